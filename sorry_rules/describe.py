@@ -1,0 +1,60 @@
+"""Moves and positions in plain words, for front ends and the moves oracle.
+
+Contract: pure functions of a compiled game and engine data; they never print.
+"""
+
+from __future__ import annotations
+
+STEPS = ("enter", "forward", "backward", "split", "sorry")
+
+
+def colour_name(game, c: int) -> str:
+    name = game.colours[c]
+    return name[:1].upper() + name[1:]
+
+
+def square_name(game, sq: int) -> str:
+    return game.layout.name(sq)
+
+
+def describe_events(game, events) -> str:
+    """'Red pawn track:12 -> track:19, bumps Blue' style text of resolved events."""
+    segments: list[list[str]] = []
+    for event in events:
+        kind = event[0]
+        if kind in STEPS:
+            _, c, frm, to = event
+            segments.append([f"{colour_name(game, c)} pawn {square_name(game, frm)} -> {square_name(game, to)}"])
+        elif kind == "switch":
+            _, c, a, o, b = event
+            segments.append([f"{colour_name(game, c)} pawn {square_name(game, a)} <-> {colour_name(game, o)} pawn {square_name(game, b)}"])
+        elif kind == "slide":
+            _, c, frm, to = event
+            text = f"slides to {square_name(game, to)}"
+            if segments and not segments[-1][0].startswith(colour_name(game, c)):
+                text = f"{colour_name(game, c)} pawn {text}"
+            (segments[-1] if segments else segments.append([]) or segments[-1]).append(text)
+        elif kind == "bump":
+            _, c, at = event
+            (segments[-1] if segments else segments.append([]) or segments[-1]).append(f"bumps {colour_name(game, c)} ({square_name(game, at)})")
+    return "; then ".join(", ".join(parts) for parts in segments)
+
+
+def describe_move(game, move) -> str:
+    """A move in words, including what kind of move it is when it moves nothing."""
+    if move.kind == "forfeit":
+        text = "no legal move: the card is forfeited" if move.card is not None else "no card to play"
+    elif move.kind == "pass":
+        text = "pass (play nothing)"
+    elif move.kind == "discard":
+        text = f"discard {game.card_names[move.card]} (no card in the hand can move)"
+    else:
+        text = describe_events(game, move.events)
+    if move.draw_again:
+        text += "; draws again"
+    return text
+
+
+def placement_names(game, placement, seats) -> dict:
+    """{colour name: [position, ...]} for the seated colours, in a stable order."""
+    return {game.colours[c]: [square_name(game, sq) for sq in placement[c]] for c in seats}

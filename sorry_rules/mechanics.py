@@ -1,0 +1,328 @@
+"""Movement mechanisms shared by every card: landing, bumping, sliding, and the primitives.
+
+An *outcome* is a tuple `(placement, events, flags)`: the placement after the effect (per
+colour a sorted tuple of squares), the resolved events in order, and flag bits (DRAW_AGAIN,
+PASS). Events are tuples:
+  (step, colour, from, to)   step in enter/forward/backward/split/sorry: the pawn's own move
+  ("bump", colour, at)       a pawn sent back to its Start from square `at` (listed after
+                             the step or slide that caused it)
+  ("slide", colour, from, to)
+  ("switch", colour_a, square_a, colour_b, square_b)
+
+Contract: primitives never mutate the board they are given.
+Relations (own/partner/opponent) are always judged from the colour of the pawn that moves
+(RULES T9), never from the player's seat.
+"""
+
+from __future__ import annotations
+
+DRAW_AGAIN = 1
+PASS = 2
+
+
+_LIFTED = 1 << 40
+
+
+def _moved(pos, c: int, frm: int, to: int) -> tuple:
+    """Placement of `pos` with one colour-c pawn moved from `frm` to `to` (nothing else)."""
+    squares = list(pos[c])
+    squares[squares.index(frm)] = to
+    squares.sort()
+    return tuple(tuple(sorted(p)) if i != c else tuple(squares) for i, p in enumerate(pos))
+
+
+class Board:
+    """A working copy of pawn squares: `pos[c]` lists colour c's squares; `occ[sq]` is the
+    colour on exclusive square sq or -1."""
+
+    __slots__ = ("pos", "occ")
+
+    def __init__(self, pos: list, occ: list):
+        self.pos = pos
+        self.occ = occ
+
+    @classmethod
+    def of(cls, placement, exclusive: int) -> "Board":
+        occ = [-1] * exclusive
+        for c, squares in enumerate(placement):
+            for sq in squares:
+                if sq < exclusive:
+                    occ[sq] = c
+        return cls([list(p) for p in placement], occ)
+
+    def copy(self) -> "Board":
+        return Board([p[:] for p in self.pos], self.occ[:])
+
+    def placement(self) -> tuple:
+        return tuple(tuple(sorted(p)) for p in self.pos)
+
+    def relocate(self, c: int, frm: int, to: int, exclusive: int) -> None:
+        squares = self.pos[c]
+        squares[squares.index(frm)] = to
+        occ = self.occ
+        if frm < exclusive and occ[frm] == c:
+            occ[frm] = -1
+        if to < exclusive:
+            occ[to] = c
+
+
+class Mechanics:
+    """The movement rules of one compiled variant (tables built once)."""
+
+    def __init__(self, layout, relation, rules, control_of):
+        self.layout = layout
+        self.X = layout.X
+        self.T = layout.T
+        self.start = layout.start
+        C = layout.C
+        self.relation = relation  # relation[c][o] in {"own", "partner", "opponent"}
+        self.bumpable = tuple(tuple(o != c and relation[c][o] in rules.bump for o in range(C)) for c in range(C))
+        self.slides_for = tuple(tuple(relation[c][s] in rules.slide_on for s in range(C)) for c in range(C))
+        if rules.slide_sweep == "all":
+            self.spares = tuple(tuple(False for _ in range(C)) for _ in range(C))
+        else:
+            self.spares = tuple(tuple(not self.bumpable[c][o] for o in range(C)) for c in range(C))
+        self.slide_after_switch = rules.slide_after_switch
+        self.slide_after_sorry = rules.slide_after_sorry
+        self.simultaneous_split = rules.split == "simultaneous"
+        self.control_of = control_of  # player colour -> colours it may move
+        # slide_here[c][sq]: the slide a colour-c pawn takes when it ends a move on sq, or None
+        self.slide_here = tuple(
+            tuple(info if info is not None and self.slides_for[c][info.colour] else None for info in layout.slide_at)
+            for c in range(C)
+        )
+
+    def matches(self, c: int, o: int, relation: str) -> bool:
+        rel = self.relation[c][o]
+        return rel == relation or (relation == "other" and rel != "own")
+
+    # ---- resolution of one landing ----------------------------------------------------
+    def land(self, board: Board, c: int, frm: int, to: int, events: list, step: str) -> bool:
+        """Move colour c's pawn from `frm` to `to` on `board` (mutated), bumping and sliding.
+        Returns False when the move is illegal (own pawn on `to`, a blocked bump or slide)."""
+        X = self.X
+        events.append((step, c, frm, to))
+        if to < X:
+            o = board.occ[to]
+            if o >= 0:
+                if o == c or not self.bumpable[c][o]:
+                    return False
+                board.relocate(o, to, self.start[o], X)
+                events.append(("bump", o, to))
+        board.relocate(c, frm, to, X)
+        return self.slide(board, c, to, events)
+
+    def slide(self, board: Board, c: int, at: int, events: list) -> bool:
+        """Fire the slide whose triangle is `at` for colour c's pawn, if it applies (R26)."""
+        if at >= self.T:
+            return True
+        info = self.slide_here[c][at]
+        if info is None:
+            return True
+        occ = board.occ
+        spares = self.spares[c]
+        X = self.X
+        for sq in info.swept:
+            o = occ[sq]
+            if o >= 0:
+                if spares[o]:
+                    if sq == info.end:
+                        return False
+                    continue
+                board.relocate(o, sq, self.start[o], X)
+                events.append(("bump", o, sq))
+        board.relocate(c, at, info.end, X)
+        events.append(("slide", c, at, info.end))
+        return True
+
+    # ---- primitives ------------------------------------------------------------------------
+    def enter(self, p: int, board: Board) -> list:
+        out = []
+        layout = self.layout
+        for c in self.control_of[p]:
+            start = self.start[c]
+            if start not in board.pos[c]:
+                continue
+            to = layout.start_exit[c]
+            if board.occ[to] == c:
+                continue
+            if board.occ[to] < 0 and self.slide_here[c][to] is None:
+                out.append((_moved(board.pos, c, start, to), (("enter", c, start, to),), 0))
+                continue
+            b = board.copy()
+            events: list = []
+            if self.land(b, c, start, to, events, "enter"):
+                out.append((b.placement(), tuple(events), 0))
+        return out
+
+    def step(self, table, step: str, p: int, board: Board) -> list:
+        """One pawn moves along `table` (a forward or backward destination table)."""
+        out = []
+        X = self.X
+        occ = board.occ
+        T = self.T
+        for c in self.control_of[p]:
+            row = table[c]
+            slide_here = self.slide_here[c]
+            squares = board.pos[c]
+            for sq in squares:
+                if sq >= X:
+                    continue
+                to = row[sq]
+                if to < 0:
+                    continue
+                if to >= X:
+                    out.append((_moved(board.pos, c, sq, to), ((step, c, sq, to),), 0))
+                    continue
+                o = occ[to]
+                if o == c:
+                    continue
+                if o < 0 and (to >= T or slide_here[to] is None):
+                    out.append((_moved(board.pos, c, sq, to), ((step, c, sq, to),), 0))
+                    continue
+                b = board.copy()
+                events: list = []
+                if self.land(b, c, sq, to, events, step):
+                    out.append((b.placement(), tuple(events), 0))
+        return out
+
+    def sorry(self, relation: str | None, p: int, board: Board) -> list:
+        """A pawn from Start replaces a bumpable pawn on the track (R25, T6)."""
+        out = []
+        T = self.T
+        occ = board.occ
+        X = self.X
+        for c in self.control_of[p]:
+            start = self.start[c]
+            if start not in board.pos[c]:
+                continue
+            bumpable = self.bumpable[c]
+            for sq in range(T):
+                o = occ[sq]
+                if o < 0 or not bumpable[o] or (relation is not None and not self.matches(c, o, relation)):
+                    continue
+                b = board.copy()
+                b.relocate(o, sq, self.start[o], X)
+                b.relocate(c, start, sq, X)
+                events = [("sorry", c, start, sq), ("bump", o, sq)]
+                if self.slide_after_sorry and not self.slide(b, c, sq, events):
+                    continue
+                out.append((b.placement(), tuple(events), 0))
+        return out
+
+    def switch(self, relation: str, p: int, board: Board) -> list:
+        """Swap one of the player's track pawns with a track pawn of `relation` (R24, T10)."""
+        out = []
+        T = self.T
+        occ = board.occ
+        after = self.slide_after_switch
+        for c in self.control_of[p]:
+            for mine in board.pos[c]:
+                if mine >= T:
+                    continue
+                for sq in range(T):
+                    o = occ[sq]
+                    if o < 0 or o == c or not self.matches(c, o, relation):
+                        continue
+                    b = board.copy()
+                    pc, po = b.pos[c], b.pos[o]
+                    pc[pc.index(mine)] = sq
+                    po[po.index(sq)] = mine
+                    b.occ[sq] = c
+                    b.occ[mine] = o
+                    events = [("switch", c, mine, o, sq)]
+                    if after != "none":
+                        if not self.slide(b, c, sq, events):
+                            continue
+                        if after == "both" and b.occ[mine] == o and not self.slide(b, o, mine, events):
+                            continue
+                    out.append((b.placement(), tuple(events), 0))
+        return out
+
+    def split(self, steps: int, among: int | None, forward_table, p: int, board: Board) -> list:
+        """`steps` forward steps divided among 2..`among` different pawns, each part >= 1
+        (R22, A1-A3). Sequential: each part is judged on the board the previous part left."""
+        if self.simultaneous_split:
+            return self._split_simultaneous(steps, among, forward_table, p, board)
+        limit = among if among is not None else steps
+        out = []
+        X, T = self.X, self.T
+        slide_here = self.slide_here
+        control = self.control_of[p]
+
+        def extend(b: Board, remaining: int, used: frozenset, events: list, parts: int) -> None:
+            for c in control:
+                squares = b.pos[c]
+                for index in range(len(squares)):
+                    if (c, index) in used:
+                        continue
+                    sq = squares[index]
+                    if sq >= X:
+                        continue
+                    last = parts + 1 == limit
+                    for part in ((remaining,) if last else range(1, remaining + 1)):
+                        if parts == 0 and part == remaining:
+                            continue  # a split has at least two parts
+                        to = forward_table(part)[c][sq]
+                        if to < 0 or (to < X and b.occ[to] == c):
+                            continue
+                        if part == remaining and (to >= X or (b.occ[to] < 0 and (to >= T or slide_here[c][to] is None))):
+                            out.append((_moved(b.pos, c, sq, to), tuple(events) + (("split", c, sq, to),), 0))
+                            continue
+                        nb = b.copy()
+                        nevents = list(events)
+                        if not self.land(nb, c, sq, to, nevents, "split"):
+                            continue
+                        if part == remaining:
+                            out.append((nb.placement(), tuple(nevents), 0))
+                        else:
+                            extend(nb, remaining - part, used | {(c, index)}, nevents, parts + 1)
+
+        extend(board, steps, frozenset(), [], 0)
+        return out
+
+    def _split_simultaneous(self, steps, among, forward_table, p, board) -> list:
+        """A2 option: every part is judged on the board before the split; then the pawns
+        land one after another (bumps and slides in the order of the parts)."""
+        limit = among if among is not None else steps
+        X = self.X
+        movers = [(c, sq) for c in self.control_of[p] for sq in board.pos[c] if sq < X]
+        out = []
+
+        def choose(start: int, remaining: int, chosen: list) -> None:
+            if remaining == 0:
+                if len(chosen) >= 2:
+                    resolve(chosen)
+                return
+            if len(chosen) == limit:
+                return
+            for i in range(start, len(movers)):
+                c, sq = movers[i]
+                for part in range(1, remaining + 1):
+                    to = forward_table(part)[c][sq]
+                    if to >= 0:
+                        choose(i + 1, remaining - part, chosen + [(c, sq, to)])
+
+        def resolve(chosen: list) -> None:
+            targets = [to for _, _, to in chosen]
+            if len(set(targets)) != len(targets):
+                return
+            b = board.copy()
+            lifted = []
+            for i, (c, sq, _) in enumerate(chosen):
+                marker = _LIFTED + i  # off-board id, so pawns landing on vacated squares stay distinct
+                b.pos[c][b.pos[c].index(sq)] = marker
+                b.occ[sq] = -1
+                lifted.append(marker)
+            events: list = []
+            for (c, sq, to), marker in zip(chosen, lifted):
+                if to < X and b.occ[to] == c:
+                    return
+                if not self.land(b, c, marker, to, events, "split"):
+                    return
+            real = {marker: sq for (c, sq, _), marker in zip(chosen, lifted)}
+            events = [(e[0], e[1], real.get(e[2], e[2]), e[3]) if e[0] == "split" else e for e in events]
+            out.append((b.placement(), tuple(events), 0))
+
+        choose(0, steps, [])
+        return out

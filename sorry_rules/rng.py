@@ -1,0 +1,62 @@
+"""A small deterministic random number generator (SplitMix64) whose whole state is one int.
+
+Contract: the same seed gives the same numbers on every machine and Python version (no
+dependence on `random`'s algorithms), and the state is a plain int kept inside the game
+state, so a seed plus the players' choices replays a game exactly.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+_MASK = (1 << 64) - 1
+_GAMMA = 0x9E3779B97F4A7C15
+
+
+def seed_state(*parts: object) -> int:
+    """An RNG state derived from any seed parts (e.g. `seed_state(7)`, `seed_state(7, "bot", 2)`)."""
+    text = "sorry-rules:" + ":".join(str(p) for p in parts)
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
+
+
+def next_u64(state: int) -> tuple[int, int]:
+    """Advance the state; return (new state, 64 random bits)."""
+    state = (state + _GAMMA) & _MASK
+    z = state
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    return state, z ^ (z >> 31)
+
+
+def below(state: int, n: int) -> tuple[int, int]:
+    """Uniform integer in [0, n) without modulo bias; returns (new state, value)."""
+    if n <= 0:
+        raise ValueError("n must be positive")
+    limit = (1 << 64) - ((1 << 64) % n)
+    while True:
+        state, value = next_u64(state)
+        if value < limit:
+            return state, value % n
+
+
+def shuffled(state: int, items) -> tuple[int, tuple]:
+    """Fisher-Yates shuffle of `items`; returns (new state, shuffled tuple)."""
+    out = list(items)
+    for i in range(len(out) - 1, 0, -1):
+        state, j = below(state, i + 1)
+        out[i], out[j] = out[j], out[i]
+    return state, tuple(out)
+
+
+class Random:
+    """A mutable wrapper for players (bots) that need a stream of choices."""
+
+    def __init__(self, *seed_parts: object):
+        self.state = seed_state(*seed_parts)
+
+    def below(self, n: int) -> int:
+        self.state, value = below(self.state, n)
+        return value
+
+    def choice(self, items):
+        return items[self.below(len(items))]

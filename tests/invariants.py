@@ -1,0 +1,31 @@
+"""Invariants every state of every variant must satisfy (used by the game and property tests)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+
+def check_state(game, state) -> None:
+    """Raise AssertionError when `state` breaks a rule that holds in every game."""
+    layout = game.layout
+    seen_exclusive: dict[int, int] = {}
+    for c, squares in enumerate(state.placement):
+        if c in state.seats:
+            assert len(squares) == game.pawns, f"{game.colours[c]} has {len(squares)} pawns"
+        else:
+            assert not squares, f"{game.colours[c]} is not playing but has pawns"
+        for sq in squares:
+            assert 0 <= sq < layout.size, f"square {sq} off the board"
+            owner = layout.colour_of_square(sq)
+            assert owner is None or owner == c, f"{game.colours[c]} pawn on another colour's {layout.name(sq)}"
+            if sq < layout.X:
+                assert sq not in seen_exclusive, f"two pawns on {layout.name(sq)}"
+                seen_exclusive[sq] = c
+    cards = Counter(state.pile) + Counter(state.discard)
+    if state.card is not None:
+        cards[state.card] += 1
+    for hand in state.hands or ():
+        cards.update(hand)
+        if state.pile or state.discard:
+            assert len(hand) == game.hand_size, f"a hand holds {len(hand)} cards while cards remain to draw (P4)"
+    assert cards == Counter(game.deck), "cards are not conserved (pile + discards + hands + card = deck)"
