@@ -6,6 +6,8 @@ order, then the file itself goes on top. A mapping merges key by key into the ma
 it; any other value (text, number, list) replaces the value below; `null` removes the key
 (so the field falls back to its default). `extends` itself never reaches the merged data.
 `--rule` overlays given on the command line go on top of the variant in the order given.
+A base that is already part of the merge is not merged again: `--variant partnership --rule
+house/x.yaml` with `x` extending `standard` keeps partnership's changes to standard.
 
 Contract: `load_variant` returns a `LoadedVariant` or raises `RuleFileError` with every
 problem found, each located at `file:line:col` in the file the offending value came from.
@@ -118,6 +120,7 @@ class _Reader:
     def __init__(self, problems: ProblemCollector):
         self.problems = problems
         self.files: list[str] = []
+        self.included: set[Path] = set()  # every file merged so far, bases included
 
     def read(self, path: Path, stack: tuple[Path, ...]) -> tuple[dict | None, Origins]:
         name = display_name(path)
@@ -128,6 +131,7 @@ class _Reader:
             self.problems.problems.extend(error.problems)
             return None, origins
         self.files.append(name)
+        self.included.add(path.resolve())
         if data is None:
             data = {}
         if not isinstance(data, dict):
@@ -151,6 +155,8 @@ class _Reader:
                 chain = " -> ".join(display_name(p) for p in stack + (target.resolve(),))
                 self.problems.add(name, mark.line, mark.col, "SR402", f"extends cycle: {chain}")
                 continue
+            if target.resolve() in self.included:
+                continue  # already part of the merge (e.g. an overlay's base under --rule)
             if len(stack) >= MAX_EXTENDS_DEPTH:
                 self.problems.add(name, mark.line, mark.col, "SR402", f"extends chain deeper than {MAX_EXTENDS_DEPTH} files")
                 continue
