@@ -156,7 +156,7 @@ class Game:
         pile, discard, rng, card = self._take(state.pile, state.discard, state.rng)
         if card is None:
             raise IllegalMoveError("the draw pile and the discards are both empty")
-        return state._replace(card=card, pile=pile, discard=discard, rng=rng)
+        return State(state.placement, state.seats, state.turn, card, state.hands, pile, discard, rng, state.winner, state.plies)
 
     @staticmethod
     def _take(pile, discard, rng):
@@ -193,23 +193,24 @@ class Game:
         return self._hand_moves(state)
 
     def _moves_of(self, p: int, board: Board, card: int, placement) -> tuple[list, int]:
+        """Deduplicated moves of one card (A24: one move per distinct result), and the flags
+        of outcomes that move nothing (a forfeited 2 still draws again)."""
         moves = []
         seen = set()
         spare_flags = 0
-        for b, events, flags in self.card_programs[card](p, board):
-            if not events:
-                if not flags & PASS:
-                    spare_flags |= flags
-                    continue
+        for result, events, flags in self.card_programs[card](p, board):
+            if events:
+                kind = "move"
+            elif flags & PASS:
                 result, kind = placement, "pass"
             else:
-                result, kind = b, "move"
-            again = bool(flags & DRAW_AGAIN)
-            key = (result, kind, again)
+                spare_flags |= flags
+                continue
+            key = (result, kind, flags)
             if key in seen:
                 continue
             seen.add(key)
-            moves.append(Move(card, result, events, again, kind))
+            moves.append(Move(card, result, events, bool(flags & DRAW_AGAIN), kind))
         return moves, spare_flags
 
     def _must_bump(self, p: int, moves: list) -> list:

@@ -24,22 +24,32 @@ _LIFTED = 1 << 40
 
 
 def _moved(pos, c: int, frm: int, to: int) -> tuple:
-    """Placement of `pos` with one colour-c pawn moved from `frm` to `to` (nothing else)."""
+    """Placement of working lists `pos` with one colour-c pawn moved from `frm` to `to`."""
     squares = list(pos[c])
     squares[squares.index(frm)] = to
     squares.sort()
     return tuple(tuple(sorted(p)) if i != c else tuple(squares) for i, p in enumerate(pos))
 
 
+def _moved_base(base: tuple, c: int, frm: int, to: int) -> tuple:
+    """Like `_moved`, from a canonical placement: only colour c needs sorting again."""
+    squares = list(base[c])
+    squares[squares.index(frm)] = to
+    squares.sort()
+    return base[:c] + (tuple(squares),) + base[c + 1:]
+
+
 class Board:
     """A working copy of pawn squares: `pos[c]` lists colour c's squares; `occ[sq]` is the
-    colour on exclusive square sq or -1."""
+    colour on exclusive square sq or -1; `base` is the canonical placement the board still
+    equals, or None once it was changed."""
 
-    __slots__ = ("pos", "occ")
+    __slots__ = ("pos", "occ", "base")
 
-    def __init__(self, pos: list, occ: list):
+    def __init__(self, pos: list, occ: list, base: tuple | None = None):
         self.pos = pos
         self.occ = occ
+        self.base = base
 
     @classmethod
     def of(cls, placement, exclusive: int) -> "Board":
@@ -48,22 +58,36 @@ class Board:
             for sq in squares:
                 if sq < exclusive:
                     occ[sq] = c
-        return cls([list(p) for p in placement], occ)
+        return cls([list(p) for p in placement], occ, placement)
 
     def copy(self) -> "Board":
-        return Board([p[:] for p in self.pos], self.occ[:])
+        return Board([p[:] for p in self.pos], self.occ[:])  # a copy is made to be changed
 
     def placement(self) -> tuple:
+        if self.base is not None:
+            return self.base
         return tuple(tuple(sorted(p)) for p in self.pos)
+
+    def moved(self, c: int, frm: int, to: int) -> tuple:
+        """The placement after moving one colour-c pawn `frm` -> `to` (board unchanged)."""
+        if self.base is not None:
+            return _moved_base(self.base, c, frm, to)
+        return _moved(self.pos, c, frm, to)
 
     def relocate(self, c: int, frm: int, to: int, exclusive: int) -> None:
         squares = self.pos[c]
         squares[squares.index(frm)] = to
+        self.base = None
         occ = self.occ
         if frm < exclusive and occ[frm] == c:
             occ[frm] = -1
         if to < exclusive:
             occ[to] = c
+
+
+def _track_pawns(board: Board, T: int) -> list:
+    """(square, colour) of every pawn on the track, in square order."""
+    return sorted((sq, c) for c, squares in enumerate(board.pos) for sq in squares if sq < T)
 
 
 class Mechanics:
@@ -86,6 +110,7 @@ class Mechanics:
         self.slide_after_sorry = rules.slide_after_sorry
         self.simultaneous_split = rules.split == "simultaneous"
         self.control_of = control_of  # player colour -> colours it may move
+        self._relation_tables: dict = {}
         # slide_here[c][sq]: the slide a colour-c pawn takes when it ends a move on sq, or None
         self.slide_here = tuple(
             tuple(info if info is not None and self.slides_for[c][info.colour] else None for info in layout.slide_at)
@@ -95,6 +120,11 @@ class Mechanics:
     def matches(self, c: int, o: int, relation: str) -> bool:
         rel = self.relation[c][o]
         return rel == relation or (relation == "other" and rel != "own")
+
+    def relation_table(self, relation: str) -> tuple:
+        """table[c][o]: colour o is `relation` (own/partner/opponent/other) to colour c."""
+        C = self.layout.C
+        return tuple(tuple(self.matches(c, o, relation) for o in range(C)) for c in range(C))
 
     # ---- resolution of one landing ----------------------------------------------------
     def land(self, board: Board, c: int, frm: int, to: int, events: list, step: str) -> bool:
@@ -147,7 +177,7 @@ class Mechanics:
             if board.occ[to] == c:
                 continue
             if board.occ[to] < 0 and self.slide_here[c][to] is None:
-                out.append((_moved(board.pos, c, start, to), (("enter", c, start, to),), 0))
+                out.append((board.moved(c, start, to), (("enter", c, start, to),), 0))
                 continue
             b = board.copy()
             events: list = []
@@ -172,13 +202,13 @@ class Mechanics:
                 if to < 0:
                     continue
                 if to >= X:
-                    out.append((_moved(board.pos, c, sq, to), ((step, c, sq, to),), 0))
+                    out.append((board.moved(c, sq, to), ((step, c, sq, to),), 0))
                     continue
                 o = occ[to]
                 if o == c:
                     continue
                 if o < 0 and (to >= T or slide_here[to] is None):
-                    out.append((_moved(board.pos, c, sq, to), ((step, c, sq, to),), 0))
+                    out.append((board.moved(c, sq, to), ((step, c, sq, to),), 0))
                     continue
                 b = board.copy()
                 events: list = []
@@ -197,9 +227,8 @@ class Mechanics:
             if start not in board.pos[c]:
                 continue
             bumpable = self.bumpable[c]
-            for sq in range(T):
-                o = occ[sq]
-                if o < 0 or not bumpable[o] or (relation is not None and not self.matches(c, o, relation)):
+            for sq, o in _track_pawns(board, T):
+                if not bumpable[o] or (relation is not None and not self.matches(c, o, relation)):
                     continue
                 b = board.copy()
                 b.relocate(o, sq, self.start[o], X)
@@ -216,14 +245,18 @@ class Mechanics:
         T = self.T
         occ = board.occ
         after = self.slide_after_switch
+        track_pawns = _track_pawns(board, T)
+        allowed = self._relation_tables.get(relation)
+        if allowed is None:
+            allowed = self._relation_tables[relation] = self.relation_table(relation)
         for c in self.control_of[p]:
+            targets = [(sq, o) for sq, o in track_pawns if o != c and allowed[c][o]]
+            if not targets:
+                continue
             for mine in board.pos[c]:
                 if mine >= T:
                     continue
-                for sq in range(T):
-                    o = occ[sq]
-                    if o < 0 or o == c or not self.matches(c, o, relation):
-                        continue
+                for sq, o in targets:
                     b = board.copy()
                     pc, po = b.pos[c], b.pos[o]
                     pc[pc.index(mine)] = sq
@@ -266,8 +299,26 @@ class Mechanics:
                         to = forward_table(part)[c][sq]
                         if to < 0 or (to < X and b.occ[to] == c):
                             continue
-                        if part == remaining and (to >= X or (b.occ[to] < 0 and (to >= T or slide_here[c][to] is None))):
-                            out.append((_moved(b.pos, c, sq, to), tuple(events) + (("split", c, sq, to),), 0))
+                        simple = to >= X or (b.occ[to] < 0 and (to >= T or slide_here[c][to] is None))
+                        if simple and part == remaining:
+                            out.append((b.moved(c, sq, to), tuple(events) + (("split", c, sq, to),), 0))
+                            continue
+                        if simple:
+                            # move in place, explore, undo: no copy for a plain first part
+                            base, occ = b.base, b.occ
+                            squares[index] = to
+                            b.base = None
+                            occ[sq] = -1
+                            if to < X:
+                                occ[to] = c
+                            events.append(("split", c, sq, to))
+                            extend(b, remaining - part, used | {(c, index)}, events, parts + 1)
+                            events.pop()
+                            if to < X:
+                                occ[to] = -1
+                            occ[sq] = c
+                            squares[index] = sq
+                            b.base = base
                             continue
                         nb = b.copy()
                         nevents = list(events)

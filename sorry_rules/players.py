@@ -6,14 +6,12 @@ order of the draw pile) and the list of legal moves, and returns the index of it
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from .rng import Random
 
 
-@dataclass(frozen=True)
-class View:
+class View(NamedTuple):
     """What the player to move may see."""
 
     game: object

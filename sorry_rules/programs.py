@@ -90,6 +90,16 @@ class ProgramCompiler:
         if isinstance(node, dsl.Then):
             first, second = self.effect(node.first), self.effect(node.second)
             exclusive = layout.X
+            if isinstance(node.second, (dsl.DrawAgain, dsl.Pass)):
+                flag = DRAW_AGAIN if isinstance(node.second, dsl.DrawAgain) else PASS
+
+                def then_flag(p, board):
+                    firsts = first(p, board)
+                    if not firsts:
+                        return second(p, board)
+                    return [(b1, e1, f1 | flag) for b1, e1, f1 in firsts]
+
+                return then_flag
 
             def then(p, board):
                 firsts = first(p, board)
