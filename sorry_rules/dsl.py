@@ -324,13 +324,13 @@ def _parse(text: str, start: str):
     except UnexpectedToken as error:
         token = error.token
         shown = "end of text" if token.type == "$END" else f"'{token}'"
-        offset = len(text) if token.type == "$END" else (token.start_pos or 0)
+        offset = len(text.rstrip()) if token.type == "$END" else (token.start_pos or 0)
         raise DslError(offset, f"unexpected {shown}; expected {_describe_expected(parser, error.expected)}") from None
     except UnexpectedCharacters as error:
         char = text[error.pos_in_stream] if error.pos_in_stream < len(text) else ""
         raise DslError(error.pos_in_stream, f"unexpected character {char!r}") from None
     except UnexpectedEOF as error:
-        raise DslError(len(text), f"unexpected end of text; expected {_describe_expected(parser, error.expected)}") from None
+        raise DslError(len(text.rstrip()), f"unexpected end of text; expected {_describe_expected(parser, error.expected)}") from None
     except UnexpectedInput as error:  # pragma: no cover - other lark input errors
         raise DslError(getattr(error, "pos_in_stream", 0) or 0, str(error).splitlines()[0]) from None
     try:

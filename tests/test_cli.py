@@ -1,0 +1,143 @@
+"""The command line as a user runs it: the moves oracle, position-file errors, auto play."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from sorry_rules.cli import main
+
+
+def run(*args):
+    result = CliRunner().invoke(main, list(args))
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result
+
+
+def position(tmp_path, data, name="pos.json"):
+    path = tmp_path / name
+    path.write_text(json.dumps(data))
+    return str(path)
+
+
+ISSUE_EXAMPLE = {
+    "players": ["red", "blue", "yellow", "green"], "turn": "red", "card": "7",
+    "pawns": {"red": ["start", "track:12", "safety:2", "home"], "blue": ["track:16"]},
+}
+
+
+def test_moves_json_lists_whole_placements(tmp_path):
+    result = run("moves", "--variant", "standard", "--state", position(tmp_path, ISSUE_EXAMPLE), "--format", "json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert report["turn"] == "red" and report["card"] == "7" and report["forfeit"] is False
+    results = [m["result"] for m in report["moves"]]
+    # R22: forward 7 on the track pawn (12 -> 19; jumps blue on 16, R14) ...
+    assert {"red": ["track:19", "safety:2", "home", "start"], "blue": ["track:16", "start", "start", "start"],
+            "yellow": ["start"] * 4, "green": ["start"] * 4} in results
+    # ... and the split 4 + 3 whose first part lands on blue's triangle: bump, slide (R26)
+    assert {"red": ["track:19", "safety:5", "home", "start"], "blue": ["start"] * 4,
+            "yellow": ["start"] * 4, "green": ["start"] * 4} in results
+    assert all(set(r) == {"red", "blue", "yellow", "green"} for r in results)
+    assert len(results) == 5
+    assert all(isinstance(m["text"], str) and m["text"] for m in report["moves"])
+
+
+def test_moves_text_and_card_override(tmp_path):
+    result = run("moves", "--state", position(tmp_path, ISSUE_EXAMPLE), "--card", "3")
+    assert result.exit_code == 0
+    assert "red to play, card 3:" in result.output
+    assert "Red pawn track:12 -> track:15" in result.output
+    assert "Red pawn safety:2 -> safety:5" in result.output
+
+
+def test_forfeit_is_empty_moves(tmp_path):
+    data = {"players": ["red", "blue"], "turn": "red", "card": "5"}
+    report = json.loads(run("moves", "--state", position(tmp_path, data), "--format", "json").output)
+    assert report["moves"] == [] and report["forfeit"] is True  # R11: all in Start, a 5
+
+
+def test_eleven_pass_is_a_move(tmp_path):
+    """R24, A14, A4: red 50 + 11 lands on its own pawn on 1 (R16); red 1 + 11 overshoots
+    Home (R33). So no forward 11: the switches plus a pass. Switching red 1 with blue 30
+    puts blue on red's short-slide triangle: blue slides to 4."""
+    data = {"players": ["red", "blue"], "turn": "red", "card": "11",
+            "pawns": {"red": ["track:50", "track:1"], "blue": ["track:30"]}}
+    report = json.loads(run("moves", "--state", position(tmp_path, data), "--format", "json").output)
+    got = sorted((tuple(m["result"]["red"]), tuple(m["result"]["blue"]), bool(m.get("pass"))) for m in report["moves"])
+    start2, start3 = ("start",) * 2, ("start",) * 3
+    assert got == sorted([
+        (("track:1", "track:30") + start2, ("track:50",) + start3, False),
+        (("track:30", "track:50") + start2, ("track:4",) + start3, False),
+        (("track:1", "track:50") + start2, ("track:30",) + start3, True),
+    ])
+    assert report["forfeit"] is False
+
+
+@pytest.mark.parametrize("data, message", [
+    ({"players": ["red", "pink"], "card": "1"}, "unknown colour 'pink'"),
+    ({"players": ["red", "blue"], "card": "1", "pawns": {"red": ["start"] * 5}}, "5 pawns, but each colour has 4"),
+    ({"players": ["red", "blue"], "card": "1", "pawns": {"red": ["track:3", "track:3"]}}, "two pawns on track:3"),
+    ({"players": ["red", "blue"], "card": "1", "pawns": {"red": ["track:3"], "blue": ["track:3"]}}, "a blue and a red pawn on track:3"),
+    ({"players": ["red", "blue"], "card": "1", "pawns": {"red": ["safety:6"]}}, "safety zone has squares 1..5"),
+    ({"players": ["red", "blue"], "card": "1", "pawns": {"red": ["track:60"]}}, "squares 0..59"),
+    ({"players": ["red", "blue"], "card": "1", "pawns": {"red": ["moon"]}}, "unknown position 'moon'"),
+    ({"players": ["red", "blue"], "card": "6"}, "unknown card '6'"),
+    ({"players": ["red", "blue"]}, "card: missing"),
+    ({"players": ["red", "blue"], "turn": "green", "card": "1"}, "not one of the players"),
+    ({"players": ["red", "blue"], "card": "1", "pawns": {"yellow": ["track:1"]}}, "'yellow' is not one of the players"),
+    ([1, 2], "must be a JSON object"),
+])
+def test_bad_position_files_get_a_clear_error(tmp_path, data, message):
+    result = run("moves", "--state", position(tmp_path, data))
+    assert result.exit_code == 1
+    assert message in result.output
+    assert "Traceback" not in result.output
+
+
+def test_unreadable_position_file(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    result = run("moves", "--state", str(bad))
+    assert result.exit_code == 1 and "invalid JSON" in result.output
+    result = run("moves", "--state", str(tmp_path / "missing.json"))
+    assert result.exit_code == 1 and "cannot read position file" in result.output
+
+
+def test_unknown_variant_is_a_clear_error():
+    result = run("--variant", "nosuch", "--auto", "--seed", "1")
+    assert result.exit_code == 1
+    assert "no variant 'nosuch'" in result.output
+
+
+def test_usage_errors_exit_2():
+    assert run("--players", "many").exit_code == 2
+    assert run("moves").exit_code == 2  # --state is required
+
+
+def _auto(seed, players=4):
+    return subprocess.run([sys.executable, "-m", "sorry_rules.cli", "--variant", "standard", "--auto",
+                           "--seed", str(seed), "--players", str(players)], capture_output=True, check=True).stdout
+
+
+def test_auto_game_is_byte_for_byte_reproducible():
+    first = _auto(7)
+    assert first == _auto(7)
+    assert first != _auto(8)
+    lines = first.decode().splitlines()
+    assert lines[0].startswith("standard: 4 players (Red, Blue, Yellow, Green), seed 7;")
+    assert lines[-1].endswith(" moves.") and " wins after " in lines[-1]
+
+
+def test_too_many_players_is_an_error():
+    result = run("--auto", "--players", "5", "--seed", "1")
+    assert result.exit_code == 1 and "2-4 players" in result.output
+
+
+def test_human_seat_without_terminal_suggests_auto():
+    result = CliRunner().invoke(main, ["--seed", "1"], input="")
+    assert result.exit_code == 2 and "--auto" in result.output

@@ -1,0 +1,217 @@
+"""Rule files: overlays merge as documented; every problem is reported at file:line:col
+with a stable code, all problems of a file at once."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from sorry_rules.compiler import compile_variant, load_game
+from sorry_rules.errors import RuleFileError
+from sorry_rules.loader import load_variant
+
+
+def write(tmp_path, name, text):
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(text).lstrip("\n"))
+    return path
+
+
+def problems(spec, rules=()):
+    with pytest.raises(RuleFileError) as caught:
+        compile_variant(load_variant(str(spec), [str(r) for r in rules]))
+    return [(p.file.split("/")[-1], p.line, p.col, p.code) for p in caught.value.problems], caught.value
+
+
+def test_overlay_merges_mappings_replaces_values_and_null_removes(tmp_path):
+    overlay = write(tmp_path, "o.yaml", """
+        extends: standard
+        name: overlay
+        deck: {sorry: 8}
+        cards:
+          sorry: sorry opponent | forward 4
+        board:
+          slides: [{from: 9, to: 13}]
+        rules: {must_bump: true, overshoot_home: null}
+    """)
+    loaded = load_variant(str(overlay))
+    v = loaded.variant
+    assert v.name == "overlay"
+    assert v.deck["sorry"] == 8 and v.deck["1"] == 5  # mapping merged key by key
+    assert v.cards["sorry"] == "sorry opponent | forward 4" and v.cards["7"].startswith("forward 7")
+    assert [(s.from_, s.to) for s in v.board.slides] == [(9, 13)]  # a list replaces
+    assert v.board.side_length == 15
+    assert v.rules.must_bump is True
+    assert v.rules.overshoot_home == "illegal"  # null removed the key: back to the default
+    assert loaded.files == (str(overlay), "standard.yaml")
+
+
+def test_rule_overlays_stack_in_order_and_skip_bases_already_merged(tmp_path):
+    base = write(tmp_path, "base.yaml", """
+        extends: standard
+        name: base
+        pawns: 3
+    """)
+    first = write(tmp_path, "first.yaml", """
+        extends: standard
+        rules: {must_bump: true}
+        deck: {sorry: 6}
+    """)
+    second = write(tmp_path, "second.yaml", """
+        extends: standard
+        deck: {sorry: 2}
+    """)
+    v = load_variant(str(base), [str(first), str(second)]).variant
+    assert v.pawns == 3  # standard (first's base) was not merged again over base.yaml
+    assert v.rules.must_bump is True
+    assert v.deck["sorry"] == 2  # the later overlay wins
+
+
+def test_extends_list_merges_in_order(tmp_path):
+    a = write(tmp_path, "a.yaml", "pawns: 2\ndeck: {sorry: 1}\n")
+    b = write(tmp_path, "b.yaml", "pawns: 3\n")
+    top = write(tmp_path, "top.yaml", "extends: [standard, a.yaml, b.yaml]\nname: top\n")
+    v = load_variant(str(top)).variant
+    assert (v.pawns, v.deck["sorry"], v.name) == (3, 1, "top")
+    del a, b
+
+
+def test_extends_missing_and_cycle(tmp_path):
+    missing = write(tmp_path, "m.yaml", "extends: nowhere.yaml\nname: m\n")
+    found, _ = problems(missing)
+    assert found == [("m.yaml", 1, 10, "SR401")]
+    write(tmp_path, "x.yaml", "extends: y.yaml\nname: x\n")
+    write(tmp_path, "y.yaml", "extends: x.yaml\nname: y\n")
+    with pytest.raises(RuleFileError) as caught:
+        load_variant(str(tmp_path / "x.yaml"))
+    assert [p.code for p in caught.value.problems] == ["SR402"]
+    assert "x.yaml -> " in caught.value.problems[0].message
+
+
+def test_schema_problems_all_reported_with_positions(tmp_path):
+    bad = write(tmp_path, "bad.yaml", """
+        extends: standard
+        name: bad
+        pawns: "4"
+        colour: [red]
+        board:
+          side_length: 15
+          safety_lenght: 5
+        rules:
+          control: everyone
+    """)
+    found, error = problems(bad)
+    assert ("bad.yaml", 3, 8, "SR203") in found        # "4" is not an int (strict types)
+    assert ("bad.yaml", 4, 1, "SR202") in found        # unknown field, at its key
+    assert ("bad.yaml", 7, 3, "SR202") in found        # misspelt nested field
+    assert ("bad.yaml", 9, 12, "SR204") in found       # not one of own/team
+    assert len(found) == 4
+    assert "bad.yaml:7:3: error: unknown field 'safety_lenght' in board [SR202]" in str(error)
+
+
+def test_missing_required_field(tmp_path):
+    bad = write(tmp_path, "short.yaml", "name: short\ncolours: [a, b]\n")
+    found, error = problems(bad)
+    codes = {code for *_, code in found}
+    assert codes == {"SR201"}
+    assert "required field 'board' is missing" in str(error)
+
+
+def test_dsl_syntax_error_points_into_the_yaml(tmp_path):
+    bad = write(tmp_path, "dsl.yaml", """
+        extends: standard
+        name: dsl
+        cards:
+          "7": forward 7 | )
+    """)
+    found, error = problems(bad)
+    assert found == [("dsl.yaml", 4, 20, "SR301")]
+    assert "dsl.yaml:4:20: error: unexpected ')'; expected one of" in str(error)
+
+
+def test_dsl_errors_in_several_texts_reported_together(tmp_path):
+    bad = write(tmp_path, "names.yaml", """
+        extends: standard
+        name: names
+        cards:
+          "3": forward 3 | jump 3
+          "4": backward 4 if homes(team) > 1
+        win: home(squad) == 4
+    """)
+    found, error = problems(bad)
+    assert ("names.yaml", 4, 20, "SR301") in found          # 'jump' is not a primitive
+    assert ("names.yaml", 5, 22, "SR302") in found          # unknown function homes
+    assert ("names.yaml", 6, 11, "SR302") in found          # unknown group squad
+    assert "unknown function 'homes'" in str(error)
+    assert "unknown group 'squad'" in str(error)
+
+
+def test_dsl_in_block_scalar_points_to_the_right_line(tmp_path):
+    bad = write(tmp_path, "block.yaml", """
+        extends: standard
+        name: block
+        cards:
+          "11": |
+            forward 11
+              | switch opponent
+              | pass if can(forward 11) and
+        """)
+    found, _ = problems(bad)
+    assert found == [("block.yaml", 7, 36, "SR301")]  # just past the dangling "and" (6 + 29 chars)
+
+
+def test_huge_numbers_are_load_time_errors(tmp_path):
+    bad = write(tmp_path, "huge.yaml", """
+        extends: standard
+        name: huge
+        cards:
+          "5": forward 1000000000000
+          "8": forward 500
+    """)
+    found, error = problems(bad)
+    assert ("huge.yaml", 4, 16, "SR303") in found
+    assert ("huge.yaml", 5, 8, "SR508") in found
+    assert "too large" in str(error)
+
+
+def test_can_only_in_card_effects(tmp_path):
+    bad = write(tmp_path, "can.yaml", "extends: standard\nname: can\nwin: can(forward 1)\n")
+    found, error = problems(bad)
+    assert found == [("can.yaml", 3, 6, "SR304")]
+
+
+def test_cross_field_problems(tmp_path):
+    bad = write(tmp_path, "cross.yaml", """
+        extends: standard
+        name: cross
+        teams: [[red, purple]]
+        deck: {"13": 2}
+        board:
+          start_exit: 20
+    """)
+    found, _ = problems(bad)
+    codes = sorted(code for *_, code in found)
+    assert codes == ["SR501", "SR503", "SR505"]
+
+
+def test_bundled_standard_loads_by_name_and_file_name():
+    assert load_game("standard").name == "standard"
+    assert load_game("standard.yaml").name == "standard"
+
+
+def test_yaml_12_scalars_keep_words_as_text(tmp_path):
+    path = write(tmp_path, "words.yaml", """
+        extends: standard
+        name: no
+        description: yes
+    """)
+    v = load_variant(str(path)).variant
+    assert (v.name, v.description) == ("no", "yes")
+
+
+def test_content_hash_changes_with_content(tmp_path):
+    a = write(tmp_path, "h1.yaml", "extends: standard\nname: h\npawns: 3\n")
+    b = write(tmp_path, "h2.yaml", "extends: standard\nname: h\npawns: 2\n")
+    assert load_variant(str(a)).content_hash != load_variant(str(b)).content_hash
+    assert load_variant(str(a)).content_hash == load_variant(str(a)).content_hash
