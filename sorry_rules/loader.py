@@ -161,17 +161,10 @@ class _Reader:
                 self.problems.add(name, mark.line, mark.col, "SR402", f"extends chain deeper than {MAX_EXTENDS_DEPTH} files")
                 continue
             base_data, base_origins = self.read(target, stack + (target.resolve(),))
-            if base_data is None:
-                continue
-            if merged is None:
-                merged, origins = base_data, base_origins
-            else:
-                merged = merge_layer(merged, origins, base_data, base_origins)
+            if base_data is not None:
+                merged, origins = on_top(merged, origins, base_data, base_origins)
         own = {k: v for k, v in data.items() if k != "extends"}
-        own_origins = Origins(maps={(): smap}, fallback=name)
-        if merged is None:
-            return own, own_origins
-        return merge_layer(merged, origins, own, own_origins), origins
+        return on_top(merged, origins, own, Origins(maps={(): smap}, fallback=name))
 
 
 def _data_path(data, loc) -> tuple:
@@ -232,15 +225,10 @@ def load_variant(spec: str | Path, rules: tuple[str | Path, ...] | list = (), la
             problems.add(str(item), 1, 1, "SR100", f"no {what} {str(item)!r}: not a file, and not a bundled name (see `sorry-play variants`)")
             continue
         data, file_origins = reader.read(path, (path.resolve(),))
-        if data is None:
-            continue
-        if merged is None:
-            merged, origins = data, file_origins
-        else:
-            merged = merge_layer(merged, origins, data, file_origins)
+        if data is not None:
+            merged, origins = on_top(merged, origins, data, file_origins)
     for data, smap in layers:
-        layer_origins = Origins(maps={(): smap}, fallback=smap.file)
-        merged = merge_layer(merged or {}, origins, data, layer_origins)
+        merged, origins = on_top(merged, origins, data, Origins(maps={(): smap}, fallback=smap.file))
     problems.raise_if_any()
     assert merged is not None
     try:
@@ -249,6 +237,13 @@ def load_variant(spec: str | Path, rules: tuple[str | Path, ...] | list = (), la
         raise RuleFileError(schema_problems(merged, origins, error)) from None
     digest = hashlib.sha256(json.dumps(merged, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
     return LoadedVariant(variant, origins, tuple(reader.files), merged, digest)
+
+
+def on_top(merged: dict | None, origins: Origins, data: dict, layer: Origins) -> tuple[dict, Origins]:
+    """Stack `data` (positions in `layer`) on `merged` (None: nothing yet)."""
+    if merged is None:
+        return data, layer
+    return merge_layer(merged, origins, data, layer), origins
 
 
 def merge_layer(merged: dict, origins: Origins, data: dict, layer: Origins) -> dict:
