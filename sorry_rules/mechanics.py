@@ -283,7 +283,16 @@ class Mechanics:
         slide_here = self.slide_here
         control = self.control_of[p]
 
+        # With more than two parts, different orders reach the same board with the same pawns
+        # used and the same steps left; their continuations are identical, so explore one.
+        seen = set() if limit > 2 else None
+
         def extend(b: Board, remaining: int, used: frozenset, events: list, parts: int) -> None:
+            if seen is not None and parts:
+                key = (b.placement(), used, remaining)
+                if key in seen:
+                    return
+                seen.add(key)
             for c in control:
                 squares = b.pos[c]
                 for index in range(len(squares)):
@@ -307,7 +316,7 @@ class Mechanics:
                             # move in place, explore, undo: no copy for a plain first part
                             base, occ = b.base, b.occ
                             squares[index] = to
-                            b.base = None
+                            b.base = _moved_base(base, c, sq, to) if base is not None else None
                             occ[sq] = -1
                             if to < X:
                                 occ[to] = c
