@@ -50,7 +50,7 @@ def _check(v, out: _Problems) -> None:
             else:
                 seen_team[name] = t
     if v.players.min > v.players.max:
-        out.at(("players",), "SR510", f"players: min {v.players.min} is more than max {v.players.max}")
+        out.at(("players", "min"), "SR510", f"players: min {v.players.min} is more than max {v.players.max}")
     if v.players.max > len(colours):
         out.at(("players", "max"), "SR510", f"players: max {v.players.max} but only {len(colours)} colours")
     for key, names in v.seating.items():
