@@ -99,17 +99,11 @@ def moves(variant, rules, state_file, card, fmt, why):
 @main.command()
 @_friendly
 def variants():
-    """List the bundled variants and house rules."""
-    from .loader import bundled_names, load_variant
+    """List the bundled variants and house rules: name, kind (variant or overlay), description."""
+    from .cli_authoring import variant_lines
 
-    for name in bundled_names():
-        try:
-            loaded = load_variant(name)
-            summary = loaded.variant.description or loaded.variant.name
-        except SorryRulesError:
-            summary = "(does not load; run sorry-play validate)"
-        click.echo(f"{name:36} {summary}")
-
+    for line in variant_lines():
+        click.echo(line)
 
 from .cli_authoring import explain, schema, validate  # noqa: E402  (authoring commands)
 

@@ -76,3 +76,31 @@ def explain(variant, rules, cards):
         click.echo(explain_text(load_explained(variant, rules), cards))
 
     run()
+
+
+def variant_lines() -> list[str]:
+    """One line per bundled rule file: name, kind (variant, or overlay of its bases) and its
+    own description (an overlay's, not the one it inherits)."""
+    from .errors import SorryRulesError
+    from .loader import bundled_names, load_variant
+    from .resources import variants_dir
+    from .yamlsafe import load_yaml_file
+
+    rows = []
+    for name in bundled_names():
+        try:
+            raw, _ = load_yaml_file(variants_dir() / name, name)
+            loaded = load_variant(name)
+        except SorryRulesError:
+            rows.append((name, "?", "(does not load; run `sorry-play validate` on it)"))
+            continue
+        raw = raw if isinstance(raw, dict) else {}
+        extends = raw.get("extends")
+        kind = "variant" if extends is None else "overlay"
+        description = raw.get("description") or loaded.variant.name
+        if extends is not None:
+            bases = ", ".join(extends) if isinstance(extends, list) else str(extends)
+            description = f"{description} (over {bases})"
+        rows.append((name, kind, " ".join(str(description).split())))
+    width = max((len(r[0]) for r in rows), default=0)
+    return [f"{name:{width}}  {kind:7}  {description}" for name, kind, description in rows]

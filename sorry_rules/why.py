@@ -89,7 +89,7 @@ class Explainer:
                 unfiltered |= _mover_keys(game, game._moves_of(p, board, card, state.placement)[0])
         out = []
         for c in self.m.control_of[p]:
-            for sq in sorted(set(state.placement[c])):
+            for sq in sorted(set(state.placement[c]), key=lambda sq: (-layout.distance_home(c, sq), sq)):  # Start first, Home last
                 if (c, sq) in movers:
                     continue
                 count = state.placement[c].count(sq)
@@ -174,7 +174,8 @@ class Explainer:
             to = table[c][sq]
             if to < 0:
                 if isinstance(node, dsl.Forward):
-                    return f"{label}: would overshoot Home ({layout.distance_home(c, sq)} steps to Home)"
+                    left = layout.distance_home(c, sq)
+                    return f"{label}: would overshoot Home ({left} step{'s' if left != 1 else ''} to Home)"
                 return f"{label}: cannot move backward from here"
             reason = self._landing(c, sq, to, board)
             return f"{label}: {reason}" if reason else None
