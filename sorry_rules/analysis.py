@@ -181,17 +181,52 @@ def _home(v, ctx, prims, win_ast, can_leave: bool, report) -> None:
 
 
 def _reaches_home(layout, mechanics, c, origin, forward, backward, enter, sorry, switch) -> bool:
-    T = layout.T
+    """Breadth-first search over the squares of one colour-c pawn (others ignored)."""
+    T, X = layout.T, layout.X
     home, start = layout.home[c], layout.start[c]
     slide_here = mechanics.slide_here[c]
-    tables = [layout.forward(n)[c] for n in forward] + [layout.backward(n)[c] for n in backward]
+    stops = layout.overshoot_stops
+    forward_set, backward_set = set(forward), set(backward)
+    max_forward, max_backward = max(forward_set, default=0), max(backward_set, default=0)
 
     def after_slide(sq: int) -> int:
-        if sq < T and slide_here[sq] is not None:
+        if 0 <= sq < T and slide_here[sq] is not None:
             return slide_here[sq].end
         return sq
 
+    def walks(sq: int) -> list[int]:
+        """Where the forward and backward steps of the deck take a pawn on `sq` (one walk
+        each way, so a split's many part sizes cost no more than its largest)."""
+        found = []
+        if sq >= X:
+            return found
+        here = sq
+        for k in range(1, max_forward + 1):
+            here = (home if stops else -1) if here == home else layout._step_forward(c, here)
+            if here < 0:
+                break
+            if k in forward_set:
+                found.append(after_slide(here))
+            if here == home and stops:
+                break
+        here = sq
+        for k in range(1, max_backward + 1):
+            here = layout._step_backward(c, here)
+            if here < 0:
+                break
+            if k in backward_set:
+                found.append(after_slide(here))
+        return found
+
     first = layout.start_exit[c] if origin == "exit" else start  # setup places pawns without sliding
+    if 1 in forward_set:  # quick answer: one step at a time from the start exit
+        here = after_slide(layout.start_exit[c]) if origin == "start" else first
+        seen_path: set[int] = set()
+        while here not in seen_path and 0 <= here < X:
+            seen_path.add(here)
+            here = after_slide(layout._step_forward(c, here))
+        if here == home and (origin == "exit" or enter):
+            return True  # (entered by `enter`, or placed on the exit by the setup)
     seen = {first}
     queue = deque([first])
     slide_sorry = mechanics.slide_after_sorry
@@ -209,7 +244,7 @@ def _reaches_home(layout, mechanics, c, origin, forward, backward, enter, sorry,
                 done.add("sorry")
                 targets.extend(after_slide(t) if slide_sorry else t for t in range(T))
         else:
-            targets.extend(after_slide(row[sq]) for row in tables if row[sq] >= 0)
+            targets.extend(walks(sq))
             if switch and sq < T and "switch" not in done:
                 done.add("switch")
                 targets.extend(after_slide(t) if slide_switch else t for t in range(T))

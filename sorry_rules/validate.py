@@ -56,17 +56,9 @@ def shown_name(path: Path) -> str:
     from .loader import display_name
 
     try:
-        return Path(os.path.relpath(Path(path).resolve(), Path.cwd().resolve())).as_posix() if _inside_cwd(path) else display_name(Path(path))
-    except ValueError:  # another drive (Windows)
-        return display_name(Path(path))
-
-
-def _inside_cwd(path) -> bool:
-    try:
-        Path(path).resolve().relative_to(Path.cwd().resolve())
-        return True
+        return Path(path).resolve().relative_to(Path.cwd().resolve()).as_posix()
     except ValueError:
-        return False
+        return display_name(Path(path))
 
 
 def _directory_files(root: Path) -> list[Path]:
