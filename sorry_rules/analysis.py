@@ -159,7 +159,7 @@ def _home(v, ctx, prims, win_ast, can_leave: bool, report) -> None:
                 sorry = True
             elif isinstance(node, dsl.Switch):
                 switch = True
-    needed = win_ast is not None and "home" in functions_in(win_ast)
+    needed = win_ast is None or "home" in functions_in(win_ast)  # an unreadable win: assume it needs Home
     severity = "error" if needed else "warning"
     if not forward:
         report(("cards",), "SR509", "Home unreachable: no card moves a pawn forward", severity)

@@ -160,7 +160,7 @@ def _variant_problems(v, origins, root: str, analyse: bool) -> list[Problem]:
         ast, program = compile_text(ctx.programs, out, path, text, kind)
         if program is not None:
             asts[path] = ast
-    if analyse and not out.errors:
+    if analyse and checked:  # cards that failed to compile are skipped by the analyses
         def report(path, code, message, severity="error", offset=None):
             mark = origins.in_text(path, offset) if offset is not None else _prefer_root(origins, path, root)
             out.items.append(Problem(mark.file, mark.line, mark.col, code, message, severity))

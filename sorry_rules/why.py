@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from . import dsl
 from .describe import STEPS
+from .explain import effect_words, expr_words
 from .mechanics import PASS, Board
 from .programs import ProgramCompiler
 
@@ -136,8 +137,8 @@ class Explainer:
             if not condition(p, board, None):
                 inner = _primitives(node.effect)
                 if any(_concerns(n, sq, self.layout, c) for n in inner):
-                    text = source[node.condition.pos:].strip()
-                    yield f"'{source[node.pos:].strip()}' applies only if {text}, which does not hold"
+                    yield (f"{effect_words(node.effect, True)} only if {expr_words(node.condition)}, "
+                           "which does not hold now")
             else:
                 yield from self._walk(node.effect, source, c, sq, p, board)
         else:

@@ -252,3 +252,15 @@ def test_moves_why_cli_text_and_json(tmp_path, monkeypatch):
                                   "reasons": ["enter: own pawn on track:4 (the start exit)"]}
     plain = json.loads(invoke("moves", "--state", "p.json", "--format", "json").stdout)
     assert "blocked" not in plain and "why" not in plain["moves"][0]
+
+
+def test_a_guard_that_does_not_hold(tmp_path, monkeypatch):
+    """A house rule whose 1 starts a pawn only once the player has a pawn Home."""
+    monkeypatch.chdir(tmp_path)
+    Path("late.yaml").write_text("extends: standard\ncards:\n  '1': enter if home(player) > 0 | forward 1\n")
+    report = why(pos("1", ["start", "start", "start", "start"]), rules=("late.yaml",))
+    assert report["forfeit"] is True
+    assert blocked(report) == {("red", "start"): [
+        "start a pawn only if the number of your pawns in Home is more than 0, which does not hold now"]}
+    report = why(pos("1", ["start", "start", "start", "home"]), rules=("late.yaml",))
+    assert [m["why"][0]["text"] for m in report["moves"]] == ["enter if home(player) > 0"]
