@@ -15,7 +15,8 @@ conditions (`if ...`) are assumed to hold sometimes. So a problem reported here 
 and a variant that passes may still stall in particular positions.
 
 Contract: `analyse(v, asts, ctx, report)` only reports (through `report(path, code,
-message, severity)`); it never raises on a variant that passed the schema and the
+message, severity, offset=None, also=())`: the field the problem is about, a character
+offset into its DSL text, and other fields involved, most relevant first); it never raises on a variant that passed the schema and the
 cross-field checks. Loading a variant for play does not run these analyses.
 """
 
@@ -25,6 +26,8 @@ from collections import deque
 
 from . import dsl
 
+_START_FIELDS = (("deck",), ("setup",))
+_HOME_FIELDS = (("rules", "slide_on"), ("rules", "overshoot_home"), ("cards",), ("deck",))
 MOVE_PRIMITIVES = (dsl.Enter, dsl.Forward, dsl.Backward, dsl.Split, dsl.Switch, dsl.Sorry)
 
 
@@ -130,11 +133,13 @@ def _progress(v, prims, report) -> bool:
     else:
         why = "no card in the deck has 'enter' or 'sorry'"
     if in_start > 0 and on_exit == 0:
-        report(("cards",), "SR507", f"no card can start a pawn: {why}, so no pawn ever moves", "error")
+        report(("cards",), "SR507", f"no card can start a pawn: {why}, so no pawn ever moves", "error", also=_START_FIELDS)
     elif in_start > 0:
-        report(("cards",), "SR507", f"no card can start a pawn: {why}, so the {in_start} pawn(s) that begin in Start never leave it", "error")
+        report(("cards",), "SR507", f"no card can start a pawn: {why}, so the {in_start} pawn(s) that begin in Start never leave it", "error",
+               also=_START_FIELDS)
     else:
-        report(("cards",), "SR507", f"no card can start a pawn: {why}, so a pawn bumped back to Start never leaves it", "warning")
+        report(("cards",), "SR507", f"no card can start a pawn: {why}, so a pawn bumped back to Start never leaves it", "warning",
+               also=_START_FIELDS)
     return False
 
 
@@ -162,7 +167,7 @@ def _home(v, ctx, prims, win_ast, can_leave: bool, report) -> None:
     needed = win_ast is None or "home" in functions_in(win_ast)  # an unreadable win: assume it needs Home
     severity = "error" if needed else "warning"
     if not forward:
-        report(("cards",), "SR509", "Home unreachable: no card moves a pawn forward", severity)
+        report(("cards",), "SR509", "Home unreachable: no card moves a pawn forward", severity, also=(("deck",),))
         return
     layout, mechanics = ctx.layout, ctx.mechanics
     starts = []
@@ -176,7 +181,8 @@ def _home(v, ctx, prims, win_ast, can_leave: bool, report) -> None:
                 where = "its start exit" if origin == "exit" else "Start"
                 report(("board",), "SR509",
                        f"Home unreachable: no sequence of the deck's moves takes a {layout.colours[c]} pawn from {where} "
-                       f"exactly to Home (check board.safety_entry, the slides, rules.slide_on and the card steps)", severity)
+                       f"exactly to Home (check board.safety_entry, the slides, rules.slide_on and the card steps)", severity,
+                       also=_HOME_FIELDS)
                 return
 
 

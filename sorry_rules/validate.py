@@ -161,25 +161,27 @@ def _variant_problems(v, origins, root: str, analyse: bool) -> list[Problem]:
         if program is not None:
             asts[path] = ast
     if analyse and checked:  # cards that failed to compile are skipped by the analyses
-        def report(path, code, message, severity="error", offset=None):
-            mark = origins.in_text(path, offset) if offset is not None else _prefer_root(origins, path, root)
+        def report(path, code, message, severity="error", offset=None, also=()):
+            mark = origins.in_text(path, offset) if offset is not None else _prefer_root(origins, (path, *also), root)
             out.items.append(Problem(mark.file, mark.line, mark.col, code, message, severity))
 
         run_analyses(v, asts, ctx, report)
     return out.items
 
 
-def _prefer_root(origins, path: tuple, root: str):
-    """The mark of the key at `path`; when another file supplied it, the first place under
-    `path` that the validated file itself supplied (so an overlay's problem shows in it)."""
-    mark = origins.key_mark(path)
-    if mark.file == root:
-        return mark
-    inside = []
-    for sub, smap in origins.maps.items():
-        if sub[: len(path)] == path and len(sub) > len(path) and smap.file == root:
-            inside.append(smap.key_mark(sub) or smap.locate(sub))
-    return min(inside, key=lambda m: (m.line, m.col)) if inside else mark
+def _prefer_root(origins, paths, root: str):
+    """Where to report a problem about the fields at `paths` (most relevant first): the
+    first of them, or of the keys under them, that the validated file itself wrote (so an
+    overlay's problem shows in the overlay); else the key of the first path."""
+    for path in paths:
+        mark = origins.key_mark(path)
+        if mark.file == root:
+            return mark
+        inside = [smap.key_mark(sub) or smap.locate(sub) for sub, smap in origins.maps.items()
+                  if sub[: len(path)] == path and len(sub) > len(path) and smap.file == root]
+        if inside:
+            return min(inside, key=lambda m: (m.line, m.col))
+    return origins.key_mark(paths[0])
 
 
 # ---- DSL texts when the schema failed ----------------------------------------------------
