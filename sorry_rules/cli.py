@@ -105,6 +105,7 @@ def variants():
     for line in variant_lines():
         click.echo(line)
 
+
 from .cli_authoring import explain, schema, validate  # noqa: E402  (authoring commands)
 
 for _command in (validate, schema, explain):

@@ -3,6 +3,8 @@
 Contract: `compile_variant(loaded)` returns `(game, warnings)` or raises `RuleFileError`
 with every error found (cross-field checks and every DSL text), each located in the file
 and at the character the problem is at. Nothing downstream reads YAML or ASTs.
+The stages (`_check`, `Context`, `dsl_texts`, `compile_text`) are also used one by one by
+`sorry_rules.validate`, which goes on past errors to report as much as it can.
 """
 
 from __future__ import annotations
@@ -163,7 +165,7 @@ def compile_variant(loaded: LoadedVariant) -> tuple[Game, list[Problem]]:
     if out.errors:
         raise RuleFileError(out.items)
     ctx = Context(v)
-    layout, programs = ctx.layout, ctx.programs
+    layout, mechanics, team_of, programs = ctx.layout, ctx.mechanics, ctx.team_of, ctx.programs
     compiled = {}
     win_functions: set[str] = set()
     for path, text, kind in dsl_texts(v):
@@ -191,9 +193,9 @@ def compile_variant(loaded: LoadedVariant) -> tuple[Game, list[Problem]]:
     deck = [i for i, name in enumerate(card_names) for _ in range(v.deck[name])]
     seating = {int(k): tuple(names) for k, names in v.seating.items()}
     game = Game(
-        name=v.name, layout=layout, mechanics=ctx.mechanics, card_names=card_names, card_programs=card_programs,
+        name=v.name, layout=layout, mechanics=mechanics, card_names=card_names, card_programs=card_programs,
         card_sources=[v.cards[n] for n in card_names], deck=deck, pawns=v.pawns,
-        on_start_exit=v.setup.on_start_exit, turn=v.turn, rules=v.rules, team_of=ctx.team_of,
+        on_start_exit=v.setup.on_start_exit, turn=v.turn, rules=v.rules, team_of=team_of,
         seating=seating, players_min=v.players.min, players_max=v.players.max, win=win,
         scoring=tuple(scoring), content_hash=loaded.content_hash, win_on_home_only=win_on_home_only,
     )

@@ -11,6 +11,8 @@ house/x.yaml` with `x` extending `standard` keeps partnership's changes to stand
 
 Contract: `load_variant` returns a `LoadedVariant` or raises `RuleFileError` with every
 problem found, each located at `file:line:col` in the file the offending value came from.
+`read_merged` stops before the schema and never raises: it returns whatever could be merged
+with the problems found (for `sorry-play validate`).
 """
 
 from __future__ import annotations
