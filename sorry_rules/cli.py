@@ -71,34 +71,45 @@ def main(ctx, variant, rules, players, seed, auto, max_plies):
 @click.option("--state", "state_file", required=True, type=click.Path(dir_okay=False), help="Position file (JSON) in RULES.md notation.")
 @click.option("--card", default=None, help="Card to play (overrides the file's card).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--why", is_flag=True, help="Say which card option gives each move, and what stops each pawn that has none.")
 @_friendly
-def moves(variant, rules, state_file, card, fmt):
+def moves(variant, rules, state_file, card, fmt, why):
     """List every legal move in a position, with the placement each one leads to."""
     from .oracle import format_report_text, moves_report
     from .position import parse_position, read_position_file
 
-    game = _load(variant, rules)
+    if why:
+        from .explain import load_explained
+        from .why import add_why, format_why_text
+
+        explained = load_explained(variant, rules)
+        game = explained.game
+    else:
+        game = _load(variant, rules)
     position = parse_position(game, read_position_file(state_file), card)
     report = moves_report(game, position)
+    if why:
+        add_why(game, explained.cards, position, report)
     if fmt == "json":
         click.echo(json.dumps(report, indent=2))
     else:
-        click.echo(format_report_text(report))
+        click.echo(format_why_text(report) if why else format_report_text(report))
 
 
 @main.command()
 @_friendly
 def variants():
-    """List the bundled variants and house rules."""
-    from .loader import bundled_names, load_variant
+    """List the bundled variants and house rules: name, kind (variant or overlay), description."""
+    from .cli_authoring import variant_lines
 
-    for name in bundled_names():
-        try:
-            loaded = load_variant(name)
-            summary = loaded.variant.description or loaded.variant.name
-        except SorryRulesError:
-            summary = "(does not load; run sorry-play validate)"
-        click.echo(f"{name:36} {summary}")
+    for line in variant_lines():
+        click.echo(line)
+
+
+from .cli_authoring import explain, schema, validate  # noqa: E402  (authoring commands)
+
+for _command in (validate, schema, explain):
+    main.add_command(_command)
 
 
 if __name__ == "__main__":  # pragma: no cover

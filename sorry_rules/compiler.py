@@ -3,6 +3,8 @@
 Contract: `compile_variant(loaded)` returns `(game, warnings)` or raises `RuleFileError`
 with every error found (cross-field checks and every DSL text), each located in the file
 and at the character the problem is at. Nothing downstream reads YAML or ASTs.
+The stages (`_check`, `Context`, `dsl_texts`, `compile_text`) are also used one by one by
+`sorry_rules.validate`, which goes on past errors to report as much as it can.
 """
 
 from __future__ import annotations
@@ -50,7 +52,7 @@ def _check(v, out: _Problems) -> None:
             else:
                 seen_team[name] = t
     if v.players.min > v.players.max:
-        out.at(("players",), "SR510", f"players: min {v.players.min} is more than max {v.players.max}")
+        out.at(("players", "min"), "SR510", f"players: min {v.players.min} is more than max {v.players.max}")
     if v.players.max > len(colours):
         out.at(("players", "max"), "SR510", f"players: max {v.players.max} but only {len(colours)} colours")
     for key, names in v.seating.items():
@@ -116,6 +118,45 @@ def _relations(v) -> tuple[tuple, tuple]:
     return team_of, relation
 
 
+class Context:
+    """The board tables, relations and program compiler of one variant."""
+
+    def __init__(self, v):
+        b = v.board
+        self.layout = Layout(list(v.colours), b.side_length, b.start_exit, b.safety_entry, b.safety_length,
+                             [(s.from_, s.to) for s in b.slides], v.rules.overshoot_home == "stop")
+        self.team_of, relation = _relations(v)
+        control_of = self.team_of if v.rules.control == "team" else tuple((c,) for c in range(self.layout.C))
+        self.mechanics = Mechanics(self.layout, relation, v.rules, control_of)
+        self.programs = ProgramCompiler(self.mechanics, self.team_of)
+
+
+def dsl_texts(v) -> list[tuple[tuple, str, str]]:
+    """Every DSL text of a variant as (path, text, kind); kind is "effect", "bool" or "int"."""
+    texts = [(("cards", name), text, "effect") for name, text in v.cards.items()]
+    texts.append((("win",), v.win, "bool"))
+    for key, component in v.scoring.items():
+        if component.kind == "formula":
+            texts.append((("scoring", key, "points"), component.points, "int"))
+        else:
+            texts.extend((("scoring", key, "tiers", i, "when"), tier.when, "bool") for i, tier in enumerate(component.tiers))
+    return texts
+
+
+def compile_text(programs: ProgramCompiler, out: _Problems, path: tuple, text: str, kind: str):
+    """Parse and compile one DSL text; returns (ast, program), with None for what failed
+    (the problem is added to `out`, located at the offending character)."""
+    ast = None
+    try:
+        ast = dsl.parse_effect(text) if kind == "effect" else dsl.parse_expr(text)
+        if kind == "effect":
+            return ast, programs.effect(ast)
+        return ast, programs.expression(ast, bool if kind == "bool" else int)
+    except (dsl.DslError, CompileError) as error:
+        out.in_text(path, error.offset, error.code, error.message)
+        return ast, None
+
+
 def compile_variant(loaded: LoadedVariant) -> tuple[Game, list[Problem]]:
     """Compile; raise RuleFileError listing every error, else return (game, warnings)."""
     v = loaded.variant
@@ -123,41 +164,28 @@ def compile_variant(loaded: LoadedVariant) -> tuple[Game, list[Problem]]:
     _check(v, out)
     if out.errors:
         raise RuleFileError(out.items)
-    b = v.board
-    layout = Layout(list(v.colours), b.side_length, b.start_exit, b.safety_entry, b.safety_length,
-                    [(s.from_, s.to) for s in b.slides], v.rules.overshoot_home == "stop")
-    team_of, relation = _relations(v)
-    control_of = team_of if v.rules.control == "team" else tuple((c,) for c in range(layout.C))
-    mechanics = Mechanics(layout, relation, v.rules, control_of)
-    programs = ProgramCompiler(mechanics, team_of)
-
-    def compile_text(path, text, parse, build):
-        try:
-            return build(parse(text))
-        except (dsl.DslError, CompileError) as error:
-            out.in_text(path, error.offset, error.code, error.message)
-            return None
-
-    card_names = [name for name in v.deck if name in v.cards]
-    card_programs = []
-    for name in v.cards:
-        program = compile_text(("cards", name), v.cards[name], dsl.parse_effect, programs.effect)
-        if name in card_names:
-            card_programs.append(program)
-    programs.functions_used.clear()
-    win = compile_text(("win",), v.win, dsl.parse_expr, lambda node: programs.expression(node, bool))
+    ctx = Context(v)
+    layout, mechanics, team_of, programs = ctx.layout, ctx.mechanics, ctx.team_of, ctx.programs
+    compiled = {}
+    win_functions: set[str] = set()
+    for path, text, kind in dsl_texts(v):
+        programs.functions_used.clear()
+        compiled[path] = compile_text(programs, out, path, text, kind)[1]
+        if path == ("win",):
+            win_functions = set(programs.functions_used)
     # A win condition that counts only Home and pawns can change only when a pawn reaches Home.
-    win_on_home_only = programs.functions_used <= {"home", "pawns"}
+    win_on_home_only = win_functions <= {"home", "pawns"}
+    card_names = [name for name in v.deck if name in v.cards]
+    card_programs = [compiled[("cards", name)] for name in card_names]
+    win = compiled[("win",)]
     scoring = []
     for key, component in v.scoring.items():
         label = component.label or key.replace("_", " ")
         for_winner = component.for_ == "winner"
         if component.kind == "formula":
-            formula = compile_text(("scoring", key, "points"), component.points, dsl.parse_expr,
-                                   lambda node: programs.expression(node, int))
+            formula = compiled[("scoring", key, "points")]
         else:
-            conditions = [compile_text(("scoring", key, "tiers", i, "when"), tier.when, dsl.parse_expr,
-                                       lambda node: programs.expression(node, bool)) for i, tier in enumerate(component.tiers)]
+            conditions = [compiled[("scoring", key, "tiers", i, "when")] for i in range(len(component.tiers))]
             formula = _tiers(conditions, [t.points for t in component.tiers], component.mode)
         scoring.append((label, for_winner, formula))
     if out.errors:

@@ -49,6 +49,7 @@ CODES: dict[str, str] = {
     "SR508": "number out of range",
     "SR509": "Home unreachable",
     "SR510": "player counts inconsistent",
+    "SR511": "slides overlap",
 }
 
 

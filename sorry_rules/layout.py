@@ -84,35 +84,47 @@ class Layout:
     # ---- tables ------------------------------------------------------------------------
     @lru_cache(maxsize=None)
     def forward(self, steps: int) -> tuple[tuple[int, ...], ...]:
-        """Per colour, per square: destination after `steps` forward steps, or -1."""
+        """Per colour, per square: destination after `steps` forward steps, or -1.
+
+        Built by composing the one-step table (O(size * log steps) per colour), so long
+        moves on large boards stay cheap; `_walk_forward` is the step-by-step definition."""
+        none = self.size  # an extra slot standing for -1 (absorbing)
         table = []
         for c in range(self.C):
-            row = []
-            for sq in range(self.size):
-                row.append(self._walk_forward(c, sq, steps) if self._own_or_track(c, sq) else -1)
-            table.append(tuple(row))
+            first = [none] * (self.size + 1)
+            for sq in range(min(self.size, self.X)):
+                if self._own_or_track(c, sq):
+                    first[sq] = self._step_forward(c, sq)
+            after = list(first)  # later steps: from Home a pawn stays (stop) or the move fails
+            after[self.home[c]] = self.home[c] if self.overshoot_stops else none
+            rest = _power(after, steps - 1) if steps > 0 else None
+            row = tuple(-1 if rest is None or first[sq] == none or rest[first[sq]] == none else rest[first[sq]]
+                        for sq in range(self.size))
+            table.append(row)
         return tuple(table)
 
     @lru_cache(maxsize=None)
     def backward(self, steps: int) -> tuple[tuple[int, ...], ...]:
         """Per colour, per square: destination after `steps` backward steps, or -1."""
+        none = self.size
         table = []
         for c in range(self.C):
-            row = []
-            for sq in range(self.size):
-                dest = sq if self._own_or_track(c, sq) and sq < self.X else -1
-                for _ in range(steps):
-                    if dest < 0:
-                        break
-                    dest = self._step_backward(c, dest)
-                row.append(dest)
-            table.append(tuple(row))
+            back = [none] * (self.size + 1)
+            for sq in range(min(self.size, self.X)):
+                if self._own_or_track(c, sq):
+                    back[sq] = self._step_backward(c, sq)
+            moved = _power(back, steps)
+            row = tuple(moved[sq] if sq < self.X and self._own_or_track(c, sq) and moved[sq] != none else -1
+                        for sq in range(self.size))
+            table.append(row)
         return tuple(table)
 
     def _own_or_track(self, c: int, sq: int) -> bool:
         return sq < self.T or self.colour_of_square(sq) == c
 
     def _walk_forward(self, c: int, sq: int, steps: int) -> int:
+        """Destination of `steps` forward steps, one step at a time (the definition the
+        tables are checked against)."""
         home = self.home[c]
         if sq >= self.X or steps <= 0:
             return -1
@@ -163,3 +175,16 @@ class Layout:
                     raise PositionError(f"{text!r}: the safety zone has squares 1..{self.L}")
                 return self.T + c * self.L + n - 1
         raise PositionError(f"unknown position {text!r} (use start, home, track:N or safety:K)")
+
+
+def _power(step: list[int], n: int) -> list[int]:
+    """The map `step` (a list: index -> index) applied `n` >= 0 times, by repeated squaring."""
+    result = list(range(len(step)))
+    base = step
+    while n > 0:
+        if n & 1:
+            result = [base[x] for x in result]
+        n >>= 1
+        if n:
+            base = [base[x] for x in base]
+    return result

@@ -11,6 +11,8 @@ house/x.yaml` with `x` extending `standard` keeps partnership's changes to stand
 
 Contract: `load_variant` returns a `LoadedVariant` or raises `RuleFileError` with every
 problem found, each located at `file:line:col` in the file the offending value came from.
+`read_merged` stops before the schema and never raises: it returns whatever could be merged
+with the problems found (for `sorry-play validate`).
 """
 
 from __future__ import annotations
@@ -117,13 +119,14 @@ def bundled_names() -> list[str]:
 class _Reader:
     """Reads one file and its `extends:` chain, collecting problems."""
 
-    def __init__(self, problems: ProblemCollector):
+    def __init__(self, problems: ProblemCollector, name_of=None):
         self.problems = problems
+        self.name_of = name_of or display_name
         self.files: list[str] = []
         self.included: set[Path] = set()  # every file merged so far, bases included
 
     def read(self, path: Path, stack: tuple[Path, ...]) -> tuple[dict | None, Origins]:
-        name = display_name(path)
+        name = self.name_of(path)
         origins = Origins(fallback=name)
         try:
             data, smap = load_yaml_file(path, name)
@@ -152,7 +155,7 @@ class _Reader:
                 self.problems.add(name, mark.line, mark.col, "SR401", f"extends: no rule file {base!r} (looked beside {name} and among the bundled variants)")
                 continue
             if target.resolve() in stack:
-                chain = " -> ".join(display_name(p) for p in stack + (target.resolve(),))
+                chain = " -> ".join(self.name_of(p) for p in stack + (target.resolve(),))
                 self.problems.add(name, mark.line, mark.col, "SR402", f"extends cycle: {chain}")
                 continue
             if target.resolve() in self.included:
@@ -211,11 +214,25 @@ def schema_problems(data: dict, origins: Origins, error: ValidationError) -> lis
     return problems
 
 
-def load_variant(spec: str | Path, rules: tuple[str | Path, ...] | list = (), layers: tuple = ()) -> LoadedVariant:
-    """Load variant `spec` (a path or bundled name) with `rules` overlays on top, then
-    in-memory `layers` ((data, SourceMap) pairs, used by tests). Raises RuleFileError."""
+@dataclass
+class Merged:
+    """The merged data of a variant and its overlays before schema validation.
+
+    `data` is None when not even the first file could be read; `problems` holds every
+    reading, YAML and `extends:` problem (the merge goes on without the files that failed)."""
+
+    data: dict | None
+    origins: Origins
+    files: tuple[str, ...]
+    problems: list[Problem]
+
+
+def read_merged(spec: str | Path, rules: tuple[str | Path, ...] | list = (), layers: tuple = (), name_of=None) -> Merged:
+    """Read and merge variant `spec` (a path or bundled name), `rules` overlays on top, then
+    in-memory `layers` ((data, SourceMap) pairs, used by tests). Never raises RuleFileError.
+    `name_of(path)` names files in problems (default `display_name`)."""
     problems = ProblemCollector()
-    reader = _Reader(problems)
+    reader = _Reader(problems, name_of)
     merged: dict | None = None
     origins = Origins()
     for index, item in enumerate([spec, *rules]):
@@ -229,14 +246,25 @@ def load_variant(spec: str | Path, rules: tuple[str | Path, ...] | list = (), la
             merged, origins = on_top(merged, origins, data, file_origins)
     for data, smap in layers:
         merged, origins = on_top(merged, origins, data, Origins(maps={(): smap}, fallback=smap.file))
-    problems.raise_if_any()
-    assert merged is not None
+    return Merged(merged, origins, tuple(reader.files), problems.problems)
+
+
+def content_hash(data: dict) -> str:
+    return hashlib.sha256(json.dumps(data, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+
+
+def load_variant(spec: str | Path, rules: tuple[str | Path, ...] | list = (), layers: tuple = ()) -> LoadedVariant:
+    """Load variant `spec` (a path or bundled name) with `rules` overlays on top, then
+    in-memory `layers` ((data, SourceMap) pairs, used by tests). Raises RuleFileError."""
+    merged = read_merged(spec, rules, layers)
+    if any(p.severity == "error" for p in merged.problems):
+        raise RuleFileError(merged.problems)
+    assert merged.data is not None
     try:
-        variant = Variant.model_validate(merged)
+        variant = Variant.model_validate(merged.data)
     except ValidationError as error:
-        raise RuleFileError(schema_problems(merged, origins, error)) from None
-    digest = hashlib.sha256(json.dumps(merged, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
-    return LoadedVariant(variant, origins, tuple(reader.files), merged, digest)
+        raise RuleFileError(schema_problems(merged.data, merged.origins, error)) from None
+    return LoadedVariant(variant, merged.origins, merged.files, merged.data, content_hash(merged.data))
 
 
 def on_top(merged: dict | None, origins: Origins, data: dict, layer: Origins) -> tuple[dict, Origins]:

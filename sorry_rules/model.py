@@ -97,6 +97,8 @@ class Rules(Strict):
 
 
 class Tier(Strict):
+    """One tier of a bonus: `points` when the condition `when` holds."""
+
     when: str
     points: int = Field(ge=-1_000_000, le=1_000_000)
 

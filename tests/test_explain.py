@@ -1,0 +1,265 @@
+"""`sorry-play explain`, `sorry-play variants` and `sorry-play moves --why`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from sorry_rules.cli import main
+from sorry_rules.explain import load_explained
+from sorry_rules.oracle import moves_report
+from sorry_rules.position import parse_position
+from sorry_rules.resources import variants_dir
+from sorry_rules.why import add_why
+
+STANDARD = (variants_dir() / "standard.yaml").read_text(encoding="utf-8").splitlines()
+
+
+def where(prefix: str, fragment: str, file: str = "standard.yaml", lines=STANDARD) -> str:
+    """file:line:col of `fragment` on the first line starting with `prefix` (computed from
+    the rule file, so the test does not copy the program's output)."""
+    for number, line in enumerate(lines, 1):
+        if line.startswith(prefix):
+            return f"{file}:{number}:{line.index(fragment) + 1}"
+    raise AssertionError(prefix)
+
+
+def card_line(prefix: str) -> int:
+    return next(n for n, line in enumerate(STANDARD, 1) if line.startswith(prefix))
+
+
+# ---- explain ------------------------------------------------------------------------------
+def invoke(*args):
+    return CliRunner().invoke(main, list(args))
+
+
+def test_explain_says_what_each_card_does_and_where():
+    result = invoke("explain", "--variant", "standard")
+    assert result.exit_code == 0, result.output
+    text = result.stdout
+    # R18, R21, R20, R25 in words
+    one = card_line('  "1": enter')
+    assert f"Card 1 (5 in the deck) - standard.yaml:{one}\n  Start a pawn, or move one pawn forward 1.\n" in text
+    assert "Card 4 (4 in the deck)" in text and "  Move one pawn backward 4.\n" in text
+    assert "  Move one pawn forward 12.\n" in text
+    flat = " ".join(text.split())
+    assert "Take a pawn from Start and put it on a track square held by an opponent's pawn, which goes back to its Start." in flat
+    # R19: the 2 draws again whatever it did
+    assert "  Either start a pawn or move one pawn forward 2, then draw again.\n" in text
+    # every option of a choice, with its position
+    ten_back = where('  "10": forward', "backward 1")
+    assert f"    option 2: backward 1  ({ten_back})" in text
+    assert "To win" in text and "The number of your team's pawns in Home equals the number of your team's pawns." in flat
+
+
+def test_explain_one_card_with_an_overlay(tmp_path, monkeypatch):
+    """H1 as an overlay: the Sorry! card's text and position come from the overlay."""
+    monkeypatch.chdir(tmp_path)
+    Path("h1.yaml").write_text("extends: standard\ncards:\n  sorry: sorry opponent | forward 4\n")
+    result = invoke("explain", "--rule", "h1.yaml", "--card", "sorry")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0] == "Card sorry (4 in the deck) - h1.yaml:3"
+    assert " ".join(" ".join(lines[1:-2]).split()) == ("Take a pawn from Start and put it on a track square held by an "
+                                                      "opponent's pawn, which goes back to its Start, or move one pawn forward 4.")
+    assert lines[-2:] == ["    option 1: sorry opponent  (h1.yaml:3:10)", "    option 2: forward 4  (h1.yaml:3:27)"]
+
+
+def test_explain_unknown_card_is_a_usage_error():
+    result = invoke("explain", "--card", "13")
+    assert result.exit_code == 2
+    assert "unknown card '13'" in result.stderr
+
+
+def test_explain_broken_variant_reports_problems(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    Path("bad.yaml").write_text("extends: standard\ncards:\n  '3': forward\n")
+    result = invoke("explain", "--variant", "bad.yaml")
+    assert result.exit_code == 1
+    assert "bad.yaml:3:15: error: unexpected end of text; expected a number [SR301]" in result.stderr
+
+
+# ---- variants -----------------------------------------------------------------------------
+def test_variants_lists_kind_and_own_description(tmp_path, monkeypatch):
+    import sorry_rules.loader as loader
+    import sorry_rules.resources as resources
+
+    bundle = tmp_path / "variants"
+    (bundle / "house").mkdir(parents=True)
+    (bundle / "standard.yaml").write_text((variants_dir() / "standard.yaml").read_text())
+    (bundle / "house" / "h2.yaml").write_text("extends: standard\ndescription: H2 - the 2 does not draw again.\n"
+                                              "cards:\n  '2': enter | forward 2\n")
+    (bundle / "house" / "broken.yaml").write_text("extends: standard\npawns: many\n")
+    monkeypatch.setattr(resources, "variants_dir", lambda: bundle)
+    monkeypatch.setattr(loader, "variants_dir", lambda: bundle)
+    result = invoke("variants")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines() == [
+        "house/broken.yaml  ?        (does not load; run `sorry-play validate` on it)",
+        "house/h2.yaml      overlay  H2 - the 2 does not draw again. (over standard)",
+        "standard.yaml      variant  Standard Sorry! for 2-4 players, 45-card deck, draw one card per turn.",
+    ]
+
+
+# ---- moves --why --------------------------------------------------------------------------
+def why(position: dict, rules=(), card=None):
+    explained = load_explained("standard", rules)
+    game = explained.game
+    parsed = parse_position(game, position, card)
+    return add_why(game, explained.cards, parsed, moves_report(game, parsed))
+
+
+def blocked(report) -> dict:
+    return {(b["colour"], b["at"]): b["reasons"] for b in report["blocked"]}
+
+
+def pos(card, red, others=None, players=("red", "blue", "yellow", "green")):
+    pawns = {"red": red, **(others or {})}
+    return {"players": list(players), "turn": "red", "card": card, "pawns": pawns}
+
+
+def test_each_move_names_the_option_that_gives_it():
+    """R23: a 10 moves forward 10 (option 1) or backward 1 (option 2)."""
+    report = why(pos("10", ["track:30", "start", "start", "start"]))
+    by_text = {m["text"]: m["why"] for m in report["moves"]}
+    assert by_text["Red pawn track:30 -> track:40"] == [
+        {"card": "10", "option": 1, "text": "forward 10", "where": where('  "10": forward', "forward 10")}]
+    assert by_text["Red pawn track:30 -> track:29"] == [
+        {"card": "10", "option": 2, "text": "backward 1", "where": where('  "10": forward', "backward 1")}]
+    assert blocked(report) == {("red", "start"): ["card 10 cannot start a pawn"]}
+
+
+def test_the_eleven_pass_comes_from_its_guarded_option():
+    """R24, A14: no forward 11 but a switch exists: switch or pass; the pass is option 3."""
+    report = why(pos("11", ["safety:1", "track:0", "home", "home"], {"blue": ["track:20"]}))
+    passes = [m for m in report["moves"] if m.get("pass")]
+    assert len(passes) == 1
+    assert [w["option"] for w in passes[0]["why"]] == [3]
+    assert passes[0]["why"][0]["text"] == "pass if can(switch opponent) and not can(forward 11)"
+    reasons = blocked(report)
+    # R31, R33: track:0 is 2 + 5 + 1 = 8 steps from Home and safety:1 is 5: both overshoot with 11;
+    # R24: a pawn in its safety zone cannot switch
+    assert reasons[("red", "safety:1")] == [
+        "forward 11: would overshoot Home (5 steps to Home)",
+        "switch opponent: a switch needs a pawn on the track, and this one is in its safety zone"]
+    assert reasons[("red", "home")] == ["pawns in Home never move"]
+    assert ("red", "track:0") not in reasons  # it switches
+
+
+def test_own_pawn_on_the_target_square_and_overshooting_home():
+    """R16: never end on your own pawn; R33: Home by exact count only."""
+    report = why(pos("5", ["track:10", "track:15", "safety:3", "home"]))
+    reasons = blocked(report)
+    assert reasons[("red", "track:10")] == ["forward 5: own pawn on track:15"]
+    assert reasons[("red", "safety:3")] == ["forward 5: would overshoot Home (3 steps to Home)"]
+
+
+def test_start_blocked_by_own_pawn_on_the_start_exit():
+    """R9: a pawn cannot leave Start while its own colour holds the start exit."""
+    report = why(pos("1", ["start", "start", "track:4", "home"]))
+    assert blocked(report) == {("red", "start"): ["enter: own pawn on track:4 (the start exit)"],
+                               ("red", "home"): ["pawns in Home never move"]}
+    start = [b for b in report["blocked"] if b["at"] == "start"][0]
+    assert start["pawns"] == 2
+
+
+def test_sorry_without_a_target():
+    """R25: no opponent pawn on the track: the Sorry! is forfeit."""
+    report = why(pos("sorry", ["start", "track:3", "start", "start"], {"blue": ["safety:2"]}))
+    assert report["forfeit"] is True and report["moves"] == []
+    assert blocked(report) == {("red", "start"): ["sorry opponent: no opponent pawn on the track to replace"],
+                               ("red", "track:3"): ["card sorry only moves pawns out of Start"]}
+
+
+def test_a_split_that_cannot_be_completed():
+    """R22: a 7 split needs a second pawn that can use the exact rest."""
+    report = why(pos("7", ["track:10", "safety:5", "home", "home"]))
+    reasons = blocked(report)
+    # forward 7 from track:10 is legal; safety:5 is 1 step from Home, so every 7 overshoots it
+    # and the 1-step part would leave 6 for track:10 (legal) - so the split IS possible:
+    assert ("red", "safety:5") not in reasons
+    report = why(pos("7", ["safety:5", "safety:4", "home", "home"]))
+    reasons = blocked(report)
+    assert reasons[("red", "safety:5")][0] == "forward 7: would overshoot Home (1 step to Home)"
+    assert reasons[("red", "safety:5")][1].startswith("split 7 among 2: no other pawn can move the rest of the 7 steps")
+
+
+def test_partner_pawn_that_may_not_be_bumped(tmp_path, monkeypatch):
+    """H13: partners cannot bump each other (their squares block like your own)."""
+    monkeypatch.chdir(tmp_path)
+    Path("h13.yaml").write_text("extends: standard\nteams: [[red, yellow], [blue, green]]\nrules: {bump: [opponent]}\n")
+    report = why(pos("3", ["track:20", "start", "start", "start"], {"yellow": ["track:23"]}), rules=("h13.yaml",))
+    assert report["forfeit"] is True
+    assert blocked(report)[("red", "track:20")] == ["forward 3: partner pawn (yellow) on track:23, which may not be bumped"]
+
+
+def test_slide_whose_end_is_held_by_a_pawn_it_may_not_sweep(tmp_path, monkeypatch):
+    """H12: slides do not bump your own pawns; a slide ending on one cannot be taken."""
+    monkeypatch.chdir(tmp_path)
+    Path("h12.yaml").write_text("extends: standard\nrules: {slide_sweep: bumpable}\n")
+    # blue's short slide: triangle 16, end circle 19 (RULES section 1)
+    report = why(pos("4", ["track:20", "track:19", "start", "start"]), rules=("h12.yaml",))
+    reasons = blocked(report)
+    assert reasons[("red", "track:20")] == [
+        "backward 4: the slide from track:16 ends on track:19, held by a pawn the slide may not sweep"]
+
+
+def test_must_bump_explains_the_pawns_it_rules_out(tmp_path, monkeypatch):
+    """H17: when a move bumps an opponent, a bumping move must be taken."""
+    monkeypatch.chdir(tmp_path)
+    Path("h17.yaml").write_text("extends: standard\nrules: {must_bump: true}\n")
+    report = why(pos("3", ["track:20", "track:40", "start", "start"], {"blue": ["track:23"]}), rules=("h17.yaml",))
+    assert [m["text"] for m in report["moves"]] == ["Red pawn track:20 -> track:23, bumps Blue (track:23)"]
+    assert blocked(report)[("red", "track:40")] == ["another move bumps an opponent, and rules.must_bump requires such a move"]
+
+
+def test_hand_play_names_the_card_in_each_reason(tmp_path, monkeypatch):
+    """P4, P5: in hand play every card of the hand is tried."""
+    monkeypatch.chdir(tmp_path)
+    Path("hand.yaml").write_text("extends: standard\nturn: {source: hand, hand_size: 2}\n")
+    position = {"players": ["red", "blue"], "turn": "red", "hand": ["3", "sorry"],
+                "pawns": {"red": ["start", "safety:4", "home", "home"]}}
+    report = why(position, rules=("hand.yaml",))
+    assert {m.get("discard") for m in report["moves"]} == {"3", "sorry"}
+    assert all(m["why"] == [] for m in report["moves"])
+    assert blocked(report) == {
+        ("red", "safety:4"): ["card 3: forward 3: would overshoot Home (2 steps to Home)", "card sorry only moves pawns out of Start"],
+        ("red", "start"): ["card 3 cannot start a pawn", "card sorry: sorry opponent: no opponent pawn on the track to replace"],
+        ("red", "home"): ["pawns in Home never move"],
+    }
+
+
+def test_moves_why_cli_text_and_json(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    Path("p.json").write_text(json.dumps(pos("1", ["start", "track:4", "home", "home"])))
+    text = invoke("moves", "--state", "p.json", "--why")
+    one_forward = where('  "1": enter', "forward 1")
+    assert text.exit_code == 0, text.output
+    assert text.stdout.splitlines() == [
+        "red to play, card 1:",
+        "   1. Red pawn track:4 -> track:5",
+        f"      from card 1, option 2: forward 1  ({one_forward})",
+        "no move for:",
+        "  red pawn start: enter: own pawn on track:4 (the start exit)",
+        "  red pawns home: pawns in Home never move",
+    ]
+    data = json.loads(invoke("moves", "--state", "p.json", "--why", "--format", "json").stdout)
+    assert data["moves"][0]["why"][0]["option"] == 2
+    assert data["blocked"][0] == {"colour": "red", "at": "start", "pawns": 1,
+                                  "reasons": ["enter: own pawn on track:4 (the start exit)"]}
+    plain = json.loads(invoke("moves", "--state", "p.json", "--format", "json").stdout)
+    assert "blocked" not in plain and "why" not in plain["moves"][0]
+
+
+def test_a_guard_that_does_not_hold(tmp_path, monkeypatch):
+    """A house rule whose 1 starts a pawn only once the player has a pawn Home."""
+    monkeypatch.chdir(tmp_path)
+    Path("late.yaml").write_text("extends: standard\ncards:\n  '1': enter if home(player) > 0 | forward 1\n")
+    report = why(pos("1", ["start", "start", "start", "start"]), rules=("late.yaml",))
+    assert report["forfeit"] is True
+    assert blocked(report) == {("red", "start"): [
+        "start a pawn only if the number of your pawns in Home is more than 0, which does not hold now"]}
+    report = why(pos("1", ["start", "start", "start", "home"]), rules=("late.yaml",))
+    assert [m["why"][0]["text"] for m in report["moves"]] == ["enter if home(player) > 0"]

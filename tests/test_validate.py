@@ -1,0 +1,335 @@
+"""`sorry-play validate`: the broken-file corpus (tests/broken/), output formats, exit codes,
+path expansion, --strict, and robustness against hostile input."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from sorry_rules.cli import main
+from sorry_rules.errors import CODES, UsageError
+from sorry_rules.loader import bundled_names
+from sorry_rules.resources import variants_dir
+from sorry_rules.validate import collect_paths, validate_file, validate_paths
+
+BROKEN = Path(__file__).parent / "broken"
+CASES = sorted(p.name for p in BROKEN.glob("*.yaml"))
+
+
+def run(*args, env=None):
+    result = CliRunner().invoke(main, ["validate", *args], env=env or {"GITHUB_ACTIONS": "false"})
+    return result
+
+
+# ---- the corpus ----------------------------------------------------------------------------
+@pytest.mark.parametrize("name", CASES)
+def test_broken_file_gives_exactly_the_expected_problems(name, monkeypatch):
+    monkeypatch.chdir(BROKEN)
+    expected = (BROKEN / name).with_suffix(".expected").read_text(encoding="utf-8").splitlines()
+    assert expected, f"{name}: the .expected file lists no problem"
+    got = [p.format() for p in validate_file(Path(name))]
+    assert got == expected
+
+
+def test_corpus_has_an_expectation_for_every_file_and_enough_cases():
+    expected = sorted(p.with_suffix(".yaml").name for p in BROKEN.glob("*.expected"))
+    assert expected == CASES
+    assert len(CASES) >= 25
+
+
+def test_corpus_covers_every_code_the_checks_emit():
+    """Every problem code used by the package's checks has a broken file showing it."""
+    import re
+
+    import sorry_rules
+
+    package = Path(sorry_rules.__file__).parent
+    emitted = set()
+    for source in package.glob("*.py"):
+        if source.name != "errors.py":
+            emitted |= set(re.findall(r'"(SR\d{3})"', source.read_text(encoding="utf-8")))
+    assert emitted <= set(CODES)
+    seen = set()
+    for path in BROKEN.glob("*.expected"):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            seen.add(line.rsplit("[", 1)[1].rstrip("]"))
+    # SR100 (unreadable file), SR102 (too large) and SR109 (too many nodes) need files made
+    # at test time; they are checked below.
+    made_at_test_time = {"SR100", "SR102", "SR109"}
+    assert emitted - made_at_test_time <= seen, sorted(emitted - made_at_test_time - seen)
+
+
+def test_every_bundled_variant_is_valid(monkeypatch):
+    monkeypatch.chdir(variants_dir().parent)
+    for name in bundled_names():
+        assert validate_file(variants_dir() / name) == [], name
+
+
+def test_cli_on_the_corpus_exits_1_and_prints_each_problem(monkeypatch):
+    monkeypatch.chdir(BROKEN)
+    result = run("wrong-type.yaml")
+    assert result.exit_code == 1
+    assert result.stdout == "wrong-type.yaml:2:8: error: pawns: Input should be a valid integer [SR203]\n"
+    assert "1 error, 0 warnings in 1 rule file" in result.stderr
+
+
+# ---- a house overlay validates as merged over its base --------------------------------------
+HOUSE = """\
+extends: standard
+name: sorry-or-four
+description: H1 - the Sorry! card may instead move a pawn forward 4.
+cards:
+  sorry: sorry opponent | forward 4
+"""
+
+
+def test_overlay_alone_is_validated_as_the_merged_variant(tmp_path, monkeypatch):
+    """H1 as an overlay: it leaves out every required field, yet it is valid (merged)."""
+    monkeypatch.chdir(tmp_path)
+    Path("house.yaml").write_text(HOUSE)
+    result = run("house.yaml")
+    assert result.exit_code == 0, result.output
+    assert result.stdout == ""
+    assert "1 rule file valid" in result.stderr
+
+
+def test_overlay_problem_is_located_in_the_overlay(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    Path("house.yaml").write_text(HOUSE.replace("forward 4", "forward 4 | switch own"))
+    result = run("house.yaml")
+    assert result.exit_code == 1
+    assert result.stdout.startswith("house.yaml:5:39: error: switch own")
+
+
+def test_a_shared_broken_base_is_reported_once(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    Path("base.yaml").write_text("extends: standard\npawns: 3\nboardd: {}\n")
+    Path("a.yaml").write_text("extends: base.yaml\nname: a\n")
+    Path("b.yaml").write_text("extends: base.yaml\nname: b\n")
+    report = validate_paths(["a.yaml", "b.yaml", "base.yaml"])
+    assert [p.format() for p in report.problems] == ["base.yaml:3:1: error: unknown field 'boardd' in the file [SR202]"]
+    assert report.files == ["a.yaml", "b.yaml", "base.yaml"]
+
+
+def test_every_problem_of_a_file_is_reported_across_stages(tmp_path, monkeypatch):
+    """A file with problems in the schema, two DSL texts and a cross-field rule: all of them."""
+    monkeypatch.chdir(tmp_path)
+    Path("many.yaml").write_text(
+        "extends: standard\n"
+        "teams: [[red, mauve]]\n"          # cross-field: unknown colour
+        "cards:\n"
+        "  '3': forward three\n"           # DSL syntax
+        "  '5': forward 5 | switch own\n"  # DSL meaning
+        "win: home(team) > pawn(team)\n"   # unknown function
+    )
+    got = [(p.line, p.code) for p in validate_file(Path("many.yaml"))]
+    assert got == [(2, "SR501"), (4, "SR301"), (5, "SR304"), (6, "SR302")]
+
+
+# ---- formats and exit codes -------------------------------------------------------------------
+def test_json_format(monkeypatch):
+    monkeypatch.chdir(BROKEN)
+    result = run("--format", "json", "slides-overlap.yaml", "wrong-type.yaml")
+    assert result.exit_code == 1
+    data = json.loads(result.stdout)
+    assert data["valid"] is False and data["errors"] == 1 and data["warnings"] == 1
+    assert data["files"] == ["slides-overlap.yaml", "wrong-type.yaml"]
+    assert data["problems"][0] == {"file": "slides-overlap.yaml", "line": 5, "col": 7, "severity": "warning",
+                                   "code": "SR511", "message": "slide from 3 to 8 overlaps the slide from 1 to 6"}
+
+
+def test_github_format_escapes_and_annotates(monkeypatch):
+    monkeypatch.chdir(BROKEN)
+    result = run("--format", "github", "unknown-colour-in-teams.yaml", "effect-without-card.yaml")
+    assert result.exit_code == 1
+    assert result.stdout.splitlines() == [
+        "::error file=unknown-colour-in-teams.yaml,line=2,col=31,title=SR501::unknown colour 'purple' in teams "
+        "(colours: red, blue, yellow, green) [SR501]",
+        "::warning file=effect-without-card.yaml,line=3,col=3,title=SR504::card '9' has an effect but is not in the deck [SR504]",
+    ]
+
+
+def test_github_property_escaping():
+    from sorry_rules.errors import Problem
+    from sorry_rules.validate import Report, format_github
+
+    report = Report(["a,b:c.yaml"], [Problem("a,b:c.yaml", 1, 2, "SR203", "50% done\nnext")])
+    assert format_github(report) == "::error file=a%2Cb%3Ac.yaml,line=1,col=2,title=SR203::50%25 done%0Anext [SR203]"
+
+
+@pytest.mark.parametrize("env, github", [({"GITHUB_ACTIONS": "true"}, True), ({"GITHUB_ACTIONS": "false"}, False), ({}, False)])
+def test_auto_format_follows_github_actions(monkeypatch, env, github):
+    monkeypatch.chdir(BROKEN)
+    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
+    result = CliRunner().invoke(main, ["validate", "wrong-type.yaml"], env=env)
+    assert result.stdout.startswith("::error ") is github
+    assert result.stdout.startswith("wrong-type.yaml:2:8: error:") is not github
+
+
+def test_warnings_alone_exit_0_and_strict_makes_them_errors(monkeypatch):
+    monkeypatch.chdir(BROKEN)
+    relaxed = run("effect-without-card.yaml")
+    assert relaxed.exit_code == 0
+    assert relaxed.stdout == "effect-without-card.yaml:3:3: warning: card '9' has an effect but is not in the deck [SR504]\n"
+    strict = run("--strict", "effect-without-card.yaml")
+    assert strict.exit_code == 1
+    assert strict.stdout == "effect-without-card.yaml:3:3: error: card '9' has an effect but is not in the deck [SR504]\n"
+    strict_json = json.loads(run("--strict", "--format", "json", "effect-without-card.yaml").stdout)
+    assert strict_json["errors"] == 1 and strict_json["warnings"] == 0 and strict_json["valid"] is False
+
+
+def test_valid_files_exit_0_with_no_problem_lines():
+    result = run(str(variants_dir()))
+    assert result.exit_code == 0 and result.stdout == ""
+    assert json.loads(run("--format", "json", str(variants_dir())).stdout)["valid"] is True
+
+
+@pytest.mark.parametrize("args", [[], ["--format", "xml", "x.yaml"], ["--no-such-option", "x.yaml"], ["no/such/file.yaml"],
+                                  ["no-match-*.yaml"]])
+def test_usage_errors_exit_2(tmp_path, monkeypatch, args):
+    monkeypatch.chdir(tmp_path)
+    Path("x.yaml").write_text(HOUSE)
+    result = run(*args)
+    assert result.exit_code == 2, result.output
+
+
+def test_folder_without_rule_files_is_a_usage_error(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    Path("empty").mkdir()
+    (Path("empty") / "notes.txt").write_text("no yaml here")
+    result = run("empty")
+    assert result.exit_code == 2
+    assert "no *.yaml or *.yml files" in result.stderr
+
+
+# ---- which files ------------------------------------------------------------------------------
+def test_folders_are_searched_recursively_and_globs_expanded(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    for name in ("rules/a.yaml", "rules/house/b.yml", "rules/.hidden/c.yaml", "rules/notes.txt", "other/d.yaml"):
+        Path(name).parent.mkdir(parents=True, exist_ok=True)
+        Path(name).write_text(HOUSE)
+    assert [p.as_posix() for p in collect_paths(["rules"])] == ["rules/a.yaml", "rules/house/b.yml"]
+    assert [p.as_posix() for p in collect_paths(["**/*.yaml"])] == ["other/d.yaml", "rules/a.yaml"]
+    assert [p.as_posix() for p in collect_paths(["rules/*.yaml", "rules/a.yaml", "other"])] == ["rules/a.yaml", "other/d.yaml"]
+    result = run("rules", "other/*.yaml")
+    assert result.exit_code == 0 and "3 rule files valid" in result.stderr
+
+
+def test_a_bundled_name_is_accepted(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert run("standard").exit_code == 0
+    with pytest.raises(UsageError):
+        collect_paths(["no-such-variant"])
+
+
+# ---- hostile input: never a traceback ---------------------------------------------------------
+def test_ten_megabyte_file(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    with open("huge.yaml", "wb") as handle:
+        handle.write(b"extends: standard\ndescription: " + b"x" * (10 * 1024 * 1024) + b"\n")
+    result = run("huge.yaml")
+    assert result.exit_code == 1
+    assert result.stdout == "huge.yaml:1:1: error: file is larger than 1048576 bytes [SR102]\n"
+
+
+def test_very_deep_flow_nesting(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    Path("deep.yaml").write_text("extends: standard\nboard: " + "[" * 100_000 + "]" * 100_000 + "\n")
+    result = run("deep.yaml")
+    assert result.exit_code == 1
+    assert isinstance(result.exception, SystemExit)
+    assert result.stdout.startswith("deep.yaml:2:") and result.stdout.rstrip().endswith("[SR106]")
+
+
+def test_too_many_nodes(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    Path("wide.yaml").write_text("extends: standard\nx: [" + "1," * 250_000 + "1]\n")
+    result = run("wide.yaml")
+    assert result.exit_code == 1
+    # nodes: the root mapping, extends, standard, x, the list (5), then item k is node 6 + k:
+    # node 200001 is item 199995, at column 5 + 2 * 199995 of line 2
+    assert result.stdout == "wide.yaml:2:399995: error: more than 200000 YAML nodes [SR109]\n"
+
+
+@pytest.mark.parametrize("content", [b"", b"\x00" * 64, b"\xff\xfe\x00a", os.urandom(512), b"[", b"extends: [standard, 5]",
+                                     b"extends: standard\ncards: null\n", b"extends: standard\ncards: {}\n",
+                                     b"extends: standard\nscoring: {x: {kind: tiers, for: winner, tiers: [{when: 5, points: 1}]}}\n",
+                                     b"extends: standard\nturn: {source: hand}\n", b"extends: standard\nboard: 7\n",
+                                     b"name: x\ncolours: 5\nboard: {side_length: 3000}\ncards: {a: enter}\nwin: 'home(team) =='\n"])
+def test_odd_files_give_problems_not_tracebacks(tmp_path, monkeypatch, content):
+    monkeypatch.chdir(tmp_path)
+    Path("odd.yaml").write_bytes(content)
+    result = run("odd.yaml")
+    assert result.exit_code in (0, 1), result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    for line in result.stdout.splitlines():
+        assert line.startswith("odd.yaml:") or line.startswith("standard.yaml:"), line
+
+
+def test_largest_board_with_the_longest_moves(tmp_path, monkeypatch):
+    """The largest board the schema allows, with the longest moves the DSL allows: checked
+    like any other file (the tables are composed, not walked step by step)."""
+    monkeypatch.chdir(tmp_path)
+    colours = ", ".join(f"c{i}" for i in range(12))
+    Path("big.yaml").write_text(
+        f"name: big\ncolours: [{colours}]\nplayers: {{min: 2, max: 12}}\npawns: 12\n"
+        "board: {side_length: 200, start_exit: 4, safety_entry: 2, safety_length: 50}\n"
+        "deck: {'1': 4, x: 4}\ncards: {'1': enter | forward 1, x: forward 2451 | split 2451 among any | backward 2451}\n"
+        "win: home(player) == pawns(player)\n")
+    result = run("big.yaml")
+    assert result.exit_code == 0, result.output
+    Path("big.yaml").write_text(Path("big.yaml").read_text().replace("forward 2451 |", "forward 2452 |"))
+    assert "2452 steps: must be between 1 and 2451" in run("big.yaml").stdout
+
+
+def test_unreadable_path_is_sr100(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    Path("folder.yaml").mkdir()
+    (Path("folder.yaml") / "inner.yaml").write_text(HOUSE)
+    assert run("folder.yaml").exit_code == 0  # a folder is searched, whatever its name
+    from sorry_rules.validate import validate_file as check
+
+    problems = check(Path("missing.yaml"))
+    assert [(p.code, p.line, p.col) for p in problems] == [("SR100", 1, 1)]
+
+
+STANDARD_TEXT = (variants_dir() / "standard.yaml").read_text(encoding="utf-8")
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.data())
+def test_mutated_standard_never_crashes(tmp_path_factory, data):
+    """Random edits of a valid file: validation reports problems, it never raises."""
+    text = STANDARD_TEXT
+    for _ in range(data.draw(st.integers(1, 4))):
+        at = data.draw(st.integers(0, len(text)))
+        cut = data.draw(st.integers(0, 12))
+        insert = data.draw(st.sampled_from(["", ":", "-", " ", "\n", "[", "{", "}", "|", "0", "null", "forward", "'", "&a", "*a", "\t"]))
+        text = text[:at] + insert + text[at + cut:]
+    path = tmp_path_factory.mktemp("fuzz") / "mutant.yaml"
+    path.write_text(text, encoding="utf-8")
+    for problem in validate_file(path):
+        assert problem.code in CODES and problem.line >= 1 and problem.col >= 1
+
+
+# ---- start-up stays light ---------------------------------------------------------------------
+def test_validate_does_not_import_heavy_modules():
+    code = (
+        "import sys\n"
+        "from click.testing import CliRunner\n"
+        "from sorry_rules.cli import main\n"
+        "result = CliRunner().invoke(main, ['validate', 'standard'])\n"
+        "assert result.exit_code == 0, result.output\n"
+        "heavy = sorted(m for m in sys.modules if m.split('.')[0] in ('rich', 'multiprocessing', 'dask', 'jsonschema'))\n"
+        "print(','.join(heavy))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""
