@@ -204,3 +204,19 @@ def test_p7_bonus_highest_and_cumulative(points, cumulative, homes, highest, cum
         assert outcome.scores[0][0] == 20 + 5 * not_home + bonus
         for seat, home in zip((1, 2, 3), homes):
             assert outcome.scores[seat][0] == 5 * home
+
+
+def test_a21_a_bare_pass_is_no_play():
+    """A21 / P5: a card whose only option is a pass does not move, so a hand where no card can
+    move a pawn gets the free discard of any card, not just the pass of that card."""
+    from sorry_rules.compiler import compile_variant
+    from sorry_rules.loader import load_variant
+    from sorry_rules.yamlsafe import load_yaml
+
+    layer = load_yaml('cards:\n  "11": forward 11 | pass\n', "<test>")
+    game, _ = compile_variant(load_variant("points", layers=(layer,)))
+    state = make_state(game, ["red", "blue"], {"red": ["safety:5", "home", "home", "home"]},
+                       {"red": ["11", "3", "5", "12", "sorry"], "blue": ["1"] * 5}, pile=["4"])
+    moves = game.legal_moves(state)
+    assert sorted(game.card_names[m.card] for m in moves) == ["11", "12", "3", "5", "sorry"]
+    assert {m.kind for m in moves} == {"discard"}
