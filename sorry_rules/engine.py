@@ -5,9 +5,12 @@ Turn flow (RULES R5, R11, R17, R19, R34, R35, A13, A16, A21, P4, P5):
   `legal_moves` lists what that card allows; `apply` plays the chosen move, discards the
   card, and passes the turn unless the move grants another draw.
 - hand play: `legal_moves` lists every move of every card in the player's hand (a card
-  that cannot move is not playable; an explicit pass survives only when every card that can
-  move also offers a pass); when no card can move, the moves are discards, one per distinct
-  card. `apply` plays or discards the card and refills the hand from the pile.
+  that cannot move a pawn is not playable, even if it offers a pass; an explicit pass
+  survives only when every playable card also offers one, A21); when no card can move, the
+  moves are discards, one per distinct card (P5), none drawing again (A13). `apply` plays or
+  discards the card, then refills the hand from the pile (reshuffling the discards, A16);
+  a move that draws again keeps the turn, so the player plays once more from the refilled
+  hand (A13).
 - a card with no legal move gives a single `forfeit` move (no choice to make).
 - the game ends at once when a player's win condition holds (checked after every move, the
   mover first, then the other seats in order).
@@ -228,17 +231,13 @@ class Game:
         board = Board.of(state.placement, self._X)
         moves = []
         declinable = True
-        any_move = False
         for card in sorted(set(hand)):
             card_moves, _ = self._moves_of(p, board, card, state.placement)
-            if not card_moves:
-                continue
-            offers_pass = any(m.kind == "pass" for m in card_moves)
-            if any(m.kind == "move" for m in card_moves):
-                any_move = True
-                declinable = declinable and offers_pass
+            if not any(m.kind == "move" for m in card_moves):
+                continue  # a card that cannot move is no play (P4); a bare pass is no move (A21)
+            declinable = declinable and any(m.kind == "pass" for m in card_moves)
             moves.extend(card_moves)
-        if moves and any_move and not declinable:
+        if not declinable:
             moves = [m for m in moves if m.kind != "pass"]
         moves = self._must_bump(p, moves)
         if not moves:

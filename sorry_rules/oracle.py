@@ -4,7 +4,10 @@ Contract: `moves_report(game, position)` returns plain JSON-ready data:
   {"variant", "turn", "card" | "hand", "moves": [{"text", "result", ...}], "forfeit", "draw_again"}
 `result` is the whole placement after the move (bumps and slides applied). A forfeit is
 `"moves": []` with `"forfeit": true`; a legal pass carries `"pass": true`; in hand play each
-move names its `"card"`, and a stuck hand's moves are `"discard"` choices.
+move names its `"card"`, and a stuck hand's moves are `"discard"` choices (placement
+unchanged). In team play `"turn"` is the player; its moves may move the partners' pawns.
+A move that ends the game carries `"wins": true` and, when the variant scores,
+`"scores": {colour: points}` for every seated colour.
 """
 
 from __future__ import annotations
@@ -39,11 +42,23 @@ def moves_report(game, position) -> dict:
         if move.draw_again:
             entry["draw_again"] = True
             draw_again = True
+        if move.kind == "move":
+            _mark_game_end(game, state, move, entry)
         listed.append(entry)
     report["moves"] = listed
     report["forfeit"] = forfeit
     report["draw_again"] = draw_again
     return report
+
+
+def _mark_game_end(game, state, move, entry: dict) -> None:
+    after = game.apply(state, move)
+    if after.winner is None:
+        return
+    entry["wins"] = True
+    if game.scoring:
+        outcome = game.outcome(after)
+        entry["scores"] = {game.colours[after.seats[seat]]: total for seat, (total, _) in outcome.scores.items()}
 
 
 def format_report_text(report: dict) -> str:
@@ -53,5 +68,8 @@ def format_report_text(report: dict) -> str:
         lines.append("  no legal move: the card is forfeited" + (" (then draws again)" if report["draw_again"] else ""))
     for i, move in enumerate(report["moves"], 1):
         prefix = f"[{move['card']}] " if "card" in move else ""
-        lines.append(f"  {i:2}. {prefix}{move['text']}")
+        suffix = ""
+        if move.get("wins"):
+            suffix = "  (wins" + (": " + ", ".join(f"{c} {p}" for c, p in move["scores"].items()) if "scores" in move else "") + ")"
+        lines.append(f"  {i:2}. {prefix}{move['text']}{suffix}")
     return "\n".join(lines)

@@ -21,6 +21,18 @@ def _seats_text(game, state) -> str:
     return ", ".join(colour_name(game, c) for c in state.seats)
 
 
+def _teams_text(game, state) -> str:
+    """'Red + Yellow against Blue + Green' when some seated colours play as a team, else ''."""
+    teams = []
+    for c in state.seats:
+        team = tuple(o for o in game.team_of[c] if o in state.seats)
+        if team not in teams:
+            teams.append(team)
+    if all(len(team) == 1 for team in teams):
+        return ""
+    return " against ".join(" + ".join(colour_name(game, c) for c in team) for team in teams)
+
+
 def _card_text(game, card) -> str:
     return "-" if card is None else game.card_names[card]
 
@@ -32,16 +44,24 @@ def print_turn(game, turn, state) -> None:
 
 
 def print_outcome(game, state) -> None:
+    """The end-of-game summary: who won and, when the variant scores, every player's score
+    with each component of it (the winner and partners first, then the others in seat order)."""
     outcome = game.outcome(state)
     if outcome is None:
         click.echo(f"No winner after {state.plies} moves (stopped).")
         return
     names = " and ".join(colour_name(game, state.seats[s]) for s in outcome.winning_seats)
     click.echo(f"{names} win{'s' if len(outcome.winning_seats) == 1 else ''} after {state.plies} moves.")
-    if game.scoring:
-        for seat, (total, lines) in outcome.scores.items():
-            detail = ", ".join(f"{line.label} {line.points}" for line in lines)
-            click.echo(f"  {colour_name(game, state.seats[seat]):8} {total:4} points ({detail})")
+    if not game.scoring:
+        return
+    click.echo("Scores:")
+    order = list(outcome.winning_seats) + [s for s in range(len(state.seats)) if s not in outcome.winning_seats]
+    for seat in order:
+        total, lines = outcome.scores[seat]
+        colour = state.seats[seat]
+        home = state.placement[colour].count(game.layout.home[colour])
+        detail = " + ".join(f"{line.points} ({line.label})" for line in lines) or "no scoring line applies"
+        click.echo(f"  {colour_name(game, colour):8} {total:5} points  {home}/{game.pawns} Home  = {detail}")
 
 
 class TerminalPlayer:
@@ -82,5 +102,8 @@ def play_command(game, seed, players, auto, max_plies) -> None:
         seat_players = [TerminalPlayer()] + [RandomPlayer(seed, seat) for seat in range(1, seats)]
     click.echo(f"{game.name}: {seats} players ({_seats_text(game, state)}), seed {seed}; "
                f"{colour_name(game, state.seats[state.turn])} plays first.")
+    teams = _teams_text(game, state)
+    if teams:
+        click.echo(f"Teams: {teams}.")
     state = play_game(game, state, seat_players, on_turn=lambda turn, after: print_turn(game, turn, after), max_plies=max_plies)
     print_outcome(game, state)

@@ -1,5 +1,10 @@
 """Rule scenarios as data (tests/scenarios/**/*.yaml, format in tests/scenarios/README.md):
-each position + card must give exactly the legal results the rule book demands."""
+each position + card (or hand) must give exactly the legal results the rule book demands.
+
+A file names its `variant:`, optional bundled or local overlays `rules: [...]` (applied like
+`--rule`, in order; a scenario's own `rules:` replaces the file's) and an optional inline
+`overlay:` merged last. `pawns: initial` in a position stands for the variant's starting
+placement. Results may also state `wins:`, `scores:` and `draw_again:` of the move."""
 
 from __future__ import annotations
 
@@ -21,21 +26,49 @@ def _files():
     return sorted(SCENARIOS.rglob("*.yaml"))
 
 
+def _spec(path: Path, name: str) -> str:
+    """A variant or overlay named in a scenario file: a path beside the file, else bundled."""
+    local = path.parent / name
+    return str(local) if name.endswith((".yaml", ".yml")) and local.exists() else name
+
+
 @lru_cache(maxsize=None)
-def _load_file(path: Path):
+def _read(path: Path):
     data, smap = load_yaml_file(path, str(path.relative_to(SCENARIOS)))
-    variant = data["variant"]
-    layers = ()
-    if data.get("overlay"):
-        layers = ((data["overlay"], smap),)
-    spec = variant if not variant.endswith(".yaml") or not (path.parent / variant).exists() else str(path.parent / variant)
-    game, _ = compile_variant(load_variant(spec, layers=layers))
-    return data, game
+    return data, smap
+
+
+@lru_cache(maxsize=None)
+def _game(path: Path, rules: tuple):
+    """The game of a scenario file with `rules` overlays (applied like --rule), then the
+    file's inline `overlay:`."""
+    data, smap = _read(path)
+    layers = ((data["overlay"], smap),) if data.get("overlay") else ()
+    loaded = load_variant(_spec(path, data["variant"]), rules=[_spec(path, r) for r in rules], layers=layers)
+    game, _ = compile_variant(loaded)
+    return game
+
+
+def _rules_of(data: dict, scenario: dict) -> tuple:
+    """A scenario's `rules:` replaces the file's (so one file can show a position with and
+    without a house rule)."""
+    rules = scenario["rules"] if "rules" in scenario else data.get("rules", [])
+    return tuple(rules)
+
+
+def _position_data(game, position: dict) -> dict:
+    """`pawns: initial` stands for the variant's starting placement (its `setup:`)."""
+    if position.get("pawns") != "initial":
+        return position
+    seats = tuple(game.colours.index(name) for name in position["players"])
+    placement = game.initial_placement(seats)
+    pawns = {game.colours[c]: [game.layout.name(sq) for sq in placement[c]] for c in seats}
+    return {**position, "pawns": pawns}
 
 
 def _cases():
     for path in _files():
-        data, _ = _load_file(path)
+        data, _ = _read(path)
         for scenario in data["scenarios"]:
             yield pytest.param(path, scenario, id=f"{path.relative_to(SCENARIOS)}::{scenario['id']}")
 
@@ -44,7 +77,7 @@ def _placement_key(game, seats, base, result: dict) -> tuple:
     """Canonical placement of an expected result; colours left out keep `base`."""
     placement = list(base)
     for name, squares in result.items():
-        if name in ("pass", "card", "discard"):
+        if name in ("pass", "card", "discard", "wins", "scores", "draw_again"):
             continue
         c = game.colours.index(name)
         assert c in seats, f"result names {name}, which is not playing"
@@ -65,9 +98,10 @@ def _actual(game, state, entry: dict) -> tuple:
 
 @pytest.mark.parametrize("path, scenario", list(_cases()))
 def test_scenario(path, scenario):
-    data, game = _load_file(path)
+    data, _ = _read(path)
+    game = _game(path, _rules_of(data, scenario))
     assert scenario.get("cites"), "every scenario cites the rule it checks"
-    position = parse_position(game, scenario["position"])
+    position = parse_position(game, _position_data(game, scenario["position"]))
     report = moves_report(game, position)
     expect = scenario["expect"]
     actual = [_actual(game, position.state, entry) for entry in report["moves"]]
@@ -91,3 +125,12 @@ def test_scenario(path, scenario):
         assert _expected(game, position, result) not in set(actual), f"result {result} must not be legal; offered:\n{listing}"
     if "count" in expect:
         assert len(actual) == expect["count"], listing
+    by_key = dict(zip(actual, report["moves"]))
+    for result in expect.get("results", []) + expect.get("contains", []):
+        entry = by_key[_expected(game, position, result)]
+        if "wins" in result:
+            assert entry.get("wins", False) == result["wins"], f"{entry['text']}: wins expected {result['wins']}"
+        if "draw_again" in result:
+            assert entry.get("draw_again", False) == result["draw_again"], f"{entry['text']}: draw_again expected {result['draw_again']}"
+        if "scores" in result:
+            assert entry.get("scores") == result["scores"], f"{entry['text']}: scores {entry.get('scores')}, expected {result['scores']}"
