@@ -142,9 +142,30 @@ def validate_file(path) -> list[Problem]:
             found = [p for p in found if p.code != "SR201"]
         problems += found
         problems += _raw_dsl_problems(merged.data, merged.origins)
+        problems += _cross_field_despite(error, merged, path)
         return sorted(set(problems))
     problems += _variant_problems(variant, merged.origins, shown_name(Path(path)), analyse=chain_complete)
     return sorted(set(problems))
+
+
+def _cross_field_despite(error, merged, path) -> list[Problem]:
+    """Cross-field problems (SR5xx) of the rest of a file whose schema failed: fields that
+    failed and have a default are set aside, and the rest is checked as a whole."""
+    from pydantic import ValidationError
+
+    from .model import Variant
+
+    failing = {item["loc"][0] for item in error.errors() if item["loc"]}
+    optional = {name for name, info in Variant.model_fields.items() if not info.is_required()}
+    if not failing or not failing <= optional:
+        return []
+    rest = {k: v for k, v in merged.data.items() if k not in failing}
+    try:
+        variant = Variant.model_validate(rest)
+    except ValidationError:
+        return []
+    found = _variant_problems(variant, merged.origins, shown_name(Path(path)), analyse=False)
+    return [p for p in found if p.code.startswith("SR5")]
 
 
 def _variant_problems(v, origins, root: str, analyse: bool) -> list[Problem]:
