@@ -92,6 +92,8 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=0, help="seed of the first game")
     ap.add_argument("--expert-nodes", type=int, default=None, help="node budget of the expert bot")
     ap.add_argument("--expert-depth", type=int, default=None, help="search depth (draws) of the expert bot")
+    ap.add_argument("--expert-seconds", type=float, default=None,
+                    help="time budget per move of the expert bot (results then depend on the machine)")
     args = ap.parse_args(argv)
     pairs = [tuple(p.split(":", 1)) for p in (args.pair or ["greedy:random", "expert:greedy"])]
     expert = {}
@@ -99,6 +101,8 @@ def main(argv=None) -> int:
         expert["nodes"] = args.expert_nodes
     if args.expert_depth is not None:
         expert["depth"] = args.expert_depth
+    if args.expert_seconds is not None:
+        expert["seconds"] = args.expert_seconds
     options = {"expert": expert}
     with multiprocessing.Pool(args.processes, initializer=_init, initargs=(args.variant, options)) as pool:
         for a, b in pairs:

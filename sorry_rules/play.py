@@ -7,7 +7,7 @@ Two ways to run a game, chosen by who sits at the table:
 * one or more people: `terminal.Session` draws the board and asks for each choice. A person
   needs a terminal; without one the command fails with a message suggesting `--auto`.
 
-Games with people are saved after every move (default: `savefile.default_save_path()`, or
+Games with people are saved after every move (default: `savefile.default_save_path`, or
 `--save FILE`); computer-only games are saved only with `--save`. `--resume FILE` continues a
 saved game exactly where it stopped.
 
@@ -77,15 +77,16 @@ def _resumed(resume, given: dict):
     if clashing:
         raise UsageError(f"--resume continues a saved game with its own seats and seed; leave out {', '.join(clashing)}")
     saved = read_save(resume)
-    game, state = restore(saved, source=resume)
-    return game, state, saved
+    turns = []
+    game, state = restore(saved, source=resume, on_turn=lambda turn, after: turns.append(turn))
+    return game, state, saved, turns
 
 
 def play_command(variant="standard", rules=(), seed=None, players=None, auto=False, max_plies=20_000,
                  seat_specs=(), humans=None, bot=None, resume=None, save=None) -> None:
     """`sorry-play [options]`: a new game, or `--resume FILE`; see the module docstring."""
     if resume is not None:
-        game, state, saved = _resumed(resume, {"--seed": seed is not None, "--players": players is not None,
+        game, state, saved, earlier = _resumed(resume, {"--seed": seed is not None, "--players": players is not None,
                                                "--seat": bool(seat_specs), "--humans": humans is not None,
                                                "--bot": bot is not None, "--rule": bool(rules)})
         if auto and HUMAN in saved.kinds:
@@ -93,19 +94,22 @@ def play_command(variant="standard", rules=(), seed=None, players=None, auto=Fal
         save_path = save or resume
     else:
         game, state, saved = _new_game(variant, rules, seed, players, auto, max_plies, seat_specs, humans, bot)
-        save_path = save
+        save_path, earlier = save, []
     if HUMAN not in saved.kinds:
         _auto_game(game, state, saved, save_path, resumed=resume is not None)
         return
-    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+    if not sys.stdin.isatty():
         raise UsageError("no terminal to play on: use --auto for a game between computer players "
                          "(or --seat COLOUR=bot:NAME for every seat)")
     if state.winner is not None:
         _show_finished(game, state, resume)
         return
-    from .terminal import Session
+    from .terminal import LOG_LENGTH, Session
 
-    Session(game, saved.kinds, saved, save_path or default_save_path()).run(state)
+    session = Session(game, saved.kinds, saved, save_path or default_save_path(game.name, saved.seed))
+    for turn in earlier[-LOG_LENGTH:]:
+        session.note(turn, state)
+    session.run(state)
 
 
 def _auto_game(game, state, saved, save_path, resumed: bool) -> None:

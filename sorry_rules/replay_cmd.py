@@ -43,7 +43,7 @@ def _replay(file, boards: bool, step: bool) -> None:
                f"{colour_name(game, state.seats[state.turn])} plays first.")
     log: list = []
 
-    def draw(at, turn) -> None:
+    def draw(at) -> None:
         scene = screen.Scene(game, at.placement, at.seats, None if at.winner is not None else at.turn, at.plies,
                              f"{game.name}, seed {saved.seed}", tuple(bot_of(k) or "person" for k in saved.kinds),
                              pile_size=len(at.pile), discard_size=len(at.discard), log=log[-8:],
@@ -55,13 +55,13 @@ def _replay(file, boards: bool, step: bool) -> None:
         log.append(screen.turn_text(game, after.seats[turn.seat], turn.move))
         print_turn(game, turn, after)
         if boards:
-            draw(after, turn)
+            draw(after)
         if step:
             click.prompt("", default="", show_default=False, prompt_suffix="")
 
     final = runner.replay(game, state, saved.choices, on_turn=on_turn, max_plies=saved.max_plies)
     if not boards:
-        draw(final, None)
+        draw(final)
     if final.winner is not None:
         print_outcome(game, final)
     else:

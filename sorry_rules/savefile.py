@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import tempfile
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -57,10 +58,12 @@ def state_digest(state) -> str:
     return hashlib.sha256(repr(tuple(state)).encode()).hexdigest()
 
 
-def default_save_path() -> Path:
-    """Where games are saved unless `--save` says otherwise: the user's data folder."""
+def default_save_path(name: str, seed: int) -> Path:
+    """Where a game is saved unless `--save` says otherwise: one file per variant name and
+    seed in the user's data folder ($XDG_DATA_HOME/sorry-rules, else ~/.local/share/...)."""
     base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
-    return Path(base) / "sorry-rules" / "saved-game.json"
+    safe = re.sub(r"[^A-Za-z0-9_.-]+", "-", name).strip("-.") or "game"
+    return Path(base) / "sorry-rules" / f"{safe}-{seed}.json"
 
 
 def spec_for_save(spec: str) -> str:
@@ -204,14 +207,15 @@ def start_state(game, saved: SavedGame, source="the save file"):
     return state
 
 
-def restore(saved: SavedGame, source="the save file", load=None):
+def restore(saved: SavedGame, source="the save file", on_turn=None):
     """Rebuild `(game, state)` from a save: load the variant, check its hash, replay the
-    choices from the seed and check the digest. Raises SaveFileError."""
+    choices from the seed (reporting each move to `on_turn(turn, state)` if given) and check
+    the digest. Raises SaveFileError."""
     from .compiler import load_game
     from .runner import replay
 
     try:
-        game = (load or load_game)(saved.variant, tuple(saved.rules))
+        game = load_game(saved.variant, tuple(saved.rules))
     except SorryRulesError as error:
         raise SaveFileError(f"{source}: the game's rule file {saved.variant!r} does not load now:\n{error}") from None
     if game.content_hash != saved.content_hash:
@@ -219,7 +223,7 @@ def restore(saved: SavedGame, source="the save file", load=None):
                             "(content hash differs); the game cannot be resumed with these rules")
     state = start_state(game, saved, source)
     try:
-        state = replay(game, state, saved.choices, max_plies=saved.max_plies)
+        state = replay(game, state, saved.choices, on_turn=on_turn, max_plies=saved.max_plies)
     except (ValueError, SorryRulesError) as error:
         raise SaveFileError(f"{source}: the saved moves do not replay: {error}") from None
     if state.plies != saved.plies or state_digest(state) != saved.state_digest:

@@ -21,7 +21,6 @@ from rich.text import Text
 from . import screen
 from .bots import STRONGEST, make_player
 from .describe import colour_name, describe_move
-from .players import view_of
 from .runner import play_game
 from .savefile import write_save
 from .seats import HUMAN, bot_of
@@ -87,18 +86,24 @@ class Session:
         return [HumanPlayer(self) if kind == HUMAN else make_player(bot_of(kind), seed, seat)
                 for seat, kind in enumerate(self.kinds)]
 
+    def note(self, turn, state) -> None:
+        """Remember a move for the 'last moves' list (also used while a save is replayed)."""
+        self.log.append(screen.turn_text(self.game, state.seats[turn.seat], turn.move))
+
     def run(self, state):
-        """Play from `state` to the end or until the person quits; returns the last state."""
+        """Play from `state` to the end or until the person quits (q, Ctrl-D, Ctrl-C; the
+        game is saved after every move); returns the last state."""
         table = ", ".join(f"{colour_name(self.game, c)} ({self.seat_name(seat)})" for seat, c in enumerate(state.seats))
         first = "" if state.plies else f" {colour_name(self.game, state.seats[state.turn])} plays first."
         self.echo(Text(f"{self.game.name}, seed {self.saved.seed}: {table}.{first} Type ? for help.", style="bold"))
+        self.echo(f"The game is saved after every move in {self.save_path}")
         self.save(state)
         self.state = state
         try:
             state = play_game(self.game, state, self.players(), on_turn=self.on_turn,
                               max_plies=self.saved.max_plies)
-        except QuitGame:
-            self.echo(Text(f"Game saved to {self.save_path}.", style="bold"))
+        except (QuitGame, KeyboardInterrupt):
+            self.echo(f"Game saved to {self.save_path}")
             self.echo(f"Continue it with: sorry-play --resume {self.save_path}")
             return self.state
         self.finish(state)
@@ -114,15 +119,14 @@ class Session:
 
     def on_turn(self, turn, state) -> None:
         game = self.game
-        colour = self.state.seats[turn.seat]
-        self.log.append(screen.turn_text(game, colour, turn.move))
+        self.note(turn, state)
         self.state = state
         self.saved.choices.append(turn.choice)
         self.save(state)
         if self.kinds[turn.seat] != HUMAN:
             return
         you = not self.hot_seat
-        who = "You" if you else colour_name(game, colour)
+        who = "You" if you else colour_name(game, state.seats[turn.seat])
         move = turn.move
         if move.kind == "forfeit":
             if move.card is None:
@@ -198,10 +202,15 @@ class Session:
 
     def read(self, prompt: str) -> str:
         try:
-            return self.console.input(prompt)
+            return self.console.input(Text(prompt))
         except (EOFError, KeyboardInterrupt):
             self.echo("")
             raise QuitGame from None
 
     def echo(self, line="") -> None:
-        self.console.print(line)
+        """Print a line. Plain strings are printed as they are: never read as rich markup (so
+        whatever a person typed is safe to echo) and never broken (file paths stay whole)."""
+        if isinstance(line, str):
+            self.console.print(Text(line), soft_wrap=True)
+        else:
+            self.console.print(line)

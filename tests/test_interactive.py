@@ -22,13 +22,15 @@ COLOUR_SGR = re.compile(r"\x1b\[[0-9;]*(?:3[0-9]|4[0-9]|9[0-7])[0-9;]*m")
 TIMEOUT = 60
 
 
-def spawn(*args, colour=False):
+def spawn(*args, colour=False, **extra_env):
     env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR", "COLUMNS", "LINES")}
+    env.update(extra_env)
     env["TERM"] = "xterm-256color"
     if not colour:
         env["NO_COLOR"] = "1"
     child = pexpect.spawn(sys.executable, ["-m", "sorry_rules.cli", *args], env=env, encoding="utf-8",
                           timeout=TIMEOUT, dimensions=(24, 80))
+    child.delaybeforesend = 0.01
     child.transcript = []
     child.logfile_read = _Collect(child.transcript)
     return child
@@ -87,6 +89,9 @@ def test_play_quit_and_resume_reaches_the_uninterrupted_end(tmp_path):
     prompt(child)
     child.sendline("x")
     child.expect_exact("'x' is not a move: type a number from 1 to")
+    prompt(child)
+    child.sendline("[/bold] [red]")
+    child.expect_exact("'[/bold] [red]' is not a move")
     n = prompt(child)
     child.sendline(str(n + 1))
     child.expect_exact(f"is not a move: type a number from 1 to {n}")
@@ -130,12 +135,12 @@ def test_play_quit_and_resume_reaches_the_uninterrupted_end(tmp_path):
     assert done.state_digest == state_digest(final)
 
 
-def test_ctrl_d_saves_and_quits(tmp_path):
-    save = tmp_path / "game.json"
-    child = spawn("--seed", "5", "--players", "2", "--save", str(save), "--bot", "random")
+def test_ctrl_d_saves_and_quits_in_the_default_place(tmp_path):
+    save = tmp_path / "sorry-rules" / "standard-5.json"
+    child = spawn("--seed", "5", "--players", "2", "--bot", "random", XDG_DATA_HOME=str(tmp_path))
     prompt(child)
     child.sendeof()
-    child.expect_exact("Game saved to")
+    child.expect_exact(f"Game saved to {save}")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0

@@ -190,3 +190,17 @@ def test_moves_list_explains_passes_and_discards(standard):
                                        "pawns": {"red": ["start", "start", "start", "start"]}})
     text = _print(render_moves(hand_game, hand_game.legal_moves(stuck.state), True), colour=False)
     assert "discard 3" in text and "no card in your hand can move" in text
+
+
+def test_scores_so_far_count_the_components_for_every_player():
+    """P7-style scoring: during the game each seat shows its points from the components that
+    count for everyone (5 per own pawn Home); the winner's extras wait for the end."""
+    game = load_game(str(RULES / "points.yaml"))
+    scene, state = _scene_after(game, 3, 150, NAMES)
+    home = [state.placement[c].count(game.layout.home[c]) for c in state.seats]
+    assert game.standing(state) == {seat: 5 * n for seat, n in enumerate(home)}
+    assert any(home)
+    text = _print(render_scene(scene), colour=False)
+    for seat, n in enumerate(home):
+        assert re.search(rf"{game.colours[state.seats[seat]].capitalize()} .*home {n}\s+{5 * n} pts", text)
+    assert load_game("standard").standing(state) == {}
