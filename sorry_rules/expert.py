@@ -25,7 +25,7 @@ from __future__ import annotations
 import time
 
 from .evaluation import evaluator_for, hypothetical, unseen_cards
-from .greedy import DRAW_AGAIN_BONUS, GreedyPlayer, pick_best, view_state
+from .greedy import DRAW_AGAIN_BONUS, children, one_ply_scores, pick_best
 from .rng import Random
 
 DEFAULT_DEPTH = 2
@@ -106,12 +106,10 @@ class ExpertPlayer:
     def choose(self, view, moves) -> int:
         if len(moves) == 1:
             return 0
-        game = view.game
         search = _Search(view, self.nodes, self.seconds)
-        root = view_state(view)
-        children = [game.apply(root, move) for move in moves]
+        after = children(view, moves)
         bonus = [DRAW_AGAIN_BONUS if move.draw_again else 0.0 for move in moves]
-        values = GreedyPlayer(*self.seed_parts).scores(view, moves)
+        values = one_ply_scores(view, moves, after)
         self.last_depth = 0
         previous = len(moves)
         for depth in range(1, self.depth + 1):
@@ -121,7 +119,7 @@ class ExpertPlayer:
                 if before + previous * growth > self.nodes:
                     break
             try:
-                values = [search.value(child, depth) + b for child, b in zip(children, bonus)]
+                values = [search.value(child, depth) + b for child, b in zip(after, bonus)]
             except _OutOfBudget:
                 break
             previous = search.nodes - before

@@ -33,6 +33,27 @@ def pick_best(scores: list, random: Random) -> int:
     return top[0] if len(top) == 1 else top[random.below(len(top))]
 
 
+def children(view, moves) -> list:
+    """The hypothetical state after each move (see `view_state`)."""
+    game = view.game
+    root = view_state(view)
+    return [game.apply(root, move) for move in moves]
+
+
+def one_ply_scores(view, moves, after) -> list:
+    """Score of each move from the state it leads to (`after[i]` follows `moves[i]`)."""
+    evaluator = evaluator_for(view.game)
+    out = []
+    for move, child in zip(moves, after):
+        score = evaluator.terminal(child, view.colour)
+        if score is None:
+            score = evaluator.evaluate(child.placement, view.colour, child.seats, child.seats[child.turn])
+            if move.draw_again:
+                score += DRAW_AGAIN_BONUS
+        out.append(score)
+    return out
+
+
 class GreedyPlayer:
     """One-ply heuristic player (see the module docstring)."""
 
@@ -42,20 +63,7 @@ class GreedyPlayer:
         self.seed_parts = ("greedy-player", *seed_parts)
 
     def scores(self, view, moves) -> list:
-        game = view.game
-        evaluator = evaluator_for(game)
-        root = view_state(view)
-        out = []
-        for move in moves:
-            child = game.apply(root, move)
-            score = evaluator.terminal(child, view.colour)
-            if score is None:
-                mover = child.seats[child.turn]
-                score = evaluator.evaluate(child.placement, view.colour, child.seats, mover)
-                if move.draw_again:
-                    score += DRAW_AGAIN_BONUS
-            out.append(score)
-        return out
+        return one_ply_scores(view, moves, children(view, moves))
 
     def choose(self, view, moves) -> int:
         if len(moves) == 1:

@@ -43,16 +43,10 @@ def print_turn(game, turn, state) -> None:
 
 
 def print_outcome(game, state) -> None:
-    outcome = game.outcome(state)
-    if outcome is None:
-        click.echo(f"No winner after {state.plies} moves (stopped).")
-        return
-    names = " and ".join(colour_name(game, state.seats[s]) for s in outcome.winning_seats)
-    click.echo(f"{names} win{'s' if len(outcome.winning_seats) == 1 else ''} after {state.plies} moves.")
-    if game.scoring:
-        for seat, (total, lines) in outcome.scores.items():
-            detail = ", ".join(f"{line.label} {line.points}" for line in lines)
-            click.echo(f"  {colour_name(game, state.seats[seat]):8} {total:4} points ({detail})")
+    from .screen import render_outcome
+
+    for line in render_outcome(game, state):
+        click.echo(line.plain)
 
 
 def _new_game(variant, rules, seed, players, auto, max_plies, seat_specs, humans, bot):

@@ -138,7 +138,7 @@ def render_board(scene: Scene, bmap=None) -> list:
 
 
 # ---- the panel -------------------------------------------------------------------------------
-def _seat_line(scene: Scene, seat: int, look: _Look, width: int) -> Text:
+def _seat_line(scene: Scene, seat: int, look: _Look) -> Text:
     game = scene.game
     layout = game.layout
     c = scene.seats[seat]
@@ -170,7 +170,7 @@ def render_panel(scene: Scene, height: int) -> list:
     game = scene.game
     look = _Look(game)
     lines = [Text(scene.title, style="bold")]
-    lines += [_seat_line(scene, seat, look, 0) for seat in range(len(scene.seats))]
+    lines += [_seat_line(scene, seat, look) for seat in range(len(scene.seats))]
     teams = _teams_line(scene)
     if teams is not None:
         lines.append(teams)
