@@ -305,7 +305,6 @@ class Game:
             scores[seat] = (sum(line.points for line in lines), tuple(lines))
         return Outcome(state.winner, winning, scores)
 
-
     def standing(self, state: State) -> dict:
         """Every seat's points so far from the score components that count for every player
         (winner-only components wait for `outcome`); {} when the variant does not score."""

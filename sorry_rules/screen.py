@@ -229,7 +229,7 @@ def render_moves(game, moves, hand_play: bool) -> list:
     table.add_column(justify="right", style="bold", no_wrap=True)
     table.add_column()
     for i, move in enumerate(moves, 1):
-        table.add_row(f"{i:2}.", move_label(game, move, hand_play))
+        table.add_row(Text(f"{i:2}."), Text(move_label(game, move, hand_play)))  # Text: "[sorry]" is no markup
     lines = [table]
     if any(m.kind == "pass" for m in moves):
         lines.append(Text("     (pass: this card may be declined; nothing moves and the turn ends)", style="dim"))

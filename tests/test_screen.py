@@ -204,3 +204,15 @@ def test_scores_so_far_count_the_components_for_every_player():
     for seat, n in enumerate(home):
         assert re.search(rf"{game.colours[state.seats[seat]].capitalize()} .*home {n}\s+{5 * n} pts", text)
     assert load_game("standard").standing(state) == {}
+
+
+def test_card_names_in_brackets_are_shown_not_read_as_markup():
+    """A hand's moves name their card in brackets; names like 'sorry' must stay visible."""
+    from sorry_rules.position import parse_position
+
+    game = load_game(str(RULES / "hand5.yaml"))
+    pos = parse_position(game, {"players": ["red", "blue"], "turn": "red", "hand": ["sorry", "1"],
+                                "pawns": {"red": ["start", "start", "start", "start"], "blue": ["track:10"]}})
+    text = _print(render_moves(game, game.legal_moves(pos.state), True), colour=False)
+    assert "[sorry] Red pawn start -> track:10, bumps Blue" in text
+    assert "[1] Red pawn start -> track:4" in text
