@@ -1,7 +1,7 @@
 """`sorry-play replay FILE`: show a saved (finished or unfinished) game turn by turn.
 
-The save is checked as for `--resume` (variant hash, replay, digest), then the game is
-replayed from its seed: one line per move as in `--auto` output, the board after every move
+The save is checked as for `--resume` (variant hash, replay, digest) and the checked replay
+is shown: one line per move as in `--auto` output, the board after every move
 with `--boards`, a pause for Enter after every move with `--step` (in a terminal), and the
 final board with the result at the end.
 """
@@ -27,39 +27,36 @@ def replay(file, boards, step):
 def _replay(file, boards: bool, step: bool) -> None:
     from rich.console import Console
 
-    from . import runner, screen
+    from . import screen
     from .describe import colour_name
     from .play import print_outcome, print_turn
-    from .savefile import read_save, restore, start_state
+    from .savefile import read_save, restore
     from .seats import bot_of
+    from .terminal import LOG_LENGTH
 
     saved = read_save(file)
-    game, _ = restore(saved, source=file)
-    state = start_state(game, saved, file)
+    moves: list = []
+    game, final = restore(saved, source=file, on_turn=lambda turn, after: moves.append((turn, after)))
     console = Console(highlight=False, emoji=False)
     step = step and sys.stdin.isatty()
-    who = ", ".join(f"{colour_name(game, c)} ({bot_of(k) or 'person'})" for c, k in zip(state.seats, saved.kinds))
-    click.echo(f"{game.name}: {len(state.seats)} players: {who}; seed {saved.seed}; "
-               f"{colour_name(game, state.seats[state.turn])} plays first.")
+    names = tuple(bot_of(kind) or "person" for kind in saved.kinds)
+    who = ", ".join(f"{colour_name(game, c)} ({name})" for c, name in zip(final.seats, names))
+    click.echo(f"{game.name}: {len(final.seats)} players: {who}; seed {saved.seed}; "
+               f"{colour_name(game, final.seats[saved.first])} plays first.")
     log: list = []
 
     def draw(at) -> None:
-        scene = screen.Scene(game, at.placement, at.seats, None if at.winner is not None else at.turn, at.plies,
-                             f"{game.name}, seed {saved.seed}", tuple(bot_of(k) or "person" for k in saved.kinds),
-                             pile_size=len(at.pile), discard_size=len(at.discard), log=log[-8:],
-                             scores=game.standing(at) if game.scoring else None)
+        scene = screen.state_scene(game, at, f"{game.name}, seed {saved.seed}", names, log[-LOG_LENGTH:])
         for line in screen.render_scene(scene, console.width):
             console.print(line)
 
-    def on_turn(turn, after) -> None:
+    for turn, after in moves:
         log.append(screen.turn_text(game, after.seats[turn.seat], turn.move))
         print_turn(game, turn, after)
         if boards:
             draw(after)
         if step:
             click.prompt("", default="", show_default=False, prompt_suffix="")
-
-    final = runner.replay(game, state, saved.choices, on_turn=on_turn, max_plies=saved.max_plies)
     if not boards:
         draw(final)
     if final.winner is not None:

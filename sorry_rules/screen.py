@@ -56,6 +56,14 @@ class Scene:
 RESERVED = set("OVSH")
 
 
+def state_scene(game, state, title: str, seat_names, log=()) -> Scene:
+    """The scene of a whole state as everyone may see it (no card, no hand): for the end of a
+    game and for replays."""
+    return Scene(game, state.placement, state.seats, None if state.winner is not None else state.turn, state.plies,
+                 title, tuple(seat_names), pile_size=len(state.pile), discard_size=len(state.discard), log=list(log),
+                 scores=game.standing(state) if game.scoring else None)
+
+
 def colour_labels(colours) -> tuple:
     """Short unique pawn labels (1-2 characters) for colour names, in order; one letter when
     the first letters are unique and none looks like a board glyph (o, v, S, H)."""

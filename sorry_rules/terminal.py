@@ -80,6 +80,9 @@ class Session:
             return "you" if not self.hot_seat else f"player {self.humans.index(seat) + 1}"
         return bot_of(kind)
 
+    def seat_names(self) -> tuple:
+        return tuple(self.seat_name(seat) for seat in range(len(self.kinds)))
+
     # ---- players and the loop ------------------------------------------------------------
     def players(self):
         seed = self.saved.seed
@@ -93,7 +96,7 @@ class Session:
     def run(self, state):
         """Play from `state` to the end or until the person quits (q, Ctrl-D, Ctrl-C; the
         game is saved after every move); returns the last state."""
-        table = ", ".join(f"{colour_name(self.game, c)} ({self.seat_name(seat)})" for seat, c in enumerate(state.seats))
+        table = ", ".join(f"{colour_name(self.game, c)} ({name})" for c, name in zip(state.seats, self.seat_names()))
         first = "" if state.plies else f" {colour_name(self.game, state.seats[state.turn])} plays first."
         self.echo(Text(f"{self.game.name}, seed {self.saved.seed}: {table}.{first} Type ? for help.", style="bold"))
         self.echo(f"The game is saved after every move in {self.save_path}")
@@ -111,7 +114,8 @@ class Session:
 
     def finish(self, state) -> None:
         self.echo("")
-        for line in screen.render_scene(self.end_scene(state), self.console.width):
+        scene = screen.state_scene(self.game, state, self.title, self.seat_names(), self.log)
+        for line in screen.render_scene(scene, self.console.width):
             self.echo(line)
         for line in screen.render_outcome(self.game, state):
             self.echo(line)
@@ -145,23 +149,15 @@ class Session:
             write_save(self.save_path, self.saved)
 
     # ---- asking --------------------------------------------------------------------------
-    def _scene(self, placement, seats, turn, plies, pile_size, discard_size, card=None, hand=None) -> screen.Scene:
-        game = self.game
-        return screen.Scene(
-            game=game, placement=placement, seats=seats, turn=turn, plies=plies, title=self.title,
-            seat_names=tuple(self.seat_name(s) for s in range(len(seats))), card=card, hand=hand,
-            pile_size=pile_size, discard_size=discard_size, log=list(self.log),
-            scores=game.standing(self.state) if game.scoring else None,
-        )
-
-    def end_scene(self, state) -> screen.Scene:
-        """The screen at the end of the game (no card, no hand)."""
-        return self._scene(state.placement, state.seats, None, state.plies, len(state.pile), len(state.discard))
-
     def view_scene(self, view) -> screen.Scene:
         """The screen of a person about to choose: their card or their own hand only."""
-        return self._scene(view.placement, view.seats, view.seat, view.plies, view.pile_size,
-                           len(view.discard), card=view.card, hand=view.hand)
+        game = self.game
+        return screen.Scene(
+            game=game, placement=view.placement, seats=view.seats, turn=view.seat, plies=view.plies,
+            title=self.title, seat_names=self.seat_names(), card=view.card, hand=view.hand,
+            pile_size=view.pile_size, discard_size=len(view.discard), log=list(self.log),
+            scores=game.standing(self.state) if game.scoring else None,
+        )
 
     def show(self, view, moves) -> None:
         self.echo("")
