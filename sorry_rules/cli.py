@@ -49,10 +49,15 @@ RULE_HELP = "House-rule overlay (path or bundled name, e.g. house/sorry-forward-
 @click.option("--seed", "-s", type=int, default=None, help="Seed for the shuffle and the computer players (default: random).")
 @click.option("--auto", is_flag=True, help="Computer players only; prints the game turn by turn.")
 @click.option("--max-plies", type=int, default=20_000, show_default=True, help="Stop an endless game after this many moves.")
+@click.option("--seat", "seat_specs", multiple=True, metavar="COLOUR=KIND", help="Who plays a colour: human, bot, bot:NAME (random, greedy, expert); repeatable.")
+@click.option("--humans", type=int, default=None, help="The first N seats are people taking turns at one keyboard.")
+@click.option("--bot", default=None, help="Computer player for the other seats (default: greedy; random with --auto).")
+@click.option("--resume", type=click.Path(dir_okay=False), default=None, help="Continue the game saved in FILE.")
+@click.option("--save", type=click.Path(dir_okay=False), default=None, help="Save the game after every move to FILE (default for games with people: the user data folder).")
 @click.version_option(package_name="sorry-rules")
 @click.pass_context
 @_friendly
-def main(ctx, variant, rules, players, seed, auto, max_plies):
+def main(ctx, variant, rules, players, seed, auto, max_plies, seat_specs, humans, bot, resume, save):
     """Play Sorry! in the terminal, or inspect and check rule files.
 
     Without a command, plays a game: you take the first seat against computer players
@@ -62,7 +67,8 @@ def main(ctx, variant, rules, players, seed, auto, max_plies):
         return
     from .play import play_command
 
-    play_command(_load(variant, rules), seed=seed, players=players, auto=auto, max_plies=max_plies)
+    play_command(variant, rules, seed=seed, players=players, auto=auto, max_plies=max_plies, seat_specs=seat_specs,
+                 humans=humans, bot=bot, resume=resume, save=save)
 
 
 @main.command()
@@ -111,6 +117,10 @@ from .cli_authoring import explain, schema, validate  # noqa: E402  (authoring c
 for _command in (validate, schema, explain):
     main.add_command(_command)
 
+
+from .replay_cmd import replay  # noqa: E402
+
+main.add_command(replay)
 
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -305,6 +305,15 @@ class Game:
             scores[seat] = (sum(line.points for line in lines), tuple(lines))
         return Outcome(state.winner, winning, scores)
 
+    def standing(self, state: State) -> dict:
+        """Every seat's points so far from the score components that count for every player
+        (winner-only components wait for `outcome`); {} when the variant does not score."""
+        if not self.scoring:
+            return {}
+        view = _PlacementView(state.placement)
+        return {seat: sum(formula(colour, view, None) for _, for_winner, formula in self.scoring if not for_winner)
+                for seat, colour in enumerate(state.seats)}
+
 
 class _PlacementView:
     """Read-only board for expressions that only count pawns (win and scoring)."""

@@ -1,7 +1,17 @@
-"""The play front end: a game in the terminal, printed turn by turn.
+"""The play front end: start, resume and print games in the terminal.
 
-Contract: output depends only on the variant, the seed and the choices made, so the same
-seed prints the same game byte for byte. Only this module (and cli.py) print.
+Two ways to run a game, chosen by who sits at the table:
+* computer players only (`--auto`, or every seat a bot): the game is printed turn by turn,
+  one line per move. The output depends only on the variant, the seed and the seat kinds, so
+  the same command prints the same game byte for byte.
+* one or more people: `terminal.Session` draws the board and asks for each choice. A person
+  needs a terminal; without one the command fails with a message suggesting `--auto`.
+
+Games with people are saved after every move (default: `savefile.default_save_path`, or
+`--save FILE`); computer-only games are saved only with `--save`. `--resume FILE` continues a
+saved game exactly where it stopped.
+
+Contract: only this module, `terminal` and `cli` print.
 """
 
 from __future__ import annotations
@@ -11,10 +21,11 @@ import sys
 
 import click
 
-from .describe import colour_name, describe_move, square_name
+from .describe import colour_name, describe_move
 from .errors import UsageError
-from .players import RandomPlayer, view_of
 from .runner import play_game
+from .savefile import SavedGame, default_save_path, read_save, restore, spec_for_save, state_digest, write_save
+from .seats import HUMAN, bot_of, seat_kinds
 
 
 def _seats_text(game, state) -> str:
@@ -44,66 +55,100 @@ def print_turn(game, turn, state) -> None:
 
 
 def print_outcome(game, state) -> None:
-    """The end-of-game summary: who won and, when the variant scores, every player's score
-    with each component of it (the winner and partners first, then the others in seat order)."""
-    outcome = game.outcome(state)
-    if outcome is None:
-        click.echo(f"No winner after {state.plies} moves (stopped).")
-        return
-    names = " and ".join(colour_name(game, state.seats[s]) for s in outcome.winning_seats)
-    click.echo(f"{names} win{'s' if len(outcome.winning_seats) == 1 else ''} after {state.plies} moves.")
-    if not game.scoring:
-        return
-    click.echo("Scores:")
-    order = list(outcome.winning_seats) + [s for s in range(len(state.seats)) if s not in outcome.winning_seats]
-    for seat in order:
-        total, lines = outcome.scores[seat]
-        colour = state.seats[seat]
-        home = state.placement[colour].count(game.layout.home[colour])
-        detail = " + ".join(f"{line.points} ({line.label})" for line in lines) or "no scoring line applies"
-        click.echo(f"  {colour_name(game, colour):8} {total:5} points  {home}/{game.pawns} Home  = {detail}")
+    from .screen import render_outcome
+
+    for line in render_outcome(game, state):
+        click.echo(line.plain)
 
 
-class TerminalPlayer:
-    """A person at the keyboard choosing by number (the rich screen is issue-4 work)."""
+def _new_game(variant, rules, seed, players, auto, max_plies, seat_specs, humans, bot):
+    from .compiler import load_game
 
-    name = "human"
-
-    def choose(self, view, moves) -> int:
-        game = view.game
-        click.echo("")
-        for c in view.seats:
-            squares = ", ".join(square_name(game, sq) for sq in view.placement[c])
-            click.echo(f"  {colour_name(game, c):8} {squares}")
-        what = f"card {_card_text(game, view.card)}" if view.hand is None else "hand " + " ".join(game.card_names[c] for c in view.hand)
-        click.echo(f"{colour_name(game, view.colour)} to play, {what}:")
-        for i, move in enumerate(moves, 1):
-            prefix = f"[{game.card_names[move.card]}] " if view.hand is not None and move.card is not None else ""
-            click.echo(f"  {i:2}. {prefix}{describe_move(game, move)}")
-        while True:
-            answer = click.prompt("Your move", default="1").strip().lower()
-            if answer in ("q", "quit"):
-                raise click.Abort()
-            if answer.isdigit() and 1 <= int(answer) <= len(moves):
-                return int(answer) - 1
-            click.echo(f"Type a number from 1 to {len(moves)}, or q to quit.")
-
-
-def play_command(game, seed, players, auto, max_plies) -> None:
+    game = load_game(variant, rules)
     if seed is None:
         seed = secrets.randbelow(10**9)
     state = game.new_game(seed, players=players)
-    seats = len(state.seats)
-    if auto:
-        seat_players = [RandomPlayer(seed, seat) for seat in range(seats)]
+    default_bot = bot or ("random" if auto else "greedy")
+    kinds = seat_kinds(game.colours, state.seats, seat_specs, humans, auto, default_bot)
+    saved = SavedGame(
+        variant=spec_for_save(variant), rules=[spec_for_save(r) for r in rules], content_hash=game.content_hash,
+        seed=seed, seats=[game.colours[c] for c in state.seats], first=state.turn, kinds=kinds,
+        max_plies=max_plies, choices=[], plies=0, finished=False, state_digest=state_digest(state),
+    )
+    return game, state, saved
+
+
+def _resumed(resume, given: dict):
+    clashing = [name for name, value in given.items() if value]
+    if clashing:
+        raise UsageError(f"--resume continues a saved game with its own seats and seed; leave out {', '.join(clashing)}")
+    saved = read_save(resume)
+    turns = []
+    game, state = restore(saved, source=resume, on_turn=lambda turn, after: turns.append(turn))
+    return game, state, saved, turns
+
+
+def play_command(variant="standard", rules=(), seed=None, players=None, auto=False, max_plies=20_000,
+                 seat_specs=(), humans=None, bot=None, resume=None, save=None) -> None:
+    """`sorry-play [options]`: a new game, or `--resume FILE`; see the module docstring."""
+    if resume is not None:
+        game, state, saved, earlier = _resumed(resume, {"--seed": seed is not None, "--players": players is not None,
+                                               "--seat": bool(seat_specs), "--humans": humans is not None,
+                                               "--bot": bot is not None, "--rule": bool(rules)})
+        if auto and HUMAN in saved.kinds:
+            raise UsageError("this saved game has people at the table; resume it without --auto")
+        save_path = save or resume
     else:
-        if not sys.stdin.isatty():
-            raise UsageError("no terminal to play on: use --auto for a game between computer players")
-        seat_players = [TerminalPlayer()] + [RandomPlayer(seed, seat) for seat in range(1, seats)]
-    click.echo(f"{game.name}: {seats} players ({_seats_text(game, state)}), seed {seed}; "
-               f"{colour_name(game, state.seats[state.turn])} plays first.")
-    teams = _teams_text(game, state)
-    if teams:
-        click.echo(f"Teams: {teams}.")
-    state = play_game(game, state, seat_players, on_turn=lambda turn, after: print_turn(game, turn, after), max_plies=max_plies)
+        game, state, saved = _new_game(variant, rules, seed, players, auto, max_plies, seat_specs, humans, bot)
+        save_path, earlier = save, []
+    if HUMAN not in saved.kinds:
+        _auto_game(game, state, saved, save_path, resumed=resume is not None)
+        return
+    if not sys.stdin.isatty():
+        raise UsageError("no terminal to play on: use --auto for a game between computer players "
+                         "(or --seat COLOUR=bot:NAME for every seat)")
+    if state.winner is not None:
+        _show_finished(game, state, resume)
+        return
+    from .terminal import LOG_LENGTH, Session
+
+    session = Session(game, saved.kinds, saved, save_path or default_save_path(game.name, saved.seed))
+    for turn in earlier[-LOG_LENGTH:]:
+        session.note(turn, state)
+    session.run(state)
+
+
+def _auto_game(game, state, saved, save_path, resumed: bool) -> None:
+    from .bots import make_player
+
+    players = [make_player(bot_of(kind), saved.seed, seat) for seat, kind in enumerate(saved.kinds)]
+    if resumed:
+        click.echo(f"{game.name}: resuming at move {state.plies + 1}, seed {saved.seed}.")
+    else:
+        click.echo(f"{game.name}: {len(state.seats)} players ({_seats_text(game, state)}), seed {saved.seed}; "
+                   f"{colour_name(game, state.seats[state.turn])} plays first.")
+        teams = _teams_text(game, state)
+        if teams:
+            click.echo(f"Teams: {teams}.")
+
+    def on_turn(turn, after):
+        print_turn(game, turn, after)
+        if save_path is not None:
+            saved.choices.append(turn.choice)
+            _save(save_path, saved, after)
+
+    if save_path is not None:
+        _save(save_path, saved, state)
+    state = play_game(game, state, players, on_turn=on_turn, max_plies=saved.max_plies)
     print_outcome(game, state)
+
+
+def _save(path, saved, state) -> None:
+    saved.reached(state)
+    write_save(path, saved)
+
+
+def _show_finished(game, state, path) -> None:
+    click.echo("That game is over.")
+    print_outcome(game, state)
+    click.echo(f"Watch it again with: sorry-play replay {path}")

@@ -41,12 +41,14 @@ class Player(Protocol):
 
 
 class RandomPlayer:
-    """Uniformly random legal moves, from its own seeded stream (so games replay)."""
+    """Uniformly random legal moves. Each choice is drawn from a stream seeded by the seed
+    parts and the ply, so it depends only on the seed and the view (games replay, and a
+    saved game resumes with the same choices)."""
 
     name = "random"
 
     def __init__(self, *seed_parts: object):
-        self.random = Random("random-player", *seed_parts)
+        self.seed_parts = ("random-player", *seed_parts)
 
     def choose(self, view: View, moves: list) -> int:
-        return self.random.below(len(moves))
+        return Random(*self.seed_parts, view.plies).below(len(moves))

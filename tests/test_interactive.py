@@ -1,0 +1,193 @@
+"""The interactive game through a real pseudo-terminal (pexpect): the screen, invalid
+entries, help, hints, quitting with a save, and resuming to the same end as an
+uninterrupted game with the same seed and choices."""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from pathlib import Path
+
+import pexpect
+
+from sorry_rules.bots import make_player
+from sorry_rules.compiler import load_game
+from sorry_rules.runner import GameRecord, play_game
+from sorry_rules.savefile import read_save, state_digest
+
+RULES = Path(__file__).parent / "rules"
+PROMPT = re.compile(r"Move 1-(\d+) \(\? help, h hint, q quit\): ")
+COLOUR_SGR = re.compile(r"\x1b\[[0-9;]*(?:3[0-9]|4[0-9]|9[0-7])[0-9;]*m")
+TIMEOUT = 60
+
+
+def spawn(*args, colour=False, **extra_env):
+    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR", "COLUMNS", "LINES")}
+    env.update(extra_env)
+    env["TERM"] = "xterm-256color"
+    if not colour:
+        env["NO_COLOR"] = "1"
+    child = pexpect.spawn(sys.executable, ["-m", "sorry_rules.cli", *args], env=env, encoding="utf-8",
+                          timeout=TIMEOUT, dimensions=(24, 80))
+    child.delaybeforesend = 0.01
+    child.transcript = []
+    child.logfile_read = _Collect(child.transcript)
+    return child
+
+
+class _Collect:
+    def __init__(self, into):
+        self.into = into
+
+    def write(self, text):
+        self.into.append(text)
+
+    def flush(self):
+        pass
+
+
+def prompt(child) -> int:
+    """Wait for the move prompt; return how many moves are offered."""
+    child.expect(PROMPT)
+    return int(child.match.group(1))
+
+
+def play_to_the_end(child) -> int:
+    """Answer 1 to every prompt until the program ends; return how many answers were given."""
+    answers = 0
+    while child.expect([PROMPT, pexpect.EOF]) == 0:
+        child.sendline("1")
+        answers += 1
+    return answers
+
+
+class _FirstMove:
+    """The person's answers in the tests: always the first listed move."""
+
+    name = "scripted"
+
+    def choose(self, view, moves):
+        return 0
+
+
+def _uninterrupted(seed: int):
+    """The same game played straight through: the person takes move 1 every time, the
+    computer plays greedy with the same seed."""
+    game = load_game("standard")
+    state = game.new_game(seed, players=2)
+    record = GameRecord(seed, state.seats, state.turn)
+    final = play_game(game, state, [_FirstMove(), make_player("greedy", seed, 1)], record=record)
+    return final, record
+
+
+def test_play_quit_and_resume_reaches_the_uninterrupted_end(tmp_path):
+    seed = 3
+    save = tmp_path / "game.json"
+    child = spawn("--seed", str(seed), "--players", "2", "--save", str(save))
+    child.expect("Red \\(you\\), Blue \\(greedy\\)")
+    prompt(child)
+    child.sendline("x")
+    child.expect_exact("'x' is not a move: type a number from 1 to")
+    prompt(child)
+    child.sendline("[/bold] [red]")
+    child.expect_exact("'[/bold] [red]' is not a move")
+    n = prompt(child)
+    child.sendline(str(n + 1))
+    child.expect_exact(f"is not a move: type a number from 1 to {n}")
+    prompt(child)
+    child.sendline("?")
+    child.expect_exact("a hint: what the strongest computer player would do")
+    prompt(child)
+    child.sendline("h")
+    child.expect(r"Hint: (\d+)\. ")
+    assert 1 <= int(child.match.group(1)) <= n
+    prompt(child)
+    child.sendline("b")
+    child.expect_exact("Your moves:")
+    prompt(child)
+    for _ in range(4):
+        child.sendline("1")
+        prompt(child)
+    child.sendline("q")
+    child.expect_exact("Game saved to")
+    child.expect_exact("--resume")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    halfway = read_save(save)
+    assert not halfway.finished and halfway.plies > 5 and halfway.kinds == ["human", "bot:greedy"]
+    transcript = "".join(child.transcript)
+    assert "Last moves:" in transcript and "Card:" in transcript
+    assert not COLOUR_SGR.search(transcript), "NO_COLOR output carries colour codes"
+
+    child = spawn("--resume", str(save))
+    answers = play_to_the_end(child)
+    child.close()
+    assert child.exitstatus == 0
+    transcript = "".join(child.transcript)
+    assert "wins after" in transcript and "sorry-play replay" in transcript
+    assert answers > 0
+    final, record = _uninterrupted(seed)
+    done = read_save(save)
+    assert done.finished
+    assert done.choices == record.choices
+    assert done.state_digest == state_digest(final)
+
+
+def test_ctrl_d_saves_and_quits_in_the_default_place(tmp_path):
+    save = tmp_path / "sorry-rules" / "standard-5.json"
+    child = spawn("--seed", "5", "--players", "2", "--bot", "random", XDG_DATA_HOME=str(tmp_path))
+    prompt(child)
+    child.sendeof()
+    child.expect_exact(f"Game saved to {save}")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert read_save(save).kinds == ["human", "bot:random"]
+
+
+def test_hot_seat_hand_play_shows_only_the_own_hand(tmp_path):
+    """Hot-seat hand play (P3, P4): before a hand is shown the keyboard is handed over, and the
+    screen shows the hand of the player to move only. In a terminal without NO_COLOR the
+    board is in colour."""
+    save = tmp_path / "game.json"
+    child = spawn("--variant", str(RULES / "hand5.yaml"), "--humans", "2", "--players", "2",
+                  "--seed", "2", "--save", str(save), colour=True)
+    game = load_game(str(RULES / "hand5.yaml"))
+    state = game.new_game(2, players=2)
+    last = None
+    for _ in range(3):
+        while len(game.legal_moves(state)) == 1:
+            state = game.apply(state, game.legal_moves(state)[0])
+        if state.turn != last:
+            child.expect_exact("hand the keyboard over and press Enter")
+            child.sendline("")
+        child.expect(r"Your hand: ([^\r\n]*)")
+        shown = re.sub(r"\x1b\[[0-9;]*m", "", child.match.group(1)).split()
+        assert sorted(shown) == sorted(game.card_names[c] for c in state.hands[state.turn])
+        prompt(child)
+        child.sendline("1")
+        state, last = game.apply(state, game.legal_moves(state)[0]), state.turn
+    if child.expect(["hand the keyboard over", PROMPT]) == 0:
+        child.sendline("")
+        prompt(child)
+    child.sendline("q")
+    child.expect_exact("Game saved to")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert COLOUR_SGR.search("".join(child.transcript))
+    assert read_save(save).kinds == ["human", "human"]
+
+
+def test_team_game_from_the_command_line(tmp_path):
+    """Partnership control (T2): the person's moves may move the partner's pawns; the screen
+    names the teams."""
+    child = spawn("--variant", str(RULES / "teams.yaml"), "--seed", "9", "--save", str(tmp_path / "g.json"))
+    prompt(child)
+    transcript = "".join(child.transcript)
+    assert "Teams: Red+Yellow vs Blue+Green" in transcript
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0

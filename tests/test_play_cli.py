@@ -1,0 +1,134 @@
+"""`sorry-play` games without a terminal: --auto output, seats, saving and resuming computer
+games, `replay`, and clear errors for people without a terminal or bad seat options."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sorry_rules.bots import make_player
+from sorry_rules.compiler import load_game
+from sorry_rules.runner import GameRecord, play_game
+from sorry_rules.savefile import SavedGame, read_save, write_save
+
+RULES = Path(__file__).parent / "rules"
+TURN_LINE = re.compile(r"^\s+\d+  \S+", re.M)
+
+
+def run(*args, stdin=None, timeout=120):
+    return subprocess.run([sys.executable, "-m", "sorry_rules.cli", *args], capture_output=True,
+                          input=stdin or "", text=True, timeout=timeout)
+
+
+def test_auto_output_is_the_same_byte_for_byte():
+    a = run("--auto", "--seed", "7", "--players", "3")
+    b = run("--auto", "--seed", "7", "--players", "3")
+    assert a.returncode == 0, a.stderr
+    assert a.stdout == b.stdout
+    assert "wins after" in a.stdout.splitlines()[-1]
+    assert len(TURN_LINE.findall(a.stdout)) > 50
+    assert "\x1b[" not in a.stdout
+
+
+def test_auto_with_a_bot_kind_and_seats():
+    done = run("--auto", "--seed", "3", "--players", "2", "--bot", "greedy", "--seat", "blue=bot:random")
+    assert done.returncode == 0, done.stderr
+    assert "wins after" in done.stdout
+    other = run("--auto", "--seed", "3", "--players", "2")
+    assert other.stdout != done.stdout
+
+
+def test_every_seat_a_bot_needs_no_auto_flag():
+    done = run("--seed", "4", "--players", "2", "--seat", "red=bot:expert", "--seat", "blue=greedy")
+    assert done.returncode == 0, done.stderr
+    assert "wins after" in done.stdout
+
+
+def test_a_person_without_a_terminal_is_told_to_use_auto():
+    done = run("--seed", "1", stdin="1\n")
+    assert done.returncode == 2
+    assert "no terminal" in done.stderr and "--auto" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--seat", "purple=human"], "no colour 'purple'"),
+    (["--players", "2", "--seat", "yellow=bot"], "yellow does not play in a 2-player game"),
+    (["--seat", "red=wizard"], "unknown player kind 'wizard'"),
+    (["--seat", "red"], "write COLOUR=KIND"),
+    (["--seat", "red=human", "--seat", "red=bot"], "red is given twice"),
+    (["--auto", "--seat", "red=human"], "--auto plays computer players only"),
+    (["--auto", "--humans", "2"], "--auto plays computer players only"),
+    (["--humans", "5"], "--humans 5: this game has 4 seats"),
+    (["--bot", "human"], "--bot 'human'"),
+    (["--resume", "x.json", "--seed", "3"], "leave out --seed"),
+])
+def test_seat_option_errors(args, message):
+    from click.testing import CliRunner
+
+    from sorry_rules.cli import main
+
+    done = CliRunner().invoke(main, args, input="")
+    assert done.exit_code == 2, done.output
+    assert message in done.stderr
+
+
+def test_replay_shows_the_saved_game(tmp_path):
+    path = tmp_path / "auto.json"
+    played = run("--auto", "--seed", "11", "--players", "2", "--save", str(path))
+    assert played.returncode == 0, played.stderr
+    saved = read_save(path)
+    assert saved.finished and saved.kinds == ["bot:random", "bot:random"]
+    shown = run("replay", str(path))
+    assert shown.returncode == 0, shown.stderr
+    assert TURN_LINE.findall(shown.stdout) == TURN_LINE.findall(played.stdout)
+    assert played.stdout.splitlines()[-1] in shown.stdout
+    boards = run("replay", "--boards", str(path))
+    assert boards.stdout.count("Last moves:") == saved.plies
+
+
+def test_interrupted_auto_game_resumes_to_the_same_end(tmp_path):
+    """Save, interrupt, resume: the same final state and the same moves as the game played
+    straight through from the same seed."""
+    whole = tmp_path / "whole.json"
+    straight = run("--auto", "--seed", "21", "--players", "3", "--bot", "greedy", "--save", str(whole))
+    assert straight.returncode == 0, straight.stderr
+    game = load_game("standard")
+    state = game.new_game(21, players=3)
+    record = GameRecord(21, state.seats, state.turn)
+    interrupted = play_game(game, state, [make_player("greedy", 21, s) for s in range(3)], max_plies=50, record=record)
+    part = SavedGame(variant="standard", rules=[], content_hash=game.content_hash, seed=21,
+                     seats=[game.colours[c] for c in state.seats], first=state.turn, kinds=["bot:greedy"] * 3,
+                     max_plies=20_000, choices=list(record.choices))
+    part.reached(interrupted)
+    path = tmp_path / "part.json"
+    write_save(path, part)
+    resumed = run("--resume", str(path))
+    assert resumed.returncode == 0, resumed.stderr
+    assert "resuming at move 51" in resumed.stdout
+    assert TURN_LINE.findall(resumed.stdout) == TURN_LINE.findall(straight.stdout)[50:]
+    assert read_save(path).state_digest == read_save(whole).state_digest
+    assert read_save(path).choices == read_save(whole).choices
+    again = run("--resume", str(path))
+    assert again.returncode == 0 and "wins after" in again.stdout and not TURN_LINE.findall(again.stdout)
+
+
+def test_replay_of_an_unfinished_game_says_so(tmp_path):
+    game = load_game(str(RULES / "hand5.yaml"))
+    state = game.new_game(2, players=2)
+    record = GameRecord(2, state.seats, state.turn)
+    final = play_game(game, state, [make_player("random", 2, s) for s in range(2)], max_plies=30, record=record)
+    saved = SavedGame(variant=str(RULES / "hand5.yaml"), rules=[], content_hash=game.content_hash, seed=2,
+                      seats=["red", "blue"], first=state.turn, kinds=["human", "bot:greedy"], max_plies=20_000,
+                      choices=list(record.choices))
+    saved.reached(final)
+    write_save(tmp_path / "g.json", saved)
+    shown = run("replay", str(tmp_path / "g.json"))
+    assert shown.returncode == 0, shown.stderr
+    assert "Saved after 30 moves" in shown.stdout
+    assert "Red (person)" in shown.stdout
+    assert "Your hand" not in shown.stdout
