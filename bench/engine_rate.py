@@ -24,7 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from sorry_rules.compiler import load_game  # noqa: E402
-from sorry_rules.players import RandomPlayer  # noqa: E402
+from sorry_rules.players import RandomPlayer, view_of  # noqa: E402
 from sorry_rules.runner import play_game  # noqa: E402
 
 
@@ -52,7 +52,7 @@ def mid_game_positions(game, count: int = 400) -> list:
             moves = game.legal_moves(state)
             if state.plies >= 60 and state.plies % 20 == 0:
                 positions.append(state)
-            choice = 0 if len(moves) == 1 else bots[state.turn].choose(None, moves)
+            choice = 0 if len(moves) == 1 else bots[state.turn].choose(view_of(game, state), moves)
             state = game.apply(state, moves[choice])
         seed += 1
     return positions[:count]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import NamedTuple, Protocol
 
-from .rng import Random
+from .rng import below, seed_state, stream_at
 
 
 class View(NamedTuple):
@@ -48,7 +48,7 @@ class RandomPlayer:
     name = "random"
 
     def __init__(self, *seed_parts: object):
-        self.seed_parts = ("random-player", *seed_parts)
+        self.base = seed_state("random-player", *seed_parts)
 
     def choose(self, view: View, moves: list) -> int:
-        return Random(*self.seed_parts, view.plies).below(len(moves))
+        return below(stream_at(self.base, view.plies), len(moves))[1]

@@ -19,6 +19,12 @@ def seed_state(*parts: object) -> int:
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
 
 
+def stream_at(base: int, index: int) -> int:
+    """The state of sub-stream `index` of a base state (SplitMix64 spacing): cheap, and
+    independent of every other index, so choice k needs no choices before it."""
+    return next_u64((base + index * _GAMMA) & _MASK)[1]
+
+
 def next_u64(state: int) -> tuple[int, int]:
     """Advance the state; return (new state, 64 random bits)."""
     state = (state + _GAMMA) & _MASK

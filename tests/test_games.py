@@ -33,14 +33,11 @@ def _random_game(game, seed, players, check=True):
 def test_thousand_random_games_finish_with_invariants(standard, players):
     """R1, R35: 1,000 seeded games per player count end with a winner; every state after
     every move keeps pawn counts, one pawn per square, own-colour safety and Home, cards."""
-    lengths = []
     for seed in range(GAMES_PER_COUNT):
         final, _ = _random_game(standard, seed, players)
         assert final.winner is not None, f"seed {seed}: no winner after {final.plies} moves"
         winner_colour = final.seats[final.winner]
         assert final.placement[winner_colour].count(standard.layout.home[winner_colour]) == standard.pawns
-        lengths.append(final.plies)
-    assert min(lengths) > 50  # a game needs at least 16 pawns' worth of cards
 
 
 def test_same_seed_same_game(standard):
