@@ -83,9 +83,10 @@ class _Progress:
 
 
 def _jobs(engine: str, jobs: int | None) -> int:
+    """Local processes to use; for Dask, only what the default batch size is cut for."""
     if jobs is not None:
         return jobs
-    return 1 if engine == "dask" else (os.cpu_count() or 1)
+    return os.cpu_count() or 1
 
 
 def _setup(variant: str, rules, players, bots: str, rotate: bool, seed: int, max_plies: int):
@@ -107,11 +108,12 @@ def _execute(plan: dict, total: int, label: str, engine, jobs, scheduler, batch_
     if batch_size is None:
         games = max(g for _, g in plan.values())
         batch_size = default_batch_size(games, jobs)
+    details = {}
     started = time.perf_counter()
     with _Progress(total, label, progress) as bar:
         tallies = run(plan, jobs=jobs, engine=engine, scheduler=scheduler, batch_size=batch_size,
-                      on_progress=bar.update, connect_timeout=connect_timeout)
-    return tallies, jobs, batch_size, time.perf_counter() - started
+                      on_progress=bar.update, connect_timeout=connect_timeout, details=details)
+    return tallies, details.get("workers", jobs), batch_size, time.perf_counter() - started
 
 
 def _emit(report: dict, fmt: str, text) -> None:

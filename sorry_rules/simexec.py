@@ -24,6 +24,14 @@ from __future__ import annotations
 from .errors import SorryRulesError, UsageError
 from .simulate import Tally, batches, play_batch, warm
 
+
+def _worker_start(*sources) -> None:
+    """Pool initializer: leave Ctrl-C to the parent (which cancels the run), then compile."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    warm(*sources)
+
 IN_FLIGHT_PER_WORKER = 3
 
 
@@ -44,8 +52,10 @@ def _tasks(plan: dict, batch_size: int) -> list:
 
 
 def run(plan: dict, *, jobs: int = 1, engine: str = "local", scheduler: str | None = None,
-        batch_size: int = 100, on_progress=None, connect_timeout: float = 10.0) -> dict:
-    """Play `plan` = {name: (Setup, games)}; return {name: Tally}."""
+        batch_size: int = 100, on_progress=None, connect_timeout: float = 10.0, details: dict | None = None) -> dict:
+    """Play `plan` = {name: (Setup, games)}; return {name: Tally}. `details`, if given,
+    receives {"workers": n}: the processes (local) or Dask workers that played."""
+    details = {} if details is None else details
     if batch_size < 1:
         raise UsageError("--batch-size must be at least 1")
     tasks = _tasks(plan, batch_size)
@@ -60,12 +70,13 @@ def run(plan: dict, *, jobs: int = 1, engine: str = "local", scheduler: str | No
             on_progress(done)
 
     if engine == "dask":
-        _run_dask(tasks, scheduler, collect, connect_timeout)
+        details["workers"] = _run_dask(tasks, scheduler, collect, connect_timeout)
     elif engine == "local":
         if scheduler:
             raise UsageError("--scheduler is only for --engine dask")
         if jobs < 1:
             raise UsageError("--jobs must be at least 1")
+        details["workers"] = jobs
         if jobs == 1:
             for name, setup, start, count in tasks:
                 collect(name, play_batch(setup, start, count))
@@ -85,7 +96,7 @@ def _run_pool(tasks: list, jobs: int, sources: tuple, collect) -> None:
     limit = jobs * IN_FLIGHT_PER_WORKER
     pending = {}
     queue = iter(tasks)
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=warm, initargs=sources) as pool:
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_worker_start, initargs=sources) as pool:
         try:
             while True:
                 while len(pending) < limit:
@@ -106,7 +117,8 @@ def _run_pool(tasks: list, jobs: int, sources: tuple, collect) -> None:
             raise
 
 
-def _run_dask(tasks: list, scheduler: str | None, collect, connect_timeout: float) -> None:
+def _run_dask(tasks: list, scheduler: str | None, collect, connect_timeout: float) -> int:
+    """Play the tasks on the cluster; returns the number of workers it had at the start."""
     if not scheduler:
         raise UsageError("--engine dask needs --scheduler ADDRESS (e.g. tcp://HOST:8786) of a running Dask scheduler")
     try:
@@ -146,5 +158,6 @@ def _run_dask(tasks: list, scheduler: str | None, collect, connect_timeout: floa
             following = submit_next()
             if following is not None:
                 pipeline.add(following)
+        return workers
     finally:
         client.close()

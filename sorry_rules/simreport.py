@@ -12,6 +12,8 @@ finished games. The median and 90th percentile of the length in turns are exact
 
 from __future__ import annotations
 
+import math
+
 from .simstats import histogram, quantile, two_proportion_z, welch_t, wilson
 from .simulate import METRICS
 
@@ -84,6 +86,8 @@ def summary(setup, tally, game, info: dict | None = None) -> dict:
 
 
 def run_info(engine: str, jobs: int, batch_size: int, seconds: float, games: int) -> dict:
+    """How the games were played (the only part of a report that may differ between runs):
+    `jobs` is the number of local processes, or of Dask workers."""
     return {"engine": engine, "jobs": jobs, "batch_size": batch_size, "seconds": round(seconds, 3),
             "games_per_second": round(games / seconds, 1) if seconds > 0 else None}
 
@@ -101,6 +105,11 @@ def _ci(ci) -> str:
 
 def _num(x, digits: int = 1) -> str:
     return "-" if x is None else f"{x:.{digits}f}"
+
+
+def _where(run: dict) -> str:
+    unit = "worker" if run["engine"] == "dask" else "job"
+    return f"{run['engine']}, {run['jobs']} {unit}{'s' if run['jobs'] != 1 else ''}"
 
 
 def _ordinal(k: int) -> str:
@@ -159,8 +168,7 @@ def format_text(report: dict) -> str:
     lines.append("Per game: " + ", ".join(figures))
     run = report.get("run")
     if run:
-        lines.append(f"{report['games']} games in {run['seconds']:.1f} s: {_num(run['games_per_second'])} games/s "
-                     f"({run['engine']}, {run['jobs']} job{'s' if run['jobs'] != 1 else ''})")
+        lines.append(f"{report['games']} games in {run['seconds']:.1f} s: {_num(run['games_per_second'])} games/s ({_where(run)})")
     return "\n".join(lines)
 
 
@@ -177,6 +185,8 @@ def _rate_test(label: str, a: int, b: int, n_a: int, n_b: int, alpha: float) -> 
 
 def _mean_test(label: str, a, b, alpha: float) -> dict:
     t, df, p = welch_t(a, b)
+    if t is not None and math.isinf(t):
+        t = None  # two constant samples with different means: p is 0, the statistic has no value (JSON)
     return {"metric": label, "kind": "mean", "a": a.mean, "b": b.mean,
             "difference": b.mean - a.mean if a.mean is not None and b.mean is not None else None,
             "test": "Welch t", "statistic": t, "df": df, "p": p, "significant": p is not None and p < alpha}
@@ -261,6 +271,5 @@ def format_compare_text(report: dict) -> str:
                  "not corrected for multiple comparisons)")
     run = report.get("run")
     if run:
-        lines.append(f"{2 * a['games']} games in {run['seconds']:.1f} s: {_num(run['games_per_second'])} games/s "
-                     f"({run['engine']}, {run['jobs']} job{'s' if run['jobs'] != 1 else ''})")
+        lines.append(f"{2 * a['games']} games in {run['seconds']:.1f} s: {_num(run['games_per_second'])} games/s ({_where(run)})")
     return "\n".join(lines)

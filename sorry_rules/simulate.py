@@ -150,6 +150,8 @@ def lineup_of(bots: list[str] | tuple, players: int) -> tuple:
     unknown = [k for k in kinds if k not in BOTS]
     if unknown:
         raise UsageError(f"unknown computer player {unknown[0]!r} (known: {', '.join(bot_names())})")
+    if len(kinds) > players:
+        raise UsageError(f"--bots names {len(kinds)} computer players for {players} seats")
     return tuple(kinds[s % len(kinds)] for s in range(players))
 
 
@@ -160,12 +162,12 @@ class Tally:
     players: int
     games: int = 0
     finished: int = 0
-    wins: list = None            # per seat: games won by the seat whose move won
-    team_wins: list = None       # per seat: games won by the seat's team (itself included)
-    order_wins: list = None      # per position in turn order (0 = the seat that played first)
+    wins: list | None = None         # per seat: games won by the seat whose move won
+    team_wins: list | None = None    # per seat: games won by the seat's team (itself included)
+    order_wins: list | None = None   # per position in turn order (0 = the seat that played first)
     kind_wins: dict = field(default_factory=dict)   # bot kind -> games won by a seat of that kind
     turns_counts: dict = field(default_factory=dict)  # length in turns -> finished games
-    metrics: dict = None         # name in METRICS -> Moments over finished games
+    metrics: dict | None = None      # name in METRICS -> Moments over finished games
 
     def __post_init__(self):
         self.wins = self.wins or [0] * self.players

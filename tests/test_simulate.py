@@ -176,7 +176,7 @@ def test_dask_engine_gives_the_same_figures():
     local = _json(*base, "--jobs", 1)
     with LocalCluster(n_workers=1, threads_per_worker=2, processes=False, protocol="tcp", dashboard_address=None) as cluster:
         on_dask = _json(*base, "--engine", "dask", "--scheduler", cluster.scheduler_address, "--batch-size", 5)
-    assert on_dask["run"]["engine"] == "dask"
+    assert on_dask["run"]["engine"] == "dask" and on_dask["run"]["jobs"] == 1  # one Dask worker
     assert _figures(on_dask) == _figures(local)
 
 
@@ -248,6 +248,27 @@ def test_text_report_for_people_and_no_progress_noise_when_not_a_terminal():
     assert histogram and sum(int(line.split()[-1]) for line in histogram) == 20
 
 
+def test_partnership_wins_count_for_both_partners(tmp_path):
+    """With teams, a seat's team wins include its partner's wins (R35 with teams)."""
+    teams = tmp_path / "teams.yaml"
+    teams.write_text("extends: standard\nteams: [[red, yellow], [blue, green]]\n", encoding="utf-8")
+    report = _json("simulate", "--variant", teams, "--games", 8, "--players", 4, "--jobs", 1)
+    seats = report["wins"]["by_seat"]
+    red_team = seats[0]["wins"] + seats[2]["wins"]
+    assert seats[0]["team"]["wins"] == seats[2]["team"]["wins"] == red_team
+    assert seats[1]["team"]["wins"] == seats[3]["team"]["wins"] == 8 - red_team
+    assert "team" not in _json("simulate", "--games", 2, "--players", 4, "--jobs", 1)["wins"]["by_seat"][0]
+
+
+def test_comparison_json_has_no_infinities():
+    from sorry_rules.simreport import _mean_test
+    from sorry_rules.simstats import Moments
+
+    row = _mean_test("x", Moments(3, 0, 0), Moments(3, 6, 12), 0.05)   # all 0 against all 2
+    assert row["p"] == 0.0 and row["statistic"] is None and row["significant"]
+    json.dumps(row, allow_nan=False)
+
+
 # ---- compare -------------------------------------------------------------------------------
 
 
@@ -293,6 +314,7 @@ def test_split_side(tmp_path, monkeypatch):
 @pytest.mark.parametrize("args, code, message", [
     (["simulate", "--bots", "random,nobody"], 2, "unknown computer player 'nobody' (known: "),
     (["simulate", "--bots", ","], 2, "--bots"),
+    (["simulate", "--bots", "random,random,random", "--players", "2"], 2, "3 computer players for 2 seats"),
     (["simulate", "--games", "0"], 2, "--games"),
     (["simulate", "--jobs", "0"], 2, "--jobs"),
     (["simulate", "--variant", "no-such-variant", "--games", "3"], 1, "no variant 'no-such-variant'"),
