@@ -39,16 +39,21 @@ class ClusterError(SorryRulesError):
     """The Dask scheduler cannot be reached or the cluster failed."""
 
 
-def _tasks(plan: dict, batch_size: int) -> list:
-    """[(name, setup, start, count)] for every batch of every setup, sides interleaved."""
-    per_setup = [[(name, setup, start, count) for start, count in batches(games, batch_size)]
-                 for name, (setup, games) in plan.items()]
-    tasks = []
-    for i in range(max((len(t) for t in per_setup), default=0)):
-        for t in per_setup:
-            if i < len(t):
-                tasks.append(t[i])
-    return tasks
+def _tasks(plan: dict, batch_size: int):
+    """Yield (name, setup, start, count) for every batch of every setup, the setups taking
+    turns batch by batch (lazily: nothing is kept per batch)."""
+    def stream(name, setup, games):
+        for start, count in batches(games, batch_size):
+            yield name, setup, start, count
+
+    streams = [stream(name, setup, games) for name, (setup, games) in plan.items()]
+    while streams:
+        for stream in list(streams):
+            task = next(stream, None)
+            if task is None:
+                streams.remove(stream)
+            else:
+                yield task
 
 
 def run(plan: dict, *, jobs: int = 1, engine: str = "local", scheduler: str | None = None,

@@ -273,9 +273,9 @@ def play_batch(setup: Setup, start: int, count: int) -> Tally:
         raise WorkerError(str(error)) from None
 
 
-def batches(games: int, size: int) -> list[tuple[int, int]]:
-    """Split games 0..games-1 into (start, count) batches of at most `size` games."""
-    return [(start, min(size, games - start)) for start in range(0, games, size)]
+def batches(games: int, size: int):
+    """Split games 0..games-1 into (start, count) batches of at most `size` games (lazily)."""
+    return ((start, min(size, games - start)) for start in range(0, games, size))
 
 
 def default_batch_size(games: int, jobs: int) -> int:

@@ -365,3 +365,14 @@ def test_play_path_imports_neither_the_pool_nor_dask():
 def test_metric_names_are_the_reported_ones():
     report = _json("simulate", "--games", 2, "--players", 2, "--jobs", 1)
     assert set(report["per_game"]) | {"turns", "plies"} == set(METRICS)
+
+
+def test_batches_cover_every_game_once_with_sides_taking_turns():
+    from sorry_rules.simexec import _tasks
+
+    tasks = list(_tasks({"a": ("A", 11), "b": ("B", 4)}, 3))
+    assert [t[0] for t in tasks[:4]] == ["a", "b", "a", "b"]
+    for name, games in (("a", 11), ("b", 4)):
+        covered = [i for n, _, start, count in tasks if n == name for i in range(start, start + count)]
+        assert covered == list(range(games))
+        assert all(count <= 3 for n, _, _, count in tasks)
