@@ -8,6 +8,12 @@ the variant in each, as a user would see it; use enough games that this is small
 
     efficiency = rate(2 jobs) / (2 * rate(1 job))      (1.0 = perfect scaling)
 
+To tell the pool's overhead from the machine's limits, it first times a plain Python loop
+alone and then in two processes at once (`machine_speedup_2`: how much more work two busy
+processes get done than one; 2.0 on two free, independent cores, less on shared or SMT
+cores or a loaded machine), and reports `speedup_vs_machine` = speedup_2_jobs /
+machine_speedup_2.
+
 It also checks that both job counts produced identical tallies (determinism), and reports
 the CPU seconds spent per game (this process plus its finished worker processes) and the
 load average before and after: on a shared machine the wall-clock rates only mean something
@@ -40,6 +46,27 @@ def _cpu_seconds() -> float:
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
+def _burn(n: int) -> float:
+    started = time.perf_counter()
+    x = 0
+    for i in range(n):
+        x += i * i
+    return time.perf_counter() - started
+
+
+def machine_speedup(n: int = 10_000_000) -> float:
+    """Work rate of two processes running a Python loop at once, relative to one alone."""
+    from multiprocessing import get_context
+
+    with get_context("spawn").Pool(2) as pool:
+        pool.map(_burn, [1000, 1000])           # start both processes first
+        alone = pool.apply(_burn, (n,))
+        started = time.perf_counter()
+        pool.map(_burn, [n, n], chunksize=1)
+        together = time.perf_counter() - started
+    return 2 * alone / together
+
+
 def measure(games: int, players: int, seed: int, repeats: int, jobs_list=(1, 2), variant: str = "standard",
             bots: str = "random") -> dict:
     from sorry_rules.simexec import run
@@ -47,6 +74,7 @@ def measure(games: int, players: int, seed: int, repeats: int, jobs_list=(1, 2),
 
     source, _ = load_source(variant)
     setup = Setup(source, players, lineup_of(bots.split(","), players), seed, 20_000)
+    machine = machine_speedup()
     rates, cpu, tallies = {}, {}, {}
     load_before = os.getloadavg()[0]
     for jobs in jobs_list:
@@ -74,6 +102,8 @@ def measure(games: int, players: int, seed: int, repeats: int, jobs_list=(1, 2),
     if 1 in rates and 2 in rates:
         out["speedup_2_jobs"] = round(rates[2] / rates[1], 3)
         out["efficiency_2_jobs"] = round(rates[2] / (2 * rates[1]), 3)
+        out["machine_speedup_2"] = round(machine, 3)
+        out["speedup_vs_machine"] = round(rates[2] / rates[1] / machine, 3)
     return out
 
 

@@ -376,3 +376,9 @@ def test_batches_cover_every_game_once_with_sides_taking_turns():
         covered = [i for n, _, start, count in tasks if n == name for i in range(start, start + count)]
         assert covered == list(range(games))
         assert all(count <= 3 for n, _, _, count in tasks)
+
+
+def test_dask_engine_without_dask_installed_says_how_to_get_it(monkeypatch):
+    monkeypatch.setitem(sys.modules, "distributed", None)   # `import distributed` now fails
+    result = _invoke("simulate", "--games", 2, "--engine", "dask", "--scheduler", "tcp://127.0.0.1:1")
+    assert result.exit_code == 2 and "pip install 'sorry-rules[dask]'" in result.output
