@@ -122,5 +122,12 @@ from .replay_cmd import replay  # noqa: E402
 
 main.add_command(replay)
 
+from . import simcli  # noqa: E402  (imports only click; the simulation loads when a command runs)
+
+for _command in (simcli.simulate, simcli.compare):
+    _command.callback = _friendly(_command.callback)
+    main.add_command(_command)
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

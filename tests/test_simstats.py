@@ -1,0 +1,113 @@
+"""The statistics behind `sorry-play simulate` and `compare`, checked against values worked
+out by hand or taken from standard statistical tables (not from this code's output)."""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+
+import pytest
+
+from sorry_rules.simstats import (Moments, histogram, quantile, regularized_beta, student_t_two_sided,
+                                  two_proportion_z, welch_t, wilson)
+
+
+def test_wilson_interval_matches_the_formula_worked_by_hand():
+    # 50/100: centre 0.5, half-width 1.96*sqrt(0.0025 + 1.96^2/40000)/(1 + 1.96^2/100) = 0.09617
+    low, high = wilson(50, 100)
+    assert low == pytest.approx(0.40383, abs=1e-4) and high == pytest.approx(0.59617, abs=1e-4)
+    # 0/10: the interval starts at 0 and reaches z^2/(n+z^2) = 3.8415/13.8415
+    low, high = wilson(0, 10)
+    assert low == 0 and high == pytest.approx(3.8415 / 13.8415, abs=1e-4)
+    assert wilson(10, 10)[1] == 1.0 and wilson(10, 10)[0] == pytest.approx(1 - 3.8415 / 13.8415, abs=1e-4)
+    assert wilson(0, 0) is None
+
+
+def test_two_proportion_z_test_worked_by_hand():
+    # 60/100 vs 40/100: pooled p 0.5, se sqrt(0.25 * 0.02) = 0.070711, z = 2.8284
+    z, p = two_proportion_z(60, 100, 40, 100)
+    assert z == pytest.approx(2.8284, abs=1e-4)
+    assert p == pytest.approx(math.erfc(2.8284 / math.sqrt(2)), abs=1e-5)
+    assert p == pytest.approx(0.004678, abs=1e-5)
+    assert two_proportion_z(0, 50, 0, 70) == (0.0, 1.0)
+    assert two_proportion_z(1, 0, 1, 5) == (None, None)
+
+
+@pytest.mark.parametrize("t, df, p", [
+    (2.228139, 10, 0.05),    # t table: 97.5% quantile, 10 degrees of freedom
+    (2.570582, 5, 0.05),
+    (2.845340, 20, 0.01),    # 99.5% quantile, 20 df
+    (12.706205, 1, 0.05),
+    (1.959964, 1e9, 0.05),   # the normal limit
+    (0.0, 7, 1.0),
+])
+def test_student_t_two_sided_p_values_match_tables(t, df, p):
+    assert student_t_two_sided(t, df) == pytest.approx(p, rel=1e-5, abs=1e-9)
+    assert student_t_two_sided(-t, df) == pytest.approx(p, rel=1e-5, abs=1e-9)
+
+
+def test_regularized_beta_known_values():
+    assert regularized_beta(0.5, 1, 1) == pytest.approx(0.5)
+    assert regularized_beta(0.3, 2, 1) == pytest.approx(0.09)        # I_x(2,1) = x^2
+    assert regularized_beta(0.3, 1, 3) == pytest.approx(1 - 0.7 ** 3)  # I_x(1,b) = 1-(1-x)^b
+
+
+def _moments(values):
+    m = Moments()
+    for v in values:
+        m.add(v)
+    return m
+
+
+def test_welch_t_statistic_and_degrees_of_freedom_worked_by_hand():
+    a, b = _moments([1, 2, 3, 4, 5]), _moments([2, 4, 6, 8, 10])
+    # means 3 and 6, variances 2.5 and 10: se = sqrt(0.5 + 2), df = 2.5^2 / (0.5^2/4 + 2^2/4)
+    t, df, p = welch_t(a, b)
+    assert t == pytest.approx(-3 / math.sqrt(2.5))
+    assert df == pytest.approx(6.25 / (0.0625 + 1.0))
+    assert p == pytest.approx(student_t_two_sided(t, df))
+    assert 0.1 < p < 0.12
+    assert welch_t(_moments([4, 4]), _moments([4, 4, 4]))[2] == 1.0
+    assert welch_t(_moments([4, 4]), _moments([5, 5]))[2] == 0.0
+    assert welch_t(_moments([4]), _moments([5, 5])) == (None, None, None)
+
+
+def test_moments_are_exact_and_merge_in_any_order():
+    rng = random.Random(3)
+    values = [rng.randrange(50, 900) for _ in range(500)]
+    whole = _moments(values)
+    parts = [_moments(values[i:i + 37]) for i in range(0, len(values), 37)]
+    for order in (parts, parts[::-1]):
+        merged = Moments()
+        for part in order:
+            merged.merge(part)
+        assert merged == whole
+    assert whole.mean == pytest.approx(statistics.fmean(values))
+    assert whole.variance == pytest.approx(statistics.variance(values))
+
+
+def test_quantiles_from_counts_are_exact_nearest_rank():
+    rng = random.Random(5)
+    for n in (1, 2, 9, 10, 101, 400):
+        values = [rng.randrange(20, 60) for _ in range(n)]
+        counts = {}
+        for v in values:
+            counts[v] = counts.get(v, 0) + 1
+        ordered = sorted(values)
+        assert quantile(counts, 0.5) == statistics.median_low(values)
+        assert quantile(counts, 0.9) == ordered[math.ceil(0.9 * n) - 1]
+        assert quantile(counts, 1.0) == ordered[-1]
+    assert quantile({}, 0.5) is None
+
+
+def test_histogram_bins_cover_every_count_once():
+    counts = {37: 2, 45: 1, 99: 5, 250: 1, 251: 3}
+    bins = histogram(counts, bins=12)
+    assert len(bins) <= 12
+    assert sum(c for _, _, c in bins) == sum(counts.values())
+    assert bins[0][0] <= 37 and bins[-1][1] >= 251
+    for (lo, hi, _), (next_lo, _, _) in zip(bins, bins[1:]):
+        assert next_lo == hi + 1
+    for value, count in counts.items():
+        assert sum(c for lo, hi, c in bins if lo <= value <= hi) >= count

@@ -1,0 +1,384 @@
+"""`sorry-play simulate` and `compare`: seeded games tallied exactly, the same figures
+whatever the jobs, batches or engine, per-bot statistics, clean errors, lazy imports.
+
+Games per test are kept small (a few hundred in the whole file)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+
+import pytest
+from click.testing import CliRunner
+
+from sorry_rules import bots
+from sorry_rules.cli import main
+from sorry_rules.compiler import load_game
+from sorry_rules.players import RandomPlayer
+from sorry_rules.rng import seed_state
+from sorry_rules.runner import play_game
+from sorry_rules.simcli import split_side
+from sorry_rules.simulate import METRICS, Setup, compiled, load_source, play_batch
+
+
+def _invoke(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def _json(*args) -> dict:
+    result = _invoke(*args, "--format", "json")
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def _figures(report: dict) -> dict:
+    """A report without its run block (timing, jobs, engine, batch size)."""
+    return {k: v for k, v in report.items() if k != "run"}
+
+
+@pytest.fixture(scope="module")
+def standard():
+    return load_game("standard")
+
+
+@pytest.fixture
+def no_slides(tmp_path):
+    path = tmp_path / "no-slides.yaml"
+    path.write_text("extends: standard\nboard:\n  slides: []\n", encoding="utf-8")
+    return path
+
+
+class FirstMove:
+    """Test-only bot: always the first legal move (deterministic, ignores its seed)."""
+
+    name = "first"
+
+    def __init__(self, *seed_parts):
+        pass
+
+    def choose(self, view, moves):
+        return 0
+
+
+@pytest.fixture
+def first_bot(monkeypatch):
+    monkeypatch.setitem(bots.BOTS, "first", FirstMove)
+
+
+# ---- seeds and counting --------------------------------------------------------------------
+
+
+def test_game_i_is_the_auto_game_of_its_documented_seed(standard):
+    """Game i of seed S is new_game(seed_state("simulate", S, i)) with bots seeded (that seed,
+    seat): exactly `sorry-play --auto --seed <that seed>` (R3 first player from the seed)."""
+    source, _ = load_source("standard")
+    setup = Setup(source, 3, ("random",) * 3, 11, 20_000)
+    for index in (0, 7):
+        seed = seed_state("simulate", 11, index)
+        final = play_game(standard, standard.new_game(seed, players=3), [RandomPlayer(seed, s) for s in range(3)])
+        tally = play_batch(setup, index, 1)
+        assert tally.games == tally.finished == 1
+        assert tally.wins == [int(s == final.winner) for s in range(3)]
+        assert tally.metrics["plies"].total == final.plies
+        printed = _invoke("--auto", "--seed", seed, "--players", 3)
+        assert printed.exit_code == 0
+        assert printed.output.rstrip().splitlines()[-1].endswith(f"after {final.plies} moves.")
+
+
+def _direct_games(game, seed, players, games):
+    """Play games the documented way and count everything independently of the tally code."""
+    rows = []
+    for index in range(games):
+        s = seed_state("simulate", seed, index)
+        state = game.new_game(s, players=players)
+        first = state.turn
+        moves = []
+
+        def on_turn(turn, after, moves=moves):
+            moves.append((turn.seat, turn.move, before[0], after))
+            before[0] = after
+
+        before = [state]
+        final = play_game(game, state, [RandomPlayer(s, k) for k in range(players)], on_turn=on_turn)
+        # A turn ends with every move that does not draw again (R5, R19), except the winning move.
+        turns = 1 + sum(1 for _, move, _, _ in moves[:-1] if not move.draw_again)
+        bumps = sum(1 for _, move, _, _ in moves for e in move.events if e[0] == "bump")
+        # Cross-check bumps of other colours against the board (R15, R10): a pawn of a colour
+        # that did not move can only reach its Start by being bumped.
+        for seat, move, old, new in moves:
+            mover = old.seats[seat]
+            for c in old.seats:
+                if c == mover:
+                    continue
+                start = game.layout.start[c]
+                gained = new.placement[c].count(start) - old.placement[c].count(start)
+                assert gained == sum(1 for e in move.events if e[0] == "bump" and e[1] == c)
+        rows.append({
+            "winner": final.winner, "order": (final.winner - first) % players, "turns": turns, "plies": final.plies,
+            "bumps": bumps, "slides": sum(1 for _, m, _, _ in moves for e in m.events if e[0] == "slide"),
+            "forfeits": sum(1 for _, m, _, _ in moves if m.kind == "forfeit"),
+        })
+    return rows
+
+
+def test_tally_matches_the_games_counted_directly(standard):
+    """Turns (R5 with R19's extra draw in the same turn), plies, bumps, slides, forfeits
+    (R11), wins by seat and by turn order are exactly what the games did."""
+    rows = _direct_games(standard, 3, 2, 25)
+    source, _ = load_source("standard")
+    tally = play_batch(Setup(source, 2, ("random", "random"), 3, 20_000), 0, 25)
+    assert tally.games == tally.finished == 25
+    assert tally.wins == [sum(r["winner"] == s for r in rows) for s in range(2)]
+    assert tally.order_wins == [sum(r["order"] == k for r in rows) for k in range(2)]
+    for name in ("turns", "plies", "bumps", "slides", "forfeits"):
+        assert tally.metrics[name].total == sum(r[name] for r in rows), name
+        assert tally.metrics[name].squares == sum(r[name] ** 2 for r in rows), name
+    assert tally.turns_counts == {t: sum(r["turns"] == t for r in rows) for t in {r["turns"] for r in rows}}
+    assert all(r["turns"] < r["plies"] for r in rows)  # some 2s were drawn in every game
+    assert sum(r["slides"] for r in rows) > 0 and sum(r["bumps"] for r in rows) > 0
+
+
+def test_report_lengths_are_exact_median_and_p90(standard):
+    rows = _direct_games(standard, 4, 2, 20)
+    report = _json("simulate", "--games", 20, "--players", 2, "--seed", 4, "--jobs", 1)
+    turns = sorted(r["turns"] for r in rows)
+    length = report["length"]["turns"]
+    assert length["median"] == turns[9]           # nearest rank: the 10th of 20
+    assert length["p90"] == turns[17]             # the 18th of 20
+    assert (length["min"], length["max"]) == (turns[0], turns[-1])
+    assert length["mean"] == pytest.approx(sum(turns) / 20)
+    assert sum(b["games"] for b in report["length"]["histogram"]) == 20
+    assert report["per_game"]["slides"]["mean"] == pytest.approx(sum(r["slides"] for r in rows) / 20)
+
+
+# ---- determinism across jobs, batches, engines ---------------------------------------------
+
+
+def test_same_figures_whatever_the_jobs_or_batch_size():
+    base = ["simulate", "--games", 30, "--players", 2, "--seed", 9]
+    one = _json(*base, "--jobs", 1)
+    assert one["run"]["jobs"] == 1 and one["run"]["games_per_second"] > 0
+    assert _figures(_json(*base, "--jobs", 1, "--batch-size", 7)) == _figures(one)
+    two = _json(*base, "--jobs", 2, "--batch-size", 4)
+    assert two["run"]["jobs"] == 2
+    assert _figures(two) == _figures(one)
+    assert one["games"] == one["finished"] == 30
+    assert sum(row["wins"] for row in one["wins"]["by_seat"]) == 30
+    assert _figures(_json(*base[:-1], 10, "--jobs", 1)) != _figures(one)   # another seed, other games
+
+
+def test_dask_engine_gives_the_same_figures():
+    from distributed import LocalCluster
+
+    base = ["simulate", "--games", 24, "--players", 3, "--seed", 2]
+    local = _json(*base, "--jobs", 1)
+    with LocalCluster(n_workers=1, threads_per_worker=2, processes=False, protocol="tcp", dashboard_address=None) as cluster:
+        on_dask = _json(*base, "--engine", "dask", "--scheduler", cluster.scheduler_address, "--batch-size", 5)
+    assert on_dask["run"]["engine"] == "dask" and on_dask["run"]["jobs"] == 1  # one Dask worker
+    assert _figures(on_dask) == _figures(local)
+
+
+def test_workers_compile_from_the_rule_data_alone(standard):
+    """The compiled copy a worker builds from VariantSource data plays the same games."""
+    source, _ = load_source("standard")
+    import sorry_rules.simulate as simulate
+
+    game = simulate._compile_data(source)
+    assert game is not standard and game.content_hash == standard.content_hash
+    seed = 123
+    a = play_game(game, game.new_game(seed, players=4), [RandomPlayer(seed, s) for s in range(4)])
+    b = play_game(standard, standard.new_game(seed, players=4), [RandomPlayer(seed, s) for s in range(4)])
+    assert a == b
+    assert compiled(source) is compiled(source)
+
+
+# ---- bots ----------------------------------------------------------------------------------
+
+
+def test_win_rates_per_bot_kind(first_bot):
+    report = _json("simulate", "--games", 30, "--players", 3, "--bots", "first,random", "--jobs", 1, "--seed", 5)
+    seats = report["wins"]["by_seat"]
+    assert [row["bot"] for row in seats] == ["first", "random", "first"]
+    by_bot = {row["bot"]: row for row in report["wins"]["by_bot"]}
+    assert by_bot["first"]["seats"] == 2 and by_bot["first"]["fair_share"] == pytest.approx(2 / 3)
+    assert by_bot["first"]["wins"] == seats[0]["wins"] + seats[2]["wins"]
+    assert by_bot["random"]["wins"] == seats[1]["wins"]
+    assert by_bot["first"]["wins"] + by_bot["random"]["wins"] == report["finished"] == 30
+    low, high = by_bot["random"]["ci95"]
+    assert low <= by_bot["random"]["rate"] <= high
+
+
+def test_rotated_bots_move_one_seat_per_game(first_bot, standard):
+    report = _json("simulate", "--games", 12, "--players", 2, "--bots", "first,random", "--rotate", "--jobs", 1, "--seed", 6)
+    expected = 0
+    for index in range(12):
+        seed = seed_state("simulate", 6, index)
+        kinds = ["first", "random"] if index % 2 == 0 else ["random", "first"]
+        players = [FirstMove() if k == "first" else RandomPlayer(seed, s) for s, k in enumerate(kinds)]
+        final = play_game(standard, standard.new_game(seed, players=2), players)
+        expected += kinds[final.winner] == "first"
+    by_bot = {row["bot"]: row["wins"] for row in report["wins"]["by_bot"]}
+    assert by_bot["first"] == expected and by_bot["random"] == 12 - expected
+    assert "bot" not in report["wins"]["by_seat"][0]
+
+
+# ---- reports -------------------------------------------------------------------------------
+
+
+def test_games_stopped_at_max_plies_count_as_won_by_nobody():
+    report = _json("simulate", "--games", 4, "--players", 2, "--max-plies", 30, "--jobs", 1)
+    assert report["stopped"] == 4 and report["finished"] == 0
+    assert all(row["wins"] == 0 and row["ci95"][0] == 0 for row in report["wins"]["by_seat"])
+    assert report["length"]["turns"]["median"] is None and report["length"]["histogram"] == []
+    text = _invoke("simulate", "--games", 4, "--players", 2, "--max-plies", 30, "--jobs", 1)
+    assert text.exit_code == 0 and "4 games stopped after 30 plies" in text.output
+
+
+def test_text_report_for_people_and_no_progress_noise_when_not_a_terminal():
+    result = _invoke("simulate", "--games", 20, "--players", 4, "--jobs", 1)
+    assert result.exit_code == 0
+    assert result.stderr == ""
+    out = result.stdout
+    for needle in ("seat 1 red (random)", "95% Wilson CI", "Length in turns: mean", "90th percentile",
+                   "Per game: bumps", "slides", "forfeits", "games/s"):
+        assert needle in out
+    histogram = [line for line in out.splitlines() if line.startswith("  ") and "#" in line]
+    assert histogram and sum(int(line.split()[-1]) for line in histogram) == 20
+
+
+def test_partnership_wins_count_for_both_partners(tmp_path):
+    """With teams, a seat's team wins include its partner's wins (R35 with teams)."""
+    teams = tmp_path / "teams.yaml"
+    teams.write_text("extends: standard\nteams: [[red, yellow], [blue, green]]\n", encoding="utf-8")
+    report = _json("simulate", "--variant", teams, "--games", 8, "--players", 4, "--jobs", 1)
+    seats = report["wins"]["by_seat"]
+    red_team = seats[0]["wins"] + seats[2]["wins"]
+    assert seats[0]["team"]["wins"] == seats[2]["team"]["wins"] == red_team
+    assert seats[1]["team"]["wins"] == seats[3]["team"]["wins"] == 8 - red_team
+    assert "team" not in _json("simulate", "--games", 2, "--players", 4, "--jobs", 1)["wins"]["by_seat"][0]
+
+
+def test_comparison_json_has_no_infinities():
+    from sorry_rules.simreport import _mean_test
+    from sorry_rules.simstats import Moments
+
+    row = _mean_test("x", Moments(3, 0, 0), Moments(3, 6, 12), 0.05)   # all 0 against all 2
+    assert row["p"] == 0.0 and row["statistic"] is None and row["significant"]
+    json.dumps(row, allow_nan=False)
+
+
+# ---- compare -------------------------------------------------------------------------------
+
+
+def test_compare_identical_sides_differ_in_nothing():
+    """Common random numbers: both sides play the same seeds, so identical rules give
+    identical games and every test says p = 1."""
+    report = _json("compare", "standard", "standard", "--games", 20, "--players", 3, "--jobs", 1)
+    assert report["common_random_numbers"] is True
+    assert _figures(report["a"]) == _figures(report["b"])
+    assert all(row["difference"] in (0, None) and row["p"] in (1.0, None) and not row["significant"]
+               for row in report["tests"])
+
+
+def test_compare_finds_the_missing_slides(no_slides):
+    """R26 slides exist in standard; an overlay with no slides has none, a significant drop."""
+    report = _json("compare", "standard", f"standard+{no_slides}", "--games", 40, "--players", 2, "--jobs", 2)
+    tests = {row["metric"]: row for row in report["tests"]}
+    slides = tests["slides per game"]
+    assert slides["b"] == 0 and slides["a"] > 0 and slides["significant"] and slides["test"] == "Welch t"
+    assert tests["win rate seat 1 (red)"]["test"] == "two-proportion z"
+    assert report["b"]["variant"]["rules"] == [str(no_slides)]
+    # side A is exactly `simulate` of A with the same seed
+    alone = _json("simulate", "--games", 40, "--players", 2, "--jobs", 1)
+    assert _figures(report["a"]) == _figures(alone)
+    # --b-rule is the same as B's "+" overlay
+    again = _json("compare", "standard", "standard", "--b-rule", no_slides, "--games", 40, "--players", 2, "--jobs", 1)
+    assert again["tests"] == report["tests"]
+    text = _invoke("compare", "standard", f"standard+{no_slides}", "--games", 10, "--players", 2, "--jobs", 1)
+    assert text.exit_code == 0 and "common random numbers" in text.output and "slides per game" in text.output
+
+
+def test_split_side(tmp_path, monkeypatch):
+    assert split_side("standard") == ("standard", ())
+    assert split_side("standard+a.yaml+house/b.yaml") == ("standard", ("a.yaml", "house/b.yaml"))
+    odd = tmp_path / "a+b.yaml"
+    odd.write_text("extends: standard\n", encoding="utf-8")
+    assert split_side(str(odd)) == (str(odd), ())
+
+
+# ---- errors --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("args, code, message", [
+    (["simulate", "--bots", "random,nobody"], 2, "unknown computer player 'nobody' (known: "),
+    (["simulate", "--bots", ","], 2, "--bots"),
+    (["simulate", "--bots", "random,random,random", "--players", "2"], 2, "3 computer players for 2 seats"),
+    (["simulate", "--games", "0"], 2, "--games"),
+    (["simulate", "--jobs", "0"], 2, "--jobs"),
+    (["simulate", "--variant", "no-such-variant", "--games", "3"], 1, "no variant 'no-such-variant'"),
+    (["simulate", "--players", "5", "--games", "3"], 1, "2-4 players"),
+    (["simulate", "--engine", "dask", "--games", "3"], 2, "--scheduler"),
+    (["simulate", "--scheduler", "tcp://127.0.0.1:1", "--games", "3"], 2, "--engine dask"),
+    (["simulate", "--engine", "dask", "--scheduler", "tcp://127.0.0.1:1", "--connect-timeout", "0.5", "--games", "3"],
+     1, "cannot reach the Dask scheduler at tcp://127.0.0.1:1"),
+    (["compare", "standard", "standard+", "--games", "3"], 2, "empty name"),
+    (["compare", "standard", "standard+no-such-overlay", "--games", "3"], 1, "no rule overlay 'no-such-overlay'"),
+])
+def test_bad_input_gives_a_message_not_a_traceback(args, code, message):
+    result = _invoke(*args)
+    assert result.exit_code == code, result.output
+    assert message in result.output
+    assert "Traceback" not in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+def test_bad_rule_file_lists_its_problems(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("extends: standard\npawns: many\n", encoding="utf-8")
+    result = _invoke("simulate", "--variant", bad, "--games", 3)
+    assert result.exit_code == 1 and "bad.yaml:2:" in result.output and "SR203" in result.output
+
+
+# ---- imports -------------------------------------------------------------------------------
+
+
+def test_play_path_imports_neither_the_pool_nor_dask():
+    script = textwrap.dedent("""
+        import sys
+        from click.testing import CliRunner
+        import sorry_rules.cli
+        result = CliRunner().invoke(sorry_rules.cli.main, ["--auto", "--seed", "1", "--players", "2"])
+        assert result.exit_code == 0, result.output
+        assert "wins after" in result.output
+        result = CliRunner().invoke(sorry_rules.cli.main, ["variants"])
+        assert result.exit_code == 0, result.output
+        heavy = ("concurrent.futures", "multiprocessing", "dask", "distributed",
+                 "sorry_rules.simulate", "sorry_rules.simexec", "sorry_rules.simreport")
+        print(sorted(m for m in sys.modules if m.split(".")[0] in ("dask", "distributed") or m.startswith(heavy)))
+    """)
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]", out.stdout + out.stderr
+
+
+def test_metric_names_are_the_reported_ones():
+    report = _json("simulate", "--games", 2, "--players", 2, "--jobs", 1)
+    assert set(report["per_game"]) | {"turns", "plies"} == set(METRICS)
+
+
+def test_batches_cover_every_game_once_with_sides_taking_turns():
+    from sorry_rules.simexec import _tasks
+
+    tasks = list(_tasks({"a": ("A", 11), "b": ("B", 4)}, 3))
+    assert [t[0] for t in tasks[:4]] == ["a", "b", "a", "b"]
+    for name, games in (("a", 11), ("b", 4)):
+        covered = [i for n, _, start, count in tasks if n == name for i in range(start, start + count)]
+        assert covered == list(range(games))
+        assert all(count <= 3 for n, _, _, count in tasks)
+
+
+def test_dask_engine_without_dask_installed_says_how_to_get_it(monkeypatch):
+    monkeypatch.setitem(sys.modules, "distributed", None)   # `import distributed` now fails
+    result = _invoke("simulate", "--games", 2, "--engine", "dask", "--scheduler", "tcp://127.0.0.1:1")
+    assert result.exit_code == 2 and "pip install 'sorry-rules[dask]'" in result.output
