@@ -98,13 +98,16 @@ class Game:
 
     # ---- setting up ----------------------------------------------------------------------
     def seats_for(self, players: int) -> tuple:
-        """Colour indices seated for a game of `players` players (seating table or the first N)."""
+        """Colour indices seated for a game of `players` players: the variant's seating table,
+        else spread evenly round the board (2 of 4 sit opposite: adjacent colours are not
+        equal, see docs/REFERENCE.md)."""
         if not self.players_min <= players <= self.players_max:
             raise IllegalMoveError(f"{self.name} is for {self.players_min}-{self.players_max} players, not {players}")
         names = self.seating.get(players)
         if names is not None:
             return tuple(self.colours.index(n) for n in names)
-        return tuple(range(players))
+        colours = len(self.colours)
+        return tuple(i * colours // players for i in range(players))
 
     def initial_placement(self, seats) -> tuple:
         layout = self.layout

@@ -85,7 +85,7 @@ def test_play_quit_and_resume_reaches_the_uninterrupted_end(tmp_path):
     seed = 3
     save = tmp_path / "game.json"
     child = spawn("--seed", str(seed), "--players", "2", "--save", str(save))
-    child.expect("Red \\(you\\), Blue \\(greedy\\)")
+    child.expect("Red \\(you\\), Yellow \\(greedy\\)")
     prompt(child)
     child.sendline("x")
     child.expect_exact("'x' is not a move: type a number from 1 to")

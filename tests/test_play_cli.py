@@ -35,7 +35,7 @@ def test_auto_output_is_the_same_byte_for_byte():
 
 
 def test_auto_with_a_bot_kind_and_seats():
-    done = run("--auto", "--seed", "3", "--players", "2", "--bot", "greedy", "--seat", "blue=bot:random")
+    done = run("--auto", "--seed", "3", "--players", "2", "--bot", "greedy", "--seat", "yellow=bot:random")
     assert done.returncode == 0, done.stderr
     assert "wins after" in done.stdout
     other = run("--auto", "--seed", "3", "--players", "2")
@@ -43,7 +43,7 @@ def test_auto_with_a_bot_kind_and_seats():
 
 
 def test_every_seat_a_bot_needs_no_auto_flag():
-    done = run("--seed", "4", "--players", "2", "--seat", "red=bot:expert", "--seat", "blue=greedy")
+    done = run("--seed", "4", "--players", "2", "--seat", "red=bot:expert", "--seat", "yellow=greedy")
     assert done.returncode == 0, done.stderr
     assert "wins after" in done.stdout
 
@@ -57,7 +57,7 @@ def test_a_person_without_a_terminal_is_told_to_use_auto():
 
 @pytest.mark.parametrize("args, message", [
     (["--seat", "purple=human"], "no colour 'purple'"),
-    (["--players", "2", "--seat", "yellow=bot"], "yellow does not play in a 2-player game"),
+    (["--players", "2", "--seat", "blue=bot"], "blue does not play in a 2-player game"),
     (["--seat", "red=wizard"], "unknown player kind 'wizard'"),
     (["--seat", "red"], "write COLOUR=KIND"),
     (["--seat", "red=human", "--seat", "red=bot"], "red is given twice"),
@@ -123,7 +123,7 @@ def test_replay_of_an_unfinished_game_says_so(tmp_path):
     record = GameRecord(2, state.seats, state.turn)
     final = play_game(game, state, [make_player("random", 2, s) for s in range(2)], max_plies=30, record=record)
     saved = SavedGame(variant=str(RULES / "hand5.yaml"), rules=[], content_hash=game.content_hash, seed=2,
-                      seats=["red", "blue"], first=state.turn, kinds=["human", "bot:greedy"], max_plies=20_000,
+                      seats=["red", "yellow"], first=state.turn, kinds=["human", "bot:greedy"], max_plies=20_000,
                       choices=list(record.choices))
     saved.reached(final)
     write_save(tmp_path / "g.json", saved)
