@@ -129,11 +129,13 @@ def compile_variant(loaded: LoadedVariant) -> tuple[Game, list[Problem]]:
     team_of, relation = _relations(v)
     control_of = team_of if v.rules.control == "team" else tuple((c,) for c in range(layout.C))
     mechanics = Mechanics(layout, relation, v.rules, control_of)
-    programs = ProgramCompiler(mechanics, team_of)
+    programs = ProgramCompiler(mechanics, team_of, v.pawns)
 
     def compile_text(path, text, parse, build):
         try:
-            return build(parse(text))
+            node = parse(text)
+            programs.check_cost(node)
+            return build(node)
         except (dsl.DslError, CompileError) as error:
             out.in_text(path, error.offset, error.code, error.message)
             return None
