@@ -194,6 +194,8 @@ def replay_log(log: GameLog, game=None):
         raise SaveFileError(f"seats {list(log.seats)} are not colours of {game.name}") from None
     if len(set(seats)) != len(seats):
         raise SaveFileError("a colour is seated twice")
+    if not game.players_min <= len(seats) <= game.players_max:
+        raise SaveFileError(f"{len(seats)} seats, but {game.name} is for {game.players_min}-{game.players_max} players")
     try:
         start = game.new_game(log.seed, seats=seats, first=log.first)
         final = replay(game, start, log.choices, max_plies=len(log.choices) + 1)

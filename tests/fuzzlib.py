@@ -23,7 +23,7 @@ import random
 import re
 import signal
 import traceback
-from collections import defaultdict
+from collections import Counter, defaultdict
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,6 +41,8 @@ from sorry_rules.resources import variants_dir
 from sorry_rules.yamlsafe import _BREAK, load_yaml
 
 CASE_SECONDS = 10.0  # hang guard per case (generous; never a speed assertion)
+#: How the cases ended, e.g. STATS["bytes:refused"] (RuleFileError), STATS["bytes:played"].
+STATS: Counter = Counter()
 PLAY_PLIES = 150  # moves of the short game played with a rule file that compiles
 
 
@@ -597,7 +599,9 @@ def check_dsl(text: str, start: str, generated: bool = False) -> Finding | None:
     try:
         with time_limit(CASE_SECONDS):
             parse(text)
+        STATS["dsl:parsed"] += 1
     except dsl.DslError as error:
+        STATS["dsl:refused"] += 1
         if not 0 <= error.offset <= len(text):
             return Finding("dsl", f"offset {error.offset} outside the text of {len(text)} characters", case)
         if error.code not in CODES:
@@ -642,6 +646,7 @@ def check_overlay(effect: str | None, expr: str | None, slot: str = "win", seed:
             layer = load_yaml(text, "fuzz.yaml")
             game, _ = compile_variant(load_variant("standard", layers=[layer]))
     except RuleFileError as error:
+        STATS["overlay:refused"] += 1
         found = _check_error(error, sources, case)
         if found:
             return found
@@ -658,11 +663,12 @@ def check_overlay(effect: str | None, expr: str | None, slot: str = "win", seed:
         return Finding("hang", f"loading: {error}", case)
     except Exception:
         return Finding("exception", traceback.format_exc(limit=8), case)
-    return play_short(game, seed, case)
+    return play_short(game, seed, case, "overlay")
 
 
-def play_short(game, seed: int, case: dict) -> Finding | None:
+def play_short(game, seed: int, case: dict, mode: str = "game") -> Finding | None:
     """A short random game with every invariant; a finding if anything goes wrong."""
+    STATS[f"{mode}:played"] += 1
     from .randomplay import play_random
 
     players = game.players_min + seed % (game.players_max - game.players_min + 1)
@@ -690,9 +696,10 @@ def check_rule_file(name: str, data: bytes, workdir: Path, seed: int = 0) -> Fin
         with time_limit(CASE_SECONDS):
             game, _ = compile_variant(load_variant(str(path)))
     except RuleFileError as error:
+        STATS["file:refused"] += 1
         return _check_error(error, sources, case)
     except Hang as error:
         return Finding("hang", f"loading: {error}", case)
     except Exception:
         return Finding("exception", traceback.format_exc(limit=8), case)
-    return play_short(game, seed, case)
+    return play_short(game, seed, case, "file")

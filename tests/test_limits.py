@@ -378,6 +378,21 @@ def test_position_file_size_limit(tmp_path):
         position.read_position_file(str(big))
 
 
+@pytest.mark.parametrize("text", ["[" * 100_000, '{"players": ' + "[" * 100_000 + "]" * 100_000 + "}"])
+def test_deeply_nested_position_file_is_a_clear_error(tmp_path, text):
+    """Regression (limits): json's decoder raised RecursionError, a traceback at the CLI."""
+    path = tmp_path / "deep.json"
+    path.write_text(text)
+    with time_limit(GUARD), pytest.raises(PositionError, match="nested too deeply"):
+        position.read_position_file(str(path))
+    from click.testing import CliRunner
+
+    from sorry_rules.cli import main
+
+    result = CliRunner().invoke(main, ["moves", "--state", str(path)])
+    assert result.exit_code == 1 and isinstance(result.exception, SystemExit)  # no traceback
+
+
 def test_game_log_size_limit(tmp_path):
     from sorry_rules.errors import SaveFileError
 
