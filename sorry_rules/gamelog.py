@@ -101,8 +101,9 @@ def from_json(text: str | bytes, where: str = "game log") -> GameLog:
         raise SaveFileError(f"{where}: larger than {MAX_LOG_BYTES} bytes; not a game log")
     try:
         data = json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as error:
-        detail = f"line {error.lineno}, column {error.colno}: {error.msg}" if isinstance(error, json.JSONDecodeError) else "nested too deep"
+    except (ValueError, RecursionError) as error:  # ValueError: also numbers longer than int() accepts
+        detail = f"line {error.lineno}, column {error.colno}: {error.msg}" if isinstance(error, json.JSONDecodeError) \
+            else "nested too deep" if isinstance(error, RecursionError) else "a number is too long"
         raise SaveFileError(f"{where}: damaged or truncated ({detail})") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise SaveFileError(f"{where}: not a sorry-rules game log (no \"format\": \"{FORMAT}\")")

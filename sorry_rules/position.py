@@ -53,6 +53,8 @@ def read_position_file(path: str) -> dict:
             except RuleFileError as yaml_error:
                 raise PositionError(str(yaml_error)) from None
         raise PositionError(f"{path}:{error.lineno}:{error.colno}: invalid JSON: {error.msg}") from None
+    except ValueError:  # a number longer than int() accepts (sys.get_int_max_str_digits)
+        raise PositionError(f"position file {path} has a number too long to be a position") from None
 
 
 def _card(game, value, where: str) -> int:

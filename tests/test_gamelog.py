@@ -88,6 +88,7 @@ def test_truncated_and_damaged_logs(played):
     assert "damaged or truncated" in _error("")
     assert "not UTF-8" in _error(b"\xff\xfe{}")
     assert "damaged or truncated" in _error("[" * 100_000)
+    assert "number is too long" in _error('{"seed": ' + "1" * 5000 + "}")  # more digits than int() takes
     data = json.loads(text)
     data["plies"] += 1
     assert "plies" in _error(json.dumps(data))

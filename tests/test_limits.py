@@ -379,12 +379,17 @@ def test_position_file_size_limit(tmp_path):
         position.read_position_file(str(big))
 
 
-@pytest.mark.parametrize("text", ["[" * 100_000, '{"players": ' + "[" * 100_000 + "]" * 100_000 + "}"])
-def test_deeply_nested_position_file_is_a_clear_error(tmp_path, text):
-    """Regression (limits): json's decoder raised RecursionError, a traceback at the CLI."""
+@pytest.mark.parametrize("text, words", [
+    ("[" * 100_000, "nested too deeply"),
+    ('{"players": ' + "[" * 100_000 + "]" * 100_000 + "}", "nested too deeply"),
+    ('{"players": ' + "1" * 5000 + "}", "number too long"),
+])
+def test_deeply_nested_position_file_is_a_clear_error(tmp_path, text, words):
+    """Regression (limits): json's decoder raised RecursionError for deep nesting and
+    ValueError for numbers of more than 4,300 digits: a traceback at the CLI."""
     path = tmp_path / "deep.json"
     path.write_text(text)
-    with time_limit(GUARD), pytest.raises(PositionError, match="nested too deeply"):
+    with time_limit(GUARD), pytest.raises(PositionError, match=words):
         position.read_position_file(str(path))
     from click.testing import CliRunner
 
