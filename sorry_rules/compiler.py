@@ -54,7 +54,7 @@ def _check(v, out: _Problems) -> None:
     if v.players.max > len(colours):
         out.at(("players", "max"), "SR510", f"players: max {v.players.max} but only {len(colours)} colours")
     for key, names in v.seating.items():
-        if not key.isdigit() or not v.players.min <= int(key) <= v.players.max:
+        if not (key.isascii() and key.isdigit() and len(key) <= 3) or not v.players.min <= int(key) <= v.players.max:
             out.at(("seating", key), "SR510", f"seating: '{key}' is not a player count between {v.players.min} and {v.players.max}", key=True)
             continue
         if len(names) != int(key):

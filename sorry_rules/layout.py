@@ -157,8 +157,8 @@ class Layout:
         if word == "home":
             return self.home[c]
         kind, sep, number = word.partition(":")
-        if sep and number.isdigit():
-            n = int(number)
+        if sep and number.isascii() and number.isdigit():  # "²".isdigit() is true, int("²") fails
+            n = int(number) if len(number) <= 9 else 10**9
             if kind == "track":
                 if n >= self.T:
                     raise PositionError(f"{text!r}: the track has squares 0..{self.T - 1}")

@@ -64,7 +64,7 @@ class TerminalPlayer:
             answer = click.prompt("Your move", default="1").strip().lower()
             if answer in ("q", "quit"):
                 raise click.Abort()
-            if answer.isdigit() and 1 <= int(answer) <= len(moves):
+            if answer.isascii() and answer.isdigit() and len(answer) <= 9 and 1 <= int(answer) <= len(moves):
                 return int(answer) - 1
             click.echo(f"Type a number from 1 to {len(moves)}, or q to quit.")
 

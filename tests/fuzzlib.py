@@ -343,7 +343,8 @@ def mutate_bytes(chooser, data: bytes, others: list[bytes]) -> bytes:
         elif kind == 3:  # insert interesting text
             data[at:at] = chooser.choice([b"\n", b": ", b"- ", b"{", b"}", b"[", b"]", b"&a ", b"*a", b"!!python/object ",
                                           b"\t", b"\xef\xbb\xbf", b"\xff", b"---\n", b"null", b"~", b"1000000000",
-                                          b"99999999999999999999999", b"-1", b"extends: standard\n", b'"', b"'", b"#"])
+                                          b"99999999999999999999999", b"-1", b"extends: standard\n", b'"', b"'", b"#",
+                                          "\u00b2".encode(), "\u0663".encode(), "\uff11".encode()])  # digits int() refuses
         elif kind == 4 and n:  # duplicate a range
             length = chooser.integer(1, 200)
             data[at:at] = data[at : at + length]
@@ -425,7 +426,7 @@ class SchemaMutator:
             extra = node.get("additionalProperties")
             if isinstance(extra, dict) and depth < 3:
                 for i in range(chooser.integer(0, 3)):
-                    out[chooser.choice(["1", "2", "7", "sorry", "red", "new" + str(i)])] = self.value(chooser, extra, path + ("*",), depth + 1)
+                    out[chooser.choice(["1", "2", "3", "7", "sorry", "red", "\u00b2", "0" * 5000, "new" + str(i)])] = self.value(chooser, extra, path + ("*",), depth + 1)
             return out
         return chooser.choice([0, "x", None, [], {}])
 

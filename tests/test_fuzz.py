@@ -179,3 +179,93 @@ def test_hang_guard_reports_a_hang():
     finally:
         F.CASE_SECONDS = original
     assert finding is not None and finding.kind == "hang"
+
+
+# ---- position files (the moves oracle's input) ------------------------------------------------
+_squares = st.one_of(st.sampled_from(["start", "home", "track:0", "track:59", "track:60", "safety:1", "safety:5",
+                                      "safety:6", "track:²", "safety:٣", "track:１", "track:" + "9" * 5000, "track:-1",
+                                      "Track: 3", "track:3:4", ""]), st.text(max_size=12), st.integers(), st.none())
+_json = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | st.text(max_size=8),
+                     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+                     max_leaves=12)
+_colours = st.sampled_from(["red", "blue", "yellow", "green", "purple", "RED", ""])
+_seated = st.lists(st.sampled_from(["red", "blue", "yellow", "green"]), min_size=1, max_size=4, unique=True)
+_positions = st.fixed_dictionaries(
+    {"players": _seated, "card": st.sampled_from(["1", "2", "4", "7", "10", "11", "sorry"]),
+     "pawns": st.dictionaries(st.sampled_from(["red", "blue", "yellow", "green"]), st.lists(_squares, max_size=5), max_size=4)},
+    optional={"turn": _colours, "hand": st.lists(st.sampled_from(["1", "7", "x"]), max_size=6)},
+)  # mostly well-formed, so the checks deep inside are reached
+_damaged = st.fixed_dictionaries(
+    {},
+    optional={
+        "players": st.one_of(st.lists(_colours, max_size=6), _json),
+        "turn": st.one_of(_colours, _json),
+        "card": st.one_of(st.sampled_from(["1", "2", "7", "11", "sorry", "6", 7]), _json),
+        "hand": st.one_of(st.lists(st.sampled_from(["1", "7", "x"]), max_size=6), _json),
+        "pawns": st.one_of(st.dictionaries(_colours, st.one_of(st.lists(_squares, max_size=6), _json), max_size=4), _json),
+        "extra": _json,
+    },
+)
+
+
+@fast
+@given(data=st.one_of(_positions, _damaged, _json))
+def test_position_data_gives_only_position_errors(data):
+    """Any position data: a PositionError, or a position whose moves report is JSON data."""
+    from sorry_rules.errors import PositionError
+    from sorry_rules.oracle import moves_report
+    from sorry_rules.position import parse_position
+
+    game = _standard()
+    try:
+        with F.time_limit(F.CASE_SECONDS):
+            found = parse_position(game, data)
+            report = moves_report(game, found)
+    except PositionError:
+        return
+    import json
+
+    assert json.loads(json.dumps(report)) == report
+
+
+def _standard():
+    from sorry_rules.compiler import load_game
+
+    global _STANDARD
+    try:
+        return _STANDARD
+    except NameError:
+        _STANDARD = load_game("standard")
+        return _STANDARD
+
+
+def test_unicode_digits_are_not_numbers(tmp_path, monkeypatch):
+    """Regression (position fuzzing): "²".isdigit() is true but int("²") fails, so the
+    position `track:²`, a seating key "²" and the answer "²" at the terminal prompt raised
+    ValueError (tracebacks)."""
+    from sorry_rules.errors import PositionError
+    from sorry_rules.position import parse_position
+
+    game = _standard()
+    for square in ("track:²", "safety:٣", "track:" + "9" * 5000):
+        with pytest.raises(PositionError, match="pawns.red"):
+            parse_position(game, {"players": ["red", "blue"], "card": "1", "pawns": {"red": [square]}})
+    path = tmp_path / "seating.yaml"
+    path.write_text('extends: standard\nname: seating\nseating: {"²": [red, blue]}\n')
+    from sorry_rules.compiler import load_game
+    from sorry_rules.errors import RuleFileError
+
+    with pytest.raises(RuleFileError) as caught:
+        load_game(str(path))
+    assert [(p.line, p.col, p.code) for p in caught.value.problems] == [(3, 11, "SR510")]
+
+    import click
+
+    from sorry_rules.play import TerminalPlayer
+    from sorry_rules.players import view_of
+
+    answers = iter(["²", "9" * 5000, "1"])
+    monkeypatch.setattr(click, "prompt", lambda *a, **k: next(answers))
+    state = game.draw(game.new_game(1, players=2))
+    moves = game.legal_moves(state)
+    assert TerminalPlayer().choose(view_of(game, state), moves) == 0
