@@ -9,9 +9,10 @@ passing, the game ending exactly when a win condition holds, scores = sum of sco
 the game ending within tests/randomplay.MAX_PLIES, and every game replayed from its seed and
 choices and through a JSON game log to the identical final state.
 
-Hypothesis draws the variant, the player count, the seed and the choices (the first choices
-of a game come from hypothesis, the rest from seeded random players), so a failure shrinks
-to a small seed and a short choice list and is reported with its replay recipe.
+For each rule file hypothesis draws the player count, the seed and the choices (the first
+choices of a game come from hypothesis, the rest from seeded random players; the stateful
+machine draws the rule file too), so a failure shrinks to a small seed and a short choice
+list and is reported with its replay recipe.
 
 Default run: about GAMES_DEFAULT whole games plus a stateful machine of STATEFUL_DEFAULT
 runs. The soak (`pytest -m slow`) plays SORRY_SOAK_GAMES games per rule file (default
