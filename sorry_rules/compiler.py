@@ -56,7 +56,7 @@ def _check(v, out: _Problems) -> None:
     if v.players.max > len(colours):
         out.at(("players", "max"), "SR510", f"players: max {v.players.max} but only {len(colours)} colours")
     for key, names in v.seating.items():
-        if not key.isdigit() or not v.players.min <= int(key) <= v.players.max:
+        if not (key.isascii() and key.isdigit() and len(key) <= 3) or not v.players.min <= int(key) <= v.players.max:
             out.at(("seating", key), "SR510", f"seating: '{key}' is not a player count between {v.players.min} and {v.players.max}", key=True)
             continue
         if len(names) != int(key):
@@ -128,7 +128,7 @@ class Context:
         self.team_of, relation = _relations(v)
         control_of = self.team_of if v.rules.control == "team" else tuple((c,) for c in range(self.layout.C))
         self.mechanics = Mechanics(self.layout, relation, v.rules, control_of)
-        self.programs = ProgramCompiler(self.mechanics, self.team_of)
+        self.programs = ProgramCompiler(self.mechanics, self.team_of, v.pawns)
 
 
 def dsl_texts(v) -> list[tuple[tuple, str, str]]:
@@ -149,6 +149,7 @@ def compile_text(programs: ProgramCompiler, out: _Problems, path: tuple, text: s
     ast = None
     try:
         ast = dsl.parse_effect(text) if kind == "effect" else dsl.parse_expr(text)
+        programs.check_cost(ast)
         if kind == "effect":
             return ast, programs.effect(ast)
         return ast, programs.expression(ast, bool if kind == "bool" else int)

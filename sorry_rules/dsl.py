@@ -1,9 +1,15 @@
 """Parser of the sorry-rules DSL (grammar in grammar/sorry.lark) into a small typed AST.
 
 Contract: `parse_effect(text)` and `parse_expr(text)` return AST nodes or raise `DslError`
-with a 0-based character `offset` into `text`, a message and a stable code. Nothing here
-evaluates anything; `sorry_rules.compiler` gives the AST its meaning. The LALR parser is
-built once per process.
+with a 0-based character `offset` into `text`, a message and a stable code; no other
+exception escapes for any text. Nothing here evaluates anything; `sorry_rules.compiler`
+gives the AST its meaning. The LALR parser is built once per process.
+
+Limits (docs/LIMITS.md): at most MAX_TEXT characters, numbers up to MAX_NUMBER, and an AST
+at most MAX_NESTING levels deep, counting every operator, not only parentheses (`- - - 1`
+is three levels; the alternatives of one `a | b | c` are one level). Parsing and the tree
+transformation are iterative, so a text nested deeper than that is an SR303 error, never
+a RecursionError, and every later stage (compiler, closures) recurses at most that deep.
 """
 
 from __future__ import annotations
@@ -11,7 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from lark import Lark, Token, Transformer, v_args
+from lark import Lark, Token, v_args
+from lark.visitors import Transformer_NonRecursive
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from .resources import grammar_text
@@ -172,7 +179,7 @@ def _int(token: Token) -> int:
 
 
 @v_args(meta=True)
-class _ToAst(Transformer):
+class _ToAst(Transformer_NonRecursive):
     def effect(self, meta, children):
         return children[0]
 
@@ -334,12 +341,31 @@ def _parse(text: str, start: str):
     except UnexpectedInput as error:  # pragma: no cover - other lark input errors
         raise DslError(getattr(error, "pos_in_stream", 0) or 0, str(error).splitlines()[0]) from None
     try:
-        return _ToAst().transform(tree)
+        ast = _ToAst().transform(tree)
     except Exception as error:  # lark wraps DslError raised in callbacks
         inner = getattr(error, "orig_exc", error)
         if isinstance(inner, DslError):
             raise inner from None
         raise
+    _check_depth(ast)
+    return ast
+
+
+def _children(node: Node) -> tuple:
+    if isinstance(node, Choice):
+        return node.options
+    return tuple(getattr(node, name) for name in ("first", "second", "effect", "condition", "argument",
+                                                  "body", "left", "right", "operand") if isinstance(getattr(node, name, None), Node))
+
+
+def _check_depth(root: Node) -> None:
+    """Raise DslError (SR303) at the first node nested deeper than MAX_NESTING (iterative)."""
+    stack = [(root, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_NESTING:
+            raise DslError(node.pos, f"expression nested more than {MAX_NESTING} levels deep (operators and parentheses); split it up", "SR303")
+        stack.extend((child, depth + 1) for child in _children(node))
 
 
 def parse_effect(text: str) -> Node:

@@ -91,6 +91,7 @@ class Game:
         self.players_max = players_max
         self.win = win
         self.win_on_home_only = win_on_home_only
+        self._setup_wins: dict[tuple, bool] = {}
         self.scoring = scoring
         self.content_hash = content_hash
         self._X = layout.X
@@ -212,7 +213,7 @@ class Game:
             else:
                 spare_flags |= flags
                 continue
-            key = (result, kind, flags)
+            key = (result, kind, bool(flags & DRAW_AGAIN))  # what the Move carries (A24)
             if key in seen:
                 continue
             seen.add(key)
@@ -268,13 +269,25 @@ class Game:
             hands = hands[: state.turn] + (tuple(hand),) + hands[state.turn + 1:]
         placement = move.placement
         winner = None
-        if move.kind == "move" and (not self.win_on_home_only or self._reaches_home(move.events)):
+        if move.kind == "move" and (not self.win_on_home_only or self._reaches_home(move.events)
+                                    or self._wins_at_setup(state.seats)):
             winner = self._winner(placement, state.seats, state.turn)
         if winner is not None or move.draw_again:
             turn = state.turn
         else:
             turn = (state.turn + 1) % len(state.seats)
         return State(placement, state.seats, turn, None, hands, pile, discard, rng, winner, state.plies + 1)
+
+    def _wins_at_setup(self, seats) -> bool:
+        """Whether a seat's win condition already holds before any pawn reached Home. A
+        condition that counts only Home and pawns keeps its value until a pawn reaches
+        Home, so checking it only then is exact unless it held from the start; then every
+        move is checked, as without the shortcut."""
+        known = self._setup_wins.get(seats)
+        if known is None:
+            view = _PlacementView(self.initial_placement(seats))
+            known = self._setup_wins[seats] = any(self.win(c, view, None) for c in seats)
+        return known
 
     def _reaches_home(self, events) -> bool:
         home = self.layout.home

@@ -8,13 +8,15 @@ Square ids (one integer space shared by all colours):
 Squares below X are exclusive (at most one pawn); Home and Start hold any number.
 
 Contract: tables are pure functions of the board spec and the home rule; `forward(n)[c][sq]`
-is where a colour-c pawn on `sq` ends after n forward steps (R13, R31, R33), or -1.
+is where a colour-c pawn on `sq` ends after n forward steps (R13, R31, R33), or -1, and
+`backward(n)[c][sq]` likewise (R30, A12). Building one table costs O(colours x squares)
+whatever n, and tables are cached per layout (never in a global cache that would keep
+every layout ever compiled alive).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
 from .errors import PositionError
 
@@ -25,6 +27,18 @@ class SlideInfo:
     triangle: int        # track square a pawn must land on exactly
     end: int             # end circle
     swept: tuple         # triangle+1 .. end, in order
+
+
+class _Tables(dict):
+    """steps -> per-colour rows, built by `row(c, steps)` on first use."""
+
+    def __init__(self, row, colours: int):
+        super().__init__()
+        self.row, self.colours = row, colours
+
+    def __missing__(self, steps: int) -> tuple:
+        table = self[steps] = tuple(self.row(c, steps) for c in range(self.colours))
+        return table
 
 
 class Layout:
@@ -51,6 +65,10 @@ class Layout:
                 swept = tuple((c * side_length + k) % T for k in range(frm + 1, to + 1))
                 slide_at[triangle] = SlideInfo(c, triangle, swept[-1], swept)
         self.slide_at = tuple(slide_at)
+        # forward(n)[c][sq] / backward(n)[c][sq]: destination after n steps, or -1. Tables
+        # are built on first use and cached per layout (a plain dict lookup on the hot path).
+        self.forward = _Tables(self._forward_row, C).__getitem__
+        self.backward = _Tables(self._backward_row, C).__getitem__
 
     # ---- single steps ------------------------------------------------------------------
     def colour_of_square(self, sq: int) -> int | None:
@@ -82,57 +100,32 @@ class Layout:
         return -1
 
     # ---- tables ------------------------------------------------------------------------
-    @lru_cache(maxsize=None)
-    def forward(self, steps: int) -> tuple[tuple[int, ...], ...]:
-        """Per colour, per square: destination after `steps` forward steps, or -1.
+    # Each colour's forward moves follow one route: from the track square after its safety
+    # entry all the way round to the safety entry, then safety 1..L, then Home. A table is
+    # built in O(colours x squares) from a square's index on that route, whatever `steps`.
+    def _forward_row(self, c: int, steps: int) -> tuple[int, ...]:
+        T, L = self.T, self.L
+        entry = self.safety_entry[c]
+        route = [(entry + 1 + i) % T for i in range(T)] + [T + c * L + k for k in range(L)] + [self.home[c]]
+        last = len(route) - 1  # Home
+        beyond = self.home[c] if self.overshoot_stops else -1
+        row = [-1] * self.size
+        if steps <= 0:
+            return tuple(row)
+        for index, sq in enumerate(route[:-1]):  # Home, Start and other colours' zones: -1
+            target = index + steps
+            row[sq] = route[target] if target <= last else beyond
+        return tuple(row)
 
-        Built by composing the one-step table (O(size * log steps) per colour), so long
-        moves on large boards stay cheap; `_walk_forward` is the step-by-step definition."""
-        none = self.size  # an extra slot standing for -1 (absorbing)
-        table = []
-        for c in range(self.C):
-            first = [none] * (self.size + 1)
-            for sq in range(min(self.size, self.X)):
-                if self._own_or_track(c, sq):
-                    first[sq] = self._step_forward(c, sq)
-            after = list(first)  # later steps: from Home a pawn stays (stop) or the move fails
-            after[self.home[c]] = self.home[c] if self.overshoot_stops else none
-            rest = _power(after, steps - 1) if steps > 0 else None
-            row = tuple(-1 if rest is None or first[sq] == none or rest[first[sq]] == none else rest[first[sq]]
-                        for sq in range(self.size))
-            table.append(row)
-        return tuple(table)
-
-    @lru_cache(maxsize=None)
-    def backward(self, steps: int) -> tuple[tuple[int, ...], ...]:
-        """Per colour, per square: destination after `steps` backward steps, or -1."""
-        none = self.size
-        table = []
-        for c in range(self.C):
-            back = [none] * (self.size + 1)
-            for sq in range(min(self.size, self.X)):
-                if self._own_or_track(c, sq):
-                    back[sq] = self._step_backward(c, sq)
-            moved = _power(back, steps)
-            row = tuple(moved[sq] if sq < self.X and self._own_or_track(c, sq) and moved[sq] != none else -1
-                        for sq in range(self.size))
-            table.append(row)
-        return tuple(table)
-
-    def _own_or_track(self, c: int, sq: int) -> bool:
-        return sq < self.T or self.colour_of_square(sq) == c
-
-    def _walk_forward(self, c: int, sq: int, steps: int) -> int:
-        """Destination of `steps` forward steps, one step at a time (the definition the
-        tables are checked against)."""
-        home = self.home[c]
-        if sq >= self.X or steps <= 0:
-            return -1
-        for _ in range(steps):
-            if sq == home:
-                return home if self.overshoot_stops else -1
-            sq = self._step_forward(c, sq)
-        return sq
+    def _backward_row(self, c: int, steps: int) -> tuple[int, ...]:
+        T, L = self.T, self.L
+        entry = self.safety_entry[c]
+        row = [-1] * self.size
+        for sq in range(T):
+            row[sq] = (sq - steps) % T
+        for k in range(1, L + 1):  # safety k: down the zone, then out onto the track (R30, A12)
+            row[T + c * L + k - 1] = T + c * L + k - 1 - steps if steps < k else (entry - (steps - k)) % T
+        return tuple(row)
 
     def distance_home(self, c: int, sq: int) -> int:
         """Forward steps from `sq` to Home for colour c (Start counts as before the start exit)."""
@@ -164,8 +157,8 @@ class Layout:
         if word == "home":
             return self.home[c]
         kind, sep, number = word.partition(":")
-        if sep and number.isdigit():
-            n = int(number)
+        if sep and number.isascii() and number.isdigit():  # "²".isdigit() is true, int("²") fails
+            n = int(number) if len(number) <= 9 else 10**9
             if kind == "track":
                 if n >= self.T:
                     raise PositionError(f"{text!r}: the track has squares 0..{self.T - 1}")
@@ -175,16 +168,3 @@ class Layout:
                     raise PositionError(f"{text!r}: the safety zone has squares 1..{self.L}")
                 return self.T + c * self.L + n - 1
         raise PositionError(f"unknown position {text!r} (use start, home, track:N or safety:K)")
-
-
-def _power(step: list[int], n: int) -> list[int]:
-    """The map `step` (a list: index -> index) applied `n` >= 0 times, by repeated squaring."""
-    result = list(range(len(step)))
-    base = step
-    while n > 0:
-        if n & 1:
-            result = [base[x] for x in result]
-        n >>= 1
-        if n:
-            base = [base[x] for x in base]
-    return result

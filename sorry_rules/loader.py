@@ -93,7 +93,8 @@ def display_name(path: Path) -> str:
 
 def resolve(spec: str, relative_to: Path | None = None) -> Path | None:
     """Find a rule file: a path (relative to `relative_to` first, then the working
-    directory), else a bundled name with or without `.yaml`."""
+    directory), else a bundled name with or without `.yaml`. None when there is none,
+    also for names the operating system refuses (too long, embedded NUL)."""
     candidates: list[Path] = []
     raw = Path(spec)
     if relative_to is not None and not raw.is_absolute():
@@ -106,8 +107,11 @@ def resolve(spec: str, relative_to: Path | None = None) -> Path | None:
         if relative_to is not None:
             candidates.append(relative_to / f"{spec}.yaml")
     for candidate in candidates:
-        if candidate.is_file():
-            return candidate
+        try:
+            if candidate.is_file():
+                return candidate
+        except OSError:  # a name the system refuses (too long, ...): not a rule file
+            continue
     return None
 
 
@@ -174,15 +178,16 @@ def _data_path(data, loc) -> tuple:
     """Map a pydantic error location onto a path that exists in the data (drops union tags)."""
     path: list = []
     node = data
-    for part in loc:
+    last = len(loc) - 1
+    for index, part in enumerate(loc):
         if isinstance(node, dict) and part in node:
             path.append(part)
             node = node[part]
         elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
             path.append(part)
             node = node[part]
-        elif isinstance(node, dict) and isinstance(part, str) and part.endswith("]"):
-            continue
+        elif isinstance(node, dict) and isinstance(part, str) and (part.endswith("]") or index < last):
+            continue  # a union member or discriminator tag ("hand" in turn.hand.hand_size)
         else:
             if not (isinstance(node, dict) and isinstance(part, str)):
                 continue

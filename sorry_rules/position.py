@@ -42,6 +42,8 @@ def read_position_file(path: str) -> dict:
         return json.loads(raw.decode("utf-8"))
     except UnicodeDecodeError:
         raise PositionError(f"position file {path} is not UTF-8 text") from None
+    except RecursionError:  # json's decoder recurses once per nested list or object
+        raise PositionError(f"position file {path} is nested too deeply to be a position") from None
     except json.JSONDecodeError as error:
         if path.endswith((".yaml", ".yml")):
             from .yamlsafe import load_yaml
@@ -51,6 +53,8 @@ def read_position_file(path: str) -> dict:
             except RuleFileError as yaml_error:
                 raise PositionError(str(yaml_error)) from None
         raise PositionError(f"{path}:{error.lineno}:{error.colno}: invalid JSON: {error.msg}") from None
+    except ValueError:  # a number longer than int() accepts (sys.get_int_max_str_digits)
+        raise PositionError(f"position file {path} has a number too long to be a position") from None
 
 
 def _card(game, value, where: str) -> int:

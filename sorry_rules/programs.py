@@ -12,12 +12,30 @@ Semantics of the combinators (docs/REFERENCE.md):
               has no outcome, A's outcome alone; where A has none, B alone
   A if C      A's outcomes when condition C holds on the board before A, else none
 Errors are `CompileError(offset, message, code)` located by the caller.
+
+Resource bounds (docs/LIMITS.md), checked before anything is built, so that no rule file can
+make play hang or exhaust memory:
+  * `check_cost(node)`: an upper bound of the work one evaluation can take (outcomes an
+    effect can produce, with `then` multiplying and `can`, aggregates and guards adding
+    their own work) must stay within MAX_WORK; else SR303 at the smallest part over it.
+  * movement tables: every distinct `forward N`, `backward N` and split part needs one
+    table of colours x squares entries; all of a variant's tables together stay within
+    MAX_TABLE_CELLS; else SR303 at the effect that needs the table that does not fit.
+  * steps of one move: 1 .. one lap plus the safety zone (T + L + 1); else SR508.
 """
 
 from __future__ import annotations
 
+from math import comb, perm
+
 from . import dsl
 from .mechanics import DRAW_AGAIN, PASS, Board
+
+#: Largest estimated work of one evaluation of a card effect, condition or formula.
+MAX_WORK = 1_000_000
+#: Largest number of movement-table entries (colours x squares per table) of one variant.
+MAX_TABLE_CELLS = 4_000_000
+_CAP = 10**30  # estimates are clamped here, so huge texts stay cheap to estimate
 
 
 class CompileError(Exception):
@@ -35,11 +53,81 @@ COUNTS = ("home", "pawns", "start", "safety", "track")
 class ProgramCompiler:
     """Compiles effects and expressions for one variant's mechanics and teams."""
 
-    def __init__(self, mechanics, team_of: tuple):
+    def __init__(self, mechanics, team_of: tuple, pawns: int = 1):
         self.m = mechanics
         self.layout = mechanics.layout
         self.team_of = team_of  # colour -> tuple of colours of its team (itself included)
+        self.pawns = pawns  # pawns per colour (for the cost bound)
         self.functions_used: set[str] = set()  # count functions seen since the last reset
+        self.tables: set[tuple[str, int]] = set()  # movement tables reserved so far
+
+    # ---- resource bounds -----------------------------------------------------------------
+    def check_cost(self, node) -> int:
+        """Raise CompileError (SR303) when `node` could take more than MAX_WORK work to
+        evaluate once; return the estimate. Call it before `effect`/`expression`."""
+        return self._cost(node)[1]
+
+    def _cost(self, node) -> tuple[int, int]:
+        """(outcomes, work) upper bounds of one evaluation of `node`."""
+        out, work = self._estimate(node)
+        out, work = min(out, _CAP), min(work, _CAP)
+        if work > MAX_WORK:
+            what = "effect" if isinstance(node, dsl.EFFECT_NODES) else "expression"
+            raise CompileError(node.pos, f"this {what} could take up to {work:,} steps to work out "
+                               f"(at most {MAX_WORK:,}); make it smaller", "SR303")
+        return out, work
+
+    def _estimate(self, node) -> tuple[int, int]:
+        layout, m = self.layout, self.m
+        group = max(len(colours) for colours in m.control_of)  # colours one player moves
+        movers = self.pawns * group
+        targets = max(1, min(layout.T, self.pawns * (layout.C - 1)))  # other pawns on the track
+        if isinstance(node, dsl.Enter):
+            return group, group
+        if isinstance(node, (dsl.Forward, dsl.Backward)):
+            return movers, movers
+        if isinstance(node, dsl.Split):
+            most = min(node.among if node.among is not None else node.steps, movers, node.steps)
+            out = sum(perm(movers, k) * comb(node.steps - 1, k - 1) for k in range(2, most + 1))
+            return out, max(out, 1)
+        if isinstance(node, dsl.Switch):
+            return movers * targets, movers * targets + targets
+        if isinstance(node, dsl.Sorry):
+            return group * targets, group * targets + targets
+        if isinstance(node, (dsl.DrawAgain, dsl.Pass, dsl.Number, dsl.Bool, dsl.Name)):
+            return 1, 1
+        if isinstance(node, dsl.Choice):
+            costs = [self._cost(option) for option in node.options]
+            return sum(c[0] for c in costs), sum(c[1] for c in costs)
+        if isinstance(node, dsl.Then):
+            (o1, w1), (o2, w2) = self._cost(node.first), self._cost(node.second)
+            if isinstance(node.second, (dsl.DrawAgain, dsl.Pass)):
+                return max(o1, 1), w1 + 1
+            return max(o1, 1) * max(o2, 1), w1 + max(o1, 1) * w2
+        if isinstance(node, dsl.Guard):
+            (o1, w1), (_, w2) = self._cost(node.effect), self._cost(node.condition)
+            return o1, w1 + w2
+        if isinstance(node, dsl.Can):
+            return 1, self._cost(node.effect)[1] + 1
+        if isinstance(node, (dsl.Not, dsl.Neg)):
+            return 1, self._cost(node.operand)[1] + 1
+        if isinstance(node, dsl.BinOp):
+            return 1, self._cost(node.left)[1] + self._cost(node.right)[1] + 1
+        if isinstance(node, dsl.Call):
+            return 1, self._cost(node.argument)[1] + layout.C * self.pawns
+        if isinstance(node, dsl.Aggregate):
+            return 1, layout.C * (self._cost(node.body)[1] + 1)
+        return 1, 1
+
+    def _reserve_tables(self, node, kind: str, counts) -> None:
+        """Account for the movement tables `node` needs; CompileError (SR303) when the
+        variant's tables would exceed MAX_TABLE_CELLS."""
+        wanted = self.tables | {(kind, n) for n in counts}
+        cells = len(wanted) * self.layout.C * self.layout.size
+        if cells > MAX_TABLE_CELLS:
+            raise CompileError(node.pos, f"the movement tables for this board would need {cells:,} entries "
+                               f"(at most {MAX_TABLE_CELLS:,}); use fewer or smaller step counts on a board this large", "SR303")
+        self.tables = wanted
 
     # ---- effects -------------------------------------------------------------------------
     def effect(self, node):
@@ -49,10 +137,12 @@ class ProgramCompiler:
             return m.enter
         if isinstance(node, dsl.Forward):
             self._check_steps(node, node.steps)
+            self._reserve_tables(node, "forward", (node.steps,))
             table = layout.forward(node.steps)
             return lambda p, board: m.step(table, "forward", p, board)
         if isinstance(node, dsl.Backward):
             self._check_steps(node, node.steps)
+            self._reserve_tables(node, "backward", (node.steps,))
             table = layout.backward(node.steps)
             return lambda p, board: m.step(table, "backward", p, board)
         if isinstance(node, dsl.Split):
@@ -61,6 +151,7 @@ class ProgramCompiler:
                 raise CompileError(node.pos, f"split {node.steps} among {node.among}: a split needs at least 2 pawns", "SR508")
             if node.steps < 2:
                 raise CompileError(node.pos, f"split {node.steps}: a split needs at least 2 steps (one per pawn)", "SR508")
+            self._reserve_tables(node, "forward", range(1, node.steps + 1))
             steps, among = node.steps, node.among
             return lambda p, board: m.split(steps, among, layout.forward, p, board)
         if isinstance(node, dsl.Switch):

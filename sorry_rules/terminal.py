@@ -180,7 +180,7 @@ class Session:
         prompt = f"Move 1-{n} (? help, h hint, q quit): "
         while True:
             answer = self.read(prompt).strip().lower()
-            if answer.isdigit() and 1 <= int(answer) <= n:
+            if answer.isascii() and answer.isdigit() and len(answer) <= 9 and 1 <= int(answer) <= n:  # "²".isdigit()
                 return int(answer) - 1
             if answer in ("q", "quit", "exit"):
                 raise QuitGame

@@ -175,7 +175,7 @@ def _variant_problems(v, origins, root: str, analyse: bool) -> list[Problem]:
     out = _Problems(origins)
     _check(v, out)
     checked = not out.errors
-    ctx = Context(v) if checked else _safe_context(v.colours, v.teams, v.board, v.rules)
+    ctx = Context(v) if checked else _safe_context(v.colours, v.teams, v.board, v.rules, v.pawns)
     asts = {}
     for path, text, kind in dsl_texts(v):
         ast, program = compile_text(ctx.programs, out, path, text, kind)
@@ -206,12 +206,12 @@ def _prefer_root(origins, paths, root: str):
 
 
 # ---- DSL texts when the schema failed ----------------------------------------------------
-def _safe_context(colours, teams, board, rules):
+def _safe_context(colours, teams, board, rules, pawns=None):
     """A compiler context from whatever parts of a variant are usable, for checking DSL
     names and types. Unusable parts fall back to the largest board (so step limits, which
     depend on the board, are not reported against a board the file does not have)."""
     from .compiler import Context
-    from .model import MAX_SAFETY, MAX_SIDE, Board, Rules
+    from .model import MAX_PAWNS, MAX_SAFETY, MAX_SIDE, Board, Rules
 
     names = []
     for name in colours if isinstance(colours, (list, tuple)) else []:
@@ -245,7 +245,9 @@ def _safe_context(colours, teams, board, rules):
             rules = Rules.model_validate(rules if rules is not None else {})
         except Exception:  # noqa: BLE001
             rules = Rules()
-    return Context(SimpleNamespace(colours=names, teams=groups or None, board=board, rules=rules))
+    if not (isinstance(pawns, int) and not isinstance(pawns, bool) and 1 <= pawns <= MAX_PAWNS):
+        pawns = 1  # unusable: the cost estimates then assume the fewest pawns
+    return Context(SimpleNamespace(colours=names, teams=groups or None, board=board, rules=rules, pawns=pawns))
 
 
 def _raw_texts(data: dict) -> list[tuple[tuple, str, str]]:
@@ -273,7 +275,7 @@ def _raw_texts(data: dict) -> list[tuple[tuple, str, str]]:
 def _raw_dsl_problems(data: dict, origins) -> list[Problem]:
     from .compiler import _Problems, compile_text
 
-    ctx = _safe_context(data.get("colours"), data.get("teams"), data.get("board"), data.get("rules"))
+    ctx = _safe_context(data.get("colours"), data.get("teams"), data.get("board"), data.get("rules"), data.get("pawns"))
     out = _Problems(origins)
     for path, text, kind in _raw_texts(data):
         compile_text(ctx.programs, out, path, text, kind)

@@ -359,8 +359,17 @@ class _Builder:
         self.root = None
 
     def problem(self, mark, code: str, message: str) -> None:
-        """Record a problem at a PyYAML mark (0-based; None means the start of the file)."""
-        line, col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
+        """Record a problem at a PyYAML mark (0-based; None means the start of the file).
+
+        A mark past the end of the text (libyaml counts a line break after a last line that
+        has none) is moved to the end of the text, so every position lies inside the file."""
+        line, col = (1, 1)
+        if mark is not None:
+            starts = self.text.starts
+            if mark.line >= len(starts):
+                line, col = self.text.line_col(len(self.text.text))
+            else:
+                line, col = mark.line + 1, min(mark.column, len(self.text.line(mark.line))) + 1
         self.problems.append(Problem(self.file, line, col, code, message))
 
     def run(self):

@@ -1,40 +1,160 @@
-"""Invariants every state of every variant must satisfy (used by the game and property tests)."""
+"""Invariants every state and every move of every variant must satisfy (used by the game,
+property and fuzz tests). Each check raises AssertionError with a message naming the rule.
+
+  check_state(game, state)             pawns, occupancy, colours in safety/Home, cards, hands
+  check_step(game, before, move, after) one applied move: events, Home, turn, plies, winner
+  check_outcome(game, state)           a finished game: winner, team, score lines and totals
+"""
 
 from __future__ import annotations
+
+from sorry_rules.engine import _PlacementView
+
+
+class _Tables:
+    """Per-game facts the checks need, computed once per game object."""
+
+    def __init__(self, game):
+        layout = game.layout
+        # allowed[c]: squares a colour-c pawn may stand on (track, own safety, own Home, own Start)
+        self.allowed = tuple(
+            frozenset(sq for sq in range(layout.size) if layout.colour_of_square(sq) in (None, c))
+            for c in range(layout.C)
+        )
+        self.deck = sorted(game.deck)
+
+
+def _tables(game) -> _Tables:
+    tables = getattr(game, "_test_invariant_tables", None)
+    if tables is None:
+        tables = _Tables(game)
+        game._test_invariant_tables = tables
+    return tables
 
 
 def check_state(game, state) -> None:
     """Raise AssertionError when `state` breaks a rule that holds in every game."""
     layout = game.layout
-    seen_exclusive: dict[int, int] = {}
+    facts = _tables(game)
+    exclusive = []
+    seats = state.seats
     for c, squares in enumerate(state.placement):
-        if c in state.seats:
-            assert len(squares) == game.pawns, f"{game.colours[c]} has {len(squares)} pawns"
+        if c in seats:
+            assert len(squares) == game.pawns, f"{game.colours[c]} has {len(squares)} pawns, not {game.pawns}"
         else:
             assert not squares, f"{game.colours[c]} is not playing but has pawns"
+        assert list(squares) == sorted(squares), f"{game.colours[c]}'s squares are not sorted (canonical placement)"
+        allowed = facts.allowed[c]
         for sq in squares:
-            assert 0 <= sq < layout.size, f"square {sq} off the board"
-            owner = layout.colour_of_square(sq)
-            assert owner is None or owner == c, f"{game.colours[c]} pawn on another colour's {layout.name(sq)}"
+            assert sq in allowed, f"{game.colours[c]} pawn on square {sq} ({'off the board' if not 0 <= sq < layout.size else 'another colour' + chr(39) + 's ' + layout.name(sq)})"
             if sq < layout.X:
-                assert sq not in seen_exclusive, f"two pawns on {layout.name(sq)}"
-                seen_exclusive[sq] = c
-    cards = list(state.pile)
-    cards += state.discard
+                exclusive.append(sq)
+    assert len(exclusive) == len(set(exclusive)), "two pawns on one track or safety square (R16)"
+    cards = list(state.pile) + list(state.discard)
     if state.card is not None:
         cards.append(state.card)
-    for hand in state.hands or ():
-        cards += hand
-        if state.pile or state.discard:
-            assert len(hand) == game.hand_size, f"a hand holds {len(hand)} cards while cards remain to draw (P4)"
-    assert sorted(cards) == _sorted_deck(game), "cards are not conserved (pile + discards + hands + card = deck)"
+    if state.hands is not None:
+        assert len(state.hands) == len(seats), "one hand per seat"
+        for hand in state.hands:
+            cards.extend(hand)
+            if state.pile or state.discard:
+                assert len(hand) == game.hand_size, f"a hand holds {len(hand)} cards while cards remain to draw (P4)"
+    assert sorted(cards) == facts.deck, "cards are not conserved (pile + discards + hands + card = deck)"
+    assert 0 <= state.turn < len(seats), "turn is not a seat"
+    assert state.winner is None or 0 <= state.winner < len(seats), "winner is not a seat"
 
 
-_DECKS: dict = {}
+def placement_after_events(game, placement, events) -> tuple:
+    """Apply a move's events to `placement` one by one (mechanics.py event contract)."""
+    start = game.layout.start
+    pos = [list(squares) for squares in placement]
+
+    def move(c, frm, to, event):
+        assert frm in pos[c], f"event {event} moves a {game.colours[c]} pawn that is not on {frm}"
+        pos[c].remove(frm)
+        pos[c].append(to)
+
+    for event in events:
+        if event[0] == "bump":
+            _, o, at = event
+            move(o, at, start[o], event)
+        elif event[0] == "switch":
+            _, a, sa, b, sb = event
+            move(a, sa, sb, event)
+            move(b, sb, sa, event)
+        else:
+            assert len(event) == 4, f"unknown event {event}"
+            _, c, frm, to = event
+            move(c, frm, to, event)
+    return tuple(tuple(sorted(squares)) for squares in pos)
 
 
-def _sorted_deck(game) -> list:
-    deck = _DECKS.get(id(game))
-    if deck is None or deck[0] is not game:
-        deck = _DECKS[id(game)] = (game, sorted(game.deck))
-    return deck[1]
+def _wins(game, placement, colour) -> bool:
+    return bool(game.win(colour, _PlacementView(placement), None))
+
+
+def check_step(game, before, move, after) -> None:
+    """One applied move: the move is data that explains the new placement (events replay to
+    it), Home pawns never move (R33), plies count moves, the turn passes unless the move
+    draws again or ends the game, and the game ends exactly when a win condition holds."""
+    assert after.plies == before.plies + 1, "plies count applied moves"
+    assert after.seats == before.seats, "seats never change"
+    assert after.placement == move.placement, "the new placement is the move's placement"
+    if move.kind == "move":
+        assert move.events, "a move that moves has events"
+    else:
+        assert not move.events and move.placement == before.placement, f"a {move.kind} changes nothing on the board"
+    assert placement_after_events(game, before.placement, move.events) == move.placement, \
+        f"the events {move.events} do not lead to the move's placement"
+    for c, squares in enumerate(before.placement):
+        home = game.layout.home[c]
+        assert after.placement[c].count(home) >= squares.count(home), f"a {game.colours[c]} pawn left Home (R33)"
+    if after.winner is None:
+        expected = before.turn if move.draw_again else (before.turn + 1) % len(before.seats)
+        assert after.turn == expected, "the turn passes clockwise unless the move draws again (R3, R19)"
+        if move.kind == "move":
+            for colour in after.seats:
+                assert not _wins(game, after.placement, colour), \
+                    f"{game.colours[colour]}'s win condition holds but the game goes on (R35)"
+    else:
+        assert _wins(game, after.placement, after.seats[after.winner]), "the winner's win condition does not hold"
+
+
+def check_outcome(game, state) -> None:
+    """Outcome of a state: None while the game runs; once over, the winner's team wins and
+    every seat's total is the sum of its score lines, one line per scoring component
+    (winner-only components only for the winning seats), in the rule file's order."""
+    outcome = game.outcome(state)
+    if state.winner is None:
+        assert outcome is None, "an unfinished game has no outcome"
+        return
+    assert outcome.winner == state.winner
+    team = game.team_of[state.seats[state.winner]]
+    assert outcome.winning_seats == tuple(i for i, c in enumerate(state.seats) if c in team), "winning seats = the winner's team"
+    assert state.winner in outcome.winning_seats
+    assert set(outcome.scores) == set(range(len(state.seats))), "every seat has a score"
+    for seat, (total, lines) in outcome.scores.items():
+        assert total == sum(line.points for line in lines), f"seat {seat}: total {total} is not the sum of its lines"
+        expected = [label for label, for_winner, _ in game.scoring if not for_winner or seat in outcome.winning_seats]
+        assert [line.label for line in lines] == expected, f"seat {seat}: score lines {lines} do not follow the rule file"
+        assert all(isinstance(line.points, int) and not isinstance(line.points, bool) for line in lines), "points are integers"
+
+
+def check_moves(game, state, moves) -> None:
+    """The legal moves of a running game: at least one; one move per distinct result (A24);
+    every move plays the drawn card (draw play) or a card of the hand (hand play); a
+    forfeit or the discards only when nothing else is possible (R11, P5)."""
+    assert moves, "a running game always offers at least one move (a forfeit or a discard when stuck)"
+    keys = [(m.card, m.placement, m.kind, m.draw_again) for m in moves]
+    assert len(keys) == len(set(keys)), "the same move is offered twice (A24)"
+    kinds = {m.kind for m in moves}
+    assert kinds <= {"move", "pass", "forfeit", "discard"}, f"unknown move kinds {kinds}"
+    if "forfeit" in kinds:
+        assert len(moves) == 1, "a forfeit is the only move when it is offered"
+    if "discard" in kinds:
+        assert kinds == {"discard"}, "discards only when no card can move (P5)"
+    if state.hands is None:
+        assert all(m.card == state.card for m in moves), "every move plays the drawn card"
+    else:
+        hand = state.hands[state.turn]
+        assert all(m.card is None and not hand or m.card in hand for m in moves), "every move plays a card of the hand"

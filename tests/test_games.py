@@ -1,15 +1,15 @@
 """Full seeded games of the standard variant: they finish, keep every invariant, replay
-exactly, and do not depend on the names of cards and colours."""
+exactly (every game here is replayed from its seed and choices, tests/randomplay.py), and
+do not depend on the names of cards and colours."""
 
 from __future__ import annotations
 
 import pytest
 
 from sorry_rules.compiler import load_game
-from sorry_rules.players import RandomPlayer
-from sorry_rules.runner import GameRecord, play_game, replay
+from sorry_rules.runner import replay
 
-from .invariants import check_state
+from .randomplay import play_random
 
 GAMES_PER_COUNT = 1000
 
@@ -19,20 +19,18 @@ def standard():
     return load_game("standard")
 
 
-def _random_game(game, seed, players, check=True):
-    state = game.new_game(seed, players=players)
-    seat_players = [RandomPlayer(seed, seat) for seat in range(players)]
-    record = GameRecord(seed, state.seats, state.turn)
-    if check:
-        check_state(game, state)
-    final = play_game(game, state, seat_players, on_turn=(lambda turn, s: check_state(game, s)) if check else None, record=record)
-    return final, record
+def _random_game(game, seed, players, check="state"):
+    """A seeded random game, replayed from its seed and choices (AssertionError if the
+    replay differs); returns (final state, choices)."""
+    played = play_random(game, seed, players, check=check)
+    return played.final, played.choices
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_thousand_random_games_finish_with_invariants(standard, players):
     """R1, R35: 1,000 seeded games per player count end with a winner; every state after
-    every move keeps pawn counts, one pawn per square, own-colour safety and Home, cards."""
+    every move keeps pawn counts, one pawn per square, own-colour safety and Home, cards;
+    every game replays from its seed and choices to the identical final state."""
     for seed in range(GAMES_PER_COUNT):
         final, _ = _random_game(standard, seed, players)
         assert final.winner is not None, f"seed {seed}: no winner after {final.plies} moves"
@@ -41,20 +39,22 @@ def test_thousand_random_games_finish_with_invariants(standard, players):
 
 
 def test_same_seed_same_game(standard):
-    a, record_a = _random_game(standard, 42, 4, check=False)
-    b, record_b = _random_game(standard, 42, 4, check=False)
-    assert a == b and record_a.choices == record_b.choices
+    a, choices_a = _random_game(standard, 42, 4, check=None)
+    b, choices_b = _random_game(standard, 42, 4, check=None)
+    assert a == b and choices_a == choices_b
 
 
 def test_replay_reaches_identical_state(standard):
     for seed in range(20):
-        final, record = _random_game(standard, seed, 3, check=False)
+        final, choices = _random_game(standard, seed, 3, check="all")
         start = standard.new_game(seed, players=3)
-        assert replay(standard, start, record.choices) == final
+        assert replay(standard, start, choices) == final
+        if seed:
+            assert replay(standard, start, choices[:-1]) != final  # the check can fail
 
 
 def test_different_seeds_differ(standard):
-    finals = {(_random_game(standard, seed, 2, check=False)[0].plies) for seed in range(10)}
+    finals = {(_random_game(standard, seed, 2, check=None)[0].plies) for seed in range(10)}
     assert len(finals) > 1
 
 
@@ -76,7 +76,7 @@ def test_renamed_cards_and_colours_play_the_same_game(tmp_path, standard):
     renamed = load_game(str(path))
     assert renamed.colours == ("crimson", "navy", "gold", "olive")
     for seed in range(25):
-        original, rec_a = _random_game(standard, seed, 4, check=False)
-        other, rec_b = _random_game(renamed, seed, 4, check=False)
+        original, choices_a = _random_game(standard, seed, 4, check=None)
+        other, choices_b = _random_game(renamed, seed, 4, check=None)
         assert original == other
-        assert rec_a.choices == rec_b.choices
+        assert choices_a == choices_b

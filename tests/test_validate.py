@@ -276,18 +276,22 @@ def test_odd_files_give_problems_not_tracebacks(tmp_path, monkeypatch, content):
 
 def test_largest_board_with_the_longest_moves(tmp_path, monkeypatch):
     """The largest board the schema allows, with the longest moves the DSL allows: checked
-    like any other file (the tables are composed, not walked step by step)."""
+    like any other file (tables are built from each colour's route, not walked step by step).
+    A split of every step among any pawns would take too long to play: refused (SR303)."""
     monkeypatch.chdir(tmp_path)
     colours = ", ".join(f"c{i}" for i in range(12))
     Path("big.yaml").write_text(
         f"name: big\ncolours: [{colours}]\nplayers: {{min: 2, max: 12}}\npawns: 12\n"
         "board: {side_length: 200, start_exit: 4, safety_entry: 2, safety_length: 50}\n"
-        "deck: {'1': 4, x: 4}\ncards: {'1': enter | forward 1, x: forward 2451 | split 2451 among any | backward 2451}\n"
+        "deck: {'1': 4, x: 4}\ncards: {'1': enter | forward 1, x: forward 2451 | split 7 among 2 | backward 2451}\n"
         "win: home(player) == pawns(player)\n")
     result = run("big.yaml")
     assert result.exit_code == 0, result.output
     Path("big.yaml").write_text(Path("big.yaml").read_text().replace("forward 2451 |", "forward 2452 |"))
     assert "2452 steps: must be between 1 and 2451" in run("big.yaml").stdout
+    Path("big.yaml").write_text(Path("big.yaml").read_text().replace("split 7 among 2", "split 2451 among any"))
+    refused = run("big.yaml")
+    assert refused.exit_code == 1 and "[SR303]" in refused.stdout and "make it smaller" in refused.stdout
 
 
 def test_unreadable_path_is_sr100(tmp_path, monkeypatch):

@@ -452,3 +452,15 @@ def test_positions_in_scalars_are_always_valid(source, offset):
     for path in smap.paths():
         mark = smap.position_in_scalar(path, offset)
         assert mark.line >= 1 and mark.col >= 1
+
+
+@pytest.mark.parametrize(
+    "source, line, col",
+    [("a: 1\nse", 2, 3), ("a: [1,", 1, 7), ("a: 1\nse\n", 3, 1), ("a: [1,\n", 2, 1)],
+)
+def test_errors_at_the_end_of_the_text_point_inside_the_file(loader, source, line, col):
+    """Regression (fuzzing): libyaml counts a line break after a last line without one, so
+    an error at the end of `a: [1,` was reported at 2:1 of a one-line file. Both parsers now
+    give the end of the text."""
+    found, _ = problems_of(source)
+    assert [(l, c) for code, l, c in found] == [(line, col)]

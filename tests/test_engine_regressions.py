@@ -1,0 +1,79 @@
+"""Engine bugs found by fuzzing (tests/test_fuzz.py), each kept as a regression test."""
+
+from __future__ import annotations
+
+import json
+
+from sorry_rules.compiler import load_game
+from sorry_rules.yamlsafe import load_yaml
+
+from .invariants import check_moves
+from .randomplay import play_random
+
+
+def _game(**overlay):
+    return load_game("standard", layers=[load_yaml(json.dumps(overlay), "overlay.yaml")])
+
+
+def _position(game, squares, card):
+    """Red to play `card` with red pawns on `squares` (track numbers), the rest in Start."""
+    layout = game.layout
+    red = tuple(sorted(list(squares) + [layout.start[0]] * (game.pawns - len(squares))))
+    blue = (layout.start[1],) * game.pawns
+    return game.position((red, blue, (), ()), (0, 1), 0, card=game.card_index[card])
+
+
+def test_a24_one_move_per_result_even_when_an_alternative_ends_with_pass():
+    """A24: `forward 1 | (forward 1) then pass` moves the same pawn to the same square
+    twice; the flag that `then pass` adds means nothing on a move that moves, so it is one
+    move. (Found by fuzzing: the engine deduplicated by the outcome's flags and offered two
+    identical moves, which also skews random players.)"""
+    game = _game(cards={"1": "forward 1 | (forward 1) then pass"})
+    state = _position(game, [10], "1")
+    moves = game.legal_moves(state)
+    check_moves(game, state, moves)
+    assert len(moves) == 1 and moves[0].kind == "move" and not moves[0].draw_again
+    assert moves[0].placement[0][0] == 11
+
+
+def test_a24_moves_differing_in_draw_again_stay_distinct():
+    """The dedup keeps what a move carries: the same square with and without a draw again
+    are two different moves."""
+    game = _game(cards={"1": "forward 1 | (forward 1) then draw_again"})
+    moves = game.legal_moves(_position(game, [10], "1"))
+    assert sorted(m.draw_again for m in moves) == [False, True]
+
+
+def test_r35_a_win_condition_that_holds_from_the_start_ends_the_game_at_the_first_move():
+    """R35 "the game ends at once": the win condition is checked after every move. A
+    condition that counts only Home and pawns is checked only when a pawn reaches Home (an
+    optimisation), which missed conditions true from the start such as `home(player) < 1`.
+    (Found by fuzzing generated win conditions.)"""
+    for win in ("true", "home(player) < 1", "not (home(opponents) > 0)"):
+        game = _game(win=win)
+        assert game.win_on_home_only  # the optimised path is the one under test
+        played = play_random(game, 5, 2)
+        first_move = next(i for i, c in enumerate(_kinds(game, played)) if c == "move")
+        assert played.final.plies == first_move + 1, win
+        assert played.final.winner is not None
+
+
+def test_the_optimised_win_check_still_waits_for_home():
+    """The usual condition is still checked only when a pawn reaches Home, and gives the
+    same games as before."""
+    game = load_game("standard")
+    assert game.win_on_home_only and not game._wins_at_setup((0, 1))
+    played = play_random(game, 5, 2)
+    winner = played.final.seats[played.final.winner]
+    assert played.final.placement[winner].count(game.layout.home[winner]) == game.pawns
+
+
+def _kinds(game, played):
+    state, kinds = played.start, []
+    for choice in played.choices:
+        if game.needs_draw(state):
+            state = game.draw(state)
+        move = game.legal_moves(state)[choice]
+        kinds.append(move.kind)
+        state = game.apply(state, move)
+    return kinds

@@ -1,0 +1,272 @@
+"""Fuzzing of the DSL parser, the compiler and the rule-file loader (tests/fuzzlib.py).
+
+Properties: no input makes them raise anything but DslError (parser) or RuleFileError
+(loader, compiler); every error is located inside the text or file it names (DSL errors in
+an overlay inside the DSL scalar itself); a rule file that compiles plays a short game with
+every invariant. Each case has a generous hang guard (fuzzlib.CASE_SECONDS).
+
+The default run is a time-boxed round (a few seconds); `pytest -m slow` runs
+SORRY_FUZZ_CASES cases per fixed-seed loop (default 20000) and 10x the hypothesis examples.
+The standalone `tools/fuzz_rules.py --seconds N` runs the same cases for a given time.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, note, settings
+from hypothesis import strategies as st
+
+from sorry_rules import dsl
+from sorry_rules.yamlsafe import load_yaml
+
+from . import fuzzlib as F
+
+SLOW_CASES = int(os.environ.get("SORRY_FUZZ_CASES", "20000"))
+GRAMMAR = F.DslGenerator()
+TYPED = F.TypedGenerator()
+FILES = F.bundled_files()
+NAMES = sorted(FILES)
+fast = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+soak = settings(max_examples=1500, deadline=None, suppress_health_check=list(HealthCheck))
+
+
+def _fail_on(finding):
+    assert finding is None, finding.format()
+
+
+# ---- (a) generated DSL programs ---------------------------------------------------------
+def _sentence(data):
+    chooser = F.DataChooser(data)
+    start = chooser.choice(["effect", "expr"])
+    return start, GRAMMAR.text(chooser, start, chooser.integer(1, 9))
+
+
+@fast
+@given(data=st.data())
+def test_sentences_of_the_grammar_parse_or_hit_a_limit(data):
+    """A sentence generated from the grammar parses, or is refused by a limit (SR303:
+    number, length, nesting), never as a syntax error."""
+    start, text = _sentence(data)
+    note(f"{start}: {text!r}")
+    _fail_on(F.check_dsl(text, start, generated=True))
+
+
+@fast
+@given(data=st.data())
+def test_mutated_programs_give_only_positioned_dsl_errors(data):
+    start, text = _sentence(data)
+    text = F.mutate_text(F.DataChooser(data), text)
+    note(f"{start}: {text!r}")
+    _fail_on(F.check_dsl(text, start))
+
+
+@fast
+@given(text=st.text(max_size=200))
+def test_arbitrary_text_gives_only_positioned_dsl_errors(text):
+    _fail_on(F.check_dsl(text, "effect"))
+    _fail_on(F.check_dsl(text, "expr"))
+
+
+def _overlay_case(data):
+    chooser = F.DataChooser(data)
+    start = chooser.choice(["effect", "expr"])
+    if chooser.chance(50):
+        text = TYPED.effect(chooser, chooser.integer(1, 4)) if start == "effect" else \
+            TYPED.expr(chooser, chooser.choice([bool, int]), chooser.integer(1, 4))
+    else:
+        text = GRAMMAR.text(chooser, start, chooser.integer(1, 7))
+    if chooser.chance(30):
+        text = F.mutate_text(chooser, text)
+    slot = chooser.choice(["win", "points"])
+    seed = chooser.integer(0, 1000)
+    note(f"{start} in {slot if start == 'expr' else 'cards'}: {text!r} seed={seed}")
+    if start == "effect":
+        return F.check_overlay(text, None, seed=seed)
+    return F.check_overlay(None, text, slot, seed=seed)
+
+
+@fast
+@given(data=st.data())
+def test_programs_through_an_overlay_compile_or_point_into_their_text(data):
+    """Generated programs as a card effect, win condition or scoring formula of an overlay:
+    compile (then a short game keeps every invariant) or every problem lies in the text."""
+    _fail_on(_overlay_case(data))
+
+
+@pytest.mark.slow
+@soak
+@given(data=st.data())
+def test_soak_programs_through_an_overlay(data):
+    _fail_on(_overlay_case(data))
+
+
+# ---- (b) mutated rule files -----------------------------------------------------------------
+def _byte_round(tmp_path, cases: int, seed: int) -> int:
+    chooser = F.RandomChooser(random.Random(seed))
+    others = [FILES[n] for n in NAMES]
+    for i in range(cases):
+        name = NAMES[i % len(NAMES)]
+        data = F.mutate_bytes(chooser, FILES[name], others)
+        _fail_on(F.check_rule_file(name, data, tmp_path / str(i % 20), seed=i))
+    return cases
+
+
+def _schema_round(tmp_path, cases: int, seed: int) -> int:
+    chooser = F.RandomChooser(random.Random(seed))
+    mutator = F.SchemaMutator()
+    datas = {n: load_yaml(FILES[n], n)[0] for n in NAMES}
+    for i in range(cases):
+        name = NAMES[i % len(NAMES)]
+        data = F.dump_yaml(mutator.mutate(chooser, datas[name]))
+        _fail_on(F.check_rule_file(name, data, tmp_path / str(i % 20), seed=i))
+    return cases
+
+
+def test_byte_mutations_of_every_bundled_file(tmp_path):
+    """Bit flips, deletions, insertions, duplicated ranges, splices of other bundled files and
+    huge numbers: a RuleFileError located in the file, or a variant that plays."""
+    assert _byte_round(tmp_path, 400, seed=7) == 400
+
+
+def test_schema_mutations_of_every_bundled_file(tmp_path):
+    """Fields changed along the schema (geometry, colours, teams, turn, rules, DSL texts)."""
+    assert _schema_round(tmp_path, 150, seed=11) == 150
+
+
+@pytest.mark.slow
+def test_soak_byte_mutations(tmp_path):
+    _byte_round(tmp_path, SLOW_CASES, seed=1007)
+
+
+@pytest.mark.slow
+def test_soak_schema_mutations(tmp_path):
+    _schema_round(tmp_path, SLOW_CASES // 4, seed=1011)
+
+
+# ---- the checks themselves can fail --------------------------------------------------------
+def test_checks_catch_misplaced_problems_and_foreign_exceptions(tmp_path, monkeypatch):
+    from sorry_rules.errors import Problem
+
+    sources = {"f.yaml": "a: 1\nbb: 2\n"}
+    assert F.position_problem(Problem("f.yaml", 2, 4, "SR203", "x"), sources) is None
+    assert "past the end of line" in F.position_problem(Problem("f.yaml", 2, 9, "SR203", "x"), sources)
+    assert "past the end" in F.position_problem(Problem("f.yaml", 9, 1, "SR203", "x"), sources)
+    assert "1-based" in F.position_problem(Problem("f.yaml", 0, 1, "SR203", "x"), sources)
+    assert "unknown problem code" in F.position_problem(Problem("f.yaml", 1, 1, "SR999", "x"), sources)
+
+    def broken(text):
+        raise KeyError("boom")
+
+    monkeypatch.setattr(dsl, "parse_effect", broken)
+    finding = F.check_dsl("enter", "effect")
+    assert finding is not None and finding.kind == "exception" and "KeyError" in finding.message
+
+
+def test_hang_guard_reports_a_hang():
+    def spin(text):
+        while True:
+            pass
+
+    original, F.CASE_SECONDS = F.CASE_SECONDS, 0.2
+    try:
+        import unittest.mock
+
+        with unittest.mock.patch.object(dsl, "parse_expr", spin):
+            finding = F.check_dsl("1", "expr")
+    finally:
+        F.CASE_SECONDS = original
+    assert finding is not None and finding.kind == "hang"
+
+
+# ---- position files (the moves oracle's input) ------------------------------------------------
+_squares = st.one_of(st.sampled_from(["start", "home", "track:0", "track:59", "track:60", "safety:1", "safety:5",
+                                      "safety:6", "track:²", "safety:٣", "track:１", "track:" + "9" * 5000, "track:-1",
+                                      "Track: 3", "track:3:4", ""]), st.text(max_size=12), st.integers(), st.none())
+_json = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | st.text(max_size=8),
+                     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+                     max_leaves=12)
+_colours = st.sampled_from(["red", "blue", "yellow", "green", "purple", "RED", ""])
+_seated = st.lists(st.sampled_from(["red", "blue", "yellow", "green"]), min_size=1, max_size=4, unique=True)
+_positions = st.fixed_dictionaries(
+    {"players": _seated, "card": st.sampled_from(["1", "2", "4", "7", "10", "11", "sorry"]),
+     "pawns": st.dictionaries(st.sampled_from(["red", "blue", "yellow", "green"]), st.lists(_squares, max_size=5), max_size=4)},
+    optional={"turn": _colours, "hand": st.lists(st.sampled_from(["1", "7", "x"]), max_size=6)},
+)  # mostly well-formed, so the checks deep inside are reached
+_damaged = st.fixed_dictionaries(
+    {},
+    optional={
+        "players": st.one_of(st.lists(_colours, max_size=6), _json),
+        "turn": st.one_of(_colours, _json),
+        "card": st.one_of(st.sampled_from(["1", "2", "7", "11", "sorry", "6", 7]), _json),
+        "hand": st.one_of(st.lists(st.sampled_from(["1", "7", "x"]), max_size=6), _json),
+        "pawns": st.one_of(st.dictionaries(_colours, st.one_of(st.lists(_squares, max_size=6), _json), max_size=4), _json),
+        "extra": _json,
+    },
+)
+
+
+@fast
+@given(data=st.one_of(_positions, _damaged, _json))
+def test_position_data_gives_only_position_errors(data):
+    """Any position data: a PositionError, or a position whose moves report is JSON data."""
+    from sorry_rules.errors import PositionError
+    from sorry_rules.oracle import moves_report
+    from sorry_rules.position import parse_position
+
+    game = _standard()
+    try:
+        with F.time_limit(F.CASE_SECONDS):
+            found = parse_position(game, data)
+            report = moves_report(game, found)
+    except PositionError:
+        return
+    import json
+
+    assert json.loads(json.dumps(report)) == report
+
+
+def _standard():
+    from sorry_rules.compiler import load_game
+
+    global _STANDARD
+    try:
+        return _STANDARD
+    except NameError:
+        _STANDARD = load_game("standard")
+        return _STANDARD
+
+
+def test_unicode_digits_are_not_numbers(tmp_path, monkeypatch):
+    """Regression (position fuzzing): "²".isdigit() is true but int("²") fails, so the
+    position `track:²`, a seating key "²" and the answer "²" at the terminal prompt raised
+    ValueError (tracebacks)."""
+    from sorry_rules.errors import PositionError
+    from sorry_rules.position import parse_position
+
+    game = _standard()
+    for square in ("track:²", "safety:٣", "track:" + "9" * 5000):
+        with pytest.raises(PositionError, match="pawns.red"):
+            parse_position(game, {"players": ["red", "blue"], "card": "1", "pawns": {"red": [square]}})
+    path = tmp_path / "seating.yaml"
+    path.write_text('extends: standard\nname: seating\nseating: {"²": [red, blue]}\n')
+    from sorry_rules.compiler import load_game
+    from sorry_rules.errors import RuleFileError
+
+    with pytest.raises(RuleFileError) as caught:
+        load_game(str(path))
+    assert [(p.line, p.col, p.code) for p in caught.value.problems] == [(3, 11, "SR510")]
+
+    from sorry_rules.players import view_of
+    from sorry_rules.terminal import Session
+
+    session = Session.__new__(Session)  # only the prompt loop: no screen, no save file
+    answers, said = iter(["²", "9" * 5000, "1"]), []
+    session.hot_seat, session.last_asked, session.game = False, None, game
+    session.read, session.show, session.echo = (lambda prompt: next(answers)), (lambda view, moves: None), said.append
+    state = game.draw(game.new_game(1, players=2))
+    moves = game.legal_moves(state)
+    assert session.ask(view_of(game, state), moves) == 0
+    assert len(said) == 2 and all("is not a move" in line for line in said)

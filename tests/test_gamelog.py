@@ -1,0 +1,171 @@
+"""Game logs (sorry_rules/gamelog.py): a game round-trips through JSON and replays to the
+identical final state; files are written atomically; damaged, foreign, edited or
+mismatched logs give a clear SaveFileError, never a traceback."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from sorry_rules import gamelog
+from sorry_rules.compiler import load_game
+from sorry_rules.errors import SaveFileError
+
+from .randomplay import play_random
+
+
+@pytest.fixture(scope="module")
+def standard():
+    return load_game("standard")
+
+
+@pytest.fixture(scope="module")
+def played(standard):
+    return play_random(standard, 11, 3, spec="standard")
+
+
+def test_round_trip_through_json_and_replay(standard, played):
+    log = played.log
+    text = gamelog.to_json(log)
+    data = json.loads(text)
+    assert data["format"] == gamelog.FORMAT and data["version"] == gamelog.VERSION
+    assert data["variant"]["content_hash"] == standard.content_hash and data["plies"] == len(played.choices)
+    assert data["seats"] == [standard.colours[c] for c in played.start.seats]
+    assert gamelog.from_json(text) == log
+    game, final = gamelog.replay_log(gamelog.from_json(text))  # loads the variant itself
+    assert final == played.final and game.content_hash == standard.content_hash
+
+
+def test_state_digest_tells_states_apart(standard, played):
+    assert gamelog.state_digest(played.final) == gamelog.state_digest(tuple(played.final))
+    assert gamelog.state_digest(played.final) != gamelog.state_digest(played.final._replace(rng=played.final.rng + 1))
+
+
+def test_explicit_first_seat_and_text_seeds(standard):
+    start = standard.new_game("a seed", seats=(2, 0), first=1)
+    log = gamelog.new_log(standard, "standard", (), "a seed", start, [], final=start, first=1)
+    assert gamelog.replay_log(gamelog.from_json(gamelog.to_json(log)), standard)[1] == start
+
+
+def test_unfinished_game_replays(standard, played):
+    start = played.start
+    half = played.choices[: len(played.choices) // 2]
+    from sorry_rules.runner import replay
+
+    middle = replay(standard, start, half)
+    log = gamelog.new_log(standard, "standard", (), 11, start, half, final=middle)
+    assert gamelog.replay_log(gamelog.from_json(gamelog.to_json(log)), standard)[1] == middle
+
+
+def test_write_is_atomic_and_leaves_no_temporary_files(tmp_path, played, monkeypatch):
+    path = tmp_path / "game.json"
+    gamelog.write_log(path, played.log)
+    before = path.read_bytes()
+    assert gamelog.read_log(path) == played.log
+
+    def crash(src, dst):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(os, "replace", crash)
+    other = gamelog.GameLog(**{**played.log.__dict__, "choices": played.log.choices[:3], "final": None})
+    with pytest.raises(OSError):
+        gamelog.write_log(path, other)
+    assert path.read_bytes() == before  # the old log is intact
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json"]  # no temporary file left
+
+
+def _error(text) -> str:
+    with pytest.raises(SaveFileError) as caught:
+        gamelog.from_json(text)
+    return str(caught.value)
+
+
+def test_truncated_and_damaged_logs(played):
+    text = gamelog.to_json(played.log)
+    assert "damaged or truncated" in _error(text[: len(text) // 2])
+    assert "damaged or truncated" in _error("")
+    assert "not UTF-8" in _error(b"\xff\xfe{}")
+    assert "damaged or truncated" in _error("[" * 100_000)
+    assert "number is too long" in _error('{"seed": ' + "1" * 5000 + "}")  # more digits than int() takes
+    data = json.loads(text)
+    data["plies"] += 1
+    assert "plies" in _error(json.dumps(data))
+
+
+@pytest.mark.parametrize("text", ["{}", "[]", "42", '{"format": "something-else", "version": 1}',
+                                  "name: standard\ncolours: [red, blue]\n"])
+def test_foreign_files(text):
+    message = _error(text)
+    assert "not a sorry-rules game log" in message or "damaged" in message
+
+
+def test_other_version(played):
+    data = json.loads(gamelog.to_json(played.log))
+    data["version"] = 2
+    assert "version 2" in _error(json.dumps(data)) and f"reads version {gamelog.VERSION}" in _error(json.dumps(data))
+
+
+@pytest.mark.parametrize(
+    "field, value, words",
+    [
+        ("seed", 1.5, "seed"),
+        ("seed", True, "seed"),
+        ("seats", [], "seats"),
+        ("first", 7, "first"),
+        ("choices", [0, -1], "choices"),
+        ("choices", [0, "1"], "choices"),
+        ("final", "abc", "final"),
+        ("variant", {"spec": "standard"}, "variant"),
+        ("extra", 1, "unknown field"),
+    ],
+)
+def test_malformed_fields(played, field, value, words):
+    data = json.loads(gamelog.to_json(played.log))
+    data[field] = value
+    if field == "choices":
+        data["plies"] = len(value)
+    assert words in _error(json.dumps(data))
+
+
+def _replay_error(log, game=None) -> str:
+    with pytest.raises(SaveFileError) as caught:
+        gamelog.replay_log(log, game)
+    return str(caught.value)
+
+
+def test_edited_logs_do_not_replay(standard, played):
+    log = played.log
+    changed = list(log.choices)
+    index = next(i for i, c in enumerate(changed) if c > 0)
+    changed[index] = 0
+    edited = gamelog.GameLog(**{**log.__dict__, "choices": tuple(changed)})
+    assert "final state" in _replay_error(edited, standard) or "do not fit" in _replay_error(edited, standard)
+    too_many = gamelog.GameLog(**{**log.__dict__, "choices": log.choices + (0,)})
+    assert "ended after" in _replay_error(too_many, standard)
+    illegal = gamelog.GameLog(**{**log.__dict__, "choices": (999,) + log.choices[1:]})
+    assert "do not fit" in _replay_error(illegal, standard)
+    reseeded = gamelog.GameLog(**{**log.__dict__, "seed": 12})
+    assert _replay_error(reseeded, standard)
+
+
+def test_logs_of_other_rules(standard, played, tmp_path):
+    log = played.log
+    other_hash = gamelog.GameLog(**{**log.__dict__, "content_hash": "0" * 64})
+    assert "other rules" in _replay_error(other_hash, standard)
+    bad_seat = gamelog.GameLog(**{**log.__dict__, "seats": ("red", "purple")})
+    assert "not colours" in _replay_error(bad_seat, standard)
+    twice = gamelog.GameLog(**{**log.__dict__, "seats": ("red", "red")})
+    assert "seated twice" in _replay_error(twice, standard)
+    alone = gamelog.GameLog(**{**log.__dict__, "seats": ("red",)})
+    assert "for 2-4 players" in _replay_error(alone, standard)
+    missing = gamelog.GameLog(**{**log.__dict__, "spec": str(tmp_path / "gone.yaml")})
+    assert "do not load" in _replay_error(missing)
+
+
+def test_unreadable_log(tmp_path):
+    with pytest.raises(SaveFileError, match="cannot read"):
+        gamelog.read_log(tmp_path / "nothing.json")
+    with pytest.raises(SaveFileError, match="cannot read"):
+        gamelog.read_log(tmp_path)
