@@ -55,6 +55,16 @@ def describe_move(game, move) -> str:
     return text
 
 
+def seated_teams(game, seats) -> list[tuple]:
+    """The teams among the seated colours, in seat order of their first member."""
+    teams: list[tuple] = []
+    for c in seats:
+        team = tuple(o for o in game.team_of[c] if o in seats)
+        if team not in teams:
+            teams.append(team)
+    return teams
+
+
 def placement_names(game, placement, seats) -> dict:
     """{colour name: [position, ...]} for the seated colours, in a stable order."""
     return {game.colours[c]: [square_name(game, sq) for sq in placement[c]] for c in seats}

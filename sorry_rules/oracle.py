@@ -61,7 +61,8 @@ def _mark_game_end(game, state, move, entry: dict) -> None:
         entry["scores"] = {game.colours[after.seats[seat]]: total for seat, (total, _) in outcome.scores.items()}
 
 
-def format_report_text(report: dict) -> str:
+def format_report_text(report: dict, details=None) -> str:
+    """The report as text; `details(move)` may add indented lines under each move."""
     what = f"card {report['card']}" if "card" in report else f"hand {', '.join(report['hand'])}"
     lines = [f"{report['turn']} to play, {what}:"]
     if report["forfeit"]:
@@ -72,4 +73,6 @@ def format_report_text(report: dict) -> str:
         if move.get("wins"):
             suffix = "  (wins" + (": " + ", ".join(f"{c} {p}" for c, p in move["scores"].items()) if "scores" in move else "") + ")"
         lines.append(f"  {i:2}. {prefix}{move['text']}{suffix}")
+        if details is not None:
+            lines.extend(details(move))
     return "\n".join(lines)

@@ -21,7 +21,7 @@ import sys
 
 import click
 
-from .describe import colour_name, describe_move
+from .describe import colour_name, describe_move, seated_teams
 from .errors import UsageError
 from .runner import play_game
 from .savefile import SavedGame, default_save_path, read_save, restore, spec_for_save, state_digest, write_save
@@ -34,11 +34,7 @@ def _seats_text(game, state) -> str:
 
 def _teams_text(game, state) -> str:
     """'Red + Yellow against Blue + Green' when some seated colours play as a team, else ''."""
-    teams = []
-    for c in state.seats:
-        team = tuple(o for o in game.team_of[c] if o in state.seats)
-        if team not in teams:
-            teams.append(team)
+    teams = seated_teams(game, state.seats)
     if all(len(team) == 1 for team in teams):
         return ""
     return " against ".join(" + ".join(colour_name(game, c) for c in team) for team in teams)

@@ -22,7 +22,7 @@ from rich.table import Table
 from rich.text import Text
 
 from . import boardmap
-from .describe import colour_name, describe_move
+from .describe import colour_name, describe_move, seated_teams
 
 #: Terminal colours for colour names a terminal does not know, by colour index.
 PALETTE = ("red", "blue", "yellow", "green", "magenta", "cyan", "bright_red", "bright_blue",
@@ -163,11 +163,7 @@ def _seat_line(scene: Scene, seat: int, look: _Look) -> Text:
 
 def _teams_line(scene: Scene) -> Text | None:
     game = scene.game
-    teams = []
-    for c in scene.seats:
-        team = tuple(o for o in game.team_of[c] if o in scene.seats)
-        if team not in teams:
-            teams.append(team)
+    teams = seated_teams(game, scene.seats)
     if all(len(t) == 1 for t in teams):
         return None
     return Text("Teams: " + " vs ".join("+".join(colour_name(game, c) for c in t) for t in teams))

@@ -263,17 +263,18 @@ def add_why(game, rules: dict, position, report: dict) -> dict:
 
 
 def format_why_text(report: dict) -> str:
-    what = f"card {report['card']}" if "card" in report else f"hand {', '.join(report['hand'])}"
-    lines = [f"{report['turn']} to play, {what}:"]
-    if report["forfeit"]:
-        lines.append("  no legal move: the card is forfeited" + (" (then draws again)" if report["draw_again"] else ""))
-    for i, move in enumerate(report["moves"], 1):
-        prefix = f"[{move['card']}] " if "card" in move else ""
-        lines.append(f"  {i:2}. {prefix}{move['text']}")
-        for why in move.get("why", []):
-            lines.append(f"      from card {why['card']}, option {why['option']}: {why['text']}  ({why['where']})")
+    """The oracle's text with, under each move, the rule that produced it; then each pawn
+    that cannot move and why."""
+    from .oracle import format_report_text
+
+    def details(move):
+        lines = [f"      from card {why['card']}, option {why['option']}: {why['text']}  ({why['where']})"
+                 for why in move.get("why", [])]
         if move.get("discard"):
             lines.append("      no card in the hand can move: any one card may be discarded")
+        return lines
+
+    lines = [format_report_text(report, details)]
     if report.get("blocked"):
         lines.append("no move for:")
         for pawn in report["blocked"]:
