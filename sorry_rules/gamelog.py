@@ -24,14 +24,13 @@ can be unified later.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import RuleFileError, SaveFileError
+from .storage import state_digest, write_atomically  # noqa: F401  (state_digest is part of this API)
 
 FORMAT = "sorry-rules-game-log"
 VERSION = 1
@@ -50,17 +49,6 @@ class GameLog:
     first: int | None         # None: the seed chose the first seat
     choices: tuple            # one legal-move index per applied move
     final: str | None = None  # state_digest of the final state
-
-
-def state_digest(state) -> str:
-    """A stable fingerprint of a whole engine State (placement, cards, RNG, turn...)."""
-    return hashlib.sha256(json.dumps(_plain(state), separators=(",", ":")).encode()).hexdigest()
-
-
-def _plain(value):
-    if isinstance(value, tuple):
-        return [_plain(v) for v in value]
-    return value
 
 
 def new_log(game, spec, rules, seed, start, choices, final=None, first: int | None = None) -> GameLog:
@@ -145,21 +133,10 @@ def from_json(text: str | bytes, where: str = "game log") -> GameLog:
 
 def write_log(path: str | os.PathLike, log: GameLog) -> None:
     """Write `log` to `path` atomically: a reader sees the old file or the whole new one."""
-    target = Path(path)
-    handle = tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=target.parent or ".",
-                                         prefix=f".{target.name}.", suffix=".tmp", delete=False)
     try:
-        with handle:
-            handle.write(to_json(log))
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(handle.name, target)
-    except BaseException:
-        try:
-            os.unlink(handle.name)
-        except OSError:
-            pass
-        raise
+        write_atomically(path, to_json(log))
+    except OSError as error:
+        raise SaveFileError(f"cannot write game log {path}: {error.strerror or error}") from None
 
 
 def read_log(path: str | os.PathLike) -> GameLog:

@@ -20,11 +20,11 @@ import hashlib
 import json
 import os
 import re
-import tempfile
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from .errors import SaveFileError, SorryRulesError
+from .storage import state_digest, write_atomically  # noqa: F401  (state_digest is part of this API)
 
 FORMAT = "sorry-rules-save"
 VERSION = 1
@@ -51,11 +51,6 @@ class SavedGame:
         self.plies = state.plies
         self.finished = state.winner is not None
         self.state_digest = state_digest(state)
-
-
-def state_digest(state) -> str:
-    """A digest of every field of an engine state (placement, cards, RNG, turn, ...)."""
-    return hashlib.sha256(repr(tuple(state)).encode()).hexdigest()
 
 
 def default_save_path(name: str, seed: int) -> Path:
@@ -95,39 +90,10 @@ def to_json(saved: SavedGame) -> str:
 
 def write_save(path, saved: SavedGame) -> None:
     """Write `saved` to `path` atomically (the folder is created if needed)."""
-    path = Path(path)
-    text = to_json(saved)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(text)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(tmp, path)
-        except BaseException:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-            raise
-        _fsync_dir(path.parent)
+        write_atomically(path, to_json(saved))
     except OSError as error:
         raise SaveFileError(f"cannot save the game to {path}: {error.strerror or error}") from None
-
-
-def _fsync_dir(folder: Path) -> None:
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
 
 
 _FIELDS = {

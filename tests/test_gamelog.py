@@ -70,7 +70,7 @@ def test_write_is_atomic_and_leaves_no_temporary_files(tmp_path, played, monkeyp
 
     monkeypatch.setattr(os, "replace", crash)
     other = gamelog.GameLog(**{**played.log.__dict__, "choices": played.log.choices[:3], "final": None})
-    with pytest.raises(OSError):
+    with pytest.raises(SaveFileError, match="cannot write game log .*: disk full"):
         gamelog.write_log(path, other)
     assert path.read_bytes() == before  # the old log is intact
     assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json"]  # no temporary file left

@@ -1,0 +1,56 @@
+"""Files that must not be lost or half-written (save files, game logs), and state digests.
+
+Contract: `write_atomically` leaves either the old file or the whole new one, never a
+mix (temporary file in the same folder, fsync, rename, fsync of the folder); it raises
+OSError. `state_digest` is a stable fingerprint of every field of an engine State.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+
+
+def state_digest(state) -> str:
+    """SHA-256 of a State's fields as JSON (tuples as lists): the same on every machine."""
+
+    def plain(value):
+        return [plain(v) for v in value] if isinstance(value, tuple) else value
+
+    return hashlib.sha256(json.dumps(plain(tuple(state)), separators=(",", ":")).encode()).hexdigest()
+
+
+def write_atomically(path, text: str) -> None:
+    """Write `text` to `path` (its folder created if needed) so readers never see half a file."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    _fsync_dir(path.parent)
+
+
+def _fsync_dir(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
