@@ -28,7 +28,6 @@ from . import dsl
 
 _START_FIELDS = (("deck",), ("setup",))
 _HOME_FIELDS = (("rules", "slide_on"), ("rules", "overshoot_home"), ("cards",), ("deck",))
-MOVE_PRIMITIVES = (dsl.Enter, dsl.Forward, dsl.Backward, dsl.Split, dsl.Switch, dsl.Sorry)
 
 
 def primitives(node):

@@ -13,7 +13,7 @@ import sys
 
 import click
 
-from .errors import SorryRulesError, UsageError
+from .errors import SorryRulesError
 
 
 def _friendly(fn):

@@ -163,15 +163,6 @@ def _parser() -> Lark:
     return Lark(grammar_text(), parser="lalr", start=["effect", "expr"], propagate_positions=True)
 
 
-def _pos(item) -> int:
-    if isinstance(item, Token):
-        return item.start_pos or 0
-    meta = getattr(item, "meta", None)
-    if meta is not None and not getattr(meta, "empty", True):
-        return meta.start_pos
-    return item.pos if isinstance(item, Node) else 0
-
-
 def _int(token: Token) -> int:
     if len(token) > 9 or int(token) > MAX_NUMBER:
         raise DslError(token.start_pos or 0, f"number {token[:12]}{'...' if len(token) > 12 else ''} is too large (at most {MAX_NUMBER})", "SR303")

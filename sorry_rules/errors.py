@@ -102,7 +102,7 @@ class UsageError(SorryRulesError):
 
 @dataclass
 class ProblemCollector:
-    """Accumulates problems for one or more files; raise them all at once with `raise_if_any`."""
+    """Accumulates problems for one or more files, so all of them are reported at once."""
 
     problems: list[Problem] = field(default_factory=list)
 
@@ -112,7 +112,3 @@ class ProblemCollector:
     @property
     def errors(self) -> list[Problem]:
         return [p for p in self.problems if p.severity == "error"]
-
-    def raise_if_any(self) -> None:
-        if self.errors:
-            raise RuleFileError(self.problems)

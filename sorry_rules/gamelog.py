@@ -27,7 +27,6 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass
-from pathlib import Path
 
 from .errors import RuleFileError, SaveFileError
 from .storage import state_digest, write_atomically  # noqa: F401  (state_digest is part of this API)

@@ -220,7 +220,6 @@ class Mechanics:
         """A pawn from Start replaces a bumpable pawn on the track (R25, T6)."""
         out = []
         T = self.T
-        occ = board.occ
         X = self.X
         for c in self.control_of[p]:
             start = self.start[c]
@@ -243,7 +242,6 @@ class Mechanics:
         """Swap one of the player's track pawns with a track pawn of `relation` (R24, T10)."""
         out = []
         T = self.T
-        occ = board.occ
         after = self.slide_after_switch
         track_pawns = _track_pawns(board, T)
         allowed = self._relation_tables.get(relation)

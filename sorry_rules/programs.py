@@ -303,7 +303,7 @@ class ProgramCompiler:
 
     def _count(self, function: str, group):
         layout = self.layout
-        home, start, T, X, L = layout.home, layout.start, layout.T, layout.X, layout.L
+        home, start, T, X = layout.home, layout.start, layout.T, layout.X
         if function == "home":
             def count_home(p, b, env):
                 total = 0
