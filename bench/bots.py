@@ -37,14 +37,14 @@ def _init(variant: str, options: dict) -> None:
 
 
 def _make(kind: str, seed: int, seat: int):
-    from sorry_rules.bots import make_player
+    from sorry_rules.players.registry import make_player
 
     return make_player(kind, seed, seat, **_OPTIONS.get(kind, {}))
 
 
 def play_one(task: tuple) -> tuple:
     """(first bot, second bot, seed, players) -> (seed, first bot's seat, winning seat, plies)."""
-    from sorry_rules.runner import play_game
+    from sorry_rules.players.runner import play_game
 
     a, b, seed, players = task
     game = _GAME

@@ -24,8 +24,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from sorry_rules.compiler import load_game  # noqa: E402
-from sorry_rules.players import RandomPlayer, view_of  # noqa: E402
-from sorry_rules.runner import play_game  # noqa: E402
+from sorry_rules.players.protocol import RandomPlayer, view_of  # noqa: E402
+from sorry_rules.players.runner import play_game  # noqa: E402
 
 
 def play_batch(game, players: int, games: int, first_seed: int) -> tuple[float, float, int]:

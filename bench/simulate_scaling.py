@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Games per second of `sorry-play simulate` at 1 and 2 jobs, and the scaling efficiency.
 
-For each job count it times `sorry_rules.simexec.run` (exactly what `sorry-play simulate`
+For each job count it times `sorry_rules.simulation.simexec.run` (exactly what `sorry-play simulate`
 runs, without the report) on the same seeded games, `--repeats` times, and keeps the
 median rate. The wall time includes starting the worker processes (spawn) and compiling
 the variant in each, as a user would see it; use enough games that this is small.
@@ -69,8 +69,8 @@ def machine_speedup(n: int = 10_000_000) -> float:
 
 def measure(games: int, players: int, seed: int, repeats: int, jobs_list=(1, 2), variant: str = "standard",
             bots: str = "random") -> dict:
-    from sorry_rules.simexec import run
-    from sorry_rules.simulate import Setup, default_batch_size, lineup_of, load_source
+    from sorry_rules.simulation.simexec import run
+    from sorry_rules.simulation.simulate import Setup, default_batch_size, lineup_of, load_source
 
     source, _ = load_source(variant)
     setup = Setup(source, players, lineup_of(bots.split(","), players), seed, 20_000)

@@ -23,8 +23,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=7)
     args = parser.parse_args()
 
-    from sorry_rules.loader import bundled_names
-    from sorry_rules.resources import variants_dir
+    from sorry_rules.rules.loader import bundled_names
+    from sorry_rules.base.resources import variants_dir
 
     files = [str(variants_dir() / name) for name in bundled_names()]
     command = [sys.executable, "-m", "sorry_rules.cli", "validate", "--format", "text", *files]
@@ -41,7 +41,7 @@ def main() -> None:
         subprocess.run([sys.executable, "-c", "pass"], check=True)
         baseline.append(time.perf_counter() - start)
 
-    from sorry_rules.validate import validate_paths
+    from sorry_rules.authoring.validate import validate_paths
 
     validate_paths(files)  # warm up: imports, parser
     warm = []

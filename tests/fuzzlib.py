@@ -33,12 +33,14 @@ try:  # Python 3.11+
 except ImportError:  # pragma: no cover
     import sre_parse  # type: ignore
 
-from sorry_rules import dsl, programs
+from sorry_rules import dsl
+from sorry_rules.dsl import parser as dsl_parser
+from sorry_rules.compiler import programs
 from sorry_rules.compiler import compile_variant
-from sorry_rules.errors import CODES, RuleFileError
-from sorry_rules.loader import load_variant
-from sorry_rules.resources import variants_dir
-from sorry_rules.yamlsafe import _BREAK, load_yaml
+from sorry_rules.base.errors import CODES, RuleFileError
+from sorry_rules.rules.loader import load_variant
+from sorry_rules.base.resources import variants_dir
+from sorry_rules.rules.yamlsafe import _BREAK, load_yaml
 
 CASE_SECONDS = 10.0  # hang guard per case (generous; never a speed assertion)
 #: How the cases ended, e.g. STATS["bytes:refused"] (RuleFileError), STATS["bytes:played"].
@@ -98,7 +100,7 @@ class DslGenerator:
     """Random sentences of the DSL, derived from the parser's own grammar."""
 
     def __init__(self):
-        parser = dsl._parser()
+        parser = dsl_parser.lalr_parser()
         self.rules: dict[str, list[list[tuple[str, bool]]]] = defaultdict(list)
         for rule in parser.rules:
             self.rules[rule.origin.name].append([(s.name, s.is_term) for s in rule.expansion])
@@ -378,7 +380,7 @@ class SchemaMutator:
     cross-field checks, the compiler and the engine with unusual but loadable variants."""
 
     def __init__(self):
-        from sorry_rules.model import Variant
+        from sorry_rules.rules.model import Variant
 
         self.schema = Variant.model_json_schema(by_alias=True)
         self.defs = self.schema.get("$defs", {})

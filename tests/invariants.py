@@ -8,7 +8,7 @@ property and fuzz tests). Each check raises AssertionError with a message naming
 
 from __future__ import annotations
 
-from sorry_rules.engine import _PlacementView
+from sorry_rules.engine.game import _PlacementView
 
 
 class _Tables:

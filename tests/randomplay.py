@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sorry_rules import gamelog
-from sorry_rules.players import RandomPlayer, view_of
-from sorry_rules.runner import replay
+from sorry_rules.records import gamelog
+from sorry_rules.players.protocol import RandomPlayer, view_of
+from sorry_rules.players.runner import replay
 
 from .invariants import check_moves, check_outcome, check_state, check_step
 

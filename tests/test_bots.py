@@ -10,15 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from sorry_rules.bots import BOTS, make_player
+from sorry_rules.players.registry import BOTS, make_player
 from sorry_rules.compiler import load_game
-from sorry_rules.errors import UsageError
-from sorry_rules.evaluation import unseen_cards
-from sorry_rules.expert import ExpertPlayer
-from sorry_rules.greedy import GreedyPlayer
-from sorry_rules.players import view_of
-from sorry_rules.position import parse_position
-from sorry_rules.runner import play_game
+from sorry_rules.base.errors import UsageError
+from sorry_rules.players.evaluation import unseen_cards
+from sorry_rules.players.expert import ExpertPlayer
+from sorry_rules.players.greedy import GreedyPlayer
+from sorry_rules.players.protocol import view_of
+from sorry_rules.records.position import parse_position
+from sorry_rules.players.runner import play_game
 
 from .invariants import check_state
 

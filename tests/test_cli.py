@@ -9,7 +9,7 @@ import sys
 import pytest
 from click.testing import CliRunner
 
-from sorry_rules.cli import main
+from sorry_rules.cli.app import main
 
 
 def run(*args):

@@ -10,10 +10,10 @@ import re
 import pytest
 from click.testing import CliRunner
 
-from sorry_rules.cli import main
+from sorry_rules.cli.app import main
 from sorry_rules.compiler import load_game
-from sorry_rules.players import RandomPlayer
-from sorry_rules.runner import play_game
+from sorry_rules.players.protocol import RandomPlayer
+from sorry_rules.players.runner import play_game
 
 from .test_variant_games import p7_by_hand
 

@@ -22,10 +22,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from sorry_rules.cli import main
-from sorry_rules.errors import CODES, RuleFileError
-from sorry_rules.validate import validate_file
-from sorry_rules.yamlsafe import load_yaml
+from sorry_rules.cli.app import main
+from sorry_rules.base.errors import CODES, RuleFileError
+from sorry_rules.authoring.validate import validate_file
+from sorry_rules.rules.yamlsafe import load_yaml
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 AUTHORING = DOCS / "AUTHORING.md"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from sorry_rules.compiler import load_game
-from sorry_rules.yamlsafe import load_yaml
+from sorry_rules.rules.yamlsafe import load_yaml
 
 from .invariants import check_moves
 from .randomplay import play_random

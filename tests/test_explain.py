@@ -7,12 +7,12 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from sorry_rules.cli import main
-from sorry_rules.explain import load_explained
-from sorry_rules.oracle import moves_report
-from sorry_rules.position import parse_position
-from sorry_rules.resources import variants_dir
-from sorry_rules.why import add_why
+from sorry_rules.cli.app import main
+from sorry_rules.authoring.explain import load_explained
+from sorry_rules.authoring.oracle import moves_report
+from sorry_rules.records.position import parse_position
+from sorry_rules.base.resources import variants_dir
+from sorry_rules.authoring.why import add_why
 
 STANDARD = (variants_dir() / "standard.yaml").read_text(encoding="utf-8").splitlines()
 
@@ -83,8 +83,8 @@ def test_explain_broken_variant_reports_problems(tmp_path, monkeypatch):
 
 # ---- variants -----------------------------------------------------------------------------
 def test_variants_lists_kind_and_own_description(tmp_path, monkeypatch):
-    import sorry_rules.loader as loader
-    import sorry_rules.resources as resources
+    import sorry_rules.rules.loader as loader
+    import sorry_rules.base.resources as resources
 
     bundle = tmp_path / "variants"
     (bundle / "house").mkdir(parents=True)

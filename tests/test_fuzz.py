@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 
 from sorry_rules import dsl
-from sorry_rules.yamlsafe import load_yaml
+from sorry_rules.rules.yamlsafe import load_yaml
 
 from . import fuzzlib as F
 
@@ -148,7 +148,7 @@ def test_soak_schema_mutations(tmp_path):
 
 # ---- the checks themselves can fail --------------------------------------------------------
 def test_checks_catch_misplaced_problems_and_foreign_exceptions(tmp_path, monkeypatch):
-    from sorry_rules.errors import Problem
+    from sorry_rules.base.errors import Problem
 
     sources = {"f.yaml": "a: 1\nbb: 2\n"}
     assert F.position_problem(Problem("f.yaml", 2, 4, "SR203", "x"), sources) is None
@@ -212,9 +212,9 @@ _damaged = st.fixed_dictionaries(
 @given(data=st.one_of(_positions, _damaged, _json))
 def test_position_data_gives_only_position_errors(data):
     """Any position data: a PositionError, or a position whose moves report is JSON data."""
-    from sorry_rules.errors import PositionError
-    from sorry_rules.oracle import moves_report
-    from sorry_rules.position import parse_position
+    from sorry_rules.base.errors import PositionError
+    from sorry_rules.authoring.oracle import moves_report
+    from sorry_rules.records.position import parse_position
 
     game = _standard()
     try:
@@ -243,8 +243,8 @@ def test_unicode_digits_are_not_numbers(tmp_path, monkeypatch):
     """Regression (position fuzzing): "²".isdigit() is true but int("²") fails, so the
     position `track:²`, a seating key "²" and the answer "²" at the terminal prompt raised
     ValueError (tracebacks)."""
-    from sorry_rules.errors import PositionError
-    from sorry_rules.position import parse_position
+    from sorry_rules.base.errors import PositionError
+    from sorry_rules.records.position import parse_position
 
     game = _standard()
     for square in ("track:²", "safety:٣", "track:" + "9" * 5000):
@@ -253,14 +253,14 @@ def test_unicode_digits_are_not_numbers(tmp_path, monkeypatch):
     path = tmp_path / "seating.yaml"
     path.write_text('extends: standard\nname: seating\nseating: {"²": [red, blue]}\n')
     from sorry_rules.compiler import load_game
-    from sorry_rules.errors import RuleFileError
+    from sorry_rules.base.errors import RuleFileError
 
     with pytest.raises(RuleFileError) as caught:
         load_game(str(path))
     assert [(p.line, p.col, p.code) for p in caught.value.problems] == [(3, 11, "SR510")]
 
-    from sorry_rules.players import view_of
-    from sorry_rules.terminal import Session
+    from sorry_rules.players.protocol import view_of
+    from sorry_rules.cli.terminal import Session
 
     session = Session.__new__(Session)  # only the prompt loop: no screen, no save file
     answers, said = iter(["²", "9" * 5000, "1"]), []

@@ -9,9 +9,9 @@ import os
 
 import pytest
 
-from sorry_rules import gamelog
+from sorry_rules.records import gamelog
 from sorry_rules.compiler import load_game
-from sorry_rules.errors import SaveFileError
+from sorry_rules.base.errors import SaveFileError
 
 from .randomplay import play_random
 
@@ -52,7 +52,7 @@ def test_explicit_first_seat_and_text_seeds(standard):
 def test_unfinished_game_replays(standard, played):
     start = played.start
     half = played.choices[: len(played.choices) // 2]
-    from sorry_rules.runner import replay
+    from sorry_rules.players.runner import replay
 
     middle = replay(standard, start, half)
     log = gamelog.new_log(standard, "standard", (), 11, start, half, final=middle)

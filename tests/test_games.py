@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from sorry_rules.compiler import load_game
-from sorry_rules.runner import replay
+from sorry_rules.players.runner import replay
 
 from .randomplay import play_random
 
@@ -62,7 +62,7 @@ def test_renamed_cards_and_colours_play_the_same_game(tmp_path, standard):
     """DESIGN 'the one idea': no Python code knows a card or colour name."""
     import yaml
 
-    from sorry_rules.resources import variants_dir
+    from sorry_rules.base.resources import variants_dir
 
     data = yaml.safe_load((variants_dir() / "standard.yaml").read_text())
     colours = {"red": "crimson", "blue": "navy", "yellow": "gold", "green": "olive"}

@@ -11,11 +11,11 @@ from collections import Counter
 import pytest
 
 from sorry_rules.compiler import load_game
-from sorry_rules.loader import bundled_names, load_variant
-from sorry_rules.players import RandomPlayer
-from sorry_rules.resources import variants_dir
-from sorry_rules.runner import play_game
-from sorry_rules.yamlsafe import load_yaml_file
+from sorry_rules.rules.loader import bundled_names, load_variant
+from sorry_rules.players.protocol import RandomPlayer
+from sorry_rules.base.resources import variants_dir
+from sorry_rules.players.runner import play_game
+from sorry_rules.rules.yamlsafe import load_yaml_file
 
 from .invariants import check_state
 

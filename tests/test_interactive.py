@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pexpect
 
-from sorry_rules.bots import make_player
+from sorry_rules.players.registry import make_player
 from sorry_rules.compiler import load_game
-from sorry_rules.runner import GameRecord, play_game
-from sorry_rules.savefile import read_save, state_digest
+from sorry_rules.players.runner import GameRecord, play_game
+from sorry_rules.records.savefile import read_save, state_digest
 
 RULES = Path(__file__).parent / "rules"
 PROMPT = re.compile(r"Move 1-(\d+) \(\? help, h hint, q quit\): ")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sorry_rules.layout import Layout
+from sorry_rules.engine.layout import Layout
 
 
 def walk_forward(layout, c, sq, steps):

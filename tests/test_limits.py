@@ -18,12 +18,19 @@ from pathlib import Path
 
 import pytest
 
-from sorry_rules import dsl, gamelog, loader, model, position, programs, runner, yamlsafe
+from sorry_rules import dsl
+from sorry_rules.records import gamelog
+from sorry_rules.rules import loader
+from sorry_rules.rules import model
+from sorry_rules.records import position
+from sorry_rules.compiler import programs
+from sorry_rules.players import runner
+from sorry_rules.rules import yamlsafe
 from sorry_rules.compiler import compile_variant, load_game
-from sorry_rules.errors import PositionError, RuleFileError
-from sorry_rules.layout import Layout
-from sorry_rules.loader import load_variant
-from sorry_rules.yamlsafe import load_yaml
+from sorry_rules.base.errors import PositionError, RuleFileError
+from sorry_rules.engine.layout import Layout
+from sorry_rules.rules.loader import load_variant
+from sorry_rules.rules.yamlsafe import load_yaml
 
 from .fuzzlib import position_problem, time_limit
 
@@ -329,7 +336,7 @@ def test_a_game_that_cannot_end_stops_at_max_plies(tmp_path):
     """)
     import inspect
 
-    from sorry_rules.players import RandomPlayer
+    from sorry_rules.players.protocol import RandomPlayer
 
     game = load_game(str(path))
     assert inspect.signature(runner.play_game).parameters["max_plies"].default == runner.DEFAULT_MAX_PLIES
@@ -361,14 +368,14 @@ def test_deeply_nested_position_file_is_a_clear_error(tmp_path, text, words):
         position.read_position_file(str(path))
     from click.testing import CliRunner
 
-    from sorry_rules.cli import main
+    from sorry_rules.cli.app import main
 
     result = CliRunner().invoke(main, ["moves", "--state", str(path)])
     assert result.exit_code == 1 and isinstance(result.exception, SystemExit)  # no traceback
 
 
 def test_game_log_size_limit(tmp_path):
-    from sorry_rules.errors import SaveFileError
+    from sorry_rules.base.errors import SaveFileError
 
     big = tmp_path / "log.json"
     big.write_bytes(b" " * (gamelog.MAX_LOG_BYTES + 10))
@@ -406,7 +413,7 @@ def test_limits_doc_states_every_limit_with_its_value():
 
 
 def test_limits_doc_codes_are_known():
-    from sorry_rules.errors import CODES
+    from sorry_rules.base.errors import CODES
 
     for (module, name), (_, code) in _doc_rows().items():
         assert code in CODES or code.endswith("Error") or code == "-", f"{module}.{name}: unknown code {code}"

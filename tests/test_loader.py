@@ -8,8 +8,8 @@ import textwrap
 import pytest
 
 from sorry_rules.compiler import compile_variant, load_game
-from sorry_rules.errors import RuleFileError
-from sorry_rules.loader import load_variant
+from sorry_rules.base.errors import RuleFileError
+from sorry_rules.rules.loader import load_variant
 
 
 def write(tmp_path, name, text):

@@ -29,7 +29,7 @@ def test_wheel_ships_variants_and_grammar_and_plays_from_elsewhere(tmp_path):
     env = dict(os.environ, PYTHONPATH=str(target))
     out = subprocess.run(
         [sys.executable, "-c", "import sorry_rules, sys; print(sorry_rules.__file__); "
-         "from sorry_rules.cli import main; sys.argv=['sorry-play','--variant','standard.yaml','--auto','--seed','3','--players','2']; main()"],
+         "from sorry_rules.cli.app import main; sys.argv=['sorry-play','--variant','standard.yaml','--auto','--seed','3','--players','2']; main()"],
         cwd=elsewhere, env=env, capture_output=True, text=True,
     )
     assert out.returncode == 0, out.stderr

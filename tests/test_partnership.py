@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from sorry_rules.compiler import load_game
-from sorry_rules.errors import IllegalMoveError
+from sorry_rules.base.errors import IllegalMoveError
 
 
 @pytest.fixture(scope="module")

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from sorry_rules.bots import make_player
+from sorry_rules.players.registry import make_player
 from sorry_rules.compiler import load_game
-from sorry_rules.runner import GameRecord, play_game
-from sorry_rules.savefile import SavedGame, read_save, write_save
+from sorry_rules.players.runner import GameRecord, play_game
+from sorry_rules.records.savefile import SavedGame, read_save, write_save
 
 RULES = Path(__file__).parent / "rules"
 TURN_LINE = re.compile(r"^\s+\d+  \S+", re.M)
@@ -70,7 +70,7 @@ def test_a_person_without_a_terminal_is_told_to_use_auto():
 def test_seat_option_errors(args, message):
     from click.testing import CliRunner
 
-    from sorry_rules.cli import main
+    from sorry_rules.cli.app import main
 
     done = CliRunner().invoke(main, args, input="")
     assert done.exit_code == 2, done.output

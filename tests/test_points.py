@@ -10,7 +10,7 @@ from collections import Counter
 import pytest
 
 from sorry_rules.compiler import load_game
-from sorry_rules.players import view_of
+from sorry_rules.players.protocol import view_of
 
 from .invariants import check_state
 
@@ -210,8 +210,8 @@ def test_a21_a_bare_pass_is_no_play():
     """A21 / P5: a card whose only option is a pass does not move, so a hand where no card can
     move a pawn gets the free discard of any card, not just the pass of that card."""
     from sorry_rules.compiler import compile_variant
-    from sorry_rules.loader import load_variant
-    from sorry_rules.yamlsafe import load_yaml
+    from sorry_rules.rules.loader import load_variant
+    from sorry_rules.rules.yamlsafe import load_yaml
 
     layer = load_yaml('cards:\n  "11": forward 11 | pass\n', "<test>")
     game, _ = compile_variant(load_variant("points", layers=(layer,)))

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from sorry_rules.cli import main
-from sorry_rules.yamlsafe import load_yaml_file
+from sorry_rules.cli.app import main
+from sorry_rules.rules.yamlsafe import load_yaml_file
 
 ROOT = Path(__file__).resolve().parent.parent
 

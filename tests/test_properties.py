@@ -29,11 +29,11 @@ from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from sorry_rules import gamelog
+from sorry_rules.records import gamelog
 from sorry_rules.compiler import load_game
-from sorry_rules.errors import RuleFileError
-from sorry_rules.loader import bundled_names
-from sorry_rules.players import RandomPlayer, view_of
+from sorry_rules.base.errors import RuleFileError
+from sorry_rules.rules.loader import bundled_names
+from sorry_rules.players.protocol import RandomPlayer, view_of
 
 from .invariants import check_moves, check_outcome, check_state, check_step
 from .randomplay import MAX_PLIES, play_random

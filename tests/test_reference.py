@@ -10,9 +10,9 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from sorry_rules import programs
-from sorry_rules.model import Variant
-from sorry_rules.resources import grammar_text
+from sorry_rules.compiler import programs
+from sorry_rules.rules.model import Variant
+from sorry_rules.base.resources import grammar_text
 
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = (ROOT / "docs" / "REFERENCE.md").read_text(encoding="utf-8")
@@ -87,7 +87,7 @@ def test_every_group_count_and_relation_is_documented():
 
 
 def test_every_bundled_overlay_is_listed():
-    from sorry_rules.loader import bundled_names
+    from sorry_rules.rules.loader import bundled_names
 
     missing = [n for n in bundled_names() if "/" in n and f"`{n}`" not in REFERENCE]
     assert not missing, missing

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from sorry_rules.yamlsafe import load_yaml_file
+from sorry_rules.rules.yamlsafe import load_yaml_file
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 

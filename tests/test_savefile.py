@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from sorry_rules import savefile
-from sorry_rules.bots import make_player
+from sorry_rules.records import savefile
+from sorry_rules.players.registry import make_player
 from sorry_rules.compiler import load_game
-from sorry_rules.errors import SaveFileError
-from sorry_rules.runner import GameRecord, play_game
-from sorry_rules.savefile import SavedGame, read_save, restore, state_digest, to_json, write_save
+from sorry_rules.base.errors import SaveFileError
+from sorry_rules.players.runner import GameRecord, play_game
+from sorry_rules.records.savefile import SavedGame, read_save, restore, state_digest, to_json, write_save
 
 RULES = Path(__file__).parent / "rules"
 

@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 
 from sorry_rules.compiler import compile_variant
-from sorry_rules.loader import load_variant
-from sorry_rules.oracle import moves_report
-from sorry_rules.position import parse_position
-from sorry_rules.yamlsafe import load_yaml_file
+from sorry_rules.rules.loader import load_variant
+from sorry_rules.authoring.oracle import moves_report
+from sorry_rules.records.position import parse_position
+from sorry_rules.rules.yamlsafe import load_yaml_file
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 

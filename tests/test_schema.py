@@ -11,11 +11,11 @@ import pytest
 from click.testing import CliRunner
 from jsonschema import Draft202012Validator
 
-from sorry_rules.cli import main
-from sorry_rules.loader import bundled_names
-from sorry_rules.resources import variants_dir
-from sorry_rules.schema import rule_file_schema, schema_text
-from sorry_rules.yamlsafe import load_yaml, load_yaml_file
+from sorry_rules.cli.app import main
+from sorry_rules.rules.loader import bundled_names
+from sorry_rules.base.resources import variants_dir
+from sorry_rules.rules.schema import rule_file_schema, schema_text
+from sorry_rules.rules.yamlsafe import load_yaml, load_yaml_file
 
 ROOT = Path(__file__).resolve().parent.parent
 COMMITTED = ROOT / "schema" / "sorry-rules.schema.json"
@@ -47,7 +47,7 @@ def test_schema_command_prints_the_schema():
 
 
 def test_every_field_has_a_description_and_models_keep_their_docstrings():
-    from sorry_rules import model
+    from sorry_rules.rules import model
 
     defs = rule_file_schema()["$defs"]
     for name, definition in defs.items():

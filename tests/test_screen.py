@@ -15,11 +15,11 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from sorry_rules import boardmap
+from sorry_rules.cli import boardmap
 from sorry_rules.compiler import load_game
-from sorry_rules.players import RandomPlayer
-from sorry_rules.runner import play_game
-from sorry_rules.screen import Scene, colour_labels, render_board, render_moves, render_scene, turn_text
+from sorry_rules.players.protocol import RandomPlayer
+from sorry_rules.players.runner import play_game
+from sorry_rules.cli.screen import Scene, colour_labels, render_board, render_moves, render_scene, turn_text
 
 RULES = Path(__file__).parent / "rules"
 GOLDEN = Path(__file__).parent / "golden"
@@ -178,7 +178,7 @@ def test_colour_labels_are_unique_and_unlike_board_glyphs():
 
 
 def test_moves_list_explains_passes_and_discards(standard):
-    from sorry_rules.position import parse_position
+    from sorry_rules.records.position import parse_position
 
     pos = parse_position(standard, {"players": ["red", "blue"], "turn": "red", "card": "11",
                                     "pawns": {"red": ["track:58", "safety:5", "home", "home"], "blue": ["track:10"]}})
@@ -208,7 +208,7 @@ def test_scores_so_far_count_the_components_for_every_player():
 
 def test_card_names_in_brackets_are_shown_not_read_as_markup():
     """A hand's moves name their card in brackets; names like 'sorry' must stay visible."""
-    from sorry_rules.position import parse_position
+    from sorry_rules.records.position import parse_position
 
     game = load_game(str(RULES / "hand5.yaml"))
     pos = parse_position(game, {"players": ["red", "blue"], "turn": "red", "hand": ["sorry", "1"],

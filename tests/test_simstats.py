@@ -9,7 +9,7 @@ import statistics
 
 import pytest
 
-from sorry_rules.simstats import (Moments, histogram, quantile, regularized_beta, student_t_two_sided,
+from sorry_rules.simulation.simstats import (Moments, histogram, quantile, regularized_beta, student_t_two_sided,
                                   two_proportion_z, welch_t, wilson)
 
 

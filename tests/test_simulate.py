@@ -13,14 +13,14 @@ import textwrap
 import pytest
 from click.testing import CliRunner
 
-from sorry_rules import bots
-from sorry_rules.cli import main
+from sorry_rules.players import registry as bots
+from sorry_rules.cli.app import main
 from sorry_rules.compiler import load_game
-from sorry_rules.players import RandomPlayer
-from sorry_rules.rng import seed_state
-from sorry_rules.runner import play_game
-from sorry_rules.simcli import split_side
-from sorry_rules.simulate import METRICS, Setup, compiled, load_source, play_batch
+from sorry_rules.players.protocol import RandomPlayer
+from sorry_rules.engine.rng import seed_state
+from sorry_rules.players.runner import play_game
+from sorry_rules.cli.simulate import split_side
+from sorry_rules.simulation.simulate import METRICS, Setup, compiled, load_source, play_batch
 
 
 def _invoke(*args):
@@ -183,7 +183,7 @@ def test_dask_engine_gives_the_same_figures():
 def test_workers_compile_from_the_rule_data_alone(standard):
     """The compiled copy a worker builds from VariantSource data plays the same games."""
     source, _ = load_source("standard")
-    import sorry_rules.simulate as simulate
+    import sorry_rules.simulation.simulate as simulate
 
     game = simulate._compile_data(source)
     assert game is not standard and game.content_hash == standard.content_hash
@@ -261,8 +261,8 @@ def test_partnership_wins_count_for_both_partners(tmp_path):
 
 
 def test_comparison_json_has_no_infinities():
-    from sorry_rules.simreport import _mean_test
-    from sorry_rules.simstats import Moments
+    from sorry_rules.simulation.simreport import _mean_test
+    from sorry_rules.simulation.simstats import Moments
 
     row = _mean_test("x", Moments(3, 0, 0), Moments(3, 6, 12), 0.05)   # all 0 against all 2
     assert row["p"] == 0.0 and row["statistic"] is None and row["significant"]
@@ -349,13 +349,13 @@ def test_play_path_imports_neither_the_pool_nor_dask():
         import sys
         from click.testing import CliRunner
         import sorry_rules.cli
-        result = CliRunner().invoke(sorry_rules.cli.main, ["--auto", "--seed", "1", "--players", "2"])
+        result = CliRunner().invoke(sorry_rules.cli.app.main, ["--auto", "--seed", "1", "--players", "2"])
         assert result.exit_code == 0, result.output
         assert "wins after" in result.output
-        result = CliRunner().invoke(sorry_rules.cli.main, ["variants"])
+        result = CliRunner().invoke(sorry_rules.cli.app.main, ["variants"])
         assert result.exit_code == 0, result.output
         heavy = ("concurrent.futures", "multiprocessing", "dask", "distributed",
-                 "sorry_rules.simulate", "sorry_rules.simexec", "sorry_rules.simreport")
+                 "sorry_rules.simulation.simulate", "sorry_rules.simulation.simexec", "sorry_rules.simulation.simreport")
         print(sorted(m for m in sys.modules if m.split(".")[0] in ("dask", "distributed") or m.startswith(heavy)))
     """)
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
@@ -368,7 +368,7 @@ def test_metric_names_are_the_reported_ones():
 
 
 def test_batches_cover_every_game_once_with_sides_taking_turns():
-    from sorry_rules.simexec import _tasks
+    from sorry_rules.simulation.simexec import _tasks
 
     tasks = list(_tasks({"a": ("A", 11), "b": ("B", 4)}, 3))
     assert [t[0] for t in tasks[:4]] == ["a", "b", "a", "b"]

@@ -8,9 +8,9 @@ from collections import Counter
 import pytest
 
 from sorry_rules.compiler import load_game
-from sorry_rules.loader import load_variant
+from sorry_rules.rules.loader import load_variant
 from sorry_rules.compiler import compile_variant
-from sorry_rules.yamlsafe import load_yaml
+from sorry_rules.rules.yamlsafe import load_yaml
 
 from .invariants import check_state
 

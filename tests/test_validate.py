@@ -14,11 +14,11 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sorry_rules.cli import main
-from sorry_rules.errors import CODES, UsageError
-from sorry_rules.loader import bundled_names
-from sorry_rules.resources import variants_dir
-from sorry_rules.validate import collect_paths, validate_file, validate_paths
+from sorry_rules.cli.app import main
+from sorry_rules.base.errors import CODES, UsageError
+from sorry_rules.rules.loader import bundled_names
+from sorry_rules.base.resources import variants_dir
+from sorry_rules.authoring.validate import collect_paths, validate_file, validate_paths
 
 BROKEN = Path(__file__).parent / "broken"
 CASES = sorted(p.name for p in BROKEN.glob("*.yaml"))
@@ -158,8 +158,8 @@ def test_github_format_escapes_and_annotates(monkeypatch):
 
 
 def test_github_property_escaping():
-    from sorry_rules.errors import Problem
-    from sorry_rules.validate import Report, format_github
+    from sorry_rules.base.errors import Problem
+    from sorry_rules.authoring.validate import Report, format_github
 
     report = Report(["a,b:c.yaml"], [Problem("a,b:c.yaml", 1, 2, "SR203", "50% done\nnext")])
     assert format_github(report) == "::error file=a%2Cb%3Ac.yaml,line=1,col=2,title=SR203::50%25 done%0Anext [SR203]"
@@ -299,7 +299,7 @@ def test_unreadable_path_is_sr100(tmp_path, monkeypatch):
     Path("folder.yaml").mkdir()
     (Path("folder.yaml") / "inner.yaml").write_text(HOUSE)
     assert run("folder.yaml").exit_code == 0  # a folder is searched, whatever its name
-    from sorry_rules.validate import validate_file as check
+    from sorry_rules.authoring.validate import validate_file as check
 
     problems = check(Path("missing.yaml"))
     assert [(p.code, p.line, p.col) for p in problems] == [("SR100", 1, 1)]
@@ -329,7 +329,7 @@ def test_validate_does_not_import_heavy_modules():
     code = (
         "import sys\n"
         "from click.testing import CliRunner\n"
-        "from sorry_rules.cli import main\n"
+        "from sorry_rules.cli.app import main\n"
         "result = CliRunner().invoke(main, ['validate', 'standard'])\n"
         "assert result.exit_code == 0, result.output\n"
         "heavy = sorted(m for m in sys.modules if m.split('.')[0] in ('rich', 'multiprocessing', 'dask', 'jsonschema'))\n"

@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 
 from sorry_rules.compiler import load_game
-from sorry_rules.players import RandomPlayer
-from sorry_rules.runner import play_game
+from sorry_rules.players.protocol import RandomPlayer
+from sorry_rules.players.runner import play_game
 
 from .invariants import check_state
 

@@ -1,4 +1,4 @@
-"""Tests of the hardened YAML loader (sorry_rules.yamlsafe)."""
+"""Tests of the hardened YAML loader (sorry_rules.rules.yamlsafe)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sorry_rules import yamlsafe
-from sorry_rules.errors import RuleFileError
-from sorry_rules.yamlsafe import MAX_BYTES, MAX_DEPTH, MAX_NODES, MAX_SCALAR_CHARS, Mark, SourceMap, load_yaml, load_yaml_file
+from sorry_rules.rules import yamlsafe
+from sorry_rules.base.errors import RuleFileError
+from sorry_rules.rules.yamlsafe import MAX_BYTES, MAX_DEPTH, MAX_NODES, MAX_SCALAR_CHARS, Mark, SourceMap, load_yaml, load_yaml_file
 
 LOADERS = [yaml.SafeLoader] + ([yaml.CSafeLoader] if hasattr(yaml, "CSafeLoader") else [])
 

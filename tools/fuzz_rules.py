@@ -31,7 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from sorry_rules.yamlsafe import load_yaml  # noqa: E402
+from sorry_rules.rules.yamlsafe import load_yaml  # noqa: E402
 from tests import fuzzlib as F  # noqa: E402
 
 MODES = ("dsl", "overlay", "bytes", "schema")

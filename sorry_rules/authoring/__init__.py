@@ -1,0 +1,2 @@
+"""Tools for rule-file authors: validate, analyses, explain, why, the moves oracle.
+"""

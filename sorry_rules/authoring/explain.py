@@ -1,0 +1,221 @@
+"""Card effects in plain words, with the rule file and line each one comes from.
+
+Used by `sorry-play explain` and by `sorry-play moves --why`. Nothing here knows a card or
+colour name: the words come from the DSL constructs (an `enter` is "start a pawn").
+
+Contract: `card_rules(loaded)` gives, for every card, its parsed effect, the position of its
+definition and of each top-level option (the `A | B | C` alternatives); `effect_words` and
+`expr_words` are pure functions of an AST.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from dataclasses import dataclass
+
+from sorry_rules import dsl
+from sorry_rules.base.errors import UsageError
+
+WIDTH = 88
+_RELATION = {"opponent": "an opponent's", "partner": "a partner's", "other": "another colour's", "own": "your own"}
+_GROUP = {"player": "your", "team": "your team's", "partners": "your partners'", "opponents": "your opponents'",
+          "players": "all players'"}
+_COUNT = {"home": "pawns in Home", "start": "pawns in Start", "safety": "pawns in safety zones",
+          "track": "pawns on the track", "pawns": "pawns"}
+_COMPARE = {"==": "equals", "!=": "differs from", "<": "is less than", "<=": "is at most", ">": "is more than",
+            ">=": "is at least"}
+_ARITH = {"+": "plus", "-": "minus", "*": "times"}
+
+
+@dataclass(frozen=True)
+class Option:
+    node: object       # the option's AST
+    text: str          # its DSL source text
+    where: str         # file:line:col of the option in the rule files
+
+
+@dataclass(frozen=True)
+class CardRule:
+    name: str
+    copies: int
+    effect: object     # AST of the whole effect
+    source: str
+    where: str         # file:line of the card's definition
+    options: tuple     # top-level alternatives (one Option when the effect is not a choice)
+
+
+def _where(mark, col: bool = True) -> str:
+    return f"{mark.file}:{mark.line}:{mark.col}" if col else f"{mark.file}:{mark.line}"
+
+
+def _option_text(source: str, start: int, next_start: int | None) -> str:
+    """The source text of one top-level option: up to the `|` before the next option."""
+    end = len(source) if next_start is None else source.rfind("|", start, next_start)
+    return source[start:end].strip()
+
+
+def card_rules(loaded) -> dict[str, CardRule]:
+    """Every card of a loaded (and compilable) variant, in deck order, then cards not dealt."""
+    v = loaded.variant
+    names = [n for n in v.deck if n in v.cards] + [n for n in v.cards if n not in v.deck]
+    rules = {}
+    for name in names:
+        source = v.cards[name]
+        effect = dsl.parse_effect(source)
+        path = ("cards", name)
+        nodes = effect.options if isinstance(effect, dsl.Choice) else (effect,)
+        options = []
+        for i, node in enumerate(nodes):
+            start = _first_pos(node)
+            following = _first_pos(nodes[i + 1]) if i + 1 < len(nodes) else None
+            text = _option_text(source, start, following)
+            options.append(Option(node, text, _where(loaded.origins.in_text(path, start))))
+        mark = loaded.origins.key_mark(path)
+        rules[name] = CardRule(name, v.deck.get(name, 0), effect, source, _where(mark, col=False), tuple(options))
+    return rules
+
+
+def _first_pos(node) -> int:
+    """Offset of an option's first character (a parenthesised option starts before its node)."""
+    pos = node.pos
+    while isinstance(node, (dsl.Then, dsl.Guard)):
+        node = node.first if isinstance(node, dsl.Then) else node.effect
+        pos = min(pos, node.pos)
+    return pos
+
+
+# ---- words -------------------------------------------------------------------------------
+def effect_words(node, nested: bool = False) -> str:
+    """What an effect does, in words (lower case; see `sentence`)."""
+    if isinstance(node, dsl.Enter):
+        return "start a pawn"
+    if isinstance(node, dsl.Forward):
+        return f"move one pawn forward {node.steps}"
+    if isinstance(node, dsl.Backward):
+        return f"move one pawn backward {node.steps}"
+    if isinstance(node, dsl.Split):
+        if node.among == 2:
+            among = "between two pawns"
+        elif node.among is None:
+            among = "among any number of pawns"
+        else:
+            among = f"among two to {node.among} pawns"
+        return f"split {node.steps} forward steps {among} (each at least 1, all used)"
+    if isinstance(node, dsl.Switch):
+        return f"switch one of your pawns on the track with {_RELATION[node.relation]} pawn on the track"
+    if isinstance(node, dsl.Sorry):
+        whose = "a pawn it may bump" if node.relation is None else f"{_RELATION[node.relation]} pawn"
+        return f"take a pawn from Start and put it on a track square held by {whose}, which goes back to its Start"
+    if isinstance(node, dsl.DrawAgain):
+        return "draw again"
+    if isinstance(node, dsl.Pass):
+        return "pass (play nothing)"
+    if isinstance(node, dsl.Choice):
+        parts = [effect_words(o, True) for o in node.options]
+        if nested:
+            return "either " + " or ".join(parts)
+        return ", or ".join(parts)
+    if isinstance(node, dsl.Then):
+        return f"{effect_words(node.first, True)}, then {effect_words(node.second, True)}"
+    if isinstance(node, dsl.Guard):
+        return f"{effect_words(node.effect, True)}, only if {expr_words(node.condition)}"
+    return "?"
+
+
+def expr_words(node) -> str:
+    """A condition or formula in words."""
+    if isinstance(node, dsl.Number):
+        return str(node.value)
+    if isinstance(node, dsl.Bool):
+        return "always" if node.value else "never"
+    if isinstance(node, dsl.Can):
+        return f"you could {effect_words(node.effect, True)}"
+    if isinstance(node, dsl.Not):
+        if isinstance(node.operand, dsl.Can):
+            return f"you could not {effect_words(node.operand.effect, True)}"
+        return f"not ({expr_words(node.operand)})"
+    if isinstance(node, dsl.Neg):
+        return f"minus {expr_words(node.operand)}"
+    if isinstance(node, dsl.BinOp):
+        left, right = expr_words(node.left), expr_words(node.right)
+        if node.op in ("and", "or"):
+            return f"{left} {node.op} {right}"
+        if node.op in _COMPARE:
+            return f"{left} {_COMPARE[node.op]} {right}"
+        return f"({left} {_ARITH[node.op]} {right})"
+    if isinstance(node, dsl.Call):
+        whose = _GROUP.get(node.argument.name, f"{node.argument.name}'s") if isinstance(node.argument, dsl.Name) else "?"
+        return f"the number of {whose} {_COUNT.get(node.function, node.function)}"
+    if isinstance(node, dsl.Aggregate):
+        group = _GROUP.get(node.group, node.group).replace("your ", "").replace("'s", "").replace("'", "")
+        body = expr_words(node.body)
+        what = {"sum": "the sum", "max": "the largest", "min": "the smallest"}.get(node.kind)
+        if node.kind == "count":
+            return f"how many {node.variable} of the {group} have: {body}"
+        return f"{what}, over each {node.variable} of the {group}, of {body}"
+    if isinstance(node, dsl.Name):
+        return node.name
+    return "?"
+
+
+def sentence(text: str) -> str:
+    return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
+
+
+# ---- the command -------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Explained:
+    loaded: object
+    game: object
+    cards: dict
+
+
+def load_explained(variant: str, rules=()) -> Explained:
+    from sorry_rules.compiler.build import compile_variant
+    from sorry_rules.rules.loader import load_variant
+
+    loaded = load_variant(variant, rules)
+    game, _ = compile_variant(loaded)
+    return Explained(loaded, game, card_rules(loaded))
+
+
+def explain_text(explained: Explained, only=()) -> str:
+    """Every card (or the cards in `only`) in words, then the win condition and scoring."""
+    cards = explained.cards
+    unknown = [name for name in only if name not in cards]
+    if unknown:
+        raise UsageError(f"unknown card {unknown[0]!r} (cards: {', '.join(cards)})")
+    v = explained.loaded.variant
+    origins = explained.loaded.origins
+    lines = []
+    if not only:
+        turn = "play one card from a hand of %d each turn" % v.turn.hand_size if v.turn.source == "hand" else "draw one card each turn"
+        total = sum(v.deck.values())
+        lines.append(f"{v.name}: {len(v.colours)} colours, {v.pawns} pawns each, {total} cards; {turn}.")
+        lines.append("")
+    for name, rule in cards.items():
+        if only and name not in only:
+            continue
+        copies = f"{rule.copies} in the deck" if rule.copies else "not in the deck"
+        lines.append(f"Card {name} ({copies}) - {rule.where}")
+        lines.append(textwrap.fill(sentence(effect_words(rule.effect)), WIDTH, initial_indent="  ", subsequent_indent="  "))
+        if len(rule.options) > 1:
+            for i, option in enumerate(rule.options, 1):
+                lines.append(f"    option {i}: {option.text}  ({option.where})")
+    if not only:
+        win = dsl.parse_expr(v.win)
+        lines.append("")
+        lines.append(f"To win - {_where(origins.key_mark(('win',)), col=False)}")
+        lines.append(f"  {sentence(expr_words(win))}")
+        for key, component in v.scoring.items():
+            label = component.label or key.replace("_", " ")
+            who = "each player" if component.for_ == "every" else "the winner"
+            lines.append(f"Score '{label}' for {who} - {_where(origins.key_mark(('scoring', key)), col=False)}")
+            if component.kind == "formula":
+                lines.append(f"  {sentence(expr_words(dsl.parse_expr(component.points)))}")
+            else:
+                how = "the first that holds" if component.mode == "highest" else "every one that holds"
+                lines.append(f"  Tiers ({how}):")
+                for tier in component.tiers:
+                    lines.append(f"    {tier.points:+} if {expr_words(dsl.parse_expr(tier.when))}")
+    return "\n".join(lines)

@@ -1,0 +1,78 @@
+"""The moves oracle: every legal move in a position, as data and as text.
+
+Contract: `moves_report(game, position)` returns plain JSON-ready data:
+  {"variant", "turn", "card" | "hand", "moves": [{"text", "result", ...}], "forfeit", "draw_again"}
+`result` is the whole placement after the move (bumps and slides applied). A forfeit is
+`"moves": []` with `"forfeit": true`; a legal pass carries `"pass": true`; in hand play each
+move names its `"card"`, and a stuck hand's moves are `"discard"` choices (placement
+unchanged). In team play `"turn"` is the player; its moves may move the partners' pawns.
+A move that ends the game carries `"wins": true` and, when the variant scores,
+`"scores": {colour: points}` for every seated colour.
+"""
+
+from __future__ import annotations
+
+from sorry_rules.engine.describe import describe_move, placement_names
+
+
+def moves_report(game, position) -> dict:
+    state = position.state
+    moves = game.legal_moves(state)
+    seats = state.seats
+    report: dict = {"variant": game.name, "turn": game.colours[state.seats[state.turn]]}
+    if position.hand is not None:
+        report["hand"] = [game.card_names[c] for c in position.hand]
+    else:
+        report["card"] = game.card_names[position.card]
+    listed = []
+    forfeit = False
+    draw_again = False
+    for move in moves:
+        if move.kind == "forfeit":
+            forfeit = True
+            draw_again = move.draw_again
+            continue
+        entry: dict = {"text": describe_move(game, move), "result": placement_names(game, move.placement, seats)}
+        if position.hand is not None and move.kind != "discard":
+            entry["card"] = game.card_names[move.card]
+        if move.kind == "pass":
+            entry["pass"] = True
+        if move.kind == "discard":
+            entry["discard"] = game.card_names[move.card]
+        if move.draw_again:
+            entry["draw_again"] = True
+            draw_again = True
+        if move.kind == "move":
+            _mark_game_end(game, state, move, entry)
+        listed.append(entry)
+    report["moves"] = listed
+    report["forfeit"] = forfeit
+    report["draw_again"] = draw_again
+    return report
+
+
+def _mark_game_end(game, state, move, entry: dict) -> None:
+    after = game.apply(state, move)
+    if after.winner is None:
+        return
+    entry["wins"] = True
+    if game.scoring:
+        outcome = game.outcome(after)
+        entry["scores"] = {game.colours[after.seats[seat]]: total for seat, (total, _) in outcome.scores.items()}
+
+
+def format_report_text(report: dict, details=None) -> str:
+    """The report as text; `details(move)` may add indented lines under each move."""
+    what = f"card {report['card']}" if "card" in report else f"hand {', '.join(report['hand'])}"
+    lines = [f"{report['turn']} to play, {what}:"]
+    if report["forfeit"]:
+        lines.append("  no legal move: the card is forfeited" + (" (then draws again)" if report["draw_again"] else ""))
+    for i, move in enumerate(report["moves"], 1):
+        prefix = f"[{move['card']}] " if "card" in move else ""
+        suffix = ""
+        if move.get("wins"):
+            suffix = "  (wins" + (": " + ", ".join(f"{c} {p}" for c, p in move["scores"].items()) if "scores" in move else "") + ")"
+        lines.append(f"  {i:2}. {prefix}{move['text']}{suffix}")
+        if details is not None:
+            lines.extend(details(move))
+    return "\n".join(lines)

@@ -1,0 +1,330 @@
+"""`sorry-play validate`: check rule files and report every problem, located and coded.
+
+Stages, each run as far as the previous ones allow, so one run reports as much as it can:
+  1. reading, YAML and `extends:` (yamlsafe, loader): a file whose YAML fails stops here,
+     but its `extends:` chain and the other files still count;
+  2. the schema (pydantic models). When it fails, every DSL text that is still a string is
+     parsed and its names checked anyway, against the parts of the board that are valid;
+  3. cross-field checks and every DSL text (compiler);
+  4. whole-game analyses (`sorry_rules.authoring.analysis`), when nothing above found an error.
+A file with `extends:` is validated as merged over its chain (a house overlay alone is
+checked as the variant it makes). A problem is reported once, however many of the given
+files share the base it is in.
+
+Contract: `validate_paths` returns a `Report`; bad input (binary files, invalid UTF-8, alias
+bombs, huge or deeply nested files) only ever gives problems, never an exception. Paths
+that match nothing raise `UsageError`. Only light modules are imported here (no rich).
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import SimpleNamespace
+
+from sorry_rules.base.errors import Problem, UsageError
+
+RULE_SUFFIXES = (".yaml", ".yml")
+_GLOB_CHARS = frozenset("*?[")
+
+
+@dataclass
+class Report:
+    files: list[str] = field(default_factory=list)     # the files validated, as shown
+    problems: list[Problem] = field(default_factory=list)
+
+    @property
+    def errors(self) -> list[Problem]:
+        return [p for p in self.problems if p.severity == "error"]
+
+    @property
+    def warnings(self) -> list[Problem]:
+        return [p for p in self.problems if p.severity == "warning"]
+
+    def strict(self) -> "Report":
+        """The same report with every warning turned into an error (`--strict`)."""
+        problems = [Problem(p.file, p.line, p.col, p.code, p.message, "error") for p in self.problems]
+        return Report(list(self.files), problems)
+
+
+# ---- which files -------------------------------------------------------------------------
+def shown_name(path: Path) -> str:
+    """How a file is named in problems: relative to the working directory when inside it
+    (what editors and CI annotations need), else as the loader names it."""
+    from sorry_rules.rules.loader import display_name
+
+    try:
+        return Path(path).resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return display_name(Path(path))
+
+
+def _directory_files(root: Path) -> list[Path]:
+    found = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+        found.extend(Path(dirpath) / f for f in sorted(filenames) if f.endswith(RULE_SUFFIXES))
+    return found
+
+
+def collect_paths(args) -> list[Path]:
+    """Files to validate: files as given, directories searched recursively for *.yaml and
+    *.yml (hidden folders skipped), glob patterns expanded (`**` included), bundled variant
+    names. Raises UsageError for an argument that matches nothing."""
+    from sorry_rules.rules.loader import resolve
+
+    files: list[Path] = []
+    for arg in args:
+        path = Path(arg)
+        if path.is_dir():
+            found = _directory_files(path)
+            if not found:
+                raise UsageError(f"{arg}: no *.yaml or *.yml files in this folder")
+            files.extend(found)
+        elif path.exists():
+            files.append(path)
+        elif _GLOB_CHARS & set(arg):
+            matches = sorted(glob.glob(arg, recursive=True))
+            if not matches:
+                raise UsageError(f"{arg}: no file matches this pattern")
+            for match in matches:
+                files.extend(_directory_files(Path(match)) if Path(match).is_dir() else [Path(match)])
+        else:
+            bundled = resolve(arg)
+            if bundled is None:
+                raise UsageError(f"{arg}: no such file or folder, and not a bundled variant name")
+            files.append(bundled)
+    unique, seen = [], set()
+    for file in files:
+        key = file.resolve()
+        if key not in seen:
+            seen.add(key)
+            unique.append(file)
+    return unique
+
+
+def validate_paths(args) -> Report:
+    """Validate every file `args` name (see `collect_paths`)."""
+    files = collect_paths(args)
+    if not files:
+        raise UsageError("no rule files to validate")
+    report = Report()
+    seen: set[Problem] = set()
+    for path in files:
+        report.files.append(shown_name(path))
+        for problem in validate_file(path):
+            if problem not in seen:
+                seen.add(problem)
+                report.problems.append(problem)
+    return report
+
+
+# ---- one file ----------------------------------------------------------------------------
+def validate_file(path) -> list[Problem]:
+    """Every problem of rule file `path`, validated as merged over its `extends:` chain."""
+    from pydantic import ValidationError
+
+    from sorry_rules.rules.loader import read_merged, schema_problems
+    from sorry_rules.rules.model import Variant
+
+    merged = read_merged(Path(path), name_of=shown_name)
+    problems = list(merged.problems)
+    if merged.data is None:
+        return sorted(problems)
+    chain_complete = not any(p.severity == "error" for p in problems)
+    try:
+        variant = Variant.model_validate(merged.data)
+    except ValidationError as error:
+        found = schema_problems(merged.data, merged.origins, error)
+        if not chain_complete:  # a base that failed to load would have supplied them
+            found = [p for p in found if p.code != "SR201"]
+        problems += found
+        problems += _raw_dsl_problems(merged.data, merged.origins)
+        problems += _cross_field_despite(error, merged, path)
+        return sorted(set(problems))
+    problems += _variant_problems(variant, merged.origins, shown_name(Path(path)), analyse=chain_complete)
+    return sorted(set(problems))
+
+
+def _cross_field_despite(error, merged, path) -> list[Problem]:
+    """Cross-field problems (SR5xx) of the rest of a file whose schema failed: fields that
+    failed and have a default are set aside, and the rest is checked as a whole."""
+    from pydantic import ValidationError
+
+    from sorry_rules.rules.model import Variant
+
+    failing = {item["loc"][0] for item in error.errors() if item["loc"]}
+    optional = {name for name, info in Variant.model_fields.items() if not info.is_required()}
+    if not failing or not failing <= optional:
+        return []
+    rest = {k: v for k, v in merged.data.items() if k not in failing}
+    try:
+        variant = Variant.model_validate(rest)
+    except ValidationError:
+        return []
+    found = _variant_problems(variant, merged.origins, shown_name(Path(path)), analyse=False)
+    return [p for p in found if p.code.startswith("SR5")]
+
+
+def _variant_problems(v, origins, root: str, analyse: bool) -> list[Problem]:
+    from sorry_rules.authoring.analysis import analyse as run_analyses
+    from sorry_rules.compiler.build import Context, compile_text, dsl_texts
+    from sorry_rules.compiler.checks import Problems, check_variant
+
+    out = Problems(origins)
+    check_variant(v, out)
+    checked = not out.errors
+    ctx = Context(v) if checked else _safe_context(v.colours, v.teams, v.board, v.rules, v.pawns)
+    asts = {}
+    for path, text, kind in dsl_texts(v):
+        ast, program = compile_text(ctx.programs, out, path, text, kind)
+        if program is not None:
+            asts[path] = ast
+    if analyse and checked:  # cards that failed to compile are skipped by the analyses
+        def report(path, code, message, severity="error", offset=None, also=()):
+            mark = origins.in_text(path, offset) if offset is not None else _prefer_root(origins, (path, *also), root)
+            out.items.append(Problem(mark.file, mark.line, mark.col, code, message, severity))
+
+        run_analyses(v, asts, ctx, report)
+    return out.items
+
+
+def _prefer_root(origins, paths, root: str):
+    """Where to report a problem about the fields at `paths` (most relevant first): the
+    first of them, or of the keys under them, that the validated file itself wrote (so an
+    overlay's problem shows in the overlay); else the key of the first path."""
+    for path in paths:
+        mark = origins.key_mark(path)
+        if mark.file == root:
+            return mark
+        inside = [smap.key_mark(sub) or smap.locate(sub) for sub, smap in origins.maps.items()
+                  if sub[: len(path)] == path and len(sub) > len(path) and smap.file == root]
+        if inside:
+            return min(inside, key=lambda m: (m.line, m.col))
+    return origins.key_mark(paths[0])
+
+
+# ---- DSL texts when the schema failed ----------------------------------------------------
+def _safe_context(colours, teams, board, rules, pawns=None):
+    """A compiler context from whatever parts of a variant are usable, for checking DSL
+    names and types. Unusable parts fall back to the largest board (so step limits, which
+    depend on the board, are not reported against a board the file does not have)."""
+    from sorry_rules.compiler.build import Context
+    from sorry_rules.rules.model import MAX_PAWNS, MAX_SAFETY, MAX_SIDE, Board, Rules
+
+    names = []
+    for name in colours if isinstance(colours, (list, tuple)) else []:
+        if isinstance(name, str) and name not in names:
+            names.append(name)
+    if not names:
+        names = ["colour"]
+    groups, placed = [], set()
+    for team in teams if isinstance(teams, (list, tuple)) else []:
+        if isinstance(team, (list, tuple)):
+            members = [n for n in team if isinstance(n, str) and n in names and n not in placed]
+            placed.update(members)
+            if members:
+                groups.append(members)
+    if not isinstance(board, Board):
+        try:
+            board = Board.model_validate(board)
+        except Exception:  # noqa: BLE001 - any invalid board means: use the fallback
+            board = None
+    if board is None or board.start_exit >= board.side_length or board.safety_entry >= board.side_length:
+        board = Board(side_length=MAX_SIDE, start_exit=0, safety_entry=MAX_SIDE - 1, safety_length=MAX_SAFETY)
+    slides, triangles = [], set()
+    for slide in board.slides:
+        if slide.from_ < board.side_length and slide.from_ < slide.to < slide.from_ + board.side_length and slide.from_ not in triangles:
+            triangles.add(slide.from_)
+            slides.append(slide)
+    board = SimpleNamespace(side_length=board.side_length, start_exit=board.start_exit, safety_entry=board.safety_entry,
+                            safety_length=board.safety_length, slides=slides)
+    if not isinstance(rules, Rules):
+        try:
+            rules = Rules.model_validate(rules if rules is not None else {})
+        except Exception:  # noqa: BLE001
+            rules = Rules()
+    if not (isinstance(pawns, int) and not isinstance(pawns, bool) and 1 <= pawns <= MAX_PAWNS):
+        pawns = 1  # unusable: the cost estimates then assume the fewest pawns
+    return Context(SimpleNamespace(colours=names, teams=groups or None, board=board, rules=rules, pawns=pawns))
+
+
+def _raw_texts(data: dict) -> list[tuple[tuple, str, str]]:
+    """The DSL texts of unvalidated data that are strings where a DSL text belongs."""
+    texts = []
+    cards = data.get("cards")
+    if isinstance(cards, dict):
+        texts += [(("cards", k), t, "effect") for k, t in cards.items() if isinstance(t, str)]
+    if isinstance(data.get("win"), str):
+        texts.append((("win",), data["win"], "bool"))
+    scoring = data.get("scoring")
+    if isinstance(scoring, dict):
+        for key, item in scoring.items():
+            if not isinstance(item, dict):
+                continue
+            if item.get("kind") == "formula" and isinstance(item.get("points"), str):
+                texts.append((("scoring", key, "points"), item["points"], "int"))
+            elif item.get("kind") == "tiers" and isinstance(item.get("tiers"), list):
+                for i, tier in enumerate(item["tiers"]):
+                    if isinstance(tier, dict) and isinstance(tier.get("when"), str):
+                        texts.append((("scoring", key, "tiers", i, "when"), tier["when"], "bool"))
+    return texts
+
+
+def _raw_dsl_problems(data: dict, origins) -> list[Problem]:
+    from sorry_rules.compiler.build import compile_text
+    from sorry_rules.compiler.checks import Problems
+
+    ctx = _safe_context(data.get("colours"), data.get("teams"), data.get("board"), data.get("rules"), data.get("pawns"))
+    out = Problems(origins)
+    for path, text, kind in _raw_texts(data):
+        compile_text(ctx.programs, out, path, text, kind)
+    return out.items
+
+
+# ---- output ------------------------------------------------------------------------------
+def format_text(report: Report) -> str:
+    return "\n".join(p.format() for p in report.problems)
+
+
+def summary(report: Report) -> str:
+    files = len(report.files)
+    errors, warnings = len(report.errors), len(report.warnings)
+    if not errors and not warnings:
+        return f"{files} rule file{'s' if files != 1 else ''} valid"
+    return (f"{errors} error{'s' if errors != 1 else ''}, {warnings} warning{'s' if warnings != 1 else ''} "
+            f"in {files} rule file{'s' if files != 1 else ''}")
+
+
+def format_json(report: Report) -> str:
+    import json
+
+    return json.dumps({
+        "valid": not report.errors,
+        "files": report.files,
+        "errors": len(report.errors),
+        "warnings": len(report.warnings),
+        "problems": [
+            {"file": p.file, "line": p.line, "col": p.col, "severity": p.severity, "code": p.code, "message": p.message}
+            for p in report.problems
+        ],
+    }, indent=2, ensure_ascii=False)
+
+
+def _escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(text: str) -> str:
+    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def format_github(report: Report) -> str:
+    """GitHub Actions workflow commands: one `::error` / `::warning` annotation per problem."""
+    lines = []
+    for p in report.problems:
+        lines.append(f"::{p.severity} file={_escape_property(p.file)},line={p.line},col={p.col},"
+                     f"title={_escape_property(p.code)}::{_escape_data(p.message)} [{p.code}]")
+    return "\n".join(lines)

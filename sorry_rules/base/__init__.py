@@ -1,0 +1,2 @@
+"""Foundations shared by every layer: the error types and problems, limits, where bundled data lives.
+"""

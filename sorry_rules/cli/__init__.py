@@ -1,0 +1,2 @@
+"""The command line and the terminal front end (`sorry-play`).
+"""

@@ -1,0 +1,133 @@
+"""`sorry-play`: play Sorry! variants in the terminal and inspect rule files.
+
+Contract: every expected failure is a `SorryRulesError`, printed as one clear message on
+stderr with the error's exit code (1 for problems, 2 for usage); no traceback reaches users.
+Heavy or optional imports stay inside the commands that need them.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+
+import click
+
+from sorry_rules.base.errors import SorryRulesError
+
+
+def _friendly(fn):
+    """Turn SorryRulesError into a message and an exit code."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except SorryRulesError as error:
+            click.echo(f"error: {error}" if "\n" not in str(error) else str(error), err=True)
+            sys.exit(error.exit_code)
+        except BrokenPipeError:
+            sys.exit(0)
+
+    return wrapper
+
+
+def _load(variant: str, rules: tuple):
+    from sorry_rules.compiler.build import load_game
+
+    return load_game(variant, rules)
+
+
+VARIANT_HELP = "Variant: a rule file path or a bundled name (see `sorry-play variants`)."
+RULE_HELP = "House-rule overlay (path or bundled name, e.g. house/sorry-forward-4.yaml); repeatable."
+
+
+@click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--variant", "-v", default="standard", show_default=True, help=VARIANT_HELP)
+@click.option("--rule", "-r", "rules", multiple=True, help=RULE_HELP)
+@click.option("--players", "-p", type=int, default=None, help="Number of players (default: the variant's maximum).")
+@click.option("--seed", "-s", type=int, default=None, help="Seed for the shuffle and the computer players (default: random).")
+@click.option("--auto", is_flag=True, help="Computer players only; prints the game turn by turn.")
+@click.option("--max-plies", type=int, default=20_000, show_default=True, help="Stop an endless game after this many moves.")
+@click.option("--seat", "seat_specs", multiple=True, metavar="COLOUR=KIND", help="Who plays a colour: human, bot, bot:NAME (random, greedy, expert); repeatable.")
+@click.option("--humans", type=int, default=None, help="The first N seats are people taking turns at one keyboard.")
+@click.option("--bot", default=None, help="Computer player for the other seats (default: greedy; random with --auto).")
+@click.option("--resume", type=click.Path(dir_okay=False), default=None, help="Continue the game saved in FILE.")
+@click.option("--save", type=click.Path(dir_okay=False), default=None, help="Save the game after every move to FILE (default for games with people: the user data folder).")
+@click.version_option(package_name="sorry-rules")
+@click.pass_context
+@_friendly
+def main(ctx, variant, rules, players, seed, auto, max_plies, seat_specs, humans, bot, resume, save):
+    """Play Sorry! in the terminal, or inspect and check rule files.
+
+    Without a command, plays a game: you take the first seat against computer players
+    (or, with --auto, computers play every seat and the game is printed turn by turn).
+    """
+    if ctx.invoked_subcommand is not None:
+        return
+    from sorry_rules.cli.play import play_command
+
+    play_command(variant, rules, seed=seed, players=players, auto=auto, max_plies=max_plies, seat_specs=seat_specs,
+                 humans=humans, bot=bot, resume=resume, save=save)
+
+
+@main.command()
+@click.option("--variant", "-v", default="standard", show_default=True, help=VARIANT_HELP)
+@click.option("--rule", "-r", "rules", multiple=True, help=RULE_HELP)
+@click.option("--state", "state_file", required=True, type=click.Path(dir_okay=False), help="Position file (JSON) in RULES.md notation.")
+@click.option("--card", default=None, help="Card to play (overrides the file's card).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--why", is_flag=True, help="Say which card option gives each move, and what stops each pawn that has none.")
+@_friendly
+def moves(variant, rules, state_file, card, fmt, why):
+    """List every legal move in a position, with the placement each one leads to."""
+    from sorry_rules.authoring.oracle import format_report_text, moves_report
+    from sorry_rules.records.position import parse_position, read_position_file
+
+    if why:
+        from sorry_rules.authoring.explain import load_explained
+        from sorry_rules.authoring.why import add_why, format_why_text
+
+        explained = load_explained(variant, rules)
+        game = explained.game
+    else:
+        game = _load(variant, rules)
+    position = parse_position(game, read_position_file(state_file), card)
+    report = moves_report(game, position)
+    if why:
+        add_why(game, explained.cards, position, report)
+    if fmt == "json":
+        click.echo(json.dumps(report, indent=2))
+    else:
+        click.echo(format_why_text(report) if why else format_report_text(report))
+
+
+@main.command()
+@_friendly
+def variants():
+    """List the bundled variants and house rules: name, kind (variant or overlay), description."""
+    from sorry_rules.cli.authoring import variant_lines
+
+    for line in variant_lines():
+        click.echo(line)
+
+
+from sorry_rules.cli.authoring import explain, schema, validate  # noqa: E402  (authoring commands)
+
+for _command in (validate, schema, explain):
+    main.add_command(_command)
+
+
+from sorry_rules.cli.replay import replay  # noqa: E402
+
+main.add_command(replay)
+
+from sorry_rules.cli import simulate as simcli  # noqa: E402  (imports only click; the simulation loads when a command runs)
+
+for _command in (simcli.simulate, simcli.compare):
+    _command.callback = _friendly(_command.callback)
+    main.add_command(_command)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,150 @@
+"""The play front end: start, resume and print games in the terminal.
+
+Two ways to run a game, chosen by who sits at the table:
+* computer players only (`--auto`, or every seat a bot): the game is printed turn by turn,
+  one line per move. The output depends only on the variant, the seed and the seat kinds, so
+  the same command prints the same game byte for byte.
+* one or more people: `terminal.Session` draws the board and asks for each choice. A person
+  needs a terminal; without one the command fails with a message suggesting `--auto`.
+
+Games with people are saved after every move (default: `savefile.default_save_path`, or
+`--save FILE`); computer-only games are saved only with `--save`. `--resume FILE` continues a
+saved game exactly where it stopped.
+
+Contract: only this module, `terminal` and `cli` print.
+"""
+
+from __future__ import annotations
+
+import secrets
+import sys
+
+import click
+
+from sorry_rules.engine.describe import colour_name, describe_move, seated_teams
+from sorry_rules.base.errors import UsageError
+from sorry_rules.players.runner import play_game
+from sorry_rules.records.savefile import SavedGame, default_save_path, read_save, restore, spec_for_save, state_digest, write_save
+from sorry_rules.cli.seats import HUMAN, bot_of, seat_kinds
+
+
+def _seats_text(game, state) -> str:
+    return ", ".join(colour_name(game, c) for c in state.seats)
+
+
+def _teams_text(game, state) -> str:
+    """'Red + Yellow against Blue + Green' when some seated colours play as a team, else ''."""
+    teams = seated_teams(game, state.seats)
+    if all(len(team) == 1 for team in teams):
+        return ""
+    return " against ".join(" + ".join(colour_name(game, c) for c in team) for team in teams)
+
+
+def _card_text(game, card) -> str:
+    return "-" if card is None else game.card_names[card]
+
+
+def print_turn(game, turn, state) -> None:
+    player = colour_name(game, state.seats[turn.seat])
+    card = _card_text(game, turn.card)
+    click.echo(f"{turn.ply:5}  {player:8} {card:>6}  {describe_move(game, turn.move)}")
+
+
+def print_outcome(game, state) -> None:
+    from sorry_rules.cli.screen import render_outcome
+
+    for line in render_outcome(game, state):
+        click.echo(line.plain)
+
+
+def _new_game(variant, rules, seed, players, auto, max_plies, seat_specs, humans, bot):
+    from sorry_rules.compiler.build import load_game
+
+    game = load_game(variant, rules)
+    if seed is None:
+        seed = secrets.randbelow(10**9)
+    state = game.new_game(seed, players=players)
+    default_bot = bot or ("random" if auto else "greedy")
+    kinds = seat_kinds(game.colours, state.seats, seat_specs, humans, auto, default_bot)
+    saved = SavedGame(
+        variant=spec_for_save(variant), rules=[spec_for_save(r) for r in rules], content_hash=game.content_hash,
+        seed=seed, seats=[game.colours[c] for c in state.seats], first=state.turn, kinds=kinds,
+        max_plies=max_plies, choices=[], plies=0, finished=False, state_digest=state_digest(state),
+    )
+    return game, state, saved
+
+
+def _resumed(resume, given: dict):
+    clashing = [name for name, value in given.items() if value]
+    if clashing:
+        raise UsageError(f"--resume continues a saved game with its own seats and seed; leave out {', '.join(clashing)}")
+    saved = read_save(resume)
+    turns = []
+    game, state = restore(saved, source=resume, on_turn=lambda turn, after: turns.append(turn))
+    return game, state, saved, turns
+
+
+def play_command(variant="standard", rules=(), seed=None, players=None, auto=False, max_plies=20_000,
+                 seat_specs=(), humans=None, bot=None, resume=None, save=None) -> None:
+    """`sorry-play [options]`: a new game, or `--resume FILE`; see the module docstring."""
+    if resume is not None:
+        game, state, saved, earlier = _resumed(resume, {"--seed": seed is not None, "--players": players is not None,
+                                               "--seat": bool(seat_specs), "--humans": humans is not None,
+                                               "--bot": bot is not None, "--rule": bool(rules)})
+        if auto and HUMAN in saved.kinds:
+            raise UsageError("this saved game has people at the table; resume it without --auto")
+        save_path = save or resume
+    else:
+        game, state, saved = _new_game(variant, rules, seed, players, auto, max_plies, seat_specs, humans, bot)
+        save_path, earlier = save, []
+    if HUMAN not in saved.kinds:
+        _auto_game(game, state, saved, save_path, resumed=resume is not None)
+        return
+    if not sys.stdin.isatty():
+        raise UsageError("no terminal to play on: use --auto for a game between computer players "
+                         "(or --seat COLOUR=bot:NAME for every seat)")
+    if state.winner is not None:
+        _show_finished(game, state, resume)
+        return
+    from sorry_rules.cli.terminal import LOG_LENGTH, Session
+
+    session = Session(game, saved.kinds, saved, save_path or default_save_path(game.name, saved.seed))
+    for turn in earlier[-LOG_LENGTH:]:
+        session.note(turn, state)
+    session.run(state)
+
+
+def _auto_game(game, state, saved, save_path, resumed: bool) -> None:
+    from sorry_rules.players.registry import make_player
+
+    players = [make_player(bot_of(kind), saved.seed, seat) for seat, kind in enumerate(saved.kinds)]
+    if resumed:
+        click.echo(f"{game.name}: resuming at move {state.plies + 1}, seed {saved.seed}.")
+    else:
+        click.echo(f"{game.name}: {len(state.seats)} players ({_seats_text(game, state)}), seed {saved.seed}; "
+                   f"{colour_name(game, state.seats[state.turn])} plays first.")
+        teams = _teams_text(game, state)
+        if teams:
+            click.echo(f"Teams: {teams}.")
+
+    def on_turn(turn, after):
+        print_turn(game, turn, after)
+        if save_path is not None:
+            saved.choices.append(turn.choice)
+            _save(save_path, saved, after)
+
+    if save_path is not None:
+        _save(save_path, saved, state)
+    state = play_game(game, state, players, on_turn=on_turn, max_plies=saved.max_plies)
+    print_outcome(game, state)
+
+
+def _save(path, saved, state) -> None:
+    saved.reached(state)
+    write_save(path, saved)
+
+
+def _show_finished(game, state, path) -> None:
+    click.echo("That game is over.")
+    print_outcome(game, state)
+    click.echo(f"Watch it again with: sorry-play replay {path}")

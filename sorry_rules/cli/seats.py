@@ -1,0 +1,71 @@
+"""Who plays each seat: parse `--seat COLOUR=KIND`, `--humans N`, `--auto` and `--bot KIND`.
+
+A seat kind is `human` or `bot:<name>` (a name from `bots.BOTS`). On the command line a
+kind may also be written `bot` (the default computer player) or just the bot's name.
+
+Contract: `seat_kinds` returns one kind per seat or raises `UsageError` saying what is wrong
+(an unknown colour or kind, a colour that does not play, people with --auto, ...).
+"""
+
+from __future__ import annotations
+
+from sorry_rules.players.registry import BOTS, bot_names
+from sorry_rules.base.errors import UsageError
+
+HUMAN = "human"
+
+
+def parse_kind(text: str, default_bot: str) -> str:
+    """`human`, `bot`, `bot:NAME` or `NAME` -> `human` or `bot:NAME`."""
+    word = text.strip().lower()
+    if word in (HUMAN, "person", "me"):
+        return HUMAN
+    if word == "bot":
+        word = default_bot
+    elif word.startswith("bot:"):
+        word = word[4:]
+    if word not in BOTS:
+        raise UsageError(f"unknown player kind {text!r}: use human, bot, or bot:NAME with NAME one of {', '.join(bot_names())}")
+    return f"bot:{word}"
+
+
+def bot_of(kind: str) -> str | None:
+    """The bot name of a `bot:NAME` kind, None for people."""
+    return kind[4:] if kind.startswith("bot:") else None
+
+
+def seat_kinds(colours, seats, seat_specs=(), humans: int | None = None, auto: bool = False,
+               default_bot: str = "greedy") -> list:
+    """One kind per seat. `colours`: the variant's colour names; `seats`: colour indices in
+    seat order. By default the first seat is a person and the others are `default_bot`;
+    `humans` makes the first N seats people (hot-seat); `auto` makes every seat a bot;
+    `seat_specs` ("colour=kind") override single seats."""
+    if default_bot not in BOTS:
+        raise UsageError(f"--bot {default_bot!r}: computer players are {', '.join(bot_names())}")
+    n = len(seats)
+    if humans is not None and not 0 <= humans <= n:
+        raise UsageError(f"--humans {humans}: this game has {n} seats")
+    if auto and humans:
+        raise UsageError("--auto plays computer players only; leave out --humans, or leave out --auto to play")
+    people = 0 if auto else (1 if humans is None else humans)
+    kinds = [HUMAN if seat < people else f"bot:{default_bot}" for seat in range(n)]
+    names = [c.lower() for c in colours]
+    seen = set()
+    for spec in seat_specs:
+        colour, sep, kind = spec.partition("=")
+        colour = colour.strip().lower()
+        if not sep or not colour or not kind.strip():
+            raise UsageError(f"--seat {spec!r}: write COLOUR=KIND, e.g. --seat {names[seats[0]]}=human or --seat {names[seats[-1]]}=bot:greedy")
+        if colour not in names:
+            raise UsageError(f"--seat {spec!r}: no colour {colour!r} (colours: {', '.join(names)})")
+        c = names.index(colour)
+        if c not in seats:
+            playing = ", ".join(names[s] for s in seats)
+            raise UsageError(f"--seat {spec!r}: {colour} does not play in a {n}-player game (seats: {playing})")
+        if c in seen:
+            raise UsageError(f"--seat {spec!r}: {colour} is given twice")
+        seen.add(c)
+        kinds[seats.index(c)] = parse_kind(kind, default_bot)
+    if auto and HUMAN in kinds:
+        raise UsageError("--auto plays computer players only; leave out --auto to play a seat yourself")
+    return kinds

@@ -1,0 +1,144 @@
+"""Compile a loaded variant into a `Game`: cross-field checks, board tables, DSL programs.
+
+Contract: `compile_variant(loaded)` returns `(game, warnings)` or raises `RuleFileError`
+with every error found (cross-field checks and every DSL text), each located in the file
+and at the character the problem is at. Nothing downstream reads YAML or ASTs.
+The stages (`check_variant`, `Context`, `dsl_texts`, `compile_text`) are also used one by one by
+`sorry_rules.authoring.validate`, which goes on past errors to report as much as it can.
+"""
+
+from __future__ import annotations
+
+from sorry_rules import dsl
+from sorry_rules.engine.game import Game
+from sorry_rules.base.errors import Problem, RuleFileError
+from sorry_rules.engine.layout import Layout
+from sorry_rules.rules.loader import LoadedVariant, load_variant
+from sorry_rules.engine.mechanics import Mechanics
+from sorry_rules.compiler.checks import Problems, check_variant
+from sorry_rules.compiler.programs import CompileError, ProgramCompiler
+
+
+def _relations(v) -> tuple[tuple, tuple]:
+    colours = list(v.colours)
+    team_index = {}
+    for t, team in enumerate(v.teams or []):
+        for name in team:
+            team_index.setdefault(colours.index(name), t)
+    next_team = len(v.teams or [])
+    for c in range(len(colours)):
+        if c not in team_index:
+            team_index[c] = next_team
+            next_team += 1
+    team_of = tuple(tuple(o for o in range(len(colours)) if team_index[o] == team_index[c]) for c in range(len(colours)))
+    relation = tuple(
+        tuple("own" if o == c else "partner" if team_index[o] == team_index[c] else "opponent" for o in range(len(colours)))
+        for c in range(len(colours))
+    )
+    return team_of, relation
+
+
+class Context:
+    """The board tables, relations and program compiler of one variant."""
+
+    def __init__(self, v):
+        b = v.board
+        self.layout = Layout(list(v.colours), b.side_length, b.start_exit, b.safety_entry, b.safety_length,
+                             [(s.from_, s.to) for s in b.slides], v.rules.overshoot_home == "stop")
+        self.team_of, relation = _relations(v)
+        control_of = self.team_of if v.rules.control == "team" else tuple((c,) for c in range(self.layout.C))
+        self.mechanics = Mechanics(self.layout, relation, v.rules, control_of)
+        self.programs = ProgramCompiler(self.mechanics, self.team_of, v.pawns)
+
+
+def dsl_texts(v) -> list[tuple[tuple, str, str]]:
+    """Every DSL text of a variant as (path, text, kind); kind is "effect", "bool" or "int"."""
+    texts = [(("cards", name), text, "effect") for name, text in v.cards.items()]
+    texts.append((("win",), v.win, "bool"))
+    for key, component in v.scoring.items():
+        if component.kind == "formula":
+            texts.append((("scoring", key, "points"), component.points, "int"))
+        else:
+            texts.extend((("scoring", key, "tiers", i, "when"), tier.when, "bool") for i, tier in enumerate(component.tiers))
+    return texts
+
+
+def compile_text(programs: ProgramCompiler, out: Problems, path: tuple, text: str, kind: str):
+    """Parse and compile one DSL text; returns (ast, program), with None for what failed
+    (the problem is added to `out`, located at the offending character)."""
+    ast = None
+    try:
+        ast = dsl.parse_effect(text) if kind == "effect" else dsl.parse_expr(text)
+        programs.check_cost(ast)
+        if kind == "effect":
+            return ast, programs.effect(ast)
+        return ast, programs.expression(ast, bool if kind == "bool" else int)
+    except (dsl.DslError, CompileError) as error:
+        out.in_text(path, error.offset, error.code, error.message)
+        return ast, None
+
+
+def compile_variant(loaded: LoadedVariant) -> tuple[Game, list[Problem]]:
+    """Compile; raise RuleFileError listing every error, else return (game, warnings)."""
+    v = loaded.variant
+    out = Problems(loaded.origins)
+    check_variant(v, out)
+    if out.errors:
+        raise RuleFileError(out.items)
+    ctx = Context(v)
+    layout, mechanics, team_of, programs = ctx.layout, ctx.mechanics, ctx.team_of, ctx.programs
+    compiled = {}
+    win_functions: set[str] = set()
+    for path, text, kind in dsl_texts(v):
+        programs.functions_used.clear()
+        compiled[path] = compile_text(programs, out, path, text, kind)[1]
+        if path == ("win",):
+            win_functions = set(programs.functions_used)
+    # A win condition that counts only Home and pawns can change only when a pawn reaches Home.
+    win_on_home_only = win_functions <= {"home", "pawns"}
+    card_names = [name for name in v.deck if name in v.cards]
+    card_programs = [compiled[("cards", name)] for name in card_names]
+    win = compiled[("win",)]
+    scoring = []
+    for key, component in v.scoring.items():
+        label = component.label or key.replace("_", " ")
+        for_winner = component.for_ == "winner"
+        if component.kind == "formula":
+            formula = compiled[("scoring", key, "points")]
+        else:
+            conditions = [compiled[("scoring", key, "tiers", i, "when")] for i in range(len(component.tiers))]
+            formula = _tiers(conditions, [t.points for t in component.tiers], component.mode)
+        scoring.append((label, for_winner, formula))
+    if out.errors:
+        raise RuleFileError(out.items)
+    deck = [i for i, name in enumerate(card_names) for _ in range(v.deck[name])]
+    seating = {int(k): tuple(names) for k, names in v.seating.items()}
+    game = Game(
+        name=v.name, layout=layout, mechanics=mechanics, card_names=card_names, card_programs=card_programs,
+        card_sources=[v.cards[n] for n in card_names], deck=deck, pawns=v.pawns,
+        on_start_exit=v.setup.on_start_exit, turn=v.turn, rules=v.rules, team_of=team_of,
+        seating=seating, players_min=v.players.min, players_max=v.players.max, win=win,
+        scoring=tuple(scoring), content_hash=loaded.content_hash, win_on_home_only=win_on_home_only,
+    )
+    return game, out.items
+
+
+def _tiers(conditions, points, mode):
+    pairs = list(zip(conditions, points))
+    if mode == "highest":
+        def highest(p, b, env):
+            for condition, value in pairs:
+                if condition(p, b, env):
+                    return value
+            return 0
+        return highest
+
+    def cumulative(p, b, env):
+        return sum(value for condition, value in pairs if condition(p, b, env))
+    return cumulative
+
+
+def load_game(spec, rules=(), layers=()) -> Game:
+    """Load and compile a variant (path or bundled name) with overlays. Raises RuleFileError."""
+    game, _ = compile_variant(load_variant(spec, rules, layers))
+    return game

@@ -1,0 +1,236 @@
+"""Parser of the sorry-rules DSL (grammar in grammar/sorry.lark) into a small typed AST.
+
+Contract: `parse_effect(text)` and `parse_expr(text)` return AST nodes or raise `DslError`
+with a 0-based character `offset` into `text`, a message and a stable code; no other
+exception escapes for any text. Nothing here evaluates anything; `sorry_rules.compiler`
+gives the AST its meaning. The LALR parser is built once per process.
+
+Limits (docs/LIMITS.md): at most MAX_TEXT characters, numbers up to MAX_NUMBER, and an AST
+at most MAX_NESTING levels deep, counting every operator, not only parentheses (`- - - 1`
+is three levels; the alternatives of one `a | b | c` are one level). Parsing and the tree
+transformation are iterative, so a text nested deeper than that is an SR303 error, never
+a RecursionError, and every later stage (compiler, closures) recurses at most that deep.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from lark import Lark, Token, v_args
+from lark.visitors import Transformer_NonRecursive
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from sorry_rules.base.resources import grammar_text
+from sorry_rules.dsl.visitor import children
+from sorry_rules.dsl.ast import (  # noqa: F401  (the AST is part of the parser's API)
+    DslError, Node, Enter, Forward, Backward, Split, Switch, Sorry, DrawAgain, Pass, Choice, Then, Guard, Number, Bool, Can, Call, Name, Aggregate, BinOp, Not, Neg, EFFECT_NODES,
+)
+
+MAX_TEXT = 4000
+MAX_NESTING = 40
+MAX_NUMBER = 1_000_000
+
+
+# ---- parsing ---------------------------------------------------------------------------
+@lru_cache(maxsize=1)
+def lalr_parser() -> Lark:
+    return Lark(grammar_text(), parser="lalr", start=["effect", "expr"], propagate_positions=True)
+
+
+def _int(token: Token) -> int:
+    if len(token) > 9 or int(token) > MAX_NUMBER:
+        raise DslError(token.start_pos or 0, f"number {token[:12]}{'...' if len(token) > 12 else ''} is too large (at most {MAX_NUMBER})", "SR303")
+    return int(token)
+
+
+@v_args(meta=True)
+class _ToAst(Transformer_NonRecursive):
+    def effect(self, meta, children):
+        return children[0]
+
+    def choice(self, meta, children):
+        left, right = children
+        options = (left.options if isinstance(left, Choice) else (left,)) + (right,)
+        return Choice(meta.start_pos, options)
+
+    def then(self, meta, children):
+        return Then(meta.start_pos, children[0], children[1])
+
+    def guard(self, meta, children):
+        return Guard(meta.start_pos, children[0], children[1])
+
+    def enter(self, meta, children):
+        return Enter(meta.start_pos)
+
+    def forward(self, meta, children):
+        return Forward(meta.start_pos, _int(children[0]))
+
+    def backward(self, meta, children):
+        return Backward(meta.start_pos, _int(children[0]))
+
+    def split(self, meta, children):
+        steps = _int(children[0])
+        among = 2
+        if len(children) > 1:
+            among = children[1]
+        return Split(meta.start_pos, steps, among)
+
+    def among(self, meta, children):
+        return _int(children[0]) if children else None
+
+    def relation(self, meta, children):
+        return str(children[0])
+
+    def switch(self, meta, children):
+        return Switch(meta.start_pos, children[0])
+
+    def sorry(self, meta, children):
+        return Sorry(meta.start_pos, children[0] if children else None)
+
+    def draw_again(self, meta, children):
+        return DrawAgain(meta.start_pos)
+
+    def pass_(self, meta, children):
+        return Pass(meta.start_pos)
+
+    def number(self, meta, children):
+        return Number(meta.start_pos, _int(children[0]))
+
+    def true(self, meta, children):
+        return Bool(meta.start_pos, True)
+
+    def false(self, meta, children):
+        return Bool(meta.start_pos, False)
+
+    def can(self, meta, children):
+        return Can(meta.start_pos, children[0])
+
+    def call(self, meta, children):
+        return Call(meta.start_pos, str(children[0]), children[1])
+
+    def name(self, meta, children):
+        return Name(meta.start_pos, str(children[0]))
+
+    def _aggregate(self, kind, meta, children):
+        variable, group, body = children
+        return Aggregate(meta.start_pos, kind, str(variable), str(group), group.start_pos or 0, body)
+
+    def agg_sum(self, meta, children):
+        return self._aggregate("sum", meta, children)
+
+    def agg_max(self, meta, children):
+        return self._aggregate("max", meta, children)
+
+    def agg_min(self, meta, children):
+        return self._aggregate("min", meta, children)
+
+    def agg_count(self, meta, children):
+        return self._aggregate("count", meta, children)
+
+    def comparison(self, meta, children):
+        return BinOp(meta.start_pos, str(children[1]), children[0], children[2])
+
+    def arith(self, meta, children):
+        return BinOp(meta.start_pos, str(children[1]), children[0], children[2])
+
+    def mul(self, meta, children):
+        return BinOp(meta.start_pos, "*", children[0], children[1])
+
+    def and_(self, meta, children):
+        return BinOp(meta.start_pos, "and", children[0], children[1])
+
+    def or_(self, meta, children):
+        return BinOp(meta.start_pos, "or", children[0], children[1])
+
+    def not_(self, meta, children):
+        return Not(meta.start_pos, children[0])
+
+    def neg(self, meta, children):
+        return Neg(meta.start_pos, children[0])
+
+
+_TOKEN_WORDS = {
+    "LPAR": "'('", "RPAR": "')'", "VBAR": "'|'", "STAR": "'*'", "COLON": "':'", "MINUS": "'-'",
+    "INT": "a number", "NAME": "a name", "COMPARE": "a comparison", "ADD_OP": "'+' or '-'",
+    "$END": "end of text",
+}
+
+
+def _describe_expected(parser: Lark, names) -> str:
+    words = set()
+    for name in names:
+        if name in _TOKEN_WORDS:
+            words.add(_TOKEN_WORDS[name])
+            continue
+        try:
+            pattern = parser.get_terminal(name).pattern
+            words.add(f"'{pattern.value}'" if pattern.type == "str" else name.lower())
+        except KeyError:
+            words.add(name.lower())
+    ordered = sorted(words)
+    return ordered[0] if len(ordered) == 1 else "one of " + ", ".join(ordered)
+
+
+def _check_shape(text: str) -> None:
+    if len(text) > MAX_TEXT:
+        raise DslError(MAX_TEXT, f"text is {len(text)} characters long (at most {MAX_TEXT})", "SR303")
+    depth = 0
+    for index, char in enumerate(text):
+        if char == "(":
+            depth += 1
+            if depth > MAX_NESTING:
+                raise DslError(index, f"parentheses nested more than {MAX_NESTING} deep", "SR303")
+        elif char == ")":
+            depth -= 1
+
+
+def _parse(text: str, start: str):
+    if not isinstance(text, str):
+        raise DslError(0, f"expected DSL text, got {type(text).__name__}", "SR203")
+    _check_shape(text)
+    if not text.strip():
+        raise DslError(0, "empty text; expected an effect" if start == "effect" else "empty text; expected an expression")
+    parser = lalr_parser()
+    try:
+        tree = parser.parse(text, start=start)
+    except UnexpectedToken as error:
+        token = error.token
+        shown = "end of text" if token.type == "$END" else f"'{token}'"
+        offset = len(text.rstrip()) if token.type == "$END" else (token.start_pos or 0)
+        raise DslError(offset, f"unexpected {shown}; expected {_describe_expected(parser, error.expected)}") from None
+    except UnexpectedCharacters as error:
+        char = text[error.pos_in_stream] if error.pos_in_stream < len(text) else ""
+        raise DslError(error.pos_in_stream, f"unexpected character {char!r}") from None
+    except UnexpectedEOF as error:
+        raise DslError(len(text.rstrip()), f"unexpected end of text; expected {_describe_expected(parser, error.expected)}") from None
+    except UnexpectedInput as error:  # pragma: no cover - other lark input errors
+        raise DslError(getattr(error, "pos_in_stream", 0) or 0, str(error).splitlines()[0]) from None
+    try:
+        ast = _ToAst().transform(tree)
+    except Exception as error:  # lark wraps DslError raised in callbacks
+        inner = getattr(error, "orig_exc", error)
+        if isinstance(inner, DslError):
+            raise inner from None
+        raise
+    _check_depth(ast)
+    return ast
+
+
+def _check_depth(root: Node) -> None:
+    """Raise DslError (SR303) at the first node nested deeper than MAX_NESTING (iterative)."""
+    stack = [(root, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_NESTING:
+            raise DslError(node.pos, f"expression nested more than {MAX_NESTING} levels deep (operators and parentheses); split it up", "SR303")
+        stack.extend((child, depth + 1) for child in children(node))
+
+
+def parse_effect(text: str) -> Node:
+    """Parse a card effect. Raises DslError."""
+    return _parse(text, "effect")
+
+
+def parse_expr(text: str) -> Node:
+    """Parse a condition or formula. Raises DslError."""
+    return _parse(text, "expr")

@@ -1,0 +1,61 @@
+"""One way to walk the DSL tree: `Visitor` dispatches on a node's class, `children` and
+`walk` give the structure. The checks, the compiler, explain and why all walk ASTs this way.
+
+Contract: `Visitor.visit(node)` calls the method `visit_<ClassName>(node)` of the most
+specific class of `node` that has one (so `visit_Node` catches every node), else
+`generic(node)`, which raises `NotImplementedError` unless a subclass overrides it. What
+a method returns is what `visit` returns; arguments after the node are passed through.
+Visitors recurse through their own methods, so every walk is at most MAX_NESTING deep
+(the parser refuses deeper trees).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+from sorry_rules.dsl.ast import Choice, Node
+
+_CHILD_FIELDS = ("first", "second", "effect", "condition", "argument", "body", "left", "right", "operand")
+
+
+def children(node: Node) -> tuple:
+    """The direct sub-nodes of `node`, in source order."""
+    if isinstance(node, Choice):
+        return node.options
+    return tuple(value for value in (getattr(node, name, None) for name in _CHILD_FIELDS) if isinstance(value, Node))
+
+
+def walk(root: Node) -> Iterator[Node]:
+    """Every node of the tree below `root` (itself included), parents before children."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(reversed(children(node)))
+
+
+class Visitor:
+    """Base class of every pass over DSL trees (see the module contract)."""
+
+    _dispatch: dict = {}
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        cls._dispatch = {}
+
+    def visit(self, node: Node, *args: Any) -> Any:
+        method = self._dispatch.get(type(node))
+        if method is None:
+            method = self._dispatch[type(node)] = self._method_for(type(node))
+        return method(self, node, *args)
+
+    @classmethod
+    def _method_for(cls, node_type: type):
+        for klass in node_type.__mro__:
+            method = getattr(cls, "visit_" + klass.__name__, None)
+            if method is not None:
+                return method
+        return cls.generic
+
+    def generic(self, node: Node, *args: Any) -> Any:
+        raise NotImplementedError(f"{type(self).__name__} has no visit_{type(node).__name__}")

@@ -1,0 +1,340 @@
+"""The engine: immutable game states, legal moves, applying moves, drawing, the outcome.
+
+Turn flow (RULES R5, R11, R17, R19, R34, R35, A13, A16, A21, P4, P5):
+- draw play: `draw` takes the top card (reshuffling the discards when the pile is empty);
+  `legal_moves` lists what that card allows; `apply` plays the chosen move, discards the
+  card, and passes the turn unless the move grants another draw.
+- hand play: `legal_moves` lists every move of every card in the player's hand (a card
+  that cannot move a pawn is not playable, even if it offers a pass; an explicit pass
+  survives only when every playable card also offers one, A21); when no card can move, the
+  moves are discards, one per distinct card (P5), none drawing again (A13). `apply` plays or
+  discards the card, then refills the hand from the pile (reshuffling the discards, A16);
+  a move that draws again keeps the turn, so the player plays once more from the refilled
+  hand (A13).
+- a card with no legal move gives a single `forfeit` move (no choice to make).
+- the game ends at once when a player's win condition holds (checked after every move, the
+  mover first, then the other seats in order).
+
+Contract: `State` is immutable; `apply` never mutates its argument; the same state and the
+same moves give the same result on every machine (the RNG lives in the state). The engine
+never prints.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from sorry_rules.base.errors import IllegalMoveError
+from sorry_rules.engine.mechanics import DRAW_AGAIN, PASS, Board
+from sorry_rules.engine import rng as _rng
+
+
+class State(NamedTuple):
+    placement: tuple      # per colour: sorted tuple of squares (empty for colours not playing)
+    seats: tuple          # colour index of each seat, in turn order
+    turn: int             # seat to play
+    card: int | None      # the drawn card waiting to be played (draw play)
+    hands: tuple | None   # per seat: tuple of card indices (hand play)
+    pile: tuple           # draw pile; the next card is the last element
+    discard: tuple        # discard pile, oldest first
+    rng: int              # RNG state for reshuffles
+    winner: int | None    # winning seat once the game is over
+    plies: int            # moves applied so far
+
+
+class Move(NamedTuple):
+    card: int | None      # the card played or discarded
+    placement: tuple      # the whole placement after the move, bumps and slides applied
+    events: tuple         # the resolved steps, bumps, slides and switches, in order
+    draw_again: bool      # the player draws (or, in hand play, plays) another card
+    kind: str             # "move", "pass", "forfeit" or "discard"
+
+
+@dataclass(frozen=True)
+class ScoreLine:
+    label: str
+    points: int
+
+
+@dataclass(frozen=True)
+class Outcome:
+    winner: int                   # winning seat
+    winning_seats: tuple          # the winner and their partners
+    scores: dict                  # seat -> (total, tuple[ScoreLine])
+
+
+class Game:
+    """A compiled variant. Built by `sorry_rules.compiler.compile_variant`."""
+
+    def __init__(self, *, name, layout, mechanics, card_names, card_programs, card_sources,
+                 deck, pawns, on_start_exit, turn, rules, team_of, seating, players_min,
+                 players_max, win, scoring, content_hash, win_on_home_only=False):
+        self.name = name
+        self.layout = layout
+        self.mechanics = mechanics
+        self.colours = layout.colours
+        self.card_names = tuple(card_names)
+        self.card_index = {n: i for i, n in enumerate(card_names)}
+        self.card_programs = tuple(card_programs)
+        self.card_sources = tuple(card_sources)
+        self.deck = tuple(deck)
+        self.pawns = pawns
+        self.on_start_exit = on_start_exit
+        self.hand_play = turn.source == "hand"
+        self.hand_size = getattr(turn, "hand_size", 0)
+        self.first = turn.first
+        self.rules = rules
+        self.team_of = team_of
+        self.seating = seating
+        self.players_min = players_min
+        self.players_max = players_max
+        self.win = win
+        self.win_on_home_only = win_on_home_only
+        self._setup_wins: dict[tuple, bool] = {}
+        self.scoring = scoring
+        self.content_hash = content_hash
+        self._X = layout.X
+        self._opponent = tuple(tuple(mechanics.relation[c][o] == "opponent" for o in range(layout.C)) for c in range(layout.C))
+
+    # ---- setting up ----------------------------------------------------------------------
+    def seats_for(self, players: int) -> tuple:
+        """Colour indices seated for a game of `players` players: the variant's seating table,
+        else spread evenly round the board (2 of 4 sit opposite: adjacent colours are not
+        equal, see docs/REFERENCE.md)."""
+        if not self.players_min <= players <= self.players_max:
+            raise IllegalMoveError(f"{self.name} is for {self.players_min}-{self.players_max} players, not {players}")
+        names = self.seating.get(players)
+        if names is not None:
+            return tuple(self.colours.index(n) for n in names)
+        colours = len(self.colours)
+        return tuple(i * colours // players for i in range(players))
+
+    def initial_placement(self, seats) -> tuple:
+        layout = self.layout
+        placement = []
+        for c in range(layout.C):
+            if c in seats:
+                squares = [layout.start[c]] * (self.pawns - self.on_start_exit) + [layout.start_exit[c]] * self.on_start_exit
+                placement.append(tuple(sorted(squares)))
+            else:
+                placement.append(())
+        return tuple(placement)
+
+    def new_game(self, seed, players: int | None = None, seats: tuple | None = None, first: int | None = None) -> State:
+        """A fresh game: shuffled deck, hands dealt (hand play), first seat chosen (R3)."""
+        if seats is None:
+            seats = self.seats_for(players if players is not None else self.players_max)
+        seats = tuple(seats)
+        state = _rng.seed_state(seed)
+        state, pile = _rng.shuffled(state, self.deck)
+        if first is None:
+            if self.first == "random":
+                state, first = _rng.below(state, len(seats))
+            else:
+                first = 0
+        hands = None
+        if self.hand_play:
+            dealt = [[] for _ in seats]
+            pile = list(pile)
+            for _ in range(self.hand_size):
+                for i in range(len(seats)):
+                    if pile:
+                        dealt[i].append(pile.pop())
+            pile = tuple(pile)
+            hands = tuple(tuple(h) for h in dealt)
+        return State(self.initial_placement(seats), seats, first, None, hands, pile, (), state, None, 0)
+
+    def position(self, placement, seats, turn: int, card: int | None = None, hand: tuple | None = None) -> State:
+        """A state for asking about one position (the moves oracle): no pile, no discards."""
+        hands = None
+        if hand is not None:
+            hands = tuple(tuple(hand) if i == turn else () for i in range(len(seats)))
+        return State(tuple(placement), tuple(seats), turn, card, hands, (), (), 0, None, 0)
+
+    # ---- chance ------------------------------------------------------------------------------
+    def needs_draw(self, state: State) -> bool:
+        return not self.hand_play and state.card is None and state.winner is None
+
+    def draw(self, state: State) -> State:
+        """Draw the top card for the player to move (R5; R34 reshuffle when the pile is empty)."""
+        if state.winner is not None or self.hand_play or state.card is not None:
+            raise IllegalMoveError("no card is to be drawn now")
+        pile, discard, rng, card = self._take(state.pile, state.discard, state.rng)
+        if card is None:
+            raise IllegalMoveError("the draw pile and the discards are both empty")
+        return State(state.placement, state.seats, state.turn, card, state.hands, pile, discard, rng, state.winner, state.plies)
+
+    @staticmethod
+    def _take(pile, discard, rng):
+        if not pile:
+            if not discard:
+                return pile, discard, rng, None
+            rng, pile = _rng.shuffled(rng, discard)
+            discard = ()
+        return pile[:-1], discard, rng, pile[-1]
+
+    # ---- moves -------------------------------------------------------------------------------
+    def player(self, state: State) -> int:
+        """Colour index of the player to move."""
+        return state.seats[state.turn]
+
+    def card_moves(self, state: State, card: int) -> list:
+        """What `card` would allow the player to move in `state` (forfeit included)."""
+        p = state.seats[state.turn]
+        board = Board.of(state.placement, self._X)
+        moves, flags = self._moves_of(p, board, card, state.placement)
+        moves = self._must_bump(p, moves)
+        if not moves:
+            return [Move(card, state.placement, (), bool(flags & DRAW_AGAIN), "forfeit")]
+        return moves
+
+    def legal_moves(self, state: State) -> list:
+        """Every legal move of the player to move; a single forfeit/discard list when stuck."""
+        if state.winner is not None:
+            return []
+        if not self.hand_play:
+            if state.card is None:
+                raise IllegalMoveError("draw a card first")
+            return self.card_moves(state, state.card)
+        return self._hand_moves(state)
+
+    def _moves_of(self, p: int, board: Board, card: int, placement) -> tuple[list, int]:
+        """Deduplicated moves of one card (A24: one move per distinct result), and the flags
+        of outcomes that move nothing (a forfeited 2 still draws again)."""
+        moves = []
+        seen = set()
+        spare_flags = 0
+        for result, events, flags in self.card_programs[card](p, board):
+            if events:
+                kind = "move"
+            elif flags & PASS:
+                result, kind = placement, "pass"
+            else:
+                spare_flags |= flags
+                continue
+            key = (result, kind, bool(flags & DRAW_AGAIN))  # what the Move carries (A24)
+            if key in seen:
+                continue
+            seen.add(key)
+            moves.append(Move(card, result, events, bool(flags & DRAW_AGAIN), kind))
+        return moves, spare_flags
+
+    def _must_bump(self, p: int, moves: list) -> list:
+        if not self.rules.must_bump or not moves:
+            return moves
+        opponent = self._opponent[p]
+        bumping = [m for m in moves if any(e[0] == "bump" and opponent[e[1]] for e in m.events)]
+        return bumping or moves
+
+    def _hand_moves(self, state: State) -> list:
+        p = state.seats[state.turn]
+        hand = state.hands[state.turn]
+        if not hand:
+            return [Move(None, state.placement, (), False, "forfeit")]
+        board = Board.of(state.placement, self._X)
+        moves = []
+        declinable = True
+        for card in sorted(set(hand)):
+            card_moves, _ = self._moves_of(p, board, card, state.placement)
+            if not any(m.kind == "move" for m in card_moves):
+                continue  # a card that cannot move is no play (P4); a bare pass is no move (A21)
+            declinable = declinable and any(m.kind == "pass" for m in card_moves)
+            moves.extend(card_moves)
+        if not declinable:
+            moves = [m for m in moves if m.kind != "pass"]
+        moves = self._must_bump(p, moves)
+        if not moves:
+            return [Move(card, state.placement, (), False, "discard") for card in sorted(set(hand))]
+        return moves
+
+    # ---- applying ----------------------------------------------------------------------------
+    def apply(self, state: State, move: Move) -> State:
+        """Play `move` (one of `legal_moves(state)`): new placement, card discarded, hand
+        refilled, winner checked, turn passed unless the move draws again."""
+        if state.winner is not None:
+            raise IllegalMoveError("the game is over")
+        pile, discard, rng, hands = state.pile, state.discard, state.rng, state.hands
+        if move.card is not None:
+            discard = discard + (move.card,)
+        if self.hand_play:
+            hand = list(hands[state.turn])
+            if move.card is not None:
+                if move.card not in hand:
+                    raise IllegalMoveError(f"card {self.card_names[move.card]} is not in the hand")
+                hand.remove(move.card)
+                pile, discard, rng, drawn = self._take(pile, discard, rng)
+                if drawn is not None:
+                    hand.append(drawn)
+            hands = hands[: state.turn] + (tuple(hand),) + hands[state.turn + 1:]
+        placement = move.placement
+        winner = None
+        if move.kind == "move" and (not self.win_on_home_only or self._reaches_home(move.events)
+                                    or self._wins_at_setup(state.seats)):
+            winner = self._winner(placement, state.seats, state.turn)
+        if winner is not None or move.draw_again:
+            turn = state.turn
+        else:
+            turn = (state.turn + 1) % len(state.seats)
+        return State(placement, state.seats, turn, None, hands, pile, discard, rng, winner, state.plies + 1)
+
+    def _wins_at_setup(self, seats) -> bool:
+        """Whether a seat's win condition already holds before any pawn reached Home. A
+        condition that counts only Home and pawns keeps its value until a pawn reaches
+        Home, so checking it only then is exact unless it held from the start; then every
+        move is checked, as without the shortcut."""
+        known = self._setup_wins.get(seats)
+        if known is None:
+            view = _PlacementView(self.initial_placement(seats))
+            known = self._setup_wins[seats] = any(self.win(c, view, None) for c in seats)
+        return known
+
+    def _reaches_home(self, events) -> bool:
+        home = self.layout.home
+        return any(len(e) == 4 and e[3] == home[e[1]] for e in events)
+
+    def _winner(self, placement, seats, mover: int) -> int | None:
+        view = _PlacementView(placement)
+        n = len(seats)
+        for k in range(n):
+            seat = (mover + k) % n
+            if self.win(seats[seat], view, None):
+                return seat
+        return None
+
+    # ---- the end -----------------------------------------------------------------------------
+    def outcome(self, state: State) -> Outcome | None:
+        """Winner, the winning team's seats and every seat's score, once the game is over."""
+        if state.winner is None:
+            return None
+        seats = state.seats
+        winning_colours = self.team_of[seats[state.winner]]
+        winning = tuple(i for i, c in enumerate(seats) if c in winning_colours)
+        view = _PlacementView(state.placement)
+        scores = {}
+        for seat, colour in enumerate(seats):
+            lines = []
+            for label, for_winner, formula in self.scoring:
+                if for_winner and seat not in winning:
+                    continue
+                lines.append(ScoreLine(label, formula(colour, view, None)))
+            scores[seat] = (sum(line.points for line in lines), tuple(lines))
+        return Outcome(state.winner, winning, scores)
+
+    def standing(self, state: State) -> dict:
+        """Every seat's points so far from the score components that count for every player
+        (winner-only components wait for `outcome`); {} when the variant does not score."""
+        if not self.scoring:
+            return {}
+        view = _PlacementView(state.placement)
+        return {seat: sum(formula(colour, view, None) for _, for_winner, formula in self.scoring if not for_winner)
+                for seat, colour in enumerate(state.seats)}
+
+
+class _PlacementView:
+    """Read-only board for expressions that only count pawns (win and scoring)."""
+
+    __slots__ = ("pos",)
+
+    def __init__(self, placement):
+        self.pos = placement

@@ -1,0 +1,170 @@
+"""The compiled board: integer squares, destination tables, slides and position notation.
+
+Square ids (one integer space shared by all colours):
+  0 .. T-1                 track squares (T = side_length * colours), clockwise
+  T + c*L + (k-1)          safety square k (1..L) of colour c
+  X + c   (X = T + C*L)    Home of colour c
+  X + C + c                Start of colour c
+Squares below X are exclusive (at most one pawn); Home and Start hold any number.
+
+Contract: tables are pure functions of the board spec and the home rule; `forward(n)[c][sq]`
+is where a colour-c pawn on `sq` ends after n forward steps (R13, R31, R33), or -1, and
+`backward(n)[c][sq]` likewise (R30, A12). Building one table costs O(colours x squares)
+whatever n, and tables are cached per layout (never in a global cache that would keep
+every layout ever compiled alive).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sorry_rules.base.errors import PositionError
+
+
+@dataclass(frozen=True)
+class SlideInfo:
+    colour: int          # owner of the slide
+    triangle: int        # track square a pawn must land on exactly
+    end: int             # end circle
+    swept: tuple         # triangle+1 .. end, in order
+
+
+class _Tables(dict):
+    """steps -> per-colour rows, built by `row(c, steps)` on first use."""
+
+    def __init__(self, row, colours: int):
+        super().__init__()
+        self.row, self.colours = row, colours
+
+    def __missing__(self, steps: int) -> tuple:
+        table = self[steps] = tuple(self.row(c, steps) for c in range(self.colours))
+        return table
+
+
+class Layout:
+    """Board geometry of one variant, with precomputed movement tables."""
+
+    def __init__(self, colours: list[str], side_length: int, start_exit: int, safety_entry: int,
+                 safety_length: int, slides: list[tuple[int, int]], overshoot_stops: bool):
+        self.colours = tuple(colours)
+        self.C = C = len(colours)
+        self.side = side_length
+        self.T = T = side_length * C
+        self.L = L = safety_length
+        self.X = X = T + C * L
+        self.size = X + 2 * C
+        self.home = tuple(X + c for c in range(C))
+        self.start = tuple(X + C + c for c in range(C))
+        self.start_exit = tuple((c * side_length + start_exit) % T for c in range(C))
+        self.safety_entry = tuple((c * side_length + safety_entry) % T for c in range(C))
+        self.overshoot_stops = overshoot_stops
+        slide_at: list[SlideInfo | None] = [None] * T
+        for c in range(C):
+            for frm, to in slides:
+                triangle = (c * side_length + frm) % T
+                swept = tuple((c * side_length + k) % T for k in range(frm + 1, to + 1))
+                slide_at[triangle] = SlideInfo(c, triangle, swept[-1], swept)
+        self.slide_at = tuple(slide_at)
+        # forward(n)[c][sq] / backward(n)[c][sq]: destination after n steps, or -1. Tables
+        # are built on first use and cached per layout (a plain dict lookup on the hot path).
+        self.forward = _Tables(self._forward_row, C).__getitem__
+        self.backward = _Tables(self._backward_row, C).__getitem__
+
+    # ---- single steps ------------------------------------------------------------------
+    def colour_of_square(self, sq: int) -> int | None:
+        """Owner of a safety, Home or Start square; None for track squares."""
+        if sq < self.T:
+            return None
+        if sq < self.X:
+            return (sq - self.T) // self.L
+        return (sq - self.X) % self.C
+
+    def _step_forward(self, c: int, sq: int) -> int:
+        T, L = self.T, self.L
+        if sq < T:
+            if sq == self.safety_entry[c]:
+                return T + c * L if L else self.home[c]
+            return (sq + 1) % T
+        if sq < self.X:
+            k = sq - T - c * L + 1
+            return sq + 1 if k < L else self.home[c]
+        return -1
+
+    def _step_backward(self, c: int, sq: int) -> int:
+        T, L = self.T, self.L
+        if sq < T:
+            return (sq - 1) % T
+        if sq < self.X:
+            k = sq - T - c * L + 1
+            return self.safety_entry[c] if k == 1 else sq - 1
+        return -1
+
+    # ---- tables ------------------------------------------------------------------------
+    # Each colour's forward moves follow one route: from the track square after its safety
+    # entry all the way round to the safety entry, then safety 1..L, then Home. A table is
+    # built in O(colours x squares) from a square's index on that route, whatever `steps`.
+    def _forward_row(self, c: int, steps: int) -> tuple[int, ...]:
+        T, L = self.T, self.L
+        entry = self.safety_entry[c]
+        route = [(entry + 1 + i) % T for i in range(T)] + [T + c * L + k for k in range(L)] + [self.home[c]]
+        last = len(route) - 1  # Home
+        beyond = self.home[c] if self.overshoot_stops else -1
+        row = [-1] * self.size
+        if steps <= 0:
+            return tuple(row)
+        for index, sq in enumerate(route[:-1]):  # Home, Start and other colours' zones: -1
+            target = index + steps
+            row[sq] = route[target] if target <= last else beyond
+        return tuple(row)
+
+    def _backward_row(self, c: int, steps: int) -> tuple[int, ...]:
+        T, L = self.T, self.L
+        entry = self.safety_entry[c]
+        row = [-1] * self.size
+        for sq in range(T):
+            row[sq] = (sq - steps) % T
+        for k in range(1, L + 1):  # safety k: down the zone, then out onto the track (R30, A12)
+            row[T + c * L + k - 1] = T + c * L + k - 1 - steps if steps < k else (entry - (steps - k)) % T
+        return tuple(row)
+
+    def distance_home(self, c: int, sq: int) -> int:
+        """Forward steps from `sq` to Home for colour c (Start counts as before the start exit)."""
+        if sq == self.home[c]:
+            return 0
+        if sq == self.start[c]:
+            return 1 + self.distance_home(c, self.start_exit[c])
+        if sq >= self.T:
+            return self.L - (sq - self.T - c * self.L + 1) + 1
+        along = (self.safety_entry[c] - sq) % self.T
+        return along + self.L + 1
+
+    # ---- notation ----------------------------------------------------------------------
+    def name(self, sq: int) -> str:
+        """RULES.md position notation of a square (colour implied by the pawn)."""
+        if sq < self.T:
+            return f"track:{sq}"
+        if sq < self.X:
+            return f"safety:{(sq - self.T) % self.L + 1}"
+        return "home" if sq < self.X + self.C else "start"
+
+    def parse(self, c: int, text: str) -> int:
+        """Square of a colour-c pawn written in position notation. Raises PositionError."""
+        if not isinstance(text, str):
+            raise PositionError(f"position {text!r} is not text (use start, home, track:N or safety:K)")
+        word = text.strip().lower()
+        if word == "start":
+            return self.start[c]
+        if word == "home":
+            return self.home[c]
+        kind, sep, number = word.partition(":")
+        if sep and number.isascii() and number.isdigit():  # "²".isdigit() is true, int("²") fails
+            n = int(number) if len(number) <= 9 else 10**9
+            if kind == "track":
+                if n >= self.T:
+                    raise PositionError(f"{text!r}: the track has squares 0..{self.T - 1}")
+                return n
+            if kind == "safety":
+                if not 1 <= n <= self.L:
+                    raise PositionError(f"{text!r}: the safety zone has squares 1..{self.L}")
+                return self.T + c * self.L + n - 1
+        raise PositionError(f"unknown position {text!r} (use start, home, track:N or safety:K)")

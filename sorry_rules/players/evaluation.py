@@ -1,0 +1,208 @@
+"""Position evaluation for the computer players, built from public engine data only.
+
+An `Evaluator` (one per compiled game, cached by `evaluator_for`) scores a placement from
+one colour's point of view:
+
+    value = (own team's strength) - (the other teams' strength: half their mean, half their max)
+    strength(colour) = sum over its pawns of  progress + bonuses - expected loss to bumps
+
+* progress: forward steps made since Start, from `layout.distance_home` (so a pawn moved
+  backward to just behind its safety entry is worth almost as much as one in the zone);
+* bonuses: out of Start, in the safety zone (cannot be bumped), Home;
+* expected loss: a pawn on the track is worth its value times the chance that an opponent
+  bumps it before its owner moves again. That chance comes from *probes*: the engine is asked
+  (`Game.card_moves` on small positions) which squares a lone pawn of each colour on each
+  track square lands on or sweeps with each card, and which squares a pawn out of Start can
+  take (Sorry!-like effects, entering onto an occupied start exit). The tables are computed
+  lazily and weighted by the number of copies of each card in the deck.
+
+Nothing here knows a card, a colour or a variant: cards are indices, colours are indices,
+relations come from `game.team_of` and the mechanics' bump table.
+
+`hypothetical(game, placement, seats, turn, card)` builds the engine state a player may
+reason about (no pile, no other hands: only what the `View` shows plus an assumed card).
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections import Counter
+
+from sorry_rules.engine.describe import STEPS
+
+#: Tunable weights (in forward steps).
+OUT_BONUS = 8.0        # a pawn out of Start (leaving Start needs particular cards)
+SAFE_BONUS = 6.0       # a pawn in its safety zone cannot be bumped any more
+HOME_BONUS = 4.0       # a pawn Home is finished
+DANGER = 1.0           # weight of the expected loss of pawns threatened before their owner moves
+DANGER_TO_MOVE = 0.25  # the same for the colours whose player moves next (they may escape first)
+WIN = 1e6
+
+
+def hypothetical(game, placement, seats, turn, card=None):
+    """An engine state for reasoning: `placement`, `seats`, `turn`, and (if given) `card` as
+    the drawn card (draw play) or the one-card hand (hand play). No pile and no discards."""
+    if card is None:
+        return game.position(placement, seats, turn)
+    if game.hand_play:
+        return game.position(placement, seats, turn, hand=(card,))
+    return game.position(placement, seats, turn, card=card)
+
+
+class Evaluator:
+    """Scores placements for one compiled game (see the module docstring)."""
+
+    def __init__(self, game):
+        self.game = game
+        layout = game.layout
+        self.layout = layout
+        self.T, self.X = layout.T, layout.X
+        C = layout.C
+        relation = game.mechanics.relation
+        bumpable = game.mechanics.bumpable
+        # threats[c]: colours whose pawns bump colour c's pawns on purpose (opponents)
+        self.threats = tuple(tuple(o for o in range(C) if relation[o][c] == "opponent" and bumpable[o][c]) for c in range(C))
+        self.team_of = game.team_of
+        self.counts = Counter(game.deck)
+        self.cards = tuple(sorted(self.counts))
+        self.deck_size = max(1, len(game.deck))
+        self.value = tuple(self._values(c) for c in range(C))
+        self._reach: dict = {}
+        self._entry: dict = {}
+
+    def _values(self, c: int) -> tuple:
+        layout = self.layout
+        full = layout.distance_home(c, layout.start[c])
+        row = []
+        for sq in range(layout.size):
+            owner = layout.colour_of_square(sq)
+            if owner is not None and owner != c:
+                row.append(0.0)
+            elif sq == layout.start[c]:
+                row.append(0.0)
+            elif sq == layout.home[c]:
+                row.append(full + OUT_BONUS + SAFE_BONUS + HOME_BONUS)
+            else:
+                bonus = OUT_BONUS + (SAFE_BONUS if sq >= self.T else 0.0)
+                row.append(full - layout.distance_home(c, sq) + bonus)
+        return tuple(row)
+
+    # ---- probes ------------------------------------------------------------------------
+    def reach(self, o: int, s: int) -> dict:
+        """{square: card copies} a lone colour-o pawn on track square `s` lands on or sweeps."""
+        key = (o, s)
+        found = self._reach.get(key)
+        if found is not None:
+            return found
+        game, layout = self.game, self.layout
+        pawns = [s] + [layout.home[o]] * (game.pawns - 1)
+        placement = tuple(tuple(sorted(pawns)) if c == o else () for c in range(layout.C))
+        state = hypothetical(game, placement, (o,), 0)
+        hits: Counter = Counter()
+        for card in self.cards:
+            squares = set()
+            for move in game.card_moves(state, card):
+                for event in move.events:
+                    if event[0] in STEPS and event[3] < self.T:
+                        squares.add(event[3])
+                    elif event[0] == "slide":
+                        squares.update(layout.slide_at[event[2]].swept)
+            for sq in squares:
+                hits[sq] += self.counts[card]
+        found = dict(hits)
+        self._reach[key] = found
+        return found
+
+    def entry_threat(self, o: int, victim: int, x: int) -> int:
+        """Card copies with which colour o, all pawns in Start, bumps a `victim` pawn on `x`."""
+        key = (o, victim, x)
+        found = self._entry.get(key)
+        if found is not None:
+            return found
+        game, layout = self.game, self.layout
+        placement = tuple(
+            tuple([layout.start[o]] * game.pawns) if c == o else ((x,) if c == victim else ())
+            for c in range(layout.C)
+        )
+        state = hypothetical(game, placement, (o, victim), 0)
+        total = 0
+        for card in self.cards:
+            if any(e[0] == "bump" and e[1] == victim and e[2] == x for m in game.card_moves(state, card) for e in m.events):
+                total += self.counts[card]
+        self._entry[key] = total
+        return total
+
+    # ---- scoring -----------------------------------------------------------------------
+    def danger(self, placement, c: int, sq: int) -> float:
+        """Chance (0..1) that some opponent of colour c bumps the pawn on track square `sq`
+        with its next card."""
+        hits = 0
+        start_of = self.layout.start
+        T = self.T
+        for o in self.threats[c]:
+            squares = placement[o]
+            if not squares:
+                continue
+            for s in squares:
+                if s < T:
+                    hits += self.reach(o, s).get(sq, 0)
+            if start_of[o] in squares:
+                hits += self.entry_threat(o, c, sq)
+        return min(1.0, hits / self.deck_size)
+
+    def strength(self, placement, c: int, mover_team: tuple) -> float:
+        value = self.value[c]
+        total = 0.0
+        weight = DANGER_TO_MOVE if c in mover_team else DANGER
+        T = self.T
+        for sq in placement[c]:
+            v = value[sq]
+            total += v
+            if sq < T and weight:
+                total -= weight * v * self.danger(placement, c, sq)
+        return total
+
+    def evaluate(self, placement, colour: int, seats, mover: int) -> float:
+        """Value of `placement` for `colour` (and its team) when colour `mover` plays next."""
+        mover_team = self.team_of[mover]
+        teams: dict = {}
+        for c in seats:
+            team = self.team_of[c]
+            teams[team] = teams.get(team, 0.0) + self.strength(placement, c, mover_team)
+        mine = teams.pop(self.team_of[colour], 0.0)
+        if not teams:
+            return mine
+        others = list(teams.values())
+        return mine - 0.5 * (max(others) + sum(others) / len(others))
+
+    def terminal(self, state, colour: int) -> float | None:
+        """+WIN / -WIN when `state` is won (for or against `colour`'s team), else None."""
+        if state.winner is None:
+            return None
+        winner = state.seats[state.winner]
+        return WIN if winner in self.team_of[colour] else -WIN
+
+
+_CACHE: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def evaluator_for(game) -> Evaluator:
+    """The evaluator of `game`, built once per game object (its probe tables fill lazily)."""
+    found = _CACHE.get(game)
+    if found is None:
+        found = _CACHE[game] = Evaluator(game)
+    return found
+
+
+def unseen_cards(view) -> dict:
+    """{card: copies} the player cannot see: the deck minus the discards, the player's own hand
+    and the drawn card. Other players' hands and the pile are in it, in unknown order. Falls back
+    to the whole deck when nothing is unseen."""
+    unseen = Counter(view.game.deck)
+    unseen.subtract(view.discard)
+    if view.hand:
+        unseen.subtract(view.hand)
+    if view.card is not None:
+        unseen[view.card] -= 1
+    known = {card: n for card, n in unseen.items() if n > 0}
+    return known or dict(Counter(view.game.deck))

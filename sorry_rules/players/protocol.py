@@ -1,0 +1,54 @@
+"""Players: one protocol for people and bots alike.
+
+A player sees a `View` (its own seat, the board, its own hand; never other hands or the
+order of the draw pile) and the list of legal moves, and returns the index of its choice.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple, Protocol
+
+from sorry_rules.engine.rng import below, seed_state, stream_at
+
+
+class View(NamedTuple):
+    """What the player to move may see."""
+
+    game: object
+    seat: int
+    colour: int
+    placement: tuple
+    seats: tuple
+    card: int | None          # the drawn card (draw play)
+    hand: tuple | None        # the player's own hand (hand play)
+    discard: tuple            # the discard pile (public)
+    pile_size: int
+    plies: int
+
+
+def view_of(game, state) -> View:
+    seat = state.turn
+    hand = state.hands[seat] if state.hands is not None else None
+    return View(game, seat, state.seats[seat], state.placement, state.seats, state.card, hand,
+                state.discard, len(state.pile), state.plies)
+
+
+class Player(Protocol):
+    name: str
+
+    def choose(self, view: View, moves: list) -> int:
+        """Index into `moves` of the chosen move."""
+
+
+class RandomPlayer:
+    """Uniformly random legal moves. Each choice is drawn from a stream seeded by the seed
+    parts and the ply, so it depends only on the seed and the view (games replay, and a
+    saved game resumes with the same choices)."""
+
+    name = "random"
+
+    def __init__(self, *seed_parts: object):
+        self.base = seed_state("random-player", *seed_parts)
+
+    def choose(self, view: View, moves: list) -> int:
+        return below(stream_at(self.base, view.plies), len(moves))[1]

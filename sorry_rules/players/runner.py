@@ -1,0 +1,83 @@
+"""Play games: the loop that joins the engine and the players.
+
+Contract: `play_game` drives a state to the end (or `max_plies`), asking the seat's player
+for every choice among two or more moves (a single move is taken without asking), and
+reports each turn to `on_turn` if given. It records the choices so a game can be replayed:
+`replay(game, seed, players, choices)` reaches the identical final state.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sorry_rules.players.protocol import view_of
+
+DEFAULT_MAX_PLIES = 20_000
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One applied move: who played, which card, what happened."""
+
+    ply: int
+    seat: int
+    card: int | None
+    move: object
+    choice: int
+    options: int
+
+
+@dataclass
+class GameRecord:
+    seed: object
+    seats: tuple
+    first: int
+    choices: list = field(default_factory=list)
+    final: object = None
+    finished: bool = False
+
+
+def play_game(game, state, players, on_turn=None, max_plies: int = DEFAULT_MAX_PLIES, record: GameRecord | None = None):
+    """Play from `state` until someone wins or `max_plies` moves were applied.
+    `players[seat]` chooses for each seat. Returns the final state."""
+    legal_moves, apply, draw, needs_draw = game.legal_moves, game.apply, game.draw, game.needs_draw
+    while state.winner is None and state.plies < max_plies:
+        if needs_draw(state):
+            state = draw(state)
+        moves = legal_moves(state)
+        if len(moves) == 1:
+            choice = 0
+        else:
+            choice = players[state.turn].choose(view_of(game, state), moves)
+            if not 0 <= choice < len(moves):
+                raise ValueError(f"player chose move {choice} of {len(moves)}")
+        if record is not None:
+            record.choices.append(choice)
+        move = moves[choice]
+        seat = state.turn
+        state = apply(state, move)
+        if on_turn is not None:
+            on_turn(Turn(state.plies, seat, move.card, move, choice, len(moves)), state)
+    if record is not None:
+        record.final = state
+        record.finished = state.winner is not None
+    return state
+
+
+def replay(game, state, choices, on_turn=None, max_plies: int = DEFAULT_MAX_PLIES):
+    """Replay recorded `choices` (one per move, as in GameRecord.choices) from `state`."""
+    legal_moves, apply, draw, needs_draw = game.legal_moves, game.apply, game.draw, game.needs_draw
+    for choice in choices:
+        if state.winner is not None or state.plies >= max_plies:
+            break
+        if needs_draw(state):
+            state = draw(state)
+        moves = legal_moves(state)
+        if not 0 <= choice < len(moves):
+            raise ValueError(f"recorded choice {choice} is not one of the {len(moves)} legal moves at ply {state.plies}")
+        move = moves[choice]
+        seat = state.turn
+        state = apply(state, move)
+        if on_turn is not None:
+            on_turn(Turn(state.plies, seat, move.card, move, choice, len(moves)), state)
+    return state

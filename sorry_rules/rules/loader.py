@@ -1,0 +1,309 @@
+"""Load a variant: find the file, read it safely, merge `extends:` overlays, validate the schema.
+
+Merge semantics (docs/REFERENCE.md, "Overlays"): a file's `extends:` names one base file or a
+list of them (resolved relative to the file, then among the bundled variants). Bases merge in
+order, then the file itself goes on top. A mapping merges key by key into the mapping below
+it; any other value (text, number, list) replaces the value below; `null` removes the key
+(so the field falls back to its default). `extends` itself never reaches the merged data.
+`--rule` overlays given on the command line go on top of the variant in the order given.
+A base that is already part of the merge is not merged again: `--variant partnership --rule
+house/x.yaml` with `x` extending `standard` keeps partnership's changes to standard.
+
+Contract: `load_variant` returns a `LoadedVariant` or raises `RuleFileError` with every
+problem found, each located at `file:line:col` in the file the offending value came from.
+`read_merged` stops before the schema and never raises: it returns whatever could be merged
+with the problems found (for `sorry-play validate`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from sorry_rules.base.errors import Problem, ProblemCollector, RuleFileError
+from sorry_rules.rules.model import Variant
+from sorry_rules.base.resources import variants_dir
+from sorry_rules.rules.yamlsafe import Mark, SourceMap, load_yaml_file
+
+MAX_EXTENDS_DEPTH = 16
+
+
+@dataclass
+class Origins:
+    """For every path of the merged data, the SourceMap of the file that supplied it."""
+
+    maps: dict[tuple, SourceMap] = field(default_factory=dict)
+    fallback: str = "<rules>"
+
+    def _smap(self, path: tuple) -> SourceMap | None:
+        path = tuple(path)
+        while True:
+            smap = self.maps.get(path)
+            if smap is not None:
+                return smap
+            if not path:
+                return None
+            path = path[:-1]
+
+    def mark(self, path) -> Mark:
+        smap = self._smap(tuple(path))
+        return smap.locate(tuple(path)) if smap else Mark(self.fallback, 1, 1)
+
+    def key_mark(self, path) -> Mark:
+        smap = self._smap(tuple(path))
+        mark = smap.key_mark(tuple(path)) if smap else None
+        return mark or self.mark(path)
+
+    def in_text(self, path, offset: int) -> Mark:
+        """Position of character `offset` of the DSL text stored at `path`."""
+        smap = self._smap(tuple(path))
+        if smap is None:
+            return Mark(self.fallback, 1, 1)
+        if smap.get(tuple(path)) is None:
+            return smap.locate(tuple(path))
+        return smap.position_in_scalar(tuple(path), offset)
+
+    def replace_subtree(self, path: tuple, smap: SourceMap) -> None:
+        for known in [p for p in self.maps if p[: len(path)] == path]:
+            del self.maps[known]
+        self.maps[path] = smap
+
+
+@dataclass(frozen=True)
+class LoadedVariant:
+    variant: Variant
+    origins: Origins
+    files: tuple[str, ...]
+    data: dict
+    content_hash: str
+
+
+def display_name(path: Path) -> str:
+    """How a rule file is named in messages: bundled files relative to the bundle."""
+    resolved = path.resolve()
+    try:
+        return resolved.relative_to(variants_dir().resolve()).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def resolve(spec: str, relative_to: Path | None = None) -> Path | None:
+    """Find a rule file: a path (relative to `relative_to` first, then the working
+    directory), else a bundled name with or without `.yaml`. None when there is none,
+    also for names the operating system refuses (too long, embedded NUL)."""
+    candidates: list[Path] = []
+    raw = Path(spec)
+    if relative_to is not None and not raw.is_absolute():
+        candidates.append(relative_to / raw)
+    candidates.append(raw)
+    bundled = variants_dir()
+    candidates.append(bundled / spec)
+    if not spec.endswith((".yaml", ".yml")):
+        candidates.append(bundled / f"{spec}.yaml")
+        if relative_to is not None:
+            candidates.append(relative_to / f"{spec}.yaml")
+    for candidate in candidates:
+        try:
+            if candidate.is_file():
+                return candidate
+        except OSError:  # a name the system refuses (too long, ...): not a rule file
+            continue
+    return None
+
+
+def bundled_names() -> list[str]:
+    root = variants_dir()
+    return sorted(p.relative_to(root).as_posix() for p in root.rglob("*.yaml"))
+
+
+class _Reader:
+    """Reads one file and its `extends:` chain, collecting problems."""
+
+    def __init__(self, problems: ProblemCollector, name_of=None):
+        self.problems = problems
+        self.name_of = name_of or display_name
+        self.files: list[str] = []
+        self.included: set[Path] = set()  # every file merged so far, bases included
+
+    def read(self, path: Path, stack: tuple[Path, ...]) -> tuple[dict | None, Origins]:
+        name = self.name_of(path)
+        origins = Origins(fallback=name)
+        try:
+            data, smap = load_yaml_file(path, name)
+        except RuleFileError as error:
+            self.problems.problems.extend(error.problems)
+            return None, origins
+        self.files.append(name)
+        self.included.add(path.resolve())
+        if data is None:
+            data = {}
+        if not isinstance(data, dict):
+            mark = smap.locate(())
+            self.problems.add(name, mark.line, mark.col, "SR203", "a rule file must be a mapping of fields")
+            return None, origins
+        extends = data.get("extends")
+        bases = [extends] if isinstance(extends, str) else extends if isinstance(extends, list) else []
+        if extends is not None and not (isinstance(extends, (str, list)) and all(isinstance(b, str) for b in bases)):
+            mark = smap.locate(("extends",))
+            self.problems.add(name, mark.line, mark.col, "SR203", "extends: expected a file name or a list of file names")
+            bases = []
+        merged: dict | None = None
+        for index, base in enumerate(bases):
+            mark = smap.locate(("extends",) if isinstance(extends, str) else ("extends", index))
+            target = resolve(base, path.parent)
+            if target is None:
+                self.problems.add(name, mark.line, mark.col, "SR401", f"extends: no rule file {base!r} (looked beside {name} and among the bundled variants)")
+                continue
+            if target.resolve() in stack:
+                chain = " -> ".join(self.name_of(p) for p in stack + (target.resolve(),))
+                self.problems.add(name, mark.line, mark.col, "SR402", f"extends cycle: {chain}")
+                continue
+            if target.resolve() in self.included:
+                continue  # already part of the merge (e.g. an overlay's base under --rule)
+            if len(stack) >= MAX_EXTENDS_DEPTH:
+                self.problems.add(name, mark.line, mark.col, "SR402", f"extends chain deeper than {MAX_EXTENDS_DEPTH} files")
+                continue
+            base_data, base_origins = self.read(target, stack + (target.resolve(),))
+            if base_data is not None:
+                merged, origins = on_top(merged, origins, base_data, base_origins)
+        own = {k: v for k, v in data.items() if k != "extends"}
+        return on_top(merged, origins, own, Origins(maps={(): smap}, fallback=name))
+
+
+def _data_path(data, loc) -> tuple:
+    """Map a pydantic error location onto a path that exists in the data (drops union tags)."""
+    path: list = []
+    node = data
+    last = len(loc) - 1
+    for index, part in enumerate(loc):
+        if isinstance(node, dict) and part in node:
+            path.append(part)
+            node = node[part]
+        elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
+            path.append(part)
+            node = node[part]
+        elif isinstance(node, dict) and isinstance(part, str) and (part.endswith("]") or index < last):
+            continue  # a union member or discriminator tag ("hand" in turn.hand.hand_size)
+        else:
+            if not (isinstance(node, dict) and isinstance(part, str)):
+                continue
+            return tuple(path), part
+    return tuple(path), None
+
+
+def schema_problems(data: dict, origins: Origins, error: ValidationError) -> list[Problem]:
+    """Turn pydantic errors into located problems with stable codes."""
+    problems = []
+    for item in error.errors(include_url=False):
+        loc = tuple(item["loc"])
+        path, missing = _data_path(data, loc)
+        dotted = ".".join(str(p) for p in path) or "the file"
+        kind = item["type"]
+        if kind == "missing":
+            mark = origins.mark(path)
+            field_name = missing if missing is not None else str(loc[-1])
+            problems.append(Problem(mark.file, mark.line, mark.col, "SR201", f"{dotted}: required field '{field_name}' is missing"))
+        elif kind == "extra_forbidden":
+            mark = origins.key_mark(path)
+            problems.append(Problem(mark.file, mark.line, mark.col, "SR202", f"unknown field '{path[-1] if path else loc[-1]}' in {'.'.join(str(p) for p in path[:-1]) or 'the file'}"))
+        elif kind.endswith("_type") or kind in {"model_attributes_type", "dict_type", "list_type", "union_tag_not_found"}:
+            mark = origins.mark(path)
+            problems.append(Problem(mark.file, mark.line, mark.col, "SR203", f"{dotted}: {item['msg']}"))
+        else:
+            mark = origins.mark(path)
+            problems.append(Problem(mark.file, mark.line, mark.col, "SR204", f"{dotted}: {item['msg']}"))
+    return problems
+
+
+@dataclass
+class Merged:
+    """The merged data of a variant and its overlays before schema validation.
+
+    `data` is None when not even the first file could be read; `problems` holds every
+    reading, YAML and `extends:` problem (the merge goes on without the files that failed)."""
+
+    data: dict | None
+    origins: Origins
+    files: tuple[str, ...]
+    problems: list[Problem]
+
+
+def read_merged(spec: str | Path, rules: tuple[str | Path, ...] | list = (), layers: tuple = (), name_of=None) -> Merged:
+    """Read and merge variant `spec` (a path or bundled name), `rules` overlays on top, then
+    in-memory `layers` ((data, SourceMap) pairs, used by tests). Never raises RuleFileError.
+    `name_of(path)` names files in problems (default `display_name`)."""
+    problems = ProblemCollector()
+    reader = _Reader(problems, name_of)
+    merged: dict | None = None
+    origins = Origins()
+    for index, item in enumerate([spec, *rules]):
+        path = resolve(str(item))
+        if path is None:
+            what = "variant" if index == 0 else "rule overlay"
+            problems.add(str(item), 1, 1, "SR100", f"no {what} {str(item)!r}: not a file, and not a bundled name (see `sorry-play variants`)")
+            continue
+        data, file_origins = reader.read(path, (path.resolve(),))
+        if data is not None:
+            merged, origins = on_top(merged, origins, data, file_origins)
+    for data, smap in layers:
+        merged, origins = on_top(merged, origins, data, Origins(maps={(): smap}, fallback=smap.file))
+    return Merged(merged, origins, tuple(reader.files), problems.problems)
+
+
+def content_hash(data: dict) -> str:
+    return hashlib.sha256(json.dumps(data, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+
+
+def load_variant(spec: str | Path, rules: tuple[str | Path, ...] | list = (), layers: tuple = ()) -> LoadedVariant:
+    """Load variant `spec` (a path or bundled name) with `rules` overlays on top, then
+    in-memory `layers` ((data, SourceMap) pairs, used by tests). Raises RuleFileError."""
+    merged = read_merged(spec, rules, layers)
+    if any(p.severity == "error" for p in merged.problems):
+        raise RuleFileError(merged.problems)
+    assert merged.data is not None
+    try:
+        variant = Variant.model_validate(merged.data)
+    except ValidationError as error:
+        raise RuleFileError(schema_problems(merged.data, merged.origins, error)) from None
+    return LoadedVariant(variant, merged.origins, merged.files, merged.data, content_hash(merged.data))
+
+
+def on_top(merged: dict | None, origins: Origins, data: dict, layer: Origins) -> tuple[dict, Origins]:
+    """Stack `data` (positions in `layer`) on `merged` (None: nothing yet)."""
+    if merged is None:
+        return data, layer
+    return merge_layer(merged, origins, data, layer), origins
+
+
+def merge_layer(merged: dict, origins: Origins, data: dict, layer: Origins) -> dict:
+    """Merge overlay `data` (positions in `layer`) on top of `merged` (positions in
+    `origins`, updated in place) with the semantics in the module docstring."""
+
+    def walk(base, over, path):
+        if isinstance(base, dict) and isinstance(over, dict):
+            result = dict(base)
+            for key, value in over.items():
+                child = path + (key,)
+                if value is None:
+                    result.pop(key, None)
+                    origins.replace_subtree(child, layer._smap(child))
+                elif key in result:
+                    result[key] = walk(result[key], value, child)
+                else:
+                    result[key] = value
+                    _copy_origins(child)
+            return result
+        _copy_origins(path)
+        return over
+
+    def _copy_origins(path):
+        origins.replace_subtree(path, layer._smap(path))
+        for sub, smap in layer.maps.items():
+            if len(sub) > len(path) and sub[: len(path)] == path:
+                origins.maps[sub] = smap
+
+    return walk(merged, data, ())

@@ -1,0 +1,557 @@
+"""Hardened YAML loading: rule-file bytes -> plain Python data + a map of source positions.
+
+Contract: `load_yaml` / `load_yaml_file` return `(data, SourceMap)` where data is built only
+from dict (str keys), list, str, int, float, bool and None, or raise `RuleFileError` carrying
+every problem found (codes SR100-SR109, 1-based line/col). No other exception escapes on bad
+input. Data is built from `yaml.parse()` events, so no YAML tag can construct a Python object.
+
+Deliberate departures from PyYAML's defaults:
+  * scalars follow the YAML 1.2 core schema (`no`/`on` are text, `060` is 60);
+  * mapping keys are always the key's text (`1: x` gives key "1");
+  * anchors/aliases, tags and multiple documents are rejected;
+  * size, nesting depth, node count and scalar length are bounded.
+"""
+
+from __future__ import annotations
+
+import bisect
+import os
+import re
+from dataclasses import dataclass, field
+
+import yaml
+from yaml.events import (
+    AliasEvent,
+    CollectionEndEvent,
+    CollectionStartEvent,
+    DocumentStartEvent,
+    MappingStartEvent,
+    NodeEvent,
+    ScalarEvent,
+)
+
+from sorry_rules.base.errors import Problem, RuleFileError
+
+MAX_BYTES = 1_048_576
+MAX_DEPTH = 64
+MAX_NODES = 200_000
+MAX_SCALAR_CHARS = 65_536
+
+_LOADER = getattr(yaml, "CSafeLoader", None) or yaml.SafeLoader
+#: libyaml refuses nesting deeper than this itself; PyYAML's pure-Python scanner is quadratic
+#: in flow nesting, so without libyaml we refuse such input before parsing.
+_PRESCAN_DEPTH = 1000
+
+_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")  # line breaks as YAML (1.1) counts them
+_NON_PRINTABLE = re.compile("[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+_WS = frozenset(" \t\r\n\x85\u2028\u2029")
+_NULL = re.compile(r"null|Null|NULL|~|")
+_BOOL = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
+_INT = re.compile(r"[-+]?[0-9]+")
+_OCT = re.compile(r"0o[0-7]+")
+_HEX = re.compile(r"0x[0-9a-fA-F]+")
+_FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?")
+_INF = re.compile(r"[-+]?\.(inf|Inf|INF)")
+_NAN = re.compile(r"\.(nan|NaN|NAN)")
+_ESCAPES = {
+    "0": "\0", "a": "\x07", "b": "\x08", "t": "\t", "\t": "\t", "n": "\n", "v": "\x0b",
+    "f": "\x0c", "r": "\r", "e": "\x1b", " ": " ", '"': '"', "/": "/", "\\": "\\",
+    "N": "\x85", "_": "\xa0", "L": "\u2028", "P": "\u2029",
+}  # fmt: skip
+_HEX_ESCAPES = {"x": 2, "u": 4, "U": 8}
+_SKIP_KEY = object()  # a mapping key whose value is checked but not stored
+
+
+@dataclass(frozen=True)
+class Mark:
+    file: str
+    line: int  # 1-based
+    col: int  # 1-based
+
+
+class _Text:
+    """The decoded source with a line table (0-based indices)."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.starts = [0] + [m.end() for m in _BREAK.finditer(text)]
+
+    def index(self, line0: int, col0: int) -> int:
+        return self.starts[min(line0, len(self.starts) - 1)] + col0
+
+    def line_col(self, index: int) -> tuple[int, int]:
+        """1-based (line, col) of a character index."""
+        line0 = bisect.bisect_right(self.starts, index) - 1
+        return line0 + 1, index - self.starts[line0] + 1
+
+    def line(self, line0: int) -> str:
+        end = self.starts[line0 + 1] if line0 + 1 < len(self.starts) else len(self.text)
+        return self.text[self.starts[line0] : end].rstrip("\r\n\x85\u2028\u2029")
+
+
+@dataclass(frozen=True)
+class ScalarInfo:
+    """Raw facts about one scalar token, enough for `SourceMap.position_in_scalar`."""
+
+    style: str | None  # None plain, "'", '"', '|', '>'
+    start_index: int  # 0-based character index in the source (after a UTF-8 BOM)
+    start_line: int  # 1-based
+    start_col: int  # 1-based
+    end_index: int
+    value: str = field(compare=False, repr=False)  # the scalar's text before resolution
+    source: _Text | None = field(default=None, compare=False, repr=False)
+
+    def index_of(self, offset: int) -> int:
+        """Source index of character `offset` of `value` (clamped to 0..len(value))."""
+        value, src = self.value, self.source
+        offset = max(0, min(offset, len(value)))
+        if src is None:
+            return self.start_index
+        if self.style == "|":
+            found = self._literal_index(offset)
+            if found is not None:
+                return found
+        units = self._units()
+        if "".join(u[2] for u in units) == value:  # one source unit per character: exact
+            if offset < len(units):
+                return units[offset][0]
+            return units[-1][0] + units[-1][1] if units else self._content_start()
+        # Folding changed whitespace only: match the n-th non-blank character.
+        wanted = sum(1 for c in value[:offset] if c not in _WS)
+        exact = offset < len(value) and value[offset] not in _WS
+        seen, after = 0, self._content_start()
+        for index, length, char in units:
+            if char and char not in _WS:
+                if seen == wanted:
+                    return index if exact else after
+                seen += 1
+                after = index + length
+        return after if seen == wanted else self.start_index
+
+    def _content_start(self) -> int:
+        if self.style in ("|", ">"):
+            line0 = self.start_line  # the line after the header
+            return self.source.starts[line0] if line0 < len(self.source.starts) else self.end_index
+        return self.start_index + (1 if self.style in ("'", '"') else 0)
+
+    def _literal_index(self, offset: int) -> int | None:
+        value = self.value
+        k = value.count("\n", 0, offset)
+        c = offset - (value.rfind("\n", 0, offset) + 1)
+        line0 = self.start_line + k  # 0-based: the header is line start_line - 1
+        if line0 >= len(self.source.starts):
+            return None
+        text_line, value_line = self.source.line(line0), value.split("\n")[k]
+        if not text_line.endswith(value_line):
+            return None
+        return self.source.starts[line0] + len(text_line) - len(value_line) + c
+
+    def _units(self) -> list[tuple[int, int, str]]:
+        """(source index, source length, decoded text) of each content unit of the token."""
+        text, style = self.source.text, self.style
+        start, end = self._content_start(), self.end_index
+        if style in ("'", '"'):
+            end -= 1  # closing quote
+        units, i = [], start
+        while i < end:
+            ch = text[i]
+            if style == "'" and text.startswith("''", i):
+                units.append((i, 2, "'"))
+            elif style == '"' and ch == "\\" and i + 1 < end:
+                nxt = text[i + 1]
+                if nxt in _HEX_ESCAPES:
+                    n = _HEX_ESCAPES[nxt]
+                    try:
+                        decoded = chr(int(text[i + 2 : i + 2 + n], 16))
+                    except ValueError:
+                        decoded = "?"
+                    units.append((i, 2 + n, decoded))
+                elif nxt in "\r\n\x85\u2028\u2029":  # escaped line break: no character
+                    units.append((i, 3 if text.startswith("\r\n", i + 1) else 2, ""))
+                else:
+                    units.append((i, 2, _ESCAPES.get(nxt, nxt)))
+            else:
+                units.append((i, 1, ch))
+            i += units[-1][1]
+        return units
+
+
+class SourceMap:
+    """Positions of every node of one loaded document, keyed by path.
+
+    A path is a tuple of mapping keys (str) and sequence indices (int); () is the root.
+    Collections are marked at their start, scalars at their token; mapping values also
+    know the mark of their key (`key_mark`).
+    """
+
+    def __init__(self, file: str):
+        self.file = file
+        self._marks: dict[tuple, Mark] = {}
+        self._keys: dict[tuple, Mark] = {}
+        self._scalars: dict[tuple, ScalarInfo] = {}
+
+    def set(self, path: tuple, mark: Mark, *, scalar: ScalarInfo | None = None, key: Mark | None = None) -> None:
+        path = tuple(path)
+        self._marks[path] = mark
+        if scalar is not None:
+            self._scalars[path] = scalar
+        if key is not None:
+            self._keys[path] = key
+
+    def get(self, path: tuple) -> Mark | None:
+        """The mark of exactly `path`, or None."""
+        return self._marks.get(tuple(path))
+
+    def locate(self, path) -> Mark:
+        """The mark of `path` or of its nearest known ancestor; never fails.
+
+        Components are tried as given, then int <-> str converted (so "2" finds index 2)."""
+        cur: tuple = ()
+        for comp in path:
+            for cand in _alternatives(comp):
+                if cur + (cand,) in self._marks:
+                    cur += (cand,)
+                    break
+            else:
+                break
+        return self._marks.get(cur) or Mark(self.file, 1, 1)
+
+    def key_mark(self, path: tuple) -> Mark | None:
+        """The mark of the key whose value is at `path`; None for sequence items and the root."""
+        return self._keys.get(tuple(path))
+
+    def scalar_info(self, path: tuple) -> ScalarInfo | None:
+        return self._scalars.get(tuple(path))
+
+    def position_in_scalar(self, path: tuple, offset: int) -> Mark:
+        """Position of character `offset` (0-based) of the scalar text at `path`.
+
+        Exact for one-line plain and quoted scalars and for literal (`|`) block scalars; for
+        folded or multi-line scalars exact on non-blank characters. Falls back to the
+        scalar's start, or to `locate(path)` when `path` is not a scalar."""
+        path = tuple(path)
+        info = self._scalars.get(path)
+        if info is None or info.source is None:
+            return self.locate(path)
+        line, col = info.source.line_col(info.index_of(offset))
+        return Mark(self._marks[path].file, line, col)
+
+    def merged_with(self, other: SourceMap, at: tuple = ()) -> SourceMap:
+        """A new map: this one's entries, overridden by `other`'s re-rooted under `at`."""
+        merged = SourceMap(self.file)
+        for src, prefix in ((self, ()), (other, tuple(at))):
+            for name in ("_marks", "_keys", "_scalars"):
+                getattr(merged, name).update({prefix + p: v for p, v in getattr(src, name).items()})
+        return merged
+
+    def paths(self):
+        return self._marks.keys()
+
+
+def _alternatives(comp):
+    yield comp
+    if isinstance(comp, int) and not isinstance(comp, bool):
+        yield str(comp)
+    elif isinstance(comp, str) and _INT.fullmatch(comp) and len(comp) < 20:
+        yield int(comp)
+
+
+def load_yaml_file(path: str | os.PathLike, display_name: str | None = None) -> tuple[object, SourceMap]:
+    """Read at most MAX_BYTES+1 bytes of `path` and `load_yaml` them.
+
+    Problems are reported against `display_name` (default: the path as given). A file that
+    cannot be read (missing, a directory, no permission) is an SR100 problem at 1:1."""
+    name = display_name if display_name is not None else os.fspath(path)
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(MAX_BYTES + 1)
+    except OSError as error:
+        reason = error.strerror or type(error).__name__
+        raise RuleFileError([Problem(name, 1, 1, "SR100", f"cannot read {name}: {reason}")]) from None
+    return load_yaml(raw, name)
+
+
+def load_yaml(source: bytes | str, file: str) -> tuple[object, SourceMap]:
+    """Parse one YAML document into plain data and its SourceMap; see the module docstring.
+
+    Raises RuleFileError with every problem found (only the first syntax error, since parsing
+    stops there, but problems found before it are kept)."""
+    problems: list[Problem] = []
+    smap = SourceMap(file)
+    text = _decode(source, file, problems)
+    data = None
+    if text is not None:
+        data = _Builder(_Text(text), file, smap, problems).run()
+    if problems:
+        raise RuleFileError(problems)
+    return data, smap
+
+
+def _decode(source: bytes | str, file: str, problems: list[Problem]) -> str | None:
+    """Size and encoding checks; the text without a BOM, or None after adding a problem."""
+
+    def fail(code: str, message: str, line: int = 1, col: int = 1) -> None:
+        problems.append(Problem(file, line, col, code, message))
+
+    if isinstance(source, str):
+        size = len(source.encode("utf-8", "surrogatepass")) if len(source) <= MAX_BYTES else len(source)
+        if size > MAX_BYTES:
+            return fail("SR102", f"file is larger than {MAX_BYTES} bytes")
+        text = source
+    else:
+        raw = bytes(source)
+        if len(raw) > MAX_BYTES:
+            return fail("SR102", f"file is larger than {MAX_BYTES} bytes")
+        if raw.startswith((b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff")):
+            return fail("SR101", "file is UTF-16 or UTF-32 encoded; save it as UTF-8")
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as error:
+            line, col = _end_position(raw[: error.start].decode("utf-8"))
+            return fail("SR101", f"invalid UTF-8 byte 0x{raw[error.start]:02x}; the file must be UTF-8 text", line, col)
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    bad = _NON_PRINTABLE.search(text)
+    if bad:
+        line, col = _end_position(text[: bad.start()])
+        return fail("SR101", f"character U+{ord(bad.group()):04X} is not allowed in a text file", line, col)
+    return text
+
+
+def _end_position(prefix: str) -> tuple[int, int]:
+    """1-based (line, col) of the character right after `prefix`."""
+    return _Text(prefix).line_col(len(prefix))
+
+
+def _flow_depth_overflow(text: str) -> int | None:
+    """Index of the first `[`/`{` nested deeper than _PRESCAN_DEPTH (quotes ignored), or None."""
+    depth = 0
+    for m in re.finditer(r"[\[\]{}]", text):
+        if m.group() in "[{":
+            depth += 1
+            if depth > _PRESCAN_DEPTH:
+                return m.start()
+        elif depth:
+            depth -= 1
+    return None
+
+
+def _tag_name(tag: str) -> str:
+    return "!!" + tag[len("tag:yaml.org,2002:") :] if tag.startswith("tag:yaml.org,2002:") else tag
+
+
+class _Frame:
+    __slots__ = ("container", "path", "is_map", "awaiting_key", "key", "key_mark", "first_lines")
+
+    def __init__(self, container, path):
+        self.container, self.path = container, path  # path None: checked but not recorded
+        self.is_map = isinstance(container, dict)
+        self.awaiting_key, self.key, self.key_mark = True, None, None
+        self.first_lines: dict[str, int] = {}
+
+
+class _Builder:
+    """Turns the event stream into data with an explicit stack (no recursion per level)."""
+
+    def __init__(self, text: _Text, file: str, smap: SourceMap, problems: list[Problem]):
+        self.text, self.file, self.smap, self.problems = text, file, smap, problems
+        self.stack: list[_Frame] = []
+        self.root = None
+
+    def problem(self, mark, code: str, message: str) -> None:
+        """Record a problem at a PyYAML mark (0-based; None means the start of the file).
+
+        A mark past the end of the text (libyaml counts a line break after a last line that
+        has none) is moved to the end of the text, so every position lies inside the file."""
+        line, col = (1, 1)
+        if mark is not None:
+            starts = self.text.starts
+            if mark.line >= len(starts):
+                line, col = self.text.line_col(len(self.text.text))
+            else:
+                line, col = mark.line + 1, min(mark.column, len(self.text.line(mark.line))) + 1
+        self.problems.append(Problem(self.file, line, col, code, message))
+
+    def run(self):
+        if _LOADER is not getattr(yaml, "CSafeLoader", None):
+            at = _flow_depth_overflow(self.text.text)
+            if at is not None:
+                line, col = self.text.line_col(at)
+                self.problems.append(Problem(self.file, line, col, "SR106", f"nesting deeper than {_PRESCAN_DEPTH} levels"))
+                return None
+        try:
+            self._consume(yaml.parse(self.text.text, Loader=_LOADER))
+        except yaml.MarkedYAMLError as error:
+            self._syntax_problem(error)
+        except yaml.YAMLError as error:  # ReaderError: bad character the pre-check missed
+            position = getattr(error, "position", 0) or 0
+            line, col = self.text.line_col(min(position, len(self.text.text)))
+            self.problems.append(Problem(self.file, line, col, "SR101", f"not a valid text file: {error}"))
+        except UnicodeError as error:
+            self.problem(None, "SR101", f"not a valid text file: {error}")
+        return self.root
+
+    def _syntax_problem(self, error: yaml.MarkedYAMLError) -> None:
+        mark = error.problem_mark or error.context_mark
+        problem = error.problem or "invalid YAML"
+        if "maximum nesting depth" in problem:  # libyaml's own limit
+            if not any(p.code == "SR106" for p in self.problems):
+                self.problem(mark, "SR106", f"nesting deeper than {_PRESCAN_DEPTH} levels")
+            return
+        message = problem
+        if error.context:
+            message += f" ({error.context}"
+            cm = error.context_mark
+            if cm is not None and mark is not None and (cm.line, cm.column) != (mark.line, mark.column):
+                message += f" that starts at line {cm.line + 1}, column {cm.column + 1}"
+            message += ")"
+        self.problem(mark, "SR103", message)
+
+    def _consume(self, events) -> None:
+        stack, nodes, documents, skip, too_deep = self.stack, 0, 0, 0, False
+        for event in events:
+            if skip:  # inside a subtree that is consumed but not built or checked
+                if isinstance(event, CollectionEndEvent):
+                    skip -= 1
+                    if not skip:
+                        self._deliver(None)
+                elif isinstance(event, CollectionStartEvent):
+                    skip += 1
+                continue
+            if isinstance(event, DocumentStartEvent):
+                documents += 1
+                if documents > 1:
+                    self.problem(event.start_mark, "SR108", "only one YAML document is allowed per file")
+                    return
+                continue
+            if isinstance(event, CollectionEndEvent):
+                self._deliver(stack.pop().container)
+                continue
+            if not isinstance(event, NodeEvent):
+                continue
+            nodes += 1
+            m = event.start_mark
+            if nodes > MAX_NODES:
+                self.problem(m, "SR109", f"more than {MAX_NODES} YAML nodes")
+                return
+            self._check_node(event)
+            top = stack[-1] if stack else None
+            if top is not None and top.is_map and top.awaiting_key:
+                if isinstance(event, ScalarEvent):
+                    self._key(top, event)
+                elif isinstance(event, AliasEvent):
+                    top.key, top.awaiting_key = _SKIP_KEY, False
+                else:
+                    self.problem(m, "SR103", "keys must be plain text, not a list or mapping")
+                    skip = 1
+                continue
+            path, key_mark = self._slot(top)
+            mark = Mark(self.file, m.line + 1, m.column + 1)
+            if isinstance(event, ScalarEvent):
+                if path is not None:
+                    self.smap.set(path, mark, scalar=self._scalar_info(event), key=key_mark)
+                self._deliver(self._resolve(event))
+            elif isinstance(event, AliasEvent):
+                if path is not None:
+                    self.smap.set(path, mark, key=key_mark)
+                self._deliver(None)
+            elif len(stack) >= MAX_DEPTH:
+                if not too_deep:
+                    self.problem(m, "SR106", f"lists and mappings nested deeper than {MAX_DEPTH} levels")
+                    too_deep = True
+                skip = 1
+            else:
+                if path is not None:
+                    self.smap.set(path, mark, key=key_mark)
+                stack.append(_Frame({} if isinstance(event, MappingStartEvent) else [], path))
+
+    def _check_node(self, event) -> None:
+        m = event.start_mark
+        if isinstance(event, AliasEvent):
+            self.problem(m, "SR105", f"alias '*{event.anchor}' is not allowed (YAML anchors and aliases are not supported)")
+            return
+        if event.anchor is not None:
+            self.problem(m, "SR105", f"anchor '&{event.anchor}' is not allowed (YAML anchors and aliases are not supported)")
+        if event.tag is not None:
+            self.problem(m, "SR107", f"YAML tag '{_tag_name(event.tag)}' is not allowed")
+        if isinstance(event, ScalarEvent):
+            self._check_length(event)
+
+    def _check_length(self, event: ScalarEvent) -> None:
+        if len(event.value) > MAX_SCALAR_CHARS:
+            self.problem(event.start_mark, "SR103", f"text of {len(event.value)} characters is too long (at most {MAX_SCALAR_CHARS})")
+
+    def _key(self, top: _Frame, event: ScalarEvent) -> None:
+        key, m = event.value, event.start_mark
+        top.awaiting_key = False
+        first = top.first_lines.get(key)
+        if first is not None:
+            self.problem(m, "SR104", f"duplicate key '{key}' (first defined on line {first})")
+            top.key = _SKIP_KEY
+        else:
+            top.first_lines[key] = m.line + 1
+            top.key, top.key_mark = key, Mark(self.file, m.line + 1, m.column + 1)
+
+    def _slot(self, top: _Frame | None) -> tuple[tuple | None, Mark | None]:
+        """Path (None: not recorded) and key mark of the next value node."""
+        if top is None:
+            return (), None
+        if top.path is None:
+            return None, None
+        if top.is_map:
+            return (None, None) if top.key is _SKIP_KEY else (top.path + (top.key,), top.key_mark)
+        return top.path + (len(top.container),), None
+
+    def _deliver(self, value) -> None:
+        """Hand a finished node to its parent (or make it the root)."""
+        if not self.stack:
+            self.root = value
+            return
+        top = self.stack[-1]
+        if not top.is_map:
+            top.container.append(value)
+        elif top.awaiting_key:  # a key that was not a scalar
+            top.key, top.awaiting_key = _SKIP_KEY, False
+        else:
+            if top.key is not _SKIP_KEY:
+                top.container[top.key] = value
+            top.awaiting_key, top.key, top.key_mark = True, None, None
+
+    def _scalar_info(self, event: ScalarEvent) -> ScalarInfo:
+        s, e = event.start_mark, event.end_mark
+        return ScalarInfo(
+            style=event.style or None,
+            start_index=self.text.index(s.line, s.column),
+            start_line=s.line + 1,
+            start_col=s.column + 1,
+            end_index=self.text.index(e.line, e.column),
+            value=event.value,
+            source=self.text,
+        )
+
+    def _resolve(self, event: ScalarEvent):
+        """YAML 1.2 core schema for untagged plain scalars; everything else is text."""
+        text = event.value
+        if event.style or event.tag is not None:
+            return text
+        if _NULL.fullmatch(text):
+            return None
+        if text in _BOOL:
+            return _BOOL[text]
+        try:
+            if _INT.fullmatch(text):
+                return int(text)
+            if _OCT.fullmatch(text):
+                return int(text[2:], 8)
+            if _HEX.fullmatch(text):
+                return int(text[2:], 16)
+        except ValueError:  # more digits than int() accepts (sys.int_info.str_digits_check_threshold)
+            self.problem(event.start_mark, "SR103", f"number too long ({len(text)} characters)")
+            return text
+        if _FLOAT.fullmatch(text):
+            return float(text)
+        if _INF.fullmatch(text):
+            return float("-inf") if text.startswith("-") else float("inf")
+        if _NAN.fullmatch(text):
+            return float("nan")
+        return text

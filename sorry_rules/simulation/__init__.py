@@ -1,0 +1,2 @@
+"""Simulation: many seeded games between bots, exact tallies, statistics and reports.
+"""

@@ -1,0 +1,275 @@
+"""Reports of simulations and comparisons: JSON-ready dicts and compact text for people.
+
+Contract: pure functions of tallies and setups (no engine calls, no printing). Everything in
+a report except its "run" block (engine, jobs, batch size, seconds, games per second)
+depends only on the command's variant, overlays, players, bots, seed, games and max plies.
+Seats, turn-order positions and rates are reported 1-based and as fractions in JSON
+(percentages in text). Confidence intervals are 95% Wilson score intervals over all games
+played (stopped games count as games nobody won). Lengths and per-game figures are over
+finished games. The median and 90th percentile of the length in turns are exact
+(nearest-rank, from the exact count of games per length).
+"""
+
+from __future__ import annotations
+
+import math
+
+from sorry_rules.simulation.simstats import histogram, quantile, two_proportion_z, welch_t, wilson
+from sorry_rules.simulation.simulate import METRICS
+
+TURN_NOTE = "a turn is one player's turn including draw-again plays; a ply is one card played, forfeited or discarded"
+SEED_NOTE = 'game i (0-based) is new_game(seed_state("simulate", S, i)); bots are make_player(kind, that seed, seat)'
+PER_GAME = ("bumps", "slides", "forfeits", "discards", "passes")
+
+
+def _rate(wins: int, games: int) -> dict:
+    low_high = wilson(wins, games)
+    return {"wins": wins, "rate": wins / games if games else None, "ci95": list(low_high) if low_high else None}
+
+
+def _distribution(moments) -> dict:
+    variance = moments.variance
+    return {"mean": moments.mean, "sd": variance ** 0.5 if variance is not None else None}
+
+
+def summary(setup, tally, game, info: dict | None = None) -> dict:
+    """The report of one simulation as a JSON-ready dict (see the module contract)."""
+    seats = game.seats_for(setup.players)
+    colours = [game.colours[c] for c in seats]
+    teams = any(len(game.team_of[c]) > 1 for c in seats)
+    n = tally.games
+    by_seat = []
+    for s in range(setup.players):
+        row = {"seat": s + 1, "colour": colours[s]}
+        if not setup.rotate:
+            row["bot"] = setup.lineup[s]
+        row.update(_rate(tally.wins[s], n))
+        if teams:
+            row["team"] = _rate(tally.team_wins[s], n)
+        by_seat.append(row)
+    by_bot = []
+    for kind in dict.fromkeys(setup.lineup):
+        seats_of_kind = setup.lineup.count(kind)
+        row = {"bot": kind, "seats": seats_of_kind, "fair_share": seats_of_kind / setup.players}
+        row.update(_rate(tally.kind_wins.get(kind, 0), n))
+        by_bot.append(row)
+    by_order = [dict({"position": k + 1}, **_rate(tally.order_wins[k], n)) for k in range(setup.players)]
+    turns = tally.metrics["turns"]
+    counts = tally.turns_counts
+    length = {
+        "turns": dict(_distribution(turns), median=quantile(counts, 0.5), p90=quantile(counts, 0.9),
+                      min=min(counts) if counts else None, max=max(counts) if counts else None),
+        "plies": _distribution(tally.metrics["plies"]),
+        "histogram": [{"from": lo, "to": hi, "games": c} for lo, hi, c in histogram(counts)],
+        "turns_counts": {str(k): counts[k] for k in sorted(counts)},
+        "definition": TURN_NOTE,
+    }
+    report = {
+        "variant": {"spec": setup.source.variant, "rules": list(setup.source.rules), "name": game.name,
+                    "content_hash": setup.source.content_hash},
+        "players": setup.players,
+        "bots": list(setup.lineup),
+        "rotate": setup.rotate,
+        "seed": setup.seed,
+        "seed_derivation": SEED_NOTE,
+        "max_plies": setup.max_plies,
+        "games": n,
+        "finished": tally.finished,
+        "stopped": n - tally.finished,
+        "wins": {"by_seat": by_seat, "by_bot": by_bot, "by_turn_order": by_order},
+        "length": length,
+        "per_game": {name: _distribution(tally.metrics[name]) for name in PER_GAME},
+    }
+    if info is not None:
+        report["run"] = info
+    return report
+
+
+def run_info(engine: str, jobs: int, batch_size: int, seconds: float, games: int) -> dict:
+    """How the games were played (the only part of a report that may differ between runs):
+    `jobs` is the number of local processes, or of Dask workers."""
+    return {"engine": engine, "jobs": jobs, "batch_size": batch_size, "seconds": round(seconds, 3),
+            "games_per_second": round(games / seconds, 1) if seconds > 0 else None}
+
+
+# ---- text ------------------------------------------------------------------------------------
+
+
+def _pct(x) -> str:
+    return "   -  " if x is None else f"{100 * x:5.1f}%"
+
+
+def _ci(ci) -> str:
+    return "" if ci is None else f"[{100 * ci[0]:4.1f}%, {100 * ci[1]:5.1f}%]"
+
+
+def _num(x, digits: int = 1) -> str:
+    return "-" if x is None else f"{x:.{digits}f}"
+
+
+def _where(run: dict) -> str:
+    unit = "worker" if run["engine"] == "dask" else "job"
+    return f"{run['engine']}, {run['jobs']} {unit}{'s' if run['jobs'] != 1 else ''}"
+
+
+def _ordinal(k: int) -> str:
+    return f"{k}{'th' if 10 <= k % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(k % 10, 'th')}"
+
+
+def _variant_label(report: dict) -> str:
+    v = report["variant"]
+    label = " + ".join([v["spec"], *v["rules"]])
+    return label if v["name"] == v["spec"] else f"{label} ({v['name']})"
+
+
+def _bots_label(report: dict) -> str:
+    bots = ",".join(report["bots"])
+    return bots + (" (rotated one seat per game)" if report["rotate"] else "")
+
+
+def format_text(report: dict) -> str:
+    """A compact report for people, with a histogram of game lengths."""
+    lines = [f"{_variant_label(report)}: {report['games']} games, "
+             f"{report['players']} players, bots {_bots_label(report)}, seed {report['seed']}"]
+    if report["stopped"]:
+        lines.append(f"  {report['stopped']} games stopped after {report['max_plies']} plies without a winner")
+    lines.append("")
+    lines.append("Win rate (95% Wilson CI)        wins   rate   CI")
+    for row in report["wins"]["by_seat"]:
+        who = f"seat {row['seat']} {row['colour']}" + (f" ({row['bot']})" if "bot" in row else "")
+        lines.append(f"  {who:28} {row['wins']:6} {_pct(row['rate'])}  {_ci(row['ci95'])}")
+        if "team" in row:
+            team = row["team"]
+            lines.append(f"  {'  with partners':28} {team['wins']:6} {_pct(team['rate'])}  {_ci(team['ci95'])}")
+    if len(report["wins"]["by_bot"]) > 1 or report["rotate"]:
+        for row in report["wins"]["by_bot"]:
+            who = f"bot {row['bot']} x{row['seats']} (fair {100 * row['fair_share']:.0f}%)"
+            lines.append(f"  {who:28} {row['wins']:6} {_pct(row['rate'])}  {_ci(row['ci95'])}")
+    for row in report["wins"]["by_turn_order"]:
+        who = f"{_ordinal(row['position'])} to play"
+        lines.append(f"  {who:28} {row['wins']:6} {_pct(row['rate'])}  {_ci(row['ci95'])}")
+    turns = report["length"]["turns"]
+    plies = report["length"]["plies"]
+    lines.append("")
+    lines.append(f"Length in turns: mean {_num(turns['mean'])}, median {_num(turns['median'], 0)}, "
+                 f"90th percentile {_num(turns['p90'], 0)} (min {_num(turns['min'], 0)}, max {_num(turns['max'], 0)}); "
+                 f"plies: mean {_num(plies['mean'])}")
+    bins = report["length"]["histogram"]
+    if bins:
+        top = max(b["games"] for b in bins) or 1
+        width = len(str(bins[-1]["to"]))
+        for b in bins:
+            bar = "#" * round(30 * b["games"] / top)
+            lines.append(f"  {b['from']:>{width}}-{b['to']:<{width}} {bar:30} {b['games']}")
+    per_game = report["per_game"]
+    lines.append("")
+    figures = [f"{name} {_num(per_game[name]['mean'], 2)}" for name in PER_GAME
+               if name in ("bumps", "slides", "forfeits") or (per_game[name]["mean"] or 0) > 0]
+    lines.append("Per game: " + ", ".join(figures))
+    run = report.get("run")
+    if run:
+        lines.append(f"{report['games']} games in {run['seconds']:.1f} s: {_num(run['games_per_second'])} games/s ({_where(run)})")
+    return "\n".join(lines)
+
+
+# ---- comparison ------------------------------------------------------------------------------
+
+
+def _rate_test(label: str, a: int, b: int, n_a: int, n_b: int, alpha: float) -> dict:
+    z, p = two_proportion_z(a, n_a, b, n_b)
+    ra, rb = (a / n_a if n_a else None), (b / n_b if n_b else None)
+    return {"metric": label, "kind": "rate", "a": ra, "b": rb,
+            "difference": rb - ra if ra is not None and rb is not None else None,
+            "test": "two-proportion z", "statistic": z, "p": p, "significant": p is not None and p < alpha}
+
+
+def _mean_test(label: str, a, b, alpha: float) -> dict:
+    t, df, p = welch_t(a, b)
+    if t is not None and math.isinf(t):
+        t = None  # two constant samples with different means: p is 0, the statistic has no value (JSON)
+    return {"metric": label, "kind": "mean", "a": a.mean, "b": b.mean,
+            "difference": b.mean - a.mean if a.mean is not None and b.mean is not None else None,
+            "test": "Welch t", "statistic": t, "df": df, "p": p, "significant": p is not None and p < alpha}
+
+
+def comparison(setup_a, tally_a, game_a, setup_b, tally_b, game_b, alpha: float = 0.05, info: dict | None = None) -> dict:
+    """Both reports and one significance test per difference (two-sided p-values)."""
+    a = summary(setup_a, tally_a, game_a)
+    b = summary(setup_b, tally_b, game_b)
+    tests = []
+    for s in range(setup_a.players):
+        colour = a["wins"]["by_seat"][s]["colour"]
+        other = b["wins"]["by_seat"][s]["colour"]
+        label = f"win rate seat {s + 1} ({colour if colour == other else colour + '/' + other})"
+        tests.append(_rate_test(label, tally_a.wins[s], tally_b.wins[s], tally_a.games, tally_b.games, alpha))
+    for k in range(setup_a.players):
+        tests.append(_rate_test(f"win rate {_ordinal(k + 1)} to play", tally_a.order_wins[k], tally_b.order_wins[k],
+                                tally_a.games, tally_b.games, alpha))
+    kinds = list(dict.fromkeys(setup_a.lineup))
+    if len(kinds) > 1:
+        for kind in kinds:
+            tests.append(_rate_test(f"win rate bot {kind}", tally_a.kind_wins.get(kind, 0), tally_b.kind_wins.get(kind, 0),
+                                    tally_a.games, tally_b.games, alpha))
+    tests.append(_rate_test("games stopped without a winner", tally_a.games - tally_a.finished,
+                            tally_b.games - tally_b.finished, tally_a.games, tally_b.games, alpha))
+    for name in METRICS:
+        label = {"turns": "length in turns", "plies": "length in plies"}.get(name, f"{name} per game")
+        tests.append(_mean_test(label, tally_a.metrics[name], tally_b.metrics[name], alpha))
+    report = {
+        "a": a, "b": b, "alpha": alpha,
+        "common_random_numbers": True,
+        "method": ("both sides play the same game seeds (common random numbers); rates: pooled two-proportion "
+                   "z-test; means: Welch t-test; p-values two-sided, not corrected for multiple comparisons"),
+        "tests": tests,
+    }
+    if info is not None:
+        report["run"] = info
+    return report
+
+
+def _fmt_value(row, x) -> str:
+    if x is None:
+        return "-"
+    return f"{100 * x:.1f}%" if row["kind"] == "rate" else f"{x:.2f}"
+
+
+def _fmt_diff(row) -> str:
+    d = row["difference"]
+    if d is None:
+        return "-"
+    return f"{100 * d:+.1f} pt" if row["kind"] == "rate" else f"{d:+.2f}"
+
+
+def _fmt_p(p) -> str:
+    if p is None:
+        return "-"
+    return "<0.0001" if p < 1e-4 else f"{p:.4f}"
+
+
+#: Rows of the text comparison left out when both sides are zero.
+_OPTIONAL_ROWS = ("games stopped without a winner", "discards per game", "passes per game")
+
+
+def format_compare_text(report: dict) -> str:
+    """Side by side, one line per figure: A, B, B - A, p-value, and * when significant."""
+    a, b = report["a"], report["b"]
+    lines = [f"A: {_variant_label(a)}", f"B: {_variant_label(b)}",
+             f"{a['games']} games each, {a['players']} players, bots {_bots_label(a)}, seed {a['seed']}; "
+             "both sides play the same seeds (common random numbers)", ""]
+    rows = [row for row in report["tests"] if row["metric"] not in _OPTIONAL_ROWS or row["a"] or row["b"]]
+    width = max(len(row["metric"]) for row in rows)
+    lines.append(f"{'':{width}}  {'A':>11} {'B':>11} {'B - A':>10} {'p':>8}")
+    for row in rows:
+        mark = " *" if row["significant"] else ""
+        lines.append(f"{row['metric']:{width}}  {_fmt_value(row, row['a']):>11} {_fmt_value(row, row['b']):>11} "
+                     f"{_fmt_diff(row):>10} {_fmt_p(row['p']):>8}{mark}")
+    ta, tb = a["length"]["turns"], b["length"]["turns"]
+    lines.append(f"{'median / p90 turns':{width}}  {_num(ta['median'], 0) + ' / ' + _num(ta['p90'], 0):>11} "
+                 f"{_num(tb['median'], 0) + ' / ' + _num(tb['p90'], 0):>11}   (no test)")
+    lines.append("")
+    lines.append(f"* significant at {report['alpha']:g} (two-sided; rates: two-proportion z-test, means: Welch t-test; "
+                 "not corrected for multiple comparisons)")
+    run = report.get("run")
+    if run:
+        lines.append(f"{2 * a['games']} games in {run['seconds']:.1f} s: {_num(run['games_per_second'])} games/s ({_where(run)})")
+    return "\n".join(lines)

@@ -1,0 +1,283 @@
+"""Simulation: play many seeded games between computer players and tally what happened.
+
+Contract:
+- Game i (0-based) of a simulation with seed S is played from
+  `game.new_game(game_seed(S, i), players=P)`, where `game_seed(S, i) = seed_state("simulate",
+  S, i)` (a 64-bit int), and the bot in seat s is `make_player(kind, game_seed(S, i), s)`. So a
+  game depends only on (S, i) and the seat's bot kind, never on how games are split into
+  batches, on the number of jobs or on the engine; and with random bots, game i is exactly
+  `sorry-play --auto --seed <game_seed(S, i)> --players P`.
+- `play_batch(setup, start, count)` plays games start..start+count-1 and returns a `Tally`;
+  tallies hold only exact integer aggregates and merge by addition, so the merged result
+  is the same whatever the order of merging. Memory does not grow with the number of games:
+  nothing is kept per game, and game lengths are counted per distinct length (at most
+  `max_plies` + 1 distinct values).
+- Workers compile a variant once per process from the merged rule data carried in
+  `VariantSource` (no rule files need to exist on a cluster worker).
+
+Counting: a *ply* is one card played, forfeited or discarded (one applied move,
+`State.plies`); a *turn* is one player's turn, including the extra plays a draw-again move
+gives, so the length in turns counts the changes of the player to move, plus one. A *bump*
+is any pawn sent back to its Start (by landing, a slide or a sorry-style move, any colour);
+a *slide* is one slide taken. Per-game figures and lengths are over finished games (a game
+stopped at `max_plies` without a winner counts as a game no seat won).
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+
+from sorry_rules.base.errors import SorryRulesError, UsageError
+from sorry_rules.engine.rng import seed_state
+from sorry_rules.simulation.simstats import Moments
+
+#: Per-game quantities kept as exact moments (n, sum, sum of squares).
+METRICS = ("turns", "plies", "bumps", "slides", "forfeits", "discards", "passes")
+
+
+class WorkerError(SorryRulesError):
+    """A simulation worker could not run its batch (message says why)."""
+
+
+def game_seed(seed: int, index: int) -> int:
+    """The seed of game `index` of a simulation seeded `seed` (documented derivation)."""
+    return seed_state("simulate", seed, index)
+
+
+def package_version() -> str:
+    from sorry_rules import __version__
+
+    return __version__
+
+
+@dataclass(frozen=True)
+class VariantSource:
+    """A variant as workers receive it: its names (for reports) and the merged rule data."""
+
+    variant: str
+    rules: tuple
+    data: dict = field(repr=False, compare=False)
+    content_hash: str
+    version: str
+
+    @property
+    def label(self) -> str:
+        return "+".join((self.variant, *self.rules))
+
+
+def load_source(variant: str, rules=()) -> tuple[VariantSource, object]:
+    """Load and compile a variant in the client; returns (source for workers, Game).
+    Raises RuleFileError for a bad variant."""
+    from sorry_rules.compiler.build import compile_variant
+    from sorry_rules.rules.loader import load_variant
+
+    loaded = load_variant(variant, tuple(rules))
+    game, _ = compile_variant(loaded)
+    source = VariantSource(str(variant), tuple(str(r) for r in rules), loaded.data, loaded.content_hash, package_version())
+    _remember(source, game)
+    return source, game
+
+
+_GAMES: dict = {}
+_GAMES_LOCK = threading.Lock()
+
+
+def _remember(source: VariantSource, game) -> None:
+    with _GAMES_LOCK:
+        _GAMES[(source.content_hash, source.version)] = game
+
+
+def compiled(source: VariantSource):
+    """The Game of `source`, compiled at most once per process (thread-safe)."""
+    key = (source.content_hash, source.version)
+    game = _GAMES.get(key)
+    if game is not None:
+        return game
+    with _GAMES_LOCK:
+        game = _GAMES.get(key)
+        if game is None:
+            game = _compile_data(source)
+            _GAMES[key] = game
+    return game
+
+
+def _compile_data(source: VariantSource):
+    from sorry_rules.compiler.build import compile_variant
+    from sorry_rules.rules.loader import LoadedVariant, Origins
+    from sorry_rules.rules.model import Variant
+
+    here = package_version()
+    if source.version != here:
+        raise WorkerError(f"this worker runs sorry-rules {here}, the client {source.version}: install the same version everywhere")
+    loaded = LoadedVariant(Variant.model_validate(source.data), Origins(fallback=source.label), (), source.data, source.content_hash)
+    game, _ = compile_variant(loaded)
+    return game
+
+
+def warm(*sources: VariantSource) -> None:
+    """Process-pool initializer: compile every variant of the run once in this process."""
+    for source in sources:
+        compiled(source)
+
+
+@dataclass(frozen=True)
+class Setup:
+    """Everything that decides the games of one simulation (one side of a comparison)."""
+
+    source: VariantSource
+    players: int
+    lineup: tuple            # bot kind of each seat (seat 0 first)
+    seed: int
+    max_plies: int
+    rotate: bool = False     # game i shifts the lineup by i seats
+
+    def kinds(self, index: int) -> tuple:
+        """Bot kind of each seat in game `index`."""
+        if not self.rotate:
+            return self.lineup
+        shift = index % self.players
+        return self.lineup[shift:] + self.lineup[:shift]
+
+
+def lineup_of(bots: list[str] | tuple, players: int) -> tuple:
+    """Bot kinds assigned to seats in order, cycling through `bots`. Raises UsageError."""
+    from sorry_rules.players.registry import BOTS, bot_names
+
+    kinds = [b.strip() for b in bots]
+    if not kinds or any(not k for k in kinds):
+        raise UsageError("--bots: give one or more computer player names separated by commas")
+    unknown = [k for k in kinds if k not in BOTS]
+    if unknown:
+        raise UsageError(f"unknown computer player {unknown[0]!r} (known: {', '.join(bot_names())})")
+    if len(kinds) > players:
+        raise UsageError(f"--bots names {len(kinds)} computer players for {players} seats")
+    return tuple(kinds[s % len(kinds)] for s in range(players))
+
+
+@dataclass
+class Tally:
+    """Exact aggregates of a number of games; `merge` adds another tally of the same setup."""
+
+    players: int
+    games: int = 0
+    finished: int = 0
+    wins: list | None = None         # per seat: games won by the seat whose move won
+    team_wins: list | None = None    # per seat: games won by the seat's team (itself included)
+    order_wins: list | None = None   # per position in turn order (0 = the seat that played first)
+    kind_wins: dict = field(default_factory=dict)   # bot kind -> games won by a seat of that kind
+    turns_counts: dict = field(default_factory=dict)  # length in turns -> finished games
+    metrics: dict | None = None      # name in METRICS -> Moments over finished games
+
+    def __post_init__(self):
+        self.wins = self.wins or [0] * self.players
+        self.team_wins = self.team_wins or [0] * self.players
+        self.order_wins = self.order_wins or [0] * self.players
+        self.metrics = self.metrics or {name: Moments() for name in METRICS}
+
+    def merge(self, other: "Tally") -> "Tally":
+        if other.players != self.players:
+            raise ValueError("cannot merge tallies of different player counts")
+        self.games += other.games
+        self.finished += other.finished
+        for mine, theirs in ((self.wins, other.wins), (self.team_wins, other.team_wins), (self.order_wins, other.order_wins)):
+            for i, value in enumerate(theirs):
+                mine[i] += value
+        for key, value in other.kind_wins.items():
+            self.kind_wins[key] = self.kind_wins.get(key, 0) + value
+        for key, value in other.turns_counts.items():
+            self.turns_counts[key] = self.turns_counts.get(key, 0) + value
+        for name, moments in other.metrics.items():
+            self.metrics[name].merge(moments)
+        return self
+
+
+class _GameCounter:
+    """The `on_turn` hook of one game: counts turns, bumps, slides and move kinds."""
+
+    __slots__ = ("turns", "last_seat", "bumps", "slides", "forfeits", "discards", "passes")
+
+    def __init__(self):
+        self.turns = 0
+        self.last_seat = None
+        self.bumps = self.slides = self.forfeits = self.discards = self.passes = 0
+
+    def __call__(self, turn, _state) -> None:
+        if turn.seat != self.last_seat:
+            self.turns += 1
+            self.last_seat = turn.seat
+        move = turn.move
+        kind = move.kind
+        if kind == "move":
+            for event in move.events:
+                tag = event[0]
+                if tag == "bump":
+                    self.bumps += 1
+                elif tag == "slide":
+                    self.slides += 1
+        elif kind == "forfeit":
+            self.forfeits += 1
+        elif kind == "discard":
+            self.discards += 1
+        elif kind == "pass":
+            self.passes += 1
+
+
+def play_one(game, setup: Setup, index: int, tally: Tally) -> None:
+    """Play game `index` of `setup` and add it to `tally`."""
+    from sorry_rules.players.registry import make_player
+    from sorry_rules.players.runner import play_game
+
+    seed = game_seed(setup.seed, index)
+    state = game.new_game(seed, players=setup.players)
+    first = state.turn
+    kinds = setup.kinds(index)
+    players = [make_player(kind, seed, seat) for seat, kind in enumerate(kinds)]
+    counter = _GameCounter()
+    final = play_game(game, state, players, on_turn=counter, max_plies=setup.max_plies)
+    tally.games += 1
+    if final.winner is None:
+        return
+    winner = final.winner
+    tally.finished += 1
+    tally.wins[winner] += 1
+    tally.order_wins[(winner - first) % setup.players] += 1
+    team = game.team_of[final.seats[winner]]
+    for seat, colour in enumerate(final.seats):
+        if colour in team:
+            tally.team_wins[seat] += 1
+    kind = kinds[winner]
+    tally.kind_wins[kind] = tally.kind_wins.get(kind, 0) + 1
+    tally.turns_counts[counter.turns] = tally.turns_counts.get(counter.turns, 0) + 1
+    m = tally.metrics
+    m["turns"].add(counter.turns)
+    m["plies"].add(final.plies)
+    m["bumps"].add(counter.bumps)
+    m["slides"].add(counter.slides)
+    m["forfeits"].add(counter.forfeits)
+    m["discards"].add(counter.discards)
+    m["passes"].add(counter.passes)
+
+
+def play_batch(setup: Setup, start: int, count: int) -> Tally:
+    """Play games start..start+count-1 of `setup` (the unit of work sent to workers)."""
+    try:
+        game = compiled(setup.source)
+        tally = Tally(setup.players)
+        for index in range(start, start + count):
+            play_one(game, setup, index, tally)
+        return tally
+    except WorkerError:
+        raise
+    except SorryRulesError as error:  # re-raised as a plain, picklable error
+        raise WorkerError(str(error)) from None
+
+
+def batches(games: int, size: int):
+    """Split games 0..games-1 into (start, count) batches of at most `size` games (lazily)."""
+    return ((start, min(size, games - start)) for start in range(0, games, size))
+
+
+def default_batch_size(games: int, jobs: int) -> int:
+    """About four batches per job, between 1 and 250 games each."""
+    return max(1, min(250, -(-games // (4 * max(1, jobs)))))
