@@ -7,29 +7,11 @@ Heavy or optional imports stay inside the commands that need them.
 
 from __future__ import annotations
 
-import functools
 import json
-import sys
 
 import click
 
-from sorry_rules.base.errors import SorryRulesError
-
-
-def _friendly(fn):
-    """Turn SorryRulesError into a message and an exit code."""
-
-    @functools.wraps(fn)
-    def wrapper(*args, **kwargs):
-        try:
-            return fn(*args, **kwargs)
-        except SorryRulesError as error:
-            click.echo(f"error: {error}" if "\n" not in str(error) else str(error), err=True)
-            sys.exit(error.exit_code)
-        except BrokenPipeError:
-            sys.exit(0)
-
-    return wrapper
+from sorry_rules.cli.errors import friendly
 
 
 def _load(variant: str, rules: tuple):
@@ -56,7 +38,7 @@ RULE_HELP = "House-rule overlay (path or bundled name, e.g. house/sorry-forward-
 @click.option("--save", type=click.Path(dir_okay=False), default=None, help="Save the game after every move to FILE (default for games with people: the user data folder).")
 @click.version_option(package_name="sorry-rules")
 @click.pass_context
-@_friendly
+@friendly
 def main(ctx, variant, rules, players, seed, auto, max_plies, seat_specs, humans, bot, resume, save):
     """Play Sorry! in the terminal, or inspect and check rule files.
 
@@ -78,7 +60,7 @@ def main(ctx, variant, rules, players, seed, auto, max_plies, seat_specs, humans
 @click.option("--card", default=None, help="Card to play (overrides the file's card).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--why", is_flag=True, help="Say which card option gives each move, and what stops each pawn that has none.")
-@_friendly
+@friendly
 def moves(variant, rules, state_file, card, fmt, why):
     """List every legal move in a position, with the placement each one leads to."""
     from sorry_rules.authoring.oracle import format_report_text, moves_report
@@ -103,7 +85,7 @@ def moves(variant, rules, state_file, card, fmt, why):
 
 
 @main.command()
-@_friendly
+@friendly
 def variants():
     """List the bundled variants and house rules: name, kind (variant or overlay), description."""
     from sorry_rules.cli.authoring import variant_lines
@@ -125,7 +107,7 @@ main.add_command(replay)
 from sorry_rules.cli import simulate as simcli  # noqa: E402  (imports only click; the simulation loads when a command runs)
 
 for _command in (simcli.simulate, simcli.compare):
-    _command.callback = _friendly(_command.callback)
+    _command.callback = friendly(_command.callback)
     main.add_command(_command)
 
 

@@ -15,7 +15,7 @@ FORMATS = ["text", "json", "github", "auto"]
 
 
 def _friendly(fn):
-    from sorry_rules.cli.app import _friendly as wrap
+    from sorry_rules.cli.errors import friendly as wrap
 
     return wrap(fn)
 

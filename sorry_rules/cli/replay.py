@@ -19,7 +19,7 @@ import click
 @click.option("--step", is_flag=True, help="Wait for Enter after every move (in a terminal).")
 def replay(file, boards, step):
     """Show the game saved in FILE turn by turn."""
-    from sorry_rules.cli.app import _friendly
+    from sorry_rules.cli.errors import friendly as _friendly
 
     _friendly(_replay)(file, boards, step)
 
