@@ -10,8 +10,10 @@ from sorry_rules.compiler import load_game
 from sorry_rules.players.runner import replay
 
 from .randomplay import play_random
+from .sizes import short_and_full
 
-GAMES_PER_COUNT = 1000
+#: Seeded games per player count: a short run by default, 1,000 under `pytest -m slow`.
+GAMES_PER_COUNT = short_and_full(40, 1000)
 
 
 @pytest.fixture(scope="module")
@@ -26,12 +28,13 @@ def _random_game(game, seed, players, check="state"):
     return played.final, played.choices
 
 
+@pytest.mark.parametrize("games", GAMES_PER_COUNT)
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_thousand_random_games_finish_with_invariants(standard, players):
-    """R1, R35: 1,000 seeded games per player count end with a winner; every state after
-    every move keeps pawn counts, one pawn per square, own-colour safety and Home, cards;
-    every game replays from its seed and choices to the identical final state."""
-    for seed in range(GAMES_PER_COUNT):
+def test_thousand_random_games_finish_with_invariants(standard, players, games):
+    """R1, R35: seeded games per player count (1,000 in the full run) end with a winner; every
+    state after every move keeps pawn counts, one pawn per square, own-colour safety and Home,
+    cards; every game replays from its seed and choices to the identical final state."""
+    for seed in range(games):
         final, _ = _random_game(standard, seed, players)
         assert final.winner is not None, f"seed {seed}: no winner after {final.plies} moves"
         winner_colour = final.seats[final.winner]

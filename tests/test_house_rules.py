@@ -18,6 +18,7 @@ from sorry_rules.players.runner import play_game
 from sorry_rules.rules.yamlsafe import load_yaml_file
 
 from .invariants import check_state
+from .sizes import short_and_full
 
 HOUSE = [n for n in bundled_names() if n.startswith("house/")]
 OPTIONS = [n for n in bundled_names() if n.startswith("options/")]
@@ -56,7 +57,8 @@ def test_overlay_is_a_few_lines_with_extends(name):
     """Each house rule is a short overlay file with `extends:` (a few lines of rules)."""
     data, _ = load_yaml_file(variants_dir() / name, name)
     assert data.get("extends") in ("standard", "points")
-    body = [line for line in (variants_dir() / name).read_text().splitlines() if line.strip() and not line.lstrip().startswith("#")]
+    lines = (variants_dir() / name).read_text().splitlines()
+    body = [line for line in lines if line.strip() and not line.lstrip().startswith("#")]
     assert len(body) <= 12, f"{name} has {len(body)} lines of rules"
 
 
@@ -116,18 +118,22 @@ def _games(game, players, count, seed0=0):
         yield final
 
 
+@pytest.mark.parametrize("games", short_and_full(4, 15))
 @pytest.mark.parametrize("name", [n for n in HOUSE if n != "house/split-7-any.yaml"])
-def test_seeded_games_with_each_overlay(name):
-    """Every overlay plays full games (standard base, 4 players) keeping every invariant."""
+def test_seeded_games_with_each_overlay(name, games):
+    """Every overlay plays full games (standard base, 4 players; 15 in the full run) keeping
+    every invariant."""
     game = load_game("standard", [name])
-    for final in _games(game, 4, 15):
+    for final in _games(game, 4, games):
         colour = final.seats[final.winner]
         home = final.placement[colour].count(game.layout.home[colour])
         assert home == (2 if name == "house/quick-game.yaml" else game.pawns)
 
 
-def test_seeded_games_split_any_on_partnership():
-    """H14 with the T4 option's team of eight pawns: games finish (the largest split search)."""
+@pytest.mark.parametrize("games", short_and_full(2, 5))
+def test_seeded_games_split_any_on_partnership(games):
+    """H14 with the T4 option's team of eight pawns: games finish (the largest split search;
+    5 games in the full run)."""
     game = load_game("partnership", ["house/split-7-any.yaml"])
-    for _ in _games(game, 4, 5):
+    for _ in _games(game, 4, games):
         pass

@@ -1,5 +1,6 @@
 """Seeded random games of the partnership and points variants: 1,000 per configuration
-(partnership with 4 players; points with 2, 3 and 4). Every state keeps the invariants of
+(partnership with 4 players; points with 2, 3 and 4) under `pytest -m slow`, a short run of
+the same games and assertions by default. Every state keeps the invariants of
 tests/invariants.py (pawns, one pawn per square, own-colour safety and Home, the deck
 conserved over pile + discards + hands, hands of 5 while cards remain to draw, P4); every
 game ends with a winner; the scores equal the P7 computation done here by hand."""
@@ -13,8 +14,9 @@ from sorry_rules.players.protocol import RandomPlayer
 from sorry_rules.players.runner import play_game
 
 from .invariants import check_state
+from .sizes import short_and_full
 
-GAMES = 1000
+GAMES = short_and_full(30, 1000)
 
 
 def _play(game, seed, players, on_turn=None):
@@ -52,9 +54,10 @@ def partnership():
     return load_game("partnership")
 
 
+@pytest.mark.parametrize("games", GAMES)
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_points_games(points, players):
-    """P1-P7: 1,000 games per player count finish; every state keeps the invariants (hands of
+def test_points_games(points, players, games):
+    """P1-P7: games per player count (1,000 in the full run) finish; every state keeps the invariants (hands of
     5 while cards remain, deck conserved); the winner has all 4 pawns Home (P6) and every
     player's score is the P7 computation by hand."""
     assert points.pawns == 4
@@ -65,7 +68,7 @@ def test_points_games(points, players):
         check_state(points, state)
         stuck_discards += turn.move.kind == "discard"
 
-    for seed in range(GAMES):
+    for seed in range(games):
         final = _play(points, seed, players, on_turn)
         assert final.winner is not None, f"seed {seed}: no winner after {final.plies} moves"
         winner = final.seats[final.winner]
@@ -77,8 +80,9 @@ def test_points_games(points, players):
     assert stuck_discards > 0  # the stuck rule (P5) did come up
 
 
-def test_partnership_games(partnership):
-    """T1-T10: 1,000 four-player games finish with every invariant; the winning team has all
+@pytest.mark.parametrize("games", GAMES)
+def test_partnership_games(partnership, games):
+    """T1-T10: four-player games (1,000 in the full run) finish with every invariant; the winning team has all
     eight pawns Home (T8) and both partners are named winners; and players whose own pawns
     were all Home went on moving their partner's pawns (T7)."""
     layout = partnership.layout
@@ -92,7 +96,7 @@ def test_partnership_games(partnership):
             moved = {e[1] for e in turn.move.events if e[0] in ("enter", "forward", "backward", "split", "sorry", "switch")}
             played_on += mover not in moved
 
-    for seed in range(GAMES):
+    for seed in range(games):
         final = _play(partnership, seed, 4, on_turn)
         assert final.winner is not None, f"seed {seed}: no winner after {final.plies} moves"
         outcome = partnership.outcome(final)

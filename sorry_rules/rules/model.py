@@ -2,7 +2,7 @@
 
 Contract: pure data and per-field validation. No game logic, no DSL parsing (DSL fields are
 kept as text and compiled by `sorry_rules.compiler`), no cross-field checks (those live in
-`sorry_rules.semantics` so that all of them can be reported with positions at once).
+`sorry_rules.compiler.checks` so that all of them can be reported with positions at once).
 Extra keys are forbidden and types are strict: `"5"` is not an int, `5` is not a str.
 """
 
