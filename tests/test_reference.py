@@ -91,3 +91,59 @@ def test_every_bundled_overlay_is_listed():
 
     missing = [n for n in bundled_names() if "/" in n and f"`{n}`" not in REFERENCE]
     assert not missing, missing
+
+
+# ---- field descriptions: written once, on the models ------------------------------------------
+def _reference_fields():
+    """tools/reference_fields.py (a script, not a package module)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("reference_fields", ROOT / "tools" / "reference_fields.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_field_tables_of_the_reference_are_the_models_descriptions():
+    """Section 1's `meaning` cells are generated from `Field(description=...)`: after a change
+    to a description, run `python tools/reference_fields.py` and commit docs/REFERENCE.md."""
+    tool = _reference_fields()
+    assert tool.render(REFERENCE) == REFERENCE, "docs/REFERENCE.md is out of date: run python tools/reference_fields.py"
+    assert set(tool.models()) == {name for name, _ in _fields(Variant)}
+    for cls in tool.models().values():
+        for key, text in tool.descriptions(cls).items():
+            row = re.search(rf"^\| `{re.escape(key)}` \|.*\| {re.escape(text.replace('|', chr(92) + '|'))} \|", REFERENCE, re.M)
+            assert row, f"{cls.__name__}.{key}"
+
+
+def test_field_table_generator_refuses_tables_that_do_not_match_the_models():
+    tool = _reference_fields()
+    without_row = REFERENCE.replace("| `safety_length` |", "| `safety_lenght` |", 1)
+    without_table = REFERENCE.replace("<!-- fields: Tier -->", "", 1)
+    twice = REFERENCE.replace("<!-- fields: Slide -->", "<!-- fields: Board -->", 1)
+    for broken, words in [(without_row, "'safety_lenght', which is not a field of Board"),
+                          (without_table, "no field table for ['Tier']"), (twice, "a second table")]:
+        try:
+            tool.render(broken)
+        except tool.FieldTableError as error:
+            assert words in str(error)
+        else:
+            raise AssertionError(words)
+    missing = "\n".join(line for line in REFERENCE.split("\n") if not line.startswith("| `must_bump` |"))
+    try:
+        tool.render(missing)
+    except tool.FieldTableError as error:
+        assert "misses ['must_bump']" in str(error)
+    else:
+        raise AssertionError("a missing row passed")
+
+
+def test_field_table_tool_checks_and_rewrites(tmp_path, monkeypatch):
+    tool = _reference_fields()
+    assert tool.main(["--check"]) == 0
+    stale = tmp_path / "REFERENCE.md"
+    stale.write_text(REFERENCE.replace("| Pawns per colour. |", "| pawns per colour |"), encoding="utf-8")
+    monkeypatch.setattr(tool, "REFERENCE", stale)
+    assert tool.main(["--check"]) == 1
+    assert tool.main([]) == 0
+    assert stale.read_text(encoding="utf-8") == REFERENCE

@@ -53,10 +53,33 @@ def test_every_field_has_a_description_and_models_keep_their_docstrings():
     for name, definition in defs.items():
         assert definition.get("description"), name
         for field, spec in definition.get("properties", {}).items():
-            assert spec.get("description"), f"{name}.{field} has no description (add it to schema.FIELD_DOCS)"
+            assert spec.get("description"), f"{name}.{field} has no description (add Field(description=...) in rules/model.py)"
     for name in ("Board", "Rules", "Slide", "Setup", "HandTurn", "DrawTurn", "TierScore", "FormulaScore"):
         doc = " ".join(getattr(model, name).__doc__.split())
         assert " ".join(defs[name]["description"].split()) == doc
+
+
+def test_field_descriptions_are_written_once_on_the_models():
+    """The schema's field descriptions are the models' `Field(description=...)` texts, word for
+    word (pydantic leaves out a field description equal to its model's docstring: keep them
+    different), and `extends` has the loader's text."""
+    from sorry_rules.rules import model
+
+    defs = rule_file_schema()["$defs"]
+    checked = 0
+    for name, definition in defs.items():
+        cls = getattr(model, name, None)
+        if cls is None:
+            continue  # Overlay and the Partial copies
+        fields = {info.alias or key: info for key, info in cls.model_fields.items()}
+        assert set(definition["properties"]) == set(fields), name
+        for key, info in fields.items():
+            assert info.description, f"{name}.{key}"
+            assert definition["properties"][key]["description"] == info.description, f"{name}.{key}"
+            checked += 1
+    assert checked > 40
+    assert defs["Overlay"]["properties"]["extends"]["description"] == model.EXTENDS_DOC
+    assert defs["PartialBoard"]["properties"]["slides"]["description"] == model.Board.model_fields["slides"].description
 
 
 def test_every_bundled_variant_validates_and_starts_with_the_schema_line(validator):

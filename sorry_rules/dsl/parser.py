@@ -21,6 +21,7 @@ from lark.visitors import Transformer_NonRecursive
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from sorry_rules.base.resources import grammar_text
+from sorry_rules.base.suggest import did_you_mean
 from sorry_rules.dsl.visitor import children
 from sorry_rules.dsl.ast import (  # noqa: F401  (the AST is part of the parser's API)
     DslError, Node, Enter, Forward, Backward, Split, Switch, Sorry, DrawAgain, Pass, Choice, Then, Guard, Number, Bool, Can, Call, Name, Aggregate, BinOp, Not, Neg, EFFECT_NODES,
@@ -171,6 +172,19 @@ def _describe_expected(parser: Lark, names) -> str:
     return ordered[0] if len(ordered) == 1 else "one of " + ", ".join(ordered)
 
 
+def _expected_words(parser: Lark, names) -> list[str]:
+    """The keywords (enter, forward, opponent, ...) among the expected terminals `names`."""
+    words = []
+    for name in names:
+        try:
+            pattern = parser.get_terminal(name).pattern
+        except KeyError:
+            continue
+        if pattern.type == "str" and pattern.value.isidentifier():
+            words.append(pattern.value)
+    return words
+
+
 def _check_shape(text: str) -> None:
     if len(text) > MAX_TEXT:
         raise DslError(MAX_TEXT, f"text is {len(text)} characters long (at most {MAX_TEXT})", "SR303")
@@ -197,7 +211,9 @@ def _parse(text: str, start: str):
         token = error.token
         shown = "end of text" if token.type == "$END" else f"'{token}'"
         offset = len(text.rstrip()) if token.type == "$END" else (token.start_pos or 0)
-        raise DslError(offset, f"unexpected {shown}; expected {_describe_expected(parser, error.expected)}") from None
+        hint = did_you_mean(str(token), _expected_words(parser, error.expected)) if str(token).isidentifier() else ""
+        expected = _describe_expected(parser, error.expected)
+        raise DslError(offset, f"unexpected {shown}; expected {expected}{hint}") from None
     except UnexpectedCharacters as error:
         char = text[error.pos_in_stream] if error.pos_in_stream < len(text) else ""
         raise DslError(error.pos_in_stream, f"unexpected character {char!r}") from None

@@ -25,6 +25,16 @@ Relation = Literal["own", "partner", "opponent"]
 OtherRelation = Literal["partner", "opponent"]
 Name = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_][A-Za-z0-9_!'.\- ]*$")]
 
+# Field descriptions (`Field(description=...)`) are the one documentation of each field: the
+# JSON Schema (rules/schema.py) and the field tables of docs/REFERENCE.md section 1
+# (tools/reference_fields.py) are made from them. Texts used by two models are named here.
+FIRST_DOC = "Who plays first: a seat chosen by the game's seed (`random`), or the first seat (`first_seat`)."
+FOR_DOC = "Who scores it: `every` seated player, or only the `winner` and the winner's partners."
+LABEL_DOC = "The line's label in the summary (default: the component name with `_` as spaces)."
+#: The one key the loader (not the models) reads: overlays name their bases with it.
+EXTENDS_DOC = ("The rule file(s) this one is written on top of: a bundled name (`standard`) or a path relative "
+               "to this file; never part of the merged data.")
+
 
 class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True, populate_by_name=True)
@@ -33,15 +43,18 @@ class Strict(BaseModel):
 class PlayerCount(Strict):
     """How many players may sit at the table."""
 
-    min: int = Field(ge=1, le=MAX_COLOURS)
-    max: int = Field(ge=1, le=MAX_COLOURS)
+    min: int = Field(ge=1, le=MAX_COLOURS, description="Fewest players.")
+    max: int = Field(ge=1, le=MAX_COLOURS, description="Most players, at most the number of colours; `sorry-play` seats "
+                     "this many unless `--players` says otherwise.")
 
 
 class Slide(Strict):
     """A slide on every side: triangle at offset `from`, end circle at offset `to` (> from)."""
 
-    from_: int = Field(alias="from", ge=0, le=MAX_SIDE)
-    to: int = Field(ge=0, le=2 * MAX_SIDE)
+    from_: int = Field(alias="from", ge=0, le=MAX_SIDE,
+                       description="The slide's triangle: a pawn that ends a move exactly here may slide.")
+    to: int = Field(ge=0, le=2 * MAX_SIDE, description="The end circle, more than `from` and less than a side further; "
+                    "the slide sweeps `from + 1` .. `to`.")
 
 
 class Board(Strict):
@@ -49,34 +62,43 @@ class Board(Strict):
 
     Offsets are counted from a side's first square (its corner)."""
 
-    kind: Literal["track"] = "track"
-    side_length: int = Field(ge=3, le=MAX_SIDE)
-    start_exit: int = Field(ge=0, le=MAX_SIDE)
-    safety_entry: int = Field(ge=0, le=MAX_SIDE)
-    safety_length: int = Field(ge=0, le=MAX_SAFETY)
-    slides: list[Slide] = Field(default_factory=list, max_length=MAX_SIDE)
+    kind: Literal["track"] = Field(default="track", description="The board kind (the race track is the only kind so far).")
+    side_length: int = Field(ge=3, le=MAX_SIDE, description="Squares per side; the track has side_length x colours squares.")
+    start_exit: int = Field(ge=0, le=MAX_SIDE, description="Offset of the square a pawn leaving Start lands on.")
+    safety_entry: int = Field(ge=0, le=MAX_SIDE, description="Offset of the last track square a pawn of the side's colour "
+                              "visits going forward; its next forward step is safety:1.")
+    safety_length: int = Field(ge=0, le=MAX_SAFETY, description="Squares in each safety zone; Home is one step after the "
+                               "last (with 0, straight from the safety entry).")
+    slides: list[Slide] = Field(default_factory=list, max_length=MAX_SIDE, description="Slides, repeated on every side.")
 
 
 class Setup(Strict):
     """Where pawns begin: `on_start_exit` of each player's pawns begin on the start exit."""
 
-    on_start_exit: int = Field(default=0, ge=0, le=MAX_PAWNS)
+    on_start_exit: int = Field(default=0, ge=0, le=MAX_PAWNS, description="How many of each seated colour's pawns begin "
+                               "on its start exit instead of in Start (0 or 1).")
 
 
 class DrawTurn(Strict):
     """Each turn the player draws the top card of the pile and plays it (R5)."""
 
-    source: Literal["draw"]
-    first: Literal["random", "first_seat"] = "random"
+    source: Literal["draw"] = Field(description="`draw`: each turn the player draws the top card of the pile and plays it; "
+                                    "when the pile is empty the discards are reshuffled into a new pile.")
+    first: Literal["random", "first_seat"] = Field(default="random", description=FIRST_DOC)
 
 
 class HandTurn(Strict):
     """Each player holds `hand_size` cards and plays one per turn, then refills (P3, P4)."""
 
-    source: Literal["hand"]
-    hand_size: int = Field(ge=1, le=MAX_HAND)
-    first: Literal["random", "first_seat"] = "random"
-    stuck: Literal["discard_one"] = "discard_one"
+    source: Literal["hand"] = Field(description="`hand`: each player holds a hand, plays one card from it per turn, "
+                                    "discards it and draws a replacement (the discards are reshuffled when the pile is "
+                                    "empty; hands stay in hands).")
+    hand_size: int = Field(ge=1, le=MAX_HAND, description="Cards dealt to each player at the start, one at a time round "
+                           "the table.")
+    first: Literal["random", "first_seat"] = Field(default="random", description=FIRST_DOC)
+    stuck: Literal["discard_one"] = Field(default="discard_one", description="When no card of the hand can move a pawn: the "
+                                          "moves are \"discard one card of your choice\" (one per distinct card), then "
+                                          "draw; the turn ends, and a discarded card never gives another play.")
 
 
 Turn = Annotated[Union[DrawTurn, HandTurn], Field(discriminator="source")]
@@ -85,42 +107,61 @@ Turn = Annotated[Union[DrawTurn, HandTurn], Field(discriminator="source")]
 class Rules(Strict):
     """Switches of the movement mechanisms. Relations are judged from the moving pawn's colour."""
 
-    control: Literal["own", "team"] = "own"
-    bump: list[OtherRelation] = Field(default_factory=lambda: ["partner", "opponent"], max_length=2)
-    slide_on: list[Relation] = Field(default_factory=lambda: ["partner", "opponent"], max_length=3)
-    slide_sweep: Literal["all", "bumpable"] = "all"
-    slide_after_switch: Literal["both", "mover", "none"] = "both"
-    slide_after_sorry: bool = True
-    split: Literal["sequential", "simultaneous"] = "sequential"
-    overshoot_home: Literal["illegal", "stop"] = "illegal"
-    must_bump: bool = False
+    control: Literal["own", "team"] = Field(default="own", description="The colours a player moves: `own`, only its "
+                                            "own; `team`, every colour of its team (start, move, split, switch, Sorry!).")
+    bump: list[OtherRelation] = Field(default_factory=lambda: ["partner", "opponent"], max_length=2, description=(
+        "Whose pawns a pawn sends back to Start by landing on them (and may replace with a Sorry!); a pawn of another "
+        "relation on the target square blocks the move like an own pawn."))
+    slide_on: list[Relation] = Field(default_factory=lambda: ["partner", "opponent"], max_length=3, description=(
+        "Whose slides a pawn takes when it ends a move on their triangle (a slide belongs to the colour of its side)."))
+    slide_sweep: Literal["all", "bumpable"] = Field(default="all", description=(
+        "Which pawns on the slide's squares (triangle + 1 .. end circle) go back to Start: `all`, every one (own pawns "
+        "included); `bumpable`, only those the slider may bump (a spared pawn on the end circle makes the move illegal)."))
+    slide_after_switch: Literal["both", "mover", "none"] = Field(default="both", description=(
+        "After an 11 switch, which pawns are checked for a slide: `both` (the mover first, each against its own colour), "
+        "the `mover`'s pawn only, or `none`."))
+    slide_after_sorry: bool = Field(default=True, description="Whether a pawn placed by a Sorry! on a triangle slides.")
+    split: Literal["sequential", "simultaneous"] = Field(default="sequential", description=(
+        "How the parts of a split resolve: `sequential`, one after another, each judged on the board the previous part "
+        "left (a part that sends a later part's pawn to Start makes the split illegal); `simultaneous`, all judged on the "
+        "board before the split, then landed in order."))
+    overshoot_home: Literal["illegal", "stop"] = Field(default="illegal", description=(
+        "A forward move past Home is `illegal` (Home by exact count only), or `stop`s in Home (also for each part of a "
+        "split)."))
+    must_bump: bool = Field(default=False, description=(
+        "When any legal move bumps an opponent (by landing, by a slide or by a Sorry!), only such moves are legal; "
+        "bumping a partner does not count; a pass is then not legal either; in hand play it applies across the whole "
+        "hand."))
 
 
 class Tier(Strict):
     """One tier of a bonus: `points` when the condition `when` holds."""
 
-    when: str
-    points: int = Field(ge=-1_000_000, le=1_000_000)
+    when: str = Field(description="When the tier applies: a DSL condition, from the scoring player's point of view.")
+    points: int = Field(ge=-1_000_000, le=1_000_000, description="The tier's points.")
 
 
 class FormulaScore(Strict):
     """Points from one formula, for every player or only for the winner(s)."""
 
-    kind: Literal["formula"]
-    for_: Literal["every", "winner"] = Field(alias="for")
-    points: str
-    label: str = ""
+    kind: Literal["formula"] = Field(description="`formula`: points from one DSL formula.")
+    for_: Literal["every", "winner"] = Field(alias="for", description=FOR_DOC)
+    points: str = Field(description="The points, a DSL number expression from the scoring player's point of view "
+                        "(`player` is that player's colour), e.g. `5 * home(player)`.")
+    label: str = Field(default="", description=LABEL_DOC)
 
 
 class TierScore(Strict):
     """A bonus from tiers: `highest` takes the first tier whose condition holds,
     `cumulative` adds every tier whose condition holds."""
 
-    kind: Literal["tiers"]
-    for_: Literal["every", "winner"] = Field(alias="for")
-    mode: Literal["highest", "cumulative"] = "highest"
-    tiers: list[Tier] = Field(min_length=1, max_length=50)
-    label: str = ""
+    kind: Literal["tiers"] = Field(description="`tiers`: a bonus from conditions.")
+    for_: Literal["every", "winner"] = Field(alias="for", description=FOR_DOC)
+    mode: Literal["highest", "cumulative"] = Field(default="highest", description=(
+        "`highest`: the points of the first tier whose condition holds (list the best first); `cumulative`: the sum of "
+        "every tier whose condition holds; no tier: 0."))
+    tiers: list[Tier] = Field(min_length=1, max_length=50, description="The tiers: conditions and their points.")
+    label: str = Field(default="", description=LABEL_DOC)
 
 
 ScoreComponent = Annotated[Union[FormulaScore, TierScore], Field(discriminator="kind")]
@@ -129,18 +170,30 @@ ScoreComponent = Annotated[Union[FormulaScore, TierScore], Field(discriminator="
 class Variant(Strict):
     """A complete rule file after overlays are merged."""
 
-    name: str = Field(min_length=1, max_length=80)
-    description: str = ""
-    colours: list[Name] = Field(min_length=2, max_length=MAX_COLOURS)
-    teams: list[list[Name]] | None = None
-    players: PlayerCount
-    seating: dict[str, list[Name]] = Field(default_factory=dict)
-    pawns: int = Field(ge=1, le=MAX_PAWNS)
-    setup: Setup = Field(default_factory=Setup)
-    board: Board
-    deck: dict[Name, Annotated[int, Field(ge=0, le=MAX_CARD_COPIES)]] = Field(min_length=1, max_length=MAX_CARD_KINDS)
-    cards: dict[Name, str] = Field(min_length=1, max_length=MAX_CARD_KINDS)
-    turn: Turn = Field(default_factory=lambda: DrawTurn(source="draw"))
-    rules: Rules = Field(default_factory=Rules)
-    win: str
-    scoring: dict[Name, ScoreComponent] = Field(default_factory=dict, max_length=20)
+    name: str = Field(min_length=1, max_length=80, description="The variant's name, shown by `sorry-play variants` and "
+                      "in game logs.")
+    description: str = Field(default="", description="One line saying what the variant is, for `sorry-play variants`.")
+    colours: list[Name] = Field(min_length=2, max_length=MAX_COLOURS, description="The colours in clockwise seat order; "
+                                "colour number c (0, 1, ...) owns side c of the board.")
+    teams: list[list[Name]] | None = Field(default=None, description="Colours that play together (partnership play); a "
+                                           "colour in no list is a team of its own.")
+    players: PlayerCount = Field(description="How many players may sit at the table (fewest and most).")
+    seating: dict[str, list[Name]] = Field(default_factory=dict, description=(
+        "Which colours sit, in seat order, for an N-player game (keys \"2\", \"3\", ...); without an entry the players "
+        "are spread evenly round the board (colour `i * C // N` for seat i: 2 of 4 sit opposite, 3 of 4 are the first "
+        "three)."))
+    pawns: int = Field(ge=1, le=MAX_PAWNS, description="Pawns per colour.")
+    setup: Setup = Field(default_factory=Setup, description="Where pawns begin.")
+    board: Board = Field(description="The board geometry: sides, start exits, safety zones, slides.")
+    deck: dict[Name, Annotated[int, Field(ge=0, le=MAX_CARD_COPIES)]] = Field(
+        min_length=1, max_length=MAX_CARD_KINDS,
+        description="Card name -> number of copies shuffled into the draw pile; at least one card in all.")
+    cards: dict[Name, str] = Field(min_length=1, max_length=MAX_CARD_KINDS, description=(
+        "Card name -> what the card does, as a DSL effect, e.g. `enter | forward 1`."))
+    turn: Turn = Field(default_factory=lambda: DrawTurn(source="draw"), description=(
+        "How a turn takes its card: draw one, or play from a hand."))
+    rules: Rules = Field(default_factory=Rules, description="Switches of the movement mechanisms (bumps, slides, splits, Home).")
+    win: str = Field(description="When a player (or team) has won: a DSL condition judged for each seated colour after "
+                     "every move, e.g. `home(team) == pawns(team)`.")
+    scoring: dict[Name, ScoreComponent] = Field(default_factory=dict, max_length=20, description=(
+        "Score lines computed at the end of the game, in the order written."))

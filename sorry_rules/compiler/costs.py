@@ -1,0 +1,101 @@
+"""The compile-time cost bound of DSL programs (docs/LIMITS.md), so that no rule file can
+make play hang.
+
+Contract: `CostEstimator(mechanics, pawns).cost(node)` returns `(outcomes, work)`, upper
+bounds of the outcomes one evaluation of `node` can produce and of the work it takes
+(`then` multiplies, `can`, aggregates and guards add their own work), each clamped at
+`CAP`; it raises `CompileError` (SR303) at the smallest part of the tree whose work is
+over MAX_WORK. Every node is checked on the way up, children before their parent.
+"""
+
+from __future__ import annotations
+
+from math import comb, perm
+
+from sorry_rules import dsl
+from sorry_rules.compiler.vocabulary import CompileError
+
+#: Largest estimated work of one evaluation of a card effect, condition or formula.
+MAX_WORK = 1_000_000
+#: Estimates are clamped here, so huge texts stay cheap to estimate.
+CAP = 10**30
+
+
+class CostEstimator(dsl.Visitor):
+    """`visit_<Node>` returns the unclamped (outcomes, work) of one node; `cost` clamps and
+    checks it. Nodes without a method (numbers, names, draw_again, pass) cost (1, 1)."""
+
+    def __init__(self, mechanics, pawns: int):
+        layout = mechanics.layout
+        self.pawns = pawns
+        self.C = layout.C
+        self.group = max(len(colours) for colours in mechanics.control_of)  # colours one player moves
+        self.movers = pawns * self.group
+        self.targets = max(1, min(layout.T, pawns * (layout.C - 1)))  # other pawns on the track
+
+    def cost(self, node) -> tuple[int, int]:
+        """(outcomes, work) upper bounds of one evaluation of `node` (see the module contract)."""
+        out, work = self.visit(node)
+        out, work = min(out, CAP), min(work, CAP)
+        if work > MAX_WORK:
+            what = "effect" if isinstance(node, dsl.EFFECT_NODES) else "expression"
+            raise CompileError(node.pos, f"this {what} could take up to {work:,} steps to work out "
+                               f"(at most {MAX_WORK:,}); make it smaller", "SR303")
+        return out, work
+
+    def generic(self, node):
+        return 1, 1
+
+    # ---- primitives ----------------------------------------------------------------------
+    def visit_Enter(self, node):
+        return self.group, self.group
+
+    def visit_Forward(self, node):
+        return self.movers, self.movers
+
+    visit_Backward = visit_Forward
+
+    def visit_Split(self, node):
+        movers = self.movers
+        most = min(node.among if node.among is not None else node.steps, movers, node.steps)
+        out = sum(perm(movers, k) * comb(node.steps - 1, k - 1) for k in range(2, most + 1))
+        return out, max(out, 1)
+
+    def visit_Switch(self, node):
+        return self.movers * self.targets, self.movers * self.targets + self.targets
+
+    def visit_Sorry(self, node):
+        return self.group * self.targets, self.group * self.targets + self.targets
+
+    # ---- combinators ---------------------------------------------------------------------
+    def visit_Choice(self, node):
+        costs = [self.cost(option) for option in node.options]
+        return sum(c[0] for c in costs), sum(c[1] for c in costs)
+
+    def visit_Then(self, node):
+        (o1, w1), (o2, w2) = self.cost(node.first), self.cost(node.second)
+        if isinstance(node.second, (dsl.DrawAgain, dsl.Pass)):
+            return max(o1, 1), w1 + 1
+        return max(o1, 1) * max(o2, 1), w1 + max(o1, 1) * w2
+
+    def visit_Guard(self, node):
+        (o1, w1), (_, w2) = self.cost(node.effect), self.cost(node.condition)
+        return o1, w1 + w2
+
+    # ---- expressions ---------------------------------------------------------------------
+    def visit_Can(self, node):
+        return 1, self.cost(node.effect)[1] + 1
+
+    def visit_Not(self, node):
+        return 1, self.cost(node.operand)[1] + 1
+
+    visit_Neg = visit_Not
+
+    def visit_BinOp(self, node):
+        return 1, self.cost(node.left)[1] + self.cost(node.right)[1] + 1
+
+    def visit_Call(self, node):
+        return 1, self.cost(node.argument)[1] + self.C * self.pawns
+
+    def visit_Aggregate(self, node):
+        return 1, self.C * (self.cost(node.body)[1] + 1)

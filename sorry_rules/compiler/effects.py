@@ -1,0 +1,153 @@
+"""Card effects compiled into closures: `effect(p, board) -> list[outcome]`.
+
+Outcomes and `board` are those of `sorry_rules.engine.mechanics`. Semantics of the
+combinators (docs/REFERENCE.md section 2.1):
+  A | B       the legal outcomes of A and those of B
+  A then B    each outcome of A followed by each outcome of B on the board A left; where B
+              has no outcome, A's outcome alone; where A has none, B alone
+  A if C      A's outcomes when condition C holds on the board before A, else none
+
+Contract: `EffectBuilder(compiler).visit(node)` returns the closure or raises
+`CompileError` at the node that has no meaning as an effect. The closures touch no AST
+and no builder: everything they need is bound when they are made. Resource bounds checked
+here (docs/LIMITS.md): steps of one move are 1 .. one lap plus the safety zone (T + L + 1),
+else SR508; every distinct `forward N`, `backward N` and split part needs a movement table
+of colours x squares entries, and one variant's tables together stay within
+MAX_TABLE_CELLS, else SR303 at the effect whose table does not fit.
+"""
+
+from __future__ import annotations
+
+from sorry_rules import dsl
+from sorry_rules.compiler.vocabulary import CompileError
+from sorry_rules.engine.mechanics import DRAW_AGAIN, PASS, Board
+
+#: Largest number of movement-table entries (colours x squares per table) of one variant.
+MAX_TABLE_CELLS = 4_000_000
+
+NOT_AN_EFFECT = "expected a card effect here (enter, forward N, backward N, split, switch, sorry, draw_again, pass)"
+
+
+class EffectBuilder(dsl.Visitor):
+    """Builds effect closures for one variant. `compiler` gives `m` (the mechanics) and
+    `expression(node, expect, allow_can=...)` for the conditions of guards."""
+
+    def __init__(self, compiler):
+        self.compiler = compiler
+        self.m = compiler.m
+        self.layout = compiler.layout
+        self.tables: set[tuple[str, int]] = set()  # movement tables reserved so far
+
+    def generic(self, node):
+        raise CompileError(node.pos, NOT_AN_EFFECT, "SR304")
+
+    # ---- resource bounds -----------------------------------------------------------------
+    def reserve_tables(self, node, kind: str, counts) -> None:
+        """Account for the movement tables `node` needs; CompileError (SR303) when the
+        variant's tables would exceed MAX_TABLE_CELLS."""
+        wanted = self.tables | {(kind, n) for n in counts}
+        cells = len(wanted) * self.layout.C * self.layout.size
+        if cells > MAX_TABLE_CELLS:
+            raise CompileError(node.pos, f"the movement tables for this board would need {cells:,} entries "
+                               f"(at most {MAX_TABLE_CELLS:,}); use fewer or smaller step counts on a board this large", "SR303")
+        self.tables = wanted
+
+    def check_steps(self, node, steps: int) -> None:
+        limit = self.layout.T + self.layout.L + 1
+        if not 1 <= steps <= limit:
+            raise CompileError(node.pos, f"{steps} steps: must be between 1 and {limit} (one lap plus the safety zone)", "SR508")
+
+    # ---- primitives ----------------------------------------------------------------------
+    def visit_Enter(self, node):
+        return self.m.enter
+
+    def visit_Forward(self, node):
+        m = self.m
+        self.check_steps(node, node.steps)
+        self.reserve_tables(node, "forward", (node.steps,))
+        table = self.layout.forward(node.steps)
+        return lambda p, board: m.step(table, "forward", p, board)
+
+    def visit_Backward(self, node):
+        m = self.m
+        self.check_steps(node, node.steps)
+        self.reserve_tables(node, "backward", (node.steps,))
+        table = self.layout.backward(node.steps)
+        return lambda p, board: m.step(table, "backward", p, board)
+
+    def visit_Split(self, node):
+        m, layout = self.m, self.layout
+        self.check_steps(node, node.steps)
+        if node.among is not None and node.among < 2:
+            raise CompileError(node.pos, f"split {node.steps} among {node.among}: a split needs at least 2 pawns", "SR508")
+        if node.steps < 2:
+            raise CompileError(node.pos, f"split {node.steps}: a split needs at least 2 steps (one per pawn)", "SR508")
+        self.reserve_tables(node, "forward", range(1, node.steps + 1))
+        steps, among = node.steps, node.among
+        return lambda p, board: m.split(steps, among, layout.forward, p, board)
+
+    def visit_Switch(self, node):
+        m, relation = self.m, node.relation
+        if relation == "own":
+            raise CompileError(node.pos, "switch own: a pawn cannot switch with its own colour; "
+                                         "use opponent, partner or other", "SR304")
+        return lambda p, board: m.switch(relation, p, board)
+
+    def visit_Sorry(self, node):
+        m, relation = self.m, node.relation
+        if relation == "own":
+            raise CompileError(node.pos, "sorry own: a pawn cannot replace its own colour; "
+                                         "use opponent, partner or other", "SR304")
+        return lambda p, board: m.sorry(relation, p, board)
+
+    def visit_DrawAgain(self, node):
+        return lambda p, board: [(board.placement(), (), DRAW_AGAIN)]
+
+    def visit_Pass(self, node):
+        return lambda p, board: [(board.placement(), (), PASS)]
+
+    # ---- combinators ---------------------------------------------------------------------
+    def visit_Choice(self, node):
+        options = tuple(self.visit(o) for o in node.options)
+
+        def choice(p, board):
+            out = []
+            for option in options:
+                out.extend(option(p, board))
+            return out
+
+        return choice
+
+    def visit_Then(self, node):
+        first, second = self.visit(node.first), self.visit(node.second)
+        exclusive = self.layout.X
+        if isinstance(node.second, (dsl.DrawAgain, dsl.Pass)):
+            flag = DRAW_AGAIN if isinstance(node.second, dsl.DrawAgain) else PASS
+
+            def then_flag(p, board):
+                firsts = first(p, board)
+                if not firsts:
+                    return second(p, board)
+                return [(b1, e1, f1 | flag) for b1, e1, f1 in firsts]
+
+            return then_flag
+
+        def then(p, board):
+            firsts = first(p, board)
+            if not firsts:
+                return second(p, board)
+            out = []
+            for b1, e1, f1 in firsts:
+                seconds = second(p, Board.of(b1, exclusive))
+                if not seconds:
+                    out.append((b1, e1, f1))
+                for b2, e2, f2 in seconds:
+                    out.append((b2, e1 + e2, f1 | f2))
+            return out
+
+        return then
+
+    def visit_Guard(self, node):
+        inner = self.visit(node.effect)
+        condition = self.compiler.expression(node.condition, expect=bool, allow_can=True)
+        return lambda p, board: inner(p, board) if condition(p, board, None) else []

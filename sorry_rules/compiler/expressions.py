@@ -1,0 +1,203 @@
+"""Conditions and numbers compiled into closures: `expr(p, board, env) -> int | bool`.
+
+`p` is the colour whose point of view the expression takes (`player`), `board.pos[c]` lists
+colour c's squares and `env` maps aggregate variables to colours (None outside aggregates).
+A colour takes part in a game when it has pawns.
+
+Contract: `ExpressionBuilder(compiler).visit(node, allow_can, variables)` returns
+`(kind, closure)` with kind `int` or `bool`, or raises `CompileError` at the node that has
+no meaning there: an unknown name, function or group (SR302, listing what is known and
+suggesting the close name), a construct not allowed there or of the wrong type (SR304).
+`allow_can` says whether `can(...)` may appear (card effects only); `variables` are the
+aggregate variables in scope. Every count function compiled is added to
+`compiler.functions_used`; `compiler.effect(node)` compiles the effect inside `can(...)`.
+"""
+
+from __future__ import annotations
+
+from sorry_rules import dsl
+from sorry_rules.compiler.vocabulary import COUNTS, GROUPS, LITERALS, CompileError, unknown
+
+_OPS = {
+    "+": (int, lambda x, y: x + y), "-": (int, lambda x, y: x - y), "*": (int, lambda x, y: x * y),
+    "==": (bool, lambda x, y: x == y), "!=": (bool, lambda x, y: x != y),
+    "<": (bool, lambda x, y: x < y), "<=": (bool, lambda x, y: x <= y),
+    ">": (bool, lambda x, y: x > y), ">=": (bool, lambda x, y: x >= y),
+}
+
+
+def _count_home(layout, group):
+    home = layout.home
+
+    def count_home(p, b, env):
+        total = 0
+        for c in group(p, b, env):
+            total += b.pos[c].count(home[c])
+        return total
+    return count_home
+
+
+def _count_start(layout, group):
+    start = layout.start
+    return lambda p, b, env: sum(b.pos[c].count(start[c]) for c in group(p, b, env))
+
+
+def _count_pawns(layout, group):
+    return lambda p, b, env: sum(len(b.pos[c]) for c in group(p, b, env))
+
+
+def _count_track(layout, group):
+    T = layout.T
+    return lambda p, b, env: sum(1 for c in group(p, b, env) for sq in b.pos[c] if sq < T)
+
+
+def _count_safety(layout, group):
+    T, X = layout.T, layout.X
+    return lambda p, b, env: sum(1 for c in group(p, b, env) for sq in b.pos[c] if T <= sq < X)
+
+
+#: count function -> maker of its closure from (layout, group closure); keys are COUNTS.
+_COUNTERS = {"home": _count_home, "pawns": _count_pawns, "start": _count_start, "safety": _count_safety,
+             "track": _count_track}
+assert tuple(_COUNTERS) == COUNTS
+
+
+def _agg_sum(values):
+    return lambda p, b, env: sum(values(p, b, env))
+
+
+def _agg_count(values):
+    return lambda p, b, env: sum(1 for v in values(p, b, env) if v)
+
+
+def _agg_max(values):
+    return lambda p, b, env: max(values(p, b, env), default=0)
+
+
+def _agg_min(values):
+    return lambda p, b, env: min(values(p, b, env), default=0)
+
+
+#: aggregate kind -> maker of its closure from the generator of its body's values.
+_AGGREGATES = {"sum": _agg_sum, "count": _agg_count, "max": _agg_max, "min": _agg_min}
+
+
+class GroupBuilder(dsl.Visitor):
+    """A group argument (a group name or an aggregate variable) -> fn(p, b, env) -> colours."""
+
+    def __init__(self, layout, team_of):
+        C = layout.C
+        # Groups are static per colour; colours not in the game have no pawns, so they add
+        # nothing to counts, and aggregates skip them.
+        self.tables = {
+            "player": tuple((p,) for p in range(C)),
+            "team": team_of,
+            "partners": tuple(tuple(c for c in team_of[p] if c != p) for p in range(C)),
+            "opponents": tuple(tuple(c for c in range(C) if c not in team_of[p]) for p in range(C)),
+            "players": tuple(tuple(range(C)) for _ in range(C)),
+        }
+        assert tuple(self.tables) == GROUPS
+
+    def generic(self, node, variables):
+        raise CompileError(node.pos, f"expected a group of players ({', '.join(GROUPS)}) or an aggregate variable", "SR304")
+
+    def visit_Name(self, node, variables):
+        name = node.name
+        if name in variables:
+            return lambda p, b, env: (env[name],)
+        if name not in GROUPS:
+            raise CompileError(node.pos, unknown("group", name, GROUPS + tuple(sorted(variables))))
+        table = self.tables[name]
+        return lambda p, b, env: table[p]
+
+
+class ExpressionBuilder(dsl.Visitor):
+    """Builds expression closures for one variant (see the module contract)."""
+
+    def __init__(self, compiler):
+        self.compiler = compiler
+        self.layout = compiler.layout
+        self.groups = GroupBuilder(compiler.layout, compiler.team_of)
+
+    def typed(self, node, expect, allow_can, variables):
+        """The closure of `node`, which must produce `expect` (int or bool); else SR304."""
+        kind, fn = self.visit(node, allow_can, variables)
+        if kind is not expect:
+            wanted = "a condition (true/false)" if expect is bool else "a number"
+            raise CompileError(node.pos, f"expected {wanted} here", "SR304")
+        return fn
+
+    def generic(self, node, allow_can, variables):
+        raise CompileError(node.pos, "a card effect cannot stand here; wrap it in can(...)", "SR304")
+
+    # ---- literals and names --------------------------------------------------------------
+    def visit_Number(self, node, allow_can, variables):
+        value = node.value
+        return int, lambda p, b, env: value
+
+    def visit_Bool(self, node, allow_can, variables):
+        value = node.value
+        return bool, lambda p, b, env: value
+
+    def visit_Name(self, node, allow_can, variables):
+        name = node.name
+        if name in GROUPS or name in variables:
+            raise CompileError(node.pos, f"'{name}' is a group of players; count something of it, e.g. home({name})", "SR304")
+        if name in COUNTS:
+            raise CompileError(node.pos, f"unknown name '{name}'; '{name}' counts pawns of a group: write {name}(G), "
+                                         f"e.g. {name}(team)")
+        raise CompileError(node.pos, unknown("name", name, COUNTS + GROUPS + tuple(sorted(variables)) + LITERALS))
+
+    # ---- operators -----------------------------------------------------------------------
+    def visit_Can(self, node, allow_can, variables):
+        if not allow_can:
+            raise CompileError(node.pos, "can(...) asks about a card's moves; it is only allowed in card effects", "SR304")
+        effect = self.compiler.effect(node.effect)
+        return bool, lambda p, b, env: bool(effect(p, b))
+
+    def visit_Not(self, node, allow_can, variables):
+        operand = self.typed(node.operand, bool, allow_can, variables)
+        return bool, lambda p, b, env: not operand(p, b, env)
+
+    def visit_Neg(self, node, allow_can, variables):
+        operand = self.typed(node.operand, int, allow_can, variables)
+        return int, lambda p, b, env: -operand(p, b, env)
+
+    def visit_BinOp(self, node, allow_can, variables):
+        op = node.op
+        if op in ("and", "or"):
+            left = self.typed(node.left, bool, allow_can, variables)
+            right = self.typed(node.right, bool, allow_can, variables)
+            if op == "and":
+                return bool, lambda p, b, env: left(p, b, env) and right(p, b, env)
+            return bool, lambda p, b, env: left(p, b, env) or right(p, b, env)
+        left = self.typed(node.left, int, allow_can, variables)
+        right = self.typed(node.right, int, allow_can, variables)
+        kind, f = _OPS[op]
+        return kind, lambda p, b, env: f(left(p, b, env), right(p, b, env))
+
+    # ---- counts and aggregates -----------------------------------------------------------
+    def visit_Call(self, node, allow_can, variables):
+        if node.function not in COUNTS:
+            raise CompileError(node.pos, unknown("function", node.function, COUNTS))
+        group = self.groups.visit(node.argument, variables)
+        self.compiler.functions_used.add(node.function)
+        return int, _COUNTERS[node.function](self.layout, group)
+
+    def visit_Aggregate(self, node, allow_can, variables):
+        if node.variable in GROUPS or node.variable in variables:
+            raise CompileError(node.pos, f"aggregate variable '{node.variable}' hides a name already in use", "SR304")
+        group = self.groups.visit(dsl.Name(node.group_pos, node.group), variables)
+        inner_vars = variables | {node.variable}
+        variable = node.variable
+        body = self.typed(node.body, bool if node.kind == "count" else int, allow_can, inner_vars)
+
+        def values(p, b, env):
+            for c in group(p, b, env):
+                if not b.pos[c]:
+                    continue  # not in this game
+                scope = dict(env or {})
+                scope[variable] = c
+                yield body(p, b, scope)
+
+        return int, _AGGREGATES[node.kind](values)
