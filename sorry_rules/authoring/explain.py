@@ -15,6 +15,8 @@ from dataclasses import dataclass
 
 from sorry_rules import dsl
 from sorry_rules.base.errors import UsageError
+from sorry_rules.compiler.build import compile_variant
+from sorry_rules.rules.loader import load_variant
 
 WIDTH = 88
 _RELATION = {"opponent": "an opponent's", "partner": "a partner's", "other": "another colour's", "own": "your own"}
@@ -298,9 +300,6 @@ class Explained:
 
 
 def load_explained(variant: str, rules=()) -> Explained:
-    from sorry_rules.compiler.build import compile_variant
-    from sorry_rules.rules.loader import load_variant
-
     loaded = load_variant(variant, rules)
     game, _ = compile_variant(loaded)
     return Explained(loaded, game, card_rules(loaded))
