@@ -10,6 +10,7 @@ from fractions import Fraction
 import pytest
 from pydantic import BaseModel
 
+from sorry_rules import dsl
 from sorry_rules.base.errors import IllegalMoveError
 from sorry_rules.compiler import load_game
 from sorry_rules.engine.events import KINDS, moved_pawns
@@ -62,6 +63,7 @@ def test_nothing_reachable_from_a_compiled_game_is_a_pydantic_model(variant):
     assert {id(game.layout), id(game.mechanics), id(game.mechanics.slide_here), id(game.win)} <= ids
     assert id(game.layout.forward(1)) in ids and all(id(f) in ids for f in game.card_programs)
     assert not [o for o in objects if isinstance(o, BaseModel)]
+    assert not [o for o in objects if isinstance(o, dsl.Node)]  # no DSL tree is read at play time
     assert not [o for o in objects if type(o).__module__.startswith(("pydantic", "lark", "yaml"))]
     assert any(isinstance(o, types.FunctionType) for o in objects)
     assert isinstance(game.rules, MovementRules) and isinstance(game.turn, TurnRules)

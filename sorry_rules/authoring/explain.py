@@ -77,13 +77,21 @@ def card_rules(loaded) -> dict[str, CardRule]:
     return rules
 
 
-def _first_pos(node) -> int:
+class _FirstPos(dsl.Visitor):
     """Offset of an option's first character (a parenthesised option starts before its node)."""
-    pos = node.pos
-    while isinstance(node, (dsl.Then, dsl.Guard)):
-        node = node.first if isinstance(node, dsl.Then) else node.effect
-        pos = min(pos, node.pos)
-    return pos
+
+    def visit_Then(self, node) -> int:
+        return min(node.pos, self.visit(node.first))
+
+    def visit_Guard(self, node) -> int:
+        return min(node.pos, self.visit(node.effect))
+
+    def visit_Node(self, node) -> int:
+        return node.pos
+
+
+def _first_pos(node) -> int:
+    return _FirstPos().visit(node)
 
 
 # ---- words -------------------------------------------------------------------------------
