@@ -8,7 +8,9 @@ property and fuzz tests). Each check raises AssertionError with a message naming
 
 from __future__ import annotations
 
-from sorry_rules.engine.game import _PlacementView
+import weakref
+
+_TABLES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
 class _Tables:
@@ -25,10 +27,9 @@ class _Tables:
 
 
 def _tables(game) -> _Tables:
-    tables = getattr(game, "_test_invariant_tables", None)
+    tables = _TABLES.get(game)
     if tables is None:
-        tables = _Tables(game)
-        game._test_invariant_tables = tables
+        tables = _TABLES[game] = _Tables(game)
     return tables
 
 
@@ -90,7 +91,7 @@ def placement_after_events(game, placement, events) -> tuple:
 
 
 def _wins(game, placement, colour) -> bool:
-    return bool(game.win(colour, _PlacementView(placement), None))
+    return bool(game.win(colour, game.view(placement), None))
 
 
 def check_step(game, before, move, after) -> None:

@@ -62,7 +62,9 @@ def test_the_optimised_win_check_still_waits_for_home():
     """The usual condition is still checked only when a pawn reaches Home, and gives the
     same games as before."""
     game = load_game("standard")
-    assert game.win_on_home_only and not game._wins_at_setup((0, 1))
+    seats = (0, 1)
+    setup = game.view(game.initial_placement(seats))
+    assert game.win_on_home_only and not any(game.win(c, setup, None) for c in seats)
     played = play_random(game, 5, 2)
     winner = played.final.seats[played.final.winner]
     assert played.final.placement[winner].count(game.layout.home[winner]) == game.pawns

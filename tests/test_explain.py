@@ -12,7 +12,9 @@ from sorry_rules.authoring.explain import load_explained
 from sorry_rules.authoring.oracle import moves_report
 from sorry_rules.records.position import parse_position
 from sorry_rules.base.resources import variants_dir
-from sorry_rules.authoring.why import add_why
+from sorry_rules import dsl
+from sorry_rules.authoring.explain import source_text
+from sorry_rules.authoring.why import add_why, format_why_text
 
 STANDARD = (variants_dir() / "standard.yaml").read_text(encoding="utf-8").splitlines()
 
@@ -112,7 +114,9 @@ def why(position: dict, rules=(), card=None):
 
 
 def blocked(report) -> dict:
-    return {(b["colour"], b["at"]): b["reasons"] for b in report["blocked"]}
+    """(colour, square) -> the short text of each reason (each reason is structured: see
+    test_reasons_are_structured)."""
+    return {(b["colour"], b["at"]): [r["text"] for r in b["reasons"]] for b in report["blocked"]}
 
 
 def pos(card, red, others=None, players=("red", "blue", "yellow", "green")):
@@ -143,7 +147,7 @@ def test_the_eleven_pass_comes_from_its_guarded_option():
     # R24: a pawn in its safety zone cannot switch
     assert reasons[("red", "safety:1")] == [
         "forward 11: would overshoot Home (5 steps to Home)",
-        "switch opponent: a switch needs a pawn on the track, and this one is in its safety zone"]
+        "switch opponent: in its safety zone (a switch needs a track pawn)"]
     assert reasons[("red", "home")] == ["pawns in Home never move"]
     assert ("red", "track:0") not in reasons  # it switches
 
@@ -247,8 +251,9 @@ def test_moves_why_cli_text_and_json(tmp_path, monkeypatch):
     ]
     data = json.loads(invoke("moves", "--state", "p.json", "--why", "--format", "json").stdout)
     assert data["moves"][0]["why"][0]["option"] == 2
-    assert data["blocked"][0] == {"colour": "red", "at": "start", "pawns": 1,
-                                  "reasons": ["enter: own pawn on track:4 (the start exit)"]}
+    assert data["blocked"][0] == {"colour": "red", "at": "start", "pawns": 1, "reasons": [
+        {"card": "1", "option": 1, "effect": "enter", "code": "own_pawn", "text": "enter: own pawn on track:4 (the start exit)"}]}
+    assert data["conditions"] == []
     plain = json.loads(invoke("moves", "--state", "p.json", "--format", "json").stdout)
     assert "blocked" not in plain and "why" not in plain["moves"][0]
 
@@ -259,7 +264,46 @@ def test_a_guard_that_does_not_hold(tmp_path, monkeypatch):
     Path("late.yaml").write_text("extends: standard\ncards:\n  '1': enter if home(player) > 0 | forward 1\n")
     report = why(pos("1", ["start", "start", "start", "start"]), rules=("late.yaml",))
     assert report["forfeit"] is True
-    assert blocked(report) == {("red", "start"): [
-        "start a pawn only if the number of your pawns in Home is more than 0, which does not hold now"]}
+    assert blocked(report) == {("red", "start"): ["enter: only if home(player) > 0 (false)"]}
+    assert report["blocked"][0]["reasons"][0]["condition"] == [{"part": "home(player) > 0", "holds": False}]
     report = why(pos("1", ["start", "start", "start", "home"]), rules=("late.yaml",))
     assert [m["why"][0]["text"] for m in report["moves"]] == ["enter if home(player) > 0"]
+
+
+def test_reasons_are_structured_and_guards_show_each_part():
+    """Issue 11: the standard 11's guarded pass, as short structured reasons (R24, A14)."""
+    report = why(pos("11", ["track:10", "start", "start", "start"], {"blue": ["track:20"]}))
+    assert report["conditions"] == [{
+        "card": "11", "option": 3, "text": "pass if can(switch opponent) and not can(forward 11)",
+        "where": where('  "11": forward', "pass if"), "effect": "pass", "holds": False,
+        "condition": [{"part": "can(switch opponent)", "holds": True}, {"part": "not can(forward 11)", "holds": False}]}]
+    assert report["blocked"] == [{"colour": "red", "at": "start", "pawns": 3, "reasons": [
+        {"card": "11", "option": None, "effect": None, "code": "cannot_start", "text": "card 11 cannot start a pawn"}]}]
+    report = why(pos("11", ["safety:1", "track:0", "home", "home"], {"blue": ["track:20"]}))
+    safety = [b for b in report["blocked"] if b["at"] == "safety:1"][0]["reasons"]
+    assert [(r["option"], r["effect"], r["code"]) for r in safety] == [
+        (1, "forward 11", "overshoot"), (2, "switch opponent", "not_on_track")]
+    assert all(len(r["text"].split()) <= 12 for r in safety)
+    assert report["conditions"][0]["holds"] is True
+
+
+def test_a_compound_guard_names_each_part(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    Path("both.yaml").write_text(
+        "extends: standard\ncards:\n  '1': enter if home(player) > 0 and start(player) < 4 | forward 1\n")
+    report = why(pos("1", ["start", "start", "start", "track:30"]), rules=("both.yaml",))
+    assert blocked(report)[("red", "start")] == ["enter: only if home(player) > 0 (false) and start(player) < 4 (true)"]
+    text = format_why_text(report)
+    assert "  card 1, option 1 (enter): does not hold\n    home(player) > 0: no\n    start(player) < 4: yes" in text
+
+
+def test_source_text_round_trips_every_bundled_card():
+    """explain.source_text prints DSL that parses back to the same tree (positions aside)."""
+    for name in ("standard", "partnership", "points"):
+        for rule in load_explained(name).cards.values():
+            text = source_text(rule.effect)
+            assert source_text(dsl.parse_effect(text)) == text
+    for text in ("(forward 2 then draw_again) if 1 - (2 - 3) * (4 + 5) > -(1 + 2) and not not true",
+                 "(forward 1 | backward 1) then enter if home(player) > 0 or start(team) == 4",
+                 "(forward 1 then backward 1 | enter) if true"):
+        assert source_text(dsl.parse_effect(text)) == text

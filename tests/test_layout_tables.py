@@ -16,7 +16,7 @@ def walk_forward(layout, c, sq, steps):
     for _ in range(steps):
         if sq == layout.home[c]:
             return sq if layout.overshoot_stops else -1
-        sq = layout._step_forward(c, sq)
+        sq = layout.step_forward(c, sq)
     return sq
 
 
@@ -24,7 +24,7 @@ def walk_backward(layout, c, sq, steps):
     if sq >= layout.X or layout.colour_of_square(sq) not in (None, c):
         return -1
     for _ in range(steps):
-        sq = layout._step_backward(c, sq)
+        sq = layout.step_backward(c, sq)
     return sq
 
 

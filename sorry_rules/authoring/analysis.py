@@ -30,36 +30,88 @@ _START_FIELDS = (("deck",), ("setup",))
 _HOME_FIELDS = (("rules", "slide_on"), ("rules", "overshoot_home"), ("cards",), ("deck",))
 
 
+class _Primitives(dsl.Visitor):
+    """The primitives of an effect, in source order (conditions and can(...) excluded)."""
+
+    def visit_Choice(self, node):
+        for option in node.options:
+            yield from self.visit(option)
+
+    def visit_Then(self, node):
+        yield from self.visit(node.first)
+        yield from self.visit(node.second)
+
+    def visit_Guard(self, node):
+        yield from self.visit(node.effect)
+
+    def visit_Node(self, node):
+        yield node
+
+
+class _Functions(dsl.Visitor):
+    """Names of the count functions an expression calls (not looking inside can(...))."""
+
+    def visit_Call(self, node) -> set:
+        return {node.function} | self.visit(node.argument)
+
+    def visit_BinOp(self, node) -> set:
+        return self.visit(node.left) | self.visit(node.right)
+
+    def visit_Not(self, node) -> set:
+        return self.visit(node.operand)
+
+    visit_Neg = visit_Not
+
+    def visit_Aggregate(self, node) -> set:
+        return self.visit(node.body)
+
+    def visit_Node(self, node) -> set:
+        return set()
+
+
+class _Reach(dsl.Visitor):
+    """What the primitives of a deck can do to one pawn: forward and backward step counts
+    (a split's parts included when there is a second pawn to take the rest), and whether
+    any card enters, Sorry!s or switches."""
+
+    def __init__(self, pawns: int):
+        self.pawns = pawns
+        self.forward: set[int] = set()
+        self.backward: set[int] = set()
+        self.enter = self.sorry = self.switch = False
+
+    def visit_Forward(self, node):
+        self.forward.add(node.steps)
+
+    def visit_Backward(self, node):
+        self.backward.add(node.steps)
+
+    def visit_Split(self, node):
+        if self.pawns > 1:
+            self.forward.update(range(1, node.steps))
+
+    def visit_Enter(self, node):
+        self.enter = True
+
+    def visit_Sorry(self, node):
+        self.sorry = True
+
+    def visit_Switch(self, node):
+        self.switch = True
+
+    def visit_Node(self, node):
+        pass
+
+
 def primitives(node):
     """Every primitive an effect may carry out (conditions and can(...) excluded)."""
-    if isinstance(node, dsl.Choice):
-        for option in node.options:
-            yield from primitives(option)
-    elif isinstance(node, dsl.Then):
-        yield from primitives(node.first)
-        yield from primitives(node.second)
-    elif isinstance(node, dsl.Guard):
-        yield from primitives(node.effect)
-    elif node is not None:
-        yield node
+    if node is not None:
+        yield from _Primitives().visit(node)
 
 
 def functions_in(node) -> set[str]:
     """Names of the count functions an expression calls."""
-    found: set[str] = set()
-    stack = [node]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, dsl.Call):
-            found.add(item.function)
-            stack.append(item.argument)
-        elif isinstance(item, dsl.BinOp):
-            stack.extend((item.left, item.right))
-        elif isinstance(item, (dsl.Not, dsl.Neg)):
-            stack.append(item.operand)
-        elif isinstance(item, dsl.Aggregate):
-            stack.append(item.body)
-    return found
+    return _Functions().visit(node)
 
 
 def analyse(v, asts: dict, ctx, report) -> None:
@@ -146,26 +198,13 @@ def _progress(v, prims, report) -> bool:
 def _home(v, ctx, prims, win_ast, can_leave: bool, report) -> None:
     """SR509: from Start (or the start exit), can some sequence of the deck's moves bring a
     pawn exactly Home? Searched per colour over one pawn's squares."""
-    forward: set[int] = set()
-    backward: set[int] = set()
-    enter = sorry = switch = False
+    reach = _Reach(v.pawns)
     for nodes in prims.values():
         for node in nodes:
-            if isinstance(node, dsl.Forward):
-                forward.add(node.steps)
-            elif isinstance(node, dsl.Backward):
-                backward.add(node.steps)
-            elif isinstance(node, dsl.Split) and v.pawns > 1:
-                forward.update(range(1, node.steps))
-            elif isinstance(node, dsl.Enter):
-                enter = True
-            elif isinstance(node, dsl.Sorry):
-                sorry = True
-            elif isinstance(node, dsl.Switch):
-                switch = True
+            reach.visit(node)
     needed = win_ast is None or "home" in functions_in(win_ast)  # an unreadable win: assume it needs Home
     severity = "error" if needed else "warning"
-    if not forward:
+    if not reach.forward:
         report(("cards",), "SR509", "Home unreachable: no card moves a pawn forward", severity, also=(("deck",),))
         return
     layout, mechanics = ctx.layout, ctx.mechanics
@@ -176,7 +215,7 @@ def _home(v, ctx, prims, win_ast, can_leave: bool, report) -> None:
         starts.append("start")
     for c in range(layout.C):
         for origin in starts:
-            if not _reaches_home(layout, mechanics, c, origin, sorted(forward), sorted(backward), enter, sorry, switch):
+            if not _HomeSearch(layout, mechanics, c, reach).reaches_home(origin):
                 where = "its start exit" if origin == "exit" else "Start"
                 report(("board",), "SR509",
                        f"Home unreachable: no sequence of the deck's moves takes a {layout.colours[c]} pawn from {where} "
@@ -185,76 +224,88 @@ def _home(v, ctx, prims, win_ast, can_leave: bool, report) -> None:
                 return
 
 
-def _reaches_home(layout, mechanics, c, origin, forward, backward, enter, sorry, switch) -> bool:
-    """Breadth-first search over the squares of one colour-c pawn (others ignored)."""
-    T, X = layout.T, layout.X
-    home, start = layout.home[c], layout.start[c]
-    slide_here = mechanics.slide_here[c]
-    stops = layout.overshoot_stops
-    forward_set, backward_set = set(forward), set(backward)
-    max_forward, max_backward = max(forward_set, default=0), max(backward_set, default=0)
+class _HomeSearch:
+    """Breadth-first search over the squares of one colour-c pawn (others ignored), with the
+    steps a deck offers (`_Reach`), the board's single steps and slides."""
 
-    def after_slide(sq: int) -> int:
-        if 0 <= sq < T and slide_here[sq] is not None:
-            return slide_here[sq].end
+    def __init__(self, layout, mechanics, c: int, reach: _Reach):
+        self.layout, self.mechanics, self.c, self.reach = layout, mechanics, c, reach
+        self.home, self.start = layout.home[c], layout.start[c]
+        self.slide_here = mechanics.slide_here[c]
+        self.max_forward = max(reach.forward, default=0)
+        self.max_backward = max(reach.backward, default=0)
+
+    def after_slide(self, sq: int) -> int:
+        """Where a pawn that ends a move on `sq` comes to rest (the end of a slide it takes)."""
+        if 0 <= sq < self.layout.T and self.slide_here[sq] is not None:
+            return self.slide_here[sq].end
         return sq
 
-    def walks(sq: int) -> list[int]:
-        """Where the forward and backward steps of the deck take a pawn on `sq` (one walk
-        each way, so a split's many part sizes cost no more than its largest)."""
+    def _walk(self, sq: int, steps: int, counts: set, step) -> list[int]:
         found = []
-        if sq >= X:
-            return found
-        here = sq
-        for k in range(1, max_forward + 1):
-            here = (home if stops else -1) if here == home else layout._step_forward(c, here)
-            if here < 0:
+        stops = self.layout.overshoot_stops
+        for k in range(1, steps + 1):
+            sq = (self.home if stops else -1) if sq == self.home else step(self.c, sq)
+            if sq < 0:
                 break
-            if k in forward_set:
-                found.append(after_slide(here))
-            if here == home and stops:
+            if k in counts:
+                found.append(self.after_slide(sq))
+            if sq == self.home and stops:
                 break
-        here = sq
-        for k in range(1, max_backward + 1):
-            here = layout._step_backward(c, here)
-            if here < 0:
-                break
-            if k in backward_set:
-                found.append(after_slide(here))
         return found
 
-    first = layout.start_exit[c] if origin == "exit" else start  # setup places pawns without sliding
-    if 1 in forward_set:  # quick answer: one step at a time from the start exit
-        here = after_slide(layout.start_exit[c]) if origin == "start" else first
-        seen_path: set[int] = set()
-        while here not in seen_path and 0 <= here < X:
-            seen_path.add(here)
-            here = after_slide(layout._step_forward(c, here))
-        if here == home and (origin == "exit" or enter):
-            return True  # (entered by `enter`, or placed on the exit by the setup)
-    seen = {first}
-    queue = deque([first])
-    slide_sorry = mechanics.slide_after_sorry
-    slide_switch = mechanics.slide_after_switch != "none"
-    done: set[str] = set()  # teleports already queued (a Sorry! or a switch reaches any track square)
-    while queue:
-        sq = queue.popleft()
-        if sq == home:
-            return True
-        targets = []
-        if sq == start:
-            if enter:
-                targets.append(after_slide(layout.start_exit[c]))
-            if sorry and "sorry" not in done:
-                done.add("sorry")
-                targets.extend(after_slide(t) if slide_sorry else t for t in range(T))
-        else:
-            targets.extend(walks(sq))
-            if switch and sq < T and "switch" not in done:
+    def walks(self, sq: int) -> list[int]:
+        """Where the forward and backward steps of the deck take a pawn on `sq` (one walk
+        each way, so a split's many part sizes cost no more than its largest)."""
+        if sq >= self.layout.X:
+            return []
+        layout, reach = self.layout, self.reach
+        return (self._walk(sq, self.max_forward, reach.forward, layout.step_forward)
+                + self._walk(sq, self.max_backward, reach.backward, layout.step_backward))
+
+    def one_at_a_time(self, origin: str) -> bool:
+        """The quick answer with a 1 in the deck: one step at a time from the start exit."""
+        layout = self.layout
+        exit_ = layout.start_exit[self.c]
+        here = self.after_slide(exit_) if origin == "start" else exit_
+        seen: set[int] = set()
+        while here not in seen and 0 <= here < layout.X:
+            seen.add(here)
+            here = self.after_slide(layout.step_forward(self.c, here))
+        return here == self.home and (origin == "exit" or self.reach.enter)
+
+    def targets(self, sq: int, done: set) -> list[int]:
+        """Squares one card takes the pawn on `sq` to; a Sorry! or a switch reaches any
+        track square, so each is queued once (`done`)."""
+        layout, reach, mechanics = self.layout, self.reach, self.mechanics
+        if sq != self.start:
+            found = self.walks(sq)
+            if reach.switch and sq < layout.T and "switch" not in done:
                 done.add("switch")
-                targets.extend(after_slide(t) if slide_switch else t for t in range(T))
-        for to in targets:
-            if to not in seen:
-                seen.add(to)
-                queue.append(to)
-    return False
+                slide = mechanics.slide_after_switch != "none"
+                found.extend(self.after_slide(t) if slide else t for t in range(layout.T))
+            return found
+        found = [self.after_slide(layout.start_exit[self.c])] if reach.enter else []
+        if reach.sorry and "sorry" not in done:
+            done.add("sorry")
+            found.extend(self.after_slide(t) if mechanics.slide_after_sorry else t for t in range(layout.T))
+        return found
+
+    def reaches_home(self, origin: str) -> bool:
+        """Whether a pawn beginning in Start ("start") or on its start exit ("exit") can
+        reach Home exactly (setup places pawns without sliding)."""
+        if 1 in self.reach.forward and self.one_at_a_time(origin):
+            return True
+        first = self.layout.start_exit[self.c] if origin == "exit" else self.start
+        seen = {first}
+        queue = deque([first])
+        done: set[str] = set()
+        while queue:
+            sq = queue.popleft()
+            if sq == self.home:
+                return True
+            for to in self.targets(sq, done):
+                if to not in seen:
+                    seen.add(to)
+                    queue.append(to)
+        return False

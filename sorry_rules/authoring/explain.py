@@ -15,6 +15,8 @@ from dataclasses import dataclass
 
 from sorry_rules import dsl
 from sorry_rules.base.errors import UsageError
+from sorry_rules.compiler.build import compile_variant
+from sorry_rules.rules.loader import load_variant
 
 WIDTH = 88
 _RELATION = {"opponent": "an opponent's", "partner": "a partner's", "other": "another colour's", "own": "your own"}
@@ -75,25 +77,37 @@ def card_rules(loaded) -> dict[str, CardRule]:
     return rules
 
 
-def _first_pos(node) -> int:
+class _FirstPos(dsl.Visitor):
     """Offset of an option's first character (a parenthesised option starts before its node)."""
-    pos = node.pos
-    while isinstance(node, (dsl.Then, dsl.Guard)):
-        node = node.first if isinstance(node, dsl.Then) else node.effect
-        pos = min(pos, node.pos)
-    return pos
+
+    def visit_Then(self, node) -> int:
+        return min(node.pos, self.visit(node.first))
+
+    def visit_Guard(self, node) -> int:
+        return min(node.pos, self.visit(node.effect))
+
+    def visit_Node(self, node) -> int:
+        return node.pos
+
+
+def _first_pos(node) -> int:
+    return _FirstPos().visit(node)
 
 
 # ---- words -------------------------------------------------------------------------------
-def effect_words(node, nested: bool = False) -> str:
-    """What an effect does, in words (lower case; see `sentence`)."""
-    if isinstance(node, dsl.Enter):
+class _EffectWords(dsl.Visitor):
+    """What an effect does, in words; `nested` asks for the form used inside a larger one."""
+
+    def visit_Enter(self, node, nested):
         return "start a pawn"
-    if isinstance(node, dsl.Forward):
+
+    def visit_Forward(self, node, nested):
         return f"move one pawn forward {node.steps}"
-    if isinstance(node, dsl.Backward):
+
+    def visit_Backward(self, node, nested):
         return f"move one pawn backward {node.steps}"
-    if isinstance(node, dsl.Split):
+
+    def visit_Split(self, node, nested):
         if node.among == 2:
             among = "between two pawns"
         elif node.among is None:
@@ -101,61 +115,184 @@ def effect_words(node, nested: bool = False) -> str:
         else:
             among = f"among two to {node.among} pawns"
         return f"split {node.steps} forward steps {among} (each at least 1, all used)"
-    if isinstance(node, dsl.Switch):
+
+    def visit_Switch(self, node, nested):
         return f"switch one of your pawns on the track with {_RELATION[node.relation]} pawn on the track"
-    if isinstance(node, dsl.Sorry):
+
+    def visit_Sorry(self, node, nested):
         whose = "a pawn it may bump" if node.relation is None else f"{_RELATION[node.relation]} pawn"
         return f"take a pawn from Start and put it on a track square held by {whose}, which goes back to its Start"
-    if isinstance(node, dsl.DrawAgain):
+
+    def visit_DrawAgain(self, node, nested):
         return "draw again"
-    if isinstance(node, dsl.Pass):
+
+    def visit_Pass(self, node, nested):
         return "pass (play nothing)"
-    if isinstance(node, dsl.Choice):
-        parts = [effect_words(o, True) for o in node.options]
+
+    def visit_Choice(self, node, nested):
+        parts = [self.visit(o, True) for o in node.options]
         if nested:
             return "either " + " or ".join(parts)
         return ", or ".join(parts)
-    if isinstance(node, dsl.Then):
-        return f"{effect_words(node.first, True)}, then {effect_words(node.second, True)}"
-    if isinstance(node, dsl.Guard):
-        return f"{effect_words(node.effect, True)}, only if {expr_words(node.condition)}"
-    return "?"
+
+    def visit_Then(self, node, nested):
+        return f"{self.visit(node.first, True)}, then {self.visit(node.second, True)}"
+
+    def visit_Guard(self, node, nested):
+        return f"{self.visit(node.effect, True)}, only if {expr_words(node.condition)}"
+
+    def visit_Node(self, node, nested):
+        return "?"
 
 
-def expr_words(node) -> str:
+class _ExprWords(dsl.Visitor):
     """A condition or formula in words."""
-    if isinstance(node, dsl.Number):
+
+    def visit_Number(self, node):
         return str(node.value)
-    if isinstance(node, dsl.Bool):
+
+    def visit_Bool(self, node):
         return "always" if node.value else "never"
-    if isinstance(node, dsl.Can):
+
+    def visit_Can(self, node):
         return f"you could {effect_words(node.effect, True)}"
-    if isinstance(node, dsl.Not):
+
+    def visit_Not(self, node):
         if isinstance(node.operand, dsl.Can):
             return f"you could not {effect_words(node.operand.effect, True)}"
-        return f"not ({expr_words(node.operand)})"
-    if isinstance(node, dsl.Neg):
-        return f"minus {expr_words(node.operand)}"
-    if isinstance(node, dsl.BinOp):
-        left, right = expr_words(node.left), expr_words(node.right)
+        return f"not ({self.visit(node.operand)})"
+
+    def visit_Neg(self, node):
+        return f"minus {self.visit(node.operand)}"
+
+    def visit_BinOp(self, node):
+        left, right = self.visit(node.left), self.visit(node.right)
         if node.op in ("and", "or"):
             return f"{left} {node.op} {right}"
         if node.op in _COMPARE:
             return f"{left} {_COMPARE[node.op]} {right}"
         return f"({left} {_ARITH[node.op]} {right})"
-    if isinstance(node, dsl.Call):
+
+    def visit_Call(self, node):
         whose = _GROUP.get(node.argument.name, f"{node.argument.name}'s") if isinstance(node.argument, dsl.Name) else "?"
         return f"the number of {whose} {_COUNT.get(node.function, node.function)}"
-    if isinstance(node, dsl.Aggregate):
+
+    def visit_Aggregate(self, node):
         group = _GROUP.get(node.group, node.group).replace("your ", "").replace("'s", "").replace("'", "")
-        body = expr_words(node.body)
+        body = self.visit(node.body)
         what = {"sum": "the sum", "max": "the largest", "min": "the smallest"}.get(node.kind)
         if node.kind == "count":
             return f"how many {node.variable} of the {group} have: {body}"
         return f"{what}, over each {node.variable} of the {group}, of {body}"
-    if isinstance(node, dsl.Name):
+
+    def visit_Name(self, node):
         return node.name
-    return "?"
+
+    def visit_Node(self, node):
+        return "?"
+
+
+_PRECEDENCE = {"or": 1, "and": 2, "==": 4, "!=": 4, "<": 4, "<=": 4, ">": 4, ">=": 4, "+": 5, "-": 5, "*": 6}
+
+
+class _Source(dsl.Visitor):
+    """A DSL text for a node (canonical spacing; parentheses only where the grammar needs
+    them), for short references to parts of a rule."""
+
+    def visit_Enter(self, node):
+        return "enter"
+
+    def visit_Forward(self, node):
+        return f"forward {node.steps}"
+
+    def visit_Backward(self, node):
+        return f"backward {node.steps}"
+
+    def visit_Split(self, node):
+        return f"split {node.steps}" + ("" if node.among is None else f" among {node.among}")
+
+    def visit_Switch(self, node):
+        return f"switch {node.relation}"
+
+    def visit_Sorry(self, node):
+        return "sorry" + ("" if node.relation is None else f" {node.relation}")
+
+    def visit_DrawAgain(self, node):
+        return "draw_again"
+
+    def visit_Pass(self, node):
+        return "pass"
+
+    def visit_Choice(self, node):
+        return " | ".join(self.visit(o) for o in node.options)
+
+    def visit_Then(self, node):
+        first = self.visit(node.first)
+        first = f"({first})" if isinstance(node.first, dsl.Choice) else first
+        return f"{first} then {self._grouped(node.second, (dsl.Choice, dsl.Then))}"
+
+    def visit_Guard(self, node):
+        return f"{self._grouped(node.effect, (dsl.Choice, dsl.Then, dsl.Guard))} if {self.visit(node.condition)}"
+
+    def _grouped(self, node, needs_parentheses: tuple) -> str:
+        text = self.visit(node)
+        return f"({text})" if isinstance(node, needs_parentheses) else text
+
+    def visit_Number(self, node):
+        return str(node.value)
+
+    def visit_Bool(self, node):
+        return "true" if node.value else "false"
+
+    def visit_Can(self, node):
+        return f"can({self.visit(node.effect)})"
+
+    def visit_Not(self, node):
+        return f"not {self._operand(node.operand, 3)}"
+
+    def visit_Neg(self, node):
+        return f"-{self._operand(node.operand, 7)}"
+
+    def visit_BinOp(self, node):
+        own = _PRECEDENCE[node.op]
+        if own == 4:  # comparisons do not chain: both sides are sums
+            return f"{self._operand(node.left, 5)} {node.op} {self._operand(node.right, 5)}"
+        return f"{self._operand(node.left, own)} {node.op} {self._operand(node.right, own + 1)}"
+
+    def visit_Call(self, node):
+        return f"{node.function}({self.visit(node.argument)})"
+
+    def visit_Aggregate(self, node):
+        return f"{node.kind}({node.variable} in {node.group}: {self.visit(node.body)})"
+
+    def visit_Name(self, node):
+        return node.name
+
+    def _operand(self, node, least: int) -> str:
+        """`node`'s text, in parentheses when it binds less tightly than `least`."""
+        text = self.visit(node)
+        if isinstance(node, dsl.BinOp):
+            binds = _PRECEDENCE[node.op]
+        elif isinstance(node, dsl.Not):
+            binds = 3
+        else:
+            binds = 7
+        return f"({text})" if binds < least else text
+
+
+def effect_words(node, nested: bool = False) -> str:
+    """What an effect does, in words (lower case; see `sentence`)."""
+    return _EffectWords().visit(node, nested)
+
+
+def expr_words(node) -> str:
+    """A condition or formula in words."""
+    return _ExprWords().visit(node)
+
+
+def source_text(node) -> str:
+    """DSL text of an AST node (canonical form: `can(switch opponent)`, `home(player) > 0`)."""
+    return _Source().visit(node)
 
 
 def sentence(text: str) -> str:
@@ -171,9 +308,6 @@ class Explained:
 
 
 def load_explained(variant: str, rules=()) -> Explained:
-    from sorry_rules.compiler.build import compile_variant
-    from sorry_rules.rules.loader import load_variant
-
     loaded = load_variant(variant, rules)
     game, _ = compile_variant(loaded)
     return Explained(loaded, game, card_rules(loaded))

@@ -1,79 +1,86 @@
-"""`sorry-play moves --why`: which rule produced each legal move, and what stops each pawn
-that has no move.
+"""`sorry-play moves --why`: which rule produced each legal move, what stops each pawn that
+has no move, and whether each guarded option's condition holds.
 
-Attribution runs each top-level option of the card's effect (the `A | B | C` alternatives)
-on its own and matches its results against the legal moves. The diagnosis walks the card's
-effect and, for every primitive that could concern the pawn, reads the board tables and
-movement switches to name the obstacle: the pawn is Home, the card cannot start a pawn, an
-own pawn holds the target square, the move would overshoot Home, a switch needs a track
-pawn, a slide's end circle is held by a pawn the slide may not sweep...
+Everything about movement comes from the engine's public queries: `Game.traced_moves`
+names the top-level alternative (`A | B | C`) of the card's effect behind each move;
+`Game.obstacles(placement)` says, per primitive, why it gives a pawn no move;
+`Game.candidate_moves` gives the moves before `rules.must_bump` filters them. This module
+walks the card's DSL tree (a `dsl.Visitor`) to ask those queries primitive by primitive, and
+turns the answers into short words.
+
+Every reason is structured (JSON): {"card", "option" (1-based top-level alternative, or
+null), "effect" (the primitive's DSL text, or null), "code", "text"}, and for a guard
+"condition": [{"part", "holds"}, ...] (the parts of a top-level `and`/`or` chain, each
+with its value). `text` is one short line: "<effect>: <what stops it>".
 
 Contract: pure functions of a compiled game, its card rules (`explain.card_rules`) and a
-position; nothing here is on the engine's hot path, and nothing here changes which moves
-are legal (the engine decides; this module only explains).
+position; nothing here changes which moves are legal (the engine decides; this module only
+explains). Guards are judged on the position, so a guard inside the second half of a
+`then` is judged on the board before the first half (an approximation in words only).
 """
 
 from __future__ import annotations
 
 from sorry_rules import dsl
-from sorry_rules.engine.describe import STEPS
-from sorry_rules.authoring.explain import effect_words, expr_words
-from sorry_rules.engine.mechanics import PASS, Board
+from sorry_rules.authoring.explain import source_text
+from sorry_rules.authoring.analysis import primitives
+from sorry_rules.authoring.oracle import format_report_text
+from sorry_rules.engine.events import moved_pawns
+from sorry_rules.engine.mechanics import Board
 from sorry_rules.compiler.programs import ProgramCompiler
 
+#: The engine primitive each DSL action carries out (the names `Obstacles.concerns` takes).
+PRIMITIVE = {dsl.Enter: "enter", dsl.Sorry: "sorry", dsl.Forward: "forward", dsl.Backward: "backward",
+             dsl.Split: "split", dsl.Switch: "switch"}
 
-def _mover_keys(game, moves) -> set:
-    """(colour, square) of every pawn that some move moves by its own step or switch."""
-    movers = set()
-    for move in moves:
-        for event in move.events:
-            if event[0] in STEPS or event[0] == "switch":
-                movers.add((event[1], event[2]))
-    return movers
+
+def _reason(card, option, effect, code: str, text: str, **extra) -> dict:
+    return {"card": card, "option": option, "effect": effect, "code": code, "text": text, **extra}
 
 
 class Explainer:
     def __init__(self, game, rules: dict):
         self.game = game
         self.layout = game.layout
-        self.m = game.mechanics
         self.rules = rules  # card name -> explain.CardRule
         self.compiler = ProgramCompiler(game.mechanics, game.team_of)
 
-    # ---- attribution -------------------------------------------------------------------
-    def option_keys(self, card: int, p: int, board: Board, placement) -> list[set]:
-        """For each top-level option of `card`: the set of move keys it yields."""
-        rule = self.rules[self.game.card_names[card]]
-        keys = []
-        for option in rule.options:
-            program = self.compiler.effect(option.node)
-            found = set()
-            for result, events, flags in program(p, board):
-                if not events and not flags & PASS:
-                    continue
-                kind = "move" if events else "pass"
-                found.add((result if events else placement, kind))
-            keys.append(found)
-        return keys
+    # ---- guards ----------------------------------------------------------------------------
+    def condition(self, node, p: int, board: Board) -> tuple[bool, list[dict]]:
+        """Whether a guard's condition holds for player colour `p`, and its parts: the
+        operands of a top-level chain of one `and`/`or` (else the condition itself)."""
+        def holds(expr) -> bool:
+            return bool(self.compiler.expression(expr, bool, allow_can=True)(p, board, None))
 
-    def attribute(self, state, moves) -> list[list[dict]]:
-        """For each move: the options (card, number, text, where) that produce it."""
-        p = state.seats[state.turn]
-        board = Board.of(state.placement, self.layout.X)
-        per_card: dict[int, list[set]] = {}
+        parts = _chain(node, node.op) if isinstance(node, dsl.BinOp) and node.op in ("and", "or") else [node]
+        return holds(node), [{"part": source_text(part), "holds": holds(part)} for part in parts]
+
+    def conditions(self, cards: list[int], p: int, board: Board) -> list[dict]:
+        """Every top-level option that is guarded, with whether its condition holds now."""
         out = []
-        for move in moves:
-            if move.kind not in ("move", "pass") or move.card is None:
-                out.append([])
+        for card in cards:
+            rule = self.rules[self.game.card_names[card]]
+            for i, option in enumerate(rule.options, 1):
+                if isinstance(option.node, dsl.Guard):
+                    holds, parts = self.condition(option.node.condition, p, board)
+                    out.append({"card": rule.name, "option": i, "text": option.text, "where": option.where,
+                                "effect": source_text(option.node.effect), "holds": holds, "condition": parts})
+        return out
+
+    # ---- attribution -------------------------------------------------------------------
+    def attribute(self, state) -> list[list[dict]]:
+        """For each listed move (forfeit left out): the options (card, number, text, where)
+        that produce it."""
+        out = []
+        for traced in self.game.traced_moves(state):
+            if traced.move.kind == "forfeit":
                 continue
-            if move.card not in per_card:
-                per_card[move.card] = self.option_keys(move.card, p, board, state.placement)
-            rule = self.rules[self.game.card_names[move.card]]
-            key = (move.placement, move.kind)
-            out.append([
-                {"card": rule.name, "option": i + 1, "text": option.text, "where": option.where}
-                for i, (option, keys) in enumerate(zip(rule.options, per_card[move.card])) if key in keys
-            ])
+            entries = []
+            for origin in traced.origins:
+                rule = self.rules[self.game.card_names[origin.card]]
+                option = rule.options[origin.option]
+                entries.append({"card": rule.name, "option": origin.option + 1, "text": option.text, "where": option.where})
+            out.append(entries)
         return out
 
     # ---- diagnosis -------------------------------------------------------------------------
@@ -81,192 +88,183 @@ class Explainer:
         """Every pawn of the player's colours that no legal move moves, with the reasons."""
         game, layout = self.game, self.layout
         p = state.seats[state.turn]
-        board = Board.of(state.placement, layout.X)
-        movers = _mover_keys(game, moves)
+        movers = moved_pawns(e for m in moves for e in m.events)
         unfiltered = None
-        if game.rules.must_bump:
-            unfiltered = set()
-            for card in cards:
-                unfiltered |= _mover_keys(game, game._moves_of(p, board, card, state.placement)[0])
+        if game.must_bump:
+            unfiltered = moved_pawns(e for card in cards for m in game.candidate_moves(state, card) for e in m.events)
+        obstacles = game.obstacles(state.placement)
+        board = Board.of(state.placement, layout.X)
         out = []
-        for c in self.m.control_of[p]:
-            for sq in sorted(set(state.placement[c]), key=lambda sq: (-layout.distance_home(c, sq), sq)):  # Start first, Home last
+        for c in game.mechanics.control_of[p]:
+            # Start first, Home last
+            for sq in sorted(set(state.placement[c]), key=lambda sq: (-layout.distance_home(c, sq), sq)):
                 if (c, sq) in movers:
                     continue
-                count = state.placement[c].count(sq)
-                reasons = self.reasons(c, sq, p, board, cards)
+                reasons = self.reasons(c, sq, p, board, obstacles, cards)
                 if unfiltered is not None and (c, sq) in unfiltered:
-                    reasons = ["another move bumps an opponent, and rules.must_bump requires such a move"]
+                    reasons = [_reason(None, None, None, "must_bump",
+                                       "another move bumps an opponent, and rules.must_bump requires such a move")]
                 if not reasons:
-                    reasons = ["its moves give the same result as a listed move"]
-                out.append({"colour": layout.colours[c], "at": layout.name(sq), "pawns": count, "reasons": reasons})
+                    reasons = [_reason(None, None, None, "duplicate", "its moves give the same result as a listed move")]
+                out.append({"colour": layout.colours[c], "at": layout.name(sq), "pawns": state.placement[c].count(sq),
+                            "reasons": reasons})
         return out
 
-    def reasons(self, c: int, sq: int, p: int, board: Board, cards: list[int]) -> list[str]:
-        layout = self.layout
-        if sq == layout.home[c]:
-            return ["pawns in Home never move"]
-        found: list[str] = []
+    def reasons(self, c: int, sq: int, p: int, board: Board, obstacles, cards: list[int]) -> list[dict]:
+        """Why no option of any of `cards` moves the colour-c pawn on `sq`."""
+        if sq == self.layout.home[c]:
+            return [_reason(None, None, None, "home", "pawns in Home never move")]
+        found: list[dict] = []
         for card in cards:
             rule = self.rules[self.game.card_names[card]]
-            prefix = f"card {rule.name}: " if len(cards) > 1 else ""
-            prims = _primitives(rule.effect)
-            if not any(_concerns(n, sq, layout, c) for n in prims):
-                if sq == layout.start[c]:
-                    found.append(f"card {rule.name} cannot start a pawn")
-                elif any(isinstance(n, (dsl.Enter, dsl.Sorry)) for n in prims):
-                    found.append(f"card {rule.name} only moves pawns out of Start")
-                else:
-                    found.append(f"card {rule.name} has no move for a pawn here")
+            prims = list(primitives(rule.effect))
+            if not any(obstacles.concerns(PRIMITIVE.get(type(n), ""), c, sq) for n in prims):
+                found.append(self._no_primitive(rule.name, sq == self.layout.start[c], prims))
                 continue
-            for reason in self._walk(rule.effect, rule.source, c, sq, p, board):
-                text = prefix + reason
-                if text not in found:
-                    found.append(text)
+            prefix = f"card {rule.name}: " if len(cards) > 1 else ""
+            for i, option in enumerate(rule.options, 1):
+                diagnosis = _Diagnosis(self, obstacles, c, sq, p, board)
+                for effect, code, text, extra in diagnosis.visit(option.node):
+                    text = prefix + text
+                    if all(r["text"] != text for r in found):
+                        found.append(_reason(rule.name, i, effect, code, text, **extra))
         return found
 
-    def _walk(self, node, source, c, sq, p, board):
-        if isinstance(node, dsl.Choice):
-            for option in node.options:
-                yield from self._walk(option, source, c, sq, p, board)
-        elif isinstance(node, dsl.Then):
-            yield from self._walk(node.first, source, c, sq, p, board)
-            yield from self._walk(node.second, source, c, sq, p, board)
-        elif isinstance(node, dsl.Guard):
-            condition = self.compiler.expression(node.condition, bool, allow_can=True)
-            if not condition(p, board, None):
-                inner = _primitives(node.effect)
-                if any(_concerns(n, sq, self.layout, c) for n in inner):
-                    yield (f"{effect_words(node.effect, True)} only if {expr_words(node.condition)}, "
-                           "which does not hold now")
-            else:
-                yield from self._walk(node.effect, source, c, sq, p, board)
-        else:
-            reason = self._primitive(node, c, sq, p, board)
-            if reason:
-                yield reason
-
-    def _primitive(self, node, c, sq, p, board) -> str | None:
-        """Why primitive `node` gives the colour-c pawn on `sq` no move (None: it does not
-        concern this pawn, or nothing stops it)."""
-        layout, m = self.layout, self.m
-        start, T, X = layout.start[c], layout.T, layout.X
-        in_start = sq == start
-        if isinstance(node, dsl.Enter):
-            if not in_start:
-                return None
-            reason = self._landing(c, start, layout.start_exit[c], board)
-            return f"enter: {reason} (the start exit)" if reason else None
-        if isinstance(node, dsl.Sorry):
-            if not in_start:
-                return None
-            relation = node.relation
-            label = f"sorry {relation}" if relation else "sorry"
-            targets = [s for s in range(T) if board.occ[s] >= 0 and m.bumpable[c][board.occ[s]]
-                       and (relation is None or m.matches(c, board.occ[s], relation))]
-            if not targets:
-                return f"{label}: no {relation or 'bumpable'} pawn on the track to replace"
-            return f"{label}: every placement ends in a blocked slide"
+    @staticmethod
+    def _no_primitive(card: str, in_start: bool, prims) -> dict:
         if in_start:
-            return None
-        label = _label(node)
-        if isinstance(node, (dsl.Forward, dsl.Backward)):
-            table = layout.forward(node.steps) if isinstance(node, dsl.Forward) else layout.backward(node.steps)
-            to = table[c][sq]
-            if to < 0:
-                if isinstance(node, dsl.Forward):
-                    left = layout.distance_home(c, sq)
-                    return f"{label}: would overshoot Home ({left} step{'s' if left != 1 else ''} to Home)"
-                return f"{label}: cannot move backward from here"
-            reason = self._landing(c, sq, to, board)
-            return f"{label}: {reason}" if reason else None
-        if isinstance(node, dsl.Split):
-            reasons = []
-            for part in range(1, node.steps):
-                to = layout.forward(part)[c][sq]
-                reason = "would overshoot Home" if to < 0 else self._landing(c, sq, to, board)
-                if reason is None:
-                    return f"{label}: no other pawn can move the rest of the {node.steps} steps"
-                reasons.append(f"{part}: {reason}")
-            return f"{label}: no part fits ({'; '.join(reasons)})"
-        if isinstance(node, dsl.Switch):
-            if sq >= X:
-                return None
-            if sq >= T:
-                return f"{label}: a switch needs a pawn on the track, and this one is in its safety zone"
-            others = [s for s in range(T) if board.occ[s] >= 0 and board.occ[s] != c and m.matches(c, board.occ[s], node.relation)]
-            if not others:
-                return f"{label}: no {node.relation} pawn on the track to switch with"
-            return f"{label}: every switch ends in a blocked slide"
-        return None
-
-    def _landing(self, c: int, frm: int, to: int, board: Board) -> str | None:
-        """Why a colour-c pawn moving from `frm` cannot end on `to`, or None when it can."""
-        layout, m = self.layout, self.m
-        name = layout.name
-        if to < layout.X:
-            o = board.occ[to]
-            if o == c:
-                return f"own pawn on {name(to)}"
-            if o >= 0 and not m.bumpable[c][o]:
-                return f"{m.relation[c][o]} pawn ({layout.colours[o]}) on {name(to)}, which may not be bumped"
-        if to < layout.T:
-            info = m.slide_here[c][to]
-            if info is not None:
-                o = board.occ[info.end]
-                if o >= 0 and info.end != frm and m.spares[c][o]:
-                    return f"the slide from {name(to)} ends on {name(info.end)}, held by a pawn the slide may not sweep"
-        return None
+            return _reason(card, None, None, "cannot_start", f"card {card} cannot start a pawn")
+        if any(isinstance(n, (dsl.Enter, dsl.Sorry)) for n in prims):
+            return _reason(card, None, None, "start_only", f"card {card} only moves pawns out of Start")
+        return _reason(card, None, None, "no_primitive", f"card {card} has no move for a pawn here")
 
 
-def _label(node) -> str:
-    if isinstance(node, dsl.Forward):
-        return f"forward {node.steps}"
-    if isinstance(node, dsl.Backward):
-        return f"backward {node.steps}"
-    if isinstance(node, dsl.Split):
-        among = "any" if node.among is None else node.among
-        return f"split {node.steps} among {among}"
-    if isinstance(node, dsl.Switch):
-        return f"switch {node.relation}"
-    return type(node).__name__.lower()
+def _chain(node, op: str) -> list:
+    """The operands of a chain of one boolean operator, left to right."""
+    if isinstance(node, dsl.BinOp) and node.op == op:
+        return _chain(node.left, op) + _chain(node.right, op)
+    return [node]
 
 
-def _primitives(node) -> list:
-    from sorry_rules.authoring.analysis import primitives
+class _Diagnosis(dsl.Visitor):
+    """Walks one option of a card's effect for one pawn; yields (effect text, code, short
+    text, extra fields) for every primitive that concerns the pawn and gives it no move."""
 
-    return list(primitives(node))
+    def __init__(self, explainer: Explainer, obstacles, c: int, sq: int, p: int, board: Board):
+        self.explainer, self.obstacles = explainer, obstacles
+        self.c, self.sq, self.p, self.board = c, sq, p, board
+        self.name = explainer.layout.name
 
+    def visit_Choice(self, node):
+        for option in node.options:
+            yield from self.visit(option)
 
-def _concerns(node, sq: int, layout, c: int) -> bool:
-    """Whether a primitive could move a colour-c pawn on `sq` at all."""
-    in_start = sq == layout.start[c]
-    if isinstance(node, (dsl.Enter, dsl.Sorry)):
-        return in_start
-    if isinstance(node, (dsl.Forward, dsl.Backward, dsl.Split, dsl.Switch)):
-        return not in_start and sq != layout.home[c]
-    return False
+    def visit_Then(self, node):
+        yield from self.visit(node.first)
+        yield from self.visit(node.second)
+
+    def visit_Guard(self, node):
+        holds, parts = self.explainer.condition(node.condition, self.p, self.board)
+        if holds:
+            yield from self.visit(node.effect)
+            return
+        if any(self._concerns(n) for n in primitives(node.effect)):
+            joint = f" {node.condition.op} " if len(parts) > 1 else ""
+            shown = joint.join(f"{part['part']} ({'true' if part['holds'] else 'false'})" for part in parts)
+            effect = source_text(node.effect)
+            yield effect, "guard", f"{effect}: only if {shown}", {"condition": parts}
+
+    def visit_Enter(self, node):
+        if self._concerns(node):
+            yield from self._report(node, self.obstacles.enter(self.c), " (the start exit)")
+
+    def visit_Sorry(self, node):
+        if self._concerns(node):
+            yield from self._report(node, self.obstacles.sorry(node.relation, self.c))
+
+    def visit_Forward(self, node):
+        if self._concerns(node):
+            yield from self._report(node, self.obstacles.step("forward", node.steps, self.c, self.sq))
+
+    def visit_Backward(self, node):
+        if self._concerns(node):
+            yield from self._report(node, self.obstacles.step("backward", node.steps, self.c, self.sq))
+
+    def visit_Split(self, node):
+        if self._concerns(node):
+            yield from self._report(node, self.obstacles.split(node.steps, self.c, self.sq))
+
+    def visit_Switch(self, node):
+        if self._concerns(node):
+            yield from self._report(node, self.obstacles.switch(node.relation, self.c, self.sq))
+
+    def visit_Node(self, node):
+        return iter(())
+
+    def _concerns(self, node) -> bool:
+        return self.obstacles.concerns(PRIMITIVE.get(type(node), ""), self.c, self.sq)
+
+    def _report(self, node, obstacle, suffix: str = ""):
+        if obstacle is not None:
+            effect = source_text(node)
+            yield effect, obstacle.code, f"{effect}: {self.words(node, obstacle)}{suffix}", {}
+
+    def words(self, node, obstacle) -> str:
+        """What stops the pawn, in a few words."""
+        name, code = self.name, obstacle.code
+        if code == "own_pawn":
+            return f"own pawn on {name(obstacle.square)}"
+        if code == "unbumpable":
+            colour = self.explainer.layout.colours[obstacle.colour]
+            return f"{obstacle.relation} pawn ({colour}) on {name(obstacle.square)}, which may not be bumped"
+        if code == "slide_blocked":
+            return (f"the slide from {name(obstacle.square)} ends on {name(obstacle.end)}, "
+                    "held by a pawn the slide may not sweep")
+        if code == "overshoot":
+            if obstacle.steps is None:
+                return "would overshoot Home"
+            return f"would overshoot Home ({obstacle.steps} step{'s' if obstacle.steps != 1 else ''} to Home)"
+        return self._words_of_kind(node, obstacle)
+
+    def _words_of_kind(self, node, obstacle) -> str:
+        code = obstacle.code
+        if code == "no_route":
+            return "cannot move backward from here"
+        if code == "no_target":
+            if isinstance(node, dsl.Sorry):
+                return f"no {obstacle.relation or 'bumpable'} pawn on the track to replace"
+            return f"no {obstacle.relation} pawn on the track to switch with"
+        if code == "slides_block_all":
+            what = "placement" if isinstance(node, dsl.Sorry) else "switch"
+            return f"every {what} ends in a blocked slide"
+        if code == "not_on_track":
+            return "in its safety zone (a switch needs a track pawn)"
+        if code == "no_partner_pawn":
+            return f"no other pawn can move the rest of the {obstacle.steps} steps"
+        if code == "no_part_fits":
+            return "no part fits (" + "; ".join(f"{part}: {self.words(node, o)}" for part, o in obstacle.parts) + ")"
+        return code
 
 
 def add_why(game, rules: dict, position, report: dict) -> dict:
-    """Add "why" to every move of a `moves_report` and a "blocked" list of pawns with no
-    move (see the module docstring). Returns the report."""
+    """Add "why" to every move of a `moves_report`, a "blocked" list of pawns with no move
+    and a "conditions" list of guarded options (see the module docstring). Returns the
+    report."""
     state = position.state
-    moves = game.legal_moves(state)
     explainer = Explainer(game, rules)
-    listed = [m for m in moves if m.kind != "forfeit"]
-    for entry, why in zip(report["moves"], explainer.attribute(state, listed)):
+    for entry, why in zip(report["moves"], explainer.attribute(state)):
         entry["why"] = why
+    listed = [m for m in game.legal_moves(state) if m.kind != "forfeit"]
     cards = sorted(set(position.hand)) if position.hand is not None else [position.card]
     report["blocked"] = explainer.blocked(state, listed, cards)
+    report["conditions"] = explainer.conditions(cards, state.seats[state.turn], Board.of(state.placement, game.layout.X))
     return report
 
 
 def format_why_text(report: dict) -> str:
     """The oracle's text with, under each move, the rule that produced it; then each pawn
-    that cannot move and why."""
-    from sorry_rules.authoring.oracle import format_report_text
-
+    that cannot move and why (one short line per reason); then each guarded option and
+    whether each part of its condition holds."""
     def details(move):
         lines = [f"      from card {why['card']}, option {why['option']}: {why['text']}  ({why['where']})"
                  for why in move.get("why", [])]
@@ -279,5 +277,16 @@ def format_why_text(report: dict) -> str:
         lines.append("no move for:")
         for pawn in report["blocked"]:
             who = f"{pawn['colour']} pawn{'s' if pawn['pawns'] > 1 else ''} {pawn['at']}"
-            lines.append(f"  {who}: " + "; ".join(pawn["reasons"]))
+            texts = [reason["text"] for reason in pawn["reasons"]]
+            if len(texts) == 1:
+                lines.append(f"  {who}: {texts[0]}")
+            else:
+                lines.append(f"  {who}:")
+                lines.extend(f"    {text}" for text in texts)
+    if report.get("conditions"):
+        lines.append("conditions:")
+        for guard in report["conditions"]:
+            verdict = "holds" if guard["holds"] else "does not hold"
+            lines.append(f"  card {guard['card']}, option {guard['option']} ({guard['effect']}): {verdict}")
+            lines.extend(f"    {part['part']}: {'yes' if part['holds'] else 'no'}" for part in guard["condition"])
     return "\n".join(lines)

@@ -1,4 +1,6 @@
 """Compile a loaded variant into a `Game`: cross-field checks, board tables, DSL programs.
+The pydantic rule models stop here: the `Game` gets the engine's own frozen settings
+(`engine.settings`), tables and closures.
 
 Contract: `compile_variant(loaded)` returns `(game, warnings)` or raises `RuleFileError`
 with every error found (cross-field checks and every DSL text), each located in the file
@@ -15,6 +17,8 @@ from sorry_rules.base.errors import Problem, RuleFileError
 from sorry_rules.engine.layout import Layout
 from sorry_rules.rules.loader import LoadedVariant, load_variant
 from sorry_rules.engine.mechanics import Mechanics
+from sorry_rules.engine.queries import Origin
+from sorry_rules.engine.settings import MovementRules, TurnRules
 from sorry_rules.compiler.checks import Problems, check_variant
 from sorry_rules.compiler.programs import CompileError, ProgramCompiler
 
@@ -38,6 +42,21 @@ def _relations(v) -> tuple[tuple, tuple]:
     return team_of, relation
 
 
+def movement_rules(rules) -> MovementRules:
+    """The engine's copy of a rule file's `rules:` section (a `rules.model.Rules`)."""
+    return MovementRules(
+        control=rules.control, bump=tuple(rules.bump), slide_on=tuple(rules.slide_on),
+        slide_sweep=rules.slide_sweep, slide_after_switch=rules.slide_after_switch,
+        slide_after_sorry=rules.slide_after_sorry, split=rules.split,
+        overshoot_home=rules.overshoot_home, must_bump=rules.must_bump,
+    )
+
+
+def turn_rules(turn) -> TurnRules:
+    """The engine's copy of a rule file's `turn:` section (a draw or hand turn model)."""
+    return TurnRules(source=turn.source, hand_size=getattr(turn, "hand_size", 0), first=turn.first)
+
+
 class Context:
     """The board tables, relations and program compiler of one variant."""
 
@@ -47,7 +66,8 @@ class Context:
                              [(s.from_, s.to) for s in b.slides], v.rules.overshoot_home == "stop")
         self.team_of, relation = _relations(v)
         control_of = self.team_of if v.rules.control == "team" else tuple((c,) for c in range(self.layout.C))
-        self.mechanics = Mechanics(self.layout, relation, v.rules, control_of)
+        self.rules = movement_rules(v.rules)
+        self.mechanics = Mechanics(self.layout, relation, self.rules, control_of)
         self.programs = ProgramCompiler(self.mechanics, self.team_of, v.pawns)
 
 
@@ -88,10 +108,11 @@ def compile_variant(loaded: LoadedVariant) -> tuple[Game, list[Problem]]:
     ctx = Context(v)
     layout, mechanics, team_of, programs = ctx.layout, ctx.mechanics, ctx.team_of, ctx.programs
     compiled = {}
+    asts = {}
     win_functions: set[str] = set()
     for path, text, kind in dsl_texts(v):
         programs.functions_used.clear()
-        compiled[path] = compile_text(programs, out, path, text, kind)[1]
+        asts[path], compiled[path] = compile_text(programs, out, path, text, kind)
         if path == ("win",):
             win_functions = set(programs.functions_used)
     # A win condition that counts only Home and pawns can change only when a pawn reaches Home.
@@ -111,16 +132,27 @@ def compile_variant(loaded: LoadedVariant) -> tuple[Game, list[Problem]]:
         scoring.append((label, for_winner, formula))
     if out.errors:
         raise RuleFileError(out.items)
+    card_options = [_options(programs, i, asts[("cards", name)], compiled[("cards", name)])
+                    for i, name in enumerate(card_names)]
     deck = [i for i, name in enumerate(card_names) for _ in range(v.deck[name])]
     seating = {int(k): tuple(names) for k, names in v.seating.items()}
     game = Game(
         name=v.name, layout=layout, mechanics=mechanics, card_names=card_names, card_programs=card_programs,
         card_sources=[v.cards[n] for n in card_names], deck=deck, pawns=v.pawns,
-        on_start_exit=v.setup.on_start_exit, turn=v.turn, rules=v.rules, team_of=team_of,
+        on_start_exit=v.setup.on_start_exit, turn=turn_rules(v.turn), rules=ctx.rules, team_of=team_of,
         seating=seating, players_min=v.players.min, players_max=v.players.max, win=win,
         scoring=tuple(scoring), content_hash=loaded.content_hash, win_on_home_only=win_on_home_only,
+        card_options=card_options,
     )
     return game, out.items
+
+
+def _options(programs: ProgramCompiler, card: int, ast, program) -> tuple:
+    """(Origin, program) per top-level alternative of a card's effect (for the engine's
+    traced queries); a card that is not a choice is its own single alternative."""
+    if not isinstance(ast, dsl.Choice):
+        return ((Origin(card, 0, ast.pos), program),)
+    return tuple((Origin(card, i, option.pos), programs.effect(option)) for i, option in enumerate(ast.options))
 
 
 def _tiers(conditions, points, mode):

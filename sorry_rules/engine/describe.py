@@ -5,7 +5,9 @@ Contract: pure functions of a compiled game and engine data; they never print.
 
 from __future__ import annotations
 
-STEPS = ("enter", "forward", "backward", "split", "sorry")
+from sorry_rules.engine.events import BUMP, SLIDE, STEP_KINDS, SWITCH
+
+STEPS = STEP_KINDS  # the pawn's own moves (engine.events)
 
 
 def colour_name(game, c: int) -> str:
@@ -25,16 +27,16 @@ def describe_events(game, events) -> str:
         if kind in STEPS:
             _, c, frm, to = event
             segments.append([f"{colour_name(game, c)} pawn {square_name(game, frm)} -> {square_name(game, to)}"])
-        elif kind == "switch":
+        elif kind == SWITCH:
             _, c, a, o, b = event
             segments.append([f"{colour_name(game, c)} pawn {square_name(game, a)} <-> {colour_name(game, o)} pawn {square_name(game, b)}"])
-        elif kind == "slide":
+        elif kind == SLIDE:
             _, c, frm, to = event
             text = f"slides to {square_name(game, to)}"
             if segments and not segments[-1][0].startswith(colour_name(game, c)):
                 text = f"{colour_name(game, c)} pawn {text}"
             (segments[-1] if segments else segments.append([]) or segments[-1]).append(text)
-        elif kind == "bump":
+        elif kind == BUMP:
             _, c, at = event
             (segments[-1] if segments else segments.append([]) or segments[-1]).append(f"bumps {colour_name(game, c)} ({square_name(game, at)})")
     return "; then ".join(", ".join(parts) for parts in segments)

@@ -26,8 +26,12 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from sorry_rules.base.errors import IllegalMoveError
-from sorry_rules.engine.mechanics import DRAW_AGAIN, PASS, Board
 from sorry_rules.engine import rng as _rng
+from sorry_rules.engine.events import BUMP
+from sorry_rules.engine.mechanics import DRAW_AGAIN, PASS, Board
+from sorry_rules.engine.placement import PlacementView
+from sorry_rules.engine.queries import Obstacles, TracedMove, chance
+from sorry_rules.engine.settings import MovementRules, TurnRules
 
 
 class State(NamedTuple):
@@ -46,7 +50,7 @@ class State(NamedTuple):
 class Move(NamedTuple):
     card: int | None      # the card played or discarded
     placement: tuple      # the whole placement after the move, bumps and slides applied
-    events: tuple         # the resolved steps, bumps, slides and switches, in order
+    events: tuple         # the resolved steps, bumps, slides and switches, in order (engine.events)
     draw_again: bool      # the player draws (or, in hand play, plays) another card
     kind: str             # "move", "pass", "forfeit" or "discard"
 
@@ -65,11 +69,18 @@ class Outcome:
 
 
 class Game:
-    """A compiled variant. Built by `sorry_rules.compiler.compile_variant`."""
+    """A compiled variant: plain frozen data (settings, tables) and compiled closures.
+    Built by `sorry_rules.compiler.compile_variant`; nothing reachable from it is a rule-file
+    model or a DSL tree.
+
+    `card_options[card]` is, per top-level alternative of the card's effect, `(Origin,
+    program)`: the same moves as `card_programs[card]`, split by the alternative that gives
+    them; only the queries (`traced_moves`) run them."""
 
     def __init__(self, *, name, layout, mechanics, card_names, card_programs, card_sources,
-                 deck, pawns, on_start_exit, turn, rules, team_of, seating, players_min,
-                 players_max, win, scoring, content_hash, win_on_home_only=False):
+                 deck, pawns, on_start_exit, turn: TurnRules, rules: MovementRules, team_of, seating,
+                 players_min, players_max, win, scoring, content_hash, win_on_home_only=False,
+                 card_options=()):
         self.name = name
         self.layout = layout
         self.mechanics = mechanics
@@ -78,13 +89,16 @@ class Game:
         self.card_index = {n: i for i, n in enumerate(card_names)}
         self.card_programs = tuple(card_programs)
         self.card_sources = tuple(card_sources)
+        self.card_options = tuple(card_options)
         self.deck = tuple(deck)
         self.pawns = pawns
         self.on_start_exit = on_start_exit
-        self.hand_play = turn.source == "hand"
-        self.hand_size = getattr(turn, "hand_size", 0)
+        self.turn = turn
+        self.hand_play = turn.hand_play
+        self.hand_size = turn.hand_size
         self.first = turn.first
         self.rules = rules
+        self.must_bump = rules.must_bump
         self.team_of = team_of
         self.seating = seating
         self.players_min = players_min
@@ -103,12 +117,18 @@ class Game:
         else spread evenly round the board (2 of 4 sit opposite: adjacent colours are not
         equal, see docs/REFERENCE.md)."""
         if not self.players_min <= players <= self.players_max:
-            raise IllegalMoveError(f"{self.name} is for {self.players_min}-{self.players_max} players, not {players}")
+            raise IllegalMoveError(f"{self.name} is for {self.player_counts()} players, not {players}")
         names = self.seating.get(players)
         if names is not None:
             return tuple(self.colours.index(n) for n in names)
         colours = len(self.colours)
         return tuple(i * colours // players for i in range(players))
+
+    def player_counts(self) -> str:
+        """How many players the variant takes, in words: "4", or "2-4"."""
+        if self.players_min == self.players_max:
+            return str(self.players_min)
+        return f"{self.players_min}-{self.players_max}"
 
     def initial_placement(self, seats) -> tuple:
         layout = self.layout
@@ -221,10 +241,10 @@ class Game:
         return moves, spare_flags
 
     def _must_bump(self, p: int, moves: list) -> list:
-        if not self.rules.must_bump or not moves:
+        if not self.must_bump or not moves:
             return moves
         opponent = self._opponent[p]
-        bumping = [m for m in moves if any(e[0] == "bump" and opponent[e[1]] for e in m.events)]
+        bumping = [m for m in moves if any(e[0] == BUMP and opponent[e[1]] for e in m.events)]
         return bumping or moves
 
     def _hand_moves(self, state: State) -> list:
@@ -247,6 +267,62 @@ class Game:
         if not moves:
             return [Move(card, state.placement, (), False, "discard") for card in sorted(set(hand))]
         return moves
+
+    # ---- queries (authoring tools and tests; never on the play path) -----------------------
+    def candidate_moves(self, state: State, card: int) -> list:
+        """The moves `card` offers the player to move before `rules.must_bump` filters them
+        (deduplicated as `legal_moves` does; no forfeit entry). Equal to `card_moves` when
+        the variant has no must-bump rule or nothing is filtered."""
+        p = state.seats[state.turn]
+        return self._moves_of(p, Board.of(state.placement, self._X), card, state.placement)[0]
+
+    def traced_moves(self, state: State) -> list:
+        """`legal_moves(state)`, each as a `TracedMove` naming every top-level alternative of
+        its card's effect that yields it (`Origin`s; none for a forfeit or a discard). The
+        traced programs are run here only, so play pays nothing for them."""
+        moves = self.legal_moves(state)
+        p = state.seats[state.turn]
+        board = Board.of(state.placement, self._X)
+        by_card: dict = {}
+        traced = []
+        for move in moves:
+            if move.kind not in ("move", "pass") or move.card is None:
+                traced.append(TracedMove(move, ()))
+                continue
+            if move.card not in by_card:
+                by_card[move.card] = [(origin, self._option_keys(program, p, board, state.placement))
+                                      for origin, program in self.card_options[move.card]]
+            key = (move.placement, move.kind, move.draw_again)
+            traced.append(TracedMove(move, tuple(origin for origin, keys in by_card[move.card] if key in keys)))
+        return traced
+
+    @staticmethod
+    def _option_keys(program, p: int, board: Board, placement) -> set:
+        keys = set()
+        for result, events, flags in program(p, board):
+            if events:
+                keys.add((result, "move", bool(flags & DRAW_AGAIN)))
+            elif flags & PASS:
+                keys.add((placement, "pass", bool(flags & DRAW_AGAIN)))
+        return keys
+
+    def obstacles(self, placement) -> Obstacles:
+        """Per-primitive answers to "why can this pawn not move" on `placement`
+        (see `engine.queries.Obstacles`)."""
+        return Obstacles(self.mechanics, tuple(placement))
+
+    def chance(self, state: State) -> tuple:
+        """The distribution of the next card drawn in `state`: ((card, Fraction), ...) over
+        the draw pile, or over the discards when the pile is empty (they are reshuffled,
+        R34, A16); () when both are empty. Every order of the pile counts as equally likely
+        (what a player knows), although the state's RNG fixes the actual order."""
+        return chance(state.pile, state.discard)
+
+    @staticmethod
+    def view(placement) -> PlacementView:
+        """A read-only view of `placement` for the compiled win and score expressions
+        (`game.win(colour, game.view(placement), None)`)."""
+        return PlacementView(placement)
 
     # ---- applying ----------------------------------------------------------------------------
     def apply(self, state: State, move: Move) -> State:
@@ -285,7 +361,7 @@ class Game:
         move is checked, as without the shortcut."""
         known = self._setup_wins.get(seats)
         if known is None:
-            view = _PlacementView(self.initial_placement(seats))
+            view = PlacementView(self.initial_placement(seats))
             known = self._setup_wins[seats] = any(self.win(c, view, None) for c in seats)
         return known
 
@@ -294,7 +370,7 @@ class Game:
         return any(len(e) == 4 and e[3] == home[e[1]] for e in events)
 
     def _winner(self, placement, seats, mover: int) -> int | None:
-        view = _PlacementView(placement)
+        view = PlacementView(placement)
         n = len(seats)
         for k in range(n):
             seat = (mover + k) % n
@@ -310,7 +386,7 @@ class Game:
         seats = state.seats
         winning_colours = self.team_of[seats[state.winner]]
         winning = tuple(i for i, c in enumerate(seats) if c in winning_colours)
-        view = _PlacementView(state.placement)
+        view = PlacementView(state.placement)
         scores = {}
         for seat, colour in enumerate(seats):
             lines = []
@@ -326,15 +402,7 @@ class Game:
         (winner-only components wait for `outcome`); {} when the variant does not score."""
         if not self.scoring:
             return {}
-        view = _PlacementView(state.placement)
+        view = PlacementView(state.placement)
         return {seat: sum(formula(colour, view, None) for _, for_winner, formula in self.scoring if not for_winner)
                 for seat, colour in enumerate(state.seats)}
 
-
-class _PlacementView:
-    """Read-only board for expressions that only count pawns (win and scoring)."""
-
-    __slots__ = ("pos",)
-
-    def __init__(self, placement):
-        self.pos = placement

@@ -42,7 +42,8 @@ class _Tables(dict):
 
 
 class Layout:
-    """Board geometry of one variant, with precomputed movement tables."""
+    """Board geometry of one variant, with precomputed movement tables: the race-track
+    board kind (`sorry_rules.engine.board.TrackBoard`)."""
 
     def __init__(self, colours: list[str], side_length: int, start_exit: int, safety_entry: int,
                  safety_length: int, slides: list[tuple[int, int]], overshoot_stops: bool):
@@ -79,7 +80,9 @@ class Layout:
             return (sq - self.T) // self.L
         return (sq - self.X) % self.C
 
-    def _step_forward(self, c: int, sq: int) -> int:
+    def step_forward(self, c: int, sq: int) -> int:
+        """The square one forward step after `sq` for a colour-c pawn (the safety zone after
+        its safety entry, Home after the last safety square), or -1 from Home or Start."""
         T, L = self.T, self.L
         if sq < T:
             if sq == self.safety_entry[c]:
@@ -90,7 +93,9 @@ class Layout:
             return sq + 1 if k < L else self.home[c]
         return -1
 
-    def _step_backward(self, c: int, sq: int) -> int:
+    def step_backward(self, c: int, sq: int) -> int:
+        """The square one backward step before `sq` for a colour-c pawn (out of the safety
+        zone onto the track at its entry, A12), or -1 from Home or Start."""
         T, L = self.T, self.L
         if sq < T:
             return (sq - 1) % T

@@ -1,15 +1,19 @@
-"""Movement mechanisms shared by every card: landing, bumping, sliding, and the primitives.
+"""Movement mechanisms shared by every card: landing, bumping, sliding, and the action
+primitives of the race track.
 
 An *outcome* is a tuple `(placement, events, flags)`: the placement after the effect (per
-colour a sorted tuple of squares), the resolved events in order, and flag bits (DRAW_AGAIN,
-PASS). Events are tuples:
-  (step, colour, from, to)   step in enter/forward/backward/split/sorry: the pawn's own move
-  ("bump", colour, at)       a pawn sent back to its Start from square `at` (listed after
-                             the step or slide that caused it)
-  ("slide", colour, from, to)
-  ("switch", colour_a, square_a, colour_b, square_b)
+colour a sorted tuple of squares), the resolved events in order (kinds and fields:
+`sorry_rules.engine.events`), and flag bits (DRAW_AGAIN, PASS).
 
-Contract: primitives never mutate the board they are given.
+Action primitives are the `Mechanics` methods `enter`, `step` (forward/backward), `split`,
+`switch` and `sorry`: each takes its parameters, then the player colour `p` and a `Board`,
+and returns every outcome (a list; empty when it cannot be played). The compiler binds one
+DSL node to one primitive (`compiler.programs`); `engine.queries.Obstacles` says, for the
+same primitive, why it gives a pawn no move. Adding a primitive is one method here, one
+obstacle method there, and the DSL node with its one compiler binding.
+
+Contract: primitives never mutate the board they are given (a split explores in place and
+undoes every change before it returns).
 Relations (own/partner/opponent) are always judged from the colour of the pawn that moves
 (RULES T9), never from the player's seat.
 """
@@ -37,6 +41,27 @@ def _moved_base(base: tuple, c: int, frm: int, to: int) -> tuple:
     squares[squares.index(frm)] = to
     squares.sort()
     return base[:c] + (tuple(squares),) + base[c + 1:]
+
+
+def _explore_in_place(extend, b, squares: list, index: int, c: int, sq: int, to: int, rest: int,
+                      used: frozenset, events: list, parts: int, exclusive: int) -> None:
+    """One plain part of a sequential split (no bump, no slide): move colour c's pawn
+    `index` (on `sq`) to `to` on `b` in place, `extend` the split with the `rest` of the
+    steps, then undo, leaving `b` and `events` as they were (no copy of the board)."""
+    base, occ = b.base, b.occ
+    squares[index] = to
+    b.base = _moved_base(base, c, sq, to) if base is not None else None
+    occ[sq] = -1
+    if to < exclusive:
+        occ[to] = c
+    events.append(("split", c, sq, to))
+    extend(b, rest, used | {(c, index)}, events, parts + 1)
+    events.pop()
+    if to < exclusive:
+        occ[to] = -1
+    occ[sq] = c
+    squares[index] = sq
+    b.base = base
 
 
 class Board:
@@ -275,11 +300,15 @@ class Mechanics:
         (R22, A1-A3). Sequential: each part is judged on the board the previous part left."""
         if self.simultaneous_split:
             return self._split_simultaneous(steps, among, forward_table, p, board)
-        limit = among if among is not None else steps
+        return self._split_sequential(steps, among if among is not None else steps, forward_table, p, board)
+
+    def _split_sequential(self, steps: int, limit: int, forward_table, p: int, board: Board) -> list:
+        """The sequential split, as a depth-first search over (pawn, part) choices."""
         out = []
         X, T = self.X, self.T
         slide_here = self.slide_here
         control = self.control_of[p]
+        land = self.land
 
         # With more than two parts, different orders reach the same board with the same pawns
         # used and the same steps left; their continuations are identical, so explore one.
@@ -291,45 +320,27 @@ class Mechanics:
                 if key in seen:
                     return
                 seen.add(key)
+            # a split has at least two parts: the first never takes every step
+            sizes = (remaining,) if parts + 1 == limit else range(1, remaining + 1 if parts else remaining)
             for c in control:
                 squares = b.pos[c]
                 for index in range(len(squares)):
-                    if (c, index) in used:
-                        continue
                     sq = squares[index]
-                    if sq >= X:
+                    if sq >= X or (c, index) in used:
                         continue
-                    last = parts + 1 == limit
-                    for part in ((remaining,) if last else range(1, remaining + 1)):
-                        if parts == 0 and part == remaining:
-                            continue  # a split has at least two parts
+                    for part in sizes:
                         to = forward_table(part)[c][sq]
                         if to < 0 or (to < X and b.occ[to] == c):
                             continue
-                        simple = to >= X or (b.occ[to] < 0 and (to >= T or slide_here[c][to] is None))
-                        if simple and part == remaining:
-                            out.append((b.moved(c, sq, to), tuple(events) + (("split", c, sq, to),), 0))
-                            continue
-                        if simple:
-                            # move in place, explore, undo: no copy for a plain first part
-                            base, occ = b.base, b.occ
-                            squares[index] = to
-                            b.base = _moved_base(base, c, sq, to) if base is not None else None
-                            occ[sq] = -1
-                            if to < X:
-                                occ[to] = c
-                            events.append(("split", c, sq, to))
-                            extend(b, remaining - part, used | {(c, index)}, events, parts + 1)
-                            events.pop()
-                            if to < X:
-                                occ[to] = -1
-                            occ[sq] = c
-                            squares[index] = sq
-                            b.base = base
+                        if to >= X or (b.occ[to] < 0 and (to >= T or slide_here[c][to] is None)):  # no bump, no slide
+                            if part == remaining:
+                                out.append((b.moved(c, sq, to), tuple(events) + (("split", c, sq, to),), 0))
+                            else:
+                                _explore_in_place(extend, b, squares, index, c, sq, to, remaining - part, used, events, parts, X)
                             continue
                         nb = b.copy()
                         nevents = list(events)
-                        if not self.land(nb, c, sq, to, nevents, "split"):
+                        if not land(nb, c, sq, to, nevents, "split"):
                             continue
                         if part == remaining:
                             out.append((nb.placement(), tuple(nevents), 0))

@@ -172,7 +172,7 @@ def replay_log(log: GameLog, game=None):
     if len(set(seats)) != len(seats):
         raise SaveFileError("a colour is seated twice")
     if not game.players_min <= len(seats) <= game.players_max:
-        raise SaveFileError(f"{len(seats)} seats, but {game.name} is for {game.players_min}-{game.players_max} players")
+        raise SaveFileError(f"{len(seats)} seats, but {game.name} is for {game.player_counts()} players")
     try:
         start = game.new_game(log.seed, seats=seats, first=log.first)
         final = replay(game, start, log.choices, max_plies=len(log.choices) + 1)

@@ -1,0 +1,46 @@
+"""The events of a move: what happened, in order, as cheap tuples (they are built on the
+engine's hot path, so they stay tuples, not objects).
+
+Every event is a tuple whose first element is its kind:
+
+  (step, colour, from, to)        the moving pawn's own move; `step` is one of STEP_KINDS:
+                                  "enter" (Start -> start exit), "forward", "backward",
+                                  "split" (one part of a split), "sorry" (Start -> the
+                                  square of the pawn it replaces)
+  ("bump", colour, at)            a pawn sent back to its Start from square `at`; listed
+                                  right after the step, slide or Sorry! that caused it
+  ("slide", colour, from, to)     a pawn taking a slide from its triangle to its end circle
+  ("switch", colour_a, square_a, colour_b, square_b)
+                                  two pawns swap squares; colour_a is the mover's
+
+Squares are the board kind's integer squares (see `sorry_rules.engine.board`).
+
+Contract: a move's `events` list its own steps first-to-last with their consequences
+(bumps, slides) in the order they happened; replaying them from the position before the
+move gives the move's placement. New kinds (issue 12's counters and marks, issue 13's
+chips) are added here with their fields, and readers skip kinds they do not know.
+"""
+
+from __future__ import annotations
+
+STEP_KINDS = ("enter", "forward", "backward", "split", "sorry")
+BUMP = "bump"
+SLIDE = "slide"
+SWITCH = "switch"
+KINDS = STEP_KINDS + (BUMP, SLIDE, SWITCH)
+
+
+def is_step(event: tuple) -> bool:
+    """Whether `event` is a pawn's own move (one of STEP_KINDS)."""
+    return event[0] in STEP_KINDS
+
+
+def moved_pawns(events) -> set:
+    """(colour, square before the move) of every pawn moved by its own step or a switch it
+    made (not pawns bumped, slid or switched with)."""
+    return {(e[1], e[2]) for e in events if e[0] in STEP_KINDS or e[0] == SWITCH}
+
+
+def arrivals(events) -> list:
+    """(colour, square) where each step or slide ended, in order."""
+    return [(e[1], e[3]) for e in events if e[0] in STEP_KINDS or e[0] == SLIDE]

@@ -1,0 +1,162 @@
+"""The engine's public queries for authoring tools (`why`, `analysis`, `explain`) and tests:
+what produced a move, what stops a pawn, what the next card may be.
+
+None of this is on the play path: `Game.legal_moves`/`apply` never call it, and the traced
+programs it reads are compiled next to (not instead of) the card programs play uses.
+
+Contracts:
+- `Origin`: an opaque tag of where a move came from: the card and the index of the
+  top-level alternative of its effect (`A | B | C`), with `offset`, the character offset
+  of that alternative in the card's DSL text. The engine never reads DSL text; the
+  authoring layer maps an origin back to the text and file position.
+- `Obstacle`: why one primitive gives one pawn no move, as a stable `code` and the squares,
+  colours and numbers involved (see OBSTACLE_CODES). Words are the authoring layer's job.
+- `Obstacles(mechanics, placement)`: per-primitive diagnosis on one placement; each method
+  returns an Obstacle, or None when nothing stops the pawn (or the primitive does not
+  concern it: ask `concerns` first). It judges the pawn alone, as the primitive would
+  (other pawns' moves, guards and must-bump filtering are not its business).
+- `chance(...)`: the distribution of the next card drawn, as a player who does not know
+  the pile's order sees it.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from fractions import Fraction
+
+from sorry_rules.engine.mechanics import Board
+
+#: code -> what it means (fields set on the Obstacle in brackets)
+OBSTACLE_CODES = {
+    "own_pawn": "an own pawn holds the target square [square]",
+    "unbumpable": "a pawn this pawn may not bump holds the target square [square, colour, relation]",
+    "slide_blocked": "the slide from the target square ends on a square held by a pawn it may not sweep [square, end]",
+    "overshoot": "the move would pass Home [steps: steps left to Home]",
+    "no_route": "the pawn cannot move this way from here",
+    "no_target": "no pawn of the wanted relation on the track [relation]",
+    "slides_block_all": "every target ends in a blocked slide",
+    "not_on_track": "the primitive needs a pawn on the track, and this one is in its safety zone",
+    "no_partner_pawn": "no other pawn can move the rest of a split [steps]",
+    "no_part_fits": "no part of a split fits this pawn [parts: ((part, Obstacle), ...)]",
+}
+
+
+@dataclass(frozen=True)
+class Origin:
+    card: int        # card index
+    option: int      # index of the top-level alternative of the card's effect (0-based)
+    offset: int      # character offset of that alternative in the card's DSL text
+
+
+@dataclass(frozen=True)
+class TracedMove:
+    move: tuple      # an engine Move
+    origins: tuple   # every Origin whose alternative yields this move (empty: forfeit, discard)
+
+
+@dataclass(frozen=True)
+class Obstacle:
+    code: str                   # a key of OBSTACLE_CODES
+    square: int | None = None
+    colour: int | None = None
+    relation: str | None = None
+    end: int | None = None
+    steps: int | None = None
+    parts: tuple = ()
+
+
+class Obstacles:
+    """Why each action primitive gives a pawn no move, on one placement."""
+
+    def __init__(self, mechanics, placement: tuple):
+        self.m = mechanics
+        self.layout = mechanics.layout
+        self.board = Board.of(placement, self.layout.X)
+
+    def concerns(self, primitive: str, c: int, sq: int) -> bool:
+        """Whether `primitive` ("enter", "sorry", "forward", "backward", "split", "switch")
+        could move a colour-c pawn on `sq` at all: enter and sorry move pawns in Start; the
+        others pawns neither in Start nor Home."""
+        layout = self.layout
+        if primitive in ("enter", "sorry"):
+            return sq == layout.start[c]
+        if primitive in ("forward", "backward", "split", "switch"):
+            return sq != layout.start[c] and sq != layout.home[c]
+        return False
+
+    def landing(self, c: int, frm: int, to: int) -> Obstacle | None:
+        """Why a colour-c pawn moving from `frm` cannot end on `to` (None: it can)."""
+        layout, m, occ = self.layout, self.m, self.board.occ
+        if to < layout.X:
+            o = occ[to]
+            if o == c:
+                return Obstacle("own_pawn", square=to)
+            if o >= 0 and not m.bumpable[c][o]:
+                return Obstacle("unbumpable", square=to, colour=o, relation=m.relation[c][o])
+        if to < layout.T:
+            info = m.slide_here[c][to]
+            if info is not None:
+                o = occ[info.end]
+                if o >= 0 and info.end != frm and m.spares[c][o]:
+                    return Obstacle("slide_blocked", square=to, end=info.end)
+        return None
+
+    def enter(self, c: int) -> Obstacle | None:
+        """`enter` for a colour-c pawn in Start."""
+        return self.landing(c, self.layout.start[c], self.layout.start_exit[c])
+
+    def sorry(self, relation: str | None, c: int) -> Obstacle | None:
+        """`sorry [relation]` for a colour-c pawn in Start."""
+        m, occ = self.m, self.board.occ
+        targets = [s for s in range(self.layout.T) if occ[s] >= 0 and m.bumpable[c][occ[s]]
+                   and (relation is None or m.matches(c, occ[s], relation))]
+        if not targets:
+            return Obstacle("no_target", relation=relation)
+        return Obstacle("slides_block_all")
+
+    def step(self, direction: str, steps: int, c: int, sq: int) -> Obstacle | None:
+        """`forward steps` or `backward steps` (direction) for a colour-c pawn on `sq`."""
+        layout = self.layout
+        table = layout.forward(steps) if direction == "forward" else layout.backward(steps)
+        to = table[c][sq]
+        if to < 0:
+            if direction == "forward":
+                return Obstacle("overshoot", steps=layout.distance_home(c, sq))
+            return Obstacle("no_route")
+        return self.landing(c, sq, to)
+
+    def split(self, steps: int, c: int, sq: int) -> Obstacle | None:
+        """`split steps`: the colour-c pawn on `sq` as one part of the split."""
+        parts = []
+        for part in range(1, steps):
+            to = self.layout.forward(part)[c][sq]
+            obstacle = Obstacle("overshoot") if to < 0 else self.landing(c, sq, to)
+            if obstacle is None:
+                return Obstacle("no_partner_pawn", steps=steps)
+            parts.append((part, obstacle))
+        return Obstacle("no_part_fits", parts=tuple(parts))
+
+    def switch(self, relation: str, c: int, sq: int) -> Obstacle | None:
+        """`switch relation` for a colour-c pawn on `sq`."""
+        layout, m, occ = self.layout, self.m, self.board.occ
+        if sq >= layout.X:
+            return None
+        if sq >= layout.T:
+            return Obstacle("not_on_track")
+        if not any(occ[s] >= 0 and occ[s] != c and m.matches(c, occ[s], relation) for s in range(layout.T)):
+            return Obstacle("no_target", relation=relation)
+        return Obstacle("slides_block_all")
+
+
+def chance(pile: tuple, discard: tuple) -> tuple:
+    """The next card drawn from `pile` (reshuffling `discard` when the pile is empty, R34),
+    as ((card, probability), ...) in card order; the probabilities are Fractions summing
+    to 1, or the tuple is empty when both piles are empty. Every order of the unseen cards
+    is taken as equally likely (a player's view: the state's RNG is not peeked at)."""
+    cards = pile if pile else discard
+    if not cards:
+        return ()
+    counts = Counter(cards)
+    total = len(cards)
+    return tuple((card, Fraction(count, total)) for card, count in sorted(counts.items()))
