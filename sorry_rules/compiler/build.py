@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from sorry_rules import dsl
 from sorry_rules.engine.game import Game
-from sorry_rules.base.errors import Problem, RuleFileError
+from sorry_rules.base.errors import Problem, ProblemCollector, RuleFileError
 from sorry_rules.engine.layout import Layout
 from sorry_rules.rules.loader import LoadedVariant, load_variant
 from sorry_rules.engine.mechanics import Mechanics
-from sorry_rules.compiler.checks import Problems, check_variant
+from sorry_rules.compiler.checks import check_variant
 from sorry_rules.compiler.programs import CompileError, ProgramCompiler
 
 
@@ -63,7 +63,7 @@ def dsl_texts(v) -> list[tuple[tuple, str, str]]:
     return texts
 
 
-def compile_text(programs: ProgramCompiler, out: Problems, path: tuple, text: str, kind: str):
+def compile_text(programs: ProgramCompiler, out: ProblemCollector, path: tuple, text: str, kind: str):
     """Parse and compile one DSL text; returns (ast, program), with None for what failed
     (the problem is added to `out`, located at the offending character)."""
     ast = None
@@ -81,10 +81,10 @@ def compile_text(programs: ProgramCompiler, out: Problems, path: tuple, text: st
 def compile_variant(loaded: LoadedVariant) -> tuple[Game, list[Problem]]:
     """Compile; raise RuleFileError listing every error, else return (game, warnings)."""
     v = loaded.variant
-    out = Problems(loaded.origins)
+    out = ProblemCollector(loaded.origins)
     check_variant(v, out)
     if out.errors:
-        raise RuleFileError(out.items)
+        raise RuleFileError(out.problems)
     ctx = Context(v)
     layout, mechanics, team_of, programs = ctx.layout, ctx.mechanics, ctx.team_of, ctx.programs
     compiled = {}
@@ -110,7 +110,7 @@ def compile_variant(loaded: LoadedVariant) -> tuple[Game, list[Problem]]:
             formula = _tiers(conditions, [t.points for t in component.tiers], component.mode)
         scoring.append((label, for_winner, formula))
     if out.errors:
-        raise RuleFileError(out.items)
+        raise RuleFileError(out.problems)
     deck = [i for i, name in enumerate(card_names) for _ in range(v.deck[name])]
     seating = {int(k): tuple(names) for k, names in v.seating.items()}
     game = Game(
@@ -120,7 +120,7 @@ def compile_variant(loaded: LoadedVariant) -> tuple[Game, list[Problem]]:
         seating=seating, players_min=v.players.min, players_max=v.players.max, win=win,
         scoring=tuple(scoring), content_hash=loaded.content_hash, win_on_home_only=win_on_home_only,
     )
-    return game, out.items
+    return game, out.problems
 
 
 def _tiers(conditions, points, mode):

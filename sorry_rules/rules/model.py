@@ -140,6 +140,10 @@ class Variant(Strict):
     board: Board
     deck: dict[Name, Annotated[int, Field(ge=0, le=MAX_CARD_COPIES)]] = Field(min_length=1, max_length=MAX_CARD_KINDS)
     cards: dict[Name, str] = Field(min_length=1, max_length=MAX_CARD_KINDS)
+    unused_effects: list[Name] = Field(
+        default_factory=list, max_length=MAX_CARD_KINDS,
+        description="Cards whose effect under `cards` is kept on purpose though no deck holds them "
+                    "(e.g. an overlay takes the card out of the deck); any other effect without a card is an error.")
     turn: Turn = Field(default_factory=lambda: DrawTurn(source="draw"))
     rules: Rules = Field(default_factory=Rules)
     win: str
