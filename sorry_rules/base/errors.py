@@ -13,7 +13,7 @@ for an error that belongs to no file (a usage problem, a damaged save file).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Protocol
 
 #: Stable problem codes. A code never changes meaning once published; new ones are added.
