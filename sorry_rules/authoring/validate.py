@@ -25,7 +25,6 @@ from pathlib import Path
 from types import SimpleNamespace
 
 from sorry_rules.base.errors import Problem, ProblemCollector, RuleFileError, UsageError
-from sorry_rules.base.suggest import did_you_mean
 
 RULE_SUFFIXES = (".yaml", ".yml")
 _GLOB_CHARS = frozenset("*?[")
@@ -74,7 +73,7 @@ def collect_paths(args) -> list[Path]:
     """Files to validate: files as given, directories searched recursively for *.yaml and
     *.yml (hidden folders skipped), glob patterns expanded (`**` included), bundled variant
     names. Raises UsageError for an argument that matches nothing."""
-    from sorry_rules.rules.loader import bundled_names, resolve
+    from sorry_rules.rules.loader import close_bundled, resolve
 
     files: list[Path] = []
     for arg in args:
@@ -95,8 +94,7 @@ def collect_paths(args) -> list[Path]:
         else:
             bundled = resolve(arg)
             if bundled is None:
-                near = did_you_mean(arg.removesuffix(".yaml"), [n.removesuffix(".yaml") for n in bundled_names()])
-                raise UsageError(f"{arg}: no such file or folder, and not a bundled variant name{near}")
+                raise UsageError(f"{arg}: no such file or folder, and not a bundled variant name{close_bundled(arg)}")
             files.append(bundled)
     unique, seen = [], set()
     for file in files:

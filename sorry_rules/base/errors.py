@@ -57,7 +57,7 @@ CODES: dict[str, str] = {
     # Position files (`sorry-play moves --state`); unknown colours and cards are SR501/SR502
     "SR601": "not a square in position notation",
     "SR602": "two pawns on one square",
-    "SR603": "colour not seated",
+    "SR603": "colour not seated, or seated twice",
     "SR604": "card or hand does not fit how the variant plays",
 }
 

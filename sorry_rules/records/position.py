@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from sorry_rules.base.errors import PositionError, ProblemCollector, RuleFileError, UsageError
 from sorry_rules.base.suggest import did_you_mean
@@ -38,9 +38,26 @@ class PositionModel(BaseModel):
 
     players: list[str] = Field(min_length=1, description="The seated colours in seat order.")
     turn: str | None = Field(default=None, description="The player to move (default the first).")
-    card: str | int | None = Field(default=None, description="The card to play (draw play); --card overrides it.")
-    hand: list[str | int] | None = Field(default=None, min_length=1, description="The hand (hand play) instead of card.")
+    card: str | None = Field(default=None, description="The card to play (draw play); --card overrides it.")
+    hand: list[str] | None = Field(default=None, min_length=1, description="The hand (hand play) instead of card.")
     pawns: dict[str, list[str]] = Field(default_factory=dict, description="Colour -> positions; the rest are in Start.")
+
+    @field_validator("card", mode="before")
+    @classmethod
+    def _card_number(cls, value):
+        """A card name may be written as a number (`"card": 7`)."""
+        return _named(value)
+
+    @field_validator("hand", mode="before")
+    @classmethod
+    def _hand_numbers(cls, value):
+        return [_named(v) for v in value] if isinstance(value, list) else value
+
+
+def _named(value):
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) < 10**100:
+        return str(value)
+    return value  # anything else is checked (and refused) as a name
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,7 @@ from pydantic import BaseModel, ValidationError
 
 from sorry_rules.base.errors import Problem, ProblemCollector, RuleFileError, UsageError
 from sorry_rules.base.resources import variants_dir
-from sorry_rules.base.suggest import did_you_mean
+from sorry_rules.base.suggest import close_names, did_you_mean
 from sorry_rules.rules.fields import known_fields
 from sorry_rules.rules.model import Variant
 from sorry_rules.rules.yamlsafe import Mark, SourceMap, load_yaml_file
@@ -129,13 +129,23 @@ def _short(name: str) -> str:
     return name.removesuffix(".yaml")
 
 
+def close_bundled(spec: str) -> str:
+    """"; did you mean 'house/x'?" for the bundled names whose file name (without folder and
+    `.yaml`) is close to the one in `spec`, or "" (the shared folder does not count)."""
+    by_base: dict[str, list[str]] = {}
+    for name in bundled_names():
+        by_base.setdefault(_short(name).rpartition("/")[2], []).append(_short(name))
+    found = [full for base in close_names(_short(spec).rpartition("/")[2], by_base) for full in by_base[base]]
+    return "; did you mean " + " or ".join(f"'{name}'" for name in found) + "?" if found else ""
+
+
 def not_found(spec: str, what: str) -> str:
     """The message for a variant or overlay name that names no file: the close bundled
     names ("did you mean") and the bundled names of that kind (variants are the top-level
     files, overlays the ones in folders)."""
     names = [_short(n) for n in bundled_names()]
     kind = [n for n in names if ("/" in n) == (what != "variant")]
-    return (f"no {what} {spec!r}: not a file, and not a bundled name{did_you_mean(_short(spec), names)} "
+    return (f"no {what} {spec!r}: not a file, and not a bundled name{close_bundled(spec)} "
             f"(bundled {what}s: {', '.join(kind)}; see `sorry-play variants`)")
 
 
@@ -175,7 +185,7 @@ class _Reader:
             mark = smap.locate(("extends",) if isinstance(extends, str) else ("extends", index))
             target = resolve(base, path.parent)
             if target is None:
-                near = did_you_mean(_short(base), [_short(n) for n in bundled_names()])
+                near = close_bundled(base)
                 self.problems.add(name, mark.line, mark.col, "SR401",
                                   f"extends: no rule file {base!r} (looked beside {name} and among the bundled variants){near}")
                 continue
