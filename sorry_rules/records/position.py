@@ -39,7 +39,7 @@ class PositionModel(BaseModel):
     players: list[str] = Field(min_length=1, description="The seated colours in seat order.")
     turn: str | None = Field(default=None, description="The player to move (default the first).")
     card: str | None = Field(default=None, description="The card to play (draw play); --card overrides it.")
-    hand: list[str] | None = Field(default=None, min_length=1, description="The hand (hand play) instead of card.")
+    hand: list[str] | None = Field(default=None, description="The hand (hand play) instead of card.")
     pawns: dict[str, list[str]] = Field(default_factory=dict, description="Colour -> positions; the rest are in Start.")
 
     @field_validator("card", mode="before")
@@ -239,6 +239,9 @@ class _Checker:
         if self.game.hand_play:
             if card is not None:
                 return (card,), None
+            if model.hand == []:
+                self.out.at(("hand",), "SR204", "hand: expected a non-empty list of card names")
+                return None, None
             if model.hand is not None:
                 found = [self.card(v, ("hand", i)) for i, v in enumerate(model.hand)]
                 return tuple(found), None
