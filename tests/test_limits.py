@@ -27,7 +27,7 @@ from sorry_rules.compiler import programs
 from sorry_rules.players import runner
 from sorry_rules.rules import yamlsafe
 from sorry_rules.compiler import compile_variant, load_game
-from sorry_rules.base.errors import PositionError, RuleFileError
+from sorry_rules.base.errors import PositionError, RuleFileError, UsageError
 from sorry_rules.engine.layout import Layout
 from sorry_rules.rules.loader import load_variant
 from sorry_rules.rules.yamlsafe import load_yaml
@@ -192,9 +192,8 @@ def test_names_the_system_refuses_are_missing_files(tmp_path):
     """Regression (fuzzing): a 300-character `extends:` name raised OSError (name too long)."""
     path = write(tmp_path, "long.yaml", "extends: " + "x" * 300 + "\nname: long\n")
     assert problems_of(path)[0] == [("long.yaml", 1, 10, "SR401")]
-    with pytest.raises(RuleFileError) as caught:
+    with pytest.raises(UsageError, match="no variant 'yyy"):
         load_variant("y" * 5000)
-    assert [p.code for p in caught.value.problems] == ["SR100"]
 
 
 # ---- DSL nesting and cost ------------------------------------------------------------------------
@@ -355,8 +354,8 @@ def test_position_file_size_limit(tmp_path):
 
 
 @pytest.mark.parametrize("text, words", [
-    ("[" * 100_000, "nested too deeply"),
-    ('{"players": ' + "[" * 100_000 + "]" * 100_000 + "}", "nested too deeply"),
+    ("[" * 100_000, "deeper than"),
+    ('{"players": ' + "[" * 100_000 + "]" * 100_000 + "}", "deeper than"),
     ('{"players": ' + "1" * 5000 + "}", "number too long"),
 ])
 def test_deeply_nested_position_file_is_a_clear_error(tmp_path, text, words):

@@ -107,7 +107,9 @@ def test_schema_problems_all_reported_with_positions(tmp_path):
     assert ("bad.yaml", 7, 3, "SR202") in found        # misspelt nested field
     assert ("bad.yaml", 9, 12, "SR204") in found       # not one of own/team
     assert len(found) == 4
-    assert "bad.yaml:7:3: error: unknown field 'safety_lenght' in board [SR202]" in str(error)
+    assert ("bad.yaml:7:3: error: unknown field 'safety_lenght' in board; "
+            "did you mean 'safety_length' or 'safety_entry' or 'side_length'? "
+            "(fields: kind, safety_entry, safety_length, side_length, slides, start_exit) [SR202]") in str(error)
 
 
 def test_missing_required_field(tmp_path):

@@ -317,14 +317,14 @@ def test_split_side(tmp_path, monkeypatch):
     (["simulate", "--bots", "random,random,random", "--players", "2"], 2, "3 computer players for 2 seats"),
     (["simulate", "--games", "0"], 2, "--games"),
     (["simulate", "--jobs", "0"], 2, "--jobs"),
-    (["simulate", "--variant", "no-such-variant", "--games", "3"], 1, "no variant 'no-such-variant'"),
+    (["simulate", "--variant", "no-such-variant", "--games", "3"], 2, "no variant 'no-such-variant'"),
     (["simulate", "--players", "5", "--games", "3"], 1, "2-4 players"),
     (["simulate", "--engine", "dask", "--games", "3"], 2, "--scheduler"),
     (["simulate", "--scheduler", "tcp://127.0.0.1:1", "--games", "3"], 2, "--engine dask"),
     (["simulate", "--engine", "dask", "--scheduler", "tcp://127.0.0.1:1", "--connect-timeout", "0.5", "--games", "3"],
      1, "cannot reach the Dask scheduler at tcp://127.0.0.1:1"),
     (["compare", "standard", "standard+", "--games", "3"], 2, "empty name"),
-    (["compare", "standard", "standard+no-such-overlay", "--games", "3"], 1, "no rule overlay 'no-such-overlay'"),
+    (["compare", "standard", "standard+no-such-overlay", "--games", "3"], 2, "no rule overlay 'no-such-overlay'"),
 ])
 def test_bad_input_gives_a_message_not_a_traceback(args, code, message):
     result = _invoke(*args)

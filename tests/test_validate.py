@@ -53,12 +53,12 @@ def test_corpus_covers_every_code_the_checks_emit():
 
     package = Path(sorry_rules.__file__).parent
     emitted = set()
-    for source in package.glob("*.py"):
+    for source in package.rglob("*.py"):
         if source.name != "errors.py":
             emitted |= set(re.findall(r'"(SR\d{3})"', source.read_text(encoding="utf-8")))
     assert emitted <= set(CODES)
     seen = set()
-    for path in BROKEN.glob("*.expected"):
+    for path in [*BROKEN.glob("*.expected"), *BROKEN.glob("positions/*.expected")]:  # rule files, position files
         for line in path.read_text(encoding="utf-8").splitlines():
             seen.add(line.rsplit("[", 1)[1].rstrip("]"))
     # SR100 (unreadable file), SR102 (too large) and SR109 (too many nodes) need files made
@@ -115,7 +115,9 @@ def test_a_shared_broken_base_is_reported_once(tmp_path, monkeypatch):
     Path("a.yaml").write_text("extends: base.yaml\nname: a\n")
     Path("b.yaml").write_text("extends: base.yaml\nname: b\n")
     report = validate_paths(["a.yaml", "b.yaml", "base.yaml"])
-    assert [p.format() for p in report.problems] == ["base.yaml:3:1: error: unknown field 'boardd' in the file [SR202]"]
+    assert [p.format() for p in report.problems] == [
+        "base.yaml:3:1: error: unknown field 'boardd' in the file; did you mean 'board'? (fields: board, cards, colours, "
+        "deck, description, name, pawns, players, rules, scoring, seating, setup, teams, turn, unused_effects, win) [SR202]"]
     assert report.files == ["a.yaml", "b.yaml", "base.yaml"]
 
 
@@ -148,12 +150,12 @@ def test_json_format(monkeypatch):
 
 def test_github_format_escapes_and_annotates(monkeypatch):
     monkeypatch.chdir(BROKEN)
-    result = run("--format", "github", "unknown-colour-in-teams.yaml", "effect-without-card.yaml")
+    result = run("--format", "github", "unknown-colour-in-teams.yaml", "slides-overlap.yaml")
     assert result.exit_code == 1
     assert result.stdout.splitlines() == [
         "::error file=unknown-colour-in-teams.yaml,line=2,col=31,title=SR501::unknown colour 'purple' in teams "
         "(colours: red, blue, yellow, green) [SR501]",
-        "::warning file=effect-without-card.yaml,line=3,col=3,title=SR504::card '9' has an effect but is not in the deck [SR504]",
+        "::warning file=slides-overlap.yaml,line=5,col=7,title=SR511::slide from 3 to 8 overlaps the slide from 1 to 6 [SR511]",
     ]
 
 
@@ -176,13 +178,13 @@ def test_auto_format_follows_github_actions(monkeypatch, env, github):
 
 def test_warnings_alone_exit_0_and_strict_makes_them_errors(monkeypatch):
     monkeypatch.chdir(BROKEN)
-    relaxed = run("effect-without-card.yaml")
+    relaxed = run("slides-overlap.yaml")
     assert relaxed.exit_code == 0
-    assert relaxed.stdout == "effect-without-card.yaml:3:3: warning: card '9' has an effect but is not in the deck [SR504]\n"
-    strict = run("--strict", "effect-without-card.yaml")
+    assert relaxed.stdout == "slides-overlap.yaml:5:7: warning: slide from 3 to 8 overlaps the slide from 1 to 6 [SR511]\n"
+    strict = run("--strict", "slides-overlap.yaml")
     assert strict.exit_code == 1
-    assert strict.stdout == "effect-without-card.yaml:3:3: error: card '9' has an effect but is not in the deck [SR504]\n"
-    strict_json = json.loads(run("--strict", "--format", "json", "effect-without-card.yaml").stdout)
+    assert strict.stdout == "slides-overlap.yaml:5:7: error: slide from 3 to 8 overlaps the slide from 1 to 6 [SR511]\n"
+    strict_json = json.loads(run("--strict", "--format", "json", "slides-overlap.yaml").stdout)
     assert strict_json["errors"] == 1 and strict_json["warnings"] == 0 and strict_json["valid"] is False
 
 

@@ -17,6 +17,7 @@ from sorry_rules import dsl
 from sorry_rules.base.errors import UsageError
 from sorry_rules.compiler.build import compile_variant
 from sorry_rules.rules.loader import load_variant
+from sorry_rules.base.suggest import did_you_mean
 
 WIDTH = 88
 _RELATION = {"opponent": "an opponent's", "partner": "a partner's", "other": "another colour's", "own": "your own"}
@@ -318,7 +319,7 @@ def explain_text(explained: Explained, only=()) -> str:
     cards = explained.cards
     unknown = [name for name in only if name not in cards]
     if unknown:
-        raise UsageError(f"unknown card {unknown[0]!r} (cards: {', '.join(cards)})")
+        raise UsageError(f"unknown card {unknown[0]!r}{did_you_mean(unknown[0], cards)} (cards: {', '.join(cards)})")
     v = explained.loaded.variant
     origins = explained.loaded.origins
     lines = []

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
 
-from sorry_rules.base.errors import Problem, UsageError
+from sorry_rules.base.errors import Problem, ProblemCollector, RuleFileError, UsageError
 
 RULE_SUFFIXES = (".yaml", ".yml")
 _GLOB_CHARS = frozenset("*?[")
@@ -73,7 +73,7 @@ def collect_paths(args) -> list[Path]:
     """Files to validate: files as given, directories searched recursively for *.yaml and
     *.yml (hidden folders skipped), glob patterns expanded (`**` included), bundled variant
     names. Raises UsageError for an argument that matches nothing."""
-    from sorry_rules.rules.loader import resolve
+    from sorry_rules.rules.loader import close_bundled, resolve
 
     files: list[Path] = []
     for arg in args:
@@ -94,7 +94,7 @@ def collect_paths(args) -> list[Path]:
         else:
             bundled = resolve(arg)
             if bundled is None:
-                raise UsageError(f"{arg}: no such file or folder, and not a bundled variant name")
+                raise UsageError(f"{arg}: no such file or folder, and not a bundled variant name{close_bundled(arg)}")
             files.append(bundled)
     unique, seen = [], set()
     for file in files:
@@ -126,9 +126,15 @@ def validate_file(path) -> list[Problem]:
     """Every problem of rule file `path`, validated as merged over its `extends:` chain."""
     from pydantic import ValidationError
 
-    from sorry_rules.rules.loader import read_merged, schema_problems
+    from sorry_rules.rules.loader import read_merged, resolve, schema_problems
     from sorry_rules.rules.model import Variant
+    from sorry_rules.rules.yamlsafe import load_yaml_file
 
+    if resolve(str(path)) is None:  # gone since it was listed: the reason it cannot be read (SR100)
+        try:
+            load_yaml_file(path, shown_name(Path(path)))
+        except RuleFileError as error:
+            return list(error.problems)
     merged = read_merged(Path(path), name_of=shown_name)
     problems = list(merged.problems)
     if merged.data is None:
@@ -171,9 +177,9 @@ def _cross_field_despite(error, merged, path) -> list[Problem]:
 def _variant_problems(v, origins, root: str, analyse: bool) -> list[Problem]:
     from sorry_rules.authoring.analysis import analyse as run_analyses
     from sorry_rules.compiler.build import Context, compile_text, dsl_texts
-    from sorry_rules.compiler.checks import Problems, check_variant
+    from sorry_rules.compiler.checks import check_variant
 
-    out = Problems(origins)
+    out = ProblemCollector(origins)
     check_variant(v, out)
     checked = not out.errors
     ctx = Context(v) if checked else _safe_context(v.colours, v.teams, v.board, v.rules, v.pawns)
@@ -185,10 +191,10 @@ def _variant_problems(v, origins, root: str, analyse: bool) -> list[Problem]:
     if analyse and checked:  # cards that failed to compile are skipped by the analyses
         def report(path, code, message, severity="error", offset=None, also=()):
             mark = origins.in_text(path, offset) if offset is not None else _prefer_root(origins, (path, *also), root)
-            out.items.append(Problem(mark.file, mark.line, mark.col, code, message, severity))
+            out.add_at(mark, code, message, severity)
 
         run_analyses(v, asts, ctx, report)
-    return out.items
+    return out.problems
 
 
 def _prefer_root(origins, paths, root: str):
@@ -275,13 +281,12 @@ def _raw_texts(data: dict) -> list[tuple[tuple, str, str]]:
 
 def _raw_dsl_problems(data: dict, origins) -> list[Problem]:
     from sorry_rules.compiler.build import compile_text
-    from sorry_rules.compiler.checks import Problems
 
     ctx = _safe_context(data.get("colours"), data.get("teams"), data.get("board"), data.get("rules"), data.get("pawns"))
-    out = Problems(origins)
+    out = ProblemCollector(origins)
     for path, text, kind in _raw_texts(data):
         compile_text(ctx.programs, out, path, text, kind)
-    return out.items
+    return out.problems
 
 
 # ---- output ------------------------------------------------------------------------------

@@ -3,14 +3,18 @@
 Contract: every error the package raises on purpose is a `SorryRulesError`. Front ends
 catch that one type, print its message and exit with `exit_code`; anything else is a bug.
 
-Rule-file problems are collected, not raised one at a time: a `RuleFileError` carries every
-`Problem` found in a file, each with file, line, column (1-based), a stable code and a
-message meant for a person.
+Problems in files (rule files and position files) are collected, not raised one at a time:
+every stage adds `Problem`s (file, line, column (1-based), a stable code from `CODES`, a
+message meant for a person, a severity) to one `ProblemCollector`, and a `RuleFileError` or
+`PositionError` carries all of them. `SorryRulesError.report()` is the one text a front end
+prints: one `file:line:col: severity: message [CODE]` line per problem, or `error: message`
+for an error that belongs to no file (a usage problem, a damaged save file).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import Protocol
 
 #: Stable problem codes. A code never changes meaning once published; new ones are added.
 CODES: dict[str, str] = {
@@ -50,12 +54,17 @@ CODES: dict[str, str] = {
     "SR509": "Home unreachable",
     "SR510": "player counts inconsistent",
     "SR511": "slides overlap",
+    # Position files (`sorry-play moves --state`); unknown colours and cards are SR501/SR502
+    "SR601": "not a square in position notation",
+    "SR602": "two pawns on one square",
+    "SR603": "colour not seated, or seated twice",
+    "SR604": "card or hand does not fit how the variant plays",
 }
 
 
 @dataclass(frozen=True, order=True)
 class Problem:
-    """One problem in a rule file, located at `file:line:col` (1-based)."""
+    """One problem in a file, located at `file:line:col` (1-based), with a code from CODES."""
 
     file: str
     line: int
@@ -68,22 +77,101 @@ class Problem:
         return f"{self.file}:{self.line}:{self.col}: {self.severity}: {self.message} [{self.code}]"
 
 
+class Locator(Protocol):
+    """Maps a path into loaded data (a tuple of keys and indices) to a place in a file."""
+
+    def mark(self, path) -> "Mark": ...
+
+    def key_mark(self, path) -> "Mark": ...
+
+    def in_text(self, path, offset: int) -> "Mark": ...
+
+
+class Mark(Protocol):
+    file: str
+    line: int
+    col: int
+
+
+class ProblemCollector:
+    """The one collector of problems, for every stage (reading, YAML, schema, DSL, meaning).
+
+    `add` records a problem at an explicit place; `at` and `in_text` locate it through
+    `locator` (the source map of the loaded data: `rules.loader.Origins`), at the value, the
+    key (`key=True`) or a character of a DSL text. Problems are kept in the order found."""
+
+    def __init__(self, locator: Locator | None = None):
+        self.locator = locator
+        self.problems: list[Problem] = []
+
+    def add(self, file: str, line: int, col: int, code: str, message: str, severity: str = "error") -> None:
+        self.problems.append(Problem(file, line, col, code, message, severity))
+
+    def add_at(self, mark: Mark, code: str, message: str, severity: str = "error") -> None:
+        self.add(mark.file, mark.line, mark.col, code, message, severity)
+
+    def extend(self, problems) -> None:
+        self.problems.extend(problems)
+
+    def at(self, path, code: str, message: str, severity: str = "error", key: bool = False) -> None:
+        """A problem with the value at `path` (with its key when `key`)."""
+        mark = self.locator.key_mark(path) if key else self.locator.mark(path)
+        self.add_at(mark, code, message, severity)
+
+    def in_text(self, path, offset: int, code: str, message: str, severity: str = "error") -> None:
+        """A problem at character `offset` of the text at `path` (a DSL text)."""
+        self.add_at(self.locator.in_text(path, offset), code, message, severity)
+
+    @property
+    def errors(self) -> list[Problem]:
+        return [p for p in self.problems if p.severity == "error"]
+
+    @property
+    def warnings(self) -> list[Problem]:
+        return [p for p in self.problems if p.severity == "warning"]
+
+    def __bool__(self) -> bool:
+        return bool(self.problems)
+
+
 class SorryRulesError(Exception):
     """Base of every error sorry-rules raises on purpose. `exit_code` is for front ends."""
 
     exit_code = 1
+    problems: list[Problem] = []
+
+    def report(self) -> str:
+        """What a front end prints: the problems, one formatted line each, or `error: message`."""
+        if self.problems:
+            return "\n".join(p.format() for p in self.problems)
+        return f"error: {self}"
 
 
-class RuleFileError(SorryRulesError):
-    """One or more problems in rule files; `problems` holds all of them, sorted."""
+class ProblemsError(SorryRulesError):
+    """Located problems; `problems` holds all of them, sorted; str() is one line per problem."""
 
     def __init__(self, problems: list[Problem]):
         self.problems = sorted(problems)
         super().__init__("\n".join(p.format() for p in self.problems))
 
 
+class RuleFileError(ProblemsError):
+    """One or more problems in rule files."""
+
+
 class PositionError(SorryRulesError):
-    """A position (state) file or position notation that does not fit the variant."""
+    """A position (state) file or position notation that does not fit the variant.
+
+    Raised with a message (the engine's notation parser: no file is known there) or with
+    the located problems of a position file (`PositionError.of(problems)`)."""
+
+    def __init__(self, message: str = "", problems: list[Problem] | None = None):
+        self.problems = sorted(problems or [])
+        super().__init__(message or "\n".join(p.format() for p in self.problems))
+
+    @classmethod
+    def of(cls, problems: list[Problem]) -> "PositionError":
+        return cls(problems=problems)
 
 
 class SaveFileError(SorryRulesError):
@@ -95,20 +183,7 @@ class IllegalMoveError(SorryRulesError):
 
 
 class UsageError(SorryRulesError):
-    """Command-line arguments that do not make sense together."""
+    """Command-line arguments that do not make sense together, or that name nothing
+    (an unknown variant, overlay or card): printed as `error: message`, exit code 2."""
 
     exit_code = 2
-
-
-@dataclass
-class ProblemCollector:
-    """Accumulates problems for one or more files, so all of them are reported at once."""
-
-    problems: list[Problem] = field(default_factory=list)
-
-    def add(self, file: str, line: int, col: int, code: str, message: str, severity: str = "error") -> None:
-        self.problems.append(Problem(file, line, col, code, message, severity))
-
-    @property
-    def errors(self) -> list[Problem]:
-        return [p for p in self.problems if p.severity == "error"]

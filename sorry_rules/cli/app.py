@@ -74,7 +74,8 @@ def moves(variant, rules, state_file, card, fmt, why):
         game = explained.game
     else:
         game = _load(variant, rules)
-    position = parse_position(game, read_position_file(state_file), card)
+    source = read_position_file(state_file)
+    position = parse_position(game, source.data, card, source.origins)
     report = moves_report(game, position)
     if why:
         add_why(game, explained.cards, position, report)

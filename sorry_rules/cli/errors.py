@@ -1,7 +1,9 @@
 """How the command line reports failures: one message on stderr and the error's exit code.
 
 Contract: a command wrapped in `friendly` never shows a traceback for a `SorryRulesError`;
-it prints the error and exits with `error.exit_code`. A closed output pipe ends quietly.
+it prints `error.report()` (every problem as `file:line:col: error: message [CODE]`, or
+`error: message` for an error that belongs to no file) and exits with `error.exit_code`.
+A closed output pipe ends quietly.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ def friendly(fn):
         try:
             return fn(*args, **kwargs)
         except SorryRulesError as error:
-            click.echo(f"error: {error}" if "\n" not in str(error) else str(error), err=True)
+            click.echo(error.report(), err=True)
             sys.exit(error.exit_code)
         except BrokenPipeError:
             sys.exit(0)

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 from sorry_rules import dsl
 from sorry_rules.engine.game import Game
-from sorry_rules.base.errors import Problem, RuleFileError
+from sorry_rules.base.errors import Problem, ProblemCollector, RuleFileError
 from sorry_rules.engine.layout import Layout
 from sorry_rules.rules.loader import LoadedVariant, load_variant
 from sorry_rules.engine.mechanics import Mechanics
 from sorry_rules.engine.queries import Origin
 from sorry_rules.engine.settings import MovementRules, TurnRules
-from sorry_rules.compiler.checks import Problems, check_variant
+from sorry_rules.compiler.checks import check_variant
 from sorry_rules.compiler.programs import CompileError, ProgramCompiler
 
 
@@ -83,7 +83,7 @@ def dsl_texts(v) -> list[tuple[tuple, str, str]]:
     return texts
 
 
-def compile_text(programs: ProgramCompiler, out: Problems, path: tuple, text: str, kind: str):
+def compile_text(programs: ProgramCompiler, out: ProblemCollector, path: tuple, text: str, kind: str):
     """Parse and compile one DSL text; returns (ast, program), with None for what failed
     (the problem is added to `out`, located at the offending character)."""
     ast = None
@@ -101,10 +101,10 @@ def compile_text(programs: ProgramCompiler, out: Problems, path: tuple, text: st
 def compile_variant(loaded: LoadedVariant) -> tuple[Game, list[Problem]]:
     """Compile; raise RuleFileError listing every error, else return (game, warnings)."""
     v = loaded.variant
-    out = Problems(loaded.origins)
+    out = ProblemCollector(loaded.origins)
     check_variant(v, out)
     if out.errors:
-        raise RuleFileError(out.items)
+        raise RuleFileError(out.problems)
     ctx = Context(v)
     layout, mechanics, team_of, programs = ctx.layout, ctx.mechanics, ctx.team_of, ctx.programs
     compiled = {}
@@ -131,7 +131,7 @@ def compile_variant(loaded: LoadedVariant) -> tuple[Game, list[Problem]]:
             formula = _tiers(conditions, [t.points for t in component.tiers], component.mode)
         scoring.append((label, for_winner, formula))
     if out.errors:
-        raise RuleFileError(out.items)
+        raise RuleFileError(out.problems)
     card_options = [_options(programs, i, asts[("cards", name)], compiled[("cards", name)])
                     for i, name in enumerate(card_names)]
     deck = [i for i, name in enumerate(card_names) for _ in range(v.deck[name])]
@@ -144,7 +144,7 @@ def compile_variant(loaded: LoadedVariant) -> tuple[Game, list[Problem]]:
         scoring=tuple(scoring), content_hash=loaded.content_hash, win_on_home_only=win_on_home_only,
         card_options=card_options,
     )
-    return game, out.items
+    return game, out.problems
 
 
 def _options(programs: ProgramCompiler, card: int, ast, program) -> tuple:

@@ -1,36 +1,33 @@
 """Cross-field checks of a loaded variant: what the schema alone cannot express.
 
-Contract: `check_variant(variant, out)` adds every problem it finds to `out` (located at the
-field it concerns) and never raises; the compiler runs it before building anything.
+Contract: `check_variant(variant, out)` adds every problem it finds to `out` (a
+`ProblemCollector` located through the variant's source map, each problem at the field it
+concerns) and never raises; the compiler runs it before building anything. Names that are
+unknown (colours, cards) get the close known name ("did you mean") and the known names.
 """
 
 from __future__ import annotations
 
-from sorry_rules.base.errors import Problem
+from sorry_rules.base.errors import ProblemCollector
+from sorry_rules.base.suggest import did_you_mean
 
 
-class Problems:
-    """Problems of one loaded variant, located through its source map (`origins`)."""
-
-    def __init__(self, origins):
-        self.origins = origins
-        self.items: list[Problem] = []
-
-    def at(self, path, code: str, message: str, severity: str = "error", key: bool = False) -> None:
-        mark = self.origins.key_mark(path) if key else self.origins.mark(path)
-        self.items.append(Problem(mark.file, mark.line, mark.col, code, message, severity))
-
-    def in_text(self, path, offset: int, code: str, message: str) -> None:
-        mark = self.origins.in_text(path, offset)
-        self.items.append(Problem(mark.file, mark.line, mark.col, code, message))
-
-    @property
-    def errors(self):
-        return [p for p in self.items if p.severity == "error"]
-
-
-def check_variant(v, out: Problems) -> None:
+def check_variant(v, out: ProblemCollector) -> None:
     """Cross-field checks that the schema cannot express."""
+    _check_colours(v, out)
+    _check_players(v, out)
+    _check_seating(v, out)
+    _check_board(v.board, out)
+    _check_slides(v.board, out)
+    _check_cards(v, out)
+    _check_deck_size(v, out)
+
+
+def _unknown_colour(name: str, colours: list[str], where: str) -> str:
+    return f"unknown colour '{name}' in {where}{did_you_mean(name, colours)} (colours: {', '.join(colours)})"
+
+
+def _check_colours(v, out: ProblemCollector) -> None:
     colours = list(v.colours)
     for i, name in enumerate(colours):
         if name in colours[:i]:
@@ -39,15 +36,22 @@ def check_variant(v, out: Problems) -> None:
     for t, team in enumerate(v.teams or []):
         for i, name in enumerate(team):
             if name not in colours:
-                out.at(("teams", t, i), "SR501", f"unknown colour '{name}' in teams (colours: {', '.join(colours)})")
+                out.at(("teams", t, i), "SR501", _unknown_colour(name, colours, "teams"))
             elif name in seen_team:
                 out.at(("teams", t, i), "SR506", f"colour '{name}' is in two teams")
             else:
                 seen_team[name] = t
+
+
+def _check_players(v, out: ProblemCollector) -> None:
     if v.players.min > v.players.max:
         out.at(("players", "min"), "SR510", f"players: min {v.players.min} is more than max {v.players.max}")
-    if v.players.max > len(colours):
-        out.at(("players", "max"), "SR510", f"players: max {v.players.max} but only {len(colours)} colours")
+    if v.players.max > len(v.colours):
+        out.at(("players", "max"), "SR510", f"players: max {v.players.max} but only {len(v.colours)} colours")
+
+
+def _check_seating(v, out: ProblemCollector) -> None:
+    colours = list(v.colours)
     for key, names in v.seating.items():
         if not (key.isascii() and key.isdigit() and len(key) <= 3) or not v.players.min <= int(key) <= v.players.max:
             out.at(("seating", key), "SR510", f"seating: '{key}' is not a player count between {v.players.min} and {v.players.max}", key=True)
@@ -56,14 +60,20 @@ def check_variant(v, out: Problems) -> None:
             out.at(("seating", key), "SR510", f"seating {key}: lists {len(names)} colours")
         for i, name in enumerate(names):
             if name not in colours:
-                out.at(("seating", key, i), "SR501", f"unknown colour '{name}' in seating")
+                out.at(("seating", key, i), "SR501", _unknown_colour(name, colours, "seating"))
             elif name in names[:i]:
                 out.at(("seating", key, i), "SR510", f"colour '{name}' is seated twice")
-    board = v.board
+
+
+def _check_board(board, out: ProblemCollector) -> None:
     side = board.side_length
     for field in ("start_exit", "safety_entry"):
         if getattr(board, field) >= side:
             out.at(("board", field), "SR505", f"board.{field} {getattr(board, field)} is off the side (offsets 0..{side - 1})")
+
+
+def _check_slides(board, out: ProblemCollector) -> None:
+    side = board.side_length
     triangles = {s.from_ for s in board.slides}
     for i, slide in enumerate(board.slides):
         if slide.from_ >= side:
@@ -76,14 +86,30 @@ def check_variant(v, out: Problems) -> None:
             out.at(("board", "slides", i, "to"), "SR505", f"slide from {slide.from_} ends on the triangle of another slide (offset {slide.to % side})")
         if slide.from_ in [s.from_ for s in board.slides[:i]]:
             out.at(("board", "slides", i, "from"), "SR505", f"two slides start at offset {slide.from_}")
+
+
+def _check_cards(v, out: ProblemCollector) -> None:
+    """Every card in the deck has an effect (SR503); every effect is for a card of the deck
+    (SR504) unless `unused_effects` keeps it on purpose; `unused_effects` names effects (SR502)."""
+    kept = set(v.unused_effects)
+    for name in v.deck:
+        if name not in v.cards:
+            out.at(("deck", name), "SR503", f"card '{name}' is in the deck but cards: gives it no effect"
+                   f"{did_you_mean(name, list(v.cards))}", key=True)
+    for name in v.cards:
+        if name not in v.deck and name not in kept:
+            out.at(("cards", name), "SR504", f"card '{name}' has an effect but no deck holds it"
+                   f"{did_you_mean(name, list(v.deck))} "
+                   f"(list it under unused_effects: to keep the effect without cards)", key=True)
+    for i, name in enumerate(v.unused_effects):
+        if name not in v.cards:
+            out.at(("unused_effects", i), "SR502", f"unused_effects: cards: gives card '{name}' no effect"
+                   f"{did_you_mean(name, list(v.cards))} (cards: {', '.join(v.cards)})")
+
+
+def _check_deck_size(v, out: ProblemCollector) -> None:
     if v.setup.on_start_exit > min(1, v.pawns):
         out.at(("setup", "on_start_exit"), "SR508", "setup.on_start_exit: at most 1 pawn fits on the start exit")
-    for name, count in v.deck.items():
-        if name not in v.cards:
-            out.at(("deck", name), "SR503", f"card '{name}' is in the deck but has no effect under cards:", key=True)
-    for name in v.cards:
-        if name not in v.deck:
-            out.at(("cards", name), "SR504", f"card '{name}' has an effect but is not in the deck", "warning", key=True)
     total = sum(v.deck.values())
     if total == 0:
         out.at(("deck",), "SR508", "the deck has no cards")

@@ -28,7 +28,7 @@ import json
 import os
 from dataclasses import dataclass
 
-from sorry_rules.base.errors import RuleFileError, SaveFileError
+from sorry_rules.base.errors import RuleFileError, SaveFileError, UsageError
 from sorry_rules.records.storage import state_digest, write_atomically  # noqa: F401  (state_digest is part of this API)
 
 FORMAT = "sorry-rules-game-log"
@@ -161,7 +161,7 @@ def replay_log(log: GameLog, game=None):
     if game is None:
         try:
             game = load_game(log.spec, log.rules)
-        except RuleFileError as error:
+        except (RuleFileError, UsageError) as error:  # UsageError: its rule file is gone
             raise SaveFileError(f"the log's rules do not load:\n{error}") from None
     if game.content_hash != log.content_hash:
         raise SaveFileError(f"the log was written for other rules than {log.spec!r} has now (content hash differs)")

@@ -1,25 +1,63 @@
-"""Position files: a board position in RULES.md notation, for the moves oracle.
+"""Position files: a board position in the rule book's notation, for the moves oracle.
 
-Format (JSON, or YAML read by the same safe loader):
+Format (JSON, or YAML; both read by the hardened loader of rule files):
   {"players": ["red", "blue"], "turn": "red", "card": "7",
    "pawns": {"red": ["start", "track:12", "safety:2", "home"]}}
 `players` is the seat order; colours left out of `pawns` have every pawn in Start; a colour
 listing fewer pawns than the variant has its remaining pawns in Start. Hand play gives
-`"hand": [...]` instead of `"card"`.
+`"hand": [...]` instead of `"card"`. The shape is the pydantic model `PositionModel`.
 
-Contract: `parse_position` returns a `Position` or raises `PositionError` with a message that
-names the offending field; it never raises anything else on bad input.
+Contract: `read_position_file(path)` returns a `PositionFile` (data and its source map) or
+raises `PositionError`; `parse_position(game, data, card_override, origins)` returns a
+`Position` or raises `PositionError` carrying every problem found, each located at
+`file:line:col` (through `origins`, the source map; data without one is `<position>:1:1`)
+with a stable code (docs/REFERENCE.md, section 6), or `UsageError` for an unknown `--card`.
+Nothing else is raised on bad input.
 """
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from pathlib import Path
 
-from sorry_rules.base.errors import PositionError, RuleFileError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from sorry_rules.base.errors import PositionError, ProblemCollector, RuleFileError, UsageError
+from sorry_rules.base.suggest import did_you_mean
+from sorry_rules.rules.loader import Origins, schema_problems
+from sorry_rules.rules.yamlsafe import load_yaml
 
 MAX_POSITION_BYTES = 1_000_000
+IN_MEMORY = "<position>"
+
+
+class PositionModel(BaseModel):
+    """A position: who sits where, whose turn it is, the card (or hand) and the pawns."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    players: list[str] = Field(min_length=1, description="The seated colours in seat order.")
+    turn: str | None = Field(default=None, description="The player to move (default the first).")
+    card: str | None = Field(default=None, description="The card to play (draw play); --card overrides it.")
+    hand: list[str] | None = Field(default=None, description="The hand (hand play) instead of card.")
+    pawns: dict[str, list[str]] = Field(default_factory=dict, description="Colour -> positions; the rest are in Start.")
+
+    @field_validator("card", mode="before")
+    @classmethod
+    def _card_number(cls, value):
+        """A card name may be written as a number (`"card": 7`)."""
+        return _named(value)
+
+    @field_validator("hand", mode="before")
+    @classmethod
+    def _hand_numbers(cls, value):
+        return [_named(v) for v in value] if isinstance(value, list) else value
+
+
+def _named(value):
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) < 10**100:
+        return str(value)
+    return value  # anything else is checked (and refused) as a name
 
 
 @dataclass(frozen=True)
@@ -29,126 +67,199 @@ class Position:
     hand: tuple | None
 
 
-def read_position_file(path: str) -> dict:
-    """Read a JSON (or YAML) position file into plain data. Raises PositionError."""
-    file = Path(path)
+@dataclass(frozen=True)
+class PositionFile:
+    """The plain data of a position file and where each value is written in it."""
+
+    data: object
+    origins: Origins
+
+
+def _fail(path: str, code: str, message: str, line: int = 1, col: int = 1) -> PositionError:
+    out = ProblemCollector()
+    out.add(path, line, col, code, message)
+    return PositionError.of(out.problems)
+
+
+def read_position_file(path: str) -> PositionFile:
+    """Read a JSON (or YAML) position file into plain data and its source map. A file not
+    named *.yaml / *.yml must be JSON (its syntax errors say so). Raises PositionError."""
     try:
-        raw = file.read_bytes()[: MAX_POSITION_BYTES + 1]
+        with open(path, "rb") as handle:
+            raw = handle.read(MAX_POSITION_BYTES + 1)
     except OSError as error:
-        raise PositionError(f"cannot read position file {path}: {error.strerror or error}") from None
+        raise _fail(path, "SR100", f"cannot read position file {path}: {error.strerror or error}") from None
     if len(raw) > MAX_POSITION_BYTES:
-        raise PositionError(f"position file {path} is larger than {MAX_POSITION_BYTES} bytes")
+        raise _fail(path, "SR102", f"position file is larger than {MAX_POSITION_BYTES} bytes")
+    if not path.endswith((".yaml", ".yml")):
+        try:
+            json.loads(raw.decode("utf-8"))
+        except json.JSONDecodeError as error:
+            raise _fail(path, "SR103", f"invalid JSON: {error.msg}", error.lineno, error.colno) from None
+        except (UnicodeDecodeError, RecursionError, ValueError):
+            pass  # not UTF-8, nested too deeply, a number too long: the loader below locates it
     try:
-        return json.loads(raw.decode("utf-8"))
-    except UnicodeDecodeError:
-        raise PositionError(f"position file {path} is not UTF-8 text") from None
-    except RecursionError:  # json's decoder recurses once per nested list or object
-        raise PositionError(f"position file {path} is nested too deeply to be a position") from None
-    except json.JSONDecodeError as error:
-        if path.endswith((".yaml", ".yml")):
-            from sorry_rules.rules.yamlsafe import load_yaml
-
-            try:
-                return load_yaml(raw, path)[0]
-            except RuleFileError as yaml_error:
-                raise PositionError(str(yaml_error)) from None
-        raise PositionError(f"{path}:{error.lineno}:{error.colno}: invalid JSON: {error.msg}") from None
-    except ValueError:  # a number longer than int() accepts (sys.get_int_max_str_digits)
-        raise PositionError(f"position file {path} has a number too long to be a position") from None
+        data, smap = load_yaml(raw, path)
+    except RuleFileError as error:
+        raise PositionError.of(error.problems) from None
+    return PositionFile(data, Origins(maps={(): smap}, fallback=path))
 
 
-def _card(game, value, where: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, (str, int)):
-        raise PositionError(f"{where}: expected a card name, got {value!r}")
-    name = str(value)
-    if name not in game.card_index:
-        raise PositionError(f"{where}: unknown card {name!r} (cards: {', '.join(game.card_names)})")
-    return game.card_index[name]
-
-
-def _colour(game, value, where: str) -> int:
-    if not isinstance(value, str) or value not in game.colours:
-        raise PositionError(f"{where}: unknown colour {value!r} (colours: {', '.join(game.colours)})")
-    return game.colours.index(value)
-
-
-def parse_position(game, data, card_override: str | None = None) -> Position:
+def parse_position(game, data, card_override: str | None = None, origins: Origins | None = None) -> Position:
     """Check a position against the variant and build an engine state for it."""
+    card = _override(game, card_override)
+    out = ProblemCollector(origins if origins is not None else Origins(fallback=IN_MEMORY))
     if not isinstance(data, dict):
-        raise PositionError("a position must be a JSON object with players, turn, card and pawns")
-    known = {"players", "turn", "card", "hand", "pawns"}
-    unknown = sorted(set(data) - known)
-    if unknown:
-        raise PositionError(f"unknown field(s) {', '.join(unknown)} (known: {', '.join(sorted(known))})")
-    players = data.get("players")
-    if not isinstance(players, list) or not players:
-        raise PositionError("players: expected the list of colours in seat order")
-    seats = []
-    for i, name in enumerate(players):
-        c = _colour(game, name, f"players[{i}]")
-        if c in seats:
-            raise PositionError(f"players: colour {name!r} is listed twice")
-        seats.append(c)
-    if len(seats) > len(game.colours):
-        raise PositionError("players: more players than colours")
-    turn_name = data.get("turn", players[0])
-    turn_colour = _colour(game, turn_name, "turn")
-    if turn_colour not in seats:
-        raise PositionError(f"turn: {turn_name!r} is not one of the players")
-    turn = seats.index(turn_colour)
-    layout = game.layout
-    pawns = data.get("pawns", {})
-    if not isinstance(pawns, dict):
-        raise PositionError("pawns: expected an object mapping colours to lists of positions")
-    placement = [() for _ in game.colours]
-    for c in seats:
-        placement[c] = (layout.start[c],) * game.pawns
-    occupied: dict[int, str] = {}
-    for name, squares in pawns.items():
-        c = _colour(game, name, "pawns")
-        if c not in seats:
-            raise PositionError(f"pawns: {name!r} is not one of the players")
-        if not isinstance(squares, list):
-            raise PositionError(f"pawns.{name}: expected a list of positions")
-        if len(squares) > game.pawns:
-            raise PositionError(f"pawns.{name}: {len(squares)} pawns, but each colour has {game.pawns}")
-        parsed = []
-        for text in squares:
-            try:
-                sq = layout.parse(c, text)
-            except PositionError as error:
-                raise PositionError(f"pawns.{name}: {error}") from None
-            if sq < layout.X:
-                if sq in occupied:
-                    other = occupied[sq]
-                    same = "two pawns" if other == name else f"a {name} and a {other} pawn"
-                    raise PositionError(f"pawns.{name}: {same} on {text} (a square holds one pawn)")
-                occupied[sq] = name
-            parsed.append(sq)
-        parsed += [layout.start[c]] * (game.pawns - len(parsed))
-        placement[c] = tuple(sorted(parsed))
-    card = hand = None
-    if card_override is not None:
-        card = _card(game, card_override, "--card")
+        out.at((), "SR203", "a position must be a JSON object with players, turn, card and pawns")
+        raise PositionError.of(out.problems)
+    model, failing = _validated(data, out)
+    if model is None:
+        raise PositionError.of(out.problems)
+    checker = _Checker(game, model, out)
+    seats, turn = checker.seats()
+    placement = checker.placement(seats)
+    hand = None
+    if not failing & {"card", "hand"}:
+        hand, card = checker.cards(card)
+    if out.errors:
+        raise PositionError.of(out.problems)
     if game.hand_play:
+        return Position(game.position(placement, seats, turn, hand=hand), None, hand)
+    return Position(game.position(placement, seats, turn, card=card), card, None)
+
+
+def _validated(data: dict, out: ProblemCollector) -> tuple[PositionModel | None, set]:
+    """The model of `data` and the fields that failed the schema (their problems go to
+    `out`). The rest is still checked against the variant, so that one run reports every
+    problem: the model then holds the fields that passed; None when even that fails."""
+    try:
+        return PositionModel.model_validate(data), set()
+    except ValidationError as error:
+        out.extend(schema_problems(data, out.locator, error, PositionModel))
+        failing = {item["loc"][0] for item in error.errors() if item["loc"]}
+    rest = {k: v for k, v in data.items() if k in PositionModel.model_fields and k not in failing}
+    try:
+        return PositionModel.model_validate(rest), failing
+    except ValidationError:  # `players` failed: nothing is left to check against
+        return None, failing
+
+
+def _override(game, card_override: str | None) -> int | None:
+    """The card of `--card`; an unknown one is a usage error (it is in no file)."""
+    if card_override is None:
+        return None
+    if card_override not in game.card_index:
+        names = game.card_names
+        near = did_you_mean(card_override, names)
+        raise UsageError(f"--card: unknown card {card_override!r}{near} (cards: {', '.join(names)})")
+    return game.card_index[card_override]
+
+
+class _Checker:
+    """The checks of a schema-valid position against one variant; every problem goes to `out`."""
+
+    def __init__(self, game, model: PositionModel, out: ProblemCollector):
+        self.game, self.model, self.out = game, model, out
+
+    def colour(self, name: str, path: tuple, key: bool = False) -> int | None:
+        colours = self.game.colours
+        if name in colours:
+            return colours.index(name)
+        self.out.at(path, "SR501", f"{_dotted(path)}: unknown colour {name!r}{did_you_mean(name, colours)} "
+                                   f"(colours: {', '.join(colours)})", key=key)
+        return None
+
+    def card(self, value, path: tuple) -> int | None:
+        names = self.game.card_names
+        name = str(value)
+        if name in self.game.card_index:
+            return self.game.card_index[name]
+        near = did_you_mean(name, names)
+        self.out.at(path, "SR502", f"{_dotted(path)}: unknown card {name!r}{near} (cards: {', '.join(names)})")
+        return None
+
+    def seats(self) -> tuple[list[int], int]:
+        """The seated colours in order and the seat to move (0 when that cannot be known)."""
+        seats: list[int] = []
+        for i, name in enumerate(self.model.players):
+            c = self.colour(name, ("players", i))
+            if c is not None and c in seats:
+                self.out.at(("players", i), "SR603", f"players: colour {name!r} is listed twice")
+            elif c is not None:
+                seats.append(c)
+        if self.model.turn is None:
+            return seats, 0
+        c = self.colour(self.model.turn, ("turn",))
+        if c is not None and c not in seats:
+            self.out.at(("turn",), "SR603", f"turn: {self.model.turn!r} is not one of the players")
+            return seats, 0
+        return seats, seats.index(c) if c is not None else 0
+
+    def placement(self, seats: list[int]) -> list[tuple]:
+        """Every colour's squares: seated colours start in Start, then `pawns` places them."""
+        game, layout = self.game, self.game.layout
+        placement = [() for _ in game.colours]
+        for c in seats:
+            placement[c] = (layout.start[c],) * game.pawns
+        occupied: dict[int, str] = {}
+        for name, squares in self.model.pawns.items():
+            c = self.colour(name, ("pawns", name), key=True)
+            if c is None:
+                continue
+            if c not in seats:
+                self.out.at(("pawns", name), "SR603", f"pawns: {name!r} is not one of the players", key=True)
+                continue
+            if len(squares) > game.pawns:
+                self.out.at(("pawns", name), "SR508", f"pawns.{name}: {len(squares)} pawns, but each colour has {game.pawns}")
+                continue
+            parsed = [sq for j, text in enumerate(squares) if (sq := self.square(c, name, j, text, occupied)) is not None]
+            parsed += [layout.start[c]] * (game.pawns - len(parsed))
+            placement[c] = tuple(sorted(parsed))
+        return placement
+
+    def square(self, c: int, name: str, j: int, text: str, occupied: dict[int, str]) -> int | None:
+        layout = self.game.layout
+        try:
+            sq = layout.parse(c, text)
+        except PositionError as error:
+            self.out.at(("pawns", name, j), "SR601", f"pawns.{name}: {error}")
+            return None
+        if sq < layout.X:
+            if sq in occupied:
+                other = occupied[sq]
+                same = "two pawns" if other == name else f"a {name} and a {other} pawn"
+                self.out.at(("pawns", name, j), "SR602", f"pawns.{name}: {same} on {text} (a square holds one pawn)")
+                return None
+            occupied[sq] = name
+        return sq
+
+    def cards(self, card: int | None) -> tuple[tuple | None, int | None]:
+        """(hand, card) for the variant's way of playing: a hand, or one drawn card."""
+        model = self.model
+        if self.game.hand_play:
+            if card is not None:
+                return (card,), None
+            if model.hand == []:
+                self.out.at(("hand",), "SR204", "hand: expected a non-empty list of card names")
+                return None, None
+            if model.hand is not None:
+                found = [self.card(v, ("hand", i)) for i, v in enumerate(model.hand)]
+                return tuple(found), None
+            if model.card is not None:
+                return (self.card(model.card, ("card",)),), None
+            self.out.at((), "SR604", "this variant plays from a hand: give \"hand\": [cards] (or --card)")
+            return None, None
         if card is not None:
-            hand = (card,)
-        elif "hand" in data:
-            values = data["hand"]
-            if not isinstance(values, list) or not values:
-                raise PositionError("hand: expected a non-empty list of card names")
-            hand = tuple(_card(game, v, f"hand[{i}]") for i, v in enumerate(values))
-        elif "card" in data:
-            hand = (_card(game, data["card"], "card"),)
+            return None, card
+        if model.hand is not None:
+            self.out.at(("hand",), "SR604", "this variant draws one card per turn: give \"card\", not \"hand\"", key=True)
+        elif model.card is None:
+            self.out.at((), "SR201", "card: missing (give \"card\" in the file or --card)")
         else:
-            raise PositionError("this variant plays from a hand: give \"hand\": [cards] (or --card)")
-        state = game.position(placement, seats, turn, hand=hand)
-    else:
-        if "hand" in data and card is None:
-            raise PositionError("this variant draws one card per turn: give \"card\", not \"hand\"")
-        if card is None:
-            if "card" not in data:
-                raise PositionError("card: missing (give \"card\" in the file or --card)")
-            card = _card(game, data["card"], "card")
-        state = game.position(placement, seats, turn, card=card)
-    return Position(state, card, hand)
+            return None, self.card(model.card, ("card",))
+        return None, None
+
+
+def _dotted(path: tuple) -> str:
+    """How a field is named in messages: `players[1]`, `hand[0]`, `turn`, `pawns`."""
+    return path[0] + "".join(f"[{p}]" for p in path[1:] if isinstance(p, int))

@@ -10,9 +10,12 @@ A base that is already part of the merge is not merged again: `--variant partner
 house/x.yaml` with `x` extending `standard` keeps partnership's changes to standard.
 
 Contract: `load_variant` returns a `LoadedVariant` or raises `RuleFileError` with every
-problem found, each located at `file:line:col` in the file the offending value came from.
-`read_merged` stops before the schema and never raises: it returns whatever could be merged
-with the problems found (for `sorry-play validate`).
+problem found, each located at `file:line:col` in the file the offending value came from,
+or `UsageError` when the variant or an overlay it was asked for names no file (with the
+close bundled names and the list of them). `read_merged` stops before the schema: it
+returns whatever could be merged with the problems found (for `sorry-play validate`) and
+raises only that `UsageError`. `schema_problems` turns pydantic errors of any model into
+located, coded problems (rule files and position files alike).
 """
 
 from __future__ import annotations
@@ -22,11 +25,13 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
-from sorry_rules.base.errors import Problem, ProblemCollector, RuleFileError
-from sorry_rules.rules.model import Variant
+from sorry_rules.base.errors import Problem, ProblemCollector, RuleFileError, UsageError
 from sorry_rules.base.resources import variants_dir
+from sorry_rules.base.suggest import close_names, did_you_mean
+from sorry_rules.rules.fields import known_fields
+from sorry_rules.rules.model import Variant
 from sorry_rules.rules.yamlsafe import Mark, SourceMap, load_yaml_file
 
 MAX_EXTENDS_DEPTH = 16
@@ -120,6 +125,30 @@ def bundled_names() -> list[str]:
     return sorted(p.relative_to(root).as_posix() for p in root.rglob("*.yaml"))
 
 
+def _short(name: str) -> str:
+    return name.removesuffix(".yaml")
+
+
+def close_bundled(spec: str) -> str:
+    """"; did you mean 'house/x'?" for the bundled names whose file name (without folder and
+    `.yaml`) is close to the one in `spec`, or "" (the shared folder does not count)."""
+    by_base: dict[str, list[str]] = {}
+    for name in bundled_names():
+        by_base.setdefault(_short(name).rpartition("/")[2], []).append(_short(name))
+    found = [full for base in close_names(_short(spec).rpartition("/")[2], by_base) for full in by_base[base]]
+    return "; did you mean " + " or ".join(f"'{name}'" for name in found) + "?" if found else ""
+
+
+def not_found(spec: str, what: str) -> str:
+    """The message for a variant or overlay name that names no file: the close bundled
+    names ("did you mean") and the bundled names of that kind (variants are the top-level
+    files, overlays the ones in folders)."""
+    names = [_short(n) for n in bundled_names()]
+    kind = [n for n in names if ("/" in n) == (what != "variant")]
+    return (f"no {what} {spec!r}: not a file, and not a bundled name{close_bundled(spec)} "
+            f"(bundled {what}s: {', '.join(kind)}; see `sorry-play variants`)")
+
+
 class _Reader:
     """Reads one file and its `extends:` chain, collecting problems."""
 
@@ -135,7 +164,7 @@ class _Reader:
         try:
             data, smap = load_yaml_file(path, name)
         except RuleFileError as error:
-            self.problems.problems.extend(error.problems)
+            self.problems.extend(error.problems)
             return None, origins
         self.files.append(name)
         self.included.add(path.resolve())
@@ -156,7 +185,9 @@ class _Reader:
             mark = smap.locate(("extends",) if isinstance(extends, str) else ("extends", index))
             target = resolve(base, path.parent)
             if target is None:
-                self.problems.add(name, mark.line, mark.col, "SR401", f"extends: no rule file {base!r} (looked beside {name} and among the bundled variants)")
+                near = close_bundled(base)
+                self.problems.add(name, mark.line, mark.col, "SR401",
+                                  f"extends: no rule file {base!r} (looked beside {name} and among the bundled variants){near}")
                 continue
             if target.resolve() in stack:
                 chain = " -> ".join(self.name_of(p) for p in stack + (target.resolve(),))
@@ -195,28 +226,34 @@ def _data_path(data, loc) -> tuple:
     return tuple(path), None
 
 
-def schema_problems(data: dict, origins: Origins, error: ValidationError) -> list[Problem]:
-    """Turn pydantic errors into located problems with stable codes."""
-    problems = []
+def schema_problems(data: dict, origins: Origins, error: ValidationError, model: type[BaseModel] = Variant) -> list[Problem]:
+    """Turn pydantic errors of `model` (validated from `data`) into located problems with
+    stable codes; an unknown field names the known fields there and the close one."""
+    problems = ProblemCollector(origins)
     for item in error.errors(include_url=False):
         loc = tuple(item["loc"])
         path, missing = _data_path(data, loc)
         dotted = ".".join(str(p) for p in path) or "the file"
         kind = item["type"]
         if kind == "missing":
-            mark = origins.mark(path)
             field_name = missing if missing is not None else str(loc[-1])
-            problems.append(Problem(mark.file, mark.line, mark.col, "SR201", f"{dotted}: required field '{field_name}' is missing"))
+            problems.at(path, "SR201", f"{dotted}: required field '{field_name}' is missing")
         elif kind == "extra_forbidden":
-            mark = origins.key_mark(path)
-            problems.append(Problem(mark.file, mark.line, mark.col, "SR202", f"unknown field '{path[-1] if path else loc[-1]}' in {'.'.join(str(p) for p in path[:-1]) or 'the file'}"))
+            problems.at(path, "SR202", _unknown_field(model, loc, path), key=True)
         elif kind.endswith("_type") or kind in {"model_attributes_type", "dict_type", "list_type", "union_tag_not_found"}:
-            mark = origins.mark(path)
-            problems.append(Problem(mark.file, mark.line, mark.col, "SR203", f"{dotted}: {item['msg']}"))
+            problems.at(path, "SR203", f"{dotted}: {item['msg']}")
         else:
-            mark = origins.mark(path)
-            problems.append(Problem(mark.file, mark.line, mark.col, "SR204", f"{dotted}: {item['msg']}"))
-    return problems
+            problems.at(path, "SR204", f"{dotted}: {item['msg']}")
+    return problems.problems
+
+
+def _unknown_field(model: type[BaseModel], loc: tuple, path: tuple) -> str:
+    name = str(path[-1] if path else loc[-1])
+    where = ".".join(str(p) for p in path[:-1]) or "the file"
+    known = known_fields(model, loc[:-1])
+    if not known:
+        return f"unknown field '{name}' in {where}"
+    return f"unknown field '{name}' in {where}{did_you_mean(name, known)} (fields: {', '.join(known)})"
 
 
 @dataclass
@@ -234,18 +271,18 @@ class Merged:
 
 def read_merged(spec: str | Path, rules: tuple[str | Path, ...] | list = (), layers: tuple = (), name_of=None) -> Merged:
     """Read and merge variant `spec` (a path or bundled name), `rules` overlays on top, then
-    in-memory `layers` ((data, SourceMap) pairs, used by tests). Never raises RuleFileError.
+    in-memory `layers` ((data, SourceMap) pairs, used by tests). Never raises RuleFileError;
+    raises UsageError when `spec` or an overlay names no file (`not_found`).
     `name_of(path)` names files in problems (default `display_name`)."""
     problems = ProblemCollector()
     reader = _Reader(problems, name_of)
     merged: dict | None = None
     origins = Origins()
-    for index, item in enumerate([spec, *rules]):
-        path = resolve(str(item))
+    paths = [resolve(str(item)) for item in [spec, *rules]]
+    for index, (item, path) in enumerate(zip([spec, *rules], paths)):
         if path is None:
-            what = "variant" if index == 0 else "rule overlay"
-            problems.add(str(item), 1, 1, "SR100", f"no {what} {str(item)!r}: not a file, and not a bundled name (see `sorry-play variants`)")
-            continue
+            raise UsageError(not_found(str(item), "variant" if index == 0 else "rule overlay"))
+    for path in paths:
         data, file_origins = reader.read(path, (path.resolve(),))
         if data is not None:
             merged, origins = on_top(merged, origins, data, file_origins)

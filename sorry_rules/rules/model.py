@@ -190,6 +190,10 @@ class Variant(Strict):
         description="Card name -> number of copies shuffled into the draw pile; at least one card in all.")
     cards: dict[Name, str] = Field(min_length=1, max_length=MAX_CARD_KINDS, description=(
         "Card name -> what the card does, as a DSL effect, e.g. `enter | forward 1`."))
+    unused_effects: list[Name] = Field(
+        default_factory=list, max_length=MAX_CARD_KINDS,
+        description="Cards whose effect under `cards` is kept on purpose though no deck holds them "
+                    "(e.g. an overlay takes the card out of the deck); any other effect without a card is an error.")
     turn: Turn = Field(default_factory=lambda: DrawTurn(source="draw"), description=(
         "How a turn takes its card: draw one, or play from a hand."))
     rules: Rules = Field(default_factory=Rules, description="Switches of the movement mechanisms (bumps, slides, splits, Home).")

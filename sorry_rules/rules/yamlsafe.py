@@ -30,7 +30,7 @@ from yaml.events import (
     ScalarEvent,
 )
 
-from sorry_rules.base.errors import Problem, RuleFileError
+from sorry_rules.base.errors import ProblemCollector, RuleFileError
 
 MAX_BYTES = 1_048_576
 MAX_DEPTH = 64
@@ -267,7 +267,9 @@ def load_yaml_file(path: str | os.PathLike, display_name: str | None = None) -> 
             raw = handle.read(MAX_BYTES + 1)
     except OSError as error:
         reason = error.strerror or type(error).__name__
-        raise RuleFileError([Problem(name, 1, 1, "SR100", f"cannot read {name}: {reason}")]) from None
+        problems = ProblemCollector()
+        problems.add(name, 1, 1, "SR100", f"cannot read {name}: {reason}")
+        raise RuleFileError(problems.problems) from None
     return load_yaml(raw, name)
 
 
@@ -276,22 +278,22 @@ def load_yaml(source: bytes | str, file: str) -> tuple[object, SourceMap]:
 
     Raises RuleFileError with every problem found (only the first syntax error, since parsing
     stops there, but problems found before it are kept)."""
-    problems: list[Problem] = []
+    problems = ProblemCollector()
     smap = SourceMap(file)
     text = _decode(source, file, problems)
     data = None
     if text is not None:
         data = _Builder(_Text(text), file, smap, problems).run()
     if problems:
-        raise RuleFileError(problems)
+        raise RuleFileError(problems.problems)
     return data, smap
 
 
-def _decode(source: bytes | str, file: str, problems: list[Problem]) -> str | None:
+def _decode(source: bytes | str, file: str, problems: ProblemCollector) -> str | None:
     """Size and encoding checks; the text without a BOM, or None after adding a problem."""
 
     def fail(code: str, message: str, line: int = 1, col: int = 1) -> None:
-        problems.append(Problem(file, line, col, code, message))
+        problems.add(file, line, col, code, message)
 
     if isinstance(source, str):
         size = len(source.encode("utf-8", "surrogatepass")) if len(source) <= MAX_BYTES else len(source)
@@ -353,7 +355,7 @@ class _Frame:
 class _Builder:
     """Turns the event stream into data with an explicit stack (no recursion per level)."""
 
-    def __init__(self, text: _Text, file: str, smap: SourceMap, problems: list[Problem]):
+    def __init__(self, text: _Text, file: str, smap: SourceMap, problems: ProblemCollector):
         self.text, self.file, self.smap, self.problems = text, file, smap, problems
         self.stack: list[_Frame] = []
         self.root = None
@@ -370,14 +372,14 @@ class _Builder:
                 line, col = self.text.line_col(len(self.text.text))
             else:
                 line, col = mark.line + 1, min(mark.column, len(self.text.line(mark.line))) + 1
-        self.problems.append(Problem(self.file, line, col, code, message))
+        self.problems.add(self.file, line, col, code, message)
 
     def run(self):
         if _LOADER is not getattr(yaml, "CSafeLoader", None):
             at = _flow_depth_overflow(self.text.text)
             if at is not None:
                 line, col = self.text.line_col(at)
-                self.problems.append(Problem(self.file, line, col, "SR106", f"nesting deeper than {_PRESCAN_DEPTH} levels"))
+                self.problems.add(self.file, line, col, "SR106", f"nesting deeper than {_PRESCAN_DEPTH} levels")
                 return None
         try:
             self._consume(yaml.parse(self.text.text, Loader=_LOADER))
@@ -386,7 +388,7 @@ class _Builder:
         except yaml.YAMLError as error:  # ReaderError: bad character the pre-check missed
             position = getattr(error, "position", 0) or 0
             line, col = self.text.line_col(min(position, len(self.text.text)))
-            self.problems.append(Problem(self.file, line, col, "SR101", f"not a valid text file: {error}"))
+            self.problems.add(self.file, line, col, "SR101", f"not a valid text file: {error}")
         except UnicodeError as error:
             self.problem(None, "SR101", f"not a valid text file: {error}")
         return self.root
@@ -395,7 +397,7 @@ class _Builder:
         mark = error.problem_mark or error.context_mark
         problem = error.problem or "invalid YAML"
         if "maximum nesting depth" in problem:  # libyaml's own limit
-            if not any(p.code == "SR106" for p in self.problems):
+            if not any(p.code == "SR106" for p in self.problems.problems):
                 self.problem(mark, "SR106", f"nesting deeper than {_PRESCAN_DEPTH} levels")
             return
         message = problem
@@ -408,62 +410,66 @@ class _Builder:
         self.problem(mark, "SR103", message)
 
     def _consume(self, events) -> None:
-        stack, nodes, documents, skip, too_deep = self.stack, 0, 0, 0, False
+        """Build the data from the event stream; stops at a second document or too many nodes."""
+        self.nodes, self.documents, self.skip, self.too_deep = 0, 0, 0, False
         for event in events:
-            if skip:  # inside a subtree that is consumed but not built or checked
-                if isinstance(event, CollectionEndEvent):
-                    skip -= 1
-                    if not skip:
-                        self._deliver(None)
-                elif isinstance(event, CollectionStartEvent):
-                    skip += 1
-                continue
-            if isinstance(event, DocumentStartEvent):
-                documents += 1
-                if documents > 1:
+            if self.skip:  # inside a subtree that is consumed but not built or checked
+                self._skip(event)
+            elif isinstance(event, DocumentStartEvent):
+                self.documents += 1
+                if self.documents > 1:
                     self.problem(event.start_mark, "SR108", "only one YAML document is allowed per file")
                     return
-                continue
-            if isinstance(event, CollectionEndEvent):
-                self._deliver(stack.pop().container)
-                continue
-            if not isinstance(event, NodeEvent):
-                continue
-            nodes += 1
-            m = event.start_mark
-            if nodes > MAX_NODES:
-                self.problem(m, "SR109", f"more than {MAX_NODES} YAML nodes")
-                return
-            self._check_node(event)
-            top = stack[-1] if stack else None
-            if top is not None and top.is_map and top.awaiting_key:
-                if isinstance(event, ScalarEvent):
-                    self._key(top, event)
-                elif isinstance(event, AliasEvent):
-                    top.key, top.awaiting_key = _SKIP_KEY, False
-                else:
-                    self.problem(m, "SR103", "keys must be plain text, not a list or mapping")
-                    skip = 1
-                continue
-            path, key_mark = self._slot(top)
-            mark = Mark(self.file, m.line + 1, m.column + 1)
-            if isinstance(event, ScalarEvent):
-                if path is not None:
-                    self.smap.set(path, mark, scalar=self._scalar_info(event), key=key_mark)
-                self._deliver(self._resolve(event))
-            elif isinstance(event, AliasEvent):
-                if path is not None:
-                    self.smap.set(path, mark, key=key_mark)
+            elif isinstance(event, CollectionEndEvent):
+                self._deliver(self.stack.pop().container)
+            elif isinstance(event, NodeEvent):
+                self.nodes += 1
+                if self.nodes > MAX_NODES:
+                    self.problem(event.start_mark, "SR109", f"more than {MAX_NODES} YAML nodes")
+                    return
+                self._node(event)
+
+    def _skip(self, event) -> None:
+        if isinstance(event, CollectionEndEvent):
+            self.skip -= 1
+            if not self.skip:
                 self._deliver(None)
-            elif len(stack) >= MAX_DEPTH:
-                if not too_deep:
-                    self.problem(m, "SR106", f"lists and mappings nested deeper than {MAX_DEPTH} levels")
-                    too_deep = True
-                skip = 1
+        elif isinstance(event, CollectionStartEvent):
+            self.skip += 1
+
+    def _node(self, event) -> None:
+        """One scalar, alias or collection start: a key, or a value placed at its path."""
+        self._check_node(event)
+        stack, m = self.stack, event.start_mark
+        top = stack[-1] if stack else None
+        if top is not None and top.is_map and top.awaiting_key:
+            if isinstance(event, ScalarEvent):
+                self._key(top, event)
+            elif isinstance(event, AliasEvent):
+                top.key, top.awaiting_key = _SKIP_KEY, False
             else:
-                if path is not None:
-                    self.smap.set(path, mark, key=key_mark)
-                stack.append(_Frame({} if isinstance(event, MappingStartEvent) else [], path))
+                self.problem(m, "SR103", "keys must be plain text, not a list or mapping")
+                self.skip = 1
+            return
+        path, key_mark = self._slot(top)
+        mark = Mark(self.file, m.line + 1, m.column + 1)
+        if isinstance(event, ScalarEvent):
+            if path is not None:
+                self.smap.set(path, mark, scalar=self._scalar_info(event), key=key_mark)
+            self._deliver(self._resolve(event))
+        elif isinstance(event, AliasEvent):
+            if path is not None:
+                self.smap.set(path, mark, key=key_mark)
+            self._deliver(None)
+        elif len(stack) >= MAX_DEPTH:
+            if not self.too_deep:
+                self.problem(m, "SR106", f"lists and mappings nested deeper than {MAX_DEPTH} levels")
+                self.too_deep = True
+            self.skip = 1
+        else:
+            if path is not None:
+                self.smap.set(path, mark, key=key_mark)
+            stack.append(_Frame({} if isinstance(event, MappingStartEvent) else [], path))
 
     def _check_node(self, event) -> None:
         m = event.start_mark
