@@ -29,12 +29,13 @@ from __future__ import annotations
 from math import comb, perm
 
 from sorry_rules import dsl
+from sorry_rules.base import limits
 from sorry_rules.engine.mechanics import DRAW_AGAIN, PASS, Board
 
 #: Largest estimated work of one evaluation of a card effect, condition or formula.
-MAX_WORK = 1_000_000
+MAX_WORK = limits.MAX_WORK
 #: Largest number of movement-table entries (colours x squares per table) of one variant.
-MAX_TABLE_CELLS = 4_000_000
+MAX_TABLE_CELLS = limits.MAX_TABLE_CELLS
 _CAP = 10**30  # estimates are clamped here, so huge texts stay cheap to estimate
 
 

@@ -18,8 +18,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sorry_rules.base.errors import PositionError, RuleFileError
+from sorry_rules.base import limits
 
-MAX_POSITION_BYTES = 1_000_000
+MAX_POSITION_BYTES = limits.MAX_POSITION_BYTES
 
 
 @dataclass(frozen=True)

@@ -25,11 +25,12 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from sorry_rules.base.errors import Problem, ProblemCollector, RuleFileError
+from sorry_rules.base import limits
 from sorry_rules.rules.model import Variant
 from sorry_rules.base.resources import variants_dir
 from sorry_rules.rules.yamlsafe import Mark, SourceMap, load_yaml_file
 
-MAX_EXTENDS_DEPTH = 16
+MAX_EXTENDS_DEPTH = limits.MAX_EXTENDS_DEPTH
 
 
 @dataclass
