@@ -87,7 +87,8 @@ def from_json(text: str | bytes, where: str = "game record") -> Record:
     fmt, version = data["format"], data.get("version")
     reader = READERS.get((fmt, version)) if isinstance(version, int) and not isinstance(version, bool) else None
     if reader is None:
-        newer = isinstance(version, int) and not isinstance(version, bool) and version > VERSION
+        newest = max(v for f, v in READERS if f == fmt)
+        newer = isinstance(version, int) and not isinstance(version, bool) and version > newest
         why = "written by a newer sorry-rules" if newer else "an unknown version"
         raise SaveFileError(f"{where}: {fmt} version {version!r} is {why}; {_READS}")
     return reader(data, where)

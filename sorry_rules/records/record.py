@@ -11,7 +11,7 @@ plus a `checksum` of the other fields:
   {"format": "sorry-rules-game", "version": 2,
    "variant": {"spec": "standard", "rules": [], "name": "standard", "content_hash": "<sha256>"},
    "seed": 42, "seats": ["red", "yellow"], "first": null, "kinds": ["human", "bot:greedy"],
-   "max_plies": 20000, "choices": [0, 2, 1], "plies": 3, "finished": false,
+   "max_plies": 500, "choices": [0, 2, 1], "plies": 3, "finished": false,
    "state_digest": "<sha256>", "checksum": "<sha256>"}
 
 `Record` and `RecordFile` (pydantic) are the definition of the format; `records.legacy`
@@ -88,9 +88,19 @@ class Record(BaseModel):
 
 
 class RecordFile(Record):
-    """A record as stored: the record's fields and a checksum of them."""
+    """A record as stored: every field of the record (null where not recorded) and a
+    checksum of them."""
 
     checksum: Digest = Field(description="SHA-256 of the other fields as JSON with sorted keys and no spaces")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _every_field(cls, data):
+        if isinstance(data, dict):
+            missing = [name for name in cls.model_fields if name not in data]
+            if missing:
+                raise ValueError(f"field(s) {', '.join(map(repr, missing))} missing")
+        return data
 
 
 def checksum_of(fields: dict) -> str:
