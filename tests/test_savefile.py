@@ -122,7 +122,8 @@ DAMAGE = {
     "newer version": lambda p: _rewrite(p, lambda r: r.update(version=99)),
     "hand-edited choice": lambda p: _rewrite(p, lambda r: r["choices"].__setitem__(5, r["choices"][5] + 1), checksum=False),
     "impossible choice": lambda p: _rewrite(p, lambda r: r["choices"].__setitem__(3, 77)),
-    "choice changed, checksum fixed": lambda p: _rewrite(p, lambda r: r.update(choices=[1 - c if c < 2 else c for c in r["choices"]])),
+    "choice changed, checksum fixed": lambda p: _rewrite(p, lambda r: r.update(choices=[1 - c if c < 2 else c
+                                                                                for c in r["choices"]])),
     "wrong types": lambda p: _rewrite(p, lambda r: r.update(plies="eight")),
     "seed of another type": lambda p: _rewrite(p, lambda r: r.update(seed=r["seed"] + 0.5)),
     "negative choice": lambda p: _rewrite(p, lambda r: r["choices"].__setitem__(0, -1)),

@@ -33,11 +33,13 @@ def _load(variant: str, rules: tuple):
 @seed_option()
 @click.option("--auto", is_flag=True, help="Computer players only; prints the game turn by turn.")
 @max_plies_option("Stop an endless game after this many moves; it ends without a winner.")
-@click.option("--seat", "seat_specs", multiple=True, metavar="COLOUR=KIND", help="Who plays a colour: human, bot, bot:NAME (random, greedy, expert); repeatable.")
+@click.option("--seat", "seat_specs", multiple=True, metavar="COLOUR=KIND",
+              help="Who plays a colour: human, bot, bot:NAME (random, greedy, expert); repeatable.")
 @click.option("--humans", type=int, default=None, help="The first N seats are people taking turns at one keyboard.")
 @click.option("--bot", default=None, help="Computer player for the other seats (default: greedy; random with --auto).")
 @click.option("--resume", type=click.Path(dir_okay=False), default=None, help="Continue the game saved in FILE.")
-@click.option("--save", type=click.Path(dir_okay=False), default=None, help="Save the game after every move to FILE (default for games with people: the user data folder).")
+@click.option("--save", type=click.Path(dir_okay=False), default=None,
+              help="Save the game after every move to FILE (default for games with people: the user data folder).")
 @click.version_option(package_name="sorry-rules")
 @click.pass_context
 @friendly

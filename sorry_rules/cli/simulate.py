@@ -31,19 +31,26 @@ BOTS_HELP = "Computer players by name, comma separated, given to seats in order 
 
 def _common(fn):
     options = [
-        click.option("--games", "-n", type=click.IntRange(min=1), default=1000, show_default=True, help="Number of games (per side)."),
+        click.option("--games", "-n", type=click.IntRange(min=1), default=1000, show_default=True,
+                     help="Number of games (per side)."),
         players_option,
         click.option("--bots", "-b", default="random", show_default=True, help=BOTS_HELP),
         click.option("--rotate", is_flag=True, help="Shift the bots one seat per game (game i: seat s gets bot s+i)."),
         seed_option(default=1, help="Simulation seed S; game i plays a seed derived from (S, i)."),
         max_plies_option("Stop a game without a winner after this many plies; it counts as won by nobody."),
-        click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Worker processes for --engine local (default: the number of CPUs)."),
-        click.option("--engine", type=click.Choice(["local", "dask"]), default="local", show_default=True, help="Where to play: a local process pool or a Dask cluster."),
-        click.option("--scheduler", default=None, metavar="ADDRESS", help="Dask scheduler address, e.g. tcp://HOST:8786 (with --engine dask)."),
-        click.option("--connect-timeout", type=click.FloatRange(min=0.1), default=10.0, show_default=True, help="Seconds to wait for the Dask scheduler."),
-        click.option("--batch-size", type=click.IntRange(min=1), default=None, help="Games per task (default: about 4 tasks per job, at most 250)."),
+        click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+                     help="Worker processes for --engine local (default: the number of CPUs)."),
+        click.option("--engine", type=click.Choice(["local", "dask"]), default="local", show_default=True,
+                     help="Where to play: a local process pool or a Dask cluster."),
+        click.option("--scheduler", default=None, metavar="ADDRESS",
+                     help="Dask scheduler address, e.g. tcp://HOST:8786 (with --engine dask)."),
+        click.option("--connect-timeout", type=click.FloatRange(min=0.1), default=10.0, show_default=True,
+                     help="Seconds to wait for the Dask scheduler."),
+        click.option("--batch-size", type=click.IntRange(min=1), default=None,
+                     help="Games per task (default: about 4 tasks per job, at most 250)."),
         click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True),
-        click.option("--progress/--no-progress", default=None, help="Progress bar on stderr (default: when stderr is a terminal)."),
+        click.option("--progress/--no-progress", default=None,
+                     help="Progress bar on stderr (default: when stderr is a terminal)."),
     ]
     for option in reversed(options):
         fn = option(fn)
@@ -61,7 +68,8 @@ class _Progress:
             return
         # lazy: rich only when a progress bar is drawn
         from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TaskProgressColumn, TextColumn,
+                                   TimeElapsedColumn, TimeRemainingColumn)
 
         self.bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TaskProgressColumn(),
                             TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
