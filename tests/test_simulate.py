@@ -348,7 +348,7 @@ def test_play_path_imports_neither_the_pool_nor_dask():
     script = textwrap.dedent("""
         import sys
         from click.testing import CliRunner
-        import sorry_rules.cli
+        import sorry_rules.cli.app
         result = CliRunner().invoke(sorry_rules.cli.app.main, ["--auto", "--seed", "1", "--players", "2"])
         assert result.exit_code == 0, result.output
         assert "wins after" in result.output
