@@ -13,7 +13,6 @@ import os
 import click
 
 from sorry_rules.base.errors import SorryRulesError
-from sorry_rules.base.resources import variants_dir
 from sorry_rules.cli.errors import friendly
 from sorry_rules.cli.options import rules_option, variant_option
 
@@ -77,7 +76,8 @@ def explain(variant, rules, cards):
 def variant_lines() -> list[str]:
     """One line per bundled rule file: name, kind (variant, or overlay of its bases) and its
     own description (an overlay's, not the one it inherits)."""
-    # lazy: rule-file loading (yaml, pydantic) only for `sorry-play variants`
+    # lazy: rule-file loading (yaml, pydantic, pathlib) only for `sorry-play variants`
+    from sorry_rules.base.resources import variants_dir
     from sorry_rules.rules.loader import bundled_names, load_variant
     from sorry_rules.rules.yamlsafe import load_yaml_file
 
