@@ -9,6 +9,7 @@ as a speed; memory is measured with tracemalloc against generous bounds where it
 from __future__ import annotations
 
 import gc
+import inspect
 import json
 import re
 import textwrap
@@ -19,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from sorry_rules import dsl
+from sorry_rules.base import limits
 from sorry_rules.records import gamelog
 from sorry_rules.rules import loader
 from sorry_rules.rules import model
@@ -28,7 +30,6 @@ from sorry_rules.players import runner
 from sorry_rules.rules import yamlsafe
 from sorry_rules.compiler import compile_variant, load_game
 from sorry_rules.base.errors import PositionError, RuleFileError, UsageError
-from sorry_rules.engine.layout import Layout
 from sorry_rules.rules.loader import load_variant
 from sorry_rules.rules.yamlsafe import load_yaml
 
@@ -377,14 +378,25 @@ def test_game_log_size_limit(tmp_path):
     from sorry_rules.base.errors import SaveFileError
 
     big = tmp_path / "log.json"
-    big.write_bytes(b" " * (gamelog.MAX_LOG_BYTES + 10))
+    big.write_bytes(b" " * (limits.MAX_RECORD_BYTES + 10))
     with pytest.raises(SaveFileError, match="larger than"):
         gamelog.read_log(big)
 
 
-# ---- docs/LIMITS.md ----------------------------------------------------------------------------
-MODULES = {"model": model, "yamlsafe": yamlsafe, "dsl": dsl, "loader": loader, "programs": programs,
-           "runner": runner, "position": position, "gamelog": gamelog}
+# ---- docs/LIMITS.md and base/limits.py ---------------------------------------------------------
+ROOT = Path(__file__).resolve().parent.parent
+#: The modules that enforce a limit under a local name, and the constant of base.limits it is.
+ALIASES = {
+    (yamlsafe, "MAX_BYTES"): "MAX_YAML_BYTES", (yamlsafe, "MAX_DEPTH"): "MAX_YAML_DEPTH",
+    (yamlsafe, "MAX_NODES"): "MAX_YAML_NODES", (yamlsafe, "MAX_SCALAR_CHARS"): "MAX_SCALAR_CHARS",
+    (loader, "MAX_EXTENDS_DEPTH"): "MAX_EXTENDS_DEPTH", (model, "MAX_COLOURS"): "MAX_COLOURS",
+    (model, "MAX_PAWNS"): "MAX_PAWNS", (model, "MAX_SIDE"): "MAX_SIDE", (model, "MAX_SAFETY"): "MAX_SAFETY",
+    (model, "MAX_CARD_COPIES"): "MAX_CARD_COPIES", (model, "MAX_CARD_KINDS"): "MAX_CARD_KINDS",
+    (model, "MAX_HAND"): "MAX_HAND", (dsl, "MAX_TEXT"): "MAX_DSL_TEXT", (dsl, "MAX_NESTING"): "MAX_DSL_NESTING",
+    (dsl, "MAX_NUMBER"): "MAX_DSL_NUMBER", (programs, "MAX_WORK"): "MAX_WORK",
+    (programs, "MAX_TABLE_CELLS"): "MAX_TABLE_CELLS", (runner, "DEFAULT_MAX_PLIES"): "DEFAULT_MAX_PLIES",
+    (position, "MAX_POSITION_BYTES"): "MAX_POSITION_BYTES",
+}
 
 
 def _doc_rows():
@@ -398,17 +410,32 @@ def _doc_rows():
 
 
 def test_limits_doc_states_every_limit_with_its_value():
-    """Every MAX_* constant of the limit modules is a row of docs/LIMITS.md with its value."""
+    """Every MAX_* constant of base.limits is a row of docs/LIMITS.md with its value."""
     rows = _doc_rows()
-    constants = {(m, name): getattr(module, name) for m, module in MODULES.items() for name in dir(module)
-                 if re.fullmatch(r"(MAX|DEFAULT_MAX)_[A-Z_]+", name) and isinstance(getattr(module, name), int)}
-    assert constants, "no limit constants found"
+    constants = {("limits", name): getattr(limits, name) for name in dir(limits)
+                 if re.fullmatch(r"(MAX|DEFAULT_MAX)_[A-Z_]+", name) and isinstance(getattr(limits, name), int)}
+    assert len(constants) >= 20, "no limit constants found"
     missing = sorted(set(constants) - set(rows))
     assert not missing, f"docs/LIMITS.md has no row for {missing}"
     for key, value in constants.items():
         assert rows[key][0] == value, f"docs/LIMITS.md says {key[0]}.{key[1]} = {rows[key][0]}, the code {value}"
     stale = sorted(set(rows) - set(constants))
     assert not stale, f"docs/LIMITS.md lists constants that do not exist: {stale}"
+
+
+def test_every_limit_is_written_in_base_limits_only():
+    """One place for limits: the modules that enforce one use base.limits' value, and no
+    module of the package assigns a number to a MAX_* name (or writes the ply limit) itself."""
+    for (module, local), name in ALIASES.items():
+        assert getattr(module, local) == getattr(limits, name), f"{module.__name__}.{local} is not limits.{name}"
+    assert inspect.signature(runner.play_game).parameters["max_plies"].default == limits.DEFAULT_MAX_PLIES
+    own = re.compile(r"^\s*(DEFAULT_)?MAX_\w+\s*(:[^=]*)?=\s*[\d(]", re.M)
+    for path in sorted((ROOT / "sorry_rules").rglob("*.py")):
+        if path.name == "limits.py":
+            continue
+        text = path.read_text(encoding="utf-8")
+        assert not own.search(text), f"{path.relative_to(ROOT)} defines a limit of its own: put it in base/limits.py"
+        assert "20_000" not in text and "20000" not in text, f"{path.relative_to(ROOT)} writes the ply limit itself"
 
 
 def test_limits_doc_codes_are_known():

@@ -13,7 +13,8 @@ import pytest
 from sorry_rules.players.registry import make_player
 from sorry_rules.compiler import load_game
 from sorry_rules.players.runner import GameRecord, play_game
-from sorry_rules.records.savefile import SavedGame, read_save, write_save
+from sorry_rules.records import gamelog
+from sorry_rules.records.savefile import new_save, read_save, write_save
 
 RULES = Path(__file__).parent / "rules"
 TURN_LINE = re.compile(r"^\s+\d+  \S+", re.M)
@@ -101,9 +102,8 @@ def test_interrupted_auto_game_resumes_to_the_same_end(tmp_path):
     state = game.new_game(21, players=3)
     record = GameRecord(21, state.seats, state.turn)
     interrupted = play_game(game, state, [make_player("greedy", 21, s) for s in range(3)], max_plies=50, record=record)
-    part = SavedGame(variant="standard", rules=[], content_hash=game.content_hash, seed=21,
-                     seats=[game.colours[c] for c in state.seats], first=state.turn, kinds=["bot:greedy"] * 3,
-                     max_plies=20_000, choices=list(record.choices))
+    part = new_save(game, "standard", (), 21, state, ["bot:greedy"] * 3, 20_000)
+    part.choices = list(record.choices)
     part.reached(interrupted)
     path = tmp_path / "part.json"
     write_save(path, part)
@@ -122,9 +122,9 @@ def test_replay_of_an_unfinished_game_says_so(tmp_path):
     state = game.new_game(2, players=2)
     record = GameRecord(2, state.seats, state.turn)
     final = play_game(game, state, [make_player("random", 2, s) for s in range(2)], max_plies=30, record=record)
-    saved = SavedGame(variant=str(RULES / "hand5.yaml"), rules=[], content_hash=game.content_hash, seed=2,
-                      seats=["red", "yellow"], first=state.turn, kinds=["human", "bot:greedy"], max_plies=20_000,
-                      choices=list(record.choices))
+    saved = new_save(game, str(RULES / "hand5.yaml"), (), 2, state, ["human", "bot:greedy"], 20_000)
+    assert saved.seats == ["red", "yellow"]
+    saved.choices = list(record.choices)
     saved.reached(final)
     write_save(tmp_path / "g.json", saved)
     shown = run("replay", str(tmp_path / "g.json"))
@@ -132,3 +132,44 @@ def test_replay_of_an_unfinished_game_says_so(tmp_path):
     assert "Saved after 30 moves" in shown.stdout
     assert "Red (person)" in shown.stdout
     assert "Your hand" not in shown.stdout
+
+
+def test_a_game_stopped_at_max_plies_says_so(tmp_path):
+    """Issue 11: `--max-plies 40` ended "No winner after 40 moves (stopped)": now it names
+    the limit, in the game and in its replay."""
+    path = tmp_path / "short.json"
+    played = run("--auto", "--seed", "7", "--players", "4", "--max-plies", "40", "--save", str(path))
+    assert played.returncode == 0, played.stderr
+    assert len(TURN_LINE.findall(played.stdout)) == 40
+    assert played.stdout.endswith("\nNo winner: the game was stopped at the --max-plies limit of 40 moves.\n")
+    saved = read_save(path)
+    assert saved.plies == 40 and saved.finished is False and saved.max_plies == 40
+    shown = run("replay", str(path))
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout.endswith("\nNo winner: the game was stopped at the --max-plies limit of 40 moves.\n")
+    resumed = run("--resume", str(path))
+    assert resumed.returncode == 0 and resumed.stdout.endswith("limit of 40 moves.\n") and not TURN_LINE.findall(resumed.stdout)
+
+
+@pytest.mark.parametrize("value", ["0", "-3", "1000001"])
+def test_max_plies_out_of_range_is_a_usage_error(value):
+    done = run("--auto", "--seed", "1", "--max-plies", value)
+    assert done.returncode == 2 and "--max-plies" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_game_log_replays_but_does_not_resume(tmp_path):
+    """A game log (a record without players, as the tests write) is shown by `replay`;
+    `--resume` says why it cannot continue it."""
+    game = load_game("standard")
+    state = game.new_game(5, players=2)
+    record = GameRecord(5, state.seats, state.turn)
+    final = play_game(game, state, [make_player("random", 5, s) for s in range(2)], max_plies=12, record=record)
+    path = tmp_path / "log.json"
+    gamelog.write_log(path, gamelog.new_log(game, "standard", (), 5, state, record.choices, final=final))
+    shown = run("replay", str(path))
+    assert shown.returncode == 0, shown.stderr
+    assert len(TURN_LINE.findall(shown.stdout)) == 12 and "(?)" in shown.stdout
+    assert shown.stdout.endswith("\nRecorded after 12 moves; the game was not finished.\n")
+    resumed = run("--resume", str(path))
+    assert resumed.returncode == 1 and "does not say who plays each seat" in resumed.stderr
+    assert f"sorry-play replay {path}" in resumed.stderr and "Traceback" not in resumed.stderr

@@ -2,7 +2,10 @@
 
 Contract: every expected failure is a `SorryRulesError`, printed as one clear message on
 stderr with the error's exit code (1 for problems, 2 for usage); no traceback reaches users.
-Heavy or optional imports stay inside the commands that need them.
+Start-up stays fast (`sorry-play --version`, `validate`): the command modules imported here
+load only click; each command imports its machinery (the compiler, rich, the simulation)
+when it runs, and every such function-level import says so in a comment. No import in the
+cli modules is there to dodge an import cycle.
 """
 
 from __future__ import annotations
@@ -11,31 +14,32 @@ import json
 
 import click
 
+from sorry_rules.cli import simulate as simcli
+from sorry_rules.cli.authoring import explain, schema, validate, variant_lines
 from sorry_rules.cli.errors import friendly
+from sorry_rules.cli.options import max_plies_option, players_option, seed_option, variant_options
+from sorry_rules.cli.replay import replay
 
 
 def _load(variant: str, rules: tuple):
-    from sorry_rules.compiler.build import load_game
+    from sorry_rules.compiler.build import load_game  # lazy: the compiler (lark, pydantic) only when a command runs
 
     return load_game(variant, rules)
 
 
-VARIANT_HELP = "Variant: a rule file path or a bundled name (see `sorry-play variants`)."
-RULE_HELP = "House-rule overlay (path or bundled name, e.g. house/sorry-forward-4.yaml); repeatable."
-
-
 @click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
-@click.option("--variant", "-v", default="standard", show_default=True, help=VARIANT_HELP)
-@click.option("--rule", "-r", "rules", multiple=True, help=RULE_HELP)
-@click.option("--players", "-p", type=int, default=None, help="Number of players (default: the variant's maximum).")
-@click.option("--seed", "-s", type=int, default=None, help="Seed for the shuffle and the computer players (default: random).")
+@variant_options
+@players_option
+@seed_option()
 @click.option("--auto", is_flag=True, help="Computer players only; prints the game turn by turn.")
-@click.option("--max-plies", type=int, default=20_000, show_default=True, help="Stop an endless game after this many moves.")
-@click.option("--seat", "seat_specs", multiple=True, metavar="COLOUR=KIND", help="Who plays a colour: human, bot, bot:NAME (random, greedy, expert); repeatable.")
+@max_plies_option("Stop an endless game after this many moves; it ends without a winner.")
+@click.option("--seat", "seat_specs", multiple=True, metavar="COLOUR=KIND",
+              help="Who plays a colour: human, bot, bot:NAME (random, greedy, expert); repeatable.")
 @click.option("--humans", type=int, default=None, help="The first N seats are people taking turns at one keyboard.")
 @click.option("--bot", default=None, help="Computer player for the other seats (default: greedy; random with --auto).")
 @click.option("--resume", type=click.Path(dir_okay=False), default=None, help="Continue the game saved in FILE.")
-@click.option("--save", type=click.Path(dir_okay=False), default=None, help="Save the game after every move to FILE (default for games with people: the user data folder).")
+@click.option("--save", type=click.Path(dir_okay=False), default=None,
+              help="Save the game after every move to FILE (default for games with people: the user data folder).")
 @click.version_option(package_name="sorry-rules")
 @click.pass_context
 @friendly
@@ -47,15 +51,14 @@ def main(ctx, variant, rules, players, seed, auto, max_plies, seat_specs, humans
     """
     if ctx.invoked_subcommand is not None:
         return
-    from sorry_rules.cli.play import play_command
+    from sorry_rules.cli.play import play_command  # lazy: the play machinery (compiler, rich) only to play
 
     play_command(variant, rules, seed=seed, players=players, auto=auto, max_plies=max_plies, seat_specs=seat_specs,
                  humans=humans, bot=bot, resume=resume, save=save)
 
 
 @main.command()
-@click.option("--variant", "-v", default="standard", show_default=True, help=VARIANT_HELP)
-@click.option("--rule", "-r", "rules", multiple=True, help=RULE_HELP)
+@variant_options
 @click.option("--state", "state_file", required=True, type=click.Path(dir_okay=False), help="Position file (JSON) in RULES.md notation.")
 @click.option("--card", default=None, help="Card to play (overrides the file's card).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
@@ -89,26 +92,11 @@ def moves(variant, rules, state_file, card, fmt, why):
 @friendly
 def variants():
     """List the bundled variants and house rules: name, kind (variant or overlay), description."""
-    from sorry_rules.cli.authoring import variant_lines
-
     for line in variant_lines():
         click.echo(line)
 
 
-from sorry_rules.cli.authoring import explain, schema, validate  # noqa: E402  (authoring commands)
-
-for _command in (validate, schema, explain):
-    main.add_command(_command)
-
-
-from sorry_rules.cli.replay import replay  # noqa: E402
-
-main.add_command(replay)
-
-from sorry_rules.cli import simulate as simcli  # noqa: E402  (imports only click; the simulation loads when a command runs)
-
-for _command in (simcli.simulate, simcli.compare):
-    _command.callback = friendly(_command.callback)
+for _command in (validate, schema, explain, replay, simcli.simulate, simcli.compare):
     main.add_command(_command)
 
 

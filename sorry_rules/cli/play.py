@@ -9,7 +9,8 @@ Two ways to run a game, chosen by who sits at the table:
 
 Games with people are saved after every move (default: `savefile.default_save_path`, or
 `--save FILE`); computer-only games are saved only with `--save`. `--resume FILE` continues a
-saved game exactly where it stopped.
+saved game exactly where it stopped, and `sorry-play replay FILE` shows one (`replay_command`).
+A game that reaches `--max-plies` moves without a winner is stopped, and the end says so.
 
 Contract: only this module, `terminal` and `cli` print.
 """
@@ -20,12 +21,20 @@ import secrets
 import sys
 
 import click
+from rich.console import Console
 
-from sorry_rules.engine.describe import colour_name, describe_move, seated_teams
-from sorry_rules.base.errors import UsageError
-from sorry_rules.players.runner import play_game
-from sorry_rules.records.savefile import SavedGame, default_save_path, read_save, restore, spec_for_save, state_digest, write_save
+from sorry_rules.base.errors import SaveFileError, UsageError
+from sorry_rules.base.limits import DEFAULT_MAX_PLIES
+from sorry_rules.cli import screen
 from sorry_rules.cli.seats import HUMAN, bot_of, seat_kinds
+from sorry_rules.cli.terminal import LOG_LENGTH, Session
+from sorry_rules.compiler.build import load_game
+from sorry_rules.engine.describe import colour_name, describe_move, seated_teams
+from sorry_rules.players.registry import make_player
+from sorry_rules.players.runner import play_game
+from sorry_rules.records.files import read_record, write_record
+from sorry_rules.records.restore import restore, start_state
+from sorry_rules.records.savefile import default_save_path, new_save
 
 
 def _seats_text(game, state) -> str:
@@ -50,41 +59,45 @@ def print_turn(game, turn, state) -> None:
     click.echo(f"{turn.ply:5}  {player:8} {card:>6}  {describe_move(game, turn.move)}")
 
 
-def print_outcome(game, state) -> None:
-    from sorry_rules.cli.screen import render_outcome
+def stopped_text(max_plies: int) -> str:
+    """The end of a game stopped by the move limit."""
+    return f"No winner: the game was stopped at the --max-plies limit of {max_plies:,} moves."
 
-    for line in render_outcome(game, state):
+
+def print_outcome(game, state, max_plies: int | None = None) -> None:
+    """Who won (and the scores); for a game without a winner, that it was stopped at the
+    move limit `max_plies`."""
+    if state.winner is None and max_plies is not None:
+        click.echo(stopped_text(max_plies))
+        return
+    for line in screen.render_outcome(game, state):
         click.echo(line.plain)
 
 
 def _new_game(variant, rules, seed, players, auto, max_plies, seat_specs, humans, bot):
-    from sorry_rules.compiler.build import load_game
-
     game = load_game(variant, rules)
     if seed is None:
         seed = secrets.randbelow(10**9)
     state = game.new_game(seed, players=players)
     default_bot = bot or ("random" if auto else "greedy")
     kinds = seat_kinds(game.colours, state.seats, seat_specs, humans, auto, default_bot)
-    saved = SavedGame(
-        variant=spec_for_save(variant), rules=[spec_for_save(r) for r in rules], content_hash=game.content_hash,
-        seed=seed, seats=[game.colours[c] for c in state.seats], first=state.turn, kinds=kinds,
-        max_plies=max_plies, choices=[], plies=0, finished=False, state_digest=state_digest(state),
-    )
-    return game, state, saved
+    return game, state, new_save(game, variant, rules, seed, state, kinds, max_plies)
 
 
 def _resumed(resume, given: dict):
     clashing = [name for name, value in given.items() if value]
     if clashing:
         raise UsageError(f"--resume continues a saved game with its own seats and seed; leave out {', '.join(clashing)}")
-    saved = read_save(resume)
+    saved = read_record(resume)
+    if saved.kinds is None or saved.max_plies is None:
+        raise SaveFileError(f"{resume}: this game record (a game log) does not say who plays each seat, so it cannot "
+                            f"be resumed; watch it with: sorry-play replay {resume}")
     turns = []
     game, state = restore(saved, source=resume, on_turn=lambda turn, after: turns.append(turn))
     return game, state, saved, turns
 
 
-def play_command(variant="standard", rules=(), seed=None, players=None, auto=False, max_plies=20_000,
+def play_command(variant="standard", rules=(), seed=None, players=None, auto=False, max_plies=DEFAULT_MAX_PLIES,
                  seat_specs=(), humans=None, bot=None, resume=None, save=None) -> None:
     """`sorry-play [options]`: a new game, or `--resume FILE`; see the module docstring."""
     if resume is not None:
@@ -106,8 +119,6 @@ def play_command(variant="standard", rules=(), seed=None, players=None, auto=Fal
     if state.winner is not None:
         _show_finished(game, state, resume)
         return
-    from sorry_rules.cli.terminal import LOG_LENGTH, Session
-
     session = Session(game, saved.kinds, saved, save_path or default_save_path(game.name, saved.seed))
     for turn in earlier[-LOG_LENGTH:]:
         session.note(turn, state)
@@ -115,8 +126,6 @@ def play_command(variant="standard", rules=(), seed=None, players=None, auto=Fal
 
 
 def _auto_game(game, state, saved, save_path, resumed: bool) -> None:
-    from sorry_rules.players.registry import make_player
-
     players = [make_player(bot_of(kind), saved.seed, seat) for seat, kind in enumerate(saved.kinds)]
     if resumed:
         click.echo(f"{game.name}: resuming at move {state.plies + 1}, seed {saved.seed}.")
@@ -136,15 +145,58 @@ def _auto_game(game, state, saved, save_path, resumed: bool) -> None:
     if save_path is not None:
         _save(save_path, saved, state)
     state = play_game(game, state, players, on_turn=on_turn, max_plies=saved.max_plies)
-    print_outcome(game, state)
+    print_outcome(game, state, saved.max_plies)
 
 
 def _save(path, saved, state) -> None:
     saved.reached(state)
-    write_save(path, saved)
+    write_record(path, saved)
 
 
 def _show_finished(game, state, path) -> None:
     click.echo("That game is over.")
     print_outcome(game, state)
     click.echo(f"Watch it again with: sorry-play replay {path}")
+
+
+def replay_command(file, boards: bool = False, step: bool = False) -> None:
+    """`sorry-play replay FILE`: the checked replay of a game record, turn by turn (see
+    `cli.replay`)."""
+    saved = read_record(file)
+    moves: list = []
+    game, final = restore(saved, source=file, on_turn=lambda turn, after: moves.append((turn, after)))
+    first = start_state(game, saved, file).turn
+    console = Console(highlight=False, emoji=False)
+    step = step and sys.stdin.isatty()
+    kinds = saved.kinds or ["?"] * len(final.seats)
+    names = tuple(bot_of(kind) or ("person" if kind == HUMAN else kind) for kind in kinds)
+    who = ", ".join(f"{colour_name(game, c)} ({name})" for c, name in zip(final.seats, names))
+    click.echo(f"{game.name}: {len(final.seats)} players: {who}; seed {saved.seed}; "
+               f"{colour_name(game, final.seats[first])} plays first.")
+    log: list = []
+
+    def draw(at) -> None:
+        scene = screen.state_scene(game, at, f"{game.name}, seed {saved.seed}", names, log[-LOG_LENGTH:])
+        for line in screen.render_scene(scene, console.width):
+            console.print(line)
+
+    for turn, after in moves:
+        log.append(screen.turn_text(game, after.seats[turn.seat], turn.move))
+        print_turn(game, turn, after)
+        if boards:
+            draw(after)
+        if step:
+            click.prompt("", default="", show_default=False, prompt_suffix="")
+    if not boards:
+        draw(final)
+    click.echo(_replay_end(game, final, saved, file))
+
+
+def _replay_end(game, final, saved, file) -> str:
+    if final.winner is not None:
+        return "\n".join(line.plain for line in screen.render_outcome(game, final))
+    if saved.max_plies is not None and final.plies >= saved.max_plies:
+        return stopped_text(saved.max_plies)
+    if saved.kinds is None:
+        return f"Recorded after {final.plies} moves; the game was not finished."
+    return f"Saved after {final.plies} moves; the game goes on (continue it with sorry-play --resume {file})."

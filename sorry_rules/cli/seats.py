@@ -55,7 +55,8 @@ def seat_kinds(colours, seats, seat_specs=(), humans: int | None = None, auto: b
         colour, sep, kind = spec.partition("=")
         colour = colour.strip().lower()
         if not sep or not colour or not kind.strip():
-            raise UsageError(f"--seat {spec!r}: write COLOUR=KIND, e.g. --seat {names[seats[0]]}=human or --seat {names[seats[-1]]}=bot:greedy")
+            raise UsageError(f"--seat {spec!r}: write COLOUR=KIND, e.g. --seat {names[seats[0]]}=human "
+                             f"or --seat {names[seats[-1]]}=bot:greedy")
         if colour not in names:
             raise UsageError(f"--seat {spec!r}: no colour {colour!r} (colours: {', '.join(names)})")
         c = names.index(colour)

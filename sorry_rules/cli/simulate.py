@@ -4,8 +4,8 @@ Contract: the report goes to stdout (text or JSON); a rich progress bar (games d
 per second, time left) goes to stderr only when stderr is a terminal, so piped or captured
 runs carry no progress noise. Bad input (unknown bot, no games, unknown variant, an
 unreachable scheduler) is a SorryRulesError or a click usage error: a message, no
-traceback. Only click is imported at module level; the simulation, the pool and dask are
-imported when a command runs.
+traceback. Only click (and the shared options) is imported at module level; the simulation,
+the pool, rich and dask are imported when a command runs (each such import is marked "lazy").
 
 Comparison sides: `A` and `B` are each a variant with optional overlays joined by `+`,
 e.g. `standard` and `standard+house/sorry-forward-4.yaml` (a spec naming an existing file
@@ -23,25 +23,34 @@ import time
 import click
 
 from sorry_rules.base.errors import UsageError
+from sorry_rules.cli.errors import friendly
+from sorry_rules.cli.options import max_plies_option, players_option, rules_option, seed_option, variant_options
 
 BOTS_HELP = "Computer players by name, comma separated, given to seats in order and repeated as needed."
 
 
 def _common(fn):
     options = [
-        click.option("--games", "-n", type=click.IntRange(min=1), default=1000, show_default=True, help="Number of games (per side)."),
-        click.option("--players", "-p", type=int, default=None, help="Number of players (default: the variant's maximum)."),
+        click.option("--games", "-n", type=click.IntRange(min=1), default=1000, show_default=True,
+                     help="Number of games (per side)."),
+        players_option,
         click.option("--bots", "-b", default="random", show_default=True, help=BOTS_HELP),
         click.option("--rotate", is_flag=True, help="Shift the bots one seat per game (game i: seat s gets bot s+i)."),
-        click.option("--seed", "-s", type=int, default=1, show_default=True, help="Simulation seed S; game i plays a seed derived from (S, i)."),
-        click.option("--max-plies", type=click.IntRange(min=1), default=20_000, show_default=True, help="Stop a game without a winner after this many plies."),
-        click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Worker processes for --engine local (default: the number of CPUs)."),
-        click.option("--engine", type=click.Choice(["local", "dask"]), default="local", show_default=True, help="Where to play: a local process pool or a Dask cluster."),
-        click.option("--scheduler", default=None, metavar="ADDRESS", help="Dask scheduler address, e.g. tcp://HOST:8786 (with --engine dask)."),
-        click.option("--connect-timeout", type=click.FloatRange(min=0.1), default=10.0, show_default=True, help="Seconds to wait for the Dask scheduler."),
-        click.option("--batch-size", type=click.IntRange(min=1), default=None, help="Games per task (default: about 4 tasks per job, at most 250)."),
+        seed_option(default=1, help="Simulation seed S; game i plays a seed derived from (S, i)."),
+        max_plies_option("Stop a game without a winner after this many plies; it counts as won by nobody."),
+        click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+                     help="Worker processes for --engine local (default: the number of CPUs)."),
+        click.option("--engine", type=click.Choice(["local", "dask"]), default="local", show_default=True,
+                     help="Where to play: a local process pool or a Dask cluster."),
+        click.option("--scheduler", default=None, metavar="ADDRESS",
+                     help="Dask scheduler address, e.g. tcp://HOST:8786 (with --engine dask)."),
+        click.option("--connect-timeout", type=click.FloatRange(min=0.1), default=10.0, show_default=True,
+                     help="Seconds to wait for the Dask scheduler."),
+        click.option("--batch-size", type=click.IntRange(min=1), default=None,
+                     help="Games per task (default: about 4 tasks per job, at most 250)."),
         click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True),
-        click.option("--progress/--no-progress", default=None, help="Progress bar on stderr (default: when stderr is a terminal)."),
+        click.option("--progress/--no-progress", default=None,
+                     help="Progress bar on stderr (default: when stderr is a terminal)."),
     ]
     for option in reversed(options):
         fn = option(fn)
@@ -57,8 +66,10 @@ class _Progress:
             enabled = sys.stderr.isatty()
         if not enabled:
             return
+        # lazy: rich only when a progress bar is drawn
         from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TaskProgressColumn, TextColumn,
+                                   TimeElapsedColumn, TimeRemainingColumn)
 
         self.bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TaskProgressColumn(),
                             TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
@@ -90,7 +101,7 @@ def _jobs(engine: str, jobs: int | None) -> int:
 
 
 def _setup(variant: str, rules, players, bots: str, rotate: bool, seed: int, max_plies: int):
-    from sorry_rules.simulation.simulate import Setup, lineup_of, load_source
+    from sorry_rules.simulation.simulate import Setup, lineup_of, load_source  # lazy: the simulation when a command runs
 
     source, game = load_source(variant, rules)
     if players is None:
@@ -101,6 +112,7 @@ def _setup(variant: str, rules, players, bots: str, rotate: bool, seed: int, max
 
 
 def _execute(plan: dict, total: int, label: str, engine, jobs, scheduler, batch_size, progress, connect_timeout):
+    # lazy: the pool (and dask) when a command runs
     from sorry_rules.simulation.simexec import run
     from sorry_rules.simulation.simulate import default_batch_size
 
@@ -124,17 +136,23 @@ def _emit(report: dict, fmt: str, text) -> None:
 
 
 @click.command()
-@click.option("--variant", "-v", default="standard", show_default=True, help="Variant: a rule file path or a bundled name.")
-@click.option("--rule", "-r", "rules", multiple=True, help="House-rule overlay (path or bundled name); repeatable.")
+@variant_options
 @_common
+@friendly
 def simulate(variant, rules, games, players, bots, rotate, seed, max_plies, jobs, engine, scheduler,
              connect_timeout, batch_size, fmt, progress):
     """Play many games between computer players and report win rates, lengths and events.
 
     Game i of seed S always plays the same (whatever --jobs, --batch-size or --engine), so
     the same command gives the same figures; only the timing differs.
+
+    \b
+    Per game: bumps (pawns sent back to Start), slides, forfeits (cards
+    with no legal move), discards (hand play: a stuck hand throws a card
+    away) and passes (a card declined through its `pass` option, e.g. the
+    standard 11 when a switch is the only other move).
     """
-    from sorry_rules.simulation.simreport import format_text, run_info, summary
+    from sorry_rules.simulation.simreport import format_text, run_info, summary  # lazy: the simulation when it runs
 
     setup, game = _setup(variant, rules, players, bots, rotate, seed, max_plies)
     tallies, jobs, batch_size, seconds = _execute({"a": (setup, games)}, games, "simulating", engine, jobs,
@@ -145,7 +163,7 @@ def simulate(variant, rules, games, players, bots, rotate, seed, max_plies, jobs
 
 def split_side(spec: str) -> tuple[str, tuple]:
     """`variant+overlay+overlay` -> (variant, overlays); a spec naming an existing file is whole."""
-    from sorry_rules.rules.loader import resolve
+    from sorry_rules.rules.loader import resolve  # lazy: rule-file loading (pydantic) when a command runs
 
     if "+" not in spec or resolve(spec) is not None:
         return spec, ()
@@ -158,12 +176,13 @@ def split_side(spec: str) -> tuple[str, tuple]:
 @click.command()
 @click.argument("a")
 @click.argument("b")
-@click.option("--rule", "-r", "rules", multiple=True, help="Overlay for both sides; repeatable.")
+@rules_option("Overlay for both sides; repeatable.")
 @click.option("--a-rule", "a_rules", multiple=True, help="Overlay for side A only; repeatable.")
 @click.option("--b-rule", "b_rules", multiple=True, help="Overlay for side B only; repeatable.")
 @click.option("--alpha", type=click.FloatRange(min=0, max=1, min_open=True, max_open=True), default=0.05, show_default=True,
               help="Significance level of the tests.")
 @_common
+@friendly
 def compare(a, b, rules, a_rules, b_rules, alpha, games, players, bots, rotate, seed, max_plies, jobs, engine,
             scheduler, connect_timeout, batch_size, fmt, progress):
     """Compare two variants (or a variant with and without house rules) side by side.
@@ -171,9 +190,11 @@ def compare(a, b, rules, a_rules, b_rules, alpha, games, players, bots, rotate, 
     A and B are VARIANT[+OVERLAY...], e.g. `standard standard+house/x.yaml`. Both sides play
     the same game seeds (common random numbers) with the same bots. Each difference gets a
     two-sided test: win rates a pooled two-proportion z-test, means (length, bumps, ...) a
-    Welch t-test; `*` marks p < --alpha.
+    Welch t-test; `*` marks p < --alpha. The figures are those of `simulate`;
+    `passes per game` counts cards declined through a `pass` option (shown
+    when a side has any).
     """
-    from sorry_rules.simulation.simreport import comparison, format_compare_text, run_info
+    from sorry_rules.simulation.simreport import comparison, format_compare_text, run_info  # lazy: the simulation when it runs
 
     variant_a, overlays_a = split_side(a)
     variant_b, overlays_b = split_side(b)

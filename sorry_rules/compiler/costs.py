@@ -13,10 +13,11 @@ from __future__ import annotations
 from math import comb, perm
 
 from sorry_rules import dsl
+from sorry_rules.base import limits
 from sorry_rules.compiler.vocabulary import CompileError
 
 #: Largest estimated work of one evaluation of a card effect, condition or formula.
-MAX_WORK = 1_000_000
+MAX_WORK = limits.MAX_WORK
 #: Estimates are clamped here, so huge texts stay cheap to estimate.
 CAP = 10**30
 

@@ -19,11 +19,12 @@ MAX_TABLE_CELLS, else SR303 at the effect whose table does not fit.
 from __future__ import annotations
 
 from sorry_rules import dsl
+from sorry_rules.base import limits
 from sorry_rules.compiler.vocabulary import CompileError
 from sorry_rules.engine.mechanics import DRAW_AGAIN, PASS, Board
 
 #: Largest number of movement-table entries (colours x squares per table) of one variant.
-MAX_TABLE_CELLS = 4_000_000
+MAX_TABLE_CELLS = limits.MAX_TABLE_CELLS
 
 NOT_AN_EFFECT = "expected a card effect here (enter, forward N, backward N, split, switch, sorry, draw_again, pass)"
 

@@ -22,14 +22,15 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from sorry_rules.base.resources import grammar_text
 from sorry_rules.base.suggest import did_you_mean
+from sorry_rules.base import limits
 from sorry_rules.dsl.visitor import children
 from sorry_rules.dsl.ast import (  # noqa: F401  (the AST is part of the parser's API)
     DslError, Node, Enter, Forward, Backward, Split, Switch, Sorry, DrawAgain, Pass, Choice, Then, Guard, Number, Bool, Can, Call, Name, Aggregate, BinOp, Not, Neg, EFFECT_NODES,
 )
 
-MAX_TEXT = 4000
-MAX_NESTING = 40
-MAX_NUMBER = 1_000_000
+MAX_TEXT = limits.MAX_DSL_TEXT
+MAX_NESTING = limits.MAX_DSL_NESTING
+MAX_NUMBER = limits.MAX_DSL_NUMBER
 
 
 # ---- parsing ---------------------------------------------------------------------------

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from sorry_rules.base import limits
 from sorry_rules.players.protocol import view_of
 
-DEFAULT_MAX_PLIES = 20_000
+DEFAULT_MAX_PLIES = limits.DEFAULT_MAX_PLIES
 
 
 @dataclass(frozen=True)

@@ -26,8 +26,9 @@ from sorry_rules.base.errors import PositionError, ProblemCollector, RuleFileErr
 from sorry_rules.base.suggest import did_you_mean
 from sorry_rules.rules.loader import Origins, schema_problems
 from sorry_rules.rules.yamlsafe import load_yaml
+from sorry_rules.base import limits
 
-MAX_POSITION_BYTES = 1_000_000
+MAX_POSITION_BYTES = limits.MAX_POSITION_BYTES
 IN_MEMORY = "<position>"
 
 

@@ -28,13 +28,14 @@ from pathlib import Path
 from pydantic import BaseModel, ValidationError
 
 from sorry_rules.base.errors import Problem, ProblemCollector, RuleFileError, UsageError
+from sorry_rules.base import limits
 from sorry_rules.base.resources import variants_dir
 from sorry_rules.base.suggest import close_names, did_you_mean
 from sorry_rules.rules.fields import known_fields
 from sorry_rules.rules.model import Variant
 from sorry_rules.rules.yamlsafe import Mark, SourceMap, load_yaml_file
 
-MAX_EXTENDS_DEPTH = 16
+MAX_EXTENDS_DEPTH = limits.MAX_EXTENDS_DEPTH
 
 
 @dataclass

@@ -12,14 +12,16 @@ from typing import Annotated, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from sorry_rules.base import limits
+
 #: Largest counts and sizes a rule file may ask for (docs/LIMITS.md).
-MAX_COLOURS = 12
-MAX_PAWNS = 12
-MAX_SIDE = 200
-MAX_SAFETY = 50
-MAX_CARD_COPIES = 1000
-MAX_CARD_KINDS = 64
-MAX_HAND = 20
+MAX_COLOURS = limits.MAX_COLOURS
+MAX_PAWNS = limits.MAX_PAWNS
+MAX_SIDE = limits.MAX_SIDE
+MAX_SAFETY = limits.MAX_SAFETY
+MAX_CARD_COPIES = limits.MAX_CARD_COPIES
+MAX_CARD_KINDS = limits.MAX_CARD_KINDS
+MAX_HAND = limits.MAX_HAND
 
 Relation = Literal["own", "partner", "opponent"]
 OtherRelation = Literal["partner", "opponent"]

@@ -31,11 +31,12 @@ from yaml.events import (
 )
 
 from sorry_rules.base.errors import ProblemCollector, RuleFileError
+from sorry_rules.base import limits
 
-MAX_BYTES = 1_048_576
-MAX_DEPTH = 64
-MAX_NODES = 200_000
-MAX_SCALAR_CHARS = 65_536
+MAX_BYTES = limits.MAX_YAML_BYTES
+MAX_DEPTH = limits.MAX_YAML_DEPTH
+MAX_NODES = limits.MAX_YAML_NODES
+MAX_SCALAR_CHARS = limits.MAX_SCALAR_CHARS
 
 _LOADER = getattr(yaml, "CSafeLoader", None) or yaml.SafeLoader
 #: libyaml refuses nesting deeper than this itself; PyYAML's pure-Python scanner is quadratic

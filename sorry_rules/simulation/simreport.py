@@ -168,7 +168,8 @@ def format_text(report: dict) -> str:
     lines.append("Per game: " + ", ".join(figures))
     run = report.get("run")
     if run:
-        lines.append(f"{report['games']} games in {run['seconds']:.1f} s: {_num(run['games_per_second'])} games/s ({_where(run)})")
+        rate = _num(run['games_per_second'])
+        lines.append(f"{report['games']} games in {run['seconds']:.1f} s: {rate} games/s ({_where(run)})")
     return "\n".join(lines)
 
 

@@ -109,8 +109,10 @@ def _compile_data(source: VariantSource):
 
     here = package_version()
     if source.version != here:
-        raise WorkerError(f"this worker runs sorry-rules {here}, the client {source.version}: install the same version everywhere")
-    loaded = LoadedVariant(Variant.model_validate(source.data), Origins(fallback=source.label), (), source.data, source.content_hash)
+        raise WorkerError(f"this worker runs sorry-rules {here}, the client {source.version}: "
+                          "install the same version everywhere")
+    loaded = LoadedVariant(Variant.model_validate(source.data), Origins(fallback=source.label), (), source.data,
+                           source.content_hash)
     game, _ = compile_variant(loaded)
     return game
 

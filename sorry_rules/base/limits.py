@@ -1,0 +1,62 @@
+"""Every bound sorry-rules puts on its inputs and on play, in one place (docs/LIMITS.md).
+
+Contract: each constant here is the only definition of its number; the modules that enforce
+a bound import it from here (some under a shorter local name, e.g. `yamlsafe.MAX_BYTES`).
+docs/LIMITS.md has one row per constant with its value, where it is enforced and the error
+it gives; `tests/test_limits.py` checks the table against this module and checks that no
+other module writes a limit of its own.
+"""
+
+from __future__ import annotations
+
+# ---- rule files: YAML (rules.yamlsafe) -------------------------------------------------------
+#: Bytes of one rule file (at most this many + 1 are read).
+MAX_YAML_BYTES = 1_048_576
+#: Nesting of YAML lists and mappings.
+MAX_YAML_DEPTH = 64
+#: YAML nodes (scalars, lists, mappings) in one file.
+MAX_YAML_NODES = 200_000
+#: Characters of one YAML scalar.
+MAX_SCALAR_CHARS = 65_536
+
+# ---- rule files: overlays and the model (rules.loader, rules.model) -------------------------
+#: Files in one `extends:` chain.
+MAX_EXTENDS_DEPTH = 16
+#: Colours (and so players) of one variant.
+MAX_COLOURS = 12
+#: Pawns per colour.
+MAX_PAWNS = 12
+#: Squares of one board side.
+MAX_SIDE = 200
+#: Squares of a safety zone.
+MAX_SAFETY = 50
+#: Copies of one card in the deck.
+MAX_CARD_COPIES = 1000
+#: Different cards of one variant.
+MAX_CARD_KINDS = 64
+#: Cards in a hand.
+MAX_HAND = 20
+
+# ---- the DSL (dsl.parser) and compiled programs (compiler.programs) --------------------------
+#: Characters of one DSL text.
+MAX_DSL_TEXT = 4000
+#: Depth of one DSL text's syntax tree.
+MAX_DSL_NESTING = 40
+#: Any number written in a DSL text.
+MAX_DSL_NUMBER = 1_000_000
+#: Estimated work of one evaluation of a card effect, condition or formula.
+MAX_WORK = 1_000_000
+#: Movement-table entries of one variant, all tables together.
+MAX_TABLE_CELLS = 4_000_000
+
+# ---- play (players.runner) -------------------------------------------------------------------
+#: Moves a game plays before it is stopped unfinished (`--max-plies`'s default).
+DEFAULT_MAX_PLIES = 20_000
+
+# ---- files about games (records) -------------------------------------------------------------
+#: Bytes of a position file for `sorry-play moves`.
+MAX_POSITION_BYTES = 1_000_000
+#: Bytes of a game record (saved game or game log).
+MAX_RECORD_BYTES = 16 * 1024 * 1024
+#: Choices (moves) in one game record; also the largest `--max-plies`.
+MAX_CHOICES = 1_000_000

@@ -1,0 +1,57 @@
+"""The command-line options several `sorry-play` commands share, declared once.
+
+Each function returns a click decorator; a command stacks the ones it takes, e.g.
+
+    @variant_options
+    @seed_option()
+    @players_option
+    def simulate(variant, rules, seed, players, ...): ...
+
+Contract: the same option has the same names, type, default and help in every command
+(`--variant/-v` default standard, `--rule/-r` repeatable, `--players/-p`, `--seed/-s`,
+`--max-plies` bounded by `base.limits`); only what a command must say differently is a
+parameter (the seed's default and meaning, the move limit's wording, the overlay's help).
+Imports only click and `base.limits`, so every command module may use it at start-up.
+"""
+
+from __future__ import annotations
+
+import click
+
+from sorry_rules.base.limits import DEFAULT_MAX_PLIES, MAX_CHOICES
+
+VARIANT_HELP = "Variant: a rule file path or a bundled name (see `sorry-play variants`)."
+RULE_HELP = "House-rule overlay (path or bundled name, e.g. house/sorry-forward-4.yaml); repeatable."
+PLAYERS_HELP = "Number of players (default: the variant's maximum)."
+SEED_HELP = "Seed for the shuffle and the computer players (default: random)."
+
+
+def variant_option(fn):
+    """`--variant/-v VARIANT` (default: standard)."""
+    return click.option("--variant", "-v", default="standard", show_default=True, help=VARIANT_HELP)(fn)
+
+
+def rules_option(help: str = RULE_HELP):
+    """`--rule/-r OVERLAY`, repeatable, passed as `rules` (a tuple)."""
+    return click.option("--rule", "-r", "rules", multiple=True, help=help)
+
+
+def variant_options(fn):
+    """`--variant` and `--rule`: the rules a command plays or inspects."""
+    return variant_option(rules_option()(fn))
+
+
+def players_option(fn):
+    """`--players/-p N` (default: None, the variant's maximum)."""
+    return click.option("--players", "-p", type=int, default=None, help=PLAYERS_HELP)(fn)
+
+
+def seed_option(default: int | None = None, help: str = SEED_HELP):
+    """`--seed/-s S`: None (a random seed) unless a command fixes a default."""
+    return click.option("--seed", "-s", type=int, default=default, show_default=default is not None, help=help)
+
+
+def max_plies_option(help: str = "Stop a game without a winner after this many moves (plies)."):
+    """`--max-plies N`, 1 to `limits.MAX_CHOICES` (default: `limits.DEFAULT_MAX_PLIES`)."""
+    return click.option("--max-plies", type=click.IntRange(min=1, max=MAX_CHOICES), default=DEFAULT_MAX_PLIES,
+                        show_default=True, help=help)

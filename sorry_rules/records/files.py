@@ -1,0 +1,117 @@
+"""Reading and writing game records: the one place that turns files into `Record`s and back.
+
+Every version this sorry-rules reads is listed in `READERS`: the current record
+(`records.record`, written by `write_record`) and the two version-1 formats it replaced
+(`records.legacy`: save files and game logs), which are upgraded on reading.
+
+Contract: `to_json(record)` and `from_json(text)` round-trip exactly. `from_json` and
+`read_record` raise `SaveFileError` with a message for a person (naming the file, and the
+field or the version) for every damaged, foreign, newer, edited or malformed file; no other
+exception escapes for bad file contents, and nothing larger than `MAX_RECORD_BYTES` is read.
+`write_record` replaces the file atomically (the old file or the whole new one, never half
+of one) and raises `SaveFileError`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+from pydantic import ValidationError
+
+from sorry_rules.base.errors import SaveFileError
+from sorry_rules.base.limits import MAX_RECORD_BYTES
+from sorry_rules.records.legacy import LOG_FORMAT, SAVE_FORMAT, LogV1, SaveV1, save_v1_checksum
+from sorry_rules.records.record import FORMAT, VERSION, Record, RecordFile, checksum_of, problem_text, to_json
+from sorry_rules.records.storage import write_atomically
+
+__all__ = ["FORMAT", "VERSION", "READERS", "from_json", "read_record", "to_json", "write_record"]
+
+
+def _current(data: dict, where: str) -> Record:
+    stored = _validated(RecordFile, data, where)
+    if stored.checksum != checksum_of(data):
+        raise SaveFileError(f"{where}: the game record was edited or damaged (checksum mismatch)")
+    return Record.model_validate({name: getattr(stored, name) for name in Record.model_fields})
+
+
+def _save_v1(data: dict, where: str) -> Record:
+    if data.get("checksum") != save_v1_checksum(data):
+        raise SaveFileError(f"{where}: the save file was edited or damaged (checksum mismatch)")
+    return _validated(SaveV1, data, where).upgrade()
+
+
+def _log_v1(data: dict, where: str) -> Record:
+    return _validated(LogV1, data, where).upgrade()
+
+
+def _validated(model, data: dict, where: str):
+    try:
+        return model.model_validate(data, strict=True)
+    except ValidationError as error:
+        raise SaveFileError(f"{where}: damaged game record ({problem_text(error)})") from None
+
+
+#: (format, version) -> reader of that version's JSON object.
+READERS = {(FORMAT, VERSION): _current, (SAVE_FORMAT, 1): _save_v1, (LOG_FORMAT, 1): _log_v1}
+_READS = f"this sorry-rules reads {FORMAT} version {VERSION}, and version 1 of {SAVE_FORMAT} and {LOG_FORMAT}"
+
+
+def _decode(text: str | bytes, where: str):
+    """The JSON value of a record file's text. Raises SaveFileError."""
+    if len(text) > MAX_RECORD_BYTES:
+        raise SaveFileError(f"{where}: larger than {MAX_RECORD_BYTES:,} bytes; not a game record")
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError:
+            raise SaveFileError(f"{where}: not UTF-8 text; not a game record") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        detail = f"line {error.lineno}, column {error.colno}: {error.msg}"
+    except RecursionError:
+        detail = "nested too deep"
+    except ValueError:  # a number longer than int() accepts
+        detail = "a number is too long"
+    raise SaveFileError(f"{where}: damaged or truncated ({detail})")
+
+
+def from_json(text: str | bytes, where: str = "game record") -> Record:
+    """Parse and check a record of any version in `READERS` (older ones are upgraded).
+    Raises SaveFileError naming `where` and what is wrong."""
+    data = _decode(text, where)
+    formats = {fmt for fmt, _ in READERS}
+    if not isinstance(data, dict) or data.get("format") not in formats:
+        raise SaveFileError(f"{where}: not a sorry-rules game record (no \"format\": \"{FORMAT}\")")
+    fmt, version = data["format"], data.get("version")
+    reader = READERS.get((fmt, version)) if isinstance(version, int) and not isinstance(version, bool) else None
+    if reader is None:
+        newest = max(v for f, v in READERS if f == fmt)
+        newer = isinstance(version, int) and not isinstance(version, bool) and version > newest
+        why = "written by a newer sorry-rules" if newer else "an unknown version"
+        raise SaveFileError(f"{where}: {fmt} version {version!r} is {why}; {_READS}")
+    return reader(data, where)
+
+
+def read_record(path: str | os.PathLike) -> Record:
+    """Read and check a record file. Raises SaveFileError (unreadable, too large, damaged,
+    foreign, newer, edited)."""
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(MAX_RECORD_BYTES + 1)
+    except FileNotFoundError:
+        raise SaveFileError(f"{path}: cannot read the game record: no such file") from None
+    except IsADirectoryError:
+        raise SaveFileError(f"{path}: cannot read the game record: it is a folder") from None
+    except OSError as error:
+        raise SaveFileError(f"{path}: cannot read the game record: {error.strerror or error}") from None
+    return from_json(raw, str(path))
+
+
+def write_record(path: str | os.PathLike, record: Record) -> None:
+    """Write `record` to `path` atomically (its folder is created if needed)."""
+    try:
+        write_atomically(path, to_json(record))
+    except OSError as error:
+        raise SaveFileError(f"cannot write the game record to {path}: {error.strerror or error}") from None

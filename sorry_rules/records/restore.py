@@ -1,0 +1,76 @@
+"""Rebuild a recorded game: load its rules, check they are the recorded ones, replay the
+choices from the seed and check where they lead.
+
+Contract: `restore` returns `(game, state)` exactly as the game stood when it was recorded,
+or raises `SaveFileError` (its message starts with `source`) when the rules do not load or
+changed since (content hash), the seats do not fit the variant, a choice is not a legal
+move, choices remain after the game ended or stopped, or the choices do not reach the
+recorded state (digest, finished). A record resumes exactly or not at all.
+"""
+
+from __future__ import annotations
+
+from sorry_rules.base.errors import SaveFileError, SorryRulesError
+from sorry_rules.compiler.build import load_game
+from sorry_rules.players.runner import replay
+from sorry_rules.records.record import Record
+from sorry_rules.records.storage import state_digest
+
+
+def load_recorded_game(record: Record, source: str = "game record"):
+    """The game of `record`'s rules, checked against the recorded content hash."""
+    variant = record.variant
+    try:
+        game = load_game(variant.spec, tuple(variant.rules))
+    except SorryRulesError as error:
+        raise SaveFileError(f"{source}: the game's rules ({variant.spec!r}) do not load now:\n{error}") from None
+    _check_rules(game, record, source)
+    return game
+
+
+def _check_rules(game, record: Record, source: str) -> None:
+    if game.content_hash != record.variant.content_hash:
+        raise SaveFileError(f"{source}: the rule file {record.variant.spec!r} has changed since the game was saved "
+                            "(content hash differs); these are other rules, and the game cannot be replayed with them")
+
+
+def start_state(game, record: Record, source: str = "game record"):
+    """The state the recorded game began from (same seed, seats and first seat)."""
+    colours = [name.lower() for name in game.colours]
+    try:
+        seats = tuple(colours.index(name.lower()) for name in record.seats)
+    except ValueError:
+        raise SaveFileError(f"{source}: seats {list(record.seats)} are not colours of {game.name}") from None
+    if len(set(seats)) != len(seats):
+        raise SaveFileError(f"{source}: a colour is seated twice")
+    if not game.players_min <= len(seats) <= game.players_max:
+        raise SaveFileError(f"{source}: {len(seats)} seats, but {game.name} is for "
+                            f"{game.player_counts()} players")
+    try:
+        return game.new_game(record.seed, seats=seats, first=record.first)
+    except SorryRulesError as error:
+        raise SaveFileError(f"{source}: {error}") from None
+
+
+def restore(record: Record, source: str = "game record", on_turn=None, game=None):
+    """Rebuild `(game, state)` from `record`: load its rules (or check `game` against them),
+    replay the choices from the seed (reporting each move to `on_turn(turn, state)` if given)
+    and check the recorded state. Raises SaveFileError."""
+    if game is None:
+        game = load_recorded_game(record, source)
+    else:
+        _check_rules(game, record, source)
+    start = start_state(game, record, source)
+    choices = record.choices
+    limit = record.max_plies if record.max_plies is not None else len(choices) + 1
+    try:
+        state = replay(game, start, choices, on_turn=on_turn, max_plies=limit)
+    except (ValueError, SorryRulesError) as error:
+        raise SaveFileError(f"{source}: the recorded moves do not fit the game: {error}") from None
+    if state.plies != len(choices):
+        how = "ended" if state.winner is not None else "stopped at its move limit"
+        raise SaveFileError(f"{source}: the game {how} after {state.plies} moves but the record has {len(choices)} choices")
+    if (record.state_digest is not None and state_digest(state) != record.state_digest) or \
+            (record.finished is not None and record.finished != (state.winner is not None)):
+        raise SaveFileError(f"{source}: the recorded moves do not lead to the recorded final state (edited or damaged file)")
+    return game, state
