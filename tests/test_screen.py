@@ -116,6 +116,15 @@ def test_golden_six_colour_board():
     _golden("six-colours-80-plain.txt", text)
 
 
+def test_golden_second_page_of_a_seven():
+    """A 7 with four pawns out: page 2 of the split options, numbered on from page 1."""
+    game = load_game("standard")
+    scene, state = _position_scene(game, LONG_LISTS["standard"], [f"Blue {n}: track:{n} -> track:{n + 3}" for n in range(12)])
+    text = _print(_screen_lines(game, scene, state, page=1), colour=False)
+    assert "Your moves 7-12 of" in text
+    _golden("standard-7-page2-80x24-plain.txt", text)
+
+
 def test_standard_screen_fits_80_by_24(standard, standard_scene):
     """Board, panel, the moves and a prompt fit an 80x24 terminal in the usual case."""
     scene, state = standard_scene
@@ -212,7 +221,10 @@ def test_move_texts_are_shortened_not_wrapped():
     assert fit(text, 100) == text
     assert fit(text, 80) == "track:11 -> track:12, bumps Blue; then track:58 -> safety:2, bumps Green"
     assert fit(text, 70) == "track:11 -> track:12, bumps Blue; track:58 -> safety:2, bumps Green"
-    assert fit(text, 30) == "track:11 -> track:12, bumps B…" and len(fit(text, 30)) == 30
+    assert fit(text, 30) == "track:11->track:12, bumps Blu…" and len(fit(text, 30)) == 30
+    many = "track:20 -> track:24, bumps Blue (track:21), bumps Green (track:22), bumps Red (track:23)"
+    assert fit(many, 60) == "track:20 -> track:24, bumps Blue, bumps Green, bumps Red"
+    assert fit(many, 50) == "track:20 -> track:24, bumps Blue, Green, Red"
 
 
 def test_own_pawns_are_not_named_in_the_moves_but_others_are():

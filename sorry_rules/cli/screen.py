@@ -234,6 +234,7 @@ def render_scene(scene: Scene, width: int = 80) -> list:
 
 # ---- moves and the end ---------------------------------------------------------------------------
 _BUMP_SQUARE = re.compile(r"(bumps \w+) \([^)]*\)")
+_BUMPS_AGAIN = re.compile(r"(bumps \w+(?:, \w+)*), bumps ")
 
 
 def move_label(game, move, hand_play: bool, colour: int | None = None) -> str:
@@ -247,16 +248,26 @@ def move_label(game, move, hand_play: bool, colour: int | None = None) -> str:
     return prefix + text
 
 
+def _bumps_once(text: str) -> str:
+    """'bumps A, bumps B, bumps C' -> 'bumps A, B, C'."""
+    while True:
+        text, n = _BUMPS_AGAIN.subn(r"\1, ", text)
+        if not n:
+            return text
+
+
 def fit(text: str, room: int) -> str:
-    """`text` in at most `room` characters: bumped pawns' squares left out, 'then' dropped
-    between the parts of a split, and as a last resort cut with an ellipsis."""
-    if len(text) > room:
-        text = _BUMP_SQUARE.sub(r"\1", text)
-    if len(text) > room:
-        text = text.replace("; then ", "; ")
-    if len(text) > room:
-        text = text[: max(0, room - 1)] + ELLIPSIS
-    return text
+    """`text` in at most `room` characters, shortened step by step only as far as needed:
+    bumped pawns' squares left out, 'then' dropped between the parts of a split, 'bumps A,
+    bumps B' said as 'bumps A, B', arrows without spaces; as a last resort cut with an
+    ellipsis."""
+    steps = (lambda t: _BUMP_SQUARE.sub(r"\1", t), lambda t: t.replace("; then ", "; "),
+             _bumps_once, lambda t: t.replace(" -> ", "->").replace(" <-> ", "<->"))
+    for step in steps:
+        if len(text) <= room:
+            return text
+        text = step(text)
+    return text if len(text) <= room else text[: max(0, room - 1)] + ELLIPSIS
 
 
 def _notes(moves) -> list:
@@ -278,7 +289,8 @@ def render_moves(game, moves, hand_play: bool, colour: int | None = None, width:
     shown = moves[first:] if count is None else moves[first:first + count]
     for i, move in enumerate(shown, first + 1):
         number = f"{i:>{digits}}. "
-        line = Text(number, style="bold")
+        line = Text()
+        line.append(number, style="bold")
         line.append(fit(move_label(game, move, hand_play, colour), width - len(number)))  # no markup: "[sorry]"
         lines.append(line)
     return lines + _notes(moves)
