@@ -275,9 +275,11 @@ class Session:
         """The help; on a terminal on a screen of its own until Enter is pressed."""
         if not self.in_place:
             self.echo(HELP)
+            self.echo(f"This game is saved after every move in {self.save_path}")
             return
         self.clear()
         self.echo(HELP)
+        self.echo(f"This game is saved after every move in {self.save_path}")
         self.read(BACK)
         self.show(view, moves)
 
