@@ -1,6 +1,7 @@
-"""The interactive game through a real pseudo-terminal (pexpect): the screen, invalid
-entries, help, hints, quitting with a save, and resuming to the same end as an
-uninterrupted game with the same seed and choices."""
+"""The interactive game through a real pseudo-terminal of 80x24 (pexpect): the screen, invalid
+entries, help, hints, paging through long move lists, quitting with a save, and resuming to
+the same end as an uninterrupted game with the same seed and choices. Every screen drawn in
+the terminal (from one clear to the next) fits 80x24; piped output has no escape codes."""
 
 from __future__ import annotations
 
@@ -14,12 +15,42 @@ import pexpect
 from sorry_rules.players.registry import make_player
 from sorry_rules.compiler import load_game
 from sorry_rules.players.runner import GameRecord, play_game
-from sorry_rules.records.savefile import read_save, state_digest
+from sorry_rules.records.savefile import read_save, restore, state_digest
 
 RULES = Path(__file__).parent / "rules"
-PROMPT = re.compile(r"Move 1-(\d+) \(\? help, h hint, q quit\): ")
+PROMPT = re.compile(r"Move 1-(\d+)(?:, page (\d+)/(\d+))? \((?:n/p page, )?\? help, h hint, q quit\): ")
 COLOUR_SGR = re.compile(r"\x1b\[[0-9;]*(?:3[0-9]|4[0-9]|9[0-7])[0-9;]*m")
+ESCAPE = re.compile(r"\x1b(?:\[[0-9;?]*[A-Za-z]|[()][0-9A-Za-z]|[=>])")
+CLEAR = "\x1b[2J"
+ALT_SCREEN_OFF = "\x1b[?1049l"
 TIMEOUT = 60
+
+
+def screens(transcript: str) -> list:
+    """The screens a terminal showed: the text from each clear to the next (escape codes
+    removed), up to where the game leaves the alternate screen."""
+    shown = transcript.split(CLEAR)[1:]
+    out = []
+    for chunk in shown:
+        chunk = chunk.split(ALT_SCREEN_OFF)[0]
+        out.append(ESCAPE.sub("", chunk).replace("\r", ""))
+    return out
+
+
+def plain(text: str) -> str:
+    return ESCAPE.sub("", text).replace("\r", "")
+
+
+def assert_screens_fit(transcript: str, at_least: int = 1) -> None:
+    """Every screen, with the answer typed at its prompt, fits 80 columns and 24 lines."""
+    shown = screens(transcript)
+    assert len(shown) >= at_least, f"{len(shown)} screens drawn in place"
+    for text in shown:
+        lines = text.split("\n")
+        if lines[-1] == "":
+            lines.pop()
+        assert len(lines) <= 24, f"{len(lines)} lines:\n{text}"
+        assert max(len(line) for line in lines) <= 80, text
 
 
 def spawn(*args, colour=False, **extra_env):
@@ -91,20 +122,22 @@ def test_play_quit_and_resume_reaches_the_uninterrupted_end(tmp_path):
     child.expect_exact("'x' is not a move: type a number from 1 to")
     prompt(child)
     child.sendline("[/bold] [red]")
-    child.expect_exact("'[/bold] [red]' is not a move")
+    child.expect_exact("'[/bold] …' is not a move")
     n = prompt(child)
     child.sendline(str(n + 1))
     child.expect_exact(f"is not a move: type a number from 1 to {n}")
     prompt(child)
     child.sendline("?")
     child.expect_exact("a hint: what the strongest computer player would do")
+    child.expect_exact("Press Enter to go back to the game.")
+    child.sendline("")
     prompt(child)
     child.sendline("h")
     child.expect(r"Hint: (\d+)\. ")
     assert 1 <= int(child.match.group(1)) <= n
     prompt(child)
     child.sendline("b")
-    child.expect_exact("Your moves:")
+    child.expect_exact("Your moves")
     prompt(child)
     for _ in range(4):
         child.sendline("1")
@@ -120,6 +153,8 @@ def test_play_quit_and_resume_reaches_the_uninterrupted_end(tmp_path):
     transcript = "".join(child.transcript)
     assert "Last moves:" in transcript and "Card:" in transcript
     assert not COLOUR_SGR.search(transcript), "NO_COLOR output carries colour codes"
+    assert_screens_fit(transcript, at_least=10)
+    assert transcript.rstrip().endswith(f"Continue it with: sorry-play --resume {save}"), "quit leaves the game screen"
 
     child = spawn("--resume", str(save))
     answers = play_to_the_end(child)
@@ -128,6 +163,11 @@ def test_play_quit_and_resume_reaches_the_uninterrupted_end(tmp_path):
     transcript = "".join(child.transcript)
     assert "wins after" in transcript and "sorry-play replay" in transcript
     assert answers > 0
+    assert_screens_fit(transcript, at_least=answers)
+    end = ESCAPE.sub("", transcript.split(ALT_SCREEN_OFF)[-1]).replace("\r", "").strip("\n").split("\n")
+    assert len(end) <= 24, "\n".join(end)
+    assert all(len(line) <= 80 for line in end if str(save) not in line), "\n".join(end)  # paths stay whole
+    assert "wins after" in "\n".join(end)
     final, record = _uninterrupted(seed)
     done = read_save(save)
     assert done.finished
@@ -176,8 +216,12 @@ def test_hot_seat_hand_play_shows_only_the_own_hand(tmp_path):
     child.expect_exact("Game saved to")
     child.expect(pexpect.EOF)
     child.close()
-    assert COLOUR_SGR.search("".join(child.transcript))
+    transcript = "".join(child.transcript)
+    assert COLOUR_SGR.search(transcript)
     assert read_save(save).kinds == ["human", "human"]
+    handovers = [chunk for chunk in transcript.split(CLEAR) if "hand the keyboard over" in chunk]
+    assert handovers and all("Your hand" not in chunk for chunk in handovers), "a hand is cleared before the handover"
+    assert_screens_fit(transcript, at_least=3)
 
 
 def test_team_game_from_the_command_line(tmp_path):
@@ -191,3 +235,71 @@ def test_team_game_from_the_command_line(tmp_path):
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+def test_long_move_lists_are_paged_with_global_numbers(tmp_path):
+    """Seed 11: the person's first card allows 8 moves, more than the 6 that fit under the
+    board at 80x24. n and p turn the pages (the numbers run on over the pages), a number
+    from page 2 is played, and the game quits and resumes with that choice kept."""
+    save = tmp_path / "game.json"
+    child = spawn("--seed", "11", "--players", "2", "--save", str(save))
+    child.expect(PROMPT)
+    n, page, pages = (int(g) for g in child.match.groups())
+    assert (page, pages) == (1, 2) and n > 6
+    child.sendline("n")
+    child.expect(PROMPT)
+    assert child.match.group(2, 3) == ("2", "2")
+    page2 = plain(child.before)
+    assert f"Your moves 7-{n} of {n}:" in page2 and "\n 7. " in page2 and "\n 1. " not in page2
+    child.sendline("n")                      # round to the first page again
+    child.expect(PROMPT)
+    assert child.match.group(2) == "1" and "\n 1. " in plain(child.before) and "\n 7. " not in plain(child.before)
+    child.sendline("p")                      # and back to the last
+    child.expect(PROMPT)
+    assert child.match.group(2) == "2"
+    child.sendline("7")
+    child.expect(PROMPT)
+    child.sendline("q")
+    child.expect_exact("Game saved to")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    transcript = "".join(child.transcript)
+    assert_screens_fit(transcript, at_least=5)
+    saved = read_save(save)
+    turns = []
+    restore(saved, on_turn=lambda turn, after: turns.append(turn))
+    asked = [turn for turn in turns if turn.seat == 0 and turn.options > 1]
+    assert (asked[0].options, asked[0].choice) == (n, 6), "move 7, typed on page 2, was played"
+    choices = saved.choices
+
+    child = spawn("--resume", str(save))
+    prompt(child)
+    child.sendline("q")
+    child.expect_exact("Game saved to")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert read_save(save).choices[: len(choices)] == choices
+
+
+def test_piped_output_is_plain(tmp_path):
+    """With the output piped (the keyboard still a terminal) nothing is redrawn in place:
+    the screens follow one another with no escape code at all, even without NO_COLOR."""
+    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR", "COLUMNS", "LINES")}
+    env["TERM"] = "xterm-256color"
+    command = f"{sys.executable} -m sorry_rules.cli --seed 11 --players 2 --save {tmp_path / 'g.json'} | cat"
+    child = pexpect.spawn("/bin/sh", ["-c", command], env=env, encoding="utf-8", timeout=TIMEOUT, dimensions=(24, 80))
+    child.transcript = []
+    child.logfile_read = _Collect(child.transcript)
+    for answer in ("n", "h", "x", "?", "q"):
+        child.expect(PROMPT)
+        child.sendline(answer)
+    child.expect(pexpect.EOF)
+    child.close()
+    transcript = "".join(child.transcript)
+    assert "\x1b" not in transcript
+    assert "Your moves 7-" in transcript and "Hint: " in transcript and "n  next page" in transcript
+    assert "Game saved to" in transcript
+    long = [line for line in transcript.replace("\r", "").split("\n") if len(line) > 80 and "g.json" not in line]
+    assert not long, long  # only lines naming the save file (paths stay whole)

@@ -1,5 +1,6 @@
-"""The play screen: golden renderings at 80 columns (plain and in colour), and properties that
-hold for any board drawn from layout data (every pawn shown, 80 columns, 24 rows).
+"""The play screen: golden renderings at 80x24 (plain and in colour), and properties that
+hold for any board drawn from layout data (every pawn shown, 80 columns, 24 rows), for the
+longest move lists of every bundled variant and test rule file (every page fits 80x24).
 
 Golden files live in tests/golden/. They are never rewritten by a normal run: after a
 deliberate change to the screen, regenerate them with SORRY_UPDATE_GOLDEN=1 and review the
@@ -19,7 +20,10 @@ from sorry_rules.cli import boardmap
 from sorry_rules.compiler import load_game
 from sorry_rules.players.protocol import RandomPlayer
 from sorry_rules.players.runner import play_game
-from sorry_rules.cli.screen import Scene, colour_labels, render_board, render_moves, render_scene, turn_text
+from sorry_rules.cli.screen import (Scene, colour_labels, fit, render_board, render_moves, render_outcome, render_scene,
+                                    render_turn, state_scene, turn_text)
+from sorry_rules.cli.terminal import HELP
+from sorry_rules.records.position import parse_position
 
 RULES = Path(__file__).parent / "rules"
 GOLDEN = Path(__file__).parent / "golden"
@@ -76,8 +80,16 @@ def standard_scene(standard):
     return _scene_after(standard, 5, 60, NAMES)
 
 
-def _screen_lines(game, scene, state):
-    return render_scene(scene) + render_moves(game, game.legal_moves(state), state.hands is not None)
+PROMPT_LINES = 1     # the prompt is the 24th line
+
+
+def _turn(game, scene, state, page=0, width=80, height=24):
+    return render_turn(scene, game.legal_moves(state), state.hands is not None,
+                       f"{game.colours[scene.seats[scene.turn]].capitalize()} (you) to play. Your moves", page, width, height)
+
+
+def _screen_lines(game, scene, state, page=0):
+    return _turn(game, scene, state, page).lines
 
 
 @pytest.mark.parametrize("colour", [False, True], ids=["plain", "colour"])
@@ -104,6 +116,15 @@ def test_golden_six_colour_board():
     _golden("six-colours-80-plain.txt", text)
 
 
+def test_golden_second_page_of_a_seven():
+    """A 7 with four pawns out: page 2 of the split options, numbered on from page 1."""
+    game = load_game("standard")
+    scene, state = _position_scene(game, LONG_LISTS["standard"], [f"Blue {n}: track:{n} -> track:{n + 3}" for n in range(12)])
+    text = _print(_screen_lines(game, scene, state, page=1), colour=False)
+    assert "Your moves 7-12 of" in text
+    _golden("standard-7-page2-80x24-plain.txt", text)
+
+
 def test_standard_screen_fits_80_by_24(standard, standard_scene):
     """Board, panel, the moves and a prompt fit an 80x24 terminal in the usual case."""
     scene, state = standard_scene
@@ -111,7 +132,130 @@ def test_standard_screen_fits_80_by_24(standard, standard_scene):
     lines = text.splitlines()
     assert max(len(line) for line in lines) <= 80
     assert len(render_scene(scene)) <= 17
-    assert len(lines) + 1 <= 24
+    assert len(lines) + PROMPT_LINES <= 24
+
+
+#: Positions with long move lists: a 7 (or a hand holding 7, 11 and Sorry!) with every pawn
+#: of the player to move out on the track among opponents, so that splits and switches
+#: multiply. Team variants get the partner's pawns out too.
+SPREAD = {"red": ["track:2", "track:9", "track:20", "track:58"], "blue": ["track:5", "track:13", "track:22", "track:24"],
+          "yellow": ["track:30", "track:35", "track:44", "track:50"], "green": ["track:3", "track:16", "track:26", "track:40"]}
+LONG_LISTS = {
+    "standard": {"players": ["red", "blue", "yellow", "green"], "turn": "red", "card": "7", "pawns": SPREAD},
+    "partnership": {"players": ["red", "blue", "yellow", "green"], "turn": "red", "card": "7", "pawns": SPREAD},
+    "points": {"players": ["red", "blue", "yellow", "green"], "turn": "red", "hand": ["7", "11", "sorry", "10", "1"],
+               "pawns": {"red": SPREAD["red"][:3], "blue": SPREAD["blue"], "yellow": SPREAD["yellow"]}},
+    "hand5.yaml": {"players": ["red", "blue", "yellow", "green"], "turn": "red", "hand": ["7", "11", "sorry", "10", "1"],
+                   "pawns": {"red": SPREAD["red"][:3], "blue": SPREAD["blue"], "green": SPREAD["green"]}},
+    "hand-teams.yaml": {"players": ["red", "blue", "yellow", "green"], "turn": "yellow",
+                        "hand": ["7", "11", "sorry", "10", "2"], "pawns": SPREAD},
+    "six-colours.yaml": {"players": ["red", "blue", "yellow", "green", "purple", "orange"], "turn": "red", "card": "7",
+                         "pawns": {**SPREAD, "purple": ["track:70", "track:75"], "orange": ["track:80", "track:85"]}},
+    "short-sides.yaml": {"players": ["red", "blue", "yellow", "green"], "turn": "red", "card": "7",
+                         "pawns": {"red": ["track:2", "track:9", "track:20", "track:33"], "blue": ["track:5", "track:13"],
+                                   "green": ["track:25", "track:36"]}},
+}
+
+
+def _game(name):
+    return load_game(str(RULES / name) if name.endswith(".yaml") else name)
+
+
+def _position_scene(game, data, log=()):
+    pos = parse_position(game, data)
+    state = pos.state
+    names = tuple("you" if seat == state.turn else "greedy" for seat in range(len(state.seats)))
+    scene = Scene(game, state.placement, state.seats, state.turn, state.plies, f"{game.name}, seed 1", names,
+                  card=state.card, hand=state.hands[state.turn] if state.hands is not None else None,
+                  pile_size=len(state.pile), discard_size=len(state.discard), log=list(log),
+                  scores=game.standing(state) if game.scoring else None)
+    return scene, state
+
+
+@pytest.mark.parametrize("name", list(LONG_LISTS))
+def test_every_page_of_the_longest_move_lists_fits_80_by_24(name):
+    """Every page of a long move list (with a full last moves list and a one-line prompt)
+    fits 80x24; the pages show every move once, in order, numbered over the whole list, and
+    no move text is cut short when shortening can make it fit."""
+    game = _game(name)
+    log = [f"Blue {n}: track:{n} -> track:{n + 5}, bumps Green (track:{n + 5}); then track:1 -> track:2" for n in range(12)]
+    scene, state = _position_scene(game, LONG_LISTS[name], log)
+    moves = game.legal_moves(state)
+    assert len(moves) >= 15, f"{name}: only {len(moves)} moves; the position should give a long list"
+    first = _turn(game, scene, state)
+    assert first.pages >= 2
+    numbers = []
+    for page in range(first.pages):
+        turn = _turn(game, scene, state, page)
+        assert (turn.page, turn.pages) == (page, first.pages)
+        text = _print(turn.lines, colour=False)
+        lines = text.splitlines()
+        assert len(lines) + PROMPT_LINES <= 24, f"{name} page {page + 1}: {len(lines)} lines\n{text}"
+        assert max(len(line) for line in lines) <= 80, f"{name} page {page + 1}:\n{text}"
+        assert f"Your moves {turn.first + 1}-{turn.first + turn.count} of {len(moves)}:" in text
+        numbers += [int(m) for m in re.findall(r"^ *(\d+)\. ", text, re.M)]
+    assert numbers == list(range(1, len(moves) + 1))
+
+
+def test_pages_are_clamped_and_use_the_room_they_have(standard):
+    scene, state = _position_scene(standard, LONG_LISTS["standard"])
+    moves = standard.legal_moves(state)
+    small, tall = _turn(standard, scene, state), _turn(standard, scene, state, height=40)
+    assert small.count == 24 - len(render_scene(scene)) - 2      # header and prompt
+    assert tall.count == min(len(moves), 40 - len(render_scene(scene)) - 2)
+    assert _turn(standard, scene, state, page=99).page == small.pages - 1
+    assert _turn(standard, scene, state, page=-1).page == 0
+
+
+def test_a_message_replaces_the_header_line(standard):
+    scene, state = _position_scene(standard, LONG_LISTS["standard"])
+    moves = standard.legal_moves(state)
+    plain = render_turn(scene, moves, False, "Red (you) to play. Your moves", 0, 80, 24)
+    told = render_turn(scene, moves, False, "Red (you) to play. Your moves", 0, 80, 24, message="Hint: 3. " + "x" * 100)
+    assert len(told.lines) == len(plain.lines)
+    assert told.lines[len(render_scene(scene))].plain == ("Hint: 3. " + "x" * 100)[:79] + "…"
+
+
+def test_move_texts_are_shortened_not_wrapped():
+    text = "track:11 -> track:12, bumps Blue (track:12); then track:58 -> safety:2, bumps Green (track:1)"
+    assert fit(text, 100) == text
+    assert fit(text, 80) == "track:11 -> track:12, bumps Blue; then track:58 -> safety:2, bumps Green"
+    assert fit(text, 70) == "track:11 -> track:12, bumps Blue; track:58 -> safety:2, bumps Green"
+    assert fit(text, 30) == "track:11->track:12, bumps Blu…" and len(fit(text, 30)) == 30
+    many = "track:20 -> track:24, bumps Blue (track:21), bumps Green (track:22), bumps Red (track:23)"
+    assert fit(many, 60) == "track:20 -> track:24, bumps Blue, bumps Green, bumps Red"
+    assert fit(many, 50) == "track:20 -> track:24, bumps Blue, Green, Red"
+
+
+def test_own_pawns_are_not_named_in_the_moves_but_others_are():
+    game = load_game("partnership")
+    scene, state = _position_scene(game, LONG_LISTS["partnership"])
+    text = _print(render_moves(game, game.legal_moves(state), False, colour=0), colour=False)
+    assert "Red pawn" not in text and "Yellow pawn" in text
+    assert re.search(r"^ *1\. track:", text, re.M)
+
+
+@pytest.mark.parametrize("name", ["standard", "points", "six-colours.yaml"])
+def test_end_screen_fits_80_by_24(name):
+    """The last screen (board, panel, who won, the scores folded to 80 columns and the two
+    lines on the saved game) fits 80x24 with four players and more."""
+    game = _game(name)
+    state = game.new_game(4, players=game.players_max)
+    state = play_game(game, state, [RandomPlayer(4, s) for s in range(len(state.seats))])
+    assert state.winner is not None
+    scene = state_scene(game, state, f"{game.name}, seed 4", NAMES[: len(state.seats)], ["Red 1: start -> track:4"] * 12)
+    lines = _print(render_scene(scene) + render_outcome(game, state, 80), colour=False).splitlines()
+    assert len(lines) + 2 <= 24 and max(len(line) for line in lines) <= 80, "\n".join(lines)
+    if game.scoring:   # the folded lines hold the same parts as the --auto line
+        auto = [line.plain for line in render_outcome(game, state)]
+        folded = "".join(line.plain for line in render_outcome(game, state, 80)).replace(" ", "")
+        assert folded == "".join(line for line in auto if line != "Scores:").replace(" ", "")
+
+
+def test_help_fits_80_columns_and_tells_how_to_page():
+    lines = HELP.splitlines()
+    assert max(len(line) for line in lines) <= 80 and len(lines) + 1 <= 24
+    assert "n  next page" in HELP and "p  previous page" in HELP and "a hint" in HELP
 
 
 @pytest.mark.parametrize("overlay", [None, "short-sides.yaml", "six-colours.yaml", "teams.yaml"])

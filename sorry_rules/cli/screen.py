@@ -4,21 +4,24 @@
 `boardmap.build(game.layout)`, so any board shape renders) with a panel beside it (or below
 it when the two do not fit side by side): the seats with their pawns in Start and Home, teams
 and scores where the variant has them, the card drawn or the person's own hand, the pile, and
-the last few moves. `render_moves` numbers the legal moves in plain words (a list of
-rich renderables).
+the last few moves. `render_moves` numbers the legal moves in plain words, one line each.
+`render_turn` puts a whole turn screen together: the scene, a header line and one page of
+the moves, sized so that the lines plus a one-line prompt fit `width` x `height`.
 
-Contract: pure functions of the data given (no printing, no input); the output fits in
-`width` columns; the letters and glyphs alone tell everything (colour only helps), so the
-screen reads the same with NO_COLOR or piped output. A hand is shown only when the scene
-carries one: the caller passes the person's own hand, never another player's.
+Contract: pure functions of the data given (no printing, no input); every line fits in
+`width` columns (move texts are shortened, never wrapped); the letters and glyphs alone tell
+everything (colour only helps), so the screen reads the same with NO_COLOR or piped output.
+A hand is shown only when the scene carries one: the caller passes the person's own hand,
+never another player's.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import re
+
 from rich.color import Color, ColorParseError
-from rich.table import Table
 from rich.text import Text
 
 from sorry_rules.cli import boardmap
@@ -30,7 +33,9 @@ PALETTE = ("red", "blue", "yellow", "green", "magenta", "cyan", "bright_red", "b
 CELL = 2            # characters per board cell
 GAP = 2             # columns between the board and the panel
 PANEL_MIN = 34      # narrowest panel worth putting beside the board
-LOG_MIN = 4         # last moves shown at least
+LOG_MIN = 4         # last moves shown at least (and at least one per seat)
+PAGE_MIN = 3        # moves on a page at least, however small the terminal
+ELLIPSIS = "…"
 
 
 @dataclass
@@ -170,7 +175,8 @@ def _teams_line(scene: Scene) -> Text | None:
 
 
 def render_panel(scene: Scene, height: int) -> list:
-    """The side panel, at least `height` lines when there are moves to fill it."""
+    """The side panel, at least `height` lines when there are moves to fill it; the last
+    moves list shows at least one move per seat (and `LOG_MIN`)."""
     game = scene.game
     look = _Look(game)
     lines = [Text(scene.title, style="bold")]
@@ -188,16 +194,22 @@ def render_panel(scene: Scene, height: int) -> list:
         lines.append(card)
     when = f"move {scene.plies + 1}" if scene.turn is not None else f"{scene.plies} moves played"
     lines.append(Text(f"Pile {scene.pile_size}, discards {scene.discard_size}, {when}", style="dim"))
-    room = max(LOG_MIN, height - len(lines) - 1)
+    room = max(LOG_MIN, len(scene.seats), height - len(lines) - 1)
     if scene.log:
         lines.append(Text("Last moves:", style="bold"))
         lines += [Text(entry) for entry in scene.log[-room:]]
     return lines
 
 
+def board_map(game, width: int = 80):
+    """The board's drawing grid for a screen `width` wide: a `sides` board wraps its rows so
+    that a panel still fits beside it."""
+    return boardmap.build(game.layout, max_cols=max(5, (width - GAP - PANEL_MIN) // CELL - 2))
+
+
 def render_scene(scene: Scene, width: int = 80) -> list:
     """Board and panel side by side (or stacked when narrow), each line at most `width` wide."""
-    board = render_board(scene)
+    board = render_board(scene, board_map(scene.game, width))
     board_width = max((line.cell_len for line in board), default=0)
     panel_width = width - board_width - GAP
     if panel_width >= PANEL_MIN:
@@ -221,20 +233,45 @@ def render_scene(scene: Scene, width: int = 80) -> list:
 
 
 # ---- moves and the end ---------------------------------------------------------------------------
-def move_label(game, move, hand_play: bool) -> str:
+_BUMP_SQUARE = re.compile(r"(bumps \w+) \([^)]*\)")
+_BUMPS_AGAIN = re.compile(r"(bumps \w+(?:, \w+)*), bumps ")
+
+
+def move_label(game, move, hand_play: bool, colour: int | None = None) -> str:
+    """A legal move in words: '[7] Red pawn track:4 -> track:11' (the card in brackets in
+    hand play). With `colour` (the player to move) that colour's own pawns are not named:
+    '[7] track:4 -> track:11', as in the last moves list."""
     prefix = f"[{game.card_names[move.card]}] " if hand_play and move.card is not None and move.kind != "discard" else ""
-    return prefix + describe_move(game, move)
+    text = describe_move(game, move)
+    if colour is not None and move.kind not in ("pass", "discard", "forfeit"):
+        text = text.replace(f"{colour_name(game, colour)} pawn ", "")
+    return prefix + text
 
 
-def render_moves(game, moves, hand_play: bool) -> list:
-    """The numbered legal moves (long ones wrap under their text, not under the number),
-    then a note on passes or discards when there are any."""
-    table = Table.grid(padding=(0, 1))
-    table.add_column(justify="right", style="bold", no_wrap=True)
-    table.add_column()
-    for i, move in enumerate(moves, 1):
-        table.add_row(Text(f"{i:2}."), Text(move_label(game, move, hand_play)))  # Text: "[sorry]" is no markup
-    lines = [table]
+def _bumps_once(text: str) -> str:
+    """'bumps A, bumps B, bumps C' -> 'bumps A, B, C'."""
+    while True:
+        text, n = _BUMPS_AGAIN.subn(r"\1, ", text)
+        if not n:
+            return text
+
+
+def fit(text: str, room: int) -> str:
+    """`text` in at most `room` characters, shortened step by step only as far as needed:
+    bumped pawns' squares left out, 'then' dropped between the parts of a split, 'bumps A,
+    bumps B' said as 'bumps A, B', arrows without spaces; as a last resort cut with an
+    ellipsis."""
+    steps = (lambda t: _BUMP_SQUARE.sub(r"\1", t), lambda t: t.replace("; then ", "; "),
+             _bumps_once, lambda t: t.replace(" -> ", "->").replace(" <-> ", "<->"))
+    for step in steps:
+        if len(text) <= room:
+            return text
+        text = step(text)
+    return text if len(text) <= room else text[: max(0, room - 1)] + ELLIPSIS
+
+
+def _notes(moves) -> list:
+    lines = []
     if any(m.kind == "pass" for m in moves):
         lines.append(Text("     (pass: this card may be declined; nothing moves and the turn ends)", style="dim"))
     if moves and all(m.kind == "discard" for m in moves):
@@ -242,8 +279,65 @@ def render_moves(game, moves, hand_play: bool) -> list:
     return lines
 
 
-def render_outcome(game, state) -> list:
-    """Who won, with the score table where the variant scores."""
+def render_moves(game, moves, hand_play: bool, colour: int | None = None, width: int = 80,
+                 first: int = 0, count: int | None = None) -> list:
+    """The numbered legal moves `first` .. `first + count - 1` (all by default), one line
+    each, numbered from 1 over the whole list and shortened to `width` columns (`fit`); then
+    a note on passes or discards when there are any. `colour`: see `move_label`."""
+    digits = max(2, len(str(len(moves))))
+    lines = []
+    shown = moves[first:] if count is None else moves[first:first + count]
+    for i, move in enumerate(shown, first + 1):
+        number = f"{i:>{digits}}. "
+        line = Text()
+        line.append(number, style="bold")
+        line.append(fit(move_label(game, move, hand_play, colour), width - len(number)))  # no markup: "[sorry]"
+        lines.append(line)
+    return lines + _notes(moves)
+
+
+@dataclass(frozen=True)
+class TurnScreen:
+    """One turn screen: its lines (the prompt not included), the page shown and the pages."""
+
+    lines: list
+    page: int
+    pages: int
+    first: int        # index of the first move on the page
+    count: int        # moves on the page
+
+
+def render_turn(scene: Scene, moves, hand_play: bool, header: str, page: int = 0,
+                width: int = 80, height: int = 24, message: str = "") -> TurnScreen:
+    """The screen of a person about to choose: the scene, a header line and page `page`
+    (0-based, clamped) of the numbered moves. The header line is `message` when there is one
+    (an answer to the person), else `header` followed by the numbers of the moves on the
+    page ('Your moves 7-12 of 18:') when there are several pages; it is cut to `width`.
+    Each page holds as many moves a
+    page as leave room for a one-line prompt in `height` lines (`PAGE_MIN` at least, for
+    tiny terminals). Moves keep their numbers across pages; the moves of the player to move
+    (`scene.seats[scene.turn]`) do not repeat that player's colour."""
+    lines = render_scene(scene, width)
+    notes = _notes(moves)
+    per_page = max(PAGE_MIN, height - len(lines) - len(notes) - 2)
+    pages = max(1, -(-len(moves) // per_page))
+    page = min(max(page, 0), pages - 1)
+    first = page * per_page
+    count = min(per_page, len(moves) - first)
+    if not message:
+        header += f" {first + 1}-{first + count} of {len(moves)}:" if pages > 1 else ":"
+    head = Text(message or header, style="bold")
+    head.truncate(width, overflow="ellipsis")
+    colour = scene.seats[scene.turn] if scene.turn is not None else None
+    lines = lines + [head] + render_moves(scene.game, moves, hand_play, colour, width, first, count)
+    return TurnScreen(lines, page, pages, first, count)
+
+
+def render_outcome(game, state, width: int | None = None) -> list:
+    """Who won, with the score table where the variant scores. With `width` (a screen) the
+    table has no 'Scores:' heading and a score line too long for `width` goes on in
+    continuation lines (without, the lines are those of `--auto` output, whatever their
+    length)."""
     outcome = game.outcome(state)
     if outcome is None:
         return [Text(f"No winner after {state.plies} moves (stopped).", style="bold")]
@@ -252,7 +346,8 @@ def render_outcome(game, state) -> list:
     lines = [Text(f"{names} {verb} after {state.plies} moves.", style="bold")]
     if not game.scoring:
         return lines
-    lines.append(Text("Scores:"))
+    if width is None:
+        lines.append(Text("Scores:"))
     # the winner and partners first, then the others in seat order
     order = list(outcome.winning_seats) + [s for s in range(len(state.seats)) if s not in outcome.winning_seats]
     for seat in order:
@@ -260,8 +355,23 @@ def render_outcome(game, state) -> list:
         colour = state.seats[seat]
         home = state.placement[colour].count(game.layout.home[colour])
         detail = " + ".join(f"{line.points} ({line.label})" for line in score_lines) or "no scoring line applies"
-        lines.append(Text(f"  {colour_name(game, colour):8} {total:5} points  {home}/{game.pawns} Home  = {detail}"))
+        text = f"  {colour_name(game, colour):8} {total:5} points  {home}/{game.pawns} Home  = {detail}"
+        lines += [Text(part) for part in (_folded(text, width) if width else [text])]
     return lines
+
+
+def _folded(text: str, width: int) -> list:
+    """A score line broken before its ' + ' parts into lines of at most `width` columns; the
+    continuation lines start with '+' under the points."""
+    indent = " " * 10
+    parts = text.split(" + ")
+    lines = [parts[0]]
+    for part in parts[1:]:
+        if len(lines[-1]) + 3 + len(part) <= width:
+            lines[-1] += " + " + part
+        else:
+            lines.append(f"{indent} + {part}")
+    return [fit(line, width) for line in lines]
 
 
 def turn_text(game, colour: int, move) -> str:

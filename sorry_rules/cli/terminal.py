@@ -1,19 +1,27 @@
 """Terminal play with people at the keyboard: the screen, the prompt, hints, save and quit.
 
 `Session` runs one game in which at least one seat is a person: before each of a person's
-choices it draws the screen (`screen.render_scene`) and the numbered moves, then reads the
-answer: a move number, `?` for help, `h` for a hint (the strongest bot's choice), `b` to
-redraw the board, `q` to save and quit. Anything else is answered and asked again. Ctrl-D
-and Ctrl-C save and quit too. The game is saved after every move (`savefile.write_save`).
+choices it draws the screen (`screen.render_turn`: the board, the panel and one page of the
+numbered moves), then reads the answer: a move number, `n`/`p` for the next or previous page
+of moves, `?` for help, `h` for a hint (the strongest bot's choice), `b` to redraw the
+board, `q` to save and quit. Anything else is answered and asked again. Ctrl-D and Ctrl-C
+save and quit too. The game is saved after every move (`savefile.write_save`).
+
+On a real terminal the game runs on the terminal's alternate screen and every screen is
+drawn in place (cleared and drawn again, answers and notices in its header line), so the
+board never scrolls away; each screen with its prompt fits the terminal (80x24 and up).
+When the output is not a terminal the screens are printed one after the other, with no
+escape codes, and answers are printed below them.
 
 Contract: all output goes to the session's rich `Console`; input comes from `Console.input`.
 A person sees only their own hand (the `View` of their seat); in hot-seat hand play the
-keyboard is handed over before a hand is shown.
+keyboard is handed over (on a clear screen) before a hand is shown.
 """
 
 from __future__ import annotations
 
 from collections import deque
+from contextlib import contextmanager
 
 from rich.console import Console
 from rich.text import Text
@@ -28,17 +36,22 @@ from sorry_rules.cli.seats import HUMAN, bot_of
 LOG_LENGTH = 12
 
 HELP = """\
-On your turn the board shows the card you drew (or your hand), and the moves it
-allows are listed by number. Type a number and press Enter.
-  ?  this help           h  a hint: what the strongest computer player would do
-  b  show the board again  q  save the game and quit (continue with --resume FILE)
-The board: letters are pawns (R for Red, ...); '.' a track square; '>' 'v' '<' '^'
-a slide's triangle: land exactly on another colour's triangle and the pawn slides
-to the 'o' at the slide's end, bumping every pawn on the way; ':' safety squares;
-S and H: Start and Home with the number of pawns there. Your Start is next to the
-square your pawns come out on. A move that 'draws again' gives you another card.
-When no move is possible the card is forfeited; when no card in your hand can
-move you discard one instead."""
+On your turn the board shows the card you drew (or your hand), and the moves
+it allows are listed by number. Type a number and press Enter.
+  ?  this help       h  a hint: what the strongest computer player would do
+  n  next page       p  previous page: a long list of moves comes in pages;
+                        the numbers run on over the pages, type any of them
+  b  draw the board  q  save the game and quit (continue with --resume FILE)
+In the moves your own pawns are not named: 'track:4 -> track:9' moves yours.
+The board: letters are pawns (R for Red, ...); '.' a track square; '>' 'v'
+'<' '^' a slide's triangle: land exactly on another colour's triangle and the
+pawn slides to the 'o' at the slide's end, bumping every pawn on the way;
+':' safety squares; S and H: Start and Home with the number of pawns there.
+Your Start is next to the square your pawns come out on. A move that 'draws
+again' gives you another card. When no move is possible the card is
+forfeited; when no card in your hand can move you discard one instead."""
+BACK = "Press Enter to go back to the game. "
+ANSWER_SHOWN = 8      # characters of a wrong answer repeated back
 
 
 class QuitGame(Exception):
@@ -60,6 +73,14 @@ class HumanPlayer:
 class Session:
     """One interactive game (see the module docstring)."""
 
+    # Defaults for a Session made without __init__ (tests drive the prompt loop alone):
+    # printed line by line, one page, nothing to tell.
+    in_place = False
+    page = 0
+    pages = 1
+    message = ""
+    notices: tuple = ()
+
     def __init__(self, game, kinds, saved, save_path, console: Console | None = None, title: str = ""):
         self.game = game
         self.kinds = list(kinds)
@@ -72,6 +93,8 @@ class Session:
         self.hot_seat = len(self.humans) > 1
         self.last_asked: int | None = None
         self.hinter = make_player(STRONGEST, saved.seed, "hint")
+        self.in_place = self.console.is_terminal
+        self.notices = []
 
     # ---- names -------------------------------------------------------------------------
     def seat_name(self, seat: int) -> str:
@@ -102,9 +125,12 @@ class Session:
         self.echo(f"The game is saved after every move in {self.save_path}")
         self.save(state)
         self.state = state
+        if self.in_place:
+            self.notices.append("Type ? for help.")
         try:
-            state = play_game(self.game, state, self.players(), on_turn=self.on_turn,
-                              max_plies=self.saved.max_plies)
+            with self.full_screen():
+                state = play_game(self.game, state, self.players(), on_turn=self.on_turn,
+                                  max_plies=self.saved.max_plies)
         except (QuitGame, KeyboardInterrupt):
             self.echo(f"Game saved to {self.save_path}")
             self.echo(f"Continue it with: sorry-play --resume {self.save_path}")
@@ -112,14 +138,28 @@ class Session:
         self.finish(state)
         return state
 
+    @contextmanager
+    def full_screen(self):
+        """On a terminal: the game's screens on the alternate screen, the terminal's own
+        screen back afterwards whatever happens (the end of the game is printed there)."""
+        entered = self.in_place and self.console.set_alt_screen(True)
+        try:
+            yield
+        finally:
+            if entered:
+                self.console.set_alt_screen(False)
+
     def finish(self, state) -> None:
-        self.echo("")
+        if not self.in_place:
+            self.echo("")
+        width = self.console.width
         scene = screen.state_scene(self.game, state, self.title, self.seat_names(), self.log)
-        for line in screen.render_scene(scene, self.console.width):
+        for line in screen.render_scene(scene, width):
             self.echo(line)
-        for line in screen.render_outcome(self.game, state):
+        for line in screen.render_outcome(self.game, state, width):
             self.echo(line)
-        self.echo(f"The whole game is saved in {self.save_path}; watch it again with: sorry-play replay {self.save_path}")
+        self.echo(f"The whole game is saved in {self.save_path}")
+        self.echo(f"Watch it again with: sorry-play replay {self.save_path}")
 
     def on_turn(self, turn, state) -> None:
         game = self.game
@@ -134,14 +174,22 @@ class Session:
         move = turn.move
         if move.kind == "forfeit":
             if move.card is None:
-                self.echo(Text(f"{who} {'have' if you else 'has'} no card to play.", style="bold"))
+                self.tell(f"{who} {'have' if you else 'has'} no card to play.", "bold")
             else:
-                self.echo(Text(f"{who} drew {game.card_names[move.card]}: no pawn can move with it, "
-                               "so the card is forfeited.", style="bold"))
+                self.tell(f"{who} drew {game.card_names[move.card]}: no pawn can move with it, "
+                          "so the card is forfeited.", "bold")
         elif turn.options == 1:
-            self.echo(f"Only one move was possible: {describe_move(game, move)}")
+            self.tell(f"Only one move was possible: {describe_move(game, move)}")
         if move.draw_again and state.winner is None:
-            self.echo(Text(f"{who} {'draw' if you else 'draws'} again.", style="bold"))
+            self.tell(f"{who} {'draw' if you else 'draws'} again.", "bold")
+
+    def tell(self, text: str, style: str = "") -> None:
+        """A notice between two screens: printed, or on a terminal kept for the header line
+        of the next screen (which would clear it at once)."""
+        if self.in_place:
+            self.notices.append(text)
+        else:
+            self.echo(Text(text, style=style))
 
     def save(self, state) -> None:
         self.saved.reached(state)
@@ -160,41 +208,87 @@ class Session:
         )
 
     def show(self, view, moves) -> None:
-        self.echo("")
-        for line in screen.render_scene(self.view_scene(view), self.console.width):
-            self.echo(line)
+        """Draw the screen (in place on a terminal) with page `self.page` of the moves and
+        `self.message`, if any, in the header line; the message is shown once."""
         game = self.game
         who = colour_name(game, view.colour)
         you = "" if self.hot_seat else " (you)"
         what = "your hand" if view.hand is not None else f"card {game.card_names[view.card]}"
-        self.echo(Text(f"{who}{you} to play, {what}. Your moves:", style="bold"))
-        for line in screen.render_moves(game, moves, view.hand is not None):
+        width, height = self.console.size
+        header = f"{who}{you} to play, {what}. Your moves"
+        turn = screen.render_turn(self.view_scene(view), moves, view.hand is not None, header,
+                                  self.page, width, height, self.message)
+        self.page, self.pages, self.message = turn.page, turn.pages, ""
+        self.clear()
+        for line in turn.lines:
             self.echo(line)
+
+    def prompt(self, n: int) -> str:
+        if self.pages > 1:
+            return f"Move 1-{n}, page {self.page + 1}/{self.pages} (n/p page, ? help, h hint, q quit): "
+        return f"Move 1-{n} (? help, h hint, q quit): "
 
     def ask(self, view, moves) -> int:
         if self.hot_seat and view.hand is not None and self.last_asked != view.seat:
+            self.clear()
             self.read(f"{colour_name(self.game, view.colour)}'s turn: hand the keyboard over and press Enter. ")
         self.last_asked = view.seat
+        self.page, self.message, self.notices = 0, " ".join(self.notices), []
         self.show(view, moves)
         n = len(moves)
-        prompt = f"Move 1-{n} (? help, h hint, q quit): "
         while True:
-            answer = self.read(prompt).strip().lower()
+            answer = self.read(self.prompt(n)).strip().lower()
             if answer.isascii() and answer.isdigit() and len(answer) <= 9 and 1 <= int(answer) <= n:  # "²".isdigit()
                 return int(answer) - 1
             if answer in ("q", "quit", "exit"):
                 raise QuitGame
             if answer in ("?", "help"):
-                self.echo(HELP)
+                self.help(view, moves)
+            elif answer in ("n", "next", "p", "prev", "previous"):
+                if self.pages == 1:
+                    self.say(view, moves, "All the moves are on this page.")
+                else:
+                    self.page = (self.page + (1 if answer.startswith("n") else -1)) % self.pages
+                    self.show(view, moves)
             elif answer in ("h", "hint"):
                 best = self.hinter.choose(view, moves)
-                self.echo(Text(f"Hint: {best + 1}. {screen.move_label(self.game, moves[best], view.hand is not None)}", style="bold"))
+                label = screen.move_label(self.game, moves[best], view.hand is not None, view.colour)
+                self.say(view, moves, f"Hint: {best + 1}. {label}")
             elif answer in ("b", "board"):
                 self.show(view, moves)
             elif not answer:
-                self.echo(f"Type a move number from 1 to {n} (? for help).")
+                self.say(view, moves, f"Type a move number from 1 to {n} (? for help).")
             else:
-                self.echo(f"{answer!r} is not a move: type a number from 1 to {n}, ? for help, q to save and quit.")
+                shown = answer if len(answer) <= ANSWER_SHOWN else answer[:ANSWER_SHOWN] + screen.ELLIPSIS
+                self.say(view, moves, f"{shown!r} is not a move: type a number from 1 to {n}, ? for help, q to quit.")
+
+    def say(self, view, moves, text: str) -> None:
+        """Answer the person: on a terminal in the header line of the screen drawn again,
+        else printed below the screen."""
+        if self.in_place:
+            self.message = text
+            self.show(view, moves)
+        else:
+            self.echo(text)
+
+    def help(self, view, moves) -> None:
+        """The help; on a terminal on a screen of its own until Enter is pressed."""
+        if not self.in_place:
+            self.echo(HELP)
+            self.echo(f"This game is saved after every move in {self.save_path}")
+            return
+        self.clear()
+        self.echo(HELP)
+        self.echo(f"This game is saved after every move in {self.save_path}")
+        self.read(BACK)
+        self.show(view, moves)
+
+    def clear(self) -> None:
+        """Start a new screen: cleared on a terminal, after an empty line otherwise."""
+        if self.in_place:
+            self.console.clear()
+        else:
+            self.echo("")
 
     def read(self, prompt: str) -> str:
         try:
