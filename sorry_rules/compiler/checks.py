@@ -54,7 +54,8 @@ def _check_seating(v, out: ProblemCollector) -> None:
     colours = list(v.colours)
     for key, names in v.seating.items():
         if not (key.isascii() and key.isdigit() and len(key) <= 3) or not v.players.min <= int(key) <= v.players.max:
-            out.at(("seating", key), "SR510", f"seating: '{key}' is not a player count between {v.players.min} and {v.players.max}", key=True)
+            out.at(("seating", key), "SR510",
+                   f"seating: '{key}' is not a player count between {v.players.min} and {v.players.max}", key=True)
             continue
         if len(names) != int(key):
             out.at(("seating", key), "SR510", f"seating {key}: lists {len(names)} colours")
@@ -77,13 +78,15 @@ def _check_slides(board, out: ProblemCollector) -> None:
     triangles = {s.from_ for s in board.slides}
     for i, slide in enumerate(board.slides):
         if slide.from_ >= side:
-            out.at(("board", "slides", i, "from"), "SR505", f"slide triangle at offset {slide.from_} is off the side (offsets 0..{side - 1})")
+            out.at(("board", "slides", i, "from"), "SR505",
+                   f"slide triangle at offset {slide.from_} is off the side (offsets 0..{side - 1})")
         if slide.to <= slide.from_:
             out.at(("board", "slides", i, "to"), "SR505", f"slide from {slide.from_} to {slide.to}: a slide must go forward")
         elif slide.to - slide.from_ >= side:
             out.at(("board", "slides", i, "to"), "SR505", f"slide from {slide.from_} to {slide.to} is longer than a side")
         elif slide.to % side in triangles:
-            out.at(("board", "slides", i, "to"), "SR505", f"slide from {slide.from_} ends on the triangle of another slide (offset {slide.to % side})")
+            out.at(("board", "slides", i, "to"), "SR505",
+                   f"slide from {slide.from_} ends on the triangle of another slide (offset {slide.to % side})")
         if slide.from_ in [s.from_ for s in board.slides[:i]]:
             out.at(("board", "slides", i, "from"), "SR505", f"two slides start at offset {slide.from_}")
 
@@ -115,4 +118,5 @@ def _check_deck_size(v, out: ProblemCollector) -> None:
         out.at(("deck",), "SR508", "the deck has no cards")
     hand_size = getattr(v.turn, "hand_size", 0)
     if hand_size and hand_size * v.players.max > total:
-        out.at(("turn", "hand_size"), "SR508", f"{v.players.max} hands of {hand_size} need {hand_size * v.players.max} cards; the deck has {total}")
+        out.at(("turn", "hand_size"), "SR508",
+               f"{v.players.max} hands of {hand_size} need {hand_size * v.players.max} cards; the deck has {total}")
