@@ -9,7 +9,8 @@
     (`layout.py`, `dsl/parser.py`, `RULES.md`: the end of some file's path) names something
     that exists;
   * every dotted name `sorry_rules.x.y` in README.md, docs/*.md and the package's own source
-    (docstrings and comments) is a module, or a module and attributes, that exist;
+    (docstrings and comments) is a module, or a module and attributes, that exist, and every
+    repository path in the package's source (`grammar/sorry.lark`) exists;
   * README's layout table lists exactly the layer packages of `sorry_rules/` (in the order
     of the import-linter layer contract in pyproject.toml) and exactly their modules.
 """
@@ -160,6 +161,22 @@ def _dotted_names():
 def test_dotted_module_names_resolve():
     bad = [f"{_rel(path)}:{number}: {name}" for path, number, name in _dotted_names() if not _resolves(name)]
     assert bad == []
+
+
+SOURCE_PATH = re.compile(r"\b(?:%s)/[\w./*-]*[\w*/]" % "|".join(re.escape(d) for d in TOP_LEVEL))
+BUILT = ("sorry_rules/_data/",)  # made when the wheel is built (pyproject.toml force-include)
+
+
+def test_paths_named_in_the_source_exist():
+    """Paths such as `grammar/sorry.lark` or `docs/LIMITS.md` in the package's docstrings and comments."""
+    bad, seen = [], 0
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            for name in SOURCE_PATH.findall(line):
+                seen += 1
+                if not name.startswith(BUILT) and not _exists(name.rstrip(".")):
+                    bad.append(f"{_rel(path)}:{number}: {name}")
+    assert bad == [] and seen >= 5
 
 
 def test_dotted_names_are_found():

@@ -5,8 +5,10 @@ Properties: no input makes them raise anything but DslError (parser) or RuleFile
 an overlay inside the DSL scalar itself); a rule file that compiles plays a short game with
 every invariant. Each case has a generous hang guard (fuzzlib.CASE_SECONDS).
 
-The default run is a time-boxed round (a few seconds); `pytest -m slow` runs
-SORRY_FUZZ_CASES cases per fixed-seed loop (default 20000) and 10x the hypothesis examples.
+The default run is a short round (FAST_EXAMPLES hypothesis examples per property, a few
+hundred mutated files); `pytest -m slow` runs every property with 1,500 examples (`soak`),
+the mutation rounds at their former default size (400 and 150 files) and SORRY_FUZZ_CASES
+cases per fixed-seed loop (default 20000).
 The standalone `tools/fuzz_rules.py --seconds N` runs the same cases for a given time.
 """
 
@@ -23,13 +25,16 @@ from sorry_rules import dsl
 from sorry_rules.rules.yamlsafe import load_yaml
 
 from . import fuzzlib as F
+from .sizes import short_and_full
 
 SLOW_CASES = int(os.environ.get("SORRY_FUZZ_CASES", "20000"))
 GRAMMAR = F.DslGenerator()
 TYPED = F.TypedGenerator()
 FILES = F.bundled_files()
 NAMES = sorted(FILES)
-fast = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+FAST_EXAMPLES = 40
+fast = settings(max_examples=FAST_EXAMPLES, deadline=None,
+                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 soak = settings(max_examples=1500, deadline=None, suppress_health_check=list(HealthCheck))
 
 
@@ -44,11 +49,7 @@ def _sentence(data):
     return start, GRAMMAR.text(chooser, start, chooser.integer(1, 9))
 
 
-@fast
-@given(data=st.data())
-def test_sentences_of_the_grammar_parse_or_hit_a_limit(data):
-    """A sentence generated from the grammar parses, or is refused by a limit (SR303:
-    number, length, nesting), never as a syntax error."""
+def _sentence_case(data):
     start, text = _sentence(data)
     note(f"{start}: {text!r}")
     _fail_on(F.check_dsl(text, start, generated=True))
@@ -56,7 +57,20 @@ def test_sentences_of_the_grammar_parse_or_hit_a_limit(data):
 
 @fast
 @given(data=st.data())
-def test_mutated_programs_give_only_positioned_dsl_errors(data):
+def test_sentences_of_the_grammar_parse_or_hit_a_limit(data):
+    """A sentence generated from the grammar parses, or is refused by a limit (SR303:
+    number, length, nesting), never as a syntax error."""
+    _sentence_case(data)
+
+
+@pytest.mark.slow
+@soak
+@given(data=st.data())
+def test_soak_sentences_of_the_grammar(data):
+    _sentence_case(data)
+
+
+def _mutated_case(data):
     start, text = _sentence(data)
     text = F.mutate_text(F.DataChooser(data), text)
     note(f"{start}: {text!r}")
@@ -64,10 +78,34 @@ def test_mutated_programs_give_only_positioned_dsl_errors(data):
 
 
 @fast
-@given(text=st.text(max_size=200))
-def test_arbitrary_text_gives_only_positioned_dsl_errors(text):
+@given(data=st.data())
+def test_mutated_programs_give_only_positioned_dsl_errors(data):
+    _mutated_case(data)
+
+
+@pytest.mark.slow
+@soak
+@given(data=st.data())
+def test_soak_mutated_programs(data):
+    _mutated_case(data)
+
+
+def _text_case(text):
     _fail_on(F.check_dsl(text, "effect"))
     _fail_on(F.check_dsl(text, "expr"))
+
+
+@fast
+@given(text=st.text(max_size=200))
+def test_arbitrary_text_gives_only_positioned_dsl_errors(text):
+    _text_case(text)
+
+
+@pytest.mark.slow
+@soak
+@given(text=st.text(max_size=200))
+def test_soak_arbitrary_text(text):
+    _text_case(text)
 
 
 def _overlay_case(data):
@@ -125,15 +163,17 @@ def _schema_round(tmp_path, cases: int, seed: int) -> int:
     return cases
 
 
-def test_byte_mutations_of_every_bundled_file(tmp_path):
+@pytest.mark.parametrize("cases", short_and_full(100, 400))
+def test_byte_mutations_of_every_bundled_file(tmp_path, cases):
     """Bit flips, deletions, insertions, duplicated ranges, splices of other bundled files and
     huge numbers: a RuleFileError located in the file, or a variant that plays."""
-    assert _byte_round(tmp_path, 400, seed=7) == 400
+    assert _byte_round(tmp_path, cases, seed=7) == cases
 
 
-def test_schema_mutations_of_every_bundled_file(tmp_path):
+@pytest.mark.parametrize("cases", short_and_full(40, 150))
+def test_schema_mutations_of_every_bundled_file(tmp_path, cases):
     """Fields changed along the schema (geometry, colours, teams, turn, rules, DSL texts)."""
-    assert _schema_round(tmp_path, 150, seed=11) == 150
+    assert _schema_round(tmp_path, cases, seed=11) == cases
 
 
 @pytest.mark.slow
@@ -212,6 +252,17 @@ _damaged = st.fixed_dictionaries(
 @given(data=st.one_of(_positions, _damaged, _json))
 def test_position_data_gives_only_position_errors(data):
     """Any position data: a PositionError, or a position whose moves report is JSON data."""
+    _position_case(data)
+
+
+@pytest.mark.slow
+@soak
+@given(data=st.one_of(_positions, _damaged, _json))
+def test_soak_position_data(data):
+    _position_case(data)
+
+
+def _position_case(data):
     from sorry_rules.base.errors import PositionError
     from sorry_rules.authoring.oracle import moves_report
     from sorry_rules.records.position import parse_position

@@ -13,7 +13,7 @@ from .randomplay import play_random
 from .sizes import short_and_full
 
 #: Seeded games per player count: a short run by default, 1,000 under `pytest -m slow`.
-GAMES_PER_COUNT = short_and_full(40, 1000)
+GAMES_PER_COUNT = short_and_full(25, 1000)
 
 
 @pytest.fixture(scope="module")
@@ -47,8 +47,9 @@ def test_same_seed_same_game(standard):
     assert a == b and choices_a == choices_b
 
 
-def test_replay_reaches_identical_state(standard):
-    for seed in range(20):
+@pytest.mark.parametrize("games", short_and_full(8, 20))
+def test_replay_reaches_identical_state(standard, games):
+    for seed in range(games):
         final, choices = _random_game(standard, seed, 3, check="all")
         start = standard.new_game(seed, players=3)
         assert replay(standard, start, choices) == final
@@ -61,8 +62,9 @@ def test_different_seeds_differ(standard):
     assert len(finals) > 1
 
 
-def test_renamed_cards_and_colours_play_the_same_game(tmp_path, standard):
-    """DESIGN 'the one idea': no Python code knows a card or colour name."""
+@pytest.mark.parametrize("games", short_and_full(8, 25))
+def test_renamed_cards_and_colours_play_the_same_game(tmp_path, standard, games):
+    """DESIGN 'the one idea': no Python code knows a card or colour name (25 games in the full run)."""
     import yaml
 
     from sorry_rules.base.resources import variants_dir
@@ -78,7 +80,7 @@ def test_renamed_cards_and_colours_play_the_same_game(tmp_path, standard):
     path.write_text(yaml.safe_dump(data, sort_keys=False))
     renamed = load_game(str(path))
     assert renamed.colours == ("crimson", "navy", "gold", "olive")
-    for seed in range(25):
+    for seed in range(games):
         original, choices_a = _random_game(standard, seed, 4, check=None)
         other, choices_b = _random_game(renamed, seed, 4, check=None)
         assert original == other

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from sorry_rules.cli.app import main
 from sorry_rules.players.registry import make_player
 from sorry_rules.compiler import load_game
 from sorry_rules.players.runner import GameRecord, play_game
@@ -21,8 +22,12 @@ TURN_LINE = re.compile(r"^\s+\d+  \S+", re.M)
 
 
 def run(*args, stdin=None, timeout=120):
-    return subprocess.run([sys.executable, "-m", "sorry_rules.cli", *args], capture_output=True,
-                          input=stdin or "", text=True, timeout=timeout)
+    """`sorry-play ARGS` in this process (click's CliRunner: stdin and stdout are not terminals,
+    as in a pipe); tests/test_golden_games.py runs the command itself."""
+    result = CliRunner().invoke(main, list(args), input=stdin or "")
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return subprocess.CompletedProcess(args, result.exit_code, result.stdout, result.stderr)
 
 
 def test_auto_output_is_the_same_byte_for_byte():

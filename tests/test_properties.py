@@ -14,9 +14,9 @@ choices of a game come from hypothesis, the rest from seeded random players; the
 machine draws the rule file too), so a failure shrinks to a small seed and a short choice
 list and is reported with its replay recipe.
 
-Default run: about GAMES_DEFAULT whole games plus a stateful machine of STATEFUL_DEFAULT
-runs. The soak (`pytest -m slow`) plays SORRY_SOAK_GAMES games per rule file (default
-2000).
+Default run: GAMES_PER_FILE whole games per rule file plus a stateful machine of
+STATEFUL_DEFAULT runs. The soak (`pytest -m slow`) plays SORRY_SOAK_GAMES games per rule file
+(default 2000) and the stateful machine for STATEFUL_SOAK runs.
 """
 
 from __future__ import annotations
@@ -39,8 +39,9 @@ from .invariants import check_moves, check_outcome, check_state, check_step
 from .randomplay import MAX_PLIES, play_random
 
 NAMES = bundled_names()
-GAMES_DEFAULT = 150
-STATEFUL_DEFAULT = 30
+GAMES_PER_FILE = 4
+STATEFUL_DEFAULT = 10
+STATEFUL_SOAK = 300
 SOAK_GAMES = int(os.environ.get("SORRY_SOAK_GAMES", "2000"))
 
 
@@ -69,10 +70,6 @@ def _cases():
     return cases
 
 
-def _per_file(total: int) -> int:
-    return max(10, total // len(NAMES))
-
-
 choices_prefix = st.lists(st.integers(0, 255), max_size=300)
 seeds = st.integers(0, 2**32 - 1)
 
@@ -89,7 +86,7 @@ def _check_game(name, players, seed, prefix):
 
 
 @pytest.mark.parametrize("name", NAMES)
-@settings(max_examples=_per_file(GAMES_DEFAULT), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=GAMES_PER_FILE, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), seed=seeds, prefix=choices_prefix)
 def test_random_games_keep_every_invariant_and_replay(name, data, seed, prefix):
     """Invariants after every step, the end within the bound, replay and JSON log round trip."""
@@ -196,3 +193,11 @@ class GameMachine(RuleBasedStateMachine):
 TestGameMachine = GameMachine.TestCase
 TestGameMachine.settings = settings(max_examples=STATEFUL_DEFAULT, stateful_step_count=40, deadline=None,
                                     suppress_health_check=[HealthCheck.too_slow])
+
+
+@pytest.mark.slow
+class TestGameMachineSoak(GameMachine.TestCase):
+    """The same machine for STATEFUL_SOAK runs."""
+
+    settings = settings(max_examples=STATEFUL_SOAK, stateful_step_count=40, deadline=None,
+                        suppress_health_check=list(HealthCheck))
