@@ -95,3 +95,32 @@ def test_every_compiler_pass_is_a_visitor_that_knows_every_node():
     effects = {c.__name__ for c in dsl.EFFECT_NODES}
     assert effects == {n[6:] for n in dir(EffectBuilder) if n.startswith("visit_")}
     assert not effects & {n[6:] for n in dir(ExpressionBuilder) if n.startswith("visit_")}
+
+
+def test_compiled_programs_reach_no_tree_and_no_visitor():
+    """The visitors run at compile time only: no closure of a compiled game holds an AST
+    node or a compiler pass (play never dispatches on a node)."""
+    import types
+
+    from sorry_rules.compiler import load_game
+    from sorry_rules.rules.loader import bundled_names
+
+    def reachable(fn, seen):
+        if id(fn) in seen:
+            return
+        seen.add(id(fn))
+        yield fn
+        for cell in getattr(fn, "__closure__", None) or ():
+            value = cell.cell_contents
+            values = value if isinstance(value, tuple) else (value,)
+            for item in values:
+                assert not isinstance(item, (ast.Node, dsl.Visitor)), f"{fn.__qualname__} holds {item!r}"
+                if isinstance(item, types.FunctionType):
+                    yield from reachable(item, seen)
+
+    for name in bundled_names():
+        game = load_game(name)
+        seen: set[int] = set()
+        programs = list(game.card_programs) + [game.win] + [formula for _, _, formula in game.scoring]
+        functions = [f for program in programs for f in reachable(program, seen)]
+        assert len(functions) >= len(programs), name
