@@ -194,7 +194,7 @@ def test_version_1_save_files_still_resume(name, plies, winner):
     assert again == saved and json.loads(to_json(saved))["version"] == savefile.VERSION
 
 
-def test_version_1_save_file_resumes_on_the_command_line(tmp_path):
+def test_version_1_save_file_replays_on_the_command_line(tmp_path):
     path = tmp_path / "old.json"
     path.write_bytes((OLD / "save-v1-finished.json").read_bytes())
     done = subprocess.run([sys.executable, "-m", "sorry_rules.cli", "replay", str(path)], capture_output=True, text=True,

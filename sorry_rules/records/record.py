@@ -52,7 +52,10 @@ class VariantRef(BaseModel):
 
 
 class Record(BaseModel):
-    """A game (finished or not) that can be replayed exactly: the in-memory record."""
+    """A game (finished or not) that can be replayed exactly: the in-memory record.
+
+    Mutable while a game is played: the front end appends each choice to `choices` and
+    calls `reached(state)` before writing, so `plies`, `finished` and `state_digest` match."""
 
     model_config = ConfigDict(extra="forbid")
 
