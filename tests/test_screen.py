@@ -42,7 +42,8 @@ def _scene_after(game, seed, plies, names, show_hand=False):
     hand = state.hands[state.turn] if show_hand else None
     names = tuple("you" if seat == state.turn else "greedy" for seat in range(len(state.seats))) if show_hand \
         else names[: len(state.seats)]
-    scene = Scene(game, state.placement, state.seats, state.turn, state.plies, f"{game.name}, seed {seed}", names, card=state.card, hand=hand, pile_size=len(state.pile),
+    scene = Scene(game, state.placement, state.seats, state.turn, state.plies, f"{game.name}, seed {seed}", names,
+                  card=state.card, hand=hand, pile_size=len(state.pile),
                   discard_size=len(state.discard), log=log, scores=game.standing(state) if game.scoring else None)
     return scene, state
 

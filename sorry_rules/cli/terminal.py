@@ -50,6 +50,7 @@ pawn slides to the 'o' at the slide's end, bumping every pawn on the way;
 Your Start is next to the square your pawns come out on. A move that 'draws
 again' gives you another card. When no move is possible the card is
 forfeited; when no card in your hand can move you discard one instead."""
+SAVED_IN = "This game is saved after every move in:"
 BACK = "Press Enter to go back to the game. "
 ANSWER_SHOWN = 8      # characters of a wrong answer repeated back
 
@@ -275,11 +276,13 @@ class Session:
         """The help; on a terminal on a screen of its own until Enter is pressed."""
         if not self.in_place:
             self.echo(HELP)
-            self.echo(f"This game is saved after every move in {self.save_path}")
+            self.echo(SAVED_IN)
+            self.echo(str(self.save_path))
             return
         self.clear()
         self.echo(HELP)
-        self.echo(f"This game is saved after every move in {self.save_path}")
+        self.echo(SAVED_IN)
+        self.echo(str(self.save_path))
         self.read(BACK)
         self.show(view, moves)
 
