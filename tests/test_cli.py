@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
 from click.testing import CliRunner
@@ -120,8 +118,10 @@ def test_usage_errors_exit_2():
 
 
 def _auto(seed, players=4):
-    return subprocess.run([sys.executable, "-m", "sorry_rules.cli", "--variant", "standard", "--auto",
-                           "--seed", str(seed), "--players", str(players)], capture_output=True, check=True).stdout
+    """The bytes `sorry-play --auto` writes (in-process; tests/test_golden_games.py runs the command itself)."""
+    result = run("--variant", "standard", "--auto", "--seed", str(seed), "--players", str(players))
+    assert result.exit_code == 0, result.output
+    return result.stdout_bytes
 
 
 def test_auto_game_is_byte_for_byte_reproducible():
