@@ -124,7 +124,8 @@ def main(argv=None) -> int:
     print(f"sorry-rules engine, variant {args.variant}, Python {results['python']}, median of {args.batches} batches")
     for key in ("2p", "4p"):
         entry = results[key]
-        line = (f"  {key}: {entry['games_per_second_median']:7.1f} games/s wall, {entry['cpu_games_per_second_median']:7.1f} per CPU-second"
+        line = (f"  {key}: {entry['games_per_second_median']:7.1f} games/s wall, "
+                f"{entry['cpu_games_per_second_median']:7.1f} per CPU-second"
                 f"  (mean {entry['mean_plies']} plies/game)")
         if "apologies_games_per_second_median" in entry:
             line += f"   apologies {entry['apologies_games_per_second_median']:.1f} games/s  ratio {entry['ratio_vs_apologies']}x"

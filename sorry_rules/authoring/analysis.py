@@ -16,8 +16,8 @@ and a variant that passes may still stall in particular positions.
 
 Contract: `analyse(v, asts, ctx, report)` only reports (through `report(path, code,
 message, severity, offset=None, also=())`: the field the problem is about, a character
-offset into its DSL text, and other fields involved, most relevant first); it never raises on a variant that passed the schema and the
-cross-field checks. Loading a variant for play does not run these analyses.
+offset into its DSL text, and other fields involved, most relevant first); it never raises
+on a variant that passed the schema and the cross-field checks. Loading a variant for play does not run these analyses.
 """
 
 from __future__ import annotations
@@ -137,11 +137,13 @@ def _teams(v, ctx, report) -> None:
     if C > 1 and all(len(ctx.team_of[c]) == C for c in range(C)):
         report(("teams",), "SR506", "every colour is on one team: no colour has an opponent", "warning")
     if v.rules.control == "team" and not any(len(team) > 1 for team in v.teams or []):
-        report(("rules", "control"), "SR506", "rules.control is 'team' but no team has two colours: every player moves only their own colour", "warning")
+        report(("rules", "control"), "SR506",
+               "rules.control is 'team' but no team has two colours: every player moves only their own colour", "warning")
     for key, names in v.seating.items():
         seated = [v.colours.index(n) for n in names if n in v.colours]
         if len(seated) > 1 and all(o in ctx.team_of[seated[0]] for o in seated):
-            report(("seating", key), "SR506", f"seating {key}: every seated colour is on one team, so nobody plays against anybody", "warning")
+            report(("seating", key), "SR506",
+                   f"seating {key}: every seated colour is on one team, so nobody plays against anybody", "warning")
 
 
 def _relations_used(v, ctx, prims, report) -> None:
@@ -151,7 +153,9 @@ def _relations_used(v, ctx, prims, report) -> None:
         for node in nodes:
             if isinstance(node, (dsl.Switch, dsl.Sorry)) and node.relation == "partner" and not has_partner:
                 word = "switch" if isinstance(node, dsl.Switch) else "sorry"
-                report(("cards", name), "SR506", f"card '{name}': '{word} partner' can never apply: no colour has a partner (see teams:)", "warning", node.pos)
+                report(("cards", name), "SR506",
+                       f"card '{name}': '{word} partner' can never apply: no colour has a partner (see teams:)", "warning",
+                       node.pos)
 
 
 # ---- slides -----------------------------------------------------------------------------
@@ -180,13 +184,15 @@ def _progress(v, prims, report) -> bool:
     if enters or (sorries and on_exit > 0):
         return True
     if sorries:
-        why = "no card has 'enter', and 'sorry' needs a pawn on the track to replace, but every pawn begins in Start (setup.on_start_exit is 0)"
+        why = ("no card has 'enter', and 'sorry' needs a pawn on the track to replace, but every pawn begins in Start "
+               "(setup.on_start_exit is 0)")
     else:
         why = "no card in the deck has 'enter' or 'sorry'"
     if in_start > 0 and on_exit == 0:
         report(("cards",), "SR507", f"no card can start a pawn: {why}, so no pawn ever moves", "error", also=_START_FIELDS)
     elif in_start > 0:
-        report(("cards",), "SR507", f"no card can start a pawn: {why}, so the {in_start} pawn(s) that begin in Start never leave it", "error",
+        report(("cards",), "SR507",
+               f"no card can start a pawn: {why}, so the {in_start} pawn(s) that begin in Start never leave it", "error",
                also=_START_FIELDS)
     else:
         report(("cards",), "SR507", f"no card can start a pawn: {why}, so a pawn bumped back to Start never leaves it", "warning",

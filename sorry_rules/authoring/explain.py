@@ -324,7 +324,10 @@ def explain_text(explained: Explained, only=()) -> str:
     origins = explained.loaded.origins
     lines = []
     if not only:
-        turn = "play one card from a hand of %d each turn" % v.turn.hand_size if v.turn.source == "hand" else "draw one card each turn"
+        if v.turn.source == "hand":
+            turn = f"play one card from a hand of {v.turn.hand_size} each turn"
+        else:
+            turn = "draw one card each turn"
         total = sum(v.deck.values())
         lines.append(f"{v.name}: {len(v.colours)} colours, {v.pawns} pawns each, {total} cards; {turn}.")
         lines.append("")

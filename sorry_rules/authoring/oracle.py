@@ -71,7 +71,8 @@ def format_report_text(report: dict, details=None) -> str:
         prefix = f"[{move['card']}] " if "card" in move else ""
         suffix = ""
         if move.get("wins"):
-            suffix = "  (wins" + (": " + ", ".join(f"{c} {p}" for c, p in move["scores"].items()) if "scores" in move else "") + ")"
+            scores = ": " + ", ".join(f"{c} {p}" for c, p in move["scores"].items()) if "scores" in move else ""
+            suffix = f"  (wins{scores})"
         lines.append(f"  {i:2}. {prefix}{move['text']}{suffix}")
         if details is not None:
             lines.extend(details(move))

@@ -242,7 +242,8 @@ def _safe_context(colours, teams, board, rules, pawns=None):
         board = Board(side_length=MAX_SIDE, start_exit=0, safety_entry=MAX_SIDE - 1, safety_length=MAX_SAFETY)
     slides, triangles = [], set()
     for slide in board.slides:
-        if slide.from_ < board.side_length and slide.from_ < slide.to < slide.from_ + board.side_length and slide.from_ not in triangles:
+        fits = slide.from_ < board.side_length and slide.from_ < slide.to < slide.from_ + board.side_length
+        if fits and slide.from_ not in triangles:
             triangles.add(slide.from_)
             slides.append(slide)
     board = SimpleNamespace(side_length=board.side_length, start_exit=board.start_exit, safety_entry=board.safety_entry,

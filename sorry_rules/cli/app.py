@@ -59,7 +59,8 @@ def main(ctx, variant, rules, players, seed, auto, max_plies, seat_specs, humans
 
 @main.command()
 @variant_options
-@click.option("--state", "state_file", required=True, type=click.Path(dir_okay=False), help="Position file (JSON) in RULES.md notation.")
+@click.option("--state", "state_file", required=True, type=click.Path(dir_okay=False),
+              help="Position file (JSON) in RULES.md notation.")
 @click.option("--card", default=None, help="Card to play (overrides the file's card).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--why", is_flag=True, help="Say which card option gives each move, and what stops each pawn that has none.")

@@ -25,7 +25,8 @@ from sorry_rules.base.suggest import did_you_mean
 from sorry_rules.base import limits
 from sorry_rules.dsl.visitor import children
 from sorry_rules.dsl.ast import (  # noqa: F401  (the AST is part of the parser's API)
-    DslError, Node, Enter, Forward, Backward, Split, Switch, Sorry, DrawAgain, Pass, Choice, Then, Guard, Number, Bool, Can, Call, Name, Aggregate, BinOp, Not, Neg, EFFECT_NODES,
+    DslError, Node, Enter, Forward, Backward, Split, Switch, Sorry, DrawAgain, Pass, Choice, Then, Guard,
+    Number, Bool, Can, Call, Name, Aggregate, BinOp, Not, Neg, EFFECT_NODES,
 )
 
 MAX_TEXT = limits.MAX_DSL_TEXT
@@ -41,7 +42,8 @@ def lalr_parser() -> Lark:
 
 def _int(token: Token) -> int:
     if len(token) > 9 or int(token) > MAX_NUMBER:
-        raise DslError(token.start_pos or 0, f"number {token[:12]}{'...' if len(token) > 12 else ''} is too large (at most {MAX_NUMBER})", "SR303")
+        shown = token[:12] + ("..." if len(token) > 12 else "")
+        raise DslError(token.start_pos or 0, f"number {shown} is too large (at most {MAX_NUMBER})", "SR303")
     return int(token)
 
 
@@ -219,7 +221,8 @@ def _parse(text: str, start: str):
         char = text[error.pos_in_stream] if error.pos_in_stream < len(text) else ""
         raise DslError(error.pos_in_stream, f"unexpected character {char!r}") from None
     except UnexpectedEOF as error:
-        raise DslError(len(text.rstrip()), f"unexpected end of text; expected {_describe_expected(parser, error.expected)}") from None
+        expected = _describe_expected(parser, error.expected)
+        raise DslError(len(text.rstrip()), f"unexpected end of text; expected {expected}") from None
     except UnexpectedInput as error:  # pragma: no cover - other lark input errors
         raise DslError(getattr(error, "pos_in_stream", 0) or 0, str(error).splitlines()[0]) from None
     try:
@@ -239,7 +242,8 @@ def _check_depth(root: Node) -> None:
     while stack:
         node, depth = stack.pop()
         if depth > MAX_NESTING:
-            raise DslError(node.pos, f"expression nested more than {MAX_NESTING} levels deep (operators and parentheses); split it up", "SR303")
+            raise DslError(node.pos, f"expression nested more than {MAX_NESTING} levels deep (operators and parentheses); "
+                           "split it up", "SR303")
         stack.extend((child, depth + 1) for child in children(node))
 
 

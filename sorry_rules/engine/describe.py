@@ -29,7 +29,9 @@ def describe_events(game, events) -> str:
             segments.append([f"{colour_name(game, c)} pawn {square_name(game, frm)} -> {square_name(game, to)}"])
         elif kind == SWITCH:
             _, c, a, o, b = event
-            segments.append([f"{colour_name(game, c)} pawn {square_name(game, a)} <-> {colour_name(game, o)} pawn {square_name(game, b)}"])
+            mine = f"{colour_name(game, c)} pawn {square_name(game, a)}"
+            theirs = f"{colour_name(game, o)} pawn {square_name(game, b)}"
+            segments.append([f"{mine} <-> {theirs}"])
         elif kind == SLIDE:
             _, c, frm, to = event
             text = f"slides to {square_name(game, to)}"
@@ -38,7 +40,8 @@ def describe_events(game, events) -> str:
             (segments[-1] if segments else segments.append([]) or segments[-1]).append(text)
         elif kind == BUMP:
             _, c, at = event
-            (segments[-1] if segments else segments.append([]) or segments[-1]).append(f"bumps {colour_name(game, c)} ({square_name(game, at)})")
+            text = f"bumps {colour_name(game, c)} ({square_name(game, at)})"
+            (segments[-1] if segments else segments.append([]) or segments[-1]).append(text)
     return "; then ".join(", ".join(parts) for parts in segments)
 
 

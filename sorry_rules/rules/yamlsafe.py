@@ -486,7 +486,8 @@ class _Builder:
 
     def _check_length(self, event: ScalarEvent) -> None:
         if len(event.value) > MAX_SCALAR_CHARS:
-            self.problem(event.start_mark, "SR103", f"text of {len(event.value)} characters is too long (at most {MAX_SCALAR_CHARS})")
+            self.problem(event.start_mark, "SR103",
+                         f"text of {len(event.value)} characters is too long (at most {MAX_SCALAR_CHARS})")
 
     def _key(self, top: _Frame, event: ScalarEvent) -> None:
         key, m = event.value, event.start_mark
