@@ -32,7 +32,7 @@ GRAMMAR = F.DslGenerator()
 TYPED = F.TypedGenerator()
 FILES = F.bundled_files()
 NAMES = sorted(FILES)
-FAST_EXAMPLES = 40
+FAST_EXAMPLES = 25
 fast = settings(max_examples=FAST_EXAMPLES, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 soak = settings(max_examples=1500, deadline=None, suppress_health_check=list(HealthCheck))
@@ -163,14 +163,14 @@ def _schema_round(tmp_path, cases: int, seed: int) -> int:
     return cases
 
 
-@pytest.mark.parametrize("cases", short_and_full(100, 400))
+@pytest.mark.parametrize("cases", short_and_full(60, 400))
 def test_byte_mutations_of_every_bundled_file(tmp_path, cases):
     """Bit flips, deletions, insertions, duplicated ranges, splices of other bundled files and
     huge numbers: a RuleFileError located in the file, or a variant that plays."""
     assert _byte_round(tmp_path, cases, seed=7) == cases
 
 
-@pytest.mark.parametrize("cases", short_and_full(40, 150))
+@pytest.mark.parametrize("cases", short_and_full(25, 150))
 def test_schema_mutations_of_every_bundled_file(tmp_path, cases):
     """Fields changed along the schema (geometry, colours, teams, turn, rules, DSL texts)."""
     assert _schema_round(tmp_path, cases, seed=11) == cases

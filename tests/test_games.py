@@ -13,7 +13,7 @@ from .randomplay import play_random
 from .sizes import short_and_full
 
 #: Seeded games per player count: a short run by default, 1,000 under `pytest -m slow`.
-GAMES_PER_COUNT = short_and_full(25, 1000)
+GAMES_PER_COUNT = short_and_full(15, 1000)
 
 
 @pytest.fixture(scope="module")

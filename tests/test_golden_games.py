@@ -4,7 +4,7 @@ Two kinds of golden data, both generated from the code as it was before the issu
 refactoring (the behaviour every later change must keep):
 
   * `tests/golden/games/NAME.txt`: the exact output of `sorry-play --auto --seed S ...`
-    for standard (2, 3 and 4 players, random and greedy bots, a short expert game),
+    for standard (2, 3 and 4 players, random and greedy bots, an expert against a greedy bot),
     partnership, points (3 players) and house-rule overlays on standard and partnership;
   * `tests/golden/games/seeded-random.json`: for each of those rule sets, seeded random games
     played through the engine's public interface (`load_game`, `new_game`, `legal_moves`,
@@ -42,8 +42,8 @@ AUTO_GAMES = {
     "standard-2p-seed7": ["--auto", "--seed", "7", "--players", "2"],
     "standard-4p-seed7": ["--variant", "standard", "--auto", "--seed", "7", "--players", "4"],
     "standard-3p-greedy-seed11": ["--auto", "--seed", "11", "--players", "3", "--bot", "greedy"],
-    "standard-2p-expert-greedy-seed2-40plies": ["--auto", "--seed", "2", "--players", "2", "--bot", "expert",
-                                                "--seat", "yellow=bot:greedy", "--max-plies", "40"],
+    "standard-quick-game-2p-expert-greedy-seed5": ["--rule", "house/quick-game.yaml", "--auto", "--seed", "5",
+                                                   "--players", "2", "--bot", "expert", "--seat", "yellow=bot:greedy"],
     "partnership-seed3": ["--variant", "partnership", "--auto", "--seed", "3"],
     "points-3p-seed3": ["--variant", "points", "--auto", "--seed", "3", "--players", "3"],
     "standard-sorry-forward-4-quick-game-seed1": ["--variant", "standard", "--rule", "house/sorry-forward-4.yaml",

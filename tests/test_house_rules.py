@@ -118,7 +118,7 @@ def _games(game, players, count, seed0=0):
         yield final
 
 
-@pytest.mark.parametrize("games", short_and_full(4, 15))
+@pytest.mark.parametrize("games", short_and_full(2, 15))
 @pytest.mark.parametrize("name", [n for n in HOUSE if n != "house/split-7-any.yaml"])
 def test_seeded_games_with_each_overlay(name, games):
     """Every overlay plays full games (standard base, 4 players; 15 in the full run) keeping
@@ -130,7 +130,7 @@ def test_seeded_games_with_each_overlay(name, games):
         assert home == (2 if name == "house/quick-game.yaml" else game.pawns)
 
 
-@pytest.mark.parametrize("games", short_and_full(2, 5))
+@pytest.mark.parametrize("games", short_and_full(1, 5))
 def test_seeded_games_split_any_on_partnership(games):
     """H14 with the T4 option's team of eight pawns: games finish (the largest split search;
     5 games in the full run)."""

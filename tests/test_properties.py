@@ -39,8 +39,8 @@ from .invariants import check_moves, check_outcome, check_state, check_step
 from .randomplay import MAX_PLIES, play_random
 
 NAMES = bundled_names()
-GAMES_PER_FILE = 4
-STATEFUL_DEFAULT = 10
+GAMES_PER_FILE = 3
+STATEFUL_DEFAULT = 8
 STATEFUL_SOAK = 300
 SOAK_GAMES = int(os.environ.get("SORRY_SOAK_GAMES", "2000"))
 

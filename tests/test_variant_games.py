@@ -16,7 +16,7 @@ from sorry_rules.players.runner import play_game
 from .invariants import check_state
 from .sizes import short_and_full
 
-GAMES = short_and_full(15, 1000)
+GAMES = short_and_full(10, 1000)
 
 
 def _play(game, seed, players, on_turn=None):
