@@ -463,4 +463,4 @@ def test_errors_at_the_end_of_the_text_point_inside_the_file(loader, source, lin
     an error at the end of `a: [1,` was reported at 2:1 of a one-line file. Both parsers now
     give the end of the text."""
     found, _ = problems_of(source)
-    assert [(l, c) for code, l, c in found] == [(line, col)]
+    assert [(ln, c) for code, ln, c in found] == [(line, col)]
