@@ -54,9 +54,12 @@ def _made_sr102(tmp_path):
 
 
 def _made_sr109(tmp_path):
+    """Over the node limit, lowered to 1,000 here (tests/test_limits.py checks the real one)."""
     path = tmp_path / "many.yaml"
-    path.write_text("[" + ", ".join(["x"] * (yamlsafe.MAX_NODES + 1)) + "]\n")
-    return validate_file(path)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(yamlsafe, "MAX_NODES", 1_000)
+        path.write_text("[" + ", ".join(["x"] * (yamlsafe.MAX_NODES + 1)) + "]\n")
+        return validate_file(path)
 
 
 MADE = {"SR100": _made_sr100, "SR102": _made_sr102, "SR109": _made_sr109}

@@ -19,6 +19,9 @@ from sorry_rules.base.errors import CODES, UsageError
 from sorry_rules.rules.loader import bundled_names
 from sorry_rules.base.resources import variants_dir
 from sorry_rules.authoring.validate import collect_paths, validate_file, validate_paths
+from sorry_rules.rules import yamlsafe
+
+from .sizes import short_and_full
 
 BROKEN = Path(__file__).parent / "broken"
 CASES = sorted(p.name for p in BROKEN.glob("*.yaml"))
@@ -251,14 +254,17 @@ def test_very_deep_flow_nesting(tmp_path, monkeypatch):
     assert result.stdout.startswith("deep.yaml:2:") and result.stdout.rstrip().endswith("[SR106]")
 
 
-def test_too_many_nodes(tmp_path, monkeypatch):
+@pytest.mark.parametrize("limit", short_and_full(2_000, yamlsafe.MAX_NODES))
+def test_too_many_nodes(tmp_path, monkeypatch, limit):
     monkeypatch.chdir(tmp_path)
-    Path("wide.yaml").write_text("extends: standard\nx: [" + "1," * 250_000 + "1]\n")
+    monkeypatch.setattr(yamlsafe, "MAX_NODES", limit)
+    Path("wide.yaml").write_text("extends: standard\nx: [" + "1," * (limit + limit // 4) + "1]\n")
     result = run("wide.yaml")
     assert result.exit_code == 1
     # nodes: the root mapping, extends, standard, x, the list (5), then item k is node 6 + k:
-    # node 200001 is item 199995, at column 5 + 2 * 199995 of line 2
-    assert result.stdout == "wide.yaml:2:399995: error: more than 200000 YAML nodes [SR109]\n"
+    # node limit + 1 is item limit - 5, at column 5 + 2 * (limit - 5) of line 2
+    # (at the real limit, 200,000: column 399,995)
+    assert result.stdout == f"wide.yaml:2:{5 + 2 * (limit - 5)}: error: more than {limit} YAML nodes [SR109]\n"
 
 
 @pytest.mark.parametrize("content", [b"", b"\x00" * 64, b"\xff\xfe\x00a", os.urandom(512), b"[", b"extends: [standard, 5]",

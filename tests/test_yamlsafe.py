@@ -11,6 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sorry_rules.rules import yamlsafe
+
+from .sizes import short_and_full
 from sorry_rules.base.errors import RuleFileError
 from sorry_rules.rules.yamlsafe import MAX_BYTES, MAX_DEPTH, MAX_NODES, MAX_SCALAR_CHARS, Mark, SourceMap, load_yaml, load_yaml_file
 
@@ -212,10 +214,14 @@ def test_hundred_thousand_levels_fail_fast_without_recursion(loader, opener):
     assert found and {code for code, _, _ in found} <= {"SR106", "SR103"}
 
 
-def test_too_many_nodes():
-    source = "[" + "1," * MAX_NODES + "]"
-    assert problems_of(source)[0] == [("SR109", 1, 2 * MAX_NODES)]
-    load_yaml("[" + "1," * (MAX_NODES - 1) + "]", "f")
+@pytest.mark.parametrize("limit", short_and_full(2_000, MAX_NODES))
+def test_too_many_nodes(limit, monkeypatch):
+    """The node limit, at a small limit by default and at the real one under `slow`
+    (tests/test_limits.py checks the real limit as a hang guard in the default run)."""
+    monkeypatch.setattr(yamlsafe, "MAX_NODES", limit)
+    source = "[" + "1," * limit + "]"
+    assert problems_of(source)[0] == [("SR109", 1, 2 * limit)]
+    load_yaml("[" + "1," * (limit - 1) + "]", "f")
 
 
 # --- bytes and size ------------------------------------------------------------------------
