@@ -19,12 +19,21 @@ that match nothing raise `UsageError`. Only light modules are imported here (no 
 from __future__ import annotations
 
 import glob
+import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
 
+from pydantic import ValidationError
+
+from sorry_rules.authoring.analysis import analyse as run_analyses
 from sorry_rules.base.errors import Problem, ProblemCollector, RuleFileError, UsageError
+from sorry_rules.compiler.build import Context, compile_text, dsl_texts
+from sorry_rules.compiler.checks import check_variant
+from sorry_rules.rules.loader import close_bundled, display_name, read_merged, resolve, schema_problems
+from sorry_rules.rules.model import MAX_PAWNS, MAX_SAFETY, MAX_SIDE, Board, Rules, Variant
+from sorry_rules.rules.yamlsafe import load_yaml_file
 
 RULE_SUFFIXES = (".yaml", ".yml")
 _GLOB_CHARS = frozenset("*?[")
@@ -53,7 +62,6 @@ class Report:
 def shown_name(path: Path) -> str:
     """How a file is named in problems: relative to the working directory when inside it
     (what editors and CI annotations need), else as the loader names it."""
-    from sorry_rules.rules.loader import display_name
 
     try:
         return Path(path).resolve().relative_to(Path.cwd().resolve()).as_posix()
@@ -73,7 +81,6 @@ def collect_paths(args) -> list[Path]:
     """Files to validate: files as given, directories searched recursively for *.yaml and
     *.yml (hidden folders skipped), glob patterns expanded (`**` included), bundled variant
     names. Raises UsageError for an argument that matches nothing."""
-    from sorry_rules.rules.loader import close_bundled, resolve
 
     files: list[Path] = []
     for arg in args:
@@ -124,11 +131,7 @@ def validate_paths(args) -> Report:
 # ---- one file ----------------------------------------------------------------------------
 def validate_file(path) -> list[Problem]:
     """Every problem of rule file `path`, validated as merged over its `extends:` chain."""
-    from pydantic import ValidationError
 
-    from sorry_rules.rules.loader import read_merged, resolve, schema_problems
-    from sorry_rules.rules.model import Variant
-    from sorry_rules.rules.yamlsafe import load_yaml_file
 
     if resolve(str(path)) is None:  # gone since it was listed: the reason it cannot be read (SR100)
         try:
@@ -157,9 +160,7 @@ def validate_file(path) -> list[Problem]:
 def _cross_field_despite(error, merged, path) -> list[Problem]:
     """Cross-field problems (SR5xx) of the rest of a file whose schema failed: fields that
     failed and have a default are set aside, and the rest is checked as a whole."""
-    from pydantic import ValidationError
 
-    from sorry_rules.rules.model import Variant
 
     failing = {item["loc"][0] for item in error.errors() if item["loc"]}
     optional = {name for name, info in Variant.model_fields.items() if not info.is_required()}
@@ -175,9 +176,6 @@ def _cross_field_despite(error, merged, path) -> list[Problem]:
 
 
 def _variant_problems(v, origins, root: str, analyse: bool) -> list[Problem]:
-    from sorry_rules.authoring.analysis import analyse as run_analyses
-    from sorry_rules.compiler.build import Context, compile_text, dsl_texts
-    from sorry_rules.compiler.checks import check_variant
 
     out = ProblemCollector(origins)
     check_variant(v, out)
@@ -217,8 +215,6 @@ def _safe_context(colours, teams, board, rules, pawns=None):
     """A compiler context from whatever parts of a variant are usable, for checking DSL
     names and types. Unusable parts fall back to the largest board (so step limits, which
     depend on the board, are not reported against a board the file does not have)."""
-    from sorry_rules.compiler.build import Context
-    from sorry_rules.rules.model import MAX_PAWNS, MAX_SAFETY, MAX_SIDE, Board, Rules
 
     names = []
     for name in colours if isinstance(colours, (list, tuple)) else []:
@@ -281,7 +277,6 @@ def _raw_texts(data: dict) -> list[tuple[tuple, str, str]]:
 
 
 def _raw_dsl_problems(data: dict, origins) -> list[Problem]:
-    from sorry_rules.compiler.build import compile_text
 
     ctx = _safe_context(data.get("colours"), data.get("teams"), data.get("board"), data.get("rules"), data.get("pawns"))
     out = ProblemCollector(origins)
@@ -305,7 +300,6 @@ def summary(report: Report) -> str:
 
 
 def format_json(report: Report) -> str:
-    import json
 
     return json.dumps({
         "valid": not report.errors,

@@ -28,8 +28,14 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass, field
 
+from sorry_rules import __version__
 from sorry_rules.base.errors import SorryRulesError, UsageError
+from sorry_rules.compiler.build import compile_variant
 from sorry_rules.engine.rng import seed_state
+from sorry_rules.players.registry import BOTS, bot_names, make_player
+from sorry_rules.players.runner import play_game
+from sorry_rules.rules.loader import LoadedVariant, Origins, load_variant
+from sorry_rules.rules.model import Variant
 from sorry_rules.simulation.simstats import Moments
 
 #: Per-game quantities kept as exact moments (n, sum, sum of squares).
@@ -46,7 +52,6 @@ def game_seed(seed: int, index: int) -> int:
 
 
 def package_version() -> str:
-    from sorry_rules import __version__
 
     return __version__
 
@@ -69,8 +74,6 @@ class VariantSource:
 def load_source(variant: str, rules=()) -> tuple[VariantSource, object]:
     """Load and compile a variant in the client; returns (source for workers, Game).
     Raises RuleFileError for a bad variant."""
-    from sorry_rules.compiler.build import compile_variant
-    from sorry_rules.rules.loader import load_variant
 
     loaded = load_variant(variant, tuple(rules))
     game, _ = compile_variant(loaded)
@@ -103,9 +106,6 @@ def compiled(source: VariantSource):
 
 
 def _compile_data(source: VariantSource):
-    from sorry_rules.compiler.build import compile_variant
-    from sorry_rules.rules.loader import LoadedVariant, Origins
-    from sorry_rules.rules.model import Variant
 
     here = package_version()
     if source.version != here:
@@ -144,7 +144,6 @@ class Setup:
 
 def lineup_of(bots: list[str] | tuple, players: int) -> tuple:
     """Bot kinds assigned to seats in order, cycling through `bots`. Raises UsageError."""
-    from sorry_rules.players.registry import BOTS, bot_names
 
     kinds = [b.strip() for b in bots]
     if not kinds or any(not k for k in kinds):
@@ -227,8 +226,6 @@ class _GameCounter:
 
 def play_one(game, setup: Setup, index: int, tally: Tally) -> None:
     """Play game `index` of `setup` and add it to `tally`."""
-    from sorry_rules.players.registry import make_player
-    from sorry_rules.players.runner import play_game
 
     seed = game_seed(setup.seed, index)
     state = game.new_game(seed, players=setup.players)
