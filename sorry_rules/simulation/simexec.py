@@ -21,14 +21,14 @@ use them, never when the package or the CLI is imported.
 
 from __future__ import annotations
 
+import signal
+
 from sorry_rules.base.errors import SorryRulesError, UsageError
 from sorry_rules.simulation.simulate import Tally, batches, play_batch, warm
 
 
 def _worker_start(*sources) -> None:
     """Pool initializer: leave Ctrl-C to the parent (which cancels the run), then compile."""
-    import signal
-
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     warm(*sources)
 
@@ -94,6 +94,7 @@ def run(plan: dict, *, jobs: int = 1, engine: str = "local", scheduler: str | No
 
 
 def _run_pool(tasks: list, jobs: int, sources: tuple, collect) -> None:
+    # lazy: the process pool only for runs with more than one job (see the module docstring)
     import multiprocessing
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
@@ -126,7 +127,7 @@ def _run_dask(tasks: list, scheduler: str | None, collect, connect_timeout: floa
     """Play the tasks on the cluster; returns the number of workers it had at the start."""
     if not scheduler:
         raise UsageError("--engine dask needs --scheduler ADDRESS (e.g. tcp://HOST:8786) of a running Dask scheduler")
-    try:
+    try:  # lazy: dask is an optional extra, imported only for --engine dask
         from distributed import Client, as_completed
     except ImportError:
         raise UsageError("the dask engine needs Dask: pip install 'sorry-rules[dask]'") from None
