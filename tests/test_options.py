@@ -19,8 +19,6 @@ from sorry_rules.cli import options
 from sorry_rules.cli.app import main
 
 CLI = Path(__file__).resolve().parent.parent / "sorry_rules" / "cli"
-MOVES_BODY = ("sorry_rules.authoring.oracle", "sorry_rules.records.position", "sorry_rules.authoring.explain",
-              "sorry_rules.authoring.why")
 
 
 def _option(command: click.Command, name: str) -> click.Option:
@@ -72,8 +70,6 @@ def test_cli_function_level_imports_are_marked_lazy():
         for number, line in enumerate(lines, 1):
             if not re.match(r"^\s+(from \S+ )?import ", line) or line.strip().startswith("from __future__"):
                 continue
-            if path.name == "app.py" and any(name in line for name in MOVES_BODY):
-                continue  # the `moves` command body, changed by another branch of issue 11
             above = number - 2  # the comment may head a block of imports
             while above >= 0 and re.match(r"^\s+(from \S+ )?import ", lines[above]):
                 above -= 1

@@ -67,10 +67,12 @@ def main(ctx, variant, rules, players, seed, auto, max_plies, seat_specs, humans
 @friendly
 def moves(variant, rules, state_file, card, fmt, why):
     """List every legal move in a position, with the placement each one leads to."""
+    # lazy: the oracle and position files (compiler, pydantic) only when `moves` runs
     from sorry_rules.authoring.oracle import format_report_text, moves_report
     from sorry_rules.records.position import parse_position, read_position_file
 
     if why:
+        # lazy: the explanations only for --why
         from sorry_rules.authoring.explain import load_explained
         from sorry_rules.authoring.why import add_why, format_why_text
 
