@@ -90,8 +90,8 @@ def placement_after_events(game, placement, events) -> tuple:
     return tuple(tuple(sorted(squares)) for squares in pos)
 
 
-def _wins(game, placement, colour) -> bool:
-    return bool(game.win(colour, game.view(placement), None))
+def _wins(game, state, colour) -> bool:
+    return game.win_holds(colour, state.placement, state.counters)
 
 
 def check_step(game, before, move, after) -> None:
@@ -118,10 +118,10 @@ def check_step(game, before, move, after) -> None:
         assert after.turn == before.turn or after.bonus == 0, "extra cards are not handed to the next player"
         if move.kind == "move":
             for colour in after.seats:
-                assert not _wins(game, after.placement, colour), \
+                assert not _wins(game, after, colour), \
                     f"{game.colours[colour]}'s win condition holds but the game goes on (R35)"
     else:
-        assert _wins(game, after.placement, after.seats[after.winner]), "the winner's win condition does not hold"
+        assert _wins(game, after, after.seats[after.winner]), "the winner's win condition does not hold"
 
 
 def check_outcome(game, state) -> None:

@@ -216,7 +216,10 @@ def test_must_bump_explains_the_pawns_it_rules_out(tmp_path, monkeypatch):
     Path("h17.yaml").write_text("extends: standard\nrules: {must_bump: true}\n")
     report = why(pos("3", ["track:20", "track:40", "start", "start"], {"blue": ["track:23"]}), rules=("h17.yaml",))
     assert [m["text"] for m in report["moves"]] == ["Red pawn track:20 -> track:23, bumps Blue (track:23)"]
-    assert blocked(report)[("red", "track:40")] == ["another move bumps an opponent, and rules.must_bump requires such a move"]
+    assert blocked(report)[("red", "track:40")] == [
+        "removed by a filter: rules.must_bump: a move that bumps an opponent is required"]
+    assert report["filtered"] == [{"text": "Red pawn track:40 -> track:43",
+                                   "filter": "rules.must_bump: a move that bumps an opponent is required"}]
 
 
 def test_hand_play_names_the_card_in_each_reason(tmp_path, monkeypatch):

@@ -44,11 +44,27 @@ def moves_report(game, position) -> dict:
             draw_again = True
         if move.kind == "move":
             _mark_game_end(game, state, move, entry)
+        if game.after or game.counters:
+            _mark_consequences(game, state, move, entry)
         listed.append(entry)
     report["moves"] = listed
     report["forfeit"] = forfeit
     report["draw_again"] = draw_again
     return report
+
+
+def _mark_consequences(game, state, move, entry: dict) -> None:
+    """What follows the move under `after:`: the labels of the consequences it triggers
+    ("after"), the extra cards the player takes next, the card's own included
+    ("extra_cards"), and, when the variant declares counters, every seated colour's
+    counters after it ("counters")."""
+    fired = game.consequences(state, move)
+    entry["after"] = [c.label for c in fired]
+    entry["extra_cards"] = int(move.draw_again) + sum(1 for c in fired if c.draw_again)
+    if game.counters:
+        after = game.apply(state, move)
+        entry["counters"] = {game.colours[c]: {name: after.counters[c][i] for i, (name, _, _) in enumerate(game.counters)}
+                             for c in state.seats}
 
 
 def _mark_game_end(game, state, move, entry: dict) -> None:

@@ -346,6 +346,11 @@ class Game:
         (what a player knows), although the state's RNG fixes the actual order."""
         return chance(state.pile, state.discard)
 
+    def win_holds(self, colour: int, placement, counters=()) -> bool:
+        """Whether `colour`'s win condition holds on `placement` with the counters
+        `counters` (`State.counters`; () for a variant without counters)."""
+        return bool(self.win(colour, PlacementView(placement), {"@counters": counters} if counters else None))
+
     @staticmethod
     def view(placement) -> PlacementView:
         """A read-only view of `placement` for the compiled win and score expressions
