@@ -8,7 +8,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from sorry_rules.cli.app import main
-from sorry_rules.authoring.explain import load_explained
+from sorry_rules.authoring.explain import explain_text, load_explained
 from sorry_rules.authoring.oracle import moves_report
 from sorry_rules.records.position import parse_position
 from sorry_rules.base.resources import variants_dir
@@ -310,3 +310,16 @@ def test_source_text_round_trips_every_bundled_card():
                  "(forward 1 | backward 1) then enter if home(player) > 0 or start(team) == 4",
                  "(forward 1 then backward 1 | enter) if true"):
         assert source_text(dsl.parse_effect(text)) == text
+
+
+def test_explain_words_filters_consequences_and_counters():
+    """H20, H21, H22 and H17 in words, each located in its overlay."""
+    text = explain_text(load_explained("points", ("house/revenge-7.yaml", "house/bump-bonus.yaml", "house/bump-points.yaml",
+                                                  "house/must-bump.yaml")))
+    assert "Filter on cards 7 - house/revenge-7.yaml:8" in text
+    assert ("When, for some move, the number of your opponents' pawns this move sends back to Start is more than 0, "
+            "only the moves for which it holds are legal.") in text
+    assert "Filter on every card - house/must-bump.yaml:8" in text
+    assert "Counter 'bumps made' (bumps_made), per player, starts at 0 - house/bump-points.yaml:7" in text
+    assert "to your counter 'bumps made'." in text
+    assert "Your counter 'bumps made'." in text

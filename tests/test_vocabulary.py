@@ -5,6 +5,8 @@ the same constructs with no code change."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from sorry_rules.base.errors import RuleFileError
@@ -135,3 +137,21 @@ def test_a_variant_without_the_vocabulary_carries_none_of_it():
     game = load_game("standard")
     assert (game.filters, game.after, game.counters) == ((), (), ())
     assert game.new_game(1).counters == ()
+
+
+def test_auto_game_shows_counters_and_their_score_line():
+    """H22 over points: the end of an --auto game lists the counter and its score line, and
+    each player's bump points equal their counter."""
+    from click.testing import CliRunner
+
+    from sorry_rules.cli.app import main
+
+    result = CliRunner().invoke(main, ["--variant", "points", "--rule", "house/bump-points.yaml", "--auto", "--seed", "3"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    counters = next(line for line in lines if line.startswith("bumps made: "))
+    values = dict(part.rsplit(" ", 1) for part in counters.removeprefix("bumps made: ").split(", "))
+    for line in lines:
+        if "points" in line and "Home  =" in line:
+            name = line.split()[0]
+            assert re.search(rf"[=+] {values[name]} \(1 per bump made\)", line), line
