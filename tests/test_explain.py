@@ -316,7 +316,7 @@ def test_explain_words_filters_consequences_and_counters():
     """H20, H21, H22 and H17 in words, each located in its overlay."""
     text = explain_text(load_explained("points", ("house/revenge-7.yaml", "house/bump-bonus.yaml", "house/bump-points.yaml",
                                                   "house/must-bump.yaml")))
-    assert "Filter on cards 7 - house/revenge-7.yaml:8" in text
+    assert "Filter 'revenge_7' on cards 7 - house/revenge-7.yaml:8" in text
     assert ("When, for some move, the number of your opponents' pawns this move sends back to Start is more than 0, "
             "only the moves for which it holds are legal.") in text
     assert "Filter on every card - house/must-bump.yaml:8" in text

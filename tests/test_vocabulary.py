@@ -24,13 +24,10 @@ extends: standard
 counters:
   slides_taken: {}
 filters:
-  - cards: ["12"]
-    must: bumps(players) == 0
+  gentle_12: {cards: ["12"], must: bumps(players) == 0}
 after:
-  - when: reaches_home(player) > 0
-    draw_again: true
-  - when: slides(player) > 0
-    add: {slides_taken: slides(player)}
+  home_bonus: {when: reaches_home(player) > 0, draw_again: true}
+  slide_count: {when: slides(player) > 0, add: {slides_taken: slides(player)}}
 win: home(team) == pawns(team) or slides_taken(player) >= 5
 """
 
@@ -118,9 +115,9 @@ def test_hand_filter_scope_is_the_listed_cards():
 
 
 @pytest.mark.parametrize("text, where, code", [
-    ("after:\n  - add: {nope: 1}\n", ":3:11:", "SR521"),
+    ("after:\n  bad: {add: {nope: 1}}\n", ":3:15:", "SR521"),
     ("win: bumps(team) > 0\n", ":2:6:", "SR304"),
-    ("filters:\n  - must: slides_taken(player) > 0\n", ":3:11:", "SR302"),
+    ("filters:\n  f: {must: slides_taken(player) > 0}\n", ":3:13:", "SR302"),
     ("cards: {\"1\": enter if score(player) > 0}\ncounters: {score: {}}\n", ":2:23:", "SR304"),
 ])
 def test_vocabulary_errors_are_located_and_coded(tmp_path, text, where, code):

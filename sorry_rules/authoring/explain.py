@@ -377,17 +377,17 @@ def vocabulary_words(v, origins) -> list[str]:
     if v.rules.must_bump:
         lines.append(f"Filter on every card - {_where(origins.key_mark(('rules', 'must_bump')), col=False)}")
         lines.append("  When some move sends an opponent's pawn back to Start, only such moves are legal.")
-    for i, f in enumerate(v.filters):
+    for i, f in v.filters.items():
         scope = f"cards {', '.join(f.cards)}" if f.cards is not None else "every card"
-        lines.append(f"Filter on {scope} - {_where(origins.key_mark(('filters', i)), col=False)}")
+        lines.append(f"Filter '{i}' on {scope} - {_where(origins.key_mark(('filters', i)), col=False)}")
         if f.must is not None:
             lines.append(f"  Only moves for which {expr_words(dsl.parse_expr(f.must))} are legal.")
         else:
             lines.append(f"  When, for some move, {expr_words(dsl.parse_expr(f.prefer))}, only the moves for which it holds "
                          "are legal.")
-    for i, c in enumerate(v.after):
+    for i, c in v.after.items():
         scope = f"a move of cards {', '.join(c.cards)}" if c.cards is not None else "a move"
-        lines.append(f"After {scope} - {_where(origins.key_mark(('after', i)), col=False)}")
+        lines.append(f"After {scope} ('{i}') - {_where(origins.key_mark(('after', i)), col=False)}")
         does = [f"add {expr_words(dsl.parse_expr(str(amount)))} to your counter '{name.replace('_', ' ')}'"
                 for name, amount in c.add.items()]
         if c.draw_again:

@@ -274,7 +274,6 @@ def format_why_text(report: dict) -> str:
                  for why in move.get("why", [])]
         if move.get("discard"):
             lines.append("      no card in the hand can move: any one card may be discarded")
-        lines.extend(f"      then: {label}" for label in move.get("after", []))
         return lines
 
     lines = [format_report_text(report, details)]

@@ -32,12 +32,12 @@ def check_vocab(v, out: ProblemCollector) -> None:
             out.at(("counters", name), "SR520", f"counter '{name}' has the name of a DSL word; rename it", key=True)
     cards = list(v.cards)
     for section, items in (("filters", v.filters), ("after", v.after)):
-        for i, item in enumerate(items):
+        for i, item in items.items():
             for j, card in enumerate(item.cards or ()):
                 if card not in v.cards:
                     out.at((section, i, "cards", j), "SR502", f"unknown card '{card}'{did_you_mean(card, cards)} "
                            f"(cards: {', '.join(cards)})")
-    for i, item in enumerate(v.after):
+    for i, item in v.after.items():
         for name in item.add:
             if name not in v.counters:
                 known = ", ".join(v.counters) or "none declared under counters:"
@@ -47,10 +47,10 @@ def check_vocab(v, out: ProblemCollector) -> None:
 
 def vocab_texts(v) -> list[tuple[tuple, str, str]]:
     texts = []
-    for i, f in enumerate(v.filters):
+    for i, f in v.filters.items():
         key = "must" if f.must is not None else "prefer"
         texts.append((("filters", i, key), getattr(f, key), "move_bool"))
-    for i, c in enumerate(v.after):
+    for i, c in v.after.items():
         texts.append((("after", i, "when"), c.when, "move_bool"))
         texts.extend((("after", i, "add", name), str(amount), "move_int") for name, amount in c.add.items())
     return texts
@@ -77,16 +77,16 @@ def compile_vocab(v, compiled: dict, card_index: dict, programs) -> tuple[tuple,
     if v.rules.must_bump:
         must_bump = programs.expression(dsl.parse_expr(MUST_BUMP), bool, variables=move_variables())
         filters.append(MoveFilter(None, True, _on_move(must_bump), MUST_BUMP_LABEL))
-    for i, f in enumerate(v.filters):
+    for i, f in v.filters.items():
         key = "must" if f.must is not None else "prefer"
-        label = f.label or f"filters[{i}]: {key} {getattr(f, key)}"
+        label = f.label or f"filters.{i}: {key} {getattr(f, key)}"
         filters.append(MoveFilter(_scope(f.cards, card_index), key == "prefer", _on_move(compiled[("filters", i, key)]),
                                   label))
     names = list(v.counters)
     after = []
-    for i, c in enumerate(v.after):
+    for i, c in v.after.items():
         adds = tuple((names.index(name), _on_move(compiled[("after", i, "add", name)])) for name in c.add)
-        label = c.label or f"after[{i}]: when {c.when}"
+        label = c.label or f"after.{i}: when {c.when}"
         after.append(Consequence(_scope(c.cards, card_index), _on_move(compiled[("after", i, "when")]), adds,
                                  c.draw_again, label))
     counters = tuple((name, counter.start, counter.label or name.replace("_", " ")) for name, counter in v.counters.items())

@@ -170,12 +170,15 @@ class Game:
         return State(self.initial_placement(seats), seats, first, None, hands, pile, (), state, None, 0,
                      self.initial_counters())
 
-    def position(self, placement, seats, turn: int, card: int | None = None, hand: tuple | None = None) -> State:
-        """A state for asking about one position (the moves oracle): no pile, no discards."""
+    def position(self, placement, seats, turn: int, card: int | None = None, hand: tuple | None = None,
+                 counters: tuple | None = None) -> State:
+        """A state for asking about one position (the moves oracle): no pile, no discards;
+        `counters` as `State.counters` (default: every counter at its start value)."""
         hands = None
         if hand is not None:
             hands = tuple(tuple(hand) if i == turn else () for i in range(len(seats)))
-        return State(tuple(placement), tuple(seats), turn, card, hands, (), (), 0, None, 0, self.initial_counters())
+        counters = self.initial_counters() if counters is None else tuple(counters)
+        return State(tuple(placement), tuple(seats), turn, card, hands, (), (), 0, None, 0, counters)
 
     def initial_counters(self) -> tuple:
         """Every colour's counters at the start of a game: () when the variant has none."""

@@ -205,7 +205,9 @@ class Variant(Strict):
         default_factory=dict, max_length=20, description=(
             "Numbers kept per colour for the whole game (e.g. bumps made), changed by `after:` and read in every DSL "
             "condition and formula except card effects as `NAME(group)`."))
-    filters: list[MoveFilter] = Field(default_factory=list, max_length=50, description=(
-        "Filters on moves, judged on each move's facts, applied in the order written after `rules.must_bump`."))
-    after: list[Consequence] = Field(default_factory=list, max_length=50, description=(
-        "Consequences of a move by its facts (extra cards, counter changes), judged and applied in the order written."))
+    filters: dict[Name, MoveFilter] = Field(default_factory=dict, max_length=50, description=(
+        "Named filters on moves, judged on each move's facts, applied in the order written (bases first) after "
+        "`rules.must_bump`; an overlay adds one by a new name, changes one by its name or removes it with null."))
+    after: dict[Name, Consequence] = Field(default_factory=dict, max_length=50, description=(
+        "Named consequences of a move by its facts (extra cards, counter changes), judged and applied in the order "
+        "written (bases first); overlays add, change or remove them by name."))
