@@ -21,7 +21,7 @@ from sorry_rules.engine.queries import Origin
 from sorry_rules.engine.settings import MovementRules, TurnRules
 from sorry_rules.compiler.checks import check_variant
 from sorry_rules.compiler.programs import CompileError, ProgramCompiler
-from sorry_rules.compiler.vocab import check_vocab, compile_vocab, move_variables, vocab_texts
+from sorry_rules.compiler.vocab import check_vocab, compile_vocab, counter_warnings, move_variables, vocab_texts
 
 
 def _relations(v) -> tuple[tuple, tuple]:
@@ -137,6 +137,7 @@ def compile_variant(loaded: LoadedVariant) -> tuple[Game, list[Problem]]:
             conditions = [compiled[("scoring", key, "tiers", i, "when")] for i in range(len(component.tiers))]
             formula = _tiers(conditions, [t.points for t in component.tiers], component.mode)
         scoring.append((label, for_winner, formula))
+    counter_warnings(v, asts, out)
     if out.errors:
         raise RuleFileError(out.problems)
     card_options = [_options(programs, i, asts[("cards", name)], compiled[("cards", name)])
