@@ -90,8 +90,8 @@ def placement_after_events(game, placement, events) -> tuple:
     return tuple(tuple(sorted(squares)) for squares in pos)
 
 
-def _wins(game, placement, colour) -> bool:
-    return bool(game.win(colour, game.view(placement), None))
+def _wins(game, state, colour) -> bool:
+    return game.win_holds(colour, state.placement, state.counters)
 
 
 def check_step(game, before, move, after) -> None:
@@ -111,14 +111,17 @@ def check_step(game, before, move, after) -> None:
         home = game.layout.home[c]
         assert after.placement[c].count(home) >= squares.count(home), f"a {game.colours[c]} pawn left Home (R33)"
     if after.winner is None:
-        expected = before.turn if move.draw_again else (before.turn + 1) % len(before.seats)
-        assert after.turn == expected, "the turn passes clockwise unless the move draws again (R3, R19)"
+        extra = any(c.draw_again for c in game.consequences(before, move))  # after: extra cards (H21)
+        stays = move.draw_again or extra or before.bonus > 0
+        expected = before.turn if stays else (before.turn + 1) % len(before.seats)
+        assert after.turn == expected, "the turn passes clockwise unless the move (or a consequence) draws again (R3, R19)"
+        assert after.turn == before.turn or after.bonus == 0, "extra cards are not handed to the next player"
         if move.kind == "move":
             for colour in after.seats:
-                assert not _wins(game, after.placement, colour), \
+                assert not _wins(game, after, colour), \
                     f"{game.colours[colour]}'s win condition holds but the game goes on (R35)"
     else:
-        assert _wins(game, after.placement, after.seats[after.winner]), "the winner's win condition does not hold"
+        assert _wins(game, after, after.seats[after.winner]), "the winner's win condition does not hold"
 
 
 def check_outcome(game, state) -> None:

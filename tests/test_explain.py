@@ -8,7 +8,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from sorry_rules.cli.app import main
-from sorry_rules.authoring.explain import load_explained
+from sorry_rules.authoring.explain import explain_text, load_explained
 from sorry_rules.authoring.oracle import moves_report
 from sorry_rules.records.position import parse_position
 from sorry_rules.base.resources import variants_dir
@@ -216,7 +216,10 @@ def test_must_bump_explains_the_pawns_it_rules_out(tmp_path, monkeypatch):
     Path("h17.yaml").write_text("extends: standard\nrules: {must_bump: true}\n")
     report = why(pos("3", ["track:20", "track:40", "start", "start"], {"blue": ["track:23"]}), rules=("h17.yaml",))
     assert [m["text"] for m in report["moves"]] == ["Red pawn track:20 -> track:23, bumps Blue (track:23)"]
-    assert blocked(report)[("red", "track:40")] == ["another move bumps an opponent, and rules.must_bump requires such a move"]
+    assert blocked(report)[("red", "track:40")] == [
+        "removed by a filter: rules.must_bump: a move that bumps an opponent is required"]
+    assert report["filtered"] == [{"text": "Red pawn track:40 -> track:43",
+                                   "filter": "rules.must_bump: a move that bumps an opponent is required"}]
 
 
 def test_hand_play_names_the_card_in_each_reason(tmp_path, monkeypatch):
@@ -307,3 +310,16 @@ def test_source_text_round_trips_every_bundled_card():
                  "(forward 1 | backward 1) then enter if home(player) > 0 or start(team) == 4",
                  "(forward 1 then backward 1 | enter) if true"):
         assert source_text(dsl.parse_effect(text)) == text
+
+
+def test_explain_words_filters_consequences_and_counters():
+    """H20, H21, H22 and H17 in words, each located in its overlay."""
+    text = explain_text(load_explained("points", ("house/revenge-7.yaml", "house/bump-bonus.yaml", "house/bump-points.yaml",
+                                                  "house/must-bump.yaml")))
+    assert "Filter 'revenge_7' on cards 7 - house/revenge-7.yaml:8" in text
+    assert ("When, for some move, the number of your opponents' pawns this move sends back to Start is more than 0, "
+            "only the moves for which it holds are legal.") in text
+    assert "Filter on every card - house/must-bump.yaml:8" in text
+    assert "Counter 'bumps made' (bumps_made), per player, starts at 0 - house/bump-points.yaml:7" in text
+    assert "to your counter 'bumps made'." in text
+    assert "Your counter 'bumps made'." in text

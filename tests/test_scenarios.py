@@ -4,7 +4,8 @@ each position + card (or hand) must give exactly the legal results the rule book
 A file names its `variant:`, optional bundled or local overlays `rules: [...]` (applied like
 `--rule`, in order; a scenario's own `rules:` replaces the file's) and an optional inline
 `overlay:` merged last. `pawns: initial` in a position stands for the variant's starting
-placement. Results may also state `wins:`, `scores:` and `draw_again:` of the move."""
+placement. Results may also state `wins:`, `scores:`, `draw_again:`, `extra_cards:` and
+`counters:` of the move."""
 
 from __future__ import annotations
 
@@ -77,7 +78,7 @@ def _placement_key(game, seats, base, result: dict) -> tuple:
     """Canonical placement of an expected result; colours left out keep `base`."""
     placement = list(base)
     for name, squares in result.items():
-        if name in ("pass", "card", "discard", "wins", "scores", "draw_again"):
+        if name in ("pass", "card", "discard", "wins", "scores", "draw_again", "extra_cards", "counters"):
             continue
         c = game.colours.index(name)
         assert c in seats, f"result names {name}, which is not playing"
@@ -132,5 +133,9 @@ def test_scenario(path, scenario):
             assert entry.get("wins", False) == result["wins"], f"{entry['text']}: wins expected {result['wins']}"
         if "draw_again" in result:
             assert entry.get("draw_again", False) == result["draw_again"], f"{entry['text']}: draw_again expected {result['draw_again']}"
+        if "extra_cards" in result:
+            assert entry.get("extra_cards") == result["extra_cards"], f"{entry['text']}: extra cards {entry.get('extra_cards')}"
+        if "counters" in result:
+            assert entry.get("counters") == result["counters"], f"{entry['text']}: counters {entry.get('counters')}"
         if "scores" in result:
             assert entry.get("scores") == result["scores"], f"{entry['text']}: scores {entry.get('scores')}, expected {result['scores']}"

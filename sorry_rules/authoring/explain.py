@@ -25,6 +25,9 @@ _GROUP = {"player": "your", "team": "your team's", "partners": "your partners'",
           "players": "all players'"}
 _COUNT = {"home": "pawns in Home", "start": "pawns in Start", "safety": "pawns in safety zones",
           "track": "pawns on the track", "pawns": "pawns"}
+_FACT = {"bumps": "pawns this move sends back to Start", "slides": "slides taken by this move",
+         "reaches_home": "pawns this move brings Home", "enters_safety": "pawns this move takes into a safety zone",
+         "switches": "pawns this move switches", "moves": "steps this move takes"}
 _COMPARE = {"==": "equals", "!=": "differs from", "<": "is less than", "<=": "is at most", ">": "is more than",
             ">=": "is at least"}
 _ARITH = {"+": "plus", "-": "minus", "*": "times"}
@@ -176,7 +179,11 @@ class _ExprWords(dsl.Visitor):
 
     def visit_Call(self, node):
         whose = _GROUP.get(node.argument.name, f"{node.argument.name}'s") if isinstance(node.argument, dsl.Name) else "?"
-        return f"the number of {whose} {_COUNT.get(node.function, node.function)}"
+        if node.function in _FACT:
+            return f"the number of {whose} {_FACT[node.function]}"
+        if node.function not in _COUNT:
+            return f"{whose} counter '{node.function.replace('_', ' ')}'"
+        return f"the number of {whose} {_COUNT[node.function]}"
 
     def visit_Aggregate(self, node):
         group = _GROUP.get(node.group, node.group).replace("your ", "").replace("'s", "").replace("'", "")
@@ -356,4 +363,34 @@ def explain_text(explained: Explained, only=()) -> str:
                 lines.append(f"  Tiers ({how}):")
                 for tier in component.tiers:
                     lines.append(f"    {tier.points:+} if {expr_words(dsl.parse_expr(tier.when))}")
+        lines.extend(vocabulary_words(v, origins))
     return "\n".join(lines)
+
+
+def vocabulary_words(v, origins) -> list[str]:
+    """Counters, filters on moves and consequences of moves (`counters:`, `filters:`,
+    `after:`, `rules.must_bump`) in words, in the order the engine applies them."""
+    lines = []
+    for name, counter in v.counters.items():
+        lines.append(f"Counter '{counter.label or name.replace('_', ' ')}' ({name}), per player, starts at {counter.start}"
+                     f" - {_where(origins.key_mark(('counters', name)), col=False)}")
+    if v.rules.must_bump:
+        lines.append(f"Filter on every card - {_where(origins.key_mark(('rules', 'must_bump')), col=False)}")
+        lines.append("  When some move sends an opponent's pawn back to Start, only such moves are legal.")
+    for i, f in v.filters.items():
+        scope = f"cards {', '.join(f.cards)}" if f.cards is not None else "every card"
+        lines.append(f"Filter '{i}' on {scope} - {_where(origins.key_mark(('filters', i)), col=False)}")
+        if f.must is not None:
+            lines.append(f"  Only moves for which {expr_words(dsl.parse_expr(f.must))} are legal.")
+        else:
+            lines.append(f"  When, for some move, {expr_words(dsl.parse_expr(f.prefer))}, only the moves for which it holds "
+                         "are legal.")
+    for i, c in v.after.items():
+        scope = f"a move of cards {', '.join(c.cards)}" if c.cards is not None else "a move"
+        lines.append(f"After {scope} ('{i}') - {_where(origins.key_mark(('after', i)), col=False)}")
+        does = [f"add {expr_words(dsl.parse_expr(str(amount)))} to your counter '{name.replace('_', ' ')}'"
+                for name, amount in c.add.items()]
+        if c.draw_again:
+            does.append("take one extra card")
+        lines.append(f"  If {expr_words(dsl.parse_expr(c.when))}: {'; '.join(does) or 'nothing'}.")
+    return lines

@@ -7,7 +7,10 @@ Contract: `moves_report(game, position)` returns plain JSON-ready data:
 move names its `"card"`, and a stuck hand's moves are `"discard"` choices (placement
 unchanged). In team play `"turn"` is the player; its moves may move the partners' pawns.
 A move that ends the game carries `"wins": true` and, when the variant scores,
-`"scores": {colour: points}` for every seated colour.
+`"scores": {colour: points}` for every seated colour. Under `after:` consequences or
+`counters:` every move also carries `"after"` (the labels of the consequences it triggers),
+`"extra_cards"` (the cards its player takes next, the card's own extra draw included) and,
+with counters, `"counters": {colour: {name: value}}` after it.
 """
 
 from __future__ import annotations
@@ -44,11 +47,27 @@ def moves_report(game, position) -> dict:
             draw_again = True
         if move.kind == "move":
             _mark_game_end(game, state, move, entry)
+        if game.after or game.counters:
+            _mark_consequences(game, state, move, entry)
         listed.append(entry)
     report["moves"] = listed
     report["forfeit"] = forfeit
     report["draw_again"] = draw_again
     return report
+
+
+def _mark_consequences(game, state, move, entry: dict) -> None:
+    """What follows the move under `after:`: the labels of the consequences it triggers
+    ("after"), the extra cards the player takes next, the card's own included
+    ("extra_cards"), and, when the variant declares counters, every seated colour's
+    counters after it ("counters")."""
+    fired = game.consequences(state, move)
+    entry["after"] = [c.label for c in fired]
+    entry["extra_cards"] = int(move.draw_again) + sum(1 for c in fired if c.draw_again)
+    if game.counters:
+        after = game.apply(state, move)
+        entry["counters"] = {game.colours[c]: {name: after.counters[c][i] for i, (name, _, _) in enumerate(game.counters)}
+                             for c in state.seats}
 
 
 def _mark_game_end(game, state, move, entry: dict) -> None:
@@ -74,6 +93,13 @@ def format_report_text(report: dict, details=None) -> str:
             scores = ": " + ", ".join(f"{c} {p}" for c, p in move["scores"].items()) if "scores" in move else ""
             suffix = f"  (wins{scores})"
         lines.append(f"  {i:2}. {prefix}{move['text']}{suffix}")
+        lines.extend(f"      then: {label}" for label in move.get("after", []))
+        if move.get("extra_cards"):
+            lines.append(f"      extra cards: {move['extra_cards']}")
+        if "counters" in move:
+            values = "; ".join(f"{colour} " + ", ".join(f"{name} {value}" for name, value in named.items())
+                               for colour, named in move["counters"].items())
+            lines.append(f"      counters after: {values}")
         if details is not None:
             lines.extend(details(move))
     return "\n".join(lines)

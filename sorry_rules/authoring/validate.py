@@ -30,6 +30,7 @@ from pydantic import ValidationError
 from sorry_rules.authoring.analysis import analyse as run_analyses
 from sorry_rules.base.errors import Problem, ProblemCollector, RuleFileError, UsageError
 from sorry_rules.compiler.build import Context, compile_text, dsl_texts
+from sorry_rules.compiler.vocab import check_vocab, counter_warnings
 from sorry_rules.compiler.checks import check_variant
 from sorry_rules.rules.loader import close_bundled, display_name, read_merged, resolve, schema_problems
 from sorry_rules.rules.model import MAX_PAWNS, MAX_SAFETY, MAX_SIDE, Board, Rules, Variant
@@ -179,6 +180,7 @@ def _variant_problems(v, origins, root: str, analyse: bool) -> list[Problem]:
 
     out = ProblemCollector(origins)
     check_variant(v, out)
+    check_vocab(v, out)
     checked = not out.errors
     ctx = Context(v) if checked else _safe_context(v.colours, v.teams, v.board, v.rules, v.pawns)
     asts = {}
@@ -186,6 +188,7 @@ def _variant_problems(v, origins, root: str, analyse: bool) -> list[Problem]:
         ast, program = compile_text(ctx.programs, out, path, text, kind)
         if program is not None:
             asts[path] = ast
+    counter_warnings(v, asts, out)
     if analyse and checked:  # cards that failed to compile are skipped by the analyses
         def report(path, code, message, severity="error", offset=None, also=()):
             mark = origins.in_text(path, offset) if offset is not None else _prefer_root(origins, (path, *also), root)

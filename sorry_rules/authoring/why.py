@@ -4,7 +4,8 @@ has no move, and whether each guarded option's condition holds.
 Everything about movement comes from the engine's public queries: `Game.traced_moves`
 names the top-level alternative (`A | B | C`) of the card's effect behind each move;
 `Game.obstacles(placement)` says, per primitive, why it gives a pawn no move;
-`Game.candidate_moves` gives the moves before `rules.must_bump` filters them. This module
+`Game.filtered_moves` gives the moves the filters (`rules.must_bump`, `filters:`) removed,
+each with the filter's words; `Game.consequences` what follows a move (`after:`). This module
 walks the card's DSL tree (a `dsl.Visitor`) to ask those queries primitive by primitive, and
 turns the answers into short words.
 
@@ -25,6 +26,7 @@ from sorry_rules import dsl
 from sorry_rules.authoring.explain import source_text
 from sorry_rules.authoring.analysis import primitives
 from sorry_rules.authoring.oracle import format_report_text
+from sorry_rules.engine.describe import describe_move
 from sorry_rules.engine.events import moved_pawns
 from sorry_rules.engine.mechanics import Board
 from sorry_rules.compiler.programs import ProgramCompiler
@@ -89,9 +91,10 @@ class Explainer:
         game, layout = self.game, self.layout
         p = state.seats[state.turn]
         movers = moved_pawns(e for m in moves for e in m.events)
-        unfiltered = None
-        if game.must_bump:
-            unfiltered = moved_pawns(e for card in cards for m in game.candidate_moves(state, card) for e in m.events)
+        filtered: dict = {}  # (colour, square) -> labels of the filters that removed its moves
+        for move, label in game.filtered_moves(state):
+            for pawn in moved_pawns(move.events):
+                filtered.setdefault(pawn, []).append(label)
         obstacles = game.obstacles(state.placement)
         board = Board.of(state.placement, layout.X)
         out = []
@@ -101,9 +104,9 @@ class Explainer:
                 if (c, sq) in movers:
                     continue
                 reasons = self.reasons(c, sq, p, board, obstacles, cards)
-                if unfiltered is not None and (c, sq) in unfiltered:
-                    reasons = [_reason(None, None, None, "must_bump",
-                                       "another move bumps an opponent, and rules.must_bump requires such a move")]
+                if (c, sq) in filtered:
+                    reasons = [_reason(None, None, None, "filter", f"removed by a filter: {label}")
+                               for label in dict.fromkeys(filtered[(c, sq)])]
                 if not reasons:
                     reasons = [_reason(None, None, None, "duplicate", "its moves give the same result as a listed move")]
                 out.append({"colour": layout.colours[c], "at": layout.name(sq), "pawns": state.placement[c].count(sq),
@@ -247,16 +250,17 @@ class _Diagnosis(dsl.Visitor):
 
 
 def add_why(game, rules: dict, position, report: dict) -> dict:
-    """Add "why" to every move of a `moves_report`, a "blocked" list of pawns with no move
-    and a "conditions" list of guarded options (see the module docstring). Returns the
-    report."""
+    """Add "why" to every move of a `moves_report`, a "blocked" list of pawns with no move, a "filtered" list of the moves
+    the filters removed ({"text", "filter"}) and a "conditions" list of guarded options (see
+    the module docstring). Returns the report."""
     state = position.state
     explainer = Explainer(game, rules)
-    for entry, why in zip(report["moves"], explainer.attribute(state)):
-        entry["why"] = why
     listed = [m for m in game.legal_moves(state) if m.kind != "forfeit"]
+    for entry, why, move in zip(report["moves"], explainer.attribute(state), listed):
+        entry["why"] = why
     cards = sorted(set(position.hand)) if position.hand is not None else [position.card]
     report["blocked"] = explainer.blocked(state, listed, cards)
+    report["filtered"] = [{"text": describe_move(game, move), "filter": label} for move, label in game.filtered_moves(state)]
     report["conditions"] = explainer.conditions(cards, state.seats[state.turn], Board.of(state.placement, game.layout.X))
     return report
 
@@ -283,6 +287,9 @@ def format_why_text(report: dict) -> str:
             else:
                 lines.append(f"  {who}:")
                 lines.extend(f"    {text}" for text in texts)
+    if report.get("filtered"):
+        lines.append("filtered out:")
+        lines.extend(f"  {entry['text']}: {entry['filter']}" for entry in report["filtered"])
     if report.get("conditions"):
         lines.append("conditions:")
         for guard in report["conditions"]:

@@ -54,6 +54,10 @@ CODES: dict[str, str] = {
     "SR509": "Home unreachable",
     "SR510": "player counts inconsistent",
     "SR511": "slides overlap",
+    # The open rule vocabulary (counters:, filters:, after:)
+    "SR520": "counter named like a DSL word",
+    "SR521": "unknown counter",
+    "SR522": "counter never changed or never read",
     # Position files (`sorry-play moves --state`); unknown colours and cards are SR501/SR502
     "SR601": "not a square in position notation",
     "SR602": "two pawns on one square",

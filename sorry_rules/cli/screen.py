@@ -333,6 +333,12 @@ def render_turn(scene: Scene, moves, hand_play: bool, header: str, page: int = 0
     return TurnScreen(lines, page, pages, first, count)
 
 
+def counter_lines(game, state) -> list:
+    """One line per declared counter (`counters:`) with every seat's value; [] without."""
+    return [Text(f"{label}: " + ", ".join(f"{colour_name(game, c)} {state.counters[c][i]}" for c in state.seats))
+            for i, (_, _, label) in enumerate(game.counters)]
+
+
 def render_outcome(game, state, width: int | None = None) -> list:
     """Who won, with the score table where the variant scores. With `width` (a screen) the
     table has no 'Scores:' heading and a score line too long for `width` goes on in
@@ -344,6 +350,7 @@ def render_outcome(game, state, width: int | None = None) -> list:
     names = " and ".join(colour_name(game, state.seats[s]) for s in outcome.winning_seats)
     verb = "wins" if len(outcome.winning_seats) == 1 else "win"
     lines = [Text(f"{names} {verb} after {state.plies} moves.", style="bold")]
+    lines.extend(counter_lines(game, state))
     if not game.scoring:
         return lines
     if width is None:

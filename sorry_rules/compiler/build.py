@@ -21,6 +21,7 @@ from sorry_rules.engine.queries import Origin
 from sorry_rules.engine.settings import MovementRules, TurnRules
 from sorry_rules.compiler.checks import check_variant
 from sorry_rules.compiler.programs import CompileError, ProgramCompiler
+from sorry_rules.compiler.vocab import check_vocab, compile_vocab, counter_warnings, move_variables, vocab_texts
 
 
 def _relations(v) -> tuple[tuple, tuple]:
@@ -68,11 +69,14 @@ class Context:
         control_of = self.team_of if v.rules.control == "team" else tuple((c,) for c in range(self.layout.C))
         self.rules = movement_rules(v.rules)
         self.mechanics = Mechanics(self.layout, relation, self.rules, control_of)
-        self.programs = ProgramCompiler(self.mechanics, self.team_of, v.pawns)
+        counters = getattr(v, "counters", {})
+        self.programs = ProgramCompiler(self.mechanics, self.team_of, v.pawns, tuple(counters),
+                                        tuple(getattr(c, "start", 0) for c in counters.values()))
 
 
 def dsl_texts(v) -> list[tuple[tuple, str, str]]:
-    """Every DSL text of a variant as (path, text, kind); kind is "effect", "bool" or "int"."""
+    """Every DSL text of a variant as (path, text, kind); kind is "effect", "bool" or "int",
+    or "move_bool"/"move_int" for texts that judge a move (`compiler.vocab`)."""
     texts = [(("cards", name), text, "effect") for name, text in v.cards.items()]
     texts.append((("win",), v.win, "bool"))
     for key, component in v.scoring.items():
@@ -80,7 +84,7 @@ def dsl_texts(v) -> list[tuple[tuple, str, str]]:
             texts.append((("scoring", key, "points"), component.points, "int"))
         else:
             texts.extend((("scoring", key, "tiers", i, "when"), tier.when, "bool") for i, tier in enumerate(component.tiers))
-    return texts
+    return texts + vocab_texts(v)
 
 
 def compile_text(programs: ProgramCompiler, out: ProblemCollector, path: tuple, text: str, kind: str):
@@ -92,6 +96,8 @@ def compile_text(programs: ProgramCompiler, out: ProblemCollector, path: tuple, 
         programs.check_cost(ast)
         if kind == "effect":
             return ast, programs.effect(ast)
+        if kind.startswith("move_"):
+            return ast, programs.expression(ast, bool if kind == "move_bool" else int, variables=move_variables())
         return ast, programs.expression(ast, bool if kind == "bool" else int)
     except (dsl.DslError, CompileError) as error:
         out.in_text(path, error.offset, error.code, error.message)
@@ -103,6 +109,7 @@ def compile_variant(loaded: LoadedVariant) -> tuple[Game, list[Problem]]:
     v = loaded.variant
     out = ProblemCollector(loaded.origins)
     check_variant(v, out)
+    check_vocab(v, out)
     if out.errors:
         raise RuleFileError(out.problems)
     ctx = Context(v)
@@ -130,11 +137,13 @@ def compile_variant(loaded: LoadedVariant) -> tuple[Game, list[Problem]]:
             conditions = [compiled[("scoring", key, "tiers", i, "when")] for i in range(len(component.tiers))]
             formula = _tiers(conditions, [t.points for t in component.tiers], component.mode)
         scoring.append((label, for_winner, formula))
+    counter_warnings(v, asts, out)
     if out.errors:
         raise RuleFileError(out.problems)
     card_options = [_options(programs, i, asts[("cards", name)], compiled[("cards", name)])
                     for i, name in enumerate(card_names)]
     deck = [i for i, name in enumerate(card_names) for _ in range(v.deck[name])]
+    filters, after, counters = compile_vocab(v, compiled, {n: i for i, n in enumerate(card_names)}, programs)
     seating = {int(k): tuple(names) for k, names in v.seating.items()}
     game = Game(
         name=v.name, layout=layout, mechanics=mechanics, card_names=card_names, card_programs=card_programs,
@@ -142,7 +151,7 @@ def compile_variant(loaded: LoadedVariant) -> tuple[Game, list[Problem]]:
         on_start_exit=v.setup.on_start_exit, turn=turn_rules(v.turn), rules=ctx.rules, team_of=team_of,
         seating=seating, players_min=v.players.min, players_max=v.players.max, win=win,
         scoring=tuple(scoring), content_hash=loaded.content_hash, win_on_home_only=win_on_home_only,
-        card_options=card_options,
+        card_options=card_options, filters=filters, after=after, counters=counters,
     )
     return game, out.problems
 

@@ -9,14 +9,18 @@ Contract: `ExpressionBuilder(compiler).visit(node, allow_can, variables)` return
 no meaning there: an unknown name, function or group (SR302, listing what is known and
 suggesting the close name), a construct not allowed there or of the wrong type (SR304).
 `allow_can` says whether `can(...)` may appear (card effects only); `variables` are the
-aggregate variables in scope. Every count function compiled is added to
+aggregate variables in scope, plus the marker `MOVE` where a move is being judged (filters
+and consequences): only there may facts (`bumps(opponents)`, FACTS) appear, reading
+`env["@events"]`. Declared counters (`compiler.counters`, read as `NAME(group)`) read
+`env["@counters"]` (their start values when absent) anywhere but in card effects. Every count function compiled is added to
 `compiler.functions_used`; `compiler.effect(node)` compiles the effect inside `can(...)`.
 """
 
 from __future__ import annotations
 
 from sorry_rules import dsl
-from sorry_rules.compiler.vocabulary import COUNTS, GROUPS, LITERALS, CompileError, unknown
+from sorry_rules.compiler.vocabulary import COUNTS, FACTS, GROUPS, LITERALS, MOVE, CompileError, unknown
+from sorry_rules.engine.facts import FACTS as FACT_FUNCTIONS
 
 _OPS = {
     "+": (int, lambda x, y: x + y), "-": (int, lambda x, y: x - y), "*": (int, lambda x, y: x * y),
@@ -60,6 +64,7 @@ def _count_safety(layout, group):
 _COUNTERS = {"home": _count_home, "pawns": _count_pawns, "start": _count_start, "safety": _count_safety,
              "track": _count_track}
 assert tuple(_COUNTERS) == COUNTS
+assert tuple(FACT_FUNCTIONS) == FACTS
 
 
 def _agg_sum(values):
@@ -146,7 +151,8 @@ class ExpressionBuilder(dsl.Visitor):
         if name in COUNTS:
             raise CompileError(node.pos, f"unknown name '{name}'; '{name}' counts pawns of a group: write {name}(G), "
                                          f"e.g. {name}(team)")
-        raise CompileError(node.pos, unknown("name", name, COUNTS + GROUPS + tuple(sorted(variables)) + LITERALS))
+        in_scope = tuple(sorted(v for v in variables if v != MOVE))
+        raise CompileError(node.pos, unknown("name", name, COUNTS + GROUPS + in_scope + LITERALS))
 
     # ---- operators -----------------------------------------------------------------------
     def visit_Can(self, node, allow_can, variables):
@@ -178,11 +184,40 @@ class ExpressionBuilder(dsl.Visitor):
 
     # ---- counts and aggregates -----------------------------------------------------------
     def visit_Call(self, node, allow_can, variables):
+        if node.function in FACTS:
+            return int, self._fact(node, variables)
+        if node.function in self.compiler.counters:
+            return int, self._counter(node, allow_can, variables)
         if node.function not in COUNTS:
-            raise CompileError(node.pos, unknown("function", node.function, COUNTS))
+            known = COUNTS + (FACTS if MOVE in variables else ()) + tuple(self.compiler.counters)
+            raise CompileError(node.pos, unknown("function", node.function, known))
         group = self.groups.visit(node.argument, variables)
         self.compiler.functions_used.add(node.function)
         return int, _COUNTERS[node.function](self.layout, group)
+
+    def _fact(self, node, variables):
+        if MOVE not in variables:
+            raise CompileError(node.pos, f"'{node.function}(...)' is a fact about a move; it can only be read in filters: "
+                                         "and after:", "SR304")
+        group = self.groups.visit(node.argument, variables)
+        fact, layout = FACT_FUNCTIONS[node.function], self.layout
+        self.compiler.functions_used.add(node.function)
+        return lambda p, b, env: fact(layout, env["@events"], group(p, b, env))
+
+    def _counter(self, node, allow_can, variables):
+        if allow_can:
+            raise CompileError(node.pos, f"counter '{node.function}' cannot be read in a card effect", "SR304")
+        group = self.groups.visit(node.argument, variables)
+        index = self.compiler.counters.index(node.function)
+        start = self.compiler.counter_starts[index]
+        self.compiler.functions_used.add(node.function)
+
+        def counter(p, b, env):
+            values = env.get("@counters") if env else None
+            if not values:
+                return start * len(group(p, b, env))
+            return sum(values[c][index] for c in group(p, b, env))
+        return counter
 
     def visit_Aggregate(self, node, allow_can, variables):
         if node.variable in GROUPS or node.variable in variables:

@@ -31,12 +31,15 @@ class ProgramCompiler:
     """Compiles effects and expressions for one variant's mechanics and teams.
 
     `team_of[c]` is the tuple of colours of c's team (c included); `pawns` is the number of
-    pawns per colour (for the cost bound). `functions_used` collects the count functions
+    pawns per colour (for the cost bound); `counters` the declared counter names (with their
+    `counter_starts`), readable in expressions. `functions_used` collects the count functions
     compiled since the caller last cleared it. Movement tables are reserved across every
     effect this compiler builds (one variant's budget)."""
 
-    def __init__(self, mechanics, team_of: tuple, pawns: int = 1):
+    def __init__(self, mechanics, team_of: tuple, pawns: int = 1, counters: tuple = (), counter_starts: tuple = ()):
         self.m = mechanics
+        self.counters = tuple(counters)              # declared counter names, in order
+        self.counter_starts = tuple(counter_starts)  # their start values
         self.layout = mechanics.layout
         self.team_of = team_of
         self.pawns = pawns

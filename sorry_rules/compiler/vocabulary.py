@@ -1,6 +1,6 @@
 """The names the DSL compiler knows, its error type and its "unknown name" messages.
 
-Contract: `GROUPS` and `COUNTS` are the group names and count functions of expressions, in
+Contract: `GROUPS`, `COUNTS` and `FACTS` are the group names and count functions of expressions, in
 the order messages list them; `CompileError(offset, message, code)` is what every compiler
 pass raises (the caller locates `offset` in the rule file; the default code SR302 is
 "unknown name in DSL"); `unknown(what, word, known)` is the one wording of an unknown-name
@@ -16,6 +16,10 @@ from sorry_rules.base.suggest import did_you_mean
 GROUPS = ("player", "team", "partners", "opponents", "players")
 COUNTS = ("home", "pawns", "start", "safety", "track")
 LITERALS = ("true", "false")
+#: facts about the move being judged (filters and consequences only; `engine.facts`).
+FACTS = ("bumps", "slides", "reaches_home", "enters_safety", "switches", "moves")
+#: the marker put among an expression's variables where a move is being judged.
+MOVE = "@move"
 
 
 class CompileError(Exception):

@@ -27,8 +27,8 @@ from typing import NamedTuple
 
 from sorry_rules.base.errors import IllegalMoveError
 from sorry_rules.engine import rng as _rng
-from sorry_rules.engine.events import BUMP
 from sorry_rules.engine.mechanics import DRAW_AGAIN, PASS, Board
+from sorry_rules.engine.moverules import filter_moves, run_consequences
 from sorry_rules.engine.placement import PlacementView
 from sorry_rules.engine.queries import Obstacles, TracedMove, chance
 from sorry_rules.engine.settings import MovementRules, TurnRules
@@ -45,6 +45,8 @@ class State(NamedTuple):
     rng: int              # RNG state for reshuffles
     winner: int | None    # winning seat once the game is over
     plies: int            # moves applied so far
+    counters: tuple = ()  # per colour: the values of the rule file's counters (() without counters)
+    bonus: int = 0        # extra cards the player to move has still to take (consequences)
 
 
 class Move(NamedTuple):
@@ -80,7 +82,7 @@ class Game:
     def __init__(self, *, name, layout, mechanics, card_names, card_programs, card_sources,
                  deck, pawns, on_start_exit, turn: TurnRules, rules: MovementRules, team_of, seating,
                  players_min, players_max, win, scoring, content_hash, win_on_home_only=False,
-                 card_options=()):
+                 card_options=(), filters=(), after=(), counters=()):
         self.name = name
         self.layout = layout
         self.mechanics = mechanics
@@ -99,6 +101,9 @@ class Game:
         self.first = turn.first
         self.rules = rules
         self.must_bump = rules.must_bump
+        self.filters = tuple(filters)       # engine.moverules.MoveFilter, rules.must_bump's first
+        self.after = tuple(after)           # engine.moverules.Consequence
+        self.counters = tuple(counters)     # (name, start value, label) per declared counter
         self.team_of = team_of
         self.seating = seating
         self.players_min = players_min
@@ -109,7 +114,6 @@ class Game:
         self.scoring = scoring
         self.content_hash = content_hash
         self._X = layout.X
-        self._opponent = tuple(tuple(mechanics.relation[c][o] == "opponent" for o in range(layout.C)) for c in range(layout.C))
 
     # ---- setting up ----------------------------------------------------------------------
     def seats_for(self, players: int) -> tuple:
@@ -163,14 +167,25 @@ class Game:
                         dealt[i].append(pile.pop())
             pile = tuple(pile)
             hands = tuple(tuple(h) for h in dealt)
-        return State(self.initial_placement(seats), seats, first, None, hands, pile, (), state, None, 0)
+        return State(self.initial_placement(seats), seats, first, None, hands, pile, (), state, None, 0,
+                     self.initial_counters())
 
-    def position(self, placement, seats, turn: int, card: int | None = None, hand: tuple | None = None) -> State:
-        """A state for asking about one position (the moves oracle): no pile, no discards."""
+    def position(self, placement, seats, turn: int, card: int | None = None, hand: tuple | None = None,
+                 counters: tuple | None = None) -> State:
+        """A state for asking about one position (the moves oracle): no pile, no discards;
+        `counters` as `State.counters` (default: every counter at its start value)."""
         hands = None
         if hand is not None:
             hands = tuple(tuple(hand) if i == turn else () for i in range(len(seats)))
-        return State(tuple(placement), tuple(seats), turn, card, hands, (), (), 0, None, 0)
+        counters = self.initial_counters() if counters is None else tuple(counters)
+        return State(tuple(placement), tuple(seats), turn, card, hands, (), (), 0, None, 0, counters)
+
+    def initial_counters(self) -> tuple:
+        """Every colour's counters at the start of a game: () when the variant has none."""
+        if not self.counters:
+            return ()
+        starts = tuple(start for _, start, _ in self.counters)
+        return tuple(starts for _ in range(self.layout.C))
 
     # ---- chance ------------------------------------------------------------------------------
     def needs_draw(self, state: State) -> bool:
@@ -183,7 +198,8 @@ class Game:
         pile, discard, rng, card = self._take(state.pile, state.discard, state.rng)
         if card is None:
             raise IllegalMoveError("the draw pile and the discards are both empty")
-        return State(state.placement, state.seats, state.turn, card, state.hands, pile, discard, rng, state.winner, state.plies)
+        return State(state.placement, state.seats, state.turn, card, state.hands, pile, discard, rng, state.winner,
+                     state.plies, state.counters, state.bonus)
 
     @staticmethod
     def _take(pile, discard, rng):
@@ -204,7 +220,8 @@ class Game:
         p = state.seats[state.turn]
         board = Board.of(state.placement, self._X)
         moves, flags = self._moves_of(p, board, card, state.placement)
-        moves = self._must_bump(p, moves)
+        if self.filters:
+            moves = filter_moves(self.filters, p, moves, state.counters)[0]
         if not moves:
             return [Move(card, state.placement, (), bool(flags & DRAW_AGAIN), "forfeit")]
         return moves
@@ -240,13 +257,6 @@ class Game:
             moves.append(Move(card, result, events, bool(flags & DRAW_AGAIN), kind))
         return moves, spare_flags
 
-    def _must_bump(self, p: int, moves: list) -> list:
-        if not self.must_bump or not moves:
-            return moves
-        opponent = self._opponent[p]
-        bumping = [m for m in moves if any(e[0] == BUMP and opponent[e[1]] for e in m.events)]
-        return bumping or moves
-
     def _hand_moves(self, state: State) -> list:
         p = state.seats[state.turn]
         hand = state.hands[state.turn]
@@ -263,16 +273,17 @@ class Game:
             moves.extend(card_moves)
         if not declinable:
             moves = [m for m in moves if m.kind != "pass"]
-        moves = self._must_bump(p, moves)
+        if self.filters:
+            moves = filter_moves(self.filters, p, moves, state.counters)[0]
         if not moves:
             return [Move(card, state.placement, (), False, "discard") for card in sorted(set(hand))]
         return moves
 
     # ---- queries (authoring tools and tests; never on the play path) -----------------------
     def candidate_moves(self, state: State, card: int) -> list:
-        """The moves `card` offers the player to move before `rules.must_bump` filters them
-        (deduplicated as `legal_moves` does; no forfeit entry). Equal to `card_moves` when
-        the variant has no must-bump rule or nothing is filtered."""
+        """The moves `card` offers the player to move before the filters (`rules.must_bump`,
+        `filters:`) remove any (deduplicated as `legal_moves` does; no forfeit entry). Equal
+        to `card_moves` when the variant has no filter or nothing is filtered."""
         p = state.seats[state.turn]
         return self._moves_of(p, Board.of(state.placement, self._X), card, state.placement)[0]
 
@@ -306,6 +317,26 @@ class Game:
                 keys.add((placement, "pass", bool(flags & DRAW_AGAIN)))
         return keys
 
+    def filtered_moves(self, state: State) -> list:
+        """The moves the filters removed from the player's candidates in `state`, each as
+        `(move, label of the filter that removed it)`; [] without filters."""
+        if not self.filters or state.winner is not None:
+            return []
+        p = state.seats[state.turn]
+        if self.hand_play:
+            cards = sorted(set(state.hands[state.turn]))
+        else:
+            cards = [state.card] if state.card is not None else []
+        candidates = [m for card in cards for m in self.candidate_moves(state, card)]
+        return [(m, f.label) for m, f in filter_moves(self.filters, p, candidates, state.counters)[1]]
+
+    def consequences(self, state: State, move: Move) -> tuple:
+        """The consequences (`after:`, `engine.moverules.Consequence`s: `label`, `draw_again`,
+        ...) that playing `move` in `state` triggers, in order."""
+        if not self.after or move.kind not in ("move", "pass"):
+            return ()
+        return run_consequences(self.after, state.seats[state.turn], move, state.counters)[2]
+
     def obstacles(self, placement) -> Obstacles:
         """Per-primitive answers to "why can this pawn not move" on `placement`
         (see `engine.queries.Obstacles`)."""
@@ -317,6 +348,11 @@ class Game:
         R34, A16); () when both are empty. Every order of the pile counts as equally likely
         (what a player knows), although the state's RNG fixes the actual order."""
         return chance(state.pile, state.discard)
+
+    def win_holds(self, colour: int, placement, counters=()) -> bool:
+        """Whether `colour`'s win condition holds on `placement` with the counters
+        `counters` (`State.counters`; () for a variant without counters)."""
+        return bool(self.win(colour, PlacementView(placement), {"@counters": counters} if counters else None))
 
     @staticmethod
     def view(placement) -> PlacementView:
@@ -344,15 +380,21 @@ class Game:
                     hand.append(drawn)
             hands = hands[: state.turn] + (tuple(hand),) + hands[state.turn + 1:]
         placement = move.placement
+        counters, bonus = state.counters, state.bonus
+        if self.after and move.kind in ("move", "pass"):
+            counters, extra, _ = run_consequences(self.after, state.seats[state.turn], move, counters)
+            bonus += extra
         winner = None
         if move.kind == "move" and (not self.win_on_home_only or self._reaches_home(move.events)
                                     or self._wins_at_setup(state.seats)):
-            winner = self._winner(placement, state.seats, state.turn)
+            winner = self._winner(placement, state.seats, state.turn, counters)
         if winner is not None or move.draw_again:
             turn = state.turn
+        elif bonus:
+            turn, bonus = state.turn, bonus - 1
         else:
             turn = (state.turn + 1) % len(state.seats)
-        return State(placement, state.seats, turn, None, hands, pile, discard, rng, winner, state.plies + 1)
+        return State(placement, state.seats, turn, None, hands, pile, discard, rng, winner, state.plies + 1, counters, bonus)
 
     def _wins_at_setup(self, seats) -> bool:
         """Whether a seat's win condition already holds before any pawn reached Home. A
@@ -369,12 +411,13 @@ class Game:
         home = self.layout.home
         return any(len(e) == 4 and e[3] == home[e[1]] for e in events)
 
-    def _winner(self, placement, seats, mover: int) -> int | None:
+    def _winner(self, placement, seats, mover: int, counters=()) -> int | None:
         view = PlacementView(placement)
+        env = {"@counters": counters} if counters else None
         n = len(seats)
         for k in range(n):
             seat = (mover + k) % n
-            if self.win(seats[seat], view, None):
+            if self.win(seats[seat], view, env):
                 return seat
         return None
 
@@ -387,13 +430,14 @@ class Game:
         winning_colours = self.team_of[seats[state.winner]]
         winning = tuple(i for i, c in enumerate(seats) if c in winning_colours)
         view = PlacementView(state.placement)
+        env = {"@counters": state.counters} if state.counters else None
         scores = {}
         for seat, colour in enumerate(seats):
             lines = []
             for label, for_winner, formula in self.scoring:
                 if for_winner and seat not in winning:
                     continue
-                lines.append(ScoreLine(label, formula(colour, view, None)))
+                lines.append(ScoreLine(label, formula(colour, view, env)))
             scores[seat] = (sum(line.points for line in lines), tuple(lines))
         return Outcome(state.winner, winning, scores)
 
@@ -403,6 +447,7 @@ class Game:
         if not self.scoring:
             return {}
         view = PlacementView(state.placement)
-        return {seat: sum(formula(colour, view, None) for _, for_winner, formula in self.scoring if not for_winner)
+        env = {"@counters": state.counters} if state.counters else None
+        return {seat: sum(formula(colour, view, env) for _, for_winner, formula in self.scoring if not for_winner)
                 for seat, colour in enumerate(state.seats)}
 

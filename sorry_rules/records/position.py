@@ -5,7 +5,9 @@ Format (JSON, or YAML; both read by the hardened loader of rule files):
    "pawns": {"red": ["start", "track:12", "safety:2", "home"]}}
 `players` is the seat order; colours left out of `pawns` have every pawn in Start; a colour
 listing fewer pawns than the variant has its remaining pawns in Start. Hand play gives
-`"hand": [...]` instead of `"card"`. The shape is the pydantic model `PositionModel`.
+`"hand": [...]` instead of `"card"`; a variant with `counters:` may give their values,
+`"counters": {"red": {"bumps_made": 3}}` (the rest keep their start values). The shape is
+the pydantic model `PositionModel`.
 
 Contract: `read_position_file(path)` returns a `PositionFile` (data and its source map) or
 raises `PositionError`; `parse_position(game, data, card_override, origins)` returns a
@@ -42,6 +44,8 @@ class PositionModel(BaseModel):
     card: str | None = Field(default=None, description="The card to play (draw play); --card overrides it.")
     hand: list[str] | None = Field(default=None, description="The hand (hand play) instead of card.")
     pawns: dict[str, list[str]] = Field(default_factory=dict, description="Colour -> positions; the rest are in Start.")
+    counters: dict[str, dict[str, int]] = Field(default_factory=dict, description=(
+        "Colour -> counter name -> value, for a variant with `counters:`; the rest have their start values."))
 
     @field_validator("card", mode="before")
     @classmethod
@@ -119,14 +123,15 @@ def parse_position(game, data, card_override: str | None = None, origins: Origin
     checker = _Checker(game, model, out)
     seats, turn = checker.seats()
     placement = checker.placement(seats)
+    counters = checker.counters(seats)
     hand = None
     if not failing & {"card", "hand"}:
         hand, card = checker.cards(card)
     if out.errors:
         raise PositionError.of(out.problems)
     if game.hand_play:
-        return Position(game.position(placement, seats, turn, hand=hand), None, hand)
-    return Position(game.position(placement, seats, turn, card=card), card, None)
+        return Position(game.position(placement, seats, turn, hand=hand, counters=counters), None, hand)
+    return Position(game.position(placement, seats, turn, card=card, counters=counters), card, None)
 
 
 def _validated(data: dict, out: ProblemCollector) -> tuple[PositionModel | None, set]:
@@ -195,6 +200,27 @@ class _Checker:
             self.out.at(("turn",), "SR603", f"turn: {self.model.turn!r} is not one of the players")
             return seats, 0
         return seats, seats.index(c) if c is not None else 0
+
+    def counters(self, seats: list[int]) -> tuple:
+        """`State.counters` from the start values and the position's `counters`."""
+        game = self.game
+        names = [name for name, _, _ in game.counters]
+        values = [list(row) for row in game.initial_counters()]
+        for colour, given in self.model.counters.items():
+            c = self.colour(colour, ("counters", colour), key=True)
+            if c is None:
+                continue
+            if c not in seats:
+                self.out.at(("counters", colour), "SR603", f"counters: {colour!r} is not one of the players", key=True)
+                continue
+            for name, value in given.items():
+                if name not in names:
+                    known = ", ".join(names) or "the variant declares none"
+                    self.out.at(("counters", colour, name), "SR521", f"counters.{colour}: unknown counter {name!r}"
+                                f"{did_you_mean(name, names)} (counters: {known})", key=True)
+                    continue
+                values[c][names.index(name)] = value
+        return tuple(tuple(row) for row in values)
 
     def placement(self, seats: list[int]) -> list[tuple]:
         """Every colour's squares: seated colours start in Start, then `pawns` places them."""

@@ -15,12 +15,16 @@ from pathlib import Path
 
 
 def state_digest(state) -> str:
-    """SHA-256 of a State's fields as JSON (tuples as lists): the same on every machine."""
+    """SHA-256 of a State's fields as JSON (tuples as lists): the same on every machine. The
+    fields after the tenth (counters, pending extra cards) count only when one is set."""
 
     def plain(value):
         return [plain(v) for v in value] if isinstance(value, tuple) else value
 
-    return hashlib.sha256(json.dumps(plain(tuple(state)), separators=(",", ":")).encode()).hexdigest()
+    fields = tuple(state)
+    if len(fields) > 10 and not any(fields[10:]):
+        fields = fields[:10]  # counters and bonus are left out when unused: older digests stay valid
+    return hashlib.sha256(json.dumps(plain(fields), separators=(",", ":")).encode()).hexdigest()
 
 
 def write_atomically(path, text: str) -> None:

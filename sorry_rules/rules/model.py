@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from sorry_rules.base import limits
+from sorry_rules.rules.strict import Strict
+from sorry_rules.rules.vocab import Consequence, Counter, MoveFilter
 
 #: Largest counts and sizes a rule file may ask for (docs/LIMITS.md).
 MAX_COLOURS = limits.MAX_COLOURS
@@ -36,10 +38,6 @@ LABEL_DOC = "The line's label in the summary (default: the component name with `
 #: The one key the loader (not the models) reads: overlays name their bases with it.
 EXTENDS_DOC = ("The rule file(s) this one is written on top of: a bundled name (`standard`) or a path relative "
                "to this file; never part of the merged data.")
-
-
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, populate_by_name=True)
 
 
 class PlayerCount(Strict):
@@ -133,7 +131,7 @@ class Rules(Strict):
     must_bump: bool = Field(default=False, description=(
         "When any legal move bumps an opponent (by landing, by a slide or by a Sorry!), only such moves are legal; "
         "bumping a partner does not count; a pass is then not legal either; in hand play it applies across the whole "
-        "hand."))
+        "hand. Sugar for the filter `prefer: bumps(opponents) > 0` on every card (see `filters`)."))
 
 
 class Tier(Strict):
@@ -203,3 +201,13 @@ class Variant(Strict):
                      "every move, e.g. `home(team) == pawns(team)`.")
     scoring: dict[Name, ScoreComponent] = Field(default_factory=dict, max_length=20, description=(
         "Score lines computed at the end of the game, in the order written."))
+    counters: dict[Annotated[str, Field(pattern=r"^[a-z_][a-z0-9_]*$", max_length=40)], Counter] = Field(
+        default_factory=dict, max_length=20, description=(
+            "Numbers kept per colour for the whole game (e.g. bumps made), changed by `after:` and read in every DSL "
+            "condition and formula except card effects as `NAME(group)`."))
+    filters: dict[Name, MoveFilter] = Field(default_factory=dict, max_length=50, description=(
+        "Named filters on moves, judged on each move's facts, applied in the order written (bases first) after "
+        "`rules.must_bump`; an overlay adds one by a new name, changes one by its name or removes it with null."))
+    after: dict[Name, Consequence] = Field(default_factory=dict, max_length=50, description=(
+        "Named consequences of a move by its facts (extra cards, counter changes), judged and applied in the order "
+        "written (bases first); overlays add, change or remove them by name."))

@@ -1,0 +1,109 @@
+"""The open rule vocabulary of a variant compiled for the engine: `counters:`, `filters:`
+(with `rules.must_bump` as sugar for one of them) and `after:` (docs/REFERENCE.md section 7).
+
+Contract:
+- `check_vocab(v, out)` adds located problems: a counter named like a DSL word (SR520), an
+  `add:` to a counter not declared (SR521), an unknown card in `cards:` (SR502);
+  `counter_warnings(v, asts, out)` warns (SR522) of a counter never changed or never read.
+- `vocab_texts(v)` lists the DSL texts as `(path, text, kind)` with kind "move_bool" or
+  "move_int" (compiled where facts of a move may be read); `build.dsl_texts` includes them.
+- `compile_vocab(v, compiled, card_index, programs)` returns `(filters, after, counters)`
+  for `engine.game.Game` from the compiled closures (`compiled[path]`); a variant that uses
+  none of it gets three empty tuples, so play pays nothing.
+"""
+
+from __future__ import annotations
+
+from sorry_rules import dsl
+from sorry_rules.base.errors import ProblemCollector
+from sorry_rules.base.suggest import did_you_mean
+from sorry_rules.compiler.vocabulary import COUNTS, FACTS, GROUPS, LITERALS, MOVE
+from sorry_rules.engine.moverules import Consequence, MoveFilter
+from sorry_rules.engine.placement import PlacementView
+
+#: `rules.must_bump: true` is this filter (H17), written before the file's own `filters:`.
+MUST_BUMP = "bumps(opponents) > 0"
+MUST_BUMP_LABEL = "rules.must_bump: a move that bumps an opponent is required"
+_RESERVED = COUNTS + FACTS + GROUPS + LITERALS + ("sum", "max", "min", "count", "can")
+
+
+def check_vocab(v, out: ProblemCollector) -> None:
+    for name in v.counters:
+        if name in _RESERVED:
+            out.at(("counters", name), "SR520", f"counter '{name}' has the name of a DSL word; rename it", key=True)
+    cards = list(v.cards)
+    for section, items in (("filters", v.filters), ("after", v.after)):
+        for i, item in items.items():
+            for j, card in enumerate(item.cards or ()):
+                if card not in v.cards:
+                    out.at((section, i, "cards", j), "SR502", f"unknown card '{card}'{did_you_mean(card, cards)} "
+                           f"(cards: {', '.join(cards)})")
+    for i, item in v.after.items():
+        for name in item.add:
+            if name not in v.counters:
+                known = ", ".join(v.counters) or "none declared under counters:"
+                out.at(("after", i, "add", name), "SR521", f"unknown counter '{name}'"
+                       f"{did_you_mean(name, list(v.counters))} (counters: {known})", key=True)
+
+
+def counter_warnings(v, asts: dict, out: ProblemCollector) -> None:
+    """A warning (SR522) for each declared counter that no `after:` changes or that no DSL
+    text reads; `asts` maps each DSL text's path to its tree (None where it failed)."""
+    read = {node.function for ast in asts.values() if ast is not None for node in dsl.walk(ast)
+            if isinstance(node, dsl.Call)}
+    changed = {name for c in v.after.values() for name in c.add}
+    for name in v.counters:
+        if name not in changed:
+            out.at(("counters", name), "SR522", f"counter '{name}' is never changed (no after: adds to it)",
+                   severity="warning", key=True)
+        elif name not in read:
+            out.at(("counters", name), "SR522", f"counter '{name}' is never read (no condition or formula uses "
+                   f"{name}(...))", severity="warning", key=True)
+
+
+def vocab_texts(v) -> list[tuple[tuple, str, str]]:
+    texts = []
+    for i, f in v.filters.items():
+        key = "must" if f.must is not None else "prefer"
+        texts.append((("filters", i, key), getattr(f, key), "move_bool"))
+    for i, c in v.after.items():
+        texts.append((("after", i, "when"), c.when, "move_bool"))
+        texts.extend((("after", i, "add", name), str(amount), "move_int") for name, amount in c.add.items())
+    return texts
+
+
+def move_variables() -> frozenset:
+    """The variables an expression judging a move is compiled with (facts allowed)."""
+    return frozenset({MOVE})
+
+
+def _on_move(expression):
+    """(p, move, counters) -> value, from an expression closure (p, board, env)."""
+    def judge(p, move, counters):
+        return expression(p, PlacementView(move.placement), {"@events": move.events, "@counters": counters})
+    return judge
+
+
+def _scope(cards, card_index):
+    return None if cards is None else frozenset(card_index[c] for c in cards if c in card_index)
+
+
+def compile_vocab(v, compiled: dict, card_index: dict, programs) -> tuple[tuple, tuple, tuple]:
+    filters = []
+    if v.rules.must_bump:
+        must_bump = programs.expression(dsl.parse_expr(MUST_BUMP), bool, variables=move_variables())
+        filters.append(MoveFilter(None, True, _on_move(must_bump), MUST_BUMP_LABEL))
+    for i, f in v.filters.items():
+        key = "must" if f.must is not None else "prefer"
+        label = f.label or f"filters.{i}: {key} {getattr(f, key)}"
+        filters.append(MoveFilter(_scope(f.cards, card_index), key == "prefer", _on_move(compiled[("filters", i, key)]),
+                                  label))
+    names = list(v.counters)
+    after = []
+    for i, c in v.after.items():
+        adds = tuple((names.index(name), _on_move(compiled[("after", i, "add", name)])) for name in c.add)
+        label = c.label or f"after.{i}: when {c.when}"
+        after.append(Consequence(_scope(c.cards, card_index), _on_move(compiled[("after", i, "when")]), adds,
+                                 c.draw_again, label))
+    counters = tuple((name, counter.start, counter.label or name.replace("_", " ")) for name, counter in v.counters.items())
+    return tuple(filters), tuple(after), counters

@@ -1,0 +1,48 @@
+"""Facts about a move, read from its events (`engine.events`): what filters and
+consequences judge (docs/REFERENCE.md section 2.3).
+
+Contract: every fact is `fact(layout, events, colours) -> int`, the number of pawns of the
+colours `colours` (a tuple of colour indices) the fact is true of in `events`; pure, cheap,
+and only ever run for rule files that use facts. `FACTS` maps the DSL name to the function;
+the compiler knows nothing else about them.
+"""
+
+from __future__ import annotations
+
+from sorry_rules.engine.events import BUMP, SLIDE, STEP_KINDS, SWITCH
+
+
+def bumps(layout, events, colours) -> int:
+    """Pawns of `colours` sent back to Start (by landing, a slide or a Sorry!)."""
+    return sum(1 for e in events if e[0] == BUMP and e[1] in colours)
+
+
+def slides(layout, events, colours) -> int:
+    """Slides taken by pawns of `colours`."""
+    return sum(1 for e in events if e[0] == SLIDE and e[1] in colours)
+
+
+def reaches_home(layout, events, colours) -> int:
+    """Pawns of `colours` that reach their Home by a step of the move."""
+    home = layout.home
+    return sum(1 for e in events if e[0] in STEP_KINDS and e[1] in colours and e[3] == home[e[1]])
+
+
+def enters_safety(layout, events, colours) -> int:
+    """Steps of pawns of `colours` from the track into a square of their safety zone."""
+    T, X = layout.T, layout.X
+    return sum(1 for e in events if e[0] in STEP_KINDS and e[1] in colours and e[2] < T <= e[3] < X)
+
+
+def switches(layout, events, colours) -> int:
+    """Pawns of `colours` that change squares by a switch (either side of it)."""
+    return sum((e[1] in colours) + (e[3] in colours) for e in events if e[0] == SWITCH)
+
+
+def moves(layout, events, colours) -> int:
+    """Steps taken by pawns of `colours` on their own (each part of a split counts)."""
+    return sum(1 for e in events if e[0] in STEP_KINDS and e[1] in colours)
+
+
+FACTS = {"bumps": bumps, "slides": slides, "reaches_home": reaches_home, "enters_safety": enters_safety,
+         "switches": switches, "moves": moves}

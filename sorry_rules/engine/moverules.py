@@ -1,0 +1,74 @@
+"""Filters on moves and consequences of moves (the rule file's `filters:` and `after:`),
+compiled to plain data and closures; the engine runs them only when a rule file has some.
+
+A compiled condition is `test(p, move, counters) -> bool|int`: `p` is the colour of the
+player to move, `move` an `engine.game.Move`, `counters` the per-colour counter values
+before the move (`State.counters`).
+
+Contract:
+- `filter_moves(filters, p, moves, counters)` applies the filters in order; each judges only
+  the moves of its `cards` (None: every move). `must`: a move in scope for which the test
+  fails is removed. `prefer`: when the test holds for a move in scope, the moves in scope
+  for which it fails are removed. Returns `(kept, removed)`, `removed` a list of
+  `(move, MoveFilter)` naming the filter that removed each move.
+- `run_consequences(after, p, move, counters)`: every consequence whose `cards` include the
+  move's card and whose `when` holds, all judged on the move and the counters before any of
+  them, contributes its counter additions (applied in file order) and its extra card.
+  Returns `(counters after, extra cards, the consequences that fired)`.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, NamedTuple
+
+
+class MoveFilter(NamedTuple):
+    cards: frozenset | None   # card indices in scope; None: every card
+    prefer: bool              # prefer (True) or must (False)
+    test: Callable            # (p, move, counters) -> bool
+    label: str                # words for why / explain
+
+
+class Consequence(NamedTuple):
+    cards: frozenset | None
+    when: Callable            # (p, move, counters) -> bool
+    adds: tuple               # ((counter index, amount(p, move, counters) -> int), ...)
+    draw_again: bool
+    label: str
+
+
+def _in_scope(f, move) -> bool:
+    return f.cards is None or move.card in f.cards
+
+
+def filter_moves(filters, p: int, moves: list, counters) -> tuple[list, list]:
+    removed = []
+    for f in filters:
+        if not moves:
+            break
+        test = f.test
+        passing = {id(m) for m in moves if _in_scope(f, m) and test(p, m, counters)}
+        if f.prefer and not passing:
+            continue
+        kept = []
+        for m in moves:
+            if not _in_scope(f, m) or id(m) in passing:
+                kept.append(m)
+            else:
+                removed.append((m, f))
+        moves = kept
+    return moves, removed
+
+
+def run_consequences(after, p: int, move, counters) -> tuple[tuple, int, tuple]:
+    fired = tuple(c for c in after if (c.cards is None or move.card in c.cards) and c.when(p, move, counters))
+    if not fired:
+        return counters, 0, ()
+    changes = [(i, amount(p, move, counters)) for c in fired for i, amount in c.adds]
+    extra = sum(1 for c in fired if c.draw_again)
+    if changes:
+        mine = list(counters[p])
+        for i, value in changes:
+            mine[i] += value
+        counters = counters[:p] + (tuple(mine),) + counters[p + 1:]
+    return counters, extra, fired

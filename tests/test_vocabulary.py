@@ -1,0 +1,154 @@
+"""The open rule vocabulary (docs/REFERENCE.md: `counters`, `filters`, `after`, section 2.3
+facts): semantics the scenarios cannot show (turn order over several cards, counters over a
+whole game, hand play), and an invented house rule, not in RULES.md section 8, built from
+the same constructs with no code change."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from sorry_rules.base.errors import RuleFileError
+from sorry_rules.compiler import load_game
+from sorry_rules.records.position import parse_position
+from sorry_rules.authoring.oracle import moves_report
+
+from .invariants import check_state
+from .randomplay import play_random
+
+#: Invented: "Safe passage". A 12 may not bump (must), a move that reaches Home earns an extra
+#: card, every slide taken scores a point on a counter, and five slides also win the game.
+SAFE_PASSAGE = """\
+extends: standard
+counters:
+  slides_taken: {}
+filters:
+  gentle_12: {cards: ["12"], must: bumps(players) == 0}
+after:
+  home_bonus: {when: reaches_home(player) > 0, draw_again: true}
+  slide_count: {when: slides(player) > 0, add: {slides_taken: slides(player)}}
+win: home(team) == pawns(team) or slides_taken(player) >= 5
+"""
+
+
+@pytest.fixture()
+def safe_passage(tmp_path):
+    path = tmp_path / "safe-passage.yaml"
+    path.write_text(SAFE_PASSAGE)
+    return load_game(str(path))
+
+
+def report(game, pawns, card=None, hand=None, players=("red", "blue", "yellow", "green")):
+    data = {"players": list(players), "turn": "red", "pawns": pawns}
+    if hand is not None:
+        data["hand"] = hand
+    else:
+        data["card"] = card
+    return moves_report(game, parse_position(game, data))
+
+
+def test_invented_must_filter_forfeits_a_card_left_with_no_move(safe_passage):
+    """The 12's only move bumps: `must` removes it, so the 12 is forfeited."""
+    pawns = {"red": ["track:10", "home", "home", "home"], "blue": ["track:22", "track:12", "start", "start"]}
+    r = report(safe_passage, pawns, card="12")
+    assert r["forfeit"] and r["moves"] == []
+    other = report(safe_passage, pawns, card="2")
+    assert any("bumps" in m["text"] for m in other["moves"]), "cards not listed keep their bumping moves"
+
+
+def test_invented_consequences_in_order(safe_passage):
+    """Reaching Home earns a card; a slide adds to the counter (slides taken by red's move)."""
+    r = report(safe_passage, {"red": ["safety:3", "track:13", "home", "home"]}, card="3")
+    by_text = {m["text"]: m for m in r["moves"]}
+    home = next(m for t, m in by_text.items() if "-> home" in t)
+    assert home["extra_cards"] == 1 and home["counters"]["red"] == {"slides_taken": 0}
+    slide = next(m for t, m in by_text.items() if "slides" in t)
+    assert slide["extra_cards"] == 0 and slide["counters"]["red"] == {"slides_taken": 1}
+
+
+def test_invented_rule_plays_to_the_end_and_a_counter_can_win(safe_passage):
+    """Seeded games end; the counter is saved in the state and can decide the game."""
+    ended_by_counter = 0
+    for seed in range(6):
+        played = play_random(safe_passage, seed, 4)
+        final = played.final
+        assert final.winner is not None
+        check_state(safe_passage, final)
+        colour = final.seats[final.winner]
+        slides = final.counters[colour][0]
+        if final.placement[colour].count(safe_passage.layout.home[colour]) < safe_passage.pawns:
+            assert slides >= 5
+            ended_by_counter += 1
+    assert ended_by_counter > 0, "no game was won by the counter"
+
+
+def test_extra_cards_keep_the_turn_one_card_each(tmp_path):
+    """H21 over draw play: a bumping 2 gives two more cards (its own draw and the bonus)."""
+    game = load_game("standard", ["house/bump-bonus.yaml"])
+    state = parse_position(game, {"players": ["red", "blue"], "turn": "red", "card": "2",
+                                  "pawns": {"red": ["track:10", "start", "start", "start"],
+                                            "blue": ["track:12", "start", "start", "start"]}}).state
+    state = state._replace(pile=tuple(game.card_index[n] for n in ("3", "3", "5", "5")))
+    bump = next(m for m in game.legal_moves(state) if m.events and any(e[0] == "bump" for e in m.events))
+    state = game.apply(state, bump)
+    assert (state.turn, state.bonus) == (0, 1)
+    for expected_turn in (0, 1):  # the 2's own extra card, then the bonus card, then blue
+        state = game.draw(state)
+        state = game.apply(state, game.legal_moves(state)[0])
+        assert state.turn == expected_turn
+    assert state.bonus == 0
+
+
+def test_hand_filter_scope_is_the_listed_cards():
+    """H20 in hand play narrows only the 7; with H17 as well, the whole hand (RULES 8: H20
+    with H17 amounts to H17 for every card)."""
+    pawns = {"red": ["track:10", "track:30", "start", "start"], "blue": ["track:13", "start", "start", "start"]}
+
+    def bumping_by_card(rules):
+        moves = report(load_game("points", rules), pawns, hand=["7", "3"])["moves"]
+        return {(m["card"], "bumps" in m["text"]) for m in moves}
+
+    assert bumping_by_card(["house/revenge-7.yaml"]) == {("7", True), ("3", True), ("3", False)}
+    assert bumping_by_card(["house/revenge-7.yaml", "house/must-bump.yaml"]) == {("7", True), ("3", True)}
+    assert ("7", False) in bumping_by_card([])
+
+
+@pytest.mark.parametrize("text, where, code", [
+    ("after:\n  bad: {add: {nope: 1}}\n", ":3:15:", "SR521"),
+    ("win: bumps(team) > 0\n", ":2:6:", "SR304"),
+    ("filters:\n  f: {must: slides_taken(player) > 0}\n", ":3:13:", "SR302"),
+    ("cards: {\"1\": enter if score(player) > 0}\ncounters: {score: {}}\n", ":2:23:", "SR304"),
+])
+def test_vocabulary_errors_are_located_and_coded(tmp_path, text, where, code):
+    path = tmp_path / "bad.yaml"
+    path.write_text("extends: standard\n" + text)
+    with pytest.raises(RuleFileError) as error:
+        load_game(str(path))
+    lines = [p.format() for p in error.value.problems]
+    assert any(where in line and f"[{code}]" in line for line in lines), lines
+
+
+def test_a_variant_without_the_vocabulary_carries_none_of_it():
+    """Pay for what you use: no filters, consequences or counters in the standard game."""
+    game = load_game("standard")
+    assert (game.filters, game.after, game.counters) == ((), (), ())
+    assert game.new_game(1).counters == ()
+
+
+def test_auto_game_shows_counters_and_their_score_line():
+    """H22 over points: the end of an --auto game lists the counter and its score line, and
+    each player's bump points equal their counter."""
+    from click.testing import CliRunner
+
+    from sorry_rules.cli.app import main
+
+    result = CliRunner().invoke(main, ["--variant", "points", "--rule", "house/bump-points.yaml", "--auto", "--seed", "3"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    counters = next(line for line in lines if line.startswith("bumps made: "))
+    values = dict(part.rsplit(" ", 1) for part in counters.removeprefix("bumps made: ").split(", "))
+    for line in lines:
+        if "points" in line and "Home  =" in line:
+            name = line.split()[0]
+            assert re.search(rf"[=+] {values[name]} \(1 per bump made\)", line), line
