@@ -31,6 +31,7 @@ from sorry_rules.authoring.analysis import analyse as run_analyses
 from sorry_rules.base.errors import Problem, ProblemCollector, RuleFileError, UsageError
 from sorry_rules.compiler.build import Context, compile_text, dsl_texts
 from sorry_rules.compiler.checks import check_variant
+from sorry_rules.compiler.gridbuild import compile_grid
 from sorry_rules.rules.loader import close_bundled, display_name, read_merged, resolve, schema_problems
 from sorry_rules.rules.model import MAX_PAWNS, MAX_SAFETY, MAX_SIDE, Board, Rules, Variant
 from sorry_rules.rules.yamlsafe import load_yaml_file
@@ -180,6 +181,13 @@ def _variant_problems(v, origins, root: str, analyse: bool) -> list[Problem]:
     out = ProblemCollector(origins)
     check_variant(v, out)
     checked = not out.errors
+    if v.board.kind == "grid":
+        if checked:
+            try:
+                compile_grid(v, out)
+            except RuleFileError:
+                pass  # its problems are in `out`
+        return out.problems
     ctx = Context(v) if checked else _safe_context(v.colours, v.teams, v.board, v.rules, v.pawns)
     asts = {}
     for path, text, kind in dsl_texts(v):

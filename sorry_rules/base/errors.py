@@ -54,6 +54,7 @@ CODES: dict[str, str] = {
     "SR509": "Home unreachable",
     "SR510": "player counts inconsistent",
     "SR511": "slides overlap",
+    "SR512": "rule not played on this board kind",
     # Position files (`sorry-play moves --state`); unknown colours and cards are SR501/SR502
     "SR601": "not a square in position notation",
     "SR602": "two pawns on one square",
