@@ -26,7 +26,8 @@ def sequence():
     return load_game("sequence")
 
 
-def check_step(game, before, move, after):
+def check_step(game, before, move, after, spares_protected: bool = True):
+    """`spares_protected`: the variant's removals are `unprotected` ones (Sequence's S10)."""
     grid = game.grid
     p = before.seats[before.turn]
     # cards: every card of the deck is in a hand, the pile or the discards, once each
@@ -43,7 +44,7 @@ def check_step(game, before, move, after):
     if move.kind == "remove":
         ((_, c, cell),) = move.events
         assert c != p, "S7: only an opponent's chip is removed"
-        assert cell not in grid.protected(before.placement[c]), "S10: a protected chip was removed"
+        assert not spares_protected or cell not in grid.protected(before.placement[c]), "S10: a protected chip was removed"
     if move.kind == "exchange":
         assert after.turn == before.turn and after.exchanged and after.placement == before.placement
         assert not game.plays(before, move.card), "S12: only a dead card is exchanged"
@@ -126,3 +127,32 @@ def test_a_renamed_copy_plays_the_same_game(tmp_path, players):
                   for kind, card, events in original]
         assert copy == mapped
         assert (end.winner, end.plies, end.passes) == (renamed_end.winner, renamed_end.plies, renamed_end.passes)
+
+
+# ---- overlays and another grid game: rule files only ---------------------------------------
+def test_quick_overlay_wins_with_one_sequence_for_two_sides():
+    """S13 Option: any target."""
+    game = load_game("grid/sequence-quick")
+    grid = game.grid
+    chips = tuple(sorted(grid.parse(0, c) for c in ("B7", "C7", "D7", "E7")))
+    state = game.position((chips, (), ()), (0, 1), 0, (game.card_index["QC"],))
+    wins = {grid.name(m.events[0][2]): game.apply(state, m).winner for m in game.legal_moves(state)}
+    assert wins == {"A7": 0, "D8": None}
+
+
+def test_four_overlay_counts_lines_of_four():
+    """S10 Option: a line of four; S11 still shares at most one cell (7 in a row count 2)."""
+    grid = load_game("grid/sequence-four").grid
+    cells = lambda text: [grid.parse(0, c) for c in text.split()]  # noqa: E731
+    assert [grid.sequences(cells(t)) for t in ("B3 C3 D3", "B3 C3 D3 E3", "A3 B3 C3 D3 E3 F3 G3")] == [0, 1, 2]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_an_invented_grid_game_plays_with_no_code_of_its_own(players):
+    game = load_game("grid/mini-grid")
+    assert (game.grid.width, game.grid.height, len(game.grid.free)) == (6, 6, 4)
+    for seed in range(4):
+        state, steps = play(game, seed, players)
+        for before, move, after in steps:
+            check_step(game, before, move, after, spares_protected=False)  # its bomb removes any chip
+        assert state.over
