@@ -56,3 +56,11 @@ def test_explain_says_what_the_jacks_do():
         "  Place a chip of your colour on any empty cell.",
         "  Take away an opponent's chip, one that is in no line of its colour.",
     ]
+
+
+@pytest.mark.parametrize("args", [("simulate", "--variant", "sequence", "--games", "2"),
+                                  ("compare", "sequence", "sequence+grid/sequence-quick.yaml", "--games", "2")])
+def test_simulate_and_compare_say_they_do_not_play_grid_variants_yet(args):
+    result = run(*args)
+    assert result.exit_code == 2
+    assert "simulate and compare do not play grid variants yet" in result.output
