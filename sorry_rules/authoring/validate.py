@@ -27,6 +27,7 @@ from types import SimpleNamespace
 
 from pydantic import ValidationError
 
+from sorry_rules import dsl
 from sorry_rules.authoring.analysis import analyse as run_analyses
 from sorry_rules.base.errors import Problem, ProblemCollector, RuleFileError, UsageError
 from sorry_rules.compiler.build import Context, compile_text, dsl_texts
@@ -286,10 +287,25 @@ def _raw_texts(data: dict) -> list[tuple[tuple, str, str]]:
 
 def _raw_dsl_problems(data: dict, origins) -> list[Problem]:
 
+    board = data.get("board")
+    if isinstance(board, dict) and board.get("kind") == "grid":
+        return _raw_grid_dsl_problems(data, origins)
     ctx = _safe_context(data.get("colours"), data.get("teams"), data.get("board"), data.get("rules"), data.get("pawns"))
     out = ProblemCollector(origins)
     for path, text, kind in _raw_texts(data):
         compile_text(ctx.programs, out, path, text, kind)
+    return out.problems
+
+
+def _raw_grid_dsl_problems(data: dict, origins) -> list[Problem]:
+    """The DSL syntax of a grid variant whose schema failed (names are judged only on a
+    built grid, so only the syntax is checked here)."""
+    out = ProblemCollector(origins)
+    for path, text, kind in _raw_texts(data):
+        try:
+            dsl.parse_effect(text) if kind == "effect" else dsl.parse_expr(text)
+        except dsl.DslError as error:
+            out.in_text(path, error.offset, error.code, error.message)
     return out.problems
 
 
