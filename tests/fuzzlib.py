@@ -674,10 +674,13 @@ def play_short(game, seed: int, case: dict, mode: str = "game") -> Finding | Non
     STATS[f"{mode}:played"] += 1
     from .randomplay import play_random
 
-    players = game.players_min + seed % (game.players_max - game.players_min + 1)
     try:
         with time_limit(CASE_SECONDS):
-            play_random(game, seed, players, max_plies=PLAY_PLIES, must_end=False)
+            if getattr(game, "grid", None) is not None:
+                _play_grid(game, seed)
+            else:
+                players = game.players_min + seed % (game.players_max - game.players_min + 1)
+                play_random(game, seed, players, max_plies=PLAY_PLIES, must_end=False)
     except Hang as error:
         return Finding("hang", f"playing: {error}", case)
     except AssertionError as error:
@@ -685,6 +688,25 @@ def play_short(game, seed: int, case: dict, mode: str = "game") -> Finding | Non
     except Exception:
         return Finding("exception", traceback.format_exc(limit=8), case)
     return None
+
+
+def _play_grid(game, seed: int) -> None:
+    """A short random game of a grid variant: cards conserved, chips never stacked or on a
+    free cell, a move list until the game is over."""
+    import random
+    from collections import Counter
+
+    counts = sorted(game.seating)
+    state = game.new_game(seed, players=counts[seed % len(counts)])
+    rng = random.Random(seed)
+    while not state.over and state.plies < PLAY_PLIES:
+        moves = game.legal_moves(state)
+        assert moves, "no move in a game that is not over"
+        state = game.apply(state, moves[rng.randrange(len(moves))])
+        held = [c for hand in state.hands for c in hand] + list(state.pile) + list(state.discard)
+        assert Counter(held) == Counter(game.deck), "cards not conserved"
+        cells = [cell for chips in state.placement for cell in chips]
+        assert len(cells) == len(set(cells)) and not set(cells) & game.grid.free, "chips stacked or on a free cell"
 
 
 def check_rule_file(name: str, data: bytes, workdir: Path, seed: int = 0) -> Finding | None:

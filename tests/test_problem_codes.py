@@ -38,7 +38,7 @@ SHOWN_BY = {
     "SR502": "unused-effects-unknown.yaml", "SR503": "deck-card-without-effect.yaml",
     "SR504": "effect-without-card.yaml", "SR505": "slide-backwards.yaml", "SR506": "colour-in-two-teams.yaml",
     "SR507": "no-card-starts.yaml", "SR508": "hand-too-big.yaml", "SR509": "home-unreachable-exact.yaml",
-    "SR510": "players-min-above-max.yaml", "SR511": "slides-overlap.yaml",
+    "SR510": "players-min-above-max.yaml", "SR511": "slides-overlap.yaml", "SR512": "track-stuck-pass.yaml",
     "SR601": "positions/squares.json", "SR602": "positions/squares.json", "SR603": "positions/squares.json",
     "SR604": "positions/hand-in-draw.json",
 }
@@ -147,7 +147,7 @@ def test_a_single_load_problem_has_one_prefix(tmp_path):
 @pytest.mark.parametrize("args, words", [
     (["--variant", "standart", "--auto", "--seed", "1"],
      "error: no variant 'standart': not a file, and not a bundled name; did you mean 'standard'? "
-     "(bundled variants: partnership, points, standard; see `sorry-play variants`)\n"),
+     "(bundled variants: partnership, points, sequence, standard; see `sorry-play variants`)\n"),
     (["--rule", "house/must-bmp", "--auto", "--seed", "1"], "did you mean 'house/must-bump'?"),
     (["explain", "--variant", "partnrship"], "did you mean 'partnership'"),
     (["validate", "standart"],

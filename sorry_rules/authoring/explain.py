@@ -24,7 +24,7 @@ _RELATION = {"opponent": "an opponent's", "partner": "a partner's", "other": "an
 _GROUP = {"player": "your", "team": "your team's", "partners": "your partners'", "opponents": "your opponents'",
           "players": "all players'"}
 _COUNT = {"home": "pawns in Home", "start": "pawns in Start", "safety": "pawns in safety zones",
-          "track": "pawns on the track", "pawns": "pawns"}
+          "track": "pawns on the track", "pawns": "pawns", "sequences": "sequences", "chips": "chips"}
 _FACT = {"bumps": "pawns this move sends back to Start", "slides": "slides taken by this move",
          "reaches_home": "pawns this move brings Home", "enters_safety": "pawns this move takes into a safety zone",
          "switches": "pawns this move switches", "moves": "steps this move takes"}
@@ -133,6 +133,14 @@ class _EffectWords(dsl.Visitor):
     def visit_Pass(self, node, nested):
         return "pass (play nothing)"
 
+    def visit_Place(self, node, nested):
+        where = "an empty cell that shows this card" if node.target == "card" else "any empty cell"
+        return f"place a chip of your colour on {where}"
+
+    def visit_Remove(self, node, nested):
+        which = ", one that is in no line of its colour" if node.unprotected else ""
+        return f"take away {_RELATION[node.relation]} chip{which}"
+
     def visit_Choice(self, node, nested):
         parts = [self.visit(o, True) for o in node.options]
         if nested:
@@ -230,6 +238,12 @@ class _Source(dsl.Visitor):
 
     def visit_Pass(self, node):
         return "pass"
+
+    def visit_Place(self, node):
+        return f"place on {node.target}"
+
+    def visit_Remove(self, node):
+        return f"remove {node.relation}" + (" unprotected" if node.unprotected else "")
 
     def visit_Choice(self, node):
         return " | ".join(self.visit(o) for o in node.options)

@@ -27,11 +27,13 @@ from types import SimpleNamespace
 
 from pydantic import ValidationError
 
+from sorry_rules import dsl
 from sorry_rules.authoring.analysis import analyse as run_analyses
 from sorry_rules.base.errors import Problem, ProblemCollector, RuleFileError, UsageError
 from sorry_rules.compiler.build import Context, compile_text, dsl_texts
 from sorry_rules.compiler.vocab import check_vocab, counter_warnings
 from sorry_rules.compiler.checks import check_variant
+from sorry_rules.compiler.gridbuild import compile_grid
 from sorry_rules.rules.loader import close_bundled, display_name, read_merged, resolve, schema_problems
 from sorry_rules.rules.model import MAX_PAWNS, MAX_SAFETY, MAX_SIDE, Board, Rules, Variant
 from sorry_rules.rules.yamlsafe import load_yaml_file
@@ -182,6 +184,13 @@ def _variant_problems(v, origins, root: str, analyse: bool) -> list[Problem]:
     check_variant(v, out)
     check_vocab(v, out)
     checked = not out.errors
+    if v.board.kind == "grid":
+        if checked:
+            try:
+                compile_grid(v, out)
+            except RuleFileError:
+                pass  # its problems are in `out`
+        return out.problems
     ctx = Context(v) if checked else _safe_context(v.colours, v.teams, v.board, v.rules, v.pawns)
     asts = {}
     for path, text, kind in dsl_texts(v):
@@ -281,10 +290,25 @@ def _raw_texts(data: dict) -> list[tuple[tuple, str, str]]:
 
 def _raw_dsl_problems(data: dict, origins) -> list[Problem]:
 
+    board = data.get("board")
+    if isinstance(board, dict) and board.get("kind") == "grid":
+        return _raw_grid_dsl_problems(data, origins)
     ctx = _safe_context(data.get("colours"), data.get("teams"), data.get("board"), data.get("rules"), data.get("pawns"))
     out = ProblemCollector(origins)
     for path, text, kind in _raw_texts(data):
         compile_text(ctx.programs, out, path, text, kind)
+    return out.problems
+
+
+def _raw_grid_dsl_problems(data: dict, origins) -> list[Problem]:
+    """The DSL syntax of a grid variant whose schema failed (names are judged only on a
+    built grid, so only the syntax is checked here)."""
+    out = ProblemCollector(origins)
+    for path, text, kind in _raw_texts(data):
+        try:
+            dsl.parse_effect(text) if kind == "effect" else dsl.parse_expr(text)
+        except dsl.DslError as error:
+            out.in_text(path, error.offset, error.code, error.message)
     return out.problems
 
 

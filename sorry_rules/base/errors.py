@@ -54,6 +54,7 @@ CODES: dict[str, str] = {
     "SR509": "Home unreachable",
     "SR510": "player counts inconsistent",
     "SR511": "slides overlap",
+    "SR512": "rule not played on this board kind",
     # The open rule vocabulary (counters:, filters:, after:)
     "SR520": "counter named like a DSL word",
     "SR521": "unknown counter",

@@ -36,6 +36,8 @@ MAX_CARD_COPIES = 1000
 MAX_CARD_KINDS = 64
 #: Cards in a hand.
 MAX_HAND = 20
+#: Rows or columns of a grid board (and cells of one of its lines).
+MAX_GRID_SIDE = 26
 
 # ---- the DSL (dsl.parser) and compiled programs (compiler.programs) --------------------------
 #: Characters of one DSL text.

@@ -16,6 +16,7 @@ import click
 
 from sorry_rules.cli import simulate as simcli
 from sorry_rules.cli.authoring import explain, schema, validate, variant_lines
+from sorry_rules.base.errors import UsageError
 from sorry_rules.cli.errors import friendly
 from sorry_rules.cli.options import max_plies_option, players_option, seed_option, variant_options
 from sorry_rules.cli.replay import replay
@@ -81,6 +82,9 @@ def moves(variant, rules, state_file, card, fmt, why):
     else:
         game = _load(variant, rules)
     source = read_position_file(state_file)
+    if getattr(game, "grid", None) is not None:
+        _grid_moves(game, source, card, fmt, why)
+        return
     position = parse_position(game, source.data, card, source.origins)
     report = moves_report(game, position)
     if why:
@@ -89,6 +93,18 @@ def moves(variant, rules, state_file, card, fmt, why):
         click.echo(json.dumps(report, indent=2))
     else:
         click.echo(format_why_text(report) if why else format_report_text(report))
+
+
+def _grid_moves(game, source, card, fmt, why) -> None:
+    """`moves` for a grid variant: the contract of docs/SEQUENCE.md section 5."""
+    # lazy: the grid oracle and its position files only for a grid variant's `moves`
+    from sorry_rules.authoring.gridoracle import format_grid_report_text, grid_moves_report
+    from sorry_rules.records.gridposition import parse_grid_position
+
+    if card is not None or why:
+        raise UsageError("--card and --why are not offered for grid variants: give the hand in the position file")
+    report = grid_moves_report(game, parse_grid_position(game, source.data, source.origins))
+    click.echo(json.dumps(report, indent=2) if fmt == "json" else format_grid_report_text(report))
 
 
 @main.command()

@@ -26,6 +26,7 @@ from rich.console import Console
 from sorry_rules.base.errors import SaveFileError, UsageError
 from sorry_rules.base.limits import DEFAULT_MAX_PLIES
 from sorry_rules.cli import screen
+from sorry_rules.cli.gridplay import grid_auto_command
 from sorry_rules.cli.seats import HUMAN, bot_of, seat_kinds
 from sorry_rules.cli.terminal import LOG_LENGTH, Session
 from sorry_rules.compiler.build import load_game
@@ -74,8 +75,7 @@ def print_outcome(game, state, max_plies: int | None = None) -> None:
         click.echo(line.plain)
 
 
-def _new_game(variant, rules, seed, players, auto, max_plies, seat_specs, humans, bot):
-    game = load_game(variant, rules)
+def _new_game(game, variant, rules, seed, players, auto, max_plies, seat_specs, humans, bot):
     if seed is None:
         seed = secrets.randbelow(10**9)
     state = game.new_game(seed, players=players)
@@ -108,7 +108,13 @@ def play_command(variant="standard", rules=(), seed=None, players=None, auto=Fal
             raise UsageError("this saved game has people at the table; resume it without --auto")
         save_path = save or resume
     else:
-        game, state, saved = _new_game(variant, rules, seed, players, auto, max_plies, seat_specs, humans, bot)
+        game = load_game(variant, rules)
+        if getattr(game, "grid", None) is not None:
+            grid_auto_command(game, seed, players, auto, max_plies, {
+                "--seat": bool(seat_specs), "--humans": humans is not None, "--bot": bot is not None,
+                "--save": save is not None})
+            return
+        game, state, saved = _new_game(game, variant, rules, seed, players, auto, max_plies, seat_specs, humans, bot)
         save_path, earlier = save, []
     if HUMAN not in saved.kinds:
         _auto_game(game, state, saved, save_path, resumed=resume is not None)

@@ -20,6 +20,7 @@ from sorry_rules.engine.mechanics import Mechanics
 from sorry_rules.engine.queries import Origin
 from sorry_rules.engine.settings import MovementRules, TurnRules
 from sorry_rules.compiler.checks import check_variant
+from sorry_rules.compiler.gridbuild import compile_grid
 from sorry_rules.compiler.programs import CompileError, ProgramCompiler
 from sorry_rules.compiler.vocab import check_vocab, compile_vocab, counter_warnings, move_variables, vocab_texts
 
@@ -112,6 +113,8 @@ def compile_variant(loaded: LoadedVariant) -> tuple[Game, list[Problem]]:
     check_vocab(v, out)
     if out.errors:
         raise RuleFileError(out.problems)
+    if v.board.kind == "grid":
+        return compile_grid(v, out, loaded.content_hash)
     ctx = Context(v)
     layout, mechanics, team_of, programs = ctx.layout, ctx.mechanics, ctx.team_of, ctx.programs
     compiled = {}

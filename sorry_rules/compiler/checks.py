@@ -17,8 +17,10 @@ def check_variant(v, out: ProblemCollector) -> None:
     _check_colours(v, out)
     _check_players(v, out)
     _check_seating(v, out)
-    _check_board(v.board, out)
-    _check_slides(v.board, out)
+    if v.board.kind == "track":
+        _check_board(v.board, out)
+        _check_slides(v.board, out)
+        _check_track_turn(v.turn, out)
     _check_cards(v, out)
     _check_deck_size(v, out)
 
@@ -46,7 +48,7 @@ def _check_colours(v, out: ProblemCollector) -> None:
 def _check_players(v, out: ProblemCollector) -> None:
     if v.players.min > v.players.max:
         out.at(("players", "min"), "SR510", f"players: min {v.players.min} is more than max {v.players.max}")
-    if v.players.max > len(v.colours):
+    if v.players.max > len(v.colours) and v.board.kind == "track":
         out.at(("players", "max"), "SR510", f"players: max {v.players.max} but only {len(v.colours)} colours")
 
 
@@ -62,8 +64,20 @@ def _check_seating(v, out: ProblemCollector) -> None:
         for i, name in enumerate(names):
             if name not in colours:
                 out.at(("seating", key, i), "SR501", _unknown_colour(name, colours, "seating"))
-            elif name in names[:i]:
+            elif name in names[:i] and v.board.kind == "track":
                 out.at(("seating", key, i), "SR510", f"colour '{name}' is seated twice")
+
+
+def _check_track_turn(turn, out: ProblemCollector) -> None:
+    """Turn rules that only grid boards play (SR512)."""
+    if turn.source != "hand":
+        return
+    if turn.stuck == "pass":
+        out.at(("turn", "stuck"), "SR512", "turn.stuck: pass is played on grid boards only")
+    if turn.exchange != "none":
+        out.at(("turn", "exchange"), "SR512", "turn.exchange is played on grid boards only")
+    if turn.hand_size_by_players:
+        out.at(("turn", "hand_size_by_players"), "SR512", "turn.hand_size_by_players is played on grid boards only")
 
 
 def _check_board(board, out: ProblemCollector) -> None:

@@ -33,6 +33,7 @@ class CostEstimator(dsl.Visitor):
         self.group = max(len(colours) for colours in mechanics.control_of)  # colours one player moves
         self.movers = pawns * self.group
         self.targets = max(1, min(layout.T, pawns * (layout.C - 1)))  # other pawns on the track
+        self.cells = layout.size  # a grid primitive has at most one outcome per cell
 
     def cost(self, node) -> tuple[int, int]:
         """(outcomes, work) upper bounds of one evaluation of `node` (see the module contract)."""
@@ -67,6 +68,11 @@ class CostEstimator(dsl.Visitor):
 
     def visit_Sorry(self, node):
         return self.group * self.targets, self.group * self.targets + self.targets
+
+    def visit_Place(self, node):
+        return self.cells, self.cells
+
+    visit_Remove = visit_Place
 
     # ---- combinators ---------------------------------------------------------------------
     def visit_Choice(self, node):

@@ -42,6 +42,11 @@ class EffectBuilder(dsl.Visitor):
     def generic(self, node):
         raise CompileError(node.pos, NOT_AN_EFFECT, "SR304")
 
+    def visit_Place(self, node):
+        raise CompileError(node.pos, "place and remove are grid-board primitives; this board is a track", "SR304")
+
+    visit_Remove = visit_Place
+
     # ---- resource bounds -----------------------------------------------------------------
     def reserve_tables(self, node, kind: str, counts) -> None:
         """Account for the movement tables `node` needs; CompileError (SR303) when the

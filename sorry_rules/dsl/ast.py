@@ -66,6 +66,17 @@ class Pass(Node):
 
 
 @dataclass(frozen=True)
+class Place(Node):
+    target: str  # "card": a cell showing the played card; "empty": any empty cell
+
+
+@dataclass(frozen=True)
+class Remove(Node):
+    relation: str
+    unprotected: bool  # only chips that no line of their colour holds
+
+
+@dataclass(frozen=True)
 class Choice(Node):
     options: tuple
 
@@ -134,4 +145,4 @@ class Neg(Node):
     operand: Node
 
 
-EFFECT_NODES = (Enter, Forward, Backward, Split, Switch, Sorry, DrawAgain, Pass, Choice, Then, Guard)
+EFFECT_NODES = (Enter, Forward, Backward, Split, Switch, Sorry, DrawAgain, Pass, Place, Remove, Choice, Then, Guard)

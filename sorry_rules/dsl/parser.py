@@ -25,7 +25,7 @@ from sorry_rules.base.suggest import did_you_mean
 from sorry_rules.base import limits
 from sorry_rules.dsl.visitor import children
 from sorry_rules.dsl.ast import (  # noqa: F401  (the AST is part of the parser's API)
-    DslError, Node, Enter, Forward, Backward, Split, Switch, Sorry, DrawAgain, Pass, Choice, Then, Guard,
+    DslError, Node, Enter, Forward, Backward, Split, Switch, Sorry, DrawAgain, Pass, Place, Remove, Choice, Then, Guard,
     Number, Bool, Can, Call, Name, Aggregate, BinOp, Not, Neg, EFFECT_NODES,
 )
 
@@ -96,6 +96,18 @@ class _ToAst(Transformer_NonRecursive):
 
     def pass_(self, meta, children):
         return Pass(meta.start_pos)
+
+    def place_on(self, meta, children):
+        return str(children[0])
+
+    def protection(self, meta, children):
+        return str(children[0])
+
+    def place(self, meta, children):
+        return Place(meta.start_pos, children[0])
+
+    def remove(self, meta, children):
+        return Remove(meta.start_pos, children[0], len(children) > 1)
 
     def number(self, meta, children):
         return Number(meta.start_pos, _int(children[0]))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, Union
 
-from pydantic import Field
+from pydantic import Discriminator, Field, Tag
 
 from sorry_rules.base import limits
 from sorry_rules.rules.strict import Strict
@@ -24,6 +24,7 @@ MAX_SAFETY = limits.MAX_SAFETY
 MAX_CARD_COPIES = limits.MAX_CARD_COPIES
 MAX_CARD_KINDS = limits.MAX_CARD_KINDS
 MAX_HAND = limits.MAX_HAND
+MAX_GRID_SIDE = limits.MAX_GRID_SIDE
 
 Relation = Literal["own", "partner", "opponent"]
 OtherRelation = Literal["partner", "opponent"]
@@ -62,7 +63,8 @@ class Board(Strict):
 
     Offsets are counted from a side's first square (its corner)."""
 
-    kind: Literal["track"] = Field(default="track", description="The board kind (the race track is the only kind so far).")
+    kind: Literal["track"] = Field(default="track", description="The board kind: `track`, the race track (a `grid` "
+                                   "board is described below).")
     side_length: int = Field(ge=3, le=MAX_SIDE, description="Squares per side; the track has side_length x colours squares.")
     start_exit: int = Field(ge=0, le=MAX_SIDE, description="Offset of the square a pawn leaving Start lands on.")
     safety_entry: int = Field(ge=0, le=MAX_SIDE, description="Offset of the last track square a pawn of the side's colour "
@@ -70,6 +72,40 @@ class Board(Strict):
     safety_length: int = Field(ge=0, le=MAX_SAFETY, description="Squares in each safety zone; Home is one step after the "
                                "last (with 0, straight from the safety entry).")
     slides: list[Slide] = Field(default_factory=list, max_length=MAX_SIDE, description="Slides, repeated on every side.")
+
+
+class GridLines(Strict):
+    """What a line of a grid board is and how lines are counted (SEQUENCE.md S10, S11)."""
+
+    length: int = Field(ge=2, le=MAX_GRID_SIDE, description="Cells in a line: adjacent cells along one direction.")
+    directions: list[Literal["row", "column", "diagonal"]] = Field(
+        min_length=1, max_length=3, description="Where lines run: along a `row`, a `column`, or a `diagonal` (both "
+        "diagonal directions).")
+    shared: int = Field(ge=1, le=MAX_GRID_SIDE, description="The most cells two lines counted together may share "
+                        "(less than `length`); a colour's count is the most of its lines that pairwise share no more.")
+
+
+class GridBoard(Strict):
+    """A grid of cells, each showing a card face or free; cells are named column + row (`A1`).
+
+    A free cell takes no chip and belongs to every colour when lines are judged."""
+
+    kind: Literal["grid"] = Field(description="`grid`: a grid of card cells covered with chips.")
+    columns: list[Name] = Field(min_length=1, max_length=MAX_GRID_SIDE, description="Column names, left to right.")
+    rows: list[Name] = Field(min_length=1, max_length=MAX_GRID_SIDE, description="Row names, top to bottom.")
+    free: str = Field(default="**", min_length=1, max_length=8, description="The mark of a free cell in `cells`.")
+    cells: list[list[str]] = Field(min_length=1, max_length=MAX_GRID_SIDE, description=(
+        "One list per row, one entry per column: the card the cell shows, or the `free` mark."))
+    lines: GridLines = Field(description="What a line is and how lines are counted.")
+
+
+def _board_kind(data) -> str:
+    if isinstance(data, dict):
+        return data.get("kind", "track")
+    return getattr(data, "kind", "track")
+
+
+AnyBoard = Annotated[Union[Annotated[Board, Tag("track")], Annotated[GridBoard, Tag("grid")]], Discriminator(_board_kind)]
 
 
 class Setup(Strict):
@@ -96,9 +132,17 @@ class HandTurn(Strict):
     hand_size: int = Field(ge=1, le=MAX_HAND, description="Cards dealt to each player at the start, one at a time round "
                            "the table.")
     first: Literal["random", "first_seat"] = Field(default="random", description=FIRST_DOC)
-    stuck: Literal["discard_one"] = Field(default="discard_one", description="When no card of the hand can move a pawn: the "
-                                          "moves are \"discard one card of your choice\" (one per distinct card), then "
-                                          "draw; the turn ends, and a discarded card never gives another play.")
+    stuck: Literal["discard_one", "pass"] = Field(default="discard_one", description=(
+        "When no card of the hand can move a pawn: `discard_one`, the moves are \"discard one card of your choice\" (one "
+        "per distinct card), then draw; the turn ends, and a discarded card never gives another play. `pass` (grid "
+        "boards): the player passes, keeps the hand and draws nothing; when every seat passes in a row the game ends "
+        "with no winner."))
+    hand_size_by_players: dict[str, Annotated[int, Field(ge=1, le=MAX_HAND)]] = Field(
+        default_factory=dict, max_length=MAX_COLOURS, description=(
+            "Hand size for an N-player game (keys \"2\", \"3\", ...), in place of `hand_size` (grid boards)."))
+    exchange: Literal["none", "dead"] = Field(default="none", description=(
+        "`dead` (grid boards): before playing, the player may once per turn discard a card that has no play and "
+        "draw a replacement."))
 
 
 Turn = Annotated[Union[DrawTurn, HandTurn], Field(discriminator="source")]
@@ -184,7 +228,8 @@ class Variant(Strict):
         "three)."))
     pawns: int = Field(ge=1, le=MAX_PAWNS, description="Pawns per colour.")
     setup: Setup = Field(default_factory=Setup, description="Where pawns begin.")
-    board: Board = Field(description="The board geometry: sides, start exits, safety zones, slides.")
+    board: AnyBoard = Field(description="The board: a race track (sides, start exits, safety zones, slides) or a "
+                            "`kind: grid` of card cells.")
     deck: dict[Name, Annotated[int, Field(ge=0, le=MAX_CARD_COPIES)]] = Field(
         min_length=1, max_length=MAX_CARD_KINDS,
         description="Card name -> number of copies shuffled into the draw pile; at least one card in all.")

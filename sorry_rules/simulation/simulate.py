@@ -73,10 +73,13 @@ class VariantSource:
 
 def load_source(variant: str, rules=()) -> tuple[VariantSource, object]:
     """Load and compile a variant in the client; returns (source for workers, Game).
-    Raises RuleFileError for a bad variant."""
+    Raises RuleFileError for a bad variant, UsageError for a grid variant (not simulated yet)."""
 
     loaded = load_variant(variant, tuple(rules))
     game, _ = compile_variant(loaded)
+    if getattr(game, "grid", None) is not None:
+        raise UsageError(f"{game.name}: simulate and compare do not play grid variants yet "
+                         f"(sorry-play --variant {variant} --auto plays one game)")
     source = VariantSource(str(variant), tuple(str(r) for r in rules), loaded.data, loaded.content_hash, package_version())
     _remember(source, game)
     return source, game

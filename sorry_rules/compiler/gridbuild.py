@@ -1,0 +1,86 @@
+"""Compile a loaded variant whose board is a grid into an `engine.gridgame.GridGame`.
+
+Contract: `compile_grid(variant, out, content_hash)` is `compile_variant` for grid boards: it runs the
+grid checks (`check_grid`), compiles every card effect and the win condition, and returns
+`(game, warnings)` or raises `RuleFileError` with every error located in the file.
+`check_grid(v, out)` adds the cross-field problems of a grid board to `out`.
+"""
+
+from __future__ import annotations
+
+from sorry_rules import dsl
+from sorry_rules.base.errors import Problem, ProblemCollector, RuleFileError
+from sorry_rules.base.suggest import did_you_mean
+from sorry_rules.compiler.grideffects import GridCompiler
+from sorry_rules.compiler.vocabulary import CompileError
+from sorry_rules.engine.grid import Grid
+from sorry_rules.engine.gridgame import GridGame
+
+
+def check_grid(v, out: ProblemCollector) -> None:
+    """The shape of the grid, its cards, its lines, and the hand sizes."""
+    b = v.board
+    width = len(b.columns)
+    for r, row in enumerate(b.cells):
+        if len(row) != width:
+            out.at(("board", "cells", r), "SR505", f"row {r + 1} has {len(row)} cells; the board has {width} columns")
+        for c, card in enumerate(row):
+            if card != b.free and card not in v.deck:
+                out.at(("board", "cells", r, c), "SR502", f"cell shows '{card}', which is no card of the deck"
+                       f"{did_you_mean(card, list(v.deck))}")
+    if len(b.cells) != len(b.rows):
+        out.at(("board", "cells"), "SR505", f"{len(b.cells)} rows of cells; the board has {len(b.rows)} rows")
+    names = [c + r for r in b.rows for c in b.columns]
+    if len(set(names)) != len(names):
+        out.at(("board", "rows"), "SR505", "two cells get the same name (column + row)")
+    if b.lines.length > max(width, len(b.rows)):
+        out.at(("board", "lines", "length"), "SR505", f"lines of {b.lines.length} cells do not fit the board")
+    if b.lines.shared >= b.lines.length:
+        out.at(("board", "lines", "shared"), "SR508", "board.lines.shared must be less than board.lines.length")
+    if v.turn.source != "hand":
+        out.at(("turn", "source"), "SR512", "a grid board is played from hands (turn.source: hand)")
+        return
+    for key, size in v.turn.hand_size_by_players.items():
+        if key not in v.seating:
+            out.at(("turn", "hand_size_by_players", key), "SR510", f"no seating for {key} players", key=True)
+    if not v.seating:
+        out.at(("seating",), "SR510", "a grid board needs a seating table (the colour of every seat, by player count)")
+
+
+def compile_grid(v, out: ProblemCollector, content_hash: str = "") -> tuple[GridGame, list[Problem]]:
+    check_grid(v, out)
+    if out.errors:
+        raise RuleFileError(out.problems)
+    b = v.board
+    cards = [None if card == b.free else card for row in b.cells for card in row]
+    grid = Grid(v.colours, b.columns, b.rows, cards, b.lines.length, b.lines.directions, b.lines.shared)
+    colours = list(v.colours)
+    team_of = tuple((c,) for c in range(len(colours)))
+    relation = tuple(tuple("own" if o == c else "opponent" for o in range(len(colours))) for c in range(len(colours)))
+    compiler = GridCompiler(grid, team_of, relation)
+    card_names = [name for name in v.deck if name in v.cards]
+    programs = {}
+    for name in card_names:
+        programs[name] = _compile(out, ("cards", name), v.cards[name], lambda node, name=name: compiler.effect(node, name))
+    win = _compile(out, ("win",), v.win, lambda node: compiler.expression(node, bool), expr=True)
+    if out.errors:
+        raise RuleFileError(out.problems)
+    seating = {int(k): tuple(names) for k, names in v.seating.items()}
+    hand_sizes = {n: v.turn.hand_size_by_players.get(str(n), v.turn.hand_size) for n in seating}
+    game = GridGame(
+        name=v.name, grid=grid, card_names=card_names, card_programs=[programs[n] for n in card_names],
+        card_sources=[v.cards[n] for n in card_names],
+        deck=[i for i, name in enumerate(card_names) for _ in range(v.deck[name])], team_of=team_of,
+        seating=seating, hand_sizes=hand_sizes, players_min=v.players.min, players_max=v.players.max,
+        first=v.turn.first, exchange=v.turn.exchange == "dead", win=win, content_hash=content_hash,
+    )
+    return game, out.problems
+
+
+def _compile(out: ProblemCollector, path: tuple, text: str, build, expr: bool = False):
+    try:
+        node = dsl.parse_expr(text) if expr else dsl.parse_effect(text)
+        return build(node)
+    except (dsl.DslError, CompileError) as error:
+        out.in_text(path, error.offset, error.code, error.message)
+        return None

@@ -1,0 +1,131 @@
+"""Card effects and expressions of grid boards compiled into closures.
+
+Effects compile to `effect(p, view) -> list[(placement, events)]` over a
+`engine.gridmechanics.GridView`; the primitives (`place on card`, `place on empty`,
+`remove RELATION [unprotected]`) call `engine.gridmechanics`, and the combinators mean what
+they mean on a track (docs/REFERENCE.md section 2.1): `A | B` both, `A then B` B on what A
+left (A alone where B has nothing), `A if C` A when C holds before it. Track primitives
+(enter, forward, ...) have no meaning on a grid: SR304 at the primitive.
+
+Expressions are the track's (`compiler.expressions`) with the grid's counts: `sequences(G)`
+(the sequence count of the colours of G, S11), `chips(G)` (their chips), and the name
+`sides` (colours in the game).
+
+Contract: `GridCompiler(grid, team_of, relation)` offers `effect(node, card)` and
+`expression(node, expect)`; both raise `CompileError` at the node that has no meaning.
+"""
+
+from __future__ import annotations
+
+from sorry_rules import dsl
+from sorry_rules.compiler.expressions import ExpressionBuilder
+from sorry_rules.compiler.vocabulary import GROUPS, LITERALS, CompileError, unknown
+from sorry_rules.engine import gridmechanics as gm
+
+#: count functions of grid expressions
+GRID_COUNTS = ("sequences", "chips")
+#: names of grid expressions
+GRID_NAMES = ("sides",)
+
+NOT_A_GRID_EFFECT = "expected a grid card effect here (place on card, place on empty, remove RELATION [unprotected])"
+
+_RELATIONS = {"own": ("own",), "partner": ("partner",), "opponent": ("opponent",), "other": ("partner", "opponent")}
+
+
+class GridEffectBuilder(dsl.Visitor):
+    """Effect closures for one card of a grid variant (see the module contract)."""
+
+    def __init__(self, compiler):
+        self.compiler = compiler
+        self.grid = compiler.layout
+
+    def generic(self, node, card):
+        raise CompileError(node.pos, NOT_A_GRID_EFFECT, "SR304")
+
+    def visit_Place(self, node, card):
+        if node.target == "empty":
+            return gm.place_empty
+        cells = self.grid.cells_of_card.get(card, ())
+        return lambda p, view: gm.place(p, view, cells)
+
+    def visit_Remove(self, node, card):
+        wanted = _RELATIONS[node.relation]
+        relation = self.compiler.relation
+        colours = tuple(tuple(o for o in range(len(row)) if row[o] in wanted) for row in relation)
+        unprotected = node.unprotected
+        return lambda p, view: gm.remove(p, view, colours[p], unprotected)
+
+    def visit_Choice(self, node, card):
+        options = [self.visit(option, card) for option in node.options]
+
+        def choice(p, view):
+            out = []
+            for option in options:
+                out.extend(option(p, view))
+            return out
+        return choice
+
+    def visit_Guard(self, node, card):
+        effect = self.visit(node.effect, card)
+        condition = self.compiler.expression(node.condition, bool, allow_can=True)
+        return lambda p, view: effect(p, view) if condition(p, view, None) else []
+
+    def visit_Then(self, node, card):
+        first, second = self.visit(node.first, card), self.visit(node.second, card)
+
+        def then(p, view):
+            out = []
+            for placement, events in first(p, view):
+                after = second(p, gm.GridView(placement, view.sides, view.grid))
+                if not after:
+                    out.append((placement, events))
+                out.extend((result, events + more) for result, more in after)
+            return out
+        return then
+
+
+class GridExpressionBuilder(ExpressionBuilder):
+    """`compiler.expressions.ExpressionBuilder` with the counts and names of grid boards."""
+
+    def visit_Name(self, node, allow_can, variables):
+        if node.name == "sides":
+            return int, lambda p, b, env: b.sides
+        if node.name in GRID_COUNTS:
+            raise CompileError(node.pos, f"'{node.name}' counts for a group: write {node.name}(G), e.g. {node.name}(team)")
+        if node.name in GROUPS or node.name in variables:
+            return super().visit_Name(node, allow_can, variables)
+        raise CompileError(node.pos, unknown("name", node.name, GRID_COUNTS + GRID_NAMES + GROUPS
+                                             + tuple(sorted(variables)) + LITERALS))
+
+    def visit_Call(self, node, allow_can, variables):
+        if node.function not in GRID_COUNTS:
+            raise CompileError(node.pos, unknown("function", node.function, GRID_COUNTS))
+        group = self.groups.visit(node.argument, variables)
+        self.compiler.functions_used.add(node.function)
+        if node.function == "chips":
+            return int, lambda p, b, env: sum(len(b.pos[c]) for c in group(p, b, env))
+        grid = self.layout
+        return int, lambda p, b, env: sum(grid.sequences(b.pos[c]) for c in group(p, b, env))
+
+
+class GridCompiler:
+    """Compiles the effects and expressions of one grid variant."""
+
+    def __init__(self, grid, team_of: tuple, relation: tuple):
+        self.layout = grid
+        self.team_of = team_of
+        self.relation = relation
+        self.functions_used: set[str] = set()
+        self._effects = GridEffectBuilder(self)
+        self._expressions = GridExpressionBuilder(self)
+        self._card = None
+
+    def effect(self, node, card=None):
+        """The closure of a card effect for `card` (the card `place on card` looks for)."""
+        if card is None:
+            card = self._card
+        self._card = card
+        return self._effects.visit(node, card)
+
+    def expression(self, node, expect, allow_can: bool = False, variables: frozenset = frozenset()):
+        return self._expressions.typed(node, expect, allow_can, variables)

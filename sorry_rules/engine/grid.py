@@ -1,0 +1,121 @@
+"""A grid board kind: cells named by coordinates, a card face per cell, free cells, lines.
+
+Cells are integers `row * width + column` (0 .. size-1), named by the column name followed
+by the row name (`A1`). Every cell is exclusive (one chip at most), so `X == size`. A cell
+either shows a card (`card_of[cell]` is its name) or is *free* (`card_of[cell]` is None): a
+free cell takes no chip and belongs to every colour when lines are judged.
+
+Lines (`Lines`): a line is `length` adjacent cells along one of the allowed directions; it
+belongs to a colour when each of its cells holds a chip of that colour or is free. The
+*count* of a colour is the greatest number of its lines such that any two share at most
+`shared` cells (`shared >= 1`). Two lines on different straights share at most one cell, so
+only lines on the same straight compete: a run of `n >= length` covered cells on one
+straight holds `(n - length) // (length - shared) + 1` such lines, and the count is the sum
+over every maximal run. A chip is *protected* when some line of its colour contains it,
+which is exactly when it lies in a run of at least `length` cells.
+
+Contract: pure data and functions of a placement (per colour a sorted tuple of cells); no
+state, no I/O. Implements `engine.board.BoardKind` (no home and no start: every piece is on
+the board from the moment it is placed).
+"""
+
+from __future__ import annotations
+
+from sorry_rules.base.errors import PositionError
+
+#: direction name -> (row step, column step) of the straights it stands for
+DIRECTIONS = {"row": ((0, 1),), "column": ((1, 0),), "diagonal": ((1, 1), (1, -1))}
+
+
+class Grid:
+    """A grid board (see the module contract)."""
+
+    def __init__(self, colours, columns, rows, cards, length: int, directions, shared: int):
+        self.colours = tuple(colours)
+        self.C = len(self.colours)
+        self.columns = tuple(columns)
+        self.rows = tuple(rows)
+        self.width, self.height = len(self.columns), len(self.rows)
+        self.size = self.X = self.width * self.height
+        self.home = ()
+        self.start = ()
+        self.card_of = tuple(cards)                   # per cell: card name, or None when free
+        self.free = frozenset(i for i, c in enumerate(self.card_of) if c is None)
+        self.cell_names = tuple(col + row for row in self.rows for col in self.columns)
+        self._cell_index = {name: i for i, name in enumerate(self.cell_names)}
+        cells_of: dict = {}
+        for i, card in enumerate(self.card_of):
+            if card is not None:
+                cells_of.setdefault(card, []).append(i)
+        self.cells_of_card = {card: tuple(cells) for card, cells in cells_of.items()}
+        self.length = length
+        self.shared = shared
+        self.straights = self._straights(directions)
+
+    def _straights(self, directions) -> tuple:
+        """Every straight of at least `length` cells along the allowed directions, each a
+        tuple of cells in order."""
+        out = []
+        for name in directions:
+            for dr, dc in DIRECTIONS[name]:
+                for r in range(self.height):
+                    for c in range(self.width):
+                        pr, pc = r - dr, c - dc
+                        if 0 <= pr < self.height and 0 <= pc < self.width:
+                            continue  # not the first cell of its straight
+                        cells = []
+                        y, x = r, c
+                        while 0 <= y < self.height and 0 <= x < self.width:
+                            cells.append(y * self.width + x)
+                            y, x = y + dr, x + dc
+                        if len(cells) >= self.length:
+                            out.append(tuple(cells))
+        return tuple(out)
+
+    # ---- BoardKind ---------------------------------------------------------------------------
+    def name(self, sq: int) -> str:
+        return self.cell_names[sq]
+
+    def parse(self, c: int, text: str) -> int:
+        cell = self._cell_index.get(text)
+        if cell is None:
+            raise PositionError(f"'{text}' is not a cell of the board ({self.cell_names[0]} .. {self.cell_names[-1]})")
+        return cell
+
+    def distance_home(self, c: int, sq: int) -> int:
+        return 0
+
+    # ---- lines ------------------------------------------------------------------------------
+    def runs(self, chips) -> list:
+        """Every maximal run of at least `length` covered cells (a chip of `chips` or a free
+        cell) on one straight, as a tuple of cells."""
+        covered = set(chips) | self.free
+        L = self.length
+        out = []
+        for straight in self.straights:
+            run: list = []
+            for cell in straight + (-1,):
+                if cell in covered:
+                    run.append(cell)
+                    continue
+                if len(run) >= L:
+                    out.append(tuple(run))
+                run = []
+        return out
+
+    def sequences(self, chips) -> int:
+        """The sequence count of a colour whose chips are on `chips` (module contract)."""
+        L, step = self.length, self.length - self.shared
+        return sum((len(run) - L) // step + 1 for run in self.runs(chips))
+
+    def protected(self, chips) -> frozenset:
+        """The cells of `chips` that lie in a line of their colour."""
+        chips = set(chips)
+        return frozenset(cell for run in self.runs(chips) for cell in run if cell in chips)
+
+    def empty_cells(self, placement) -> tuple:
+        """Cells that show a card and hold no chip, in cell order."""
+        taken = set(self.free)
+        for chips in placement:
+            taken.update(chips)
+        return tuple(i for i in range(self.size) if i not in taken)

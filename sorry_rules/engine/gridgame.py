@@ -1,0 +1,210 @@
+"""The engine of grid games played from hands (SEQUENCE.md S4-S13).
+
+Turn flow: the player to move holds a hand. `legal_moves` lists every play of every card
+(kind `place` or `remove`, one move per card and distinct result), then, when the variant
+allows an exchange and none was made this turn, one `exchange` per distinct *dead* card
+(a card with no play, S12); a player with no play may also `pass` (S9). `apply`:
+  * a play: the chips change, the card is discarded, one card is drawn (the discards are
+    reshuffled into a new pile when the pile is empty; nothing when both are empty, S8),
+    the win condition is judged for every seated colour (the mover's first), and the turn
+    passes on;
+  * an exchange: the dead card is discarded and a replacement drawn; the same player goes
+    on, with no further exchange this turn (S6);
+  * a pass: hand kept, nothing drawn; when every seat has passed in a row the game ends
+    with no winner (S9).
+
+Seats may share a colour (a team has one chip colour, S1, S2): `seats[i]` is a colour.
+
+Contract: `GridState` is immutable and `apply` never mutates its argument; the same seed and
+choices give the same game on every machine (the RNG lives in the state). No I/O.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from sorry_rules.base.errors import IllegalMoveError
+from sorry_rules.engine import rng as _rng
+from sorry_rules.engine.game import Move
+from sorry_rules.engine.gridmechanics import GridView
+
+EXCHANGE = "exchange"
+PASS = "pass"
+
+
+class GridState(NamedTuple):
+    placement: tuple      # per colour: sorted tuple of cells holding its chips
+    seats: tuple          # colour of each seat, in turn order (a colour may sit at several seats)
+    turn: int             # seat to play
+    hands: tuple          # per seat: tuple of card indices
+    pile: tuple           # draw pile; the next card is the last element
+    discard: tuple        # discard pile, oldest first
+    rng: int              # RNG state for reshuffles
+    winner: int | None    # the seat whose move won, once the game is won
+    plies: int            # moves applied so far (exchanges and passes included)
+    exchanged: bool       # the player to move has made this turn's exchange
+    passes: int           # passes in a row
+    over: bool            # the game has ended (won, or drawn by passing)
+
+
+class GridGame:
+    """A compiled grid variant: the board, per card its compiled effect, the deck, the turn
+    settings and the win condition (see the module contract).
+
+    `card_programs[card](p, view)` gives the outcomes `(placement, events)` of the card for
+    colour p; `win(colour, view, env)` is the compiled win condition; `hand_sizes[n]` the
+    hand size with n players; `seating[n]` the colours of the seats with n players."""
+
+    def __init__(self, *, name, grid, card_names, card_programs, card_sources, deck, team_of, seating,
+                 hand_sizes, players_min, players_max, first, exchange: bool, win, content_hash):
+        self.name = name
+        self.layout = self.grid = grid
+        self.colours = grid.colours
+        self.card_names = tuple(card_names)
+        self.card_index = {n: i for i, n in enumerate(card_names)}
+        self.card_programs = tuple(card_programs)
+        self.card_sources = tuple(card_sources)
+        self.deck = tuple(deck)
+        self.team_of = team_of
+        self.seating = seating
+        self.hand_sizes = hand_sizes
+        self.players_min, self.players_max = players_min, players_max
+        self.first = first
+        self.exchange = exchange
+        self.win = win
+        self.content_hash = content_hash
+        self.hand_play = True
+        self.scoring = ()
+
+    # ---- setting up ----------------------------------------------------------------------
+    def player_counts(self) -> str:
+        return ", ".join(str(n) for n in sorted(self.seating))
+
+    def seats_for(self, players: int) -> tuple:
+        """The colours of the seats for `players` players (the rule file's seating table)."""
+        names = self.seating.get(players)
+        if names is None:
+            raise IllegalMoveError(f"{self.name} is for {self.player_counts()} players, not {players}")
+        return tuple(self.colours.index(n) for n in names)
+
+    def sides(self, seats) -> int:
+        return len(set(seats))
+
+    def new_game(self, seed, players: int | None = None, seats: tuple | None = None, first: int | None = None) -> GridState:
+        """A fresh game: shuffled deck, hands dealt one card at a time round the table (S4),
+        first seat chosen by the seed (S5)."""
+        if seats is None:
+            seats = self.seats_for(players if players is not None else min(self.seating))
+        seats = tuple(seats)
+        state = _rng.seed_state(seed)
+        state, pile = _rng.shuffled(state, self.deck)
+        if first is None:
+            if self.first == "random":
+                state, first = _rng.below(state, len(seats))
+            else:
+                first = 0
+        dealt = [[] for _ in seats]
+        pile = list(pile)
+        for _ in range(self.hand_sizes[len(seats)]):
+            for hand in dealt:
+                if pile:
+                    hand.append(pile.pop())
+        placement = tuple(() for _ in self.colours)
+        return GridState(placement, seats, first, tuple(tuple(h) for h in dealt), tuple(pile), (), state, None, 0,
+                         False, 0, False)
+
+    def position(self, placement, seats, turn: int, hand, exchanged: bool = False) -> GridState:
+        """A state for asking about one position (the moves oracle): no pile, no discards."""
+        hands = tuple(tuple(hand) if i == turn else () for i in range(len(seats)))
+        return GridState(tuple(placement), tuple(seats), turn, hands, (), (), 0, None, 0, exchanged, 0, False)
+
+    def view(self, state: GridState) -> GridView:
+        return GridView(state.placement, self.sides(state.seats), self.grid)
+
+    # ---- moves ---------------------------------------------------------------------------
+    def player(self, state: GridState) -> int:
+        return state.seats[state.turn]
+
+    def plays(self, state: GridState, card: int) -> list:
+        """The moves of `card` for the player to move, one per distinct result."""
+        p = state.seats[state.turn]
+        moves, seen = [], set()
+        for placement, events in self.card_programs[card](p, self.view(state)):
+            if placement in seen:
+                continue
+            seen.add(placement)
+            moves.append(Move(card, placement, events, False, events[0][0]))
+        return moves
+
+    def dead_cards(self, state: GridState) -> tuple:
+        """The distinct cards of the hand to move that have no play (S12), in card order."""
+        return tuple(card for card in sorted(set(state.hands[state.turn])) if not self.plays(state, card))
+
+    def legal_moves(self, state: GridState) -> list:
+        """Plays, then exchanges of dead cards, then a pass when there is no play."""
+        if state.over:
+            return []
+        moves, dead = [], []
+        for card in sorted(set(state.hands[state.turn])):
+            card_moves = self.plays(state, card)
+            moves.extend(card_moves)
+            if not card_moves:
+                dead.append(card)
+        playable = bool(moves)
+        if self.exchange and not state.exchanged:
+            moves.extend(Move(card, state.placement, (), False, EXCHANGE) for card in dead)
+        if not playable:
+            moves.append(Move(None, state.placement, (), False, PASS))
+        return moves
+
+    # ---- applying ------------------------------------------------------------------------
+    @staticmethod
+    def _take(pile, discard, rng):
+        if not pile:
+            if not discard:
+                return pile, discard, rng, None
+            rng, pile = _rng.shuffled(rng, discard)
+            discard = ()
+        return pile[:-1], discard, rng, pile[-1]
+
+    def apply(self, state: GridState, move: Move) -> GridState:
+        """Play `move` (one of `legal_moves(state)`), see the module contract."""
+        if state.over:
+            raise IllegalMoveError("the game is over")
+        n = len(state.seats)
+        if move.kind == PASS:
+            passes = state.passes + 1
+            return state._replace(turn=(state.turn + 1) % n, plies=state.plies + 1, exchanged=False, passes=passes,
+                                  over=passes >= n)
+        hand = list(state.hands[state.turn])
+        if move.card not in hand:
+            raise IllegalMoveError(f"card {self.card_names[move.card]} is not in the hand")
+        hand.remove(move.card)
+        pile, discard, rng, drawn = self._take(state.pile, state.discard + (move.card,), state.rng)
+        if drawn is not None:
+            hand.append(drawn)
+        hands = state.hands[: state.turn] + (tuple(hand),) + state.hands[state.turn + 1:]
+        if move.kind == EXCHANGE:
+            return state._replace(hands=hands, pile=pile, discard=discard, rng=rng, plies=state.plies + 1,
+                                  exchanged=True)
+        winner = self._winner(move.placement, state.seats, state.turn)
+        turn = state.turn if winner is not None else (state.turn + 1) % n
+        return GridState(move.placement, state.seats, turn, hands, pile, discard, rng, winner, state.plies + 1,
+                         False, 0, winner is not None)
+
+    def _winner(self, placement, seats, mover: int) -> int | None:
+        view = GridView(placement, self.sides(seats), self.grid)
+        n = len(seats)
+        for k in range(n):
+            seat = (mover + k) % n
+            if self.win(seats[seat], view, None):
+                return seat
+        return None
+
+    # ---- the end -------------------------------------------------------------------------
+    def winning_colour(self, state: GridState) -> int | None:
+        """The colour (and so the team) that won, or None (game on, or drawn)."""
+        return None if state.winner is None else state.seats[state.winner]
+
+    def sequences(self, placement, colour: int) -> int:
+        return self.grid.sequences(placement[colour])

@@ -1,0 +1,69 @@
+"""The primitives of grid boards: placing a chip and removing one (SEQUENCE.md S7, S10).
+
+A primitive takes the colour `p` that plays and a `GridView` of the position and returns
+its outcomes, each `(placement, events)`: the whole placement after the primitive (per
+colour a sorted tuple of cells) and the events `(PLACE, colour, cell)` or `(REMOVE, colour,
+cell)`. Primitives never change the view they are given.
+
+Contract: `place(p, view, cells)` puts a colour-`p` chip on each cell of `cells` that is
+empty (holds no chip and is not free), one outcome per cell, in the order of `cells`;
+`remove(p, view, colours, unprotected)` takes away one chip of one of `colours`, one
+outcome per chip, skipping chips in a line of their colour when `unprotected` is set.
+"""
+
+from __future__ import annotations
+
+PLACE = "place"
+REMOVE = "remove"
+
+
+class GridView:
+    """A read-only position on a grid: `pos[c]` the cells of colour c's chips, `sides` the
+    number of colours in the game, `grid` the board (`engine.grid.Grid`). Expressions read
+    it as they read a track placement (`pos`)."""
+
+    __slots__ = ("pos", "sides", "grid", "_taken")
+
+    def __init__(self, placement: tuple, sides: int, grid):
+        self.pos = placement
+        self.sides = sides
+        self.grid = grid
+        self._taken = None
+
+    def taken(self) -> frozenset:
+        """Cells holding a chip or free (no chip may be placed there)."""
+        if self._taken is None:
+            taken = set(self.grid.free)
+            for chips in self.pos:
+                taken.update(chips)
+            self._taken = frozenset(taken)
+        return self._taken
+
+
+def _with(placement: tuple, c: int, chips: tuple) -> tuple:
+    return placement[:c] + (chips,) + placement[c + 1:]
+
+
+def place(p: int, view: GridView, cells) -> list:
+    taken = view.taken()
+    pos = view.pos
+    return [(_with(pos, p, tuple(sorted(pos[p] + (cell,)))), ((PLACE, p, cell),)) for cell in cells if cell not in taken]
+
+
+def place_empty(p: int, view: GridView) -> list:
+    """`place` on every cell of the board."""
+    return place(p, view, range(view.grid.size))
+
+
+def remove(p: int, view: GridView, colours, unprotected: bool) -> list:
+    pos = view.pos
+    out = []
+    for o in colours:
+        chips = pos[o]
+        if not chips:
+            continue
+        shielded = view.grid.protected(chips) if unprotected else ()
+        for cell in chips:
+            if cell not in shielded:
+                out.append((_with(pos, o, tuple(x for x in chips if x != cell)), ((REMOVE, o, cell),)))
+    return out

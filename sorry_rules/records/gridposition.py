@@ -1,0 +1,157 @@
+"""Position files of grid variants (docs/SEQUENCE.md section 5), for the moves oracle.
+
+Format (JSON, or YAML; read by `records.position.read_position_file`):
+  {"players": ["blue", "green"], "turn": "blue", "hand": ["4H", "JD"],
+   "chips": {"blue": ["E5", "F5"], "green": ["D4"]}, "exchanged": false}
+`players` are the chip colours in the game, in seat order (one seat per colour); `turn`
+the colour to move (default the first); `hand` its cards; `chips` the cells each colour
+covers (a colour left out has none); `exchanged` whether this turn's exchange was made.
+
+Contract: `parse_grid_position(game, data, origins)` returns a `GridPosition` or raises
+`PositionError` with every problem found, each located at `file:line:col`: an unknown
+colour (SR501) or card (SR502), a cell that is not on the board or is free (SR601), two
+chips on one cell (SR602), a colour not among the players or listed twice (SR603), a hand
+holding more copies of a card than the deck has (SR508), a field of the wrong shape (SR2xx).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from sorry_rules.base.errors import PositionError, ProblemCollector
+from sorry_rules.base.suggest import did_you_mean
+from sorry_rules.rules.loader import Origins, schema_problems
+
+IN_MEMORY = "<position>"
+
+
+class GridPositionModel(BaseModel):
+    """A grid position: the colours, whose turn, the hand, the chips, the exchange made."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    players: list[str] = Field(min_length=1, description="The chip colours in the game, in seat order.")
+    turn: str | None = Field(default=None, description="The colour to move (default the first).")
+    hand: list[str] = Field(default_factory=list, description="The cards of the player to move.")
+    chips: dict[str, list[str]] = Field(default_factory=dict, description="Colour -> the cells its chips cover.")
+    exchanged: bool = Field(default=False, description="Whether this turn's dead-card exchange was made.")
+
+
+@dataclass(frozen=True)
+class GridPosition:
+    state: object          # engine.gridgame.GridState
+    hand: tuple
+
+
+def parse_grid_position(game, data, origins: Origins | None = None) -> GridPosition:
+    """Check a grid position against the variant and build an engine state for it."""
+    out = ProblemCollector(origins if origins is not None else Origins(fallback=IN_MEMORY))
+    if not isinstance(data, dict):
+        out.at((), "SR203", "a position must be a JSON object with players, turn, hand and chips")
+        raise PositionError.of(out.problems)
+    try:
+        model = GridPositionModel.model_validate(data)
+    except ValidationError as error:
+        out.extend(schema_problems(data, out.locator, error, GridPositionModel))
+        raise PositionError.of(out.problems) from None
+    check = _Checker(game, out)
+    seats = check.seats(model.players)
+    turn = check.turn(model.turn, seats)
+    placement = check.chips(model.chips, seats)
+    hand = check.hand(model.hand)
+    if out.errors:
+        raise PositionError.of(out.problems)
+    return GridPosition(game.position(placement, seats, turn, hand, model.exchanged), hand)
+
+
+class _Checker:
+    def __init__(self, game, out: ProblemCollector):
+        self.game, self.out = game, out
+
+    def colour(self, name: str, path: tuple, key: bool = False) -> int | None:
+        colours = self.game.colours
+        if name in colours:
+            return colours.index(name)
+        self.out.at(path, "SR501", f"{_dotted(path)}: unknown colour {name!r}{did_you_mean(name, colours)} "
+                                   f"(colours: {', '.join(colours)})", key=key)
+        return None
+
+    def seats(self, players) -> tuple:
+        seats = []
+        for i, name in enumerate(players):
+            c = self.colour(name, ("players", i))
+            if c is not None and c in seats:
+                self.out.at(("players", i), "SR603", f"players: colour {name!r} is listed twice")
+            elif c is not None:
+                seats.append(c)
+        return tuple(seats)
+
+    def turn(self, name, seats) -> int:
+        if name is None:
+            return 0
+        c = self.colour(name, ("turn",))
+        if c is None:
+            return 0
+        if c not in seats:
+            self.out.at(("turn",), "SR603", f"turn: {name!r} is not one of the players")
+            return 0
+        return seats.index(c)
+
+    def chips(self, chips: dict, seats) -> tuple:
+        placement = [() for _ in self.game.colours]
+        covered: dict[int, str] = {}
+        for name, cells in chips.items():
+            c = self.colour(name, ("chips", name), key=True)
+            if c is None:
+                continue
+            if c not in seats:
+                self.out.at(("chips", name), "SR603", f"chips: {name!r} is not one of the players", key=True)
+                continue
+            found = []
+            for j, text in enumerate(cells):
+                cell = self.cell(c, name, j, text, covered)
+                if cell is not None:
+                    found.append(cell)
+            placement[c] = tuple(sorted(found))
+        return tuple(placement)
+
+    def cell(self, c: int, name: str, j: int, text: str, covered: dict) -> int | None:
+        grid = self.game.grid
+        try:
+            cell = grid.parse(c, text)
+        except PositionError as error:
+            self.out.at(("chips", name, j), "SR601", f"chips.{name}: {error}")
+            return None
+        if cell in grid.free:
+            self.out.at(("chips", name, j), "SR601", f"chips.{name}: {text} is a free cell; no chip covers it")
+            return None
+        if cell in covered:
+            other = covered[cell]
+            same = "two chips" if other == name else f"a {other} and a {name} chip"
+            self.out.at(("chips", name, j), "SR602", f"chips.{name}: {same} on {text} (a cell holds one chip)")
+            return None
+        covered[cell] = name
+        return cell
+
+    def hand(self, hand) -> tuple:
+        game = self.game
+        found = []
+        for i, name in enumerate(hand):
+            if name in game.card_index:
+                found.append(game.card_index[name])
+            else:
+                self.out.at(("hand", i), "SR502", f"hand[{i}]: unknown card {name!r}"
+                                                  f"{did_you_mean(name, game.card_names)}")
+        in_deck = Counter(game.deck)
+        for card, copies in sorted(Counter(found).items()):
+            if copies > in_deck[card]:
+                self.out.at(("hand",), "SR508", f"hand: {copies} copies of {game.card_names[card]}, "
+                                                f"the deck has {in_deck[card]}")
+        return tuple(found)
+
+
+def _dotted(path: tuple) -> str:
+    return path[0] + "".join(f"[{p}]" for p in path[1:] if isinstance(p, int))

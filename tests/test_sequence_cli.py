@@ -1,0 +1,66 @@
+"""The front ends that work for Sequence: `--auto` play, `validate`, `explain`, and the usage
+errors for what grid variants do not offer yet."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from click.testing import CliRunner
+
+from sorry_rules.base.resources import variants_dir
+from sorry_rules.cli.app import main
+
+
+def run(*args):
+    return CliRunner().invoke(main, list(args))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 12])
+def test_auto_plays_a_whole_game_the_same_way_for_a_seed(players):
+    first = run("--variant", "sequence", "--auto", "--seed", "9", "--players", str(players))
+    assert first.exit_code == 0, first.output
+    assert run("--variant", "sequence", "--auto", "--seed", "9", "--players", str(players)).output == first.output
+    lines = first.output.splitlines()
+    assert lines[0].startswith(f"sequence, seed 9, {players} players: blue, green")
+    assert re.fullmatch(r"\w+ wins \(seats? [0-9, ]+\)\.|No winner: every player passed for a whole round \(a draw\)\.",
+                        lines[-1]), lines[-1]
+    board = lines[-13:-2]
+    assert board[0].split() == list("ABCDEFGHIJ") and len(board) == 11
+    assert [row.split()[0] for row in board[1:]] == [str(r) for r in range(1, 11)]
+
+
+def test_auto_stops_at_the_move_limit():
+    result = run("--variant", "sequence", "--auto", "--seed", "1", "--max-plies", "3")
+    assert result.exit_code == 0
+    assert result.output.splitlines()[-1] == "No winner: the game was stopped at the --max-plies limit of 3 moves."
+
+
+@pytest.mark.parametrize("args", [(), ("--auto", "--save", "x.json"), ("--auto", "--bot", "greedy")])
+def test_what_grid_variants_do_not_offer_yet_is_a_usage_error(args):
+    result = run("--variant", "sequence", "--seed", "1", *args)
+    assert result.exit_code == 2
+    assert "only --auto games are offered for grid variants" in result.output
+
+
+def test_validate_passes_the_rule_file():
+    result = run("validate", str(variants_dir() / "sequence.yaml"))
+    assert result.exit_code == 0, result.output
+
+
+def test_explain_says_what_the_jacks_do():
+    result = run("explain", "--variant", "sequence", "--card", "JD", "--card", "JH", "--card", "7C")
+    assert result.exit_code == 0
+    assert result.output.splitlines()[1::2] == [
+        "  Place a chip of your colour on an empty cell that shows this card.",  # deck order: 7C, JD, JH
+        "  Place a chip of your colour on any empty cell.",
+        "  Take away an opponent's chip, one that is in no line of its colour.",
+    ]
+
+
+@pytest.mark.parametrize("args", [("simulate", "--variant", "sequence", "--games", "2"),
+                                  ("compare", "sequence", "sequence+grid/sequence-quick.yaml", "--games", "2")])
+def test_simulate_and_compare_say_they_do_not_play_grid_variants_yet(args):
+    result = run(*args)
+    assert result.exit_code == 2
+    assert "simulate and compare do not play grid variants yet" in result.output

@@ -1,0 +1,93 @@
+"""`sorry-play moves --variant sequence`: the oracle contract of docs/SEQUENCE.md section 5,
+and bad positions rejected with located, coded problems and exit code 1."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from sorry_rules.cli.app import main
+
+EXAMPLE = {"players": ["blue", "green"], "turn": "blue", "hand": ["4H", "JD", "JS", "7H", "KD", "2C", "QS"],
+           "chips": {"blue": ["E5", "F5"], "green": ["D4"]}, "exchanged": False}
+
+
+def moves(tmp_path, position, *extra):
+    path = tmp_path / "pos.json"
+    path.write_text(json.dumps(position, indent=1), encoding="utf-8")
+    return CliRunner().invoke(main, ["moves", "--variant", "sequence", "--state", str(path), *extra])
+
+
+def report(tmp_path, position):
+    result = moves(tmp_path, position, "--format", "json")
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output)
+
+
+def test_the_example_position_answers_in_the_contract_shape(tmp_path):
+    answer = report(tmp_path, EXAMPLE)
+    assert set(answer) == {"turn", "moves", "forfeit"} and answer["turn"] == "blue" and not answer["forfeit"]
+    assert all(set(m) == {"text", "card", "kind", "result", "winner"} for m in answer["moves"])
+    by_card: dict = {}
+    for m in answer["moves"]:
+        by_card.setdefault((m["card"], m["kind"]), []).append(m)
+    # S7: 4H on I8 only (F5 is blue's); 7H on D6 and I5; JD on every empty cell; JS on D4 only
+    assert [m["result"]["blue"] for m in by_card[("4H", "place")]] == [["E5", "F5", "I8"]]
+    assert sorted(m["result"]["blue"] for m in by_card[("7H", "place")]) == [["E5", "F5", "D6"], ["E5", "F5", "I5"]]  # cells in board order
+    assert len(by_card[("JD", "place")]) == 100 - 4 - 3
+    assert [m["result"] for m in by_card[("JS", "remove")]] == [{"blue": ["E5", "F5"], "green": []}]
+    assert all(m["winner"] is None for m in answer["moves"])
+    assert len(answer["moves"]) == 1 + 2 + 2 + 2 + 2 + 93 + 1  # 4H, 7H, KD, 2C, QS, JD, JS
+
+
+def test_the_same_result_with_two_cards_is_two_moves_and_one_card_twice_is_one(tmp_path):
+    """Section 5: JD and 4H both reach F5; two 4H copies reach it once."""
+    answer = report(tmp_path, {"players": ["blue", "green"], "hand": ["4H", "4H", "JD"], "chips": {"green": ["I8"]}})
+    on_f5 = [m["card"] for m in answer["moves"] if m["result"]["blue"] == ["F5"]]
+    assert sorted(on_f5) == ["4H", "JD"]
+
+
+def test_a_winning_move_names_the_winner(tmp_path):
+    """S13 with three sides: one sequence wins."""
+    position = {"players": ["blue", "green", "red"], "turn": "green", "hand": ["QC"],
+                "chips": {"green": ["B7", "C7", "D7", "E7"]}}
+    answer = report(tmp_path, position)
+    placed = {(set(m["result"]["green"]) - set(position["chips"]["green"])).pop(): m["winner"] for m in answer["moves"]}
+    assert placed == {"A7": "green", "D8": None}
+
+
+def test_dead_cards_are_exchanges_until_one_was_made(tmp_path):
+    """S6, S12: both 4H cells covered."""
+    position = {"players": ["blue", "green"], "hand": ["4H"], "chips": {"blue": ["F5"], "green": ["I8"]}}
+    answer = report(tmp_path, position)
+    assert [(m["kind"], m["card"], m["result"]) for m in answer["moves"]] == [
+        ("exchange", "4H", {"blue": ["F5"], "green": ["I8"]})]
+    assert report(tmp_path, {**position, "exchanged": True}) == {"turn": "blue", "moves": [], "forfeit": True}
+
+
+def test_text_format(tmp_path):
+    result = moves(tmp_path, {"players": ["blue", "green"], "hand": ["JS"], "chips": {"green": ["D4"]}})
+    assert result.exit_code == 0
+    assert result.output.splitlines() == ["blue to play:", "   1. blue removes green's chip from D4 with JS"]
+
+
+@pytest.mark.parametrize("position, problems", [
+    ({**EXAMPLE, "chips": {"blue": ["K3"]}}, ["'K3' is not a cell of the board", "[SR601]"]),
+    ({**EXAMPLE, "chips": {"blue": ["J10"]}}, ["J10 is a free cell", "[SR601]"]),
+    ({**EXAMPLE, "chips": {"blue": ["E5"], "green": ["E5"]}}, ["a blue and a green chip on E5", "[SR602]"]),
+    ({**EXAMPLE, "chips": {"blue": ["E5", "E5"]}}, ["two chips on E5", "[SR602]"]),
+    ({**EXAMPLE, "hand": ["4H", "4H", "4H"]}, ["3 copies of 4H, the deck has 2", "[SR508]"]),
+    ({**EXAMPLE, "hand": ["4X"]}, ["unknown card '4X'", "[SR502]"]),
+    ({**EXAMPLE, "chips": {"red": ["E5"]}}, ["'red' is not one of the players", "[SR603]"]),
+    ({**EXAMPLE, "turn": "red"}, ["'red' is not one of the players", "[SR603]"]),
+    ({**EXAMPLE, "players": ["blue", "pink"]}, ["unknown colour 'pink'", "[SR501]"]),
+    ({**EXAMPLE, "exchanged": "no"}, ["exchanged", "[SR203]"]),
+])
+def test_bad_positions_are_located_coded_and_exit_1(tmp_path, position, problems):
+    result = moves(tmp_path, position)
+    assert result.exit_code == 1
+    line = next(line for line in result.output.splitlines() if problems[-1] in line)
+    assert line.startswith(str(tmp_path / "pos.json") + ":")
+    assert all(p in line for p in problems), line
