@@ -23,6 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from sorry_rules.base.errors import PositionError, ProblemCollector
 from sorry_rules.base.suggest import did_you_mean
+from sorry_rules.records.position import PositionChecks
 from sorry_rules.rules.loader import Origins, schema_problems
 
 IN_MEMORY = "<position>"
@@ -58,8 +59,8 @@ def parse_grid_position(game, data, origins: Origins | None = None) -> GridPosit
         out.extend(schema_problems(data, out.locator, error, GridPositionModel))
         raise PositionError.of(out.problems) from None
     check = _Checker(game, out)
-    seats = check.seats(model.players)
-    turn = check.turn(model.turn, seats)
+    seats = tuple(check.seated(model.players))
+    turn = check.seat_to_move(model.turn, list(seats))
     placement = check.chips(model.chips, seats)
     hand = check.hand(model.hand)
     if out.errors:
@@ -67,38 +68,8 @@ def parse_grid_position(game, data, origins: Origins | None = None) -> GridPosit
     return GridPosition(game.position(placement, seats, turn, hand, model.exchanged), hand)
 
 
-class _Checker:
-    def __init__(self, game, out: ProblemCollector):
-        self.game, self.out = game, out
-
-    def colour(self, name: str, path: tuple, key: bool = False) -> int | None:
-        colours = self.game.colours
-        if name in colours:
-            return colours.index(name)
-        self.out.at(path, "SR501", f"{_dotted(path)}: unknown colour {name!r}{did_you_mean(name, colours)} "
-                                   f"(colours: {', '.join(colours)})", key=key)
-        return None
-
-    def seats(self, players) -> tuple:
-        seats = []
-        for i, name in enumerate(players):
-            c = self.colour(name, ("players", i))
-            if c is not None and c in seats:
-                self.out.at(("players", i), "SR603", f"players: colour {name!r} is listed twice")
-            elif c is not None:
-                seats.append(c)
-        return tuple(seats)
-
-    def turn(self, name, seats) -> int:
-        if name is None:
-            return 0
-        c = self.colour(name, ("turn",))
-        if c is None:
-            return 0
-        if c not in seats:
-            self.out.at(("turn",), "SR603", f"turn: {name!r} is not one of the players")
-            return 0
-        return seats.index(c)
+class _Checker(PositionChecks):
+    """The checks of a schema-valid grid position: chips on cells, the hand."""
 
     def chips(self, chips: dict, seats) -> tuple:
         placement = [() for _ in self.game.colours]
@@ -151,7 +122,3 @@ class _Checker:
                 self.out.at(("hand",), "SR508", f"hand: {copies} copies of {game.card_names[card]}, "
                                                 f"the deck has {in_deck[card]}")
         return tuple(found)
-
-
-def _dotted(path: tuple) -> str:
-    return path[0] + "".join(f"[{p}]" for p in path[1:] if isinstance(p, int))

@@ -24,11 +24,11 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from sorry_rules.base import limits
 from sorry_rules.base.errors import PositionError, ProblemCollector, RuleFileError, UsageError
 from sorry_rules.base.suggest import did_you_mean
 from sorry_rules.rules.loader import Origins, schema_problems
 from sorry_rules.rules.yamlsafe import load_yaml
-from sorry_rules.base import limits
 
 MAX_POSITION_BYTES = limits.MAX_POSITION_BYTES
 IN_MEMORY = "<position>"
@@ -161,17 +161,19 @@ def _override(game, card_override: str | None) -> int | None:
     return game.card_index[card_override]
 
 
-class _Checker:
-    """The checks of a schema-valid position against one variant; every problem goes to `out`."""
+class PositionChecks:
+    """The checks every kind of position file shares (track and grid boards alike): names of
+    colours and cards, who sits and who moves. Each check adds its problems to `out` (located
+    by the field's path) and returns None (or a safe default) for what it refuses."""
 
-    def __init__(self, game, model: PositionModel, out: ProblemCollector):
-        self.game, self.model, self.out = game, model, out
+    def __init__(self, game, out: ProblemCollector):
+        self.game, self.out = game, out
 
     def colour(self, name: str, path: tuple, key: bool = False) -> int | None:
         colours = self.game.colours
         if name in colours:
             return colours.index(name)
-        self.out.at(path, "SR501", f"{_dotted(path)}: unknown colour {name!r}{did_you_mean(name, colours)} "
+        self.out.at(path, "SR501", f"{field_name(path)}: unknown colour {name!r}{did_you_mean(name, colours)} "
                                    f"(colours: {', '.join(colours)})", key=key)
         return None
 
@@ -181,25 +183,42 @@ class _Checker:
         if name in self.game.card_index:
             return self.game.card_index[name]
         near = did_you_mean(name, names)
-        self.out.at(path, "SR502", f"{_dotted(path)}: unknown card {name!r}{near} (cards: {', '.join(names)})")
+        self.out.at(path, "SR502", f"{field_name(path)}: unknown card {name!r}{near} (cards: {', '.join(names)})")
         return None
 
-    def seats(self) -> tuple[list[int], int]:
-        """The seated colours in order and the seat to move (0 when that cannot be known)."""
+    def seated(self, players) -> list[int]:
+        """The seated colours in order (unknown and repeated ones left out, and reported)."""
         seats: list[int] = []
-        for i, name in enumerate(self.model.players):
+        for i, name in enumerate(players):
             c = self.colour(name, ("players", i))
             if c is not None and c in seats:
                 self.out.at(("players", i), "SR603", f"players: colour {name!r} is listed twice")
             elif c is not None:
                 seats.append(c)
-        if self.model.turn is None:
-            return seats, 0
-        c = self.colour(self.model.turn, ("turn",))
+        return seats
+
+    def seat_to_move(self, name: str | None, seats: list[int]) -> int:
+        """The seat of colour `name` (the first seat when it is None or cannot be known)."""
+        if name is None:
+            return 0
+        c = self.colour(name, ("turn",))
         if c is not None and c not in seats:
-            self.out.at(("turn",), "SR603", f"turn: {self.model.turn!r} is not one of the players")
-            return seats, 0
-        return seats, seats.index(c) if c is not None else 0
+            self.out.at(("turn",), "SR603", f"turn: {name!r} is not one of the players")
+            return 0
+        return seats.index(c) if c is not None else 0
+
+
+class _Checker(PositionChecks):
+    """The checks of a schema-valid track position against one variant."""
+
+    def __init__(self, game, model: PositionModel, out: ProblemCollector):
+        super().__init__(game, out)
+        self.model = model
+
+    def seats(self) -> tuple[list[int], int]:
+        """The seated colours in order and the seat to move (0 when that cannot be known)."""
+        seats = self.seated(self.model.players)
+        return seats, self.seat_to_move(self.model.turn, seats)
 
     def counters(self, seats: list[int]) -> tuple:
         """`State.counters` from the start values and the position's `counters`."""
@@ -287,6 +306,6 @@ class _Checker:
         return None, None
 
 
-def _dotted(path: tuple) -> str:
+def field_name(path: tuple) -> str:
     """How a field is named in messages: `players[1]`, `hand[0]`, `turn`, `pawns`."""
     return path[0] + "".join(f"[{p}]" for p in path[1:] if isinstance(p, int))
