@@ -30,19 +30,8 @@ _START_FIELDS = (("deck",), ("setup",))
 _HOME_FIELDS = (("rules", "slide_on"), ("rules", "overshoot_home"), ("cards",), ("deck",))
 
 
-class _Primitives(dsl.Visitor):
+class _Primitives(dsl.EffectWalker):
     """The primitives of an effect, in source order (conditions and can(...) excluded)."""
-
-    def visit_Choice(self, node):
-        for option in node.options:
-            yield from self.visit(option)
-
-    def visit_Then(self, node):
-        yield from self.visit(node.first)
-        yield from self.visit(node.second)
-
-    def visit_Guard(self, node):
-        yield from self.visit(node.effect)
 
     def visit_Node(self, node):
         yield node

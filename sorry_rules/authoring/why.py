@@ -149,7 +149,7 @@ def _chain(node, op: str) -> list:
     return [node]
 
 
-class _Diagnosis(dsl.Visitor):
+class _Diagnosis(dsl.EffectWalker):
     """Walks one option of a card's effect for one pawn; yields (effect text, code, short
     text, extra fields) for every primitive that concerns the pawn and gives it no move."""
 
@@ -157,14 +157,6 @@ class _Diagnosis(dsl.Visitor):
         self.explainer, self.obstacles = explainer, obstacles
         self.c, self.sq, self.p, self.board = c, sq, p, board
         self.name = explainer.layout.name
-
-    def visit_Choice(self, node):
-        for option in node.options:
-            yield from self.visit(option)
-
-    def visit_Then(self, node):
-        yield from self.visit(node.first)
-        yield from self.visit(node.second)
 
     def visit_Guard(self, node):
         holds, parts = self.explainer.condition(node.condition, self.p, self.board)

@@ -59,3 +59,21 @@ class Visitor:
 
     def generic(self, node: Node, *args: Any) -> Any:
         raise NotImplementedError(f"{type(self).__name__} has no visit_{type(node).__name__}")
+
+
+class EffectWalker(Visitor):
+    """A visitor that yields items from the primitives of a card effect: it walks the
+    alternatives of `|`, both parts of `then` and the effect of a guard (not its condition),
+    and yields whatever the subclass's `visit_<Primitive>` methods yield, in source order.
+    A subclass overrides `visit_Guard` to judge the condition."""
+
+    def visit_Choice(self, node, *args: Any):
+        for option in node.options:
+            yield from self.visit(option, *args)
+
+    def visit_Then(self, node, *args: Any):
+        yield from self.visit(node.first, *args)
+        yield from self.visit(node.second, *args)
+
+    def visit_Guard(self, node, *args: Any):
+        yield from self.visit(node.effect, *args)
