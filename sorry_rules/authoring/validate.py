@@ -29,7 +29,7 @@ from pydantic import ValidationError
 
 from sorry_rules import dsl
 from sorry_rules.authoring.analysis import analyse as run_analyses
-from sorry_rules.base.errors import Problem, ProblemCollector, RuleFileError, UsageError
+from sorry_rules.base.errors import BySeverity, Problem, ProblemCollector, RuleFileError, UsageError
 from sorry_rules.compiler.build import Context, compile_text, dsl_texts
 from sorry_rules.compiler.vocab import check_vocab, counter_warnings
 from sorry_rules.compiler.checks import check_variant
@@ -43,17 +43,9 @@ _GLOB_CHARS = frozenset("*?[")
 
 
 @dataclass
-class Report:
+class Report(BySeverity):
     files: list[str] = field(default_factory=list)     # the files validated, as shown
     problems: list[Problem] = field(default_factory=list)
-
-    @property
-    def errors(self) -> list[Problem]:
-        return [p for p in self.problems if p.severity == "error"]
-
-    @property
-    def warnings(self) -> list[Problem]:
-        return [p for p in self.problems if p.severity == "warning"]
 
     def strict(self) -> "Report":
         """The same report with every warning turned into an error (`--strict`)."""

@@ -98,7 +98,21 @@ class Mark(Protocol):
     col: int
 
 
-class ProblemCollector:
+class BySeverity:
+    """`errors` and `warnings` of anything that keeps its problems in `self.problems`."""
+
+    problems: list[Problem]
+
+    @property
+    def errors(self) -> list[Problem]:
+        return [p for p in self.problems if p.severity == "error"]
+
+    @property
+    def warnings(self) -> list[Problem]:
+        return [p for p in self.problems if p.severity == "warning"]
+
+
+class ProblemCollector(BySeverity):
     """The one collector of problems, for every stage (reading, YAML, schema, DSL, meaning).
 
     `add` records a problem at an explicit place; `at` and `in_text` locate it through
@@ -126,14 +140,6 @@ class ProblemCollector:
     def in_text(self, path, offset: int, code: str, message: str, severity: str = "error") -> None:
         """A problem at character `offset` of the text at `path` (a DSL text)."""
         self.add_at(self.locator.in_text(path, offset), code, message, severity)
-
-    @property
-    def errors(self) -> list[Problem]:
-        return [p for p in self.problems if p.severity == "error"]
-
-    @property
-    def warnings(self) -> list[Problem]:
-        return [p for p in self.problems if p.severity == "warning"]
 
     def __bool__(self) -> bool:
         return bool(self.problems)
