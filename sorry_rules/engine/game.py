@@ -34,6 +34,17 @@ from sorry_rules.engine.queries import Obstacles, TracedMove, chance
 from sorry_rules.engine.settings import MovementRules, TurnRules
 
 
+def take_card(pile: tuple, discard: tuple, rng: int) -> tuple:
+    """The top card of `pile` (its last element) as `(pile, discard, rng, card)`; an empty pile
+    is first refilled by shuffling the discards (R34, A16, S8); card is None when both are empty."""
+    if not pile:
+        if not discard:
+            return pile, discard, rng, None
+        rng, pile = _rng.shuffled(rng, discard)
+        discard = ()
+    return pile[:-1], discard, rng, pile[-1]
+
+
 class State(NamedTuple):
     placement: tuple      # per colour: sorted tuple of squares (empty for colours not playing)
     seats: tuple          # colour index of each seat, in turn order
@@ -195,20 +206,11 @@ class Game:
         """Draw the top card for the player to move (R5; R34 reshuffle when the pile is empty)."""
         if state.winner is not None or self.hand_play or state.card is not None:
             raise IllegalMoveError("no card is to be drawn now")
-        pile, discard, rng, card = self._take(state.pile, state.discard, state.rng)
+        pile, discard, rng, card = take_card(state.pile, state.discard, state.rng)
         if card is None:
             raise IllegalMoveError("the draw pile and the discards are both empty")
         return State(state.placement, state.seats, state.turn, card, state.hands, pile, discard, rng, state.winner,
                      state.plies, state.counters, state.bonus)
-
-    @staticmethod
-    def _take(pile, discard, rng):
-        if not pile:
-            if not discard:
-                return pile, discard, rng, None
-            rng, pile = _rng.shuffled(rng, discard)
-            discard = ()
-        return pile[:-1], discard, rng, pile[-1]
 
     # ---- moves -------------------------------------------------------------------------------
     def player(self, state: State) -> int:
@@ -375,7 +377,7 @@ class Game:
                 if move.card not in hand:
                     raise IllegalMoveError(f"card {self.card_names[move.card]} is not in the hand")
                 hand.remove(move.card)
-                pile, discard, rng, drawn = self._take(pile, discard, rng)
+                pile, discard, rng, drawn = take_card(pile, discard, rng)
                 if drawn is not None:
                     hand.append(drawn)
             hands = hands[: state.turn] + (tuple(hand),) + hands[state.turn + 1:]

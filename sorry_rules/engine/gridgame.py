@@ -25,7 +25,7 @@ from typing import NamedTuple
 
 from sorry_rules.base.errors import IllegalMoveError
 from sorry_rules.engine import rng as _rng
-from sorry_rules.engine.game import Move
+from sorry_rules.engine.game import Move, take_card
 from sorry_rules.engine.gridmechanics import GridView
 
 EXCHANGE = "exchange"
@@ -158,15 +158,6 @@ class GridGame:
         return moves
 
     # ---- applying ------------------------------------------------------------------------
-    @staticmethod
-    def _take(pile, discard, rng):
-        if not pile:
-            if not discard:
-                return pile, discard, rng, None
-            rng, pile = _rng.shuffled(rng, discard)
-            discard = ()
-        return pile[:-1], discard, rng, pile[-1]
-
     def apply(self, state: GridState, move: Move) -> GridState:
         """Play `move` (one of `legal_moves(state)`), see the module contract."""
         if state.over:
@@ -180,7 +171,7 @@ class GridGame:
         if move.card not in hand:
             raise IllegalMoveError(f"card {self.card_names[move.card]} is not in the hand")
         hand.remove(move.card)
-        pile, discard, rng, drawn = self._take(state.pile, state.discard + (move.card,), state.rng)
+        pile, discard, rng, drawn = take_card(state.pile, state.discard + (move.card,), state.rng)
         if drawn is not None:
             hand.append(drawn)
         hands = state.hands[: state.turn] + (tuple(hand),) + state.hands[state.turn + 1:]
