@@ -55,6 +55,7 @@ class Scene:
     discard_size: int = 0
     log: list = field(default_factory=list)   # recent moves, oldest first
     scores: dict | None = None    # seat -> points, where the variant scores
+    counters: tuple = ()          # per colour: the values of the rule file's counters (() without)
 
 
 #: Single letters a pawn label must not be, as the board draws them (case ignored).
@@ -66,7 +67,7 @@ def state_scene(game, state, title: str, seat_names, log=()) -> Scene:
     game and for replays."""
     return Scene(game, state.placement, state.seats, None if state.winner is not None else state.turn, state.plies,
                  title, tuple(seat_names), pile_size=len(state.pile), discard_size=len(state.discard), log=list(log),
-                 scores=game.standing(state) if game.scoring else None)
+                 scores=game.standing(state) if game.scoring else None, counters=state.counters)
 
 
 def colour_labels(colours) -> tuple:
@@ -184,6 +185,8 @@ def render_panel(scene: Scene, height: int) -> list:
     teams = _teams_line(scene)
     if teams is not None:
         lines.append(teams)
+    if scene.counters:
+        lines += counter_lines(game, scene)
     if scene.hand is not None:
         hand = Text("Your hand: ", style="bold")
         hand.append(" ".join(game.card_names[card] for card in sorted(scene.hand)), style="bold")
@@ -334,7 +337,8 @@ def render_turn(scene: Scene, moves, hand_play: bool, header: str, page: int = 0
 
 
 def counter_lines(game, state) -> list:
-    """One line per declared counter (`counters:`) with every seat's value; [] without."""
+    """One line per declared counter (`counters:`) with every seat's value; [] without.
+    `state` is a `State` or a `Scene` (both have `seats` and `counters`)."""
     return [Text(f"{label}: " + ", ".join(f"{colour_name(game, c)} {state.counters[c][i]}" for c in state.seats))
             for i, (_, _, label) in enumerate(game.counters)]
 
