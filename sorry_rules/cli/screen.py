@@ -212,11 +212,17 @@ def board_map(game, width: int = 80):
 
 def render_scene(scene: Scene, width: int = 80) -> list:
     """Board and panel side by side (or stacked when narrow), each line at most `width` wide."""
-    board = render_board(scene, board_map(scene.game, width))
+    return beside(render_board(scene, board_map(scene.game, width)), lambda height: render_panel(scene, height), width)
+
+
+def beside(board: list, render_panel, width: int) -> list:
+    """The lines `board` with the panel `render_panel(height)` to their right (`GAP` columns
+    between) when `PANEL_MIN` columns are left for it, else below them (`render_panel(0)`);
+    each line cut to `width`. Every board kind's screen is put together here."""
     board_width = max((line.cell_len for line in board), default=0)
     panel_width = width - board_width - GAP
     if panel_width >= PANEL_MIN:
-        panel = render_panel(scene, len(board))
+        panel = render_panel(len(board))
         out = []
         for i in range(max(len(board), len(panel))):
             line = board[i].copy() if i < len(board) else Text()
@@ -228,7 +234,7 @@ def render_scene(scene: Scene, width: int = 80) -> list:
                 line.append_text(part)
             out.append(line)
     else:
-        out = [line.copy() for line in board] + [Text()] + render_panel(scene, 0)
+        out = [line.copy() for line in board] + [Text()] + render_panel(0)
     for line in out:
         line.truncate(width, overflow="ellipsis")
         line.rstrip()
