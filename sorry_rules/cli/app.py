@@ -64,7 +64,8 @@ def main(ctx, variant, rules, players, seed, auto, max_plies, seat_specs, humans
               help="Position file (JSON) in RULES.md notation.")
 @click.option("--card", default=None, help="Card to play (overrides the file's card).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-@click.option("--why", is_flag=True, help="Say which card option gives each move, and what stops each pawn that has none.")
+@click.option("--why", is_flag=True, help="Say which card option gives each move, and what stops each pawn (grid: each "
+              "card) that has none.")
 @friendly
 def moves(variant, rules, state_file, card, fmt, why):
     """List every legal move in a position, with the placement each one leads to."""
@@ -83,7 +84,7 @@ def moves(variant, rules, state_file, card, fmt, why):
         game = _load(variant, rules)
     source = read_position_file(state_file)
     if getattr(game, "grid", None) is not None:
-        _grid_moves(game, source, card, fmt, why)
+        _grid_moves(game, source, card, fmt, explained.cards if why else None)
         return
     position = parse_position(game, source.data, card, source.origins)
     report = moves_report(game, position)
@@ -95,16 +96,25 @@ def moves(variant, rules, state_file, card, fmt, why):
         click.echo(format_why_text(report) if why else format_report_text(report))
 
 
-def _grid_moves(game, source, card, fmt, why) -> None:
-    """`moves` for a grid variant: the contract of docs/SEQUENCE.md section 5."""
+def _grid_moves(game, source, card, fmt, cards) -> None:
+    """`moves` for a grid variant: the contract of docs/SEQUENCE.md section 5; with `cards`
+    (the card rules, for --why) each move says which card option gives it and each card
+    without a play why (`authoring.gridwhy`)."""
     # lazy: the grid oracle and its position files only for a grid variant's `moves`
     from sorry_rules.authoring.gridoracle import format_grid_report_text, grid_moves_report
+    from sorry_rules.authoring.gridwhy import add_grid_why, format_grid_why_text
     from sorry_rules.records.gridposition import parse_grid_position
 
-    if card is not None or why:
-        raise UsageError("--card and --why are not offered for grid variants: give the hand in the position file")
-    report = grid_moves_report(game, parse_grid_position(game, source.data, source.origins))
-    click.echo(json.dumps(report, indent=2) if fmt == "json" else format_grid_report_text(report))
+    if card is not None:
+        raise UsageError("--card is not offered for grid variants: give the hand in the position file")
+    position = parse_grid_position(game, source.data, source.origins)
+    report = grid_moves_report(game, position)
+    if cards is not None:
+        add_grid_why(game, cards, position, report)
+    if fmt == "json":
+        click.echo(json.dumps(report, indent=2))
+    else:
+        click.echo(format_grid_why_text(report) if cards is not None else format_grid_report_text(report))
 
 
 @main.command()
