@@ -11,6 +11,8 @@ Games with people are saved after every move (default: `savefile.default_save_pa
 `--save FILE`); computer-only games are saved only with `--save`. `--resume FILE` continues a
 saved game exactly where it stopped, and `sorry-play replay FILE` shows one (`replay_command`).
 A game that reaches `--max-plies` moves without a winner is stopped, and the end says so.
+Grid games go the same way (seats, saves, resume, replay); what differs is handed to
+`cli.gridplay` (the printed moves, the session) and `cli.gridscreen` (the screens).
 
 Contract: only this module, `terminal` and `cli` print.
 """
