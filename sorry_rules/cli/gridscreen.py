@@ -4,10 +4,10 @@
 
 The board: one cell a column (`cell_width` characters, at least 3, so a 10x10 grid with its
 row names is 42 columns and a panel of 36 fits beside it at 80): a chip is its colour's
-label (`screen.colour_labels`, upper case); a chip in a completed line of its colour is
+label (`chip_labels`: its initial, upper case); a chip in a completed line of its colour is
 drawn in brackets `[B]` (and reversed where there is colour); a free cell is `*`; an empty
-cell shows the card face that puts a chip there. The panel: one line per side (a colour and
-the seats that play it, its chips and its sequence count), the person's own hand, the pile,
+cell shows the card face that puts a chip there. The panel: one line per side (a colour, its
+completed lines and the seats that play it), the person's own hand, the pile,
 and the last moves. The moves are listed in columns (`render_turn`), numbered from 1 over
 all the pages.
 
@@ -24,35 +24,48 @@ from collections import Counter
 from rich.text import Text
 
 from sorry_rules.cli import screen
-from sorry_rules.cli.screen import PAGE_MIN, Scene, TurnScreen, beside, colour_labels, colour_styles, fit, state_scene
+from sorry_rules.cli.screen import PAGE_MIN, Scene, TurnScreen, beside, colour_styles, fit, state_scene
 from sorry_rules.engine.describe import colour_name
 from sorry_rules.engine.gridgame import EXCHANGE, PASS
 from sorry_rules.engine.gridmechanics import PLACE
 from sorry_rules.records.storage import game_over
 
-__all__ = ["HELP", "Scene", "TurnScreen", "cell_width", "move_label", "render_board", "render_moves", "render_outcome",
-           "render_panel", "render_scene", "render_turn", "state_scene", "turn_text"]
+__all__ = ["HELP", "Scene", "TurnScreen", "cell_width", "chip_labels", "move_label", "render_board", "render_moves",
+           "render_outcome", "render_panel", "render_scene", "render_turn", "state_scene", "turn_text"]
 
 HELP = """\
 On your turn the board shows your hand, and the moves it allows are listed by
-number: 'QS on C3' plays the card QS and puts your chip on C3; 'takes' takes
-a chip away; 'exchange dead' swaps a card that has no play for a new one.
-Type a number and press Enter, or a cell (c3) for the one move that uses it.
+number: 'CARD on CELL' plays the card and puts your chip on that cell; 'CARD
+takes COLOUR CELL' takes that chip away; 'exchange dead CARD' swaps a card
+that has no play for a new one. Type a number and press Enter, or a cell name
+(any case) for the one move that uses that cell.
   ?  this help       h  a hint: what a computer player would do
   n  next page       p  previous page: a long list of moves comes in pages;
                         the numbers run on over the pages, type any of them
   b  draw the board  q  save the game and quit (continue with --resume FILE)
-The board: a letter is a chip (B for Blue, ...); [B] is a chip in a completed
-line of its colour; * is a free cell, which counts for every colour; every
-other cell shows the card face that lets a chip be put there. The panel shows
-each side's chips and completed lines (seq). With no play at all you pass."""
+The board: a letter is a chip (the initial of its colour); a letter in
+brackets is a chip in a completed line of its colour; * is a free cell, which
+counts for every colour; every other cell shows the card face that lets a
+chip be put there. The panel shows each side's completed lines (seq) and its
+players. With no play at all you pass."""
 COLUMN_GAP = 2      # spaces between two columns of moves
+
+
+def chip_labels(colours) -> tuple:
+    """Short unique chip labels: the colours' initials (upper case) when they differ, else
+    their first two letters, else digits. (A grid has no glyphs a letter could be taken for,
+    unlike the track's `screen.colour_labels`.)"""
+    for length in (1, 2):
+        labels = tuple(name[:length].capitalize() for name in colours)
+        if len(set(labels)) == len(labels) and all(labels):
+            return labels
+    return tuple(str(i + 1) for i in range(len(colours)))
 
 
 def cell_width(game) -> int:
     """Characters a cell takes: room for the longest card face and a bracketed label."""
     faces = max((len(face) for face in game.grid.card_of if face is not None), default=1)
-    labels = max(len(label) for label in colour_labels(game.colours))
+    labels = max(len(label) for label in chip_labels(game.colours))
     return max(3, faces, labels + 2)
 
 
@@ -61,7 +74,7 @@ def render_board(scene: Scene) -> list:
     """The grid as lines of `Text`: a line of column names, then one line per row."""
     game = scene.game
     grid = game.grid
-    labels, styles = colour_labels(game.colours), colour_styles(game.colours)
+    labels, styles = chip_labels(game.colours), colour_styles(game.colours)
     w = cell_width(game)
     rw = max(len(row) for row in grid.rows)
     owner, lined = {}, set()
@@ -72,6 +85,7 @@ def render_board(scene: Scene) -> list:
     head = Text(" " * rw, style="dim")
     for column in grid.columns:
         head.append(" " + f"{column:^{w}}", style="dim")
+    head.rstrip()
     lines = [head]
     for r, row in enumerate(grid.rows):
         line = Text(f"{row:>{rw}}", style="dim")
@@ -111,7 +125,7 @@ def render_panel(scene: Scene, height: int) -> list:
     least `screen.LOG_MIN`)."""
     game = scene.game
     grid = game.grid
-    labels, styles = colour_labels(game.colours), colour_styles(game.colours)
+    labels, styles = chip_labels(game.colours), colour_styles(game.colours)
     lines = [Text(scene.title, style="bold")]
     moving = scene.seats[scene.turn] if scene.turn is not None else None
     for c in _sides(scene.seats):
@@ -119,7 +133,7 @@ def render_panel(scene: Scene, height: int) -> list:
         line = Text(">" if c == moving else " ", style="bold")
         line.append(f"{labels[c]:>2}", style=f"bold reverse {styles[c]}")
         line.append(f" {colour_name(game, c):<7.7}", style=f"bold {styles[c]}")
-        line.append(f" {grid.sequences(chips)} seq {len(chips):>2} chips ")
+        line.append(f" {grid.sequences(chips)} seq ")
         line.append(_players_text(scene.seat_names[s] for s, sc in enumerate(scene.seats) if sc == c))
         lines.append(line)
     if scene.hand is not None:
