@@ -1,5 +1,5 @@
 """The front ends that work for Sequence: `--auto` play, `validate`, `explain`, and the usage
-errors for what grid variants do not offer yet (tests/test_grid_play.py: play, saves, replay)."""
+errors for what grid variants do not offer yet (tests/test_sequence_play.py: play, saves, replay)."""
 
 from __future__ import annotations
 

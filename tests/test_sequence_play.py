@@ -1,6 +1,6 @@
 """Grid games through `sorry-play` without a terminal: computer-only games with seats and
 bots, saving after every move, resuming mid-game to the same end, replay, and clear errors
-for damaged or foreign game records (tests/test_grid_interactive.py plays at a terminal)."""
+for damaged or foreign game records (tests/test_sequence_interactive.py plays at a terminal)."""
 
 from __future__ import annotations
 
