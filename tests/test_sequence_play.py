@@ -60,8 +60,12 @@ def test_team_seats_bots_and_twelve_players(tmp_path):
     played = run("--variant", "sequence", "--auto", "--seed", "4", "--players", "12", "--bot", "random",
                  "--seat", "red=bot:random", "--save", str(path))
     assert played.returncode == 0, played.stderr
+    assert "Seats:" not in played.stdout
     saved = read_record(path)
     assert saved.seats == ["blue", "green", "red"] * 4 and saved.finished
+    mixed = run("--variant", "sequence", "--auto", "--seed", "4", "--players", "4", "--seat", "green=bot:random",
+                "--seat", "green=human", "--max-plies", "3")
+    assert mixed.returncode == 2 and "--auto plays computer players only" in mixed.stderr
     game = load_game("sequence")
     seats = game.seats_for(4)
     assert seat_kinds(game.colours, seats, ("green=human", "blue=bot:expert", "green=bot:random")) == \

@@ -3,8 +3,9 @@ interactive session with people at the keyboard (`GridSession`).
 
 `cli.play` starts, resumes and replays every game; for a grid game it hands over here:
 * `grid_auto_game`: computer players on every seat (`--auto`, or every seat a bot), the game
-  printed one line per move, then the board and the end; saved after every move with
-  `--save`. The output depends only on the rules, the seed and the seat kinds.
+  printed one line per move (after a `Seats:` line when not every seat is `random`), then
+  the board and the end; saved after every move with `--save`. The output depends only on
+  the rules, the seed and the seat kinds.
 * `GridSession`: `terminal.Session` (the prompt, paging, help, hints, save and quit, the
   alternate screen) drawing with `cli.gridscreen` instead of the track screen.
 
@@ -74,6 +75,8 @@ def grid_auto_game(game, state, saved, save_path, resumed: bool) -> None:
     else:
         seats = ", ".join(game.colours[c] for c in state.seats)
         click.echo(f"{game.name}, seed {saved.seed}, {len(state.seats)} players: {seats}")
+        if any(kind != "bot:random" for kind in saved.kinds):
+            click.echo("Seats: " + ", ".join(f"{s + 1} {bot_of(kind)}" for s, kind in enumerate(saved.kinds)))
 
     def on_turn(turn, after):
         click.echo(turn_line(game, turn, after))
