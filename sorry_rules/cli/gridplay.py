@@ -43,6 +43,9 @@ class GridSession(Session):
     look = gridscreen
     hint_bot = HINT_BOT
 
+    def view_scene(self, view):
+        return gridscreen.view_scene(self.game, view, self.title, self.seat_names(), self.log)
+
     def named_move(self, answer: str, moves) -> int | str | None:
         """A cell name (`c3`) chooses the one move that puts a chip on that cell or takes one
         from it; when several moves do, the person is told their numbers."""

@@ -24,14 +24,14 @@ from collections import Counter
 from rich.text import Text
 
 from sorry_rules.cli import screen
-from sorry_rules.cli.screen import PAGE_MIN, Scene, TurnScreen, beside, colour_styles, fit, state_scene
+from sorry_rules.cli.screen import PAGE_MIN, Scene, TurnScreen, beside, colour_styles, fit
 from sorry_rules.engine.describe import colour_name
 from sorry_rules.engine.gridgame import EXCHANGE, PASS
 from sorry_rules.engine.gridmechanics import PLACE
 from sorry_rules.records.storage import game_over
 
 __all__ = ["HELP", "Scene", "TurnScreen", "cell_width", "chip_labels", "move_label", "render_board", "render_moves",
-           "render_outcome", "render_panel", "render_scene", "render_turn", "state_scene", "turn_text"]
+           "render_outcome", "render_panel", "render_scene", "render_turn", "state_scene", "turn_text", "view_scene"]
 
 HELP = """\
 On your turn the board shows your hand, and the moves it allows are listed by
@@ -67,6 +67,19 @@ def cell_width(game) -> int:
     faces = max((len(face) for face in game.grid.card_of if face is not None), default=1)
     labels = max(len(label) for label in chip_labels(game.colours))
     return max(3, faces, labels + 2)
+
+
+def state_scene(game, state, title: str, seat_names, log=()) -> Scene:
+    """The scene of a whole grid state as everyone may see it (no hand): for the end of a game
+    and for replays (`screen.state_scene` for grid states, which have no counters or scores)."""
+    return Scene(game, state.placement, state.seats, None if game_over(state) else state.turn, state.plies, title,
+                 tuple(seat_names), pile_size=len(state.pile), discard_size=len(state.discard), log=list(log))
+
+
+def view_scene(game, view, title: str, seat_names, log=()) -> Scene:
+    """The scene of a person about to choose: what their `View` shows, their own hand only."""
+    return Scene(game, view.placement, view.seats, view.seat, view.plies, title, tuple(seat_names), hand=view.hand,
+                 pile_size=view.pile_size, discard_size=len(view.discard), log=list(log))
 
 
 # ---- the board -------------------------------------------------------------------------------
