@@ -35,7 +35,8 @@ def _load(variant: str, rules: tuple):
 @click.option("--auto", is_flag=True, help="Computer players only; prints the game turn by turn.")
 @max_plies_option("Stop an endless game after this many moves; it ends without a winner.")
 @click.option("--seat", "seat_specs", multiple=True, metavar="COLOUR=KIND",
-              help="Who plays a colour: human, bot, bot:NAME (random, greedy, expert); repeatable.")
+              help="Who plays a colour: human, bot, bot:NAME (random, greedy, expert); repeatable (a colour at "
+                   "several seats, a grid side: once per seat, in seat order).")
 @click.option("--humans", type=int, default=None, help="The first N seats are people taking turns at one keyboard.")
 @click.option("--bot", default=None, help="Computer player for the other seats (default: greedy; random with --auto).")
 @click.option("--resume", type=click.Path(dir_okay=False), default=None, help="Continue the game saved in FILE.")

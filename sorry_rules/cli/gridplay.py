@@ -62,10 +62,15 @@ class GridSession(Session):
         return f"Several moves use {name}: {', '.join(str(i + 1) for i in using)}; type the number of one."
 
     def tell_move(self, turn, state) -> None:
+        """A person's move made without asking: a pass (no card of the hand can be played,
+        S9) or the only possible move."""
         if turn.move.kind == PASS:
             you = not self.hot_seat
             who = "You" if you else colour_name(self.game, state.seats[turn.seat])
-            self.tell(f"{who} {'have' if you else 'has'} no card to play, so the turn passes.", "bold")
+            self.tell(f"{who} {'have' if you else 'has'} no card that can be played, so the turn passes.", "bold")
+        elif turn.options == 1:
+            label = gridscreen.move_label(self.game, turn.move, True, state.seats[turn.seat])
+            self.tell(f"Only one move was possible: {label}")
 
 
 # ---- computer-only games ---------------------------------------------------------------------
