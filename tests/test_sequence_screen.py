@@ -16,9 +16,11 @@ from sorry_rules.cli import gridscreen
 from sorry_rules.cli.gridplay import GridSession
 from sorry_rules.cli.screen import Scene
 from sorry_rules.compiler import load_game
+from sorry_rules.engine.game import Move
 from sorry_rules.players.protocol import RandomPlayer
-from sorry_rules.players.runner import play_game
+from sorry_rules.players.runner import Turn, play_game
 from sorry_rules.records.gridposition import parse_grid_position
+from sorry_rules.records.savefile import new_save
 
 GRID_FILES = ["sequence"] + [f"grid/{p.name}" for p in sorted((variants_dir() / "grid").glob("*.yaml"))]
 ESCAPE = re.compile(r"\x1b\[[0-9;]*m")
@@ -229,3 +231,21 @@ def test_a_renamed_copy_draws_the_same_screen(tmp_path, sequence):
     drawn = kinds(sequence)
     assert drawn == kinds(renamed)
     assert {"line", "chip", "free", "face"} <= set(drawn)
+
+
+def test_a_person_is_told_of_a_pass_and_of_a_forced_move(sequence):
+    """S9: with no card that can be played the person passes without being asked; a single
+    possible move is made without asking too; both are said."""
+    state = sequence.new_game(2, players=2)
+    saved = new_save(sequence, "sequence", (), 2, state, ["human", "bot:random"], 100)
+    out = io.StringIO()
+    session = GridSession(sequence, saved.kinds, saved, None, console=Console(file=out, width=80, color_system=None))
+    colour = state.seats[0]
+    passed = Move(None, state.placement, (), False, "pass")
+    session.tell_move(Turn(1, 0, None, passed, 0, 1), state)
+    placed = next(m for m in sequence.legal_moves(state._replace(turn=0)) if m.kind == "place")
+    session.tell_move(Turn(2, 0, placed.card, placed, 0, 1), state)
+    session.tell_move(Turn(3, 0, placed.card, placed, 0, 7), state)
+    said = out.getvalue().splitlines()
+    assert said == ["You have no card that can be played, so the turn passes.",
+                    f"Only one move was possible: {gridscreen.move_label(sequence, placed, True, colour)}"]
