@@ -39,7 +39,8 @@ class _FirstMove:
 def test_grid_play_quit_and_resume_reaches_the_uninterrupted_end(tmp_path):
     seed, limit = 5, 16
     save = tmp_path / "seq.json"
-    child = spawn("--variant", "sequence", "--seed", str(seed), "--max-plies", str(limit), "--save", str(save))
+    child = spawn("--variant", "sequence", "--seed", str(seed), "--max-plies", str(limit), "--bot", "random",
+                  "--save", str(save))
     child.expect_exact("Blue (you), Green (random)")
     n = prompt(child)
     assert n > 100                                      # seed 5: a two-eyed Jack, so several pages (S7)
@@ -106,7 +107,8 @@ def test_hot_seat_teams_show_only_the_own_hand(tmp_path):
     hands = {game.colours[state.seats[seat]].capitalize(): sorted(game.card_names[c] for c in state.hands[seat])
              for seat in (0, 1)}
     save = tmp_path / "g.json"
-    child = spawn("--variant", "sequence", "--players", "4", "--humans", "2", "--seed", "2", "--save", str(save))
+    child = spawn("--variant", "sequence", "--players", "4", "--humans", "2", "--seed", "2", "--bot", "random",
+                  "--save", str(save))
     child.expect_exact("hand the keyboard over and press Enter")
     child.sendline("")
     child.expect(PROMPT)
@@ -132,7 +134,7 @@ def test_piped_output_is_plain_and_still_shows_the_lines(tmp_path):
     with no escape code, and the chips of completed lines are still bracketed (S10, S11)."""
     env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR", "COLUMNS", "LINES")}
     env["TERM"] = "xterm-256color"
-    command = (f"{sys.executable} -m sorry_rules.cli --variant grid/mini-grid.yaml --seed 3 "
+    command = (f"{sys.executable} -m sorry_rules.cli --variant grid/mini-grid.yaml --seed 3 --bot random "
                f"--save {tmp_path / 'g.json'} | cat")
     child = pexpect.spawn("/bin/sh", ["-c", command], env=env, encoding="utf-8", timeout=TIMEOUT, dimensions=(24, 80))
     child.transcript = child.logfile_read = _Transcript()
