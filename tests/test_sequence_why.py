@@ -30,7 +30,8 @@ def test_every_move_says_which_card_option_gives_it(tmp_path):
     by_text = {m["text"]: m for m in report["moves"]}
     qs = by_text["blue places a chip on B5 with QS"]["why"]
     assert [(w["card"], w["option"], w["text"]) for w in qs] == [("QS", 1, "place on card")]
-    assert qs[0]["words"].startswith("B5 shows QS: place a chip of your colour on an empty cell that shows this card")
+    assert qs[0]["words"] == ("B5 shows QS (the cells showing QS: J3, B5): place a chip of your colour on an empty "
+                              "cell that shows this card")
     assert qs[0]["where"].startswith("sequence.yaml:")
     jd = by_text["blue places a chip on B5 with JD"]["why"]
     assert jd[0]["words"] == "B5 is empty: place a chip of your colour on any empty cell"
@@ -50,7 +51,7 @@ def test_a_dead_card_says_both_its_cells_are_covered(tmp_path):
     text = moves(tmp_path, DEAD, "--why")
     assert "no play for:\n  card 2C (an exchange is offered): place on card: both cells showing 2C are covered " \
            "(E2 blue, G4 green)" in text
-    assert "      card QS, option 1: B5 shows QS: place a chip" in text
+    assert "      card QS, option 1: B5 shows QS (the cells showing QS: J3, B5): place a chip" in text
 
 
 def test_a_one_eyed_jack_with_only_protected_chips_has_no_play(tmp_path):

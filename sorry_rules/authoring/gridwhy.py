@@ -81,8 +81,12 @@ class GridExplainer:
         for kind, c, cell in move.events:
             name = self.grid.name(cell)
             if kind == PLACE:
-                face = self.grid.card_of[cell]
-                shown = f"{name} shows {face}" if face == self.game.card_names[move.card] else f"{name} is empty"
+                card = self.game.card_names[move.card]
+                if self.grid.card_of[cell] == card:
+                    cells = ", ".join(self.grid.name(c) for c in self.grid.cells_of_card[card])
+                    shown = f"{name} shows {card} (the cells showing {card}: {cells})"
+                else:
+                    shown = f"{name} is empty"
                 parts.append(f"{shown}: {effect_words(node)}")
             else:
                 chips = self.state.placement[c]
