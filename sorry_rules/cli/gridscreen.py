@@ -230,8 +230,9 @@ def render_turn(scene: Scene, moves, hand_play: bool, header: str, page: int = 0
     lines = render_scene(scene, width)
     notes = _notes(moves)
     rows = max(PAGE_MIN, height - len(lines) - len(notes) - 2)
+    colour = scene.seats[scene.turn] if scene.turn is not None else None
     digits = len(str(len(moves)))
-    entry = digits + 2 + max(len(move_label(scene.game, m, True)) for m in moves)
+    entry = digits + 2 + max(len(move_label(scene.game, m, True, colour)) for m in moves)
     columns = max(1, (width + COLUMN_GAP) // (entry + COLUMN_GAP))
     per_page = rows * columns
     pages = max(1, -(-len(moves) // per_page))
@@ -242,7 +243,6 @@ def render_turn(scene: Scene, moves, hand_play: bool, header: str, page: int = 0
         header += f" {first + 1}-{first + count} of {len(moves)}:" if pages > 1 else ":"
     head = Text(message or header, style="bold")
     head.truncate(width, overflow="ellipsis")
-    colour = scene.seats[scene.turn] if scene.turn is not None else None
     rows_here = -(-count // columns)
     body = render_moves(scene.game, moves, colour, width, first, count, rows_here)
     return TurnScreen(lines + [head] + body + notes, page, pages, first, count)
