@@ -79,8 +79,8 @@ def chip_parts(game, placement, size: float = CELL) -> list:
     for c, first, last in sequence_lines(grid, placement):
         (x1, y1), (x2, y2) = cell_centre(grid, first, size), cell_centre(grid, last, size)
         out.append(element("line", {"class": "sequence", "data-colour": game.colours[c], "x1": num(x1),
-                                    "y1": num(y1 + size * 0.1), "x2": num(x2), "y2": num(y2 + size * 0.1), "stroke": "#111", "stroke-width": "5",
-                                    "stroke-linecap": "round", "stroke-opacity": "0.75"}))
+                                    "y1": num(y1 + size * 0.1), "x2": num(x2), "y2": num(y2 + size * 0.1), "stroke": "#111",
+                                    "stroke-width": "5", "stroke-linecap": "round", "stroke-opacity": "0.75"}))
     out.append("</g>")
     return out
 

@@ -107,15 +107,16 @@ def win_panel(sides: dict, x0: float, y0: float) -> list:
             x = x0 + s * slot + slot * 0.15 + k * bar
             h = PANEL_H * rate / ticks[-1]
             out.append(element("rect", {"class": "rate", "data-side": name, "data-seat": row["seat"],
-                                        "data-rate": num(rate * 100), "x": num(x), "y": num(y0 + PANEL_H - h), "width": num(bar), "height": num(h),
-                                        "fill": SIDE_FILLS[name]}))
+                                        "data-rate": num(rate * 100), "x": num(x), "y": num(y0 + PANEL_H - h), "width": num(bar),
+                                        "height": num(h), "fill": SIDE_FILLS[name]}))
             if row["ci95"]:
                 low, high = row["ci95"]
                 yl, yh = y0 + PANEL_H - PANEL_H * low / ticks[-1], y0 + PANEL_H - PANEL_H * high / ticks[-1]
                 cx = x + bar / 2
                 out.append(element("line", {"class": "ci", "data-side": name, "data-seat": row["seat"],
-                                            "data-low": num(low * 100), "data-high": num(high * 100), "x1": num(cx), "y1": num(yl), "x2": num(cx),
-                                            "y2": num(yh), "stroke": "#111", "stroke-width": "1.5"}))
+                                            "data-low": num(low * 100), "data-high": num(high * 100), "x1": num(cx),
+                                            "y1": num(yl), "x2": num(cx), "y2": num(yh), "stroke": "#111",
+                                            "stroke-width": "1.5"}))
                 for y in (yl, yh):
                     out.append(element("line", {"x1": num(cx - bar / 4), "y1": num(y), "x2": num(cx + bar / 4), "y2": num(y),
                                                 "stroke": "#111", "stroke-width": "1.5"}))

@@ -219,7 +219,8 @@ function draw(i){
       if(s){
         out.push(circle(s[0],s[1],s[2],c,sq));
         if(B.labels){out.push('<text x="'+s[0]+'" y="'+(+s[1]+4)+
-          '" font-size="11" font-weight="bold" text-anchor="middle" fill="'+B.inks[c]+'" style="font-family:sans-serif">'+esc(B.labels[c])+'</text>');}
+          '" font-size="11" font-weight="bold" text-anchor="middle" fill="'+B.inks[c]+
+          '" style="font-family:sans-serif">'+esc(B.labels[c])+'</text>');}
       }else{(counts[sq]=counts[sq]||[c,0])[1]++;}
     });
   });
