@@ -2,9 +2,10 @@
 
 The track is laid out on a regular polygon with one side per colour (`C >= 3`; four colours
 give the familiar square board, corners included), or on a circle (`C <= 2`, where a polygon
-would be flat). Track square `k` of side `c` sits `k` cells (four colours: a square on each corner)
-or `k + 1/2` cells (other polygons) from the side's first corner, in the direction of travel
-(clockwise). Each safety zone runs inward, square by square, from
+would be flat). Track square `k` of side `c` sits `k` cells (four colours: a square on each corner,
+as on the printed board) or `k + o` cells (other polygons, `o` just enough to keep the squares
+either side of a corner a cell apart) from the side's first corner, in the direction of
+travel (clockwise). Each safety zone runs inward, square by square, from
 its colour's safety entry, with Home after it; each Start sits just inside its start exit
 (moved along the side when the safety zone is in the way). When the zones are too long for
 the space inside the track, their squares are drawn closer together.
@@ -41,13 +42,14 @@ def build(layout, cell: float = CELL) -> TrackGeometry:
     C, S, T = layout.C, layout.side, layout.T
     at, heading, inward = {}, {}, {}
     if C >= 3:
-        radius = S * cell / (2 * math.sin(math.pi / C))
+        offset = 0.0 if C == 4 else _corner_offset(C)
+        edge = S if C == 4 else S - 1 + 2 * offset
+        radius = edge * cell / (2 * math.sin(math.pi / C))
         inner = radius * math.cos(math.pi / C)
         corners = [_polar(radius, -math.pi / 2 - math.pi / C + 2 * math.pi * i / C) for i in range(C)]
-        offset = 0.0 if C == 4 else 0.5  # right angles: a square on each corner, as on the printed board
         for c in range(C):
             (x0, y0), (x1, y1) = corners[c], corners[(c + 1) % C]
-            dx, dy = (x1 - x0) / (S * cell), (y1 - y0) / (S * cell)
+            dx, dy = (x1 - x0) / (edge * cell), (y1 - y0) / (edge * cell)
             for k in range(S):
                 sq = c * S + k
                 at[sq] = (x0 + dx * (k + offset) * cell, y0 + dy * (k + offset) * cell)
@@ -65,6 +67,13 @@ def build(layout, cell: float = CELL) -> TrackGeometry:
     for c in range(C):
         _zone(layout, c, cell, step, at, heading, inward)
     return _framed(at, heading, inward, cell, step, radius)
+
+
+def _corner_offset(C: int) -> float:
+    """How far (in cells) the first and last squares of a side stay from its corners, so that
+    the two squares either side of a corner are a whole cell apart."""
+    half_angle = math.pi / 2 - math.pi / C  # half the polygon's interior angle
+    return max(0.5, 1 / (2 * math.sin(half_angle)))
 
 
 def _polar(radius: float, angle: float) -> tuple:

@@ -117,4 +117,4 @@ def board_svg(game, state=None, title: str | None = None) -> str:
     width, height = size_of(grid)
     placement = state.placement if state is not None else ((),) * grid.C
     body = static_parts(grid) + chip_parts(game, placement) + legend_parts(game, state, width)
-    return document(width + LEGEND, height, body, title or f"{game.name}: the board", "sorry-board grid")
+    return document(width + LEGEND, height, body, title or f"{game.name}: the board", "sorry-board grid-board")

@@ -86,7 +86,7 @@ def track_board(game) -> tuple[str, dict]:
         x, y = geo.at[sq]
         piles[sq] = [num(x), num(y), num(geo.cell * geometry.POOL * 0.62), num(trackboard.pawn_radius(geo, sq, layout))]
     svg = document(geo.width, geo.height, trackboard.static_parts(game, geo) + ['<g id="pieces"></g>'],
-                   f"{game.name}: the board", "sorry-board track", inline=True)
+                   f"{game.name}: the board", "sorry-board track-board", inline=True)
     return svg, {"kind": "track", "squares": squares, "piles": piles, "labels": list(trackboard.labels_of(game.colours)),
                  "lines": []}
 
@@ -100,7 +100,7 @@ def grid_board(game) -> tuple[str, dict]:
         squares[cell] = [num(x), num(y + gridboard.CELL * 0.1), num(gridboard.CELL * 0.3)]
     width, height = gridboard.size_of(grid)
     svg = document(width, height, gridboard.static_parts(grid) + ['<g id="pieces"></g>'], f"{game.name}: the board",
-                   "sorry-board grid", inline=True)
+                   "sorry-board grid-board", inline=True)
     return svg, {"kind": "grid", "squares": squares, "piles": {}, "labels": None, "lines": []}
 
 
@@ -227,7 +227,7 @@ function draw(i){
   Object.keys(B.piles).forEach(function(sq){
     var p=B.piles[sq],n=counts[sq]?counts[sq][1]:0;
     for(var k=0;k<n;k++){
-      var a=-Math.PI/4+2*Math.PI*k/n;
+      var a=(-30+(k+0.5)*240/n)*Math.PI/180;
       out.push(circle((+p[0]+p[2]*Math.cos(a)).toFixed(2),(+p[1]+p[2]*Math.sin(a)).toFixed(2),p[3],counts[sq][0],sq));
     }
     out.push('<text class="count" data-square="'+sq+'" x="'+p[0]+'" y="'+(+p[1]+8)+

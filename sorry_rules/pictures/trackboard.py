@@ -41,7 +41,7 @@ def pawn_spot(geo, layout, sq: int, i: int, n: int) -> tuple:
     x, y = geo.at[sq]
     if sq < layout.X:
         return x, y
-    angle = -math.pi / 4 + 2 * math.pi * i / max(n, 1)  # clear of the label above and the count below
+    angle = math.radians(-30 + (i + 0.5) * 240 / max(n, 1))  # round the sides and bottom: the label is on top
     ring = geo.cell * geometry.POOL * 0.62
     return x + ring * math.cos(angle), y + ring * math.sin(angle)
 
@@ -111,6 +111,9 @@ def _pools(game, geo, c: int, fill: str) -> list:
     radius = num(geo.cell * geometry.POOL)
     out = []
     (sx, sy), (ex, ey) = geo.at[layout.start[c]], geo.at[layout.start_exit[c]]
+    apart = math.hypot(ex - sx, ey - sy) or 1.0
+    edge = geo.cell * geometry.POOL / apart  # the line leaves from the circle's rim
+    sx, sy = sx + (ex - sx) * edge, sy + (ey - sy) * edge
     out.append(element("line", {"class": "start-exit", "data-colour": name, "x1": num(sx), "y1": num(sy), "x2": num(ex),
                                 "y2": num(ey), "stroke": fill, "stroke-width": "3", "stroke-dasharray": "4 3"}))
     for kind, sq in (("start", layout.start[c]), ("home", layout.home[c])):
@@ -210,4 +213,4 @@ def board_svg(game, state=None, card: str | None = None, title: str | None = Non
     body = static_parts(game, geo) + pawn_parts(game, geo, state.placement)
     body += legend_parts(game, lines, geo.width, 8.0)
     height = max(geo.height, 8.0 + LINE * (len(lines) + 1))
-    return document(geo.width + LEGEND, height, body, title or f"{game.name}: the board", "sorry-board track")
+    return document(geo.width + LEGEND, height, body, title or f"{game.name}: the board", "sorry-board track-board")
