@@ -25,7 +25,7 @@ from sorry_rules.engine.rng import Random
 from sorry_rules.pictures import boards, gridboard, plots, replaypage, trackboard
 from sorry_rules.players.registry import make_player
 from sorry_rules.players.runner import GameRecord, play_game
-from sorry_rules.records.files import write_record
+from sorry_rules.records.files import read_record, write_record
 from sorry_rules.records.gamelog import new_log
 from tests.pictures_util import (Page, assert_self_contained_page, assert_self_contained_svg, placements_of, svg_root,
                                  with_class)
@@ -236,10 +236,19 @@ def test_replay_html_holds_every_move_of_a_saved_game(tmp_path):
     assert again.read_bytes() == out.read_bytes()
 
 
+def test_replay_html_reports_a_damaged_record_and_clashing_options(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "sorry-rules-game", "version": 2')
+    result = CliRunner().invoke(main, ["replay", str(bad), "--html", str(tmp_path / "out.html")])
+    assert result.exit_code == 1 and "damaged or truncated" in result.output and not (tmp_path / "out.html").exists()
+    result = CliRunner().invoke(main, ["replay", str(bad), "--html", str(tmp_path / "out.html"), "--boards"])
+    assert result.exit_code == 2 and "--boards" in result.output
+
+
 def test_the_replay_page_of_a_long_game_stays_under_a_megabyte(tmp_path):
     game, start, moves, path = _recorded_game(tmp_path, seed=1, players=4, bot="random")
     assert len(moves) > 500
-    text = replaypage.record_page(__import__("sorry_rules.records.files", fromlist=["x"]).read_record(path))
+    text = replaypage.record_page(read_record(path))
     _check_page(game, start, moves, text)
     assert len(text.encode()) < 1_000_000
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import click
 
+from sorry_rules.base.errors import UsageError
 from sorry_rules.cli.errors import friendly
 from sorry_rules.cli.pictures import write_output
 
@@ -26,6 +27,8 @@ from sorry_rules.cli.pictures import write_output
 def replay(file, boards, step, html_out):
     """Show the game saved in FILE turn by turn (or write it as a replay page with --html)."""
     if html_out is not None:
+        if boards or step:
+            raise UsageError("--html writes a page instead of showing the game; leave out --boards and --step")
         # lazy: the record readers and the drawing only for --html
         from sorry_rules.pictures.replaypage import record_page
         from sorry_rules.records.files import read_record

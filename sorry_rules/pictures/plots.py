@@ -21,7 +21,6 @@ PANEL_W, PANEL_H = 420.0, 260.0
 LEFT, TOP, BOTTOM, GAP = 52.0, 52.0, 46.0, 40.0
 SIDE_FILLS = {"a": "#4c72b0", "b": "#dd8452"}
 BINS = 20
-NICE = (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000, 10000, 20000)
 
 
 def bins_of(counts_by_side: dict, bins: int = BINS) -> list:
@@ -31,9 +30,19 @@ def bins_of(counts_by_side: dict, bins: int = BINS) -> list:
     if not values:
         return []
     low, high = min(values), max(values)
-    width = next((w for w in NICE if w >= (high - low + 1) / bins), NICE[-1])
+    width = _nice_width((high - low + 1) / bins)
     start = low - low % width
     return [(edge, edge + width - 1) for edge in range(start, high + 1, width)]
+
+
+def _nice_width(raw: float) -> int:
+    """The smallest whole 1, 2, 2.5 or 5 times a power of ten that is at least `raw`."""
+    power = 1
+    while True:
+        for m in (1, 2, 2.5, 5):
+            if m * power >= raw and float(m * power).is_integer():
+                return int(m * power)
+        power *= 10
 
 
 def _ticks(top: float, count: int = 5) -> list:
