@@ -184,6 +184,7 @@ def test_render_draws_the_chips_of_a_grid_position_file(tmp_path):
     assert sorted((el.get("data-colour"), el.get("data-cell")) for el in with_class(root, "chip")) == [
         ("amber", "bx"), ("amber", "cx"), ("amber", "dx"), ("amber", "ex"), ("teal", "by")]
     assert [el.get("data-colour") for el in with_class(root, "sequence")] == ["amber"]
+    assert [el.text for el in with_class(root, "card")] == ["hand: c1"]
 
 
 def test_render_reports_a_bad_position_file_and_an_unwritable_output(tmp_path):

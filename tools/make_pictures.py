@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "docs" / "pictures"
 SIX_COLOURS = "tests/rules/six-colours.yaml"
 MINI_GRID = "variants/grid/mini-grid.yaml"
-GAMES = 200          # games per side of the plotted simulations (a small, quick sample)
+GAMES = 100          # games per side of the plotted simulations (a small sample, quick to check)
 
 
 def _track_position(spec: str, seed: int, players: int, plies: int):

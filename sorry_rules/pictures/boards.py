@@ -28,7 +28,10 @@ def board_svg(game, position=None) -> str:
     """The board of `game` as an SVG document, with the pieces of `position` (see
     `position_of`; None: a track game's start with the most players, an empty grid)."""
     if is_grid(game):
-        return gridboard.board_svg(game, None if position is None else position.state)
+        if position is None:
+            return gridboard.board_svg(game)
+        hand = "hand: " + ", ".join(game.card_names[c] for c in position.hand) if position.hand else None
+        return gridboard.board_svg(game, position.state, hand=hand)
     if position is None:
         return trackboard.board_svg(game)
     card = None if position.card is None else f"card: {game.card_names[position.card]}"

@@ -85,7 +85,7 @@ def chip_parts(game, placement, size: float = CELL) -> list:
     return out
 
 
-def legend_parts(game, state, x0: float) -> list:
+def legend_parts(game, state, x0: float, hand: str | None = None) -> list:
     grid = game.grid
     fills = fill_of(game.colours)
     colours = list(dict.fromkeys(state.seats)) if state is not None else list(range(game.grid.C))
@@ -93,6 +93,9 @@ def legend_parts(game, state, x0: float) -> list:
     out = ['<g class="legend">', element("text", {"class": "title", "x": num(x0), "y": num(MARGIN), "font-size": "14",
                                                    "style": FONT}, game.name)]
     y = MARGIN
+    if hand is not None:
+        y += LINE
+        out.append(element("text", {"class": "card", "x": num(x0), "y": num(y), "font-size": "12", "style": FONT}, hand))
     for c in colours:
         y += LINE
         chips = len(placement[c])
@@ -110,11 +113,12 @@ def size_of(grid, size: float = CELL) -> tuple:
     return 2 * MARGIN + grid.width * size, 2 * MARGIN + grid.height * size
 
 
-def board_svg(game, state=None, title: str | None = None) -> str:
+def board_svg(game, state=None, title: str | None = None, hand: str | None = None) -> str:
     """The grid of `game` with the chips of `state` (an engine `GridState`, or anything with
-    `placement` and `seats`; default: an empty board), as a whole SVG document."""
+    `placement` and `seats`; default: an empty board) and the legend line `hand`, if given,
+    as a whole SVG document."""
     grid = game.grid
     width, height = size_of(grid)
     placement = state.placement if state is not None else ((),) * grid.C
-    body = static_parts(grid) + chip_parts(game, placement) + legend_parts(game, state, width)
+    body = static_parts(grid) + chip_parts(game, placement) + legend_parts(game, state, width, hand)
     return document(width + LEGEND, height, body, title or f"{game.name}: the board", "sorry-board grid-board")
