@@ -29,11 +29,12 @@ def replay(file, boards, step, html_out):
     if html_out is not None:
         if boards or step:
             raise UsageError("--html writes a page instead of showing the game; leave out --boards and --step")
-        # lazy: the record readers and the drawing only for --html
+        # lazy: the record readers, the drawing and the grid move words only for --html
+        from sorry_rules.authoring.gridoracle import describe_grid_move
         from sorry_rules.pictures.replaypage import record_page
         from sorry_rules.records.files import read_record
 
-        write_output(html_out, record_page(read_record(file), source=file))
+        write_output(html_out, record_page(read_record(file), source=file, describe_grid=describe_grid_move))
         return
     from sorry_rules.cli.play import replay_command  # lazy: the play machinery (compiler, rich) only when it runs
 

@@ -11,7 +11,8 @@ file system (no network, no external script, stylesheet or font).
 
 Frames come from a track game (`track_frames`, as `records.restore` replays it) or from a
 grid game (`grid_frames`, given its states and a describer of moves), so a grid record fits
-the same page.
+the same page: `record_page` takes either (grid records replay once `records.restore`
+replays grid games; on this tree it replays track games only).
 
 Contract: `page(...)` is a pure function of its arguments: the same game gives the same
 bytes. Every string from the rule file or the record is escaped (HTML text, attributes, and
@@ -24,6 +25,7 @@ import json
 from dataclasses import dataclass, field
 from html import escape
 
+from sorry_rules.base.errors import SaveFileError
 from sorry_rules.engine.describe import colour_name, describe_move
 from sorry_rules.records.restore import restore, start_state
 from sorry_rules.pictures import geometry, gridboard, trackboard
@@ -272,17 +274,27 @@ show(0);
 
 
 # ---- from a game record ---------------------------------------------------------------------------
-def record_page(record, source: str = "game record") -> str:
+def record_page(record, source: str = "game record", describe_grid=None) -> str:
     """The replay page of a game record (`records.files.read_record`), checked and replayed
-    as `sorry-play replay` does. Raises SaveFileError (`records.restore`)."""
+    as `sorry-play replay` does. Raises SaveFileError (`records.restore`). A record of a grid
+    game (once `records.restore` replays them) takes its move texts from `describe_grid`
+    (see `grid_frames`); without one it is a SaveFileError."""
     moves: list = []
     game, final = restore(record, source=source, on_turn=lambda turn, after: moves.append((turn, after)))
     start = start_state(game, record, source)
-    frames = track_frames(game, start, moves)
+    if getattr(game, "grid", None) is not None:
+        if describe_grid is None:
+            raise SaveFileError(f"{source}: a grid game; its replay page needs the words of its moves")
+        frames = grid_frames(game, start, [(after.seats[turn.seat], turn.move, after) for turn, after in moves],
+                             describe_grid)
+    else:
+        frames = track_frames(game, start, moves)
     kinds = record.kinds or [None] * len(final.seats)
     seats = ", ".join(colour_name(game, c) + (f" ({kind})" if kind else "") for c, kind in zip(final.seats, kinds))
     if final.winner is not None:
         end = f"{colour_name(game, final.seats[final.winner])} wins after {final.plies} moves"
+    elif getattr(final, "over", False):
+        end = f"no winner after {final.plies} moves"
     else:
         end = f"not finished after {final.plies} moves"
     rules = "".join(f" + {rule}" for rule in record.variant.rules)
