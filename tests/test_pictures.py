@@ -10,6 +10,7 @@ line per sequence made, every move of a replayed game in the page.
 
 from __future__ import annotations
 
+import copy
 import importlib.util
 import json
 from collections import Counter
@@ -114,6 +115,30 @@ def test_the_board_of_every_rule_file_shows_every_square_and_piece(spec):
             _check_grid(game, state, gridboard.board_svg(game, state))
         else:
             _check_track(game, state, trackboard.board_svg(game, state))
+
+
+def test_marks_on_pawns_are_drawn_when_the_game_and_state_have_them():
+    """Marks (`State.marks`, per mark kind of `game.marks`) are drawn where a variant has them;
+    a state of this tree has none, so a state and kind of that shape stand in."""
+    from typing import NamedTuple
+
+    class Kind(NamedTuple):
+        name: str
+        label: str
+        symbol: str
+
+    game = copy.copy(load_game("standard", ()))
+    start = game.layout.start[0]
+    state = game.position(((0, start), (), (), ()), (0, 1), 0, card=0)
+    game.marks = (Kind("shield", "shielded", "S"),)
+    marked = type("Marked", (), {"placement": state.placement, "seats": state.seats, "counters": (),
+                                 "marks": (((0, 0, 1), (0, start, 1)),)})()
+    root = svg_root(trackboard.board_svg(game, marked))
+    assert [(el.get("data-kind"), el.get("data-colour"), el.get("data-square")) for el in with_class(root, "mark")] == [
+        ("shield", "red", "0")]
+    legend = with_class(root, "marks")
+    assert [(el.get("data-count"), el.text) for el in legend] == [("2", "shielded: red track:0, red start")]
+    assert not with_class(svg_root(trackboard.board_svg(load_game("standard", ()), state)), "mark")
 
 
 def test_a_grid_game_played_to_its_end_draws_a_line_through_each_sequence():

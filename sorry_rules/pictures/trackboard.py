@@ -11,7 +11,10 @@ Elements carry what tests and the replay page's script read:
   * `circle.start` / `circle.home` `[data-square][data-colour]`, `text.count[data-square]`;
   * `line.start-exit[data-colour]`; `circle.pawn[data-colour][data-square][data-at]`, one per
     pawn (pawns in Start or Home are small dots round its circle);
-  * `text.counter[data-colour][data-name][data-value]`, `text.score[data-colour][data-value]`.
+  * `text.counter[data-colour][data-name][data-value]`, `text.score[data-colour][data-value]`;
+  * for a variant with marks on pawns (`game.marks`, `state.marks`, when the engine has them):
+    `circle.mark[data-kind][data-colour][data-square]` round each marked pawn on the board,
+    and `text.marks[data-kind][data-count]` in the legend.
 
 Contract: pure; the same game and state give the same bytes.
 """
@@ -184,7 +187,40 @@ def legend_lines(game, state, card: str | None = None) -> list:
                 lines.append((c, "counter", f"{label or name}: {value}", {"data-name": name, "data-value": value}))
         if seat in scores:
             lines.append((c, "score", f"points: {scores[seat]}", {"data-value": scores[seat]}))
+    for kind, marked in marks_of(game, state):
+        where = ", ".join(f"{game.colours[c]} {layout.name(sq)}" for c, sq, _ in marked) or "none"
+        lines.append((None, "marks", f"{getattr(kind, 'label', '') or kind.name}: {where}",
+                      {"data-kind": kind.name, "data-count": len(marked)}))
     return lines
+
+
+def marks_of(game, state) -> list:
+    """(mark kind, its marks) per mark kind of a variant with marks on pawns (`game.marks`,
+    `state.marks`: per kind a tuple of (colour, square, placed by)); [] for a variant or a
+    state without them."""
+    kinds = getattr(game, "marks", ()) or ()
+    marks = getattr(state, "marks", ()) or ()
+    return list(zip(kinds, marks))
+
+
+def mark_parts(game, geo, state) -> list:
+    """A dashed ring round each marked pawn on a track or safety square, with the kind's
+    symbol (marked pawns in Start or Home are counted in the legend)."""
+    layout = game.layout
+    out = []
+    for kind, marked in marks_of(game, state):
+        for c, sq, _ in marked:
+            if sq >= layout.X:
+                continue
+            x, y = geo.at[sq]
+            r = pawn_radius(geo, sq, layout) + 3
+            out.append(element("circle", {"class": "mark", "data-kind": kind.name, "data-colour": game.colours[c],
+                                          "data-square": sq, "cx": num(x), "cy": num(y), "r": num(r), "fill": "none",
+                                          "stroke": "#000", "stroke-width": "2", "stroke-dasharray": "3 2"}))
+            symbol = getattr(kind, "symbol", "") or "*"
+            out.append(element("text", {"class": "mark-symbol", "x": num(x + r), "y": num(y - r + 4), "font-size": "10",
+                                        "font-weight": "bold", "style": FONT}, symbol))
+    return out
 
 
 def legend_parts(game, lines: list, x0: float, y0: float) -> list:
@@ -210,7 +246,7 @@ def board_svg(game, state=None, card: str | None = None, title: str | None = Non
     if state is None:
         state = game.new_game(0, players=game.players_max)
     lines = legend_lines(game, state, card)
-    body = static_parts(game, geo) + pawn_parts(game, geo, state.placement)
+    body = static_parts(game, geo) + pawn_parts(game, geo, state.placement) + mark_parts(game, geo, state)
     body += legend_parts(game, lines, geo.width, 8.0)
     height = max(geo.height, 8.0 + LINE * (len(lines) + 1))
     return document(geo.width + LEGEND, height, body, title or f"{game.name}: the board", "sorry-board track-board")
