@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from sorry_rules.cli.app import main
 from sorry_rules.compiler.build import load_game
@@ -115,6 +117,31 @@ def test_the_board_of_every_rule_file_shows_every_square_and_piece(spec):
             _check_grid(game, state, gridboard.board_svg(game, state))
         else:
             _check_track(game, state, trackboard.board_svg(game, state))
+
+
+GAMES_FOR_PROPERTIES = {spec: load_game(spec, ()) for spec in ("standard", "tests/rules/six-colours.yaml",
+                                                                 "tests/rules/short-sides.yaml")}
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), spec=st.sampled_from(sorted(GAMES_FOR_PROPERTIES)))
+def test_any_placement_is_drawn_pawn_for_pawn(data, spec):
+    game = GAMES_FOR_PROPERTIES[spec]
+    layout = game.layout
+    taken: set = set()
+    placement = []
+    for c in range(layout.C):
+        own = [*range(layout.T), *range(layout.T + c * layout.L, layout.T + (c + 1) * layout.L)]
+        squares = []
+        for _ in range(game.pawns):
+            sq = data.draw(st.sampled_from([*own, layout.home[c], layout.start[c]]))
+            if sq < layout.X and sq in taken:
+                sq = layout.start[c]
+            taken.add(sq)
+            squares.append(sq)
+        placement.append(tuple(sorted(squares)))
+    state = game.position(tuple(placement), tuple(range(layout.C)), 0, card=0)
+    _check_track(game, state, trackboard.board_svg(game, state))
 
 
 def test_marks_on_pawns_are_drawn_when_the_game_and_state_have_them():
