@@ -159,7 +159,8 @@ def page(game, frames, title: str, subtitle: str = "") -> str:
     board["colours"] = list(game.colours)
     steps = _steps(frames, lines_of)
     return "".join([
-        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n',
+        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n',
         f"<title>{escape(title)}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n",
         f"<h1>{escape(title)}</h1>\n<p class=\"meta\">{escape(subtitle)}</p>\n",
         '<div class="stage">\n<div class="board">\n', svg, "</div>\n",
