@@ -289,6 +289,35 @@ def test_replay_html_holds_every_move_of_a_saved_game(tmp_path):
     assert again.read_bytes() == out.read_bytes()
 
 
+@pytest.mark.parametrize("spec", BUNDLED)
+def test_the_replay_page_of_every_rule_file_holds_every_move(spec):
+    from sorry_rules.authoring.gridoracle import describe_grid_move
+
+    game = load_game(spec, ())
+    if _is_grid(game):
+        start = state = game.new_game(4, players=game.players_min)
+        choosers = [Random(4, s) for s in range(len(state.seats))]
+        moves = []
+        while not state.over and state.plies < 80:
+            legal = game.legal_moves(state)
+            move = legal[choosers[state.turn].below(len(legal))]
+            colour = state.seats[state.turn]
+            state = game.apply(state, move)
+            moves.append((colour, move, state))
+        text = replaypage.page(game, replaypage.grid_frames(game, start, moves, describe_grid_move), spec)
+        page = Page(text)
+        assert_self_contained_page(text, page)
+        steps = page.json("steps-data")
+        assert placements_of(steps, game.grid.C) == [start.placement] + [after.placement for _, _, after in moves]
+        assert [step["t"] for step in steps[1:]] == [describe_grid_move(game, c, m) for c, m, _ in moves]
+        return
+    start = game.new_game(4, players=game.players_max)
+    moves = []
+    play_game(game, start, [make_player("random", 4, s) for s in range(len(start.seats))], max_plies=80,
+              on_turn=lambda turn, after: moves.append((turn, after)))
+    _check_page(game, start, moves, replaypage.page(game, replaypage.track_frames(game, start, moves), spec))
+
+
 def test_replay_html_reports_a_damaged_record_and_clashing_options(tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text('{"format": "sorry-rules-game", "version": 2')
