@@ -361,9 +361,12 @@ def test_a_grid_game_fits_the_same_page():
     assert_self_contained_page(text, page)
     steps = page.json("steps-data")
     assert len(steps) == len(moves) + 1
+    lines: list = []
     for step, placement, (colour, move, after) in zip(steps[1:], placements_of(steps, game.grid.C)[1:], moves):
         assert placement == after.placement and step["t"] == describe_grid_move(game, colour, move)
-        assert len(step["l"]) == sum(game.grid.sequences(chips) for chips in after.placement)
+        lines = step.get("l", lines)
+        assert len(lines) == sum(game.grid.sequences(chips) for chips in after.placement)
+    assert lines, "the game made no sequence: choose another seed"
 
 
 def test_rule_file_text_cannot_break_out_of_the_page():

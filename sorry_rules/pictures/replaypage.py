@@ -3,7 +3,8 @@
 The page holds one board drawing (the static SVG of `trackboard` or `gridboard`), the board's
 spots as JSON (where a piece on each square is drawn), and one JSON entry per step: the
 pieces that moved (per colour, the squares of the colours whose squares changed), the move
-in words, who moved, the card, and the side panel's lines when they changed. A small inline
+in words, who moved, the card, and the side panel's lines and (grid boards) the lines drawn
+through sequences when they changed. A small inline
 script rebuilds each step's placement from the changes and draws its pieces, so the page of
 a long game stays small (one board, not one board per step). Arrow keys (left, right) and
 Home/End step through the game, as do the slider and the buttons; it works opened from the
@@ -89,8 +90,7 @@ def track_board(game) -> tuple[str, dict]:
         piles[sq] = [num(x), num(y), num(geo.cell * geometry.POOL * 0.62), num(trackboard.pawn_radius(geo, sq, layout))]
     svg = document(geo.width, geo.height, trackboard.static_parts(game, geo) + ['<g id="pieces"></g>'],
                    f"{game.name}: the board", "sorry-board track-board", inline=True)
-    return svg, {"kind": "track", "squares": squares, "piles": piles, "labels": list(trackboard.labels_of(game.colours)),
-                 "lines": []}
+    return svg, {"kind": "track", "squares": squares, "piles": piles, "labels": list(trackboard.labels_of(game.colours))}
 
 
 def grid_board(game) -> tuple[str, dict]:
@@ -103,7 +103,7 @@ def grid_board(game) -> tuple[str, dict]:
     width, height = gridboard.size_of(grid)
     svg = document(width, height, gridboard.static_parts(grid) + ['<g id="pieces"></g>'], f"{game.name}: the board",
                    "sorry-board grid-board", inline=True)
-    return svg, {"kind": "grid", "squares": squares, "piles": {}, "labels": None, "lines": []}
+    return svg, {"kind": "grid", "squares": squares, "piles": {}, "labels": None}
 
 
 def _grid_lines(game, placement) -> list:
@@ -119,8 +119,7 @@ def _grid_lines(game, placement) -> list:
 def _steps(frames, lines_of=None) -> list:
     """One compact JSON entry per frame: only what changed since the previous one."""
     out = []
-    before = None
-    facts_before = None
+    before = facts_before = lines_before = None
     for frame in frames:
         step = {}
         changed = {c: list(squares) for c, squares in enumerate(frame.placement)
@@ -133,10 +132,11 @@ def _steps(frames, lines_of=None) -> list:
             step["c"] = frame.card
         if frame.facts != facts_before:
             step["f"] = [[c, text] for c, text in frame.facts]
-        if lines_of is not None:
-            step["l"] = lines_of(frame.placement)
+        lines = lines_of(frame.placement) if lines_of is not None else None
+        if lines != lines_before:
+            step["l"] = lines
         out.append(step)
-        before, facts_before = frame.placement, frame.facts
+        before, facts_before, lines_before = frame.placement, frame.facts, lines
     return out
 
 
