@@ -19,6 +19,7 @@ from sorry_rules.cli.authoring import explain, schema, validate, variant_lines
 from sorry_rules.base.errors import UsageError
 from sorry_rules.cli.errors import friendly
 from sorry_rules.cli.options import max_plies_option, players_option, seed_option, variant_options
+from sorry_rules.cli.pictures import render
 from sorry_rules.cli.replay import replay
 
 
@@ -126,7 +127,7 @@ def variants():
         click.echo(line)
 
 
-for _command in (validate, schema, explain, replay, simcli.simulate, simcli.compare):
+for _command in (validate, schema, explain, replay, render, simcli.simulate, simcli.compare):
     main.add_command(_command)
 
 
