@@ -435,3 +435,29 @@ def test_the_pictures_in_docs_are_what_the_script_draws_now():
     for name, text in drawn.items():
         assert (ROOT / "docs" / "pictures" / name).read_text(encoding="utf-8") == text, \
             f"docs/pictures/{name} is out of date: run python tools/make_pictures.py"
+
+
+@pytest.mark.parametrize("spec", ["sequence", "variants/grid/mini-grid.yaml"])
+def test_replay_html_of_a_saved_grid_game_holds_every_move(tmp_path, spec):
+    """A grid game saved by `--auto --save` (S1-S14 played by bots) becomes a replay page with
+    one step per move: the chips after each step are those of the replayed game."""
+    from sorry_rules.authoring.gridoracle import describe_grid_move
+    from sorry_rules.records.restore import restore
+
+    save = tmp_path / "grid.json"
+    result = CliRunner().invoke(main, ["--variant", spec, "--auto", "--seed", "5", "--players", "2", "--save", str(save)])
+    assert result.exit_code == 0, result.output
+    out = tmp_path / "grid.html"
+    result = CliRunner().invoke(main, ["replay", str(save), "--html", str(out)])
+    assert result.exit_code == 0, result.output
+    text = out.read_text()
+    page = Page(text)
+    assert_self_contained_page(text, page)
+    steps = page.json("steps-data")
+    record = read_record(save)
+    played = []
+    game, final = restore(record, on_turn=lambda turn, after: played.append((turn, after)))
+    assert len(steps) == len(record.choices) + 1 == len(played) + 1
+    assert placements_of(steps, game.grid.C)[1:] == [after.placement for _, after in played]
+    assert [step["t"] for step in steps[1:]] == [describe_grid_move(game, final.seats[turn.seat], turn.move)
+                                                 for turn, _ in played]
