@@ -22,6 +22,7 @@ from sorry_rules import dsl
 from sorry_rules.base import limits
 from sorry_rules.compiler.vocabulary import CompileError
 from sorry_rules.engine.mechanics import DRAW_AGAIN, PASS, Board
+from sorry_rules.engine.routes import step as route_step
 
 #: Largest number of movement-table entries (colours x squares per table) of one variant.
 MAX_TABLE_CELLS = limits.MAX_TABLE_CELLS
@@ -68,18 +69,24 @@ class EffectBuilder(dsl.Visitor):
         return self.m.enter
 
     def visit_Forward(self, node):
-        m = self.m
         self.check_steps(node, node.steps)
         self.reserve_tables(node, "forward", (node.steps,))
-        table = self.layout.forward(node.steps)
-        return lambda p, board: m.step(table, "forward", p, board)
+        return self._step(node, "forward", self.layout.forward(node.steps))
 
     def visit_Backward(self, node):
-        m = self.m
         self.check_steps(node, node.steps)
         self.reserve_tables(node, "backward", (node.steps,))
-        table = self.layout.backward(node.steps)
-        return lambda p, board: m.step(table, "backward", p, board)
+        return self._step(node, "backward", self.layout.backward(node.steps))
+
+    def _step(self, node, direction: str, table):
+        """One pawn `direction` `node.steps` steps: along the plain table, or along the routes
+        of `geometry:` when the variant has turns, passing rules or bounces."""
+        m, routes, steps = self.m, self.m.routes, node.steps
+        if routes is not None:
+            self.reserve_tables(node, "route " + direction, (steps,))
+        if routes is None:
+            return lambda p, board: m.step(table, direction, p, board)
+        return lambda p, board: route_step(m, routes, direction, steps, p, board)
 
     def visit_Split(self, node):
         m, layout = self.m, self.layout
@@ -89,6 +96,8 @@ class EffectBuilder(dsl.Visitor):
         if node.steps < 2:
             raise CompileError(node.pos, f"split {node.steps}: a split needs at least 2 steps (one per pawn)", "SR508")
         self.reserve_tables(node, "forward", range(1, node.steps + 1))
+        if m.routes is not None:
+            self.reserve_tables(node, "route forward", range(1, node.steps + 1))
         steps, among = node.steps, node.among
         return lambda p, board: m.split(steps, among, layout.forward, p, board)
 
