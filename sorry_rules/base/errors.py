@@ -59,6 +59,10 @@ CODES: dict[str, str] = {
     "SR520": "counter named like a DSL word",
     "SR521": "unknown counter",
     "SR522": "counter never changed or never read",
+    # Movement geometry (geometry:)
+    "SR550": "geometry contradicts another rule",
+    "SR551": "geometry rule changes nothing",
+    "SR552": "geometry rule not played with this split",
     # Position files (`sorry-play moves --state`); unknown colours and cards are SR501/SR502
     "SR601": "not a square in position notation",
     "SR602": "two pawns on one square",

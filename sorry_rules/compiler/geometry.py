@@ -24,16 +24,19 @@ RELATIONS = {"own": ("own",), "partner": ("partner",), "opponent": ("opponent",)
 
 
 def past_home(v) -> str:
-    return v.geometry.past_home or v.rules.overshoot_home
+    g = getattr(v, "geometry", None)
+    return (g.past_home if g is not None else None) or v.rules.overshoot_home
 
 
 def uses_geometry(v) -> bool:
-    g = v.geometry
-    return g.past_home is not None or bool(g.turns) or bool(g.blockers)
+    g = getattr(v, "geometry", None)
+    return g is not None and (g.past_home is not None or bool(g.turns) or bool(g.blockers))
 
 
 def check_geometry(v, out: ProblemCollector) -> None:
-    g = v.geometry
+    g = getattr(v, "geometry", None)
+    if g is None:
+        return
     if v.board.kind != "track":
         if uses_geometry(v):
             out.at(("geometry",), "SR512", "geometry: is a race-track rule; a grid board has no routes", key=True)
@@ -76,7 +79,9 @@ def _turn_is_plain(turn, offset: int, entry: int) -> bool:
 
 
 def engine_geometry(v) -> Geometry:
-    g, b = v.geometry, v.board
+    g, b = getattr(v, "geometry", None), v.board
+    if g is None:
+        return Geometry(past_home(v))
     colours = list(v.colours)
     turns = tuple(Turn(_offset(b, t.at), t.moving, t.onto, t.must, t.label or f"geometry.turns.{name}")
                   for name, t in g.turns.items())

@@ -19,7 +19,7 @@ ColourName = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[A-Za-
 LABEL_DOC = "Words for `explain` and `moves --why` (default: the rule's name and what it does)."
 
 
-class Turn(Strict):
+class GeometryTurn(Strict):
     """An extra way on at one square of the moving pawn's own side, for moves of one direction."""
 
     at: Union[Literal["safety_entry", "start_exit"], Annotated[int, Field(ge=0, le=limits.MAX_SIDE)]] = Field(
@@ -37,7 +37,7 @@ class Turn(Strict):
     label: str = Field(default="", description=LABEL_DOC)
 
 
-class Blocker(Strict):
+class GeometryBlocker(Strict):
     """Pawns that a moving pawn may not pass over and/or land on."""
 
     pawns: Literal["own", "partner", "opponent", "other", "any"] = Field(default="any", description=(
@@ -63,8 +63,8 @@ class Geometry(Strict):
         "A move counting past Home: `illegal` (Home by exact count, R33), `stop` in Home (H19), or `bounce`: the steps "
         "left at Home are counted back down the safety zone (H32; a bounce out of the zone is illegal; it may end on the "
         "square the pawn left). Left out: as `rules.overshoot_home` says."))
-    turns: dict[ColourName, Turn] = Field(default_factory=dict, max_length=20, description=(
+    turns: dict[ColourName, GeometryTurn] = Field(default_factory=dict, max_length=20, description=(
         "Named turns (extra edges of the board graph), applied to every move of their direction, split parts "
         "included; an overlay adds one by a new name, changes one by its name or removes it with null."))
-    blockers: dict[ColourName, Blocker] = Field(default_factory=dict, max_length=20, description=(
+    blockers: dict[ColourName, GeometryBlocker] = Field(default_factory=dict, max_length=20, description=(
         "Named rules about pawns that cannot be passed or landed on; overlays add, change or remove them by name."))

@@ -13,7 +13,7 @@ from typing import Annotated, Literal, Union
 from pydantic import Discriminator, Field, Tag
 
 from sorry_rules.base import limits
-from sorry_rules.rules.geometry import Geometry
+from sorry_rules.rules.geometry import Geometry, GeometryBlocker, GeometryTurn  # noqa: F401 (every rule-file model is reachable here)
 from sorry_rules.rules.strict import Strict
 from sorry_rules.rules.vocab import Consequence, Counter, MoveFilter
 
@@ -254,9 +254,9 @@ class Variant(Strict):
     filters: dict[Name, MoveFilter] = Field(default_factory=dict, max_length=50, description=(
         "Named filters on moves, judged on each move's facts, applied in the order written (bases first) after "
         "`rules.must_bump`; an overlay adds one by a new name, changes one by its name or removes it with null."))
-    geometry: Geometry = Field(default_factory=Geometry, description=(
-        "Movement geometry as data (race-track boards): what a move past Home does, extra turns a move may take, and "
-        "pawns that cannot be passed or landed on."))
     after: dict[Name, Consequence] = Field(default_factory=dict, max_length=50, description=(
         "Named consequences of a move by its facts (extra cards, counter changes), judged and applied in the order "
         "written (bases first); overlays add, change or remove them by name."))
+    geometry: Geometry = Field(default_factory=Geometry, description=(
+        "Movement geometry as data (race-track boards): what a move past Home does, extra turns a move may take, and "
+        "pawns that cannot be passed or landed on."))
