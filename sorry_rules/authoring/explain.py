@@ -18,6 +18,7 @@ from sorry_rules.base.errors import UsageError
 from sorry_rules.compiler.build import compile_variant
 from sorry_rules.rules.loader import load_variant
 from sorry_rules.base.suggest import did_you_mean
+from sorry_rules.authoring.routewords import geometry_words
 
 WIDTH = 88
 _RELATION = {"opponent": "an opponent's", "partner": "a partner's", "other": "another colour's", "own": "your own"}
@@ -378,6 +379,7 @@ def explain_text(explained: Explained, only=()) -> str:
                 for tier in component.tiers:
                     lines.append(f"    {tier.points:+} if {expr_words(dsl.parse_expr(tier.when))}")
         lines.extend(vocabulary_words(v, origins))
+        lines.extend(geometry_words(v, lambda path: _where(origins.key_mark(path), col=False)))
     return "\n".join(lines)
 
 

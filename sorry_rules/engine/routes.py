@@ -12,9 +12,10 @@ Contract:
 - `Geometry` is plain frozen data built by the compiler; `Geometry()` is the standard
   board (no turns, no blockers, illegal past Home).
 - `Routes(layout, geometry, relation)`: `routes.options(direction, steps)[c][sq]` is the
-  tuple of ways `(to, passed, turn)` a colour-c pawn on `sq` may go `steps` steps, the plain
+  tuple of ways `(to, passed, notes)` a colour-c pawn on `sq` may go `steps` steps, the plain
   route first; `passed` lists the exclusive squares stood on between start and end (not the
-  square left), `turn` the index of the turn taken (-1: none). Tables are built on first use
+  square left), `notes` what the way did beyond plain edges, in order: a turn's index (>= 0),
+  BOUNCED or STOPPED (past Home). Tables are built on first use
   and cached per `Routes`. The plain route equals `layout.forward/backward` (which handle
   `past_home` themselves), so play without turns or passing rules never builds them.
 - `routes.passable(c, board, sq, passed)`: whether a colour-c pawn leaving `sq` may pass
@@ -24,7 +25,7 @@ Contract:
   own pawn. Both are questions about one (moving colour, other pawn) pair, so a later
   property of single pawns (a mark) can answer the same questions.
 - `step(...)` and `split(...)` are the forward/backward and split primitives on routes;
-  `Mechanics` uses them only when `routes.active` (a turn or a passing rule exists).
+  `Mechanics` has a `Routes` (and uses them) only when `Geometry.routed`.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 FORWARD, BACKWARD, DOWN, STOPPED = 0, 1, 2, 3  # modes of a walking pawn
+BOUNCED, STOPPED_NOTE = -1, -2                   # notes of a way besides the turns it took
 
 
 @dataclass(frozen=True)
@@ -140,11 +142,11 @@ class Routes:
         layout = self.layout
         if sq >= layout.X or steps <= 0 or layout.colour_of_square(sq) not in (None, c):
             return []
-        heads = [(sq, direction, (), -1)]
+        heads = [(sq, direction, (), ())]
         turns_at = self.turns_at[c]
         for i in range(steps):
             moved = []
-            for at, mode, passed, turn in heads:
+            for at, mode, passed, notes in heads:
                 if i:
                     passed = passed + (at,) if at < layout.X else passed
                 here = turns_at.get(at, ()) if at < layout.T and mode in (FORWARD, BACKWARD) else ()
@@ -152,15 +154,18 @@ class Routes:
                 if not any(u.must for _, u in here):
                     to, next_mode = self._next(c, at, mode)
                     if to >= 0:
-                        moved.append((to, next_mode, passed, turn))
+                        if next_mode != mode:
+                            notes = notes + (BOUNCED if next_mode == DOWN else STOPPED_NOTE,)
+                        moved.append((to, next_mode, passed, notes))
                 for k, u in here:
-                    moved.append((self._turned(c, at, u, direction), FORWARD if u.onto == "safety" else mode, passed, k))
+                    moved.append((self._turned(c, at, u, direction), FORWARD if u.onto == "safety" else mode, passed,
+                                  notes + (k,)))
             heads = moved
         seen, out = set(), []
-        for to, _, passed, turn in heads:
+        for to, _, passed, notes in heads:
             if (to, passed) not in seen:
                 seen.add((to, passed))
-                out.append((to, passed, turn))
+                out.append((to, passed, notes))
         return out
 
     def _table(self, direction: str, steps: int) -> tuple:
@@ -188,13 +193,16 @@ class Routes:
                 return s
         return -1
 
-    def turn_of(self, direction: str, steps: int, c: int, frm: int, to: int) -> int:
-        """The index of the turn a move `frm` -> `to` took (-1: the plain route or none)."""
-        ways = self.options(direction, steps)[c][frm]
-        plain = [w for w in ways if w[2] < 0 and w[0] == to]
-        if plain:
-            return -1
-        return next((w[2] for w in ways if w[0] == to), -1)
+    def notes_of(self, direction: str, steps: int, c: int, frm: int, to: int) -> tuple | None:
+        """The notes of the way a move of `steps` steps `frm` -> `to` took (the plain way
+        first; `()` for plain edges only), or None when no way of that length leads there."""
+        return next((notes for end, _, notes in self.options(direction, steps)[c][frm] if end == to), None)
+
+    def note_words(self, note: int) -> str:
+        """A note of a way in words: the turn's label, or what happened past Home."""
+        if note >= 0:
+            return self.geometry.turns[note].label
+        return "past Home it bounced back down the safety zone" if note == BOUNCED else "past Home it stopped in Home"
 
 
 # ---- primitives on routes ----------------------------------------------------------------
