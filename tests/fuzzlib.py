@@ -205,6 +205,11 @@ class TypedGenerator:
         if kind == 2:
             return f"backward {n}"
         if kind == 3:
+            if chooser.chance(30):  # parts with their own direction and pawn
+                parts = [chooser.choice(["forward", "backward"]) + chooser.choice(["", "", " any", " partner", " opponent",
+                                                                                 " own", " other"])
+                         for _ in range(chooser.integer(2, 3))]
+                return f"split {max(2, min(n, 12))} into {', '.join(parts)}"
             among = chooser.choice(["", " among 2", " among 3", " among any"])
             return f"split {max(2, min(n, 12))}{among}"
         if kind == 4:

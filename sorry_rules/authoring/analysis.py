@@ -76,7 +76,11 @@ class _Reach(dsl.Visitor):
         self.backward.add(node.steps)
 
     def visit_Split(self, node):
-        if self.pawns > 1:
+        if node.parts:  # split N into ...: each part may take up to N - (the other parts) steps its way
+            most = node.steps - len(node.parts) + 1
+            for direction, _ in node.parts:
+                (self.forward if direction == "forward" else self.backward).update(range(1, most + 1))
+        elif self.pawns > 1:
             self.forward.update(range(1, node.steps))
 
     def visit_Enter(self, node):

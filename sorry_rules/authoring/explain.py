@@ -51,6 +51,12 @@ class CardRule:
     options: tuple     # top-level alternatives (one Option when the effect is not a choice)
 
 
+#: Which pawn a part of `split N into ...` moves, in words.
+PART_PAWN = {None: "with a pawn no earlier part moved", "any": "with any of your pawns, the same again included",
+             "own": "with another pawn of your own colour", "partner": "with a partner's pawn",
+             "opponent": "with an opponent's pawn", "other": "with a partner's or an opponent's pawn"}
+
+
 def _where(mark, col: bool = True) -> str:
     return f"{mark.file}:{mark.line}:{mark.col}" if col else f"{mark.file}:{mark.line}"
 
@@ -113,6 +119,9 @@ class _EffectWords(dsl.Visitor):
         return f"move one pawn backward {node.steps}"
 
     def visit_Split(self, node, nested):
+        if node.parts:
+            return f"split {node.steps} steps into parts played in this order (each at least 1, all used): " + \
+                ", then ".join(f"{direction} {PART_PAWN[who]}" for direction, who in node.parts)
         if node.among == 2:
             among = "between two pawns"
         elif node.among is None:
@@ -226,6 +235,8 @@ class _Source(dsl.Visitor):
         return f"backward {node.steps}"
 
     def visit_Split(self, node):
+        if node.parts:
+            return f"split {node.steps} into " + ", ".join(" ".join(w for w in part if w) for part in node.parts)
         return f"split {node.steps}" + ("" if node.among is None else f" among {node.among}")
 
     def visit_Switch(self, node):

@@ -84,7 +84,8 @@ def route_notes(game, rules: dict, move) -> list[str]:
 
 def _split_notes(routes, totals, parts, name, game) -> list[str]:
     """The notes of each split part, for part sizes that add up to the split's steps."""
-    options = [[(n, routes.notes_of("forward", n, c, frm, to)) for n in range(1, max(totals, default=1))]
+    top = max(totals, default=1)
+    options = [[(n, routes.notes_of(d, n, c, frm, to)) for d in ("forward", "backward") for n in range(1, top)]
                for _, c, frm, to in parts]
     options = [[(n, notes) for n, notes in part if notes is not None] for part in options]
     for combo in product(*options):
