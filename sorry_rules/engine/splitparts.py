@@ -19,14 +19,8 @@ from __future__ import annotations
 
 def split_parts(m, steps: int, parts: tuple, p: int, board) -> list:
     out: list = []
-    X, layout, routes = m.X, m.layout, m.routes
+    X = m.X
     colours_of = [_colours(m, p, who) for _, who in parts]
-
-    def ways(direction: str, n: int, c: int, sq: int):
-        if routes is not None:
-            return routes.options(direction, n)[c][sq]
-        to = (layout.forward(n) if direction == "forward" else layout.backward(n))[c][sq]
-        return ((to, (), ()),) if to >= 0 else ()
 
     def extend(b, i: int, remaining: int, used: frozenset, events: list) -> None:
         direction, who = parts[i]
@@ -39,20 +33,7 @@ def split_parts(m, steps: int, parts: tuple, p: int, board) -> list:
                 if sq >= X or (who != "any" and (c, index) in used):
                     continue
                 for n in sizes:
-                    ends = set()
-                    for to, passed, _ in ways(direction, n, c, sq):
-                        if to in ends or (to < X and to != sq and b.occ[to] == c):
-                            continue
-                        if passed and not routes.passable(c, b.occ, sq, passed):
-                            continue
-                        ends.add(to)
-                        nb, nevents = b.copy(), list(events)
-                        if to == sq:  # back on the square it left (a bounce)
-                            nevents.append(("split", c, sq, to))
-                            if not m.slide(nb, c, to, nevents):
-                                continue
-                        elif not m.land(nb, c, sq, to, nevents, "split"):
-                            continue
+                    for nb, nevents in _landings(m, b, direction, n, c, sq, events):
                         if last:
                             out.append((nb.placement(), tuple(nevents), 0))
                         else:  # pawns keep their index in `pos[c]` when they move
@@ -61,6 +42,31 @@ def split_parts(m, steps: int, parts: tuple, p: int, board) -> list:
     if steps >= len(parts):
         extend(board, 0, steps, frozenset(), [])
     return out
+
+
+def _ways(m, direction: str, n: int, c: int, sq: int):
+    if m.routes is not None:
+        return m.routes.options(direction, n)[c][sq]
+    to = (m.layout.forward(n) if direction == "forward" else m.layout.backward(n))[c][sq]
+    return ((to, (), ()),) if to >= 0 else ()
+
+
+def _landings(m, b, direction: str, n: int, c: int, sq: int, events: list):
+    """(board, events) after colour c's pawn on `sq` goes each distinct way of n steps."""
+    X, ends = m.X, set()
+    for to, passed, _ in _ways(m, direction, n, c, sq):
+        if to in ends or (to < X and to != sq and b.occ[to] == c):
+            continue
+        if passed and not m.routes.passable(c, b.occ, sq, passed):
+            continue
+        ends.add(to)
+        nb, nevents = b.copy(), list(events)
+        if to == sq:  # back on the square it left (a bounce)
+            nevents.append(("split", c, sq, to))
+            if m.slide(nb, c, to, nevents):
+                yield nb, nevents
+        elif m.land(nb, c, sq, to, nevents, "split"):
+            yield nb, nevents
 
 
 def _colours(m, p: int, who) -> tuple:
