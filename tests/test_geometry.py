@@ -190,3 +190,20 @@ def test_geometry_games_play_to_the_end_and_resume(tmp_path, variant):
         final = play_game(again, resumed, [make_player(k[4:], seed, s) for s, k in enumerate(kinds)])
         assert final.winner is not None
         check_state(game, final)
+
+
+def test_home_reached_through_a_backward_turn_is_not_unreachable(tmp_path):
+    """The whole-game analysis walks the routes: with H30's turn a deck that only moves pawns
+    backward can still bring them Home (SR509 is not raised); a forward-only turn cannot."""
+    from pathlib import Path
+
+    from sorry_rules.authoring.validate import validate_file
+
+    base = Path(__file__).parent / "broken" / "home-unreachable-no-forward.yaml"
+    turns = {"backward": "{at: safety_entry, moving: backward, onto: safety}", "forward": "{at: 7, moving: forward, onto: safety}"}
+    codes = {}
+    for name, turn in turns.items():
+        path = tmp_path / f"{name}.yaml"
+        path.write_text(f"extends: {base}\ngeometry:\n  turns:\n    t: {turn}\n")
+        codes[name] = [p.code for p in validate_file(path)]
+    assert codes == {"backward": [], "forward": ["SR509"]}
