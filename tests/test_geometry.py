@@ -207,3 +207,15 @@ def test_home_reached_through_a_backward_turn_is_not_unreachable(tmp_path):
         path.write_text(f"extends: {base}\ngeometry:\n  turns:\n    t: {turn}\n")
         codes[name] = [p.code for p in validate_file(path)]
     assert codes == {"backward": [], "forward": ["SR509"]}
+
+
+def test_split_into_parts_in_explain_and_why():
+    """`split N into ...` in words, and why a lone pawn has no part of it."""
+    rules = ["house/seven-both-ways.yaml"]
+    text = explain_text(load_explained("standard", rules), only=("7",))
+    assert "split 7 steps into parts played in this order (each at least 1, all used): forward with a pawn" in " ".join(text.split())
+    game = load_game("standard", rules)
+    why = why_text(game, {"red": ["safety:4", "home", "home", "home"]}, "7", rules)
+    assert "split 7 into forward, backward: no other pawn can move the rest of the 7 steps" in why
+    why = why_text(game, {"red": ["track:10", "track:11", "home", "home"]}, "7", rules)
+    assert "from card 7, option 3: split 7 into forward, backward" in why

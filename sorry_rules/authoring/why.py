@@ -188,7 +188,11 @@ class _Diagnosis(dsl.EffectWalker):
 
     def visit_Split(self, node):
         if self._concerns(node):
-            yield from self._report(node, self.obstacles.split(node.steps, self.c, self.sq))
+            if node.parts:
+                obstacle = self.obstacles.split_parts(node.steps, tuple(d for d, _ in node.parts), self.c, self.sq)
+            else:
+                obstacle = self.obstacles.split(node.steps, self.c, self.sq)
+            yield from self._report(node, obstacle)
 
     def visit_Switch(self, node):
         if self._concerns(node):

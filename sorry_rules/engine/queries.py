@@ -170,6 +170,18 @@ class Obstacles:
             parts.append((part, obstacle))
         return Obstacle("no_part_fits", parts=tuple(parts))
 
+    def split_parts(self, steps: int, directions: tuple, c: int, sq: int) -> Obstacle | None:
+        """`split steps into ...` (parts in `directions`): the colour-c pawn on `sq` as one
+        part; the parts of `no_part_fits` are named "forward 3", "backward 2", ..."""
+        parts = []
+        for direction in dict.fromkeys(directions):
+            for part in range(1, steps - len(directions) + 2):
+                obstacle = self.step(direction, part, c, sq)
+                if obstacle is None:
+                    return Obstacle("no_partner_pawn", steps=steps)
+                parts.append((f"{direction} {part}", obstacle))
+        return Obstacle("no_part_fits", parts=tuple(parts))
+
     def switch(self, relation: str, c: int, sq: int) -> Obstacle | None:
         """`switch relation` for a colour-c pawn on `sq`."""
         layout, m, occ = self.layout, self.m, self.board.occ
