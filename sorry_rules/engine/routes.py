@@ -94,7 +94,6 @@ class Routes:
     def __init__(self, layout, geometry: Geometry, relation: tuple):
         self.layout = layout
         self.geometry = geometry
-        self.active = geometry.routed
         C, side, T = layout.C, layout.side, layout.T
         # turns_at[c][sq]: ((turn index, Turn), ...) of the turns at track square sq for colour c
         turns_at: list = [{} for _ in range(C)]
@@ -138,14 +137,16 @@ class Routes:
         return (sq + (1 if direction == FORWARD else -1)) % layout.T
 
     def walk(self, c: int, sq: int, steps: int, direction: int) -> list:
-        """Every way (to, passed, turn) `steps` steps from `sq`, the plain route first."""
+        """Every way (to, passed, notes) `steps` steps from `sq`, the plain route first. Ways that
+        stand on the same square in the same mode after the same squares are one way (the
+        first one's notes), so the number of ways stays that of the distinct paths."""
         layout = self.layout
         if sq >= layout.X or steps <= 0 or layout.colour_of_square(sq) not in (None, c):
             return []
         heads = [(sq, direction, (), ())]
         turns_at = self.turns_at[c]
         for i in range(steps):
-            moved = []
+            moved, known = [], set()
             for at, mode, passed, notes in heads:
                 if i:
                     passed = passed + (at,) if at < layout.X else passed
@@ -153,13 +154,16 @@ class Routes:
                 here = [(k, u) for k, u in here if (u.moving == "forward") == (direction == FORWARD)]
                 if not any(u.must for _, u in here):
                     to, next_mode = self._next(c, at, mode)
-                    if to >= 0:
+                    if to >= 0 and (to, next_mode, passed) not in known:
+                        known.add((to, next_mode, passed))
                         if next_mode != mode:
                             notes = notes + (BOUNCED if next_mode == DOWN else STOPPED_NOTE,)
                         moved.append((to, next_mode, passed, notes))
                 for k, u in here:
-                    moved.append((self._turned(c, at, u, direction), FORWARD if u.onto == "safety" else mode, passed,
-                                  notes + (k,)))
+                    to, next_mode = self._turned(c, at, u, direction), FORWARD if u.onto == "safety" else mode
+                    if (to, next_mode, passed) not in known:
+                        known.add((to, next_mode, passed))
+                        moved.append((to, next_mode, passed, notes + (k,)))
             heads = moved
         seen, out = set(), []
         for to, _, passed, notes in heads:
