@@ -219,3 +219,15 @@ def test_split_into_parts_in_explain_and_why():
     assert "split 7 into forward, backward: no other pawn can move the rest of the 7 steps" in why
     why = why_text(game, {"red": ["track:10", "track:11", "home", "home"]}, "7", rules)
     assert "from card 7, option 3: split 7 into forward, backward" in why
+
+
+def test_bounce_with_simultaneous_splits(tmp_path):
+    """H32 with the A2 option: each part bounces on its own, judged on the board before the
+    split; the results equal the sequential ones here (the parts cannot meet)."""
+    path = tmp_path / "simultaneous.yaml"
+    path.write_text("extends: standard\nrules: {split: simultaneous}\ngeometry: {past_home: bounce}\n")
+    pawns = {"red": ["safety:3", "track:10", "home", "home"]}
+    results = {tuple(map(tuple, m["result"].values())) for m in report(load_game(str(path)), pawns, "7")["moves"]}
+    sequential = {tuple(map(tuple, m["result"].values()))
+                  for m in report(load_game("standard", ["house/bounce-back.yaml"]), pawns, "7")["moves"]}
+    assert results == sequential and len(results) == 8
