@@ -121,6 +121,8 @@ def _track_pawns(board: Board, T: int) -> list:
 class Mechanics:
     """The movement rules of one compiled variant (tables built once)."""
 
+    explore_in_place = staticmethod(_explore_in_place)  # for the route split (`engine.routes`)
+
     def __init__(self, layout, relation, rules, control_of, geometry: Geometry | None = None):
         self.layout = layout
         self.X = layout.X

@@ -103,6 +103,7 @@ class Routes:
         self.turns_at = tuple({sq: tuple(here) for sq, here in by_square.items()} for by_square in turns_at)
         # no_pass[c][o]: (on track, in a safety zone) -> a colour-o pawn there cannot be passed by colour c
         self.no_pass = tuple(tuple(self._no_pass(relation[c][o], o) for o in range(C)) for c in range(C))
+        self.walls = any(not b.passable for b in geometry.blockers)  # False: every route may be passed
         self.options = lambda direction, steps: self._tables[direction, steps]
         self._tables = _Cache(self._table)
 
@@ -181,6 +182,8 @@ class Routes:
     def passable(self, c: int, occ: list, sq: int, passed: tuple) -> bool:
         """Whether colour c's pawn leaving `sq` may pass every square of `passed` (`occ`:
         the board's exclusive squares, as `mechanics.Board.occ`)."""
+        if not self.walls:
+            return True
         no_pass, T = self.no_pass[c], self.layout.T
         for s in passed:
             o = occ[s]
@@ -217,6 +220,7 @@ def step(m, routes: Routes, direction: str, steps: int, p: int, board) -> list:
     X, T = m.X, m.T
     occ = board.occ
     table = routes.options(direction, steps)
+    walls = routes.walls
     for c in m.control_of[p]:
         row = table[c]
         slide_here = m.slide_here[c]
@@ -225,7 +229,7 @@ def step(m, routes: Routes, direction: str, steps: int, p: int, board) -> list:
                 continue
             ends = set()
             for to, passed, _ in row[sq]:
-                if to in ends or (passed and not routes.passable(c, occ, sq, passed)):
+                if to in ends or (walls and passed and not routes.passable(c, occ, sq, passed)):
                     continue
                 ends.add(to)
                 o = -1 if to >= X or to == sq else occ[to]  # a move may end on the square it left
@@ -276,18 +280,33 @@ def split(m, routes: Routes, steps: int, limit: int, p: int, board) -> list:
                         if passed and not routes.passable(c, b.occ, sq, passed):
                             continue
                         ends.add(to)
-                        nb = b.copy()
-                        nevents = list(events)
-                        if to == sq:  # a bounce back onto the square the pawn left
-                            nevents.append(("split", c, sq, to))
-                            if not m.slide(nb, c, to, nevents):
-                                continue
-                        elif not m.land(nb, c, sq, to, nevents, "split"):
-                            continue
-                        if part == remaining:
-                            out.append((nb.placement(), tuple(nevents), 0))
-                        else:  # pawns keep their index in `pos[c]` when they move
-                            extend(nb, remaining - part, used | {(c, index)}, nevents, parts + 1)
+                        _part(m, extend, out, b, (c, index, sq, to), remaining - part, used, events, parts)
 
     extend(board, steps, frozenset(), [], 0)
     return out
+
+
+def _part(m, extend, out: list, b, pawn: tuple, rest: int, used: frozenset, events: list, parts: int) -> None:
+    """One way of one part of a split: colour c's pawn `index` goes `sq` -> `to`, then the
+    `rest` of the steps is split further (`extend`) or the split is complete (`out`). A plain
+    landing (no bump, no slide) is explored in place on `b`, as `Mechanics` does; the others
+    on a copy."""
+    c, index, sq, to = pawn
+    X = m.X
+    if to != sq and (to >= X or (b.occ[to] < 0 and (to >= m.T or m.slide_here[c][to] is None))):
+        if rest:
+            m.explore_in_place(extend, b, b.pos[c], index, c, sq, to, rest, used, events, parts, X)
+        else:
+            out.append((b.moved(c, sq, to), tuple(events) + (("split", c, sq, to),), 0))
+        return
+    nb, nevents = b.copy(), list(events)
+    if to == sq:  # a bounce back onto the square the pawn left
+        nevents.append(("split", c, sq, to))
+        if not m.slide(nb, c, to, nevents):
+            return
+    elif not m.land(nb, c, sq, to, nevents, "split"):
+        return
+    if rest:  # pawns keep their index in `pos[c]` when they move
+        extend(nb, rest, used | {(c, index)}, nevents, parts + 1)
+    else:
+        out.append((nb.placement(), tuple(nevents), 0))
