@@ -231,3 +231,32 @@ def test_bounce_with_simultaneous_splits(tmp_path):
     sequential = {tuple(map(tuple, m["result"].values()))
                   for m in report(load_game("standard", ["house/bounce-back.yaml"]), pawns, "7")["moves"]}
     assert results == sequential and len(results) == 8
+
+
+@pytest.mark.parametrize("variant, effect, pawns, expected", [
+    # the second part moves a pawn of the player's partner (yellow): 10 + a, 40 + (7 - a); red on
+    # blue's triangle 16 slides to 19, yellow on green's triangle 46 slides to 49 (R26)
+    ("partnership", "split 7 into forward, forward partner", {"red": ["track:10"], "yellow": ["track:40"]},
+     {("track:11", "track:49"), ("track:12", "track:45"), ("track:13", "track:44"), ("track:14", "track:43"),
+      ("track:15", "track:42"), ("track:19", "track:41")}),
+    # the second part moves an opponent's pawn (blue) backward: 10 + a, 30 - (7 - a); blue on its
+    # own triangle 24 stays
+    ("standard", "split 7 into forward, backward opponent", {"red": ["track:10"], "blue": ["track:30"]},
+     {("track:11", "track:24"), ("track:12", "track:25"), ("track:13", "track:26"), ("track:14", "track:27"),
+      ("track:15", "track:28"), ("track:19", "track:29")}),
+    # `any`: the same pawn may take both parts (1 + 3, 2 + 2, 3 + 1 all end on 14)
+    ("standard", "split 4 into forward, forward any", {"red": ["track:10"]}, {("track:14",)}),
+])
+def test_split_parts_choose_their_pawns(tmp_path, variant, effect, pawns, expected):
+    """`split N into` parts: a partner's pawn, an opponent's pawn moved backward, the same pawn
+    again; parts of the player's own colours by default (docs/REFERENCE.md section 2.1)."""
+    path = tmp_path / "parts.yaml"
+    path.write_text(f"extends: {variant}\ncards:\n  \"7\": \"{effect}\"\n  \"4\": \"{effect}\"\n")
+    game = load_game(str(path))
+    full = {c: squares + ["start"] * (4 - len(squares)) for c, squares in pawns.items()}
+    card = effect.split()[1]
+    results = set()
+    for move in report(game, full, card)["moves"]:
+        moved = tuple(sq for c in pawns for sq in move["result"][c] if sq != "start")
+        results.add(moved)
+    assert results == expected
