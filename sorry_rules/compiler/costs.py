@@ -50,7 +50,18 @@ class CostEstimator(dsl.Visitor):
 
     # ---- primitives ----------------------------------------------------------------------
     def visit_Enter(self, node):
+        if node.selector is not None:
+            return 2 * self.group, 2 * self.group + self.C * self.pawns
         return self.group, self.group
+
+    def visit_Send(self, node):
+        every = self.C * self.pawns  # at most one outcome per pawn (two kinds per shared square)
+        return 2 * every, 3 * every
+
+    visit_MovePawn = visit_Mark = visit_Unmark = visit_Send
+
+    def visit_CountPawns(self, node):
+        return 1, self.C * self.pawns
 
     def visit_Forward(self, node):
         return self.movers, self.movers

@@ -88,6 +88,11 @@ class Board:
     def copy(self) -> "Board":
         return Board([p[:] for p in self.pos], self.occ[:])  # a copy is made to be changed
 
+    def after(self, placement, events, layout) -> "Board":
+        """The board a following effect starts from, once `events` gave `placement` (a
+        board with marks replays them: `engine.marks.MarkedBoard`)."""
+        return Board.of(placement, len(self.occ))
+
     def placement(self) -> tuple:
         if self.base is not None:
             return self.base
