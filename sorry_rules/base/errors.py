@@ -59,11 +59,15 @@ CODES: dict[str, str] = {
     "SR520": "counter named like a DSL word",
     "SR521": "unknown counter",
     "SR522": "counter never changed or never read",
+    "SR550": "mark named like a DSL word",
+    "SR551": "unknown mark",
+    "SR552": "mark never placed or never read",
     # Position files (`sorry-play moves --state`); unknown colours and cards are SR501/SR502
     "SR601": "not a square in position notation",
     "SR602": "two pawns on one square",
     "SR603": "colour not seated, or seated twice",
     "SR604": "card or hand does not fit how the variant plays",
+    "SR605": "mark on a square without a pawn to carry it",
 }
 
 

@@ -95,3 +95,11 @@ def seated_teams(game, seats) -> list[tuple]:
 def placement_names(game, placement, seats) -> dict:
     """{colour name: [position, ...]} for the seated colours, in a stable order."""
     return {game.colours[c]: [square_name(game, sq) for sq in placement[c]] for c in seats}
+
+
+def marks_data(game, marks) -> dict:
+    """{mark name: [{"colour", "square", "by"}, ...]} of `State.marks` (every declared mark,
+    an empty list when none is placed); {} for a variant without marks."""
+    return {kind.name: [{"colour": game.colours[c], "square": square_name(game, sq), "by": game.colours[by]}
+                        for c, sq, by in entries]
+            for kind, entries in zip(game.marks, marks or ((),) * len(game.marks))}
