@@ -384,10 +384,10 @@ class Game:
             return ()
         return self.apply(state, move).marks if state.winner is None else state.marks
 
-    def obstacles(self, placement) -> Obstacles:
-        """Per-primitive answers to "why can this pawn not move" on `placement`
-        (see `engine.queries.Obstacles`)."""
-        return Obstacles(self.mechanics, tuple(placement))
+    def obstacles(self, placement, marks: tuple = ()) -> Obstacles:
+        """Per-primitive answers to "why can this pawn not move" on `placement` with the
+        marks `marks` (`State.marks`; see `engine.queries.Obstacles`)."""
+        return Obstacles(self.mechanics, tuple(placement), tuple(marks))
 
     def chance(self, state: State) -> tuple:
         """The distribution of the next card drawn in `state`: ((card, Fraction), ...) over
