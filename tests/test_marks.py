@@ -1,0 +1,184 @@
+"""Marks on pawns and pawn selectors (docs/REFERENCE.md `marks`, `also` and section 2.4):
+what the scenarios cannot show. Marks survive save and resume, follow their lifetimes over
+whole games (every invariant, tests/invariants.py `check_marks`), are written and refused in
+position files with located codes, and `count(pawns ...)` reads them in conditions."""
+
+from __future__ import annotations
+
+import pytest
+
+from sorry_rules.base.errors import PositionError, RuleFileError
+from sorry_rules.compiler import load_game
+from sorry_rules.engine import marks as engine_marks
+from sorry_rules.authoring.oracle import moves_report
+from sorry_rules.players.registry import make_player
+from sorry_rules.players.runner import GameRecord, play_game
+from sorry_rules.records.position import parse_position
+from sorry_rules.records.savefile import new_save, read_save, restore, state_digest, write_save
+
+from .randomplay import play_random
+from .sizes import short_and_full
+
+OVERLAYS = ["house/mercy-start.yaml", "house/safety-sprint.yaml", "house/sorry-safety.yaml", "house/freeze.yaml"]
+ALL_FOUR = tuple(OVERLAYS)
+
+
+@pytest.mark.parametrize("games", short_and_full(2, 40))
+@pytest.mark.parametrize("variant", ["standard", "partnership", "points"])
+@pytest.mark.parametrize("rule", OVERLAYS)
+def test_random_games_keep_every_invariant(variant, rule, games):
+    game = load_game(variant, (rule,))
+    for seed in range(games):
+        played = play_random(game, seed, game.players_max, spec=variant, rules=(rule,))
+        assert played.final.winner is not None
+
+
+@pytest.mark.parametrize("games", short_and_full(2, 40))
+def test_all_four_together_in_partnership(games):
+    game = load_game("partnership", ALL_FOUR)
+    for seed in range(games):
+        assert play_random(game, seed, 4, spec="partnership", rules=ALL_FOUR).final.winner is not None
+
+
+def _saved(game, spec, rules, seed, plies):
+    state = game.new_game(seed, players=4)
+    record = GameRecord(seed, state.seats, state.turn)
+    kinds = ("bot:random", "bot:greedy", "bot:random", "bot:greedy")
+    players = [make_player(k[4:], seed, seat) for seat, k in enumerate(kinds)]
+    final = play_game(game, state, players, max_plies=plies, record=record)
+    saved = new_save(game, spec, rules, seed, state, kinds, 20_000)
+    saved.choices = list(record.choices)
+    saved.reached(final)
+    return saved, final
+
+
+def test_marks_survive_save_and_resume(tmp_path):
+    """A game with freezes and mercy marks, saved while marks are on the board, resumes to the
+    same state, marks and who placed them included (H27, H31)."""
+    rules = ("house/freeze.yaml", "house/mercy-start.yaml")
+    game = load_game("standard", rules)
+    for seed in range(40):
+        for plies in range(20, 300, 7):
+            saved, final = _saved(game, "standard", list(rules), seed, plies)
+            if final.winner is None and all(final.marks):
+                break
+        else:
+            continue
+        break
+    else:
+        pytest.fail("no seed gave a game with both kinds of mark on the board")
+    path = tmp_path / "game.json"
+    write_save(path, saved)
+    again = read_save(path)
+    restored_game, state = restore(again)
+    assert state == final and state.marks == final.marks
+    assert state_digest(state) == saved.state_digest
+    # the digest covers the marks: the same state without them is another state
+    assert state_digest(state._replace(marks=engine_marks.empty(game.marks))) != saved.state_digest
+
+
+def test_freeze_ends_when_the_freezer_turn_begins():
+    """Red freezes blue; blue, yellow and green play; when red's turn begins the freeze is gone
+    (and at most one freeze per player is ever on the board: check_marks)."""
+    game = load_game("standard", ("house/freeze.yaml",))
+    pos = parse_position(game, {"players": ["red", "blue", "yellow", "green"], "turn": "red", "card": "sorry",
+                                "pawns": {"red": ["track:10"], "blue": ["track:20"], "yellow": ["track:40"],
+                                          "green": ["track:50"]}})
+    state = pos.state
+    freeze = [m for m in game.legal_moves(state) if m.events and m.events[0][0] == "mark"
+              and m.events[0][1:3] == (1, 20)]
+    assert len(freeze) == 1
+    state = game.apply(state, freeze[0])
+    assert state.marks == (((1, 20, 0),),)
+    for _ in range(3):  # blue, yellow and green play a card each
+        state = game.draw(state)
+        moves = game.legal_moves(state)
+        assert all((1, 20) not in {(e[1], e[2]) for e in m.events if e[0] in ("forward", "backward", "split")}
+                   for m in moves), "the frozen pawn never moves"
+        before = state.turn
+        state = game.apply(state, moves[0])
+        if state.turn == before:  # a 2 draws again: play on until the turn passes
+            continue
+    while state.turn != 0:
+        state = game.apply(game.draw(state), game.legal_moves(game.draw(state))[0])
+    assert state.marks == ((),), "red's turn began: red's freeze ended"
+
+
+def _position(game, data):
+    base = {"players": ["red", "blue", "yellow", "green"], "turn": "red", "card": "5"}
+    return parse_position(game, {**base, **data})
+
+
+def test_position_marks_refused_with_located_codes():
+    game = load_game("standard", ("house/freeze.yaml",))
+    with pytest.raises(PositionError) as caught:
+        _position(game, {"pawns": {"blue": ["track:20"]},
+                         "marks": {"frozen": [{"colour": "blue", "square": "track:21"},
+                                              {"colour": "purple", "square": "track:20"},
+                                              {"colour": "blue", "square": "track:99"}],
+                                   "frosen": []}})
+    codes = sorted(p.code for p in caught.value.problems)
+    assert codes == ["SR501", "SR551", "SR601", "SR605"]
+    text = str(caught.value)
+    assert "did you mean 'frozen'" in text and "<position>:1:1" in text
+
+
+def test_position_counts_marked_pawns_in_start():
+    """A24: Start holds alike pawns; a position lists each marked one; more marks than pawns
+    there is SR605."""
+    game = load_game("standard", ("house/mercy-start.yaml",))
+    ok = _position(game, {"pawns": {"red": ["track:30"]}, "marks": {"mercy": [{"colour": "red", "square": "start"}] * 3}})
+    assert ok.state.marks == (((0, game.layout.start[0], 0),) * 3,)
+    with pytest.raises(PositionError) as caught:
+        _position(game, {"pawns": {"red": ["track:30"]}, "marks": {"mercy": [{"colour": "red", "square": "start"}] * 4}})
+    assert [p.code for p in caught.value.problems] == ["SR605"]
+
+
+def test_moves_report_lists_marks_after_each_move():
+    game = load_game("standard", ("house/freeze.yaml",))
+    report = moves_report(game, _position(game, {"card": "sorry", "pawns": {"red": ["track:10"], "blue": ["track:20"]}}))
+    assert report["marks"] == {"frozen": []}
+    after = sorted(str(m["marks"]) for m in report["moves"])
+    assert after == sorted([str({"frozen": []}), str({"frozen": [{"colour": "blue", "square": "track:20", "by": "red"}]})])
+
+
+COUNTING = """\
+extends: standard
+marks:
+  hunted: {until: moves, label: hunted}
+after:
+  hunt: {when: bumps(opponents) > 0, mark: {hunted: moved}}
+cards:
+  "3": forward 3 | forward 13 if count(pawns opponent marked hunted) > 0
+"""
+
+
+def test_count_pawns_reads_marks_in_a_guard(tmp_path):
+    """`count(pawns SELECTOR)` with marks in a card's guard: the 3 may go 13 while an
+    opponent's pawn is marked; the mark is placed by an `after:` consequence on the moved pawn."""
+    path = tmp_path / "counting.yaml"
+    path.write_text(COUNTING)
+    game = load_game(str(path))
+    plain = _position(game, {"card": "3", "pawns": {"red": ["track:30"]}})
+    assert len(game.legal_moves(plain.state)) == 1
+    marked = _position(game, {"card": "3", "pawns": {"red": ["track:30"], "blue": ["track:50"]},
+                              "marks": {"hunted": [{"colour": "blue", "square": "track:50"}]}})
+    assert sorted(m.placement[0] for m in game.legal_moves(marked.state)) == [(33, 84, 84, 84), (43, 84, 84, 84)]
+    bump = _position(game, {"card": "5", "pawns": {"red": ["track:30"], "blue": ["track:35"]}})
+    move = game.legal_moves(bump.state)[0]
+    assert game.apply(bump.state, move).marks == (((0, 35, 0),),), "the pawn that bumped is hunted"
+
+
+@pytest.mark.parametrize("text, code", [
+    ("cards: {sorry: mark frosty opponent in track}", "SR302"),
+    ("cards: {sorry: send opponent in safety to track:99}", "SR508"),
+    ("cards: {sorry: send opponent opponent to start}", "SR301"),
+    ("cards: {sorry: send opponent marked frozen unmarked frozen to start}", "SR301"),
+])
+def test_selector_errors_are_located(tmp_path, text, code):
+    path = tmp_path / "bad.yaml"
+    path.write_text("extends: house/freeze.yaml\n" + text + "\n")
+    with pytest.raises(RuleFileError) as caught:
+        load_game(str(path))
+    assert code in [p.code for p in caught.value.problems]
+    assert all(p.line == 2 for p in caught.value.problems if p.code == code)
