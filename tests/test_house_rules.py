@@ -41,6 +41,10 @@ CATALOGUE = {
     "H21": "house/bump-bonus.yaml",
     "H22": "house/bump-points.yaml",
     "H24": "house/deck-44.yaml",
+    "H27": "house/mercy-start.yaml",
+    "H28": "house/safety-sprint.yaml",
+    "H29": "house/sorry-safety.yaml",
+    "H31": "house/freeze.yaml",
     "H24 (55)": "house/deck-55.yaml",
     "quick game": "house/quick-game.yaml",
 }
