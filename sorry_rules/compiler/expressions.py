@@ -189,6 +189,8 @@ class ExpressionBuilder(dsl.Visitor):
         """`count(pawns SELECTOR)`: the pawns chosen from the player's point of view, on the
         board judged (a card's guard, a win or score condition) or, where a move is judged,
         after it (its marks included)."""
+        if not hasattr(self.compiler, "mark_names"):
+            raise CompileError(node.pos, "count(pawns ...) counts pawns of a race track; this board has none", "SR304")
         selector, layout = compile_selector(self.compiler, node.selector), self.layout
 
         def count_pawns(p, b, env):

@@ -2,7 +2,8 @@
 (docs/REFERENCE.md section 1, "Marks and added alternatives").
 
 Contract:
-- `check_marks(v, out)` adds located problems: a mark named like a DSL word (SR550), an
+- `check_marks(v, out)` adds located problems: `marks:` or `also:` on a grid board
+  (SR512), a mark named like a DSL word (SR550), an
   `after: ... mark:` of a mark not declared (SR551), an unknown card in `also: ... cards:`
   (SR502).
 - `mark_kinds(v)` is the engine's `MarkKind` per declared mark, in order (() without marks).
@@ -31,6 +32,12 @@ _PRIMITIVES = {"enter": dsl.Enter, "forward": dsl.Forward, "backward": dsl.Backw
 
 
 def check_marks(v, out: ProblemCollector) -> None:
+    if v.board.kind == "grid":
+        for section in ("marks", "also"):
+            if getattr(v, section):
+                out.at((section,), "SR512", f"{section}: is a rule of pawns on a race track; a grid board has none",
+                       key=True)
+        return
     for name in v.marks:
         if name in MARK_RESERVED:
             out.at(("marks", name), "SR550", f"mark '{name}' has the name of a DSL word; rename it", key=True)
