@@ -182,3 +182,22 @@ def test_selector_errors_are_located(tmp_path, text, code):
         load_game(str(path))
     assert code in [p.code for p in caught.value.problems]
     assert all(p.line == 2 for p in caught.value.problems if p.code == code)
+
+
+def test_play_screen_shows_marked_pawns_with_and_without_colour():
+    """A frozen pawn is drawn with the mark's symbol (no colour needed) and the panel lists
+    who froze which pawn; mercy pawns in Start are counted there."""
+    from sorry_rules.cli import screen
+
+    game = load_game("standard", ("house/freeze.yaml", "house/mercy-start.yaml"))
+    position = _position(game, {"pawns": {"blue": ["track:20"], "red": ["track:10"]},
+                                "marks": {"frozen": [{"colour": "blue", "square": "track:20", "by": "red"}],
+                                          "mercy": [{"colour": "green", "square": "start"}] * 2}})
+    scene = screen.state_scene(game, position.state, "test", ("you", "bot", "bot", "bot"))
+    text = "\n".join(line.plain for line in screen.render_scene(scene, 120))
+    assert "B#" in text
+    assert "frozen #: Blue track:20 (by Red)" in text
+    assert "mercy +: Green start x2 (by Green)" in text
+    plain = screen.state_scene(game, position.state._replace(marks=engine_marks.empty(game.marks)), "test",
+                               ("you", "bot", "bot", "bot"))
+    assert "B#" not in "\n".join(line.plain for line in screen.render_scene(plain, 120))

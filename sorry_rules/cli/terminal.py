@@ -205,7 +205,7 @@ class Session:
             game=game, placement=view.placement, seats=view.seats, turn=view.seat, plies=view.plies,
             title=self.title, seat_names=self.seat_names(), card=view.card, hand=view.hand,
             pile_size=view.pile_size, discard_size=len(view.discard), log=list(self.log),
-            scores=game.standing(self.state) if game.scoring else None,
+            scores=game.standing(self.state) if game.scoring else None, marks=self.state.marks,
         )
 
     def show(self, view, moves) -> None:
