@@ -159,7 +159,8 @@ def compile_variant(loaded: LoadedVariant) -> tuple[Game, list[Problem]]:
     card_options = []
     for i, name in enumerate(card_names):
         own = _options(programs, i, asts[("cards", name)], compiled[("cards", name)])
-        extra = tuple((Origin(i, len(own) + j, -1), programs.effect(_alone_alternative(asts[("cards", name)], asts[("also", a, "effect")])))
+        card_ast = asts[("cards", name)]
+        extra = tuple((Origin(i, len(own) + j, -1), programs.effect(_alone_alternative(card_ast, asts[("also", a, "effect")])))
                       for j, a in enumerate(added.get(name, ())))
         card_options.append(own + extra)
     deck = [i for i, name in enumerate(card_names) for _ in range(v.deck[name])]

@@ -33,9 +33,9 @@ class ProgramCompiler:
     `team_of[c]` is the tuple of colours of c's team (c included); `pawns` is the number of
     pawns per colour (for the cost bound); `counters` the declared counter names (with their
     `counter_starts`), readable in expressions; `mark_names` the declared mark kinds
-    (`marks_read` and `marks_placed` collect those selectors read and `mark` places). `functions_used` collects the count functions
-    compiled since the caller last cleared it. Movement tables are reserved across every
-    effect this compiler builds (one variant's budget)."""
+    (`marks_read` and `marks_placed` collect those selectors read and `mark` places).
+    `functions_used` collects the count functions compiled since the caller last cleared it.
+    Movement tables are reserved across every effect this compiler builds (one variant's budget)."""
 
     def __init__(self, mechanics, team_of: tuple, pawns: int = 1, counters: tuple = (), counter_starts: tuple = (),
                  mark_names: tuple = ()):

@@ -1,6 +1,7 @@
 """Pydantic models of the open rule vocabulary (issue 12): counters, filters on moves,
-consequences of moves, marks on pawns and alternatives added to cards. docs/REFERENCE.md section 1 ("Counters, filters and consequences")
-gives their meaning; the DSL texts they hold are compiled by `sorry_rules.compiler.vocab`.
+consequences of moves, marks on pawns and alternatives added to cards. docs/REFERENCE.md
+section 1 ("Counters, filters and consequences", "Marks and also") gives their meaning; the
+DSL texts they hold are compiled by `sorry_rules.compiler.vocab` and `compiler.marking`.
 
 Contract: pure data, as `rules.model`; names of counters and cards are checked against the
 rest of the variant by the compiler (`compiler.vocab.check_vocab`), not here.
