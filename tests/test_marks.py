@@ -201,3 +201,17 @@ def test_play_screen_shows_marked_pawns_with_and_without_colour():
     plain = screen.state_scene(game, position.state._replace(marks=engine_marks.empty(game.marks)), "test",
                                ("you", "bot", "bot", "bot"))
     assert "B#" not in "\n".join(line.plain for line in screen.render_scene(plain, 120))
+
+
+def test_win_condition_reads_marks(tmp_path):
+    """`count(pawns ...)` in `win:` sees the marks after the move (consequences included), and
+    such a win is judged after every move, not only when a pawn reaches Home."""
+    path = tmp_path / "bounty-win.yaml"
+    path.write_text(COUNTING.replace('cards:\n  "3": forward 3 | forward 13 if count(pawns opponent marked hunted) > 0\n',
+                                     "win: home(team) == pawns(team) or count(pawns own marked hunted) >= 1\n"))
+    game = load_game(str(path))
+    bump = _position(game, {"card": "5", "pawns": {"red": ["track:30"], "blue": ["track:35"]}})
+    after = game.apply(bump.state, game.legal_moves(bump.state)[0])
+    assert after.winner == 0, "red's pawn is hunted after its bump: red's win condition holds"
+    quiet = _position(game, {"card": "5", "pawns": {"red": ["track:30"]}})
+    assert game.apply(quiet.state, game.legal_moves(quiet.state)[0]).winner is None

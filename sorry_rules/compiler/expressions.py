@@ -192,6 +192,7 @@ class ExpressionBuilder(dsl.Visitor):
         if not hasattr(self.compiler, "mark_names"):
             raise CompileError(node.pos, "count(pawns ...) counts pawns of a race track; this board has none", "SR304")
         selector, layout = compile_selector(self.compiler, node.selector), self.layout
+        self.compiler.functions_used.add("count_pawns")  # not a Home-only win condition (build.win_on_home_only)
 
         def count_pawns(p, b, env):
             marks = getattr(b, "marks", None)

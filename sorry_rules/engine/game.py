@@ -438,7 +438,7 @@ class Game:
         winner = None
         if move.kind == "move" and (not self.win_on_home_only or self._reaches_home(move.events)
                                     or self._wins_at_setup(state.seats)):
-            winner = self._winner(placement, state.seats, state.turn, counters)
+            winner = self._winner(placement, state.seats, state.turn, counters, marks)
         if winner is not None or move.draw_again:
             turn = state.turn
         elif bonus:
@@ -449,6 +449,13 @@ class Game:
             marks = _marks.turn_begins(self.marks, marks, state.seats[turn])
         return State(placement, state.seats, turn, None, hands, pile, discard, rng, winner, state.plies + 1, counters, bonus,
                      marks)
+
+    def _env(self, counters, marks):
+        """The environment of win and score expressions: counters and marks when the
+        variant has them (None otherwise: nothing to read)."""
+        if not counters and not self.marks:
+            return None
+        return {"@counters": counters, "@marks": marks} if self.marks else {"@counters": counters}
 
     def _wins_at_setup(self, seats) -> bool:
         """Whether a seat's win condition already holds before any pawn reached Home. A
@@ -465,9 +472,9 @@ class Game:
         home = self.layout.home
         return any(len(e) == 4 and e[3] == home[e[1]] for e in events)
 
-    def _winner(self, placement, seats, mover: int, counters=()) -> int | None:
+    def _winner(self, placement, seats, mover: int, counters=(), marks=()) -> int | None:
         view = PlacementView(placement)
-        env = {"@counters": counters} if counters else None
+        env = self._env(counters, marks)
         n = len(seats)
         for k in range(n):
             seat = (mover + k) % n
@@ -484,7 +491,7 @@ class Game:
         winning_colours = self.team_of[seats[state.winner]]
         winning = tuple(i for i, c in enumerate(seats) if c in winning_colours)
         view = PlacementView(state.placement)
-        env = {"@counters": state.counters} if state.counters else None
+        env = self._env(state.counters, state.marks)
         scores = {}
         for seat, colour in enumerate(seats):
             lines = []
@@ -501,7 +508,7 @@ class Game:
         if not self.scoring:
             return {}
         view = PlacementView(state.placement)
-        env = {"@counters": state.counters} if state.counters else None
+        env = self._env(state.counters, state.marks)
         return {seat: sum(formula(colour, view, env) for _, for_winner, formula in self.scoring if not for_winner)
                 for seat, colour in enumerate(state.seats)}
 
