@@ -139,7 +139,12 @@ def compile_variant(loaded: LoadedVariant) -> tuple[Game, list[Problem]]:
     for name, extra in added.items():
         if compiled.get(("cards", name)) is not None and all(compiled.get(("also", a, "effect")) for a in extra):
             combined = _with_alternatives(asts[("cards", name)], [asts[("also", a, "effect")] for a in extra])
-            compiled[("cards", name)] = programs.effect(combined)
+            try:
+                programs.check_cost(combined)
+                compiled[("cards", name)] = programs.effect(combined)
+            except CompileError as error:  # each part fits, the whole may not: said at the last alternative
+                out.in_text(("also", extra[-1], "effect"), 0, error.code,
+                            f"card {name} with the alternatives of also: {error.message}")
     card_programs = [compiled[("cards", name)] for name in card_names]
     win = compiled[("win",)]
     scoring = []

@@ -98,7 +98,7 @@ class _Replay:
                 if not wanted:
                     continue
                 moving = []
-                for _, _, _, by in wanted:
+                for _ in wanted:
                     for entry in entries:
                         if entry[0] == c and entry[1] == frm and entry not in moving:
                             moving.append(entry)
