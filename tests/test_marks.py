@@ -215,3 +215,37 @@ def test_win_condition_reads_marks(tmp_path):
     assert after.winner == 0, "red's pawn is hunted after its bump: red's win condition holds"
     quiet = _position(game, {"card": "5", "pawns": {"red": ["track:30"]}})
     assert game.apply(quiet.state, game.legal_moves(quiet.state)[0]).winner is None
+
+
+def test_why_names_the_mark_that_stops_a_pawn_and_the_option_of_also():
+    """`moves --why`: a frozen pawn cannot move (its mark is named), a landing on a frozen pawn
+    is forbidden by its mark, and a freeze comes from the Sorry!'s added alternative."""
+    from sorry_rules.authoring.explain import load_explained
+    from sorry_rules.authoring.why import add_why
+
+    explained = load_explained("standard", ("house/freeze.yaml",))
+    game = explained.game
+    position = _position(game, {"pawns": {"red": ["track:15", "track:30", "track:40"], "green": ["track:20"]},
+                                "marks": {"frozen": [{"colour": "green", "square": "track:20", "by": "yellow"},
+                                                     {"colour": "red", "square": "track:40", "by": "blue"}]}})
+    report = add_why(game, explained.cards, position, moves_report(game, position))
+    reasons = {pawn["at"]: [r["text"] for r in pawn["reasons"]] for pawn in report["blocked"]}
+    assert reasons["track:40"] == ["marked 'frozen': a frozen pawn cannot move"]
+    assert reasons["track:15"] == ["forward 5: the green pawn on track:20 is marked 'frozen' and cannot be moved"]
+    sorry = _position(game, {"card": "sorry", "pawns": {"red": ["track:10"], "blue": ["track:20"]}})
+    report = add_why(game, explained.cards, sorry, moves_report(game, sorry))
+    freeze = next(m for m in report["moves"] if m["text"].startswith("marks"))
+    assert [(w["card"], w["option"]) for w in freeze["why"]] == [("sorry", 2)]
+    assert freeze["why"][0]["where"].startswith("house/freeze.yaml:")
+
+
+def test_explain_words_marks_and_added_alternatives():
+    from sorry_rules.authoring.explain import explain_text, load_explained
+
+    text = explain_text(load_explained("standard", ("house/freeze.yaml", "house/mercy-start.yaml")))
+    assert "Mark 'frozen' (frozen, shown #) - house/freeze.yaml:" in text
+    assert "a marked pawn cannot move" in text and "Until the pawn leaves its Start." in text
+    assert "Also on cards sorry ('freeze')" in text
+    assert "Also on every card whose effect has forward or split ('mercy_start')" in text
+    assert "mark every pawn it bumped 'mercy'" in text
+    assert "option 2: enter marked mercy  (house/mercy-start.yaml:" in text

@@ -163,8 +163,9 @@ def compile_variant(loaded: LoadedVariant) -> tuple[Game, list[Problem]]:
         raise RuleFileError(out.problems)
     card_options = []
     for i, name in enumerate(card_names):
-        own = _options(programs, i, asts[("cards", name)], compiled[("cards", name)])
         card_ast = asts[("cards", name)]
+        alone = programs.effect(card_ast) if name in added else compiled[("cards", name)]  # without its `also:`
+        own = _options(programs, i, card_ast, alone)
         extra = tuple((Origin(i, len(own) + j, -1), programs.effect(_alone_alternative(card_ast, asts[("also", a, "effect")])))
                       for j, a in enumerate(added.get(name, ())))
         card_options.append(own + extra)

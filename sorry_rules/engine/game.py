@@ -343,18 +343,20 @@ class Game:
             if move.card not in by_card:
                 by_card[move.card] = [(origin, self._option_keys(program, p, board, state.placement))
                                       for origin, program in self.card_options[move.card]]
-            key = (move.placement, move.kind, move.draw_again)
+            key = (move.placement, move.kind, move.draw_again) + ((move.marks,) if self.marks else ())
             traced.append(TracedMove(move, tuple(origin for origin, keys in by_card[move.card] if key in keys)))
         return traced
 
-    @staticmethod
-    def _option_keys(program, p: int, board: Board, placement) -> set:
+    def _option_keys(self, program, p: int, board: Board, placement) -> set:
         keys = set()
+        marked = bool(self.marks)
         for result, events, flags in program(p, board):
             if events:
-                keys.add((result, "move", bool(flags & DRAW_AGAIN)))
+                key = (result, "move", bool(flags & DRAW_AGAIN))
+                keys.add(key + (_marks.replay(self.marks, self.layout, board.marks, events),) if marked else key)
             elif flags & PASS:
-                keys.add((placement, "pass", bool(flags & DRAW_AGAIN)))
+                key = (placement, "pass", bool(flags & DRAW_AGAIN))
+                keys.add(key + (board.marks,) if marked else key)
         return keys
 
     def filtered_moves(self, state: State) -> list:
