@@ -249,3 +249,19 @@ def test_explain_words_marks_and_added_alternatives():
     assert "Also on every card whose effect has forward or split ('mercy_start')" in text
     assert "mark every pawn it bumped 'mercy'" in text
     assert "option 2: enter marked mercy  (house/mercy-start.yaml:" in text
+
+
+def test_selectors_narrow_forward_backward_and_split(tmp_path):
+    """The same selector after `forward N`, `backward N` and `split N`: only the chosen pawns
+    move (here: the 3 goes forward in the safety zone only, or back on the track; the 7's
+    parts only for pawns on the track)."""
+    path = tmp_path / "zones.yaml"
+    path.write_text('extends: standard\ncards:\n  "3": forward 3 in safety | backward 3 in track\n'
+                    '  "7": split 7 in track\n')
+    game = load_game(str(path))
+    pos = _position(game, {"card": "3", "pawns": {"red": ["safety:1", "track:30"]}})
+    names = sorted(tuple(game.layout.name(sq) for sq in m.placement[0]) for m in game.legal_moves(pos.state))
+    assert names == [("track:27", "safety:1", "start", "start"), ("track:30", "safety:4", "start", "start")]
+    pos = _position(game, {"card": "7", "pawns": {"red": ["safety:1", "track:30", "track:40"]}})
+    for move in game.legal_moves(pos.state):
+        assert all(e[2] in (30, 40) for e in move.events if e[0] == "split"), move.events

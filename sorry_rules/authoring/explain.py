@@ -130,10 +130,10 @@ class _EffectWords(dsl.Visitor):
         return f"take the mark '{node.name.replace('_', ' ')}' off {selector_words(node.selector)}"
 
     def visit_Forward(self, node, nested):
-        return f"move one pawn forward {node.steps}"
+        return f"move {_one(node)} forward {node.steps}"
 
     def visit_Backward(self, node, nested):
-        return f"move one pawn backward {node.steps}"
+        return f"move {_one(node)} backward {node.steps}"
 
     def visit_Split(self, node, nested):
         if node.among == 2:
@@ -142,7 +142,8 @@ class _EffectWords(dsl.Visitor):
             among = "among any number of pawns"
         else:
             among = f"among two to {node.among} pawns"
-        return f"split {node.steps} forward steps {among} (each at least 1, all used)"
+        whose = f" ({selector_words(node.selector, 'pawns')})" if node.selector is not None else ""
+        return f"split {node.steps} forward steps {among}{whose} (each at least 1, all used)"
 
     def visit_Switch(self, node, nested):
         return f"switch one of your pawns on the track with {_RELATION[node.relation]} pawn on the track"
@@ -213,6 +214,15 @@ def selector_source(selector) -> str:
     parts += [f"in {z}" for z in selector.zones]
     parts += [f"marked {n}" for n, _ in selector.marked] + [f"unmarked {n}" for n, _ in selector.unmarked]
     return " ".join(parts + (["alone"] if selector.alone else []))
+
+
+def _one(node) -> str:
+    """"one pawn", or the pawn a primitive's selector chooses."""
+    return "one pawn" if node.selector is None else selector_words(node.selector)
+
+
+def _selector_suffix(node) -> str:
+    return f" {selector_source(node.selector)}" if node.selector is not None else ""
 
 
 def _destination_source(dest) -> str:
@@ -299,13 +309,13 @@ class _Source(dsl.Visitor):
         return f"count(pawns {selector_source(node.selector)})"
 
     def visit_Forward(self, node):
-        return f"forward {node.steps}"
+        return f"forward {node.steps}" + _selector_suffix(node)
 
     def visit_Backward(self, node):
-        return f"backward {node.steps}"
+        return f"backward {node.steps}" + _selector_suffix(node)
 
     def visit_Split(self, node):
-        return f"split {node.steps}" + ("" if node.among is None else f" among {node.among}")
+        return f"split {node.steps}" + ("" if node.among is None else f" among {node.among}") + _selector_suffix(node)
 
     def visit_Switch(self, node):
         return f"switch {node.relation}"

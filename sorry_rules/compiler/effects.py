@@ -23,6 +23,7 @@ from sorry_rules.base import limits
 from sorry_rules.compiler.selectors import compile_selector, mark_index
 from sorry_rules.compiler.vocabulary import CompileError
 from sorry_rules.engine import pawns
+from sorry_rules.engine.events import STEP_KINDS
 from sorry_rules.engine.mechanics import DRAW_AGAIN, PASS
 
 #: Largest number of movement-table entries (colours x squares per table) of one variant.
@@ -121,14 +122,28 @@ class EffectBuilder(dsl.Visitor):
         self.check_steps(node, node.steps)
         self.reserve_tables(node, "forward", (node.steps,))
         table = self.layout.forward(node.steps)
-        return lambda p, board: m.step(table, "forward", p, board)
+        return self._selected(node, lambda p, board: m.step(table, "forward", p, board))
 
     def visit_Backward(self, node):
         m = self.m
         self.check_steps(node, node.steps)
         self.reserve_tables(node, "backward", (node.steps,))
         table = self.layout.backward(node.steps)
-        return lambda p, board: m.step(table, "backward", p, board)
+        return self._selected(node, lambda p, board: m.step(table, "backward", p, board))
+
+    def _selected(self, node, program):
+        """`program` keeping only the outcomes whose moving pawns (every step, each part of
+        a split) the node's selector chooses on the board before it; `program` itself when
+        the node has no selector."""
+        if node.selector is None:
+            return program
+        selector, layout = compile_selector(self.compiler, node.selector), self.layout
+
+        def selected(p, board):
+            chosen = {(c, sq) for c, sq, _ in pawns.select(selector, layout, p, board.pos, getattr(board, "marks", ()))}
+            return [outcome for outcome in program(p, board)
+                    if all((e[1], e[2]) in chosen for e in outcome[1] if e[0] in STEP_KINDS)]
+        return selected
 
     def visit_Split(self, node):
         m, layout = self.m, self.layout
@@ -139,7 +154,7 @@ class EffectBuilder(dsl.Visitor):
             raise CompileError(node.pos, f"split {node.steps}: a split needs at least 2 steps (one per pawn)", "SR508")
         self.reserve_tables(node, "forward", range(1, node.steps + 1))
         steps, among = node.steps, node.among
-        return lambda p, board: m.split(steps, among, layout.forward, p, board)
+        return self._selected(node, lambda p, board: m.split(steps, among, layout.forward, p, board))
 
     def visit_Switch(self, node):
         m, relation = self.m, node.relation

@@ -45,17 +45,20 @@ class Enter(Node):
 @dataclass(frozen=True)
 class Forward(Node):
     steps: int
+    selector: Selector | None = None  # which pawns may take the step (None: any the player controls)
 
 
 @dataclass(frozen=True)
 class Backward(Node):
     steps: int
+    selector: Selector | None = None
 
 
 @dataclass(frozen=True)
 class Split(Node):
     steps: int
     among: int | None  # None: any number of pawns
+    selector: Selector | None = None  # which pawns may take a part
 
 
 @dataclass(frozen=True)

@@ -131,17 +131,17 @@ class _ToAst(Transformer_NonRecursive):
         return CountPawns(meta.start_pos, children[0])
 
     def forward(self, meta, children):
-        return Forward(meta.start_pos, _int(children[0]))
+        return Forward(meta.start_pos, _int(children[0]), children[1] if len(children) > 1 else None)
 
     def backward(self, meta, children):
-        return Backward(meta.start_pos, _int(children[0]))
+        return Backward(meta.start_pos, _int(children[0]), children[1] if len(children) > 1 else None)
 
     def split(self, meta, children):
         steps = _int(children[0])
-        among = 2
-        if len(children) > 1:
-            among = children[1]
-        return Split(meta.start_pos, steps, among)
+        rest = list(children[1:])
+        selector = rest.pop() if rest and isinstance(rest[-1], Selector) else None
+        among = rest[0] if rest else 2
+        return Split(meta.start_pos, steps, among, selector)
 
     def among(self, meta, children):
         return _int(children[0]) if children else None
