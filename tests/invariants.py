@@ -126,7 +126,7 @@ def placement_after_events(game, placement, events) -> tuple:
 
 
 def _wins(game, state, colour) -> bool:
-    return game.win_holds(colour, state.placement, state.counters)
+    return game.win_holds(colour, state.placement, state.counters, state.marks)
 
 
 def check_step(game, before, move, after) -> None:

@@ -284,7 +284,7 @@ class Game:
         for result, events, flags in self.card_programs[card](p, board):
             if events:
                 kind = "move"
-                marks = _marks.replay(kinds, layout, before, events)
+                marks = _marks.fit(_marks.replay(kinds, layout, before, events), result, self._X)
             elif flags & PASS:
                 result, kind, marks = placement, "pass", before
             else:
@@ -353,7 +353,8 @@ class Game:
         for result, events, flags in program(p, board):
             if events:
                 key = (result, "move", bool(flags & DRAW_AGAIN))
-                keys.add(key + (_marks.replay(self.marks, self.layout, board.marks, events),) if marked else key)
+                after = _marks.fit(_marks.replay(self.marks, self.layout, board.marks, events), result, self._X) if marked else ()
+                keys.add(key + (after,) if marked else key)
             elif flags & PASS:
                 key = (placement, "pass", bool(flags & DRAW_AGAIN))
                 keys.add(key + (board.marks,) if marked else key)
@@ -398,10 +399,11 @@ class Game:
         (what a player knows), although the state's RNG fixes the actual order."""
         return chance(state.pile, state.discard)
 
-    def win_holds(self, colour: int, placement, counters=()) -> bool:
+    def win_holds(self, colour: int, placement, counters=(), marks=()) -> bool:
         """Whether `colour`'s win condition holds on `placement` with the counters
-        `counters` (`State.counters`; () for a variant without counters)."""
-        return bool(self.win(colour, PlacementView(placement), {"@counters": counters} if counters else None))
+        `counters` (`State.counters`; () for a variant without counters) and the marks
+        `marks` (`State.marks`)."""
+        return bool(self.win(colour, PlacementView(placement), self._env(counters, marks)))
 
     @staticmethod
     def view(placement) -> PlacementView:

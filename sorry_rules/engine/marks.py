@@ -22,6 +22,8 @@ Contract:
   leaves that zone; "moves" when the pawn changes square); a mark of a kind with
   `one_per_player` replaces the placer's earlier one; a mark placed on a pawn of a square
   below X that already carries it replaces it.
+- `fit(marks, placement, X)` keeps at most as many marks of a kind on a Start or Home square
+  as there are pawns there (every producer of marks ends with it).
 - `turn_begins(kinds, marks, colour)` drops the marks with `until: next_turn` placed by
   `colour` (called when `colour`'s turn begins).
 - `MarkedBoard` is a `mechanics.Board` that also holds the marks before the primitive and
@@ -168,6 +170,24 @@ def replay(kinds, layout, marks: tuple, events) -> tuple:
     return work.result()
 
 
+def fit(marks: tuple, placement, exclusive: int) -> tuple:
+    """`marks` with at most as many entries of each kind on a Start or Home square as there
+    are pawns there (marking a pawn there that already carries the mark changes nothing)."""
+    out = []
+    for entries in marks:
+        seen: dict = {}
+        kept = []
+        for entry in entries:
+            c, sq = entry[0], entry[1]
+            if sq >= exclusive:
+                seen[(c, sq)] = seen.get((c, sq), 0) + 1
+                if seen[(c, sq)] > placement[c].count(sq):
+                    continue
+            kept.append(entry)
+        out.append(tuple(kept) if len(kept) != len(entries) else entries)
+    return tuple(out)
+
+
 def turn_begins(kinds, marks: tuple, colour: int) -> tuple:
     """`marks` without those of kinds that last until `colour`'s next turn, placed by `colour`."""
     out = []
@@ -202,7 +222,7 @@ def consequence_marks(kinds, layout, marks: tuple, fired, p: int, move) -> tuple
     of `move` they name, in file order."""
     events = [(MARK, c, sq, k, p) for consequence in fired for k, which in consequence.marks
               for c, sq in _pawns_of(layout, move.events, which)]
-    return replay(kinds, layout, marks, events) if events else marks
+    return fit(replay(kinds, layout, marks, events), move.placement, layout.X) if events else marks
 
 
 def count_on(marks: tuple, k: int, c: int, sq: int) -> int:

@@ -19,9 +19,9 @@ Contract:
   `send` puts the pawn on its destination without it moving by itself: to its Start it is a
   bump ("bump" event, counted by every bump fact); elsewhere a ("send", colour, from, to)
   event, illegal onto an occupied square. `move` is the pawn's own move ("move" step): it
-  lands as a step does (bumps, slides). A pawn whose marks make it untouchable is never
-  sent; one that is immobile never moves; a destination that is the pawn's own square is
-  no move.
+  lands as a step does (bumps, slides). A pawn in Home is never sent or moved (R33); a pawn
+  whose marks make it untouchable is never sent; one that is immobile never moves; a
+  destination that is the pawn's own square is no move.
 """
 
 from __future__ import annotations
@@ -78,6 +78,8 @@ def _marks_fit(sel: Selector, marks: tuple, c: int, sq: int) -> bool:
 
 
 def select(sel: Selector, layout, p: int, pos, marks: tuple) -> list:
+    if sel.marked and not marks:
+        return []  # no marks to carry
     out = []
     X = layout.X
     row = sel.owner[p]
@@ -99,6 +101,8 @@ def select(sel: Selector, layout, p: int, pos, marks: tuple) -> list:
 
 
 def count(sel: Selector, layout, p: int, pos, marks: tuple) -> int:
+    if sel.marked and not marks:
+        return 0
     total = 0
     X = layout.X
     row = sel.owner[p]
@@ -143,7 +147,7 @@ def send(mechanics, sel: Selector, dest, p: int, board) -> list:
     out = []
     for c, sq, carried in select(sel, layout, p, board.pos, marks):
         to = destination(layout, dest, c)
-        if to == sq or (c, sq) in guard:
+        if to == sq or (c, sq) in guard or sq == layout.home[c]:
             continue
         if to < X and board.occ[to] >= 0:
             continue
@@ -160,7 +164,7 @@ def move(mechanics, sel: Selector, dest, p: int, board) -> list:
     out = []
     for c, sq, carried in select(sel, layout, p, board.pos, marks):
         to = destination(layout, dest, c)
-        if to == sq or (c, sq) in still or any(mechanics_kind_immobile(board, k) for k, _ in carried):
+        if to == sq or sq == layout.home[c] or (c, sq) in still or any(mechanics_kind_immobile(board, k) for k, _ in carried):
             continue
         prefix = _carry(c, sq, carried)
         if to >= X or (board.occ[to] < 0 and (to >= mechanics.T or mechanics.slide_here[c][to] is None)):
