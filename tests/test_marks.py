@@ -265,3 +265,16 @@ def test_selectors_narrow_forward_backward_and_split(tmp_path):
     pos = _position(game, {"card": "7", "pawns": {"red": ["safety:1", "track:30", "track:40"]}})
     for move in game.legal_moves(pos.state):
         assert all(e[2] in (30, 40) for e in move.events if e[0] == "split"), move.events
+
+
+def test_pawns_in_home_are_never_sent_or_moved(tmp_path):
+    """Regression (fuzzing): `send`/`move` never take a pawn out of Home (R33); a `marked`
+    selector in a variant whose marks are all off the board chooses nothing."""
+    path = tmp_path / "home.yaml"
+    path.write_text('extends: house/freeze.yaml\ncards:\n  "3": send any in home to start | move any in home to track:30\n'
+                    '  "5": forward 5 marked frozen\n')
+    game = load_game(str(path))
+    pos = _position(game, {"card": "3", "pawns": {"red": ["home", "track:10"], "blue": ["home"]}})
+    assert [m.kind for m in game.legal_moves(pos.state)] == ["forfeit"]
+    pos = _position(game, {"card": "5", "pawns": {"red": ["track:10"]}})
+    assert [m.kind for m in game.legal_moves(pos.state)] == ["forfeit"]
