@@ -59,6 +59,7 @@ CODES: dict[str, str] = {
     "SR520": "counter named like a DSL word",
     "SR521": "unknown counter",
     "SR522": "counter never changed or never read",
+    "SR529": "filter or consequence condition that can never hold (or a filter that always holds)",
     "SR550": "mark named like a DSL word",
     "SR551": "unknown mark",
     "SR552": "mark never placed or never read",

@@ -25,6 +25,7 @@ import click
 from sorry_rules.base.errors import UsageError
 from sorry_rules.cli.errors import friendly
 from sorry_rules.cli.options import max_plies_option, players_option, rules_option, seed_option, variant_options
+from sorry_rules.cli.pictures import write_output
 
 BOTS_HELP = "Computer players by name, comma separated, given to seats in order and repeated as needed."
 
@@ -51,6 +52,8 @@ def _common(fn):
         click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True),
         click.option("--progress/--no-progress", default=None,
                      help="Progress bar on stderr (default: when stderr is a terminal)."),
+        click.option("--plot", default=None, type=click.Path(dir_okay=False),
+                     help="Also write an SVG plot to FILE: game lengths, win rate by seat with 95% intervals."),
     ]
     for option in reversed(options):
         fn = option(fn)
@@ -140,7 +143,7 @@ def _emit(report: dict, fmt: str, text) -> None:
 @_common
 @friendly
 def simulate(variant, rules, games, players, bots, rotate, seed, max_plies, jobs, engine, scheduler,
-             connect_timeout, batch_size, fmt, progress):
+             connect_timeout, batch_size, fmt, progress, plot):
     """Play many games between computer players and report win rates, lengths and events.
 
     Game i of seed S always plays the same (whatever --jobs, --batch-size or --engine), so
@@ -159,6 +162,10 @@ def simulate(variant, rules, games, players, bots, rotate, seed, max_plies, jobs
                                                   scheduler, batch_size, progress, connect_timeout)
     report = summary(setup, tallies["a"], game, run_info(engine, jobs, batch_size, seconds, games))
     _emit(report, fmt, format_text)
+    if plot is not None:
+        from sorry_rules.pictures.plots import simulation_svg  # lazy: the drawing only for --plot
+
+        write_output(plot, simulation_svg(report))
 
 
 def split_side(spec: str) -> tuple[str, tuple]:
@@ -184,7 +191,7 @@ def split_side(spec: str) -> tuple[str, tuple]:
 @_common
 @friendly
 def compare(a, b, rules, a_rules, b_rules, alpha, games, players, bots, rotate, seed, max_plies, jobs, engine,
-            scheduler, connect_timeout, batch_size, fmt, progress):
+            scheduler, connect_timeout, batch_size, fmt, progress, plot):
     """Compare two variants (or a variant with and without house rules) side by side.
 
     A and B are VARIANT[+OVERLAY...], e.g. `standard standard+house/x.yaml`. Both sides play
@@ -207,3 +214,7 @@ def compare(a, b, rules, a_rules, b_rules, alpha, games, players, bots, rotate, 
     info = run_info(engine, jobs, batch_size, seconds, 2 * games)
     report = comparison(setup_a, tallies["a"], game_a, setup_b, tallies["b"], game_b, alpha, info)
     _emit(report, fmt, format_compare_text)
+    if plot is not None:
+        from sorry_rules.pictures.plots import comparison_svg  # lazy: the drawing only for --plot
+
+        write_output(plot, comparison_svg(report))
