@@ -174,6 +174,29 @@ win: home(team) == pawns(team) or doors(player) >= 6
 """
 
 
+#: Invented: "Bounty hunters". A pawn that bumps an opponent becomes wanted (a mark placed by an
+#: `after:` consequence) until it moves again; any card with a backward move may instead send
+#: a wanted opponent pawn on the track back to Start (an added alternative with a pawn
+#: selector), the 4 must do so when it can (a filter on the bump fact) and every arrest
+#: scores on a counter. Marks, selectors, `also:`, filters, consequences and counters combine.
+BOUNTY = """\
+extends: standard
+counters:
+  arrests: {}
+marks:
+  wanted: {until: moves, symbol: "$"}
+filters:
+  arrest_with_4: {cards: ["4"], prefer: bumps(opponents) > 0}
+after:
+  outlaw: {when: bumps(opponents) > 0 and moves(player) > 0, mark: {wanted: moved}}
+  bounty: {when: bumps(opponents) > 0 and moves(player) == 0, add: {arrests: 1}}
+also:
+  arrest:
+    having: [backward]
+    effect: send opponent in track marked wanted to start
+"""
+
+
 @pytest.fixture()
 def side_door(tmp_path):
     path = tmp_path / "side-door.yaml"
@@ -208,3 +231,33 @@ def test_invented_geometry_rule_plays_to_the_end(side_door):
         final = play_random(side_door, seed, 4).final
         assert final.winner is not None
         check_state(side_door, final)
+
+
+@pytest.fixture()
+def bounty(tmp_path):
+    path = tmp_path / "bounty.yaml"
+    path.write_text(BOUNTY)
+    return load_game(str(path))
+
+
+def test_invented_marks_selectors_and_filters_combine(bounty):
+    """Red bumps blue: red's pawn is wanted. Blue's 4 must arrest it (the filter prefers the
+    bump), the arrest sends it to Start, ends the mark and scores blue a point."""
+    game = bounty
+    first = parse_position(game, {"players": ["red", "blue", "yellow", "green"], "turn": "red", "card": "5",
+                                  "pawns": {"red": ["track:30"], "blue": ["track:35", "track:50"]}})
+    move = next(m for m in game.legal_moves(first.state) if m.placement[0][0] == 35)
+    after = game.apply(first.state, move)
+    assert after.marks == (((0, 35, 0),),), "the pawn that bumped is wanted"
+    second = parse_position(game, {"players": ["red", "blue", "yellow", "green"], "turn": "blue", "card": "4",
+                                   "pawns": {"red": ["track:35"], "blue": ["track:50"]},
+                                   "marks": {"wanted": [{"colour": "red", "square": "track:35"}]}})
+    moves = game.legal_moves(second.state)
+    assert len(moves) == 1 and moves[0].events == (("bump", 0, 35),), "the 4 must arrest the wanted pawn"
+    arrested = game.apply(second.state, moves[0])
+    assert arrested.marks == ((),) and arrested.counters[1] == (1,)
+    calm = parse_position(game, {"players": ["red", "blue", "yellow", "green"], "turn": "blue", "card": "4",
+                                 "pawns": {"red": ["track:35"], "blue": ["track:50"]}})
+    # nobody wanted: the 4 moves back, 50 - 4 = 46 is green's triangle, sliding to 49
+    assert [m.placement[1][0] for m in game.legal_moves(calm.state)] == [49]
+    assert play_random(game, 3, 4).final.winner is not None

@@ -96,15 +96,20 @@ class Explainer:
         for move, label in game.filtered_moves(state):
             for pawn in moved_pawns(move.events):
                 filtered.setdefault(pawn, []).append(label)
-        obstacles = game.obstacles(state.placement)
-        board = Board.of(state.placement, layout.X)
+        obstacles = game.obstacles(state.placement, state.marks)
+        board = game.board(state)
         out = []
         for c in game.mechanics.control_of[p]:
             # Start first, Home last
             for sq in sorted(set(state.placement[c]), key=lambda sq: (-layout.distance_home(c, sq), sq)):
                 if (c, sq) in movers:
                     continue
-                reasons = self.reasons(c, sq, p, board, obstacles, cards)
+                held = obstacles.held(c, sq)
+                if held is not None:
+                    label = game.marks[held.mark].label
+                    reasons = [_reason(None, None, None, "marked", f"marked '{label}': a {label} pawn cannot move")]
+                else:
+                    reasons = self.reasons(c, sq, p, board, obstacles, cards)
                 if (c, sq) in filtered:
                     reasons = [_reason(None, None, None, "filter", f"removed by a filter: {label}")
                                for label in dict.fromkeys(filtered[(c, sq)])]
@@ -217,6 +222,10 @@ class _Diagnosis(dsl.EffectWalker):
         if code == "unbumpable":
             colour = self.explainer.layout.colours[obstacle.colour]
             return f"{obstacle.relation} pawn ({colour}) on {name(obstacle.square)}, which may not be bumped"
+        if code == "marked":
+            colour = self.explainer.layout.colours[obstacle.colour]
+            label = self.explainer.game.marks[obstacle.mark].label
+            return f"the {colour} pawn on {name(obstacle.square)} is marked '{label}' and cannot be moved"
         if code == "slide_blocked":
             return (f"the slide from {name(obstacle.square)} ends on {name(obstacle.end)}, "
                     "held by a pawn the slide may not sweep")
@@ -264,7 +273,7 @@ def add_why(game, rules: dict, position, report: dict) -> dict:
     cards = sorted(set(position.hand)) if position.hand is not None else [position.card]
     report["blocked"] = explainer.blocked(state, listed, cards)
     report["filtered"] = [{"text": describe_move(game, move), "filter": label} for move, label in game.filtered_moves(state)]
-    report["conditions"] = explainer.conditions(cards, state.seats[state.turn], Board.of(state.placement, game.layout.X))
+    report["conditions"] = explainer.conditions(cards, state.seats[state.turn], game.board(state))
     return report
 
 

@@ -3,8 +3,9 @@
 `render_scene(scene, width)` returns the lines of one screen: the board (drawn from
 `boardmap.build(game.layout)`, so any board shape renders) with a panel beside it (or below
 it when the two do not fit side by side): the seats with their pawns in Start and Home, teams
-and scores where the variant has them, the card drawn or the person's own hand, the pile, and
-the last few moves. `render_moves` numbers the legal moves in plain words, one line each.
+and scores where the variant has them, the marks on the board (a marked pawn is drawn with
+its mark's symbol after its label's first letter), the card drawn or the person's own hand,
+the pile, and the last few moves. `render_moves` numbers the legal moves in plain words, one line each.
 `render_turn` puts a whole turn screen together: the scene, a header line and one page of
 the moves, sized so that the lines plus a one-line prompt fit `width` x `height`.
 
@@ -56,6 +57,7 @@ class Scene:
     log: list = field(default_factory=list)   # recent moves, oldest first
     scores: dict | None = None    # seat -> points, where the variant scores
     counters: tuple = ()          # per colour: the values of the rule file's counters (() without)
+    marks: tuple = ()             # State.marks: a marked pawn shows its mark's symbol, the panel lists them
 
 
 #: Single letters a pawn label must not be, as the board draws them (case ignored).
@@ -67,7 +69,7 @@ def state_scene(game, state, title: str, seat_names, log=()) -> Scene:
     game and for replays."""
     return Scene(game, state.placement, state.seats, None if state.winner is not None else state.turn, state.plies,
                  title, tuple(seat_names), pile_size=len(state.pile), discard_size=len(state.discard), log=list(log),
-                 scores=game.standing(state) if game.scoring else None, counters=state.counters)
+                 scores=game.standing(state) if game.scoring else None, counters=state.counters, marks=state.marks)
 
 
 def colour_labels(colours) -> tuple:
@@ -119,6 +121,7 @@ def render_board(scene: Scene, bmap=None) -> list:
         for sq in squares:
             if sq < layout.X:
                 occupant[sq] = c
+    symbols = {(c, sq): kind.symbol for kind, entries in zip(game.marks, scene.marks) for c, sq, _ in entries}
     playing = set(scene.seats)
     lines = []
     for r in range(bmap.rows):
@@ -140,7 +143,11 @@ def render_board(scene: Scene, bmap=None) -> list:
                     line.append(f"{cell.glyph}-", style="dim")
             elif cell.square in occupant:
                 owner = occupant[cell.square]
-                line.append(f"{look.labels[owner]:<{CELL}}", style=look.pawn(owner))
+                label = look.labels[owner]
+                symbol = symbols.get((owner, cell.square)) if symbols else None
+                if symbol is not None:  # a marked pawn: its label's first letter and the mark's symbol
+                    label = label[:CELL - 1] + symbol
+                line.append(f"{label:<{CELL}}", style=look.pawn(owner))
             elif cell.colour is not None:
                 line.append(f"{cell.glyph:<{CELL}}", style=look.styles[cell.colour])
             else:
@@ -195,6 +202,8 @@ def render_panel(scene: Scene, height: int) -> list:
         card = Text("Card: ", style="bold")
         card.append(game.card_names[scene.card], style="bold reverse")
         lines.append(card)
+    if any(scene.marks):
+        lines += mark_lines(game, scene.marks)
     when = f"move {scene.plies + 1}" if scene.turn is not None else f"{scene.plies} moves played"
     lines.append(Text(f"Pile {scene.pile_size}, discards {scene.discard_size}, {when}", style="dim"))
     room = max(LOG_MIN, len(scene.seats), height - len(lines) - 1)
@@ -340,6 +349,22 @@ def render_turn(scene: Scene, moves, hand_play: bool, header: str, page: int = 0
     colour = scene.seats[scene.turn] if scene.turn is not None else None
     lines = lines + [head] + render_moves(scene.game, moves, hand_play, colour, width, first, count)
     return TurnScreen(lines, page, pages, first, count)
+
+
+def mark_lines(game, marks) -> list:
+    """One line per mark kind on the board: 'frozen #: Blue track:20 (by Red)'; Start and
+    Home say how many marked pawns are there. [] when no mark is placed."""
+    lines = []
+    for kind, entries in zip(game.marks, marks):
+        if not entries:
+            continue
+        counted: dict = {}
+        for c, sq, by in entries:
+            counted[(c, sq, by)] = counted.get((c, sq, by), 0) + 1
+        parts = [f"{colour_name(game, c)} {game.layout.name(sq)}{f' x{n}' if n > 1 else ''} (by {colour_name(game, by)})"
+                 for (c, sq, by), n in counted.items()]
+        lines.append(Text(f"{kind.label} {kind.symbol}: " + ", ".join(parts)))
+    return lines
 
 
 def counter_lines(game, state) -> list:

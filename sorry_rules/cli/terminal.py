@@ -217,6 +217,7 @@ class Session:
             title=self.title, seat_names=self.seat_names(), card=view.card, hand=view.hand,
             pile_size=view.pile_size, discard_size=len(view.discard), log=list(self.log),
             scores=game.standing(self.state) if game.scoring else None, counters=self.state.counters,
+            marks=self.state.marks,
         )
 
     def show(self, view, moves) -> None:

@@ -52,9 +52,22 @@ class CostEstimator(dsl.Visitor):
 
     # ---- primitives ----------------------------------------------------------------------
     def visit_Enter(self, node):
+        if node.selector is not None:
+            return 2 * self.group, 2 * self.group + self.C * self.pawns
         return self.group, self.group
 
+    def visit_Send(self, node):
+        every = self.C * self.pawns  # at most one outcome per pawn (two kinds per shared square)
+        return 2 * every, 3 * every
+
+    visit_MovePawn = visit_Mark = visit_Unmark = visit_Send
+
+    def visit_CountPawns(self, node):
+        return 1, self.C * self.pawns
+
     def visit_Forward(self, node):
+        if node.selector is not None:
+            return self.movers, 2 * self.movers + self.C * self.pawns
         return self.movers, self.movers
 
     visit_Backward = visit_Forward
@@ -68,7 +81,7 @@ class CostEstimator(dsl.Visitor):
         movers = self.movers
         most = min(node.among if node.among is not None else node.steps, movers, node.steps)
         out = sum(perm(movers, k) * comb(node.steps - 1, k - 1) for k in range(2, most + 1))
-        return out, max(out, 1)
+        return out, max(out, 1) + (self.C * self.pawns if node.selector is not None else 0)
 
     def visit_Switch(self, node):
         return self.movers * self.targets, self.movers * self.targets + self.targets

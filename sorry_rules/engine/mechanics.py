@@ -91,6 +91,11 @@ class Board:
     def copy(self) -> "Board":
         return Board([p[:] for p in self.pos], self.occ[:])  # a copy is made to be changed
 
+    def after(self, placement, events, layout) -> "Board":
+        """The board a following effect starts from, once `events` gave `placement` (a
+        board with marks replays them: `engine.marks.MarkedBoard`)."""
+        return Board.of(placement, len(self.occ))
+
     def placement(self) -> tuple:
         if self.base is not None:
             return self.base
@@ -122,6 +127,13 @@ class Mechanics:
     """The movement rules of one compiled variant (tables built once)."""
 
     explore_in_place = staticmethod(_explore_in_place)  # for the route split (`engine.routes`)
+    #: whether pawns may carry marks (`engine.marks.MarkedMechanics`): primitives run outside
+    #: these methods (route steps, split parts) then pass their outcomes through `free`.
+    marked = False
+
+    def free(self, board, outcomes: list) -> list:
+        """The outcomes the marks on `board` allow: all of them without marks."""
+        return outcomes
 
     def __init__(self, layout, relation, rules, control_of, geometry: Geometry | None = None):
         self.layout = layout

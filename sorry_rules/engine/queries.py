@@ -32,6 +32,8 @@ OBSTACLE_CODES = {
     "own_pawn": "an own pawn holds the target square [square]",
     "unbumpable": "a pawn this pawn may not bump holds the target square [square, colour, relation]",
     "slide_blocked": "the slide from the target square ends on a square held by a pawn it may not sweep [square, end]",
+    "marked": "a pawn whose mark keeps it from being moved holds the target square [square, colour, mark]",
+    "marked_still": "the pawn carries a mark that keeps it from moving [mark]",
     "overshoot": "the move would pass Home [steps: steps left to Home]",
     "bounce_out": "the move would bounce back out of the safety zone (geometry past_home: bounce) [steps: steps left to Home]",
     "passing_blocked": "the route passes a pawn that may not be passed (geometry blockers) [square, colour, relation]",
@@ -66,15 +68,32 @@ class Obstacle:
     end: int | None = None
     steps: int | None = None
     parts: tuple = ()
+    mark: int | None = None     # index of the mark kind (Game.marks) behind a "marked" obstacle
 
 
 class Obstacles:
     """Why each action primitive gives a pawn no move, on one placement."""
 
-    def __init__(self, mechanics, placement: tuple):
+    def __init__(self, mechanics, placement: tuple, marks: tuple = ()):
         self.m = mechanics
         self.layout = mechanics.layout
         self.board = Board.of(placement, self.layout.X)
+        self.kinds = getattr(mechanics, "kinds", ())
+        self.marks = marks if self.kinds else ()
+
+    def _mark_on(self, c: int, sq: int, prop: str) -> int | None:
+        """The first mark kind with property `prop` the colour-c pawn on `sq` (below X) carries."""
+        for k, entries in enumerate(self.marks):
+            if getattr(self.kinds[k], prop) and any(e[0] == c and e[1] == sq for e in entries):
+                return k
+        return None
+
+    def held(self, c: int, sq: int) -> Obstacle | None:
+        """Why the colour-c pawn on `sq` cannot move at all: a mark that makes it immobile."""
+        if not self.marks or sq >= self.layout.X:
+            return None
+        k = self._mark_on(c, sq, "immobile")
+        return None if k is None else Obstacle("marked_still", square=sq, colour=c, mark=k)
 
     def concerns(self, primitive: str, c: int, sq: int) -> bool:
         """Whether `primitive` ("enter", "sorry", "forward", "backward", "split", "switch")
@@ -96,11 +115,14 @@ class Obstacles:
                 return Obstacle("own_pawn", square=to)
             if o >= 0 and not m.bumpable[c][o]:
                 return Obstacle("unbumpable", square=to, colour=o, relation=m.relation[c][o])
+            k = self._mark_on(o, to, "untouchable") if o >= 0 and self.marks else None
+            if k is not None:
+                return Obstacle("marked", square=to, colour=o, mark=k)
         if to < layout.T:
             info = m.slide_here[c][to]
             if info is not None:
                 o = occ[info.end]
-                if o >= 0 and info.end != frm and m.spares[c][o]:
+                if o >= 0 and info.end != frm and (m.spares[c][o] or self._mark_on(o, info.end, "untouchable") is not None):
                     return Obstacle("slide_blocked", square=to, end=info.end)
         return None
 
