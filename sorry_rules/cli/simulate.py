@@ -288,7 +288,8 @@ def simulate(variant, rules, games, players, bots, rotate, seed, max_plies, jobs
     keeps every finished game; --continue FILE plays the missing ones;
     --from FILE reports on a file without playing.
     """
-    from sorry_rules.simulation.simreport import format_text, summary  # lazy: the simulation when it runs
+    # lazy: the simulation when it runs
+    from sorry_rules.simulation.simreport import format_text, summary
     from sorry_rules.simulation.simulate import compiled
 
     _check_files(out, from_file, continue_file)
@@ -345,7 +346,8 @@ def compare(a, b, rules, a_rules, b_rules, alpha, games, players, bots, rotate, 
     when a side has any). Ctrl-C, --out, --continue and --from work as for
     `simulate` (one results file holds both sides' games).
     """
-    from sorry_rules.simulation.simreport import comparison, format_compare_text  # lazy: the simulation when it runs
+    # lazy: the simulation when it runs
+    from sorry_rules.simulation.simreport import comparison, format_compare_text
     from sorry_rules.simulation.simulate import compiled
 
     _check_files(out, from_file, continue_file)
