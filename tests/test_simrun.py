@@ -43,6 +43,22 @@ def _figures(report: dict) -> dict:
     return {k: v for k, v in report.items() if k not in ("run", "partial_reason")}
 
 
+PROC = Path("/proc")
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is `pid` (Linux /proc; empty elsewhere)."""
+    found = []
+    for stat in PROC.glob("[0-9]*/stat") if PROC.is_dir() else ():
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
 def _lines(path: Path) -> list[bytes]:
     return path.read_bytes().splitlines(keepends=True)
 
@@ -109,12 +125,19 @@ def test_sigint_prints_the_finished_games_and_exits_130(tmp_path, jobs):
         while not (out.exists() and len(_lines(out)) >= 4):   # the header and three games
             assert process.poll() is None and time.monotonic() < deadline, process.communicate()
             time.sleep(0.05)
+        workers = _children(process.pid)
         process.send_signal(signal.SIGINT)
         stdout, stderr = process.communicate(timeout=60)
     finally:
         if process.poll() is None:
             process.kill()
     assert process.returncode == 130, stderr
+    if jobs > 1 and PROC.is_dir():   # the pool's processes ended with it (none left running or unreaped)
+        assert len(workers) >= jobs
+        deadline = time.monotonic() + 10
+        while any((PROC / str(pid)).exists() for pid in workers) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not any((PROC / str(pid)).exists() for pid in workers)
     assert "Traceback" not in stderr and f"--continue {out}" in stderr
     report = json.loads(stdout)
     assert report["partial"] is True and report["partial_reason"] == "interrupted"

@@ -77,7 +77,7 @@ def _common(fn):
         click.option("--connect-timeout", type=click.FloatRange(min=0.1), default=10.0, show_default=True,
                      help="Seconds to wait for the Dask scheduler."),
         click.option("--batch-size", type=click.IntRange(min=1), default=None,
-                     help="Games per task (default: about 4 tasks per job, at most 250)."),
+                     help="Games per task (default: about 16 tasks per job, at most 250)."),
         click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True),
         click.option("--progress/--no-progress", default=None,
                      help="Progress bar on stderr (default: when stderr is a terminal)."),
