@@ -230,7 +230,9 @@ def test_continue_refuses_a_file_of_other_options(tmp_path):
     assert "games: file 4, command 5" in result.stderr and "seed: file 3, command 4" in result.stderr
     assert "Traceback" not in result.output
     compare = _invoke("compare", "standard", "standard", "--games", 4, *BASE, "--continue", out)
-    assert compare.exit_code == 2 and "holds a simulate run" in compare.stderr
+    assert compare.exit_code == 2 and "holds a simulate run, not a compare run" in compare.stderr
+    sides = _invoke("compare", "standard", "standard", "--from", out)
+    assert sides.exit_code == 2 and "leave out A, B" in sides.stderr
     assert out.read_bytes() == before
 
 
@@ -244,6 +246,16 @@ def test_continue_refuses_changed_rules(tmp_path):
     assert result.exit_code == 2 and "content_hash: file" in result.stderr
 
 
+def _rehash(header: bytes, change) -> bytes:
+    """The header line with its rule data changed by `change` and its digest made to match."""
+    from sorry_rules.rules.loader import content_hash
+
+    head = json.loads(header)
+    change(head["rule_data"]["a"])
+    head["sides"]["a"]["content_hash"] = content_hash(head["rule_data"]["a"])
+    return json.dumps(head).encode() + b"\n"
+
+
 @pytest.mark.parametrize("damage, message", [
     (lambda lines: [b"not json\n", *lines[1:]], "not a results file"),
     (lambda lines: [lines[0], b"{oops\n", *lines[2:]], ":2: not a game of this file"),
@@ -252,6 +264,10 @@ def test_continue_refuses_changed_rules(tmp_path):
      ":3: game 0 is already in the file with other results"),
     (lambda lines: [lines[0].replace(b'"pawns":4', b'"pawns":3'), *lines[1:]], ":1: the rule data of side a"),
     (lambda lines: [lines[0].replace(b'"games":3', b'"games":2'), *lines[1:]], "out of range"),
+    (lambda lines: [_rehash(lines[0], lambda data: data.update(pawns="four")), *lines[1:]],
+     ":1: the rules of side a stored in the file do not load"),
+    (lambda lines: [lines[0].replace(b'"sides"', b'"sidez"'), *lines[1:]], ":1: the header is incomplete"),
+    (lambda lines: [lines[0].replace(b'"players":2', b'"players":"2"'), *lines[1:]], ":1: the header is damaged"),
 ])
 def test_damaged_files_are_refused_with_their_line(tmp_path, damage, message):
     out = tmp_path / "run.jsonl"

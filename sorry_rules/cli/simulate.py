@@ -159,7 +159,8 @@ def _check_files(out, from_file, continue_file) -> None:
         from click.core import ParameterSource
 
         context = click.get_current_context()
-        given = [f"--{name.replace('_', '-')}" for name in _GAME_OPTIONS if name in context.params
+        given = [name.upper() if name in ("a", "b") else f"--{name.replace('_', '-')}" for name in _GAME_OPTIONS
+                 if name in context.params
                  and context.get_parameter_source(name) in (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)]
         if given:
             raise UsageError(f"--from reads the games and their options from the file; leave out {', '.join(given)}")
@@ -174,7 +175,8 @@ def _read(path: str, command: str):
         if warning:
             click.echo(f"warning: {warning}", err=True)
     if found.header["command"] != command:
-        raise UsageError(f"{path} holds a {found.header['command']} run: use sorry-play {found.header['command']} --from {path}")
+        raise UsageError(f"{path} holds a {found.header['command']} run, not a {command} run "
+                         f"(use sorry-play {found.header['command']})")
     return found
 
 
@@ -289,15 +291,15 @@ def simulate(variant, rules, games, players, bots, rotate, seed, max_plies, jobs
     --from FILE reports on a file without playing.
     """
     # lazy: the simulation when it runs
+    from sorry_rules.simulation import simfile
     from sorry_rules.simulation.simreport import format_text, summary
-    from sorry_rules.simulation.simulate import compiled
 
     _check_files(out, from_file, continue_file)
     outcome = None
     if from_file is not None:
         found = _read(from_file, "simulate")
         (setup, games), = found.setups.values()
-        game = compiled(setup.source)
+        game = simfile.compiled_side(found, "a")
         tally, = _tallies_of(found).values()
         info = None
     else:
@@ -347,15 +349,15 @@ def compare(a, b, rules, a_rules, b_rules, alpha, games, players, bots, rotate, 
     `simulate` (one results file holds both sides' games).
     """
     # lazy: the simulation when it runs
+    from sorry_rules.simulation import simfile
     from sorry_rules.simulation.simreport import comparison, format_compare_text
-    from sorry_rules.simulation.simulate import compiled
 
     _check_files(out, from_file, continue_file)
     outcome = None
     if from_file is not None:
         found = _read(from_file, "compare")
         plan = found.setups
-        sides = {name: (setup, compiled(setup.source)) for name, (setup, _) in plan.items()}
+        sides = {name: (setup, simfile.compiled_side(found, name)) for name, (setup, _) in plan.items()}
         tallies, info = _tallies_of(found), None
     else:
         if a is None or b is None:

@@ -94,6 +94,8 @@ def _stop_on_ctrl_c(stop):
         yield event
         return
     previous = signal.getsignal(signal.SIGINT)
+    if previous is None:   # a handler not installed from Python: give the default back
+        previous = signal.SIG_DFL
 
     def on_sigint(signum, frame):
         event.set()

@@ -28,7 +28,7 @@ from pathlib import Path
 
 from sorry_rules.base.errors import SorryRulesError
 from sorry_rules.rules.loader import content_hash
-from sorry_rules.simulation.simulate import Setup, VariantSource, package_version, result_from_json
+from sorry_rules.simulation.simulate import Setup, VariantSource, compiled, package_version, result_from_json
 
 FORMAT = "sorry-rules-simulation"
 VERSION = 1
@@ -156,7 +156,8 @@ def read(path: str | Path) -> ResultsFile:
         raise ResultsFileError(f"{path}: not a results file of sorry-play simulate or compare (first line)")
     if head.get("version") != VERSION:
         raise ResultsFileError(f"{path}: results file version {head.get('version')!r}; this sorry-rules reads {VERSION}")
-    found = ResultsFile(path, head, _setups(path, head), {name: {} for name in head["sides"]})
+    setups = _setups(path, head)
+    found = ResultsFile(path, head, setups, {name: {} for name in setups})
     offset = len(lines[0]) + 1
     for number, line in enumerate(lines[1:], start=2):
         data = _parse(line)
@@ -173,6 +174,7 @@ def _setups(path: Path, head: dict) -> dict:
     try:
         setups = {}
         for name, params in head["sides"].items():
+            _check_types(path, name, params)
             data = head["rule_data"][name]
             if content_hash(data) != params["content_hash"]:
                 raise ResultsFileError(f"{path}:1: the rule data of side {name} does not match its digest (file damaged)")
@@ -183,6 +185,23 @@ def _setups(path: Path, head: dict) -> dict:
         return setups
     except (KeyError, TypeError, AttributeError) as error:
         raise ResultsFileError(f"{path}:1: the header is incomplete or damaged ({type(error).__name__}: {error})") from None
+
+
+#: The type of each side parameter in a header.
+_TYPES = {"variant": str, "rules": list, "content_hash": str, "players": int, "bots": list, "rotate": bool, "seed": int,
+          "max_plies": int, "games": int}
+
+
+def _check_types(path: Path, name: str, params) -> None:
+    wrong = [key for key, kind in _TYPES.items() if type(params.get(key)) is not kind]
+    if not wrong:
+        players = params["players"]
+        if players < 1 or params["games"] < 1 or params["max_plies"] < 1 or len(params["bots"]) != players:
+            wrong = ["players", "bots", "games", "max_plies"]
+        elif not all(isinstance(x, str) for x in (*params["rules"], *params["bots"])):
+            wrong = ["rules", "bots"]
+    if wrong:
+        raise ResultsFileError(f"{path}:1: the header is damaged (side {name}: {', '.join(wrong)})")
 
 
 def _add_game(found: ResultsFile, number: int, data) -> None:
@@ -200,6 +219,18 @@ def _add_game(found: ResultsFile, number: int, data) -> None:
     seen = found.results[side].setdefault(result.game, result)
     if seen != result:
         raise ResultsFileError(f"{where}: game {result.game} is already in the file with other results")
+
+
+def compiled_side(found: ResultsFile, name: str):
+    """The Game of side `name`, compiled from the rules stored in the file. Raises
+    ResultsFileError when this sorry-rules cannot load them (e.g. a file of another version)."""
+    setup, _ = found.setups[name]
+    try:
+        return compiled(setup.source)
+    except (SorryRulesError, ValueError) as error:   # pydantic's ValidationError is a ValueError
+        first = str(error).splitlines()[0] if str(error) else type(error).__name__
+        raise ResultsFileError(f"{found.path}:1: the rules of side {name} stored in the file do not load with "
+                               f"this sorry-rules ({first})") from None
 
 
 def version_note(found: ResultsFile) -> str | None:
