@@ -310,3 +310,17 @@ def test_a_run_that_fails_to_start_leaves_no_file(tmp_path):
 def test_compare_needs_its_sides_or_a_file():
     result = _invoke("compare", "standard", "--games", 2)
     assert result.exit_code == 2 and "two sides A and B" in result.stderr
+
+
+def test_a_full_disk_is_a_message_not_a_traceback(tmp_path, setup):
+    class FullDisk:
+        def write(self, data):
+            raise OSError(28, "No space left on device")
+
+    out = tmp_path / "run.jsonl"
+    assert _invoke("simulate", "--games", 2, *BASE, "--out", out).exit_code == 0
+    writer = simfile.Writer(out, keep=len(_lines(out)[0]))
+    writer.file.close()
+    writer.file = FullDisk()
+    with pytest.raises(simfile.ResultsFileError, match="cannot write .*No space left on device"):
+        writer.add("a", play_one(compiled(setup.source), setup, 0))

@@ -95,8 +95,11 @@ class Writer:
             raise ResultsFileError(f"cannot write {path}: {error.strerror or error}") from None
 
     def _line(self, data: dict) -> None:
-        self.file.write(json.dumps(data, separators=(",", ":")).encode() + b"\n")
-        self.file.flush()
+        try:
+            self.file.write(json.dumps(data, separators=(",", ":")).encode() + b"\n")
+            self.file.flush()
+        except OSError as error:   # a full disk, a file gone: the games so far are in the file
+            raise ResultsFileError(f"cannot write {self.path}: {error.strerror or error}") from None
 
     def add(self, side: str, result) -> None:
         self._line({"side": side, **result.as_json()})
