@@ -81,13 +81,21 @@ def test_a_stopped_run_tallies_exactly_the_games_it_finished(setup):
     tallies = run({"a": (setup, 40)}, jobs=1, batch_size=3, details=details, stop=stop,
                   on_result=lambda name, result: seen.append(result), on_progress=lambda done: stop.set())
     assert details["interrupted"] is True
-    assert [r.game for r in seen] == [0, 1, 2]
+    assert [r.game for r in seen] == [0]          # one job: each game is reported as it ends
     game = compiled(setup.source)
     expected = Tally(2)
     for result in seen:
         assert result == play_one(game, setup, result.game)
         expected.add(result)
-    assert tallies["a"] == expected and tallies["a"].games == 3
+    assert tallies["a"] == expected and tallies["a"].games == 1
+
+
+def test_a_stop_after_the_last_game_is_no_interruption(setup):
+    stop = threading.Event()
+    details = {}
+    tallies = run({"a": (setup, 3)}, jobs=1, details=details, stop=stop,
+                  on_progress=lambda done: done == 3 and stop.set())
+    assert stop.is_set() and details["interrupted"] is False and tallies["a"].games == 3
 
 
 def test_a_stopped_pool_run_collects_the_games_in_progress(setup):

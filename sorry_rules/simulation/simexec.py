@@ -16,7 +16,8 @@ collected like any others, so the returned tallies are exactly those of the game
 finished; `details["interrupted"]` says whether it stopped early. The pool is shut down
 and its processes joined before `run` returns.
 
-- `engine="local"`, `jobs=1`: batches are played here, one after another (no pool).
+- `engine="local"`, `jobs=1`: batches are played here, one after another (no pool), each
+  game reported as soon as it ends.
 - `engine="local"`, `jobs>1`: a `ProcessPoolExecutor` (spawn start method, the same on
   every platform) of `jobs` workers; each worker ignores SIGINT (the parent decides) and
   compiles every variant once in its initializer. At most a few batches per worker are in
@@ -143,15 +144,19 @@ def run(plan: dict, *, jobs: int = 1, engine: str = "local", scheduler: str | No
             details["workers"] = _run_dask(tasks, scheduler, collect, connect_timeout, flag)
         elif jobs == 1:
             details["workers"] = 1
-            for name, setup, start, count in tasks:
+            for name, setup, start, count in tasks:   # game by game: each is reported as it ends
+                for index in range(start, start + count):
+                    if flag.is_set():
+                        break
+                    collect(name, play_results(setup, index, 1))
                 if flag.is_set():
                     break
-                collect(name, play_results(setup, start, count, flag))
         else:
             details["workers"] = jobs
             sources = tuple({setup.source.content_hash: setup.source for setup, _ in plan.values()}.values())
             _run_pool(tasks, jobs, sources, collect, flag)
-        details["interrupted"] = flag.is_set()
+        wanted = sum(games - len((done or {}).get(name, ())) for name, (_, games) in plan.items())
+        details["interrupted"] = flag.is_set() and played < wanted
     return results
 
 
