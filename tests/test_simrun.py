@@ -203,6 +203,18 @@ def test_continue_after_a_torn_file_gives_the_uninterrupted_report(tmp_path):
     assert len(_lines(cut)) == 13
 
 
+def test_continue_fills_the_gaps_left_by_out_of_order_batches(tmp_path):
+    """With several workers a stopped run's file holds games in any order, with gaps."""
+    out = tmp_path / "run.jsonl"
+    full = _json("simulate", "--games", 12, *BASE, "--out", out)
+    head, *games = _lines(out)
+    kept = [line for line in games if json.loads(line)["game"] in (1, 2, 6, 10, 11)]
+    out.write_bytes(b"".join([head, *reversed(kept)]))
+    continued = _json("simulate", "--games", 12, *BASE, "--continue", out)
+    assert continued["run"]["games"] == 7 and _figures(continued) == _figures(full)
+    assert sorted(simfile.read(out).results["a"]) == list(range(12))
+
+
 def test_continue_of_a_complete_file_plays_nothing(tmp_path):
     out = tmp_path / "run.jsonl"
     full = _json("simulate", "--games", 5, *BASE, "--out", out)
