@@ -31,6 +31,7 @@ from sorry_rules import dsl
 from sorry_rules.authoring.analysis import analyse as run_analyses
 from sorry_rules.base.errors import BySeverity, Problem, ProblemCollector, RuleFileError, UsageError
 from sorry_rules.compiler.build import Context, compile_text, dsl_texts
+from sorry_rules.compiler.ranges import condition_warnings, variant_bounds
 from sorry_rules.compiler.vocab import check_vocab, counter_warnings
 from sorry_rules.compiler.checks import check_variant
 from sorry_rules.compiler.gridbuild import compile_grid
@@ -190,6 +191,7 @@ def _variant_problems(v, origins, root: str, analyse: bool) -> list[Problem]:
         if program is not None:
             asts[path] = ast
     counter_warnings(v, asts, out)
+    condition_warnings(v, asts, variant_bounds(v, asts), len(v.colours), out)
     if analyse and checked:  # cards that failed to compile are skipped by the analyses
         def report(path, code, message, severity="error", offset=None, also=()):
             mark = origins.in_text(path, offset) if offset is not None else _prefer_root(origins, (path, *also), root)

@@ -59,6 +59,7 @@ CODES: dict[str, str] = {
     "SR520": "counter named like a DSL word",
     "SR521": "unknown counter",
     "SR522": "counter never changed or never read",
+    "SR529": "filter or consequence condition that can never hold (or a filter that always holds)",
     # Position files (`sorry-play moves --state`); unknown colours and cards are SR501/SR502
     "SR601": "not a square in position notation",
     "SR602": "two pawns on one square",

@@ -55,6 +55,7 @@ class Scene:
     discard_size: int = 0
     log: list = field(default_factory=list)   # recent moves, oldest first
     scores: dict | None = None    # seat -> points, where the variant scores
+    counters: tuple = ()          # per colour: the values of the rule file's counters (() without)
 
 
 #: Single letters a pawn label must not be, as the board draws them (case ignored).
@@ -66,7 +67,7 @@ def state_scene(game, state, title: str, seat_names, log=()) -> Scene:
     game and for replays."""
     return Scene(game, state.placement, state.seats, None if state.winner is not None else state.turn, state.plies,
                  title, tuple(seat_names), pile_size=len(state.pile), discard_size=len(state.discard), log=list(log),
-                 scores=game.standing(state) if game.scoring else None)
+                 scores=game.standing(state) if game.scoring else None, counters=state.counters)
 
 
 def colour_labels(colours) -> tuple:
@@ -184,6 +185,8 @@ def render_panel(scene: Scene, height: int) -> list:
     teams = _teams_line(scene)
     if teams is not None:
         lines.append(teams)
+    if scene.counters:
+        lines += counter_lines(game, scene)
     if scene.hand is not None:
         hand = Text("Your hand: ", style="bold")
         hand.append(" ".join(game.card_names[card] for card in sorted(scene.hand)), style="bold")
@@ -209,11 +212,17 @@ def board_map(game, width: int = 80):
 
 def render_scene(scene: Scene, width: int = 80) -> list:
     """Board and panel side by side (or stacked when narrow), each line at most `width` wide."""
-    board = render_board(scene, board_map(scene.game, width))
+    return beside(render_board(scene, board_map(scene.game, width)), lambda height: render_panel(scene, height), width)
+
+
+def beside(board: list, render_panel, width: int) -> list:
+    """The lines `board` with the panel `render_panel(height)` to their right (`GAP` columns
+    between) when `PANEL_MIN` columns are left for it, else below them (`render_panel(0)`);
+    each line cut to `width`. Every board kind's screen is put together here."""
     board_width = max((line.cell_len for line in board), default=0)
     panel_width = width - board_width - GAP
     if panel_width >= PANEL_MIN:
-        panel = render_panel(scene, len(board))
+        panel = render_panel(len(board))
         out = []
         for i in range(max(len(board), len(panel))):
             line = board[i].copy() if i < len(board) else Text()
@@ -225,7 +234,7 @@ def render_scene(scene: Scene, width: int = 80) -> list:
                 line.append_text(part)
             out.append(line)
     else:
-        out = [line.copy() for line in board] + [Text()] + render_panel(scene, 0)
+        out = [line.copy() for line in board] + [Text()] + render_panel(0)
     for line in out:
         line.truncate(width, overflow="ellipsis")
         line.rstrip()
@@ -334,7 +343,8 @@ def render_turn(scene: Scene, moves, hand_play: bool, header: str, page: int = 0
 
 
 def counter_lines(game, state) -> list:
-    """One line per declared counter (`counters:`) with every seat's value; [] without."""
+    """One line per declared counter (`counters:`) with every seat's value; [] without.
+    `state` is a `State` or a `Scene` (both have `seats` and `counters`)."""
     return [Text(f"{label}: " + ", ".join(f"{colour_name(game, c)} {state.counters[c][i]}" for c in state.seats))
             for i, (_, _, label) in enumerate(game.counters)]
 

@@ -32,6 +32,7 @@ import click
 from sorry_rules.base.errors import UsageError
 from sorry_rules.cli.errors import friendly
 from sorry_rules.cli.options import max_plies_option, players_option, rules_option, seed_option, variant_options
+from sorry_rules.cli.pictures import write_output
 
 BOTS_HELP = "Computer players by name, comma separated, given to seats in order and repeated as needed."
 
@@ -81,6 +82,8 @@ def _common(fn):
         click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True),
         click.option("--progress/--no-progress", default=None,
                      help="Progress bar on stderr (default: when stderr is a terminal)."),
+        click.option("--plot", default=None, type=click.Path(dir_okay=False),
+                     help="Also write an SVG plot to FILE: game lengths, win rate by seat with 95% intervals."),
     ]
     for option in reversed(options):
         fn = option(fn)
@@ -272,7 +275,7 @@ def _emit(report: dict, fmt: str, text) -> None:
 @_results_files
 @friendly
 def simulate(variant, rules, games, players, bots, rotate, seed, max_plies, jobs, engine, scheduler,
-             connect_timeout, batch_size, fmt, progress, out, from_file, continue_file):
+             connect_timeout, batch_size, fmt, progress, plot, out, from_file, continue_file):
     """Play many games between computer players and report win rates, lengths and events.
 
     Game i of seed S always plays the same (whatever --jobs, --batch-size or --engine), so
@@ -310,6 +313,10 @@ def simulate(variant, rules, games, players, bots, rotate, seed, max_plies, jobs
         tally, info = outcome.tallies["a"], outcome.info
     report = _partial(summary(setup, tally, game, info), tally.games, games, outcome)
     _emit(report, fmt, format_text)
+    if plot is not None:
+        from sorry_rules.pictures.plots import simulation_svg  # lazy: the drawing only for --plot
+
+        write_output(plot, simulation_svg(report))
     _finish(outcome, "simulate")
 
 
@@ -337,7 +344,7 @@ def split_side(spec: str) -> tuple[str, tuple]:
 @_results_files
 @friendly
 def compare(a, b, rules, a_rules, b_rules, alpha, games, players, bots, rotate, seed, max_plies, jobs, engine,
-            scheduler, connect_timeout, batch_size, fmt, progress, out, from_file, continue_file):
+            scheduler, connect_timeout, batch_size, fmt, progress, plot, out, from_file, continue_file):
     """Compare two variants (or a variant with and without house rules) side by side.
 
     A and B are VARIANT[+OVERLAY...], e.g. `standard standard+house/x.yaml`. Both sides play
@@ -381,4 +388,8 @@ def compare(a, b, rules, a_rules, b_rules, alpha, games, players, bots, rotate, 
     finished = sum(t.games for t in tallies.values())
     report = _partial(report, finished, sum(g for _, g in plan.values()), outcome)
     _emit(report, fmt, format_compare_text)
+    if plot is not None:
+        from sorry_rules.pictures.plots import comparison_svg  # lazy: the drawing only for --plot
+
+        write_output(plot, comparison_svg(report))
     _finish(outcome, "compare")

@@ -22,6 +22,7 @@ from sorry_rules.engine.settings import MovementRules, TurnRules
 from sorry_rules.compiler.checks import check_variant
 from sorry_rules.compiler.gridbuild import compile_grid
 from sorry_rules.compiler.programs import CompileError, ProgramCompiler
+from sorry_rules.compiler.ranges import condition_warnings, variant_bounds
 from sorry_rules.compiler.vocab import check_vocab, compile_vocab, counter_warnings, move_variables, vocab_texts
 
 
@@ -141,6 +142,7 @@ def compile_variant(loaded: LoadedVariant) -> tuple[Game, list[Problem]]:
             formula = _tiers(conditions, [t.points for t in component.tiers], component.mode)
         scoring.append((label, for_winner, formula))
     counter_warnings(v, asts, out)
+    condition_warnings(v, asts, variant_bounds(v, asts), len(v.colours), out)
     if out.errors:
         raise RuleFileError(out.problems)
     card_options = [_options(programs, i, asts[("cards", name)], compiled[("cards", name)])
