@@ -344,3 +344,28 @@ def test_a_full_disk_is_a_message_not_a_traceback(tmp_path, setup):
     writer.file = FullDisk()
     with pytest.raises(simfile.ResultsFileError, match="cannot write .*No space left on device"):
         writer.add("a", play_one(compiled(setup.source), setup, 0))
+
+
+def test_ctrl_c_to_the_whole_group_while_workers_start(tmp_path):
+    """A terminal's Ctrl-C reaches every process of the group, the pool's workers too, even
+    while they are still importing: they must not die of it (a dead worker breaks the pool)."""
+    command = [sys.executable, "-m", "sorry_rules", "simulate", "--games", "100000", "--players", "2", "--jobs", "2",
+               "--format", "json"]
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT,
+                               start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while len(_children(process.pid)) < 3:   # the resource tracker and two workers, just started
+            assert process.poll() is None and time.monotonic() < deadline, process.communicate()
+            time.sleep(0.01)
+        os.killpg(process.pid, signal.SIGINT)
+        stdout, stderr = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+    assert process.returncode == 130, stderr
+    assert "Traceback" not in stderr
+    report = json.loads(stdout)
+    assert report["partial"] is True and report["games_finished"] == report["games"] < 100000

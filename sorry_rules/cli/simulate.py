@@ -22,6 +22,7 @@ is taken whole, even with a `+` in its name). `--rule` adds an overlay to both s
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import sys
@@ -43,6 +44,22 @@ INTERRUPTED_EXIT = 130
 #: Options that decide the games: with --from they come from the file.
 _GAME_OPTIONS = ("variant", "rules", "a", "b", "a_rules", "b_rules", "games", "players", "bots", "rotate", "seed",
                  "max_plies")
+
+
+def _interruptible(fn):
+    """A Ctrl-C that reaches the command itself (before the games begin, or a second one
+    during a run) ends it with exit 130 and one line, not click's "Aborted!" (exit 1)."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except KeyboardInterrupt:
+            click.echo("interrupted: no report (Ctrl-C before the games began, or a second Ctrl-C); "
+                       "games already written by --out or --continue are kept", err=True)
+            sys.exit(INTERRUPTED_EXIT)
+
+    return wrapper
 
 
 def _results_files(fn):
@@ -273,6 +290,7 @@ def _emit(report: dict, fmt: str, text) -> None:
 @variant_options
 @_common
 @_results_files
+@_interruptible
 @friendly
 def simulate(variant, rules, games, players, bots, rotate, seed, max_plies, jobs, engine, scheduler,
              connect_timeout, batch_size, fmt, progress, plot, out, from_file, continue_file):
@@ -342,6 +360,7 @@ def split_side(spec: str) -> tuple[str, tuple]:
               help="Significance level of the tests.")
 @_common
 @_results_files
+@_interruptible
 @friendly
 def compare(a, b, rules, a_rules, b_rules, alpha, games, players, bots, rotate, seed, max_plies, jobs, engine,
             scheduler, connect_timeout, batch_size, fmt, progress, plot, out, from_file, continue_file):

@@ -38,7 +38,7 @@ import signal
 import threading
 
 from sorry_rules.base.errors import SorryRulesError, UsageError
-from sorry_rules.simulation.simulate import Tally, batches, play_results, warm
+from sorry_rules.simulation.simulate import Tally, WorkerError, batches, play_results, warm
 
 IN_FLIGHT_PER_WORKER = 3
 #: Seconds between looks at the stop flag while waiting for a worker.
@@ -160,8 +160,25 @@ def run(plan: dict, *, jobs: int = 1, engine: str = "local", scheduler: str | No
     return results
 
 
+@contextlib.contextmanager
+def _sigint_ignored():
+    """SIGINT ignored in this process for a moment (main thread only): processes started
+    meanwhile inherit that through exec, so a Ctrl-C cannot reach a worker even while it is
+    still importing, before its initializer runs (a worker killed there breaks the pool). A
+    Ctrl-C in this short moment is lost; press it again."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def _run_pool(tasks, jobs: int, sources: tuple, collect, stop) -> None:
     # lazy: the process pool only for runs with more than one job (see the module docstring)
+    import itertools
     import multiprocessing
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
@@ -169,14 +186,21 @@ def _run_pool(tasks, jobs: int, sources: tuple, collect, stop) -> None:
     worker_stop = context.Event()
     limit = jobs * IN_FLIGHT_PER_WORKER
     pending = {}
+
+    def submit(task):
+        name, setup, start, count = task
+        pending[pool.submit(_play_in_worker, setup, start, count)] = name
+
     with ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_worker_start,
                              initargs=(worker_stop, *sources)) as pool:
         try:
+            with _sigint_ignored():   # the pool starts a worker at each of its first `jobs` submits
+                for task in itertools.islice(tasks, jobs):
+                    submit(task)
             for task in tasks:
                 if stop.is_set():
                     break
-                name, setup, start, count = task
-                pending[pool.submit(_play_in_worker, setup, start, count)] = name
+                submit(task)
                 while len(pending) >= limit and not stop.is_set():
                     _collect_finished(pending, collect, wait(pending, POLL_SECONDS, FIRST_COMPLETED)[0])
             while pending and not stop.is_set():
@@ -194,10 +218,17 @@ def _run_pool(tasks, jobs: int, sources: tuple, collect, stop) -> None:
 
 
 def _collect_finished(pending: dict, collect, finished) -> None:
+    from concurrent.futures.process import BrokenProcessPool  # lazy: with the pool (see the module docstring)
+
     for future in finished:
         name = pending.pop(future)
-        if not future.cancelled():
-            collect(name, future.result())
+        if future.cancelled():
+            continue
+        try:
+            games = future.result()
+        except BrokenProcessPool:
+            raise WorkerError("a worker process ended abruptly (killed from outside, or out of memory)") from None
+        collect(name, games)
 
 
 def _run_dask(tasks, scheduler: str | None, collect, connect_timeout: float, stop) -> int:
