@@ -11,8 +11,8 @@ Results files and interruption: `--out FILE` writes every finished game to FILE 
 comes (`simulation.simfile`); `--from FILE` reports on such a file instead of playing;
 `--continue FILE` plays only the games missing from it (the command must be the one that
 wrote it) and appends them. The first Ctrl-C stops a run after the games in progress and
-prints the figures of the finished games, marked PARTIAL, then exits 130 (a second Ctrl-C
-aborts at once, without figures).
+prints the figures of the finished games, marked PARTIAL, then exits 130 (a Ctrl-C before
+the games begin, or a second one, ends the command at once without figures, also 130).
 
 Comparison sides: `A` and `B` are each a variant with optional overlays joined by `+`,
 e.g. `standard` and `standard+house/sorry-forward-4.yaml` (a spec naming an existing file
