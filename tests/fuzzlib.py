@@ -208,6 +208,11 @@ class TypedGenerator:
         if kind == 2:
             return f"backward {n}"
         if kind == 3:
+            if chooser.chance(30):  # parts with their own direction and pawn
+                parts = [chooser.choice(["forward", "backward"]) + chooser.choice(["", "", " any", " partner", " opponent",
+                                                                                 " own", " other"])
+                         for _ in range(chooser.integer(2, 3))]
+                return f"split {max(2, min(n, 12))} into {', '.join(parts)}"
             among = chooser.choice(["", " among 2", " among 3", " among any"])
             return f"split {max(2, min(n, 12))}{among}"
         if kind == 4:
@@ -468,7 +473,7 @@ class SchemaMutator:
     def mutate(self, chooser, data: dict) -> dict:
         data = json.loads(json.dumps(data))
         for _ in range(chooser.integer(1, 3)):
-            kind = chooser.integer(0, 5)
+            kind = chooser.integer(0, 6)
             paths = list(_paths(data))
             if kind == 0 and paths:  # a field gets a new value of its schema
                 path = chooser.choice(paths)
@@ -480,6 +485,8 @@ class SchemaMutator:
             elif kind == 2 and paths:  # a key disappears
                 path = chooser.choice(paths)
                 _delete(data, path)
+            elif kind == 6:  # movement geometry: past Home, turns, blockers (docs/REFERENCE.md `geometry`)
+                data["geometry"] = self.geometry(chooser)
             elif kind == 3:  # new DSL texts
                 cards = data.setdefault("cards", {}) if isinstance(data.get("cards", {}), dict) else {}
                 for name in list(cards)[: chooser.integer(1, 3)]:
@@ -509,7 +516,36 @@ class SchemaMutator:
                     data["turn"] = {"source": "hand", "hand_size": chooser.integer(1, 5)}
                 if chooser.chance(50):
                     data["rules"] = self.value(chooser, self.schema["properties"]["rules"], ("rules",))
+                if chooser.chance(40):
+                    data["geometry"] = self.geometry(chooser)
         return data
+
+    def geometry(self, chooser) -> dict:
+        """A `geometry:` section: mostly valid turns and blockers, sometimes off (unknown
+        colours, offsets past the side, contradictions with `rules.overshoot_home`)."""
+        if chooser.chance(15):
+            return self.value(chooser, self.schema["properties"]["geometry"], ("geometry",))
+        out: dict = {}
+        if chooser.chance(60):
+            out["past_home"] = chooser.choice(["illegal", "stop", "bounce", "bounce"])
+        turns = {}
+        for i in range(chooser.integer(0, 3)):
+            turns[f"t{i}"] = {"at": chooser.choice(["safety_entry", "start_exit", 0, 1, 3, 14, 25]),
+                              "moving": chooser.choice(["forward", "backward"]),
+                              "onto": chooser.choice(["safety", "track"]), "must": chooser.chance(30)}
+        if turns:
+            out["turns"] = turns
+        blockers = {}
+        for i in range(chooser.integer(0, 2)):
+            blocker = {"pawns": chooser.choice(["own", "partner", "opponent", "other", "any"]),
+                       "on": chooser.choice(["track", "safety", "any"]), "pass": chooser.chance(40),
+                       "land": chooser.chance(70)}
+            if chooser.chance(25):
+                blocker["colours"] = [chooser.choice(["red", "blue", "c0", "c1", "purple"])]
+            blockers[f"b{i}"] = blocker
+        if blockers:
+            out["blockers"] = blockers
+        return out
 
 
 def _paths(data, prefix=()):

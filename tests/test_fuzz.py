@@ -267,16 +267,29 @@ def _position_case(data):
     from sorry_rules.authoring.oracle import moves_report
     from sorry_rules.records.position import parse_position
 
-    game = _standard()
-    try:
-        with F.time_limit(F.CASE_SECONDS):
-            found = parse_position(game, data)
-            report = moves_report(game, found)
-    except PositionError:
-        return
     import json
 
-    assert json.loads(json.dumps(report)) == report
+    for game in (_standard(), _geometry()):
+        try:
+            with F.time_limit(F.CASE_SECONDS):
+                found = parse_position(game, data)
+                report = moves_report(game, found)
+        except PositionError:
+            continue
+        assert json.loads(json.dumps(report)) == report
+
+
+def _geometry():
+    """Standard with every geometry construct: a bounce, a backward turn, pawns not passed."""
+    from sorry_rules.compiler import load_game
+
+    global _GEOMETRY
+    try:
+        return _GEOMETRY
+    except NameError:
+        _GEOMETRY = load_game("standard", ["house/bounce-back.yaml", "house/backward-into-safety.yaml",
+                                           "house/no-passing-opponents.yaml"])
+        return _GEOMETRY
 
 
 def _standard():

@@ -42,6 +42,10 @@ CATALOGUE = {
     "H22": "house/bump-points.yaml",
     "H24": "house/deck-44.yaml",
     "H24 (55)": "house/deck-55.yaml",
+    "H30": "house/backward-into-safety.yaml",
+    "H32": "house/bounce-back.yaml",
+    "no jumping (invented)": "house/no-passing-opponents.yaml",
+    "seven both ways (invented)": "house/seven-both-ways.yaml",
     "quick game": "house/quick-game.yaml",
 }
 

@@ -30,6 +30,7 @@ REFERENCE = (ROOT / "docs" / "REFERENCE.md").read_text(encoding="utf-8")
 SHOWN_BY = {
     "SR520": "counter-reserved-name.yaml", "SR521": "counter-unknown.yaml", "SR522": "counter-never-read.yaml",
     "SR529": "condition-never-holds.yaml",
+    "SR550": "geometry-bounce-and-stop.yaml", "SR551": "geometry-no-effect.yaml", "SR552": "geometry-simultaneous-split.yaml",
     "SR101": "invalid-utf8.yaml", "SR103": "yaml-syntax.yaml", "SR104": "yaml-duplicate-key.yaml",
     "SR105": "yaml-alias-bomb.yaml", "SR106": "deep-nesting.yaml", "SR107": "yaml-tag.yaml",
     "SR108": "yaml-two-documents.yaml", "SR201": "missing-field.yaml", "SR202": "unknown-field.yaml",

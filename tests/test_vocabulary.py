@@ -152,3 +152,59 @@ def test_auto_game_shows_counters_and_their_score_line():
         if "points" in line and "Home  =" in line:
             name = line.split()[0]
             assert re.search(rf"[=+] {values[name]} \(1 per bump made\)", line), line
+
+
+#: Invented: "Side door". A pawn moving forward may turn into its safety zone straight from its
+#: own start exit (a geometry turn); moves past Home bounce (geometry); a move that enters a
+#: safety zone scores a point on a counter (a consequence on the `enters_safety` fact), and a
+#: 5 may not use the door (a filter): geometry combined with facts, filters and counters.
+SIDE_DOOR = """\
+extends: standard
+geometry:
+  past_home: bounce
+  turns:
+    side_door: {at: start_exit, moving: forward, onto: safety}
+counters:
+  doors: {}
+filters:
+  no_door_for_5: {cards: ["5"], must: enters_safety(player) == 0}
+after:
+  door_point: {when: enters_safety(player) > 0, add: {doors: 1}}
+win: home(team) == pawns(team) or doors(player) >= 6
+"""
+
+
+@pytest.fixture()
+def side_door(tmp_path):
+    path = tmp_path / "side-door.yaml"
+    path.write_text(SIDE_DOOR)
+    return load_game(str(path))
+
+
+def test_invented_geometry_turn_with_a_counter_and_a_filter(side_door):
+    """From the start exit track:4: a 3 goes on to track:7 or through the door to safety:3,
+    scoring a door point; an 8 through the door counts safety:1..5, Home and bounces back to
+    safety:4; a 12 through the door would bounce out of the zone (illegal): only 4 + 12 = 16,
+    blue's triangle, sliding to 19; the filter keeps the 5 off the door (safety:5)."""
+    pawns = {"red": ["track:4", "start", "start", "start"]}
+    three = {m["text"]: m for m in report(side_door, pawns, card="3")["moves"]}
+    assert set(three) == {"Red pawn track:4 -> track:7", "Red pawn track:4 -> safety:3"}
+    assert three["Red pawn track:4 -> safety:3"]["counters"]["red"] == {"doors": 1}
+    assert three["Red pawn track:4 -> track:7"]["counters"]["red"] == {"doors": 0}
+    eight = [m["text"] for m in report(side_door, pawns, card="8")["moves"]]
+    assert sorted(eight) == ["Red pawn track:4 -> safety:4", "Red pawn track:4 -> track:12"]
+    twelve = [m["text"] for m in report(side_door, pawns, card="12")["moves"]]
+    assert twelve == ["Red pawn track:4 -> track:16, slides to track:19"]
+    five = report(side_door, pawns, card="5")
+    assert [m["text"] for m in five["moves"]] == ["Red pawn track:4 -> track:9"]
+    state = parse_position(side_door, {"players": ["red", "blue", "yellow", "green"], "turn": "red", "card": "5",
+                                       "pawns": pawns}).state
+    removed = side_door.filtered_moves(state)
+    assert [(m.placement[0][0], label.split(":")[0]) for m, label in removed] == [(side_door.layout.T + 4, "filters.no_door_for_5")]
+
+
+def test_invented_geometry_rule_plays_to_the_end(side_door):
+    for seed in range(4):
+        final = play_random(side_door, seed, 4).final
+        assert final.winner is not None
+        check_state(side_door, final)

@@ -18,6 +18,7 @@ from sorry_rules.base.errors import UsageError
 from sorry_rules.compiler.build import compile_variant
 from sorry_rules.rules.loader import load_variant
 from sorry_rules.base.suggest import did_you_mean
+from sorry_rules.authoring.routewords import geometry_words
 
 WIDTH = 88
 _RELATION = {"opponent": "an opponent's", "partner": "a partner's", "other": "another colour's", "own": "your own"}
@@ -48,6 +49,12 @@ class CardRule:
     source: str
     where: str         # file:line of the card's definition
     options: tuple     # top-level alternatives (one Option when the effect is not a choice)
+
+
+#: Which pawn a part of `split N into ...` moves, in words.
+PART_PAWN = {None: "with a pawn no earlier part moved", "any": "with any of your pawns, the same again included",
+             "own": "with another pawn of your own colour", "partner": "with a partner's pawn",
+             "opponent": "with an opponent's pawn", "other": "with a partner's or an opponent's pawn"}
 
 
 def _where(mark, col: bool = True) -> str:
@@ -112,6 +119,9 @@ class _EffectWords(dsl.Visitor):
         return f"move one pawn backward {node.steps}"
 
     def visit_Split(self, node, nested):
+        if node.parts:
+            return f"split {node.steps} steps into parts played in this order (each at least 1, all used): " + \
+                ", then ".join(f"{direction} {PART_PAWN[who]}" for direction, who in node.parts)
         if node.among == 2:
             among = "between two pawns"
         elif node.among is None:
@@ -225,6 +235,8 @@ class _Source(dsl.Visitor):
         return f"backward {node.steps}"
 
     def visit_Split(self, node):
+        if node.parts:
+            return f"split {node.steps} into " + ", ".join(" ".join(w for w in part if w) for part in node.parts)
         return f"split {node.steps}" + ("" if node.among is None else f" among {node.among}")
 
     def visit_Switch(self, node):
@@ -378,6 +390,7 @@ def explain_text(explained: Explained, only=()) -> str:
                 for tier in component.tiers:
                     lines.append(f"    {tier.points:+} if {expr_words(dsl.parse_expr(tier.when))}")
         lines.extend(vocabulary_words(v, origins))
+        lines.extend(geometry_words(v, lambda path: _where(origins.key_mark(path), col=False)))
     return "\n".join(lines)
 
 

@@ -60,6 +60,10 @@ CODES: dict[str, str] = {
     "SR521": "unknown counter",
     "SR522": "counter never changed or never read",
     "SR529": "filter or consequence condition that can never hold (or a filter that always holds)",
+    # Movement geometry (geometry:)
+    "SR550": "geometry contradicts another rule",
+    "SR551": "geometry rule changes nothing",
+    "SR552": "geometry rule not played with this split",
     # Position files (`sorry-play moves --state`); unknown colours and cards are SR501/SR502
     "SR601": "not a square in position notation",
     "SR602": "two pawns on one square",

@@ -20,6 +20,7 @@ from sorry_rules.engine.mechanics import Mechanics
 from sorry_rules.engine.queries import Origin
 from sorry_rules.engine.settings import MovementRules, TurnRules
 from sorry_rules.compiler.checks import check_variant
+from sorry_rules.compiler.geometry import check_geometry, engine_geometry
 from sorry_rules.compiler.gridbuild import compile_grid
 from sorry_rules.compiler.programs import CompileError, ProgramCompiler
 from sorry_rules.compiler.ranges import condition_warnings, variant_bounds
@@ -65,12 +66,13 @@ class Context:
 
     def __init__(self, v):
         b = v.board
+        geometry = engine_geometry(v)
         self.layout = Layout(list(v.colours), b.side_length, b.start_exit, b.safety_entry, b.safety_length,
-                             [(s.from_, s.to) for s in b.slides], v.rules.overshoot_home == "stop")
+                             [(s.from_, s.to) for s in b.slides], v.rules.overshoot_home == "stop", geometry.past_home)
         self.team_of, relation = _relations(v)
         control_of = self.team_of if v.rules.control == "team" else tuple((c,) for c in range(self.layout.C))
         self.rules = movement_rules(v.rules)
-        self.mechanics = Mechanics(self.layout, relation, self.rules, control_of)
+        self.mechanics = Mechanics(self.layout, relation, self.rules, control_of, geometry)
         counters = getattr(v, "counters", {})
         self.programs = ProgramCompiler(self.mechanics, self.team_of, v.pawns, tuple(counters),
                                         tuple(getattr(c, "start", 0) for c in counters.values()))
@@ -112,6 +114,7 @@ def compile_variant(loaded: LoadedVariant) -> tuple[Game, list[Problem]]:
     out = ProblemCollector(loaded.origins)
     check_variant(v, out)
     check_vocab(v, out)
+    check_geometry(v, out)
     if out.errors:
         raise RuleFileError(out.problems)
     if v.board.kind == "grid":

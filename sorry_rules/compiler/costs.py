@@ -34,6 +34,8 @@ class CostEstimator(dsl.Visitor):
         self.movers = pawns * self.group
         self.targets = max(1, min(layout.T, pawns * (layout.C - 1)))  # other pawns on the track
         self.cells = layout.size  # a grid primitive has at most one outcome per cell
+        routes = getattr(mechanics, "routes", None)
+        self.ways = 1 + (len(routes.geometry.turns) if routes is not None else 0)  # ways one pawn may go n steps
 
     def cost(self, node) -> tuple[int, int]:
         """(outcomes, work) upper bounds of one evaluation of `node` (see the module contract)."""
@@ -58,6 +60,11 @@ class CostEstimator(dsl.Visitor):
     visit_Backward = visit_Forward
 
     def visit_Split(self, node):
+        if node.parts:  # in order: per part a pawn (any pawn for a relation part) and a way, per division of the steps
+            out = comb(node.steps - 1, len(node.parts) - 1)
+            for _, who in node.parts:
+                out *= (self.movers if who in (None, "any") else self.pawns * self.C) * self.ways
+            return out, max(out, 1)
         movers = self.movers
         most = min(node.among if node.among is not None else node.steps, movers, node.steps)
         out = sum(perm(movers, k) * comb(node.steps - 1, k - 1) for k in range(2, most + 1))

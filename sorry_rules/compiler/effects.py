@@ -22,6 +22,8 @@ from sorry_rules import dsl
 from sorry_rules.base import limits
 from sorry_rules.compiler.vocabulary import CompileError
 from sorry_rules.engine.mechanics import DRAW_AGAIN, PASS, Board
+from sorry_rules.engine.routes import step as route_step
+from sorry_rules.engine.splitparts import split_parts
 
 #: Largest number of movement-table entries (colours x squares per table) of one variant.
 MAX_TABLE_CELLS = limits.MAX_TABLE_CELLS
@@ -68,18 +70,24 @@ class EffectBuilder(dsl.Visitor):
         return self.m.enter
 
     def visit_Forward(self, node):
-        m = self.m
         self.check_steps(node, node.steps)
         self.reserve_tables(node, "forward", (node.steps,))
-        table = self.layout.forward(node.steps)
-        return lambda p, board: m.step(table, "forward", p, board)
+        return self._step(node, "forward", self.layout.forward(node.steps))
 
     def visit_Backward(self, node):
-        m = self.m
         self.check_steps(node, node.steps)
         self.reserve_tables(node, "backward", (node.steps,))
-        table = self.layout.backward(node.steps)
-        return lambda p, board: m.step(table, "backward", p, board)
+        return self._step(node, "backward", self.layout.backward(node.steps))
+
+    def _step(self, node, direction: str, table):
+        """One pawn `direction` `node.steps` steps: along the plain table, or along the routes
+        of `geometry:` when the variant has turns, passing rules or bounces."""
+        m, routes, steps = self.m, self.m.routes, node.steps
+        if routes is not None:
+            self.reserve_tables(node, "route " + direction, (steps,))
+        if routes is None:
+            return lambda p, board: m.step(table, direction, p, board)
+        return lambda p, board: route_step(m, routes, direction, steps, p, board)
 
     def visit_Split(self, node):
         m, layout = self.m, self.layout
@@ -88,9 +96,25 @@ class EffectBuilder(dsl.Visitor):
             raise CompileError(node.pos, f"split {node.steps} among {node.among}: a split needs at least 2 pawns", "SR508")
         if node.steps < 2:
             raise CompileError(node.pos, f"split {node.steps}: a split needs at least 2 steps (one per pawn)", "SR508")
+        if node.parts:
+            return self._split_into(node)
         self.reserve_tables(node, "forward", range(1, node.steps + 1))
+        if m.routes is not None:
+            self.reserve_tables(node, "route forward", range(1, node.steps + 1))
         steps, among = node.steps, node.among
         return lambda p, board: m.split(steps, among, layout.forward, p, board)
+
+    def _split_into(self, node):
+        """`split N into PART, PART ...`: parts in order, each with its direction and pawn."""
+        m, steps, parts = self.m, node.steps, node.parts
+        if steps < len(parts):
+            raise CompileError(node.pos, f"split {steps} into {len(parts)} parts: each part needs at least 1 step", "SR508")
+        if self.m.simultaneous_split:
+            raise CompileError(node.pos, "split ... into plays its parts in order: it needs rules.split: sequential",
+                               "SR304")
+        for direction in sorted({d for d, _ in parts}):
+            self.reserve_tables(node, ("route " if m.routes is not None else "") + direction, range(1, steps + 1))
+        return lambda p, board: split_parts(m, steps, parts, p, board)
 
     def visit_Switch(self, node):
         m, relation = self.m, node.relation

@@ -43,6 +43,7 @@ class Backward(Node):
 class Split(Node):
     steps: int
     among: int | None  # None: any number of pawns
+    parts: tuple = ()  # `split N into ...`: ((direction, pawn), ...) in order; pawn None, "any" or a relation
 
 
 @dataclass(frozen=True)

@@ -81,6 +81,18 @@ class _ToAst(Transformer_NonRecursive):
             among = children[1]
         return Split(meta.start_pos, steps, among)
 
+    def split_into(self, meta, children):
+        parts = tuple(children[1:])
+        return Split(meta.start_pos, _int(children[0]), len(parts), parts)
+
+    def part(self, meta, children):
+        return (children[0], children[1] if len(children) > 1 else None)
+
+    def part_direction(self, meta, children):
+        return str(children[0])
+
+    part_pawn = part_direction
+
     def among(self, meta, children):
         return _int(children[0]) if children else None
 

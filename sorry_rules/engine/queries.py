@@ -33,6 +33,8 @@ OBSTACLE_CODES = {
     "unbumpable": "a pawn this pawn may not bump holds the target square [square, colour, relation]",
     "slide_blocked": "the slide from the target square ends on a square held by a pawn it may not sweep [square, end]",
     "overshoot": "the move would pass Home [steps: steps left to Home]",
+    "bounce_out": "the move would bounce back out of the safety zone (geometry past_home: bounce) [steps: steps left to Home]",
+    "passing_blocked": "the route passes a pawn that may not be passed (geometry blockers) [square, colour, relation]",
     "no_route": "the pawn cannot move this way from here",
     "no_target": "no pawn of the wanted relation on the track [relation]",
     "slides_block_all": "every target ends in a blocked slide",
@@ -118,6 +120,8 @@ class Obstacles:
     def step(self, direction: str, steps: int, c: int, sq: int) -> Obstacle | None:
         """`forward steps` or `backward steps` (direction) for a colour-c pawn on `sq`."""
         layout = self.layout
+        if self.m.routes is not None:
+            return self.routed(direction, steps, c, sq)
         table = layout.forward(steps) if direction == "forward" else layout.backward(steps)
         to = table[c][sq]
         if to < 0:
@@ -126,15 +130,56 @@ class Obstacles:
             return Obstacle("no_route")
         return self.landing(c, sq, to)
 
+    def routed(self, direction: str, steps: int, c: int, sq: int) -> Obstacle | None:
+        """`step` along the routes of `geometry:`: None when some way is open, else what stops
+        the first way (or, with no way at all, the end of the route)."""
+        layout, routes, occ = self.layout, self.m.routes, self.board.occ
+        ways = routes.options(direction, steps)[c][sq]
+        if not ways:
+            if direction == "backward":
+                return Obstacle("no_route")
+            code = "bounce_out" if layout.past_home == "bounce" else "overshoot"
+            return Obstacle(code, steps=layout.distance_home(c, sq))
+        first = None
+        for to, passed, _ in ways:
+            wall = routes.blocker_on(c, occ, sq, passed)
+            if wall >= 0:
+                o = occ[wall]
+                obstacle = Obstacle("passing_blocked", square=wall, colour=o, relation=self.m.relation[c][o])
+            else:
+                obstacle = None if to == sq else self.landing(c, sq, to)
+            if obstacle is None:
+                return None
+            first = first or obstacle
+        return first
+
     def split(self, steps: int, c: int, sq: int) -> Obstacle | None:
         """`split steps`: the colour-c pawn on `sq` as one part of the split."""
         parts = []
         for part in range(1, steps):
+            if self.m.routes is not None:
+                obstacle = self.routed("forward", part, c, sq)
+                if obstacle is None:
+                    return Obstacle("no_partner_pawn", steps=steps)
+                parts.append((part, obstacle))
+                continue
             to = self.layout.forward(part)[c][sq]
             obstacle = Obstacle("overshoot") if to < 0 else self.landing(c, sq, to)
             if obstacle is None:
                 return Obstacle("no_partner_pawn", steps=steps)
             parts.append((part, obstacle))
+        return Obstacle("no_part_fits", parts=tuple(parts))
+
+    def split_parts(self, steps: int, directions: tuple, c: int, sq: int) -> Obstacle | None:
+        """`split steps into ...` (parts in `directions`): the colour-c pawn on `sq` as one
+        part; the parts of `no_part_fits` are named "forward 3", "backward 2", ..."""
+        parts = []
+        for direction in dict.fromkeys(directions):
+            for part in range(1, steps - len(directions) + 2):
+                obstacle = self.step(direction, part, c, sq)
+                if obstacle is None:
+                    return Obstacle("no_partner_pawn", steps=steps)
+                parts.append((f"{direction} {part}", obstacle))
         return Obstacle("no_part_fits", parts=tuple(parts))
 
     def switch(self, relation: str, c: int, sq: int) -> Obstacle | None:

@@ -13,6 +13,7 @@ from typing import Annotated, Literal, Union
 from pydantic import Discriminator, Field, Tag
 
 from sorry_rules.base import limits
+from sorry_rules.rules.geometry import Geometry, GeometryBlocker, GeometryTurn  # noqa: F401 (every rule-file model is reachable here)
 from sorry_rules.rules.strict import Strict
 from sorry_rules.rules.vocab import Consequence, Counter, MoveFilter
 
@@ -171,7 +172,7 @@ class Rules(Strict):
         "board before the split, then landed in order."))
     overshoot_home: Literal["illegal", "stop"] = Field(default="illegal", description=(
         "A forward move past Home is `illegal` (Home by exact count only), or `stop`s in Home (also for each part of a "
-        "split)."))
+        "split). Shorthand for `geometry.past_home`, which says it when both are given."))
     must_bump: bool = Field(default=False, description=(
         "When any legal move bumps an opponent (by landing, by a slide or by a Sorry!), only such moves are legal; "
         "bumping a partner does not count; a pass is then not legal either; in hand play it applies across the whole "
@@ -256,3 +257,6 @@ class Variant(Strict):
     after: dict[Name, Consequence] = Field(default_factory=dict, max_length=50, description=(
         "Named consequences of a move by its facts (extra cards, counter changes), judged and applied in the order "
         "written (bases first); overlays add, change or remove them by name."))
+    geometry: Geometry = Field(default_factory=Geometry, description=(
+        "Movement geometry as data (race-track boards): what a move past Home does, extra turns a move may take, and "
+        "pawns that cannot be passed or landed on."))
