@@ -14,6 +14,7 @@ import json
 
 import click
 
+from sorry_rules import __version__
 from sorry_rules.cli import simulate as simcli
 from sorry_rules.cli.authoring import explain, schema, validate, variant_lines
 from sorry_rules.base.errors import UsageError
@@ -43,7 +44,7 @@ def _load(variant: str, rules: tuple):
 @click.option("--resume", type=click.Path(dir_okay=False), default=None, help="Continue the game saved in FILE.")
 @click.option("--save", type=click.Path(dir_okay=False), default=None,
               help="Save the game after every move to FILE (default for games with people: the user data folder).")
-@click.version_option(package_name="sorry-rules")
+@click.version_option(version=__version__, package_name="sorry-rules")  # given: no package metadata read at start-up
 @click.pass_context
 @friendly
 def main(ctx, variant, rules, players, seed, auto, max_plies, seat_specs, humans, bot, resume, save):

@@ -21,6 +21,7 @@ from lark.visitors import Transformer_NonRecursive
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from sorry_rules.base.resources import grammar_text
+from sorry_rules.dsl.parsercache import cached_parser
 from sorry_rules.base.suggest import did_you_mean
 from sorry_rules.base import limits
 from sorry_rules.dsl.visitor import children
@@ -38,7 +39,8 @@ MAX_NUMBER = limits.MAX_DSL_NUMBER
 # ---- parsing ---------------------------------------------------------------------------
 @lru_cache(maxsize=1)
 def lalr_parser() -> Lark:
-    return Lark(grammar_text(), parser="lalr", start=["effect", "expr"], propagate_positions=True)
+    """The LALR parser, its tables loaded from the user's cache when valid (`parsercache`)."""
+    return cached_parser(grammar_text(), parser="lalr", start=["effect", "expr"], propagate_positions=True)
 
 
 def _int(token: Token) -> int:
@@ -292,6 +294,13 @@ def _check_shape(text: str) -> None:
 def _parse(text: str, start: str):
     if not isinstance(text, str):
         raise DslError(0, f"expected DSL text, got {type(text).__name__}", "SR203")
+    return _parse_text(text, start)
+
+
+@lru_cache(maxsize=1024)
+def _parse_text(text: str, start: str):
+    """The AST of `text` (ASTs are frozen, so one parse serves every rule file using the same
+    text, e.g. every overlay of a base; a DslError is raised again each time, not kept)."""
     _check_shape(text)
     if not text.strip():
         raise DslError(0, "empty text; expected an effect" if start == "effect" else "empty text; expected an expression")
