@@ -31,6 +31,7 @@ from sorry_rules import dsl
 from sorry_rules.authoring.analysis import analyse as run_analyses
 from sorry_rules.base.errors import BySeverity, Problem, ProblemCollector, RuleFileError, UsageError
 from sorry_rules.compiler.build import Context, compile_text, dsl_texts
+from sorry_rules.compiler.turns import check_turn_policy
 from sorry_rules.compiler.vocab import check_vocab, counter_warnings
 from sorry_rules.compiler.checks import check_variant
 from sorry_rules.compiler.gridbuild import compile_grid
@@ -175,6 +176,7 @@ def _variant_problems(v, origins, root: str, analyse: bool) -> list[Problem]:
     out = ProblemCollector(origins)
     check_variant(v, out)
     check_vocab(v, out)
+    check_turn_policy(v, out)
     checked = not out.errors
     if v.board.kind == "grid":
         if checked:

@@ -12,6 +12,13 @@ Turn flow (RULES R5, R11, R17, R19, R34, R35, A13, A16, A21, P4, P5):
   a move that draws again keeps the turn, so the player plays once more from the refilled
   hand (A13).
 - a card with no legal move gives a single `forfeit` move (no choice to make).
+- turn policies (`engine.turnpolicy`, used only when the rule file has them): `take` > 1
+  draws that many cards at once (`State.card` and `State.drawn`); the player plays one
+  (card and move are one choice) and every other drawn card is discarded with it; stuck, all
+  are discarded. `redraw` turns a stuck turn into a `redraw` move (discard, take another
+  card, same turn), at most N a turn (`State.redraws`). Hand `actions` are `action` moves
+  beside the card moves (a card and other cards of the hand discarded, as many drawn); a
+  hand with an action is not stuck, so P5's free discard is not offered then.
 - the game ends at once when a player's win condition holds (checked after every move, the
   mover first, then the other seats in order).
 
@@ -32,6 +39,7 @@ from sorry_rules.engine.moverules import filter_moves, run_consequences
 from sorry_rules.engine.placement import PlacementView
 from sorry_rules.engine.queries import Obstacles, TracedMove, chance
 from sorry_rules.engine.settings import MovementRules, TurnRules
+from sorry_rules.engine.turnpolicy import REDRAW, action_moves, redraw_moves, take_cards
 
 
 def take_card(pile: tuple, discard: tuple, rng: int) -> tuple:
@@ -58,6 +66,8 @@ class State(NamedTuple):
     plies: int            # moves applied so far
     counters: tuple = ()  # per colour: the values of the rule file's counters (() without counters)
     bonus: int = 0        # extra cards the player to move has still to take (consequences)
+    drawn: tuple = ()     # the other cards drawn with `card` this turn (turn.take > 1); () otherwise
+    redraws: int = 0      # extra cards taken this turn by turn.redraw (0 without it)
 
 
 class Move(NamedTuple):
@@ -65,7 +75,9 @@ class Move(NamedTuple):
     placement: tuple      # the whole placement after the move, bumps and slides applied
     events: tuple         # the resolved steps, bumps, slides and switches, in order (engine.events)
     draw_again: bool      # the player draws (or, in hand play, plays) another card
-    kind: str             # "move", "pass", "forfeit" or "discard"
+    kind: str             # "move", "pass", "forfeit", "discard", "redraw" or "action" (engine.turnpolicy)
+    cards: tuple = ()     # the other cards an `action` plays (discards) with `card`
+    label: str = ""       # the turn rule behind a `redraw` or `action` move
 
 
 @dataclass(frozen=True)
@@ -93,7 +105,7 @@ class Game:
     def __init__(self, *, name, layout, mechanics, card_names, card_programs, card_sources,
                  deck, pawns, on_start_exit, turn: TurnRules, rules: MovementRules, team_of, seating,
                  players_min, players_max, win, scoring, content_hash, win_on_home_only=False,
-                 card_options=(), filters=(), after=(), counters=()):
+                 card_options=(), filters=(), after=(), counters=(), redraw=None, actions=()):
         self.name = name
         self.layout = layout
         self.mechanics = mechanics
@@ -110,6 +122,9 @@ class Game:
         self.hand_play = turn.hand_play
         self.hand_size = turn.hand_size
         self.first = turn.first
+        self.take = turn.take
+        self.redraw = redraw                # engine.turnpolicy.Redraw or None
+        self.actions = tuple(actions)       # engine.turnpolicy.HandAction
         self.rules = rules
         self.must_bump = rules.must_bump
         self.filters = tuple(filters)       # engine.moverules.MoveFilter, rules.must_bump's first
@@ -182,14 +197,16 @@ class Game:
                      self.initial_counters())
 
     def position(self, placement, seats, turn: int, card: int | None = None, hand: tuple | None = None,
-                 counters: tuple | None = None) -> State:
+                 counters: tuple | None = None, drawn: tuple = (), redraws: int = 0) -> State:
         """A state for asking about one position (the moves oracle): no pile, no discards;
-        `counters` as `State.counters` (default: every counter at its start value)."""
+        `counters` as `State.counters` (default: every counter at its start value); `drawn`
+        and `redraws` as `State.drawn` and `State.redraws`."""
         hands = None
         if hand is not None:
             hands = tuple(tuple(hand) if i == turn else () for i in range(len(seats)))
         counters = self.initial_counters() if counters is None else tuple(counters)
-        return State(tuple(placement), tuple(seats), turn, card, hands, (), (), 0, None, 0, counters)
+        return State(tuple(placement), tuple(seats), turn, card, hands, (), (), 0, None, 0, counters, 0,
+                     tuple(drawn), redraws)
 
     def initial_counters(self) -> tuple:
         """Every colour's counters at the start of a game: () when the variant has none."""
@@ -203,14 +220,20 @@ class Game:
         return not self.hand_play and state.card is None and state.winner is None
 
     def draw(self, state: State) -> State:
-        """Draw the top card for the player to move (R5; R34 reshuffle when the pile is empty)."""
+        """Draw the top card for the player to move (R5; R34 reshuffle when the pile is empty);
+        with `turn.take` > 1 that many, one by one (reshuffling between draws when needed)."""
         if state.winner is not None or self.hand_play or state.card is not None:
             raise IllegalMoveError("no card is to be drawn now")
+        if self.take > 1:
+            pile, discard, rng, cards = take_cards(take_card, state.pile, state.discard, state.rng, self.take)
+            if not cards:
+                raise IllegalMoveError("the draw pile and the discards are both empty")
+            return state._replace(card=cards[0], pile=pile, discard=discard, rng=rng, drawn=cards[1:])
         pile, discard, rng, card = take_card(state.pile, state.discard, state.rng)
         if card is None:
             raise IllegalMoveError("the draw pile and the discards are both empty")
         return State(state.placement, state.seats, state.turn, card, state.hands, pile, discard, rng, state.winner,
-                     state.plies, state.counters, state.bonus)
+                     state.plies, state.counters, state.bonus, state.drawn, state.redraws)
 
     # ---- moves -------------------------------------------------------------------------------
     def player(self, state: State) -> int:
@@ -235,8 +258,21 @@ class Game:
         if not self.hand_play:
             if state.card is None:
                 raise IllegalMoveError("draw a card first")
-            return self.card_moves(state, state.card)
+            moves = self._drawn_moves(state) if state.drawn else self.card_moves(state, state.card)
+            if self.redraw is not None and moves[0].kind == "forfeit":
+                return redraw_moves(self.redraw, state, state.seats[state.turn], (state.card,), Move) or moves
+            return moves
         return self._hand_moves(state)
+
+    def _drawn_moves(self, state: State) -> list:
+        """The moves of every card drawn this turn (`turn.take` > 1), chosen among as from a
+        hand (`_cards_moves`; the filters judge them together); stuck: one forfeit that
+        discards them all, with no extra draw."""
+        p = state.seats[state.turn]
+        moves = self._cards_moves(p, Board.of(state.placement, self._X), (state.card,) + state.drawn, state.placement)
+        if self.filters:
+            moves = filter_moves(self.filters, p, moves, state.counters)[0]
+        return moves or [Move(state.card, state.placement, (), False, "forfeit")]
 
     def _moves_of(self, p: int, board: Board, card: int, placement) -> tuple[list, int]:
         """Deduplicated moves of one card (A24: one move per distinct result), and the flags
@@ -259,26 +295,36 @@ class Game:
             moves.append(Move(card, result, events, bool(flags & DRAW_AGAIN), kind))
         return moves, spare_flags
 
-    def _hand_moves(self, state: State) -> list:
-        p = state.seats[state.turn]
-        hand = state.hands[state.turn]
-        if not hand:
-            return [Move(None, state.placement, (), False, "forfeit")]
-        board = Board.of(state.placement, self._X)
+    def _cards_moves(self, p: int, board: Board, cards, placement) -> list:
+        """The moves of a choice of cards (a hand, or the cards drawn together): a card that
+        cannot move a pawn is no play, even if it offers a pass (P4); a pass survives only
+        when every playable card offers one (A21)."""
         moves = []
         declinable = True
-        for card in sorted(set(hand)):
-            card_moves, _ = self._moves_of(p, board, card, state.placement)
+        for card in sorted(set(cards)):
+            card_moves, _ = self._moves_of(p, board, card, placement)
             if not any(m.kind == "move" for m in card_moves):
                 continue  # a card that cannot move is no play (P4); a bare pass is no move (A21)
             declinable = declinable and any(m.kind == "pass" for m in card_moves)
             moves.extend(card_moves)
         if not declinable:
             moves = [m for m in moves if m.kind != "pass"]
+        return moves
+
+    def _hand_moves(self, state: State) -> list:
+        p = state.seats[state.turn]
+        hand = state.hands[state.turn]
+        if not hand:
+            return [Move(None, state.placement, (), False, "forfeit")]
+        moves = self._cards_moves(p, Board.of(state.placement, self._X), hand, state.placement)
+        if self.actions:
+            moves.extend(action_moves(self.actions, state, p, hand, Move))
         if self.filters:
             moves = filter_moves(self.filters, p, moves, state.counters)[0]
         if not moves:
-            return [Move(card, state.placement, (), False, "discard") for card in sorted(set(hand))]
+            if self.redraw is not None:
+                moves = redraw_moves(self.redraw, state, p, hand, Move)
+            return moves or [Move(card, state.placement, (), False, "discard") for card in sorted(set(hand))]
         return moves
 
     # ---- queries (authoring tools and tests; never on the play path) -----------------------
@@ -328,7 +374,7 @@ class Game:
         if self.hand_play:
             cards = sorted(set(state.hands[state.turn]))
         else:
-            cards = [state.card] if state.card is not None else []
+            cards = sorted(set((state.card,) + state.drawn)) if state.card is not None else []
         candidates = [m for card in cards for m in self.candidate_moves(state, card)]
         return [(m, f.label) for m, f in filter_moves(self.filters, p, candidates, state.counters)[1]]
 
@@ -371,15 +417,21 @@ class Game:
         pile, discard, rng, hands = state.pile, state.discard, state.rng, state.hands
         if move.card is not None:
             discard = discard + (move.card,)
+        if move.cards:
+            discard = discard + move.cards
+        if state.drawn:
+            discard = discard + self._unplayed(state, move)
         if self.hand_play:
             hand = list(hands[state.turn])
             if move.card is not None:
-                if move.card not in hand:
-                    raise IllegalMoveError(f"card {self.card_names[move.card]} is not in the hand")
-                hand.remove(move.card)
-                pile, discard, rng, drawn = take_card(pile, discard, rng)
-                if drawn is not None:
-                    hand.append(drawn)
+                for card in (move.card,) + move.cards:
+                    if card not in hand:
+                        raise IllegalMoveError(f"card {self.card_names[card]} is not in the hand")
+                    hand.remove(card)
+                for _ in range(1 + len(move.cards)):
+                    pile, discard, rng, drawn = take_card(pile, discard, rng)
+                    if drawn is not None:
+                        hand.append(drawn)
             hands = hands[: state.turn] + (tuple(hand),) + hands[state.turn + 1:]
         placement = move.placement
         counters, bonus = state.counters, state.bonus
@@ -396,7 +448,21 @@ class Game:
             turn, bonus = state.turn, bonus - 1
         else:
             turn = (state.turn + 1) % len(state.seats)
-        return State(placement, state.seats, turn, None, hands, pile, discard, rng, winner, state.plies + 1, counters, bonus)
+        if self.redraw is None:
+            return State(placement, state.seats, turn, None, hands, pile, discard, rng, winner, state.plies + 1, counters,
+                         bonus)
+        redraws = 0 if turn != state.turn else state.redraws + (move.kind == REDRAW)
+        return State(placement, state.seats, turn, None, hands, pile, discard, rng, winner, state.plies + 1, counters,
+                     bonus, (), redraws)
+
+    def _unplayed(self, state: State, move: Move) -> tuple:
+        """The cards drawn this turn other than the one `move` plays (draw play, `turn.take`
+        > 1), discarded with it, in the order drawn."""
+        cards = list((state.card,) + state.drawn)
+        if move.card not in cards:
+            raise IllegalMoveError(f"card {self.card_names[move.card]} was not drawn this turn")
+        cards.remove(move.card)
+        return tuple(cards)
 
     def _wins_at_setup(self, seats) -> bool:
         """Whether a seat's win condition already holds before any pawn reached Home. A

@@ -24,13 +24,15 @@ class View(NamedTuple):
     discard: tuple            # the discard pile (public)
     pile_size: int
     plies: int
+    drawn: tuple = ()         # the other cards drawn with `card` this turn (turn.take)
+    redraws: int = 0          # extra cards this turn took by turn.redraw
 
 
 def view_of(game, state) -> View:
     seat = state.turn
     hand = state.hands[seat] if state.hands is not None else None
     return View(game, seat, state.seats[seat], state.placement, state.seats, state.card, hand,
-                state.discard, len(state.pile), state.plies)
+                state.discard, len(state.pile), state.plies, state.drawn, state.redraws)
 
 
 class Player(Protocol):
