@@ -249,7 +249,8 @@ def move_label(game, move, hand_play: bool, colour: int | None = None) -> str:
     hand play). With `colour` (the player to move) that colour's own pawns are not named:
     '[7] track:4 -> track:11', as in the last moves list."""
     named = hand_play or game.take > 1  # the move is one choice among several cards
-    prefix = f"[{game.card_names[move.card]}] " if named and move.card is not None and move.kind not in ("discard", "redraw") else ""
+    shown = named and move.card is not None and move.kind not in ("discard", "redraw")
+    prefix = f"[{game.card_names[move.card]}] " if shown else ""
     text = describe_move(game, move)
     if colour is not None and move.kind not in ("pass", "discard", "forfeit"):
         text = text.replace(f"{colour_name(game, colour)} pawn ", "")

@@ -417,22 +417,10 @@ class Game:
         pile, discard, rng, hands = state.pile, state.discard, state.rng, state.hands
         if move.card is not None:
             discard = discard + (move.card,)
-        if move.cards:
-            discard = discard + move.cards
-        if state.drawn:
-            discard = discard + self._unplayed(state, move)
+        if move.cards or state.drawn:
+            discard = discard + move.cards + (self._unplayed(state, move) if state.drawn else ())
         if self.hand_play:
-            hand = list(hands[state.turn])
-            if move.card is not None:
-                for card in (move.card,) + move.cards:
-                    if card not in hand:
-                        raise IllegalMoveError(f"card {self.card_names[card]} is not in the hand")
-                    hand.remove(card)
-                for _ in range(1 + len(move.cards)):
-                    pile, discard, rng, drawn = take_card(pile, discard, rng)
-                    if drawn is not None:
-                        hand.append(drawn)
-            hands = hands[: state.turn] + (tuple(hand),) + hands[state.turn + 1:]
+            pile, discard, rng, hands = self._refill(state, move, pile, discard, rng)
         placement = move.placement
         counters, bonus = state.counters, state.bonus
         if self.after and move.kind in ("move", "pass"):
@@ -454,6 +442,22 @@ class Game:
         redraws = 0 if turn != state.turn else state.redraws + (move.kind == REDRAW)
         return State(placement, state.seats, turn, None, hands, pile, discard, rng, winner, state.plies + 1, counters,
                      bonus, (), redraws)
+
+    def _refill(self, state: State, move: Move, pile, discard, rng) -> tuple:
+        """Hand play: the cards `move` plays leave the hand and as many are drawn (the discards
+        reshuffled when the pile is empty, A16); returns `(pile, discard, rng, hands)`."""
+        hands = state.hands
+        hand = list(hands[state.turn])
+        if move.card is not None:
+            for card in (move.card,) + move.cards:
+                if card not in hand:
+                    raise IllegalMoveError(f"card {self.card_names[card]} is not in the hand")
+                hand.remove(card)
+            for _ in range(1 + len(move.cards)):
+                pile, discard, rng, drawn = take_card(pile, discard, rng)
+                if drawn is not None:
+                    hand.append(drawn)
+        return pile, discard, rng, hands[: state.turn] + (tuple(hand),) + hands[state.turn + 1:]
 
     def _unplayed(self, state: State, move: Move) -> tuple:
         """The cards drawn this turn other than the one `move` plays (draw play, `turn.take`
