@@ -14,7 +14,8 @@ with counters, `"counters": {colour: {name: value}}` after it.
 Turn policies (`turn.take`, `turn.redraw`, `turn.actions`): a position with several cards
 drawn reports `"cards"` (in the order drawn) instead of `"card"`, and each move names the
 `"card"` it plays and the `"discards"` that go with it; a `redraw` move carries
-`"redraw": label` and `"discard"` (the card it discards); an `action` carries
+`"redraw": label` and `"discard"` (the card it discards; with several drawn, the rest in
+`"discards"`); an `action` carries
 `"action": label`, its `"card"` and the other cards it plays, `"with"`. Under any turn
 policy every move also says what it does to the turn: `"next"` (the colour to play next)
 and, with `turn.redraw`, `"redraws"` (extra cards taken this turn after it); the report
@@ -75,7 +76,7 @@ def _mark_turn(game, state, move, entry: dict) -> None:
     """What a move does to the turn under a turn policy: the cards discarded with it, the
     redraw or action it is, who plays next and the extra cards taken this turn after it."""
     names = game.card_names
-    if state.drawn and move.kind != "redraw":
+    if state.drawn:
         unplayed = list((state.card,) + state.drawn)
         unplayed.remove(move.card)
         entry["discards"] = [names[c] for c in unplayed]
