@@ -230,10 +230,12 @@ _json = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow
                      max_leaves=12)
 _colours = st.sampled_from(["red", "blue", "yellow", "green", "purple", "RED", ""])
 _seated = st.lists(st.sampled_from(["red", "blue", "yellow", "green"]), min_size=1, max_size=4, unique=True)
+_card_names = st.sampled_from(["1", "2", "4", "7", "8", "10", "11", "sorry"])
 _positions = st.fixed_dictionaries(
-    {"players": _seated, "card": st.sampled_from(["1", "2", "4", "7", "10", "11", "sorry"]),
+    {"players": _seated, "card": st.one_of(_card_names, st.lists(_card_names, max_size=3)),
      "pawns": st.dictionaries(st.sampled_from(["red", "blue", "yellow", "green"]), st.lists(_squares, max_size=5), max_size=4)},
-    optional={"turn": _colours, "hand": st.lists(st.sampled_from(["1", "7", "x"]), max_size=6)},
+    optional={"turn": _colours, "hand": st.lists(st.sampled_from(["1", "7", "8", "x"]), max_size=6),
+              "redraws": st.integers(-1, 4)},
 )  # mostly well-formed, so the checks deep inside are reached
 _damaged = st.fixed_dictionaries(
     {},
@@ -243,6 +245,7 @@ _damaged = st.fixed_dictionaries(
         "card": st.one_of(st.sampled_from(["1", "2", "7", "11", "sorry", "6", 7]), _json),
         "hand": st.one_of(st.lists(st.sampled_from(["1", "7", "x"]), max_size=6), _json),
         "pawns": st.one_of(st.dictionaries(_colours, st.one_of(st.lists(_squares, max_size=6), _json), max_size=4), _json),
+        "redraws": _json,
         "extra": _json,
     },
 )
@@ -267,16 +270,28 @@ def _position_case(data):
     from sorry_rules.authoring.oracle import moves_report
     from sorry_rules.records.position import parse_position
 
-    game = _standard()
-    try:
-        with F.time_limit(F.CASE_SECONDS):
-            found = parse_position(game, data)
-            report = moves_report(game, found)
-    except PositionError:
-        return
     import json
 
-    assert json.loads(json.dumps(report)) == report
+    for game in _games():  # standard, and the turn policies of draw and hand play
+        try:
+            with F.time_limit(F.CASE_SECONDS):
+                found = parse_position(game, data)
+                report = moves_report(game, found)
+        except PositionError:
+            continue
+        assert json.loads(json.dumps(report)) == report
+
+
+def _games():
+    from sorry_rules.compiler import load_game
+
+    global _GAMES
+    try:
+        return _GAMES
+    except NameError:
+        _GAMES = (_standard(), load_game("standard", ["house/draw-two-keep-one.yaml", "house/no-start-no-cry.yaml"]),
+                  load_game("points", ["house/mulligan-8.yaml", "house/no-start-no-cry.yaml"]))
+        return _GAMES
 
 
 def _standard():
