@@ -19,8 +19,9 @@ Counting: a *ply* is one card played, forfeited or discarded (one applied move,
 `State.plies`); a *turn* is one player's turn, including the extra plays a draw-again move
 gives, so the length in turns counts the changes of the player to move, plus one. A *bump*
 is any pawn sent back to its Start (by landing, a slide or a sorry-style move, any colour);
-a *slide* is one slide taken. Per-game figures and lengths are over finished games (a game
-stopped at `max_plies` without a winner counts as a game no seat won).
+a *slide* is one slide taken; a *redraw* and an *action* are moves of those kinds (turn
+policies). Per-game figures and lengths are over finished games (a game stopped at
+`max_plies` without a winner counts as a game no seat won).
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ from sorry_rules.rules.model import Variant
 from sorry_rules.simulation.simstats import Moments
 
 #: Per-game quantities kept as exact moments (n, sum, sum of squares).
-METRICS = ("turns", "plies", "bumps", "slides", "forfeits", "discards", "passes")
+METRICS = ("turns", "plies", "bumps", "slides", "forfeits", "discards", "passes", "redraws", "actions")
 
 
 class WorkerError(SorryRulesError):
@@ -199,12 +200,12 @@ class Tally:
 class _GameCounter:
     """The `on_turn` hook of one game: counts turns, bumps, slides and move kinds."""
 
-    __slots__ = ("turns", "last_seat", "bumps", "slides", "forfeits", "discards", "passes")
+    __slots__ = ("turns", "last_seat", "bumps", "slides", "forfeits", "discards", "passes", "redraws", "actions")
 
     def __init__(self):
         self.turns = 0
         self.last_seat = None
-        self.bumps = self.slides = self.forfeits = self.discards = self.passes = 0
+        self.bumps = self.slides = self.forfeits = self.discards = self.passes = self.redraws = self.actions = 0
 
     def __call__(self, turn, _state) -> None:
         if turn.seat != self.last_seat:
@@ -225,6 +226,10 @@ class _GameCounter:
             self.discards += 1
         elif kind == "pass":
             self.passes += 1
+        elif kind == "redraw":
+            self.redraws += 1
+        elif kind == "action":
+            self.actions += 1
 
 
 def play_one(game, setup: Setup, index: int, tally: Tally) -> None:
@@ -259,6 +264,8 @@ def play_one(game, setup: Setup, index: int, tally: Tally) -> None:
     m["forfeits"].add(counter.forfeits)
     m["discards"].add(counter.discards)
     m["passes"].add(counter.passes)
+    m["redraws"].add(counter.redraws)
+    m["actions"].add(counter.actions)
 
 
 def play_batch(setup: Setup, start: int, count: int) -> Tally:
