@@ -158,3 +158,34 @@ def test_screen_shows_the_cards_drawn_and_the_redraws(games):
     assert any(line.startswith("Extra cards this turn: 1 of 2") for line in panel)
     moves = [line.plain for line in screen.render_moves(game, game.legal_moves(state), False, width=200)]
     assert moves[0] == " 1. discard the cards drawn (no pawn can move) and draw again (H26 no start, no cry: discard and draw again)"
+
+
+@pytest.mark.parametrize("text, where, code", [
+    ("extends: sequence\nturn: {take: 2}\n", "2:14", "SR512"),
+    ("extends: sequence\nturn:\n  actions: {a: {cards: [AS], others: {min: 1, max: 1}}}\n", "3:12", "SR512"),
+    ("extends: points\nturn: {take: 3}\n", "2:14", "SR513"),
+    ("extends: standard\nturn:\n  redraw: {at_most: 2, when: bumps(player) > 0}\n", "3:30", "SR304"),
+    ("extends: points\nturn:\n  actions: {a: {cards: [\"8\"], others: {min: 2, max: 1}}}\n", "3:39", "SR204"),
+])
+def test_turn_policy_problems_are_located_and_coded(tmp_path, text, where, code):
+    from sorry_rules.authoring.validate import validate_file
+
+    path = tmp_path / "bad.yaml"
+    path.write_text(text)
+    found = [(f"{p.line}:{p.col}", p.code) for p in validate_file(path) if p.severity == "error"]
+    assert (where, code) in found, found
+
+
+@pytest.mark.parametrize("data, code", [
+    ({"card": ["5", "7", "8"]}, "SR604"),
+    ({"card": ["5", "x"]}, "SR502"),
+    ({"card": "5", "redraws": 3}, "SR605"),
+    ({"card": {"a": 1}}, "SR203"),
+])
+def test_turn_state_in_positions_is_checked(data, code):
+    from sorry_rules.base.errors import PositionError
+
+    game = load_game("standard", [H25[1], H26[1]])
+    with pytest.raises(PositionError) as error:
+        parse_position(game, {"players": ["red", "blue"], **data})
+    assert code in {p.code for p in error.value.problems}
