@@ -4,7 +4,8 @@
 Contract:
 - `check_turn_policy(v, out)` adds located problems: a policy on a grid board (SR512), `take`
   above 1 in hand play or `actions` in draw play (SR513), an unknown card in an action's
-  `cards` (SR502).
+  `cards` (SR502); a warning (SR514) for an action the hand can never offer (it needs more
+  other cards than a hand holds besides its card, or none of its cards is in the deck).
 - `turn_texts(v)` lists the DSL conditions as `(path, text, "bool")`; `build.dsl_texts`
   includes them, so they are parsed, costed and compiled like the win condition.
 - `compile_turn_policy(v, compiled, card_index)` returns `(redraw, actions)` for
@@ -46,6 +47,18 @@ def check_turn_policy(v, out: ProblemCollector) -> None:
             if card not in v.cards:
                 out.at(("turn", "actions", name, "cards", j), "SR502", f"unknown card '{card}'{did_you_mean(card, cards)} "
                        f"(cards: {', '.join(cards)})")
+        _never_offered(v, name, action, out)
+
+
+def _never_offered(v, name: str, action, out: ProblemCollector) -> None:
+    """SR514 (a warning): an action no hand of the variant can offer."""
+    hand_size = getattr(v.turn, "hand_size", 0)
+    if v.turn.source == "hand" and action.others.min > hand_size - 1:
+        out.at(("turn", "actions", name, "others", "min"), "SR514", f"turn.actions.{name} needs {action.others.min} other "
+               f"card(s) besides its card, but a hand holds {hand_size}: it is never offered", severity="warning")
+    elif all(card in v.cards and not v.deck.get(card) for card in action.cards):
+        out.at(("turn", "actions", name, "cards"), "SR514", f"turn.actions.{name}: none of its cards is in the deck, so it "
+               "is never offered", severity="warning")
 
 
 def turn_texts(v) -> list[tuple[tuple, str, str]]:
