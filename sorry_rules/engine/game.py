@@ -42,6 +42,11 @@ from sorry_rules.engine.settings import MovementRules, TurnRules
 from sorry_rules.engine.turnpolicy import REDRAW, action_moves, redraw_moves, take_cards
 
 
+#: `_new(State, fields)` / `_new(Move, fields)` build the named tuples from all their fields
+#: without the Python-level `__new__` of NamedTuple (the hot path: every move and every ply).
+_new = tuple.__new__
+
+
 def take_card(pile: tuple, discard: tuple, rng: int) -> tuple:
     """The top card of `pile` (its last element) as `(pile, discard, rng, card)`; an empty pile
     is first refilled by shuffling the discards (R34, A16, S8); card is None when both are empty."""
@@ -232,8 +237,8 @@ class Game:
         pile, discard, rng, card = take_card(state.pile, state.discard, state.rng)
         if card is None:
             raise IllegalMoveError("the draw pile and the discards are both empty")
-        return State(state.placement, state.seats, state.turn, card, state.hands, pile, discard, rng, state.winner,
-                     state.plies, state.counters, state.bonus, state.drawn, state.redraws)
+        return _new(State, (state.placement, state.seats, state.turn, card, state.hands, pile, discard, rng, state.winner,
+                            state.plies, state.counters, state.bonus, state.drawn, state.redraws))
 
     # ---- moves -------------------------------------------------------------------------------
     def player(self, state: State) -> int:
@@ -292,7 +297,7 @@ class Game:
             if key in seen:
                 continue
             seen.add(key)
-            moves.append(Move(card, result, events, bool(flags & DRAW_AGAIN), kind))
+            moves.append(_new(Move, (card, result, events, bool(flags & DRAW_AGAIN), kind, (), "")))
         return moves, spare_flags
 
     def _cards_moves(self, p: int, board: Board, cards, placement) -> list:
@@ -436,12 +441,9 @@ class Game:
             turn, bonus = state.turn, bonus - 1
         else:
             turn = (state.turn + 1) % len(state.seats)
-        if self.redraw is None:
-            return State(placement, state.seats, turn, None, hands, pile, discard, rng, winner, state.plies + 1, counters,
-                         bonus)
-        redraws = 0 if turn != state.turn else state.redraws + (move.kind == REDRAW)
-        return State(placement, state.seats, turn, None, hands, pile, discard, rng, winner, state.plies + 1, counters,
-                     bonus, (), redraws)
+        redraws = 0 if self.redraw is None or turn != state.turn else state.redraws + (move.kind == REDRAW)
+        return _new(State, (placement, state.seats, turn, None, hands, pile, discard, rng, winner, state.plies + 1, counters,
+                            bonus, (), redraws))
 
     def _refill(self, state: State, move: Move, pile, discard, rng) -> tuple:
         """Hand play: the cards `move` plays leave the hand and as many are drawn (the discards
