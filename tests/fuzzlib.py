@@ -482,7 +482,28 @@ class SchemaMutator:
             return self.typed.expr(chooser, int, chooser.integer(1, 3))
         if path and path[0] == "scoring" and path[-1] == "when":
             return self.typed.expr(chooser, bool, chooser.integer(1, 2))
+        if path and path[0] == "turn" and path[-1] == "when":  # turn.redraw.when, turn.actions.NAME.when
+            return self.typed.expr(chooser, bool, chooser.integer(1, 2))
         return None
+
+    def turn_policy(self, chooser, data: dict) -> None:
+        """Turn policies and hand actions on the file's `turn:` (take, redraw, actions), mostly
+        fitting its way of taking cards, sometimes not (SR513), with generated conditions."""
+        turn = data.get("turn") if isinstance(data.get("turn"), dict) else {"source": "draw"}
+        data["turn"] = turn
+        hand = turn.get("source") == "hand"
+        if chooser.chance(20 if hand else 70):
+            turn["take"] = chooser.integer(0, 4)
+        if chooser.chance(60):
+            turn["redraw"] = {"at_most": chooser.integer(0, 3), "when": self.typed.expr(chooser, bool, chooser.integer(1, 2))}
+        if chooser.chance(70 if hand else 20):
+            cards = [name for name in data.get("cards", {}) if isinstance(name, str)] or ["1"]
+            low = chooser.integer(0, 2)
+            turn["actions"] = {f"act{i}": {"cards": [chooser.choice(cards + ["nope"]) for _ in range(chooser.integer(1, 2))],
+                                           "others": {"min": low, "max": low + chooser.integer(-1, 2)},
+                                           "when": self.typed.expr(chooser, bool, chooser.integer(1, 2)),
+                                           "draw_again": chooser.chance(30)}
+                               for i in range(chooser.integer(1, 2))}
 
     def _schema_at(self, path: tuple) -> dict | None:
         node = self.schema
@@ -507,6 +528,9 @@ class SchemaMutator:
         for _ in range(chooser.integer(1, 3)):
             kind = chooser.integer(0, 6)
             paths = list(_paths(data))
+            if kind == 6:  # turn policies and hand actions
+                self.turn_policy(chooser, data)
+                continue
             if kind == 0 and paths:  # a field gets a new value of its schema
                 path = chooser.choice(paths)
                 node = self._schema_at(path)

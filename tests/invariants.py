@@ -54,13 +54,16 @@ def check_state(game, state) -> None:
     cards = list(state.pile) + list(state.discard)
     if state.card is not None:
         cards.append(state.card)
+    cards.extend(state.drawn)
+    assert len(state.drawn) < game.take if state.card is not None else not state.drawn, "more cards drawn than turn.take"
+    assert 0 <= state.redraws <= (game.redraw.at_most if game.redraw is not None else 0), "redraws beyond turn.redraw"
     if state.hands is not None:
         assert len(state.hands) == len(seats), "one hand per seat"
         for hand in state.hands:
             cards.extend(hand)
             if state.pile or state.discard:
                 assert len(hand) == game.hand_size, f"a hand holds {len(hand)} cards while cards remain to draw (P4)"
-    assert sorted(cards) == facts.deck, "cards are not conserved (pile + discards + hands + card = deck)"
+    assert sorted(cards) == facts.deck, "cards are not conserved (pile + discards + hands + cards drawn = deck)"
     assert 0 <= state.turn < len(seats), "turn is not a seat"
     check_marks(game, state)
     assert state.winner is None or 0 <= state.winner < len(seats), "winner is not a seat"
@@ -185,16 +188,27 @@ def check_moves(game, state, moves) -> None:
     every move plays the drawn card (draw play) or a card of the hand (hand play); a
     forfeit or the discards only when nothing else is possible (R11, P5)."""
     assert moves, "a running game always offers at least one move (a forfeit or a discard when stuck)"
-    keys = [(m.card, m.placement, m.kind, m.draw_again, m.marks) for m in moves]  # marks: A24 with marked pawns in Start
+    keys = [(m.card, m.placement, m.kind, m.draw_again, m.cards, m.label, m.marks) for m in moves]  # marks: A24 with marked pawns in Start
     assert len(keys) == len(set(keys)), "the same move is offered twice (A24)"
     kinds = {m.kind for m in moves}
-    assert kinds <= {"move", "pass", "forfeit", "discard"}, f"unknown move kinds {kinds}"
+    assert kinds <= {"move", "pass", "forfeit", "discard", "redraw", "action"}, f"unknown move kinds {kinds}"
     if "forfeit" in kinds:
         assert len(moves) == 1, "a forfeit is the only move when it is offered"
     if "discard" in kinds:
         assert kinds == {"discard"}, "discards only when no card can move (P5)"
+    if "redraw" in kinds:
+        assert kinds == {"redraw"} and game.redraw is not None, "a redraw only when stuck, under turn.redraw"
+        assert state.redraws < game.redraw.at_most, "no more redraws than turn.redraw.at_most"
+    if "action" in kinds:
+        assert game.actions and state.hands is not None, "hand actions only in hand play, under turn.actions"
     if state.hands is None:
-        assert all(m.card == state.card for m in moves), "every move plays the drawn card"
+        drawn = (state.card,) + state.drawn
+        assert all(m.card in drawn for m in moves), "every move plays a card drawn this turn"
     else:
         hand = state.hands[state.turn]
+        for m in moves:
+            rest = list(hand)
+            for card in (m.card, *m.cards) if m.card is not None else ():
+                assert card in rest, "an action plays cards of the hand only"
+                rest.remove(card)
         assert all(m.card is None and not hand or m.card in hand for m in moves), "every move plays a card of the hand"

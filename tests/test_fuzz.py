@@ -233,10 +233,12 @@ _seated = st.lists(st.sampled_from(["red", "blue", "yellow", "green"]), min_size
 _mark_entries = st.lists(st.one_of(st.fixed_dictionaries({"colour": _colours, "square": _squares},
                                                           optional={"by": st.one_of(_colours, _json)}), _json), max_size=4)
 _marks = st.dictionaries(st.sampled_from(["frozen", "mercy", "frosen", ""]), st.one_of(_mark_entries, _json), max_size=3)
+_card_names = st.sampled_from(["1", "2", "4", "7", "8", "10", "11", "sorry"])
 _positions = st.fixed_dictionaries(
-    {"players": _seated, "card": st.sampled_from(["1", "2", "4", "7", "10", "11", "sorry"]),
+    {"players": _seated, "card": st.one_of(_card_names, st.lists(_card_names, max_size=3)),
      "pawns": st.dictionaries(st.sampled_from(["red", "blue", "yellow", "green"]), st.lists(_squares, max_size=5), max_size=4)},
-    optional={"turn": _colours, "hand": st.lists(st.sampled_from(["1", "7", "x"]), max_size=6), "marks": _marks},
+    optional={"turn": _colours, "hand": st.lists(st.sampled_from(["1", "7", "8", "x"]), max_size=6), "marks": _marks,
+              "redraws": st.integers(-1, 4)},
 )  # mostly well-formed, so the checks deep inside are reached
 _damaged = st.fixed_dictionaries(
     {},
@@ -247,6 +249,7 @@ _damaged = st.fixed_dictionaries(
         "hand": st.one_of(st.lists(st.sampled_from(["1", "7", "x"]), max_size=6), _json),
         "pawns": st.one_of(st.dictionaries(_colours, st.one_of(st.lists(_squares, max_size=6), _json), max_size=4), _json),
         "marks": st.one_of(_marks, _json),
+        "redraws": _json,
         "extra": _json,
     },
 )
@@ -274,7 +277,7 @@ def _position_case(data, marked=False):
 
     import json
 
-    for game in (_marked() if marked else _standard(), _geometry()):
+    for game in (_marked() if marked else _standard(), _geometry(), *_games()[1:]):  # turn policies too
         try:
             with F.time_limit(F.CASE_SECONDS):
                 found = parse_position(game, data)
@@ -308,6 +311,18 @@ def _marked():
         _MARKED = load_game("standard", ("house/freeze.yaml", "house/mercy-start.yaml", "house/sorry-safety.yaml",
                                          "house/safety-sprint.yaml"))
         return _MARKED
+
+
+def _games():
+    from sorry_rules.compiler import load_game
+
+    global _GAMES
+    try:
+        return _GAMES
+    except NameError:
+        _GAMES = (_standard(), load_game("standard", ["house/draw-two-keep-one.yaml", "house/no-start-no-cry.yaml"]),
+                  load_game("points", ["house/mulligan-8.yaml", "house/no-start-no-cry.yaml"]))
+        return _GAMES
 
 
 def _standard():

@@ -10,6 +10,7 @@ from collections import Counter
 
 import pytest
 
+from sorry_rules.base.errors import RuleFileError
 from sorry_rules.compiler import load_game
 from sorry_rules.rules.loader import bundled_names, load_variant
 from sorry_rules.players.protocol import RandomPlayer
@@ -40,6 +41,9 @@ CATALOGUE = {
     "H20": "house/revenge-7.yaml",
     "H21": "house/bump-bonus.yaml",
     "H22": "house/bump-points.yaml",
+    "H23": "house/mulligan-8.yaml",
+    "H25": "house/draw-two-keep-one.yaml",
+    "H26": "house/no-start-no-cry.yaml",
     "H24": "house/deck-44.yaml",
     "H27": "house/mercy-start.yaml",
     "H28": "house/safety-sprint.yaml",
@@ -56,6 +60,8 @@ CATALOGUE = {
 
 #: Overlays that a seed variant already has: points starts a pawn on the exit (P2 = H5).
 ALREADY_SO = {("points", "house/quick-start.yaml")}
+#: Combinations the loader refuses with a coded error: H25 draws cards, points plays a hand (SR513).
+REFUSED = {("points", "house/draw-two-keep-one.yaml"): "SR513"}
 
 
 def test_catalogue_is_complete():
@@ -79,8 +85,17 @@ def test_overlay_composes_with_every_seed_variant(base, name):
     """--variant BASE --rule house/X.yaml keeps BASE's own changes (the standard base that X
     extends is already merged, so it is not merged again) and adds X's."""
     plain = load_variant(base)
+    if (base, name) in REFUSED:
+        with pytest.raises(RuleFileError) as refused:
+            load_game(base, [name])
+        assert [p.code for p in refused.value.problems] == [REFUSED[base, name]]
+        return
     loaded = load_variant(base, [name])
     overlay, _ = load_yaml_file(variants_dir() / name, name)
+    if overlay["extends"] == "points" and base != "points":
+        # a hand-play rule written over points brings points' own changes (hand, scoring, setup)
+        points, _ = load_yaml_file(variants_dir() / "points.yaml", "points.yaml")
+        overlay = {**points, **overlay}
     for key in ("teams", "players", "turn", "scoring", "setup"):
         if key not in overlay:
             assert loaded.data.get(key) == plain.data.get(key), key

@@ -304,3 +304,23 @@ def test_piped_output_is_plain(tmp_path):
     assert "Game saved to" in transcript
     long = [line for line in transcript.replace("\r", "").split("\n") if len(line) > 80 and "g.json" not in line]
     assert not long, long  # only lines naming the save file (paths stay whole)
+
+
+def test_turn_policies_on_the_play_screen(tmp_path):
+    """H25 + H26 from the command line: the screen shows both cards drawn and the extra cards
+    the turn took; every move names its card; the person plays to the end and every screen
+    fits 80 x 24."""
+    save = tmp_path / "game.json"
+    child = spawn("--rule", "house/draw-two-keep-one.yaml", "--rule", "house/no-start-no-cry.yaml", "--players", "2",
+                  "--seed", "4", "--save", str(save))
+    answers = play_to_the_end(child)
+    child.close()
+    raw = "".join(child.transcript)
+    transcript = plain(raw)
+    assert answers > 5 and child.exitstatus == 0
+    assert re.search(r"Cards: \S+ \S+ \(play one, discard the rest\)", transcript)
+    assert "Extra cards this turn: " in transcript
+    assert re.search(r" 1\. \[\S+\] ", transcript), "each move names the card it plays"
+    assert_screens_fit(raw, at_least=5, path=save)
+    game, final = restore(read_save(save))
+    assert final.winner is not None

@@ -43,7 +43,8 @@ SHOWN_BY = {
     "SR507": "no-card-starts.yaml", "SR508": "hand-too-big.yaml", "SR509": "home-unreachable-exact.yaml",
     "SR510": "players-min-above-max.yaml", "SR511": "slides-overlap.yaml", "SR512": "track-stuck-pass.yaml",
     "SR601": "positions/squares.json", "SR602": "positions/squares.json", "SR603": "positions/squares.json",
-    "SR604": "positions/hand-in-draw.json",
+    "SR604": "positions/hand-in-draw.json", "SR513": "turn-actions-in-draw-play.yaml",
+    "SR514": "turn-action-never-offered.yaml", "SR606": "positions/turn-state.json",
 }
 
 

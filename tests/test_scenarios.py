@@ -5,8 +5,10 @@ A file names its `variant:`, optional bundled or local overlays `rules: [...]` (
 `--rule`, in order; a scenario's own `rules:` replaces the file's) and an optional inline
 `overlay:` merged last. `pawns: initial` in a position stands for the variant's starting
 placement. Results may also state `wins:`, `scores:`, `draw_again:`, `extra_cards:` and
-`counters:` of the move; under `marks:` a result's `marks:` (the marks after the move, none
-when left out) is part of what identifies it."""
+`counters:` of the move, and under turn policies `discards:`, `next:` and `redraws:`; under
+`marks:` a result's `marks:` (the marks after the move, none when left out) is part of what
+identifies it, and `with:` (an action's other cards) and `redraw: true` identify a result like
+`card:` and `discard:`."""
 
 from __future__ import annotations
 
@@ -79,7 +81,8 @@ def _placement_key(game, seats, base, result: dict) -> tuple:
     """Canonical placement of an expected result; colours left out keep `base`."""
     placement = list(base)
     for name, squares in result.items():
-        if name in ("pass", "card", "discard", "wins", "scores", "draw_again", "extra_cards", "counters", "marks"):
+        if name in ("pass", "card", "discard", "wins", "scores", "draw_again", "extra_cards", "counters", "marks", "with",
+                    "redraw", "discards", "next", "redraws"):
             continue
         c = game.colours.index(name)
         assert c in seats, f"result names {name}, which is not playing"
@@ -100,13 +103,13 @@ def _marks_key(game, marks) -> tuple:
 def _expected(game, position, result: dict) -> tuple:
     key = _placement_key(game, position.state.seats, position.state.placement, result)
     return (key, bool(result.get("pass", False)), result.get("card"), result.get("discard"),
-            _marks_key(game, result.get("marks")))
+            _marks_key(game, result.get("marks")), tuple(result.get("with", ())), bool(result.get("redraw", False)))
 
 
 def _actual(game, state, entry: dict) -> tuple:
     key = _placement_key(game, state.seats, state.placement, entry["result"])
     return (key, bool(entry.get("pass", False)), entry.get("card"), entry.get("discard"),
-            _marks_key(game, entry.get("marks")))
+            _marks_key(game, entry.get("marks")), tuple(entry.get("with", ())), "redraw" in entry)
 
 
 @pytest.mark.parametrize("path, scenario", list(_cases()))
@@ -149,5 +152,8 @@ def test_scenario(path, scenario):
             assert entry.get("extra_cards") == result["extra_cards"], f"{entry['text']}: extra cards {entry.get('extra_cards')}"
         if "counters" in result:
             assert entry.get("counters") == result["counters"], f"{entry['text']}: counters {entry.get('counters')}"
+        for key in ("discards", "next", "redraws"):
+            if key in result:
+                assert entry.get(key) == result[key], f"{entry['text']}: {key} {entry.get(key)}, expected {result[key]}"
         if "scores" in result:
             assert entry.get("scores") == result["scores"], f"{entry['text']}: scores {entry.get('scores')}, expected {result['scores']}"

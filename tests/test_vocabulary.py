@@ -14,6 +14,8 @@ from sorry_rules.compiler import load_game
 from sorry_rules.records.position import parse_position
 from sorry_rules.authoring.oracle import moves_report
 
+from sorry_rules.players.runner import replay
+
 from .invariants import check_state
 from .randomplay import play_random
 
@@ -261,3 +263,87 @@ def test_invented_marks_selectors_and_filters_combine(bounty):
     # nobody wanted: the 4 moves back, 50 - 4 = 46 is green's triangle, sliding to 49
     assert [m.placement[1][0] for m in game.legal_moves(calm.state)] == [49]
     assert play_random(game, 3, 4).final.winner is not None
+
+
+# ---- turn policies and hand actions combined with the rest (invented, not in RULES.md) -------
+#: Invented: "Gentle draws" (draw play). Three cards are drawn at once; a 12 may not bump
+#: (a filter); a turn whose cards cannot move (the filter counts) draws again once while the
+#: player has fewer than two pawns Home.
+GENTLE_DRAWS = """\
+extends: standard
+turn:
+  take: 3
+  redraw: {at_most: 1, when: home(player) < 2, label: gentle redraw}
+filters:
+  gentle_12: {cards: ["12"], must: bumps(players) == 0}
+"""
+
+#: Invented: "Trade up" (hand play over points). Each bump made adds to a counter; once a
+#: player has bumped, a Sorry! card may be traded with exactly two other cards of the hand
+#: (all three discarded, three drawn) and the player plays again.
+TRADE_UP = """\
+extends: points
+counters:
+  bumps_made: {}
+after:
+  count_bumps: {when: bumps(opponents) > 0, add: {bumps_made: bumps(opponents)}}
+turn:
+  actions:
+    trade_up: {cards: [sorry], others: {min: 2, max: 2}, when: bumps_made(player) >= 1, draw_again: true}
+"""
+
+
+def _load(tmp_path, name, text):
+    path = tmp_path / name
+    path.write_text(text)
+    return load_game(str(path))
+
+
+def test_invented_filter_makes_a_stuck_draw_that_redraws(tmp_path):
+    """The 12's only move bumps: the filter removes it; the Sorry! drawn with it has no pawn
+    in Start; so the turn redraws (once) while fewer than two pawns are Home."""
+    game = _load(tmp_path, "gentle.yaml", GENTLE_DRAWS)
+    pawns = {"red": ["track:10", "safety:5", "safety:4", "home"], "blue": ["track:22"]}
+    data = {"players": ["red", "blue"], "turn": "red", "pawns": pawns, "card": ["12", "sorry"]}
+    r = moves_report(game, parse_position(game, data))
+    assert [m["text"] for m in r["moves"]] == ["discard the cards drawn (no pawn can move) and draw again (gentle redraw)"]
+    assert r["moves"][0]["discards"] == ["sorry"] and r["moves"][0]["redraws"] == 1
+    used = moves_report(game, parse_position(game, {**data, "redraws": 1}))
+    assert used["forfeit"] and used["moves"] == []
+    home = {**pawns, "red": ["track:10", "safety:5", "home", "home"]}
+    assert moves_report(game, parse_position(game, {**data, "pawns": home}))["forfeit"], "two pawns Home: no redraw"
+    three = moves_report(game, parse_position(game, {**data, "card": ["12", "sorry", "4"]}))
+    assert three["moves"] and {m["card"] for m in three["moves"]} == {"4"}
+    assert all(m["discards"] == ["12", "sorry"] for m in three["moves"]), "the two other cards are discarded"
+
+
+def test_invented_gentle_draws_play_to_the_end(tmp_path):
+    game = _load(tmp_path, "gentle.yaml", GENTLE_DRAWS)
+    for seed in range(3):
+        played = play_random(game, seed, 3)
+        assert played.final.winner is not None
+        check_state(game, played.final)
+
+
+def test_invented_action_gated_by_a_counter(tmp_path):
+    """The trade is offered only once the counter says the player bumped; it keeps the turn."""
+    game = _load(tmp_path, "trade.yaml", TRADE_UP)
+    data = {"players": ["red", "blue"], "turn": "red", "hand": ["sorry", "3", "5", "4"],
+            "pawns": {"red": ["start", "start", "start", "home"]}}
+    before = moves_report(game, parse_position(game, data))
+    assert all("discard" in m for m in before["moves"]), "no bump yet: a stuck hand discards (P5)"
+    after = moves_report(game, parse_position(game, {**data, "counters": {"red": {"bumps_made": 1}}}))
+    assert [(m["card"], m["with"]) for m in after["moves"]] == [("sorry", ["3", "4"]), ("sorry", ["3", "5"]),
+                                                                  ("sorry", ["4", "5"])]
+    assert all(m["draw_again"] and m["next"] == "red" for m in after["moves"])
+
+
+def test_invented_trade_up_plays_to_the_end(tmp_path):
+    game = _load(tmp_path, "trade.yaml", TRADE_UP)
+    kinds = []
+    for seed in range(4):
+        played = play_random(game, seed, 2)
+        assert played.final.winner is not None
+        check_state(game, played.final)
+        replay(game, played.start, played.choices, on_turn=lambda turn, state: kinds.append(turn.move.kind))
+    assert "action" in kinds, "the trade was never played in four games"

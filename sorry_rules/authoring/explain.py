@@ -449,6 +449,8 @@ def explain_text(explained: Explained, only=()) -> str:
     if not only:
         if v.turn.source == "hand":
             turn = f"play one card from a hand of {v.turn.hand_size} each turn"
+        elif v.turn.take > 1:
+            turn = f"draw {v.turn.take} cards each time, play one and discard the rest"
         else:
             turn = "draw one card each turn"
         total = sum(v.deck.values())
@@ -481,7 +483,36 @@ def explain_text(explained: Explained, only=()) -> str:
                     lines.append(f"    {tier.points:+} if {expr_words(dsl.parse_expr(tier.when))}")
         lines.extend(vocabulary_words(v, origins))
         lines.extend(geometry_words(v, lambda path: _where(origins.key_mark(path), col=False)))
+        lines.extend(turn_words(v, origins))
     return "\n".join(lines)
+
+
+def turn_words(v, origins) -> list[str]:
+    """The turn policies and hand actions (`turn.take`, `turn.redraw`, `turn.actions`) in words."""
+    turn = v.turn
+    lines = []
+    if turn.take > 1:
+        lines.append(f"Drawing - {_where(origins.key_mark(('turn', 'take')), col=False)}")
+        lines.append(f"  Each draw takes {turn.take} cards (a 2's extra draw too); play one of them (card and move are one "
+                     "choice) and discard the others; when none can move, all are discarded.")
+    if turn.redraw is not None:
+        r = turn.redraw
+        label = f" ('{r.label}')" if r.label else ""
+        stuck = "no card of the hand can move a pawn" if turn.source == "hand" else "the card drawn cannot move a pawn"
+        again = "play again from the refilled hand" if turn.source == "hand" else "draw again"
+        lines.append(f"When stuck{label} - {_where(origins.key_mark(('turn', 'redraw')), col=False)}")
+        lines.append(f"  If {stuck} and {expr_words(dsl.parse_expr(r.when))}: discard it and {again}, "
+                     f"at most {r.at_most} extra card(s) a turn.")
+    for name, a in turn.actions.items():
+        lines.append(f"Hand action '{a.label or name.replace('_', ' ')}' - "
+                     f"{_where(origins.key_mark(('turn', 'actions', name)), col=False)}")
+        others = f"{a.others.min}" if a.others.min == a.others.max else f"{a.others.min} to {a.others.max}"
+        when = "" if a.when == "true" else f"if {expr_words(dsl.parse_expr(a.when))}, "
+        then = "; then play again" if a.draw_again else "; the turn ends"
+        play = sentence(when + "instead of moving, play a card")[:-1]
+        lines.append(f"  {play} {' or '.join(a.cards)} with {others} other card(s) of the "
+                     f"hand: all are discarded and as many drawn{then}. While it is possible the hand is not stuck.")
+    return lines
 
 
 def vocabulary_words(v, origins) -> list[str]:

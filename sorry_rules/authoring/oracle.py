@@ -14,6 +14,15 @@ with counters, `"counters": {colour: {name: value}}` after it. Under `marks:` ev
 carries `"marks": {mark: [{"colour", "square", "by"}]}`, the marks once it is played (its
 consequences and the next turn's beginning included), and the report carries the
 position's own `"marks"`.
+Turn policies (`turn.take`, `turn.redraw`, `turn.actions`): a position with several cards
+drawn reports `"cards"` (in the order drawn) instead of `"card"`, and each move names the
+`"card"` it plays and the `"discards"` that go with it; a `redraw` move carries
+`"redraw": label` and `"discard"` (the card it discards; with several drawn, the rest in
+`"discards"`); an `action` carries
+`"action": label`, its `"card"` and the other cards it plays, `"with"`. Under any turn
+policy every move also says what it does to the turn: `"next"` (the colour to play next)
+and, with `turn.redraw`, `"redraws"` (extra cards taken this turn after it); the report
+gives the position's `"redraws"`.
 """
 
 from __future__ import annotations
@@ -26,12 +35,17 @@ def moves_report(game, position) -> dict:
     moves = game.legal_moves(state)
     seats = state.seats
     report: dict = {"variant": game.name, "turn": game.colours[state.seats[state.turn]]}
+    policy = game.take > 1 or game.redraw is not None or bool(game.actions)
     if position.hand is not None:
         report["hand"] = [game.card_names[c] for c in position.hand]
+    elif position.drawn:
+        report["cards"] = [game.card_names[c] for c in (position.card,) + position.drawn]
     else:
         report["card"] = game.card_names[position.card]
     if game.marks:
         report["marks"] = marks_data(game, state.marks)
+    if game.redraw is not None:
+        report["redraws"] = state.redraws
     listed = []
     forfeit = False
     draw_again = False
@@ -41,12 +55,14 @@ def moves_report(game, position) -> dict:
             draw_again = move.draw_again
             continue
         entry: dict = {"text": describe_move(game, move), "result": placement_names(game, move.placement, seats)}
-        if position.hand is not None and move.kind != "discard":
+        if (position.hand is not None or position.drawn) and move.kind not in ("discard", "redraw"):
             entry["card"] = game.card_names[move.card]
         if move.kind == "pass":
             entry["pass"] = True
-        if move.kind == "discard":
+        if move.kind in ("discard", "redraw"):
             entry["discard"] = game.card_names[move.card]
+        if policy:
+            _mark_turn(game, state, move, entry)
         if move.draw_again:
             entry["draw_again"] = True
             draw_again = True
@@ -61,6 +77,25 @@ def moves_report(game, position) -> dict:
     report["forfeit"] = forfeit
     report["draw_again"] = draw_again
     return report
+
+
+def _mark_turn(game, state, move, entry: dict) -> None:
+    """What a move does to the turn under a turn policy: the cards discarded with it, the
+    redraw or action it is, who plays next and the extra cards taken this turn after it."""
+    names = game.card_names
+    if state.drawn:
+        unplayed = list((state.card,) + state.drawn)
+        unplayed.remove(move.card)
+        entry["discards"] = [names[c] for c in unplayed]
+    if move.kind == "redraw":
+        entry["redraw"] = move.label
+    if move.kind == "action":
+        entry["action"] = move.label
+        entry["with"] = [names[c] for c in move.cards]
+    after = game.apply(state, move)
+    entry["next"] = game.colours[after.seats[after.turn]]
+    if game.redraw is not None:
+        entry["redraws"] = after.redraws
 
 
 def _mark_consequences(game, state, move, entry: dict) -> None:
@@ -95,12 +130,20 @@ def marks_text(marks: dict) -> str:
 
 def format_report_text(report: dict, details=None) -> str:
     """The report as text; `details(move)` may add indented lines under each move."""
-    what = f"card {report['card']}" if "card" in report else f"hand {', '.join(report['hand'])}"
+    if "card" in report:
+        what = f"card {report['card']}"
+    elif "cards" in report:
+        what = f"cards {', '.join(report['cards'])} (play one, discard the rest)"
+    else:
+        what = f"hand {', '.join(report['hand'])}"
+    if "redraws" in report:
+        what += f"; {report['redraws']} extra card(s) already taken this turn"
     lines = [f"{report['turn']} to play, {what}:"]
     if report.get("marks") is not None:
         lines.append(f"  marks: {marks_text(report['marks'])}")
     if report["forfeit"]:
-        lines.append("  no legal move: the card is forfeited" + (" (then draws again)" if report["draw_again"] else ""))
+        lost = "the cards are discarded" if "cards" in report else "the card is forfeited"
+        lines.append(f"  no legal move: {lost}" + (" (then draws again)" if report["draw_again"] else ""))
     for i, move in enumerate(report["moves"], 1):
         prefix = f"[{move['card']}] " if "card" in move else ""
         suffix = ""
@@ -109,6 +152,11 @@ def format_report_text(report: dict, details=None) -> str:
             suffix = f"  (wins{scores})"
         lines.append(f"  {i:2}. {prefix}{move['text']}{suffix}")
         lines.extend(f"      then: {label}" for label in move.get("after", []))
+        if move.get("discards"):
+            lines.append(f"      discards: {', '.join(move['discards'])}")
+        if "next" in move:
+            taken = f" ({move['redraws']} extra card(s) taken this turn)" if move.get("redraws") else ""
+            lines.append(f"      next: {move['next']}{taken}")
         if move.get("extra_cards"):
             lines.append(f"      extra cards: {move['extra_cards']}")
         if move.get("marks") is not None:

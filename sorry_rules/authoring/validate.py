@@ -34,6 +34,7 @@ from sorry_rules.compiler.build import Context, compile_text, dsl_texts
 from sorry_rules.compiler.ranges import condition_warnings, variant_bounds
 from sorry_rules.compiler.geometry import check_geometry
 from sorry_rules.compiler.marking import check_marks, mark_warnings
+from sorry_rules.compiler.turns import check_turn_policy
 from sorry_rules.compiler.vocab import check_vocab, counter_warnings
 from sorry_rules.compiler.checks import check_variant
 from sorry_rules.compiler.gridbuild import compile_grid
@@ -181,6 +182,7 @@ def _variant_problems(v, origins, root: str, analyse: bool) -> list[Problem]:
     check_vocab(v, out)
     check_geometry(v, out)
     check_marks(v, out)
+    check_turn_policy(v, out)
     checked = not out.errors
     if v.board.kind == "grid":
         if checked:

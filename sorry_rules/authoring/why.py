@@ -5,7 +5,10 @@ Everything about movement comes from the engine's public queries: `Game.traced_m
 names the top-level alternative (`A | B | C`) of the card's effect behind each move;
 `Game.obstacles(placement)` says, per primitive, why it gives a pawn no move;
 `Game.filtered_moves` gives the moves the filters (`rules.must_bump`, `filters:`) removed,
-each with the filter's words; `Game.consequences` what follows a move (`after:`). This module
+each with the filter's words; `Game.consequences` what follows a move (`after:`); a
+`redraw` or `action` move (turn policies) is attributed to its turn rule (`"option": null`,
+`"where": "turn.redraw"` / `"turn.actions"`), and a stuck turn under `turn.redraw` says why
+no redraw was offered ("turn_rules": [text, ...]). This module
 walks the card's DSL tree (a `dsl.Visitor`) to ask those queries primitive by primitive, and
 turns the answers into short words.
 
@@ -265,16 +268,40 @@ def add_why(game, rules: dict, position, report: dict) -> dict:
     the module docstring). Returns the report."""
     state = position.state
     explainer = Explainer(game, rules)
-    listed = [m for m in game.legal_moves(state) if m.kind != "forfeit"]
+    moves = game.legal_moves(state)
+    listed = [m for m in moves if m.kind != "forfeit"]
     for entry, why, move in zip(report["moves"], explainer.attribute(state), listed):
-        entry["why"] = why
+        entry["why"] = why or _turn_rule(game, move)
         if game.mechanics.routes is not None:
             entry["route"] = route_notes(game, rules, move)
-    cards = sorted(set(position.hand)) if position.hand is not None else [position.card]
+    cards = sorted(set(position.hand)) if position.hand is not None else sorted(set((position.card,) + position.drawn))
+    if game.redraw is not None:
+        report["turn_rules"] = _redraw_reasons(game, state, moves)
     report["blocked"] = explainer.blocked(state, listed, cards)
     report["filtered"] = [{"text": describe_move(game, move), "filter": label} for move, label in game.filtered_moves(state)]
     report["conditions"] = explainer.conditions(cards, state.seats[state.turn], game.board(state))
     return report
+
+
+def _turn_rule(game, move) -> list[dict]:
+    """The turn rule behind a `redraw` or `action` move (no card option gives it)."""
+    if move.kind not in ("redraw", "action"):
+        return []
+    where = "turn.redraw" if move.kind == "redraw" else "turn.actions"
+    return [{"card": game.card_names[move.card], "option": None, "text": move.label, "where": where}]
+
+
+def _redraw_reasons(game, state, moves) -> list[str]:
+    """Why a stuck turn under `turn.redraw` offers, or does not offer, a redraw."""
+    policy = game.redraw
+    if not moves or moves[0].kind not in ("forfeit", "discard", "redraw"):
+        return []
+    if moves[0].kind == "redraw":
+        return [f"nothing can move and turn.redraw applies ({policy.label}): extra card {state.redraws + 1} of "
+                f"{policy.at_most} this turn"]
+    if state.redraws >= policy.at_most:
+        return [f"no redraw: this turn already took {state.redraws} extra card(s), turn.redraw allows {policy.at_most}"]
+    return [f"no redraw: the condition of turn.redraw ({policy.label}) does not hold"]
 
 
 def format_why_text(report: dict) -> str:
@@ -283,13 +310,15 @@ def format_why_text(report: dict) -> str:
     whether each part of its condition holds."""
     def details(move):
         lines = [f"      from card {why['card']}, option {why['option']}: {why['text']}  ({why['where']})"
+                 if why["option"] is not None else f"      from {why['where']}: {why['text']} (card {why['card']})"
                  for why in move.get("why", [])]
         lines.extend(f"      route: {note}" for note in move.get("route", []))
-        if move.get("discard"):
+        if move.get("discard") and not move.get("redraw"):
             lines.append("      no card in the hand can move: any one card may be discarded")
         return lines
 
     lines = [format_report_text(report, details)]
+    lines.extend(f"turn rule: {text}" for text in report.get("turn_rules", []))
     if report.get("blocked"):
         lines.append("no move for:")
         for pawn in report["blocked"]:

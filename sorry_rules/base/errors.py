@@ -55,6 +55,8 @@ CODES: dict[str, str] = {
     "SR510": "player counts inconsistent",
     "SR511": "slides overlap",
     "SR512": "rule not played on this board kind",
+    "SR513": "turn rule not played with this way of taking cards",
+    "SR514": "turn rule that can never apply",
     # The open rule vocabulary (counters:, filters:, after:)
     "SR520": "counter named like a DSL word",
     "SR521": "unknown counter",
@@ -73,6 +75,7 @@ CODES: dict[str, str] = {
     "SR603": "colour not seated, or seated twice",
     "SR604": "card or hand does not fit how the variant plays",
     "SR605": "mark on a square without a pawn to carry it",
+    "SR606": "turn state does not fit the variant's turn rules",
 }
 
 

@@ -38,6 +38,12 @@ MAX_CARD_KINDS = 64
 MAX_HAND = 20
 #: Rows or columns of a grid board (and cells of one of its lines).
 MAX_GRID_SIDE = 26
+#: Cards drawn at once in draw play (`turn.take`).
+MAX_TAKE = 10
+#: Extra cards one turn may take by discarding a card that cannot move (`turn.redraw.at_most`).
+MAX_REDRAWS = 20
+#: Other cards a hand action plays with its card (`turn.actions.*.others.max`).
+MAX_ACTION_OTHERS = 4
 
 # ---- the DSL (dsl.parser) and compiled programs (compiler.programs) --------------------------
 #: Characters of one DSL text.

@@ -58,6 +58,8 @@ class Scene:
     scores: dict | None = None    # seat -> points, where the variant scores
     counters: tuple = ()          # per colour: the values of the rule file's counters (() without)
     marks: tuple = ()             # State.marks: a marked pawn shows its mark's symbol, the panel lists them
+    drawn: tuple = ()             # the other cards drawn with `card` (turn.take)
+    redraws: int = 0              # extra cards the turn took by turn.redraw (shown under that policy)
 
 
 #: Single letters a pawn label must not be, as the board draws them (case ignored).
@@ -69,7 +71,8 @@ def state_scene(game, state, title: str, seat_names, log=()) -> Scene:
     game and for replays."""
     return Scene(game, state.placement, state.seats, None if state.winner is not None else state.turn, state.plies,
                  title, tuple(seat_names), pile_size=len(state.pile), discard_size=len(state.discard), log=list(log),
-                 scores=game.standing(state) if game.scoring else None, counters=state.counters, marks=state.marks)
+                 scores=game.standing(state) if game.scoring else None, counters=state.counters, marks=state.marks,
+                 redraws=state.redraws)
 
 
 def colour_labels(colours) -> tuple:
@@ -199,11 +202,16 @@ def render_panel(scene: Scene, height: int) -> list:
         hand.append(" ".join(game.card_names[card] for card in sorted(scene.hand)), style="bold")
         lines.append(hand)
     elif scene.card is not None:
-        card = Text("Card: ", style="bold")
-        card.append(game.card_names[scene.card], style="bold reverse")
+        card = Text("Cards: " if scene.drawn else "Card: ", style="bold")
+        card.append(" ".join(game.card_names[c] for c in (scene.card,) + scene.drawn), style="bold reverse")
+        if scene.drawn:
+            card.append(" (play one, discard the rest)", style="dim")
         lines.append(card)
     if any(scene.marks):
         lines += mark_lines(game, scene.marks)
+    if game.redraw is not None and scene.turn is not None:
+        lines.append(Text(f"Extra cards this turn: {scene.redraws} of {game.redraw.at_most} ({game.redraw.label})",
+                          style="dim"))
     when = f"move {scene.plies + 1}" if scene.turn is not None else f"{scene.plies} moves played"
     lines.append(Text(f"Pile {scene.pile_size}, discards {scene.discard_size}, {when}", style="dim"))
     room = max(LOG_MIN, len(scene.seats), height - len(lines) - 1)
@@ -259,7 +267,9 @@ def move_label(game, move, hand_play: bool, colour: int | None = None) -> str:
     """A legal move in words: '[7] Red pawn track:4 -> track:11' (the card in brackets in
     hand play). With `colour` (the player to move) that colour's own pawns are not named:
     '[7] track:4 -> track:11', as in the last moves list."""
-    prefix = f"[{game.card_names[move.card]}] " if hand_play and move.card is not None and move.kind != "discard" else ""
+    named = hand_play or game.take > 1  # the move is one choice among several cards
+    shown = named and move.card is not None and move.kind not in ("discard", "redraw")
+    prefix = f"[{game.card_names[move.card]}] " if shown else ""
     text = describe_move(game, move)
     if colour is not None and move.kind not in ("pass", "discard", "forfeit"):
         text = text.replace(f"{colour_name(game, colour)} pawn ", "")
@@ -294,6 +304,10 @@ def _notes(moves) -> list:
         lines.append(Text("     (pass: this card may be declined; nothing moves and the turn ends)", style="dim"))
     if moves and all(m.kind == "discard" for m in moves):
         lines.append(Text("     (no card in your hand can move: discard one and draw a new card)", style="dim"))
+    if moves and all(m.kind == "redraw" for m in moves):
+        lines.append(Text("     (no pawn can move: discard and take another card, this turn)", style="dim"))
+    if any(m.kind == "action" for m in moves):
+        lines.append(Text("     (an action plays cards of your hand together: all are discarded, as many drawn)", style="dim"))
     return lines
 
 

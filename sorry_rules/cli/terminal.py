@@ -187,9 +187,13 @@ class Session:
         if move.kind == "forfeit":
             if move.card is None:
                 self.tell(f"{who} {'have' if you else 'has'} no card to play.", "bold")
+            elif game.take > 1:
+                self.tell(f"{who} drew cards none of which can move a pawn: all are discarded.", "bold")
             else:
                 self.tell(f"{who} drew {game.card_names[move.card]}: no pawn can move with it, "
                           "so the card is forfeited.", "bold")
+        elif move.kind == "redraw" and turn.options == 1:
+            self.tell(f"{who}: {describe_move(game, move)}", "bold")
         elif turn.options == 1:
             self.tell(f"Only one move was possible: {describe_move(game, move)}")
         if move.draw_again and state.winner is None:
@@ -217,7 +221,7 @@ class Session:
             title=self.title, seat_names=self.seat_names(), card=view.card, hand=view.hand,
             pile_size=view.pile_size, discard_size=len(view.discard), log=list(self.log),
             scores=game.standing(self.state) if game.scoring else None, counters=self.state.counters,
-            marks=self.state.marks,
+            marks=self.state.marks, drawn=view.drawn, redraws=view.redraws,
         )
 
     def show(self, view, moves) -> None:
@@ -226,7 +230,12 @@ class Session:
         game = self.game
         who = colour_name(game, view.colour)
         you = "" if self.hot_seat else " (you)"
-        what = "your hand" if view.hand is not None else f"card {game.card_names[view.card]}"
+        if view.hand is not None:
+            what = "your hand"
+        elif view.drawn:
+            what = "cards " + ", ".join(game.card_names[c] for c in (view.card,) + view.drawn)
+        else:
+            what = f"card {game.card_names[view.card]}"
         width, height = self.console.size
         header = f"{who}{you} to play, {what}. Your moves"
         turn = self.look.render_turn(self.view_scene(view), moves, view.hand is not None, header,

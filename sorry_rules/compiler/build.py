@@ -26,6 +26,7 @@ from sorry_rules.compiler.gridbuild import compile_grid
 from sorry_rules.compiler.marking import also_texts, alternatives, check_marks, mark_kinds, mark_warnings
 from sorry_rules.compiler.programs import CompileError, ProgramCompiler
 from sorry_rules.compiler.ranges import condition_warnings, variant_bounds
+from sorry_rules.compiler.turns import check_turn_policy, compile_turn_policy, turn_texts
 from sorry_rules.compiler.vocab import check_vocab, compile_vocab, counter_warnings, move_variables, vocab_texts
 
 
@@ -60,7 +61,7 @@ def movement_rules(rules) -> MovementRules:
 
 def turn_rules(turn) -> TurnRules:
     """The engine's copy of a rule file's `turn:` section (a draw or hand turn model)."""
-    return TurnRules(source=turn.source, hand_size=getattr(turn, "hand_size", 0), first=turn.first)
+    return TurnRules(source=turn.source, hand_size=getattr(turn, "hand_size", 0), first=turn.first, take=turn.take)
 
 
 class Context:
@@ -94,7 +95,7 @@ def dsl_texts(v) -> list[tuple[tuple, str, str]]:
             texts.append((("scoring", key, "points"), component.points, "int"))
         else:
             texts.extend((("scoring", key, "tiers", i, "when"), tier.when, "bool") for i, tier in enumerate(component.tiers))
-    return texts + vocab_texts(v) + also_texts(v)
+    return texts + vocab_texts(v) + also_texts(v) + turn_texts(v)
 
 
 def compile_text(programs: ProgramCompiler, out: ProblemCollector, path: tuple, text: str, kind: str):
@@ -122,6 +123,7 @@ def compile_variant(loaded: LoadedVariant) -> tuple[Game, list[Problem]]:
     check_vocab(v, out)
     check_geometry(v, out)
     check_marks(v, out)
+    check_turn_policy(v, out)
     if out.errors:
         raise RuleFileError(out.problems)
     if v.board.kind == "grid":
@@ -176,6 +178,7 @@ def compile_variant(loaded: LoadedVariant) -> tuple[Game, list[Problem]]:
         card_options.append(own + extra)
     deck = [i for i, name in enumerate(card_names) for _ in range(v.deck[name])]
     filters, after, counters = compile_vocab(v, compiled, {n: i for i, n in enumerate(card_names)}, programs)
+    redraw, actions = compile_turn_policy(v, compiled, {n: i for i, n in enumerate(card_names)})
     seating = {int(k): tuple(names) for k, names in v.seating.items()}
     game = Game(
         name=v.name, layout=layout, mechanics=mechanics, card_names=card_names, card_programs=card_programs,
@@ -184,6 +187,7 @@ def compile_variant(loaded: LoadedVariant) -> tuple[Game, list[Problem]]:
         seating=seating, players_min=v.players.min, players_max=v.players.max, win=win,
         scoring=tuple(scoring), content_hash=loaded.content_hash, win_on_home_only=win_on_home_only,
         card_options=card_options, filters=filters, after=after, counters=counters, marks=mark_kinds(v),
+        redraw=redraw, actions=actions,
     )
     return game, out.problems
 

@@ -70,16 +70,40 @@ def _mark_words(game, event) -> str:
 def describe_move(game, move) -> str:
     """A move in words, including what kind of move it is when it moves nothing."""
     if move.kind == "forfeit":
-        text = "no legal move: the card is forfeited" if move.card is not None else "no card to play"
+        if move.card is None:
+            text = "no card to play"
+        else:
+            text = "no legal move: the cards drawn are discarded" if game.take > 1 else "no legal move: the card is forfeited"
     elif move.kind == "pass":
         text = "pass (play nothing)"
     elif move.kind == "discard":
         text = f"discard {game.card_names[move.card]} (no card in the hand can move)"
+    elif move.kind == "redraw":
+        return describe_redraw(game, move)
+    elif move.kind == "action":
+        return describe_action(game, move)
     else:
         text = describe_events(game, move.events)
     if move.draw_again:
         text += "; draws again"
     return text
+
+
+def describe_redraw(game, move) -> str:
+    """A `redraw` move (turn.redraw): the stuck card discarded, another card taken."""
+    what = game.card_names[move.card]
+    if game.hand_play:
+        return f"discard {what} (no card in the hand can move) and play again from the refilled hand ({move.label})"
+    cards = "the cards drawn" if game.take > 1 else what
+    return f"discard {cards} (no pawn can move) and draw again ({move.label})"
+
+
+def describe_action(game, move) -> str:
+    """An `action` move (turn.actions): a card played with other cards, all discarded, as many drawn."""
+    others = ", ".join(game.card_names[c] for c in move.cards)
+    played = f"{game.card_names[move.card]} with {others}" if move.cards else game.card_names[move.card]
+    text = f"{move.label}: discard {played}, draw {1 + len(move.cards)}"
+    return text + "; plays again" if move.draw_again else text
 
 
 def seated_teams(game, seats) -> list[tuple]:

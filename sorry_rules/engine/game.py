@@ -12,6 +12,13 @@ Turn flow (RULES R5, R11, R17, R19, R34, R35, A13, A16, A21, P4, P5):
   a move that draws again keeps the turn, so the player plays once more from the refilled
   hand (A13).
 - a card with no legal move gives a single `forfeit` move (no choice to make).
+- turn policies (`engine.turnpolicy`, used only when the rule file has them): `take` > 1
+  draws that many cards at once (`State.card` and `State.drawn`); the player plays one
+  (card and move are one choice) and every other drawn card is discarded with it; stuck, all
+  are discarded. `redraw` turns a stuck turn into a `redraw` move (discard, take another
+  card, same turn), at most N a turn (`State.redraws`). Hand `actions` are `action` moves
+  beside the card moves (a card and other cards of the hand discarded, as many drawn); a
+  hand with an action is not stuck, so P5's free discard is not offered then.
 - the game ends at once when a player's win condition holds (checked after every move, the
   mover first, then the other seats in order).
 
@@ -34,6 +41,12 @@ from sorry_rules.engine.moverules import filter_moves, run_consequences
 from sorry_rules.engine.placement import PlacementView
 from sorry_rules.engine.queries import Obstacles, TracedMove, chance
 from sorry_rules.engine.settings import MovementRules, TurnRules
+from sorry_rules.engine.turnpolicy import REDRAW, action_moves, redraw_moves, take_cards
+
+
+#: `_new(State, fields)` / `_new(Move, fields)` build the named tuples from all their fields
+#: without the Python-level `__new__` of NamedTuple (the hot path: every move and every ply).
+_new = tuple.__new__
 
 
 def take_card(pile: tuple, discard: tuple, rng: int) -> tuple:
@@ -61,6 +74,8 @@ class State(NamedTuple):
     counters: tuple = ()  # per colour: the values of the rule file's counters (() without counters)
     bonus: int = 0        # extra cards the player to move has still to take (consequences)
     marks: tuple = ()     # per declared mark kind: sorted ((colour, square, by), ...) (engine.marks; () without marks)
+    drawn: tuple = ()     # the other cards drawn with `card` this turn (turn.take > 1); () otherwise
+    redraws: int = 0      # extra cards taken this turn by turn.redraw (0 without it)
 
 
 class Move(NamedTuple):
@@ -68,7 +83,9 @@ class Move(NamedTuple):
     placement: tuple      # the whole placement after the move, bumps and slides applied
     events: tuple         # the resolved steps, bumps, slides and switches, in order (engine.events)
     draw_again: bool      # the player draws (or, in hand play, plays) another card
-    kind: str             # "move", "pass", "forfeit" or "discard"
+    kind: str             # "move", "pass", "forfeit", "discard", "redraw" or "action" (engine.turnpolicy)
+    cards: tuple = ()     # the other cards an `action` plays (discards) with `card`
+    label: str = ""       # the turn rule behind a `redraw` or `action` move
     marks: tuple = ()     # the marks after the move (as State.marks), for a variant with marks
 
 
@@ -99,7 +116,7 @@ class Game:
     def __init__(self, *, name, layout, mechanics, card_names, card_programs, card_sources,
                  deck, pawns, on_start_exit, turn: TurnRules, rules: MovementRules, team_of, seating,
                  players_min, players_max, win, scoring, content_hash, win_on_home_only=False,
-                 card_options=(), filters=(), after=(), counters=(), marks=()):
+                 card_options=(), filters=(), after=(), counters=(), marks=(), redraw=None, actions=()):
         self.name = name
         self.layout = layout
         self.mechanics = mechanics
@@ -116,6 +133,9 @@ class Game:
         self.hand_play = turn.hand_play
         self.hand_size = turn.hand_size
         self.first = turn.first
+        self.take = turn.take
+        self.redraw = redraw                # engine.turnpolicy.Redraw or None
+        self.actions = tuple(actions)       # engine.turnpolicy.HandAction
         self.rules = rules
         self.must_bump = rules.must_bump
         self.filters = tuple(filters)       # engine.moverules.MoveFilter, rules.must_bump's first
@@ -189,16 +209,19 @@ class Game:
                      self.initial_counters(), 0, _marks.empty(self.marks))
 
     def position(self, placement, seats, turn: int, card: int | None = None, hand: tuple | None = None,
-                 counters: tuple | None = None, marks: tuple | None = None) -> State:
+                 counters: tuple | None = None, marks: tuple | None = None, drawn: tuple = (),
+                 redraws: int = 0) -> State:
         """A state for asking about one position (the moves oracle): no pile, no discards;
         `counters` as `State.counters` (default: every counter at its start value), `marks`
-        as `State.marks` (default: none placed)."""
+        as `State.marks` (default: none placed); `drawn` and `redraws` as `State.drawn` and
+        `State.redraws`."""
         hands = None
         if hand is not None:
             hands = tuple(tuple(hand) if i == turn else () for i in range(len(seats)))
         counters = self.initial_counters() if counters is None else tuple(counters)
         marks = _marks.empty(self.marks) if marks is None else tuple(marks)
-        return State(tuple(placement), tuple(seats), turn, card, hands, (), (), 0, None, 0, counters, 0, marks)
+        return State(tuple(placement), tuple(seats), turn, card, hands, (), (), 0, None, 0, counters, 0, marks,
+                     tuple(drawn), redraws)
 
     def initial_counters(self) -> tuple:
         """Every colour's counters at the start of a game: () when the variant has none."""
@@ -212,14 +235,20 @@ class Game:
         return not self.hand_play and state.card is None and state.winner is None
 
     def draw(self, state: State) -> State:
-        """Draw the top card for the player to move (R5; R34 reshuffle when the pile is empty)."""
+        """Draw the top card for the player to move (R5; R34 reshuffle when the pile is empty);
+        with `turn.take` > 1 that many, one by one (reshuffling between draws when needed)."""
         if state.winner is not None or self.hand_play or state.card is not None:
             raise IllegalMoveError("no card is to be drawn now")
+        if self.take > 1:
+            pile, discard, rng, cards = take_cards(take_card, state.pile, state.discard, state.rng, self.take)
+            if not cards:
+                raise IllegalMoveError("the draw pile and the discards are both empty")
+            return state._replace(card=cards[0], pile=pile, discard=discard, rng=rng, drawn=cards[1:])
         pile, discard, rng, card = take_card(state.pile, state.discard, state.rng)
         if card is None:
             raise IllegalMoveError("the draw pile and the discards are both empty")
-        return State(state.placement, state.seats, state.turn, card, state.hands, pile, discard, rng, state.winner,
-                     state.plies, state.counters, state.bonus, state.marks)
+        return _new(State, (state.placement, state.seats, state.turn, card, state.hands, pile, discard, rng, state.winner,
+                            state.plies, state.counters, state.bonus, state.marks, state.drawn, state.redraws))
 
     # ---- moves -------------------------------------------------------------------------------
     def player(self, state: State) -> int:
@@ -244,7 +273,10 @@ class Game:
         if not self.hand_play:
             if state.card is None:
                 raise IllegalMoveError("draw a card first")
-            return self.card_moves(state, state.card)
+            moves = self._drawn_moves(state) if state.drawn else self.card_moves(state, state.card)
+            if self.redraw is not None and moves[0].kind == "forfeit":
+                return redraw_moves(self.redraw, state, state.seats[state.turn], (state.card,), Move) or moves
+            return moves
         return self._hand_moves(state)
 
     def board(self, state: State) -> Board:
@@ -253,6 +285,16 @@ class Game:
         if self.marks:
             return _marks.MarkedBoard.with_marks(state.placement, self._X, self.marks, state.marks)
         return Board.of(state.placement, self._X)
+
+    def _drawn_moves(self, state: State) -> list:
+        """The moves of every card drawn this turn (`turn.take` > 1), chosen among as from a
+        hand (`_cards_moves`; the filters judge them together); stuck: one forfeit that
+        discards them all, with no extra draw."""
+        p = state.seats[state.turn]
+        moves = self._cards_moves(p, self.board(state), (state.card,) + state.drawn, state.placement)
+        if self.filters:
+            moves = filter_moves(self.filters, p, moves, state.counters)[0]
+        return moves or [Move(state.card, state.placement, (), False, "forfeit")]
 
     def _moves_of(self, p: int, board: Board, card: int, placement) -> tuple[list, int]:
         """Deduplicated moves of one card (A24: one move per distinct result), and the flags
@@ -274,7 +316,7 @@ class Game:
             if key in seen:
                 continue
             seen.add(key)
-            moves.append(Move(card, result, events, bool(flags & DRAW_AGAIN), kind))
+            moves.append(_new(Move, (card, result, events, bool(flags & DRAW_AGAIN), kind, (), "", ())))
         return moves, spare_flags
 
     def _marked_moves_of(self, p: int, board, card: int, placement) -> tuple[list, int]:
@@ -297,29 +339,39 @@ class Game:
             if key in seen:
                 continue
             seen.add(key)
-            moves.append(Move(card, result, events, bool(flags & DRAW_AGAIN), kind, marks))
+            moves.append(_new(Move, (card, result, events, bool(flags & DRAW_AGAIN), kind, (), "", marks)))
         return moves, spare_flags
 
-    def _hand_moves(self, state: State) -> list:
-        p = state.seats[state.turn]
-        hand = state.hands[state.turn]
-        if not hand:
-            return [Move(None, state.placement, (), False, "forfeit")]
-        board = self.board(state)
+    def _cards_moves(self, p: int, board: Board, cards, placement) -> list:
+        """The moves of a choice of cards (a hand, or the cards drawn together): a card that
+        cannot move a pawn is no play, even if it offers a pass (P4); a pass survives only
+        when every playable card offers one (A21)."""
         moves = []
         declinable = True
-        for card in sorted(set(hand)):
-            card_moves, _ = self._moves_of(p, board, card, state.placement)
+        for card in sorted(set(cards)):
+            card_moves, _ = self._moves_of(p, board, card, placement)
             if not any(m.kind == "move" for m in card_moves):
                 continue  # a card that cannot move is no play (P4); a bare pass is no move (A21)
             declinable = declinable and any(m.kind == "pass" for m in card_moves)
             moves.extend(card_moves)
         if not declinable:
             moves = [m for m in moves if m.kind != "pass"]
+        return moves
+
+    def _hand_moves(self, state: State) -> list:
+        p = state.seats[state.turn]
+        hand = state.hands[state.turn]
+        if not hand:
+            return [Move(None, state.placement, (), False, "forfeit")]
+        moves = self._cards_moves(p, self.board(state), hand, state.placement)
+        if self.actions:
+            moves.extend(action_moves(self.actions, state, p, hand, Move))
         if self.filters:
             moves = filter_moves(self.filters, p, moves, state.counters)[0]
         if not moves:
-            return [Move(card, state.placement, (), False, "discard") for card in sorted(set(hand))]
+            if self.redraw is not None:
+                moves = redraw_moves(self.redraw, state, p, hand, Move)
+            return moves or [Move(card, state.placement, (), False, "discard") for card in sorted(set(hand))]
         return moves
 
     # ---- queries (authoring tools and tests; never on the play path) -----------------------
@@ -372,7 +424,7 @@ class Game:
         if self.hand_play:
             cards = sorted(set(state.hands[state.turn]))
         else:
-            cards = [state.card] if state.card is not None else []
+            cards = sorted(set((state.card,) + state.drawn)) if state.card is not None else []
         candidates = [m for card in cards for m in self.candidate_moves(state, card)]
         return [(m, f.label) for m, f in filter_moves(self.filters, p, candidates, state.counters)[1]]
 
@@ -423,16 +475,10 @@ class Game:
         pile, discard, rng, hands = state.pile, state.discard, state.rng, state.hands
         if move.card is not None:
             discard = discard + (move.card,)
+        if move.cards or state.drawn:
+            discard = discard + move.cards + (self._unplayed(state, move) if state.drawn else ())
         if self.hand_play:
-            hand = list(hands[state.turn])
-            if move.card is not None:
-                if move.card not in hand:
-                    raise IllegalMoveError(f"card {self.card_names[move.card]} is not in the hand")
-                hand.remove(move.card)
-                pile, discard, rng, drawn = take_card(pile, discard, rng)
-                if drawn is not None:
-                    hand.append(drawn)
-            hands = hands[: state.turn] + (tuple(hand),) + hands[state.turn + 1:]
+            pile, discard, rng, hands = self._refill(state, move, pile, discard, rng)
         placement = move.placement
         counters, bonus, marks = state.counters, state.bonus, state.marks
         if self.marks and move.kind == "move":
@@ -454,8 +500,34 @@ class Game:
             turn = (state.turn + 1) % len(state.seats)
         if self.marks and turn != state.turn:
             marks = _marks.turn_begins(self.marks, marks, state.seats[turn])
-        return State(placement, state.seats, turn, None, hands, pile, discard, rng, winner, state.plies + 1, counters, bonus,
-                     marks)
+        redraws = 0 if self.redraw is None or turn != state.turn else state.redraws + (move.kind == REDRAW)
+        return _new(State, (placement, state.seats, turn, None, hands, pile, discard, rng, winner, state.plies + 1, counters,
+                            bonus, marks, (), redraws))
+
+    def _refill(self, state: State, move: Move, pile, discard, rng) -> tuple:
+        """Hand play: the cards `move` plays leave the hand and as many are drawn (the discards
+        reshuffled when the pile is empty, A16); returns `(pile, discard, rng, hands)`."""
+        hands = state.hands
+        hand = list(hands[state.turn])
+        if move.card is not None:
+            for card in (move.card,) + move.cards:
+                if card not in hand:
+                    raise IllegalMoveError(f"card {self.card_names[card]} is not in the hand")
+                hand.remove(card)
+            for _ in range(1 + len(move.cards)):
+                pile, discard, rng, drawn = take_card(pile, discard, rng)
+                if drawn is not None:
+                    hand.append(drawn)
+        return pile, discard, rng, hands[: state.turn] + (tuple(hand),) + hands[state.turn + 1:]
+
+    def _unplayed(self, state: State, move: Move) -> tuple:
+        """The cards drawn this turn other than the one `move` plays (draw play, `turn.take`
+        > 1), discarded with it, in the order drawn."""
+        cards = list((state.card,) + state.drawn)
+        if move.card not in cards:
+            raise IllegalMoveError(f"card {self.card_names[move.card]} was not drawn this turn")
+        cards.remove(move.card)
+        return tuple(cards)
 
     def _env(self, counters, marks):
         """The environment of win and score expressions: counters and marks when the

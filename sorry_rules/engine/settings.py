@@ -34,6 +34,7 @@ class TurnRules:
     source: str = "draw"       # "draw": one card drawn per turn; "hand": play from a hand
     hand_size: int = 0         # cards in a hand (hand play only)
     first: str = "random"      # "random" | "first_seat": who plays first (R3)
+    take: int = 1              # cards drawn at once (draw play): the player plays one, the rest are discarded
 
     @property
     def hand_play(self) -> bool:

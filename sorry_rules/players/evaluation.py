@@ -204,5 +204,6 @@ def unseen_cards(view) -> dict:
         unseen.subtract(view.hand)
     if view.card is not None:
         unseen[view.card] -= 1
+    unseen.subtract(view.drawn)
     known = {card: n for card, n in unseen.items() if n > 0}
     return known or dict(Counter(view.game.deck))

@@ -9,6 +9,12 @@ team maximises, every other team minimises (a "paranoid" search, exact for two s
 players' hands are unknown, so each of their turns is modelled as one card drawn from the
 unseen cards (an approximation: a real hand offers a choice of cards).
 
+Turn policies: the player's own choice among several drawn cards (`turn.take`), a redraw or a
+hand action is scored like any move, one ply ahead and then searched; in the search a later
+draw is one card (also under `take`, an approximation) and a stuck draw follows the
+variant's `redraw` policy (`game.legal_moves` on the searched state, the turn's redraw count
+carried over).
+
 Hypothetical states are built from the `View` only (placement, seats, the own card or hand);
 the search never looks at the real pile or at other hands.
 
@@ -79,7 +85,10 @@ class _Search:
         total = 0.0
         for card, copies in self.cards:
             s = hypothetical(game, state.placement, state.seats, state.turn, card)
-            moves = game.card_moves(s, card)
+            if game.redraw is not None and not game.hand_play:
+                moves = game.legal_moves(s._replace(redraws=state.redraws))
+            else:
+                moves = game.card_moves(s, card)
             self.spend(len(moves))
             best = None
             for move in moves:

@@ -22,7 +22,10 @@ def view_state(view):
     """The hypothetical state of the player to move, from what the view shows."""
     game = view.game
     if view.hand is not None:
-        return game.position(view.placement, view.seats, view.seat, hand=view.hand)
+        return game.position(view.placement, view.seats, view.seat, hand=view.hand, redraws=view.redraws)
+    if view.drawn or view.redraws:
+        return game.position(view.placement, view.seats, view.seat, card=view.card, drawn=view.drawn,
+                             redraws=view.redraws)
     return hypothetical(game, view.placement, view.seats, view.seat, view.card)
 
 

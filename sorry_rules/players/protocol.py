@@ -26,6 +26,8 @@ class View(NamedTuple):
     pile_size: int
     plies: int
     exchanged: bool = False   # grid games: this turn's dead-card exchange was made
+    drawn: tuple = ()         # the other cards drawn with `card` this turn (turn.take)
+    redraws: int = 0          # extra cards this turn took by turn.redraw
 
 
 def view_of(game, state) -> View:
@@ -35,7 +37,7 @@ def view_of(game, state) -> View:
                     state.discard, len(state.pile), state.plies, state.exchanged)
     hand = state.hands[seat] if state.hands is not None else None
     return View(game, seat, state.seats[seat], state.placement, state.seats, state.card, hand,
-                state.discard, len(state.pile), state.plies)
+                state.discard, len(state.pile), state.plies, drawn=state.drawn, redraws=state.redraws)
 
 
 class Player(Protocol):

@@ -9,7 +9,10 @@ listing fewer pawns than the variant has its remaining pawns in Start. Hand play
 `"counters": {"red": {"bumps_made": 3}}` (the rest keep their start values); a variant with
 `marks:` may place them, `"marks": {"frozen": [{"colour": "blue", "square": "track:20", "by":
 "red"}]}` (`by`, the player who placed it, defaults to the pawn's colour; a mark on Start or
-Home is listed once per marked pawn there). The shape is the pydantic model `PositionModel`.
+Home is listed once per marked pawn there). A variant that draws several cards at once
+(`turn.take`) may give them all, `"card": ["5", "12"]` (at most `take`, in the order drawn);
+a variant with `turn.redraw` may say how many extra cards the turn has already taken that
+way, `"redraws": 1`. The shape is the pydantic model `PositionModel`.
 
 Contract: `read_position_file(path)` returns a `PositionFile` (data and its source map) or
 raises `PositionError`; `parse_position(game, data, card_override, origins)` returns a
@@ -25,6 +28,7 @@ import json
 from dataclasses import dataclass
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic_core import PydanticCustomError
 
 from sorry_rules.base import limits
 from sorry_rules.base.errors import PositionError, ProblemCollector, RuleFileError, UsageError
@@ -53,19 +57,28 @@ class PositionModel(BaseModel):
 
     players: list[str] = Field(min_length=1, description="The seated colours in seat order.")
     turn: str | None = Field(default=None, description="The player to move (default the first).")
-    card: str | None = Field(default=None, description="The card to play (draw play); --card overrides it.")
+    card: str | list[str] | None = Field(default=None, description=(
+        "The card to play (draw play), or the cards drawn this turn with `turn.take`; --card overrides it."))
     hand: list[str] | None = Field(default=None, description="The hand (hand play) instead of card.")
     pawns: dict[str, list[str]] = Field(default_factory=dict, description="Colour -> positions; the rest are in Start.")
     counters: dict[str, dict[str, int]] = Field(default_factory=dict, description=(
         "Colour -> counter name -> value, for a variant with `counters:`; the rest have their start values."))
     marks: dict[str, list[MarkEntry]] = Field(default_factory=dict, description=(
         "Mark name -> the marked pawns, for a variant with `marks:`; no other pawn carries a mark."))
+    redraws: int = Field(default=0, ge=0, le=limits.MAX_REDRAWS, description=(
+        "Extra cards this turn has already taken by `turn.redraw` (a stuck card discarded)."))
 
     @field_validator("card", mode="before")
     @classmethod
     def _card_number(cls, value):
-        """A card name may be written as a number (`"card": 7`)."""
-        return _named(value)
+        """A card name may be written as a number (`"card": 7`, `"card": [5, 12]`); anything
+        but a name or a list is one wrong-type problem (not one per shape of the union)."""
+        if isinstance(value, list):
+            return [_named(v) for v in value]
+        value = _named(value)
+        if value is not None and not isinstance(value, str):
+            raise PydanticCustomError("card_type", "expected a card name or a list of card names")
+        return value
 
     @field_validator("hand", mode="before")
     @classmethod
@@ -84,6 +97,7 @@ class Position:
     state: object          # engine.State
     card: int | None
     hand: tuple | None
+    drawn: tuple = ()      # the other cards drawn with `card` (turn.take)
 
 
 @dataclass(frozen=True)
@@ -139,14 +153,19 @@ def parse_position(game, data, card_override: str | None = None, origins: Origin
     placement = checker.placement(seats)
     counters = checker.counters(seats)
     marks = checker.marks(seats, placement)
-    hand = None
+    hand, drawn = None, ()
     if not failing & {"card", "hand"}:
         hand, card = checker.cards(card)
+        if isinstance(card, tuple):
+            card, drawn = card[0], card[1:]
+    redraws = checker.redraws()
     if out.errors:
         raise PositionError.of(out.problems)
     if game.hand_play:
-        return Position(game.position(placement, seats, turn, hand=hand, counters=counters, marks=marks), None, hand)
-    return Position(game.position(placement, seats, turn, card=card, counters=counters, marks=marks), card, None)
+        return Position(game.position(placement, seats, turn, hand=hand, counters=counters, marks=marks, redraws=redraws),
+                        None, hand)
+    state = game.position(placement, seats, turn, card=card, counters=counters, marks=marks, drawn=drawn, redraws=redraws)
+    return Position(state, card, None, drawn)
 
 
 def _validated(data: dict, out: ProblemCollector) -> tuple[PositionModel | None, set]:
@@ -348,6 +367,10 @@ class _Checker(PositionChecks):
             if model.hand is not None:
                 found = [self.card(v, ("hand", i)) for i, v in enumerate(model.hand)]
                 return tuple(found), None
+            if isinstance(model.card, list):
+                self.out.at(("card",), "SR604", "card: a list of cards is for a variant that draws several at once; "
+                            "this one plays from a hand: give \"hand\": [cards]")
+                return None, None
             if model.card is not None:
                 return (self.card(model.card, ("card",)),), None
             self.out.at((), "SR604", "this variant plays from a hand: give \"hand\": [cards] (or --card)")
@@ -358,9 +381,32 @@ class _Checker(PositionChecks):
             self.out.at(("hand",), "SR604", "this variant draws one card per turn: give \"card\", not \"hand\"", key=True)
         elif model.card is None:
             self.out.at((), "SR201", "card: missing (give \"card\" in the file or --card)")
+        elif isinstance(model.card, list):
+            return None, self.drawn_cards(model.card)
         else:
             return None, self.card(model.card, ("card",))
         return None, None
+
+    def drawn_cards(self, names: list) -> tuple | None:
+        """The cards drawn together (`turn.take`): 1 to `take` known card names."""
+        take = self.game.take
+        if not names or len(names) > take:
+            self.out.at(("card",), "SR604", f"card: {len(names)} cards, but this variant draws "
+                        f"{take} at a time (turn.take)")
+            return None
+        found = tuple(self.card(v, ("card", i)) for i, v in enumerate(names))
+        return None if None in found else found
+
+    def redraws(self) -> int:
+        """`State.redraws`: at most the variant's `turn.redraw.at_most` (0 without it)."""
+        value = self.model.redraws
+        policy = self.game.redraw
+        most = policy.at_most if policy is not None else 0
+        if value > most:
+            rule = f"turn.redraw allows {most} a turn" if policy is not None else "the variant has no turn.redraw"
+            self.out.at(("redraws",), "SR606", f"redraws: {value} extra cards taken this turn, but {rule}")
+            return 0
+        return value
 
 
 def field_name(path: tuple) -> str:

@@ -15,6 +15,7 @@ from pydantic import Discriminator, Field, Tag
 from sorry_rules.base import limits
 from sorry_rules.rules.geometry import Geometry, GeometryBlocker, GeometryTurn  # noqa: F401 (every rule-file model is reachable here)
 from sorry_rules.rules.strict import Strict
+from sorry_rules.rules.turns import ACTIONS_DOC, REDRAW_DOC, TAKE_DOC, HandAction, Redraw
 from sorry_rules.rules.vocab import Alternative, Consequence, Counter, MarkKind, MoveFilter
 
 #: Largest counts and sizes a rule file may ask for (docs/LIMITS.md).
@@ -26,6 +27,7 @@ MAX_CARD_COPIES = limits.MAX_CARD_COPIES
 MAX_CARD_KINDS = limits.MAX_CARD_KINDS
 MAX_HAND = limits.MAX_HAND
 MAX_GRID_SIDE = limits.MAX_GRID_SIDE
+MAX_TAKE = limits.MAX_TAKE
 
 Relation = Literal["own", "partner", "opponent"]
 OtherRelation = Literal["partner", "opponent"]
@@ -116,7 +118,16 @@ class Setup(Strict):
                                "on its start exit instead of in Start (0 or 1).")
 
 
-class DrawTurn(Strict):
+class TurnPolicy(Strict):
+    """Turn policies and hand actions, written the same way under either kind of turn
+    (`rules.turns`); the compiler refuses the ones the kind does not play (SR513)."""
+
+    take: int = Field(default=1, ge=1, le=MAX_TAKE, description=TAKE_DOC)
+    redraw: Redraw | None = Field(default=None, description=REDRAW_DOC)
+    actions: dict[Name, HandAction] = Field(default_factory=dict, max_length=20, description=ACTIONS_DOC)
+
+
+class DrawTurn(TurnPolicy):
     """Each turn the player draws the top card of the pile and plays it (R5)."""
 
     source: Literal["draw"] = Field(description="`draw`: each turn the player draws the top card of the pile and plays it; "
@@ -124,7 +135,7 @@ class DrawTurn(Strict):
     first: Literal["random", "first_seat"] = Field(default="random", description=FIRST_DOC)
 
 
-class HandTurn(Strict):
+class HandTurn(TurnPolicy):
     """Each player holds `hand_size` cards and plays one per turn, then refills (P3, P4)."""
 
     source: Literal["hand"] = Field(description="`hand`: each player holds a hand, plays one card from it per turn, "

@@ -20,7 +20,7 @@ from sorry_rules.simulation.simulate import METRICS
 
 TURN_NOTE = "a turn is one player's turn including draw-again plays; a ply is one card played, forfeited or discarded"
 SEED_NOTE = 'game i (0-based) is new_game(seed_state("simulate", S, i)); bots are make_player(kind, that seed, seat)'
-PER_GAME = ("bumps", "slides", "forfeits", "discards", "passes")
+PER_GAME = ("bumps", "slides", "forfeits", "discards", "passes", "redraws", "actions")
 
 
 def _rate(wins: int, games: int) -> dict:
@@ -265,7 +265,8 @@ def _fmt_p(p) -> str:
 
 
 #: Rows of the text comparison left out when both sides are zero.
-_OPTIONAL_ROWS = ("games stopped without a winner", "discards per game", "passes per game")
+_OPTIONAL_ROWS = ("games stopped without a winner", "discards per game", "passes per game", "redraws per game",
+                  "actions per game")
 
 
 def format_compare_text(report: dict) -> str:

@@ -23,8 +23,9 @@ Counting: a *ply* is one card played, forfeited or discarded (one applied move,
 `State.plies`); a *turn* is one player's turn, including the extra plays a draw-again move
 gives, so the length in turns counts the changes of the player to move, plus one. A *bump*
 is any pawn sent back to its Start (by landing, a slide or a sorry-style move, any colour);
-a *slide* is one slide taken. Per-game figures and lengths are over finished games (a game
-stopped at `max_plies` without a winner counts as a game no seat won).
+a *slide* is one slide taken; a *redraw* and an *action* are moves of those kinds (turn
+policies). Per-game figures and lengths are over finished games (a game stopped at
+`max_plies` without a winner counts as a game no seat won).
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ from sorry_rules.rules.model import Variant
 from sorry_rules.simulation.simstats import Moments
 
 #: Per-game quantities kept as exact moments (n, sum, sum of squares).
-METRICS = ("turns", "plies", "bumps", "slides", "forfeits", "discards", "passes")
+METRICS = ("turns", "plies", "bumps", "slides", "forfeits", "discards", "passes", "redraws", "actions")
 
 
 class WorkerError(SorryRulesError):
@@ -236,6 +237,8 @@ class GameResult(NamedTuple):
     forfeits: int
     discards: int
     passes: int
+    redraws: int
+    actions: int
 
     def as_json(self) -> dict:
         return dict(self._asdict(), team=list(self.team))
@@ -271,12 +274,12 @@ def result_from_json(data, players: int) -> GameResult:
 class _GameCounter:
     """The `on_turn` hook of one game: counts turns, bumps, slides and move kinds."""
 
-    __slots__ = ("turns", "last_seat", "bumps", "slides", "forfeits", "discards", "passes")
+    __slots__ = ("turns", "last_seat", "bumps", "slides", "forfeits", "discards", "passes", "redraws", "actions")
 
     def __init__(self):
         self.turns = 0
         self.last_seat = None
-        self.bumps = self.slides = self.forfeits = self.discards = self.passes = 0
+        self.bumps = self.slides = self.forfeits = self.discards = self.passes = self.redraws = self.actions = 0
 
     def __call__(self, turn, _state) -> None:
         if turn.seat != self.last_seat:
@@ -297,6 +300,10 @@ class _GameCounter:
             self.discards += 1
         elif kind == "pass":
             self.passes += 1
+        elif kind == "redraw":
+            self.redraws += 1
+        elif kind == "action":
+            self.actions += 1
 
 
 def play_one(game, setup: Setup, index: int) -> GameResult:
@@ -319,7 +326,7 @@ def play_one(game, setup: Setup, index: int) -> GameResult:
         colours = game.team_of[final.seats[winner]]
         team = tuple(seat for seat, colour in enumerate(final.seats) if colour in colours)
     return GameResult(index, winner, order, team, bot, counter.turns, final.plies, counter.bumps, counter.slides,
-                      counter.forfeits, counter.discards, counter.passes)
+                      counter.forfeits, counter.discards, counter.passes, counter.redraws, counter.actions)
 
 
 def play_results(setup: Setup, start: int, count: int, stop=None) -> list:

@@ -1,0 +1,82 @@
+"""Turn policies and hand actions of a variant compiled for the engine: `turn.take`,
+`turn.redraw`, `turn.actions` (docs/REFERENCE.md section 1, `turn:`).
+
+Contract:
+- `check_turn_policy(v, out)` adds located problems: a policy on a grid board (SR512), `take`
+  above 1 in hand play or `actions` in draw play (SR513), an unknown card in an action's
+  `cards` (SR502); a warning (SR514) for an action the hand can never offer (it needs more
+  other cards than a hand holds besides its card, or none of its cards is in the deck).
+- `turn_texts(v)` lists the DSL conditions as `(path, text, "bool")`; `build.dsl_texts`
+  includes them, so they are parsed, costed and compiled like the win condition.
+- `compile_turn_policy(v, compiled, card_index)` returns `(redraw, actions)` for
+  `engine.game.Game`: an `engine.turnpolicy.Redraw` or None, and a tuple of
+  `engine.turnpolicy.HandAction`; a variant that uses none gets `(None, ())`, so play pays
+  nothing.
+"""
+
+from __future__ import annotations
+
+from sorry_rules.base.errors import ProblemCollector
+from sorry_rules.base.suggest import did_you_mean
+from sorry_rules.engine.turnpolicy import HandAction, Redraw
+
+REDRAW_LABEL = "discard and draw again"
+
+
+def uses_policy(turn) -> bool:
+    """Whether a `turn:` section sets any turn policy or hand action."""
+    return turn.take != 1 or turn.redraw is not None or bool(turn.actions)
+
+
+def check_turn_policy(v, out: ProblemCollector) -> None:
+    turn = v.turn
+    if v.board.kind == "grid":
+        for field, used in (("take", turn.take != 1), ("redraw", turn.redraw is not None), ("actions", bool(turn.actions))):
+            if used:
+                out.at(("turn", field), "SR512", f"turn.{field} is played on track boards only")
+        return
+    if turn.source == "hand" and turn.take != 1:
+        out.at(("turn", "take"), "SR513", "turn.take: the variant plays from a hand (turn.source: hand); taking several "
+               "cards at once is for draw play")
+    if turn.source == "draw" and turn.actions:
+        out.at(("turn", "actions"), "SR513", "turn.actions: hand actions are plays of a hand, but the variant draws its "
+               "cards (turn.source: draw); use them with a hand (e.g. --variant points)")
+    cards = list(v.cards)
+    for name, action in turn.actions.items():
+        for j, card in enumerate(action.cards):
+            if card not in v.cards:
+                out.at(("turn", "actions", name, "cards", j), "SR502", f"unknown card '{card}'{did_you_mean(card, cards)} "
+                       f"(cards: {', '.join(cards)})")
+        _never_offered(v, name, action, out)
+
+
+def _never_offered(v, name: str, action, out: ProblemCollector) -> None:
+    """SR514 (a warning): an action no hand of the variant can offer."""
+    hand_size = getattr(v.turn, "hand_size", 0)
+    if v.turn.source == "hand" and action.others.min > hand_size - 1:
+        out.at(("turn", "actions", name, "others", "min"), "SR514", f"turn.actions.{name} needs {action.others.min} other "
+               f"card(s) besides its card, but a hand holds {hand_size}: it is never offered", severity="warning")
+    elif all(card in v.cards and not v.deck.get(card) for card in action.cards):
+        out.at(("turn", "actions", name, "cards"), "SR514", f"turn.actions.{name}: none of its cards is in the deck, so it "
+               "is never offered", severity="warning")
+
+
+def turn_texts(v) -> list[tuple[tuple, str, str]]:
+    turn = v.turn
+    texts = []
+    if turn.redraw is not None:
+        texts.append((("turn", "redraw", "when"), turn.redraw.when, "bool"))
+    texts.extend((("turn", "actions", name, "when"), action.when, "bool") for name, action in turn.actions.items())
+    return texts
+
+
+def compile_turn_policy(v, compiled: dict, card_index: dict) -> tuple:
+    turn = v.turn
+    redraw = None
+    if turn.redraw is not None:
+        redraw = Redraw(turn.redraw.at_most, compiled[("turn", "redraw", "when")], turn.redraw.label or REDRAW_LABEL)
+    actions = tuple(
+        HandAction(frozenset(card_index[c] for c in action.cards if c in card_index), action.others.min, action.others.max,
+                   compiled[("turn", "actions", name, "when")], action.draw_again, action.label or name.replace("_", " "))
+        for name, action in turn.actions.items())
+    return redraw, actions
