@@ -20,6 +20,7 @@ from sorry_rules.engine.mechanics import Mechanics
 from sorry_rules.engine.queries import Origin
 from sorry_rules.engine.settings import MovementRules, TurnRules
 from sorry_rules.compiler.checks import check_variant
+from sorry_rules.compiler.codegen import fast_moves
 from sorry_rules.compiler.gridbuild import compile_grid
 from sorry_rules.compiler.programs import CompileError, ProgramCompiler
 from sorry_rules.compiler.ranges import condition_warnings, variant_bounds
@@ -158,6 +159,7 @@ def compile_variant(loaded: LoadedVariant) -> tuple[Game, list[Problem]]:
         scoring=tuple(scoring), content_hash=loaded.content_hash, win_on_home_only=win_on_home_only,
         card_options=card_options, filters=filters, after=after, counters=counters,
     )
+    game.use_fast_moves(fast_moves(game, programs, [asts[("cards", name)] for name in card_names]))
     return game, out.problems
 
 

@@ -125,6 +125,30 @@ class Game:
         self.scoring = scoring
         self.content_hash = content_hash
         self._X = layout.X
+        self.fast_moves = None  # engine.fastmoves.FastMoves: generated move functions (compiler.codegen), or None
+
+    def features(self) -> frozenset:
+        """The constructs this game uses, by name ("board:track", "turn:draw" or "turn:hand",
+        "filters", "after", "counters", and "rules.<field>" for every `MovementRules` field):
+        what the generated move functions (`compiler.codegen.COVERED`) must cover to be used."""
+        used = {"board:track", "turn:hand" if self.hand_play else "turn:draw"}
+        used.update(f"rules.{name}" for name in vars(self.rules))
+        used.update(name for name in ("filters", "after", "counters") if getattr(self, name))
+        return frozenset(used)
+
+    def use_fast_moves(self, fast) -> None:
+        """Play with generated move functions (`engine.fastmoves.FastMoves`, the same moves as
+        the interpreter's) or, with None, with the interpreter alone (the reference path)."""
+        self.fast_moves = fast
+
+    def _results(self, p: int, card: int, placement, board: Board | None) -> tuple[list, int]:
+        """`_moves_of` for a card, by its generated function when there is one."""
+        fast = self.fast_moves
+        if fast is not None:
+            function = fast.table[card][p]
+            if function is not None:
+                return function(placement)
+        return self._moves_of(p, board if board is not None else Board.of(placement, self._X), card, placement)
 
     # ---- setting up ----------------------------------------------------------------------
     def seats_for(self, players: int) -> tuple:
@@ -220,8 +244,7 @@ class Game:
     def card_moves(self, state: State, card: int) -> list:
         """What `card` would allow the player to move in `state` (forfeit included)."""
         p = state.seats[state.turn]
-        board = Board.of(state.placement, self._X)
-        moves, flags = self._moves_of(p, board, card, state.placement)
+        moves, flags = self._results(p, card, state.placement, None)
         if self.filters:
             moves = filter_moves(self.filters, p, moves, state.counters)[0]
         if not moves:
@@ -268,7 +291,7 @@ class Game:
         moves = []
         declinable = True
         for card in sorted(set(hand)):
-            card_moves, _ = self._moves_of(p, board, card, state.placement)
+            card_moves, _ = self._results(p, card, state.placement, board)
             if not any(m.kind == "move" for m in card_moves):
                 continue  # a card that cannot move is no play (P4); a bare pass is no move (A21)
             declinable = declinable and any(m.kind == "pass" for m in card_moves)

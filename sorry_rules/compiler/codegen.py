@@ -1,0 +1,450 @@
+"""Generate specialised Python for the legal moves of a race-track variant's cards.
+
+For every card and player colour one function `m<card>_<colour>(P) -> (moves, spare_flags)`
+is written from fixed templates (`engine.fastmoves` describes its contract: exactly what
+`Game._moves_of` returns). The card's alternatives are unrolled in their order; `forward N`,
+`backward N` and `enter` are inlined per controlled colour with that colour's destination
+table and slide marks bound as constants, and a landing that neither bumps nor slides builds
+its placement directly; every other landing, and `split`, `switch` and `sorry`, run the
+interpreter's own code (`fastmoves.land`, the primitive's compiled closure) on a board built
+once per call. Guards call their compiled condition.
+
+Security contract: the source is built from the templates below and integers only (card
+and colour indices, squares, flags); tables, closures and conditions are passed in the
+module's namespace under generated names (`F7_2`, `PRIM0`, `COND1`), so no text of a rule
+file (a name, a string, DSL text) can reach the source. It is compiled and executed once,
+with a namespace holding no builtins beyond list, tuple, set, bool and range.
+
+Coverage: a variant is generated only when every feature `Game.features()` names is in
+`COVERED` (a construct added later falls back to the interpreter until it is covered here);
+a card whose effect uses `A then B` with B other than draw_again/pass, or a grid primitive,
+is played by the interpreter (its entry is None), the other cards still by generated code.
+"""
+
+from __future__ import annotations
+
+from sorry_rules import dsl
+from sorry_rules.engine.fastmoves import FastMoves, namespace
+from sorry_rules.engine.mechanics import DRAW_AGAIN, PASS
+
+#: The features of `Game.features()` the generated code reproduces exactly.
+COVERED = frozenset({
+    "board:track", "turn:draw", "turn:hand", "filters", "after", "counters",
+    "rules.control", "rules.bump", "rules.slide_on", "rules.slide_sweep", "rules.slide_after_switch",
+    "rules.slide_after_sorry", "rules.split", "rules.overshoot_home", "rules.must_bump",
+})
+
+
+class Unsupported(Exception):
+    """A card effect the generator does not cover (the interpreter plays the card)."""
+
+
+class _Module:
+    """The generated source and the constants its namespace binds."""
+
+    def __init__(self, mechanics):
+        layout = mechanics.layout
+        self.lines: list[str] = []
+        self.constants: dict[str, object] = {"EMPTY": [-1] * layout.size}
+        for c in range(layout.C):
+            # SLIDE<c>[sq]: a colour-c pawn ending a move on exclusive square sq takes a slide
+            slides = [0] * layout.X
+            for sq in range(layout.T):
+                if mechanics.slide_here[c][sq] is not None:
+                    slides[sq] = 1
+            self.constants[f"SLIDE{c}"] = tuple(slides)
+
+    def constant(self, name: str, value) -> str:
+        self.constants[name] = value
+        return name
+
+
+class CardWriter(dsl.Visitor):
+    """Writes the body of one (card, player colour) function; `visit(node)` appends the
+    lines of `node`'s outcomes under the flags of the enclosing `then draw_again/pass`."""
+
+    def __init__(self, module: _Module, mechanics, programs, card: int, player: int):
+        self.module = module
+        self.m = mechanics
+        self.programs = programs
+        self.card = card
+        self.player = player
+        self.colours = tuple(mechanics.control_of[player])
+        self.flags = 0
+        self.depth = 1
+        self.counter = 0
+        self.body: list[str] = []
+        self.uses_occ = False
+
+    # ---- writing -----------------------------------------------------------------------------
+    def line(self, text: str) -> None:
+        self.body.append("    " * self.depth + text)
+
+    def indent(self, by: int) -> None:
+        self.depth += by
+
+    def fresh(self) -> int:
+        self.counter += 1
+        return self.counter
+
+    def emit_move(self, result: str, events: str) -> None:
+        """Lines adding one outcome that moves a pawn, under the current static flags."""
+        da = "True" if self.flags & DRAW_AGAIN else "False"
+        self.line("n += 1")
+        self.line(f"key = ({result}, K_MOVE, {da})")
+        self.line("if key not in seen:")
+        self.line("    seen.add(key)")
+        self.line(f"    out.append(Move({self.card}, {result}, {events}, {da}, K_MOVE))")
+
+    def emit_bare(self, flags: int) -> None:
+        """Lines adding one outcome that moves nothing (draw_again, pass) with `flags`."""
+        self.line("n += 1")
+        if flags & PASS:
+            da = "True" if flags & DRAW_AGAIN else "False"
+            self.line(f"key = (P, K_PASS, {da})")
+            self.line("if key not in seen:")
+            self.line("    seen.add(key)")
+            self.line(f"    out.append(Move({self.card}, P, (), {da}, K_PASS))")
+        else:
+            self.line(f"spare |= {int(flags)}")
+
+    def need_board(self) -> None:
+        self.line("if B is None:")
+        self.line(f"    B = Board.of(P, {int(self.m.X)})")
+
+    # ---- unsupported -----------------------------------------------------------------------
+    def generic(self, node):
+        raise Unsupported(type(node).__name__)
+
+    # ---- inlined primitives --------------------------------------------------------------------
+    def plain_landing(self, c: int, frm: str, step: str) -> None:
+        """Lines for colour c's pawn moving `frm` -> `to` (a local) with no bump and no slide."""
+        parts = ", ".join("tuple(s)" if i == c else f"P{i}" for i in range(self.m.layout.C))
+        self.line(f"s = list(P{int(c)})")
+        self.line(f"s[s.index({frm})] = to")
+        self.line("s.sort()")
+        self.line(f"r = ({parts},)")
+        self.emit_move("r", f"(({step}, {int(c)}, {frm}, to),)")
+
+    def full_landing(self, c: int, frm: str, step: str) -> None:
+        """Lines for a landing that may bump or slide (the interpreter's `land`)."""
+        self.line(f"rl = land({int(c)}, {frm}, to, {step}, P)")
+        self.line("if rl is not None:")
+        self.indent(1)
+        self.emit_move("rl[0]", "rl[1]")
+        self.indent(-1)
+
+    def landing(self, c: int, frm: str, step: str) -> None:
+        self.line("o = occ[to]")
+        self.line(f"if o != {int(c)}:")
+        self.indent(1)
+        self.line(f"if o < 0 and not SLIDE{int(c)}[to]:")
+        self.indent(1)
+        self.plain_landing(c, frm, step)
+        self.indent(-1)
+        self.line("else:")
+        self.indent(1)
+        self.full_landing(c, frm, step)
+        self.indent(-2)
+
+    def step(self, tables, steps: int, kind: str, step: str) -> None:
+        self.uses_occ = True
+        X = int(self.m.X)
+        for c in self.colours:
+            name = self.module.constant(f"{kind}{int(steps)}_{int(c)}", tables(steps)[c])
+            self.line(f"row = {name}")
+            self.line(f"for sq in P{int(c)}:")
+            self.line(f"    if sq < {X}:")
+            self.line("        to = row[sq]")
+            self.line(f"        if to >= {X}:")
+            self.indent(3)
+            self.plain_landing(c, "sq", step)
+            self.indent(-3)
+            self.line("        elif to >= 0:")
+            self.indent(3)
+            self.landing(c, "sq", step)
+            self.indent(-3)
+
+    def visit_Forward(self, node):
+        self.step(self.m.layout.forward, node.steps, "F", "E_FORWARD")
+
+    def visit_Backward(self, node):
+        self.step(self.m.layout.backward, node.steps, "R", "E_BACKWARD")
+
+    def visit_Enter(self, node):
+        self.uses_occ = True
+        layout = self.m.layout
+        for c in self.colours:
+            start, exit_ = int(layout.start[c]), int(layout.start_exit[c])
+            self.line(f"if {start} in P{int(c)}:")
+            self.indent(1)
+            self.line(f"to = {exit_}")
+            self.landing(c, str(start), "E_ENTER")
+            self.indent(-1)
+
+    # ---- sorry, switch, split --------------------------------------------------------------
+    def track_pawns(self) -> None:
+        """`tp`: (square, colour) of every pawn on the track, in square order (as `_track_pawns`)."""
+        T = int(self.m.T)
+        self.line("tp = []")
+        for o in range(self.m.layout.C):
+            self.line(f"for s in P{o}:")
+            self.line(f"    if s < {T}:")
+            self.line(f"        tp.append((s, {o}))")
+        self.line("tp.sort()")
+
+    def swap_result(self, c: int, frm: str, to: str, other: str, other_frm: str, other_to: str) -> None:
+        """`r`: the placement with colour c's pawn frm -> to and colour `other`'s other_frm -> other_to."""
+        self.line("L = list(P)")
+        self.line(f"s = list(P{int(c)})")
+        self.line(f"s[s.index({frm})] = {to}")
+        self.line("s.sort()")
+        self.line(f"L[{int(c)}] = tuple(s)")
+        self.line(f"s = list(L[{other}])")
+        self.line(f"s[s.index({other_frm})] = {other_to}")
+        self.line("s.sort()")
+        self.line(f"L[{other}] = tuple(s)")
+        self.line("r = tuple(L)")
+
+    def visit_Sorry(self, node):
+        m = self.m
+        self.track_pawns()
+        self.module.constant("STARTS", tuple(int(x) for x in m.start))
+        for c in self.colours:
+            ok = tuple(bool(m.bumpable[c][o] and (node.relation is None or m.matches(c, o, node.relation)))
+                       for o in range(m.layout.C))
+            name = self.module.constant(f"SORRY{self.fresh()}_{int(c)}", ok)
+            start = int(m.start[c])
+            self.line(f"if {start} in P{int(c)}:")
+            self.line("    for sq, o in tp:")
+            self.line(f"        if {name}[o]:")
+            self.indent(3)
+            if m.slide_after_sorry:
+                self.line(f"if SLIDE{int(c)}[sq]:")
+                self.line(f"    rl = sorry_slide({int(c)}, o, {start}, sq, P)")
+                self.line("    if rl is not None:")
+                self.indent(2)
+                self.emit_move("rl[0]", "rl[1]")
+                self.indent(-2)
+                self.line("else:")
+                self.indent(1)
+            self.swap_result(c, str(start), "sq", "o", "sq", "STARTS[o]")
+            self.emit_move("r", f"((E_SORRY, {int(c)}, {start}, sq), (E_BUMP, o, sq))")
+            self.indent(-4 if m.slide_after_sorry else -3)
+
+    def visit_Switch(self, node):
+        m = self.m
+        T = int(m.T)
+        after = m.slide_after_switch
+        self.track_pawns()
+        self.module.constant("SLIDES", tuple(self.module.constants[f"SLIDE{o}"] for o in range(m.layout.C)))
+        for c in self.colours:
+            ok = tuple(bool(o != c and m.matches(c, o, node.relation)) for o in range(m.layout.C))
+            name = self.module.constant(f"SWITCH{self.fresh()}_{int(c)}", ok)
+            self.line(f"for mine in P{int(c)}:")
+            self.line(f"    if mine < {T}:")
+            self.line("        for sq, o in tp:")
+            self.line(f"            if {name}[o]:")
+            self.indent(4)
+            plain = {"none": "True", "mover": f"not SLIDE{int(c)}[sq]",
+                     "both": f"not SLIDE{int(c)}[sq] and not SLIDES[o][mine]"}[after]
+            self.line(f"if {plain}:")
+            self.indent(1)
+            self.swap_result(c, "mine", "sq", "o", "sq", "mine")
+            self.emit_move("r", f"((E_SWITCH, {int(c)}, mine, o, sq),)")
+            self.indent(-1)
+            self.line("else:")
+            self.line(f"    rl = switch_slide({int(c)}, mine, o, sq, P)")
+            self.line("    if rl is not None:")
+            self.indent(2)
+            self.emit_move("rl[0]", "rl[1]")
+            self.indent(-6)
+
+    def visit_Split(self, node):
+        if node.among != 2 or self.m.simultaneous_split:
+            self.primitive(node)
+            return
+        m = self.m
+        X, steps, C = int(m.X), int(node.steps), m.layout.C
+        forward = m.layout.forward
+        rows = {c: self.module.constant(f"SPLIT{steps}_{int(c)}", (None,) + tuple(forward(k)[c] for k in range(1, steps)))
+                for c in self.colours}
+        control = self.module.constant(f"CONTROL{int(self.player)}", tuple(int(c) for c in self.colours))
+        for c1 in self.colours:
+            c1 = int(c1)
+            self.line("i1 = -1")
+            self.line(f"for sq1 in P{c1}:")
+            self.line("    i1 += 1")
+            self.line(f"    if sq1 < {X}:")
+            self.line(f"        for part in range(1, {steps}):")
+            self.line(f"            to1 = {rows[c1]}[part][sq1]")
+            self.line("            if to1 < 0:")
+            self.line("                continue")
+            self.line(f"            if to1 < {X}:")
+            self.line("                o1 = occ[to1]")
+            self.line(f"                if o1 == {c1}:")
+            self.line("                    continue")
+            self.line(f"                if o1 >= 0 or SLIDE{c1}[to1]:")
+            self.line(f"                    for rl in split_second({c1}, i1, sq1, to1, {control}, "
+                      f"{rows[c1].replace('SPLIT', 'REST')}[part], P):")
+            self.indent(6)
+            self.emit_move("rl[0]", "rl[1]")
+            self.indent(-6)
+            self.line("                    continue")
+            self.indent(3)
+            self.line(f"s = list(P{c1})")
+            self.line("s[i1] = to1")
+            self.line("s.sort()")
+            self.line("Q = tuple(s)")
+            self.line("occ[sq1] = -1")
+            self.line(f"if to1 < {X}:")
+            self.line(f"    occ[to1] = {c1}")
+            self.line(f"e1 = (E_SPLIT, {c1}, sq1, to1)")
+            for c2 in self.colours:
+                c2 = int(c2)
+                base = "Q" if c2 == c1 else f"P{c2}"
+                self.line(f"row = {rows[c2].replace('SPLIT', 'LAST')}[part]")
+                self.line("i2 = -1")
+                self.line(f"for sq2 in P{c2}:")
+                self.line("    i2 += 1")
+                self.line(f"    if sq2 < {X}{' and i2 != i1' if c2 == c1 else ''}:")
+                self.line("        to2 = row[sq2]")
+                self.line("        if to2 >= 0:")
+                self.line(f"            if to2 < {X}:")
+                self.line("                o2 = occ[to2]")
+                self.line(f"                if o2 == {c2}:")
+                self.line("                    continue")
+                self.line(f"                if o2 >= 0 or SLIDE{c2}[to2]:")
+                self.line(f"                    PQ = ({', '.join('Q' if i == c1 else f'P{i}' for i in range(C))},)")
+                self.line(f"                    rl = land({c2}, sq2, to2, E_SPLIT, PQ, (e1,))")
+                self.line("                    if rl is not None:")
+                self.indent(6)
+                self.emit_move("rl[0]", "rl[1]")
+                self.indent(-6)
+                self.line("                    continue")
+                self.line(f"            s = list({base})")
+                self.line("            s[s.index(sq2)] = to2")
+                self.line("            s.sort()")
+                parts = ", ".join("tuple(s)" if i == c2 else ("Q" if i == c1 else f"P{i}") for i in range(C))
+                self.line(f"            r = ({parts},)")
+                self.indent(3)
+                self.emit_move("r", f"(e1, (E_SPLIT, {c2}, sq2, to2))")
+                self.indent(-3)
+            self.line(f"if to1 < {X}:")
+            self.line("    occ[to1] = -1")
+            self.line(f"occ[sq1] = {c1}")
+            self.indent(-3)
+        for c in range(C):
+            # REST<steps>_<c>[part][c'] / LAST<steps>_<c>[part][sq]: the forward tables of the second part
+            self.module.constant(f"REST{steps}_{c}", (None,) + tuple(forward(steps - k) for k in range(1, steps)))
+            self.module.constant(f"LAST{steps}_{c}", (None,) + tuple(forward(steps - k)[c] for k in range(1, steps)))
+        self.uses_occ = True
+
+    # ---- primitives run by the interpreter ---------------------------------------------------
+    def primitive(self, node) -> None:
+        index = len([k for k in self.module.constants if k.startswith("PRIM")])
+        name = self.module.constant(f"PRIM{index}", self.programs.effect(node))
+        self.need_board()
+        self.line(f"for r, e, f in {name}({int(self.player)}, B):")
+        self.indent(1)
+        self.line("n += 1")
+        if self.flags:
+            self.line(f"f |= {int(self.flags)}")
+        self.line("da = bool(f & DRAW_AGAIN)")
+        self.line("if e:")
+        self.line("    key = (r, K_MOVE, da)")
+        self.line("    if key not in seen:")
+        self.line("        seen.add(key)")
+        self.line(f"        out.append(Move({self.card}, r, e, da, K_MOVE))")
+        self.line("elif f & PASS:")
+        self.line("    key = (P, K_PASS, da)")
+        self.line("    if key not in seen:")
+        self.line("        seen.add(key)")
+        self.line(f"        out.append(Move({self.card}, P, (), da, K_PASS))")
+        self.line("else:")
+        self.line("    spare |= f")
+        self.indent(-1)
+
+    # ---- flags and combinators -----------------------------------------------------------------
+    def visit_DrawAgain(self, node):
+        self.emit_bare(self.flags | DRAW_AGAIN)
+
+    def visit_Pass(self, node):
+        self.emit_bare(self.flags | PASS)
+
+    def visit_Choice(self, node):
+        for option in node.options:
+            self.visit(option)
+
+    def visit_Then(self, node):
+        if not isinstance(node.second, (dsl.DrawAgain, dsl.Pass)):
+            raise Unsupported("then")
+        flag = DRAW_AGAIN if isinstance(node.second, dsl.DrawAgain) else PASS
+        mark = f"n{self.fresh()}"
+        self.line(f"{mark} = n")
+        outer = self.flags
+        self.flags = outer | flag
+        self.visit(node.first)
+        self.flags = outer
+        self.line(f"if n == {mark}:")
+        self.indent(1)
+        self.visit(node.second)
+        self.indent(-1)
+
+    def visit_Guard(self, node):
+        index = len([k for k in self.module.constants if k.startswith("COND")])
+        name = self.module.constant(f"COND{index}", self.programs.expression(node.condition, bool, allow_can=True))
+        self.need_board()
+        self.line(f"if {name}({int(self.player)}, B, None):")
+        self.indent(1)
+        self.line("pass")
+        self.visit(node.effect)
+        self.indent(-1)
+
+    # ---- the function ----------------------------------------------------------------------------
+    def function(self, ast) -> list[str]:
+        self.visit(ast)
+        C = self.m.layout.C
+        head = [f"def m{self.card}_{self.player}(P):"]
+        head.append("    " + ", ".join(f"P{i}" for i in range(C)) + (", = P" if C == 1 else " = P"))
+        head += ["    out = []", "    seen = set()", "    spare = 0", "    n = 0", "    B = None"]
+        if self.uses_occ:
+            head.append("    occ = EMPTY[:]")
+            for i in range(C):
+                head.append(f"    for s in P{i}:")
+                head.append(f"        occ[s] = {i}")
+        return head + self.body + ["    return out, spare", ""]
+
+
+def generate(mechanics, programs, card_asts) -> tuple[str, dict, tuple]:
+    """(source, constants, covered) for the cards' ASTs, in card order: `covered[card]`
+    says whether the card got generated functions."""
+    module = _Module(mechanics)
+    covered = []
+    for card, ast in enumerate(card_asts):
+        lines = []
+        try:
+            for player in range(mechanics.layout.C):
+                lines += CardWriter(module, mechanics, programs, card, player).function(ast)
+        except Unsupported:
+            covered.append(False)
+            continue
+        module.lines += lines
+        covered.append(True)
+    return "\n".join(module.lines) + "\n", module.constants, tuple(covered)
+
+
+def fast_moves(game, programs, card_asts) -> FastMoves | None:
+    """The generated move functions of `game` (compiled by `programs`, its cards' ASTs in
+    card order), or None when the game uses a feature outside `COVERED`."""
+    if not game.features() <= COVERED:
+        return None
+    mechanics = game.mechanics
+    source, constants, covered = generate(mechanics, programs, card_asts)
+    scope = namespace(mechanics)
+    scope.update(constants)
+    exec(compile(source, "<sorry-rules generated moves>", "exec"), scope)  # noqa: S102  (our template source only)
+    C = mechanics.layout.C
+    table = tuple(tuple(scope[f"m{card}_{p}"] for p in range(C)) if ok else (None,) * C
+                  for card, ok in enumerate(covered))
+    return FastMoves(table, source)

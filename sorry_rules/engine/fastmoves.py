@@ -1,0 +1,128 @@
+"""The run-time side of the generated move functions (`sorry_rules.compiler.codegen`).
+
+The compiler generates, from fixed templates and integers only, one Python function per
+(card, player colour): `moves(placement) -> (moves, spare_flags)`, exactly what
+`Game._moves_of` returns for that card, player and placement (the same `Move`s in the
+same order, the same flags of outcomes that move nothing), with the movement tables of the
+player's colours bound as constants, the card's alternatives unrolled, and a move that
+neither bumps nor slides placed without building a board. `FastMoves` holds them; `Game`
+uses them when a variant's `Game.features()` are all covered (else the interpreter path).
+
+`namespace(mechanics)` is everything the generated source may name besides its own
+constants: the engine's `Move` and `Board`, `land` (one landing with bumps and slides
+resolved on a fresh board, for the rarer moves that need it) and the fixed event and move
+kinds. Contract: nothing here changes a placement it is given.
+"""
+
+from __future__ import annotations
+
+from sorry_rules.engine.game import Move
+from sorry_rules.engine.mechanics import DRAW_AGAIN, PASS, Board
+
+
+class FastMoves:
+    """`table[card][colour]`: the generated function of `card` for a player of `colour`,
+    or None where the card is played by the interpreter (its effect uses a construct the
+    generator does not cover). `source` is the generated module's text (for tests)."""
+
+    __slots__ = ("table", "source")
+
+    def __init__(self, table: tuple, source: str):
+        self.table = table
+        self.source = source
+
+    def covers(self, card: int) -> bool:
+        """Whether `card` is played by generated code."""
+        return self.table[card][0] is not None
+
+
+class Helpers:
+    """The interpreter's own code for the rarer cases the generated functions hand over: a
+    landing that bumps or slides, a `sorry` or `switch` followed by a slide, a split whose
+    first part bumps or slides. Each returns what `Mechanics` would, on a fresh board."""
+
+    def __init__(self, mechanics):
+        self.m = mechanics
+        self.X, self.T = mechanics.X, mechanics.T
+
+    def land(self, c: int, frm: int, to: int, step: str, placement: tuple, prefix: tuple = ()):
+        """(placement, events) after colour c's pawn lands `frm` -> `to` with bumps and
+        slides (`Mechanics.land`), the events after `prefix`; None when illegal."""
+        board = Board.of(placement, self.X).copy()
+        events = list(prefix)
+        if self.m.land(board, c, frm, to, events, step):
+            return board.placement(), tuple(events)
+        return None
+
+    def sorry_slide(self, c: int, o: int, start: int, sq: int, placement: tuple):
+        """`Mechanics.sorry`'s outcome for one pawn replacing colour o's on sq, then sliding."""
+        X = self.X
+        board = Board.of(placement, X).copy()
+        board.relocate(o, sq, self.m.start[o], X)
+        board.relocate(c, start, sq, X)
+        events = [("sorry", c, start, sq), ("bump", o, sq)]
+        if not self.m.slide(board, c, sq, events):
+            return None
+        return board.placement(), tuple(events)
+
+    def switch_slide(self, c: int, mine: int, o: int, sq: int, placement: tuple):
+        """`Mechanics.switch`'s outcome for colour c's pawn on `mine` and colour o's on sq."""
+        board = Board.of(placement, self.X).copy()
+        pc, po = board.pos[c], board.pos[o]
+        pc[pc.index(mine)] = sq
+        po[po.index(sq)] = mine
+        board.occ[sq] = c
+        board.occ[mine] = o
+        events = [("switch", c, mine, o, sq)]
+        after = self.m.slide_after_switch
+        if after != "none":
+            if not self.m.slide(board, c, sq, events):
+                return None
+            if after == "both" and board.occ[mine] == o and not self.m.slide(board, o, mine, events):
+                return None
+        return board.placement(), tuple(events)
+
+    def split_second(self, c1: int, i1: int, sq1: int, to1: int, control: tuple, rows: tuple, placement: tuple) -> list:
+        """The outcomes of a two-part sequential split whose first part (colour c1's pawn
+        `i1` from sq1 to to1) bumps or slides: `Mechanics.split`'s second level, with
+        `rows[c]` the forward table of the remaining steps."""
+        X, T = self.X, self.T
+        land_on, slide_here = self.m.land, self.m.slide_here
+        board = Board.of(placement, X).copy()
+        events: list = []
+        if not land_on(board, c1, sq1, to1, events, "split"):
+            return []
+        out = []
+        occ = board.occ
+        for c in control:
+            squares = board.pos[c]
+            row = rows[c]
+            for index in range(len(squares)):
+                sq = squares[index]
+                if sq >= X or (c == c1 and index == i1):
+                    continue
+                to = row[sq]
+                if to < 0 or (to < X and occ[to] == c):
+                    continue
+                if to >= X or (occ[to] < 0 and (to >= T or slide_here[c][to] is None)):
+                    out.append((board.moved(c, sq, to), tuple(events) + (("split", c, sq, to),)))
+                    continue
+                moved = board.copy()
+                more = list(events)
+                if land_on(moved, c, sq, to, more, "split"):
+                    out.append((moved.placement(), tuple(more)))
+        return out
+
+
+def namespace(mechanics) -> dict:
+    """The globals of a generated module (its own integer tables are added by the compiler):
+    the engine's types, the fixed event and move kinds, and the `Helpers`."""
+    helpers = Helpers(mechanics)
+    return {
+        "__builtins__": {"list": list, "tuple": tuple, "bool": bool, "set": set, "range": range},
+        "Move": Move, "Board": Board, "land": helpers.land, "sorry_slide": helpers.sorry_slide,
+        "switch_slide": helpers.switch_slide, "split_second": helpers.split_second,
+        "DRAW_AGAIN": DRAW_AGAIN, "PASS": PASS,
+        "K_MOVE": "move", "K_PASS": "pass", "E_ENTER": "enter", "E_FORWARD": "forward", "E_BACKWARD": "backward",
+        "E_SPLIT": "split", "E_SORRY": "sorry", "E_BUMP": "bump", "E_SWITCH": "switch",
+    }
