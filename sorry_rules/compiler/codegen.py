@@ -45,6 +45,7 @@ class _Module:
     def __init__(self, mechanics):
         layout = mechanics.layout
         self.lines: list[str] = []
+        self.count = 0
         self.constants: dict[str, object] = {"EMPTY": [-1] * layout.size}
         for c in range(layout.C):
             # SLIDE<c>[sq]: a colour-c pawn ending a move on exclusive square sq takes a slide
@@ -53,6 +54,10 @@ class _Module:
                 if mechanics.slide_here[c][sq] is not None:
                     slides[sq] = 1
             self.constants[f"SLIDE{c}"] = tuple(slides)
+
+    def fresh(self) -> int:
+        self.count += 1
+        return self.count
 
     def constant(self, name: str, value) -> str:
         self.constants[name] = value
@@ -63,7 +68,9 @@ class CardWriter(dsl.Visitor):
     """Writes the body of one (card, player colour) function; `visit(node)` appends the
     lines of `node`'s outcomes under the flags of the enclosing `then draw_again/pass`."""
 
-    def __init__(self, module: _Module, mechanics, programs, card: int, player: int):
+    def __init__(self, module: _Module, mechanics, programs, card: int, player: int, probe: bool = False):
+        self.probe = probe  # write `can(...)`: return True at the first outcome, False after the last
+        self.extra: list[str] = []  # the probe functions this function calls
         self.module = module
         self.m = mechanics
         self.programs = programs
@@ -89,6 +96,9 @@ class CardWriter(dsl.Visitor):
 
     def emit_move(self, result: str, events: str) -> None:
         """Lines adding one outcome that moves a pawn, under the current static flags."""
+        if self.probe:
+            self.line("return True")
+            return
         da = "True" if self.flags & DRAW_AGAIN else "False"
         self.line("n += 1")
         self.line(f"key = ({result}, K_MOVE, {da})")
@@ -98,6 +108,9 @@ class CardWriter(dsl.Visitor):
 
     def emit_bare(self, flags: int) -> None:
         """Lines adding one outcome that moves nothing (draw_again, pass) with `flags`."""
+        if self.probe:
+            self.line("return True")
+            return
         self.line("n += 1")
         if flags & PASS:
             da = "True" if flags & DRAW_AGAIN else "False"
@@ -119,6 +132,9 @@ class CardWriter(dsl.Visitor):
     # ---- inlined primitives --------------------------------------------------------------------
     def plain_landing(self, c: int, frm: str, step: str) -> None:
         """Lines for colour c's pawn moving `frm` -> `to` (a local) with no bump and no slide."""
+        if self.probe:
+            self.emit_move("", "")
+            return
         parts = ", ".join("tuple(s)" if i == c else f"P{i}" for i in range(self.m.layout.C))
         self.line(f"s = list(P{int(c)})")
         self.line(f"s[s.index({frm})] = to")
@@ -128,7 +144,7 @@ class CardWriter(dsl.Visitor):
 
     def full_landing(self, c: int, frm: str, step: str) -> None:
         """Lines for a landing that may bump or slide (the interpreter's `land`)."""
-        self.line(f"rl = land({int(c)}, {frm}, to, {step}, P)")
+        self.line(f"rl = land({int(c)}, {frm}, to, {step}, P, occ)")
         self.line("if rl is not None:")
         self.indent(1)
         self.emit_move("rl[0]", "rl[1]")
@@ -195,6 +211,8 @@ class CardWriter(dsl.Visitor):
 
     def swap_result(self, c: int, frm: str, to: str, other: str, other_frm: str, other_to: str) -> None:
         """`r`: the placement with colour c's pawn frm -> to and colour `other`'s other_frm -> other_to."""
+        if self.probe:
+            return
         self.line("L = list(P)")
         self.line(f"s = list(P{int(c)})")
         self.line(f"s[s.index({frm})] = {to}")
@@ -316,7 +334,7 @@ class CardWriter(dsl.Visitor):
                 self.line("                    continue")
                 self.line(f"                if o2 >= 0 or SLIDE{c2}[to2]:")
                 self.line(f"                    PQ = ({', '.join('Q' if i == c1 else f'P{i}' for i in range(C))},)")
-                self.line(f"                    rl = land({c2}, sq2, to2, E_SPLIT, PQ, (e1,))")
+                self.line(f"                    rl = land({c2}, sq2, to2, E_SPLIT, PQ, occ, (e1,))")
                 self.line("                    if rl is not None:")
                 self.indent(6)
                 self.emit_move("rl[0]", "rl[1]")
@@ -347,6 +365,10 @@ class CardWriter(dsl.Visitor):
         self.need_board()
         self.line(f"for r, e, f in {name}({int(self.player)}, B):")
         self.indent(1)
+        if self.probe:
+            self.line("return True")
+            self.indent(-1)
+            return
         self.line("n += 1")
         if self.flags:
             self.line(f"f |= {int(self.flags)}")
@@ -392,28 +414,52 @@ class CardWriter(dsl.Visitor):
         self.indent(-1)
 
     def visit_Guard(self, node):
-        index = len([k for k in self.module.constants if k.startswith("COND")])
-        name = self.module.constant(f"COND{index}", self.programs.expression(node.condition, bool, allow_can=True))
-        self.need_board()
-        self.line(f"if {name}({int(self.player)}, B, None):")
+        try:
+            test = self.condition(node.condition)
+        except Unsupported:
+            index = len([k for k in self.module.constants if k.startswith("COND")])
+            name = self.module.constant(f"COND{index}", self.programs.expression(node.condition, bool, allow_can=True))
+            self.need_board()
+            test = f"{name}({int(self.player)}, B, None)"
+        self.line(f"if {test}:")
         self.indent(1)
         self.line("pass")
         self.visit(node.effect)
         self.indent(-1)
 
+    def condition(self, node) -> str:
+        """A guard's condition as a Python expression of `can(...)` probes, not, and, or and
+        constants; Unsupported for anything else (the compiled condition is called then)."""
+        if isinstance(node, dsl.Bool):
+            return "True" if node.value else "False"
+        if isinstance(node, dsl.Not):
+            return f"(not {self.condition(node.operand)})"
+        if isinstance(node, dsl.BinOp) and node.op in ("and", "or"):
+            return f"({self.condition(node.left)} {'and' if node.op == 'and' else 'or'} {self.condition(node.right)})"
+        if isinstance(node, dsl.Can):
+            name = f"can{self.module.fresh()}_{int(self.player)}"
+            probe = CardWriter(self.module, self.m, self.programs, self.card, self.player, probe=True)
+            self.extra += probe.function(node.effect, name)
+            return f"{name}(P)"
+        raise Unsupported(type(node).__name__)
+
     # ---- the function ----------------------------------------------------------------------------
-    def function(self, ast) -> list[str]:
+    def function(self, ast, name: str | None = None) -> list[str]:
+        """The lines of the function `name` (default `m<card>_<player>`) and of its probes."""
         self.visit(ast)
         C = self.m.layout.C
-        head = [f"def m{self.card}_{self.player}(P):"]
+        head = [f"def {name or f'm{self.card}_{self.player}'}(P):"]
         head.append("    " + ", ".join(f"P{i}" for i in range(C)) + (", = P" if C == 1 else " = P"))
-        head += ["    out = []", "    seen = set()", "    spare = 0", "    n = 0", "    B = None"]
+        if not self.probe:
+            head += ["    out = []", "    seen = set()", "    spare = 0"]
+        head += ["    n = 0", "    B = None"]
         if self.uses_occ:
             head.append("    occ = EMPTY[:]")
             for i in range(C):
                 head.append(f"    for s in P{i}:")
                 head.append(f"        occ[s] = {i}")
-        return head + self.body + ["    return out, spare", ""]
+        tail = ["    return False", ""] if self.probe else ["    return out, spare", ""]
+        return head + self.body + tail + self.extra
 
 
 def generate(mechanics, programs, card_asts) -> tuple[str, dict, tuple]:

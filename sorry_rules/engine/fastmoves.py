@@ -45,14 +45,44 @@ class Helpers:
         self.m = mechanics
         self.X, self.T = mechanics.X, mechanics.T
 
-    def land(self, c: int, frm: int, to: int, step: str, placement: tuple, prefix: tuple = ()):
-        """(placement, events) after colour c's pawn lands `frm` -> `to` with bumps and
-        slides (`Mechanics.land`), the events after `prefix`; None when illegal."""
-        board = Board.of(placement, self.X).copy()
+    def land(self, c: int, frm: int, to: int, step: str, placement: tuple, occ: list, prefix: tuple = ()):
+        """(placement, events) after colour c's pawn lands `frm` -> `to` (an exclusive square)
+        with bumps and slides, exactly as `Mechanics.land`, the events after `prefix`; None
+        when illegal. `occ` is the occupancy of `placement` (read only)."""
+        m = self.m
         events = list(prefix)
-        if self.m.land(board, c, frm, to, events, step):
-            return board.placement(), tuple(events)
-        return None
+        events.append((step, c, frm, to))
+        squares = list(placement)
+        o = occ[to]
+        if o >= 0:
+            if o == c or not m.bumpable[c][o]:
+                return None
+            self._send_back(squares, o, to)
+            events.append(("bump", o, to))
+        mine = squares[c] = list(squares[c])
+        mine[mine.index(frm)] = to
+        info = m.slide_here[c][to] if to < self.T else None
+        if info is not None:
+            spares = m.spares[c]
+            for sq in info.swept:  # the landing square is not swept; the square left is empty now
+                o = -1 if sq == frm else occ[sq]
+                if o >= 0:
+                    if spares[o]:
+                        if sq == info.end:
+                            return None
+                        continue
+                    self._send_back(squares, o, sq)
+                    events.append(("bump", o, sq))
+            mine = squares[c]
+            mine[mine.index(to)] = info.end
+            events.append(("slide", c, to, info.end))
+        return tuple(tuple(sorted(x)) if type(x) is list else x for x in squares), tuple(events)
+
+    def _send_back(self, squares: list, o: int, sq: int) -> None:
+        theirs = squares[o]
+        if type(theirs) is not list:
+            theirs = squares[o] = list(theirs)
+        theirs[theirs.index(sq)] = self.m.start[o]
 
     def sorry_slide(self, c: int, o: int, start: int, sq: int, placement: tuple):
         """`Mechanics.sorry`'s outcome for one pawn replacing colour o's on sq, then sliding."""

@@ -1,0 +1,90 @@
+"""A lean loop for games of random players only: the same game as `runner.play_game`, faster.
+
+`play_random(game, state, players, ...)` plays exactly what `play_game` plays when every
+player is a `RandomPlayer` (each choice is `below(stream_at(base, plies), len(moves))`,
+asked only among two or more moves): the same cards drawn (the pile and discards as lists,
+reshuffled by the same `rng.shuffled` when the pile runs out), the same move lists (the
+game's generated move functions, `Game.fast_moves`), the same choices, the same winner
+checks, so the same final `State`, the same recorded choices and the same `on_turn` calls.
+It keeps the state in locals and builds a `State` only for `on_turn` and at the end.
+
+It applies only to draw-play track games whose every card has generated moves and that use
+no filters, consequences or counters, started with no card drawn (`applies`); `play_game`
+uses it then, and its own loop otherwise (tests/test_codegen.py plays both on many seeds).
+"""
+
+from __future__ import annotations
+
+from sorry_rules.base.errors import IllegalMoveError
+from sorry_rules.engine.game import Move, State
+from sorry_rules.engine.mechanics import DRAW_AGAIN
+from sorry_rules.engine.rng import below, shuffled, stream_at
+from sorry_rules.players.protocol import RandomPlayer
+
+_PLAIN = frozenset({"board:track", "turn:draw"})
+
+
+def applies(game, state, players) -> bool:
+    """Whether `play_random` plays this game: random players only, draw play with every
+    card generated, none of filters/after/counters, no card waiting, no bonus turns."""
+    fast = game.fast_moves
+    if fast is None or state.card is not None or state.bonus or state.counters or state.winner is not None:
+        return False
+    if any(f not in _PLAIN and not f.startswith("rules.") for f in game.features()):
+        return False
+    if not all(fast.covers(card) for card in range(len(game.card_names))):
+        return False
+    return all(type(player) is RandomPlayer for player in players)
+
+
+def _setup_wins(game, seats) -> bool:
+    """`Game`'s shortcut guard: whether a seat's win condition already holds at set-up."""
+    start = game.initial_placement(seats)
+    return any(game.win_holds(c, start) for c in seats)
+
+
+def play_random(game, state, players, on_turn, max_plies: int, record, turn_type) -> State:
+    """Play from `state` as `runner.play_game` would with these random `players` (see the
+    module docstring; call only when `applies`); `on_turn` gets `turn_type` (`runner.Turn`)
+    records as there, `record` (a `runner.GameRecord` or None) gets the choices."""
+    seats, turn, plies = state.seats, state.turn, state.plies
+    placement, rng = state.placement, state.rng
+    pile, discard = list(state.pile), list(state.discard)
+    table = game.fast_moves.table
+    bases = [player.base for player in players]
+    count = len(seats)
+    home = game.layout.home
+    check_always = not game.win_on_home_only or _setup_wins(game, seats)
+    win_holds = game.win_holds
+    winner = None
+    choices = record.choices if record is not None else None
+    while winner is None and plies < max_plies:
+        if not pile:
+            if not discard:
+                raise IllegalMoveError("the draw pile and the discards are both empty")
+            rng, shuffled_pile = shuffled(rng, discard)
+            pile, discard = list(shuffled_pile), []
+        card = pile.pop()
+        moves, flags = table[card][seats[turn]](placement)
+        if not moves:
+            moves = [Move(card, placement, (), bool(flags & DRAW_AGAIN), "forfeit")]
+        options = len(moves)
+        choice = 0 if options == 1 else below(stream_at(bases[turn], plies), options)[1]
+        if choices is not None:
+            choices.append(choice)
+        move = moves[choice]
+        discard.append(card)
+        placement = move.placement
+        seat = turn
+        if move.kind == "move" and (check_always or any(len(e) == 4 and e[3] == home[e[1]] for e in move.events)):
+            for k in range(count):
+                if win_holds(seats[(seat + k) % count], placement):
+                    winner = (seat + k) % count
+                    break
+        if winner is None and not move.draw_again:
+            turn = (turn + 1) % count
+        plies += 1
+        if on_turn is not None:
+            on_turn(turn_type(plies, seat, card, move, choice, options),
+                    State(placement, seats, turn, None, None, tuple(pile), tuple(discard), rng, winner, plies, (), 0))
+    return State(placement, seats, turn, None, None, tuple(pile), tuple(discard), rng, winner, plies, (), 0)
