@@ -99,3 +99,102 @@ def test_generated_moves_play_the_same_games(spec, rules, games):
                     state = fast.draw(state)
                 if state.winner is None:
                     assert fast.legal_moves(state) == reference.legal_moves(state)
+
+
+def _standard_data():
+    import yaml
+
+    return yaml.safe_load((variants_dir() / "standard.yaml").read_text())
+
+
+def _write(tmp_path, data, name: str) -> str:
+    import yaml
+
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False))
+    return str(path)
+
+
+#: Names the rule-file patterns accept that would break or subvert the source if they reached it.
+HOSTILE = ["red' import os -", "x.__class__ !", "blue' or 1 -- ", "K_MOVE'! import sys"]
+
+
+def test_hostile_names_never_reach_the_generated_source(tmp_path):
+    """The source comes from templates and integers only: a copy of the standard game with
+    hostile colour and card names generates the identical source, and no name is in it."""
+    data = _standard_data()
+    colours = dict(zip(data["colours"], HOSTILE))
+    cards = {name: f"{HOSTILE[i % len(HOSTILE)]}{i}" for i, name in enumerate(data["deck"])}
+    data["colours"] = [colours[c] for c in data["colours"]]
+    data["deck"] = {cards[k]: v for k, v in data["deck"].items()}
+    data["cards"] = {cards[k]: v for k, v in data["cards"].items()}
+    data["name"] = HOSTILE[0]
+    hostile = load_game(_write(tmp_path, data, "hostile"))
+    plain = load_game("standard")
+    assert hostile.colours == tuple(HOSTILE)
+    assert hostile.fast_moves.source == plain.fast_moves.source
+    for name in (*hostile.colours, *hostile.card_names, hostile.name, "import", "'", "red", "sorry opponent"):
+        assert name not in hostile.fast_moves.source
+
+
+def test_an_effect_the_generator_does_not_cover_falls_back_to_the_interpreter(tmp_path):
+    data = _standard_data()
+    data["cards"]["1"] = "enter then forward 1"  # a general `then`: not generated
+    path = _write(tmp_path, data, "then")
+    fast, reference = _pair(path, ())
+    covered = [fast.fast_moves.covers(card) for card in range(len(fast.card_names))]
+    assert covered == [name != "1" for name in fast.card_names]
+    rnd = Random("fallback")
+    seats = fast.seats_for(4)
+    for _ in range(60):
+        placement = random_placement(fast, rnd)
+        state = fast.position(placement, seats, rnd.below(4), card=fast.card_index["1"])
+        assert fast.legal_moves(state) == reference.legal_moves(state)
+
+
+def test_a_feature_the_generator_does_not_know_means_no_generated_moves(monkeypatch):
+    from sorry_rules.engine.game import Game
+
+    known = Game.features
+    monkeypatch.setattr(Game, "features", lambda self: known(self) | {"marks"})
+    assert load_game("standard").fast_moves is None
+    monkeypatch.setattr(Game, "features", known)
+    assert load_game("standard").fast_moves is not None
+
+
+@pytest.mark.parametrize("spec,rules", [("standard", ()), ("partnership", ()), ("standard", ("house/sorry-forward-4.yaml",)),
+                                        ("standard", ("house/split-7-any.yaml",)), ("standard", ("house/three-pawns.yaml",))])
+@pytest.mark.parametrize("games", short_and_full(12, 400))
+def test_the_lean_random_loop_plays_the_reference_games(spec, rules, games):
+    """players.fastloop against play_game's own loop on the interpreter: same choices, same
+    turns reported (with the same states), same final state, for every seed and player count."""
+    from sorry_rules.players import fastloop
+    from sorry_rules.players.runner import GameRecord
+
+    fast, reference = _pair(spec, rules)
+    for seed in range(games):
+        players = fast.players_min + seed % (fast.players_max - fast.players_min + 1)
+        runs = []
+        for game in (fast, reference):
+            start = game.new_game(seed, players=players)
+            bots = [RandomPlayer(seed, s) for s in range(players)]
+            assert fastloop.applies(game, start, bots) == (game is fast)
+            turns, record = [], GameRecord(seed, start.seats, start.turn)
+            final = play_game(game, start, bots, on_turn=lambda turn, state: turns.append((turn, state)), record=record)
+            runs.append((final, turns, record.choices, record.finished))
+        assert runs[0] == runs[1]
+
+
+def test_the_lean_loop_is_for_random_players_and_plain_draw_games_only():
+    from sorry_rules.players import fastloop
+    from sorry_rules.players.greedy import GreedyPlayer
+
+    standard = load_game("standard")
+    start = standard.new_game(1, players=2)
+    assert fastloop.applies(standard, start, [RandomPlayer(1, 0), RandomPlayer(1, 1)])
+    assert not fastloop.applies(standard, start, [RandomPlayer(1, 0), GreedyPlayer(1, 1)])
+    assert not fastloop.applies(standard, standard.draw(start), [RandomPlayer(1, 0), RandomPlayer(1, 1)])
+    for spec, rules in (("points", ()), ("standard", ("house/revenge-7.yaml",)), ("standard", ("options/cumulative-bonus.yaml",))):
+        game = load_game(spec, rules)
+        state = game.new_game(1, players=2)
+        assert not fastloop.applies(game, state, [RandomPlayer(1, 0), RandomPlayer(1, 1)])

@@ -43,6 +43,13 @@ def _setup_wins(game, seats) -> bool:
     return any(game.win_holds(c, start) for c in seats)
 
 
+def _reaches_home(events, home) -> bool:
+    for e in events:
+        if len(e) == 4 and e[3] == home[e[1]]:
+            return True
+    return False
+
+
 def play_random(game, state, players, on_turn, max_plies: int, record, turn_type) -> State:
     """Play from `state` as `runner.play_game` would with these random `players` (see the
     module docstring; call only when `applies`); `on_turn` gets `turn_type` (`runner.Turn`)
@@ -76,7 +83,7 @@ def play_random(game, state, players, on_turn, max_plies: int, record, turn_type
         discard.append(card)
         placement = move.placement
         seat = turn
-        if move.kind == "move" and (check_always or any(len(e) == 4 and e[3] == home[e[1]] for e in move.events)):
+        if move.kind == "move" and (check_always or _reaches_home(move.events, home)):
             for k in range(count):
                 if win_holds(seats[(seat + k) % count], placement):
                     winner = (seat + k) % count
