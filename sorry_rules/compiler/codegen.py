@@ -104,7 +104,7 @@ class CardWriter(dsl.Visitor):
         self.line(f"key = ({result}, K_MOVE, {da})")
         self.line("if key not in seen:")
         self.line("    seen.add(key)")
-        self.line(f"    out.append(Move({self.card}, {result}, {events}, {da}, K_MOVE))")
+        self.line(f"    out.append(NEW(Move, ({self.card}, {result}, {events}, {da}, K_MOVE)))")
 
     def emit_bare(self, flags: int) -> None:
         """Lines adding one outcome that moves nothing (draw_again, pass) with `flags`."""
@@ -117,7 +117,7 @@ class CardWriter(dsl.Visitor):
             self.line(f"key = (P, K_PASS, {da})")
             self.line("if key not in seen:")
             self.line("    seen.add(key)")
-            self.line(f"    out.append(Move({self.card}, P, (), {da}, K_PASS))")
+            self.line(f"    out.append(NEW(Move, ({self.card}, P, (), {da}, K_PASS)))")
         else:
             self.line(f"spare |= {int(flags)}")
 
@@ -377,12 +377,12 @@ class CardWriter(dsl.Visitor):
         self.line("    key = (r, K_MOVE, da)")
         self.line("    if key not in seen:")
         self.line("        seen.add(key)")
-        self.line(f"        out.append(Move({self.card}, r, e, da, K_MOVE))")
+        self.line(f"        out.append(NEW(Move, ({self.card}, r, e, da, K_MOVE)))")
         self.line("elif f & PASS:")
         self.line("    key = (P, K_PASS, da)")
         self.line("    if key not in seen:")
         self.line("        seen.add(key)")
-        self.line(f"        out.append(Move({self.card}, P, (), da, K_PASS))")
+        self.line(f"        out.append(NEW(Move, ({self.card}, P, (), da, K_PASS)))")
         self.line("else:")
         self.line("    spare |= f")
         self.indent(-1)

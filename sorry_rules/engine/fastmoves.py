@@ -150,7 +150,7 @@ def namespace(mechanics) -> dict:
     helpers = Helpers(mechanics)
     return {
         "__builtins__": {"list": list, "tuple": tuple, "bool": bool, "set": set, "range": range},
-        "Move": Move, "Board": Board, "land": helpers.land, "sorry_slide": helpers.sorry_slide,
+        "Move": Move, "NEW": tuple.__new__, "Board": Board, "land": helpers.land, "sorry_slide": helpers.sorry_slide,
         "switch_slide": helpers.switch_slide, "split_second": helpers.split_second,
         "DRAW_AGAIN": DRAW_AGAIN, "PASS": PASS,
         "K_MOVE": "move", "K_PASS": "pass", "E_ENTER": "enter", "E_FORWARD": "forward", "E_BACKWARD": "backward",
