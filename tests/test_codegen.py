@@ -198,3 +198,13 @@ def test_the_lean_loop_is_for_random_players_and_plain_draw_games_only():
         game = load_game(spec, rules)
         state = game.new_game(1, players=2)
         assert not fastloop.applies(game, state, [RandomPlayer(1, 0), RandomPlayer(1, 1)])
+
+
+def test_below_at_is_the_random_players_choice():
+    from sorry_rules.engine.rng import below, below_at, stream_at
+
+    rnd = Random("below_at")
+    for _ in range(3000):
+        base, index = rnd.below(1 << 64), rnd.below(1 << 20)
+        n = 1 + rnd.below(60) if rnd.below(4) else (1 << 63) + 1 + rnd.below(1000)  # large n: rejections happen
+        assert below_at(base, index, n) == below(stream_at(base, index), n)[1]

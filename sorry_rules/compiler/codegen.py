@@ -13,7 +13,7 @@ Security contract: the source is built from the templates below and integers onl
 and colour indices, squares, flags); tables, closures and conditions are passed in the
 module's namespace under generated names (`F7_2`, `PRIM0`, `COND1`), so no text of a rule
 file (a name, a string, DSL text) can reach the source. It is compiled and executed once,
-with a namespace holding no builtins beyond list, tuple, set, bool and range.
+with a namespace holding no builtins beyond list, tuple, set, bool, range and len.
 
 Coverage: a variant is generated only when every feature `Game.features()` names is in
 `COVERED` (a construct added later falls back to the interpreter until it is covered here);
@@ -82,6 +82,7 @@ class CardWriter(dsl.Visitor):
         self.counter = 0
         self.body: list[str] = []
         self.uses_occ = False
+        self.sets: set[str] = set()
 
     # ---- writing -----------------------------------------------------------------------------
     def line(self, text: str) -> None:
@@ -100,10 +101,11 @@ class CardWriter(dsl.Visitor):
             self.line("return True")
             return
         da = "True" if self.flags & DRAW_AGAIN else "False"
+        seen = self.seen_set("m", self.flags & DRAW_AGAIN)
         self.line("n += 1")
-        self.line(f"key = ({result}, K_MOVE, {da})")
-        self.line("if key not in seen:")
-        self.line("    seen.add(key)")
+        self.line(f"k0 = len({seen})")
+        self.line(f"{seen}.add({result})")
+        self.line(f"if len({seen}) != k0:")
         self.line(f"    out.append(NEW(Move, ({self.card}, {result}, {events}, {da}, K_MOVE)))")
 
     def emit_bare(self, flags: int) -> None:
@@ -114,12 +116,19 @@ class CardWriter(dsl.Visitor):
         self.line("n += 1")
         if flags & PASS:
             da = "True" if flags & DRAW_AGAIN else "False"
-            self.line(f"key = (P, K_PASS, {da})")
-            self.line("if key not in seen:")
-            self.line("    seen.add(key)")
+            seen = self.seen_set("p", flags & DRAW_AGAIN)
+            self.line(f"if P not in {seen}:")
+            self.line(f"    {seen}.add(P)")
             self.line(f"    out.append(NEW(Move, ({self.card}, P, (), {da}, K_PASS)))")
         else:
             self.line(f"spare |= {int(flags)}")
+
+    def seen_set(self, kind: str, draw_again: int) -> str:
+        """The name of the set of results already listed with this kind ("m" move, "p" pass)
+        and draw-again flag: `_moves_of`'s key (result, kind, draw_again), one set per kind and flag."""
+        name = f"seen_{kind}{1 if draw_again else 0}"
+        self.sets.add(name)
+        return name
 
     def need_board(self) -> None:
         self.line("if B is None:")
@@ -373,15 +382,17 @@ class CardWriter(dsl.Visitor):
         if self.flags:
             self.line(f"f |= {int(self.flags)}")
         self.line("da = bool(f & DRAW_AGAIN)")
+        moves = (self.seen_set("m", 0), self.seen_set("m", 1))
+        passes = (self.seen_set("p", 0), self.seen_set("p", 1))
         self.line("if e:")
-        self.line("    key = (r, K_MOVE, da)")
-        self.line("    if key not in seen:")
-        self.line("        seen.add(key)")
+        self.line(f"    S = {moves[1]} if da else {moves[0]}")
+        self.line("    if r not in S:")
+        self.line("        S.add(r)")
         self.line(f"        out.append(NEW(Move, ({self.card}, r, e, da, K_MOVE)))")
         self.line("elif f & PASS:")
-        self.line("    key = (P, K_PASS, da)")
-        self.line("    if key not in seen:")
-        self.line("        seen.add(key)")
+        self.line(f"    S = {passes[1]} if da else {passes[0]}")
+        self.line("    if P not in S:")
+        self.line("        S.add(P)")
         self.line(f"        out.append(NEW(Move, ({self.card}, P, (), da, K_PASS)))")
         self.line("else:")
         self.line("    spare |= f")
@@ -451,7 +462,7 @@ class CardWriter(dsl.Visitor):
         head = [f"def {name or f'm{self.card}_{self.player}'}(P):"]
         head.append("    " + ", ".join(f"P{i}" for i in range(C)) + (", = P" if C == 1 else " = P"))
         if not self.probe:
-            head += ["    out = []", "    seen = set()", "    spare = 0"]
+            head += ["    out = []", "    spare = 0"] + [f"    {name} = set()" for name in sorted(self.sets)]
         head += ["    n = 0", "    B = None"]
         if self.uses_occ:
             head.append("    occ = EMPTY[:]")

@@ -149,7 +149,7 @@ def namespace(mechanics) -> dict:
     the engine's types, the fixed event and move kinds, and the `Helpers`."""
     helpers = Helpers(mechanics)
     return {
-        "__builtins__": {"list": list, "tuple": tuple, "bool": bool, "set": set, "range": range},
+        "__builtins__": {"list": list, "tuple": tuple, "bool": bool, "set": set, "range": range, "len": len},
         "Move": Move, "NEW": tuple.__new__, "Board": Board, "land": helpers.land, "sorry_slide": helpers.sorry_slide,
         "switch_slide": helpers.switch_slide, "split_second": helpers.split_second,
         "DRAW_AGAIN": DRAW_AGAIN, "PASS": PASS,

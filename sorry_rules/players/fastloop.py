@@ -1,7 +1,7 @@
 """A lean loop for games of random players only: the same game as `runner.play_game`, faster.
 
 `play_random(game, state, players, ...)` plays exactly what `play_game` plays when every
-player is a `RandomPlayer` (each choice is `below(stream_at(base, plies), len(moves))`,
+player is a `RandomPlayer` (each choice is `below(stream_at(base, plies), len(moves))`, here `below_at`,
 asked only among two or more moves): the same cards drawn (the pile and discards as lists,
 reshuffled by the same `rng.shuffled` when the pile runs out), the same move lists (the
 game's generated move functions, `Game.fast_moves`), the same choices, the same winner
@@ -18,7 +18,7 @@ from __future__ import annotations
 from sorry_rules.base.errors import IllegalMoveError
 from sorry_rules.engine.game import Move, State
 from sorry_rules.engine.mechanics import DRAW_AGAIN
-from sorry_rules.engine.rng import below, shuffled, stream_at
+from sorry_rules.engine.rng import below_at, shuffled
 from sorry_rules.players.protocol import RandomPlayer
 
 _PLAIN = frozenset({"board:track", "turn:draw"})
@@ -76,7 +76,7 @@ def play_random(game, state, players, on_turn, max_plies: int, record, turn_type
         if not moves:
             moves = [Move(card, placement, (), bool(flags & DRAW_AGAIN), "forfeit")]
         options = len(moves)
-        choice = 0 if options == 1 else below(stream_at(bases[turn], plies), options)[1]
+        choice = 0 if options == 1 else below_at(bases[turn], plies, options)
         if choices is not None:
             choices.append(choice)
         move = moves[choice]
