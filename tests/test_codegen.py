@@ -163,7 +163,10 @@ def test_a_feature_the_generator_does_not_know_means_no_generated_moves(monkeypa
 
 
 @pytest.mark.parametrize("spec,rules", [("standard", ()), ("partnership", ()), ("standard", ("house/sorry-forward-4.yaml",)),
-                                        ("standard", ("house/split-7-any.yaml",)), ("standard", ("house/three-pawns.yaml",))])
+                                        ("standard", ("house/split-7-any.yaml",)), ("standard", ("house/three-pawns.yaml",)),
+                                        ("standard", ("house/revenge-7.yaml",)), ("standard", ("house/must-bump.yaml",)),
+                                        ("standard", ("house/bump-points.yaml",)), ("standard", ("house/bump-bonus.yaml",)),
+                                        ("partnership", ("house/bump-bonus.yaml",))])
 @pytest.mark.parametrize("games", short_and_full(12, 400))
 def test_the_lean_random_loop_plays_the_reference_games(spec, rules, games):
     """players.fastloop against play_game's own loop on the interpreter: same choices, same
@@ -185,7 +188,7 @@ def test_the_lean_random_loop_plays_the_reference_games(spec, rules, games):
         assert runs[0] == runs[1]
 
 
-def test_the_lean_loop_is_for_random_players_and_plain_draw_games_only():
+def test_the_lean_loop_is_for_random_players_and_draw_play_only():
     from sorry_rules.players import fastloop
     from sorry_rules.players.greedy import GreedyPlayer
 
@@ -194,10 +197,12 @@ def test_the_lean_loop_is_for_random_players_and_plain_draw_games_only():
     assert fastloop.applies(standard, start, [RandomPlayer(1, 0), RandomPlayer(1, 1)])
     assert not fastloop.applies(standard, start, [RandomPlayer(1, 0), GreedyPlayer(1, 1)])
     assert not fastloop.applies(standard, standard.draw(start), [RandomPlayer(1, 0), RandomPlayer(1, 1)])
-    for spec, rules in (("points", ()), ("standard", ("house/revenge-7.yaml",)), ("standard", ("options/cumulative-bonus.yaml",))):
-        game = load_game(spec, rules)
-        state = game.new_game(1, players=2)
-        assert not fastloop.applies(game, state, [RandomPlayer(1, 0), RandomPlayer(1, 1)])
+    bots = [RandomPlayer(1, 0), RandomPlayer(1, 1)]
+    points = load_game("points")  # hand play
+    assert not fastloop.applies(points, points.new_game(1, players=2), bots)
+    for rules in (("house/revenge-7.yaml",), ("house/bump-points.yaml",)):  # filters, after:, counters
+        game = load_game("standard", rules)
+        assert fastloop.applies(game, game.new_game(1, players=2), bots)
 
 
 def test_below_at_is_the_random_players_choice():

@@ -8,9 +8,10 @@ game's generated move functions, `Game.fast_moves`), the same choices, the same 
 checks, so the same final `State`, the same recorded choices and the same `on_turn` calls.
 It keeps the state in locals and builds a `State` only for `on_turn` and at the end.
 
-It applies only to draw-play track games whose every card has generated moves and that use
-no filters, consequences or counters, started with no card drawn (`applies`); `play_game`
-uses it then, and its own loop otherwise (tests/test_codegen.py plays both on many seeds).
+It applies to draw-play track games whose every card has generated moves, started with no
+card drawn (`applies`); filters, consequences (`after:`), counters and bonus turns run as in
+`Game.card_moves` and `Game.apply` (the engine's `moverules` functions). `play_game` uses it
+then, and its own loop otherwise (tests/test_codegen.py plays both on many seeds).
 """
 
 from __future__ import annotations
@@ -18,19 +19,20 @@ from __future__ import annotations
 from sorry_rules.base.errors import IllegalMoveError
 from sorry_rules.engine.game import Move, State
 from sorry_rules.engine.mechanics import DRAW_AGAIN
+from sorry_rules.engine.moverules import filter_moves, run_consequences
 from sorry_rules.engine.rng import below_at, shuffled
 from sorry_rules.players.protocol import RandomPlayer
 
-_PLAIN = frozenset({"board:track", "turn:draw"})
+_COVERED = frozenset({"board:track", "turn:draw", "filters", "after", "counters"})
 
 
 def applies(game, state, players) -> bool:
     """Whether `play_random` plays this game: random players only, draw play with every
-    card generated, none of filters/after/counters, no card waiting, no bonus turns."""
+    card generated, no card waiting, no feature but those it covers."""
     fast = game.fast_moves
-    if fast is None or state.card is not None or state.bonus or state.counters or state.winner is not None:
+    if fast is None or state.card is not None or state.winner is not None:
         return False
-    if any(f not in _PLAIN and not f.startswith("rules.") for f in game.features()):
+    if any(f not in _COVERED and not f.startswith("rules.") for f in game.features()):
         return False
     if not all(fast.covers(card) for card in range(len(game.card_names))):
         return False
@@ -55,7 +57,8 @@ def play_random(game, state, players, on_turn, max_plies: int, record, turn_type
     module docstring; call only when `applies`); `on_turn` gets `turn_type` (`runner.Turn`)
     records as there, `record` (a `runner.GameRecord` or None) gets the choices."""
     seats, turn, plies = state.seats, state.turn, state.plies
-    placement, rng = state.placement, state.rng
+    placement, rng, counters, bonus = state.placement, state.rng, state.counters, state.bonus
+    filters, after = game.filters, game.after
     pile, discard = list(state.pile), list(state.discard)
     table = game.fast_moves.table
     bases = [player.base for player in players]
@@ -72,7 +75,10 @@ def play_random(game, state, players, on_turn, max_plies: int, record, turn_type
             rng, shuffled_pile = shuffled(rng, discard)
             pile, discard = list(shuffled_pile), []
         card = pile.pop()
-        moves, flags = table[card][seats[turn]](placement)
+        colour = seats[turn]
+        moves, flags = table[card][colour](placement)
+        if filters:
+            moves = filter_moves(filters, colour, moves, counters)[0]
         if not moves:
             moves = [Move(card, placement, (), bool(flags & DRAW_AGAIN), "forfeit")]
         options = len(moves)
@@ -83,15 +89,21 @@ def play_random(game, state, players, on_turn, max_plies: int, record, turn_type
         discard.append(card)
         placement = move.placement
         seat = turn
+        if after and move.kind in ("move", "pass"):
+            counters, extra, _ = run_consequences(after, colour, move, counters)
+            bonus += extra
         if move.kind == "move" and (check_always or _reaches_home(move.events, home)):
             for k in range(count):
-                if win_holds(seats[(seat + k) % count], placement):
+                if win_holds(seats[(seat + k) % count], placement, counters):
                     winner = (seat + k) % count
                     break
         if winner is None and not move.draw_again:
-            turn = (turn + 1) % count
+            if bonus:
+                bonus -= 1
+            else:
+                turn = (turn + 1) % count
         plies += 1
         if on_turn is not None:
             on_turn(turn_type(plies, seat, card, move, choice, options),
-                    State(placement, seats, turn, None, None, tuple(pile), tuple(discard), rng, winner, plies, (), 0))
-    return State(placement, seats, turn, None, None, tuple(pile), tuple(discard), rng, winner, plies, (), 0)
+                    State(placement, seats, turn, None, None, tuple(pile), tuple(discard), rng, winner, plies, counters, bonus))
+    return State(placement, seats, turn, None, None, tuple(pile), tuple(discard), rng, winner, plies, counters, bonus)
