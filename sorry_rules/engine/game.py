@@ -287,7 +287,7 @@ class Game:
         hand = state.hands[state.turn]
         if not hand:
             return [Move(None, state.placement, (), False, "forfeit")]
-        board = Board.of(state.placement, self._X)
+        board = Board.of(state.placement, self._X) if self.fast_moves is None else None  # generated: no board needed
         moves = []
         declinable = True
         for card in sorted(set(hand)):
