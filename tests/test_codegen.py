@@ -5,6 +5,8 @@ built from templates and integers only (a hostile rule file's names never reach 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from sorry_rules.base.resources import variants_dir
@@ -19,7 +21,7 @@ from .sizes import short_and_full
 
 TRACK_VARIANTS = ["standard", "partnership", "points"]
 HOUSE = [n for n in bundled_names() if n.startswith(("house/", "options/"))]
-TEST_RULES = sorted(str(p) for p in (variants_dir().parent.parent / "tests" / "rules").glob("*.yaml"))
+TEST_RULES = sorted(str(p) for p in (Path(__file__).parent / "rules").glob("*.yaml"))
 CASES = ([(v, ()) for v in TRACK_VARIANTS] + [("standard", (h,)) for h in HOUSE]
          + [("partnership", (h,)) for h in HOUSE] + [(p, ()) for p in TEST_RULES])
 
@@ -54,11 +56,24 @@ def random_placement(game, rnd: Random) -> tuple:
     return tuple(placement)
 
 
+def _check_candidates(fast, placement, card, colour) -> None:
+    """The candidates flavour lists the Moves flavour's moves, in order, with exact keys."""
+    generated = fast.fast_moves
+    if not generated.covers(card):
+        return
+    moves, spare = generated.table[card][colour](placement)
+    candidates, spare_too = generated.select[card][colour](placement, generated.key(placement))
+    assert [generated.move(c, placement, card) for c in candidates] == moves
+    assert [c[0] for c in candidates] == [generated.key(m.placement) for m in moves]
+    assert spare_too == spare
+
+
 @pytest.mark.parametrize("spec,rules", CASES, ids=[f"{s.split('/')[-1]}{'+' + r[0] if r else ''}" for s, r in CASES])
 @pytest.mark.parametrize("positions", short_and_full(40, 1500))
 def test_generated_moves_equal_the_interpreter_on_random_positions(spec, rules, positions):
     fast, reference = _pair(spec, rules)
     assert fast.fast_moves is not None and fast.features() <= COVERED
+    assert len(TEST_RULES) >= 5
     rnd = Random("codegen", spec, *rules)
     seats = fast.seats_for(fast.players_max)
     for _ in range(positions):
@@ -68,11 +83,14 @@ def test_generated_moves_equal_the_interpreter_on_random_positions(spec, rules, 
             hand = tuple(fast.deck[rnd.below(len(fast.deck))] for _ in range(fast.hand_size))
             state = fast.position(placement, seats, turn, hand=hand)
             assert fast.legal_moves(state) == reference.legal_moves(state)
+            for card in set(hand):
+                _check_candidates(fast, placement, card, seats[turn])
             continue
         for card in range(len(fast.card_names)):
             state = fast.position(placement, seats, turn, card=card)
             moves = fast.legal_moves(state)
             assert moves == reference.legal_moves(state), (placement, turn, fast.card_names[card])
+            _check_candidates(fast, placement, card, seats[turn])
             for move in moves:
                 assert fast.apply(state, move) == reference.apply(state, move)
 
@@ -213,3 +231,16 @@ def test_below_at_is_the_random_players_choice():
         base, index = rnd.below(1 << 64), rnd.below(1 << 20)
         n = 1 + rnd.below(60) if rnd.below(4) else (1 << 63) + 1 + rnd.below(1000)  # large n: rejections happen
         assert below_at(base, index, n) == below(stream_at(base, index), n)[1]
+
+
+def test_placement_keys_are_exact():
+    """Two placements have the same key exactly when they are equal (random legal placements,
+    and placements one pawn apart)."""
+    for spec in ("standard", "points", str(Path(__file__).parent / "rules" / "six-colours.yaml")):
+        game = load_game(spec)
+        rnd = Random("keys", spec)
+        keys = {}
+        for _ in range(3000):
+            placement = random_placement(game, rnd)
+            key = game.fast_moves.key(placement)
+            assert keys.setdefault(key, placement) == placement

@@ -24,7 +24,7 @@ is played by the interpreter (its entry is None), the other cards still by gener
 from __future__ import annotations
 
 from sorry_rules import dsl
-from sorry_rules.engine.fastmoves import FastMoves, namespace
+from sorry_rules.engine.fastmoves import FastMoves, namespace, placement_key, placement_weights
 from sorry_rules.engine.mechanics import DRAW_AGAIN, PASS
 
 #: The features of `Game.features()` the generated code reproduces exactly.
@@ -68,8 +68,10 @@ class CardWriter(dsl.Visitor):
     """Writes the body of one (card, player colour) function; `visit(node)` appends the
     lines of `node`'s outcomes under the flags of the enclosing `then draw_again/pass`."""
 
-    def __init__(self, module: _Module, mechanics, programs, card: int, player: int, probe: bool = False):
+    def __init__(self, module: _Module, mechanics, programs, card: int, player: int, probe: bool = False,
+                 select: bool = False):
         self.probe = probe  # write `can(...)`: return True at the first outcome, False after the last
+        self.select = select  # write the candidates flavour (`engine.fastmoves`), not Moves
         self.extra: list[str] = []  # the probe functions this function calls
         self.module = module
         self.m = mechanics
@@ -95,14 +97,25 @@ class CardWriter(dsl.Visitor):
         self.counter += 1
         return self.counter
 
-    def emit_move(self, result: str, events: str) -> None:
-        """Lines adding one outcome that moves a pawn, under the current static flags."""
+    def emit_move(self, result: str, events: str, key: str = "", payload: str = "") -> None:
+        """Lines adding one outcome that moves a pawn, under the current static flags: a
+        `Move(result, events)`, or in the candidates flavour `(key, draw_again, payload...)`
+        keyed by the exact placement key `key` (default: computed from `result`)."""
         if self.probe:
             self.line("return True")
             return
         da = "True" if self.flags & DRAW_AGAIN else "False"
         seen = self.seen_set("m", self.flags & DRAW_AGAIN)
         self.line("n += 1")
+        if self.select:
+            if not key:
+                key, payload = f"KEY({result})", f"1, {result}, {events}"
+            self.line(f"key = {key}")
+            self.line(f"k0 = len({seen})")
+            self.line(f"{seen}.add(key)")
+            self.line(f"if len({seen}) != k0:")
+            self.line(f"    out.append((key, {da}, {payload}))")
+            return
         self.line(f"k0 = len({seen})")
         self.line(f"{seen}.add({result})")
         self.line(f"if len({seen}) != k0:")
@@ -119,7 +132,10 @@ class CardWriter(dsl.Visitor):
             seen = self.seen_set("p", flags & DRAW_AGAIN)
             self.line(f"if P not in {seen}:")
             self.line(f"    {seen}.add(P)")
-            self.line(f"    out.append(NEW(Move, ({self.card}, P, (), {da}, K_PASS)))")
+            if self.select:
+                self.line(f"    out.append((KP, {da}, 5))")
+            else:
+                self.line(f"    out.append(NEW(Move, ({self.card}, P, (), {da}, K_PASS)))")
         else:
             self.line(f"spare |= {int(flags)}")
 
@@ -143,6 +159,9 @@ class CardWriter(dsl.Visitor):
         """Lines for colour c's pawn moving `frm` -> `to` (a local) with no bump and no slide."""
         if self.probe:
             self.emit_move("", "")
+            return
+        if self.select:
+            self.emit_move("", "", f"KP - E{int(c)}[{frm}] + E{int(c)}[to]", f"0, {int(c)}, {frm}, to, {step}")
             return
         parts = ", ".join("tuple(s)" if i == c else f"P{i}" for i in range(self.m.layout.C))
         self.line(f"s = list(P{int(c)})")
@@ -220,7 +239,7 @@ class CardWriter(dsl.Visitor):
 
     def swap_result(self, c: int, frm: str, to: str, other: str, other_frm: str, other_to: str) -> None:
         """`r`: the placement with colour c's pawn frm -> to and colour `other`'s other_frm -> other_to."""
-        if self.probe:
+        if self.probe or self.select:
             return
         self.line("L = list(P)")
         self.line(f"s = list(P{int(c)})")
@@ -256,7 +275,9 @@ class CardWriter(dsl.Visitor):
                 self.line("else:")
                 self.indent(1)
             self.swap_result(c, str(start), "sq", "o", "sq", "STARTS[o]")
-            self.emit_move("r", f"((E_SORRY, {int(c)}, {start}, sq), (E_BUMP, o, sq))")
+            key = f"KP - E{int(c)}[{start}] + E{int(c)}[sq] - ES[o][sq] + ES[o][STARTS[o]]"
+            self.emit_move("r", f"((E_SORRY, {int(c)}, {start}, sq), (E_BUMP, o, sq))", key,
+                           f"2, {int(c)}, {start}, sq, o, STARTS[o]")
             self.indent(-4 if m.slide_after_sorry else -3)
 
     def visit_Switch(self, node):
@@ -278,7 +299,8 @@ class CardWriter(dsl.Visitor):
             self.line(f"if {plain}:")
             self.indent(1)
             self.swap_result(c, "mine", "sq", "o", "sq", "mine")
-            self.emit_move("r", f"((E_SWITCH, {int(c)}, mine, o, sq),)")
+            self.emit_move("r", f"((E_SWITCH, {int(c)}, mine, o, sq),)",
+                           f"KP - E{int(c)}[mine] + E{int(c)}[sq] - ES[o][sq] + ES[o][mine]", f"3, {int(c)}, mine, o, sq")
             self.indent(-1)
             self.line("else:")
             self.line(f"    rl = switch_slide({int(c)}, mine, o, sq, P)")
@@ -349,13 +371,15 @@ class CardWriter(dsl.Visitor):
                 self.emit_move("rl[0]", "rl[1]")
                 self.indent(-6)
                 self.line("                    continue")
-                self.line(f"            s = list({base})")
-                self.line("            s[s.index(sq2)] = to2")
-                self.line("            s.sort()")
-                parts = ", ".join("tuple(s)" if i == c2 else ("Q" if i == c1 else f"P{i}") for i in range(C))
-                self.line(f"            r = ({parts},)")
+                if not self.select:
+                    self.line(f"            s = list({base})")
+                    self.line("            s[s.index(sq2)] = to2")
+                    self.line("            s.sort()")
+                    parts = ", ".join("tuple(s)" if i == c2 else ("Q" if i == c1 else f"P{i}") for i in range(C))
+                    self.line(f"            r = ({parts},)")
                 self.indent(3)
-                self.emit_move("r", f"(e1, (E_SPLIT, {c2}, sq2, to2))")
+                self.emit_move("r", f"(e1, (E_SPLIT, {c2}, sq2, to2))",
+                               f"KP - E{c1}[sq1] + E{c1}[to1] - E{c2}[sq2] + E{c2}[to2]", f"4, {c1}, sq1, to1, {c2}, sq2, to2")
                 self.indent(-3)
             self.line(f"if to1 < {X}:")
             self.line("    occ[to1] = -1")
@@ -386,14 +410,23 @@ class CardWriter(dsl.Visitor):
         passes = (self.seen_set("p", 0), self.seen_set("p", 1))
         self.line("if e:")
         self.line(f"    S = {moves[1]} if da else {moves[0]}")
-        self.line("    if r not in S:")
-        self.line("        S.add(r)")
-        self.line(f"        out.append(NEW(Move, ({self.card}, r, e, da, K_MOVE)))")
+        if self.select:
+            self.line("    key = KEY(r)")
+            self.line("    if key not in S:")
+            self.line("        S.add(key)")
+            self.line("        out.append((key, da, 1, r, e))")
+        else:
+            self.line("    if r not in S:")
+            self.line("        S.add(r)")
+            self.line(f"        out.append(NEW(Move, ({self.card}, r, e, da, K_MOVE)))")
         self.line("elif f & PASS:")
         self.line(f"    S = {passes[1]} if da else {passes[0]}")
         self.line("    if P not in S:")
         self.line("        S.add(P)")
-        self.line(f"        out.append(NEW(Move, ({self.card}, P, (), da, K_PASS)))")
+        if self.select:
+            self.line("        out.append((KP, da, 5))")
+        else:
+            self.line(f"        out.append(NEW(Move, ({self.card}, P, (), da, K_PASS)))")
         self.line("else:")
         self.line("    spare |= f")
         self.indent(-1)
@@ -459,7 +492,8 @@ class CardWriter(dsl.Visitor):
         """The lines of the function `name` (default `m<card>_<player>`) and of its probes."""
         self.visit(ast)
         C = self.m.layout.C
-        head = [f"def {name or f'm{self.card}_{self.player}'}(P):"]
+        default = f"s{self.card}_{self.player}(P, KP)" if self.select else f"m{self.card}_{self.player}(P)"
+        head = [f"def {name + '(P)' if name else default}:"]
         head.append("    " + ", ".join(f"P{i}" for i in range(C)) + (", = P" if C == 1 else " = P"))
         if not self.probe:
             head += ["    out = []", "    spare = 0"] + [f"    {name} = set()" for name in sorted(self.sets)]
@@ -473,16 +507,22 @@ class CardWriter(dsl.Visitor):
         return head + self.body + tail + self.extra
 
 
-def generate(mechanics, programs, card_asts) -> tuple[str, dict, tuple]:
+def generate(mechanics, programs, card_asts, pawns: int) -> tuple[str, dict, tuple]:
     """(source, constants, covered) for the cards' ASTs, in card order: `covered[card]`
-    says whether the card got generated functions."""
+    says whether the card got generated functions (both flavours: `m<card>_<colour>(P)`
+    giving Moves, `s<card>_<colour>(P, KP)` giving candidates)."""
     module = _Module(mechanics)
+    weights = placement_weights(mechanics.layout, pawns)
+    for c, row in enumerate(weights):
+        module.constant(f"E{c}", row)
+    module.constant("ES", weights)
     covered = []
     for card, ast in enumerate(card_asts):
         lines = []
         try:
             for player in range(mechanics.layout.C):
-                lines += CardWriter(module, mechanics, programs, card, player).function(ast)
+                for select in (False, True):
+                    lines += CardWriter(module, mechanics, programs, card, player, select=select).function(ast)
         except Unsupported:
             covered.append(False)
             continue
@@ -497,11 +537,15 @@ def fast_moves(game, programs, card_asts) -> FastMoves | None:
     if not game.features() <= COVERED:
         return None
     mechanics = game.mechanics
-    source, constants, covered = generate(mechanics, programs, card_asts)
+    source, constants, covered = generate(mechanics, programs, card_asts, game.pawns)
     scope = namespace(mechanics)
     scope.update(constants)
+    weights = constants["ES"]
+    scope["KEY"] = lambda placement: placement_key(weights, placement)
     exec(compile(source, "<sorry-rules generated moves>", "exec"), scope)  # noqa: S102  (our template source only)
     C = mechanics.layout.C
     table = tuple(tuple(scope[f"m{card}_{p}"] for p in range(C)) if ok else (None,) * C
                   for card, ok in enumerate(covered))
-    return FastMoves(table, source)
+    select = tuple(tuple(scope[f"s{card}_{p}"] for p in range(C)) if ok else (None,) * C
+                   for card, ok in enumerate(covered))
+    return FastMoves(table, source, select, constants["ES"])

@@ -23,17 +23,88 @@ from sorry_rules.engine.mechanics import DRAW_AGAIN, PASS, Board
 class FastMoves:
     """`table[card][colour]`: the generated function of `card` for a player of `colour`,
     or None where the card is played by the interpreter (its effect uses a construct the
-    generator does not cover). `source` is the generated module's text (for tests)."""
+    generator does not cover). `source` is the generated module's text (for tests).
 
-    __slots__ = ("table", "source")
+    `select[card][colour](P, KP)` is the candidates flavour for the random-game loop: the
+    same moves in the same order, each as a small tuple `(key, draw_again, code, ...)` that
+    `move(candidate, P, card)` turns into the `Move`; `key` is the exact key of the move's
+    placement (`key(placement)`, KP the key of P), so candidates are told apart without
+    building their placements."""
 
-    def __init__(self, table: tuple, source: str):
+    __slots__ = ("table", "source", "select", "weights")
+
+    def __init__(self, table: tuple, source: str, select: tuple = (), weights: tuple = ()):
         self.table = table
         self.source = source
+        self.select = select
+        self.weights = weights
 
     def covers(self, card: int) -> bool:
         """Whether `card` is played by generated code."""
         return self.table[card][0] is not None
+
+    def key(self, placement) -> int:
+        """The exact key of `placement` (`placement_key`)."""
+        return placement_key(self.weights, placement)
+
+    @staticmethod
+    def move(candidate: tuple, placement: tuple, card: int) -> Move:
+        """The `Move` a candidate of `select` stands for, `placement` being the position."""
+        code, draw_again = candidate[2], candidate[1]
+        if code == 5:
+            return Move(card, placement, (), draw_again, "pass")
+        if code == 1:
+            return Move(card, candidate[3], candidate[4], draw_again, "move")
+        if code == 0:
+            _, _, _, c, frm, to, step = candidate
+            return Move(card, _moved(placement, c, frm, to), ((step, c, frm, to),), draw_again, "move")
+        if code == 4:
+            _, _, _, c1, sq1, to1, c2, sq2, to2 = candidate
+            result = _moved(_moved(placement, c1, sq1, to1), c2, sq2, to2)
+            return Move(card, result, (("split", c1, sq1, to1), ("split", c2, sq2, to2)), draw_again, "move")
+        if code == 3:  # switch: colour c's pawn on `mine` and colour o's on sq trade squares
+            _, _, _, c, mine, o, sq = candidate
+            return Move(card, _moved(_moved(placement, c, mine, sq), o, sq, mine), (("switch", c, mine, o, sq),),
+                        draw_again, "move")
+        _, _, _, c, start, sq, o, back = candidate  # code 2, sorry: c's pawn leaves Start for sq, o's goes to `back`
+        return Move(card, _moved(_moved(placement, c, start, sq), o, sq, back), (("sorry", c, start, sq), ("bump", o, sq)),
+                    draw_again, "move")
+
+
+def placement_weights(layout, pawns: int) -> tuple:
+    """weights[c][sq]: what one colour-c pawn on sq adds to a placement's key. Every colour
+    has a field of layout.X bits (its exclusive squares: at most one own pawn each) and two
+    counters wide enough for `pawns` (its Home, its Start), so the key is exact."""
+    width = pawns.bit_length() + 1
+    field = layout.X + 2 * width
+    weights = []
+    for c in range(layout.C):
+        row = [0] * layout.size
+        for sq in range(layout.X):
+            row[sq] = 1 << (c * field + sq)
+        row[layout.home[c]] = 1 << (c * field + layout.X)
+        row[layout.start[c]] = 1 << (c * field + layout.X + width)
+        weights.append(tuple(row))
+    return tuple(weights)
+
+
+def placement_key(weights: tuple, placement) -> int:
+    """The exact key of `placement`: one bit per colour and exclusive square, one counter
+    field per colour for its Home and its Start (`placement_weights`); two placements have
+    the same key exactly when they are equal (as sorted tuples)."""
+    key = 0
+    for c, squares in enumerate(placement):
+        row = weights[c]
+        for sq in squares:
+            key += row[sq]
+    return key
+
+
+def _moved(placement: tuple, c: int, frm: int, to: int) -> tuple:
+    squares = list(placement[c])
+    squares[squares.index(frm)] = to
+    squares.sort()
+    return placement[:c] + (tuple(squares),) + placement[c + 1:]
 
 
 class Helpers:

@@ -6,7 +6,9 @@ asked only among two or more moves): the same cards drawn (the pile and discards
 reshuffled by the same `rng.shuffled` when the pile runs out), the same move lists (the
 game's generated move functions, `Game.fast_moves`), the same choices, the same winner
 checks, so the same final `State`, the same recorded choices and the same `on_turn` calls.
-It keeps the state in locals and builds a `State` only for `on_turn` and at the end.
+It keeps the state in locals and builds a `State` only for `on_turn` and at the end; in a
+game with no filters and no consequences it asks for candidates (`FastMoves.select`: the
+same moves told apart by exact placement keys) and builds only the chosen `Move`.
 
 It applies to draw-play track games whose every card has generated moves, started with no
 card drawn (`applies`); filters, consequences (`after:`), counters and bonus turns run as in
@@ -52,6 +54,17 @@ def _reaches_home(events, home) -> bool:
     return False
 
 
+def _choose_candidate(select, placement, key: int, card: int, base: int, plies: int, to_move) -> tuple:
+    """(move, choice, options, key of the new placement) from the candidates of `select`."""
+    candidates, flags = select(placement, key)
+    options = len(candidates)
+    if not options:
+        return Move(card, placement, (), bool(flags & DRAW_AGAIN), "forfeit"), 0, 1, key
+    choice = 0 if options == 1 else below_at(base, plies, options)
+    candidate = candidates[choice]
+    return to_move(candidate, placement, card), choice, options, candidate[0]
+
+
 def play_random(game, state, players, on_turn, max_plies: int, record, turn_type) -> State:
     """Play from `state` as `runner.play_game` would with these random `players` (see the
     module docstring; call only when `applies`); `on_turn` gets `turn_type` (`runner.Turn`)
@@ -60,7 +73,10 @@ def play_random(game, state, players, on_turn, max_plies: int, record, turn_type
     placement, rng, counters, bonus = state.placement, state.rng, state.counters, state.bonus
     filters, after = game.filters, game.after
     pile, discard = list(state.pile), list(state.discard)
-    table = game.fast_moves.table
+    fast = game.fast_moves
+    table, select, to_move = fast.table, fast.select, fast.move
+    plain = not filters and not after  # nothing reads a Move before it is chosen
+    key = fast.key(placement) if plain else 0
     bases = [player.base for player in players]
     count = len(seats)
     home = game.layout.home
@@ -76,16 +92,20 @@ def play_random(game, state, players, on_turn, max_plies: int, record, turn_type
             pile, discard = list(shuffled_pile), []
         card = pile.pop()
         colour = seats[turn]
-        moves, flags = table[card][colour](placement)
-        if filters:
-            moves = filter_moves(filters, colour, moves, counters)[0]
-        if not moves:
-            moves = [Move(card, placement, (), bool(flags & DRAW_AGAIN), "forfeit")]
-        options = len(moves)
-        choice = 0 if options == 1 else below_at(bases[turn], plies, options)
+        if plain:  # candidates with exact keys: only the chosen one becomes a Move
+            move, choice, options, key = _choose_candidate(select[card][colour], placement, key, card, bases[turn],
+                                                           plies, to_move)
+        else:
+            moves, flags = table[card][colour](placement)
+            if filters:
+                moves = filter_moves(filters, colour, moves, counters)[0]
+            if not moves:
+                moves = [Move(card, placement, (), bool(flags & DRAW_AGAIN), "forfeit")]
+            options = len(moves)
+            choice = 0 if options == 1 else below_at(bases[turn], plies, options)
+            move = moves[choice]
         if choices is not None:
             choices.append(choice)
-        move = moves[choice]
         discard.append(card)
         placement = move.placement
         seat = turn
