@@ -16,14 +16,18 @@ file (a name, a string, DSL text) can reach the source. It is compiled and execu
 with a namespace holding no builtins beyond list, tuple, set, bool, range and len.
 
 Coverage: a variant is generated only when every feature `Game.features()` names is in
-`COVERED` (a construct added later falls back to the interpreter until it is covered here);
+`COVERED` (a construct added later falls back to the interpreter until it is covered here)
+and its source stays within `limits.MAX_GENERATED_LINES`;
 a card whose effect uses `A then B` with B other than draw_again/pass, or a grid primitive,
 is played by the interpreter (its entry is None), the other cards still by generated code.
 """
 
 from __future__ import annotations
 
+import functools
+
 from sorry_rules import dsl
+from sorry_rules.base.limits import MAX_GENERATED_LINES
 from sorry_rules.engine.fastmoves import FastMoves, namespace, placement_key, placement_weights
 from sorry_rules.engine.mechanics import DRAW_AGAIN, PASS
 
@@ -39,6 +43,10 @@ class Unsupported(Exception):
     """A card effect the generator does not cover (the interpreter plays the card)."""
 
 
+class TooLarge(Exception):
+    """The variant's generated source would exceed MAX_GENERATED_LINES (the interpreter plays)."""
+
+
 class _Module:
     """The generated source and the constants its namespace binds."""
 
@@ -49,11 +57,8 @@ class _Module:
         self.constants: dict[str, object] = {"EMPTY": [-1] * layout.size}
         for c in range(layout.C):
             # SLIDE<c>[sq]: a colour-c pawn ending a move on exclusive square sq takes a slide
-            slides = [0] * layout.X
-            for sq in range(layout.T):
-                if mechanics.slide_here[c][sq] is not None:
-                    slides[sq] = 1
-            self.constants[f"SLIDE{c}"] = tuple(slides)
+            slides = tuple(0 if info is None else 1 for info in mechanics.slide_here[c])
+            self.constants[f"SLIDE{c}"] = slides + (0,) * (layout.X - len(slides))
 
     def fresh(self) -> int:
         self.count += 1
@@ -511,6 +516,7 @@ def generate(mechanics, programs, card_asts, pawns: int) -> tuple[str, dict, tup
     """(source, constants, covered) for the cards' ASTs, in card order: `covered[card]`
     says whether the card got generated functions (both flavours: `m<card>_<colour>(P)`
     giving Moves, `s<card>_<colour>(P, KP)` giving candidates)."""
+    _check_size(mechanics, programs, card_asts)
     module = _Module(mechanics)
     weights = placement_weights(mechanics.layout, pawns)
     for c, row in enumerate(weights):
@@ -523,6 +529,8 @@ def generate(mechanics, programs, card_asts, pawns: int) -> tuple[str, dict, tup
             for player in range(mechanics.layout.C):
                 for select in (False, True):
                     lines += CardWriter(module, mechanics, programs, card, player, select=select).function(ast)
+                    if len(module.lines) + len(lines) > MAX_GENERATED_LINES:
+                        raise TooLarge
         except Unsupported:
             covered.append(False)
             continue
@@ -531,18 +539,42 @@ def generate(mechanics, programs, card_asts, pawns: int) -> tuple[str, dict, tup
     return "\n".join(module.lines) + "\n", module.constants, tuple(covered)
 
 
+def _check_size(mechanics, programs, card_asts) -> None:
+    """TooLarge when one function per card, times the colours and the two flavours, already
+    exceeds MAX_GENERATED_LINES (a cheap first look before writing everything)."""
+    scratch = _Module(mechanics)
+    estimate = 0
+    for card, ast in enumerate(card_asts):
+        try:
+            estimate += len(CardWriter(scratch, mechanics, programs, card, 0).function(ast)) * 2 * mechanics.layout.C
+        except Unsupported:
+            continue
+        if estimate > MAX_GENERATED_LINES:
+            raise TooLarge
+
+
+@functools.lru_cache(maxsize=16)
+def _compiled(source: str):
+    """The code object of a generated source (the same rule file loaded again reuses it; it
+    is executed in a fresh namespace with that game's own tables and closures)."""
+    return compile(source, "<sorry-rules generated moves>", "exec")
+
+
 def fast_moves(game, programs, card_asts) -> FastMoves | None:
     """The generated move functions of `game` (compiled by `programs`, its cards' ASTs in
     card order), or None when the game uses a feature outside `COVERED`."""
     if not game.features() <= COVERED:
         return None
     mechanics = game.mechanics
-    source, constants, covered = generate(mechanics, programs, card_asts, game.pawns)
+    try:
+        source, constants, covered = generate(mechanics, programs, card_asts, game.pawns)
+    except TooLarge:
+        return None
     scope = namespace(mechanics)
     scope.update(constants)
     weights = constants["ES"]
     scope["KEY"] = lambda placement: placement_key(weights, placement)
-    exec(compile(source, "<sorry-rules generated moves>", "exec"), scope)  # noqa: S102  (our template source only)
+    exec(_compiled(source), scope)  # noqa: S102  (our template source only)
     C = mechanics.layout.C
     table = tuple(tuple(scope[f"m{card}_{p}"] for p in range(C)) if ok else (None,) * C
                   for card, ok in enumerate(covered))
