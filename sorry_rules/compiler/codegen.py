@@ -177,10 +177,13 @@ class CardWriter(dsl.Visitor):
 
     def full_landing(self, c: int, frm: str, step: str) -> None:
         """Lines for a landing that may bump or slide (the interpreter's `land`)."""
-        self.line(f"rl = land({int(c)}, {frm}, to, {step}, P, occ)")
+        if self.select:
+            self.line(f"rl = land_key({int(c)}, {frm}, to, {step}, P, occ, (), KP)")
+        else:
+            self.line(f"rl = land({int(c)}, {frm}, to, {step}, P, occ)")
         self.line("if rl is not None:")
         self.indent(1)
-        self.emit_move("rl[0]", "rl[1]")
+        self.emit_move("rl[0]", "rl[1]", "rl[2]" if self.select else "", "1, rl[0], rl[1]")
         self.indent(-1)
 
     def landing(self, c: int, frm: str, step: str) -> None:
@@ -370,10 +373,14 @@ class CardWriter(dsl.Visitor):
                 self.line("                    continue")
                 self.line(f"                if o2 >= 0 or SLIDE{c2}[to2]:")
                 self.line(f"                    PQ = ({', '.join('Q' if i == c1 else f'P{i}' for i in range(C))},)")
-                self.line(f"                    rl = land({c2}, sq2, to2, E_SPLIT, PQ, occ, (e1,))")
+                if self.select:
+                    self.line(f"                    rl = land_key({c2}, sq2, to2, E_SPLIT, PQ, occ, (e1,), "
+                              f"KP - E{c1}[sq1] + E{c1}[to1])")
+                else:
+                    self.line(f"                    rl = land({c2}, sq2, to2, E_SPLIT, PQ, occ, (e1,))")
                 self.line("                    if rl is not None:")
                 self.indent(6)
-                self.emit_move("rl[0]", "rl[1]")
+                self.emit_move("rl[0]", "rl[1]", "rl[2]" if self.select else "", "1, rl[0], rl[1]")
                 self.indent(-6)
                 self.line("                    continue")
                 if not self.select:
@@ -570,7 +577,7 @@ def fast_moves(game, programs, card_asts) -> FastMoves | None:
         source, constants, covered = generate(mechanics, programs, card_asts, game.pawns)
     except TooLarge:
         return None
-    scope = namespace(mechanics)
+    scope = namespace(mechanics, constants["ES"])
     scope.update(constants)
     weights = constants["ES"]
     scope["KEY"] = lambda placement: placement_key(weights, placement)

@@ -112,8 +112,9 @@ class Helpers:
     landing that bumps or slides, a `sorry` or `switch` followed by a slide, a split whose
     first part bumps or slides. Each returns what `Mechanics` would, on a fresh board."""
 
-    def __init__(self, mechanics):
+    def __init__(self, mechanics, weights: tuple = ()):
         self.m = mechanics
+        self.weights = weights  # placement_weights, for land_key
         self.X, self.T = mechanics.X, mechanics.T
 
     def land(self, c: int, frm: int, to: int, step: str, placement: tuple, occ: list, prefix: tuple = ()):
@@ -148,6 +149,20 @@ class Helpers:
             mine[mine.index(to)] = info.end
             events.append(("slide", c, to, info.end))
         return tuple(tuple(sorted(x)) if type(x) is list else x for x in squares), tuple(events)
+
+    def land_key(self, c: int, frm: int, to: int, step: str, placement: tuple, occ: list, prefix: tuple, key: int):
+        """`land`, with the key of the result as a third element: `key` (that of `placement`)
+        changed by every relocation of the landing's events (the step, bumps, the slide)."""
+        landed = self.land(c, frm, to, step, placement, occ, prefix)
+        if landed is None:
+            return None
+        weights, starts = self.weights, self.m.start
+        for event in landed[1][len(prefix):]:
+            if event[0] == "bump":
+                key += weights[event[1]][starts[event[1]]] - weights[event[1]][event[2]]
+            else:
+                key += weights[event[1]][event[3]] - weights[event[1]][event[2]]
+        return landed[0], landed[1], key
 
     def _send_back(self, squares: list, o: int, sq: int) -> None:
         theirs = squares[o]
@@ -215,13 +230,14 @@ class Helpers:
         return out
 
 
-def namespace(mechanics) -> dict:
+def namespace(mechanics, weights: tuple = ()) -> dict:
     """The globals of a generated module (its own integer tables are added by the compiler):
     the engine's types, the fixed event and move kinds, and the `Helpers`."""
-    helpers = Helpers(mechanics)
+    helpers = Helpers(mechanics, weights)
     return {
         "__builtins__": {"list": list, "tuple": tuple, "bool": bool, "set": set, "range": range, "len": len},
-        "Move": Move, "NEW": tuple.__new__, "Board": Board, "land": helpers.land, "sorry_slide": helpers.sorry_slide,
+        "Move": Move, "NEW": tuple.__new__, "Board": Board, "land": helpers.land, "land_key": helpers.land_key,
+        "sorry_slide": helpers.sorry_slide,
         "switch_slide": helpers.switch_slide, "split_second": helpers.split_second,
         "DRAW_AGAIN": DRAW_AGAIN, "PASS": PASS,
         "K_MOVE": "move", "K_PASS": "pass", "E_ENTER": "enter", "E_FORWARD": "forward", "E_BACKWARD": "backward",
