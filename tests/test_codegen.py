@@ -71,6 +71,8 @@ def _check_candidates(fast, placement, card, colour) -> None:
 @pytest.mark.parametrize("spec,rules", CASES, ids=[f"{s.split('/')[-1]}{'+' + r[0] if r else ''}" for s, r in CASES])
 @pytest.mark.parametrize("positions", short_and_full(40, 1500))
 def test_generated_moves_equal_the_interpreter_on_random_positions(spec, rules, positions):
+    """Every card, on random positions: the same legal moves in the same order, the same
+    states after each of them, and the candidates flavour listing the same moves."""
     fast, reference = _pair(spec, rules)
     assert fast.fast_moves is not None and fast.features() <= COVERED
     assert len(TEST_RULES) >= 5
@@ -98,19 +100,18 @@ def test_generated_moves_equal_the_interpreter_on_random_positions(spec, rules, 
 @pytest.mark.parametrize("spec,rules", CASES, ids=[f"{s.split('/')[-1]}{'+' + r[0] if r else ''}" for s, r in CASES])
 @pytest.mark.parametrize("games", short_and_full(2, 40))
 def test_generated_moves_play_the_same_games(spec, rules, games):
+    """Seeded random games with the generated moves (and the lean loop where it applies) and
+    with the interpreter end in the same state; along the reference game, sampled positions
+    have the same legal moves both ways."""
     fast, reference = _pair(spec, rules)
     for seed in range(games):
         for players in sorted({fast.players_min, fast.players_max}):
             states = []
-
-            def checked(turn, state, game=reference):
-                states.append(state)
-
             finals = []
             for game in (fast, reference):
                 start = game.new_game(seed, players=players)
                 finals.append(play_game(game, start, [RandomPlayer(seed, s) for s in range(players)],
-                                        on_turn=checked if game is reference else None))
+                                        on_turn=(lambda turn, state: states.append(state)) if game is reference else None))
             assert finals[0] == finals[1]
             for state in states[:: max(1, len(states) // 40)]:
                 if state.winner is None and not fast.hand_play:
