@@ -21,6 +21,7 @@ from sorry_rules.engine.mechanics import Mechanics
 from sorry_rules.engine.queries import Origin
 from sorry_rules.engine.settings import MovementRules, TurnRules
 from sorry_rules.compiler.checks import check_variant
+from sorry_rules.compiler.codegen import fast_moves
 from sorry_rules.compiler.geometry import check_geometry, engine_geometry
 from sorry_rules.compiler.gridbuild import compile_grid
 from sorry_rules.compiler.marking import also_texts, alternatives, check_marks, mark_kinds, mark_warnings
@@ -142,9 +143,10 @@ def compile_variant(loaded: LoadedVariant) -> tuple[Game, list[Problem]]:
     win_on_home_only = win_functions <= {"home", "pawns"}
     card_names = [name for name in v.deck if name in v.cards]
     added = alternatives(v, asts)
+    played_asts = {name: asts.get(("cards", name)) for name in card_names}  # with their `also:` alternatives
     for name, extra in added.items():
         if compiled.get(("cards", name)) is not None and all(compiled.get(("also", a, "effect")) for a in extra):
-            combined = _with_alternatives(asts[("cards", name)], [asts[("also", a, "effect")] for a in extra])
+            combined = played_asts[name] = _with_alternatives(asts[("cards", name)], [asts[("also", a, "effect")] for a in extra])
             try:
                 programs.check_cost(combined)
                 compiled[("cards", name)] = programs.effect(combined)
@@ -189,6 +191,7 @@ def compile_variant(loaded: LoadedVariant) -> tuple[Game, list[Problem]]:
         card_options=card_options, filters=filters, after=after, counters=counters, marks=mark_kinds(v),
         redraw=redraw, actions=actions,
     )
+    game.use_fast_moves(fast_moves(game, programs, [played_asts[name] for name in card_names]))
     return game, out.problems
 
 

@@ -152,6 +152,38 @@ class Game:
         self.scoring = scoring
         self.content_hash = content_hash
         self._X = layout.X
+        self.fast_moves = None  # engine.fastmoves.FastMoves: generated move functions (compiler.codegen), or None
+
+    def features(self) -> frozenset:
+        """The constructs this game uses, by name ("board:track", "turn:draw" or "turn:hand",
+        "filters", "after", "counters", "marks", "actions", "turn.take", "turn.redraw",
+        "geometry", and "rules.<field>" for every `MovementRules` field):
+        what the generated move functions (`compiler.codegen.COVERED`) must cover to be used."""
+        used = {"board:track", "turn:hand" if self.hand_play else "turn:draw"}
+        used.update(f"rules.{name}" for name in vars(self.rules))
+        used.update(name for name in ("filters", "after", "counters", "marks", "actions") if getattr(self, name))
+        if self.take > 1:
+            used.add("turn.take")
+        if self.redraw is not None:
+            used.add("turn.redraw")
+        geometry = self.mechanics.geometry  # past_home illegal/stop lives in the layout's tables
+        if self.mechanics.routes is not None or geometry.turns or geometry.blockers or geometry.past_home == "bounce":
+            used.add("geometry")
+        return frozenset(used)
+
+    def use_fast_moves(self, fast) -> None:
+        """Play with generated move functions (`engine.fastmoves.FastMoves`, the same moves as
+        the interpreter's) or, with None, with the interpreter alone (the reference path)."""
+        self.fast_moves = fast
+
+    def _results(self, p: int, card: int, placement, board: Board | None) -> tuple[list, int]:
+        """`_moves_of` for a card, by its generated function when there is one."""
+        fast = self.fast_moves
+        if fast is not None:
+            function = fast.table[card][p]
+            if function is not None:
+                return function(placement)
+        return self._moves_of(p, board if board is not None else Board.of(placement, self._X), card, placement)
 
     # ---- setting up ----------------------------------------------------------------------
     def seats_for(self, players: int) -> tuple:
@@ -258,8 +290,8 @@ class Game:
     def card_moves(self, state: State, card: int) -> list:
         """What `card` would allow the player to move in `state` (forfeit included)."""
         p = state.seats[state.turn]
-        board = self.board(state)
-        moves, flags = self._moves_of(p, board, card, state.placement)
+        board = self.board(state) if self.fast_moves is None else None  # generated: no board needed
+        moves, flags = self._results(p, card, state.placement, board)
         if self.filters:
             moves = filter_moves(self.filters, p, moves, state.counters)[0]
         if not moves:
@@ -291,7 +323,8 @@ class Game:
         hand (`_cards_moves`; the filters judge them together); stuck: one forfeit that
         discards them all, with no extra draw."""
         p = state.seats[state.turn]
-        moves = self._cards_moves(p, self.board(state), (state.card,) + state.drawn, state.placement)
+        board = self.board(state) if self.fast_moves is None else None  # generated: no board needed
+        moves = self._cards_moves(p, board, (state.card,) + state.drawn, state.placement)
         if self.filters:
             moves = filter_moves(self.filters, p, moves, state.counters)[0]
         return moves or [Move(state.card, state.placement, (), False, "forfeit")]
@@ -349,7 +382,7 @@ class Game:
         moves = []
         declinable = True
         for card in sorted(set(cards)):
-            card_moves, _ = self._moves_of(p, board, card, placement)
+            card_moves, _ = self._results(p, card, placement, board)
             if not any(m.kind == "move" for m in card_moves):
                 continue  # a card that cannot move is no play (P4); a bare pass is no move (A21)
             declinable = declinable and any(m.kind == "pass" for m in card_moves)
@@ -363,7 +396,8 @@ class Game:
         hand = state.hands[state.turn]
         if not hand:
             return [Move(None, state.placement, (), False, "forfeit")]
-        moves = self._cards_moves(p, self.board(state), hand, state.placement)
+        board = self.board(state) if self.fast_moves is None else None  # generated: no board needed
+        moves = self._cards_moves(p, board, hand, state.placement)
         if self.actions:
             moves.extend(action_moves(self.actions, state, p, hand, Move))
         if self.filters:

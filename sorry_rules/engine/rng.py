@@ -45,6 +45,23 @@ def below(state: int, n: int) -> tuple[int, int]:
             return state, value % n
 
 
+def below_at(base: int, index: int, n: int) -> int:
+    """`below(stream_at(base, index), n)[1]` in one call (the random player's choice k among
+    n): the same arithmetic, unrolled for the random-game loops."""
+    state = (((base + index * _GAMMA) & _MASK) + _GAMMA) & _MASK
+    z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    state = z ^ (z >> 31)
+    limit = (1 << 64) - ((1 << 64) % n)
+    while True:
+        state = (state + _GAMMA) & _MASK
+        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        value = z ^ (z >> 31)
+        if value < limit:
+            return value % n
+
+
 def shuffled(state: int, items) -> tuple[int, tuple]:
     """Fisher-Yates shuffle of `items`; returns (new state, shuffled tuple)."""
     out = list(items)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from sorry_rules.base import limits
+from sorry_rules.players import fastloop
 from sorry_rules.players.protocol import view_of
 
 DEFAULT_MAX_PLIES = limits.DEFAULT_MAX_PLIES
@@ -41,7 +42,14 @@ class GameRecord:
 
 def play_game(game, state, players, on_turn=None, max_plies: int = DEFAULT_MAX_PLIES, record: GameRecord | None = None):
     """Play from `state` until someone wins or `max_plies` moves were applied.
-    `players[seat]` chooses for each seat. Returns the final state."""
+    `players[seat]` chooses for each seat. Returns the final state. Random players only:
+    the same game by `players.fastloop` when it applies."""
+    if fastloop.applies(game, state, players):
+        state = fastloop.play_random(game, state, players, on_turn, max_plies, record, Turn)
+        if record is not None:
+            record.final = state
+            record.finished = state.winner is not None
+        return state
     legal_moves, apply, draw, needs_draw = game.legal_moves, game.apply, game.draw, game.needs_draw
     while state.winner is None and state.plies < max_plies:
         if needs_draw(state):

@@ -1,0 +1,165 @@
+"""Generated move functions against the interpreter and the limit_sorry yardstick, in one run.
+
+Each round times, one after another so that machine noise hits all alike:
+- random games per second (uniform among the distinct legal moves, until someone wins) of
+  standard Sorry! for 4 and 2 players: the interpreter alone (`Game.use_fast_moves(None)`,
+  `play_game`'s own loop), the generated moves (with `players.fastloop`), and limit_sorry.py
+  (a hand-specialised standard-only engine, `/work/shared/bench/limit_sorry.py`), same policy;
+- legal-move sets per second over mid-game positions (bench/engine_rate.py's sample) for the
+  interpreter and the generated moves, and limit_sorry's own movegen figure;
+then, with `--variants`, the cost per card played (microseconds of CPU per ply of random
+4-player games) of every bundled track variant and house rule with the generated moves,
+and its ratio to standard's. Medians of the rounds; CPU time per figure as well as wall.
+
+    python bench/codegen_rate.py                      # 5 rounds of ~2 s per figure
+    python bench/codegen_rate.py --rounds 7 --variants
+    python bench/codegen_rate.py --limit /path/to/limit_sorry.py --json
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from engine_rate import mid_game_positions  # noqa: E402
+
+from sorry_rules.compiler import load_game  # noqa: E402
+from sorry_rules.players.protocol import RandomPlayer  # noqa: E402
+from sorry_rules.players.runner import play_game  # noqa: E402
+from sorry_rules.rules.loader import bundled_names  # noqa: E402
+
+LIMIT = "/work/shared/bench/limit_sorry.py"
+
+
+def games_rate(game, players: int, seconds: float, first_seed: int) -> tuple[float, float, int, int]:
+    """Random games for about `seconds`: (games/s wall, games/s CPU, games, plies)."""
+    games = plies = 0
+    wall, cpu = time.perf_counter(), time.process_time()
+    seed = first_seed
+    while True:
+        final = play_game(game, game.new_game(seed, players=players), [RandomPlayer(seed, s) for s in range(players)])
+        games += 1
+        plies += final.plies
+        seed += 1
+        if time.perf_counter() - wall >= seconds:
+            break
+    return games / (time.perf_counter() - wall), games / (time.process_time() - cpu), games, plies
+
+
+def movegen_rate(game, positions, seconds: float) -> float:
+    """Legal-move sets per wall-clock second over `positions` (repeated for about `seconds`),
+    as limit_sorry measures its own."""
+    legal_moves = game.legal_moves
+    calls = 0
+    wall = time.perf_counter()
+    while time.perf_counter() - wall < seconds:
+        for state in positions:
+            legal_moves(state)
+        calls += len(positions)
+    return calls / (time.perf_counter() - wall)
+
+
+def load_limit(path: str):
+    if not os.path.exists(path):
+        return None
+    spec = importlib.util.spec_from_file_location("limit_sorry", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def variant_costs(seconds: float) -> dict:
+    """CPU microseconds per ply of random 4-player games (generated moves) per track variant."""
+    cases = [("standard", ()), ("partnership", ()), ("points", ())]
+    cases += [("standard", (name,)) for name in bundled_names() if name.startswith(("house/", "options/"))]
+    out = {}
+    for spec, rules in cases:
+        game = load_game(spec, rules)
+        _, _, games, plies = games_rate(game, 4, 0.2, 50_000)  # warm-up
+        cpu = time.process_time()
+        _, _, games, plies = games_rate(game, 4, seconds, 60_000)
+        label = spec + "".join(f" + {r}" for r in rules)
+        out[label] = {"us_per_ply": round((time.process_time() - cpu) / plies * 1e6, 2),
+                      "generated_cards": sum(game.fast_moves.covers(c) for c in range(len(game.card_names)))
+                      if game.fast_moves is not None else 0,
+                      "cards": len(game.card_names)}
+    base = out["standard"]["us_per_ply"]
+    for entry in out.values():
+        entry["ratio_to_standard"] = round(entry["us_per_ply"] / base, 2)
+    return out
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--seconds", type=float, default=2.0, help="seconds per figure and round")
+    parser.add_argument("--limit", default=LIMIT, help="path of limit_sorry.py (skipped when absent)")
+    parser.add_argument("--variants", action="store_true", help="also the cost per card of every track variant")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+
+    generated = load_game("standard")
+    reference = load_game("standard")
+    reference.use_fast_moves(None)
+    limit = load_limit(args.limit)
+    positions = mid_game_positions(reference)
+    limit_samples = limit.midgame_samples(1000) if limit else None
+    load_before = os.getloadavg()[0]
+    samples: dict[str, list] = {}
+
+    def add(key, value):
+        samples.setdefault(key, []).append(value)
+
+    for _ in range(args.rounds):
+        for players in (4, 2):
+            for name, game in (("interpreter", reference), ("generated", generated)):
+                wall, cpu, _, _ = games_rate(game, players, args.seconds, 0)
+                add(f"{name} {players}p", wall)
+                add(f"{name} {players}p cpu", cpu)
+            if limit:
+                wall, cpu = limit.games_per_second(players, args.seconds)
+                add(f"limit_sorry {players}p", wall)
+                add(f"limit_sorry {players}p cpu", cpu)
+        add("interpreter movegen", movegen_rate(reference, positions, args.seconds))
+        add("generated movegen", movegen_rate(generated, positions, args.seconds))
+        if limit:
+            add("limit_sorry movegen", limit.movegen_per_second(limit_samples, args.seconds))
+    medians = {key: round(statistics.median(values), 1) for key, values in samples.items()}
+    result = {"python": sys.version.split()[0], "rounds": args.rounds, "load_before": round(load_before, 2),
+              "load_after": round(os.getloadavg()[0], 2), "medians": medians}
+    ratios = {}
+    for players in (4, 2):
+        ratios[f"generated / interpreter {players}p"] = medians[f"generated {players}p"] / medians[f"interpreter {players}p"]
+        if limit:
+            ratios[f"generated / limit_sorry {players}p"] = medians[f"generated {players}p"] / medians[f"limit_sorry {players}p"]
+    ratios["generated / interpreter movegen"] = medians["generated movegen"] / medians["interpreter movegen"]
+    if limit:
+        ratios["generated / limit_sorry movegen"] = medians["generated movegen"] / medians["limit_sorry movegen"]
+    result["ratios"] = {k: round(v, 3) for k, v in ratios.items()}
+    if args.variants:
+        result["variants"] = variant_costs(args.seconds)
+    if args.json:
+        print(json.dumps(result))
+        return 0
+    print(f"Python {result['python']}, {args.rounds} rounds, load average {result['load_before']} -> {result['load_after']}"
+          f" ({os.cpu_count()} CPUs); medians")
+    for key, value in medians.items():
+        print(f"  {key:28s} {value:>12,.1f}")
+    for key, value in result["ratios"].items():
+        print(f"  {key:36s} {value:.3f}")
+    for label, entry in result.get("variants", {}).items():
+        print(f"  {label:48s} {entry['us_per_ply']:7.2f} us/card  x{entry['ratio_to_standard']:.2f}"
+              f"  ({entry['generated_cards']}/{entry['cards']} cards generated)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

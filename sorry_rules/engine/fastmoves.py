@@ -1,0 +1,245 @@
+"""The run-time side of the generated move functions (`sorry_rules.compiler.codegen`).
+
+The compiler generates, from fixed templates and integers only, one Python function per
+(card, player colour): `moves(placement) -> (moves, spare_flags)`, exactly what
+`Game._moves_of` returns for that card, player and placement (the same `Move`s in the
+same order, the same flags of outcomes that move nothing), with the movement tables of the
+player's colours bound as constants, the card's alternatives unrolled, and a move that
+neither bumps nor slides placed without building a board. `FastMoves` holds them; `Game`
+uses them when a variant's `Game.features()` are all covered (else the interpreter path).
+
+`namespace(mechanics)` is everything the generated source may name besides its own
+constants: the engine's `Move` and `Board`, `land` (one landing with bumps and slides
+resolved on a fresh board, for the rarer moves that need it) and the fixed event and move
+kinds. Contract: nothing here changes a placement it is given.
+"""
+
+from __future__ import annotations
+
+from sorry_rules.engine.game import Move
+from sorry_rules.engine.mechanics import DRAW_AGAIN, PASS, Board
+
+
+class FastMoves:
+    """`table[card][colour]`: the generated function of `card` for a player of `colour`,
+    or None where the card is played by the interpreter (its effect uses a construct the
+    generator does not cover). `source` is the generated module's text (for tests).
+
+    `select[card][colour](P, KP)` is the candidates flavour for the random-game loop: the
+    same moves in the same order, each as a small tuple `(key, draw_again, code, ...)` that
+    `move(candidate, P, card)` turns into the `Move`; `key` is the exact key of the move's
+    placement (`key(placement)`, KP the key of P), so candidates are told apart without
+    building their placements."""
+
+    __slots__ = ("table", "source", "select", "weights")
+
+    def __init__(self, table: tuple, source: str, select: tuple = (), weights: tuple = ()):
+        self.table = table
+        self.source = source
+        self.select = select
+        self.weights = weights
+
+    def covers(self, card: int) -> bool:
+        """Whether `card` is played by generated code."""
+        return self.table[card][0] is not None
+
+    def key(self, placement) -> int:
+        """The exact key of `placement` (`placement_key`)."""
+        return placement_key(self.weights, placement)
+
+    @staticmethod
+    def move(candidate: tuple, placement: tuple, card: int) -> Move:
+        """The `Move` a candidate of `select` stands for, `placement` being the position."""
+        code, draw_again = candidate[2], candidate[1]
+        if code == 5:
+            return Move(card, placement, (), draw_again, "pass")
+        if code == 1:
+            return Move(card, candidate[3], candidate[4], draw_again, "move")
+        if code == 0:
+            _, _, _, c, frm, to, step = candidate
+            return Move(card, _moved(placement, c, frm, to), ((step, c, frm, to),), draw_again, "move")
+        if code == 4:
+            _, _, _, c1, sq1, to1, c2, sq2, to2 = candidate
+            result = _moved(_moved(placement, c1, sq1, to1), c2, sq2, to2)
+            return Move(card, result, (("split", c1, sq1, to1), ("split", c2, sq2, to2)), draw_again, "move")
+        if code == 3:  # switch: colour c's pawn on `mine` and colour o's on sq trade squares
+            _, _, _, c, mine, o, sq = candidate
+            return Move(card, _moved(_moved(placement, c, mine, sq), o, sq, mine), (("switch", c, mine, o, sq),),
+                        draw_again, "move")
+        _, _, _, c, start, sq, o, back = candidate  # code 2, sorry: c's pawn leaves Start for sq, o's goes to `back`
+        return Move(card, _moved(_moved(placement, c, start, sq), o, sq, back), (("sorry", c, start, sq), ("bump", o, sq)),
+                    draw_again, "move")
+
+
+def placement_weights(layout, pawns: int) -> tuple:
+    """weights[c][sq]: what one colour-c pawn on sq adds to a placement's key. Every colour
+    has a field of layout.X bits (its exclusive squares: at most one own pawn each) and two
+    counters wide enough for `pawns` (its Home, its Start), so the key is exact."""
+    width = pawns.bit_length() + 1
+    field = layout.X + 2 * width
+    weights = []
+    for c in range(layout.C):
+        row = [0] * layout.size
+        for sq in range(layout.X):
+            row[sq] = 1 << (c * field + sq)
+        row[layout.home[c]] = 1 << (c * field + layout.X)
+        row[layout.start[c]] = 1 << (c * field + layout.X + width)
+        weights.append(tuple(row))
+    return tuple(weights)
+
+
+def placement_key(weights: tuple, placement) -> int:
+    """The exact key of `placement`: one bit per colour and exclusive square, one counter
+    field per colour for its Home and its Start (`placement_weights`); two placements have
+    the same key exactly when they are equal (as sorted tuples)."""
+    key = 0
+    for c, squares in enumerate(placement):
+        row = weights[c]
+        for sq in squares:
+            key += row[sq]
+    return key
+
+
+def _moved(placement: tuple, c: int, frm: int, to: int) -> tuple:
+    squares = list(placement[c])
+    squares[squares.index(frm)] = to
+    squares.sort()
+    return placement[:c] + (tuple(squares),) + placement[c + 1:]
+
+
+class Helpers:
+    """The interpreter's own code for the rarer cases the generated functions hand over: a
+    landing that bumps or slides, a `sorry` or `switch` followed by a slide, a split whose
+    first part bumps or slides. Each returns what `Mechanics` would, on a fresh board."""
+
+    def __init__(self, mechanics, weights: tuple = ()):
+        self.m = mechanics
+        self.weights = weights  # placement_weights, for land_key
+        self.X, self.T = mechanics.X, mechanics.T
+
+    def land(self, c: int, frm: int, to: int, step: str, placement: tuple, occ: list, prefix: tuple = ()):
+        """(placement, events) after colour c's pawn lands `frm` -> `to` (an exclusive square)
+        with bumps and slides, exactly as `Mechanics.land`, the events after `prefix`; None
+        when illegal. `occ` is the occupancy of `placement` (read only)."""
+        m = self.m
+        events = list(prefix)
+        events.append((step, c, frm, to))
+        squares = list(placement)
+        o = occ[to]
+        if o >= 0:
+            if o == c or not m.bumpable[c][o]:
+                return None
+            self._send_back(squares, o, to)
+            events.append(("bump", o, to))
+        mine = squares[c] = list(squares[c])
+        mine[mine.index(frm)] = to
+        info = m.slide_here[c][to] if to < self.T else None
+        if info is not None:
+            spares = m.spares[c]
+            for sq in info.swept:  # the landing square is not swept; the square left is empty now
+                o = -1 if sq == frm else occ[sq]
+                if o >= 0:
+                    if spares[o]:
+                        if sq == info.end:
+                            return None
+                        continue
+                    self._send_back(squares, o, sq)
+                    events.append(("bump", o, sq))
+            mine = squares[c]
+            mine[mine.index(to)] = info.end
+            events.append(("slide", c, to, info.end))
+        return tuple(tuple(sorted(x)) if type(x) is list else x for x in squares), tuple(events)
+
+    def land_key(self, c: int, frm: int, to: int, step: str, placement: tuple, occ: list, prefix: tuple, key: int):
+        """`land`, with the key of the result as a third element: `key` (that of `placement`)
+        changed by every relocation of the landing's events (the step, bumps, the slide)."""
+        landed = self.land(c, frm, to, step, placement, occ, prefix)
+        if landed is None:
+            return None
+        weights, starts = self.weights, self.m.start
+        for event in landed[1][len(prefix):]:
+            if event[0] == "bump":
+                key += weights[event[1]][starts[event[1]]] - weights[event[1]][event[2]]
+            else:
+                key += weights[event[1]][event[3]] - weights[event[1]][event[2]]
+        return landed[0], landed[1], key
+
+    def _send_back(self, squares: list, o: int, sq: int) -> None:
+        theirs = squares[o]
+        if type(theirs) is not list:
+            theirs = squares[o] = list(theirs)
+        theirs[theirs.index(sq)] = self.m.start[o]
+
+    def sorry_slide(self, c: int, o: int, start: int, sq: int, placement: tuple):
+        """`Mechanics.sorry`'s outcome for one pawn replacing colour o's on sq, then sliding."""
+        X = self.X
+        board = Board.of(placement, X).copy()
+        board.relocate(o, sq, self.m.start[o], X)
+        board.relocate(c, start, sq, X)
+        events = [("sorry", c, start, sq), ("bump", o, sq)]
+        if not self.m.slide(board, c, sq, events):
+            return None
+        return board.placement(), tuple(events)
+
+    def switch_slide(self, c: int, mine: int, o: int, sq: int, placement: tuple):
+        """`Mechanics.switch`'s outcome for colour c's pawn on `mine` and colour o's on sq."""
+        board = Board.of(placement, self.X).copy()
+        pc, po = board.pos[c], board.pos[o]
+        pc[pc.index(mine)] = sq
+        po[po.index(sq)] = mine
+        board.occ[sq] = c
+        board.occ[mine] = o
+        events = [("switch", c, mine, o, sq)]
+        after = self.m.slide_after_switch
+        if after != "none":
+            if not self.m.slide(board, c, sq, events):
+                return None
+            if after == "both" and board.occ[mine] == o and not self.m.slide(board, o, mine, events):
+                return None
+        return board.placement(), tuple(events)
+
+    def split_second(self, c1: int, i1: int, sq1: int, to1: int, control: tuple, rows: tuple, placement: tuple) -> list:
+        """The outcomes of a two-part sequential split whose first part (colour c1's pawn
+        `i1` from sq1 to to1) bumps or slides: `Mechanics.split`'s second level, with
+        `rows[c]` the forward table of the remaining steps."""
+        X, T = self.X, self.T
+        land_on, slide_here = self.m.land, self.m.slide_here
+        board = Board.of(placement, X).copy()
+        events: list = []
+        if not land_on(board, c1, sq1, to1, events, "split"):
+            return []
+        out = []
+        occ = board.occ
+        for c in control:
+            squares = board.pos[c]
+            row = rows[c]
+            for index in range(len(squares)):
+                sq = squares[index]
+                if sq >= X or (c == c1 and index == i1):
+                    continue
+                to = row[sq]
+                if to < 0 or (to < X and occ[to] == c):
+                    continue
+                if to >= X or (occ[to] < 0 and (to >= T or slide_here[c][to] is None)):
+                    out.append((board.moved(c, sq, to), tuple(events) + (("split", c, sq, to),)))
+                    continue
+                moved = board.copy()
+                more = list(events)
+                if land_on(moved, c, sq, to, more, "split"):
+                    out.append((moved.placement(), tuple(more)))
+        return out
+
+
+def namespace(mechanics, weights: tuple = ()) -> dict:
+    """The globals of a generated module (its own integer tables are added by the compiler):
+    the engine's types, the fixed event and move kinds, and the `Helpers`."""
+    helpers = Helpers(mechanics, weights)
+    return {
+        "__builtins__": {"list": list, "tuple": tuple, "bool": bool, "set": set, "range": range, "len": len},
+        "Move": Move, "NEW": tuple.__new__, "NO_LABEL": "", "Board": Board, "land": helpers.land, "land_key": helpers.land_key,
+        "sorry_slide": helpers.sorry_slide,
+        "switch_slide": helpers.switch_slide, "split_second": helpers.split_second,
+        "DRAW_AGAIN": DRAW_AGAIN, "PASS": PASS,
+        "K_MOVE": "move", "K_PASS": "pass", "E_ENTER": "enter", "E_FORWARD": "forward", "E_BACKWARD": "backward",
+        "E_SPLIT": "split", "E_SORRY": "sorry", "E_BUMP": "bump", "E_SWITCH": "switch",
+    }
