@@ -16,6 +16,10 @@ from __future__ import annotations
 
 from typing import Protocol
 
+#: `board_kind` of a compiled game: what players and tools dispatch on (never a variant name).
+TRACK = "track"
+GRID = "grid"
+
 
 class BoardKind(Protocol):
     colours: tuple      # colour names, index = colour id

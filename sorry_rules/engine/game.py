@@ -27,6 +27,7 @@ from typing import NamedTuple
 
 from sorry_rules.base.errors import IllegalMoveError
 from sorry_rules.engine import rng as _rng
+from sorry_rules.engine.board import TRACK
 from sorry_rules.engine.mechanics import DRAW_AGAIN, PASS, Board
 from sorry_rules.engine.moverules import filter_moves, run_consequences
 from sorry_rules.engine.placement import PlacementView
@@ -89,6 +90,8 @@ class Game:
     `card_options[card]` is, per top-level alternative of the card's effect, `(Origin,
     program)`: the same moves as `card_programs[card]`, split by the alternative that gives
     them; only the queries (`traced_moves`) run them."""
+
+    board_kind = TRACK   # the public query players and tools dispatch on (engine.board)
 
     def __init__(self, *, name, layout, mechanics, card_names, card_programs, card_sources,
                  deck, pawns, on_start_exit, turn: TurnRules, rules: MovementRules, team_of, seating,

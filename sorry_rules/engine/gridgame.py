@@ -25,6 +25,7 @@ from typing import NamedTuple
 
 from sorry_rules.base.errors import IllegalMoveError
 from sorry_rules.engine import rng as _rng
+from sorry_rules.engine.board import GRID
 from sorry_rules.engine.game import Move, take_card
 from sorry_rules.engine.gridmechanics import GridView
 
@@ -54,6 +55,8 @@ class GridGame:
     `card_programs[card](p, view)` gives the outcomes `(placement, events)` of the card for
     colour p; `win(colour, view, env)` is the compiled win condition; `hand_sizes[n]` the
     hand size with n players; `seating[n]` the colours of the seats with n players."""
+
+    board_kind = GRID   # the public query players and tools dispatch on (engine.board)
 
     def __init__(self, *, name, grid, card_names, card_programs, card_sources, deck, team_of, seating,
                  hand_sizes, players_min, players_max, first, exchange: bool, win, content_hash):
@@ -157,6 +160,14 @@ class GridGame:
             moves.append(Move(None, state.placement, (), False, PASS))
         return moves
 
+    def needs_draw(self, state: GridState) -> bool:
+        """Never: grid games are played from hands and draw inside `apply` (the runner's loop
+        is shared with draw-play track games)."""
+        return False
+
+    def draw(self, state: GridState) -> GridState:
+        return state
+
     # ---- applying ------------------------------------------------------------------------
     def apply(self, state: GridState, move: Move) -> GridState:
         """Play `move` (one of `legal_moves(state)`), see the module contract."""
@@ -191,6 +202,11 @@ class GridGame:
             if self.win(seats[seat], view, None):
                 return seat
         return None
+
+    def win_holds(self, colour: int, placement, seats) -> bool:
+        """Whether the win condition holds for `colour` on `placement` (a query for players:
+        "would this chip win?"), with the sides of `seats`."""
+        return bool(self.win(colour, GridView(placement, self.sides(seats), self.grid), None))
 
     # ---- the end -------------------------------------------------------------------------
     def winning_colour(self, state: GridState) -> int | None:

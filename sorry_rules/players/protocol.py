@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import NamedTuple, Protocol
 
+from sorry_rules.engine.board import GRID
 from sorry_rules.engine.rng import below, seed_state, stream_at
 
 
@@ -24,10 +25,14 @@ class View(NamedTuple):
     discard: tuple            # the discard pile (public)
     pile_size: int
     plies: int
+    exchanged: bool = False   # grid games: this turn's dead-card exchange was made
 
 
 def view_of(game, state) -> View:
     seat = state.turn
+    if game.board_kind == GRID:
+        return View(game, seat, state.seats[seat], state.placement, state.seats, None, state.hands[seat],
+                    state.discard, len(state.pile), state.plies, state.exchanged)
     hand = state.hands[seat] if state.hands is not None else None
     return View(game, seat, state.seats[seat], state.placement, state.seats, state.card, hand,
                 state.discard, len(state.pile), state.plies)

@@ -2,6 +2,7 @@
 
 Contract: `play_game` drives a state to the end (or `max_plies`), asking the seat's player
 for every choice among two or more moves (a single move is taken without asking), and
+stopping when there is no legal move left (a game over without a winner: a grid draw), and
 reports each turn to `on_turn` if given. It records the choices so a game can be replayed:
 `replay(game, seed, players, choices)` reaches the identical final state.
 """
@@ -46,6 +47,8 @@ def play_game(game, state, players, on_turn=None, max_plies: int = DEFAULT_MAX_P
         if needs_draw(state):
             state = draw(state)
         moves = legal_moves(state)
+        if not moves:
+            break
         if len(moves) == 1:
             choice = 0
         else:
@@ -74,6 +77,8 @@ def replay(game, state, choices, on_turn=None, max_plies: int = DEFAULT_MAX_PLIE
         if needs_draw(state):
             state = draw(state)
         moves = legal_moves(state)
+        if not moves:
+            break
         if not 0 <= choice < len(moves):
             raise ValueError(f"recorded choice {choice} is not one of the {len(moves)} legal moves at ply {state.plies}")
         move = moves[choice]

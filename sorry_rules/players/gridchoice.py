@@ -1,0 +1,209 @@
+"""How the `greedy` and `expert` players score the moves of a grid game (SEQUENCE.md S6-S13).
+
+The player classes (`greedy.GreedyPlayer`, `expert.ExpertPlayer`) call these functions when
+`view.game.board_kind` is a grid; both see only the `View` (own hand, the board, the public
+discards) and score each legal move from the placement it leads to
+(`gridevaluation.GridEvaluator`):
+
+    score = own side's value - (the other sides: half their max, half their mean) - card cost
+    value(colour) = strength (lines and open windows) + threat terms of its winning cells
+
+* `greedy` (one ply): a play that wins scores `WIN`. Each own winning cell is worth
+  `OWN_THREAT` lines (two at most count); each opponent winning cell costs `THREAT` lines,
+  so a chip (or a removal) that blocks a line about to win comes first. The card cost is
+  `KEEP * log2(1 + the card's plays now)`: a card that can go almost anywhere (a wild card)
+  or remove many chips is kept for when it matters; a card with one or two cells is spent
+  first. An exchange of a dead card scores the position plus `EXCHANGE_BONUS`; a pass, the
+  position.
+* `expert` (hidden information, `players/protocol.py`): the opponents' threat is weighed by
+  the chance that an opponent who plays before this side's next turn holds a card covering
+  one of its winning cells (hypergeometric, from the cards this player cannot see: the deck
+  minus the discards and its own hand). For the `TOP` best moves it then looks one own turn
+  ahead with the cards it keeps (known): winning cells it can reach that outnumber the
+  opponents' turns to block them are worth `NEAR_WIN` lines, fewer `OWN_REACH` lines each,
+  and the best next play adds `FOLLOW` times its gain. The work per decision is bounded by
+  the board: no search tree, no clock, so the choice is deterministic.
+
+Ties are broken by the player's seeded stream, as for track games.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+
+from sorry_rules.engine.gridgame import EXCHANGE, PASS
+from sorry_rules.players.gridevaluation import grid_evaluator_for
+
+WIN = 1e9
+OWN_THREAT = 0.5
+THREAT = 2.0
+KEEP = 10.0
+EXCHANGE_BONUS = 1.0
+TOP = 6
+NEAR_WIN = 3.0
+OWN_REACH = 0.5
+FOLLOW = 0.5
+
+
+class _Judge:
+    """Scores placements from the view's side: `threat(colour, cells)` weighs an opponent's
+    winning cells (lines lost), `value(analysis, placement)` is the side's score."""
+
+    def __init__(self, view, threat):
+        game = view.game
+        self.game = game
+        self.view = view
+        self.ev = grid_evaluator_for(game)
+        self.seats = view.seats
+        self.colours = tuple(sorted(set(view.seats)))
+        self.team = game.team_of[view.colour]
+        self.threat = threat
+
+    def strengths(self, analysis) -> float:
+        """Own side's strength minus the others' (no threat terms)."""
+        mine, others = 0.0, {}
+        for c in self.colours:
+            if c in self.team:
+                mine += analysis.strength[c]
+            else:
+                key = self.game.team_of[c]
+                others[key] = others.get(key, 0.0) + analysis.strength[c]
+        return _combine(mine, others)
+
+    def value(self, analysis, placement) -> float:
+        lv = self.ev.line_value
+        mine, others = 0.0, {}
+        for c in self.colours:
+            wins = self.ev.winning_cells(analysis, placement, c, self.seats)
+            if c in self.team:
+                mine += analysis.strength[c] + OWN_THREAT * lv * min(len(wins), 2)
+            else:
+                key = self.game.team_of[c]
+                others[key] = others.get(key, 0.0) + analysis.strength[c] + (self.threat(c, wins) if wins else 0.0)
+        return _combine(mine, others)
+
+
+def _combine(mine: float, others: dict) -> float:
+    if not others:
+        return mine
+    values = list(others.values())
+    return mine - 0.5 * (max(values) + sum(values) / len(values))
+
+
+def _card_costs(moves) -> dict:
+    plays = Counter(move.card for move in moves if move.kind not in (EXCHANGE, PASS))
+    return {card: KEEP * math.log2(1 + n) for card, n in plays.items()}
+
+
+def _scores(judge: _Judge, moves, base) -> tuple[list, list]:
+    """(score, analysis after the move or None) of each move."""
+    view, ev, game = judge.view, judge.ev, judge.game
+    costs = _card_costs(moves)
+    here = judge.value(base, view.placement)
+    scores, after = [], []
+    for move in moves:
+        if move.kind == EXCHANGE:
+            scores.append(here + EXCHANGE_BONUS)
+            after.append(None)
+        elif move.kind == PASS:
+            scores.append(here)
+            after.append(None)
+        elif game.win_holds(view.colour, move.placement, view.seats):
+            scores.append(WIN)
+            after.append(None)
+        else:
+            analysis = ev.changed(base, ev.changes_of(move))
+            scores.append(judge.value(analysis, move.placement) - costs[move.card])
+            after.append(analysis)
+    return scores, after
+
+
+def greedy_scores(view, moves) -> list:
+    """One-ply scores of `moves` (see the module docstring)."""
+    game = view.game
+    lv = grid_evaluator_for(game).line_value
+    judge = _Judge(view, lambda c, wins: THREAT * lv * min(len(wins), 2))
+    base = judge.ev.analyse(view.placement, judge.colours)
+    return _scores(judge, moves, base)[0]
+
+
+# ---- expert ------------------------------------------------------------------------------------
+
+
+class _Unseen:
+    """The cards the player cannot see and the seats that play before its side again."""
+
+    def __init__(self, view):
+        game = view.game
+        unseen = Counter(game.deck)
+        unseen.subtract(view.discard)
+        unseen.subtract(view.hand)
+        self.cards = {card: n for card, n in unseen.items() if n > 0}
+        self.total = sum(self.cards.values())
+        self.hand = game.hand_sizes.get(len(view.seats), len(view.hand))
+        team = game.team_of[view.colour]
+        n = len(view.seats)
+        before = Counter()
+        for k in range(1, n):
+            colour = view.seats[(view.seat + k) % n]
+            if colour in team:
+                break
+            before[colour] += 1
+        self.before = before   # opponent colour -> its seats that play before this side again
+
+    def chance(self, cards: set, seats: int) -> float:
+        """Chance that `seats` unseen hands hold at least one of `cards`."""
+        if seats <= 0 or self.total <= 0:
+            return 0.0
+        hits = sum(self.cards.get(card, 0) for card in cards)
+        drawn = min(self.total, seats * self.hand)
+        return 1.0 - math.comb(self.total - hits, drawn) / math.comb(self.total, drawn)
+
+
+def expert_scores(view, moves) -> list:
+    """The expert's scores of `moves` (see the module docstring)."""
+    game = view.game
+    ev = grid_evaluator_for(game)
+    unseen = _Unseen(view)
+    lv = ev.line_value
+    card_list = tuple(sorted(unseen.cards))
+
+    def threat(colour, wins):
+        cells = set(wins)
+        cover = {card for card in card_list if ev.card_cells(card) & cells}
+        return THREAT * lv * unseen.chance(cover, unseen.before.get(colour, 0))
+
+    judge = _Judge(view, threat)
+    base = ev.analyse(view.placement, judge.colours)
+    scores, after = _scores(judge, moves, base)
+    ranked = sorted((i for i, a in enumerate(after) if a is not None), key=lambda i: -scores[i])
+    blockers = max(1, sum(unseen.before.values()))
+    for i in ranked[:TOP]:
+        scores[i] += _look_ahead(judge, view, moves[i], after[i], blockers)
+    return scores
+
+
+def _look_ahead(judge: _Judge, view, move, analysis, blockers: int) -> float:
+    """What the cards kept after `move` promise for this side's next turn."""
+    game, ev = judge.game, judge.ev
+    kept = list(view.hand)
+    kept.remove(move.card)
+    if not kept:
+        return 0.0
+    lv = ev.line_value
+    reach = set()
+    for card in set(kept):
+        reach |= ev.card_cells(card)
+    mine = [c for c in judge.colours if c in judge.team]
+    reachable = sum(len(set(ev.winning_cells(analysis, move.placement, c, view.seats)) & reach) for c in mine)
+    bonus = NEAR_WIN * lv if reachable > blockers else OWN_REACH * lv * reachable
+    state = game.position(move.placement, view.seats, view.seat, tuple(kept))
+    now = judge.strengths(analysis)
+    next_moves = [m for card in sorted(set(kept)) for m in game.plays(state, card)]
+    costs = _card_costs(next_moves)
+    best = 0.0
+    for nxt in next_moves:
+        gain = judge.strengths(ev.changed(analysis, ev.changes_of(nxt))) - now - costs[nxt.card]
+        best = max(best, gain)
+    return bonus + FOLLOW * best
