@@ -1,9 +1,11 @@
 """`sorry-play --variant V --auto` for grid variants: computer players on every seat, the
 game printed one line per move, then the board and the end.
 
-Each seat is a random player seeded with (the game's seed, its seat), as `--auto` does for
-track games, so the same command prints the same game byte for byte. The interactive
-screen, other bots, saving and resuming are not offered for grid variants yet: asking for
+Each seat is a computer player `make_player(kind, seed, seat)`, as `--auto` does for track
+games: `random` unless `--bot NAME` or `--seat COLOUR=bot:NAME` says otherwise (the bots
+dispatch on the game's board kind), so the same command prints the same game byte for byte,
+and with random bots game i of `sorry-play simulate` is this game with its derived seed. The
+interactive screen, saving and resuming are not offered for grid variants yet: asking for
 them is a usage error that says so.
 
 Contract: only this module prints; it reads the game through the engine's public methods.
@@ -17,10 +19,12 @@ import click
 
 from sorry_rules.authoring.gridoracle import describe_grid_move
 from sorry_rules.base.errors import UsageError
-from sorry_rules.engine.rng import Random
+from sorry_rules.cli.seats import HUMAN, bot_of, seat_kinds
+from sorry_rules.players.registry import make_player
+from sorry_rules.players.runner import play_game
 
 
-def grid_auto_command(game, seed, players, auto, max_plies, extras: dict) -> None:
+def grid_auto_command(game, seed, players, auto, max_plies, extras: dict, seat_specs=(), bot=None) -> None:
     """Play and print a computer-only game of the grid variant `game`."""
     asked = [name for name, given in extras.items() if given]
     if not auto or asked:
@@ -29,15 +33,20 @@ def grid_auto_command(game, seed, players, auto, max_plies, extras: dict) -> Non
     if seed is None:
         seed = secrets.randbelow(10**9)
     state = game.new_game(seed, players=players if players is not None else min(game.seating))
+    kinds = seat_kinds(game.colours, state.seats, seat_specs, None, auto, bot or "random")
+    if HUMAN in kinds:  # pragma: no cover - seat_kinds refuses people with --auto
+        raise UsageError(f"{game.name}: only --auto games are offered for grid variants so far")
     seats = ", ".join(game.colours[c] for c in state.seats)
     click.echo(f"{game.name}, seed {seed}, {len(state.seats)} players: {seats}")
-    choosers = [Random(seed, seat) for seat in range(len(state.seats))]
-    while not state.over and state.plies < max_plies:
-        moves = game.legal_moves(state)
-        move = moves[choosers[state.turn].below(len(moves))] if len(moves) > 1 else moves[0]
-        colour = state.seats[state.turn]
-        click.echo(f"{state.plies + 1:5}  seat {state.turn + 1:<2} {describe_grid_move(game, colour, move)}")
-        state = game.apply(state, move)
+    if any(kind != "bot:random" for kind in kinds):
+        click.echo("Seats: " + ", ".join(f"{s + 1} {bot_of(kind)}" for s, kind in enumerate(kinds)))
+    bots = [make_player(bot_of(kind), seed, seat) for seat, kind in enumerate(kinds)]
+
+    def on_turn(turn, after) -> None:
+        colour = after.seats[turn.seat]
+        click.echo(f"{turn.ply:5}  seat {turn.seat + 1:<2} {describe_grid_move(game, colour, turn.move)}")
+
+    state = play_game(game, state, bots, on_turn=on_turn, max_plies=max_plies)
     for line in board_lines(game, state.placement):
         click.echo(line)
     click.echo(end_text(game, state, max_plies))

@@ -111,8 +111,7 @@ def play_command(variant="standard", rules=(), seed=None, players=None, auto=Fal
         game = load_game(variant, rules)
         if getattr(game, "grid", None) is not None:
             grid_auto_command(game, seed, players, auto, max_plies, {
-                "--seat": bool(seat_specs), "--humans": humans is not None, "--bot": bot is not None,
-                "--save": save is not None})
+                "--humans": humans is not None, "--save": save is not None}, seat_specs, bot)
             return
         game, state, saved = _new_game(game, variant, rules, seed, players, auto, max_plies, seat_specs, humans, bot)
         save_path, earlier = save, []

@@ -13,15 +13,13 @@ straight (`StraightFacts`):
 
 A colour's `strength` is `LINE_VALUE * count + potential` summed over the straights; its
 *winning cells* are the finishing cells on which one more chip would satisfy the win
-condition (asked from the engine, `game.win_holds`). Facts are cached per (straight, its
-cells' owners, colour), and `changed` re-scores only the straights through the cells a move
-changes, so scoring a move costs a few straights, not the board.
+condition (asked from the engine, `game.win_holds`, on the whole placement). Facts are
+cached per (straight, its cells' owners, colour): a pure function of the key, so a cache's
+history never changes a score; `changed` re-scores only the straights through the cells a
+move changes, so scoring a move costs a few straights, not the board.
 
 Nothing here knows a card, a colour or a variant: cards are indices, the cells a card can
-cover come from asking the engine (`card_cells`), and the win from the compiled condition.
-The win probe of a winning cell assumes the condition reads the colour's own chips (and the
-number of sides), as counting sequences does; it is a heuristic, never a rule.
-"""
+cover come from asking the engine (`card_cells`), and the win from the compiled condition."""
 
 from __future__ import annotations
 
@@ -74,7 +72,6 @@ class GridEvaluator:
         self.line_value = WINDOW_BASE ** self.L
         self._facts: dict = {}
         self._cells: dict = {}
-        self._wins: dict = {}
 
     # ---- one straight --------------------------------------------------------------------
     def _lines(self, covered) -> int:
@@ -182,14 +179,8 @@ class GridEvaluator:
         out = []
         chips = placement[colour]
         for cell in sorted(analysis.finishing[colour]):
-            key = (colour, chips, cell, len(set(seats)))
-            found = self._wins.get(key)
-            if found is None:
-                if len(self._wins) >= CACHE_ENTRIES:
-                    self._wins.clear()
-                after = placement[:colour] + (tuple(sorted(chips + (cell,))),) + placement[colour + 1:]
-                found = self._wins[key] = self.game.win_holds(colour, after, seats)
-            if found:
+            after = placement[:colour] + (tuple(sorted(chips + (cell,))),) + placement[colour + 1:]
+            if self.game.win_holds(colour, after, seats):
                 out.append(cell)
         return tuple(out)
 

@@ -19,8 +19,12 @@ Counting: a *ply* is one card played, forfeited or discarded (one applied move,
 `State.plies`); a *turn* is one player's turn, including the extra plays a draw-again move
 gives, so the length in turns counts the changes of the player to move, plus one. A *bump*
 is any pawn sent back to its Start (by landing, a slide or a sorry-style move, any colour);
-a *slide* is one slide taken. Per-game figures and lengths are over finished games (a game
-stopped at `max_plies` without a winner counts as a game no seat won).
+a *slide* is one slide taken. Grid games count *removals* (chips taken off), *exchanges*
+(dead cards exchanged) and *passes*. A game *ends* won, or *drawn* (no winner and no legal
+move left before `max_plies`: a grid game where everyone passed a round), or is *stopped* at
+`max_plies`. Per-game figures and lengths are over the games that ended (won or drawn); a
+stopped game counts as a game no seat won. The *first side* is the team of the seat that
+played first.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from dataclasses import dataclass, field
 from sorry_rules import __version__
 from sorry_rules.base.errors import SorryRulesError, UsageError
 from sorry_rules.compiler.build import compile_variant
+from sorry_rules.engine.board import GRID
 from sorry_rules.engine.rng import seed_state
 from sorry_rules.players.registry import BOTS, bot_names, make_player
 from sorry_rules.players.runner import play_game
@@ -38,8 +43,15 @@ from sorry_rules.rules.loader import LoadedVariant, Origins, load_variant
 from sorry_rules.rules.model import Variant
 from sorry_rules.simulation.simstats import Moments
 
-#: Per-game quantities kept as exact moments (n, sum, sum of squares).
-METRICS = ("turns", "plies", "bumps", "slides", "forfeits", "discards", "passes")
+#: Per-game quantities kept as exact moments (n, sum, sum of squares), for every board kind.
+METRICS = ("turns", "plies", "bumps", "slides", "forfeits", "discards", "passes", "removals", "exchanges")
+TRACK_METRICS = METRICS[:7]
+GRID_METRICS = ("turns", "plies", "removals", "exchanges", "passes")
+
+
+def metrics_of(game) -> tuple:
+    """The METRICS a game of this board kind can make non-zero (the ones reports show)."""
+    return GRID_METRICS if game.board_kind == GRID else TRACK_METRICS
 
 
 class WorkerError(SorryRulesError):
@@ -73,13 +85,10 @@ class VariantSource:
 
 def load_source(variant: str, rules=()) -> tuple[VariantSource, object]:
     """Load and compile a variant in the client; returns (source for workers, Game).
-    Raises RuleFileError for a bad variant, UsageError for a grid variant (not simulated yet)."""
+    Raises RuleFileError for a bad variant."""
 
     loaded = load_variant(variant, tuple(rules))
     game, _ = compile_variant(loaded)
-    if getattr(game, "grid", None) is not None:
-        raise UsageError(f"{game.name}: simulate and compare do not play grid variants yet "
-                         f"(sorry-play --variant {variant} --auto plays one game)")
     source = VariantSource(str(variant), tuple(str(r) for r in rules), loaded.data, loaded.content_hash, package_version())
     _remember(source, game)
     return source, game
@@ -165,7 +174,9 @@ class Tally:
 
     players: int
     games: int = 0
-    finished: int = 0
+    finished: int = 0                # games won
+    draws: int = 0                   # games that ended without a winner before max_plies
+    first_side_wins: int = 0         # games won by the team of the seat that played first
     wins: list | None = None         # per seat: games won by the seat whose move won
     team_wins: list | None = None    # per seat: games won by the seat's team (itself included)
     order_wins: list | None = None   # per position in turn order (0 = the seat that played first)
@@ -184,6 +195,8 @@ class Tally:
             raise ValueError("cannot merge tallies of different player counts")
         self.games += other.games
         self.finished += other.finished
+        self.draws += other.draws
+        self.first_side_wins += other.first_side_wins
         for mine, theirs in ((self.wins, other.wins), (self.team_wins, other.team_wins), (self.order_wins, other.order_wins)):
             for i, value in enumerate(theirs):
                 mine[i] += value
@@ -199,12 +212,12 @@ class Tally:
 class _GameCounter:
     """The `on_turn` hook of one game: counts turns, bumps, slides and move kinds."""
 
-    __slots__ = ("turns", "last_seat", "bumps", "slides", "forfeits", "discards", "passes")
+    __slots__ = ("turns", "last_seat", "bumps", "slides", "forfeits", "discards", "passes", "removals", "exchanges")
 
     def __init__(self):
         self.turns = 0
         self.last_seat = None
-        self.bumps = self.slides = self.forfeits = self.discards = self.passes = 0
+        self.bumps = self.slides = self.forfeits = self.discards = self.passes = self.removals = self.exchanges = 0
 
     def __call__(self, turn, _state) -> None:
         if turn.seat != self.last_seat:
@@ -225,6 +238,10 @@ class _GameCounter:
             self.discards += 1
         elif kind == "pass":
             self.passes += 1
+        elif kind == "remove":
+            self.removals += 1
+        elif kind == "exchange":
+            self.exchanges += 1
 
 
 def play_one(game, setup: Setup, index: int, tally: Tally) -> None:
@@ -239,17 +256,11 @@ def play_one(game, setup: Setup, index: int, tally: Tally) -> None:
     final = play_game(game, state, players, on_turn=counter, max_plies=setup.max_plies)
     tally.games += 1
     if final.winner is None:
-        return
-    winner = final.winner
-    tally.finished += 1
-    tally.wins[winner] += 1
-    tally.order_wins[(winner - first) % setup.players] += 1
-    team = game.team_of[final.seats[winner]]
-    for seat, colour in enumerate(final.seats):
-        if colour in team:
-            tally.team_wins[seat] += 1
-    kind = kinds[winner]
-    tally.kind_wins[kind] = tally.kind_wins.get(kind, 0) + 1
+        if final.plies >= setup.max_plies:
+            return
+        tally.draws += 1
+    else:
+        _count_win(game, setup, final, first, kinds, tally)
     tally.turns_counts[counter.turns] = tally.turns_counts.get(counter.turns, 0) + 1
     m = tally.metrics
     m["turns"].add(counter.turns)
@@ -259,6 +270,23 @@ def play_one(game, setup: Setup, index: int, tally: Tally) -> None:
     m["forfeits"].add(counter.forfeits)
     m["discards"].add(counter.discards)
     m["passes"].add(counter.passes)
+    m["removals"].add(counter.removals)
+    m["exchanges"].add(counter.exchanges)
+
+
+def _count_win(game, setup: Setup, final, first: int, kinds: tuple, tally: Tally) -> None:
+    winner = final.winner
+    tally.finished += 1
+    tally.wins[winner] += 1
+    tally.order_wins[(winner - first) % setup.players] += 1
+    team = game.team_of[final.seats[winner]]
+    for seat, colour in enumerate(final.seats):
+        if colour in team:
+            tally.team_wins[seat] += 1
+    if final.seats[first] in team:
+        tally.first_side_wins += 1
+    kind = kinds[winner]
+    tally.kind_wins[kind] = tally.kind_wins.get(kind, 0) + 1
 
 
 def play_batch(setup: Setup, start: int, count: int) -> Tally:
