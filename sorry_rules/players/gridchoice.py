@@ -36,14 +36,14 @@ from sorry_rules.engine.gridgame import EXCHANGE, PASS
 from sorry_rules.players.gridevaluation import grid_evaluator_for
 
 WIN = 1e9
+EXCHANGE_FIRST = WIN / 2
 OWN_THREAT = 0.5
 THREAT = 2.0
 KEEP = 10.0
-EXCHANGE_BONUS = 1.0
 TOP = 6
 NEAR_WIN = 3.0
 OWN_REACH = 0.5
-FOLLOW = 0.5
+LOST = 20.0
 
 
 class _Judge:
@@ -104,7 +104,7 @@ def _scores(judge: _Judge, moves, base) -> tuple[list, list]:
     scores, after = [], []
     for move in moves:
         if move.kind == EXCHANGE:
-            scores.append(here + EXCHANGE_BONUS)
+            scores.append(EXCHANGE_FIRST)
             after.append(None)
         elif move.kind == PASS:
             scores.append(here)
@@ -178,32 +178,84 @@ def expert_scores(view, moves) -> list:
     base = ev.analyse(view.placement, judge.colours)
     scores, after = _scores(judge, moves, base)
     ranked = sorted((i for i, a in enumerate(after) if a is not None), key=lambda i: -scores[i])
-    blockers = max(1, sum(unseen.before.values()))
-    for i in ranked[:TOP]:
-        scores[i] += _look_ahead(judge, view, moves[i], after[i], blockers)
+    if not ranked or max(scores) >= EXCHANGE_FIRST:
+        return scores
+    reply = _Reply(judge, view, unseen)
+    costs = _card_costs(moves)
+    for rank, i in enumerate(ranked):
+        scores[i] = reply.value(moves[i], after[i]) - costs[moves[i].card] if rank < TOP else -WIN
     return scores
 
 
-def _look_ahead(judge: _Judge, view, move, analysis, blockers: int) -> float:
-    """What the cards kept after `move` promise for this side's next turn."""
-    game, ev = judge.game, judge.ev
-    kept = list(view.hand)
-    kept.remove(move.card)
-    if not kept:
-        return 0.0
-    lv = ev.line_value
-    reach = set()
-    for card in set(kept):
-        reach |= ev.card_cells(card)
-    mine = [c for c in judge.colours if c in judge.team]
-    reachable = sum(len(set(ev.winning_cells(analysis, move.placement, c, view.seats)) & reach) for c in mine)
-    bonus = NEAR_WIN * lv if reachable > blockers else OWN_REACH * lv * reachable
-    state = game.position(move.placement, view.seats, view.seat, tuple(kept))
-    now = judge.strengths(analysis)
-    next_moves = [m for card in sorted(set(kept)) for m in game.plays(state, card)]
-    costs = _card_costs(next_moves)
-    best = 0.0
-    for nxt in next_moves:
-        gain = judge.strengths(ev.changed(analysis, ev.changes_of(nxt))) - now - costs[nxt.card]
-        best = max(best, gain)
-    return bonus + FOLLOW * best
+class _Reply:
+    """The next opponent's best answer to a move, in expectation over the cards it may hold."""
+
+    def __init__(self, judge: _Judge, view, unseen: _Unseen):
+        self.judge, self.view, self.unseen = judge, view, unseen
+        self.game, self.ev = judge.game, judge.ev
+        n = len(view.seats)
+        self.next_seat = (view.seat + 1) % n
+        self.opponent = view.seats[self.next_seat]
+        self.cards = tuple(sorted(unseen.cards))
+        self.holds = {card: unseen.chance({card}, 1) for card in self.cards}
+        self.blockers = max(1, sum(unseen.before.values()))
+
+    def value(self, move, analysis) -> float:
+        judge, ev, game, view = self.judge, self.ev, self.game, self.view
+        kept = list(view.hand)
+        kept.remove(move.card)
+        reach = set()
+        for card in set(kept):
+            reach |= ev.card_cells(card)
+        still = self.leaf(analysis, move.placement, reach, self.blockers)
+        if self.opponent in judge.team:
+            return still
+        state = game.position(move.placement, view.seats, self.next_seat, ())
+        cheap: dict = {}
+        options = []
+        for card in self.cards:
+            best = None
+            for answer in game.plays(state, card):
+                changes = tuple(ev.changes_of(answer))
+                v = cheap.get(changes)
+                if v is None:
+                    v = cheap[changes] = judge.strengths(ev.changed(analysis, changes))
+                if best is None or v < best[0]:
+                    best = (v, answer, changes)
+            if best is not None:
+                options.append((card, best))
+        leaves: dict = {}
+        values = []
+        for card, (_, answer, changes) in options:
+            v = leaves.get(changes)
+            if v is None:
+                if game.win_holds(self.opponent, answer.placement, view.seats):
+                    v = -LOST * ev.line_value
+                else:
+                    v = self.leaf(ev.changed(analysis, changes), answer.placement, reach, self.blockers - 1)
+                leaves[changes] = v
+            values.append((v, self.holds[card]))
+        values.sort(key=lambda pair: pair[0])
+        expected, none = 0.0, 1.0
+        for v, p in values:
+            expected += none * p * v
+            none *= 1.0 - p
+        return expected + none * still
+
+    def leaf(self, analysis, placement, reach: set, blockers: int) -> float:
+        """The side's strengths, plus what its kept cards reach of its winning cells, minus
+        the opponents' winning cells."""
+        judge, ev = self.judge, self.ev
+        lv = ev.line_value
+        value = judge.strengths(analysis)
+        for c in judge.colours:
+            wins = ev.winning_cells(analysis, placement, c, judge.seats)
+            if not wins:
+                continue
+            if c in judge.team:
+                reachable = len(set(wins) & reach)
+                value += NEAR_WIN * lv if reachable > blockers else OWN_REACH * lv * reachable
+                value += OWN_THREAT * lv * min(len(wins), 2)
+            else:
+                value -= THREAT * lv * min(len(wins), 2)
+        return value
