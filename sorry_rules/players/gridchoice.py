@@ -13,16 +13,21 @@ discards) and score each legal move from the placement it leads to
   so a chip (or a removal) that blocks a line about to win comes first. The card cost is
   `KEEP * log2(1 + the card's plays now)`: a card that can go almost anywhere (a wild card)
   or remove many chips is kept for when it matters; a card with one or two cells is spent
-  first. An exchange of a dead card scores the position plus `EXCHANGE_BONUS`; a pass, the
-  position.
-* `expert` (hidden information, `players/protocol.py`): the opponents' threat is weighed by
-  the chance that an opponent who plays before this side's next turn holds a card covering
-  one of its winning cells (hypergeometric, from the cards this player cannot see: the deck
-  minus the discards and its own hand). For the `TOP` best moves it then looks one own turn
-  ahead with the cards it keeps (known): winning cells it can reach that outnumber the
-  opponents' turns to block them are worth `NEAR_WIN` lines, fewer `OWN_REACH` lines each,
-  and the best next play adds `FOLLOW` times its gain. The work per decision is bounded by
-  the board: no search tree, no clock, so the choice is deterministic.
+  first. A dead card is exchanged before anything but a winning play (S6: the exchange
+  costs nothing and the card drawn may play); a pass scores the position.
+* `expert` (two plies, hidden information as `players/protocol.py` says): first the one-ply
+  scores, with each opponent's winning cells weighed by the chance that one of its seats
+  playing before this side's next turn holds a card covering one (hypergeometric, from the
+  cards this player cannot see: the deck minus the discards and its own hand). Then each of
+  the `TOP` best plays is answered by the next opponent: for every card it may hold, its
+  best play with that card (by lines and windows), and the expected value over which cards
+  it holds (the best card it holds is the one it plays; each card held with its
+  hypergeometric chance, independently). A reply that wins is worth `-LOST` lines. The
+  position after the reply counts lines and windows, the winning cells of each side, and
+  the own winning cells the cards kept in hand can reach (more than the opponents can block
+  before the next turn: `NEAR_WIN` lines). Other plays rank below these. A dead card is
+  exchanged first, as greedy does. The work per decision is bounded by the board and the
+  deck (no clock), so the choice is deterministic.
 
 Ties are broken by the player's seeded stream, as for track games.
 """
@@ -60,15 +65,15 @@ class _Judge:
         self.team = game.team_of[view.colour]
         self.threat = threat
 
-    def strengths(self, analysis) -> float:
-        """Own side's strength minus the others' (no threat terms)."""
+    def strengths(self, strength: dict) -> float:
+        """Own side's strength minus the others' (no threat terms), from {colour: strength}."""
         mine, others = 0.0, {}
         for c in self.colours:
             if c in self.team:
-                mine += analysis.strength[c]
+                mine += strength[c]
             else:
                 key = self.game.team_of[c]
-                others[key] = others.get(key, 0.0) + analysis.strength[c]
+                others[key] = others.get(key, 0.0) + strength[c]
         return _combine(mine, others)
 
     def value(self, analysis, placement) -> float:
@@ -219,7 +224,7 @@ class _Reply:
                 changes = tuple(ev.changes_of(answer))
                 v = cheap.get(changes)
                 if v is None:
-                    v = cheap[changes] = judge.strengths(ev.changed(analysis, changes))
+                    v = cheap[changes] = judge.strengths(ev.strengths_after(analysis, changes))
                 if best is None or v < best[0]:
                     best = (v, answer, changes)
             if best is not None:
@@ -247,7 +252,7 @@ class _Reply:
         the opponents' winning cells."""
         judge, ev = self.judge, self.ev
         lv = ev.line_value
-        value = judge.strengths(analysis)
+        value = judge.strengths(analysis.strength)
         for c in judge.colours:
             wins = ev.winning_cells(analysis, placement, c, judge.seats)
             if not wins:

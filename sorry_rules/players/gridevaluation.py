@@ -169,6 +169,25 @@ class GridEvaluator:
                 finishing[c] = base.finishing[c]
         return Analysis(owner, facts, strength, finishing)
 
+    def strengths_after(self, base: Analysis, changes) -> dict:
+        """{colour: strength} of `base` after `changes`, as `changed` gives them (cheaper:
+        no facts kept)."""
+        owner = list(base.owner)
+        touched = set()
+        for cell, code in changes:
+            owner[cell] = code
+            touched.update(self.through[cell])
+        lv = self.line_value
+        out = {}
+        for c, old in base.facts.items():
+            delta = 0.0
+            for s in touched:
+                f = self.straight_facts(s, owner, c)
+                o = old[s]
+                delta += (f.count - o.count) * lv + f.potential - o.potential
+            out[c] = base.strength[c] + delta
+        return out
+
     def changes_of(self, move) -> list:
         """[(cell, new owner code)] of a play's events (`engine.gridmechanics` events)."""
         return [(cell, colour if tag == PLACE else EMPTY) for tag, colour, cell in move.events]
