@@ -128,3 +128,31 @@ def test_greedy_beats_random_over_a_small_seeded_batch():
     source, _ = load_source("sequence")
     tally = play_batch(Setup(source, 2, ("greedy", "random"), 1, 20_000, rotate=True), 0, 12)
     assert tally.kind_wins.get("greedy", 0) >= 10, tally.kind_wins
+
+
+@pytest.mark.parametrize("variant", ["sequence", "grid/mini-grid.yaml"])
+def test_incremental_scores_equal_whole_board_scores(variant):
+    """The evaluator re-scores only the straights a move touches (S10, S11 are sums over
+    straights): along a seeded random game, every move's incremental analysis equals the
+    analysis of the whole placement it leads to."""
+    from sorry_rules.players.gridevaluation import grid_evaluator_for
+
+    game = load_game(variant)
+    ev = grid_evaluator_for(game)
+    state = game.new_game(4, players=2)
+    colours = tuple(sorted(set(state.seats)))
+    bot = make_player("random", 4, 0)
+    checked = 0
+    while not state.over and state.plies < 60:
+        base = ev.analyse(state.placement, colours)
+        moves = game.legal_moves(state)
+        for move in moves[::7]:
+            if move.kind in ("place", "remove"):
+                after = ev.changed(base, ev.changes_of(move))
+                whole = ev.analyse(move.placement, colours)
+                assert after.owner == whole.owner and after.finishing == whole.finishing
+                assert after.strength == pytest.approx(whole.strength)
+                assert ev.strengths_after(base, ev.changes_of(move)) == pytest.approx(whole.strength)
+                checked += 1
+        state = game.apply(state, moves[bot.choose(view_of(game, state), moves)])
+    assert checked > 50
