@@ -25,17 +25,18 @@ from sorry_rules.players.runner import play_game
 
 
 def grid_auto_command(game, seed, players, auto, max_plies, extras: dict, seat_specs=(), bot=None) -> None:
-    """Play and print a computer-only game of the grid variant `game`."""
+    """Play and print a computer-only game of the grid variant `game` (`--auto`, or every
+    seat a bot through `--seat`; the default bot as for track games)."""
     asked = [name for name, given in extras.items() if given]
-    if not auto or asked:
-        wanted = ", ".join(asked) if asked else "play without --auto"
-        raise UsageError(f"{game.name}: only --auto games are offered for grid variants so far (not: {wanted})")
+    if asked:
+        raise UsageError(f"{game.name}: only --auto games are offered for grid variants so far (not: {', '.join(asked)})")
     if seed is None:
         seed = secrets.randbelow(10**9)
     state = game.new_game(seed, players=players if players is not None else min(game.seating))
-    kinds = seat_kinds(game.colours, state.seats, seat_specs, None, auto, bot or "random")
-    if HUMAN in kinds:  # pragma: no cover - seat_kinds refuses people with --auto
-        raise UsageError(f"{game.name}: only --auto games are offered for grid variants so far")
+    kinds = seat_kinds(game.colours, state.seats, seat_specs, None, auto, bot or ("random" if auto else "greedy"))
+    if HUMAN in kinds:
+        raise UsageError(f"{game.name}: only --auto games are offered for grid variants so far, or every seat a bot "
+                         "with --seat COLOUR=bot:NAME (not: a person at the table)")
     seats = ", ".join(game.colours[c] for c in state.seats)
     click.echo(f"{game.name}, seed {seed}, {len(state.seats)} players: {seats}")
     if any(kind != "bot:random" for kind in kinds):
