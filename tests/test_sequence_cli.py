@@ -65,5 +65,7 @@ def test_auto_seats_take_any_bot_the_same_way_for_a_seed():
     assert first.exit_code == 0, first.output
     assert first.output.splitlines()[1] == "Seats: 1 greedy, 2 greedy, 3 expert"
     assert run(*args).output == first.output
+    bots_only = run("--variant", "sequence", "--seed", "2", "--seat", "blue=bot:expert", "--seat", "green=random")
+    assert bots_only.exit_code == 0 and bots_only.output.splitlines()[1] == "Seats: 1 expert, 2 random"
     wrong = run("--variant", "sequence", "--auto", "--seat", "red=bot:expert")
     assert wrong.exit_code == 2 and "red does not play in a 2-player game" in wrong.output
