@@ -6,12 +6,24 @@ others, in their usual order otherwise. Started first, they cannot leave one pyt
 worker running alone at the end while the other CPUs wait; `--dist worksteal`
 (pyproject.toml) balances the rest. The order changes nothing else: every test is
 independent of the others.
+
+The DSL parser cache (`sorry_rules.dsl.parsercache`) goes to a folder of this run, removed
+at the end, never to the user's cache folder.
 """
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
+
+from sorry_rules.base.resources import CACHE_ENV
+
+_CACHE = None
+
 FIRST = (
     "tests/test_simulate.py",
+    "tests/test_simrun.py",
     "tests/test_yamlsafe.py",
     "tests/test_validate.py",
     "tests/test_bots.py",
@@ -23,3 +35,16 @@ FIRST = (
 def pytest_collection_modifyitems(session, config, items):
     rank = {name: i for i, name in enumerate(FIRST)}
     items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0], len(FIRST)))
+
+
+def pytest_configure(config):
+    global _CACHE
+    if CACHE_ENV not in os.environ:
+        _CACHE = tempfile.mkdtemp(prefix="sorry-rules-test-cache-")
+        os.environ[CACHE_ENV] = _CACHE
+
+
+def pytest_unconfigure(config):
+    if _CACHE is not None:
+        os.environ.pop(CACHE_ENV, None)
+        shutil.rmtree(_CACHE, ignore_errors=True)

@@ -62,7 +62,40 @@ def check_state(game, state) -> None:
                 assert len(hand) == game.hand_size, f"a hand holds {len(hand)} cards while cards remain to draw (P4)"
     assert sorted(cards) == facts.deck, "cards are not conserved (pile + discards + hands + card = deck)"
     assert 0 <= state.turn < len(seats), "turn is not a seat"
+    check_marks(game, state)
     assert state.winner is None or 0 <= state.winner < len(seats), "winner is not a seat"
+
+
+def check_marks(game, state) -> None:
+    """Marks (engine.marks) sit on pawns: one per kind on a pawn of a square below X, at most
+    as many as the pawns on Start or Home; a kind with one_per_player has one per placer; a
+    kind that ends when its pawn leaves a zone is only on pawns in that zone."""
+    if not game.marks:
+        assert state.marks == (), "a variant without marks has none"
+        return
+    assert len(state.marks) == len(game.marks), "one entry per mark kind"
+    for kind, entries in zip(game.marks, state.marks):
+        assert list(entries) == sorted(entries), f"mark {kind.name}: entries not sorted"
+        for c, sq, by in set(entries):
+            here = state.placement[c].count(sq)
+            assert here >= sum(1 for e in entries if e[:2] == (c, sq)), \
+                f"mark {kind.name} on {game.colours[c]} {game.layout.name(sq)} without a pawn to carry it"
+            assert by in state.seats, f"mark {kind.name} placed by a colour not seated"
+            if kind.until.startswith("leaves_"):
+                zone = kind.until[len("leaves_"):]
+                assert game_zone(game, c, sq) == zone, f"mark {kind.name} outlived its pawn leaving {zone}"
+        if kind.one_per_player:
+            bys = [e[2] for e in entries]
+            assert len(bys) == len(set(bys)), f"mark {kind.name}: a player has two"
+
+
+def game_zone(game, c: int, sq: int) -> str:
+    layout = game.layout
+    if sq < layout.T:
+        return "track"
+    if sq < layout.X:
+        return "safety"
+    return "home" if sq == layout.home[c] else "start"
 
 
 def placement_after_events(game, placement, events) -> tuple:
@@ -83,6 +116,8 @@ def placement_after_events(game, placement, events) -> tuple:
             _, a, sa, b, sb = event
             move(a, sa, sb, event)
             move(b, sb, sa, event)
+        elif event[0] in ("mark", "unmark", "carry"):
+            assert len(event) == 5 and event[3] < len(game.marks), f"bad mark event {event}"
         else:
             assert len(event) == 4, f"unknown event {event}"
             _, c, frm, to = event
@@ -91,7 +126,7 @@ def placement_after_events(game, placement, events) -> tuple:
 
 
 def _wins(game, state, colour) -> bool:
-    return game.win_holds(colour, state.placement, state.counters)
+    return game.win_holds(colour, state.placement, state.counters, state.marks)
 
 
 def check_step(game, before, move, after) -> None:
@@ -145,11 +180,12 @@ def check_outcome(game, state) -> None:
 
 
 def check_moves(game, state, moves) -> None:
-    """The legal moves of a running game: at least one; one move per distinct result (A24);
+    """The legal moves of a running game: at least one; one move per distinct result (A24;
+    with marks, the marks after it are part of the result);
     every move plays the drawn card (draw play) or a card of the hand (hand play); a
     forfeit or the discards only when nothing else is possible (R11, P5)."""
     assert moves, "a running game always offers at least one move (a forfeit or a discard when stuck)"
-    keys = [(m.card, m.placement, m.kind, m.draw_again) for m in moves]
+    keys = [(m.card, m.placement, m.kind, m.draw_again, m.marks) for m in moves]  # marks: A24 with marked pawns in Start
     assert len(keys) == len(set(keys)), "the same move is offered twice (A24)"
     kinds = {m.kind for m in moves}
     assert kinds <= {"move", "pass", "forfeit", "discard"}, f"unknown move kinds {kinds}"

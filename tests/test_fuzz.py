@@ -230,10 +230,13 @@ _json = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow
                      max_leaves=12)
 _colours = st.sampled_from(["red", "blue", "yellow", "green", "purple", "RED", ""])
 _seated = st.lists(st.sampled_from(["red", "blue", "yellow", "green"]), min_size=1, max_size=4, unique=True)
+_mark_entries = st.lists(st.one_of(st.fixed_dictionaries({"colour": _colours, "square": _squares},
+                                                          optional={"by": st.one_of(_colours, _json)}), _json), max_size=4)
+_marks = st.dictionaries(st.sampled_from(["frozen", "mercy", "frosen", ""]), st.one_of(_mark_entries, _json), max_size=3)
 _positions = st.fixed_dictionaries(
     {"players": _seated, "card": st.sampled_from(["1", "2", "4", "7", "10", "11", "sorry"]),
      "pawns": st.dictionaries(st.sampled_from(["red", "blue", "yellow", "green"]), st.lists(_squares, max_size=5), max_size=4)},
-    optional={"turn": _colours, "hand": st.lists(st.sampled_from(["1", "7", "x"]), max_size=6)},
+    optional={"turn": _colours, "hand": st.lists(st.sampled_from(["1", "7", "x"]), max_size=6), "marks": _marks},
 )  # mostly well-formed, so the checks deep inside are reached
 _damaged = st.fixed_dictionaries(
     {},
@@ -243,40 +246,68 @@ _damaged = st.fixed_dictionaries(
         "card": st.one_of(st.sampled_from(["1", "2", "7", "11", "sorry", "6", 7]), _json),
         "hand": st.one_of(st.lists(st.sampled_from(["1", "7", "x"]), max_size=6), _json),
         "pawns": st.one_of(st.dictionaries(_colours, st.one_of(st.lists(_squares, max_size=6), _json), max_size=4), _json),
+        "marks": st.one_of(_marks, _json),
         "extra": _json,
     },
 )
 
 
 @fast
-@given(data=st.one_of(_positions, _damaged, _json))
-def test_position_data_gives_only_position_errors(data):
-    """Any position data: a PositionError, or a position whose moves report is JSON data."""
-    _position_case(data)
+@given(data=st.one_of(_positions, _damaged, _json), marked=st.booleans())
+def test_position_data_gives_only_position_errors(data, marked):
+    """Any position data: a PositionError, or a position whose moves report is JSON data
+    (read by standard, and by standard with the marks of H27 and H31)."""
+    _position_case(data, marked)
 
 
 @pytest.mark.slow
 @soak
-@given(data=st.one_of(_positions, _damaged, _json))
-def test_soak_position_data(data):
-    _position_case(data)
+@given(data=st.one_of(_positions, _damaged, _json), marked=st.booleans())
+def test_soak_position_data(data, marked):
+    _position_case(data, marked)
 
 
-def _position_case(data):
+def _position_case(data, marked=False):
     from sorry_rules.base.errors import PositionError
     from sorry_rules.authoring.oracle import moves_report
     from sorry_rules.records.position import parse_position
 
-    game = _standard()
-    try:
-        with F.time_limit(F.CASE_SECONDS):
-            found = parse_position(game, data)
-            report = moves_report(game, found)
-    except PositionError:
-        return
     import json
 
-    assert json.loads(json.dumps(report)) == report
+    for game in (_marked() if marked else _standard(), _geometry()):
+        try:
+            with F.time_limit(F.CASE_SECONDS):
+                found = parse_position(game, data)
+                report = moves_report(game, found)
+        except PositionError:
+            continue
+        assert json.loads(json.dumps(report)) == report
+
+
+def _geometry():
+    """Standard with every geometry construct: a bounce, a backward turn, pawns not passed."""
+    from sorry_rules.compiler import load_game
+
+    global _GEOMETRY
+    try:
+        return _GEOMETRY
+    except NameError:
+        _GEOMETRY = load_game("standard", ["house/bounce-back.yaml", "house/backward-into-safety.yaml",
+                                           "house/no-passing-opponents.yaml"])
+        return _GEOMETRY
+
+
+def _marked():
+    """Standard with marks (H27 mercy, H31 frozen), loaded once."""
+    from sorry_rules.compiler import load_game
+
+    global _MARKED
+    try:
+        return _MARKED
+    except NameError:
+        _MARKED = load_game("standard", ("house/freeze.yaml", "house/mercy-start.yaml", "house/sorry-safety.yaml",
+                                         "house/safety-sprint.yaml"))
+        return _MARKED
 
 
 def _standard():

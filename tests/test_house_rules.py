@@ -41,7 +41,15 @@ CATALOGUE = {
     "H21": "house/bump-bonus.yaml",
     "H22": "house/bump-points.yaml",
     "H24": "house/deck-44.yaml",
+    "H27": "house/mercy-start.yaml",
+    "H28": "house/safety-sprint.yaml",
+    "H29": "house/sorry-safety.yaml",
+    "H31": "house/freeze.yaml",
     "H24 (55)": "house/deck-55.yaml",
+    "H30": "house/backward-into-safety.yaml",
+    "H32": "house/bounce-back.yaml",
+    "no jumping (invented)": "house/no-passing-opponents.yaml",
+    "seven both ways (invented)": "house/seven-both-ways.yaml",
     "quick game": "house/quick-game.yaml",
 }
 

@@ -12,7 +12,8 @@ SCENARIOS = Path(__file__).parent / "scenarios"
 
 PARTNERSHIP = [f"T{i}" for i in range(1, 11)]
 POINTS = [f"P{i}" for i in range(1, 8)]
-HOUSE = ["H1", "H2", "H3", "H5", "H6", "H10", "H12", "H13", "H14", "H15", "H17", "H19", "H24"]
+HOUSE = ["H1", "H2", "H3", "H5", "H6", "H10", "H12", "H13", "H14", "H15", "H17", "H19", "H24",
+         "H27", "H28", "H29", "H30", "H31", "H32"]
 
 
 def _cites() -> dict:

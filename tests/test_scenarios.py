@@ -5,7 +5,8 @@ A file names its `variant:`, optional bundled or local overlays `rules: [...]` (
 `--rule`, in order; a scenario's own `rules:` replaces the file's) and an optional inline
 `overlay:` merged last. `pawns: initial` in a position stands for the variant's starting
 placement. Results may also state `wins:`, `scores:`, `draw_again:`, `extra_cards:` and
-`counters:` of the move."""
+`counters:` of the move; under `marks:` a result's `marks:` (the marks after the move, none
+when left out) is part of what identifies it."""
 
 from __future__ import annotations
 
@@ -78,7 +79,7 @@ def _placement_key(game, seats, base, result: dict) -> tuple:
     """Canonical placement of an expected result; colours left out keep `base`."""
     placement = list(base)
     for name, squares in result.items():
-        if name in ("pass", "card", "discard", "wins", "scores", "draw_again", "extra_cards", "counters"):
+        if name in ("pass", "card", "discard", "wins", "scores", "draw_again", "extra_cards", "counters", "marks"):
             continue
         c = game.colours.index(name)
         assert c in seats, f"result names {name}, which is not playing"
@@ -87,14 +88,25 @@ def _placement_key(game, seats, base, result: dict) -> tuple:
     return tuple(placement)
 
 
+def _marks_key(game, marks) -> tuple:
+    """Under `marks:` the marks after a move are part of its result: a result without
+    `marks:` has none; entries compare as a multiset (`by` defaults to the pawn's colour)."""
+    if not game.marks:
+        return ()
+    return tuple(sorted((name, e["colour"], e["square"], e.get("by", e["colour"]))
+                        for name, entries in (marks or {}).items() for e in entries))
+
+
 def _expected(game, position, result: dict) -> tuple:
     key = _placement_key(game, position.state.seats, position.state.placement, result)
-    return (key, bool(result.get("pass", False)), result.get("card"), result.get("discard"))
+    return (key, bool(result.get("pass", False)), result.get("card"), result.get("discard"),
+            _marks_key(game, result.get("marks")))
 
 
 def _actual(game, state, entry: dict) -> tuple:
     key = _placement_key(game, state.seats, state.placement, entry["result"])
-    return (key, bool(entry.get("pass", False)), entry.get("card"), entry.get("discard"))
+    return (key, bool(entry.get("pass", False)), entry.get("card"), entry.get("discard"),
+            _marks_key(game, entry.get("marks")))
 
 
 @pytest.mark.parametrize("path, scenario", list(_cases()))

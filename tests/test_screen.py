@@ -361,3 +361,24 @@ def test_card_names_in_brackets_are_shown_not_read_as_markup():
     text = _print(render_moves(game, game.legal_moves(pos.state), True), colour=False)
     assert "[sorry] Red pawn start -> track:10, bumps Blue" in text
     assert "[1] Red pawn start -> track:4" in text
+
+
+def test_counters_are_shown_during_the_game_with_every_seats_value():
+    """H22 (counters): the live screen shows each declared counter with every seat's value, as
+    the state holds it, and still fits 80x24; a variant without counters shows no such line."""
+    game = load_game("standard", ["house/bump-points.yaml"])
+    for seed in range(1, 40):
+        scene, state = _scene_after(game, seed, 120, NAMES)
+        if any(any(values) for values in state.counters):
+            break
+    else:
+        pytest.fail("no seed bumped in 120 moves")
+    scene = Scene(**{**scene.__dict__, "counters": state.counters})
+    text = _print(render_scene(scene), colour=False)
+    expected = "bumps made: " + ", ".join(f"{game.colours[c].capitalize()} {state.counters[c][0]}" for c in state.seats)
+    assert expected in text
+    lines = _screen_lines(game, scene, state)
+    assert len(lines) <= 24 and all(len(_print([line], colour=False).rstrip("\n")) <= 80 for line in lines)
+    plain = load_game("standard")
+    plain_scene, _ = _scene_after(plain, 3, 60, NAMES)
+    assert "bumps made" not in _print(render_scene(plain_scene), colour=False)

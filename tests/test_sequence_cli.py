@@ -1,5 +1,6 @@
 """The front ends that work for Sequence: `--auto` play (with any bots), `validate`,
-`explain`, and the usage errors for what grid variants do not offer yet."""
+`explain`, and the usage errors for what grid variants do not offer yet
+(tests/test_sequence_play.py: play, saves, replay)."""
 
 from __future__ import annotations
 
@@ -36,11 +37,10 @@ def test_auto_stops_at_the_move_limit():
     assert result.output.splitlines()[-1] == "No winner: the game was stopped at the --max-plies limit of 3 moves."
 
 
-@pytest.mark.parametrize("args", [(), ("--auto", "--save", "x.json"), ("--auto", "--humans", "1")])
-def test_what_grid_variants_do_not_offer_yet_is_a_usage_error(args):
-    result = run("--variant", "sequence", "--seed", "1", *args)
+def test_play_with_a_person_needs_a_terminal():
+    result = run("--variant", "sequence", "--seed", "1")
     assert result.exit_code == 2
-    assert "only --auto games are offered for grid variants" in result.output
+    assert "no terminal to play on" in result.output
 
 
 def test_validate_passes_the_rule_file():

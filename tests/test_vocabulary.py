@@ -152,3 +152,112 @@ def test_auto_game_shows_counters_and_their_score_line():
         if "points" in line and "Home  =" in line:
             name = line.split()[0]
             assert re.search(rf"[=+] {values[name]} \(1 per bump made\)", line), line
+
+
+#: Invented: "Side door". A pawn moving forward may turn into its safety zone straight from its
+#: own start exit (a geometry turn); moves past Home bounce (geometry); a move that enters a
+#: safety zone scores a point on a counter (a consequence on the `enters_safety` fact), and a
+#: 5 may not use the door (a filter): geometry combined with facts, filters and counters.
+SIDE_DOOR = """\
+extends: standard
+geometry:
+  past_home: bounce
+  turns:
+    side_door: {at: start_exit, moving: forward, onto: safety}
+counters:
+  doors: {}
+filters:
+  no_door_for_5: {cards: ["5"], must: enters_safety(player) == 0}
+after:
+  door_point: {when: enters_safety(player) > 0, add: {doors: 1}}
+win: home(team) == pawns(team) or doors(player) >= 6
+"""
+
+
+#: Invented: "Bounty hunters". A pawn that bumps an opponent becomes wanted (a mark placed by an
+#: `after:` consequence) until it moves again; any card with a backward move may instead send
+#: a wanted opponent pawn on the track back to Start (an added alternative with a pawn
+#: selector), the 4 must do so when it can (a filter on the bump fact) and every arrest
+#: scores on a counter. Marks, selectors, `also:`, filters, consequences and counters combine.
+BOUNTY = """\
+extends: standard
+counters:
+  arrests: {}
+marks:
+  wanted: {until: moves, symbol: "$"}
+filters:
+  arrest_with_4: {cards: ["4"], prefer: bumps(opponents) > 0}
+after:
+  outlaw: {when: bumps(opponents) > 0 and moves(player) > 0, mark: {wanted: moved}}
+  bounty: {when: bumps(opponents) > 0 and moves(player) == 0, add: {arrests: 1}}
+also:
+  arrest:
+    having: [backward]
+    effect: send opponent in track marked wanted to start
+"""
+
+
+@pytest.fixture()
+def side_door(tmp_path):
+    path = tmp_path / "side-door.yaml"
+    path.write_text(SIDE_DOOR)
+    return load_game(str(path))
+
+
+def test_invented_geometry_turn_with_a_counter_and_a_filter(side_door):
+    """From the start exit track:4: a 3 goes on to track:7 or through the door to safety:3,
+    scoring a door point; an 8 through the door counts safety:1..5, Home and bounces back to
+    safety:4; a 12 through the door would bounce out of the zone (illegal): only 4 + 12 = 16,
+    blue's triangle, sliding to 19; the filter keeps the 5 off the door (safety:5)."""
+    pawns = {"red": ["track:4", "start", "start", "start"]}
+    three = {m["text"]: m for m in report(side_door, pawns, card="3")["moves"]}
+    assert set(three) == {"Red pawn track:4 -> track:7", "Red pawn track:4 -> safety:3"}
+    assert three["Red pawn track:4 -> safety:3"]["counters"]["red"] == {"doors": 1}
+    assert three["Red pawn track:4 -> track:7"]["counters"]["red"] == {"doors": 0}
+    eight = [m["text"] for m in report(side_door, pawns, card="8")["moves"]]
+    assert sorted(eight) == ["Red pawn track:4 -> safety:4", "Red pawn track:4 -> track:12"]
+    twelve = [m["text"] for m in report(side_door, pawns, card="12")["moves"]]
+    assert twelve == ["Red pawn track:4 -> track:16, slides to track:19"]
+    five = report(side_door, pawns, card="5")
+    assert [m["text"] for m in five["moves"]] == ["Red pawn track:4 -> track:9"]
+    state = parse_position(side_door, {"players": ["red", "blue", "yellow", "green"], "turn": "red", "card": "5",
+                                       "pawns": pawns}).state
+    removed = side_door.filtered_moves(state)
+    assert [(m.placement[0][0], label.split(":")[0]) for m, label in removed] == [(side_door.layout.T + 4, "filters.no_door_for_5")]
+
+
+def test_invented_geometry_rule_plays_to_the_end(side_door):
+    for seed in range(4):
+        final = play_random(side_door, seed, 4).final
+        assert final.winner is not None
+        check_state(side_door, final)
+
+
+@pytest.fixture()
+def bounty(tmp_path):
+    path = tmp_path / "bounty.yaml"
+    path.write_text(BOUNTY)
+    return load_game(str(path))
+
+
+def test_invented_marks_selectors_and_filters_combine(bounty):
+    """Red bumps blue: red's pawn is wanted. Blue's 4 must arrest it (the filter prefers the
+    bump), the arrest sends it to Start, ends the mark and scores blue a point."""
+    game = bounty
+    first = parse_position(game, {"players": ["red", "blue", "yellow", "green"], "turn": "red", "card": "5",
+                                  "pawns": {"red": ["track:30"], "blue": ["track:35", "track:50"]}})
+    move = next(m for m in game.legal_moves(first.state) if m.placement[0][0] == 35)
+    after = game.apply(first.state, move)
+    assert after.marks == (((0, 35, 0),),), "the pawn that bumped is wanted"
+    second = parse_position(game, {"players": ["red", "blue", "yellow", "green"], "turn": "blue", "card": "4",
+                                   "pawns": {"red": ["track:35"], "blue": ["track:50"]},
+                                   "marks": {"wanted": [{"colour": "red", "square": "track:35"}]}})
+    moves = game.legal_moves(second.state)
+    assert len(moves) == 1 and moves[0].events == (("bump", 0, 35),), "the 4 must arrest the wanted pawn"
+    arrested = game.apply(second.state, moves[0])
+    assert arrested.marks == ((),) and arrested.counters[1] == (1,)
+    calm = parse_position(game, {"players": ["red", "blue", "yellow", "green"], "turn": "blue", "card": "4",
+                                 "pawns": {"red": ["track:35"], "blue": ["track:50"]}})
+    # nobody wanted: the 4 moves back, 50 - 4 = 46 is green's triangle, sliding to 49
+    assert [m.placement[1][0] for m in game.legal_moves(calm.state)] == [49]
+    assert play_random(game, 3, 4).final.winner is not None

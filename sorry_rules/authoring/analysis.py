@@ -76,7 +76,11 @@ class _Reach(dsl.Visitor):
         self.backward.add(node.steps)
 
     def visit_Split(self, node):
-        if self.pawns > 1:
+        if node.parts:  # split N into ...: each part may take up to N - (the other parts) steps its way
+            most = node.steps - len(node.parts) + 1
+            for direction, _ in node.parts:
+                (self.forward if direction == "forward" else self.backward).update(range(1, most + 1))
+        elif self.pawns > 1:
             self.forward.update(range(1, node.steps))
 
     def visit_Enter(self, node):
@@ -199,10 +203,11 @@ def _home(v, ctx, prims, win_ast, can_leave: bool, report) -> None:
             reach.visit(node)
     needed = win_ast is None or "home" in functions_in(win_ast)  # an unreadable win: assume it needs Home
     severity = "error" if needed else "warning"
-    if not reach.forward:
+    layout, mechanics = ctx.layout, ctx.mechanics
+    turns_in = mechanics.routes is not None and any(t.onto == "safety" for t in mechanics.routes.geometry.turns)
+    if not reach.forward and not turns_in:  # a turn into the safety zone leads Home whatever the direction
         report(("cards",), "SR509", "Home unreachable: no card moves a pawn forward", severity, also=(("deck",),))
         return
-    layout, mechanics = ctx.layout, ctx.mechanics
     starts = []
     if v.setup.on_start_exit > 0:
         starts.append("exit")
@@ -255,6 +260,10 @@ class _HomeSearch:
         if sq >= self.layout.X:
             return []
         layout, reach = self.layout, self.reach
+        routes = self.mechanics.routes
+        if routes is not None:  # geometry: every way of every step count (turns, bounces)
+            return [self.after_slide(way[0]) for direction, counts in (("forward", reach.forward), ("backward", reach.backward))
+                    for n in sorted(counts) for way in routes.options(direction, n)[self.c][sq]]
         return (self._walk(sq, self.max_forward, reach.forward, layout.step_forward)
                 + self._walk(sq, self.max_backward, reach.backward, layout.step_backward))
 

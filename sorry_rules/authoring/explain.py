@@ -16,8 +16,10 @@ from dataclasses import dataclass
 from sorry_rules import dsl
 from sorry_rules.base.errors import UsageError
 from sorry_rules.compiler.build import compile_variant
+from sorry_rules.compiler.marking import alternatives
 from sorry_rules.rules.loader import load_variant
 from sorry_rules.base.suggest import did_you_mean
+from sorry_rules.authoring.routewords import geometry_words
 
 WIDTH = 88
 _RELATION = {"opponent": "an opponent's", "partner": "a partner's", "other": "another colour's", "own": "your own"}
@@ -47,7 +49,13 @@ class CardRule:
     effect: object     # AST of the whole effect
     source: str
     where: str         # file:line of the card's definition
-    options: tuple     # top-level alternatives (one Option when the effect is not a choice)
+    options: tuple     # top-level alternatives (one Option when the effect is not a choice), then those `also:` adds
+
+
+#: Which pawn a part of `split N into ...` moves, in words.
+PART_PAWN = {None: "with a pawn no earlier part moved", "any": "with any of your pawns, the same again included",
+             "own": "with another pawn of your own colour", "partner": "with a partner's pawn",
+             "opponent": "with an opponent's pawn", "other": "with a partner's or an opponent's pawn"}
 
 
 def _where(mark, col: bool = True) -> str:
@@ -65,9 +73,11 @@ def card_rules(loaded) -> dict[str, CardRule]:
     v = loaded.variant
     names = [n for n in v.deck if n in v.cards] + [n for n in v.cards if n not in v.deck]
     rules = {}
+    asts = {("cards", name): dsl.parse_effect(v.cards[name]) for name in names}
+    added = alternatives(v, asts)
     for name in names:
         source = v.cards[name]
-        effect = dsl.parse_effect(source)
+        effect = asts[("cards", name)]
         path = ("cards", name)
         nodes = effect.options if isinstance(effect, dsl.Choice) else (effect,)
         options = []
@@ -76,6 +86,10 @@ def card_rules(loaded) -> dict[str, CardRule]:
             following = _first_pos(nodes[i + 1]) if i + 1 < len(nodes) else None
             text = _option_text(source, start, following)
             options.append(Option(node, text, _where(loaded.origins.in_text(path, start))))
+        for extra in added.get(name, ()):
+            text = v.also[extra].effect
+            where = _where(loaded.origins.in_text(("also", extra, "effect"), 0))
+            options.append(Option(dsl.parse_effect(text), text, where))
         mark = loaded.origins.key_mark(path)
         rules[name] = CardRule(name, v.deck.get(name, 0), effect, source, _where(mark, col=False), tuple(options))
     return rules
@@ -103,22 +117,43 @@ class _EffectWords(dsl.Visitor):
     """What an effect does, in words; `nested` asks for the form used inside a larger one."""
 
     def visit_Enter(self, node, nested):
+        if node.selector is not None:
+            return f"start {selector_words(node.selector)} from Start"
         return "start a pawn"
 
+    def visit_Send(self, node, nested):
+        dest = destination_words(node.destination)
+        if node.destination == "start":
+            return f"send {selector_words(node.selector)} back to its Start (a bump)"
+        return f"send {selector_words(node.selector)} to {dest} (it does not move by itself)"
+
+    def visit_MovePawn(self, node, nested):
+        return f"move {selector_words(node.selector)} straight to {destination_words(node.destination)}"
+
+    def visit_Mark(self, node, nested):
+        return f"put the mark '{node.name.replace('_', ' ')}' on {selector_words(node.selector)}"
+
+    def visit_Unmark(self, node, nested):
+        return f"take the mark '{node.name.replace('_', ' ')}' off {selector_words(node.selector)}"
+
     def visit_Forward(self, node, nested):
-        return f"move one pawn forward {node.steps}"
+        return f"move {_one(node)} forward {node.steps}"
 
     def visit_Backward(self, node, nested):
-        return f"move one pawn backward {node.steps}"
+        return f"move {_one(node)} backward {node.steps}"
 
     def visit_Split(self, node, nested):
+        if node.parts:
+            return f"split {node.steps} steps into parts played in this order (each at least 1, all used): " + \
+                ", then ".join(f"{direction} {PART_PAWN[who]}" for direction, who in node.parts)
         if node.among == 2:
             among = "between two pawns"
         elif node.among is None:
             among = "among any number of pawns"
         else:
             among = f"among two to {node.among} pawns"
-        return f"split {node.steps} forward steps {among} (each at least 1, all used)"
+        whose = f" ({selector_words(node.selector, 'pawns')})" if node.selector is not None else ""
+        return f"split {node.steps} forward steps {among}{whose} (each at least 1, all used)"
 
     def visit_Switch(self, node, nested):
         return f"switch one of your pawns on the track with {_RELATION[node.relation]} pawn on the track"
@@ -157,8 +192,58 @@ class _EffectWords(dsl.Visitor):
         return "?"
 
 
+_OWNER = {"own": "your own", "partner": "a partner's", "opponent": "an opponent's", "other": "another colour's",
+          "controlled": "a", "any": "any"}
+_ZONE = {"start": "in its Start", "home": "in its Home", "track": "on the track", "safety": "in its safety zone",
+         "start_exit": "on its start exit"}
+
+
+def selector_words(selector, noun: str = "") -> str:
+    """A pawn selector in words: "an opponent's pawn in its safety zone, marked 'frozen'"."""
+    owner = selector.owner or "controlled"
+    words = f"{_OWNER[owner]} {noun or 'pawn'}" + (" you control" if owner == "controlled" else "")
+    words = words.replace("a pawns", "pawns").replace("an opponent's pawns", "opponents' pawns")
+    if selector.zones:
+        words += " " + " or ".join(_ZONE[z] for z in selector.zones)
+    if selector.alone:
+        words += ", alone on its square"
+    words += "".join(f", marked '{name.replace('_', ' ')}'" for name, _ in selector.marked)
+    words += "".join(f", not marked '{name.replace('_', ' ')}'" for name, _ in selector.unmarked)
+    return words
+
+
+def destination_words(dest) -> str:
+    if isinstance(dest, tuple):
+        return f"{dest[0]}:{dest[1]}"
+    return {"start": "its Start", "home": "its Home", "start_exit": "its start exit"}[dest]
+
+
+def selector_source(selector) -> str:
+    """The DSL text of a selector (canonical order)."""
+    parts = [selector.owner] if selector.owner else []
+    parts += [f"in {z}" for z in selector.zones]
+    parts += [f"marked {n}" for n, _ in selector.marked] + [f"unmarked {n}" for n, _ in selector.unmarked]
+    return " ".join(parts + (["alone"] if selector.alone else []))
+
+
+def _one(node) -> str:
+    """"one pawn", or the pawn a primitive's selector chooses."""
+    return "one pawn" if node.selector is None else selector_words(node.selector)
+
+
+def _selector_suffix(node) -> str:
+    return f" {selector_source(node.selector)}" if node.selector is not None else ""
+
+
+def _destination_source(dest) -> str:
+    return f"{dest[0]}:{dest[1]}" if isinstance(dest, tuple) else dest
+
+
 class _ExprWords(dsl.Visitor):
     """A condition or formula in words."""
+
+    def visit_CountPawns(self, node):
+        return f"the number of {selector_words(node.selector, 'pawns')}"
 
     def visit_Number(self, node):
         return str(node.value)
@@ -216,16 +301,33 @@ class _Source(dsl.Visitor):
     them), for short references to parts of a rule."""
 
     def visit_Enter(self, node):
-        return "enter"
+        return "enter" + (f" {selector_source(node.selector)}" if node.selector is not None else "")
+
+    def visit_Send(self, node):
+        return f"send {selector_source(node.selector)} to {_destination_source(node.destination)}"
+
+    def visit_MovePawn(self, node):
+        return f"move {selector_source(node.selector)} to {_destination_source(node.destination)}"
+
+    def visit_Mark(self, node):
+        return f"mark {node.name} {selector_source(node.selector)}"
+
+    def visit_Unmark(self, node):
+        return f"unmark {node.name} {selector_source(node.selector)}"
+
+    def visit_CountPawns(self, node):
+        return f"count(pawns {selector_source(node.selector)})"
 
     def visit_Forward(self, node):
-        return f"forward {node.steps}"
+        return f"forward {node.steps}" + _selector_suffix(node)
 
     def visit_Backward(self, node):
-        return f"backward {node.steps}"
+        return f"backward {node.steps}" + _selector_suffix(node)
 
     def visit_Split(self, node):
-        return f"split {node.steps}" + ("" if node.among is None else f" among {node.among}")
+        if node.parts:
+            return f"split {node.steps} into " + ", ".join(" ".join(w for w in part if w) for part in node.parts)
+        return f"split {node.steps}" + ("" if node.among is None else f" among {node.among}") + _selector_suffix(node)
 
     def visit_Switch(self, node):
         return f"switch {node.relation}"
@@ -378,6 +480,7 @@ def explain_text(explained: Explained, only=()) -> str:
                 for tier in component.tiers:
                     lines.append(f"    {tier.points:+} if {expr_words(dsl.parse_expr(tier.when))}")
         lines.extend(vocabulary_words(v, origins))
+        lines.extend(geometry_words(v, lambda path: _where(origins.key_mark(path), col=False)))
     return "\n".join(lines)
 
 
@@ -399,6 +502,7 @@ def vocabulary_words(v, origins) -> list[str]:
         else:
             lines.append(f"  When, for some move, {expr_words(dsl.parse_expr(f.prefer))}, only the moves for which it holds "
                          "are legal.")
+    lines.extend(marks_words(v, origins))
     for i, c in v.after.items():
         scope = f"a move of cards {', '.join(c.cards)}" if c.cards is not None else "a move"
         lines.append(f"After {scope} ('{i}') - {_where(origins.key_mark(('after', i)), col=False)}")
@@ -406,5 +510,39 @@ def vocabulary_words(v, origins) -> list[str]:
                 for name, amount in c.add.items()]
         if c.draw_again:
             does.append("take one extra card")
+        does.extend(f"mark every pawn it {which} '{name.replace('_', ' ')}'" for name, which in c.mark.items())
         lines.append(f"  If {expr_words(dsl.parse_expr(c.when))}: {'; '.join(does) or 'nothing'}.")
+    return lines
+
+
+_UNTIL = {"removed": "until an effect takes it off", "next_turn": "until the next turn of the player who placed it begins",
+          "leaves_start": "until the pawn leaves its Start", "leaves_track": "until the pawn leaves the track",
+          "leaves_safety": "until the pawn leaves its safety zone", "moves": "until the pawn changes square"}
+
+
+def marks_words(v, origins) -> list[str]:
+    """The marks (`marks:`) and the alternatives added to cards (`also:`) in words."""
+    lines = []
+    for name, m in v.marks.items():
+        lines.append(f"Mark '{m.label or name.replace('_', ' ')}' ({name}, shown {m.symbol}) - "
+                     f"{_where(origins.key_mark(('marks', name)), col=False)}")
+        does = [_UNTIL[m.until]]
+        if m.one_per_player:
+            does.append("each player has at most one on the board (a new one replaces it)")
+        if m.immobile:
+            does.append("a marked pawn cannot move")
+        if m.untouchable:
+            does.append("a marked pawn cannot be moved: no pawn may land on it, switch it or Sorry! it, a slide ending "
+                        "on it cannot be taken and a slide passing over it leaves it")
+        lines.append(textwrap.fill(sentence("; ".join(does)), WIDTH, initial_indent="  ", subsequent_indent="  "))
+    for name, item in v.also.items():
+        scope = []
+        if item.cards is not None:
+            scope.append(f"cards {', '.join(item.cards)}")
+        if item.having is not None:
+            scope.append(f"every card whose effect has {' or '.join(item.having)}")
+        lines.append(f"Also on {' and '.join(scope) or 'every card'} ('{name}') - "
+                     f"{_where(origins.key_mark(('also', name)), col=False)}")
+        lines.append(textwrap.fill(sentence("instead " + effect_words(dsl.parse_effect(item.effect))), WIDTH,
+                                   initial_indent="  ", subsequent_indent="  "))
     return lines

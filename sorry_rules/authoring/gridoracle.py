@@ -48,11 +48,14 @@ def describe_grid_move(game, colour: int, move) -> str:
     return f"{who} {' and '.join(parts)} with {card}"
 
 
-def format_grid_report_text(report: dict) -> str:
+def format_grid_report_text(report: dict, details=None) -> str:
+    """The report as text; `details(move)` may add indented lines under each move."""
     lines = [f"{report['turn']} to play:"]
     if report["forfeit"]:
         lines.append("  no legal move: the player passes")
     for i, move in enumerate(report["moves"], 1):
         suffix = f"  ({move['winner']} wins)" if move["winner"] else ""
         lines.append(f"  {i:2}. {move['text']}{suffix}")
+        if details is not None:
+            lines.extend(details(move))
     return "\n".join(lines)

@@ -10,12 +10,15 @@ A move that ends the game carries `"wins": true` and, when the variant scores,
 `"scores": {colour: points}` for every seated colour. Under `after:` consequences or
 `counters:` every move also carries `"after"` (the labels of the consequences it triggers),
 `"extra_cards"` (the cards its player takes next, the card's own extra draw included) and,
-with counters, `"counters": {colour: {name: value}}` after it.
+with counters, `"counters": {colour: {name: value}}` after it. Under `marks:` every move
+carries `"marks": {mark: [{"colour", "square", "by"}]}`, the marks once it is played (its
+consequences and the next turn's beginning included), and the report carries the
+position's own `"marks"`.
 """
 
 from __future__ import annotations
 
-from sorry_rules.engine.describe import describe_move, placement_names
+from sorry_rules.engine.describe import describe_move, marks_data, placement_names
 
 
 def moves_report(game, position) -> dict:
@@ -27,6 +30,8 @@ def moves_report(game, position) -> dict:
         report["hand"] = [game.card_names[c] for c in position.hand]
     else:
         report["card"] = game.card_names[position.card]
+    if game.marks:
+        report["marks"] = marks_data(game, state.marks)
     listed = []
     forfeit = False
     draw_again = False
@@ -49,6 +54,8 @@ def moves_report(game, position) -> dict:
             _mark_game_end(game, state, move, entry)
         if game.after or game.counters:
             _mark_consequences(game, state, move, entry)
+        if game.marks:
+            entry["marks"] = marks_data(game, game.marks_after(state, move))
         listed.append(entry)
     report["moves"] = listed
     report["forfeit"] = forfeit
@@ -80,10 +87,18 @@ def _mark_game_end(game, state, move, entry: dict) -> None:
         entry["scores"] = {game.colours[after.seats[seat]]: total for seat, (total, _) in outcome.scores.items()}
 
 
+def marks_text(marks: dict) -> str:
+    """`frozen: blue track:20 (by red); mercy: none` for a `marks` entry of the report."""
+    return "; ".join(f"{name}: " + (", ".join(f"{e['colour']} {e['square']} (by {e['by']})" for e in entries) or "none")
+                     for name, entries in marks.items())
+
+
 def format_report_text(report: dict, details=None) -> str:
     """The report as text; `details(move)` may add indented lines under each move."""
     what = f"card {report['card']}" if "card" in report else f"hand {', '.join(report['hand'])}"
     lines = [f"{report['turn']} to play, {what}:"]
+    if report.get("marks") is not None:
+        lines.append(f"  marks: {marks_text(report['marks'])}")
     if report["forfeit"]:
         lines.append("  no legal move: the card is forfeited" + (" (then draws again)" if report["draw_again"] else ""))
     for i, move in enumerate(report["moves"], 1):
@@ -96,6 +111,8 @@ def format_report_text(report: dict, details=None) -> str:
         lines.extend(f"      then: {label}" for label in move.get("after", []))
         if move.get("extra_cards"):
             lines.append(f"      extra cards: {move['extra_cards']}")
+        if move.get("marks") is not None:
+            lines.append(f"      marks after: {marks_text(move['marks'])}")
         if "counters" in move:
             values = "; ".join(f"{colour} " + ", ".join(f"{name} {value}" for name, value in named.items())
                                for colour, named in move["counters"].items())

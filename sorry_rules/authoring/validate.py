@@ -31,11 +31,15 @@ from sorry_rules import dsl
 from sorry_rules.authoring.analysis import analyse as run_analyses
 from sorry_rules.base.errors import BySeverity, Problem, ProblemCollector, RuleFileError, UsageError
 from sorry_rules.compiler.build import Context, compile_text, dsl_texts
+from sorry_rules.compiler.ranges import condition_warnings, variant_bounds
+from sorry_rules.compiler.geometry import check_geometry
+from sorry_rules.compiler.marking import check_marks, mark_warnings
 from sorry_rules.compiler.vocab import check_vocab, counter_warnings
 from sorry_rules.compiler.checks import check_variant
 from sorry_rules.compiler.gridbuild import compile_grid
 from sorry_rules.rules.loader import close_bundled, display_name, read_merged, resolve, schema_problems
 from sorry_rules.rules.model import MAX_PAWNS, MAX_SAFETY, MAX_SIDE, Board, Rules, Variant
+from sorry_rules.rules.vocab import MarkKind
 from sorry_rules.rules.yamlsafe import load_yaml_file
 
 RULE_SUFFIXES = (".yaml", ".yml")
@@ -175,6 +179,8 @@ def _variant_problems(v, origins, root: str, analyse: bool) -> list[Problem]:
     out = ProblemCollector(origins)
     check_variant(v, out)
     check_vocab(v, out)
+    check_geometry(v, out)
+    check_marks(v, out)
     checked = not out.errors
     if v.board.kind == "grid":
         if checked:
@@ -183,13 +189,15 @@ def _variant_problems(v, origins, root: str, analyse: bool) -> list[Problem]:
             except RuleFileError:
                 pass  # its problems are in `out`
         return out.problems
-    ctx = Context(v) if checked else _safe_context(v.colours, v.teams, v.board, v.rules, v.pawns)
+    ctx = Context(v) if checked else _safe_context(v.colours, v.teams, v.board, v.rules, v.pawns, v.marks)
     asts = {}
     for path, text, kind in dsl_texts(v):
         ast, program = compile_text(ctx.programs, out, path, text, kind)
         if program is not None:
             asts[path] = ast
     counter_warnings(v, asts, out)
+    condition_warnings(v, asts, variant_bounds(v, asts), len(v.colours), out)
+    mark_warnings(v, ctx.programs.marks_placed, ctx.programs.marks_read, out)
     if analyse and checked:  # cards that failed to compile are skipped by the analyses
         def report(path, code, message, severity="error", offset=None, also=()):
             mark = origins.in_text(path, offset) if offset is not None else _prefer_root(origins, (path, *also), root)
@@ -215,7 +223,7 @@ def _prefer_root(origins, paths, root: str):
 
 
 # ---- DSL texts when the schema failed ----------------------------------------------------
-def _safe_context(colours, teams, board, rules, pawns=None):
+def _safe_context(colours, teams, board, rules, pawns=None, marks=None):
     """A compiler context from whatever parts of a variant are usable, for checking DSL
     names and types. Unusable parts fall back to the largest board (so step limits, which
     depend on the board, are not reported against a board the file does not have)."""
@@ -255,7 +263,8 @@ def _safe_context(colours, teams, board, rules, pawns=None):
             rules = Rules()
     if not (isinstance(pawns, int) and not isinstance(pawns, bool) and 1 <= pawns <= MAX_PAWNS):
         pawns = 1  # unusable: the cost estimates then assume the fewest pawns
-    return Context(SimpleNamespace(colours=names, teams=groups or None, board=board, rules=rules, pawns=pawns))
+    kinds = {name: MarkKind() for name in marks if isinstance(name, str)} if isinstance(marks, dict) else {}
+    return Context(SimpleNamespace(colours=names, teams=groups or None, board=board, rules=rules, pawns=pawns, marks=kinds))
 
 
 def _raw_texts(data: dict) -> list[tuple[tuple, str, str]]:
@@ -266,6 +275,10 @@ def _raw_texts(data: dict) -> list[tuple[tuple, str, str]]:
         texts += [(("cards", k), t, "effect") for k, t in cards.items() if isinstance(t, str)]
     if isinstance(data.get("win"), str):
         texts.append((("win",), data["win"], "bool"))
+    also = data.get("also")
+    if isinstance(also, dict):
+        texts += [(("also", k, "effect"), item["effect"], "effect") for k, item in also.items()
+                  if isinstance(item, dict) and isinstance(item.get("effect"), str)]
     scoring = data.get("scoring")
     if isinstance(scoring, dict):
         for key, item in scoring.items():
@@ -285,7 +298,8 @@ def _raw_dsl_problems(data: dict, origins) -> list[Problem]:
     board = data.get("board")
     if isinstance(board, dict) and board.get("kind") == "grid":
         return _raw_grid_dsl_problems(data, origins)
-    ctx = _safe_context(data.get("colours"), data.get("teams"), data.get("board"), data.get("rules"), data.get("pawns"))
+    ctx = _safe_context(data.get("colours"), data.get("teams"), data.get("board"), data.get("rules"), data.get("pawns"),
+                        data.get("marks"))
     out = ProblemCollector(origins)
     for path, text, kind in _raw_texts(data):
         compile_text(ctx.programs, out, path, text, kind)

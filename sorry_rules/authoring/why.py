@@ -26,6 +26,7 @@ from sorry_rules import dsl
 from sorry_rules.authoring.explain import source_text
 from sorry_rules.authoring.analysis import primitives
 from sorry_rules.authoring.oracle import format_report_text
+from sorry_rules.authoring.routewords import route_notes
 from sorry_rules.engine.describe import describe_move
 from sorry_rules.engine.events import moved_pawns
 from sorry_rules.engine.mechanics import Board
@@ -95,15 +96,20 @@ class Explainer:
         for move, label in game.filtered_moves(state):
             for pawn in moved_pawns(move.events):
                 filtered.setdefault(pawn, []).append(label)
-        obstacles = game.obstacles(state.placement)
-        board = Board.of(state.placement, layout.X)
+        obstacles = game.obstacles(state.placement, state.marks)
+        board = game.board(state)
         out = []
         for c in game.mechanics.control_of[p]:
             # Start first, Home last
             for sq in sorted(set(state.placement[c]), key=lambda sq: (-layout.distance_home(c, sq), sq)):
                 if (c, sq) in movers:
                     continue
-                reasons = self.reasons(c, sq, p, board, obstacles, cards)
+                held = obstacles.held(c, sq)
+                if held is not None:
+                    label = game.marks[held.mark].label
+                    reasons = [_reason(None, None, None, "marked", f"marked '{label}': a {label} pawn cannot move")]
+                else:
+                    reasons = self.reasons(c, sq, p, board, obstacles, cards)
                 if (c, sq) in filtered:
                     reasons = [_reason(None, None, None, "filter", f"removed by a filter: {label}")
                                for label in dict.fromkeys(filtered[(c, sq)])]
@@ -187,7 +193,11 @@ class _Diagnosis(dsl.EffectWalker):
 
     def visit_Split(self, node):
         if self._concerns(node):
-            yield from self._report(node, self.obstacles.split(node.steps, self.c, self.sq))
+            if node.parts:
+                obstacle = self.obstacles.split_parts(node.steps, tuple(d for d, _ in node.parts), self.c, self.sq)
+            else:
+                obstacle = self.obstacles.split(node.steps, self.c, self.sq)
+            yield from self._report(node, obstacle)
 
     def visit_Switch(self, node):
         if self._concerns(node):
@@ -212,13 +222,21 @@ class _Diagnosis(dsl.EffectWalker):
         if code == "unbumpable":
             colour = self.explainer.layout.colours[obstacle.colour]
             return f"{obstacle.relation} pawn ({colour}) on {name(obstacle.square)}, which may not be bumped"
+        if code == "marked":
+            colour = self.explainer.layout.colours[obstacle.colour]
+            label = self.explainer.game.marks[obstacle.mark].label
+            return f"the {colour} pawn on {name(obstacle.square)} is marked '{label}' and cannot be moved"
         if code == "slide_blocked":
             return (f"the slide from {name(obstacle.square)} ends on {name(obstacle.end)}, "
                     "held by a pawn the slide may not sweep")
-        if code == "overshoot":
+        if code in ("overshoot", "bounce_out"):
+            verb = "overshoot Home" if code == "overshoot" else "bounce back out of the safety zone"
             if obstacle.steps is None:
-                return "would overshoot Home"
-            return f"would overshoot Home ({obstacle.steps} step{'s' if obstacle.steps != 1 else ''} to Home)"
+                return f"would {verb}"
+            return f"would {verb} ({obstacle.steps} step{'s' if obstacle.steps != 1 else ''} to Home)"
+        if code == "passing_blocked":
+            colour = self.explainer.layout.colours[obstacle.colour]
+            return f"would pass the {obstacle.relation} pawn ({colour}) on {name(obstacle.square)}, which may not be passed"
         return self._words_of_kind(node, obstacle)
 
     def _words_of_kind(self, node, obstacle) -> str:
@@ -250,10 +268,12 @@ def add_why(game, rules: dict, position, report: dict) -> dict:
     listed = [m for m in game.legal_moves(state) if m.kind != "forfeit"]
     for entry, why, move in zip(report["moves"], explainer.attribute(state), listed):
         entry["why"] = why
+        if game.mechanics.routes is not None:
+            entry["route"] = route_notes(game, rules, move)
     cards = sorted(set(position.hand)) if position.hand is not None else [position.card]
     report["blocked"] = explainer.blocked(state, listed, cards)
     report["filtered"] = [{"text": describe_move(game, move), "filter": label} for move, label in game.filtered_moves(state)]
-    report["conditions"] = explainer.conditions(cards, state.seats[state.turn], Board.of(state.placement, game.layout.X))
+    report["conditions"] = explainer.conditions(cards, state.seats[state.turn], game.board(state))
     return report
 
 
@@ -264,6 +284,7 @@ def format_why_text(report: dict) -> str:
     def details(move):
         lines = [f"      from card {why['card']}, option {why['option']}: {why['text']}  ({why['where']})"
                  for why in move.get("why", [])]
+        lines.extend(f"      route: {note}" for note in move.get("route", []))
         if move.get("discard"):
             lines.append("      no card in the hand can move: any one card may be discarded")
         return lines

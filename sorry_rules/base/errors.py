@@ -59,11 +59,20 @@ CODES: dict[str, str] = {
     "SR520": "counter named like a DSL word",
     "SR521": "unknown counter",
     "SR522": "counter never changed or never read",
+    "SR529": "filter or consequence condition that can never hold (or a filter that always holds)",
+    # Movement geometry (geometry:)
+    "SR550": "geometry contradicts another rule",
+    "SR551": "geometry rule changes nothing",
+    "SR552": "geometry rule not played with this split",
+    "SR560": "mark named like a DSL word",
+    "SR561": "unknown mark",
+    "SR562": "mark never placed or never read",
     # Position files (`sorry-play moves --state`); unknown colours and cards are SR501/SR502
     "SR601": "not a square in position notation",
     "SR602": "two pawns on one square",
     "SR603": "colour not seated, or seated twice",
     "SR604": "card or hand does not fit how the variant plays",
+    "SR605": "mark on a square without a pawn to carry it",
 }
 
 

@@ -1,4 +1,4 @@
-"""Where the bundled data lives: `variants/` and `grammar/`.
+"""Where the bundled data lives: `variants/` and `grammar/`; where caches may be written.
 
 In a wheel they are installed as `sorry_rules/_data/{variants,grammar}`; in a source checkout
 (editable install, tests) they are the repository's top-level folders. Nothing else in the
@@ -7,6 +7,7 @@ package knows these paths.
 
 from __future__ import annotations
 
+import os
 from functools import lru_cache
 from pathlib import Path
 
@@ -28,3 +29,18 @@ def grammar_text() -> str:
 
 def variants_dir() -> Path:
     return data_dir("variants")
+
+
+#: Environment variable naming the cache folder; empty or "off" turns caching off.
+CACHE_ENV = "SORRY_RULES_CACHE_DIR"
+
+
+def cache_dir() -> Path | None:
+    """The user's cache folder of sorry-rules: $SORRY_RULES_CACHE_DIR if set (None when it
+    is empty or "off": no cache), else $XDG_CACHE_HOME/sorry-rules, else
+    ~/.cache/sorry-rules. Nothing is created here."""
+    chosen = os.environ.get(CACHE_ENV)
+    if chosen is not None:
+        return None if chosen.strip() in ("", "off") else Path(chosen)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "sorry-rules"

@@ -14,11 +14,13 @@ import json
 
 import click
 
+from sorry_rules import __version__
 from sorry_rules.cli import simulate as simcli
 from sorry_rules.cli.authoring import explain, schema, validate, variant_lines
 from sorry_rules.base.errors import UsageError
 from sorry_rules.cli.errors import friendly
 from sorry_rules.cli.options import max_plies_option, players_option, seed_option, variant_options
+from sorry_rules.cli.pictures import render
 from sorry_rules.cli.replay import replay
 
 
@@ -35,13 +37,14 @@ def _load(variant: str, rules: tuple):
 @click.option("--auto", is_flag=True, help="Computer players only; prints the game turn by turn.")
 @max_plies_option("Stop an endless game after this many moves; it ends without a winner.")
 @click.option("--seat", "seat_specs", multiple=True, metavar="COLOUR=KIND",
-              help="Who plays a colour: human, bot, bot:NAME (random, greedy, expert); repeatable.")
+              help="Who plays a colour: human, bot, bot:NAME (random, greedy, expert); repeatable (a colour at "
+                   "several seats, a grid side: once per seat, in seat order).")
 @click.option("--humans", type=int, default=None, help="The first N seats are people taking turns at one keyboard.")
 @click.option("--bot", default=None, help="Computer player for the other seats (default: greedy; random with --auto).")
 @click.option("--resume", type=click.Path(dir_okay=False), default=None, help="Continue the game saved in FILE.")
 @click.option("--save", type=click.Path(dir_okay=False), default=None,
               help="Save the game after every move to FILE (default for games with people: the user data folder).")
-@click.version_option(package_name="sorry-rules")
+@click.version_option(version=__version__, package_name="sorry-rules")  # given: no package metadata read at start-up
 @click.pass_context
 @friendly
 def main(ctx, variant, rules, players, seed, auto, max_plies, seat_specs, humans, bot, resume, save):
@@ -64,7 +67,8 @@ def main(ctx, variant, rules, players, seed, auto, max_plies, seat_specs, humans
               help="Position file (JSON) in RULES.md notation.")
 @click.option("--card", default=None, help="Card to play (overrides the file's card).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-@click.option("--why", is_flag=True, help="Say which card option gives each move, and what stops each pawn that has none.")
+@click.option("--why", is_flag=True, help="Say which card option gives each move, and what stops each pawn (grid: each "
+              "card) that has none.")
 @friendly
 def moves(variant, rules, state_file, card, fmt, why):
     """List every legal move in a position, with the placement each one leads to."""
@@ -83,7 +87,7 @@ def moves(variant, rules, state_file, card, fmt, why):
         game = _load(variant, rules)
     source = read_position_file(state_file)
     if getattr(game, "grid", None) is not None:
-        _grid_moves(game, source, card, fmt, why)
+        _grid_moves(game, source, card, fmt, explained.cards if why else None)
         return
     position = parse_position(game, source.data, card, source.origins)
     report = moves_report(game, position)
@@ -95,16 +99,25 @@ def moves(variant, rules, state_file, card, fmt, why):
         click.echo(format_why_text(report) if why else format_report_text(report))
 
 
-def _grid_moves(game, source, card, fmt, why) -> None:
-    """`moves` for a grid variant: the contract of docs/SEQUENCE.md section 5."""
+def _grid_moves(game, source, card, fmt, cards) -> None:
+    """`moves` for a grid variant: the contract of docs/SEQUENCE.md section 5; with `cards`
+    (the card rules, for --why) each move says which card option gives it and each card
+    without a play why (`authoring.gridwhy`)."""
     # lazy: the grid oracle and its position files only for a grid variant's `moves`
     from sorry_rules.authoring.gridoracle import format_grid_report_text, grid_moves_report
+    from sorry_rules.authoring.gridwhy import add_grid_why, format_grid_why_text
     from sorry_rules.records.gridposition import parse_grid_position
 
-    if card is not None or why:
-        raise UsageError("--card and --why are not offered for grid variants: give the hand in the position file")
-    report = grid_moves_report(game, parse_grid_position(game, source.data, source.origins))
-    click.echo(json.dumps(report, indent=2) if fmt == "json" else format_grid_report_text(report))
+    if card is not None:
+        raise UsageError("--card is not offered for grid variants: give the hand in the position file")
+    position = parse_grid_position(game, source.data, source.origins)
+    report = grid_moves_report(game, position)
+    if cards is not None:
+        add_grid_why(game, cards, position, report)
+    if fmt == "json":
+        click.echo(json.dumps(report, indent=2))
+    else:
+        click.echo(format_grid_why_text(report) if cards is not None else format_grid_report_text(report))
 
 
 @main.command()
@@ -115,7 +128,7 @@ def variants():
         click.echo(line)
 
 
-for _command in (validate, schema, explain, replay, simcli.simulate, simcli.compare):
+for _command in (validate, schema, explain, replay, render, simcli.simulate, simcli.compare):
     main.add_command(_command)
 
 

@@ -1,56 +1,109 @@
-"""`sorry-play --variant V --auto` for grid variants: computer players on every seat, the
-game printed one line per move, then the board and the end.
+"""Playing grid variants in the terminal: computer-only games printed move by move, and the
+interactive session with people at the keyboard (`GridSession`).
 
-Each seat is a computer player `make_player(kind, seed, seat)`, as `--auto` does for track
-games: `random` unless `--bot NAME` or `--seat COLOUR=bot:NAME` says otherwise (the bots
-dispatch on the game's board kind), so the same command prints the same game byte for byte,
-and with random bots game i of `sorry-play simulate` is this game with its derived seed. The
-interactive screen, saving and resuming are not offered for grid variants yet: asking for
-them is a usage error that says so.
+`cli.play` starts, resumes and replays every game; for a grid game it hands over here:
+* `grid_auto_game`: computer players on every seat (`--auto`, or every seat a bot), the game
+  printed one line per move (after a `Seats:` line when not every seat is `random`), then
+  the board and the end; saved after every move with `--save`. The output depends only on
+  the rules, the seed and the seat kinds.
+* `GridSession`: `terminal.Session` (the prompt, paging, help, hints, save and quit, the
+  alternate screen) drawing with `cli.gridscreen` instead of the track screen.
 
-Contract: only this module prints; it reads the game through the engine's public methods.
+The computer players come from `players.registry.make_player` by name, seeded with (the
+game's seed, the seat), as for track games.
+
+Contract: only this module, `terminal` and `cli` print; games are read through the engine's
+public methods.
 """
 
 from __future__ import annotations
 
-import secrets
-
 import click
 
 from sorry_rules.authoring.gridoracle import describe_grid_move
-from sorry_rules.base.errors import UsageError
-from sorry_rules.cli.seats import HUMAN, bot_of, seat_kinds
-from sorry_rules.players.registry import make_player
+from sorry_rules.cli import gridscreen
+from sorry_rules.cli.seats import bot_of
+from sorry_rules.cli.terminal import Session
+from sorry_rules.engine.describe import colour_name
+from sorry_rules.engine.gridgame import PASS
+from sorry_rules.players.registry import STRONGEST, make_player
 from sorry_rules.players.runner import play_game
+from sorry_rules.records.files import write_record
+
+#: The computer player of grid seats nobody names (`--bot` overrides it), and the one whose
+#: choice a hint (`h`) shows: as for track games (the bots dispatch on the board kind).
+DEFAULT_BOT = "greedy"
+HINT_BOT = STRONGEST
 
 
-def grid_auto_command(game, seed, players, auto, max_plies, extras: dict, seat_specs=(), bot=None) -> None:
-    """Play and print a computer-only game of the grid variant `game` (`--auto`, or every
-    seat a bot through `--seat`; the default bot as for track games)."""
-    asked = [name for name, given in extras.items() if given]
-    if asked:
-        raise UsageError(f"{game.name}: only --auto games are offered for grid variants so far (not: {', '.join(asked)})")
-    if seed is None:
-        seed = secrets.randbelow(10**9)
-    state = game.new_game(seed, players=players if players is not None else min(game.seating))
-    kinds = seat_kinds(game.colours, state.seats, seat_specs, None, auto, bot or ("random" if auto else "greedy"))
-    if HUMAN in kinds:
-        raise UsageError(f"{game.name}: only --auto games are offered for grid variants so far, or every seat a bot "
-                         "with --seat COLOUR=bot:NAME (not: a person at the table)")
-    seats = ", ".join(game.colours[c] for c in state.seats)
-    click.echo(f"{game.name}, seed {seed}, {len(state.seats)} players: {seats}")
-    if any(kind != "bot:random" for kind in kinds):
-        click.echo("Seats: " + ", ".join(f"{s + 1} {bot_of(kind)}" for s, kind in enumerate(kinds)))
-    bots = [make_player(bot_of(kind), seed, seat) for seat, kind in enumerate(kinds)]
+class GridSession(Session):
+    """An interactive grid game (see `terminal.Session`): the grid screen, the grid help."""
 
-    def on_turn(turn, after) -> None:
-        colour = after.seats[turn.seat]
-        click.echo(f"{turn.ply:5}  seat {turn.seat + 1:<2} {describe_grid_move(game, colour, turn.move)}")
+    look = gridscreen
+    hint_bot = HINT_BOT
 
-    state = play_game(game, state, bots, on_turn=on_turn, max_plies=max_plies)
+    def view_scene(self, view):
+        return gridscreen.view_scene(self.game, view, self.title, self.seat_names(), self.log)
+
+    def named_move(self, answer: str, moves) -> int | str | None:
+        """A cell name (`c3`) chooses the one move that puts a chip on that cell or takes one
+        from it; when several moves do, the person is told their numbers."""
+        grid = self.game.grid
+        cell = next((i for i, name in enumerate(grid.cell_names) if name.lower() == answer), None)
+        if cell is None:
+            return None
+        using = [i for i, move in enumerate(moves) if any(event[2] == cell for event in move.events)]
+        if len(using) == 1:
+            return using[0]
+        name = grid.name(cell)
+        if not using:
+            return f"No move puts a chip on {name} or takes one from it."
+        return f"Several moves use {name}: {', '.join(str(i + 1) for i in using)}; type the number of one."
+
+    def tell_move(self, turn, state) -> None:
+        """A person's move made without asking: a pass (no card of the hand can be played,
+        S9) or the only possible move."""
+        if turn.move.kind == PASS:
+            you = not self.hot_seat
+            who = "You" if you else colour_name(self.game, state.seats[turn.seat])
+            self.tell(f"{who} {'have' if you else 'has'} no card that can be played, so the turn passes.", "bold")
+        elif turn.options == 1:
+            label = gridscreen.move_label(self.game, turn.move, True, state.seats[turn.seat])
+            self.tell(f"Only one move was possible: {label}")
+
+
+# ---- computer-only games ---------------------------------------------------------------------
+def grid_auto_game(game, state, saved, save_path, resumed: bool) -> None:
+    """Play `state` to the end with the bots of `saved.kinds`, printing every move; save to
+    `save_path` (if given) after every move."""
+    players = [make_player(bot_of(kind), saved.seed, seat) for seat, kind in enumerate(saved.kinds)]
+    if resumed:
+        click.echo(f"{game.name}: resuming at move {state.plies + 1}, seed {saved.seed}.")
+    else:
+        seats = ", ".join(game.colours[c] for c in state.seats)
+        click.echo(f"{game.name}, seed {saved.seed}, {len(state.seats)} players: {seats}")
+        if any(kind != "bot:random" for kind in saved.kinds):
+            click.echo("Seats: " + ", ".join(f"{s + 1} {bot_of(kind)}" for s, kind in enumerate(saved.kinds)))
+
+    def on_turn(turn, after):
+        click.echo(turn_line(game, turn, after))
+        if save_path is not None:
+            saved.choices.append(turn.choice)
+            saved.reached(after)
+            write_record(save_path, saved)
+
+    if save_path is not None:
+        saved.reached(state)
+        write_record(save_path, saved)
+    state = play_game(game, state, players, on_turn=on_turn, max_plies=saved.max_plies)
     for line in board_lines(game, state.placement):
         click.echo(line)
-    click.echo(end_text(game, state, max_plies))
+    click.echo(end_text(game, state, saved.max_plies))
+
+
+def turn_line(game, turn, after) -> str:
+    """One move of a printed game: '   12  seat 2  green places a chip on F5 with 4H'."""
+    return f"{turn.ply:5}  seat {turn.seat + 1:<2} {describe_grid_move(game, after.seats[turn.seat], turn.move)}"
 
 
 def board_lines(game, placement) -> list[str]:
@@ -89,3 +142,4 @@ def end_text(game, state, max_plies: int) -> str:
     if state.over:
         return "No winner: every player passed for a whole round (a draw)."
     return f"No winner: the game was stopped at the --max-plies limit of {max_plies:,} moves."
+

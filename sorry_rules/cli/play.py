@@ -11,6 +11,8 @@ Games with people are saved after every move (default: `savefile.default_save_pa
 `--save FILE`); computer-only games are saved only with `--save`. `--resume FILE` continues a
 saved game exactly where it stopped, and `sorry-play replay FILE` shows one (`replay_command`).
 A game that reaches `--max-plies` moves without a winner is stopped, and the end says so.
+Grid games go the same way (seats, saves, resume, replay); what differs is handed to
+`cli.gridplay` (the printed moves, the session) and `cli.gridscreen` (the screens).
 
 Contract: only this module, `terminal` and `cli` print.
 """
@@ -25,17 +27,18 @@ from rich.console import Console
 
 from sorry_rules.base.errors import SaveFileError, UsageError
 from sorry_rules.base.limits import DEFAULT_MAX_PLIES
-from sorry_rules.cli import screen
-from sorry_rules.cli.gridplay import grid_auto_command
+from sorry_rules.cli import gridplay, gridscreen, screen
 from sorry_rules.cli.seats import HUMAN, bot_of, seat_kinds
 from sorry_rules.cli.terminal import LOG_LENGTH, Session
 from sorry_rules.compiler.build import load_game
+from sorry_rules.engine.board import GRID
 from sorry_rules.engine.describe import colour_name, describe_move, seated_teams
 from sorry_rules.players.registry import make_player
 from sorry_rules.players.runner import play_game
 from sorry_rules.records.files import read_record, write_record
 from sorry_rules.records.restore import restore, start_state
 from sorry_rules.records.savefile import default_save_path, new_save
+from sorry_rules.records.storage import game_over
 
 
 def _seats_text(game, state) -> str:
@@ -54,7 +57,15 @@ def _card_text(game, card) -> str:
     return "-" if card is None else game.card_names[card]
 
 
+def _look(game):
+    """What draws the screens of `game`'s board kind (see `terminal.Session.look`)."""
+    return gridscreen if game.board_kind == GRID else screen
+
+
 def print_turn(game, turn, state) -> None:
+    if game.board_kind == GRID:
+        click.echo(gridplay.turn_line(game, turn, state))
+        return
     player = colour_name(game, state.seats[turn.seat])
     card = _card_text(game, turn.card)
     click.echo(f"{turn.ply:5}  {player:8} {card:>6}  {describe_move(game, turn.move)}")
@@ -68,10 +79,10 @@ def stopped_text(max_plies: int) -> str:
 def print_outcome(game, state, max_plies: int | None = None) -> None:
     """Who won (and the scores); for a game without a winner, that it was stopped at the
     move limit `max_plies`."""
-    if state.winner is None and max_plies is not None:
+    if not game_over(state) and max_plies is not None:
         click.echo(stopped_text(max_plies))
         return
-    for line in screen.render_outcome(game, state):
+    for line in _look(game).render_outcome(game, state):
         click.echo(line.plain)
 
 
@@ -79,7 +90,7 @@ def _new_game(game, variant, rules, seed, players, auto, max_plies, seat_specs, 
     if seed is None:
         seed = secrets.randbelow(10**9)
     state = game.new_game(seed, players=players)
-    default_bot = bot or ("random" if auto else "greedy")
+    default_bot = bot or ("random" if auto else gridplay.DEFAULT_BOT if game.board_kind == GRID else "greedy")
     kinds = seat_kinds(game.colours, state.seats, seat_specs, humans, auto, default_bot)
     return game, state, new_save(game, variant, rules, seed, state, kinds, max_plies)
 
@@ -109,22 +120,20 @@ def play_command(variant="standard", rules=(), seed=None, players=None, auto=Fal
         save_path = save or resume
     else:
         game = load_game(variant, rules)
-        if getattr(game, "grid", None) is not None:
-            grid_auto_command(game, seed, players, auto, max_plies, {
-                "--humans": humans is not None, "--save": save is not None}, seat_specs, bot)
-            return
         game, state, saved = _new_game(game, variant, rules, seed, players, auto, max_plies, seat_specs, humans, bot)
         save_path, earlier = save, []
     if HUMAN not in saved.kinds:
-        _auto_game(game, state, saved, save_path, resumed=resume is not None)
+        auto_game = gridplay.grid_auto_game if game.board_kind == GRID else _auto_game
+        auto_game(game, state, saved, save_path, resumed=resume is not None)
         return
     if not sys.stdin.isatty():
         raise UsageError("no terminal to play on: use --auto for a game between computer players "
                          "(or --seat COLOUR=bot:NAME for every seat)")
-    if state.winner is not None:
+    if game_over(state):
         _show_finished(game, state, resume)
         return
-    session = Session(game, saved.kinds, saved, save_path or default_save_path(game.name, saved.seed))
+    session_of = gridplay.GridSession if game.board_kind == GRID else Session
+    session = session_of(game, saved.kinds, saved, save_path or default_save_path(game.name, saved.seed))
     for turn in earlier[-LOG_LENGTH:]:
         session.note(turn, state)
     session.run(state)
@@ -180,13 +189,15 @@ def replay_command(file, boards: bool = False, step: bool = False) -> None:
                f"{colour_name(game, final.seats[first])} plays first.")
     log: list = []
 
+    look = _look(game)
+
     def draw(at) -> None:
-        scene = screen.state_scene(game, at, f"{game.name}, seed {saved.seed}", names, log[-LOG_LENGTH:])
-        for line in screen.render_scene(scene, console.width):
+        scene = look.state_scene(game, at, f"{game.name}, seed {saved.seed}", names, log[-LOG_LENGTH:])
+        for line in look.render_scene(scene, console.width):
             console.print(line)
 
     for turn, after in moves:
-        log.append(screen.turn_text(game, after.seats[turn.seat], turn.move))
+        log.append(look.turn_text(game, after.seats[turn.seat], turn.move))
         print_turn(game, turn, after)
         if boards:
             draw(after)
@@ -198,8 +209,8 @@ def replay_command(file, boards: bool = False, step: bool = False) -> None:
 
 
 def _replay_end(game, final, saved, file) -> str:
-    if final.winner is not None:
-        return "\n".join(line.plain for line in screen.render_outcome(game, final))
+    if game_over(final):
+        return "\n".join(line.plain for line in _look(game).render_outcome(game, final))
     if saved.max_plies is not None and final.plies >= saved.max_plies:
         return stopped_text(saved.max_plies)
     if saved.kinds is None:

@@ -3,8 +3,9 @@
 `render_scene(scene, width)` returns the lines of one screen: the board (drawn from
 `boardmap.build(game.layout)`, so any board shape renders) with a panel beside it (or below
 it when the two do not fit side by side): the seats with their pawns in Start and Home, teams
-and scores where the variant has them, the card drawn or the person's own hand, the pile, and
-the last few moves. `render_moves` numbers the legal moves in plain words, one line each.
+and scores where the variant has them, the marks on the board (a marked pawn is drawn with
+its mark's symbol after its label's first letter), the card drawn or the person's own hand,
+the pile, and the last few moves. `render_moves` numbers the legal moves in plain words, one line each.
 `render_turn` puts a whole turn screen together: the scene, a header line and one page of
 the moves, sized so that the lines plus a one-line prompt fit `width` x `height`.
 
@@ -55,6 +56,8 @@ class Scene:
     discard_size: int = 0
     log: list = field(default_factory=list)   # recent moves, oldest first
     scores: dict | None = None    # seat -> points, where the variant scores
+    counters: tuple = ()          # per colour: the values of the rule file's counters (() without)
+    marks: tuple = ()             # State.marks: a marked pawn shows its mark's symbol, the panel lists them
 
 
 #: Single letters a pawn label must not be, as the board draws them (case ignored).
@@ -66,7 +69,7 @@ def state_scene(game, state, title: str, seat_names, log=()) -> Scene:
     game and for replays."""
     return Scene(game, state.placement, state.seats, None if state.winner is not None else state.turn, state.plies,
                  title, tuple(seat_names), pile_size=len(state.pile), discard_size=len(state.discard), log=list(log),
-                 scores=game.standing(state) if game.scoring else None)
+                 scores=game.standing(state) if game.scoring else None, counters=state.counters, marks=state.marks)
 
 
 def colour_labels(colours) -> tuple:
@@ -118,6 +121,7 @@ def render_board(scene: Scene, bmap=None) -> list:
         for sq in squares:
             if sq < layout.X:
                 occupant[sq] = c
+    symbols = {(c, sq): kind.symbol for kind, entries in zip(game.marks, scene.marks) for c, sq, _ in entries}
     playing = set(scene.seats)
     lines = []
     for r in range(bmap.rows):
@@ -139,7 +143,11 @@ def render_board(scene: Scene, bmap=None) -> list:
                     line.append(f"{cell.glyph}-", style="dim")
             elif cell.square in occupant:
                 owner = occupant[cell.square]
-                line.append(f"{look.labels[owner]:<{CELL}}", style=look.pawn(owner))
+                label = look.labels[owner]
+                symbol = symbols.get((owner, cell.square)) if symbols else None
+                if symbol is not None:  # a marked pawn: its label's first letter and the mark's symbol
+                    label = label[:CELL - 1] + symbol
+                line.append(f"{label:<{CELL}}", style=look.pawn(owner))
             elif cell.colour is not None:
                 line.append(f"{cell.glyph:<{CELL}}", style=look.styles[cell.colour])
             else:
@@ -184,6 +192,8 @@ def render_panel(scene: Scene, height: int) -> list:
     teams = _teams_line(scene)
     if teams is not None:
         lines.append(teams)
+    if scene.counters:
+        lines += counter_lines(game, scene)
     if scene.hand is not None:
         hand = Text("Your hand: ", style="bold")
         hand.append(" ".join(game.card_names[card] for card in sorted(scene.hand)), style="bold")
@@ -192,6 +202,8 @@ def render_panel(scene: Scene, height: int) -> list:
         card = Text("Card: ", style="bold")
         card.append(game.card_names[scene.card], style="bold reverse")
         lines.append(card)
+    if any(scene.marks):
+        lines += mark_lines(game, scene.marks)
     when = f"move {scene.plies + 1}" if scene.turn is not None else f"{scene.plies} moves played"
     lines.append(Text(f"Pile {scene.pile_size}, discards {scene.discard_size}, {when}", style="dim"))
     room = max(LOG_MIN, len(scene.seats), height - len(lines) - 1)
@@ -209,11 +221,17 @@ def board_map(game, width: int = 80):
 
 def render_scene(scene: Scene, width: int = 80) -> list:
     """Board and panel side by side (or stacked when narrow), each line at most `width` wide."""
-    board = render_board(scene, board_map(scene.game, width))
+    return beside(render_board(scene, board_map(scene.game, width)), lambda height: render_panel(scene, height), width)
+
+
+def beside(board: list, render_panel, width: int) -> list:
+    """The lines `board` with the panel `render_panel(height)` to their right (`GAP` columns
+    between) when `PANEL_MIN` columns are left for it, else below them (`render_panel(0)`);
+    each line cut to `width`. Every board kind's screen is put together here."""
     board_width = max((line.cell_len for line in board), default=0)
     panel_width = width - board_width - GAP
     if panel_width >= PANEL_MIN:
-        panel = render_panel(scene, len(board))
+        panel = render_panel(len(board))
         out = []
         for i in range(max(len(board), len(panel))):
             line = board[i].copy() if i < len(board) else Text()
@@ -225,7 +243,7 @@ def render_scene(scene: Scene, width: int = 80) -> list:
                 line.append_text(part)
             out.append(line)
     else:
-        out = [line.copy() for line in board] + [Text()] + render_panel(scene, 0)
+        out = [line.copy() for line in board] + [Text()] + render_panel(0)
     for line in out:
         line.truncate(width, overflow="ellipsis")
         line.rstrip()
@@ -333,8 +351,25 @@ def render_turn(scene: Scene, moves, hand_play: bool, header: str, page: int = 0
     return TurnScreen(lines, page, pages, first, count)
 
 
+def mark_lines(game, marks) -> list:
+    """One line per mark kind on the board: 'frozen #: Blue track:20 (by Red)'; Start and
+    Home say how many marked pawns are there. [] when no mark is placed."""
+    lines = []
+    for kind, entries in zip(game.marks, marks):
+        if not entries:
+            continue
+        counted: dict = {}
+        for c, sq, by in entries:
+            counted[(c, sq, by)] = counted.get((c, sq, by), 0) + 1
+        parts = [f"{colour_name(game, c)} {game.layout.name(sq)}{f' x{n}' if n > 1 else ''} (by {colour_name(game, by)})"
+                 for (c, sq, by), n in counted.items()]
+        lines.append(Text(f"{kind.label} {kind.symbol}: " + ", ".join(parts)))
+    return lines
+
+
 def counter_lines(game, state) -> list:
-    """One line per declared counter (`counters:`) with every seat's value; [] without."""
+    """One line per declared counter (`counters:`) with every seat's value; [] without.
+    `state` is a `State` or a `Scene` (both have `seats` and `counters`)."""
     return [Text(f"{label}: " + ", ".join(f"{colour_name(game, c)} {state.counters[c][i]}" for c in state.seats))
             for i, (_, _, label) in enumerate(game.counters)]
 

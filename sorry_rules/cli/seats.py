@@ -39,7 +39,8 @@ def seat_kinds(colours, seats, seat_specs=(), humans: int | None = None, auto: b
     """One kind per seat. `colours`: the variant's colour names; `seats`: colour indices in
     seat order. By default the first seat is a person and the others are `default_bot`;
     `humans` makes the first N seats people (hot-seat); `auto` makes every seat a bot;
-    `seat_specs` ("colour=kind") override single seats."""
+    `seat_specs` ("colour=kind") override single seats: where a colour sits at several seats
+    (a grid side), its first spec is its first seat, the next its second, and so on."""
     if default_bot not in BOTS:
         raise UsageError(f"--bot {default_bot!r}: computer players are {', '.join(bot_names())}")
     n = len(seats)
@@ -50,7 +51,7 @@ def seat_kinds(colours, seats, seat_specs=(), humans: int | None = None, auto: b
     people = 0 if auto else (1 if humans is None else humans)
     kinds = [HUMAN if seat < people else f"bot:{default_bot}" for seat in range(n)]
     names = [c.lower() for c in colours]
-    seen = set()
+    seen: list = []
     for spec in seat_specs:
         colour, sep, kind = spec.partition("=")
         colour = colour.strip().lower()
@@ -63,10 +64,12 @@ def seat_kinds(colours, seats, seat_specs=(), humans: int | None = None, auto: b
         if c not in seats:
             playing = ", ".join(names[s] for s in seats)
             raise UsageError(f"--seat {spec!r}: {colour} does not play in a {n}-player game (seats: {playing})")
-        if c in seen:
-            raise UsageError(f"--seat {spec!r}: {colour} is given twice")
-        seen.add(c)
-        kinds[seats.index(c)] = parse_kind(kind, default_bot)
+        places = [seat for seat, sc in enumerate(seats) if sc == c]  # several when a side's colour has several seats
+        if seen.count(c) >= len(places):
+            raise UsageError(f"--seat {spec!r}: {colour} is given twice" if len(places) == 1 else
+                             f"--seat {spec!r}: {colour} is given more often than its {len(places)} seats")
+        kinds[places[seen.count(c)]] = parse_kind(kind, default_bot)
+        seen.append(c)
     if auto and HUMAN in kinds:
         raise UsageError("--auto plays computer players only; leave out --auto to play a seat yourself")
     return kinds

@@ -7,6 +7,13 @@ unreachable scheduler) is a SorryRulesError or a click usage error: a message, n
 traceback. Only click (and the shared options) is imported at module level; the simulation,
 the pool, rich and dask are imported when a command runs (each such import is marked "lazy").
 
+Results files and interruption: `--out FILE` writes every finished game to FILE as it
+comes (`simulation.simfile`); `--from FILE` reports on such a file instead of playing;
+`--continue FILE` plays only the games missing from it (the command must be the one that
+wrote it) and appends them. The first Ctrl-C stops a run after the games in progress and
+prints the figures of the finished games, marked PARTIAL, then exits 130 (a Ctrl-C before
+the games begin, or a second one, ends the command at once without figures, also 130).
+
 Comparison sides: `A` and `B` are each a variant with optional overlays joined by `+`,
 e.g. `standard` and `standard+house/sorry-forward-4.yaml` (a spec naming an existing file
 is taken whole, even with a `+` in its name). `--rule` adds an overlay to both sides,
@@ -15,6 +22,7 @@ is taken whole, even with a `+` in its name). `--rule` adds an overlay to both s
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import sys
@@ -25,8 +33,48 @@ import click
 from sorry_rules.base.errors import UsageError
 from sorry_rules.cli.errors import friendly
 from sorry_rules.cli.options import max_plies_option, players_option, rules_option, seed_option, variant_options
+from sorry_rules.cli.pictures import write_output
 
 BOTS_HELP = "Computer players by name, comma separated, given to seats in order and repeated as needed."
+
+
+#: Exit code of a run stopped by Ctrl-C (128 + SIGINT, as shells report it).
+INTERRUPTED_EXIT = 130
+
+#: Options that decide the games: with --from they come from the file.
+_GAME_OPTIONS = ("variant", "rules", "a", "b", "a_rules", "b_rules", "games", "players", "bots", "rotate", "seed",
+                 "max_plies")
+
+
+def _interruptible(fn):
+    """A Ctrl-C that reaches the command itself (before the games begin, or a second one
+    during a run) ends it with exit 130 and one line, not click's "Aborted!" (exit 1)."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except KeyboardInterrupt:
+            click.echo("interrupted: no report (Ctrl-C before the games began, or a second Ctrl-C); "
+                       "games already written by --out or --continue are kept", err=True)
+            sys.exit(INTERRUPTED_EXIT)
+
+    return wrapper
+
+
+def _results_files(fn):
+    options = [
+        click.option("--out", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+                     help="Write every finished game to FILE (one JSON line each) as it comes; FILE must not exist."),
+        click.option("--from", "from_file", type=click.Path(dir_okay=False, exists=True), default=None, metavar="FILE",
+                     help="Report on the games of a results file written by --out (complete or cut short); play nothing."),
+        click.option("--continue", "continue_file", type=click.Path(dir_okay=False, exists=True), default=None,
+                     metavar="FILE", help="Play only the games missing from FILE (written by --out with the same "
+                     "options) and append them; report on all."),
+    ]
+    for option in reversed(options):
+        fn = option(fn)
+    return fn
 
 
 def _common(fn):
@@ -47,10 +95,12 @@ def _common(fn):
         click.option("--connect-timeout", type=click.FloatRange(min=0.1), default=10.0, show_default=True,
                      help="Seconds to wait for the Dask scheduler."),
         click.option("--batch-size", type=click.IntRange(min=1), default=None,
-                     help="Games per task (default: about 4 tasks per job, at most 250)."),
+                     help="Games per task (default: about 16 tasks per job, at most 250)."),
         click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True),
         click.option("--progress/--no-progress", default=None,
                      help="Progress bar on stderr (default: when stderr is a terminal)."),
+        click.option("--plot", default=None, type=click.Path(dir_okay=False),
+                     help="Also write an SVG plot to FILE: game lengths, win rate by seat with 95% intervals."),
     ]
     for option in reversed(options):
         fn = option(fn)
@@ -60,7 +110,7 @@ def _common(fn):
 class _Progress:
     """A rich progress bar on stderr, or nothing."""
 
-    def __init__(self, total: int, label: str, enabled: bool | None):
+    def __init__(self, total: int, label: str, enabled: bool | None, start: int = 0):
         self.bar = None
         if enabled is None:
             enabled = sys.stderr.isatty()
@@ -74,7 +124,8 @@ class _Progress:
         self.bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TaskProgressColumn(),
                             TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
                             console=Console(stderr=True), transient=True)
-        self.task = self.bar.add_task(label, total=total, rate="")
+        self.task = self.bar.add_task(label, total=total, completed=start, rate="")
+        self.offset = start
         self.start = time.perf_counter()
 
     def __enter__(self):
@@ -83,10 +134,11 @@ class _Progress:
         return self
 
     def update(self, done: int) -> None:
+        """`done` games played by this run (after the `start` ones already done)."""
         if self.bar is not None:
             elapsed = time.perf_counter() - self.start
             rate = f"{done / elapsed:,.0f} games/s" if elapsed > 0 else ""
-            self.bar.update(self.task, completed=done, rate=rate)
+            self.bar.update(self.task, completed=self.offset + done, rate=rate)
 
     def __exit__(self, *exc):
         if self.bar is not None:
@@ -111,21 +163,120 @@ def _setup(variant: str, rules, players, bots: str, rotate: bool, seed: int, max
     return Setup(source, players, lineup, seed, max_plies, rotate), game
 
 
-def _execute(plan: dict, total: int, label: str, engine, jobs, scheduler, batch_size, progress, connect_timeout):
-    # lazy: the pool (and dask) when a command runs
-    from sorry_rules.simulation.simexec import run
-    from sorry_rules.simulation.simulate import default_batch_size
+class _Outcome:
+    """What a run gives the report: {name: Tally} of every game (a continued file's and this
+    run's), the run block, and whether Ctrl-C stopped it."""
 
-    jobs = _jobs(engine, jobs)
+    def __init__(self, tallies: dict, info: dict | None, interrupted: bool, out: str | None):
+        self.tallies, self.info, self.interrupted, self.out = tallies, info, interrupted, out
+
+
+def _check_files(out, from_file, continue_file) -> None:
+    if sum(x is not None for x in (out, from_file, continue_file)) > 1:
+        raise UsageError("give at most one of --out, --from and --continue")
+    if from_file is not None:
+        # lazy: ParameterSource only when --from is given
+        from click.core import ParameterSource
+
+        context = click.get_current_context()
+        given = [name.upper() if name in ("a", "b") else f"--{name.replace('_', '-')}" for name in _GAME_OPTIONS
+                 if name in context.params
+                 and context.get_parameter_source(name) in (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)]
+        if given:
+            raise UsageError(f"--from reads the games and their options from the file; leave out {', '.join(given)}")
+
+
+def _read(path: str, command: str):
+    """A results file of `command`, its warnings printed on stderr."""
+    from sorry_rules.simulation import simfile  # lazy: the simulation when a command runs
+
+    found = simfile.read(path)
+    for warning in [*found.warnings, simfile.version_note(found)]:
+        if warning:
+            click.echo(f"warning: {warning}", err=True)
+    if found.header["command"] != command:
+        raise UsageError(f"{path} holds a {found.header['command']} run, not a {command} run "
+                         f"(use sorry-play {found.header['command']})")
+    return found
+
+
+def _tallies_of(found) -> dict:
+    from sorry_rules.simulation.simulate import Tally  # lazy: the simulation when a command runs
+
+    tallies = {}
+    for name, (setup, _) in found.setups.items():
+        tally = tallies[name] = Tally(setup.players)
+        for index in sorted(found.results[name]):
+            tally.add(found.results[name][index])
+    return tallies
+
+
+def _execute(command: str, plan: dict, label: str, execution: dict, out, continue_file) -> _Outcome:
+    """Play `plan` (the games missing from `continue_file`, if given), writing each game to
+    `out` or appending to `continue_file`."""
+    # lazy: the pool (and dask) when a command runs
+    from sorry_rules.simulation import simfile
+    from sorry_rules.simulation.simexec import run
+    from sorry_rules.simulation.simreport import run_info
+    from sorry_rules.simulation.simulate import Tally, default_batch_size
+
+    head = simfile.header(command, plan)
+    tallies = {name: Tally(setup.players) for name, (setup, _) in plan.items()}
+    done, writer = {}, None
+    if continue_file is not None:
+        found = _read(continue_file, command)
+        differences = simfile.mismatch(found.header, head)
+        if differences:
+            raise UsageError(f"{continue_file} was written with other options, so its games are not this command's: "
+                             + "; ".join(differences))
+        done, tallies = found.done(), _tallies_of(found)
+        writer = simfile.Writer(continue_file, keep=found.keep)
+    elif out is not None:
+        writer = simfile.Writer(out, head)
+    engine, jobs, batch_size = execution["engine"], _jobs(execution["engine"], execution["jobs"]), execution["batch_size"]
     if batch_size is None:
-        games = max(g for _, g in plan.values())
-        batch_size = default_batch_size(games, jobs)
+        batch_size = default_batch_size(max(g for _, g in plan.values()), jobs)
     details = {}
+    already = sum(len(indices) for indices in done.values())
     started = time.perf_counter()
-    with _Progress(total, label, progress) as bar:
-        tallies = run(plan, jobs=jobs, engine=engine, scheduler=scheduler, batch_size=batch_size,
-                      on_progress=bar.update, connect_timeout=connect_timeout, details=details)
-    return tallies, details.get("workers", jobs), batch_size, time.perf_counter() - started
+    try:
+        with _Progress(sum(g for _, g in plan.values()), label, execution["progress"], already) as bar:
+            played = run(plan, jobs=jobs, engine=engine, scheduler=execution["scheduler"], batch_size=batch_size,
+                         on_progress=bar.update, connect_timeout=execution["connect_timeout"], details=details,
+                         done=done, on_result=writer.add if writer else None)
+    except BaseException:
+        if writer is not None:
+            writer.discard()
+        raise
+    if writer is not None:
+        writer.close()
+    seconds = time.perf_counter() - started
+    for name, tally in played.items():
+        tallies[name].merge(tally)
+    info = run_info(engine, details.get("workers", jobs), batch_size, seconds, sum(t.games for t in played.values()))
+    return _Outcome(tallies, info, details.get("interrupted", False), out or continue_file)
+
+
+def _partial(report: dict, finished: int, planned: int, outcome: _Outcome | None) -> dict:
+    """Mark `report` partial when fewer games than planned finished."""
+    from sorry_rules.simulation.simreport import mark_partial  # lazy: the simulation when a command runs
+
+    if finished >= planned:
+        return report
+    reason = "interrupted" if outcome is not None and outcome.interrupted else "the results file holds only these"
+    return mark_partial(report, finished, planned, reason)
+
+
+def _finish(outcome: _Outcome | None, command: str) -> None:
+    """After the report: on Ctrl-C, say how to go on and exit 130."""
+    if outcome is None or not outcome.interrupted:
+        return
+    if outcome.out:
+        click.echo(f"interrupted: the finished games are in {outcome.out}; `sorry-play {command} --continue "
+                   f"{outcome.out}` with the same options plays the rest", err=True)
+    else:
+        click.echo("interrupted: the report covers the finished games only", err=True)
+    sys.exit(INTERRUPTED_EXIT)
 
 
 def _emit(report: dict, fmt: str, text) -> None:
@@ -138,9 +289,11 @@ def _emit(report: dict, fmt: str, text) -> None:
 @click.command()
 @variant_options
 @_common
+@_results_files
+@_interruptible
 @friendly
 def simulate(variant, rules, games, players, bots, rotate, seed, max_plies, jobs, engine, scheduler,
-             connect_timeout, batch_size, fmt, progress):
+             connect_timeout, batch_size, fmt, progress, plot, out, from_file, continue_file):
     """Play many games between computer players and report win rates, lengths and events.
 
     Game i of seed S always plays the same (whatever --jobs, --batch-size or --engine), so
@@ -151,14 +304,38 @@ def simulate(variant, rules, games, players, bots, rotate, seed, max_plies, jobs
     with no legal move), discards (hand play: a stuck hand throws a card
     away) and passes (a card declined through its `pass` option, e.g. the
     standard 11 when a switch is the only other move).
-    """
-    from sorry_rules.simulation.simreport import format_text, run_info, summary  # lazy: the simulation when it runs
 
-    setup, game = _setup(variant, rules, players, bots, rotate, seed, max_plies)
-    tallies, jobs, batch_size, seconds = _execute({"a": (setup, games)}, games, "simulating", engine, jobs,
-                                                  scheduler, batch_size, progress, connect_timeout)
-    report = summary(setup, tallies["a"], game, run_info(engine, jobs, batch_size, seconds, games))
+    \b
+    Long runs: Ctrl-C stops after the games in progress and prints the
+    figures of the finished games, marked PARTIAL (exit 130). --out FILE
+    keeps every finished game; --continue FILE plays the missing ones;
+    --from FILE reports on a file without playing.
+    """
+    # lazy: the simulation when it runs
+    from sorry_rules.simulation import simfile
+    from sorry_rules.simulation.simreport import format_text, summary
+
+    _check_files(out, from_file, continue_file)
+    outcome = None
+    if from_file is not None:
+        found = _read(from_file, "simulate")
+        (setup, games), = found.setups.values()
+        game = simfile.compiled_side(found, "a")
+        tally, = _tallies_of(found).values()
+        info = None
+    else:
+        setup, game = _setup(variant, rules, players, bots, rotate, seed, max_plies)
+        execution = dict(engine=engine, jobs=jobs, scheduler=scheduler, batch_size=batch_size, progress=progress,
+                         connect_timeout=connect_timeout)
+        outcome = _execute("simulate", {"a": (setup, games)}, "simulating", execution, out, continue_file)
+        tally, info = outcome.tallies["a"], outcome.info
+    report = _partial(summary(setup, tally, game, info), tally.games, games, outcome)
     _emit(report, fmt, format_text)
+    if plot is not None:
+        from sorry_rules.pictures.plots import simulation_svg  # lazy: the drawing only for --plot
+
+        write_output(plot, simulation_svg(report))
+    _finish(outcome, "simulate")
 
 
 def split_side(spec: str) -> tuple[str, tuple]:
@@ -174,17 +351,19 @@ def split_side(spec: str) -> tuple[str, tuple]:
 
 
 @click.command()
-@click.argument("a")
-@click.argument("b")
+@click.argument("a", required=False)
+@click.argument("b", required=False)
 @rules_option("Overlay for both sides; repeatable.")
 @click.option("--a-rule", "a_rules", multiple=True, help="Overlay for side A only; repeatable.")
 @click.option("--b-rule", "b_rules", multiple=True, help="Overlay for side B only; repeatable.")
 @click.option("--alpha", type=click.FloatRange(min=0, max=1, min_open=True, max_open=True), default=0.05, show_default=True,
               help="Significance level of the tests.")
 @_common
+@_results_files
+@_interruptible
 @friendly
 def compare(a, b, rules, a_rules, b_rules, alpha, games, players, bots, rotate, seed, max_plies, jobs, engine,
-            scheduler, connect_timeout, batch_size, fmt, progress):
+            scheduler, connect_timeout, batch_size, fmt, progress, plot, out, from_file, continue_file):
     """Compare two variants (or a variant with and without house rules) side by side.
 
     A and B are VARIANT[+OVERLAY...], e.g. `standard standard+house/x.yaml`. Both sides play
@@ -192,18 +371,44 @@ def compare(a, b, rules, a_rules, b_rules, alpha, games, players, bots, rotate, 
     two-sided test: win rates a pooled two-proportion z-test, means (length, bumps, ...) a
     Welch t-test; `*` marks p < --alpha. The figures are those of `simulate`;
     `passes per game` counts cards declined through a `pass` option (shown
-    when a side has any).
+    when a side has any). Ctrl-C, --out, --continue and --from work as for
+    `simulate` (one results file holds both sides' games).
     """
-    from sorry_rules.simulation.simreport import comparison, format_compare_text, run_info  # lazy: the simulation when it runs
+    # lazy: the simulation when it runs
+    from sorry_rules.simulation import simfile
+    from sorry_rules.simulation.simreport import comparison, format_compare_text
 
-    variant_a, overlays_a = split_side(a)
-    variant_b, overlays_b = split_side(b)
-    setup_a, game_a = _setup(variant_a, (*overlays_a, *a_rules, *rules), players, bots, rotate, seed, max_plies)
-    if players is None:
-        players = setup_a.players
-    setup_b, game_b = _setup(variant_b, (*overlays_b, *b_rules, *rules), players, bots, rotate, seed, max_plies)
-    tallies, jobs, batch_size, seconds = _execute({"a": (setup_a, games), "b": (setup_b, games)}, 2 * games, "comparing",
-                                                  engine, jobs, scheduler, batch_size, progress, connect_timeout)
-    info = run_info(engine, jobs, batch_size, seconds, 2 * games)
+    _check_files(out, from_file, continue_file)
+    outcome = None
+    if from_file is not None:
+        found = _read(from_file, "compare")
+        plan = found.setups
+        sides = {name: (setup, simfile.compiled_side(found, name)) for name, (setup, _) in plan.items()}
+        tallies, info = _tallies_of(found), None
+    else:
+        if a is None or b is None:
+            raise UsageError("compare needs two sides A and B (e.g. `standard standard+house/x.yaml`), or --from FILE")
+        variant_a, overlays_a = split_side(a)
+        variant_b, overlays_b = split_side(b)
+        setup_a, game_a = _setup(variant_a, (*overlays_a, *a_rules, *rules), players, bots, rotate, seed, max_plies)
+        if players is None:
+            players = setup_a.players
+        setup_b, game_b = _setup(variant_b, (*overlays_b, *b_rules, *rules), players, bots, rotate, seed, max_plies)
+        plan = {"a": (setup_a, games), "b": (setup_b, games)}
+        sides = {"a": (setup_a, game_a), "b": (setup_b, game_b)}
+        execution = dict(engine=engine, jobs=jobs, scheduler=scheduler, batch_size=batch_size, progress=progress,
+                         connect_timeout=connect_timeout)
+        outcome = _execute("compare", plan, "comparing", execution, out, continue_file)
+        tallies, info = outcome.tallies, outcome.info
+    (setup_a, game_a), (setup_b, game_b) = sides["a"], sides["b"]
     report = comparison(setup_a, tallies["a"], game_a, setup_b, tallies["b"], game_b, alpha, info)
+    for name in ("a", "b"):
+        report[name] = _partial(report[name], tallies[name].games, plan[name][1], outcome)
+    finished = sum(t.games for t in tallies.values())
+    report = _partial(report, finished, sum(g for _, g in plan.values()), outcome)
     _emit(report, fmt, format_compare_text)
+    if plot is not None:
+        from sorry_rules.pictures.plots import comparison_svg  # lazy: the drawing only for --plot
+
+        write_output(plot, comparison_svg(report))
+    _finish(outcome, "compare")

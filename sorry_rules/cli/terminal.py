@@ -2,7 +2,8 @@
 
 `Session` runs one game in which at least one seat is a person: before each of a person's
 choices it draws the screen (`screen.render_turn`: the board, the panel and one page of the
-numbered moves), then reads the answer: a move number, `n`/`p` for the next or previous page
+numbered moves), then reads the answer: a move number (or, where the board kind has them,
+a move's name: `named_move`), `n`/`p` for the next or previous page
 of moves, `?` for help, `h` for a hint (the strongest bot's choice), `b` to redraw the
 board, `q` to save and quit. Anything else is answered and asked again. Ctrl-D and Ctrl-C
 save and quit too. The game is saved after every move (`savefile.write_save`).
@@ -82,6 +83,12 @@ class Session:
     message = ""
     notices: tuple = ()
 
+    #: what draws the screens: `cli.screen` (track boards) or a module with the same functions
+    #: (`cli.gridscreen`); its `HELP` is the help text
+    look = screen
+    #: the computer player whose choice `h` shows
+    hint_bot = STRONGEST
+
     def __init__(self, game, kinds, saved, save_path, console: Console | None = None, title: str = ""):
         self.game = game
         self.kinds = list(kinds)
@@ -93,7 +100,7 @@ class Session:
         self.humans = [seat for seat, kind in enumerate(self.kinds) if kind == HUMAN]
         self.hot_seat = len(self.humans) > 1
         self.last_asked: int | None = None
-        self.hinter = make_player(STRONGEST, saved.seed, "hint")
+        self.hinter = make_player(self.hint_bot, saved.seed, "hint")
         self.in_place = self.console.is_terminal
         self.notices = []
 
@@ -115,7 +122,7 @@ class Session:
 
     def note(self, turn, state) -> None:
         """Remember a move for the 'last moves' list (also used while a save is replayed)."""
-        self.log.append(screen.turn_text(self.game, state.seats[turn.seat], turn.move))
+        self.log.append(self.look.turn_text(self.game, state.seats[turn.seat], turn.move))
 
     def run(self, state):
         """Play from `state` to the end or until the person quits (q, Ctrl-D, Ctrl-C; the
@@ -154,22 +161,26 @@ class Session:
         if not self.in_place:
             self.echo("")
         width = self.console.width
-        scene = screen.state_scene(self.game, state, self.title, self.seat_names(), self.log)
-        for line in screen.render_scene(scene, width):
+        scene = self.look.state_scene(self.game, state, self.title, self.seat_names(), self.log)
+        for line in self.look.render_scene(scene, width):
             self.echo(line)
-        for line in screen.render_outcome(self.game, state, width):
+        for line in self.look.render_outcome(self.game, state, width):
             self.echo(line)
         self.echo(f"The whole game is saved in {self.save_path}")
         self.echo(f"Watch it again with: sorry-play replay {self.save_path}")
 
     def on_turn(self, turn, state) -> None:
-        game = self.game
         self.note(turn, state)
         self.state = state
         self.saved.choices.append(turn.choice)
         self.save(state)
-        if self.kinds[turn.seat] != HUMAN:
-            return
+        if self.kinds[turn.seat] == HUMAN:
+            self.tell_move(turn, state)
+
+    def tell_move(self, turn, state) -> None:
+        """What a person should know about the move just made for them (a forfeit, the only
+        possible move, drawing again)."""
+        game = self.game
         you = not self.hot_seat
         who = "You" if you else colour_name(game, state.seats[turn.seat])
         move = turn.move
@@ -205,7 +216,8 @@ class Session:
             game=game, placement=view.placement, seats=view.seats, turn=view.seat, plies=view.plies,
             title=self.title, seat_names=self.seat_names(), card=view.card, hand=view.hand,
             pile_size=view.pile_size, discard_size=len(view.discard), log=list(self.log),
-            scores=game.standing(self.state) if game.scoring else None,
+            scores=game.standing(self.state) if game.scoring else None, counters=self.state.counters,
+            marks=self.state.marks,
         )
 
     def show(self, view, moves) -> None:
@@ -217,8 +229,8 @@ class Session:
         what = "your hand" if view.hand is not None else f"card {game.card_names[view.card]}"
         width, height = self.console.size
         header = f"{who}{you} to play, {what}. Your moves"
-        turn = screen.render_turn(self.view_scene(view), moves, view.hand is not None, header,
-                                  self.page, width, height, self.message)
+        turn = self.look.render_turn(self.view_scene(view), moves, view.hand is not None, header,
+                                     self.page, width, height, self.message)
         self.page, self.pages, self.message = turn.page, turn.pages, ""
         self.clear()
         for line in turn.lines:
@@ -253,15 +265,25 @@ class Session:
                     self.show(view, moves)
             elif answer in ("h", "hint"):
                 best = self.hinter.choose(view, moves)
-                label = screen.move_label(self.game, moves[best], view.hand is not None, view.colour)
+                label = self.look.move_label(self.game, moves[best], view.hand is not None, view.colour)
                 self.say(view, moves, f"Hint: {best + 1}. {label}")
             elif answer in ("b", "board"):
                 self.show(view, moves)
             elif not answer:
                 self.say(view, moves, f"Type a move number from 1 to {n} (? for help).")
+            elif (named := self.named_move(answer, moves)) is not None:
+                if isinstance(named, int):
+                    return named
+                self.say(view, moves, named)
             else:
                 shown = answer if len(answer) <= ANSWER_SHOWN else answer[:ANSWER_SHOWN] + screen.ELLIPSIS
                 self.say(view, moves, f"{shown!r} is not a move: type a number from 1 to {n}, ? for help, q to quit.")
+
+    def named_move(self, answer: str, moves) -> int | str | None:
+        """A move chosen by name instead of number: its index, or what to tell the person
+        when the name fits no move or several; None when `answer` is no name (the board
+        kind's session decides; track games take numbers only)."""
+        return None
 
     def say(self, view, moves, text: str) -> None:
         """Answer the person: on a terminal in the header line of the screen drawn again,
@@ -274,13 +296,14 @@ class Session:
 
     def help(self, view, moves) -> None:
         """The help; on a terminal on a screen of its own until Enter is pressed."""
+        text = getattr(self.look, "HELP", HELP)
         if not self.in_place:
-            self.echo(HELP)
+            self.echo(text)
             self.echo(SAVED_IN)
             self.echo(str(self.save_path))
             return
         self.clear()
-        self.echo(HELP)
+        self.echo(text)
         self.echo(SAVED_IN)
         self.echo(str(self.save_path))
         self.read(BACK)

@@ -16,12 +16,16 @@ from sorry_rules.engine.game import Game
 from sorry_rules.base.errors import Problem, ProblemCollector, RuleFileError
 from sorry_rules.engine.layout import Layout
 from sorry_rules.rules.loader import LoadedVariant, load_variant
+from sorry_rules.engine.marks import MarkedMechanics
 from sorry_rules.engine.mechanics import Mechanics
 from sorry_rules.engine.queries import Origin
 from sorry_rules.engine.settings import MovementRules, TurnRules
 from sorry_rules.compiler.checks import check_variant
+from sorry_rules.compiler.geometry import check_geometry, engine_geometry
 from sorry_rules.compiler.gridbuild import compile_grid
+from sorry_rules.compiler.marking import also_texts, alternatives, check_marks, mark_kinds, mark_warnings
 from sorry_rules.compiler.programs import CompileError, ProgramCompiler
+from sorry_rules.compiler.ranges import condition_warnings, variant_bounds
 from sorry_rules.compiler.vocab import check_vocab, compile_vocab, counter_warnings, move_variables, vocab_texts
 
 
@@ -64,15 +68,20 @@ class Context:
 
     def __init__(self, v):
         b = v.board
+        geometry = engine_geometry(v)
         self.layout = Layout(list(v.colours), b.side_length, b.start_exit, b.safety_entry, b.safety_length,
-                             [(s.from_, s.to) for s in b.slides], v.rules.overshoot_home == "stop")
+                             [(s.from_, s.to) for s in b.slides], v.rules.overshoot_home == "stop", geometry.past_home)
         self.team_of, relation = _relations(v)
         control_of = self.team_of if v.rules.control == "team" else tuple((c,) for c in range(self.layout.C))
         self.rules = movement_rules(v.rules)
-        self.mechanics = Mechanics(self.layout, relation, self.rules, control_of)
+        marks = getattr(v, "marks", {})
+        if marks:
+            self.mechanics = MarkedMechanics(self.layout, relation, self.rules, control_of, mark_kinds(v), geometry)
+        else:
+            self.mechanics = Mechanics(self.layout, relation, self.rules, control_of, geometry)
         counters = getattr(v, "counters", {})
         self.programs = ProgramCompiler(self.mechanics, self.team_of, v.pawns, tuple(counters),
-                                        tuple(getattr(c, "start", 0) for c in counters.values()))
+                                        tuple(getattr(c, "start", 0) for c in counters.values()), tuple(marks))
 
 
 def dsl_texts(v) -> list[tuple[tuple, str, str]]:
@@ -85,7 +94,7 @@ def dsl_texts(v) -> list[tuple[tuple, str, str]]:
             texts.append((("scoring", key, "points"), component.points, "int"))
         else:
             texts.extend((("scoring", key, "tiers", i, "when"), tier.when, "bool") for i, tier in enumerate(component.tiers))
-    return texts + vocab_texts(v)
+    return texts + vocab_texts(v) + also_texts(v)
 
 
 def compile_text(programs: ProgramCompiler, out: ProblemCollector, path: tuple, text: str, kind: str):
@@ -111,6 +120,8 @@ def compile_variant(loaded: LoadedVariant) -> tuple[Game, list[Problem]]:
     out = ProblemCollector(loaded.origins)
     check_variant(v, out)
     check_vocab(v, out)
+    check_geometry(v, out)
+    check_marks(v, out)
     if out.errors:
         raise RuleFileError(out.problems)
     if v.board.kind == "grid":
@@ -128,6 +139,16 @@ def compile_variant(loaded: LoadedVariant) -> tuple[Game, list[Problem]]:
     # A win condition that counts only Home and pawns can change only when a pawn reaches Home.
     win_on_home_only = win_functions <= {"home", "pawns"}
     card_names = [name for name in v.deck if name in v.cards]
+    added = alternatives(v, asts)
+    for name, extra in added.items():
+        if compiled.get(("cards", name)) is not None and all(compiled.get(("also", a, "effect")) for a in extra):
+            combined = _with_alternatives(asts[("cards", name)], [asts[("also", a, "effect")] for a in extra])
+            try:
+                programs.check_cost(combined)
+                compiled[("cards", name)] = programs.effect(combined)
+            except CompileError as error:  # each part fits, the whole may not: said at the last alternative
+                out.in_text(("also", extra[-1], "effect"), 0, error.code,
+                            f"card {name} with the alternatives of also: {error.message}")
     card_programs = [compiled[("cards", name)] for name in card_names]
     win = compiled[("win",)]
     scoring = []
@@ -141,10 +162,18 @@ def compile_variant(loaded: LoadedVariant) -> tuple[Game, list[Problem]]:
             formula = _tiers(conditions, [t.points for t in component.tiers], component.mode)
         scoring.append((label, for_winner, formula))
     counter_warnings(v, asts, out)
+    condition_warnings(v, asts, variant_bounds(v, asts), len(v.colours), out)
+    mark_warnings(v, programs.marks_placed, programs.marks_read, out)
     if out.errors:
         raise RuleFileError(out.problems)
-    card_options = [_options(programs, i, asts[("cards", name)], compiled[("cards", name)])
-                    for i, name in enumerate(card_names)]
+    card_options = []
+    for i, name in enumerate(card_names):
+        card_ast = asts[("cards", name)]
+        alone = programs.effect(card_ast) if name in added else compiled[("cards", name)]  # without its `also:`
+        own = _options(programs, i, card_ast, alone)
+        extra = tuple((Origin(i, len(own) + j, -1), programs.effect(_alone_alternative(card_ast, asts[("also", a, "effect")])))
+                      for j, a in enumerate(added.get(name, ())))
+        card_options.append(own + extra)
     deck = [i for i, name in enumerate(card_names) for _ in range(v.deck[name])]
     filters, after, counters = compile_vocab(v, compiled, {n: i for i, n in enumerate(card_names)}, programs)
     seating = {int(k): tuple(names) for k, names in v.seating.items()}
@@ -154,9 +183,25 @@ def compile_variant(loaded: LoadedVariant) -> tuple[Game, list[Problem]]:
         on_start_exit=v.setup.on_start_exit, turn=turn_rules(v.turn), rules=ctx.rules, team_of=team_of,
         seating=seating, players_min=v.players.min, players_max=v.players.max, win=win,
         scoring=tuple(scoring), content_hash=loaded.content_hash, win_on_home_only=win_on_home_only,
-        card_options=card_options, filters=filters, after=after, counters=counters,
+        card_options=card_options, filters=filters, after=after, counters=counters, marks=mark_kinds(v),
     )
     return game, out.problems
+
+
+def _with_alternatives(ast, extra: list):
+    """A card's effect with the `also:` alternatives it gets: `A | B | extra...`, inside a
+    trailing `then draw_again` when the card has one (a 2's alternatives draw again too)."""
+    if isinstance(ast, dsl.Then) and isinstance(ast.second, dsl.DrawAgain):
+        return dsl.Then(ast.pos, _with_alternatives(ast.first, extra), ast.second)
+    options = ast.options if isinstance(ast, dsl.Choice) else (ast,)
+    return dsl.Choice(ast.pos, tuple(options) + tuple(extra))
+
+
+def _alone_alternative(card_ast, extra_ast):
+    """One added alternative as the card plays it (with the card's trailing `then draw_again`)."""
+    if isinstance(card_ast, dsl.Then) and isinstance(card_ast.second, dsl.DrawAgain):
+        return dsl.Then(extra_ast.pos, extra_ast, card_ast.second)
+    return extra_ast
 
 
 def _options(programs: ProgramCompiler, card: int, ast, program) -> tuple:

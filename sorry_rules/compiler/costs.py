@@ -34,6 +34,8 @@ class CostEstimator(dsl.Visitor):
         self.movers = pawns * self.group
         self.targets = max(1, min(layout.T, pawns * (layout.C - 1)))  # other pawns on the track
         self.cells = layout.size  # a grid primitive has at most one outcome per cell
+        routes = getattr(mechanics, "routes", None)
+        self.ways = 1 + (len(routes.geometry.turns) if routes is not None else 0)  # ways one pawn may go n steps
 
     def cost(self, node) -> tuple[int, int]:
         """(outcomes, work) upper bounds of one evaluation of `node` (see the module contract)."""
@@ -50,18 +52,36 @@ class CostEstimator(dsl.Visitor):
 
     # ---- primitives ----------------------------------------------------------------------
     def visit_Enter(self, node):
+        if node.selector is not None:
+            return 2 * self.group, 2 * self.group + self.C * self.pawns
         return self.group, self.group
 
+    def visit_Send(self, node):
+        every = self.C * self.pawns  # at most one outcome per pawn (two kinds per shared square)
+        return 2 * every, 3 * every
+
+    visit_MovePawn = visit_Mark = visit_Unmark = visit_Send
+
+    def visit_CountPawns(self, node):
+        return 1, self.C * self.pawns
+
     def visit_Forward(self, node):
+        if node.selector is not None:
+            return self.movers, 2 * self.movers + self.C * self.pawns
         return self.movers, self.movers
 
     visit_Backward = visit_Forward
 
     def visit_Split(self, node):
+        if node.parts:  # in order: per part a pawn (any pawn for a relation part) and a way, per division of the steps
+            out = comb(node.steps - 1, len(node.parts) - 1)
+            for _, who in node.parts:
+                out *= (self.movers if who in (None, "any") else self.pawns * self.C) * self.ways
+            return out, max(out, 1)
         movers = self.movers
         most = min(node.among if node.among is not None else node.steps, movers, node.steps)
         out = sum(perm(movers, k) * comb(node.steps - 1, k - 1) for k in range(2, most + 1))
-        return out, max(out, 1)
+        return out, max(out, 1) + (self.C * self.pawns if node.selector is not None else 0)
 
     def visit_Switch(self, node):
         return self.movers * self.targets, self.movers * self.targets + self.targets

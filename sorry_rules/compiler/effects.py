@@ -20,13 +20,19 @@ from __future__ import annotations
 
 from sorry_rules import dsl
 from sorry_rules.base import limits
+from sorry_rules.compiler.selectors import compile_selector, mark_index
 from sorry_rules.compiler.vocabulary import CompileError
-from sorry_rules.engine.mechanics import DRAW_AGAIN, PASS, Board
+from sorry_rules.engine import pawns
+from sorry_rules.engine.events import STEP_KINDS
+from sorry_rules.engine.mechanics import DRAW_AGAIN, PASS
+from sorry_rules.engine.routes import step as route_step
+from sorry_rules.engine.splitparts import split_parts
 
 #: Largest number of movement-table entries (colours x squares per table) of one variant.
 MAX_TABLE_CELLS = limits.MAX_TABLE_CELLS
 
-NOT_AN_EFFECT = "expected a card effect here (enter, forward N, backward N, split, switch, sorry, draw_again, pass)"
+NOT_AN_EFFECT = ("expected a card effect here (enter, forward N, backward N, split, switch, sorry, send, move, mark, "
+                 "unmark, draw_again, pass)")
 
 
 class EffectBuilder(dsl.Visitor):
@@ -65,21 +71,89 @@ class EffectBuilder(dsl.Visitor):
 
     # ---- primitives ----------------------------------------------------------------------
     def visit_Enter(self, node):
-        return self.m.enter
+        if node.selector is None:
+            return self.m.enter
+        m, selector = self.m, compile_selector(self.compiler, node.selector)
+        layout = self.layout
+
+        def enter_selected(p, board):
+            out = []
+            for outcome in m.enter(p, board):
+                events = outcome[1]
+                carried = tuple((e[3], e[4]) for e in events if e[0] == "carry")
+                step = next(e for e in events if e[0] == "enter")
+                if any(c == step[1] and sq == step[2] for c, sq, kind in
+                       pawns.select(selector, layout, p, board.pos, getattr(board, "marks", ())) if kind == carried):
+                    out.append(outcome)
+            return out
+
+        return enter_selected
+
+    # ---- pawn selectors and destinations (engine.pawns) -----------------------------------
+    def _destination(self, node):
+        dest = node.destination
+        if isinstance(dest, tuple):
+            kind, n = dest
+            limit = self.layout.T - 1 if kind == "track" else self.layout.L
+            low = 0 if kind == "track" else 1
+            if not low <= n <= limit:
+                raise CompileError(node.pos, f"{kind}:{n}: this board has {kind} squares {low}..{limit}", "SR508")
+        return dest
+
+    def visit_Send(self, node):
+        m, selector, dest = self.m, compile_selector(self.compiler, node.selector), self._destination(node)
+        return lambda p, board: pawns.send(m, selector, dest, p, board)
+
+    def visit_MovePawn(self, node):
+        m, selector, dest = self.m, compile_selector(self.compiler, node.selector), self._destination(node)
+        return lambda p, board: pawns.move(m, selector, dest, p, board)
+
+    def visit_Mark(self, node):
+        k = mark_index(self.compiler, node.name, node.name_pos)
+        self.compiler.marks_placed.add(node.name)
+        selector, layout = compile_selector(self.compiler, node.selector), self.layout
+        return lambda p, board: pawns.mark(selector, k, layout, p, board)
+
+    def visit_Unmark(self, node):
+        k = mark_index(self.compiler, node.name, node.name_pos)
+        selector, layout = compile_selector(self.compiler, node.selector), self.layout
+        return lambda p, board: pawns.unmark(selector, k, layout, p, board)
 
     def visit_Forward(self, node):
-        m = self.m
         self.check_steps(node, node.steps)
         self.reserve_tables(node, "forward", (node.steps,))
-        table = self.layout.forward(node.steps)
-        return lambda p, board: m.step(table, "forward", p, board)
+        return self._selected(node, self._step(node, "forward", self.layout.forward(node.steps)))
 
     def visit_Backward(self, node):
-        m = self.m
         self.check_steps(node, node.steps)
         self.reserve_tables(node, "backward", (node.steps,))
-        table = self.layout.backward(node.steps)
-        return lambda p, board: m.step(table, "backward", p, board)
+        return self._selected(node, self._step(node, "backward", self.layout.backward(node.steps)))
+
+    def _step(self, node, direction: str, table):
+        """One pawn `direction` `node.steps` steps: along the plain table, or along the routes
+        of `geometry:` when the variant has turns, passing rules or bounces."""
+        m, routes, steps = self.m, self.m.routes, node.steps
+        if routes is not None:
+            self.reserve_tables(node, "route " + direction, (steps,))
+        if routes is None:
+            return lambda p, board: m.step(table, direction, p, board)
+        if m.marked:
+            return lambda p, board: m.free(board, route_step(m, routes, direction, steps, p, board))
+        return lambda p, board: route_step(m, routes, direction, steps, p, board)
+
+    def _selected(self, node, program):
+        """`program` keeping only the outcomes whose moving pawns (every step, each part of
+        a split) the node's selector chooses on the board before it; `program` itself when
+        the node has no selector."""
+        if node.selector is None:
+            return program
+        selector, layout = compile_selector(self.compiler, node.selector), self.layout
+
+        def selected(p, board):
+            chosen = {(c, sq) for c, sq, _ in pawns.select(selector, layout, p, board.pos, getattr(board, "marks", ()))}
+            return [outcome for outcome in program(p, board)
+                    if all((e[1], e[2]) in chosen for e in outcome[1] if e[0] in STEP_KINDS)]
+        return selected
 
     def visit_Split(self, node):
         m, layout = self.m, self.layout
@@ -88,9 +162,27 @@ class EffectBuilder(dsl.Visitor):
             raise CompileError(node.pos, f"split {node.steps} among {node.among}: a split needs at least 2 pawns", "SR508")
         if node.steps < 2:
             raise CompileError(node.pos, f"split {node.steps}: a split needs at least 2 steps (one per pawn)", "SR508")
+        if node.parts:
+            return self._split_into(node)
         self.reserve_tables(node, "forward", range(1, node.steps + 1))
+        if m.routes is not None:
+            self.reserve_tables(node, "route forward", range(1, node.steps + 1))
         steps, among = node.steps, node.among
-        return lambda p, board: m.split(steps, among, layout.forward, p, board)
+        return self._selected(node, lambda p, board: m.split(steps, among, layout.forward, p, board))
+
+    def _split_into(self, node):
+        """`split N into PART, PART ...`: parts in order, each with its direction and pawn."""
+        m, steps, parts = self.m, node.steps, node.parts
+        if steps < len(parts):
+            raise CompileError(node.pos, f"split {steps} into {len(parts)} parts: each part needs at least 1 step", "SR508")
+        if self.m.simultaneous_split:
+            raise CompileError(node.pos, "split ... into plays its parts in order: it needs rules.split: sequential",
+                               "SR304")
+        for direction in sorted({d for d, _ in parts}):
+            self.reserve_tables(node, ("route " if m.routes is not None else "") + direction, range(1, steps + 1))
+        if m.marked:
+            return lambda p, board: m.free(board, split_parts(m, steps, parts, p, board))
+        return lambda p, board: split_parts(m, steps, parts, p, board)
 
     def visit_Switch(self, node):
         m, relation = self.m, node.relation
@@ -126,7 +218,7 @@ class EffectBuilder(dsl.Visitor):
 
     def visit_Then(self, node):
         first, second = self.visit(node.first), self.visit(node.second)
-        exclusive = self.layout.X
+        layout = self.layout
         if isinstance(node.second, (dsl.DrawAgain, dsl.Pass)):
             flag = DRAW_AGAIN if isinstance(node.second, dsl.DrawAgain) else PASS
 
@@ -144,7 +236,7 @@ class EffectBuilder(dsl.Visitor):
                 return second(p, board)
             out = []
             for b1, e1, f1 in firsts:
-                seconds = second(p, Board.of(b1, exclusive))
+                seconds = second(p, board.after(b1, e1, layout))
                 if not seconds:
                     out.append((b1, e1, f1))
                 for b2, e2, f2 in seconds:

@@ -19,7 +19,9 @@ and consequences): only there may facts (`bumps(opponents)`, FACTS) appear, read
 from __future__ import annotations
 
 from sorry_rules import dsl
+from sorry_rules.compiler.selectors import compile_selector
 from sorry_rules.compiler.vocabulary import COUNTS, FACTS, GROUPS, LITERALS, MOVE, CompileError, unknown
+from sorry_rules.engine import pawns
 from sorry_rules.engine.facts import FACTS as FACT_FUNCTIONS
 
 _OPS = {
@@ -183,6 +185,22 @@ class ExpressionBuilder(dsl.Visitor):
         return kind, lambda p, b, env: f(left(p, b, env), right(p, b, env))
 
     # ---- counts and aggregates -----------------------------------------------------------
+    def visit_CountPawns(self, node, allow_can, variables):
+        """`count(pawns SELECTOR)`: the pawns chosen from the player's point of view, on the
+        board judged (a card's guard, a win or score condition) or, where a move is judged,
+        after it (its marks included)."""
+        if not hasattr(self.compiler, "mark_names"):
+            raise CompileError(node.pos, "count(pawns ...) counts pawns of a race track; this board has none", "SR304")
+        selector, layout = compile_selector(self.compiler, node.selector), self.layout
+        self.compiler.functions_used.add("count_pawns")  # not a Home-only win condition (build.win_on_home_only)
+
+        def count_pawns(p, b, env):
+            marks = getattr(b, "marks", None)
+            if marks is None:
+                marks = env.get("@marks", ()) if env else ()
+            return pawns.count(selector, layout, p, b.pos, marks)
+        return int, count_pawns
+
     def visit_Call(self, node, allow_can, variables):
         if node.function in FACTS:
             return int, self._fact(node, variables)

@@ -3,7 +3,8 @@
 Contract: `compile_grid(variant, out, content_hash)` is `compile_variant` for grid boards: it runs the
 grid checks (`check_grid`), compiles every card effect and the win condition, and returns
 `(game, warnings)` or raises `RuleFileError` with every error located in the file.
-`check_grid(v, out)` adds the cross-field problems of a grid board to `out`.
+`check_grid(v, out)` adds the cross-field problems of a grid board to `out`; `grid_compiler(grid)`
+is the compiler of a grid's effects (one per grid, for tools as for `compile_grid`).
 """
 
 from __future__ import annotations
@@ -54,10 +55,8 @@ def compile_grid(v, out: ProblemCollector, content_hash: str = "") -> tuple[Grid
     b = v.board
     cards = [None if card == b.free else card for row in b.cells for card in row]
     grid = Grid(v.colours, b.columns, b.rows, cards, b.lines.length, b.lines.directions, b.lines.shared)
-    colours = list(v.colours)
-    team_of = tuple((c,) for c in range(len(colours)))
-    relation = tuple(tuple("own" if o == c else "opponent" for o in range(len(colours))) for c in range(len(colours)))
-    compiler = GridCompiler(grid, team_of, relation)
+    compiler = grid_compiler(grid)
+    team_of = compiler.team_of
     card_names = [name for name in v.deck if name in v.cards]
     programs = {}
     for name in card_names:
@@ -75,6 +74,16 @@ def compile_grid(v, out: ProblemCollector, content_hash: str = "") -> tuple[Grid
         first=v.turn.first, exchange=v.turn.exchange == "dead", win=win, content_hash=content_hash,
     )
     return game, out.problems
+
+
+def grid_compiler(grid: Grid) -> GridCompiler:
+    """The compiler of `grid`'s card effects and expressions: every colour is a side of its
+    own (its chips `own`, every other colour's `opponent`). Also used by tools that compile
+    one option of a card alone (`authoring.gridwhy`)."""
+    n = grid.C
+    team_of = tuple((c,) for c in range(n))
+    relation = tuple(tuple("own" if o == c else "opponent" for o in range(n)) for c in range(n))
+    return GridCompiler(grid, team_of, relation)
 
 
 def _compile(out: ProblemCollector, path: tuple, text: str, build, expr: bool = False):

@@ -32,12 +32,17 @@ class ProgramCompiler:
 
     `team_of[c]` is the tuple of colours of c's team (c included); `pawns` is the number of
     pawns per colour (for the cost bound); `counters` the declared counter names (with their
-    `counter_starts`), readable in expressions. `functions_used` collects the count functions
-    compiled since the caller last cleared it. Movement tables are reserved across every
-    effect this compiler builds (one variant's budget)."""
+    `counter_starts`), readable in expressions; `mark_names` the declared mark kinds
+    (`marks_read` and `marks_placed` collect those selectors read and `mark` places).
+    `functions_used` collects the count functions compiled since the caller last cleared it.
+    Movement tables are reserved across every effect this compiler builds (one variant's budget)."""
 
-    def __init__(self, mechanics, team_of: tuple, pawns: int = 1, counters: tuple = (), counter_starts: tuple = ()):
+    def __init__(self, mechanics, team_of: tuple, pawns: int = 1, counters: tuple = (), counter_starts: tuple = (),
+                 mark_names: tuple = ()):
         self.m = mechanics
+        self.mark_names = tuple(mark_names)          # declared mark kinds, in order
+        self.marks_read: set[str] = set()            # mark names read by a selector so far
+        self.marks_placed: set[str] = set()          # mark names placed by a `mark` primitive so far
         self.counters = tuple(counters)              # declared counter names, in order
         self.counter_starts = tuple(counter_starts)  # their start values
         self.layout = mechanics.layout

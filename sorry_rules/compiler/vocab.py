@@ -24,12 +24,12 @@ from sorry_rules.engine.placement import PlacementView
 #: `rules.must_bump: true` is this filter (H17), written before the file's own `filters:`.
 MUST_BUMP = "bumps(opponents) > 0"
 MUST_BUMP_LABEL = "rules.must_bump: a move that bumps an opponent is required"
-_RESERVED = COUNTS + FACTS + GROUPS + LITERALS + ("sum", "max", "min", "count", "can")
+RESERVED = COUNTS + FACTS + GROUPS + LITERALS + ("sum", "max", "min", "count", "can")
 
 
 def check_vocab(v, out: ProblemCollector) -> None:
     for name in v.counters:
-        if name in _RESERVED:
+        if name in RESERVED:
             out.at(("counters", name), "SR520", f"counter '{name}' has the name of a DSL word; rename it", key=True)
     cards = list(v.cards)
     for section, items in (("filters", v.filters), ("after", v.after)):
@@ -80,7 +80,8 @@ def move_variables() -> frozenset:
 def _on_move(expression):
     """(p, move, counters) -> value, from an expression closure (p, board, env)."""
     def judge(p, move, counters):
-        return expression(p, PlacementView(move.placement), {"@events": move.events, "@counters": counters})
+        return expression(p, PlacementView(move.placement), {"@events": move.events, "@counters": counters,
+                                                             "@marks": move.marks})
     return judge
 
 
@@ -103,7 +104,8 @@ def compile_vocab(v, compiled: dict, card_index: dict, programs) -> tuple[tuple,
     for i, c in v.after.items():
         adds = tuple((names.index(name), _on_move(compiled[("after", i, "add", name)])) for name in c.add)
         label = c.label or f"after.{i}: when {c.when}"
+        marks = tuple((list(v.marks).index(name), which) for name, which in c.mark.items())
         after.append(Consequence(_scope(c.cards, card_index), _on_move(compiled[("after", i, "when")]), adds,
-                                 c.draw_again, label))
+                                 c.draw_again, label, marks))
     counters = tuple((name, counter.start, counter.label or name.replace("_", " ")) for name, counter in v.counters.items())
     return tuple(filters), tuple(after), counters

@@ -25,24 +25,41 @@ class Node:
 
 
 @dataclass(frozen=True)
+class Selector:
+    """Which pawns a primitive or `count(pawns ...)` chooses (docs/REFERENCE.md 2.4); not a
+    node of its own (it has no children), but each part keeps its offset for messages."""
+
+    pos: int
+    owner: str | None = None     # own, partner, opponent, other, controlled, any (None: controlled)
+    zones: tuple = ()            # start, home, track, safety, start_exit (any of them; none: anywhere)
+    marked: tuple = ()           # ((mark name, offset), ...) the pawn carries
+    unmarked: tuple = ()         # ((mark name, offset), ...) the pawn does not carry
+    alone: bool = False          # the only pawn on its square
+
+
+@dataclass(frozen=True)
 class Enter(Node):
-    pass
+    selector: Selector | None = None  # which pawns in Start may enter (None: any the player controls)
 
 
 @dataclass(frozen=True)
 class Forward(Node):
     steps: int
+    selector: Selector | None = None  # which pawns may take the step (None: any the player controls)
 
 
 @dataclass(frozen=True)
 class Backward(Node):
     steps: int
+    selector: Selector | None = None
 
 
 @dataclass(frozen=True)
 class Split(Node):
     steps: int
     among: int | None  # None: any number of pawns
+    parts: tuple = ()  # `split N into ...`: ((direction, pawn), ...) in order; pawn None, "any" or a relation
+    selector: Selector | None = None  # which pawns may take a part
 
 
 @dataclass(frozen=True)
@@ -74,6 +91,37 @@ class Place(Node):
 class Remove(Node):
     relation: str
     unprotected: bool  # only chips that no line of their colour holds
+
+
+@dataclass(frozen=True)
+class Send(Node):
+    selector: Selector
+    destination: object  # "start", "home", "start_exit", ("track", n) or ("safety", k)
+
+
+@dataclass(frozen=True)
+class MovePawn(Node):
+    selector: Selector
+    destination: object
+
+
+@dataclass(frozen=True)
+class Mark(Node):
+    name: str
+    name_pos: int
+    selector: Selector
+
+
+@dataclass(frozen=True)
+class Unmark(Node):
+    name: str
+    name_pos: int
+    selector: Selector
+
+
+@dataclass(frozen=True)
+class CountPawns(Node):
+    selector: Selector
 
 
 @dataclass(frozen=True)
@@ -145,4 +193,5 @@ class Neg(Node):
     operand: Node
 
 
-EFFECT_NODES = (Enter, Forward, Backward, Split, Switch, Sorry, DrawAgain, Pass, Place, Remove, Choice, Then, Guard)
+EFFECT_NODES = (Enter, Forward, Backward, Split, Switch, Sorry, DrawAgain, Pass, Place, Remove, Send, MovePawn, Mark, Unmark,
+                Choice, Then, Guard)

@@ -21,12 +21,14 @@ from lark.visitors import Transformer_NonRecursive
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from sorry_rules.base.resources import grammar_text
+from sorry_rules.dsl.parsercache import cached_parser
 from sorry_rules.base.suggest import did_you_mean
 from sorry_rules.base import limits
 from sorry_rules.dsl.visitor import children
 from sorry_rules.dsl.ast import (  # noqa: F401  (the AST is part of the parser's API)
     DslError, Node, Enter, Forward, Backward, Split, Switch, Sorry, DrawAgain, Pass, Place, Remove, Choice, Then, Guard,
-    Number, Bool, Can, Call, Name, Aggregate, BinOp, Not, Neg, EFFECT_NODES,
+    Number, Bool, Can, Call, Name, Aggregate, BinOp, Not, Neg, EFFECT_NODES, Selector, Send, MovePawn, Mark, Unmark,
+    CountPawns,
 )
 
 MAX_TEXT = limits.MAX_DSL_TEXT
@@ -37,7 +39,8 @@ MAX_NUMBER = limits.MAX_DSL_NUMBER
 # ---- parsing ---------------------------------------------------------------------------
 @lru_cache(maxsize=1)
 def lalr_parser() -> Lark:
-    return Lark(grammar_text(), parser="lalr", start=["effect", "expr"], propagate_positions=True)
+    """The LALR parser, its tables loaded from the user's cache when valid (`parsercache`)."""
+    return cached_parser(grammar_text(), parser="lalr", start=["effect", "expr"], propagate_positions=True)
 
 
 def _int(token: Token) -> int:
@@ -64,20 +67,95 @@ class _ToAst(Transformer_NonRecursive):
         return Guard(meta.start_pos, children[0], children[1])
 
     def enter(self, meta, children):
-        return Enter(meta.start_pos)
+        return Enter(meta.start_pos, children[0] if children else None)
+
+    # ---- pawn selectors and destinations ------------------------------------------------
+    def selector(self, meta, children):
+        owner, zones, marked, unmarked, alone = None, [], [], [], False
+        for kind, value, pos in children:
+            if kind == "owner":
+                if owner is not None:
+                    raise DslError(pos, f"a selector names its owner once (here '{owner}' and '{value}')")
+                owner = value
+            elif kind == "zone":
+                if value in zones:
+                    raise DslError(pos, f"zone '{value}' is named twice")
+                zones.append(value)
+            elif kind == "alone":
+                alone = True
+            else:
+                (marked if kind == "marked" else unmarked).append((value, pos))
+        clash = {n for n, _ in marked} & {n for n, _ in unmarked}
+        if clash:
+            raise DslError(meta.start_pos, f"a selector cannot ask for a pawn marked and unmarked '{sorted(clash)[0]}'")
+        return Selector(meta.start_pos, owner, tuple(zones), tuple(marked), tuple(unmarked), alone)
+
+    def owner(self, meta, children):
+        return ("owner", str(children[0]), meta.start_pos)
+
+    def zone(self, meta, children):
+        return str(children[0])
+
+    def sel_zone(self, meta, children):
+        return ("zone", children[0], meta.start_pos)
+
+    def sel_marked(self, meta, children):
+        return ("marked", str(children[0]), children[0].start_pos or 0)
+
+    def sel_unmarked(self, meta, children):
+        return ("unmarked", str(children[0]), children[0].start_pos or 0)
+
+    def sel_alone(self, meta, children):
+        return ("alone", True, meta.start_pos)
+
+    def dest_word(self, meta, children):
+        return str(children[0])
+
+    def dest_track(self, meta, children):
+        return ("track", _int(children[0]))
+
+    def dest_safety(self, meta, children):
+        return ("safety", _int(children[0]))
+
+    def send(self, meta, children):
+        return Send(meta.start_pos, children[0], children[1])
+
+    def move_pawn(self, meta, children):
+        return MovePawn(meta.start_pos, children[0], children[1])
+
+    def mark(self, meta, children):
+        return Mark(meta.start_pos, str(children[0]), children[0].start_pos or 0, children[1])
+
+    def unmark(self, meta, children):
+        return Unmark(meta.start_pos, str(children[0]), children[0].start_pos or 0, children[1])
+
+    def count_pawns(self, meta, children):
+        return CountPawns(meta.start_pos, children[0])
 
     def forward(self, meta, children):
-        return Forward(meta.start_pos, _int(children[0]))
+        return Forward(meta.start_pos, _int(children[0]), children[1] if len(children) > 1 else None)
 
     def backward(self, meta, children):
-        return Backward(meta.start_pos, _int(children[0]))
+        return Backward(meta.start_pos, _int(children[0]), children[1] if len(children) > 1 else None)
 
     def split(self, meta, children):
         steps = _int(children[0])
-        among = 2
-        if len(children) > 1:
-            among = children[1]
-        return Split(meta.start_pos, steps, among)
+        rest = list(children[1:])
+        selector = rest.pop() if rest and isinstance(rest[-1], Selector) else None
+        among = rest[0] if rest else 2
+        return Split(meta.start_pos, steps, among, selector=selector)
+
+    def split_into(self, meta, children):
+        parts = tuple(children[1:])
+        return Split(meta.start_pos, _int(children[0]), len(parts), parts)
+
+    def part(self, meta, children):
+        return (children[0], children[1] if len(children) > 1 else None)
+
+    def part_direction(self, meta, children):
+        return str(children[0])
+
+    part_pawn = part_direction
 
     def among(self, meta, children):
         return _int(children[0]) if children else None
@@ -216,6 +294,13 @@ def _check_shape(text: str) -> None:
 def _parse(text: str, start: str):
     if not isinstance(text, str):
         raise DslError(0, f"expected DSL text, got {type(text).__name__}", "SR203")
+    return _parse_text(text, start)
+
+
+@lru_cache(maxsize=1024)
+def _parse_text(text: str, start: str):
+    """The AST of `text` (ASTs are frozen, so one parse serves every rule file using the same
+    text, e.g. every overlay of a base; a DslError is raised again each time, not kept)."""
     _check_shape(text)
     if not text.strip():
         raise DslError(0, "empty text; expected an effect" if start == "effect" else "empty text; expected an expression")

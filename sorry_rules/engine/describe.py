@@ -22,11 +22,16 @@ def square_name(game, sq: int) -> str:
 def describe_events(game, events) -> str:
     """'Red pawn track:12 -> track:19, bumps Blue' style text of resolved events."""
     segments: list[list[str]] = []
+    carried: list[str] = []  # labels of the marks the next pawn leaving Start or Home carries
     for event in events:
         kind = event[0]
         if kind in STEPS:
             _, c, frm, to = event
-            segments.append([f"{colour_name(game, c)} pawn {square_name(game, frm)} -> {square_name(game, to)}"])
+            which = f" ({', '.join(carried)})" if carried else ""
+            carried = []
+            segments.append([f"{colour_name(game, c)} pawn{which} {square_name(game, frm)} -> {square_name(game, to)}"])
+        elif kind == "carry":
+            carried.append(game.marks[event[3]].label)
         elif kind == SWITCH:
             _, c, a, o, b = event
             mine = f"{colour_name(game, c)} pawn {square_name(game, a)}"
@@ -41,8 +46,25 @@ def describe_events(game, events) -> str:
         elif kind == BUMP:
             _, c, at = event
             text = f"bumps {colour_name(game, c)} ({square_name(game, at)})"
+            if not segments:
+                text = f"sends {colour_name(game, c)} pawn {square_name(game, at)} back to start"
             (segments[-1] if segments else segments.append([]) or segments[-1]).append(text)
+        elif kind in MARK_WORDS:
+            segments.append([_mark_words(game, event)])
     return "; then ".join(", ".join(parts) for parts in segments)
+
+
+#: the words of the mark events (engine.marks) and of a pawn sent elsewhere than its Start
+MARK_WORDS = {"mark": "marks", "unmark": "unmarks", "send": "sends"}
+
+
+def _mark_words(game, event) -> str:
+    kind, c, sq = event[0], event[1], event[2]
+    pawn = f"{colour_name(game, c)} pawn {square_name(game, sq)}"
+    if kind == "send":
+        return f"sends {pawn} to {square_name(game, event[3])}"
+    label = game.marks[event[3]].label
+    return f"{MARK_WORDS[kind]} {pawn} {label}"
 
 
 def describe_move(game, move) -> str:
@@ -73,3 +95,11 @@ def seated_teams(game, seats) -> list[tuple]:
 def placement_names(game, placement, seats) -> dict:
     """{colour name: [position, ...]} for the seated colours, in a stable order."""
     return {game.colours[c]: [square_name(game, sq) for sq in placement[c]] for c in seats}
+
+
+def marks_data(game, marks) -> dict:
+    """{mark name: [{"colour", "square", "by"}, ...]} of `State.marks` (every declared mark,
+    an empty list when none is placed); {} for a variant without marks."""
+    return {kind.name: [{"colour": game.colours[c], "square": square_name(game, sq), "by": game.colours[by]}
+                        for c, sq, by in entries]
+            for kind, entries in zip(game.marks, marks or ((),) * len(game.marks))}

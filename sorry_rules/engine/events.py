@@ -6,12 +6,18 @@ Every event is a tuple whose first element is its kind:
   (step, colour, from, to)        the moving pawn's own move; `step` is one of STEP_KINDS:
                                   "enter" (Start -> start exit), "forward", "backward",
                                   "split" (one part of a split), "sorry" (Start -> the
-                                  square of the pawn it replaces)
+                                  square of the pawn it replaces), "move" (a pawn
+                                  moved straight to a destination, `engine.pawns`)
   ("bump", colour, at)            a pawn sent back to its Start from square `at`; listed
                                   right after the step, slide or Sorry! that caused it
   ("slide", colour, from, to)     a pawn taking a slide from its triangle to its end circle
   ("switch", colour_a, square_a, colour_b, square_b)
                                   two pawns swap squares; colour_a is the mover's
+
+  ("send", colour, from, to)      a pawn put on a square other than its Start by another's
+                                  move (`engine.pawns`; sent to Start it is a "bump")
+  ("mark" | "unmark" | "carry", colour, square, mark kind, by)
+                                  marks on pawns (`engine.marks`)
 
 Squares are the board kind's integer squares (see `sorry_rules.engine.board`).
 
@@ -23,7 +29,7 @@ chips) are added here with their fields, and readers skip kinds they do not know
 
 from __future__ import annotations
 
-STEP_KINDS = ("enter", "forward", "backward", "split", "sorry")
+STEP_KINDS = ("enter", "forward", "backward", "split", "sorry", "move")
 BUMP = "bump"
 SLIDE = "slide"
 SWITCH = "switch"

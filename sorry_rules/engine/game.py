@@ -28,6 +28,7 @@ from typing import NamedTuple
 from sorry_rules.base.errors import IllegalMoveError
 from sorry_rules.engine import rng as _rng
 from sorry_rules.engine.board import TRACK
+from sorry_rules.engine import marks as _marks
 from sorry_rules.engine.mechanics import DRAW_AGAIN, PASS, Board
 from sorry_rules.engine.moverules import filter_moves, run_consequences
 from sorry_rules.engine.placement import PlacementView
@@ -59,6 +60,7 @@ class State(NamedTuple):
     plies: int            # moves applied so far
     counters: tuple = ()  # per colour: the values of the rule file's counters (() without counters)
     bonus: int = 0        # extra cards the player to move has still to take (consequences)
+    marks: tuple = ()     # per declared mark kind: sorted ((colour, square, by), ...) (engine.marks; () without marks)
 
 
 class Move(NamedTuple):
@@ -67,6 +69,7 @@ class Move(NamedTuple):
     events: tuple         # the resolved steps, bumps, slides and switches, in order (engine.events)
     draw_again: bool      # the player draws (or, in hand play, plays) another card
     kind: str             # "move", "pass", "forfeit" or "discard"
+    marks: tuple = ()     # the marks after the move (as State.marks), for a variant with marks
 
 
 @dataclass(frozen=True)
@@ -96,7 +99,7 @@ class Game:
     def __init__(self, *, name, layout, mechanics, card_names, card_programs, card_sources,
                  deck, pawns, on_start_exit, turn: TurnRules, rules: MovementRules, team_of, seating,
                  players_min, players_max, win, scoring, content_hash, win_on_home_only=False,
-                 card_options=(), filters=(), after=(), counters=()):
+                 card_options=(), filters=(), after=(), counters=(), marks=()):
         self.name = name
         self.layout = layout
         self.mechanics = mechanics
@@ -118,6 +121,7 @@ class Game:
         self.filters = tuple(filters)       # engine.moverules.MoveFilter, rules.must_bump's first
         self.after = tuple(after)           # engine.moverules.Consequence
         self.counters = tuple(counters)     # (name, start value, label) per declared counter
+        self.marks = tuple(marks)           # engine.marks.MarkKind per declared mark kind
         self.team_of = team_of
         self.seating = seating
         self.players_min = players_min
@@ -182,17 +186,19 @@ class Game:
             pile = tuple(pile)
             hands = tuple(tuple(h) for h in dealt)
         return State(self.initial_placement(seats), seats, first, None, hands, pile, (), state, None, 0,
-                     self.initial_counters())
+                     self.initial_counters(), 0, _marks.empty(self.marks))
 
     def position(self, placement, seats, turn: int, card: int | None = None, hand: tuple | None = None,
-                 counters: tuple | None = None) -> State:
+                 counters: tuple | None = None, marks: tuple | None = None) -> State:
         """A state for asking about one position (the moves oracle): no pile, no discards;
-        `counters` as `State.counters` (default: every counter at its start value)."""
+        `counters` as `State.counters` (default: every counter at its start value), `marks`
+        as `State.marks` (default: none placed)."""
         hands = None
         if hand is not None:
             hands = tuple(tuple(hand) if i == turn else () for i in range(len(seats)))
         counters = self.initial_counters() if counters is None else tuple(counters)
-        return State(tuple(placement), tuple(seats), turn, card, hands, (), (), 0, None, 0, counters)
+        marks = _marks.empty(self.marks) if marks is None else tuple(marks)
+        return State(tuple(placement), tuple(seats), turn, card, hands, (), (), 0, None, 0, counters, 0, marks)
 
     def initial_counters(self) -> tuple:
         """Every colour's counters at the start of a game: () when the variant has none."""
@@ -213,7 +219,7 @@ class Game:
         if card is None:
             raise IllegalMoveError("the draw pile and the discards are both empty")
         return State(state.placement, state.seats, state.turn, card, state.hands, pile, discard, rng, state.winner,
-                     state.plies, state.counters, state.bonus)
+                     state.plies, state.counters, state.bonus, state.marks)
 
     # ---- moves -------------------------------------------------------------------------------
     def player(self, state: State) -> int:
@@ -223,7 +229,7 @@ class Game:
     def card_moves(self, state: State, card: int) -> list:
         """What `card` would allow the player to move in `state` (forfeit included)."""
         p = state.seats[state.turn]
-        board = Board.of(state.placement, self._X)
+        board = self.board(state)
         moves, flags = self._moves_of(p, board, card, state.placement)
         if self.filters:
             moves = filter_moves(self.filters, p, moves, state.counters)[0]
@@ -241,9 +247,18 @@ class Game:
             return self.card_moves(state, state.card)
         return self._hand_moves(state)
 
+    def board(self, state: State) -> Board:
+        """The working board of `state` the card programs start from (with its marks when the
+        variant has marks: `engine.marks.MarkedBoard`)."""
+        if self.marks:
+            return _marks.MarkedBoard.with_marks(state.placement, self._X, self.marks, state.marks)
+        return Board.of(state.placement, self._X)
+
     def _moves_of(self, p: int, board: Board, card: int, placement) -> tuple[list, int]:
         """Deduplicated moves of one card (A24: one move per distinct result), and the flags
         of outcomes that move nothing (a forfeited 2 still draws again)."""
+        if self.marks:
+            return self._marked_moves_of(p, board, card, placement)
         moves = []
         seen = set()
         spare_flags = 0
@@ -262,12 +277,35 @@ class Game:
             moves.append(Move(card, result, events, bool(flags & DRAW_AGAIN), kind))
         return moves, spare_flags
 
+    def _marked_moves_of(self, p: int, board, card: int, placement) -> tuple[list, int]:
+        """`_moves_of` for a variant with marks: a move also carries the marks after it, and
+        two moves with the same placement but different marks are different results."""
+        moves = []
+        seen = set()
+        spare_flags = 0
+        kinds, layout, before = self.marks, self.layout, board.marks
+        for result, events, flags in self.card_programs[card](p, board):
+            if events:
+                kind = "move"
+                marks = _marks.fit(_marks.replay(kinds, layout, before, events), result, self._X)
+            elif flags & PASS:
+                result, kind, marks = placement, "pass", before
+            else:
+                spare_flags |= flags
+                continue
+            key = (result, kind, bool(flags & DRAW_AGAIN), marks)
+            if key in seen:
+                continue
+            seen.add(key)
+            moves.append(Move(card, result, events, bool(flags & DRAW_AGAIN), kind, marks))
+        return moves, spare_flags
+
     def _hand_moves(self, state: State) -> list:
         p = state.seats[state.turn]
         hand = state.hands[state.turn]
         if not hand:
             return [Move(None, state.placement, (), False, "forfeit")]
-        board = Board.of(state.placement, self._X)
+        board = self.board(state)
         moves = []
         declinable = True
         for card in sorted(set(hand)):
@@ -290,7 +328,7 @@ class Game:
         `filters:`) remove any (deduplicated as `legal_moves` does; no forfeit entry). Equal
         to `card_moves` when the variant has no filter or nothing is filtered."""
         p = state.seats[state.turn]
-        return self._moves_of(p, Board.of(state.placement, self._X), card, state.placement)[0]
+        return self._moves_of(p, self.board(state), card, state.placement)[0]
 
     def traced_moves(self, state: State) -> list:
         """`legal_moves(state)`, each as a `TracedMove` naming every top-level alternative of
@@ -298,7 +336,7 @@ class Game:
         traced programs are run here only, so play pays nothing for them."""
         moves = self.legal_moves(state)
         p = state.seats[state.turn]
-        board = Board.of(state.placement, self._X)
+        board = self.board(state)
         by_card: dict = {}
         traced = []
         for move in moves:
@@ -308,18 +346,21 @@ class Game:
             if move.card not in by_card:
                 by_card[move.card] = [(origin, self._option_keys(program, p, board, state.placement))
                                       for origin, program in self.card_options[move.card]]
-            key = (move.placement, move.kind, move.draw_again)
+            key = (move.placement, move.kind, move.draw_again) + ((move.marks,) if self.marks else ())
             traced.append(TracedMove(move, tuple(origin for origin, keys in by_card[move.card] if key in keys)))
         return traced
 
-    @staticmethod
-    def _option_keys(program, p: int, board: Board, placement) -> set:
+    def _option_keys(self, program, p: int, board: Board, placement) -> set:
         keys = set()
+        marked = bool(self.marks)
         for result, events, flags in program(p, board):
             if events:
-                keys.add((result, "move", bool(flags & DRAW_AGAIN)))
+                key = (result, "move", bool(flags & DRAW_AGAIN))
+                after = _marks.fit(_marks.replay(self.marks, self.layout, board.marks, events), result, self._X) if marked else ()
+                keys.add(key + (after,) if marked else key)
             elif flags & PASS:
-                keys.add((placement, "pass", bool(flags & DRAW_AGAIN)))
+                key = (placement, "pass", bool(flags & DRAW_AGAIN))
+                keys.add(key + (board.marks,) if marked else key)
         return keys
 
     def filtered_moves(self, state: State) -> list:
@@ -342,10 +383,17 @@ class Game:
             return ()
         return run_consequences(self.after, state.seats[state.turn], move, state.counters)[2]
 
-    def obstacles(self, placement) -> Obstacles:
-        """Per-primitive answers to "why can this pawn not move" on `placement`
-        (see `engine.queries.Obstacles`)."""
-        return Obstacles(self.mechanics, tuple(placement))
+    def marks_after(self, state: State, move: Move) -> tuple:
+        """The marks once `move` is applied in `state` (its consequences and the next
+        player's turn beginning included): `State.marks` of `apply(state, move)`."""
+        if not self.marks:
+            return ()
+        return self.apply(state, move).marks if state.winner is None else state.marks
+
+    def obstacles(self, placement, marks: tuple = ()) -> Obstacles:
+        """Per-primitive answers to "why can this pawn not move" on `placement` with the
+        marks `marks` (`State.marks`; see `engine.queries.Obstacles`)."""
+        return Obstacles(self.mechanics, tuple(placement), tuple(marks))
 
     def chance(self, state: State) -> tuple:
         """The distribution of the next card drawn in `state`: ((card, Fraction), ...) over
@@ -354,10 +402,11 @@ class Game:
         (what a player knows), although the state's RNG fixes the actual order."""
         return chance(state.pile, state.discard)
 
-    def win_holds(self, colour: int, placement, counters=()) -> bool:
+    def win_holds(self, colour: int, placement, counters=(), marks=()) -> bool:
         """Whether `colour`'s win condition holds on `placement` with the counters
-        `counters` (`State.counters`; () for a variant without counters)."""
-        return bool(self.win(colour, PlacementView(placement), {"@counters": counters} if counters else None))
+        `counters` (`State.counters`; () for a variant without counters) and the marks
+        `marks` (`State.marks`)."""
+        return bool(self.win(colour, PlacementView(placement), self._env(counters, marks)))
 
     @staticmethod
     def view(placement) -> PlacementView:
@@ -385,21 +434,35 @@ class Game:
                     hand.append(drawn)
             hands = hands[: state.turn] + (tuple(hand),) + hands[state.turn + 1:]
         placement = move.placement
-        counters, bonus = state.counters, state.bonus
+        counters, bonus, marks = state.counters, state.bonus, state.marks
+        if self.marks and move.kind == "move":
+            marks = move.marks
         if self.after and move.kind in ("move", "pass"):
-            counters, extra, _ = run_consequences(self.after, state.seats[state.turn], move, counters)
+            counters, extra, fired = run_consequences(self.after, state.seats[state.turn], move, counters)
             bonus += extra
+            if self.marks and fired:
+                marks = _marks.consequence_marks(self.marks, self.layout, marks, fired, state.seats[state.turn], move)
         winner = None
         if move.kind == "move" and (not self.win_on_home_only or self._reaches_home(move.events)
                                     or self._wins_at_setup(state.seats)):
-            winner = self._winner(placement, state.seats, state.turn, counters)
+            winner = self._winner(placement, state.seats, state.turn, counters, marks)
         if winner is not None or move.draw_again:
             turn = state.turn
         elif bonus:
             turn, bonus = state.turn, bonus - 1
         else:
             turn = (state.turn + 1) % len(state.seats)
-        return State(placement, state.seats, turn, None, hands, pile, discard, rng, winner, state.plies + 1, counters, bonus)
+        if self.marks and turn != state.turn:
+            marks = _marks.turn_begins(self.marks, marks, state.seats[turn])
+        return State(placement, state.seats, turn, None, hands, pile, discard, rng, winner, state.plies + 1, counters, bonus,
+                     marks)
+
+    def _env(self, counters, marks):
+        """The environment of win and score expressions: counters and marks when the
+        variant has them (None otherwise: nothing to read)."""
+        if not counters and not self.marks:
+            return None
+        return {"@counters": counters, "@marks": marks} if self.marks else {"@counters": counters}
 
     def _wins_at_setup(self, seats) -> bool:
         """Whether a seat's win condition already holds before any pawn reached Home. A
@@ -416,9 +479,9 @@ class Game:
         home = self.layout.home
         return any(len(e) == 4 and e[3] == home[e[1]] for e in events)
 
-    def _winner(self, placement, seats, mover: int, counters=()) -> int | None:
+    def _winner(self, placement, seats, mover: int, counters=(), marks=()) -> int | None:
         view = PlacementView(placement)
-        env = {"@counters": counters} if counters else None
+        env = self._env(counters, marks)
         n = len(seats)
         for k in range(n):
             seat = (mover + k) % n
@@ -435,7 +498,7 @@ class Game:
         winning_colours = self.team_of[seats[state.winner]]
         winning = tuple(i for i, c in enumerate(seats) if c in winning_colours)
         view = PlacementView(state.placement)
-        env = {"@counters": state.counters} if state.counters else None
+        env = self._env(state.counters, state.marks)
         scores = {}
         for seat, colour in enumerate(seats):
             lines = []
@@ -452,7 +515,7 @@ class Game:
         if not self.scoring:
             return {}
         view = PlacementView(state.placement)
-        env = {"@counters": state.counters} if state.counters else None
+        env = self._env(state.counters, state.marks)
         return {seat: sum(formula(colour, view, env) for _, for_winner, formula in self.scoring if not for_winner)
                 for seat, colour in enumerate(state.seats)}
 

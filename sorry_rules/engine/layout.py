@@ -7,7 +7,9 @@ Square ids (one integer space shared by all colours):
   X + C + c                Start of colour c
 Squares below X are exclusive (at most one pawn); Home and Start hold any number.
 
-Contract: tables are pure functions of the board spec and the home rule; `forward(n)[c][sq]`
+Contract: tables are pure functions of the board spec and the home rule (`past_home`:
+"illegal" R33, "stop" H19, "bounce" H32: the steps left at Home are counted back down the
+safety zone, and a bounce out of the zone is -1); `forward(n)[c][sq]`
 is where a colour-c pawn on `sq` ends after n forward steps (R13, R31, R33), or -1, and
 `backward(n)[c][sq]` likewise (R30, A12). Building one table costs O(colours x squares)
 whatever n, and tables are cached per layout (never in a global cache that would keep
@@ -46,7 +48,8 @@ class Layout:
     board kind (`sorry_rules.engine.board.TrackBoard`)."""
 
     def __init__(self, colours: list[str], side_length: int, start_exit: int, safety_entry: int,
-                 safety_length: int, slides: list[tuple[int, int]], overshoot_stops: bool):
+                 safety_length: int, slides: list[tuple[int, int]], overshoot_stops: bool,
+                 past_home: str | None = None):
         self.colours = tuple(colours)
         self.C = C = len(colours)
         self.side = side_length
@@ -58,7 +61,8 @@ class Layout:
         self.start = tuple(X + C + c for c in range(C))
         self.start_exit = tuple((c * side_length + start_exit) % T for c in range(C))
         self.safety_entry = tuple((c * side_length + safety_entry) % T for c in range(C))
-        self.overshoot_stops = overshoot_stops
+        self.past_home = past_home or ("stop" if overshoot_stops else "illegal")
+        self.overshoot_stops = self.past_home == "stop"
         slide_at: list[SlideInfo | None] = [None] * T
         for c in range(C):
             for frm, to in slides:
@@ -114,12 +118,18 @@ class Layout:
         route = [(entry + 1 + i) % T for i in range(T)] + [T + c * L + k for k in range(L)] + [self.home[c]]
         last = len(route) - 1  # Home
         beyond = self.home[c] if self.overshoot_stops else -1
+        bounce = self.past_home == "bounce"
         row = [-1] * self.size
         if steps <= 0:
             return tuple(row)
         for index, sq in enumerate(route[:-1]):  # Home, Start and other colours' zones: -1
             target = index + steps
-            row[sq] = route[target] if target <= last else beyond
+            if target <= last:
+                row[sq] = route[target]
+            elif bounce:  # back down the zone (route indexes T .. T+L-1); below it: -1
+                row[sq] = route[2 * last - target] if 2 * last - target >= T else -1
+            else:
+                row[sq] = beyond
         return tuple(row)
 
     def _backward_row(self, c: int, steps: int) -> tuple[int, ...]:

@@ -20,6 +20,9 @@ Relations (own/partner/opponent) are always judged from the colour of the pawn t
 
 from __future__ import annotations
 
+from sorry_rules.engine.routes import Geometry, Routes
+from sorry_rules.engine.routes import split as route_split
+
 DRAW_AGAIN = 1
 PASS = 2
 
@@ -88,6 +91,11 @@ class Board:
     def copy(self) -> "Board":
         return Board([p[:] for p in self.pos], self.occ[:])  # a copy is made to be changed
 
+    def after(self, placement, events, layout) -> "Board":
+        """The board a following effect starts from, once `events` gave `placement` (a
+        board with marks replays them: `engine.marks.MarkedBoard`)."""
+        return Board.of(placement, len(self.occ))
+
     def placement(self) -> tuple:
         if self.base is not None:
             return self.base
@@ -118,14 +126,26 @@ def _track_pawns(board: Board, T: int) -> list:
 class Mechanics:
     """The movement rules of one compiled variant (tables built once)."""
 
-    def __init__(self, layout, relation, rules, control_of):
+    explore_in_place = staticmethod(_explore_in_place)  # for the route split (`engine.routes`)
+    #: whether pawns may carry marks (`engine.marks.MarkedMechanics`): primitives run outside
+    #: these methods (route steps, split parts) then pass their outcomes through `free`.
+    marked = False
+
+    def free(self, board, outcomes: list) -> list:
+        """The outcomes the marks on `board` allow: all of them without marks."""
+        return outcomes
+
+    def __init__(self, layout, relation, rules, control_of, geometry: Geometry | None = None):
         self.layout = layout
         self.X = layout.X
         self.T = layout.T
         self.start = layout.start
         C = layout.C
         self.relation = relation  # relation[c][o] in {"own", "partner", "opponent"}
-        self.bumpable = tuple(tuple(o != c and relation[c][o] in rules.bump for o in range(C)) for c in range(C))
+        geometry = geometry or Geometry(past_home=layout.past_home)
+        self.geometry = geometry
+        self.bumpable = tuple(tuple(o != c and relation[c][o] in rules.bump and not geometry.blocks_landing(relation[c][o], o)
+                                    for o in range(C)) for c in range(C))
         self.slides_for = tuple(tuple(relation[c][s] in rules.slide_on for s in range(C)) for c in range(C))
         if rules.slide_sweep == "all":
             self.spares = tuple(tuple(False for _ in range(C)) for _ in range(C))
@@ -135,6 +155,8 @@ class Mechanics:
         self.slide_after_sorry = rules.slide_after_sorry
         self.simultaneous_split = rules.split == "simultaneous"
         self.control_of = control_of  # player colour -> colours it may move
+        # routes: the route tables and passing rules (`engine.routes`), or None when plain tables do
+        self.routes = Routes(layout, geometry, relation) if geometry.routed else None
         self._relation_tables: dict = {}
         # slide_here[c][sq]: the slide a colour-c pawn takes when it ends a move on sq, or None
         self.slide_here = tuple(
@@ -300,6 +322,8 @@ class Mechanics:
         (R22, A1-A3). Sequential: each part is judged on the board the previous part left."""
         if self.simultaneous_split:
             return self._split_simultaneous(steps, among, forward_table, p, board)
+        if self.routes is not None:
+            return route_split(self, self.routes, steps, among if among is not None else steps, p, board)
         return self._split_sequential(steps, among if among is not None else steps, forward_table, p, board)
 
     def _split_sequential(self, steps: int, limit: int, forward_table, p: int, board: Board) -> list:

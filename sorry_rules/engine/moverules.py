@@ -14,7 +14,8 @@ Contract:
 - `run_consequences(after, p, move, counters)`: every consequence whose `cards` include the
   move's card and whose `when` holds, all judged on the move and the counters before any of
   them, contributes its counter additions (applied in file order) and its extra card.
-  Returns `(counters after, extra cards, the consequences that fired)`.
+  Returns `(counters after, extra cards, the consequences that fired)`; the engine then
+  places the marks of the fired consequences (`engine.marks.consequence_marks`).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ class Consequence(NamedTuple):
     adds: tuple               # ((counter index, amount(p, move, counters) -> int), ...)
     draw_again: bool
     label: str
+    marks: tuple = ()         # ((mark kind index, "bumped" | "moved"), ...): marks placed (engine.marks)
 
 
 def _in_scope(f, move) -> bool:

@@ -32,7 +32,11 @@ OBSTACLE_CODES = {
     "own_pawn": "an own pawn holds the target square [square]",
     "unbumpable": "a pawn this pawn may not bump holds the target square [square, colour, relation]",
     "slide_blocked": "the slide from the target square ends on a square held by a pawn it may not sweep [square, end]",
+    "marked": "a pawn whose mark keeps it from being moved holds the target square [square, colour, mark]",
+    "marked_still": "the pawn carries a mark that keeps it from moving [mark]",
     "overshoot": "the move would pass Home [steps: steps left to Home]",
+    "bounce_out": "the move would bounce back out of the safety zone (geometry past_home: bounce) [steps: steps left to Home]",
+    "passing_blocked": "the route passes a pawn that may not be passed (geometry blockers) [square, colour, relation]",
     "no_route": "the pawn cannot move this way from here",
     "no_target": "no pawn of the wanted relation on the track [relation]",
     "slides_block_all": "every target ends in a blocked slide",
@@ -64,15 +68,32 @@ class Obstacle:
     end: int | None = None
     steps: int | None = None
     parts: tuple = ()
+    mark: int | None = None     # index of the mark kind (Game.marks) behind a "marked" obstacle
 
 
 class Obstacles:
     """Why each action primitive gives a pawn no move, on one placement."""
 
-    def __init__(self, mechanics, placement: tuple):
+    def __init__(self, mechanics, placement: tuple, marks: tuple = ()):
         self.m = mechanics
         self.layout = mechanics.layout
         self.board = Board.of(placement, self.layout.X)
+        self.kinds = getattr(mechanics, "kinds", ())
+        self.marks = marks if self.kinds else ()
+
+    def _mark_on(self, c: int, sq: int, prop: str) -> int | None:
+        """The first mark kind with property `prop` the colour-c pawn on `sq` (below X) carries."""
+        for k, entries in enumerate(self.marks):
+            if getattr(self.kinds[k], prop) and any(e[0] == c and e[1] == sq for e in entries):
+                return k
+        return None
+
+    def held(self, c: int, sq: int) -> Obstacle | None:
+        """Why the colour-c pawn on `sq` cannot move at all: a mark that makes it immobile."""
+        if not self.marks or sq >= self.layout.X:
+            return None
+        k = self._mark_on(c, sq, "immobile")
+        return None if k is None else Obstacle("marked_still", square=sq, colour=c, mark=k)
 
     def concerns(self, primitive: str, c: int, sq: int) -> bool:
         """Whether `primitive` ("enter", "sorry", "forward", "backward", "split", "switch")
@@ -94,11 +115,14 @@ class Obstacles:
                 return Obstacle("own_pawn", square=to)
             if o >= 0 and not m.bumpable[c][o]:
                 return Obstacle("unbumpable", square=to, colour=o, relation=m.relation[c][o])
+            k = self._mark_on(o, to, "untouchable") if o >= 0 and self.marks else None
+            if k is not None:
+                return Obstacle("marked", square=to, colour=o, mark=k)
         if to < layout.T:
             info = m.slide_here[c][to]
             if info is not None:
                 o = occ[info.end]
-                if o >= 0 and info.end != frm and m.spares[c][o]:
+                if o >= 0 and info.end != frm and (m.spares[c][o] or self._mark_on(o, info.end, "untouchable") is not None):
                     return Obstacle("slide_blocked", square=to, end=info.end)
         return None
 
@@ -118,6 +142,8 @@ class Obstacles:
     def step(self, direction: str, steps: int, c: int, sq: int) -> Obstacle | None:
         """`forward steps` or `backward steps` (direction) for a colour-c pawn on `sq`."""
         layout = self.layout
+        if self.m.routes is not None:
+            return self.routed(direction, steps, c, sq)
         table = layout.forward(steps) if direction == "forward" else layout.backward(steps)
         to = table[c][sq]
         if to < 0:
@@ -126,15 +152,56 @@ class Obstacles:
             return Obstacle("no_route")
         return self.landing(c, sq, to)
 
+    def routed(self, direction: str, steps: int, c: int, sq: int) -> Obstacle | None:
+        """`step` along the routes of `geometry:`: None when some way is open, else what stops
+        the first way (or, with no way at all, the end of the route)."""
+        layout, routes, occ = self.layout, self.m.routes, self.board.occ
+        ways = routes.options(direction, steps)[c][sq]
+        if not ways:
+            if direction == "backward":
+                return Obstacle("no_route")
+            code = "bounce_out" if layout.past_home == "bounce" else "overshoot"
+            return Obstacle(code, steps=layout.distance_home(c, sq))
+        first = None
+        for to, passed, _ in ways:
+            wall = routes.blocker_on(c, occ, sq, passed)
+            if wall >= 0:
+                o = occ[wall]
+                obstacle = Obstacle("passing_blocked", square=wall, colour=o, relation=self.m.relation[c][o])
+            else:
+                obstacle = None if to == sq else self.landing(c, sq, to)
+            if obstacle is None:
+                return None
+            first = first or obstacle
+        return first
+
     def split(self, steps: int, c: int, sq: int) -> Obstacle | None:
         """`split steps`: the colour-c pawn on `sq` as one part of the split."""
         parts = []
         for part in range(1, steps):
+            if self.m.routes is not None:
+                obstacle = self.routed("forward", part, c, sq)
+                if obstacle is None:
+                    return Obstacle("no_partner_pawn", steps=steps)
+                parts.append((part, obstacle))
+                continue
             to = self.layout.forward(part)[c][sq]
             obstacle = Obstacle("overshoot") if to < 0 else self.landing(c, sq, to)
             if obstacle is None:
                 return Obstacle("no_partner_pawn", steps=steps)
             parts.append((part, obstacle))
+        return Obstacle("no_part_fits", parts=tuple(parts))
+
+    def split_parts(self, steps: int, directions: tuple, c: int, sq: int) -> Obstacle | None:
+        """`split steps into ...` (parts in `directions`): the colour-c pawn on `sq` as one
+        part; the parts of `no_part_fits` are named "forward 3", "backward 2", ..."""
+        parts = []
+        for direction in dict.fromkeys(directions):
+            for part in range(1, steps - len(directions) + 2):
+                obstacle = self.step(direction, part, c, sq)
+                if obstacle is None:
+                    return Obstacle("no_partner_pawn", steps=steps)
+                parts.append((f"{direction} {part}", obstacle))
         return Obstacle("no_part_fits", parts=tuple(parts))
 
     def switch(self, relation: str, c: int, sq: int) -> Obstacle | None:

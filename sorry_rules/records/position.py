@@ -6,8 +6,10 @@ Format (JSON, or YAML; both read by the hardened loader of rule files):
 `players` is the seat order; colours left out of `pawns` have every pawn in Start; a colour
 listing fewer pawns than the variant has its remaining pawns in Start. Hand play gives
 `"hand": [...]` instead of `"card"`; a variant with `counters:` may give their values,
-`"counters": {"red": {"bumps_made": 3}}` (the rest keep their start values). The shape is
-the pydantic model `PositionModel`.
+`"counters": {"red": {"bumps_made": 3}}` (the rest keep their start values); a variant with
+`marks:` may place them, `"marks": {"frozen": [{"colour": "blue", "square": "track:20", "by":
+"red"}]}` (`by`, the player who placed it, defaults to the pawn's colour; a mark on Start or
+Home is listed once per marked pawn there). The shape is the pydantic model `PositionModel`.
 
 Contract: `read_position_file(path)` returns a `PositionFile` (data and its source map) or
 raises `PositionError`; `parse_position(game, data, card_override, origins)` returns a
@@ -34,6 +36,16 @@ MAX_POSITION_BYTES = limits.MAX_POSITION_BYTES
 IN_MEMORY = "<position>"
 
 
+class MarkEntry(BaseModel):
+    """One marked pawn: its colour, its square and who placed the mark."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    colour: str = Field(description="The marked pawn's colour.")
+    square: str = Field(description="Its square in position notation (start, home, track:N, safety:K).")
+    by: str | None = Field(default=None, description="The colour of the player who placed the mark (default: the pawn's).")
+
+
 class PositionModel(BaseModel):
     """A position: who sits where, whose turn it is, the card (or hand) and the pawns."""
 
@@ -46,6 +58,8 @@ class PositionModel(BaseModel):
     pawns: dict[str, list[str]] = Field(default_factory=dict, description="Colour -> positions; the rest are in Start.")
     counters: dict[str, dict[str, int]] = Field(default_factory=dict, description=(
         "Colour -> counter name -> value, for a variant with `counters:`; the rest have their start values."))
+    marks: dict[str, list[MarkEntry]] = Field(default_factory=dict, description=(
+        "Mark name -> the marked pawns, for a variant with `marks:`; no other pawn carries a mark."))
 
     @field_validator("card", mode="before")
     @classmethod
@@ -124,14 +138,15 @@ def parse_position(game, data, card_override: str | None = None, origins: Origin
     seats, turn = checker.seats()
     placement = checker.placement(seats)
     counters = checker.counters(seats)
+    marks = checker.marks(seats, placement)
     hand = None
     if not failing & {"card", "hand"}:
         hand, card = checker.cards(card)
     if out.errors:
         raise PositionError.of(out.problems)
     if game.hand_play:
-        return Position(game.position(placement, seats, turn, hand=hand, counters=counters), None, hand)
-    return Position(game.position(placement, seats, turn, card=card, counters=counters), card, None)
+        return Position(game.position(placement, seats, turn, hand=hand, counters=counters, marks=marks), None, hand)
+    return Position(game.position(placement, seats, turn, card=card, counters=counters, marks=marks), card, None)
 
 
 def _validated(data: dict, out: ProblemCollector) -> tuple[PositionModel | None, set]:
@@ -240,6 +255,48 @@ class _Checker(PositionChecks):
                     continue
                 values[c][names.index(name)] = value
         return tuple(tuple(row) for row in values)
+
+    def marks(self, seats: list[int], placement: list) -> tuple:
+        """`State.marks` from the position's `marks` (located problems: SR561 unknown mark,
+        SR501/SR603 colours, SR601 squares, SR605 no pawn there to carry it)."""
+        game = self.game
+        names = [kind.name for kind in game.marks]
+        entries: list[list] = [[] for _ in names]
+        for name, listed in self.model.marks.items():
+            if name not in names:
+                known = ", ".join(names) or "the variant declares none"
+                self.out.at(("marks", name), "SR561", f"marks: unknown mark {name!r}{did_you_mean(name, names)} "
+                            f"(marks: {known})", key=True)
+                continue
+            k = names.index(name)
+            for j, entry in enumerate(listed):
+                found = self._mark_entry(seats, placement, entries[k], name, j, entry)
+                if found is not None:
+                    entries[k].append(found)
+        return tuple(tuple(sorted(e)) for e in entries)
+
+    def _mark_entry(self, seats, placement, taken: list, name: str, j: int, entry) -> tuple | None:
+        path = ("marks", name, j)
+        c = self.colour(entry.colour, path + ("colour",))
+        by = self.colour(entry.by, path + ("by",)) if entry.by is not None else c
+        if c is None or by is None:
+            return None
+        for who, field in ((c, "colour"), (by, "by")):
+            if who not in seats:
+                self.out.at(path + (field,), "SR603", f"marks.{name}[{j}]: {self.game.colours[who]!r} is not one of the players")
+                return None
+        try:
+            sq = self.game.layout.parse(c, entry.square)
+        except PositionError as error:
+            self.out.at(path + ("square",), "SR601", f"marks.{name}[{j}]: {error}")
+            return None
+        there = placement[c].count(sq)
+        if sum(1 for e in taken if e[0] == c and e[1] == sq) >= there:
+            what = "no" if not there else f"only {there}"
+            self.out.at(path + ("square",), "SR605", f"marks.{name}[{j}]: {what} {entry.colour} pawn(s) on {entry.square} "
+                        f"to carry the mark")
+            return None
+        return (c, sq, by)
 
     def placement(self, seats: list[int]) -> list[tuple]:
         """Every colour's squares: seated colours start in Start, then `pawns` places them."""

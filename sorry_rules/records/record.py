@@ -31,7 +31,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from sorry_rules.base.limits import MAX_CHOICES
-from sorry_rules.records.storage import state_digest
+from sorry_rules.records.storage import game_over, state_digest
 
 FORMAT = "sorry-rules-game"
 VERSION = 2
@@ -70,7 +70,7 @@ class Record(BaseModel):
     choices: list[Choice] = Field(default_factory=list, max_length=MAX_CHOICES,
                                   description="one legal-move index per applied move")
     plies: int = Field(0, description="moves applied: the number of choices")
-    finished: bool | None = Field(None, description="whether the choices end the game; null: not recorded")
+    finished: bool | None = Field(None, description="whether the choices end the game (won or drawn); null: not recorded")
     state_digest: Digest | None = Field(None, description="state_digest of the state the choices lead to; null: not recorded")
 
     @model_validator(mode="after")
@@ -86,7 +86,7 @@ class Record(BaseModel):
     def reached(self, state) -> None:
         """Record that the choices now lead to `state` (move count, finished, digest)."""
         self.plies = state.plies
-        self.finished = state.winner is not None
+        self.finished = game_over(state)
         self.state_digest = state_digest(state)
 
 

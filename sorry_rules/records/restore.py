@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from sorry_rules.base.errors import SaveFileError, SorryRulesError
 from sorry_rules.compiler.build import load_game
+from sorry_rules.engine.board import GRID
 from sorry_rules.players.runner import replay
 from sorry_rules.records.record import Record
-from sorry_rules.records.storage import state_digest
+from sorry_rules.records.storage import game_over, state_digest
 
 
 def load_recorded_game(record: Record, source: str = "game record"):
@@ -41,11 +42,19 @@ def start_state(game, record: Record, source: str = "game record"):
         seats = tuple(colours.index(name.lower()) for name in record.seats)
     except ValueError:
         raise SaveFileError(f"{source}: seats {list(record.seats)} are not colours of {game.name}") from None
-    if len(set(seats)) != len(seats):
-        raise SaveFileError(f"{source}: a colour is seated twice")
     if not game.players_min <= len(seats) <= game.players_max:
         raise SaveFileError(f"{source}: {len(seats)} seats, but {game.name} is for "
                             f"{game.player_counts()} players")
+    if game.board_kind == GRID:  # a grid side's colour sits at several seats, as the seating says
+        try:
+            seating = game.seats_for(len(seats))
+        except SorryRulesError as error:
+            raise SaveFileError(f"{source}: {error}") from None
+        if seats != seating:
+            raise SaveFileError(f"{source}: seats {list(record.seats)} are not the seating of {game.name} "
+                                f"for {len(seats)} players")
+    elif len(set(seats)) != len(seats):
+        raise SaveFileError(f"{source}: a colour is seated twice")
     try:
         return game.new_game(record.seed, seats=seats, first=record.first)
     except SorryRulesError as error:
@@ -68,9 +77,9 @@ def restore(record: Record, source: str = "game record", on_turn=None, game=None
     except (ValueError, SorryRulesError) as error:
         raise SaveFileError(f"{source}: the recorded moves do not fit the game: {error}") from None
     if state.plies != len(choices):
-        how = "ended" if state.winner is not None else "stopped at its move limit"
+        how = "ended" if game_over(state) else "stopped at its move limit"
         raise SaveFileError(f"{source}: the game {how} after {state.plies} moves but the record has {len(choices)} choices")
     if (record.state_digest is not None and state_digest(state) != record.state_digest) or \
-            (record.finished is not None and record.finished != (state.winner is not None)):
+            (record.finished is not None and record.finished != game_over(state)):
         raise SaveFileError(f"{source}: the recorded moves do not lead to the recorded final state (edited or damaged file)")
     return game, state

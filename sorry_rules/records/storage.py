@@ -3,6 +3,7 @@
 Contract: `write_atomically` leaves either the old file or the whole new one, never a
 mix (temporary file in the same folder, fsync, rename, fsync of the folder); it raises
 OSError. `state_digest` is a stable fingerprint of every field of an engine State.
+`game_over` says whether a state of any board kind has ended.
 """
 
 from __future__ import annotations
@@ -25,6 +26,11 @@ def state_digest(state) -> str:
     if len(fields) > 10 and not any(fields[10:]):
         fields = fields[:10]  # counters and bonus are left out when unused: older digests stay valid
     return hashlib.sha256(json.dumps(plain(fields), separators=(",", ":")).encode()).hexdigest()
+
+
+def game_over(state) -> bool:
+    """Whether the game of `state` has ended: a winner, or (grid games) ended without one."""
+    return state.winner is not None or bool(getattr(state, "over", False))
 
 
 def write_atomically(path, text: str) -> None:

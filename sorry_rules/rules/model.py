@@ -13,8 +13,9 @@ from typing import Annotated, Literal, Union
 from pydantic import Discriminator, Field, Tag
 
 from sorry_rules.base import limits
+from sorry_rules.rules.geometry import Geometry, GeometryBlocker, GeometryTurn  # noqa: F401 (every rule-file model is reachable here)
 from sorry_rules.rules.strict import Strict
-from sorry_rules.rules.vocab import Consequence, Counter, MoveFilter
+from sorry_rules.rules.vocab import Alternative, Consequence, Counter, MarkKind, MoveFilter
 
 #: Largest counts and sizes a rule file may ask for (docs/LIMITS.md).
 MAX_COLOURS = limits.MAX_COLOURS
@@ -171,7 +172,7 @@ class Rules(Strict):
         "board before the split, then landed in order."))
     overshoot_home: Literal["illegal", "stop"] = Field(default="illegal", description=(
         "A forward move past Home is `illegal` (Home by exact count only), or `stop`s in Home (also for each part of a "
-        "split)."))
+        "split). Shorthand for `geometry.past_home`, which says it when both are given."))
     must_bump: bool = Field(default=False, description=(
         "When any legal move bumps an opponent (by landing, by a slide or by a Sorry!), only such moves are legal; "
         "bumping a partner does not count; a pass is then not legal either; in hand play it applies across the whole "
@@ -254,5 +255,15 @@ class Variant(Strict):
         "Named filters on moves, judged on each move's facts, applied in the order written (bases first) after "
         "`rules.must_bump`; an overlay adds one by a new name, changes one by its name or removes it with null."))
     after: dict[Name, Consequence] = Field(default_factory=dict, max_length=50, description=(
-        "Named consequences of a move by its facts (extra cards, counter changes), judged and applied in the order "
-        "written (bases first); overlays add, change or remove them by name."))
+        "Named consequences of a move by its facts (extra cards, counter changes, marks), judged and applied in the "
+        "order written (bases first); overlays add, change or remove them by name."))
+    geometry: Geometry = Field(default_factory=Geometry, description=(
+        "Movement geometry as data (race-track boards): what a move past Home does, extra turns a move may take, and "
+        "pawns that cannot be passed or landed on."))
+    marks: dict[Annotated[str, Field(pattern=r"^[a-z_][a-z0-9_]*$", max_length=40)], MarkKind] = Field(
+        default_factory=dict, max_length=20, description=(
+            "Marks pawns may carry (e.g. frozen), with their lifetime and what they change; placed by `mark` effects "
+            "and `after:` consequences, read by pawn selectors (`marked NAME`, `unmarked NAME`)."))
+    also: dict[Name, Alternative] = Field(default_factory=dict, max_length=50, description=(
+        "Named alternatives added to the effect of the cards they select (by name or by the primitives their effect "
+        "has); overlays add, change or remove them by name."))

@@ -1,6 +1,7 @@
-"""Pydantic models of the open rule vocabulary (issue 12): counters, filters on moves and
-consequences of moves. docs/REFERENCE.md section 1 ("Counters, filters and consequences")
-gives their meaning; the DSL texts they hold are compiled by `sorry_rules.compiler.vocab`.
+"""Pydantic models of the open rule vocabulary (issue 12): counters, filters on moves,
+consequences of moves, marks on pawns and alternatives added to cards. docs/REFERENCE.md
+section 1 ("Counters, filters and consequences", "Marks and also") gives their meaning; the
+DSL texts they hold are compiled by `sorry_rules.compiler.vocab` and `compiler.marking`.
 
 Contract: pure data, as `rules.model`; names of counters and cards are checked against the
 rest of the variant by the compiler (`compiler.vocab.check_vocab`), not here.
@@ -8,7 +9,7 @@ rest of the variant by the compiler (`compiler.vocab.check_vocab`), not here.
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
@@ -56,3 +57,42 @@ class Consequence(Strict):
     draw_again: bool = Field(default=False, description="The player gets one extra card (drawing again in draw play, "
                              "playing again in hand play), in addition to the card's own `draw_again`.")
     label: str = Field(default="", description="Words for `moves --why` and `explain` (default: what it does).")
+    mark: dict[CounterName, Literal["bumped", "moved"]] = Field(default_factory=dict, max_length=20, description=(
+        "Mark kind -> which pawns of the move get it, placed by the moving player: `bumped` (every pawn the move sent "
+        "to Start, whoever owns it) or `moved` (every pawn that moved by its own steps, where it ended)."))
+
+
+class MarkKind(Strict):
+    """A mark a pawn may carry (placed by `mark` effects or `after:` consequences), with its lifetime and what it
+    changes."""
+
+    label: str = Field(default="", description="How the mark is named on the screen and in `explain` (default: its name "
+                       "with `_` as spaces).")
+    symbol: str = Field(default="*", min_length=1, max_length=1, pattern=r"^[!-~]$", description=(
+        "One printable character drawn beside a marked pawn on the play screen."))
+    until: Literal["removed", "next_turn", "leaves_start", "leaves_track", "leaves_safety", "moves"] = Field(
+        default="removed", description=(
+            "When the mark ends by itself: `removed` never (only `unmark`); `next_turn` when the placing player's next turn "
+            "begins; `leaves_start` / `leaves_track` / `leaves_safety` when the pawn leaves that zone; `moves` when the "
+            "pawn changes square by any means."))
+    one_per_player: bool = Field(default=False, description=(
+        "Each player has at most one mark of this kind on the board: placing another takes their earlier one off."))
+    immobile: bool = Field(default=False, description="A marked pawn cannot move (no step, split part, switch it makes, "
+                           "or `move`; in Start it cannot leave).")
+    untouchable: bool = Field(default=False, description=(
+        "A marked pawn cannot be moved by others: no pawn may land on it, switch it or Sorry! it, `send` leaves it, a "
+        "slide ending on it cannot be taken and a slide passing over it leaves it where it is."))
+
+
+class Alternative(Strict):
+    """One more alternative added to the effect of some cards (`A | B | this`)."""
+
+    cards: list[CardName] | None = Field(default=None, max_length=100, description=(
+        "The cards that get the alternative, by name; with `having`, a card named here or having one of those "
+        "primitives; both left out: every card."))
+    having: list[Literal["enter", "forward", "backward", "split", "switch", "sorry"]] | None = Field(
+        default=None, max_length=6, description=(
+            "The cards whose effect has a top-level alternative using one of these primitives (e.g. `[forward, split]`: "
+            "every card with a forward move), worked out from the card effects, not their names."))
+    effect: str = Field(description="The alternative, a DSL card effect (it may use pawn selectors and marks).")
+    label: str = Field(default="", description="Words for `explain` and `moves --why` (default: the effect).")

@@ -2,7 +2,8 @@
 
 Contract: pure functions of tallies and setups (no engine calls, no printing). Everything in
 a report except its "run" block (engine, jobs, batch size, seconds, games per second)
-depends only on the command's variant, overlays, players, bots, seed, games and max plies.
+depends only on the command's variant, overlays, players, bots, seed, games and max plies
+(and, for a partial report, on which games finished: `mark_partial`).
 Seats, turn-order positions and rates are reported 1-based and as fractions in JSON
 (percentages in text). Confidence intervals are 95% Wilson score intervals over all games
 played (stopped games count as games nobody won); a mean's interval is the normal
@@ -117,10 +118,25 @@ def summary(setup, tally, game, info: dict | None = None) -> dict:
     return report
 
 
+def mark_partial(report: dict, finished: int, planned: int, reason: str) -> dict:
+    """`report` of `finished` games out of the `planned` ones, marked as partial (first keys:
+    "partial": true, "games_finished", "games_planned", "partial_reason"). Its figures are
+    those of the finished games; a complete report carries none of these keys."""
+    return {"partial": True, "games_finished": finished, "games_planned": planned, "partial_reason": reason, **report}
+
+
+def _partial_line(report: dict) -> list[str]:
+    if not report.get("partial"):
+        return []
+    return [f"PARTIAL: {report['games_finished']:,} of {report['games_planned']:,} games finished "
+            f"({report['partial_reason']}); the figures are those of the finished games"]
+
+
 def run_info(engine: str, jobs: int, batch_size: int, seconds: float, games: int) -> dict:
     """How the games were played (the only part of a report that may differ between runs):
-    `jobs` is the number of local processes, or of Dask workers."""
-    return {"engine": engine, "jobs": jobs, "batch_size": batch_size, "seconds": round(seconds, 3),
+    `jobs` is the number of local processes, or of Dask workers; `games` the games played by
+    this run (fewer than the report's when a results file was continued)."""
+    return {"engine": engine, "jobs": jobs, "batch_size": batch_size, "games": games, "seconds": round(seconds, 3),
             "games_per_second": round(games / seconds, 1) if seconds > 0 else None}
 
 
@@ -165,7 +181,8 @@ def _bots_label(report: dict) -> str:
 
 def format_text(report: dict) -> str:
     """A compact report for people, with a histogram of game lengths."""
-    lines = [f"{_variant_label(report)}: {report['games']} games, "
+    lines = _partial_line(report)
+    lines += [f"{_variant_label(report)}: {report['games']} games, "
              f"{report['players']} players, bots {_bots_label(report)}, seed {report['seed']}"]
     if report["stopped"]:
         lines.append(f"  {report['stopped']} games stopped after {report['max_plies']} plies without a winner")
@@ -216,7 +233,7 @@ def format_text(report: dict) -> str:
     run = report.get("run")
     if run:
         rate = _num(run['games_per_second'])
-        lines.append(f"{report['games']} games in {run['seconds']:.1f} s: {rate} games/s ({_where(run)})")
+        lines.append(f"{run['games']} games in {run['seconds']:.1f} s: {rate} games/s ({_where(run)})")
     return "\n".join(lines)
 
 
@@ -304,8 +321,10 @@ _OPTIONAL_ROWS = ("games stopped without a winner", "games drawn", "discards per
 def format_compare_text(report: dict) -> str:
     """Side by side, one line per figure: A, B, B - A, p-value, and * when significant."""
     a, b = report["a"], report["b"]
-    lines = [f"A: {_variant_label(a)}", f"B: {_variant_label(b)}",
-             f"{a['games']} games each, {a['players']} players, bots {_bots_label(a)}, seed {a['seed']}; "
+    lines = _partial_line(report)
+    each = "each" if a["games"] == b["games"] else f"(A), {b['games']} games (B)"
+    lines += [f"A: {_variant_label(a)}", f"B: {_variant_label(b)}",
+             f"{a['games']} games {each}, {a['players']} players, bots {_bots_label(a)}, seed {a['seed']}; "
              "both sides play the same seeds (common random numbers)", ""]
     rows = [row for row in report["tests"] if row["metric"] not in _OPTIONAL_ROWS or row["a"] or row["b"]]
     width = max(len(row["metric"]) for row in rows)
@@ -322,5 +341,5 @@ def format_compare_text(report: dict) -> str:
                  "not corrected for multiple comparisons)")
     run = report.get("run")
     if run:
-        lines.append(f"{2 * a['games']} games in {run['seconds']:.1f} s: {_num(run['games_per_second'])} games/s ({_where(run)})")
+        lines.append(f"{run['games']} games in {run['seconds']:.1f} s: {_num(run['games_per_second'])} games/s ({_where(run)})")
     return "\n".join(lines)

@@ -7,11 +7,15 @@ Contract:
   game depends only on (S, i) and the seat's bot kind, never on how games are split into
   batches, on the number of jobs or on the engine; and with random bots, game i is exactly
   `sorry-play --auto --seed <game_seed(S, i)> --players P`.
-- `play_batch(setup, start, count)` plays games start..start+count-1 and returns a `Tally`;
-  tallies hold only exact integer aggregates and merge by addition, so the merged result
-  is the same whatever the order of merging. Memory does not grow with the number of games:
-  nothing is kept per game, and game lengths are counted per distinct length (at most
-  `max_plies` + 1 distinct values).
+- `play_results(setup, start, count, stop)` plays games start..start+count-1 and returns one
+  `GameResult` per game played (a few integers: what a tally and a results file need);
+  when `stop` is set it returns after the game in progress, with the games finished so
+  far. `Tally.add(result)` counts one game; tallies hold only exact integer aggregates and
+  merge by addition, so the figures are the same whatever the order of the games or of
+  merging, and a tally of any set of games is exactly the sum of its games. Memory does
+  not grow with the number of games: a tally keeps nothing per game, and game lengths are
+  counted per distinct length (at most `max_plies` + 1 distinct values). `play_batch` is
+  `play_results` tallied.
 - Workers compile a variant once per process from the merged rule data carried in
   `VariantSource` (no rule files need to exist on a cluster worker).
 
@@ -31,6 +35,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from sorry_rules import __version__
 from sorry_rules.base.errors import SorryRulesError, UsageError
@@ -208,6 +213,89 @@ class Tally:
             self.metrics[name].merge(moments)
         return self
 
+    def add(self, result: "GameResult") -> "Tally":
+        """Count one game."""
+        self.games += 1
+        winner = result.winner
+        if winner is None:
+            if not result.drawn:
+                return self
+            self.draws += 1
+        else:
+            self.finished += 1
+            self.wins[winner] += 1
+            self.order_wins[result.order] += 1
+            for seat in result.team:
+                self.team_wins[seat] += 1
+            self.first_side_wins += result.first_side
+            self.kind_wins[result.bot] = self.kind_wins.get(result.bot, 0) + 1
+        self.turns_counts[result.turns] = self.turns_counts.get(result.turns, 0) + 1
+        m = self.metrics
+        for name in METRICS:
+            m[name].add(getattr(result, name))
+        return self
+
+
+class GameResult(NamedTuple):
+    """What one game of a simulation did: all a tally or a results file keeps of it.
+    `winner` is None for a drawn game (`drawn`) and for a game stopped at `max_plies` (its
+    other fields are then kept but not counted). JSON: `as_json()` and `result_from_json`;
+    the fields with defaults may be missing from a file written before they existed."""
+
+    game: int                 # the game's index i (its seed is game_seed(S, i))
+    winner: int | None        # the seat whose move won
+    order: int | None         # the winner's position in turn order (0 = the seat that played first)
+    team: tuple               # the seats credited with the win (the winner's team, itself included)
+    bot: str | None           # the winner's bot kind
+    turns: int
+    plies: int
+    bumps: int
+    slides: int
+    forfeits: int
+    discards: int
+    passes: int
+    removals: int = 0         # grid games: chips taken off
+    exchanges: int = 0        # grid games: dead cards exchanged
+    drawn: bool = False       # no winner and no legal move before max_plies (a round of passes)
+    first_side: bool = False  # the winner's team holds the seat that played first
+
+    def as_json(self) -> dict:
+        return dict(self._asdict(), team=list(self.team))
+
+
+def result_from_json(data, players: int) -> GameResult:
+    """The GameResult of a JSON object written by `as_json`. Raises ValueError when a field
+    is missing, of the wrong type or out of range for `players` seats."""
+    if not isinstance(data, dict):
+        raise ValueError("a game result is a JSON object")
+    values = {}
+    for name in GameResult._fields:
+        if name in data:
+            values[name] = data[name]
+        elif name in GameResult._field_defaults:
+            values[name] = GameResult._field_defaults[name]
+        else:
+            raise ValueError(f"no {name!r}")
+    counts = ("game", *METRICS)
+    if any(type(values[name]) is not int or values[name] < 0 for name in counts):
+        raise ValueError(f"{', '.join(counts)} must be whole numbers >= 0")
+    if type(values["drawn"]) is not bool or type(values["first_side"]) is not bool:
+        raise ValueError("drawn and first_side must be true or false")
+    if values["drawn"] and values["winner"] is not None:
+        raise ValueError("a drawn game has no winner")
+    seats = range(players)
+    if values["winner"] is None:
+        if values["order"] is not None or values["bot"] is not None or values["team"]:
+            raise ValueError("a game without a winner has no order, bot or team")
+    else:
+        team = values["team"]
+        if not (type(values["winner"]) is int and values["winner"] in seats and type(values["order"]) is int
+                and values["order"] in seats and isinstance(values["bot"], str) and isinstance(team, list)
+                and all(type(s) is int and s in seats for s in team) and values["winner"] in team):
+            raise ValueError(f"winner, order, team and bot do not fit {players} seats")
+    values["team"] = tuple(values["team"])
+    return GameResult(**values)
+
 
 class _GameCounter:
     """The `on_turn` hook of one game: counts turns, bumps, slides and move kinds."""
@@ -244,8 +332,8 @@ class _GameCounter:
             self.exchanges += 1
 
 
-def play_one(game, setup: Setup, index: int, tally: Tally) -> None:
-    """Play game `index` of `setup` and add it to `tally`."""
+def play_one(game, setup: Setup, index: int) -> GameResult:
+    """Play game `index` of `setup`."""
 
     seed = game_seed(setup.seed, index)
     state = game.new_game(seed, players=setup.players)
@@ -254,60 +342,78 @@ def play_one(game, setup: Setup, index: int, tally: Tally) -> None:
     players = [make_player(kind, seed, seat) for seat, kind in enumerate(kinds)]
     counter = _GameCounter()
     final = play_game(game, state, players, on_turn=counter, max_plies=setup.max_plies)
-    tally.games += 1
-    if final.winner is None:
-        if final.plies >= setup.max_plies:
-            return
-        tally.draws += 1
-    else:
-        _count_win(game, setup, final, first, kinds, tally)
-    tally.turns_counts[counter.turns] = tally.turns_counts.get(counter.turns, 0) + 1
-    m = tally.metrics
-    m["turns"].add(counter.turns)
-    m["plies"].add(final.plies)
-    m["bumps"].add(counter.bumps)
-    m["slides"].add(counter.slides)
-    m["forfeits"].add(counter.forfeits)
-    m["discards"].add(counter.discards)
-    m["passes"].add(counter.passes)
-    m["removals"].add(counter.removals)
-    m["exchanges"].add(counter.exchanges)
-
-
-def _count_win(game, setup: Setup, final, first: int, kinds: tuple, tally: Tally) -> None:
     winner = final.winner
-    tally.finished += 1
-    tally.wins[winner] += 1
-    tally.order_wins[(winner - first) % setup.players] += 1
-    team = game.team_of[final.seats[winner]]
-    for seat, colour in enumerate(final.seats):
-        if colour in team:
-            tally.team_wins[seat] += 1
-    if final.seats[first] in team:
-        tally.first_side_wins += 1
-    kind = kinds[winner]
-    tally.kind_wins[kind] = tally.kind_wins.get(kind, 0) + 1
+    drawn = first_side = False
+    if winner is None:
+        order = bot = None
+        team = ()
+        drawn = final.plies < setup.max_plies
+    else:
+        order = (winner - first) % setup.players
+        bot = kinds[winner]
+        colours = game.team_of[final.seats[winner]]
+        team = tuple(seat for seat, colour in enumerate(final.seats) if colour in colours)
+        first_side = final.seats[first] in colours
+    return GameResult(index, winner, order, team, bot, counter.turns, final.plies, counter.bumps, counter.slides,
+                      counter.forfeits, counter.discards, counter.passes, counter.removals, counter.exchanges,
+                      drawn, first_side)
 
 
-def play_batch(setup: Setup, start: int, count: int) -> Tally:
-    """Play games start..start+count-1 of `setup` (the unit of work sent to workers)."""
+def play_results(setup: Setup, start: int, count: int, stop=None) -> list:
+    """Play games start..start+count-1 of `setup` (the unit of work sent to workers) and
+    return their GameResults. `stop` (anything with `is_set()`, e.g. an Event) is looked at
+    before each game: once set, the games finished so far are returned."""
     try:
         game = compiled(setup.source)
-        tally = Tally(setup.players)
+        results = []
         for index in range(start, start + count):
-            play_one(game, setup, index, tally)
-        return tally
+            if stop is not None and stop.is_set():
+                break
+            results.append(play_one(game, setup, index))
+        return results
     except WorkerError:
         raise
     except SorryRulesError as error:  # re-raised as a plain, picklable error
         raise WorkerError(str(error)) from None
 
 
-def batches(games: int, size: int):
-    """Split games 0..games-1 into (start, count) batches of at most `size` games (lazily)."""
-    return ((start, min(size, games - start)) for start in range(0, games, size))
+def play_batch(setup: Setup, start: int, count: int) -> Tally:
+    """Play games start..start+count-1 of `setup` and tally them."""
+    tally = Tally(setup.players)
+    for result in play_results(setup, start, count):
+        tally.add(result)
+    return tally
+
+
+def batches(games: int, size: int, skip=frozenset()):
+    """Split games 0..games-1, leaving out the indices in `skip`, into (start, count) batches
+    of at most `size` consecutive games (lazily)."""
+    if not skip:
+        yield from ((start, min(size, games - start)) for start in range(0, games, size))
+        return
+    start = count = 0
+    for index in range(games):
+        if index in skip:
+            if count:
+                yield start, count
+            count = 0
+            continue
+        if count == 0:
+            start = index
+        count += 1
+        if count == size:
+            yield start, count
+            count = 0
+    if count:
+        yield start, count
+
+
+#: Batches per job by default: enough that the last batches leave the workers idle only
+#: briefly (at most about 1/BATCHES_PER_JOB of a run's time), few enough that sending a batch
+#: (a Setup of about 1.4 kB, a result of about 40 bytes per game) costs nothing noticeable.
+BATCHES_PER_JOB = 16
 
 
 def default_batch_size(games: int, jobs: int) -> int:
-    """About four batches per job, between 1 and 250 games each."""
-    return max(1, min(250, -(-games // (4 * max(1, jobs)))))
+    """About BATCHES_PER_JOB batches per job, between 1 and 250 games each."""
+    return max(1, min(250, -(-games // (BATCHES_PER_JOB * max(1, jobs)))))

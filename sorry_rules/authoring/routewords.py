@@ -1,0 +1,104 @@
+"""Movement geometry in words, for `explain` and `moves --why` (docs/REFERENCE.md `geometry`).
+
+Contract:
+- `geometry_words(v, where)` gives `explain`'s lines for a rule file's `geometry:` (empty
+  when it has none); `where(path)` places a field in its file.
+- `route_notes(game, rules, move)` gives, for one legal move, a line per step that left the
+  plain edges of the board (a turn taken, a bounce, a stop in Home), naming the rule, from
+  the engine's public `Routes.notes_of`; empty without geometry. It only explains: the
+  engine decided the move.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from itertools import product
+
+from sorry_rules import dsl
+from sorry_rules.authoring.analysis import primitives
+
+RELATION_WORDS = {"own": "an own", "partner": "a partner's", "opponent": "an opponent's", "other": "another colour's",
+                  "any": "any"}
+PAST_HOME = {"illegal": "a move that would count past Home is illegal (Home by exact count)",
+             "stop": "a move that would count past Home stops in Home",
+             "bounce": "a move that would count past Home bounces: the steps left at Home are counted back down the "
+                       "safety zone; a bounce out of the zone is illegal, one may end on the square the pawn left"}
+
+
+def geometry_words(v, where) -> list[str]:
+    g = getattr(v, "geometry", None)
+    if g is None or (g.past_home is None and not g.turns and not g.blockers):
+        return []
+    lines = []
+    if g.past_home is not None:
+        lines.append(f"Past Home - {where(('geometry', 'past_home'))}")
+        lines.append(f"  {PAST_HOME[g.past_home][:1].upper()}{PAST_HOME[g.past_home][1:]}.")
+    for name, t in g.turns.items():
+        at = {"safety_entry": "its own safety entry", "start_exit": "its own start exit"}.get(
+            t.at, f"offset {t.at} of its own side")
+        onto = ("onto its safety zone (safety:1, then up the zone towards Home)" if t.onto == "safety"
+                else "on along the track, past the safety zone")
+        how, tail = ("must turn", "") if t.must else ("may turn", "; the plain way and the turn are separate moves")
+        lines.append(f"Turn '{name}' - {where(('geometry', 'turns', name))}")
+        lines.append(f"  A pawn moving {t.moving} that stands on {at} with steps still to go {how} {onto}{tail}.")
+    for name, b in g.blockers.items():
+        who = RELATION_WORDS[b.pawns] + " pawn" + (f" of colour {', '.join(b.colours)}" if b.colours else "")
+        place = {"track": " on the track", "safety": " in a safety zone", "any": ""}[b.on]
+        cannot = [verb for verb, flag in (("passed over", b.pass_), ("landed on", b.land)) if not flag]
+        lines.append(f"Blocker '{name}' - {where(('geometry', 'blockers', name))}")
+        lines.append(f"  {who[:1].upper()}{who[1:]}{place} cannot be {' or '.join(cannot) or 'stopped by'}.")
+    return [textwrap.fill(line, 92, subsequent_indent="  ") for line in lines]
+
+
+def _step_counts(game, rules: dict, card: int | None) -> dict:
+    """direction -> the step counts the card's effect can move a pawn ("split" -> totals)."""
+    counts: dict = {"forward": set(), "backward": set(), "split": set()}
+    if card is None:
+        return counts
+    for node in primitives(rules[game.card_names[card]].effect):
+        if isinstance(node, dsl.Forward):
+            counts["forward"].add(node.steps)
+        elif isinstance(node, dsl.Backward):
+            counts["backward"].add(node.steps)
+        elif isinstance(node, dsl.Split):
+            counts["split"].add(node.steps)
+    return counts
+
+
+def route_notes(game, rules: dict, move) -> list[str]:
+    routes = game.mechanics.routes
+    if routes is None:
+        return []
+    counts = _step_counts(game, rules, move.card)
+    name = game.layout.name
+    notes = []
+    steps = [e for e in move.events if e[0] in ("forward", "backward")]
+    for kind, c, frm, to in steps:
+        found = [routes.notes_of(kind, n, c, frm, to) for n in sorted(counts[kind])]
+        notes.extend(_words(routes, next((f for f in found if f is not None), ()), c, frm, to, name, game))
+    parts = [e for e in move.events if e[0] == "split"]
+    if parts:
+        notes.extend(_split_notes(routes, counts["split"], parts, name, game))
+    return notes
+
+
+def _split_notes(routes, totals, parts, name, game) -> list[str]:
+    """The notes of each split part, for part sizes that add up to the split's steps."""
+    top = max(totals, default=1)
+    options = [[(n, routes.notes_of(d, n, c, frm, to)) for d in ("forward", "backward") for n in range(1, top)]
+               for _, c, frm, to in parts]
+    options = [[(n, notes) for n, notes in part if notes is not None] for part in options]
+    for combo in product(*options):
+        if sum(n for n, _ in combo) in totals:
+            out = []
+            for (_, c, frm, to), (_, notes) in zip(parts, combo):
+                out.extend(_words(routes, notes, c, frm, to, name, game))
+            return out
+    return []
+
+
+def _words(routes, notes: tuple, c: int, frm: int, to: int, name, game) -> list[str]:
+    if not notes:
+        return []
+    pawn = f"{game.layout.colours[c]} pawn {name(frm)} -> {name(to)}"
+    return [f"{pawn}: " + "; then ".join(routes.note_words(note) for note in notes)]

@@ -1,0 +1,45 @@
+"""`sorry-play render`: a picture of any rule file's board, and the one writer of picture
+files that `render`, `replay --html` and `simulate`/`compare --plot` share.
+
+Contract: the SVG goes to `-o FILE`, or to stdout without it; a file that cannot be written
+is a `SorryRulesError` (a message, exit code 1), a bad position file a `PositionError`
+located at its line and column. The drawing is `sorry_rules.pictures`.
+"""
+
+from __future__ import annotations
+
+import click
+
+from sorry_rules.base.errors import SorryRulesError
+from sorry_rules.cli.errors import friendly
+from sorry_rules.cli.options import variant_options
+
+
+def write_output(path: str | None, text: str) -> None:
+    """Write `text` to the file `path` (UTF-8), or to stdout when `path` is None or `-`."""
+    if path is None or path == "-":
+        click.echo(text, nl=False)
+        return
+    try:
+        with open(path, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+    except OSError as error:
+        raise SorryRulesError(f"cannot write {path}: {error.strerror or error}") from None
+
+
+@click.command()
+@variant_options
+@click.option("--state", "state_file", default=None, type=click.Path(dir_okay=False),
+              help="Position file (JSON or YAML, as for `moves`) whose pieces to draw (default: the start of a game).")
+@click.option("--output", "-o", default=None, type=click.Path(dir_okay=False), help="Write the SVG to FILE (default: stdout).")
+@friendly
+def render(variant, rules, state_file, output):
+    """Draw the board of a rule file as SVG, with the pieces of a position."""
+    # lazy: the compiler, position files and the drawing only when `render` runs
+    from sorry_rules.compiler.build import load_game
+    from sorry_rules.pictures.boards import board_svg, position_of
+    from sorry_rules.records.position import read_position_file
+
+    game = load_game(variant, rules)
+    position = None if state_file is None else position_of(game, read_position_file(state_file))
+    write_output(output, board_svg(game, position))

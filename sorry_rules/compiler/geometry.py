@@ -1,0 +1,92 @@
+"""Movement geometry of a variant (`geometry:`, with `rules.overshoot_home` mapped onto it):
+checks against the rest of the variant, and the engine's `engine.routes.Geometry`.
+
+Contract:
+- `check_geometry(v, out)` adds located problems: geometry on a grid board (SR512), a turn
+  offset off the side (SR505), an unknown colour (SR501), `past_home` contradicting
+  `rules.overshoot_home: stop` (H32 with H19: SR550), turns or passing rules with
+  `rules.split: simultaneous` (SR552), and warns (SR551) of a turn or blocker that changes
+  nothing.
+- `past_home(v)` is the effective rule past Home: `geometry.past_home`, else
+  `rules.overshoot_home` (`illegal`, `stop`): old files keep their meaning.
+- `engine_geometry(v)` returns the frozen `engine.routes.Geometry`; a variant without
+  `geometry:` gets `Geometry(past_home=...)`, which needs no route tables unless it bounces.
+"""
+
+from __future__ import annotations
+
+from sorry_rules.base.errors import ProblemCollector
+from sorry_rules.base.suggest import did_you_mean
+from sorry_rules.engine.routes import Blocker, Geometry, Turn
+
+RELATIONS = {"own": ("own",), "partner": ("partner",), "opponent": ("opponent",), "other": ("partner", "opponent"),
+             "any": ("own", "partner", "opponent")}
+
+
+def past_home(v) -> str:
+    g = getattr(v, "geometry", None)
+    return (g.past_home if g is not None else None) or v.rules.overshoot_home
+
+
+def uses_geometry(v) -> bool:
+    g = getattr(v, "geometry", None)
+    return g is not None and (g.past_home is not None or bool(g.turns) or bool(g.blockers))
+
+
+def check_geometry(v, out: ProblemCollector) -> None:
+    g = getattr(v, "geometry", None)
+    if g is None:
+        return
+    if v.board.kind != "track":
+        if uses_geometry(v):
+            out.at(("geometry",), "SR512", "geometry: is a race-track rule; a grid board has no routes", key=True)
+        return
+    if g.past_home is not None and g.past_home != "stop" and v.rules.overshoot_home == "stop":
+        out.at(("geometry", "past_home"), "SR550", f"geometry.past_home: {g.past_home} contradicts rules.overshoot_home: "
+               "stop (H19: a pawn stops in Home); a rule file says one of them")
+    routed = bool(g.turns) or any(not b.pass_ for b in g.blockers.values())
+    if routed and v.rules.split == "simultaneous":
+        out.at(("geometry",), "SR552", "geometry turns and passing rules work with rules.split: sequential only "
+               "(a simultaneous split judges every part on the board before it)", key=True)
+    side = v.board.side_length
+    for name, turn in g.turns.items():
+        if isinstance(turn.at, int) and turn.at >= side:
+            out.at(("geometry", "turns", name, "at"), "SR505", f"turn '{name}': offset {turn.at} is off the side "
+                   f"(offsets 0..{side - 1})")
+        elif _turn_is_plain(turn, _offset(v.board, turn.at), v.board.safety_entry):
+            out.at(("geometry", "turns", name), "SR551", f"turn '{name}' is the way {turn.moving} moves go anyway: "
+                   "it changes nothing", severity="warning", key=True)
+    colours = list(v.colours)
+    for name, blocker in g.blockers.items():
+        for i, colour in enumerate(blocker.colours or ()):
+            if colour not in colours:
+                out.at(("geometry", "blockers", name, "colours", i), "SR501", f"unknown colour '{colour}' in blocker "
+                       f"'{name}'{did_you_mean(colour, colours)} (colours: {', '.join(colours)})")
+        if blocker.pass_ and blocker.land:
+            out.at(("geometry", "blockers", name), "SR551", f"blocker '{name}' has pass: true and land: true: it "
+                   "blocks nothing", severity="warning", key=True)
+
+
+def _offset(board, at) -> int:
+    return {"safety_entry": board.safety_entry, "start_exit": board.start_exit}.get(at, at)
+
+
+def _turn_is_plain(turn, offset: int, entry: int) -> bool:
+    """Whether the turn's edge is the plain next step of its direction."""
+    if turn.onto == "track":
+        return turn.moving == "backward" or offset != entry
+    return turn.moving == "forward" and offset == entry
+
+
+def engine_geometry(v) -> Geometry:
+    g, b = getattr(v, "geometry", None), v.board
+    if g is None:
+        return Geometry(past_home(v))
+    colours = list(v.colours)
+    turns = tuple(Turn(_offset(b, t.at), t.moving, t.onto, t.must, t.label or f"geometry.turns.{name}")
+                  for name, t in g.turns.items())
+    blockers = tuple(
+        Blocker(RELATIONS[k.pawns], None if k.colours is None else tuple(colours.index(c) for c in k.colours if c in colours),
+                k.on, k.pass_, k.land, k.label or f"geometry.blockers.{name}")
+        for name, k in g.blockers.items())
+    return Geometry(past_home(v), turns, blockers)

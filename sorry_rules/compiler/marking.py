@@ -1,0 +1,100 @@
+"""Marks on pawns (`marks:`) and alternatives added to cards (`also:`), compiled for the engine
+(docs/REFERENCE.md section 1, "Marks and added alternatives").
+
+Contract:
+- `check_marks(v, out)` adds located problems: `marks:` or `also:` on a grid board
+  (SR512), a mark named like a DSL word (SR560), an
+  `after: ... mark:` of a mark not declared (SR561), an unknown card in `also: ... cards:`
+  (SR502).
+- `mark_kinds(v)` is the engine's `MarkKind` per declared mark, in order (() without marks).
+- `also_texts(v)` lists the DSL texts of `also:` as `(path, text, "effect")`.
+- `alternatives(v, asts)` maps each card name to the names of the `also:` entries it gets,
+  in file order: a card named in `cards`, or (with `having`) whose effect uses one of those
+  primitives anywhere outside conditions (`asts` maps `("cards", name)` to the card's tree).
+- `mark_warnings(v, placed, read, out)` warns (SR562) of a mark nothing places or nothing
+  reads (`placed`, `read`: names used by `mark` effects and selectors; `after:` marks count
+  as placing, `immobile`/`untouchable` as reading).
+"""
+
+from __future__ import annotations
+
+from sorry_rules import dsl
+from sorry_rules.base.errors import ProblemCollector
+from sorry_rules.base.suggest import did_you_mean
+from sorry_rules.compiler.vocab import RESERVED
+from sorry_rules.engine.marks import MarkKind
+
+#: DSL words a mark may not be named like (they would read as a selector or effect word)
+MARK_RESERVED = RESERVED + ("own", "partner", "opponent", "other", "controlled", "any", "in", "marked", "unmarked",
+                            "alone", "start_exit", "to", "send", "move", "mark", "unmark", "enter", "pawns")
+_PRIMITIVES = {"enter": dsl.Enter, "forward": dsl.Forward, "backward": dsl.Backward, "split": dsl.Split,
+               "switch": dsl.Switch, "sorry": dsl.Sorry}
+
+
+def check_marks(v, out: ProblemCollector) -> None:
+    if v.board.kind == "grid":
+        for section in ("marks", "also"):
+            if getattr(v, section):
+                out.at((section,), "SR512", f"{section}: is a rule of pawns on a race track; a grid board has none",
+                       key=True)
+        return
+    for name in v.marks:
+        if name in MARK_RESERVED:
+            out.at(("marks", name), "SR560", f"mark '{name}' has the name of a DSL word; rename it", key=True)
+    for i, item in v.after.items():
+        for name in item.mark:
+            if name not in v.marks:
+                known = ", ".join(v.marks) or "none declared under marks:"
+                out.at(("after", i, "mark", name), "SR561", f"unknown mark '{name}'"
+                       f"{did_you_mean(name, list(v.marks))} (marks: {known})", key=True)
+    cards = list(v.cards)
+    for i, item in v.also.items():
+        for j, card in enumerate(item.cards or ()):
+            if card not in v.cards:
+                out.at(("also", i, "cards", j), "SR502", f"unknown card '{card}'{did_you_mean(card, cards)} "
+                       f"(cards: {', '.join(cards)})")
+
+
+def mark_kinds(v) -> tuple:
+    return tuple(MarkKind(name, m.label or name.replace("_", " "), m.until, m.one_per_player, m.immobile, m.untouchable,
+                          m.symbol) for name, m in v.marks.items())
+
+
+def also_texts(v) -> list[tuple[tuple, str, str]]:
+    return [(("also", name, "effect"), item.effect, "effect") for name, item in v.also.items()]
+
+
+def _uses(ast, having) -> bool:
+    """Whether `ast` uses one of the primitives `having` outside the conditions of guards."""
+    if isinstance(ast, dsl.Guard):
+        return _uses(ast.effect, having)
+    if isinstance(ast, dsl.Choice):
+        return any(_uses(o, having) for o in ast.options)
+    if isinstance(ast, dsl.Then):
+        return _uses(ast.first, having) or _uses(ast.second, having)
+    return any(type(ast) is _PRIMITIVES[word] for word in having)
+
+
+def alternatives(v, asts: dict) -> dict:
+    out: dict = {}
+    for card in v.cards:
+        ast = asts.get(("cards", card))
+        for name, item in v.also.items():
+            named = item.cards is not None and card in item.cards
+            having = item.having is not None and ast is not None and _uses(ast, item.having)
+            every = item.cards is None and item.having is None
+            if named or having or every:
+                out.setdefault(card, []).append(name)
+    return out
+
+
+def mark_warnings(v, placed: set, read: set, out: ProblemCollector) -> None:
+    placed = placed | {name for c in v.after.values() for name in c.mark}
+    read = read | {name for name, m in v.marks.items() if m.immobile or m.untouchable}
+    for name in v.marks:
+        if name not in placed:
+            out.at(("marks", name), "SR562", f"mark '{name}' is never placed (no `mark {name} ...` effect and no after: "
+                   "mark:)", severity="warning", key=True)
+        elif name not in read:
+            out.at(("marks", name), "SR562", f"mark '{name}' is never read (no selector says `marked {name}` or "
+                   f"`unmarked {name}`, and it is neither immobile nor untouchable)", severity="warning", key=True)

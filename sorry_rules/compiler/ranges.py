@@ -1,0 +1,152 @@
+"""Which values a condition can take: interval analysis of DSL expressions, for the warning
+that a filter or a consequence can never hold (or always holds, so it decides nothing).
+
+Contract: `ValueRange(bounds).visit(ast)` returns, for a number, an `Interval` that holds
+every value the expression can take, and for a condition the frozenset of the truth values
+it can take (a subset of {True, False}); it never claims less than is possible, so a
+condition found to take one value really always takes it. `bounds` maps a function name
+(a count such as `home`, a fact such as `bumps`) to the interval its value lies in for one
+colour; a call over a group multiplies that by the group's largest size. Names and nodes it
+does not know (counters, later constructs) may take any value.
+`variant_bounds(v, asts)` gives those bounds for a track variant;
+`condition_warnings(v, asts, bounds, group_size, out)` warns (SR529) of each `filters:` condition and
+each `after:` `when:` that can never hold, and of a filter that always holds.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+from sorry_rules import dsl
+from sorry_rules.base.errors import ProblemCollector
+from sorry_rules.compiler.vocabulary import COUNTS, FACTS
+
+BOTH = frozenset((True, False))
+_INF = math.inf
+
+
+class Interval(NamedTuple):
+    lo: float
+    hi: float
+
+
+ANY = Interval(-_INF, _INF)
+_NEVER = {"must": "the filter removes every move it judges", "prefer": "the filter never prefers a move",
+          "when": "the consequence never follows"}
+
+
+def _product(a: float, b: float) -> float:
+    return 0.0 if a == 0 or b == 0 else a * b
+
+
+def _compare(op: str, a: Interval, b: Interval) -> frozenset:
+    """The truth values `a op b` can take for values drawn from the two intervals."""
+    can_be = {
+        "<": (a.lo < b.hi, a.hi >= b.lo), "<=": (a.lo <= b.hi, a.hi > b.lo),
+        ">": (a.hi > b.lo, a.lo <= b.hi), ">=": (a.hi >= b.lo, a.lo < b.hi),
+        "==": (a.lo <= b.hi and b.lo <= a.hi, not (a.lo == a.hi == b.lo == b.hi)),
+        "!=": (not (a.lo == a.hi == b.lo == b.hi), a.lo <= b.hi and b.lo <= a.hi),
+    }[op]
+    return frozenset(value for value, possible in zip((True, False), can_be) if possible)
+
+
+class ValueRange(dsl.Visitor):
+    """The values of an expression (see the module contract)."""
+
+    def __init__(self, bounds: dict, group_size: int):
+        self.bounds = bounds
+        self.group_size = group_size
+
+    def generic(self, node, *args):
+        return ANY
+
+    def visit_Number(self, node):
+        return Interval(node.value, node.value)
+
+    def visit_Bool(self, node):
+        return frozenset((node.value,))
+
+    def visit_Can(self, node):
+        return BOTH
+
+    def visit_Call(self, node):
+        unit = self.bounds.get(node.function)
+        if unit is None:
+            return ANY
+        return Interval(_product(unit.lo, self.group_size), _product(unit.hi, self.group_size))
+
+    def visit_Name(self, node):
+        return BOTH if node.name in ("true", "false") else ANY
+
+    def visit_Aggregate(self, node):
+        body = self.visit(node.body)
+        if node.kind == "count":
+            return Interval(0, self.group_size)
+        if isinstance(body, frozenset) or node.kind != "sum":
+            return body if isinstance(body, Interval) else ANY
+        return Interval(min(0.0, _product(body.lo, self.group_size)), max(0.0, _product(body.hi, self.group_size)))
+
+    def visit_Not(self, node):
+        operand = self.visit(node.operand)
+        return frozenset(not value for value in operand) if isinstance(operand, frozenset) else BOTH
+
+    def visit_Neg(self, node):
+        operand = self.visit(node.operand)
+        return Interval(-operand.hi, -operand.lo) if isinstance(operand, Interval) else ANY
+
+    def visit_BinOp(self, node):
+        left, right = self.visit(node.left), self.visit(node.right)
+        if node.op in ("and", "or"):
+            return self._logic(node.op, left, right)
+        if not (isinstance(left, Interval) and isinstance(right, Interval)):
+            return BOTH if node.op in ("==", "!=", "<", "<=", ">", ">=") else ANY
+        if node.op == "+":
+            return Interval(left.lo + right.lo, left.hi + right.hi)
+        if node.op == "-":
+            return Interval(left.lo - right.hi, left.hi - right.lo)
+        if node.op == "*":
+            corners = [_product(a, b) for a in left for b in right]
+            return Interval(min(corners), max(corners))
+        return _compare(node.op, left, right)
+
+    @staticmethod
+    def _logic(op: str, left, right) -> frozenset:
+        left = left if isinstance(left, frozenset) else BOTH
+        right = right if isinstance(right, frozenset) else BOTH
+        if op == "and":
+            return frozenset(a and b for a in left for b in right)
+        return frozenset(a or b for a in left for b in right)
+
+
+def condition_warnings(v, asts: dict, bounds: dict, group_size: int, out: ProblemCollector) -> None:
+    """A warning (SR529) for each `filters:` condition of `v` that can never hold or always
+    holds, and each `after:` `when:` that can never hold; `asts` maps each DSL text's path to
+    its tree (absent where it failed)."""
+    paths = [("filters", name, "must" if f.must is not None else "prefer") for name, f in v.filters.items()]
+    paths += [("after", name, "when") for name in v.after]
+    for path in paths:
+        ast = asts.get(path)
+        if ast is None:
+            continue
+        values = ValueRange(bounds, group_size).visit(ast)
+        if values == frozenset((False,)):
+            out.at(path, "SR529", f"{path[0]}.{path[1]}: this condition can never hold, so {_NEVER[path[2]]}",
+                   severity="warning")
+        elif values == frozenset((True,)) and path[0] == "filters":
+            out.at(path, "SR529", f"filters.{path[1]}: this condition always holds, so the filter removes "
+                   "no move", severity="warning")
+
+
+def variant_bounds(v, asts: dict) -> dict:
+    """The interval of each count and fact for one colour of the track variant `v`: between
+    none and all of its pawns, and none at all for slides on a board without slides or for
+    switches where no card effect switches."""
+    pawns = Interval(0, v.pawns)
+    bounds = {name: pawns for name in COUNTS + FACTS}
+    if not getattr(v.board, "slides", None):
+        bounds["slides"] = Interval(0, 0)
+    card_nodes = (node for path, ast in asts.items() if path[0] == "cards" and ast is not None for node in dsl.walk(ast))
+    if not any(isinstance(node, dsl.Switch) for node in card_nodes):
+        bounds["switches"] = Interval(0, 0)
+    return bounds

@@ -1,0 +1,112 @@
+"""The DSL's LALR parser kept on disk, so a command does not rebuild its tables at each start.
+
+Contract: `cached_parser(grammar, **options)` returns a parser equal to `Lark(grammar,
+**options)`: loaded
+from the cache folder (`base.resources.cache_dir()`) when a valid entry exists, else built
+and stored. Building the tables takes most of the parser's start-up; loading them is a
+JSON read.
+
+Safe by construction:
+- The entry's name and its `key` are a SHA-256 of everything the tables depend on: the
+  grammar text, the lark options, the lark version, the sorry-rules version and the Python version. A changed
+  grammar or an upgrade uses another entry; old entries are never read.
+- The file is JSON (no pickle, nothing executed): lark's own serialization of the parser
+  (`memo_serialize`), with tuples and non-string dict keys tagged so they come back exactly,
+  and a SHA-256 `checksum` of that payload. An entry that cannot be read, is not such JSON,
+  has another key or checksum, or that lark refuses, is ignored and rewritten: never trusted.
+- Writing goes to a temporary file renamed into place (readers see a whole entry or none);
+  a folder that cannot be written (read-only home, no cache folder) only costs the rebuild.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+import tempfile
+
+from lark import Lark, __version__ as lark_version
+from lark.grammar import Rule
+from lark.lexer import TerminalDef
+
+from sorry_rules import __version__
+from sorry_rules.base.resources import cache_dir
+
+
+def _key(grammar: str, options: dict) -> str:
+    parts = (grammar, repr(sorted(options.items())), lark_version, __version__, "%d.%d" % sys.version_info[:2])
+    return hashlib.sha256("\0".join(parts).encode()).hexdigest()
+
+
+def _encode(value):
+    """Plain data with tuples and dicts tagged (every JSON object of the result is a tag)."""
+    if isinstance(value, tuple):
+        return {"t": [_encode(v) for v in value]}
+    if isinstance(value, list):
+        return [_encode(v) for v in value]
+    if isinstance(value, dict):
+        return {"d": [[_encode(k), _encode(v)] for k, v in value.items()]}
+    if value is None or isinstance(value, (str, bool, int, float)):
+        return value
+    raise TypeError(f"cannot cache a {type(value).__name__}")
+
+
+def _decode_object(obj: dict):
+    if len(obj) != 1:
+        raise ValueError("untagged object")
+    if "t" in obj:
+        return tuple(obj["t"])
+    return {key: value for key, value in obj["d"]}
+
+
+def _read(path, key: str):
+    """The parser data stored at `path` for `key`, or None (missing, damaged or another key)."""
+    try:
+        with open(path, encoding="utf-8") as file:
+            entry = json.load(file)
+        if not isinstance(entry, dict) or entry.get("key") != key or not isinstance(entry.get("payload"), str):
+            return None
+        payload = entry["payload"]
+        if hashlib.sha256(payload.encode()).hexdigest() != entry.get("checksum"):
+            return None
+        data = json.loads(payload, object_hook=_decode_object)
+        return data if isinstance(data, dict) and set(data) == {"data", "memo"} else None
+    except (OSError, ValueError, TypeError, KeyError, AttributeError):
+        return None
+
+
+def _write(folder, path, key: str, data: dict) -> None:
+    try:
+        payload = json.dumps(_encode(data), separators=(",", ":"))
+        entry = json.dumps({"key": key, "checksum": hashlib.sha256(payload.encode()).hexdigest(), "payload": payload})
+        os.makedirs(folder, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(prefix=".dsl-parser-", dir=folder)
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8") as file:
+                file.write(entry)
+            os.replace(temporary, path)
+        except BaseException:
+            os.unlink(temporary)
+            raise
+    except (OSError, TypeError, ValueError):
+        pass   # no cache this time: the parser was built anyway
+
+
+def cached_parser(grammar: str, **options) -> Lark:
+    """`Lark(grammar, **options)`, through the on-disk cache (see the contract)."""
+    folder = cache_dir()
+    if folder is None:
+        return Lark(grammar, **options)
+    key = _key(grammar, options)
+    path = folder / f"dsl-parser-{key[:32]}.json"
+    data = _read(path, key)
+    if data is not None:
+        try:
+            return Lark.load(data)
+        except Exception:  # lark refused the entry (damaged in a way the checksum cannot see): rebuild it
+            pass
+    parser = Lark(grammar, **options)
+    serialized, memo = parser.memo_serialize([TerminalDef, Rule])
+    _write(folder, path, key, {"data": serialized, "memo": memo})
+    return parser

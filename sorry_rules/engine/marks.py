@@ -1,0 +1,379 @@
+"""Marks on pawns (the rule file's `marks:`): what they are, how they follow pawns through
+a move's events, when they end, and how they change what a pawn may do or suffer.
+
+The marks of a game (`State.marks`, `Move.marks`) are one entry per declared mark kind, in
+declaration order; each is a sorted tuple of `(colour, square, by)`: a pawn of `colour` on
+`square` carries the mark, placed by the player of colour `by`. A square below X holds one
+pawn, so `(colour, square)` names it; Start and Home hold many alike pawns (A24), so there an
+entry counts one marked pawn of that colour on that square. A variant without marks has
+`State.marks == ()` and never runs any of this.
+
+Events (`engine.events`) that concern marks, all of five fields:
+  ("mark", colour, square, kind, by)    the pawn on `square` gets mark `kind`, placed by `by`
+  ("unmark", colour, square, kind, by)  one mark `kind` is taken off the pawn on `square`
+  ("carry", colour, square, kind, by)   the next pawn of `colour` to leave the shared square
+                                        `square` (Start, Home) is one that carries `kind`
+A pawn leaving a shared square without a "carry" is an unmarked one.
+
+Contract:
+- `replay(kinds, layout, marks, events)` is the marks after `events`: every mark follows its
+  pawn (steps, slides, bumps to Start, switches, sends) and ends by its lifetime (`until`:
+  "removed" never by itself; "leaves_start", "leaves_track", "leaves_safety" when the pawn
+  leaves that zone; "moves" when the pawn changes square); a mark of a kind with
+  `one_per_player` replaces the placer's earlier one; a mark placed on a pawn of a square
+  below X that already carries it replaces it.
+- `fit(marks, placement, X)` keeps at most as many marks of a kind on a Start or Home square
+  as there are pawns there (every producer of marks ends with it).
+- `turn_begins(kinds, marks, colour)` drops the marks with `until: next_turn` placed by
+  `colour` (called when `colour`'s turn begins).
+- `MarkedBoard` is a `mechanics.Board` that also holds the marks before the primitive and
+  the squares of pawns that may not move (`still`) or may not be moved (`guard`: not
+  bumped, landed on, swept, switched, Sorry!'d or sent); `MarkedMechanics` is the
+  `Mechanics` that honours them and lets a pawn in Start leave marked or unmarked (two
+  results when both kinds are there). The compiler uses them only for variants with marks.
+"""
+
+from __future__ import annotations
+
+from itertools import product
+from typing import NamedTuple
+
+from sorry_rules.engine.events import BUMP, SLIDE, STEP_KINDS, SWITCH
+from sorry_rules.engine.mechanics import Board, Mechanics
+
+MARK = "mark"
+UNMARK = "unmark"
+CARRY = "carry"
+SEND = "send"
+LIFETIMES = ("removed", "next_turn", "leaves_start", "leaves_track", "leaves_safety", "moves")
+MOVES_PAWN = frozenset(STEP_KINDS + (SLIDE, SEND))
+
+
+class MarkKind(NamedTuple):
+    name: str
+    label: str
+    until: str              # one of LIFETIMES
+    one_per_player: bool    # a player's new mark of this kind replaces their earlier one
+    immobile: bool          # a marked pawn cannot move
+    untouchable: bool       # a marked pawn cannot be moved: bumped, landed on, swept, switched, Sorry!'d, sent
+    symbol: str             # one character shown beside a marked pawn
+
+
+def empty(kinds) -> tuple:
+    return tuple(() for _ in kinds)
+
+
+def zone(layout, c: int, sq: int) -> str:
+    """"start", "home", "track" or "safety": where a colour-c pawn on `sq` is."""
+    if sq < layout.T:
+        return "track"
+    if sq < layout.X:
+        return "safety"
+    return "home" if sq == layout.home[c] else "start"
+
+
+def _ends(kind: MarkKind, layout, c: int, frm: int, to: int) -> bool:
+    until = kind.until
+    if until in ("removed", "next_turn"):
+        return False
+    if until == "moves":
+        return frm != to
+    left = until[len("leaves_"):]
+    return zone(layout, c, frm) == left and zone(layout, c, to) != left
+
+
+class _Replay:
+    """Working lists of entries per kind while events are replayed."""
+
+    def __init__(self, kinds, layout, marks):
+        self.kinds, self.layout = kinds, layout
+        self.entries = [list(m) for m in marks]
+        self.carry: list = []  # (kind index, colour, square, by) announced for the next pawn to leave
+
+    def move(self, c: int, frm: int, to: int) -> None:
+        shared = frm >= self.layout.X
+        for k, entries in enumerate(self.entries):
+            if not entries:
+                continue
+            if shared:
+                wanted = [x for x in self.carry if x[0] == k and x[1] == c and x[2] == frm]
+                if not wanted:
+                    continue
+                moving = []
+                for _ in wanted:
+                    for entry in entries:
+                        if entry[0] == c and entry[1] == frm and entry not in moving:
+                            moving.append(entry)
+                            break
+            else:
+                moving = [entry for entry in entries if entry[0] == c and entry[1] == frm]
+            for entry in moving:
+                entries.remove(entry)
+                if not _ends(self.kinds[k], self.layout, c, frm, to):
+                    entries.append((c, to, entry[2]))
+        if shared:
+            self.carry = [x for x in self.carry if not (x[1] == c and x[2] == frm)]
+
+    def switch(self, c: int, a: int, o: int, b: int) -> None:
+        for k, entries in enumerate(self.entries):
+            kind = self.kinds[k]
+            swapped = []
+            for entry in entries:
+                if entry[0] == c and entry[1] == a:
+                    if not _ends(kind, self.layout, c, a, b):
+                        swapped.append((c, b, entry[2]))
+                elif entry[0] == o and entry[1] == b:
+                    if not _ends(kind, self.layout, o, b, a):
+                        swapped.append((o, a, entry[2]))
+                else:
+                    swapped.append(entry)
+            self.entries[k] = swapped
+
+    def mark(self, c: int, sq: int, k: int, by: int) -> None:
+        entries = self.entries[k]
+        if self.kinds[k].one_per_player:
+            entries[:] = [e for e in entries if e[2] != by]
+        if sq < self.layout.X:
+            entries[:] = [e for e in entries if not (e[0] == c and e[1] == sq)]
+        entries.append((c, sq, by))
+
+    def unmark(self, c: int, sq: int, k: int) -> None:
+        entries = self.entries[k]
+        for entry in entries:
+            if entry[0] == c and entry[1] == sq:
+                entries.remove(entry)
+                return
+
+    def result(self) -> tuple:
+        return tuple(tuple(sorted(entries)) for entries in self.entries)
+
+
+def replay(kinds, layout, marks: tuple, events) -> tuple:
+    """The marks after `events` (see the module contract)."""
+    if not events or not kinds:
+        return marks
+    work = _Replay(kinds, layout, marks)
+    for e in events:
+        kind = e[0]
+        if kind in MOVES_PAWN:
+            work.move(e[1], e[2], e[3])
+        elif kind == BUMP:
+            work.move(e[1], e[2], layout.start[e[1]])
+        elif kind == SWITCH:
+            work.switch(e[1], e[2], e[3], e[4])
+        elif kind == MARK:
+            work.mark(e[1], e[2], e[3], e[4])
+        elif kind == UNMARK:
+            work.unmark(e[1], e[2], e[3])
+        elif kind == CARRY:
+            work.carry.append((e[3], e[1], e[2], e[4]))
+    return work.result()
+
+
+def fit(marks: tuple, placement, exclusive: int) -> tuple:
+    """`marks` with at most as many entries of each kind on a Start or Home square as there
+    are pawns there (marking a pawn there that already carries the mark changes nothing)."""
+    out = []
+    for entries in marks:
+        seen: dict = {}
+        kept = []
+        for entry in entries:
+            c, sq = entry[0], entry[1]
+            if sq >= exclusive:
+                seen[(c, sq)] = seen.get((c, sq), 0) + 1
+                if seen[(c, sq)] > placement[c].count(sq):
+                    continue
+            kept.append(entry)
+        out.append(tuple(kept) if len(kept) != len(entries) else entries)
+    return tuple(out)
+
+
+def turn_begins(kinds, marks: tuple, colour: int) -> tuple:
+    """`marks` without those of kinds that last until `colour`'s next turn, placed by `colour`."""
+    out = []
+    for kind, entries in zip(kinds, marks):
+        if kind.until == "next_turn" and any(e[2] == colour for e in entries):
+            entries = tuple(e for e in entries if e[2] != colour)
+        out.append(entries)
+    return tuple(out)
+
+
+#: which pawns of a move a consequence marks (`after: ... mark: {KIND: WHICH}`)
+CONSEQUENCE_PAWNS = ("bumped", "moved")
+
+
+def _pawns_of(layout, events, which: str) -> list:
+    """(colour, square after the move) of the pawns the move bumped, or of those it moved
+    (by their own steps, slides included)."""
+    if which == "bumped":
+        return [(e[1], layout.start[e[1]]) for e in events if e[0] == BUMP]
+    ends: dict = {}
+    for e in events:
+        if e[0] in STEP_KINDS:
+            ends[(e[1], e[3])] = (e[1], e[3])
+        elif e[0] == SLIDE and (e[1], e[2]) in ends:
+            del ends[(e[1], e[2])]
+            ends[(e[1], e[3])] = (e[1], e[3])
+    return list(ends.values())
+
+
+def consequence_marks(kinds, layout, marks: tuple, fired, p: int, move) -> tuple:
+    """`marks` with the marks the fired consequences place (by player `p`) on the pawns
+    of `move` they name, in file order."""
+    events = [(MARK, c, sq, k, p) for consequence in fired for k, which in consequence.marks
+              for c, sq in _pawns_of(layout, move.events, which)]
+    return fit(replay(kinds, layout, marks, events), move.placement, layout.X) if events else marks
+
+
+def count_on(marks: tuple, k: int, c: int, sq: int) -> int:
+    """How many pawns of colour c on `sq` carry mark k."""
+    return sum(1 for e in marks[k] if e[0] == c and e[1] == sq)
+
+
+def shared_kinds(marks: tuple, c: int, sq: int, pawns: int) -> list:
+    """The distinct kinds of pawn among `pawns` pawns of colour c on the shared square `sq`:
+    each a tuple of (kind index, by) of the marks such a pawn carries. Marks there are
+    counted per kind (a pawn with mark a may or may not carry mark b)."""
+    choices = []
+    for k, entries in enumerate(marks):
+        bys = sorted(e[2] for e in entries if e[0] == c and e[1] == sq)
+        if not bys:
+            continue
+        options = [(k, bys[0])]
+        if len(bys) < pawns:
+            options.append(None)
+        choices.append(options)
+    if not choices:
+        return [()]
+    return [tuple(x for x in combo if x is not None) for combo in product(*choices)]
+
+
+def shields(kinds, marks: tuple) -> tuple[frozenset, frozenset]:
+    """(still, guard): the (colour, square) of pawns that may not move and of those that may
+    not be moved, on squares below X (pawns in Start and Home are judged one by one)."""
+    still, guard = set(), set()
+    for kind, entries in zip(kinds, marks):
+        if kind.immobile:
+            still.update((e[0], e[1]) for e in entries)
+        if kind.untouchable:
+            guard.update((e[0], e[1]) for e in entries)
+    return frozenset(still), frozenset(guard)
+
+
+class MarkedBoard(Board):
+    """A Board with the marks before the primitive runs and their shields (module contract)."""
+
+    __slots__ = ("marks", "kinds", "still", "guard")
+
+    @classmethod
+    def with_marks(cls, placement, exclusive: int, kinds, marks: tuple) -> "MarkedBoard":
+        board = cls.of(placement, exclusive)
+        board.kinds, board.marks = kinds, marks
+        board.still, board.guard = shields(kinds, marks)
+        return board
+
+    def copy(self) -> "MarkedBoard":
+        board = MarkedBoard([p[:] for p in self.pos], self.occ[:])
+        board.kinds, board.marks, board.still, board.guard = self.kinds, self.marks, self.still, self.guard
+        return board
+
+    def after(self, placement, events, layout) -> "MarkedBoard":
+        return MarkedBoard.with_marks(placement, len(self.occ), self.kinds, replay(self.kinds, layout, self.marks, events))
+
+
+def board_marks(board) -> tuple:
+    """The marks of a board (() for a board without marks)."""
+    return getattr(board, "marks", ())
+
+
+class MarkedMechanics(Mechanics):
+    """`Mechanics` honouring marks (module contract); used only for variants with marks."""
+
+    marked = True
+
+    def __init__(self, layout, relation, rules, control_of, kinds, geometry=None):
+        super().__init__(layout, relation, rules, control_of, geometry)
+        self.kinds = tuple(kinds)
+
+    def land(self, board, c, frm, to, events, step):
+        guard = getattr(board, "guard", None)
+        if to < self.X and guard:
+            o = board.occ[to]
+            if o >= 0 and (o, to) in guard:
+                return False
+        return super().land(board, c, frm, to, events, step)
+
+    def slide(self, board, c, at, events):
+        guard = getattr(board, "guard", None)
+        if not guard or at >= self.T:
+            return super().slide(board, c, at, events)
+        info = self.slide_here[c][at]
+        if info is None:
+            return True
+        occ, spares, X = board.occ, self.spares[c], self.X
+        for sq in info.swept:
+            o = occ[sq]
+            if o >= 0:
+                if spares[o] or (o, sq) in guard:
+                    if sq == info.end:
+                        return False
+                    continue
+                board.relocate(o, sq, self.start[o], X)
+                events.append((BUMP, o, sq))
+        board.relocate(c, at, info.end, X)
+        events.append((SLIDE, c, at, info.end))
+        return True
+
+    def free(self, board, outcomes: list) -> list:
+        """Outcomes in which no pawn that may not move steps and no pawn that may not be
+        moved is bumped or switched."""
+        still, guard = getattr(board, "still", None), getattr(board, "guard", None)
+        if not still and not guard:
+            return outcomes
+        out = []
+        for outcome in outcomes:
+            ok = True
+            for e in outcome[1]:
+                kind = e[0]
+                if (kind in STEP_KINDS and (e[1], e[2]) in still) or (kind == BUMP and (e[1], e[2]) in guard) \
+                        or (kind == SWITCH and ((e[1], e[2]) in still or (e[3], e[4]) in guard)):
+                    ok = False
+                    break
+            if ok:
+                out.append(outcome)
+        return out
+
+    def from_start(self, board, outcomes: list) -> list:
+        """Each outcome whose first step leaves Start, once per kind of pawn that may leave
+        (marked, unmarked), with "carry" events naming the marks the leaving pawn takes."""
+        marks = board_marks(board)
+        if not any(marks):
+            return outcomes
+        out = []
+        kinds = self.kinds
+        for placement, events, flags in outcomes:
+            first = events[0]
+            c, sq = first[1], first[2]
+            if sq < self.X:
+                out.append((placement, events, flags))
+                continue
+            for carried in shared_kinds(marks, c, sq, board.pos[c].count(sq)):
+                if any(kinds[k].immobile for k, _ in carried):
+                    continue
+                out.append((placement, tuple((CARRY, c, sq, k, by) for k, by in carried) + events, flags))
+        return out
+
+    def enter(self, p, board):
+        return self.from_start(board, super().enter(p, board))
+
+    def sorry(self, relation, p, board):
+        return self.from_start(board, self.free(board, super().sorry(relation, p, board)))
+
+    def step(self, table, step, p, board):
+        return self.free(board, super().step(table, step, p, board))
+
+    def switch(self, relation, p, board):
+        return self.free(board, super().switch(relation, p, board))
+
+    def split(self, steps, among, forward_table, p, board):
+        return self.free(board, super().split(steps, among, forward_table, p, board))

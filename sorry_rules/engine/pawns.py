@@ -1,0 +1,194 @@
+"""Pawn selectors and destinations: choosing pawns by owner, zone, marks and being alone, and
+the primitives that act on the chosen pawn (send it, move it, mark it, unmark it).
+
+A `Selector` is plain data built by the compiler from the DSL (docs/REFERENCE.md section
+2.4): `owner[p][c]` says whether colour c's pawns are chosen for player p (own, partner,
+opponent, other, controlled, any), `zones` the zones allowed (start, home, track, safety,
+start_exit; empty: any), `marked` / `unmarked` the mark kinds a chosen pawn must carry /
+must not carry, and `alone` whether it must be the only pawn on its square.
+
+Contract:
+- `select(sel, layout, p, pos, marks)` lists the chosen pawns as `(colour, square, carried)`:
+  one per pawn on a square below X, and one per distinct kind of pawn on Start or Home
+  (`carried`: the (mark kind, by) such a pawn carries, for the "carry" events); `pos[c]`
+  lists colour c's squares (a Board or a PlacementView), `marks` as `State.marks`.
+- `count(sel, layout, p, pos, marks)` is how many pawns are chosen (pawns in Start and Home
+  counted one by one).
+- The primitives `send`, `move`, `mark` and `unmark` take their bound arguments, then `p` and
+  a `Board`, and return outcomes as every `Mechanics` primitive (never mutating the board).
+  `send` puts the pawn on its destination without it moving by itself: to its Start it is a
+  bump ("bump" event, counted by every bump fact); elsewhere a ("send", colour, from, to)
+  event, illegal onto an occupied square. `move` is the pawn's own move ("move" step): it
+  lands as a step does (bumps, slides). A pawn in Home is never sent or moved (R33); a pawn
+  whose marks make it untouchable is never sent; one that is immobile never moves; a
+  destination that is the pawn's own square is no move.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from sorry_rules.engine.events import BUMP
+from sorry_rules.engine.marks import CARRY, MARK, SEND, UNMARK, board_marks, count_on, shared_kinds, zone
+
+MOVE = "move"
+OWNERS = ("own", "partner", "opponent", "other", "controlled", "any")
+ZONES = ("start", "home", "track", "safety", "start_exit")
+DESTINATIONS = ("start", "home", "start_exit")
+
+
+class Selector(NamedTuple):
+    owner: tuple          # owner[p][c]: colour c's pawns may be chosen by player p
+    zones: frozenset      # allowed zones (ZONES); empty: anywhere
+    marked: tuple         # mark kind indices a chosen pawn carries
+    unmarked: tuple       # mark kind indices a chosen pawn does not carry
+    alone: bool           # the pawn is the only one on its square
+
+
+def owner_table(mechanics, owner: str) -> tuple:
+    """owner[p][c] for one OWNERS word; relations judged from the player p."""
+    C = mechanics.layout.C
+    if owner == "any":
+        return tuple(tuple(True for _ in range(C)) for _ in range(C))
+    if owner == "controlled":
+        return tuple(tuple(c in mechanics.control_of[p] for c in range(C)) for p in range(C))
+    return mechanics.relation_table(owner)
+
+
+def _in_zone(layout, zones, c: int, sq: int) -> bool:
+    if not zones:
+        return True
+    return zone(layout, c, sq) in zones or ("start_exit" in zones and sq == layout.start_exit[c])
+
+
+def _alone(pos, c: int, sq: int, exclusive: int) -> bool:
+    if sq >= exclusive:
+        return pos[c].count(sq) == 1
+    return sum(squares.count(sq) for squares in pos) == 1
+
+
+def _marks_fit(sel: Selector, marks: tuple, c: int, sq: int) -> bool:
+    for k in sel.marked:
+        if not count_on(marks, k, c, sq):
+            return False
+    for k in sel.unmarked:
+        if count_on(marks, k, c, sq):
+            return False
+    return True
+
+
+def select(sel: Selector, layout, p: int, pos, marks: tuple) -> list:
+    if sel.marked and not marks:
+        return []  # no marks to carry
+    out = []
+    X = layout.X
+    row = sel.owner[p]
+    for c, squares in enumerate(pos):
+        if not squares or not row[c]:
+            continue
+        for sq in sorted(set(squares)):
+            if not _in_zone(layout, sel.zones, c, sq) or (sel.alone and not _alone(pos, c, sq, X)):
+                continue
+            if sq < X:
+                if not marks or _marks_fit(sel, marks, c, sq):
+                    out.append((c, sq, ()))
+                continue
+            for carried in (shared_kinds(marks, c, sq, squares.count(sq)) if marks else [()]):
+                has = {k for k, _ in carried}
+                if all(k in has for k in sel.marked) and not any(k in has for k in sel.unmarked):
+                    out.append((c, sq, carried))
+    return out
+
+
+def count(sel: Selector, layout, p: int, pos, marks: tuple) -> int:
+    if sel.marked and not marks:
+        return 0
+    total = 0
+    X = layout.X
+    row = sel.owner[p]
+    for c, squares in enumerate(pos):
+        if not squares or not row[c]:
+            continue
+        for sq in set(squares):
+            if not _in_zone(layout, sel.zones, c, sq) or (sel.alone and not _alone(pos, c, sq, X)):
+                continue
+            here = squares.count(sq)
+            if marks:
+                for k in sel.marked:
+                    here = min(here, count_on(marks, k, c, sq))
+                for k in sel.unmarked:
+                    here = min(here, squares.count(sq) - count_on(marks, k, c, sq))
+            total += max(here, 0)
+    return total
+
+
+def destination(layout, dest, c: int) -> int:
+    """The square of a destination for a colour-c pawn: "start", "home", "start_exit", or
+    ("track", n) / ("safety", k)."""
+    if dest == "start":
+        return layout.start[c]
+    if dest == "home":
+        return layout.home[c]
+    if dest == "start_exit":
+        return layout.start_exit[c]
+    kind, n = dest
+    return n if kind == "track" else layout.T + c * layout.L + n - 1
+
+
+def _carry(c: int, sq: int, carried) -> tuple:
+    return tuple((CARRY, c, sq, k, by) for k, by in carried)
+
+
+def send(mechanics, sel: Selector, dest, p: int, board) -> list:
+    layout = mechanics.layout
+    marks = board_marks(board)
+    guard = getattr(board, "guard", ())
+    X = mechanics.X
+    out = []
+    for c, sq, carried in select(sel, layout, p, board.pos, marks):
+        to = destination(layout, dest, c)
+        if to == sq or (c, sq) in guard or sq == layout.home[c]:
+            continue
+        if to < X and board.occ[to] >= 0:
+            continue
+        event = (BUMP, c, sq) if to == layout.start[c] else (SEND, c, sq, to)
+        out.append((board.moved(c, sq, to), _carry(c, sq, carried) + (event,), 0))
+    return out
+
+
+def move(mechanics, sel: Selector, dest, p: int, board) -> list:
+    layout = mechanics.layout
+    marks = board_marks(board)
+    still = getattr(board, "still", ())
+    X = mechanics.X
+    out = []
+    for c, sq, carried in select(sel, layout, p, board.pos, marks):
+        to = destination(layout, dest, c)
+        if to == sq or sq == layout.home[c] or (c, sq) in still or any(mechanics_kind_immobile(board, k) for k, _ in carried):
+            continue
+        prefix = _carry(c, sq, carried)
+        if to >= X or (board.occ[to] < 0 and (to >= mechanics.T or mechanics.slide_here[c][to] is None)):
+            out.append((board.moved(c, sq, to), prefix + ((MOVE, c, sq, to),), 0))
+            continue
+        b = board.copy()
+        events: list = list(prefix)
+        if mechanics.land(b, c, sq, to, events, MOVE):
+            out.append((b.placement(), tuple(events), 0))
+    return out
+
+
+def mechanics_kind_immobile(board, k: int) -> bool:
+    kinds = getattr(board, "kinds", ())
+    return bool(kinds) and kinds[k].immobile
+
+
+def mark(sel: Selector, k: int, layout, p: int, board) -> list:
+    placement = board.placement()
+    return [(placement, ((MARK, c, sq, k, p),), 0) for c, sq, _ in select(sel, layout, p, board.pos, board_marks(board))]
+
+
+def unmark(sel: Selector, k: int, layout, p: int, board) -> list:
+    marks = board_marks(board)
+    placement = board.placement()
+    return [(placement, ((UNMARK, c, sq, k, p),), 0) for c, sq, _ in select(sel, layout, p, board.pos, marks)
+            if count_on(marks, k, c, sq)]

@@ -1,0 +1,312 @@
+"""Movement geometry as data: the routes a pawn may take, and which pawns stop a pawn
+passing or landing (the rule file's `geometry:`; docs/REFERENCE.md `geometry`).
+
+The board is a graph of labelled edges per colour: `forward` (round the track, into the own
+safety zone at the safety entry, up the zone to Home), `backward` (down the zone, out onto
+the track at the entry, anticlockwise), a `turn` (an extra edge a rule file adds at one
+square of the pawn's own side, taken by moves of one direction: into the safety zone, or
+along the track past it), and `bounce` (past Home, back down the zone). `past_home` says what
+a step from Home is: illegal (R33), stay in Home (H19) or bounce (H32).
+
+Contract:
+- `Geometry` is plain frozen data built by the compiler; `Geometry()` is the standard
+  board (no turns, no blockers, illegal past Home).
+- `Routes(layout, geometry, relation)`: `routes.options(direction, steps)[c][sq]` is the
+  tuple of ways `(to, passed, notes)` a colour-c pawn on `sq` may go `steps` steps, the plain
+  route first; `passed` lists the exclusive squares stood on between start and end (not the
+  square left), `notes` what the way did beyond plain edges, in order: a turn's index (>= 0),
+  BOUNCED or STOPPED (past Home). Tables are built on first use
+  and cached per `Routes`. The plain route equals `layout.forward/backward` (which handle
+  `past_home` themselves), so play without turns or passing rules never builds them.
+- `routes.passable(c, board, sq, passed)`: whether a colour-c pawn leaving `sq` may pass
+  over every square of `passed` on `board` (blockers with `pass: false`).
+- `landing_blocked(c, o)` (via `Geometry.blocks_landing`) is folded by `Mechanics` into its
+  `bumpable` table: a blocker with `land: false` makes the pawn's square a wall, like an
+  own pawn. Both are questions about one (moving colour, other pawn) pair, so a later
+  property of single pawns (a mark) can answer the same questions.
+- `step(...)` and `split(...)` are the forward/backward and split primitives on routes;
+  `Mechanics` has a `Routes` (and uses them) only when `Geometry.routed`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+FORWARD, BACKWARD, DOWN, STOPPED = 0, 1, 2, 3  # modes of a walking pawn
+BOUNCED, STOPPED_NOTE = -1, -2                   # notes of a way besides the turns it took
+
+
+@dataclass(frozen=True)
+class Turn:
+    """An extra edge at offset `at` of the pawn's own side, for moves going `moving`."""
+
+    at: int                 # offset on the moving pawn's own side (0 .. side_length-1)
+    moving: str             # "forward" | "backward": the moves that may take it
+    onto: str               # "safety": up the own safety zone; "track": on along the track
+    must: bool = False      # True: the only way on from there; False: one more way
+    label: str = ""
+
+
+@dataclass(frozen=True)
+class Blocker:
+    """Pawns that stop a moving pawn from passing over them and/or landing on them."""
+
+    relations: tuple = ("own", "partner", "opponent")  # the blocking pawn's relation to the mover
+    colours: tuple | None = None                       # colour indexes; None: every colour
+    on: str = "any"                                    # "track" | "safety" | "any": where it blocks
+    passable: bool = True
+    landable: bool = True
+    label: str = ""
+
+    def applies(self, relation: str, o: int) -> bool:
+        return relation in self.relations and (self.colours is None or o in self.colours)
+
+
+@dataclass(frozen=True)
+class Geometry:
+    past_home: str = "illegal"   # "illegal" (R33) | "stop" (H19) | "bounce" (H32)
+    turns: tuple = ()            # Turn, in the order written
+    blockers: tuple = ()         # Blocker, in the order written
+
+    def blocks_landing(self, relation: str, o: int) -> bool:
+        return any(not b.landable and b.applies(relation, o) for b in self.blockers)
+
+    @property
+    def routed(self) -> bool:
+        """Whether moves need the route primitives: a turn, a pawn that cannot be passed, or a
+        bounce (which may end a move on the square it left)."""
+        return bool(self.turns) or self.past_home == "bounce" or any(not b.passable for b in self.blockers)
+
+
+class _Cache(dict):
+    def __init__(self, build):
+        super().__init__()
+        self.build = build
+
+    def __missing__(self, key):
+        value = self[key] = self.build(*key)
+        return value
+
+
+class Routes:
+    """Route tables and passing rules of one variant (see the module docstring)."""
+
+    def __init__(self, layout, geometry: Geometry, relation: tuple):
+        self.layout = layout
+        self.geometry = geometry
+        C, side, T = layout.C, layout.side, layout.T
+        # turns_at[c][sq]: ((turn index, Turn), ...) of the turns at track square sq for colour c
+        turns_at: list = [{} for _ in range(C)]
+        for c in range(C):
+            for i, turn in enumerate(geometry.turns):
+                turns_at[c].setdefault((c * side + turn.at) % T, []).append((i, turn))
+        self.turns_at = tuple({sq: tuple(here) for sq, here in by_square.items()} for by_square in turns_at)
+        # no_pass[c][o]: (on track, in a safety zone) -> a colour-o pawn there cannot be passed by colour c
+        self.no_pass = tuple(tuple(self._no_pass(relation[c][o], o) for o in range(C)) for c in range(C))
+        self.walls = any(not b.passable for b in geometry.blockers)  # False: every route may be passed
+        self.options = lambda direction, steps: self._tables[direction, steps]
+        self._tables = _Cache(self._table)
+
+    def _no_pass(self, relation: str, o: int) -> tuple:
+        blockers = [b for b in self.geometry.blockers if not b.passable and b.applies(relation, o)]
+        return (any(b.on in ("track", "any") for b in blockers), any(b.on in ("safety", "any") for b in blockers))
+
+    # ---- walking ---------------------------------------------------------------------------
+    def _next(self, c: int, sq: int, mode: int) -> tuple:
+        """(square, mode) one plain step on, or (-1, mode) where the route ends."""
+        layout = self.layout
+        if mode == STOPPED:
+            return sq, mode
+        if mode == FORWARD:
+            if sq != layout.home[c]:
+                return layout.step_forward(c, sq), mode
+            past = self.geometry.past_home
+            if past == "stop":
+                return sq, STOPPED
+            if past == "bounce" and layout.L:
+                return layout.T + c * layout.L + layout.L - 1, DOWN
+            return -1, mode
+        if mode == DOWN:
+            first = layout.T + c * layout.L
+            return (sq - 1 if sq > first else -1), mode
+        return layout.step_backward(c, sq), mode
+
+    def _turned(self, c: int, sq: int, turn: Turn, direction: int) -> int:
+        layout = self.layout
+        if turn.onto == "safety":
+            return layout.T + c * layout.L if layout.L else layout.home[c]
+        return (sq + (1 if direction == FORWARD else -1)) % layout.T
+
+    def walk(self, c: int, sq: int, steps: int, direction: int) -> list:
+        """Every way (to, passed, notes) `steps` steps from `sq`, the plain route first. Ways that
+        stand on the same square in the same mode after the same squares are one way (the
+        first one's notes), so the number of ways stays that of the distinct paths."""
+        layout = self.layout
+        if sq >= layout.X or steps <= 0 or layout.colour_of_square(sq) not in (None, c):
+            return []
+        heads = [(sq, direction, (), ())]
+        turns_at = self.turns_at[c]
+        for i in range(steps):
+            moved, known = [], set()
+            for at, mode, passed, notes in heads:
+                if i:
+                    passed = passed + (at,) if at < layout.X else passed
+                here = turns_at.get(at, ()) if at < layout.T and mode in (FORWARD, BACKWARD) else ()
+                here = [(k, u) for k, u in here if (u.moving == "forward") == (direction == FORWARD)]
+                if not any(u.must for _, u in here):
+                    to, next_mode = self._next(c, at, mode)
+                    if to >= 0 and (to, next_mode, passed) not in known:
+                        known.add((to, next_mode, passed))
+                        if next_mode != mode:
+                            notes = notes + (BOUNCED if next_mode == DOWN else STOPPED_NOTE,)
+                        moved.append((to, next_mode, passed, notes))
+                for k, u in here:
+                    to, next_mode = self._turned(c, at, u, direction), FORWARD if u.onto == "safety" else mode
+                    if (to, next_mode, passed) not in known:
+                        known.add((to, next_mode, passed))
+                        moved.append((to, next_mode, passed, notes + (k,)))
+            heads = moved
+        seen, out = set(), []
+        for to, _, passed, notes in heads:
+            if (to, passed) not in seen:
+                seen.add((to, passed))
+                out.append((to, passed, notes))
+        return out
+
+    def _table(self, direction: str, steps: int) -> tuple:
+        mode = FORWARD if direction == "forward" else BACKWARD
+        size = self.layout.size
+        return tuple(tuple(tuple(self.walk(c, sq, steps, mode)) for sq in range(size)) for c in range(self.layout.C))
+
+    # ---- judging ---------------------------------------------------------------------------
+    def passable(self, c: int, occ: list, sq: int, passed: tuple) -> bool:
+        """Whether colour c's pawn leaving `sq` may pass every square of `passed` (`occ`:
+        the board's exclusive squares, as `mechanics.Board.occ`)."""
+        if not self.walls:
+            return True
+        no_pass, T = self.no_pass[c], self.layout.T
+        for s in passed:
+            o = occ[s]
+            if o >= 0 and s != sq and no_pass[o][0 if s < T else 1]:
+                return False
+        return True
+
+    def blocker_on(self, c: int, occ: list, sq: int, passed: tuple) -> int:
+        """The first square of `passed` whose pawn colour c may not pass, or -1."""
+        no_pass, T = self.no_pass[c], self.layout.T
+        for s in passed:
+            o = occ[s]
+            if o >= 0 and s != sq and no_pass[o][0 if s < T else 1]:
+                return s
+        return -1
+
+    def notes_of(self, direction: str, steps: int, c: int, frm: int, to: int) -> tuple | None:
+        """The notes of the way a move of `steps` steps `frm` -> `to` took (the plain way
+        first; `()` for plain edges only), or None when no way of that length leads there."""
+        return next((notes for end, _, notes in self.options(direction, steps)[c][frm] if end == to), None)
+
+    def note_words(self, note: int) -> str:
+        """A note of a way in words: the turn's label, or what happened past Home."""
+        if note >= 0:
+            return self.geometry.turns[note].label
+        return "past Home it bounced back down the safety zone" if note == BOUNCED else "past Home it stopped in Home"
+
+
+# ---- primitives on routes ----------------------------------------------------------------
+def step(m, routes: Routes, direction: str, steps: int, p: int, board) -> list:
+    """`forward steps` / `backward steps` along routes: every way of every pawn, each
+    distinct end square once per pawn, judged for passing, then landed as `Mechanics.step`."""
+    out = []
+    X, T = m.X, m.T
+    occ = board.occ
+    table = routes.options(direction, steps)
+    walls = routes.walls
+    for c in m.control_of[p]:
+        row = table[c]
+        slide_here = m.slide_here[c]
+        for sq in board.pos[c]:
+            if sq >= X:
+                continue
+            ends = set()
+            for to, passed, _ in row[sq]:
+                if to in ends or (walls and passed and not routes.passable(c, occ, sq, passed)):
+                    continue
+                ends.add(to)
+                o = -1 if to >= X or to == sq else occ[to]  # a move may end on the square it left
+                if o == c:
+                    continue
+                if o < 0 and (to >= T or slide_here[to] is None):
+                    out.append((board.moved(c, sq, to), ((direction, c, sq, to),), 0))
+                    continue
+                b = board.copy()
+                events: list = [(direction, c, sq, to)]
+                if to == sq:
+                    if m.slide(b, c, to, events):
+                        out.append((b.placement(), tuple(events), 0))
+                    continue
+                events.clear()
+                if m.land(b, c, sq, to, events, direction):
+                    out.append((b.placement(), tuple(events), 0))
+    return out
+
+
+def split(m, routes: Routes, steps: int, limit: int, p: int, board) -> list:
+    """The sequential split (`Mechanics._split_sequential`) along routes: each part of each
+    pawn may take every way its part allows (turns, bounces) and is judged for passing on
+    the board the previous part left."""
+    out = []
+    X = m.X
+    control = m.control_of[p]
+    seen = set() if limit > 2 else None
+
+    def extend(b, remaining: int, used: frozenset, events: list, parts: int) -> None:
+        if seen is not None and parts:
+            key = (b.placement(), used, remaining)
+            if key in seen:
+                return
+            seen.add(key)
+        sizes = (remaining,) if parts + 1 == limit else range(1, remaining + 1 if parts else remaining)
+        for c in control:
+            squares = b.pos[c]
+            for index in range(len(squares)):
+                sq = squares[index]
+                if sq >= X or (c, index) in used:
+                    continue
+                for part in sizes:
+                    ends = set()
+                    for to, passed, _ in routes.options("forward", part)[c][sq]:
+                        if to in ends or (to < X and to != sq and b.occ[to] == c):
+                            continue
+                        if passed and not routes.passable(c, b.occ, sq, passed):
+                            continue
+                        ends.add(to)
+                        _part(m, extend, out, b, (c, index, sq, to), remaining - part, used, events, parts)
+
+    extend(board, steps, frozenset(), [], 0)
+    return out
+
+
+def _part(m, extend, out: list, b, pawn: tuple, rest: int, used: frozenset, events: list, parts: int) -> None:
+    """One way of one part of a split: colour c's pawn `index` goes `sq` -> `to`, then the
+    `rest` of the steps is split further (`extend`) or the split is complete (`out`). A plain
+    landing (no bump, no slide) is explored in place on `b`, as `Mechanics` does; the others
+    on a copy."""
+    c, index, sq, to = pawn
+    X = m.X
+    if to != sq and (to >= X or (b.occ[to] < 0 and (to >= m.T or m.slide_here[c][to] is None))):
+        if rest:
+            m.explore_in_place(extend, b, b.pos[c], index, c, sq, to, rest, used, events, parts, X)
+        else:
+            out.append((b.moved(c, sq, to), tuple(events) + (("split", c, sq, to),), 0))
+        return
+    nb, nevents = b.copy(), list(events)
+    if to == sq:  # a bounce back onto the square the pawn left
+        nevents.append(("split", c, sq, to))
+        if not m.slide(nb, c, to, nevents):
+            return
+    elif not m.land(nb, c, sq, to, nevents, "split"):
+        return
+    if rest:  # pawns keep their index in `pos[c]` when they move
+        extend(nb, rest, used | {(c, index)}, nevents, parts + 1)
+    else:
+        out.append((nb.placement(), tuple(nevents), 0))

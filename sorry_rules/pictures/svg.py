@@ -1,0 +1,82 @@
+"""The small SVG vocabulary every picture shares: elements, numbers, colours.
+
+Contract: `element` writes one element with its attributes in the order given, every value
+escaped; numbers go through `num` (at most two decimals, no `-0`), so the same drawing gives
+the same bytes on every machine. `fill_of(names)` gives each colour name a fill: the name
+itself when it is an SVG colour keyword, else a colour of `PALETTE` by its index.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+#: Fills for colour names SVG does not know, by colour index.
+PALETTE = ("#d62728", "#1f77b4", "#e6b800", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b",
+           "#e377c2", "#7f7f7f", "#bcbd22", "#393b79")
+
+#: The SVG 1.1 / CSS colour keywords (https://www.w3.org/TR/SVG11/types.html#ColorKeywords).
+KEYWORDS = frozenset("""
+aliceblue antiquewhite aqua aquamarine azure beige bisque black blanchedalmond blue blueviolet brown
+burlywood cadetblue chartreuse chocolate coral cornflowerblue cornsilk crimson cyan darkblue darkcyan
+darkgoldenrod darkgray darkgreen darkgrey darkkhaki darkmagenta darkolivegreen darkorange darkorchid darkred
+darksalmon darkseagreen darkslateblue darkslategray darkslategrey darkturquoise darkviolet deeppink
+deepskyblue dimgray dimgrey dodgerblue firebrick floralwhite forestgreen fuchsia gainsboro ghostwhite gold
+goldenrod gray grey green greenyellow honeydew hotpink indianred indigo ivory khaki lavender lavenderblush
+lawngreen lemonchiffon lightblue lightcoral lightcyan lightgoldenrodyellow lightgray lightgreen lightgrey
+lightpink lightsalmon lightseagreen lightskyblue lightslategray lightslategrey lightsteelblue lightyellow
+lime limegreen linen magenta maroon mediumaquamarine mediumblue mediumorchid mediumpurple mediumseagreen
+mediumslateblue mediumspringgreen mediumturquoise mediumvioletred midnightblue mintcream mistyrose moccasin
+navajowhite navy oldlace olive olivedrab orange orangered orchid palegoldenrod palegreen paleturquoise
+palevioletred papayawhip peachpuff peru pink plum powderblue purple red rosybrown royalblue saddlebrown
+salmon sandybrown seagreen seashell sienna silver skyblue slateblue slategray slategrey snow springgreen
+steelblue tan teal thistle tomato turquoise violet wheat white whitesmoke yellow yellowgreen
+""".split())
+
+FONT = "font-family:sans-serif"
+
+
+def num(x: float) -> str:
+    """A coordinate as text: at most two decimals, trailing zeros dropped, never `-0`."""
+    text = f"{x:.2f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+def element(tag: str, attrs: dict, text: str | None = None) -> str:
+    """`<tag a="v" ...>text</tag>`, or `<tag ... />` without text; None values are left out."""
+    parts = [tag]
+    for key, value in attrs.items():
+        if value is None:
+            continue
+        if isinstance(value, float):
+            value = num(value)
+        parts.append(f'{key}="{escape(str(value), quote=True)}"')
+    head = " ".join(parts)
+    if text is None:
+        return f"<{head}/>"
+    return f"<{head}>{escape(text, quote=False)}</{tag}>"
+
+
+def document(width: float, height: float, body: list, title: str, css_class: str, inline: bool = False) -> str:
+    """A whole SVG document (no XML declaration). `inline=True` leaves out the namespace
+    declaration, which an `<svg>` inside an HTML page does not need."""
+    namespace = None if inline else "http://www.w3.org/2000/svg"
+    head = element("svg", {"xmlns": namespace, "class": css_class, "width": num(width),
+                           "height": num(height), "viewBox": f"0 0 {num(width)} {num(height)}",
+                           "role": "img", "aria-label": title})
+    return "\n".join([head[:-2] + ">", element("title", {}, title), *body, "</svg>"]) + "\n"
+
+
+def fill_of(names) -> tuple:
+    """A fill per colour name (see the module contract)."""
+    out = []
+    for i, name in enumerate(names):
+        key = str(name).lower()
+        out.append(key if key in KEYWORDS else PALETTE[i % len(PALETTE)])
+    return tuple(out)
+
+
+def ink_on(fill: str) -> str:
+    """Black or white, whichever reads better on `fill` (a keyword or #rrggbb)."""
+    light = {"yellow", "gold", "white", "ivory", "khaki", "lightyellow", "orange", "lime", "cyan", "aqua", "pink",
+             "wheat", "beige", "tan", "plum", "silver", "thistle", "#e6b800", "#ff7f0e", "#17becf", "#bcbd22"}
+    return "#000" if fill in light or fill.startswith("light") or fill.startswith("pale") else "#fff"

@@ -1,0 +1,245 @@
+"""Results files of simulations: one JSON line per finished game, written as the games come.
+
+Contract:
+- Line 1 is the header: `{"format": "sorry-rules-simulation", "version": 1, "command":
+  "simulate" | "compare", "sides": {name: parameters}, "rule_data": {name: merged rule data}}`.
+  A side's parameters are everything that decides its games: variant spec, overlays,
+  `content_hash` of the merged rule data, players, bots (per seat), rotate, seed, max_plies,
+  games, and the sorry-rules version (`sorry_rules`). The rule data makes the file
+  self-contained: `read` compiles it, so summarising needs no rule file.
+- Every further line is one game: `{"side": name, **GameResult.as_json()}`. `Writer.add`
+  writes and flushes one whole line at a time, so a run killed at any moment leaves at
+  most a torn last line.
+- `read(path)` returns a `ResultsFile`: the header, the side setups and every game's result
+  once. A last line that is not whole JSON is torn: it is left out with a warning (and cut
+  off before a file is continued). Anything else wrong (not a results file, a bad line
+  before the last, a game out of range, the same game twice with different results, rule
+  data not matching its digest) is a `ResultsFileError` naming the file and line: never a
+  traceback, never a file half trusted.
+- `mismatch(file_header, header)` lists the parameters that differ: a file is continued
+  only by the command that wrote it.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from sorry_rules.base.errors import SorryRulesError
+from sorry_rules.rules.loader import content_hash
+from sorry_rules.simulation.simulate import Setup, VariantSource, compiled, package_version, result_from_json
+
+FORMAT = "sorry-rules-simulation"
+VERSION = 1
+
+
+class ResultsFileError(SorryRulesError):
+    """A results file cannot be read, or does not belong to the command."""
+
+
+def side_parameters(setup: Setup, games: int) -> dict:
+    """Everything that decides the games of one side (see the module contract)."""
+    source = setup.source
+    return {"variant": source.variant, "rules": list(source.rules), "content_hash": source.content_hash,
+            "players": setup.players, "bots": list(setup.lineup), "rotate": setup.rotate, "seed": setup.seed,
+            "max_plies": setup.max_plies, "games": games, "sorry_rules": source.version}
+
+
+def header(command: str, plan: dict) -> dict:
+    """The header line of a results file for `plan` = {name: (Setup, games)}."""
+    return {"format": FORMAT, "version": VERSION, "command": command,
+            "sides": {name: side_parameters(setup, games) for name, (setup, games) in plan.items()},
+            "rule_data": {name: setup.source.data for name, (setup, _) in plan.items()}}
+
+
+def mismatch(found: dict, wanted: dict) -> list[str]:
+    """The parameters of header `found` that differ from `wanted`'s, as `side.name: file X,
+    command Y` (an empty list when the command is the file's)."""
+    if found["command"] != wanted["command"]:
+        return [f"command: file {found['command']}, command {wanted['command']}"]
+    if set(found["sides"]) != set(wanted["sides"]):
+        return [f"sides: file {sorted(found['sides'])}, command {sorted(wanted['sides'])}"]
+    differences = []
+    for name, params in wanted["sides"].items():
+        theirs = found["sides"][name]
+        prefix = f"{name}." if len(wanted["sides"]) > 1 else ""
+        for key, value in params.items():
+            if theirs.get(key) != value:
+                differences.append(f"{prefix}{key}: file {theirs.get(key)!r}, command {value!r}")
+    return differences
+
+
+class Writer:
+    """Appends game lines to a results file, one flushed line per game. A context manager."""
+
+    def __init__(self, path: str | Path, head: dict | None = None, *, keep: int | None = None):
+        """A new file with header `head` (refused if `path` exists), or, with `keep`, the
+        file continued after its first `keep` bytes (a torn tail is cut off)."""
+        self.path = Path(path)
+        self.new = keep is None
+        self.written = 0
+        try:
+            if keep is None:
+                self.file = open(self.path, "xb")
+                self._line(head)
+            else:
+                self.file = open(self.path, "r+b")
+                self.file.truncate(keep)
+                self.file.seek(max(0, keep - 1))
+                if keep and self.file.read(1) != b"\n":   # a whole last line without its newline
+                    self.file.write(b"\n")
+        except FileExistsError:
+            raise ResultsFileError(f"{path} exists: continue it with --continue {path}, or choose another file") from None
+        except OSError as error:
+            raise ResultsFileError(f"cannot write {path}: {error.strerror or error}") from None
+
+    def _line(self, data: dict) -> None:
+        try:
+            self.file.write(json.dumps(data, separators=(",", ":")).encode() + b"\n")
+            self.file.flush()
+        except OSError as error:   # a full disk, a file gone: the games so far are in the file
+            raise ResultsFileError(f"cannot write {self.path}: {error.strerror or error}") from None
+
+    def add(self, side: str, result) -> None:
+        self._line({"side": side, **result.as_json()})
+        self.written += 1
+
+    def close(self) -> None:
+        self.file.close()
+
+    def discard(self) -> None:
+        """Close and remove a new file no game was written to (a run that failed to start)."""
+        self.close()
+        if self.new and not self.written:
+            self.path.unlink(missing_ok=True)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+@dataclass
+class ResultsFile:
+    """A results file read back: its header, one Setup per side, every game's result."""
+
+    path: Path
+    header: dict
+    setups: dict                                   # name -> (Setup, games)
+    results: dict = field(default_factory=dict)    # name -> {game index: GameResult}
+    keep: int = 0                                  # bytes up to the end of the last whole line
+    warnings: list = field(default_factory=list)
+
+    def done(self) -> dict:
+        """{name: set of the game indices in the file}."""
+        return {name: set(games) for name, games in self.results.items()}
+
+
+def _parse(line: bytes):
+    try:
+        return json.loads(line)
+    except (ValueError, UnicodeDecodeError):
+        return None
+
+
+def read(path: str | Path) -> ResultsFile:
+    """Read a results file (see the module contract). Raises ResultsFileError."""
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as error:
+        raise ResultsFileError(f"cannot read {path}: {error.strerror or error}") from None
+    lines = raw.split(b"\n")
+    if lines and lines[-1] == b"":
+        lines.pop()
+    head = _parse(lines[0]) if lines else None
+    if not isinstance(head, dict) or head.get("format") != FORMAT:
+        raise ResultsFileError(f"{path}: not a results file of sorry-play simulate or compare (first line)")
+    if head.get("version") != VERSION:
+        raise ResultsFileError(f"{path}: results file version {head.get('version')!r}; this sorry-rules reads {VERSION}")
+    setups = _setups(path, head)
+    found = ResultsFile(path, head, setups, {name: {} for name in setups})
+    offset = len(lines[0]) + 1
+    for number, line in enumerate(lines[1:], start=2):
+        data = _parse(line)
+        if data is None and number == len(lines):
+            found.warnings.append(f"{path}:{number}: the last line is torn (a run stopped while writing it); left out")
+            break
+        _add_game(found, number, data)
+        offset += len(line) + 1
+    found.keep = min(offset, len(raw))
+    return found
+
+
+def _setups(path: Path, head: dict) -> dict:
+    try:
+        setups = {}
+        for name, params in head["sides"].items():
+            _check_types(path, name, params)
+            data = head["rule_data"][name]
+            if content_hash(data) != params["content_hash"]:
+                raise ResultsFileError(f"{path}:1: the rule data of side {name} does not match its digest (file damaged)")
+            source = VariantSource(params["variant"], tuple(params["rules"]), data, params["content_hash"], package_version())
+            setup = Setup(source, params["players"], tuple(params["bots"]), params["seed"], params["max_plies"],
+                          params["rotate"])
+            setups[name] = (setup, params["games"])
+        return setups
+    except (KeyError, TypeError, AttributeError) as error:
+        raise ResultsFileError(f"{path}:1: the header is incomplete or damaged ({type(error).__name__}: {error})") from None
+
+
+#: The type of each side parameter in a header.
+_TYPES = {"variant": str, "rules": list, "content_hash": str, "players": int, "bots": list, "rotate": bool, "seed": int,
+          "max_plies": int, "games": int}
+
+
+def _check_types(path: Path, name: str, params) -> None:
+    wrong = [key for key, kind in _TYPES.items() if type(params.get(key)) is not kind]
+    if not wrong:
+        players = params["players"]
+        if players < 1 or params["games"] < 1 or params["max_plies"] < 1 or len(params["bots"]) != players:
+            wrong = ["players", "bots", "games", "max_plies"]
+        elif not all(isinstance(x, str) for x in (*params["rules"], *params["bots"])):
+            wrong = ["rules", "bots"]
+    if wrong:
+        raise ResultsFileError(f"{path}:1: the header is damaged (side {name}: {', '.join(wrong)})")
+
+
+def _add_game(found: ResultsFile, number: int, data) -> None:
+    where = f"{found.path}:{number}"
+    if not isinstance(data, dict) or data.get("side") not in found.setups:
+        raise ResultsFileError(f"{where}: not a game of this file (a JSON object with a known \"side\")")
+    side = data["side"]
+    setup, games = found.setups[side]
+    try:
+        result = result_from_json({k: v for k, v in data.items() if k != "side"}, setup.players)
+    except ValueError as error:
+        raise ResultsFileError(f"{where}: bad game result: {error}") from None
+    if result.game >= games:
+        raise ResultsFileError(f"{where}: game {result.game} is out of range (the run has {games} games)")
+    seen = found.results[side].setdefault(result.game, result)
+    if seen != result:
+        raise ResultsFileError(f"{where}: game {result.game} is already in the file with other results")
+
+
+def compiled_side(found: ResultsFile, name: str):
+    """The Game of side `name`, compiled from the rules stored in the file. Raises
+    ResultsFileError when this sorry-rules cannot load them (e.g. a file of another version)."""
+    setup, _ = found.setups[name]
+    try:
+        return compiled(setup.source)
+    except (SorryRulesError, ValueError) as error:   # pydantic's ValidationError is a ValueError
+        first = str(error).splitlines()[0] if str(error) else type(error).__name__
+        raise ResultsFileError(f"{found.path}:1: the rules of side {name} stored in the file do not load with "
+                               f"this sorry-rules ({first})") from None
+
+
+def version_note(found: ResultsFile) -> str | None:
+    """A warning when the file was written by another sorry-rules version."""
+    here = package_version()
+    versions = sorted({params.get("sorry_rules") for params in found.header["sides"].values()} - {here}, key=str)
+    if versions:
+        return f"{found.path} was written by sorry-rules {', '.join(map(str, versions))}; this is {here}"
+    return None

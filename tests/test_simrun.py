@@ -1,0 +1,371 @@
+"""Long simulation runs: Ctrl-C gives the figures of the finished games (exit 130), results
+files (`--out`) are read back (`--from`) and continued (`--continue`) to exactly the figures
+of an uninterrupted run, and a file that does not belong to the command is refused.
+
+Games per test are few (2 players, random bots); the two SIGINT tests run a subprocess for
+a second or two each."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from sorry_rules.cli.app import main
+from sorry_rules.simulation import simfile
+from sorry_rules.simulation.simexec import run
+from sorry_rules.simulation.simulate import Setup, Tally, batches, compiled, load_source, play_one
+
+ROOT = Path(__file__).resolve().parent.parent
+BASE = ("--players", 2, "--seed", 3, "--jobs", 1, "--batch-size", 4)
+
+
+def _invoke(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def _json(*args, code: int = 0) -> dict:
+    result = _invoke(*args, "--format", "json")
+    assert result.exit_code == code, result.output
+    return json.loads(result.stdout)
+
+
+def _figures(report: dict) -> dict:
+    """A report without its run block (timing) and without why it is partial."""
+    return {k: v for k, v in report.items() if k not in ("run", "partial_reason")}
+
+
+PROC = Path("/proc")
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is `pid` (Linux /proc; empty elsewhere)."""
+    found = []
+    for stat in PROC.glob("[0-9]*/stat") if PROC.is_dir() else ():
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def _lines(path: Path) -> list[bytes]:
+    return path.read_bytes().splitlines(keepends=True)
+
+
+@pytest.fixture(scope="module")
+def setup():
+    source, _ = load_source("standard")
+    return Setup(source, 2, ("random", "random"), 3, 20_000)
+
+
+# ---- per-game results and stopping ---------------------------------------------------------
+
+
+def test_a_stopped_run_tallies_exactly_the_games_it_finished(setup):
+    """Stopping after the first batch: the tally is the sum of the games reported one by one,
+    and each of them is the game its index plays alone."""
+    stop = threading.Event()
+    seen = []
+    details = {}
+    tallies = run({"a": (setup, 40)}, jobs=1, batch_size=3, details=details, stop=stop,
+                  on_result=lambda name, result: seen.append(result), on_progress=lambda done: stop.set())
+    assert details["interrupted"] is True
+    assert [r.game for r in seen] == [0]          # one job: each game is reported as it ends
+    game = compiled(setup.source)
+    expected = Tally(2)
+    for result in seen:
+        assert result == play_one(game, setup, result.game)
+        expected.add(result)
+    assert tallies["a"] == expected and tallies["a"].games == 1
+
+
+def test_a_stop_after_the_last_game_is_no_interruption(setup):
+    stop = threading.Event()
+    details = {}
+    tallies = run({"a": (setup, 3)}, jobs=1, details=details, stop=stop,
+                  on_progress=lambda done: done == 3 and stop.set())
+    assert stop.is_set() and details["interrupted"] is False and tallies["a"].games == 3
+
+
+def test_a_stopped_pool_run_collects_the_games_in_progress(setup):
+    """With two workers, games finished after the stop are collected too: the tally is
+    exactly the games reported, whatever their order."""
+    stop = threading.Event()
+    seen = []
+    tallies = run({"a": (setup, 400)}, jobs=2, batch_size=10, stop=stop,
+                  on_result=lambda name, result: seen.append(result), on_progress=lambda done: stop.set())
+    assert 0 < len(seen) < 400 and len({r.game for r in seen}) == len(seen)
+    expected = Tally(2)
+    for result in sorted(seen):
+        expected.add(result)
+    assert tallies["a"] == expected
+
+
+def test_batches_leave_out_the_games_done():
+    assert list(batches(10, 4, {0, 1, 5})) == [(2, 3), (6, 4)]
+    assert list(batches(7, 3, set())) == [(0, 3), (3, 3), (6, 1)]
+    assert list(batches(3, 2, {0, 1, 2})) == []
+
+
+# ---- SIGINT to a running command -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_sigint_prints_the_finished_games_and_exits_130(tmp_path, jobs):
+    out = tmp_path / "run.jsonl"
+    command = [sys.executable, "-m", "sorry_rules", "simulate", "--games", "100000", "--players", "2",
+               "--jobs", str(jobs), "--batch-size", "2", "--out", str(out), "--format", "json"]
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
+    try:
+        deadline = time.monotonic() + 60
+        while not (out.exists() and len(_lines(out)) >= 4):   # the header and three games
+            assert process.poll() is None and time.monotonic() < deadline, process.communicate()
+            time.sleep(0.05)
+        workers = _children(process.pid)
+        process.send_signal(signal.SIGINT)
+        stdout, stderr = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 130, stderr
+    if jobs > 1 and PROC.is_dir():   # the pool's processes ended with it (none left running or unreaped)
+        assert len(workers) >= jobs
+        deadline = time.monotonic() + 10
+        while any((PROC / str(pid)).exists() for pid in workers) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not any((PROC / str(pid)).exists() for pid in workers)
+    assert "Traceback" not in stderr and f"--continue {out}" in stderr
+    report = json.loads(stdout)
+    assert report["partial"] is True and report["partial_reason"] == "interrupted"
+    assert 3 <= report["games_finished"] == report["games"] < report["games_planned"] == 100000
+    assert report["run"]["games"] == report["games"]
+    assert len(_lines(out)) == 1 + report["games"]
+    # the file holds exactly the games reported
+    from_file = _json("simulate", "--from", out)
+    assert from_file["partial_reason"] == "the results file holds only these"
+    assert _figures(from_file) == _figures(report)
+
+
+def test_text_report_of_a_partial_run_says_so(tmp_path):
+    out = tmp_path / "run.jsonl"
+    assert _invoke("simulate", "--games", 6, *BASE, "--out", out).exit_code == 0
+    lines = _lines(out)
+    out.write_bytes(b"".join(lines[:4]))
+    text = _invoke("simulate", "--from", out)
+    assert text.exit_code == 0
+    assert text.stdout.startswith("PARTIAL: 3 of 6 games finished (the results file holds only these)")
+    assert "standard: 3 games, 2 players" in text.stdout
+
+
+# ---- --out, --from, --continue ------------------------------------------------------------
+
+
+def test_out_then_from_gives_the_figures_of_the_run(tmp_path):
+    out = tmp_path / "run.jsonl"
+    full = _json("simulate", "--games", 12, *BASE, "--out", out)
+    lines = _lines(out)
+    assert len(lines) == 13 and all(line.endswith(b"\n") for line in lines)
+    head = json.loads(lines[0])
+    assert head["command"] == "simulate" and head["sides"]["a"]["games"] == 12
+    assert head["sides"]["a"]["content_hash"] == full["variant"]["content_hash"]
+    assert sorted(json.loads(line)["game"] for line in lines[1:]) == list(range(12))
+    from_file = _json("simulate", "--from", out)
+    assert "run" not in from_file and "partial" not in from_file
+    assert _figures(from_file) == _figures(full)
+
+
+def test_continue_after_a_torn_file_gives_the_uninterrupted_report(tmp_path):
+    out = tmp_path / "run.jsonl"
+    full = _json("simulate", "--games", 12, *BASE, "--out", out)
+    lines = _lines(out)
+    cut = tmp_path / "cut.jsonl"
+    cut.write_bytes(b"".join(lines[:6]) + lines[6][:25])         # five games and a torn line
+    result = _invoke("simulate", "--games", 12, *BASE, "--continue", cut, "--format", "json")
+    assert result.exit_code == 0, result.output
+    assert "last line is torn" in result.stderr
+    continued = json.loads(result.stdout)
+    assert continued["run"]["games"] == 7
+    assert json.dumps(_figures(continued)) == json.dumps(_figures(full))
+    again = simfile.read(cut)
+    assert not again.warnings and sorted(again.results["a"]) == list(range(12))
+    assert len(_lines(cut)) == 13
+
+
+def test_continue_fills_the_gaps_left_by_out_of_order_batches(tmp_path):
+    """With several workers a stopped run's file holds games in any order, with gaps."""
+    out = tmp_path / "run.jsonl"
+    full = _json("simulate", "--games", 12, *BASE, "--out", out)
+    head, *games = _lines(out)
+    kept = [line for line in games if json.loads(line)["game"] in (1, 2, 6, 10, 11)]
+    out.write_bytes(b"".join([head, *reversed(kept)]))
+    continued = _json("simulate", "--games", 12, *BASE, "--continue", out)
+    assert continued["run"]["games"] == 7 and _figures(continued) == _figures(full)
+    assert sorted(simfile.read(out).results["a"]) == list(range(12))
+
+
+def test_continue_of_a_complete_file_plays_nothing(tmp_path):
+    out = tmp_path / "run.jsonl"
+    full = _json("simulate", "--games", 5, *BASE, "--out", out)
+    again = _json("simulate", "--games", 5, *BASE, "--continue", out)
+    assert again["run"]["games"] == 0 and _figures(again) == _figures(full)
+    assert len(_lines(out)) == 6
+
+
+def test_compare_keeps_both_sides_in_one_file(tmp_path):
+    out = tmp_path / "cmp.jsonl"
+    args = ("compare", "standard", "standard+house/sorry-forward-4.yaml", "--games", 8, *BASE)
+    full = _json(*args, "--out", out)
+    lines = _lines(out)
+    assert sorted(json.loads(line)["side"] for line in lines[1:]) == ["a"] * 8 + ["b"] * 8
+    out.write_bytes(b"".join(lines[:5]))
+    partial = _json("compare", "--from", out)
+    assert partial["partial"] is True and partial["games_finished"] == 4 and partial["games_planned"] == 16
+    assert partial["a"]["games"] + partial["b"]["games"] == 4
+    continued = _json(*args, "--continue", out)
+    assert _figures(continued) == _figures(full)
+    assert _figures(_json("compare", "--from", out)) == _figures(full)
+
+
+# ---- refusals ------------------------------------------------------------------------------
+
+
+def test_continue_refuses_a_file_of_other_options(tmp_path):
+    out = tmp_path / "run.jsonl"
+    assert _invoke("simulate", "--games", 4, *BASE, "--out", out).exit_code == 0
+    before = out.read_bytes()
+    result = _invoke("simulate", "--games", 5, *BASE[:3], 4, *BASE[4:], "--continue", out)
+    assert result.exit_code == 2
+    assert "games: file 4, command 5" in result.stderr and "seed: file 3, command 4" in result.stderr
+    assert "Traceback" not in result.output
+    compare = _invoke("compare", "standard", "standard", "--games", 4, *BASE, "--continue", out)
+    assert compare.exit_code == 2 and "holds a simulate run, not a compare run" in compare.stderr
+    sides = _invoke("compare", "standard", "standard", "--from", out)
+    assert sides.exit_code == 2 and "leave out A, B" in sides.stderr
+    assert out.read_bytes() == before
+
+
+def test_continue_refuses_changed_rules(tmp_path):
+    overlay = tmp_path / "house.yaml"
+    overlay.write_text("extends: standard\nboard:\n  slides: []\n", encoding="utf-8")
+    out = tmp_path / "run.jsonl"
+    assert _invoke("simulate", "--games", 3, *BASE, "--rule", overlay, "--out", out).exit_code == 0
+    overlay.write_text("extends: standard\n", encoding="utf-8")
+    result = _invoke("simulate", "--games", 3, *BASE, "--rule", overlay, "--continue", out)
+    assert result.exit_code == 2 and "content_hash: file" in result.stderr
+
+
+def _rehash(header: bytes, change) -> bytes:
+    """The header line with its rule data changed by `change` and its digest made to match."""
+    from sorry_rules.rules.loader import content_hash
+
+    head = json.loads(header)
+    change(head["rule_data"]["a"])
+    head["sides"]["a"]["content_hash"] = content_hash(head["rule_data"]["a"])
+    return json.dumps(head).encode() + b"\n"
+
+
+@pytest.mark.parametrize("damage, message", [
+    (lambda lines: [b"not json\n", *lines[1:]], "not a results file"),
+    (lambda lines: [lines[0], b"{oops\n", *lines[2:]], ":2: not a game of this file"),
+    (lambda lines: [lines[0], lines[1].replace(b'"turns":', b'"turns":-'), *lines[2:]], ":2: bad game result"),
+    (lambda lines: [lines[0], lines[1], lines[1].replace(b'"plies":', b'"plies":1'), *lines[2:]],
+     ":3: game 0 is already in the file with other results"),
+    (lambda lines: [lines[0].replace(b'"pawns":4', b'"pawns":3'), *lines[1:]], ":1: the rule data of side a"),
+    (lambda lines: [lines[0].replace(b'"games":3', b'"games":2'), *lines[1:]], "out of range"),
+    (lambda lines: [_rehash(lines[0], lambda data: data.update(pawns="four")), *lines[1:]],
+     ":1: the rules of side a stored in the file do not load"),
+    (lambda lines: [lines[0].replace(b'"sides"', b'"sidez"'), *lines[1:]], ":1: the header is incomplete"),
+    (lambda lines: [lines[0].replace(b'"players":2', b'"players":"2"'), *lines[1:]], ":1: the header is damaged"),
+])
+def test_damaged_files_are_refused_with_their_line(tmp_path, damage, message):
+    out = tmp_path / "run.jsonl"
+    assert _invoke("simulate", "--games", 3, *BASE, "--out", out).exit_code == 0
+    lines = sorted(_lines(out)[1:], key=lambda line: json.loads(line)["game"])
+    out.write_bytes(b"".join(damage([_lines(out)[0], *lines])))
+    result = _invoke("simulate", "--from", out)
+    assert result.exit_code == 1, result.output
+    assert message in result.stderr and "Traceback" not in result.output
+
+
+def test_identical_repeated_games_count_once(tmp_path):
+    out = tmp_path / "run.jsonl"
+    full = _json("simulate", "--games", 3, *BASE, "--out", out)
+    lines = _lines(out)
+    out.write_bytes(b"".join([*lines, lines[1]]))
+    assert _figures(_json("simulate", "--from", out)) == _figures(full)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--out", "{out}"], "exists: continue it with --continue"),
+    (["--from", "{out}", "--games", "5"], "leave out --games"),
+    (["--from", "{out}", "--out", "{other}"], "at most one of --out, --from and --continue"),
+])
+def test_options_that_do_not_fit_are_refused(tmp_path, args, message):
+    out = tmp_path / "run.jsonl"
+    assert _invoke("simulate", "--games", 2, *BASE, "--out", out).exit_code == 0
+    result = _invoke("simulate", *[a.format(out=out, other=tmp_path / "x.jsonl") for a in args])
+    assert result.exit_code in (1, 2) and message in result.stderr
+    assert not (tmp_path / "x.jsonl").exists()
+
+
+def test_a_run_that_fails_to_start_leaves_no_file(tmp_path):
+    out = tmp_path / "run.jsonl"
+    result = _invoke("simulate", "--games", 2, "--engine", "dask", "--out", out)
+    assert result.exit_code == 2 and "--scheduler" in result.stderr
+    assert not out.exists()
+
+
+def test_compare_needs_its_sides_or_a_file():
+    result = _invoke("compare", "standard", "--games", 2)
+    assert result.exit_code == 2 and "two sides A and B" in result.stderr
+
+
+def test_a_full_disk_is_a_message_not_a_traceback(tmp_path, setup):
+    class FullDisk:
+        def write(self, data):
+            raise OSError(28, "No space left on device")
+
+    out = tmp_path / "run.jsonl"
+    assert _invoke("simulate", "--games", 2, *BASE, "--out", out).exit_code == 0
+    writer = simfile.Writer(out, keep=len(_lines(out)[0]))
+    writer.file.close()
+    writer.file = FullDisk()
+    with pytest.raises(simfile.ResultsFileError, match="cannot write .*No space left on device"):
+        writer.add("a", play_one(compiled(setup.source), setup, 0))
+
+
+def test_ctrl_c_to_the_whole_group_while_workers_start(tmp_path):
+    """A terminal's Ctrl-C reaches every process of the group, the pool's workers too, even
+    while they are still importing: they must not die of it (a dead worker breaks the pool)."""
+    command = [sys.executable, "-m", "sorry_rules", "simulate", "--games", "100000", "--players", "2", "--jobs", "2",
+               "--format", "json"]
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT,
+                               start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while len(_children(process.pid)) < 3:   # the resource tracker and two workers, just started
+            assert process.poll() is None and time.monotonic() < deadline, process.communicate()
+            time.sleep(0.01)
+        os.killpg(process.pid, signal.SIGINT)
+        stdout, stderr = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+    assert process.returncode == 130, stderr
+    assert "Traceback" not in stderr
+    report = json.loads(stdout)
+    assert report["partial"] is True and report["games_finished"] == report["games"] < 100000
