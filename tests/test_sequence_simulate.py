@@ -119,3 +119,22 @@ def test_a_player_count_the_rule_file_does_not_seat_is_an_error(players):
     result = _invoke("simulate", "--variant", "sequence", "--games", 2, "--players", players)
     assert result.exit_code in (1, 2) and "Traceback" not in result.output
     assert load_game("sequence").player_counts() in result.output or "--players" in result.output
+
+
+def test_results_files_keep_draws_and_the_first_side(tmp_path):
+    """--out then --from gives the same figures for a grid variant (S9 draws, S5 first side),
+    and a game line written before the grid fields existed still reads (they default)."""
+    from sorry_rules.simulation.simulate import GameResult, result_from_json
+
+    out = tmp_path / "r.jsonl"
+    played = _json("simulate", "--variant", "grid/mini-grid.yaml", "--games", 6, "--players", 2, "--bots", "greedy",
+                   "--jobs", 1, "--out", out)
+    again = _json("simulate", "--from", out)
+    assert played["draws"] > 0
+    for key in ("games", "finished", "draws", "first_side", "drawn", "per_game", "length"):
+        assert again[key] == played[key], key
+    old = {"game": 3, "winner": 1, "order": 0, "team": [1], "bot": "greedy", "turns": 9, "plies": 9, "bumps": 0,
+           "slides": 0, "forfeits": 0, "discards": 0, "passes": 0}
+    assert result_from_json(old, 2) == GameResult(3, 1, 0, (1,), "greedy", 9, 9, 0, 0, 0, 0, 0)
+    with pytest.raises(ValueError):
+        result_from_json(dict(old, drawn=True), 2)
