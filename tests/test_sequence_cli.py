@@ -1,5 +1,6 @@
-"""The front ends that work for Sequence: `--auto` play, `validate`, `explain`, and the usage
-errors for what grid variants do not offer yet (tests/test_sequence_play.py: play, saves, replay)."""
+"""The front ends that work for Sequence: `--auto` play (with any bots), `validate`,
+`explain`, and the usage errors for what grid variants do not offer yet
+(tests/test_sequence_play.py: play, saves, replay)."""
 
 from __future__ import annotations
 
@@ -57,9 +58,14 @@ def test_explain_says_what_the_jacks_do():
     ]
 
 
-@pytest.mark.parametrize("args", [("simulate", "--variant", "sequence", "--games", "2"),
-                                  ("compare", "sequence", "sequence+grid/sequence-quick.yaml", "--games", "2")])
-def test_simulate_and_compare_say_they_do_not_play_grid_variants_yet(args):
-    result = run(*args)
-    assert result.exit_code == 2
-    assert "simulate and compare do not play grid variants yet" in result.output
+def test_auto_seats_take_any_bot_the_same_way_for_a_seed():
+    """`--bot` and `--seat COLOUR=bot:NAME` as for track variants (S1: red plays with 3)."""
+    args = ("--variant", "sequence", "--auto", "--seed", "4", "--players", "3", "--bot", "greedy", "--seat", "red=bot:expert")
+    first = run(*args)
+    assert first.exit_code == 0, first.output
+    assert first.output.splitlines()[1] == "Seats: 1 greedy, 2 greedy, 3 expert"
+    assert run(*args).output == first.output
+    bots_only = run("--variant", "sequence", "--seed", "2", "--seat", "blue=bot:expert", "--seat", "green=random")
+    assert bots_only.exit_code == 0 and bots_only.output.splitlines()[1] == "Seats: 1 expert, 2 random"
+    wrong = run("--variant", "sequence", "--auto", "--seat", "red=bot:expert")
+    assert wrong.exit_code == 2 and "red does not play in a 2-player game" in wrong.output

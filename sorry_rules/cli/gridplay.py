@@ -26,15 +26,14 @@ from sorry_rules.cli.seats import bot_of
 from sorry_rules.cli.terminal import Session
 from sorry_rules.engine.describe import colour_name
 from sorry_rules.engine.gridgame import PASS
-from sorry_rules.players.registry import make_player
+from sorry_rules.players.registry import STRONGEST, make_player
 from sorry_rules.players.runner import play_game
 from sorry_rules.records.files import write_record
 
 #: The computer player of grid seats nobody names (`--bot` overrides it), and the one whose
-#: choice a hint (`h`) shows. `random` is the bot that plays grid games today; when grid-aware
-#: `greedy` and `expert` are registered these become "greedy" and `registry.STRONGEST`.
-DEFAULT_BOT = "random"
-HINT_BOT = "random"
+#: choice a hint (`h`) shows: as for track games (the bots dispatch on the board kind).
+DEFAULT_BOT = "greedy"
+HINT_BOT = STRONGEST
 
 
 class GridSession(Session):

@@ -51,6 +51,9 @@ class Grid:
         self.length = length
         self.shared = shared
         self.straights = self._straights(directions)
+        # bit masks (bit i = cell i) let `runs` skip a straight with fewer than `length` covered cells
+        self._free_mask = sum(1 << cell for cell in self.free)
+        self._masks = tuple((straight, sum(1 << cell for cell in straight)) for straight in self.straights)
 
     def _straights(self, directions) -> tuple:
         """Every straight of at least `length` cells along the allowed directions, each a
@@ -89,18 +92,24 @@ class Grid:
     def runs(self, chips) -> list:
         """Every maximal run of at least `length` covered cells (a chip of `chips` or a free
         cell) on one straight, as a tuple of cells."""
-        covered = set(chips) | self.free
+        covered = self._free_mask
+        for cell in chips:
+            covered |= 1 << cell
         L = self.length
         out = []
-        for straight in self.straights:
+        for straight, mask in self._masks:
+            if (covered & mask).bit_count() < L:
+                continue
             run: list = []
-            for cell in straight + (-1,):
-                if cell in covered:
+            for cell in straight:
+                if covered >> cell & 1:
                     run.append(cell)
                     continue
                 if len(run) >= L:
                     out.append(tuple(run))
                 run = []
+            if len(run) >= L:
+                out.append(tuple(run))
         return out
 
     def sequences(self, chips) -> int:

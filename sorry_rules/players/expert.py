@@ -24,13 +24,19 @@ node budget (`nodes`, counted as moves applied), and abandons a level that runs 
 with the default node budget the choice is deterministic. An optional `seconds` budget also
 abandons a level that runs past the time (then the choice may depend on the machine's speed).
 Ties are broken by a stream seeded from (seed parts, ply).
+
+Grid games (`game.board_kind`) are scored by `gridchoice.expert_scores` instead (open line
+windows for every side, the opponents' threats weighed by the cards they may hold, one own
+turn ahead with the cards kept), with the same tie-breaking.
 """
 
 from __future__ import annotations
 
 import time
 
+from sorry_rules.engine.board import GRID
 from sorry_rules.players.evaluation import evaluator_for, hypothetical, unseen_cards
+from sorry_rules.players.gridchoice import expert_scores
 from sorry_rules.players.greedy import DRAW_AGAIN_BONUS, children, one_ply_scores, pick_best
 from sorry_rules.engine.rng import Random
 
@@ -115,6 +121,8 @@ class ExpertPlayer:
     def choose(self, view, moves) -> int:
         if len(moves) == 1:
             return 0
+        if view.game.board_kind == GRID:
+            return pick_best(expert_scores(view, moves), Random(*self.seed_parts, view.plies))
         search = _Search(view, self.nodes, self.seconds)
         after = children(view, moves)
         bonus = [DRAW_AGAIN_BONUS if move.draw_again else 0.0 for move in moves]

@@ -7,12 +7,17 @@ opponents' pawns bumped, the danger the moved pawns stand in). A move that wins 
 highest; a move that draws again is worth a little more. Ties are broken by the player's
 seeded stream, drawn afresh for each decision from (seed parts, ply), so the choice depends
 only on the seed, the view and the moves (a saved game resumes with the same choices).
+
+Grid games (`game.board_kind`) are scored by `gridchoice.greedy_scores` instead (lines,
+open windows, blocking, cards kept), with the same tie-breaking.
 """
 
 from __future__ import annotations
 
-from sorry_rules.players.evaluation import evaluator_for, hypothetical
+from sorry_rules.engine.board import GRID
 from sorry_rules.engine.rng import Random
+from sorry_rules.players.evaluation import evaluator_for, hypothetical
+from sorry_rules.players.gridchoice import greedy_scores
 
 DRAW_AGAIN_BONUS = 3.0
 EPSILON = 1e-9
@@ -66,6 +71,8 @@ class GreedyPlayer:
         self.seed_parts = ("greedy-player", *seed_parts)
 
     def scores(self, view, moves) -> list:
+        if view.game.board_kind == GRID:
+            return greedy_scores(view, moves)
         return one_ply_scores(view, moves, children(view, moves))
 
     def choose(self, view, moves) -> int:

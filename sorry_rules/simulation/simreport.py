@@ -6,8 +6,12 @@ depends only on the command's variant, overlays, players, bots, seed, games and 
 (and, for a partial report, on which games finished: `mark_partial`).
 Seats, turn-order positions and rates are reported 1-based and as fractions in JSON
 (percentages in text). Confidence intervals are 95% Wilson score intervals over all games
-played (stopped games count as games nobody won). Lengths and per-game figures are over
-finished games. The median and 90th percentile of the length in turns are exact
+played (stopped games count as games nobody won); a mean's interval is the normal
+approximation mean +- 1.96 sd / sqrt(n). Lengths and per-game figures are over the games
+that ended (won or drawn); the per-game figures are those of the game's board kind
+(`simulate.metrics_of`). `draws`, `first_side` (the team of the seat that played first,
+the figure for comparing sides of grid games) and wins `by_side` (per team) are reported for
+every board kind. The median and 90th percentile of the length in turns are exact
 (nearest-rank, from the exact count of games per length).
 """
 
@@ -15,12 +19,14 @@ from __future__ import annotations
 
 import math
 
-from sorry_rules.simulation.simstats import histogram, quantile, two_proportion_z, welch_t, wilson
-from sorry_rules.simulation.simulate import METRICS
+from sorry_rules.simulation.simstats import Z95, histogram, quantile, two_proportion_z, welch_t, wilson
+from sorry_rules.simulation.simulate import metrics_of
 
-TURN_NOTE = "a turn is one player's turn including draw-again plays; a ply is one card played, forfeited or discarded"
+TURN_NOTE = ("a turn is one player's turn including draw-again plays and exchanges; a ply is one card played, "
+             "forfeited, discarded or exchanged, or a pass")
 SEED_NOTE = 'game i (0-based) is new_game(seed_state("simulate", S, i)); bots are make_player(kind, that seed, seat)'
-PER_GAME = ("bumps", "slides", "forfeits", "discards", "passes", "redraws", "actions")
+#: Per-game figures the text report shows even when they are zero.
+SHOWN = ("bumps", "slides", "forfeits", "removals", "exchanges")
 
 
 def _rate(wins: int, games: int) -> dict:
@@ -31,6 +37,28 @@ def _rate(wins: int, games: int) -> dict:
 def _distribution(moments) -> dict:
     variance = moments.variance
     return {"mean": moments.mean, "sd": variance ** 0.5 if variance is not None else None}
+
+
+def _with_interval(moments) -> dict:
+    out = _distribution(moments)
+    if out["sd"] is None:
+        out["ci95"] = None
+    else:
+        half = Z95 * out["sd"] / math.sqrt(moments.n)
+        out["ci95"] = [out["mean"] - half, out["mean"] + half]
+    return out
+
+
+def _sides(game, seats, tally, n: int) -> list:
+    """One row per side (a team: its seated colours and their seats), in the order it first sits."""
+    rows = []
+    for team in dict.fromkeys(game.team_of[c] for c in seats):
+        at = [s for s, c in enumerate(seats) if c in team]
+        names = dict.fromkeys(game.colours[seats[s]] for s in at)
+        row = {"side": " + ".join(names), "seats": [s + 1 for s in at]}
+        row.update(_rate(tally.team_wins[at[0]], n))
+        rows.append(row)
+    return rows
 
 
 def summary(setup, tally, game, info: dict | None = None) -> dict:
@@ -58,9 +86,9 @@ def summary(setup, tally, game, info: dict | None = None) -> dict:
     turns = tally.metrics["turns"]
     counts = tally.turns_counts
     length = {
-        "turns": dict(_distribution(turns), median=quantile(counts, 0.5), p90=quantile(counts, 0.9),
+        "turns": dict(_with_interval(turns), median=quantile(counts, 0.5), p90=quantile(counts, 0.9),
                       min=min(counts) if counts else None, max=max(counts) if counts else None),
-        "plies": _distribution(tally.metrics["plies"]),
+        "plies": _with_interval(tally.metrics["plies"]),
         "histogram": [{"from": lo, "to": hi, "games": c} for lo, hi, c in histogram(counts)],
         "turns_counts": {str(k): counts[k] for k in sorted(counts)},
         "definition": TURN_NOTE,
@@ -76,10 +104,14 @@ def summary(setup, tally, game, info: dict | None = None) -> dict:
         "max_plies": setup.max_plies,
         "games": n,
         "finished": tally.finished,
-        "stopped": n - tally.finished,
-        "wins": {"by_seat": by_seat, "by_bot": by_bot, "by_turn_order": by_order},
+        "draws": tally.draws,
+        "stopped": n - tally.finished - tally.draws,
+        "first_side": _rate(tally.first_side_wins, n),
+        "drawn": _rate(tally.draws, n),
+        "wins": {"by_seat": by_seat, "by_side": _sides(game, seats, tally, n), "by_bot": by_bot,
+                 "by_turn_order": by_order},
         "length": length,
-        "per_game": {name: _distribution(tally.metrics[name]) for name in PER_GAME},
+        "per_game": {name: _distribution(tally.metrics[name]) for name in metrics_of(game)[2:]},
     }
     if info is not None:
         report["run"] = info
@@ -123,6 +155,10 @@ def _num(x, digits: int = 1) -> str:
     return "-" if x is None else f"{x:.{digits}f}"
 
 
+def _range(ci) -> str:
+    return "" if ci is None else f"[{ci[0]:.1f}, {ci[1]:.1f}]"
+
+
 def _where(run: dict) -> str:
     unit = "worker" if run["engine"] == "dask" else "job"
     return f"{run['engine']}, {run['jobs']} {unit}{'s' if run['jobs'] != 1 else ''}"
@@ -162,15 +198,26 @@ def format_text(report: dict) -> str:
         for row in report["wins"]["by_bot"]:
             who = f"bot {row['bot']} x{row['seats']} (fair {100 * row['fair_share']:.0f}%)"
             lines.append(f"  {who:28} {row['wins']:6} {_pct(row['rate'])}  {_ci(row['ci95'])}")
+    sides = report["wins"]["by_side"]
+    if len(sides) < report["players"]:
+        for row in sides:
+            who = f"side {row['side']} (seats {', '.join(str(s) for s in row['seats'])})"
+            lines.append(f"  {who:28} {row['wins']:6} {_pct(row['rate'])}  {_ci(row['ci95'])}")
     for row in report["wins"]["by_turn_order"]:
         who = f"{_ordinal(row['position'])} to play"
         lines.append(f"  {who:28} {row['wins']:6} {_pct(row['rate'])}  {_ci(row['ci95'])}")
+    if len(sides) < report["players"]:
+        first = report["first_side"]
+        lines.append(f"  {'side of the 1st to play':28} {first['wins']:6} {_pct(first['rate'])}  {_ci(first['ci95'])}")
+    if report["draws"]:
+        drawn = report["drawn"]
+        lines.append(f"  {'drawn (no winner)':28} {drawn['wins']:6} {_pct(drawn['rate'])}  {_ci(drawn['ci95'])}")
     turns = report["length"]["turns"]
     plies = report["length"]["plies"]
     lines.append("")
     lines.append(f"Length in turns: mean {_num(turns['mean'])}, median {_num(turns['median'], 0)}, "
                  f"90th percentile {_num(turns['p90'], 0)} (min {_num(turns['min'], 0)}, max {_num(turns['max'], 0)}); "
-                 f"plies: mean {_num(plies['mean'])}")
+                 f"plies: mean {_num(plies['mean'])} {_range(plies['ci95'])}")
     bins = report["length"]["histogram"]
     if bins:
         top = max(b["games"] for b in bins) or 1
@@ -180,8 +227,8 @@ def format_text(report: dict) -> str:
             lines.append(f"  {b['from']:>{width}}-{b['to']:<{width}} {bar:30} {b['games']}")
     per_game = report["per_game"]
     lines.append("")
-    figures = [f"{name} {_num(per_game[name]['mean'], 2)}" for name in PER_GAME
-               if name in ("bumps", "slides", "forfeits") or (per_game[name]["mean"] or 0) > 0]
+    figures = [f"{name} {_num(per_game[name]['mean'], 2)}" for name in per_game
+               if name in SHOWN or (per_game[name]["mean"] or 0) > 0]
     lines.append("Per game: " + ", ".join(figures))
     run = report.get("run")
     if run:
@@ -228,9 +275,12 @@ def comparison(setup_a, tally_a, game_a, setup_b, tally_b, game_b, alpha: float 
         for kind in kinds:
             tests.append(_rate_test(f"win rate bot {kind}", tally_a.kind_wins.get(kind, 0), tally_b.kind_wins.get(kind, 0),
                                     tally_a.games, tally_b.games, alpha))
-    tests.append(_rate_test("games stopped without a winner", tally_a.games - tally_a.finished,
-                            tally_b.games - tally_b.finished, tally_a.games, tally_b.games, alpha))
-    for name in METRICS:
+    tests.append(_rate_test("win rate of the first side", tally_a.first_side_wins, tally_b.first_side_wins,
+                            tally_a.games, tally_b.games, alpha))
+    tests.append(_rate_test("games drawn", tally_a.draws, tally_b.draws, tally_a.games, tally_b.games, alpha))
+    tests.append(_rate_test("games stopped without a winner", tally_a.games - tally_a.finished - tally_a.draws,
+                            tally_b.games - tally_b.finished - tally_b.draws, tally_a.games, tally_b.games, alpha))
+    for name in dict.fromkeys(metrics_of(game_a) + metrics_of(game_b)):
         label = {"turns": "length in turns", "plies": "length in plies"}.get(name, f"{name} per game")
         tests.append(_mean_test(label, tally_a.metrics[name], tally_b.metrics[name], alpha))
     report = {
@@ -265,8 +315,8 @@ def _fmt_p(p) -> str:
 
 
 #: Rows of the text comparison left out when both sides are zero.
-_OPTIONAL_ROWS = ("games stopped without a winner", "discards per game", "passes per game", "redraws per game",
-                  "actions per game")
+_OPTIONAL_ROWS = ("games stopped without a winner", "games drawn", "discards per game", "passes per game",
+                  "redraws per game", "actions per game")
 
 
 def format_compare_text(report: dict) -> str:

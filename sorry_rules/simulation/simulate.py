@@ -24,8 +24,12 @@ Counting: a *ply* is one card played, forfeited or discarded (one applied move,
 gives, so the length in turns counts the changes of the player to move, plus one. A *bump*
 is any pawn sent back to its Start (by landing, a slide or a sorry-style move, any colour);
 a *slide* is one slide taken; a *redraw* and an *action* are moves of those kinds (turn
-policies). Per-game figures and lengths are over finished games (a game stopped at
-`max_plies` without a winner counts as a game no seat won).
+policies). Grid games count *removals* (chips taken off), *exchanges*
+(dead cards exchanged) and *passes*. A game *ends* won, or *drawn* (no winner and no legal
+move left before `max_plies`: a grid game where everyone passed a round), or is *stopped* at
+`max_plies`. Per-game figures and lengths are over the games that ended (won or drawn); a
+stopped game counts as a game no seat won. The *first side* is the team of the seat that
+played first.
 """
 
 from __future__ import annotations
@@ -37,6 +41,7 @@ from typing import NamedTuple
 from sorry_rules import __version__
 from sorry_rules.base.errors import SorryRulesError, UsageError
 from sorry_rules.compiler.build import compile_variant
+from sorry_rules.engine.board import GRID
 from sorry_rules.engine.rng import seed_state
 from sorry_rules.players.registry import BOTS, bot_names, make_player
 from sorry_rules.players.runner import play_game
@@ -44,8 +49,16 @@ from sorry_rules.rules.loader import LoadedVariant, Origins, load_variant
 from sorry_rules.rules.model import Variant
 from sorry_rules.simulation.simstats import Moments
 
-#: Per-game quantities kept as exact moments (n, sum, sum of squares).
-METRICS = ("turns", "plies", "bumps", "slides", "forfeits", "discards", "passes", "redraws", "actions")
+#: Per-game quantities kept as exact moments (n, sum, sum of squares), for every board kind.
+METRICS = ("turns", "plies", "bumps", "slides", "forfeits", "discards", "passes", "redraws", "actions", "removals",
+           "exchanges")
+TRACK_METRICS = METRICS[:9]
+GRID_METRICS = ("turns", "plies", "removals", "exchanges", "passes")
+
+
+def metrics_of(game) -> tuple:
+    """The METRICS a game of this board kind can make non-zero (the ones reports show)."""
+    return GRID_METRICS if game.board_kind == GRID else TRACK_METRICS
 
 
 class WorkerError(SorryRulesError):
@@ -79,13 +92,10 @@ class VariantSource:
 
 def load_source(variant: str, rules=()) -> tuple[VariantSource, object]:
     """Load and compile a variant in the client; returns (source for workers, Game).
-    Raises RuleFileError for a bad variant, UsageError for a grid variant (not simulated yet)."""
+    Raises RuleFileError for a bad variant."""
 
     loaded = load_variant(variant, tuple(rules))
     game, _ = compile_variant(loaded)
-    if getattr(game, "grid", None) is not None:
-        raise UsageError(f"{game.name}: simulate and compare do not play grid variants yet "
-                         f"(sorry-play --variant {variant} --auto plays one game)")
     source = VariantSource(str(variant), tuple(str(r) for r in rules), loaded.data, loaded.content_hash, package_version())
     _remember(source, game)
     return source, game
@@ -171,7 +181,9 @@ class Tally:
 
     players: int
     games: int = 0
-    finished: int = 0
+    finished: int = 0                # games won
+    draws: int = 0                   # games that ended without a winner before max_plies
+    first_side_wins: int = 0         # games won by the team of the seat that played first
     wins: list | None = None         # per seat: games won by the seat whose move won
     team_wins: list | None = None    # per seat: games won by the seat's team (itself included)
     order_wins: list | None = None   # per position in turn order (0 = the seat that played first)
@@ -190,6 +202,8 @@ class Tally:
             raise ValueError("cannot merge tallies of different player counts")
         self.games += other.games
         self.finished += other.finished
+        self.draws += other.draws
+        self.first_side_wins += other.first_side_wins
         for mine, theirs in ((self.wins, other.wins), (self.team_wins, other.team_wins), (self.order_wins, other.order_wins)):
             for i, value in enumerate(theirs):
                 mine[i] += value
@@ -206,13 +220,17 @@ class Tally:
         self.games += 1
         winner = result.winner
         if winner is None:
-            return self
-        self.finished += 1
-        self.wins[winner] += 1
-        self.order_wins[result.order] += 1
-        for seat in result.team:
-            self.team_wins[seat] += 1
-        self.kind_wins[result.bot] = self.kind_wins.get(result.bot, 0) + 1
+            if not result.drawn:
+                return self
+            self.draws += 1
+        else:
+            self.finished += 1
+            self.wins[winner] += 1
+            self.order_wins[result.order] += 1
+            for seat in result.team:
+                self.team_wins[seat] += 1
+            self.first_side_wins += result.first_side
+            self.kind_wins[result.bot] = self.kind_wins.get(result.bot, 0) + 1
         self.turns_counts[result.turns] = self.turns_counts.get(result.turns, 0) + 1
         m = self.metrics
         for name in METRICS:
@@ -222,8 +240,9 @@ class Tally:
 
 class GameResult(NamedTuple):
     """What one game of a simulation did: all a tally or a results file keeps of it.
-    `winner` is None for a game stopped at `max_plies` (its other fields are then kept
-    but not counted). JSON: `as_json()` and `result_from_json`."""
+    `winner` is None for a drawn game (`drawn`) and for a game stopped at `max_plies` (its
+    other fields are then kept but not counted). JSON: `as_json()` and `result_from_json`;
+    the fields with defaults may be missing from a file written before they existed."""
 
     game: int                 # the game's index i (its seed is game_seed(S, i))
     winner: int | None        # the seat whose move won
@@ -237,8 +256,12 @@ class GameResult(NamedTuple):
     forfeits: int
     discards: int
     passes: int
-    redraws: int
-    actions: int
+    redraws: int = 0          # track games: stuck cards discarded for another (turn.redraw)
+    actions: int = 0          # track games: hand actions played (turn.actions)
+    removals: int = 0         # grid games: chips taken off
+    exchanges: int = 0        # grid games: dead cards exchanged
+    drawn: bool = False       # no winner and no legal move before max_plies (a round of passes)
+    first_side: bool = False  # the winner's team holds the seat that played first
 
     def as_json(self) -> dict:
         return dict(self._asdict(), team=list(self.team))
@@ -251,12 +274,19 @@ def result_from_json(data, players: int) -> GameResult:
         raise ValueError("a game result is a JSON object")
     values = {}
     for name in GameResult._fields:
-        if name not in data:
+        if name in data:
+            values[name] = data[name]
+        elif name in GameResult._field_defaults:
+            values[name] = GameResult._field_defaults[name]
+        else:
             raise ValueError(f"no {name!r}")
-        values[name] = data[name]
     counts = ("game", *METRICS)
     if any(type(values[name]) is not int or values[name] < 0 for name in counts):
         raise ValueError(f"{', '.join(counts)} must be whole numbers >= 0")
+    if type(values["drawn"]) is not bool or type(values["first_side"]) is not bool:
+        raise ValueError("drawn and first_side must be true or false")
+    if values["drawn"] and values["winner"] is not None:
+        raise ValueError("a drawn game has no winner")
     seats = range(players)
     if values["winner"] is None:
         if values["order"] is not None or values["bot"] is not None or values["team"]:
@@ -274,12 +304,14 @@ def result_from_json(data, players: int) -> GameResult:
 class _GameCounter:
     """The `on_turn` hook of one game: counts turns, bumps, slides and move kinds."""
 
-    __slots__ = ("turns", "last_seat", "bumps", "slides", "forfeits", "discards", "passes", "redraws", "actions")
+    __slots__ = ("turns", "last_seat", "bumps", "slides", "forfeits", "discards", "passes", "redraws", "actions",
+                 "removals", "exchanges")
 
     def __init__(self):
         self.turns = 0
         self.last_seat = None
         self.bumps = self.slides = self.forfeits = self.discards = self.passes = self.redraws = self.actions = 0
+        self.removals = self.exchanges = 0
 
     def __call__(self, turn, _state) -> None:
         if turn.seat != self.last_seat:
@@ -304,6 +336,10 @@ class _GameCounter:
             self.redraws += 1
         elif kind == "action":
             self.actions += 1
+        elif kind == "remove":
+            self.removals += 1
+        elif kind == "exchange":
+            self.exchanges += 1
 
 
 def play_one(game, setup: Setup, index: int) -> GameResult:
@@ -317,16 +353,20 @@ def play_one(game, setup: Setup, index: int) -> GameResult:
     counter = _GameCounter()
     final = play_game(game, state, players, on_turn=counter, max_plies=setup.max_plies)
     winner = final.winner
+    drawn = first_side = False
     if winner is None:
         order = bot = None
         team = ()
+        drawn = final.plies < setup.max_plies
     else:
         order = (winner - first) % setup.players
         bot = kinds[winner]
         colours = game.team_of[final.seats[winner]]
         team = tuple(seat for seat, colour in enumerate(final.seats) if colour in colours)
+        first_side = final.seats[first] in colours
     return GameResult(index, winner, order, team, bot, counter.turns, final.plies, counter.bumps, counter.slides,
-                      counter.forfeits, counter.discards, counter.passes, counter.redraws, counter.actions)
+                      counter.forfeits, counter.discards, counter.passes, counter.redraws, counter.actions,
+                      counter.removals, counter.exchanges, drawn, first_side)
 
 
 def play_results(setup: Setup, start: int, count: int, stop=None) -> list:
