@@ -382,3 +382,32 @@ def test_dask_engine_without_dask_installed_says_how_to_get_it(monkeypatch):
     monkeypatch.setitem(sys.modules, "distributed", None)   # `import distributed` now fails
     result = _invoke("simulate", "--games", 2, "--engine", "dask", "--scheduler", "tcp://127.0.0.1:1")
     assert result.exit_code == 2 and "pip install 'sorry-rules[dask]'" in result.output
+
+
+def test_counter_means_per_player_with_intervals():
+    """H22's counter (bumps made) in simulate: the mean per player at the end of a game is the
+    mean over the games of the seats' final values, computed directly from the same seeded
+    games; the interval holds the mean; --jobs 2 gives the same figures; compare tests it."""
+    source, _ = load_source("points", ("house/bump-points.yaml",))
+    game = load_game("points", ("house/bump-points.yaml",))
+    players, games, seed = 3, 12, 5
+    totals = []
+    for index in range(games):
+        s = seed_state("simulate", seed, index)
+        final = play_game(game, game.new_game(s, players=players), [RandomPlayer(s, k) for k in range(players)])
+        totals.append(sum(final.counters[c][0] for c in final.seats))
+    base = ["simulate", "--variant", "points", "--rule", "house/bump-points.yaml", "--games", games,
+            "--players", players, "--seed", seed]
+    report = _json(*base, "--jobs", 1)
+    made = report["counters"]["bumps_made"]
+    assert made["label"] == "bumps made"
+    assert made["mean"] == pytest.approx(sum(totals) / games / players)
+    assert made["ci95"][0] < made["mean"] < made["ci95"][1]
+    assert _figures(_json(*base, "--jobs", 2)) == _figures(report)
+    assert "counters" not in _json("simulate", "--games", 3, "--players", 2)
+    text = _invoke(*base).output
+    assert f"bumps made {made['mean']:.2f} [" in text
+    compared = _json("compare", "points", "points+house/bump-points.yaml", "--games", games, "--players", players,
+                     "--seed", seed)
+    row = next(r for r in compared["tests"] if r["metric"] == "bumps made per player")
+    assert row["a"] is None and row["b"] == pytest.approx(made["mean"])

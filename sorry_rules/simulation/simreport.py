@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import math
 
-from sorry_rules.simulation.simstats import Z95, histogram, quantile, two_proportion_z, welch_t, wilson
-from sorry_rules.simulation.simulate import metrics_of
+from sorry_rules.simulation.simstats import Z95, Moments, histogram, quantile, two_proportion_z, welch_t, wilson
+from sorry_rules.simulation.simulate import COUNTER, metrics_of
 
 TURN_NOTE = ("a turn is one player's turn including draw-again plays and exchanges; a ply is one card played, "
              "forfeited, discarded or exchanged, or a pass")
@@ -47,6 +47,14 @@ def _with_interval(moments) -> dict:
         half = Z95 * out["sd"] / math.sqrt(moments.n)
         out["ci95"] = [out["mean"] - half, out["mean"] + half]
     return out
+
+
+def _per_player(moments, players: int) -> dict:
+    """Mean, sd and 95% interval per player per game of a counter kept as its total over the
+    seats (`simulate.COUNTER`)."""
+    out = _with_interval(moments)
+    return {key: (None if value is None else [v / players for v in value] if isinstance(value, list) else value / players)
+            for key, value in out.items()}
 
 
 def _sides(game, seats, tally, n: int) -> list:
@@ -113,6 +121,9 @@ def summary(setup, tally, game, info: dict | None = None) -> dict:
         "length": length,
         "per_game": {name: _distribution(tally.metrics[name]) for name in metrics_of(game)[2:]},
     }
+    if getattr(game, "counters", ()):
+        report["counters"] = {name: dict(_per_player(tally.metrics.get(COUNTER + name, Moments()), setup.players),
+                                         label=label) for name, _, label in game.counters}
     if info is not None:
         report["run"] = info
     return report
@@ -230,6 +241,10 @@ def format_text(report: dict) -> str:
     figures = [f"{name} {_num(per_game[name]['mean'], 2)}" for name in per_game
                if name in SHOWN or (per_game[name]["mean"] or 0) > 0]
     lines.append("Per game: " + ", ".join(figures))
+    if report.get("counters"):
+        lines.append("Counters, mean per player at the end of a game (95% CI): " + ", ".join(
+            f"{c['label']} {_num(c['mean'], 2)}" + (f" [{_num(c['ci95'][0], 2)}, {_num(c['ci95'][1], 2)}]" if c["ci95"] else "")
+            for c in report["counters"].values()))
     run = report.get("run")
     if run:
         rate = _num(run['games_per_second'])
@@ -283,6 +298,13 @@ def comparison(setup_a, tally_a, game_a, setup_b, tally_b, game_b, alpha: float 
     for name in dict.fromkeys(metrics_of(game_a) + metrics_of(game_b)):
         label = {"turns": "length in turns", "plies": "length in plies"}.get(name, f"{name} per game")
         tests.append(_mean_test(label, tally_a.metrics[name], tally_b.metrics[name], alpha))
+    labels = {name: label for game in (game_a, game_b) for name, _, label in getattr(game, "counters", ())}
+    for name, label in labels.items():
+        row = _mean_test(f"{label} per player", tally_a.metrics.get(COUNTER + name, Moments()),
+                         tally_b.metrics.get(COUNTER + name, Moments()), alpha)
+        for key in ("a", "b", "difference"):  # the test is on the totals over the seats; shown per player
+            row[key] = None if row[key] is None else row[key] / setup_a.players
+        tests.append(row)
     report = {
         "a": a, "b": b, "alpha": alpha,
         "common_random_numbers": True,

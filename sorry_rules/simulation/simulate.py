@@ -53,6 +53,9 @@ from sorry_rules.simulation.simstats import Moments
 METRICS = ("turns", "plies", "bumps", "slides", "forfeits", "discards", "passes", "redraws", "actions", "removals",
            "exchanges")
 TRACK_METRICS = METRICS[:9]
+#: A rule file's counter NAME is kept in `Tally.metrics[COUNTER + NAME]`: its total over the
+#: seats at the end of each game (exact; reports divide by the players for a mean per player).
+COUNTER = "counter:"
 GRID_METRICS = ("turns", "plies", "removals", "exchanges", "passes")
 
 
@@ -212,7 +215,7 @@ class Tally:
         for key, value in other.turns_counts.items():
             self.turns_counts[key] = self.turns_counts.get(key, 0) + value
         for name, moments in other.metrics.items():
-            self.metrics[name].merge(moments)
+            self.metrics.setdefault(name, Moments()).merge(moments)
         return self
 
     def add(self, result: "GameResult") -> "Tally":
@@ -235,6 +238,8 @@ class Tally:
         m = self.metrics
         for name in METRICS:
             m[name].add(getattr(result, name))
+        for name, values in result.counters:
+            m.setdefault(COUNTER + name, Moments()).add(sum(values))
         return self
 
 
@@ -262,9 +267,11 @@ class GameResult(NamedTuple):
     exchanges: int = 0        # grid games: dead cards exchanged
     drawn: bool = False       # no winner and no legal move before max_plies (a round of passes)
     first_side: bool = False  # the winner's team holds the seat that played first
+    counters: tuple = ()      # the rule file's counters at the end: ((name, (value per seat, ...)), ...)
 
     def as_json(self) -> dict:
-        return dict(self._asdict(), team=list(self.team))
+        return dict(self._asdict(), team=list(self.team),
+                    counters=[[name, list(values)] for name, values in self.counters])
 
 
 def result_from_json(data, players: int) -> GameResult:
@@ -298,7 +305,17 @@ def result_from_json(data, players: int) -> GameResult:
                 and all(type(s) is int and s in seats for s in team) and values["winner"] in team):
             raise ValueError(f"winner, order, team and bot do not fit {players} seats")
     values["team"] = tuple(values["team"])
+    values["counters"] = _counters_from_json(values["counters"], players)
     return GameResult(**values)
+
+
+def _counters_from_json(data, players: int) -> tuple:
+    if not isinstance(data, (list, tuple)) or not all(
+            isinstance(item, (list, tuple)) and len(item) == 2 and isinstance(item[0], str)
+            and isinstance(item[1], (list, tuple)) and len(item[1]) == players
+            and all(type(v) is int for v in item[1]) for item in data):
+        raise ValueError(f"counters must be [name, [one whole number per seat ({players})]] pairs")
+    return tuple((name, tuple(values)) for name, values in data)
 
 
 class _GameCounter:
@@ -366,7 +383,15 @@ def play_one(game, setup: Setup, index: int) -> GameResult:
         first_side = final.seats[first] in colours
     return GameResult(index, winner, order, team, bot, counter.turns, final.plies, counter.bumps, counter.slides,
                       counter.forfeits, counter.discards, counter.passes, counter.redraws, counter.actions,
-                      counter.removals, counter.exchanges, drawn, first_side)
+                      counter.removals, counter.exchanges, drawn, first_side, counters_at_end(game, final))
+
+
+def counters_at_end(game, final) -> tuple:
+    """`GameResult.counters` of a finished state: each declared counter's value per seat."""
+    names = [name for name, *_ in getattr(game, "counters", ())]
+    if not names:
+        return ()
+    return tuple((name, tuple(final.counters[c][i] for c in final.seats)) for i, name in enumerate(names))
 
 
 def play_results(setup: Setup, start: int, count: int, stop=None) -> list:
