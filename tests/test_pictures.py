@@ -10,7 +10,6 @@ line per sequence made, every move of a replayed game in the page.
 
 from __future__ import annotations
 
-import copy
 import importlib.util
 import json
 from collections import Counter
@@ -144,28 +143,24 @@ def test_any_placement_is_drawn_pawn_for_pawn(data, spec):
     _check_track(game, state, trackboard.board_svg(game, state))
 
 
-def test_marks_on_pawns_are_drawn_when_the_game_and_state_have_them():
-    """Marks (`State.marks`, per mark kind of `game.marks`) are drawn where a variant has them;
-    a state of this tree has none, so a state and kind of that shape stand in."""
-    from typing import NamedTuple
-
-    class Kind(NamedTuple):
-        name: str
-        label: str
-        symbol: str
-
-    game = copy.copy(load_game("standard", ()))
-    start = game.layout.start[0]
-    state = game.position(((0, start), (), (), ()), (0, 1), 0, card=0)
-    game.marks = (Kind("shield", "shielded", "S"),)
-    marked = type("Marked", (), {"placement": state.placement, "seats": state.seats, "counters": (),
-                                 "marks": (((0, 0, 1), (0, start, 1)),)})()
-    root = svg_root(trackboard.board_svg(game, marked))
+def test_marks_on_pawns_are_drawn_when_the_game_and_state_have_them(tmp_path):
+    """H31 (freeze): a position file's frozen pawn is drawn marked, on its square, with the
+    legend naming it; the same position without marks draws no mark."""
+    position = {"players": ["red", "blue", "yellow", "green"], "turn": "red", "card": "5",
+                "pawns": {"red": ["track:10", "start", "start", "start"], "blue": ["track:20", "start", "start", "start"]},
+                "marks": {"frozen": [{"colour": "blue", "square": "track:20", "by": "red"}]}}
+    path = tmp_path / "frozen.json"
+    path.write_text(json.dumps(position))
+    result = CliRunner().invoke(main, ["render", "--rule", "house/freeze.yaml", "--state", str(path)])
+    assert result.exit_code == 0, result.output
+    root = svg_root(result.stdout)
     assert [(el.get("data-kind"), el.get("data-colour"), el.get("data-square")) for el in with_class(root, "mark")] == [
-        ("shield", "red", "0")]
-    legend = with_class(root, "marks")
-    assert [(el.get("data-count"), el.text) for el in legend] == [("2", "shielded: red track:0, red start")]
-    assert not with_class(svg_root(trackboard.board_svg(load_game("standard", ()), state)), "mark")
+        ("frozen", "blue", "20")]
+    assert [el.get("data-count") for el in with_class(root, "marks")] == ["1"]
+    del position["marks"]
+    path.write_text(json.dumps(position))
+    plain = CliRunner().invoke(main, ["render", "--rule", "house/freeze.yaml", "--state", str(path)])
+    assert plain.exit_code == 0 and not with_class(svg_root(plain.stdout), "mark")
 
 
 def test_a_grid_game_played_to_its_end_draws_a_line_through_each_sequence():
