@@ -19,8 +19,9 @@ discards) and score each legal move from the placement it leads to
   `players/protocol.py` says): the greedy score with each opponent's winning cells weighed
   by the chance that one of its seats playing before this side's next turn holds a card
   covering one (hypergeometric, from the cards this player cannot see: the deck minus the
-  discards and its own hand), the other sides' strength weighed by `DEFENCE`, the card
-  cost by `KEEP_WEIGHT` (wild cards are kept longer), plus a *tempo* term in units of the
+  discards and its own hand), the other sides' strength and the card cost weighed by
+  `DUEL_WEIGHTS` with two sides (blocking counts more, wild cards are kept longer) and by
+  `MANY_WEIGHTS` with more, plus a *tempo* term in units of the
   gain of finishing a window: `DOUBLE` when the cards kept in hand reach two or more own
   finishing cells (a double threat: one chip cannot block both), `SINGLE` times the chance
   that no opponent holds a card for it when they reach one, minus `OPPONENT` times the
@@ -51,9 +52,10 @@ KEEP = 10.0
 DOUBLE = 1.5
 SINGLE = 0.8
 OPPONENT = 1.0
-#: The expert weighs the other sides' strength by DEFENCE and its card costs by KEEP_WEIGHT.
-DEFENCE = 1.3
-KEEP_WEIGHT = 3.0
+#: The expert's (weight of the other sides' strength, weight of its card costs): in a duel
+#: (two sides) and with more sides, where a chip that blocks one opponent also helps the others.
+DUEL_WEIGHTS = (1.3, 3.0)
+MANY_WEIGHTS = (1.0, 2.0)
 
 
 class _Judge:
@@ -184,7 +186,8 @@ def expert_scores(view, moves) -> list:
         return THREAT * lv * opponent_has(colour, wins)
 
     judge = _Judge(view, threat)
-    judge.defence, judge.keep = DEFENCE, KEEP_WEIGHT
+    sides = {game.team_of[c] for c in judge.colours}
+    judge.defence, judge.keep = DUEL_WEIGHTS if len(sides) == 2 else MANY_WEIGHTS
     base = ev.analyse(view.placement, judge.colours)
     scores, after = _scores(judge, moves, base)
     if max(scores) >= EXCHANGE_FIRST:
