@@ -156,3 +156,45 @@ def test_incremental_scores_equal_whole_board_scores(variant):
                 checked += 1
         state = game.apply(state, moves[bot.choose(view_of(game, state), moves)])
     assert checked > 50
+
+
+def placed(game, state, move) -> set:
+    return set(move.placement[BLUE]) - set(state.placement[BLUE])
+
+
+def test_expert_makes_a_double_threat(sequence):
+    """S7, S10: blue has D5-F5 (6H 5H 4H). 7C on C5 makes an open four whose two finishing
+    cells B5 (QS) and G5 (AH) blue's kept cards both reach: one green chip cannot block both.
+    AH on G5 also makes four, but only C5 (7C) of its ends is in hand: the expert takes C5
+    (greedy, one ply without the hand, takes G5)."""
+    state = position(sequence, blue=("D5", "E5", "F5"), green=("A3", "B3"), hand=("7C", "QS", "AH", "KD", "2D", "8C", "TC"))
+    move = choice(sequence, "expert", state)
+    assert placed(sequence, state, move) == set(cells(sequence, "C5"))
+
+
+def test_expert_blocks_an_open_three_before_it_becomes_four(sequence):
+    """S7, S10, S11: green has C9-E9 (6S 5S 4S), open at both ends; blue holds 3S (F9) and
+    cards that build its own row 6. The expert blocks F9 now (greedy builds C6 instead)."""
+    state = position(sequence, blue=("D6", "E6"), green=("C9", "D9", "E9"), hand=("3S", "7H", "KD", "2D", "8C", "TC", "QC"))
+    move = choice(sequence, "expert", state)
+    assert placed(sequence, state, move) == set(cells(sequence, "F9"))
+
+
+def test_expert_choices_are_legal_and_seeded_along_a_game(sequence):
+    """players/protocol.py: along a seeded expert-vs-greedy game every expert choice is a legal
+    index, and a second expert with the same seed and view makes the same choice."""
+    state = sequence.new_game(21, players=2)
+    players = [make_player("expert", 21, 0), make_player("greedy", 21, 1)]
+    twin = make_player("expert", 21, 0)
+    checked = 0
+    while not state.over and state.plies < 80:
+        moves = sequence.legal_moves(state)
+        seat = state.turn
+        view = view_of(sequence, state)
+        index = players[seat].choose(view, moves)
+        assert 0 <= index < len(moves)
+        if seat == 0:
+            assert twin.choose(view, moves) == index
+            checked += 1
+        state = sequence.apply(state, moves[index])
+    assert checked > 10

@@ -26,8 +26,8 @@ abandons a level that runs past the time (then the choice may depend on the mach
 Ties are broken by a stream seeded from (seed parts, ply).
 
 Grid games (`game.board_kind`) are scored by `gridchoice.expert_scores` instead (open line
-windows for every side, the opponents' threats weighed by the cards they may hold, one own
-turn ahead with the cards kept), with the same tie-breaking.
+windows for every side, the opponents' threats weighed by the cards they may hold, the own
+double threats the cards kept reach), with the same tie-breaking.
 """
 
 from __future__ import annotations

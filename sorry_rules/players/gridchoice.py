@@ -15,19 +15,22 @@ discards) and score each legal move from the placement it leads to
   or remove many chips is kept for when it matters; a card with one or two cells is spent
   first. A dead card is exchanged before anything but a winning play (S6: the exchange
   costs nothing and the card drawn may play); a pass scores the position.
-* `expert` (two plies, hidden information as `players/protocol.py` says): first the one-ply
-  scores, with each opponent's winning cells weighed by the chance that one of its seats
-  playing before this side's next turn holds a card covering one (hypergeometric, from the
-  cards this player cannot see: the deck minus the discards and its own hand). Then each of
-  the `TOP` best plays is answered by the next opponent: for every card it may hold, its
-  best play with that card (by lines and windows), and the expected value over which cards
-  it holds (the best card it holds is the one it plays; each card held with its
-  hypergeometric chance, independently). A reply that wins is worth `-LOST` lines. The
-  position after the reply counts lines and windows, the winning cells of each side, and
-  the own winning cells the cards kept in hand can reach (more than the opponents can block
-  before the next turn: `NEAR_WIN` lines). Other plays rank below these. A dead card is
-  exchanged first, as greedy does. The work per decision is bounded by the board and the
-  deck (no clock), so the choice is deterministic.
+* `expert` (one ply, with what the next turns are likely to bring; hidden information as
+  `players/protocol.py` says): the greedy score with each opponent's winning cells weighed
+  by the chance that one of its seats playing before this side's next turn holds a card
+  covering one (hypergeometric, from the cards this player cannot see: the deck minus the
+  discards and its own hand), the other sides' strength and the card cost weighed by
+  `DUEL_WEIGHTS` with two sides (blocking counts more, wild cards are kept longer) and by
+  `MANY_WEIGHTS` with more, plus a *tempo* term in units of the
+  gain of finishing a window: `DOUBLE` when the cards kept in hand reach two or more own
+  finishing cells (a double threat: one chip cannot block both), `SINGLE` times the chance
+  that no opponent holds a card for it when they reach one, minus `OPPONENT` times the
+  chance that an opponent holds a card for one of its finishing cells (so a window of four
+  is blocked before it becomes a line, S10, S11). A dead card is exchanged first, as greedy
+  does. The work per decision is a fixed function of the position and the hand (no clock,
+  no search), so the choice is deterministic; it costs about as much as greedy's.
+  (A two-ply version, the next opponent's best reply averaged over its possible cards,
+  measured no stronger than greedy at twenty times the CPU time: bench/README.md.)
 
 Ties are broken by the player's seeded stream, as for track games.
 """
@@ -45,15 +48,20 @@ EXCHANGE_FIRST = WIN / 2
 OWN_THREAT = 0.5
 THREAT = 2.0
 KEEP = 10.0
-TOP = 6
-NEAR_WIN = 3.0
-OWN_REACH = 0.5
-LOST = 20.0
+#: The expert's tempo terms, in units of the gain of finishing a window (see `_tempo`).
+DOUBLE = 1.5
+SINGLE = 0.8
+OPPONENT = 1.0
+#: The expert's (weight of the other sides' strength, weight of its card costs): in a duel
+#: (two sides) and with more sides, where a chip that blocks one opponent also helps the others.
+DUEL_WEIGHTS = (1.3, 3.0)
+MANY_WEIGHTS = (1.0, 2.0)
 
 
 class _Judge:
     """Scores placements from the view's side: `threat(colour, cells)` weighs an opponent's
-    winning cells (lines lost), `value(analysis, placement)` is the side's score."""
+    winning cells (lines lost), `value(analysis, placement)` is the side's score; `defence`
+    weighs the other sides' value and `keep` the card costs (1 for greedy)."""
 
     def __init__(self, view, threat):
         game = view.game
@@ -64,17 +72,8 @@ class _Judge:
         self.colours = tuple(sorted(set(view.seats)))
         self.team = game.team_of[view.colour]
         self.threat = threat
-
-    def strengths(self, strength: dict) -> float:
-        """Own side's strength minus the others' (no threat terms), from {colour: strength}."""
-        mine, others = 0.0, {}
-        for c in self.colours:
-            if c in self.team:
-                mine += strength[c]
-            else:
-                key = self.game.team_of[c]
-                others[key] = others.get(key, 0.0) + strength[c]
-        return _combine(mine, others)
+        self.defence = 1.0
+        self.keep = 1.0
 
     def value(self, analysis, placement) -> float:
         lv = self.ev.line_value
@@ -86,14 +85,14 @@ class _Judge:
             else:
                 key = self.game.team_of[c]
                 others[key] = others.get(key, 0.0) + analysis.strength[c] + (self.threat(c, wins) if wins else 0.0)
-        return _combine(mine, others)
+        return _combine(mine, others, self.defence)
 
 
-def _combine(mine: float, others: dict) -> float:
+def _combine(mine: float, others: dict, defence: float = 1.0) -> float:
     if not others:
         return mine
     values = list(others.values())
-    return mine - 0.5 * (max(values) + sum(values) / len(values))
+    return mine - defence * 0.5 * (max(values) + sum(values) / len(values))
 
 
 def _card_costs(moves) -> dict:
@@ -119,7 +118,7 @@ def _scores(judge: _Judge, moves, base) -> tuple[list, list]:
             after.append(None)
         else:
             analysis = ev.changed(base, ev.changes_of(move))
-            scores.append(judge.value(analysis, move.placement) - costs[move.card])
+            scores.append(judge.value(analysis, move.placement) - judge.keep * costs[move.card])
             after.append(analysis)
     return scores, after
 
@@ -173,94 +172,65 @@ def expert_scores(view, moves) -> list:
     unseen = _Unseen(view)
     lv = ev.line_value
     card_list = tuple(sorted(unseen.cards))
+    cover_cache: dict = {}
+
+    def opponent_has(colour, cells) -> float:
+        key = (colour, frozenset(cells))
+        found = cover_cache.get(key)
+        if found is None:
+            cover = {card for card in card_list if ev.card_cells(card) & key[1]}
+            found = cover_cache[key] = unseen.chance(cover, unseen.before.get(colour, 0))
+        return found
 
     def threat(colour, wins):
-        cells = set(wins)
-        cover = {card for card in card_list if ev.card_cells(card) & cells}
-        return THREAT * lv * unseen.chance(cover, unseen.before.get(colour, 0))
+        return THREAT * lv * opponent_has(colour, wins)
 
     judge = _Judge(view, threat)
+    sides = {game.team_of[c] for c in judge.colours}
+    judge.defence, judge.keep = DUEL_WEIGHTS if len(sides) == 2 else MANY_WEIGHTS
     base = ev.analyse(view.placement, judge.colours)
     scores, after = _scores(judge, moves, base)
-    ranked = sorted((i for i, a in enumerate(after) if a is not None), key=lambda i: -scores[i])
-    if not ranked or max(scores) >= EXCHANGE_FIRST:
+    if max(scores) >= EXCHANGE_FIRST:
         return scores
-    reply = _Reply(judge, view, unseen)
-    costs = _card_costs(moves)
-    for rank, i in enumerate(ranked):
-        scores[i] = reply.value(moves[i], after[i]) - costs[moves[i].card] if rank < TOP else -WIN
+    gain = lv - ev.window_value[ev.L - 1]
+    reach_of: dict = {}
+    for i, analysis in enumerate(after):
+        if analysis is None:
+            continue
+        card = moves[i].card
+        reach = reach_of.get(card)
+        if reach is None:
+            kept = list(view.hand)
+            kept.remove(card)
+            reach = set()
+            for other in set(kept):
+                reach |= ev.card_cells(other)
+            reach_of[card] = reach
+        scores[i] += gain * _tempo(judge, analysis, reach, opponent_has)
     return scores
 
 
-class _Reply:
-    """The next opponent's best answer to a move, in expectation over the cards it may hold."""
-
-    def __init__(self, judge: _Judge, view, unseen: _Unseen):
-        self.judge, self.view, self.unseen = judge, view, unseen
-        self.game, self.ev = judge.game, judge.ev
-        n = len(view.seats)
-        self.next_seat = (view.seat + 1) % n
-        self.opponent = view.seats[self.next_seat]
-        self.cards = tuple(sorted(unseen.cards))
-        self.holds = {card: unseen.chance({card}, 1) for card in self.cards}
-        self.blockers = max(1, sum(unseen.before.values()))
-
-    def value(self, move, analysis) -> float:
-        judge, ev, game, view = self.judge, self.ev, self.game, self.view
-        kept = list(view.hand)
-        kept.remove(move.card)
-        reach = set()
-        for card in set(kept):
-            reach |= ev.card_cells(card)
-        still = self.leaf(analysis, move.placement, reach, self.blockers)
-        if self.opponent in judge.team:
-            return still
-        state = game.position(move.placement, view.seats, self.next_seat, ())
-        cheap: dict = {}
-        options = []
-        for card in self.cards:
-            best = None
-            for answer in game.plays(state, card):
-                changes = tuple(ev.changes_of(answer))
-                v = cheap.get(changes)
-                if v is None:
-                    v = cheap[changes] = judge.strengths(ev.strengths_after(analysis, changes))
-                if best is None or v < best[0]:
-                    best = (v, answer, changes)
-            if best is not None:
-                options.append((card, best))
-        leaves: dict = {}
-        values = []
-        for card, (_, answer, changes) in options:
-            v = leaves.get(changes)
-            if v is None:
-                if game.win_holds(self.opponent, answer.placement, view.seats):
-                    v = -LOST * ev.line_value
-                else:
-                    v = self.leaf(ev.changed(analysis, changes), answer.placement, reach, self.blockers - 1)
-                leaves[changes] = v
-            values.append((v, self.holds[card]))
-        values.sort(key=lambda pair: pair[0])
-        expected, none = 0.0, 1.0
-        for v, p in values:
-            expected += none * p * v
-            none *= 1.0 - p
-        return expected + none * still
-
-    def leaf(self, analysis, placement, reach: set, blockers: int) -> float:
-        """The side's strengths, plus what its kept cards reach of its winning cells, minus
-        the opponents' winning cells."""
-        judge, ev = self.judge, self.ev
-        lv = ev.line_value
-        value = judge.strengths(analysis.strength)
-        for c in judge.colours:
-            wins = ev.winning_cells(analysis, placement, c, judge.seats)
-            if not wins:
-                continue
-            if c in judge.team:
-                reachable = len(set(wins) & reach)
-                value += NEAR_WIN * lv if reachable > blockers else OWN_REACH * lv * reachable
-                value += OWN_THREAT * lv * min(len(wins), 2)
-            else:
-                value -= THREAT * lv * min(len(wins), 2)
-        return value
+def _tempo(judge: _Judge, analysis, reach: set, opponent_has) -> float:
+    """Lines (in units of a finished window's gain) the next turns are likely to bring: own
+    finishing cells the kept cards reach (two or more cannot all be blocked), minus each
+    opponent's finishing cells weighed by the chance it holds a card for one."""
+    value = 0.0
+    enemy = {}
+    for c in judge.colours:
+        cells = analysis.finishing[c]
+        if not cells:
+            continue
+        if c in judge.team:
+            mine = cells & reach
+            if len(mine) >= 2:
+                value += DOUBLE
+            elif mine:
+                blocked = max((opponent_has(o, mine) for o in judge.colours if o not in judge.team), default=0.0)
+                value += SINGLE * (1.0 - blocked)
+        else:
+            key = judge.game.team_of[c]
+            enemy[key] = enemy.get(key, 0.0) + OPPONENT * opponent_has(c, cells)
+    if enemy:
+        values = list(enemy.values())
+        value -= 0.5 * (max(values) + sum(values) / len(values))
+    return value
