@@ -260,3 +260,17 @@ def test_split_parts_choose_their_pawns(tmp_path, variant, effect, pawns, expect
         moved = tuple(sq for c in pawns for sq in move["result"][c] if sq != "start")
         results.add(moved)
     assert results == expected
+
+
+@pytest.mark.parametrize("effect", ["split 0 into backward, forward", "split 1 into forward, backward",
+                                    "forward 7 | split 0 into forward, forward any"])
+def test_split_into_with_too_few_steps_is_a_located_error(tmp_path, effect):
+    """Regression (fuzzing): `split 0 into ...` raised ValueError in the cost estimate. Too few
+    steps for the parts is SR508 at the split, never a traceback."""
+    from sorry_rules.authoring.validate import validate_file
+
+    path = tmp_path / "few.yaml"
+    path.write_text(f'extends: standard\ncards:\n  "7": {effect}\n')
+    problems = validate_file(path)
+    assert [p.code for p in problems if p.severity == "error"] == ["SR508"]
+    assert problems[0].line == 3

@@ -74,7 +74,7 @@ class CostEstimator(dsl.Visitor):
 
     def visit_Split(self, node):
         if node.parts:  # in order: per part a pawn (any pawn for a relation part) and a way, per division of the steps
-            out = comb(node.steps - 1, len(node.parts) - 1)
+            out = comb(max(node.steps - 1, 0), len(node.parts) - 1)  # 0 steps: none (SR508 is said by the compiler)
             for _, who in node.parts:
                 out *= (self.movers if who in (None, "any") else self.pawns * self.C) * self.ways
             return out, max(out, 1)
