@@ -234,15 +234,7 @@ def render_turn(scene: Scene, moves, hand_play: bool, header: str, page: int = 0
     digits = len(str(len(moves)))
     entry = digits + 2 + max(len(move_label(scene.game, m, True, colour)) for m in moves)
     columns = max(1, (width + COLUMN_GAP) // (entry + COLUMN_GAP))
-    per_page = rows * columns
-    pages = max(1, -(-len(moves) // per_page))
-    page = min(max(page, 0), pages - 1)
-    first = page * per_page
-    count = min(per_page, len(moves) - first)
-    if not message:
-        header += f" {first + 1}-{first + count} of {len(moves)}:" if pages > 1 else ":"
-    head = Text(message or header, style="bold")
-    head.truncate(width, overflow="ellipsis")
+    head, page, pages, first, count = screen.page_heading(len(moves), rows * columns, page, header, message, width)
     rows_here = -(-count // columns)
     body = render_moves(scene.game, moves, colour, width, first, count, rows_here)
     return TurnScreen(lines + [head] + body + notes, page, pages, first, count)

@@ -339,6 +339,21 @@ class TurnScreen:
     count: int        # moves on the page
 
 
+def page_heading(total: int, per_page: int, page: int, header: str, message: str | None, width: int) -> tuple:
+    """`(heading, page, pages, first, count)` for page `page` (clamped) of `total` moves shown
+    `per_page` at a time: the heading is `message` if given, else `header` with the range
+    shown ("1-20 of 45:") when there is more than one page, cut to `width`."""
+    pages = max(1, -(-total // per_page))
+    page = min(max(page, 0), pages - 1)
+    first = page * per_page
+    count = min(per_page, total - first)
+    if not message:
+        header += f" {first + 1}-{first + count} of {total}:" if pages > 1 else ":"
+    head = Text(message or header, style="bold")
+    head.truncate(width, overflow="ellipsis")
+    return head, page, pages, first, count
+
+
 def render_turn(scene: Scene, moves, hand_play: bool, header: str, page: int = 0,
                 width: int = 80, height: int = 24, message: str = "") -> TurnScreen:
     """The screen of a person about to choose: the scene, a header line and page `page`
@@ -352,14 +367,7 @@ def render_turn(scene: Scene, moves, hand_play: bool, header: str, page: int = 0
     lines = render_scene(scene, width)
     notes = _notes(moves)
     per_page = max(PAGE_MIN, height - len(lines) - len(notes) - 2)
-    pages = max(1, -(-len(moves) // per_page))
-    page = min(max(page, 0), pages - 1)
-    first = page * per_page
-    count = min(per_page, len(moves) - first)
-    if not message:
-        header += f" {first + 1}-{first + count} of {len(moves)}:" if pages > 1 else ":"
-    head = Text(message or header, style="bold")
-    head.truncate(width, overflow="ellipsis")
+    head, page, pages, first, count = page_heading(len(moves), per_page, page, header, message, width)
     colour = scene.seats[scene.turn] if scene.turn is not None else None
     lines = lines + [head] + render_moves(scene.game, moves, hand_play, colour, width, first, count)
     return TurnScreen(lines, page, pages, first, count)
