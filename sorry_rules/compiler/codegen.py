@@ -31,9 +31,11 @@ from sorry_rules.base.limits import MAX_GENERATED_LINES
 from sorry_rules.engine.fastmoves import FastMoves, namespace, placement_key, placement_weights
 from sorry_rules.engine.mechanics import DRAW_AGAIN, PASS
 
-#: The features of `Game.features()` the generated code reproduces exactly.
+#: The features of `Game.features()` the generated code reproduces exactly. The turn
+#: policies ("actions", "turn.take", "turn.redraw") change the turn flow, not a card's moves:
+#: the engine runs them around the same move functions (`Game.legal_moves`).
 COVERED = frozenset({
-    "board:track", "turn:draw", "turn:hand", "filters", "after", "counters",
+    "board:track", "turn:draw", "turn:hand", "filters", "after", "counters", "actions", "turn.take", "turn.redraw",
     "rules.control", "rules.bump", "rules.slide_on", "rules.slide_sweep", "rules.slide_after_switch",
     "rules.slide_after_sorry", "rules.split", "rules.overshoot_home", "rules.must_bump",
 })

@@ -19,6 +19,9 @@ from __future__ import annotations
 from sorry_rules.engine.game import Move
 from sorry_rules.engine.mechanics import DRAW_AGAIN, PASS, Board
 
+#: The code (a candidate's third element) of a candidate that is a pass (the rest are moves).
+PASS_CODE = 5
+
 
 class FastMoves:
     """`table[card][colour]`: the generated function of `card` for a player of `colour`,
@@ -51,7 +54,7 @@ class FastMoves:
     def move(candidate: tuple, placement: tuple, card: int) -> Move:
         """The `Move` a candidate of `select` stands for, `placement` being the position."""
         code, draw_again = candidate[2], candidate[1]
-        if code == 5:
+        if code == PASS_CODE:
             return Move(card, placement, (), draw_again, "pass")
         if code == 1:
             return Move(card, candidate[3], candidate[4], draw_again, "move")
