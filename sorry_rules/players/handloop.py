@@ -93,6 +93,7 @@ def _playable(select, cards, placement, key) -> tuple[list, int]:
     groups = []
     total = 0
     declinable = True
+    passing = False
     for card in cards:
         candidates = select[card](placement, key)[0]
         if not candidates:
@@ -101,9 +102,10 @@ def _playable(select, cards, placement, key) -> tuple[list, int]:
         if passes == len(candidates):
             continue
         declinable = declinable and passes > 0
+        passing = passing or passes > 0
         groups.append((card, candidates))
         total += len(candidates)
-    if not declinable and len(groups) > 1:
+    if passing and not declinable:
         groups = [(card, [c for c in candidates if c[2] != PASS_CODE]) for card, candidates in groups]
         total = sum(len(candidates) for _, candidates in groups)
     return groups, total
