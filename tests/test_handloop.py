@@ -9,6 +9,8 @@ positions with cards drawn together and redraws used."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from sorry_rules.compiler import load_game
@@ -146,3 +148,22 @@ def test_turn_policy_games_generate_the_interpreters_moves(spec, rules):
         assert moves == reference.legal_moves(state)
         for move in moves:
             assert fast.apply(state, move) == reference.apply(state, move)
+
+
+@pytest.mark.parametrize("spec", ["points", "standard", str(Path(__file__).parent / "rules" / "hand-teams.yaml")])
+def test_a_card_without_pass_never_offers_a_pass_candidate(spec):
+    """`FastMoves.passes`: a card whose effect has no `pass` has only move candidates (the
+    hand loop then skips looking for passes); the 11 of the standard deck may pass (A14)."""
+    from sorry_rules.engine.fastmoves import PASS_CODE
+
+    game = load_game(spec)
+    fast = game.fast_moves
+    assert fast.passes[game.card_index["11"]] and not fast.passes[game.card_index["7"]]
+    rnd = Random("passes", spec)
+    for _ in range(200):
+        placement = random_placement(game, rnd)
+        key = fast.key(placement)
+        for card, may_pass in enumerate(fast.passes):
+            if not may_pass:
+                for colour in game.seats_for(game.players_max):
+                    assert all(c[2] != PASS_CODE for c in fast.select[card][colour](placement, key)[0])

@@ -599,4 +599,5 @@ def fast_moves(game, programs, card_asts) -> FastMoves | None:
                   for card, ok in enumerate(covered))
     select = tuple(tuple(scope[f"s{card}_{p}"] for p in range(C)) if ok else (None,) * C
                    for card, ok in enumerate(covered))
-    return FastMoves(table, source, select, constants["ES"])
+    passes = tuple(any(isinstance(node, dsl.Pass) for node in dsl.walk(ast)) for ast in card_asts)
+    return FastMoves(table, source, select, constants["ES"], passes)

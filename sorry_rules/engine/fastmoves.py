@@ -32,15 +32,18 @@ class FastMoves:
     same moves in the same order, each as a small tuple `(key, draw_again, code, ...)` that
     `move(candidate, P, card)` turns into the `Move`; `key` is the exact key of the move's
     placement (`key(placement)`, KP the key of P), so candidates are told apart without
-    building their placements."""
+    building their placements. `passes[card]` is False when the card's effect has no `pass`
+    (its candidates are all moves: a random-game loop need not look for passes), True when
+    it may offer one (every card, when not given)."""
 
-    __slots__ = ("table", "source", "select", "weights")
+    __slots__ = ("table", "source", "select", "weights", "passes")
 
-    def __init__(self, table: tuple, source: str, select: tuple = (), weights: tuple = ()):
+    def __init__(self, table: tuple, source: str, select: tuple = (), weights: tuple = (), passes: tuple = ()):
         self.table = table
         self.source = source
         self.select = select
         self.weights = weights
+        self.passes = passes or (True,) * len(table)
 
     def covers(self, card: int) -> bool:
         """Whether `card` is played by generated code."""

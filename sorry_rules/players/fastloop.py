@@ -13,7 +13,8 @@ same moves told apart by exact placement keys) and builds only the chosen `Move`
 It applies to draw-play track games whose every card has generated moves, started with no
 card drawn (`applies`); filters, consequences (`after:`), counters and bonus turns run as in
 `Game.card_moves` and `Game.apply` (the engine's `moverules` functions). `play_game` uses it
-then, and its own loop otherwise (tests/test_codegen.py plays both on many seeds).
+then, `players.handloop` for hand play and turn policies, and its own loop otherwise
+(tests/test_codegen.py plays both on many seeds).
 """
 
 from __future__ import annotations

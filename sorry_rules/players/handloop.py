@@ -86,10 +86,11 @@ class _Deck:
         return cards
 
 
-def _playable(select, cards, placement, key) -> tuple[list, int]:
+def _playable(select, may_pass, cards, placement, key) -> tuple[list, int]:
     """Several cards together (a hand, the cards drawn at once), as `Game._cards_moves`:
     `[(card, candidates)]` of the cards that can move a pawn (P4), passes kept only when
-    every one of them offers one (A21), and the number of candidates."""
+    every one of them offers one (A21), and the number of candidates. `may_pass[card]`:
+    whether the card's candidates may include a pass (`FastMoves.passes`)."""
     groups = []
     total = 0
     declinable = True
@@ -97,6 +98,11 @@ def _playable(select, cards, placement, key) -> tuple[list, int]:
     for card in cards:
         candidates = select[card](placement, key)[0]
         if not candidates:
+            continue
+        if not may_pass[card]:
+            declinable = False
+            groups.append((card, candidates))
+            total += len(candidates)
             continue
         passes = list(map(_CODE, candidates)).count(PASS_CODE)
         if passes == len(candidates):
@@ -144,7 +150,7 @@ class _Run:
         self.key = fast.key(self.placement)
         self.select = [tuple(fast.select[card][c] for card in range(len(game.card_names))) for c in colours]
         self.table = [tuple(fast.table[card][c] for card in range(len(game.card_names))) for c in colours]
-        self.to_move = fast.move
+        self.to_move, self.may_pass = fast.move, fast.passes
         self.filters, self.after, self.actions, self.redraw = game.filters, game.after, game.actions, game.redraw
         self.action_cards = frozenset().union(*(action.cards for action in self.actions))
         self.take = game.take
@@ -168,7 +174,7 @@ class _Run:
             return self._filtered(cards, drawn, several, colour)
         flags = 0
         if several:
-            groups, total = _playable(self.select[colour], cards, self.placement, self.key)
+            groups, total = _playable(self.select[colour], self.may_pass, cards, self.placement, self.key)
         else:
             candidates, flags = self.select[colour][cards[0]](self.placement, self.key)
             groups, total = ([(cards[0], candidates)] if candidates else []), len(candidates)
