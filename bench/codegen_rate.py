@@ -9,7 +9,8 @@ Each round times, one after another so that machine noise hits all alike:
   interpreter and the generated moves, and limit_sorry's own movegen figure;
 then, with `--variants`, the cost per card played (microseconds of CPU per ply of random
 4-player games) of every bundled track variant and house rule with the generated moves,
-and its ratio to standard's. Medians of the rounds; CPU time per figure as well as wall.
+and its ratio to standard's (rounds interleaved across the variants too). Medians of the
+rounds; CPU time per figure as well as wall.
 
     python bench/codegen_rate.py                      # 5 rounds of ~2 s per figure
     python bench/codegen_rate.py --rounds 7 --variants
@@ -76,18 +77,26 @@ def load_limit(path: str):
     return module
 
 
-def variant_costs(seconds: float) -> dict:
-    """CPU microseconds per ply of random 4-player games (generated moves) per track variant."""
+def variant_costs(seconds: float, rounds: int = 1) -> dict:
+    """CPU microseconds per ply of random 4-player games (generated moves) per track variant:
+    the median of `rounds` rounds, each timing every variant in turn (the same seeds)."""
     cases = [("standard", ()), ("partnership", ()), ("points", ())]
     cases += [("standard", (name,)) for name in bundled_names() if name.startswith(("house/", "options/"))]
-    out = {}
+    cases += [("points", ("house/no-start-no-cry.yaml",))]  # a turn policy over hand play
+    games = {}
     for spec, rules in cases:
-        game = load_game(spec, rules)
-        _, _, games, plies = games_rate(game, 4, 0.2, 50_000)  # warm-up
-        cpu = time.process_time()
-        _, _, games, plies = games_rate(game, 4, seconds, 60_000)
+        games[spec, rules] = game = load_game(spec, rules)
+        games_rate(game, 4, 0.2, 50_000)  # warm-up
+    costs: dict = {case: [] for case in cases}
+    for _ in range(rounds):
+        for case, game in games.items():
+            cpu = time.process_time()
+            _, _, _, plies = games_rate(game, 4, seconds, 60_000)
+            costs[case].append((time.process_time() - cpu) / plies * 1e6)
+    out = {}
+    for (spec, rules), game in games.items():
         label = spec + "".join(f" + {r}" for r in rules)
-        out[label] = {"us_per_ply": round((time.process_time() - cpu) / plies * 1e6, 2),
+        out[label] = {"us_per_ply": round(statistics.median(costs[spec, rules]), 2),
                       "generated_cards": sum(game.fast_moves.covers(c) for c in range(len(game.card_names)))
                       if game.fast_moves is not None else 0,
                       "cards": len(game.card_names)}
@@ -145,7 +154,7 @@ def main(argv=None) -> int:
         ratios["generated / limit_sorry movegen"] = medians["generated movegen"] / medians["limit_sorry movegen"]
     result["ratios"] = {k: round(v, 3) for k, v in ratios.items()}
     if args.variants:
-        result["variants"] = variant_costs(args.seconds)
+        result["variants"] = variant_costs(args.seconds, args.rounds)
     if args.json:
         print(json.dumps(result))
         return 0
