@@ -300,7 +300,7 @@ def play_random(game, state, players, on_turn, max_plies: int, record, turn_type
                 groups, extra, total = run.options(sorted(set(hand)), None, colour)
         else:
             drawn = run.deck.draw(take)
-            groups, extra, total = run.options(sorted(set(drawn)), drawn, colour)
+            groups, extra, total = run.options(drawn if len(drawn) == 1 else sorted(set(drawn)), drawn, colour)
         choice = 0 if total == 1 else below_at(bases[seat], run.plies, total)
         move = run.pick(groups, extra, total, choice)
         if choices is not None:
