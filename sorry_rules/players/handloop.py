@@ -6,21 +6,22 @@ player is a `RandomPlayer`, for the games `players.fastloop` does not cover: han
 A13, A16, A21: every card of the hand is tried), hand actions (`turn.actions`), `turn.take`
 > 1 and `turn.redraw`. It lists the moves as `Game.legal_moves` does (the cards in sorted
 order, a card that cannot move a pawn is no play, a pass kept only when every playable card
-offers one, then the hand actions, then the filters; stuck: the redraw moves, else a
-discard per distinct card or a forfeit), makes the same choice
-(`below_at(base, plies, options)`, asked only among two or more moves), and applies the move
-as `Game.apply` does (cards discarded with it, the hand refilled from the pile, the discards
-reshuffled by the same `rng.shuffled` when the pile runs out, consequences, winner checks,
-bonus and redraw counts), so it reaches the same final `State`, records the same choices and
-makes the same `on_turn` calls.
+offers one, then the hand actions), makes the same choice (`below_at(base, plies, options)`,
+asked only among two or more moves), and applies the move as `Game.apply` does (cards
+discarded with it, the hand refilled from the pile, the discards reshuffled by the same
+`rng.shuffled` when the pile runs out, consequences, winner checks, bonus and redraw
+counts), so it reaches the same final `State`, records the same choices and makes the same
+`on_turn` calls.
 
-It keeps the state in a small mutable `_Run` and builds a `State` only for `on_turn`, for a
-turn policy's condition and at the end. Without filters it asks the generated move functions
-for candidates (`FastMoves.select`: each card's moves told apart by exact placement keys) and
-builds only the chosen `Move`; with filters it lists `Move`s (`FastMoves.table`), as the
-filters judge them. It applies to track games whose every card has a generated function,
-started with no card drawn (`applies`); `play_game` uses it then (after `fastloop`), and its
-own loop otherwise (tests/test_handloop.py plays both on many seeds).
+It keeps the state in a small mutable `_Run` and builds a `State` only for `on_turn`, for
+the engine's own moves (below) and at the end. It asks the generated move functions for
+candidates (`FastMoves.select`: each card's moves told apart by exact placement keys) and
+builds only the chosen `Move`. The rarer turns are listed by `Game.legal_moves` itself on a
+position with the turn's cards: every turn of a game with filters (they judge `Move`s), and a
+turn where no card can move (the redraw, discard or forfeit moves). It applies to track games
+whose every card has a generated function, started with no card drawn (`applies`);
+`play_game` uses it then (when `fastloop` does not apply), and its own loop otherwise
+(tests/test_handloop.py plays both on many seeds).
 """
 
 from __future__ import annotations
@@ -30,10 +31,9 @@ from operator import itemgetter
 from sorry_rules.base.errors import IllegalMoveError
 from sorry_rules.engine.fastmoves import PASS_CODE
 from sorry_rules.engine.game import Move, State
-from sorry_rules.engine.mechanics import DRAW_AGAIN
-from sorry_rules.engine.moverules import filter_moves, run_consequences
+from sorry_rules.engine.moverules import run_consequences
 from sorry_rules.engine.rng import below_at, shuffled
-from sorry_rules.engine.turnpolicy import REDRAW, action_moves, redraw_moves
+from sorry_rules.engine.turnpolicy import REDRAW, action_moves
 from sorry_rules.players.fastloop import reaches_home, setup_wins
 from sorry_rules.players.protocol import RandomPlayer
 
@@ -117,24 +117,6 @@ def _playable(select, may_pass, cards, placement, key) -> tuple[list, int]:
     return groups, total
 
 
-def _listed(table, cards, placement, several: bool) -> tuple[list, int]:
-    """The `Move`s of `cards` (one card alone: all its results; several: as `_playable`) and
-    the spare flags of a card alone (a forfeited 2 still draws again)."""
-    if not several:
-        return table[cards[0]](placement)
-    moves = []
-    declinable = True
-    for card in cards:
-        card_moves = table[card](placement)[0]
-        if not any(m.kind == "move" for m in card_moves):
-            continue
-        declinable = declinable and any(m.kind == "pass" for m in card_moves)
-        moves.extend(card_moves)
-    if not declinable:
-        moves = [m for m in moves if m.kind != "pass"]
-    return moves, 0
-
-
 class _Run:
     """One game in progress: the state's fields as attributes (lists for the pile, the
     discards and the hands), and the game's constant tables."""
@@ -149,11 +131,9 @@ class _Run:
         fast = game.fast_moves
         self.key = fast.key(self.placement)
         self.select = [tuple(fast.select[card][c] for card in range(len(game.card_names))) for c in colours]
-        self.table = [tuple(fast.table[card][c] for card in range(len(game.card_names))) for c in colours]
         self.to_move, self.may_pass = fast.move, fast.passes
         self.filters, self.after, self.actions, self.redraw = game.filters, game.after, game.actions, game.redraw
         self.action_cards = frozenset().union(*(action.cards for action in self.actions))
-        self.take = game.take
         self.home = game.layout.home
         self.check_always = not game.win_on_home_only or setup_wins(game, state.seats)
 
@@ -168,36 +148,31 @@ class _Run:
         """The legal moves of the turn as `Game.legal_moves` lists them, for the distinct
         `cards` in sorted order (the hand's, or those `drawn` this turn in draw play):
         `(groups, extra, total)`, the moves being every candidate of `groups`
-        (`[(card, candidates)]`) then the `Move`s of `extra`."""
-        several = drawn is None or len(drawn) > 1
+        (`[(card, candidates)]`) then the `Move`s of `extra`. With filters, and when no card
+        can move (the redraw, discard or forfeit moves), the engine lists them."""
         if self.filters:
-            return self._filtered(cards, drawn, several, colour)
-        flags = 0
-        if several:
+            moves = self.game.legal_moves(self._position(drawn))
+            return [], moves, len(moves)
+        if drawn is None or len(drawn) > 1:
             groups, total = _playable(self.select[colour], self.may_pass, cards, self.placement, self.key)
         else:
-            candidates, flags = self.select[colour][cards[0]](self.placement, self.key)
+            candidates = self.select[colour][cards[0]](self.placement, self.key)[0]
             groups, total = ([(cards[0], candidates)] if candidates else []), len(candidates)
         extra = self._actions(colour) if drawn is None else []
-        if total or extra:
-            return groups, extra, total + len(extra)
-        extra = self._stuck(cards, drawn, colour, flags)
-        return [], extra, len(extra)
+        if not total and not extra:
+            extra = self.game.legal_moves(self._position(drawn))
+        return groups, extra, total + len(extra)
 
-    def _filtered(self, cards: list, drawn: list | None, several: bool, colour: int) -> tuple[list, list, int]:
-        moves, flags = _listed(self.table[colour], cards, self.placement, several)
-        if drawn is None:
-            moves = moves + self._actions(colour)
-        moves = filter_moves(self.filters, colour, moves, self.counters)[0]
-        if not moves:
-            moves = self._stuck(cards, drawn, colour, flags)
-        return [], moves, len(moves)
-
-    def _position(self) -> State:
-        """The position for a turn policy's condition (no pile, no hands: they read the
-        placement, the counters and the redraw count)."""
-        return State(self.placement, self.seats, self.turn, None, None, (), (), 0, None, self.plies, self.counters,
-                     self.bonus, self.marks, (), self.redraws)
+    def _position(self, drawn: list | None = None) -> State:
+        """The position of the turn for the engine's own moves and a turn policy's condition:
+        the cards `drawn` (draw play) or the hand of the player to move, no pile."""
+        if drawn is not None:
+            card, hands, drawn = drawn[0], None, tuple(drawn[1:])
+        else:
+            card, drawn = None, ()
+            hands = tuple(tuple(hand) if seat == self.turn else () for seat, hand in enumerate(self.hands))
+        return State(self.placement, self.seats, self.turn, card, hands, (), (), 0, None, self.plies, self.counters,
+                     self.bonus, self.marks, drawn, self.redraws)
 
     def _actions(self, colour: int) -> list:
         """The hand actions the hand allows (`turnpolicy.action_moves`)."""
@@ -205,18 +180,6 @@ class _Run:
         if not self.action_cards or self.action_cards.isdisjoint(hand):
             return []
         return action_moves(self.actions, self._position(), colour, tuple(hand), Move)
-
-    def _stuck(self, cards: list, drawn: list | None, colour: int, flags: int) -> list:
-        """No card can move: the redraw moves, else the free discards (hand play) or a forfeit
-        of the first card drawn (its draw-again flag only when it was drawn alone)."""
-        redraw = self.redraw
-        if drawn is None:
-            redraws = redraw_moves(redraw, self._position(), colour, tuple(cards), Move) if redraw is not None else []
-            return redraws or [Move(card, self.placement, (), False, "discard") for card in cards]
-        forfeit = Move(drawn[0], self.placement, (), len(drawn) == 1 and bool(flags & DRAW_AGAIN), "forfeit")
-        if redraw is not None:
-            return redraw_moves(redraw, self._position(), colour, (drawn[0],), Move) or [forfeit]
-        return [forfeit]
 
     def pick(self, groups: list, extra: list, total: int, choice: int) -> Move:
         """The chosen move (the candidates' placement key follows it)."""
@@ -293,11 +256,7 @@ def play_random(game, state, players, on_turn, max_plies: int, record, turn_type
         colour = run.seats[seat]
         drawn = []
         if hand_play:
-            hand = run.hands[seat]
-            if not hand:
-                groups, extra, total = [], [Move(None, run.placement, (), False, "forfeit")], 1
-            else:
-                groups, extra, total = run.options(sorted(set(hand)), None, colour)
+            groups, extra, total = run.options(sorted(set(run.hands[seat])), None, colour)
         else:
             drawn = run.deck.draw(take)
             groups, extra, total = run.options(drawn if len(drawn) == 1 else sorted(set(drawn)), drawn, colour)
