@@ -138,6 +138,7 @@ class _Run:
         self.check_always = not game.win_on_home_only or setup_wins(game, state.seats)
 
     def state(self) -> State:
+        """The game's `State` now (between turns: no card drawn)."""
         hands = tuple(tuple(hand) for hand in self.hands) if self.hands is not None else None
         deck = self.deck
         return State(self.placement, self.seats, self.turn, None, hands, tuple(deck.pile), tuple(deck.discard), deck.rng,
@@ -225,6 +226,7 @@ class _Run:
         self.plies += 1
 
     def _refill(self, move: Move) -> None:
+        """The cards `move` plays leave the hand and as many are drawn (`Game._refill`)."""
         hand = self.hands[self.turn]
         for card in (move.card,) + move.cards:
             hand.remove(card)
@@ -234,6 +236,7 @@ class _Run:
                 hand.append(card)
 
     def _check_winner(self) -> None:
+        """The first seat whose win condition holds, the mover first (`Game._winner`)."""
         seats, count, win_holds = self.seats, len(self.seats), self.game.win_holds
         for k in range(count):
             seat = (self.turn + k) % count
