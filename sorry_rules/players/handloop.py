@@ -87,7 +87,7 @@ class _Deck:
 
 
 def _playable(select, may_pass, cards, placement, key) -> tuple[list, int]:
-    """Several cards together (a hand, the cards drawn at once), as `Game._cards_moves`:
+    """Several cards together (a hand, the cards drawn at once), as `Game.legal_moves` lists them:
     `[(card, candidates)]` of the cards that can move a pawn (P4), passes kept only when
     every one of them offers one (A21), and the number of candidates. `may_pass[card]`:
     whether the card's candidates may include a pass (`FastMoves.passes`)."""
@@ -226,7 +226,7 @@ class _Run:
         self.plies += 1
 
     def _refill(self, move: Move) -> None:
-        """The cards `move` plays leave the hand and as many are drawn (`Game._refill`)."""
+        """The cards `move` plays leave the hand and as many are drawn (as in `Game.apply`)."""
         hand = self.hands[self.turn]
         for card in (move.card,) + move.cards:
             hand.remove(card)
@@ -236,7 +236,7 @@ class _Run:
                 hand.append(card)
 
     def _check_winner(self) -> None:
-        """The first seat whose win condition holds, the mover first (`Game._winner`)."""
+        """The first seat whose win condition holds, the mover first (as in `Game.apply`)."""
         seats, count, win_holds = self.seats, len(self.seats), self.game.win_holds
         for k in range(count):
             seat = (self.turn + k) % count
