@@ -12,8 +12,8 @@ covered. Along one straight, a maximal run of `n >= length` covered cells holds 
 windows after it (they would share more than `shared` cells with it) and repeating picks
 `(n - length) // (length - shared) + 1` lines, the count of `engine.grid` (its contract).
 
-Contract: `LineMasks(width, height, length, directions, shared, free)` is immutable; `count`
-and `protected` are pure functions of masks and give `engine.grid.Grid`'s `sequences` and
+Contract: `LineMasks(width, height, length, directions, shared, free)` is immutable; `count`,
+`protected` and `lined` are pure functions of masks and give `engine.grid.Grid`'s `sequences` and
 `protected` (tests/test_gridloop.py compares them on random chip sets).
 """
 
@@ -38,6 +38,35 @@ class LineMasks:
         # per direction: the shifts of its `length` cells, and the windows one line rules out
         self._directions = tuple((tuple(k * step for k in range(1, length)), sum(1 << (k * step) for k in range(skip)))
                                  for step in steps)
+        #: per cell, per direction the cells of the lines along it through the cell: when each
+        #: holds fewer than `length` covered cells, no line holds the cell
+        self.reach = tuple(self._reach(row, column, steps, width, height)
+                           for row in range(height) for column in range(width))
+
+    def _reach(self, row: int, column: int, steps, width: int, height: int) -> tuple:
+        stride = self._stride
+        out = []
+        for step in steps:
+            dr, dc = divmod(step, stride)
+            if dc == stride - 1:  # the step down-left: one row down, one column back
+                dr, dc = dr + 1, -1
+            mask = 0
+            for k in range(1 - self.length, self.length):
+                r, c = row + k * dr, column + k * dc
+                if 0 <= r < height and 0 <= c < width:
+                    mask |= 1 << (r * stride + c)
+            out.append(mask)
+        return tuple(out)
+
+    def lined(self, chips: int, cell: int) -> bool:
+        """Whether a line of covered cells (`chips` and the free cells) could hold `cell`:
+        False means none does (True may still mean none)."""
+        covered = chips | self.free
+        length = self.length
+        for segment in self.reach[cell]:
+            if (covered & segment).bit_count() >= length:
+                return True
+        return False
 
     def mask(self, cells) -> int:
         """The mask of `cells`."""

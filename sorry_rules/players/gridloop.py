@@ -20,6 +20,8 @@ after every play. `GridState`s are built only for `on_turn` and at the end.
 
 from __future__ import annotations
 
+import weakref
+
 from sorry_rules.engine.board import GRID
 from sorry_rules.engine.game import Move
 from sorry_rules.engine.gridgame import EXCHANGE, PASS, GridState
@@ -81,12 +83,16 @@ class Chips:
             shielded = self._protected[o] = self.lines.protected(self.masks[o])
         return self.masks[o] & ~shielded
 
-    def change(self, colour: int, bit: int) -> bool:
-        """Add or take away (toggle) the chip `bit` of `colour`; whether its sequence count changed."""
-        mask = self.masks[colour] = self.masks[colour] ^ bit
+    def change(self, colour: int, bit: int, cell: int) -> bool:
+        """Add or take away (toggle) the chip `bit` (on `cell`) of `colour`; whether its
+        sequence count changed."""
+        before = self.masks[colour]
+        mask = self.masks[colour] = before ^ bit
         self.empty ^= bit
         self._protected[colour] = None
         self._placement = None
+        if not self.lines.lined(before | bit, cell):
+            return False  # no line through the cell, with the chip or without
         count = self.lines.count(mask)
         changed = count != self.counts[colour]
         self.counts[colour] = count
@@ -100,16 +106,29 @@ class Chips:
         return GridView(self.placement(), self.sides, self.grid)
 
 
+def _cell_masks(game) -> tuple:
+    """Per card the mask of its cells when it places on them (`SHAPE_CELLS`), else 0."""
+    masks = _CELL_MASKS.get(game)
+    if masks is None:
+        mask = game.grid.lines.mask
+        masks = _CELL_MASKS[game] = tuple(mask(shape[1]) if shape is not None and shape[0] == SHAPE_CELLS else 0
+                                          for shape in game.card_shapes)
+    return masks
+
+
+_CELL_MASKS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
 class Plays:
-    """The plays of one hand on `Chips`: counted per card, the chosen one made."""
+    """The plays of one hand on `Chips`: counted per card, the chosen one made.
+    `cell_masks[card]` (non-zero for a card that places on its cells) lets the loop count
+    such a card alone: `(cell_masks[card] & chips.empty).bit_count()`."""
 
     def __init__(self, game, chips: Chips):
         self.chips = chips
         self.shapes = game.card_shapes
         self.programs = game.card_programs
-        lines = chips.lines
-        self.cell_masks = tuple(lines.mask(shape[1]) if shape is not None and shape[0] == SHAPE_CELLS else 0
-                                for shape in game.card_shapes)
+        self.cell_masks = _cell_masks(game)
         self.outcomes: dict = {}
 
     def count(self, card: int, colour: int) -> int:
@@ -147,13 +166,15 @@ class Plays:
         if kind == SHAPE_CELLS or kind == SHAPE_EMPTY:
             mask = chips.empty & self.cell_masks[card] if kind == SHAPE_CELLS else chips.empty
             bit = kth_bit(mask, k)
-            return ((PLACE, colour, chips.lines.cell(bit)),), chips.change(colour, bit)
+            cell = chips.lines.cell(bit)
+            return ((PLACE, colour, cell),), chips.change(colour, bit, cell)
         for o in shape[1][colour]:
             mask = chips.removable(o, shape[2])
             size = mask.bit_count()
             if k < size:
                 bit = kth_bit(mask, k)
-                return ((REMOVE, o, chips.lines.cell(bit)),), chips.change(o, bit)
+                cell = chips.lines.cell(bit)
+                return ((REMOVE, o, cell),), chips.change(o, bit, cell)
             k -= size
         raise AssertionError("outcome out of range")  # counted by `count` on the same position
 
@@ -175,14 +196,13 @@ class _Table:
         self.hands = [list(hand) for hand in state.hands]
         self.pile, self.discard, self.rng = list(state.pile), list(state.discard), state.rng
 
-    def play(self, seat: int, card: int) -> None:
-        """`GridGame.apply`'s cards: the card leaves the hand for the discards, one is drawn."""
-        hand = self.hands[seat]
-        hand.remove(card)
-        self.discard.append(card)
+    def draw(self, hand: list) -> None:
+        """`GridGame.apply`'s draw into `hand` (the played card already discarded): the top of
+        the pile, the discards shuffled into a new pile first when it is empty."""
         if not self.pile:
             self.rng, pile = shuffled(self.rng, self.discard)
-            self.pile, self.discard = list(pile), []
+            self.pile[:] = pile
+            self.discard.clear()
         hand.append(self.pile.pop())
 
 
@@ -195,7 +215,7 @@ def play_random(game, state, players, on_turn, max_plies: int, record, turn_type
     chips = Chips(game, state.placement, game.sides(seats))
     plays = Plays(game, chips)
     table = _Table(state)
-    hands, count, make = table.hands, plays.count, plays.make
+    hands, discard, count, make, cell_masks = table.hands, table.discard, plays.count, plays.make, plays.cell_masks
     bases = [player.base for player in players]
     exchange = game.exchange
     judge_always = not game.win_reads <= {"sequences"}
@@ -204,16 +224,16 @@ def play_random(game, state, players, on_turn, max_plies: int, record, turn_type
     choices = record.choices if record is not None else None
     while winner is None and plies < max_plies and not over:
         colour = seats[turn]
-        cards = sorted(set(hands[turn]))
-        counts = [count(card, colour) for card in cards]
+        hand = hands[turn]
+        cards = sorted(set(hand))
+        empty = chips.empty
+        counts = [(cell_masks[card] & empty).bit_count() if cell_masks[card] else count(card, colour) for card in cards]
         total = sum(counts)
-        dead = [card for card, size in zip(cards, counts) if not size] if exchange and not exchanged else []
-        options = total + len(dead) + (not total)
+        options = total + (counts.count(0) if exchange and not exchanged else 0) + (not total)
         choice = 0 if options == 1 else below_at(bases[turn], plies, options)
         if choices is not None:
             choices.append(choice)
-        seat, before = turn, chips.placement() if on_turn is not None else None
-        plies += 1
+        seat = turn
         if choice < total:
             k = choice
             for card, size in zip(cards, counts):
@@ -221,7 +241,9 @@ def play_random(game, state, players, on_turn, max_plies: int, record, turn_type
                     break
                 k -= size
             events, changed = make(card, colour, k)
-            table.play(seat, card)
+            hand.remove(card)
+            discard.append(card)
+            table.draw(hand)
             exchanged, passes = False, 0
             if judge or changed or judge_always:
                 judge = False
@@ -230,21 +252,29 @@ def play_random(game, state, players, on_turn, max_plies: int, record, turn_type
             if not over:
                 turn = (turn + 1) % n
             move = Move(card, None, events, False, events[0][0]) if on_turn is not None else None
-        elif choice < total + len(dead):
-            card = dead[choice - total]
-            table.play(seat, card)
-            exchanged = True
-            move = Move(card, before, (), False, EXCHANGE) if on_turn is not None else None
         else:
-            passes += 1
-            turn, exchanged, over = (turn + 1) % n, False, passes >= n
-            move = Move(None, before, (), False, PASS) if on_turn is not None else None
+            dead = [card for card, size in zip(cards, counts) if not size] if exchange and not exchanged else []
+            turn, exchanged, passes, over, move = _not_played(table, seat, dead, choice - total, passes, n)
+        plies += 1
         if on_turn is not None:
-            if move.placement is None:
-                move = move._replace(placement=chips.placement())
+            move = move._replace(placement=chips.placement())  # no exchange nor pass changes the chips
             on_turn(turn_type(plies, seat, move.card, move, choice, options),
                     _state(chips, seats, turn, table, winner, plies, exchanged, passes, over))
     return _state(chips, seats, turn, table, winner, plies, exchanged, passes, over)
+
+
+def _not_played(table, seat: int, dead: list, index: int, passes: int, n: int) -> tuple:
+    """Exchange `dead[index]` (the exchangeable cards) or, past them, pass: (turn,
+    exchanged, passes, over, move) as `GridGame.apply` leaves them."""
+    if index < len(dead):
+        card = dead[index]
+        hand = table.hands[seat]
+        hand.remove(card)
+        table.discard.append(card)
+        table.draw(hand)
+        return seat, True, passes, False, Move(card, None, (), False, EXCHANGE)
+    passes += 1
+    return (seat + 1) % n, False, passes, passes >= n, Move(None, None, (), False, PASS)
 
 
 def _state(chips: Chips, seats, turn, table: _Table, winner, plies, exchanged, passes, over) -> GridState:
