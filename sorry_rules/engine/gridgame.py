@@ -138,9 +138,14 @@ class GridGame:
 
     def plays(self, state: GridState, card: int) -> list:
         """The moves of `card` for the player to move, one per distinct result."""
-        p = state.seats[state.turn]
+        return self._plays(state.seats[state.turn], card, self.view(state))
+
+    def _plays(self, p: int, card: int, view: GridView) -> list:
+        outcomes = self.card_programs[card](p, view)
+        if self.card_shapes[card] is not None:  # one primitive: its outcomes are distinct
+            return [Move(card, placement, events, False, events[0][0]) for placement, events in outcomes]
         moves, seen = [], set()
-        for placement, events in self.card_programs[card](p, self.view(state)):
+        for placement, events in outcomes:
             if placement in seen:
                 continue
             seen.add(placement)
@@ -156,8 +161,9 @@ class GridGame:
         if state.over:
             return []
         moves, dead = [], []
+        p, view = state.seats[state.turn], self.view(state)  # one view: the chips taken are found once
         for card in sorted(set(state.hands[state.turn])):
-            card_moves = self.plays(state, card)
+            card_moves = self._plays(p, card, view)
             moves.extend(card_moves)
             if not card_moves:
                 dead.append(card)
