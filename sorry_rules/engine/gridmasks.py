@@ -31,6 +31,9 @@ class LineMasks:
         self.free = sum(self.bit[cell] for cell in free)
         self.cells = sum(self.bit) & ~self.free          # every cell that can take a chip
         self._stride = stride
+        #: per bit position its cell (-1 for the spare bit of a row)
+        self.cell_at = tuple(-1 if position % stride == width else position - position // stride
+                             for position in range(stride * height))
         steps = []
         for name in directions:
             steps += {"row": (1,), "column": (stride,), "diagonal": (stride + 1, stride - 1)}[name]
@@ -78,15 +81,15 @@ class LineMasks:
 
     def cell(self, single: int) -> int:
         """The cell of a mask with exactly one bit set."""
-        position = single.bit_length() - 1
-        return position - position // self._stride
+        return self.cell_at[single.bit_length() - 1]
 
     def cells_of(self, mask: int) -> tuple:
         """The cells of `mask`, in cell order."""
+        cell_at = self.cell_at
         out = []
         while mask:
             low = mask & -mask
-            out.append(self.cell(low))
+            out.append(cell_at[low.bit_length() - 1])
             mask ^= low
         return tuple(out)
 

@@ -216,6 +216,7 @@ def play_random(game, state, players, on_turn, max_plies: int, record, turn_type
     plays = Plays(game, chips)
     table = _Table(state)
     hands, discard, count, make, cell_masks = table.hands, table.discard, plays.count, plays.make, plays.cell_masks
+    cell_at = chips.lines.cell_at
     bases = [player.base for player in players]
     exchange = game.exchange
     judge_always = not game.win_reads <= {"sequences"}
@@ -240,7 +241,12 @@ def play_random(game, state, players, on_turn, max_plies: int, record, turn_type
                 if k < size:
                     break
                 k -= size
-            events, changed = make(card, colour, k)
+            if cell_masks[card]:  # a card placing on its cells (most cards): made here
+                bit = kth_bit(cell_masks[card] & chips.empty, k)
+                cell = cell_at[bit.bit_length() - 1]
+                events, changed = ((PLACE, colour, cell),), chips.change(colour, bit, cell)
+            else:
+                events, changed = make(card, colour, k)
             hand.remove(card)
             discard.append(card)
             table.draw(hand)
