@@ -8,9 +8,10 @@ Each round times, one after another so that machine noise hits all alike:
 - legal-move sets per second over mid-game positions (bench/engine_rate.py's sample) for the
   interpreter and the generated moves, and limit_sorry's own movegen figure;
 then, with `--variants`, the cost per card played (microseconds of CPU per ply of random
-4-player games) of every bundled track variant and house rule with the generated moves,
-and its ratio to standard's (rounds interleaved across the variants too). Medians of the
-rounds; CPU time per figure as well as wall.
+4-player games) of every bundled track variant and house rule with the generated moves, of
+Sequence (also 2 and 3 players) and every grid rule file, and its ratio to standard's (rounds
+interleaved across the variants too). Medians of the rounds; CPU time per figure as well as
+wall.
 
     python bench/codegen_rate.py                      # 5 rounds of ~2 s per figure
     python bench/codegen_rate.py --rounds 7 --variants
@@ -78,32 +79,43 @@ def load_limit(path: str):
 
 
 def variant_costs(seconds: float, rounds: int = 1) -> dict:
-    """CPU microseconds per ply of random 4-player games (generated moves) per track variant:
-    the median of `rounds` rounds, each timing every variant in turn (the same seeds), and
-    the median of its per-round ratios to standard's."""
-    cases = [("standard", ()), ("partnership", ()), ("points", ())]
-    cases += [("standard", (name,)) for name in bundled_names() if name.startswith(("house/", "options/"))]
-    cases += [("points", ("house/no-start-no-cry.yaml",))]  # a turn policy over hand play
+    """CPU microseconds per ply of random 4-player games per bundled variant: every track
+    variant and house rule (generated moves), points with a turn policy, Sequence and every
+    grid rule file (the grid lean loop, `players.gridloop`), and Sequence with 2 and 3
+    players (3 sides). The median of `rounds` rounds, each timing every variant in turn (the
+    same seeds), and the median of its per-round ratios to standard's."""
+    cases = [("standard", (), 4), ("partnership", (), 4), ("points", (), 4)]
+    cases += [("standard", (name,), 4) for name in bundled_names() if name.startswith(("house/", "options/"))]
+    cases += [("points", ("house/no-start-no-cry.yaml",), 4)]  # a turn policy over hand play
+    cases += [("sequence", (), 4), ("sequence", (), 2), ("sequence", (), 3)]
+    cases += [(name.removesuffix(".yaml"), (), 4) for name in bundled_names() if name.startswith("grid/")]
     games = {}
-    for spec, rules in cases:
-        games[spec, rules] = game = load_game(spec, rules)
-        games_rate(game, 4, 0.2, 50_000)  # warm-up
+    for case in cases:
+        games[case] = game = load_game(case[0], case[1])
+        games_rate(game, case[2], 0.2, 50_000)  # warm-up
     costs: dict = {case: [] for case in cases}
+    played: dict = {case: [0, 0] for case in cases}
     for _ in range(rounds):
         for case, game in games.items():
             cpu = time.process_time()
-            _, _, _, plies = games_rate(game, 4, seconds, 60_000)
+            _, _, count, plies = games_rate(game, case[2], seconds, 60_000)
             costs[case].append((time.process_time() - cpu) / plies * 1e6)
+            played[case][0] += count
+            played[case][1] += plies
     out = {}
-    for (spec, rules), game in games.items():
-        label = spec + "".join(f" + {r}" for r in rules)
-        out[label] = {"us_per_ply": round(statistics.median(costs[spec, rules]), 2),
-                      "generated_cards": sum(game.fast_moves.covers(c) for c in range(len(game.card_names)))
-                      if game.fast_moves is not None else 0,
-                      "cards": len(game.card_names)}
-    base = costs["standard", ()]
-    for (spec, rules), entry in zip(games, out.values()):
-        entry["ratio_to_standard"] = round(statistics.median(c / b for c, b in zip(costs[spec, rules], base)), 2)
+    base = costs["standard", (), 4]
+    for (spec, rules, players), game in games.items():
+        case = (spec, rules, players)
+        label = spec + "".join(f" + {r}" for r in rules) + (f", {players} players" if players != 4 else "")
+        out[label] = {"us_per_ply": round(statistics.median(costs[case]), 2), "cards": len(game.card_names),
+                      "plies_per_game": round(played[case][1] / played[case][0], 1),
+                      "ratio_to_standard": round(statistics.median(c / b for c, b in zip(costs[case], base)), 2)}
+        if getattr(game, "fast_moves", None) is not None:
+            out[label]["generated_cards"] = sum(game.fast_moves.covers(c) for c in range(len(game.card_names)))
+        elif hasattr(game, "card_shapes"):  # a grid game: cards the lean loop counts on masks
+            out[label]["shaped_cards"] = sum(shape is not None for shape in game.card_shapes)
+        else:
+            out[label]["generated_cards"] = 0
     return out
 
 
@@ -166,8 +178,9 @@ def main(argv=None) -> int:
     for key, value in result["ratios"].items():
         print(f"  {key:36s} {value:.3f}")
     for label, entry in result.get("variants", {}).items():
-        print(f"  {label:48s} {entry['us_per_ply']:7.2f} us/card  x{entry['ratio_to_standard']:.2f}"
-              f"  ({entry['generated_cards']}/{entry['cards']} cards generated)")
+        cards = (f"{entry['generated_cards']}/{entry['cards']} cards generated" if "generated_cards" in entry
+                 else f"{entry['shaped_cards']}/{entry['cards']} cards by shape, grid lean loop")
+        print(f"  {label:48s} {entry['us_per_ply']:7.2f} us/card  x{entry['ratio_to_standard']:.2f}  ({cards})")
     return 0
 
 
