@@ -9,8 +9,9 @@ Each round times, one after another so that machine noise hits all alike:
   interpreter and the generated moves, and limit_sorry's own movegen figure;
 then, with `--variants`, the cost per card played (microseconds of CPU per ply of random
 4-player games) of every bundled track variant and house rule with the generated moves, of
-Sequence (also 2 and 3 players) and every grid rule file, and its ratio to standard's.
-Medians of the rounds; CPU time per figure as well as wall.
+Sequence (also 2 and 3 players) and every grid rule file, and its ratio to standard's (rounds
+interleaved across the variants too). Medians of the rounds; CPU time per figure as well as
+wall.
 
     python bench/codegen_rate.py                      # 5 rounds of ~2 s per figure
     python bench/codegen_rate.py --rounds 7 --variants
@@ -77,32 +78,44 @@ def load_limit(path: str):
     return module
 
 
-def variant_costs(seconds: float) -> dict:
+def variant_costs(seconds: float, rounds: int = 1) -> dict:
     """CPU microseconds per ply of random 4-player games per bundled variant: every track
-    variant and house rule (generated moves), Sequence and every grid rule file (the grid
-    lean loop, `players.gridloop`), and Sequence with 2 and 3 players (3 sides)."""
+    variant and house rule (generated moves), points with a turn policy, Sequence and every
+    grid rule file (the grid lean loop, `players.gridloop`), and Sequence with 2 and 3
+    players (3 sides). The median of `rounds` rounds, each timing every variant in turn (the
+    same seeds), and the median of its per-round ratios to standard's."""
     cases = [("standard", (), 4), ("partnership", (), 4), ("points", (), 4)]
     cases += [("standard", (name,), 4) for name in bundled_names() if name.startswith(("house/", "options/"))]
+    cases += [("points", ("house/no-start-no-cry.yaml",), 4)]  # a turn policy over hand play
     cases += [("sequence", (), 4), ("sequence", (), 2), ("sequence", (), 3)]
     cases += [(name.removesuffix(".yaml"), (), 4) for name in bundled_names() if name.startswith("grid/")]
+    games = {}
+    for case in cases:
+        games[case] = game = load_game(case[0], case[1])
+        games_rate(game, case[2], 0.2, 50_000)  # warm-up
+    costs: dict = {case: [] for case in cases}
+    played: dict = {case: [0, 0] for case in cases}
+    for _ in range(rounds):
+        for case, game in games.items():
+            cpu = time.process_time()
+            _, _, count, plies = games_rate(game, case[2], seconds, 60_000)
+            costs[case].append((time.process_time() - cpu) / plies * 1e6)
+            played[case][0] += count
+            played[case][1] += plies
     out = {}
-    for spec, rules, players in cases:
-        game = load_game(spec, rules)
-        _, _, games, plies = games_rate(game, players, 0.2, 50_000)  # warm-up
-        cpu = time.process_time()
-        _, _, games, plies = games_rate(game, players, seconds, 60_000)
+    base = costs["standard", (), 4]
+    for (spec, rules, players), game in games.items():
+        case = (spec, rules, players)
         label = spec + "".join(f" + {r}" for r in rules) + (f", {players} players" if players != 4 else "")
-        out[label] = {"us_per_ply": round((time.process_time() - cpu) / plies * 1e6, 2), "cards": len(game.card_names),
-                      "plies_per_game": round(plies / games, 1)}
+        out[label] = {"us_per_ply": round(statistics.median(costs[case]), 2), "cards": len(game.card_names),
+                      "plies_per_game": round(played[case][1] / played[case][0], 1),
+                      "ratio_to_standard": round(statistics.median(c / b for c, b in zip(costs[case], base)), 2)}
         if getattr(game, "fast_moves", None) is not None:
             out[label]["generated_cards"] = sum(game.fast_moves.covers(c) for c in range(len(game.card_names)))
         elif hasattr(game, "card_shapes"):  # a grid game: cards the lean loop counts on masks
             out[label]["shaped_cards"] = sum(shape is not None for shape in game.card_shapes)
         else:
             out[label]["generated_cards"] = 0
-    base = out["standard"]["us_per_ply"]
-    for entry in out.values():
-        entry["ratio_to_standard"] = round(entry["us_per_ply"] / base, 2)
     return out
 
 
@@ -154,7 +167,7 @@ def main(argv=None) -> int:
         ratios["generated / limit_sorry movegen"] = medians["generated movegen"] / medians["limit_sorry movegen"]
     result["ratios"] = {k: round(v, 3) for k, v in ratios.items()}
     if args.variants:
-        result["variants"] = variant_costs(args.seconds)
+        result["variants"] = variant_costs(args.seconds, args.rounds)
     if args.json:
         print(json.dumps(result))
         return 0

@@ -31,9 +31,11 @@ from sorry_rules.base.limits import MAX_GENERATED_LINES
 from sorry_rules.engine.fastmoves import FastMoves, namespace, placement_key, placement_weights
 from sorry_rules.engine.mechanics import DRAW_AGAIN, PASS
 
-#: The features of `Game.features()` the generated code reproduces exactly.
+#: The features of `Game.features()` the generated code reproduces exactly. The turn
+#: policies ("actions", "turn.take", "turn.redraw") change the turn flow, not a card's moves:
+#: the engine runs them around the same move functions (`Game.legal_moves`).
 COVERED = frozenset({
-    "board:track", "turn:draw", "turn:hand", "filters", "after", "counters",
+    "board:track", "turn:draw", "turn:hand", "filters", "after", "counters", "actions", "turn.take", "turn.redraw",
     "rules.control", "rules.bump", "rules.slide_on", "rules.slide_sweep", "rules.slide_after_switch",
     "rules.slide_after_sorry", "rules.split", "rules.overshoot_home", "rules.must_bump",
 })
@@ -597,4 +599,5 @@ def fast_moves(game, programs, card_asts) -> FastMoves | None:
                   for card, ok in enumerate(covered))
     select = tuple(tuple(scope[f"s{card}_{p}"] for p in range(C)) if ok else (None,) * C
                    for card, ok in enumerate(covered))
-    return FastMoves(table, source, select, constants["ES"])
+    passes = tuple(any(isinstance(node, dsl.Pass) for node in dsl.walk(ast)) for ast in card_asts)
+    return FastMoves(table, source, select, constants["ES"], passes)

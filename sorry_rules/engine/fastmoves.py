@@ -19,6 +19,9 @@ from __future__ import annotations
 from sorry_rules.engine.game import Move
 from sorry_rules.engine.mechanics import DRAW_AGAIN, PASS, Board
 
+#: The code (a candidate's third element) of a candidate that is a pass (the rest are moves).
+PASS_CODE = 5
+
 
 class FastMoves:
     """`table[card][colour]`: the generated function of `card` for a player of `colour`,
@@ -29,15 +32,18 @@ class FastMoves:
     same moves in the same order, each as a small tuple `(key, draw_again, code, ...)` that
     `move(candidate, P, card)` turns into the `Move`; `key` is the exact key of the move's
     placement (`key(placement)`, KP the key of P), so candidates are told apart without
-    building their placements."""
+    building their placements. `passes[card]` is False when the card's effect has no `pass`
+    (its candidates are all moves: a random-game loop need not look for passes), True when
+    it may offer one (every card, when not given)."""
 
-    __slots__ = ("table", "source", "select", "weights")
+    __slots__ = ("table", "source", "select", "weights", "passes")
 
-    def __init__(self, table: tuple, source: str, select: tuple = (), weights: tuple = ()):
+    def __init__(self, table: tuple, source: str, select: tuple = (), weights: tuple = (), passes: tuple = ()):
         self.table = table
         self.source = source
         self.select = select
         self.weights = weights
+        self.passes = passes or (True,) * len(table)
 
     def covers(self, card: int) -> bool:
         """Whether `card` is played by generated code."""
@@ -51,7 +57,7 @@ class FastMoves:
     def move(candidate: tuple, placement: tuple, card: int) -> Move:
         """The `Move` a candidate of `select` stands for, `placement` being the position."""
         code, draw_again = candidate[2], candidate[1]
-        if code == 5:
+        if code == PASS_CODE:
             return Move(card, placement, (), draw_again, "pass")
         if code == 1:
             return Move(card, candidate[3], candidate[4], draw_again, "move")

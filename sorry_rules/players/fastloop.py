@@ -13,7 +13,8 @@ same moves told apart by exact placement keys) and builds only the chosen `Move`
 It applies to draw-play track games whose every card has generated moves, started with no
 card drawn (`applies`); filters, consequences (`after:`), counters and bonus turns run as in
 `Game.card_moves` and `Game.apply` (the engine's `moverules` functions). `play_game` uses it
-then, and its own loop otherwise (tests/test_codegen.py plays both on many seeds).
+then, `players.handloop` for hand play and turn policies, and its own loop otherwise
+(tests/test_codegen.py plays both on many seeds).
 """
 
 from __future__ import annotations
@@ -41,13 +42,14 @@ def applies(game, state, players) -> bool:
     return all(type(player) is RandomPlayer for player in players)
 
 
-def _setup_wins(game, seats) -> bool:
+def setup_wins(game, seats) -> bool:
     """`Game`'s shortcut guard: whether a seat's win condition already holds at set-up."""
     start = game.initial_placement(seats)
     return any(game.win_holds(c, start) for c in seats)
 
 
-def _reaches_home(events, home) -> bool:
+def reaches_home(events, home) -> bool:
+    """Whether one of `events` brings a pawn to its colour's Home (`home[colour]`)."""
     for e in events:
         if len(e) == 4 and e[3] == home[e[1]]:
             return True
@@ -80,7 +82,7 @@ def play_random(game, state, players, on_turn, max_plies: int, record, turn_type
     bases = [player.base for player in players]
     count = len(seats)
     home = game.layout.home
-    check_always = not game.win_on_home_only or _setup_wins(game, seats)
+    check_always = not game.win_on_home_only or setup_wins(game, seats)
     win_holds = game.win_holds
     winner = None
     choices = record.choices if record is not None else None
@@ -112,7 +114,7 @@ def play_random(game, state, players, on_turn, max_plies: int, record, turn_type
         if after and move.kind in ("move", "pass"):
             counters, extra, _ = run_consequences(after, colour, move, counters)
             bonus += extra
-        if move.kind == "move" and (check_always or _reaches_home(move.events, home)):
+        if move.kind == "move" and (check_always or reaches_home(move.events, home)):
             for k in range(count):
                 if win_holds(seats[(seat + k) % count], placement, counters):
                     winner = (seat + k) % count

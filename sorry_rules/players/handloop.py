@@ -1,0 +1,273 @@
+"""A lean loop for random games of hand play and of draw play with turn policies: the same
+game as `runner.play_game`, faster.
+
+`play_random(game, state, players, ...)` plays exactly what `play_game` plays when every
+player is a `RandomPlayer`, for the games `players.fastloop` does not cover: hand play (P3-P5,
+A13, A16, A21: every card of the hand is tried), hand actions (`turn.actions`), `turn.take`
+> 1 and `turn.redraw`. It lists the moves as `Game.legal_moves` does (the cards in sorted
+order, a card that cannot move a pawn is no play, a pass kept only when every playable card
+offers one, then the hand actions), makes the same choice (`below_at(base, plies, options)`,
+asked only among two or more moves), and applies the move as `Game.apply` does (cards
+discarded with it, the hand refilled from the pile, the discards reshuffled by the same
+`rng.shuffled` when the pile runs out, consequences, winner checks, bonus and redraw
+counts), so it reaches the same final `State`, records the same choices and makes the same
+`on_turn` calls.
+
+It keeps the state in a small mutable `_Run` and builds a `State` only for `on_turn`, for
+the engine's own moves (below) and at the end. It asks the generated move functions for
+candidates (`FastMoves.select`: each card's moves told apart by exact placement keys) and
+builds only the chosen `Move`. The rarer turns are listed by `Game.legal_moves` itself on a
+position with the turn's cards: every turn of a game with filters (they judge `Move`s), and a
+turn where no card can move (the redraw, discard or forfeit moves). It applies to track games
+whose every card has a generated function, started with no card drawn (`applies`);
+`play_game` uses it then (when `fastloop` does not apply), and its own loop otherwise
+(tests/test_handloop.py plays both on many seeds).
+"""
+
+from __future__ import annotations
+
+from operator import itemgetter
+
+from sorry_rules.base.errors import IllegalMoveError
+from sorry_rules.engine.fastmoves import PASS_CODE
+from sorry_rules.engine.game import Move, State
+from sorry_rules.engine.moverules import run_consequences
+from sorry_rules.engine.rng import below_at, shuffled
+from sorry_rules.engine.turnpolicy import REDRAW, action_moves
+from sorry_rules.players.fastloop import reaches_home, setup_wins
+from sorry_rules.players.protocol import RandomPlayer
+
+_COVERED = frozenset({"board:track", "turn:draw", "turn:hand", "filters", "after", "counters", "actions",
+                      "turn.take", "turn.redraw"})
+_CODE = itemgetter(2)
+
+
+def applies(game, state, players) -> bool:
+    """Whether `play_random` plays this game: random players only, every card generated, no
+    card waiting, no feature but those it covers."""
+    fast = getattr(game, "fast_moves", None)  # grid games have no generated move functions
+    if fast is None or state.card is not None or state.drawn or state.winner is not None:
+        return False
+    if any(f not in _COVERED and not f.startswith("rules.") for f in game.features()):
+        return False
+    if not all(fast.covers(card) for card in range(len(game.card_names))):
+        return False
+    return all(type(player) is RandomPlayer for player in players)
+
+
+class _Deck:
+    """The draw pile (the next card last) and the discards as lists, and the RNG that
+    reshuffles the discards into a new pile (`engine.game.take_card`)."""
+
+    __slots__ = ("pile", "discard", "rng")
+
+    def __init__(self, state: State):
+        self.pile, self.discard, self.rng = list(state.pile), list(state.discard), state.rng
+
+    def take(self):
+        """The top card, None when the pile and the discards are both empty."""
+        if not self.pile:
+            if not self.discard:
+                return None
+            self.rng, pile = shuffled(self.rng, self.discard)
+            self.pile, self.discard = list(pile), []
+        return self.pile.pop()
+
+    def draw(self, n: int) -> list:
+        """`n` cards one by one (`Game.draw`, `turnpolicy.take_cards`); an error when none is left."""
+        cards = []
+        for _ in range(n):
+            card = self.take()
+            if card is None:
+                break
+            cards.append(card)
+        if not cards:
+            raise IllegalMoveError("the draw pile and the discards are both empty")
+        return cards
+
+
+def _playable(select, may_pass, cards, placement, key) -> tuple[list, int]:
+    """Several cards together (a hand, the cards drawn at once), as `Game.legal_moves` lists them:
+    `[(card, candidates)]` of the cards that can move a pawn (P4), passes kept only when
+    every one of them offers one (A21), and the number of candidates. `may_pass[card]`:
+    whether the card's candidates may include a pass (`FastMoves.passes`)."""
+    groups = []
+    total = 0
+    declinable = True
+    passing = False
+    for card in cards:
+        candidates = select[card](placement, key)[0]
+        if not candidates:
+            continue
+        if not may_pass[card]:
+            declinable = False
+            groups.append((card, candidates))
+            total += len(candidates)
+            continue
+        passes = list(map(_CODE, candidates)).count(PASS_CODE)
+        if passes == len(candidates):
+            continue
+        declinable = declinable and passes > 0
+        passing = passing or passes > 0
+        groups.append((card, candidates))
+        total += len(candidates)
+    if passing and not declinable:
+        groups = [(card, [c for c in candidates if c[2] != PASS_CODE]) for card, candidates in groups]
+        total = sum(len(candidates) for _, candidates in groups)
+    return groups, total
+
+
+class _Run:
+    """One game in progress: the state's fields as attributes (lists for the pile, the
+    discards and the hands), and the game's constant tables."""
+
+    def __init__(self, game, state: State, colours: tuple):
+        self.game = game
+        self.placement, self.seats, self.turn, self.plies = state.placement, state.seats, state.turn, state.plies
+        self.counters, self.bonus, self.marks, self.redraws = state.counters, state.bonus, state.marks, state.redraws
+        self.winner = None
+        self.deck = _Deck(state)
+        self.hands = [list(hand) for hand in state.hands] if state.hands is not None else None
+        fast = game.fast_moves
+        self.key = fast.key(self.placement)
+        self.select = [tuple(fast.select[card][c] for card in range(len(game.card_names))) for c in colours]
+        self.to_move, self.may_pass = fast.move, fast.passes
+        self.filters, self.after, self.actions, self.redraw = game.filters, game.after, game.actions, game.redraw
+        self.action_cards = frozenset().union(*(action.cards for action in self.actions))
+        self.home = game.layout.home
+        self.check_always = not game.win_on_home_only or setup_wins(game, state.seats)
+
+    def state(self) -> State:
+        """The game's `State` now (between turns: no card drawn)."""
+        hands = tuple(tuple(hand) for hand in self.hands) if self.hands is not None else None
+        deck = self.deck
+        return State(self.placement, self.seats, self.turn, None, hands, tuple(deck.pile), tuple(deck.discard), deck.rng,
+                     self.winner, self.plies, self.counters, self.bonus, self.marks, (), self.redraws)
+
+    # ---- the moves of a turn -------------------------------------------------------------
+    def options(self, cards: list, drawn: list | None, colour: int) -> tuple[list, list, int]:
+        """The legal moves of the turn as `Game.legal_moves` lists them, for the distinct
+        `cards` in sorted order (the hand's, or those `drawn` this turn in draw play):
+        `(groups, extra, total)`, the moves being every candidate of `groups`
+        (`[(card, candidates)]`) then the `Move`s of `extra`. With filters, and when no card
+        can move (the redraw, discard or forfeit moves), the engine lists them."""
+        if self.filters:
+            moves = self.game.legal_moves(self._position(drawn))
+            return [], moves, len(moves)
+        if drawn is None or len(drawn) > 1:
+            groups, total = _playable(self.select[colour], self.may_pass, cards, self.placement, self.key)
+        else:
+            candidates = self.select[colour][cards[0]](self.placement, self.key)[0]
+            groups, total = ([(cards[0], candidates)] if candidates else []), len(candidates)
+        extra = self._actions(colour) if drawn is None else []
+        if not total and not extra:
+            extra = self.game.legal_moves(self._position(drawn))
+        return groups, extra, total + len(extra)
+
+    def _position(self, drawn: list | None = None) -> State:
+        """The position of the turn for the engine's own moves and a turn policy's condition:
+        the cards `drawn` (draw play) or the hand of the player to move, no pile."""
+        if drawn is not None:
+            card, hands, drawn = drawn[0], None, tuple(drawn[1:])
+        else:
+            card, drawn = None, ()
+            hands = tuple(tuple(hand) if seat == self.turn else () for seat, hand in enumerate(self.hands))
+        return State(self.placement, self.seats, self.turn, card, hands, (), (), 0, None, self.plies, self.counters,
+                     self.bonus, self.marks, drawn, self.redraws)
+
+    def _actions(self, colour: int) -> list:
+        """The hand actions the hand allows (`turnpolicy.action_moves`)."""
+        hand = self.hands[self.turn]
+        if not self.action_cards or self.action_cards.isdisjoint(hand):
+            return []
+        return action_moves(self.actions, self._position(), colour, tuple(hand), Move)
+
+    def pick(self, groups: list, extra: list, total: int, choice: int) -> Move:
+        """The chosen move (the candidates' placement key follows it)."""
+        listed = total - len(extra)
+        if choice >= listed:
+            return extra[choice - listed]
+        for card, candidates in groups:
+            if choice < len(candidates):
+                candidate = candidates[choice]
+                self.key = candidate[0]
+                return self.to_move(candidate, self.placement, card)
+            choice -= len(candidates)
+        raise AssertionError("choice out of range")  # pragma: no cover (choice < total)
+
+    # ---- applying ------------------------------------------------------------------------
+    def apply(self, move: Move, drawn: list) -> None:
+        """`Game.apply` on the run's fields; `drawn` the cards drawn this turn (draw play)."""
+        deck = self.deck
+        if move.card is not None:
+            deck.discard.append(move.card)
+        if move.cards:
+            deck.discard.extend(move.cards)
+        if len(drawn) > 1:
+            unplayed = list(drawn)
+            unplayed.remove(move.card)
+            deck.discard.extend(unplayed)
+        if self.hands is not None and move.card is not None:
+            self._refill(move)
+        self.placement = move.placement
+        kind = move.kind
+        if self.after and kind in ("move", "pass"):
+            self.counters, extra, _ = run_consequences(self.after, self.seats[self.turn], move, self.counters)
+            self.bonus += extra
+        if kind == "move" and (self.check_always or reaches_home(move.events, self.home)):
+            self._check_winner()
+        turn = self.turn
+        if self.winner is None and not move.draw_again:
+            if self.bonus:
+                self.bonus -= 1
+            else:
+                self.turn = (turn + 1) % len(self.seats)
+        self.redraws = 0 if self.redraw is None or turn != self.turn else self.redraws + (kind == REDRAW)
+        self.plies += 1
+
+    def _refill(self, move: Move) -> None:
+        """The cards `move` plays leave the hand and as many are drawn (as in `Game.apply`)."""
+        hand = self.hands[self.turn]
+        for card in (move.card,) + move.cards:
+            hand.remove(card)
+        for _ in range(1 + len(move.cards)):
+            card = self.deck.take()
+            if card is not None:
+                hand.append(card)
+
+    def _check_winner(self) -> None:
+        """The first seat whose win condition holds, the mover first (as in `Game.apply`)."""
+        seats, count, win_holds = self.seats, len(self.seats), self.game.win_holds
+        for k in range(count):
+            seat = (self.turn + k) % count
+            if win_holds(seats[seat], self.placement, self.counters):
+                self.winner = seat
+                return
+
+
+def play_random(game, state, players, on_turn, max_plies: int, record, turn_type) -> State:
+    """Play from `state` as `runner.play_game` would with these random `players` (see the
+    module docstring; call only when `applies`); `on_turn` gets `turn_type` (`runner.Turn`)
+    records as there, `record` (a `runner.GameRecord` or None) gets the choices."""
+    colours = tuple(range(game.layout.C))
+    run = _Run(game, state, colours)
+    bases = [player.base for player in players]
+    choices = record.choices if record is not None else None
+    hand_play, take = run.hands is not None, game.take
+    while run.winner is None and run.plies < max_plies:
+        seat = run.turn
+        colour = run.seats[seat]
+        drawn = []
+        if hand_play:
+            groups, extra, total = run.options(sorted(set(run.hands[seat])), None, colour)
+        else:
+            drawn = run.deck.draw(take)
+            groups, extra, total = run.options(drawn if len(drawn) == 1 else sorted(set(drawn)), drawn, colour)
+        choice = 0 if total == 1 else below_at(bases[seat], run.plies, total)
+        move = run.pick(groups, extra, total, choice)
+        if choices is not None:
+            choices.append(choice)
+        run.apply(move, drawn)
+        if on_turn is not None:
+            on_turn(turn_type(run.plies, seat, move.card, move, choice, total), run.state())
+    return run.state()
