@@ -215,6 +215,26 @@ def test_continue_fills_the_gaps_left_by_out_of_order_batches(tmp_path):
     assert sorted(simfile.read(out).results["a"]) == list(range(12))
 
 
+def test_out_and_continue_on_dask_give_the_local_figures(tmp_path):
+    """A results file written on a Dask cluster (games in the order they come back) and
+    continued there holds the games of the local run and gives its report."""
+    from distributed import LocalCluster
+
+    out = tmp_path / "run.jsonl"
+    full = _json("simulate", "--games", 12, *BASE)
+    dask = ("--players", 2, "--seed", 3, "--engine", "dask", "--batch-size", 2)
+    with LocalCluster(n_workers=1, threads_per_worker=2, processes=False, protocol="tcp",
+                      dashboard_address=None) as cluster:
+        address = ("--scheduler", cluster.scheduler_address)
+        first = _json("simulate", "--games", 12, *dask, *address, "--out", out)
+        head, *games = _lines(out)
+        out.write_bytes(b"".join([head, *games[3:9]]))
+        continued = _json("simulate", "--games", 12, *dask, *address, "--continue", out)
+    assert continued["run"]["games"] == 6
+    assert _figures(first) == _figures(continued) == _figures(full)
+    assert sorted(simfile.read(out).results["a"]) == list(range(12))
+
+
 def test_continue_of_a_complete_file_plays_nothing(tmp_path):
     out = tmp_path / "run.jsonl"
     full = _json("simulate", "--games", 5, *BASE, "--out", out)
@@ -349,14 +369,14 @@ def test_a_full_disk_is_a_message_not_a_traceback(tmp_path, setup):
 def test_ctrl_c_to_the_whole_group_while_workers_start(tmp_path):
     """A terminal's Ctrl-C reaches every process of the group, the pool's workers too, even
     while they are still importing: they must not die of it (a dead worker breaks the pool)."""
-    command = [sys.executable, "-m", "sorry_rules", "simulate", "--games", "100000", "--players", "2", "--jobs", "2",
+    command = [sys.executable, "-m", "sorry_rules", "simulate", "--games", "100000", "--players", "2", "--jobs", "3",
                "--format", "json"]
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT,
                                start_new_session=True)
     try:
         deadline = time.monotonic() + 60
-        while len(_children(process.pid)) < 3:   # the resource tracker and two workers, just started
+        while len(_children(process.pid)) < 3:   # the resource tracker and two workers (3 jobs), just started
             assert process.poll() is None and time.monotonic() < deadline, process.communicate()
             time.sleep(0.01)
         os.killpg(process.pid, signal.SIGINT)

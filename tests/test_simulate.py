@@ -180,6 +180,50 @@ def test_dask_engine_gives_the_same_figures():
     assert _figures(on_dask) == _figures(local)
 
 
+def _thread_cluster(distributed, jobs):
+    """A LocalCluster in this process (threads, not processes): starts in about a second."""
+    return distributed.LocalCluster(n_workers=1, threads_per_worker=jobs, processes=False, protocol="tcp",
+                                    dashboard_address=None)
+
+
+def test_dask_local_cluster_gives_the_same_report(monkeypatch):
+    """`--scheduler local` starts a cluster for the run (here one of threads, to be quick)
+    and gives the report of `--jobs 1` but the run block, key for key and in order."""
+    from sorry_rules.simulation import simdask
+
+    monkeypatch.setattr(simdask, "local_cluster", _thread_cluster)
+    base = ["simulate", "--games", 20, "--players", 4, "--seed", 5, "--rotate", "--bots", "random,greedy"]
+    local = _json(*base, "--jobs", 1)
+    on_dask = _json(*base, "--engine", "dask", "--scheduler", "local", "--jobs", 2, "--batch-size", 3)
+    assert on_dask["run"]["engine"] == "dask"
+    del local["run"], on_dask["run"]
+    assert json.dumps(on_dask) == json.dumps(local)
+
+
+@pytest.mark.slow
+def test_dask_local_cluster_of_processes_gives_the_same_figures():
+    base = ["simulate", "--games", 16, "--players", 2, "--seed", 4]
+    on_dask = _json(*base, "--engine", "dask", "--scheduler", "local", "--jobs", 2)
+    assert on_dask["run"]["jobs"] == 2   # two Dask workers
+    assert _figures(on_dask) == _figures(_json(*base, "--jobs", 1))
+
+
+def test_the_pool_plays_every_game_once():
+    """--jobs 2: this process and a worker share the batches, the last ones taken back
+    from the worker's queue; every game is played and reported exactly once."""
+    from sorry_rules.simulation.simexec import run
+
+    source, _ = load_source("standard")
+    setup = Setup(source, 2, ("random", "random"), 8, 20_000)
+    seen = []
+    details = {}
+    tallies = run({"a": (setup, 16)}, jobs=2, batch_size=1, details=details,
+                  on_result=lambda name, result: seen.append(result.game))
+    assert sorted(seen) == list(range(16)) and tallies["a"].games == 16
+    assert details == {"workers": 2, "interrupted": False}
+    assert tallies["a"] == play_batch(setup, 0, 16)
+
+
 def test_workers_compile_from_the_rule_data_alone(standard):
     """The compiled copy a worker builds from VariantSource data plays the same games."""
     source, _ = load_source("standard")
@@ -319,7 +363,7 @@ def test_split_side(tmp_path, monkeypatch):
     (["simulate", "--jobs", "0"], 2, "--jobs"),
     (["simulate", "--variant", "no-such-variant", "--games", "3"], 2, "no variant 'no-such-variant'"),
     (["simulate", "--players", "5", "--games", "3"], 1, "2-4 players"),
-    (["simulate", "--engine", "dask", "--games", "3"], 2, "--scheduler"),
+    (["simulate", "--engine", "dask", "--games", "3"], 2, "--scheduler local"),
     (["simulate", "--scheduler", "tcp://127.0.0.1:1", "--games", "3"], 2, "--engine dask"),
     (["simulate", "--engine", "dask", "--scheduler", "tcp://127.0.0.1:1", "--connect-timeout", "0.5", "--games", "3"],
      1, "cannot reach the Dask scheduler at tcp://127.0.0.1:1"),
