@@ -64,6 +64,16 @@ def _lines(path: Path) -> list[bytes]:
 
 
 @pytest.fixture(scope="module")
+def dask_address():
+    """A Dask cluster of threads in this process, for the tests of this module that use one."""
+    from distributed import LocalCluster
+
+    with LocalCluster(n_workers=1, threads_per_worker=2, processes=False, protocol="tcp",
+                      dashboard_address=None) as cluster:
+        yield cluster.scheduler_address
+
+
+@pytest.fixture(scope="module")
 def setup():
     source, _ = load_source("standard")
     return Setup(source, 2, ("random", "random"), 3, 20_000)
@@ -106,6 +116,21 @@ def test_a_stopped_pool_run_collects_the_games_in_progress(setup):
     tallies = run({"a": (setup, 400)}, jobs=2, batch_size=10, stop=stop,
                   on_result=lambda name, result: seen.append(result), on_progress=lambda done: stop.set())
     assert 0 < len(seen) < 400 and len({r.game for r in seen}) == len(seen)
+    expected = Tally(2)
+    for result in sorted(seen):
+        expected.add(result)
+    assert tallies["a"] == expected
+
+
+def test_a_stopped_dask_run_tallies_exactly_the_games_it_collected(setup, dask_address):
+    """On Dask a stop cancels the batches still running: the tally is the games collected."""
+    stop = threading.Event()
+    seen = []
+    details = {}
+    tallies = run({"a": (setup, 200)}, engine="dask", scheduler=dask_address, batch_size=2,
+                  stop=stop, details=details, on_result=lambda name, result: seen.append(result),
+                  on_progress=lambda done: stop.set())
+    assert details["interrupted"] is True and 0 < len(seen) < 200
     expected = Tally(2)
     for result in sorted(seen):
         expected.add(result)
@@ -215,21 +240,16 @@ def test_continue_fills_the_gaps_left_by_out_of_order_batches(tmp_path):
     assert sorted(simfile.read(out).results["a"]) == list(range(12))
 
 
-def test_out_and_continue_on_dask_give_the_local_figures(tmp_path):
+def test_out_and_continue_on_dask_give_the_local_figures(tmp_path, dask_address):
     """A results file written on a Dask cluster (games in the order they come back) and
     continued there holds the games of the local run and gives its report."""
-    from distributed import LocalCluster
-
     out = tmp_path / "run.jsonl"
     full = _json("simulate", "--games", 12, *BASE)
-    dask = ("--players", 2, "--seed", 3, "--engine", "dask", "--batch-size", 2)
-    with LocalCluster(n_workers=1, threads_per_worker=2, processes=False, protocol="tcp",
-                      dashboard_address=None) as cluster:
-        address = ("--scheduler", cluster.scheduler_address)
-        first = _json("simulate", "--games", 12, *dask, *address, "--out", out)
-        head, *games = _lines(out)
-        out.write_bytes(b"".join([head, *games[3:9]]))
-        continued = _json("simulate", "--games", 12, *dask, *address, "--continue", out)
+    dask = ("--players", 2, "--seed", 3, "--engine", "dask", "--batch-size", 2, "--scheduler", dask_address)
+    first = _json("simulate", "--games", 12, *dask, "--out", out)
+    head, *games = _lines(out)
+    out.write_bytes(b"".join([head, *games[3:9]]))
+    continued = _json("simulate", "--games", 12, *dask, "--continue", out)
     assert continued["run"]["games"] == 6
     assert _figures(first) == _figures(continued) == _figures(full)
     assert sorted(simfile.read(out).results["a"]) == list(range(12))
