@@ -161,18 +161,18 @@ def _ratio(a, b) -> str:
 
 def engines_table(result: dict) -> str:
     m = result["medians"].get
-    rows = [("apologies " + str(result["apologies"] or "(not installed)") + ", copy-free loop", "apologies"),
+    rows = [("apologies " + (result["apologies"] or "(not measured)") + ", copy-free loop", "apologies"),
             ("sorry-rules, in-process (`play_game`, random players)", "sorry-rules"),
             ("limit_sorry.py" + ("" if result["limit_sorry"] else " (not found)"), "limit_sorry")]
-    lines = ["| engine | 4-player random games/s | 2-player random games/s | legal-move sets/s |",
-             "|---|--:|--:|--:|"]
+    lines = ["| engine | 4-player random games/s | 2-player random games/s | legal-move sets/s |"
+             " 4p games per CPU-s | 2p games per CPU-s |", "|---|--:|--:|--:|--:|--:|"]
     for label, key in rows:
         lines.append(f"| {label} | {_figure(m(f'{key} 4p'))} | {_figure(m(f'{key} 2p'))} | "
-                     f"{_figure(m(f'{key} movegen'), 0)} |")
+                     f"{_figure(m(f'{key} movegen'), 0)} | {_figure(m(f'{key} 4p cpu'))} | {_figure(m(f'{key} 2p cpu'))} |")
     for other in ("apologies", "limit_sorry"):
-        lines.append(f"| sorry-rules / {other} | {_ratio(m('sorry-rules 4p'), m(f'{other} 4p'))} | "
-                     f"{_ratio(m('sorry-rules 2p'), m(f'{other} 2p'))} | "
-                     f"{_ratio(m('sorry-rules movegen'), m(f'{other} movegen'))} |")
+        cells = [_ratio(m(f"sorry-rules {figure}"), m(f"{other} {figure}"))
+                 for figure in ("4p", "2p", "movegen", "4p cpu", "2p cpu")]
+        lines.append(f"| sorry-rules / {other} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
@@ -208,7 +208,7 @@ def main(argv=None) -> int:
         return 0
     print(f"{result['date']}, Python {result['python']}, {result['cpus']} CPUs, {args.rounds} rounds of "
           f"{args.seconds} s per figure, load average {result['load_average_before_after'][0]} -> "
-          f"{result['load_average_before_after'][1]}; medians, wall clock\n")
+          f"{result['load_average_before_after'][1]}; medians (wall clock, and games per CPU-second)\n")
     print(engines_table(result))
     if result["growth"]:
         print()

@@ -2,28 +2,38 @@
 """Games per second of `sorry-play simulate` at 1 and 2 jobs, and the scaling efficiency.
 
 For each job count it times `sorry_rules.simulation.simexec.run` (exactly what `sorry-play simulate`
-runs, without the report) on the same seeded games, `--repeats` times, and keeps the
-median rate. The wall time includes starting the worker processes (spawn) and compiling
-the variant in each, as a user would see it; use enough games that this is small.
+runs, without the report) on the same seeded games. Rounds are interleaved (each round runs
+1 job, then 2 jobs), `--repeats` rounds, and each figure is the median over the rounds. The
+wall time includes starting the worker processes (spawn) and compiling the variant in each,
+as a user would see it; use enough games that this is small. With `--dask ADDRESS` (or
+`--dask local`: a LocalCluster started for each run) the 2-job rounds run on Dask.
 
     efficiency = rate(2 jobs) / (2 * rate(1 job))      (1.0 = perfect scaling)
 
-To tell the pool's overhead from the machine's limits, it first times a plain Python loop
-alone and then in two processes at once (`machine_speedup_2`: how much more work two busy
-processes get done than one; 2.0 on two free, independent cores, less on shared or SMT
-cores or a loaded machine), and reports `speedup_vs_machine` = speedup_2_jobs /
-machine_speedup_2.
+On a shared machine the wall clock says more about the other load than about the pool, so
+the script also reports, per job count:
+- `cpu_ms_per_game`: CPU time of this process and its finished workers per game (the pool's
+  own work: worker start, compiling, pickling, whatever the load);
+- `busy_share`: that CPU time over (jobs x wall time): how much of its cores the run had;
+- `uncontended_games_per_second`: the rate with the wall time scaled by the share of the
+  run's demand for a core that was served, CPU / (CPU + time runnable but waiting for a
+  core), both summed over this process and every descendant from Linux's
+  /proc/PID/schedstat (sampled every 20 ms). Time the run's processes slept (a worker
+  waiting for a batch, the parent waiting for results) stays in, as it is the pool's doing;
+  time they waited for a core taken by someone else is taken out. Its efficiency
+  (`efficiency_2_jobs_uncontended`, and per round) estimates the scaling on a quiet
+  machine; it does not remove the slowdown of a loaded host's shared caches and clocks.
 
-It also checks that both job counts produced identical tallies (determinism), and reports
-the CPU seconds spent per game (this process plus its finished worker processes) and the
-load average before and after: on a shared machine the wall-clock rates only mean something
-when the load stays below the number of CPUs, while the CPU cost per game shows the
-overhead of the pool (process start, compiling, pickling) whatever the load.
+It also times a plain Python loop alone and then in two processes at once
+(`machine_speedup_2`: how much more work two busy processes get done than one; 2.0 on two
+free, independent cores; `--no-calibration` skips it), checks that every job count gave
+identical tallies (determinism), and reports the load average before and after.
 
 Usage::
 
     python bench/simulate_scaling.py                       # 2000 games, 4 players
     python bench/simulate_scaling.py --games 4000 --players 2 --repeats 3
+    python bench/simulate_scaling.py --games 2000 --repeats 3 --dask local
 
 Prints one JSON line.
 """
