@@ -69,7 +69,7 @@ def dask_address():
     from distributed import LocalCluster
 
     with LocalCluster(n_workers=1, threads_per_worker=2, processes=False, protocol="tcp",
-                      dashboard_address=None) as cluster:
+                      dashboard_address=":0") as cluster:
         yield cluster.scheduler_address
 
 
@@ -409,3 +409,31 @@ def test_ctrl_c_to_the_whole_group_while_workers_start(tmp_path):
     assert "Traceback" not in stderr
     report = json.loads(stdout)
     assert report["partial"] is True and report["games_finished"] == report["games"] < 100000
+
+
+@pytest.mark.slow
+def test_ctrl_c_to_the_whole_group_on_a_local_dask_cluster(tmp_path):
+    """`--scheduler local`: a terminal's Ctrl-C reaches the cluster's processes too; they
+    ignore it, and the command stops with the figures of the games collected (exit 130)."""
+    out = tmp_path / "run.jsonl"
+    command = [sys.executable, "-m", "sorry_rules", "simulate", "--games", "100000", "--players", "2", "--engine", "dask",
+               "--scheduler", "local", "--jobs", "2", "--batch-size", "5", "--out", str(out), "--format", "json"]
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT,
+                               start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while not (out.exists() and len(_lines(out)) >= 4):
+            assert process.poll() is None and time.monotonic() < deadline, process.communicate()
+            time.sleep(0.05)
+        os.killpg(process.pid, signal.SIGINT)
+        stdout, stderr = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+    assert process.returncode == 130, stderr
+    assert "Traceback" not in stderr and f"--continue {out}" in stderr
+    report = json.loads(stdout)
+    assert report["partial"] is True and 3 <= report["games"] < 100000
+    assert _figures(_json("simulate", "--from", out)) == _figures(report)

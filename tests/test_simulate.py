@@ -174,7 +174,7 @@ def test_dask_engine_gives_the_same_figures():
 
     base = ["simulate", "--games", 24, "--players", 3, "--seed", 2]
     local = _json(*base, "--jobs", 1)
-    with LocalCluster(n_workers=1, threads_per_worker=2, processes=False, protocol="tcp", dashboard_address=None) as cluster:
+    with LocalCluster(n_workers=1, threads_per_worker=2, processes=False, protocol="tcp", dashboard_address=":0") as cluster:
         on_dask = _json(*base, "--engine", "dask", "--scheduler", cluster.scheduler_address, "--batch-size", 5)
     assert on_dask["run"]["engine"] == "dask" and on_dask["run"]["jobs"] == 1  # one Dask worker
     assert _figures(on_dask) == _figures(local)
@@ -183,7 +183,7 @@ def test_dask_engine_gives_the_same_figures():
 def _thread_cluster(distributed, jobs):
     """A LocalCluster in this process (threads, not processes): starts in about a second."""
     return distributed.LocalCluster(n_workers=1, threads_per_worker=jobs, processes=False, protocol="tcp",
-                                    dashboard_address=None)
+                                    dashboard_address=":0")
 
 
 def test_dask_local_cluster_gives_the_same_report(monkeypatch):

@@ -21,14 +21,18 @@ dask and distributed are imported only inside `run_dask`.
 from __future__ import annotations
 
 import contextlib
+import threading
 
 from sorry_rules.base.errors import SorryRulesError, UsageError
+from sorry_rules.simulation.simsignals import sigint_ignored
 from sorry_rules.simulation.simulate import play_results
 
 #: The `--scheduler` value that starts a LocalCluster for the run.
 LOCAL = "local"
 #: Batches in flight per Dask worker thread.
 IN_FLIGHT_PER_WORKER = 6
+#: Seconds between looks at the stop flag while waiting for the cluster.
+POLL_SECONDS = 0.1
 
 
 class ClusterError(SorryRulesError):
@@ -44,10 +48,10 @@ def _distributed():
 
 
 def local_cluster(distributed, jobs: int):
-    """A LocalCluster of `jobs` worker processes, one thread each, no dashboard, quiet."""
+    """A LocalCluster of `jobs` worker processes, one thread each, the dashboard (if bokeh is installed) on a free port, quiet."""
     import logging
 
-    return distributed.LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None,
+    return distributed.LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=":0",
                                     silence_logs=logging.ERROR)
 
 
@@ -58,7 +62,9 @@ def _client(scheduler: str, jobs: int, connect_timeout: float):
         address = scheduler
         if scheduler == LOCAL:
             try:
-                address = stack.enter_context(local_cluster(distributed, jobs)).scheduler_address
+                with sigint_ignored():   # its worker processes leave Ctrl-C to this one (see simsignals)
+                    cluster = local_cluster(distributed, jobs)
+                address = stack.enter_context(cluster).scheduler_address
             except (OSError, TimeoutError, RuntimeError) as error:
                 raise ClusterError(f"cannot start a local Dask cluster: {error}") from None
         try:
@@ -79,28 +85,32 @@ def run_dask(tasks, scheduler: str | None, jobs: int, collect, connect_timeout: 
         workers = max(1, len(info.get("workers", {})))
         threads = max(workers, sum(w.get("nthreads", 1) for w in info.get("workers", {}).values()))
         queue = iter(tasks)
-        names = {}
+        pending = {}
+        ready = threading.Event()   # set from the client's thread when a batch is done
 
-        def submit_next():
+        def submit_next() -> bool:
             task = next(queue, None)
             if task is None:
-                return None
+                return False
             name, setup, start, count = task
             future = client.submit(play_results, setup, start, count, pure=False)
-            names[future.key] = name
-            return future
+            pending[future] = name
+            future.add_done_callback(lambda _: ready.set())
+            return True
 
-        first = [f for f in (submit_next() for _ in range(threads * IN_FLIGHT_PER_WORKER)) if f is not None]
-        pipeline = distributed.as_completed(first, loop=client.loop)
-        for future in pipeline:
-            collect(names.pop(future.key), _result(future))
-            future.release()
-            if stop.is_set():  # the batches still running are dropped, their games not counted
-                client.cancel(list(pipeline.futures))
+        for _ in range(threads * IN_FLIGHT_PER_WORKER):
+            if not submit_next():
                 break
-            following = submit_next()
-            if following is not None:
-                pipeline.add(following)
+        while pending and not stop.is_set():
+            ready.wait(POLL_SECONDS)
+            ready.clear()
+            for future in [f for f in pending if f.done()]:
+                collect(pending.pop(future), _result(future))
+                future.release()
+                if not stop.is_set():
+                    submit_next()
+        if pending:  # stopping: the batches still running are dropped, their games not counted
+            client.cancel(list(pending))
         return workers
 
 

@@ -33,13 +33,10 @@ use them (in `simpool` and `simdask`), never when the package or the CLI is impo
 
 from __future__ import annotations
 
-import contextlib
-import signal
-import threading
-
 from sorry_rules.base.errors import UsageError
 from sorry_rules.simulation.simdask import ClusterError, run_dask
 from sorry_rules.simulation.simpool import run_pool
+from sorry_rules.simulation.simsignals import stop_on_ctrl_c
 from sorry_rules.simulation.simulate import Tally, batches, play_results
 
 __all__ = ["ClusterError", "run"]
@@ -63,32 +60,6 @@ def _tasks(plan: dict, batch_size: int, done: dict | None = None):
                 streams.remove(stream)
             else:
                 yield task
-
-
-@contextlib.contextmanager
-def _stop_on_ctrl_c(stop):
-    """Yield the run's stop flag: `stop` itself, or an Event set by the first SIGINT (main
-    thread only; the previous handler is back for a second Ctrl-C and after the run)."""
-    if stop is not None:
-        yield stop
-        return
-    event = threading.Event()
-    if threading.current_thread() is not threading.main_thread():
-        yield event
-        return
-    previous = signal.getsignal(signal.SIGINT)
-    if previous is None:   # a handler not installed from Python: give the default back
-        previous = signal.SIG_DFL
-
-    def on_sigint(signum, frame):
-        event.set()
-        signal.signal(signal.SIGINT, previous)
-
-    signal.signal(signal.SIGINT, on_sigint)
-    try:
-        yield event
-    finally:
-        signal.signal(signal.SIGINT, previous)
 
 
 def run(plan: dict, *, jobs: int = 1, engine: str = "local", scheduler: str | None = None,
@@ -121,7 +92,7 @@ def run(plan: dict, *, jobs: int = 1, engine: str = "local", scheduler: str | No
         if on_progress is not None:
             on_progress(played)
 
-    with _stop_on_ctrl_c(stop) as flag:
+    with stop_on_ctrl_c(stop) as flag:
         if engine == "dask":
             details["workers"] = run_dask(tasks, scheduler, jobs, collect, connect_timeout, flag)
         elif jobs == 1:

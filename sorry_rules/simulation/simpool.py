@@ -23,10 +23,9 @@ worker while this process is idle.
 
 from __future__ import annotations
 
-import contextlib
 import signal
-import threading
 
+from sorry_rules.simulation.simsignals import sigint_ignored
 from sorry_rules.simulation.simulate import WorkerError, play_results, warm
 
 #: Batches queued per worker process (one running, the rest waiting).
@@ -45,22 +44,6 @@ def _worker_start(stop, *sources) -> None:
 
 def _play_in_worker(setup, start: int, count: int) -> list:
     return play_results(setup, start, count, _WORKER_STOP)
-
-
-@contextlib.contextmanager
-def _sigint_ignored():
-    """SIGINT ignored in this process for a moment (main thread only): processes started
-    meanwhile inherit that through exec, so a Ctrl-C cannot reach a worker even while it is
-    still importing, before its initializer runs (a worker killed there breaks the pool). A
-    Ctrl-C in this short moment is lost; press it again."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
 
 
 class _Queue:
@@ -127,7 +110,7 @@ def run_pool(tasks, jobs: int, sources: tuple, collect, stop, poll: float = 0.1)
                              initargs=(worker_stop, *sources)) as pool:
         queue = _Queue(pool, collect)
         try:
-            with _sigint_ignored():   # the pool starts a worker at each of its first `workers` submits
+            with sigint_ignored():   # the pool starts a worker at each of its first `workers` submits
                 for task in itertools.islice(tasks, workers):
                     queue.submit(task)
             _play_here(tasks, queue, workers * QUEUED_PER_WORKER, collect, stop)
