@@ -18,8 +18,9 @@ Each round times, one after another so that machine noise hits all alike:
 - with `--growth` (the default), sorry-rules alone on other rule files: players (2-4 on
   standard, 2-6 on tests/rules/six-colours.yaml), pawns per player (`pawns: N` overlays
   written to a temporary folder) and board size (`board:` overlays with other side lengths,
-  standard's slides, start exit and safety zone kept): games/s, cards per game, CPU
-  microseconds per card, legal-move sets/s.
+  standard's slides, start exit and safety zone kept): cards per game, CPU microseconds
+  per card, games and legal-move sets (over 200 mid-game positions of that rule file and
+  player count) per CPU-second, and their ratios to standard with 4 players.
 Figures are medians of the rounds (wall clock; the JSON has the CPU rates too). The policies
 differ slightly: sorry-rules and limit_sorry pick uniformly among the distinct legal results,
 apologies among its move list (where a split 7 is usually listed twice); apologies' rules
@@ -106,15 +107,30 @@ def engines_round(samples: Samples, seconds: float, game, positions, limit, limi
         samples.add("limit_sorry movegen", limit.movegen_per_second(limit_positions, seconds))
 
 
+def movegen_rates(game, positions, seconds: float) -> tuple[float, float]:
+    """Legal-move sets per wall-clock second and per CPU-second over `positions`."""
+    legal_moves = game.legal_moves
+    calls = 0
+    wall, cpu = time.perf_counter(), time.process_time()
+    while time.perf_counter() - wall < seconds:
+        for state in positions:
+            legal_moves(state)
+        calls += len(positions)
+    return calls / (time.perf_counter() - wall), calls / (time.process_time() - cpu)
+
+
 def growth_round(samples: Samples, seconds: float, cases: list) -> None:
     for label, game, players, positions in cases:
         cpu = time.process_time()
         wall, _, games, plies = games_rate(game, players, seconds, 0)
         cpu = time.process_time() - cpu
         samples.add(f"{label} games", wall)
+        samples.add(f"{label} games cpu", games / cpu)
         samples.add(f"{label} plies", plies / games)
         samples.add(f"{label} us/ply", cpu / plies * 1e6)
-        samples.add(f"{label} movegen", movegen_rate(game, positions, seconds))
+        wall, cpu = movegen_rates(game, positions, seconds)
+        samples.add(f"{label} movegen", wall)
+        samples.add(f"{label} movegen cpu", cpu)
 
 
 def measure(rounds: int, seconds: float, limit_path: str, use_apologies: bool, growth: bool) -> dict:
@@ -177,15 +193,18 @@ def engines_table(result: dict) -> str:
 
 
 def growth_table(result: dict) -> str:
+    """Per CPU-second (the wall-clock rates are in the JSON): on a shared machine the CPU
+    figures move far less from round to round."""
     m = result["medians"].get
     base = "players 4 (standard)"
-    lines = ["| sorry-rules on | moves | games/s | cards/game | CPU us/card | legal-move sets/s | games/s vs standard 4p |"
-             " us/card vs standard 4p |", "|---|---|--:|--:|--:|--:|--:|--:|"]
+    lines = ["| sorry-rules on | moves | cards/game | CPU us/card | games per CPU-s | legal-move sets per CPU-s |"
+             " cards/game vs std 4p | us/card vs std 4p | games/CPU-s vs std 4p | sets/CPU-s vs std 4p |",
+             "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|"]
     for label, moves in zip(result["growth"], result["growth_moves"]):
-        lines.append(f"| {label} | {moves} | {_figure(m(f'{label} games'))} | {_figure(m(f'{label} plies'))} | "
-                     f"{_figure(m(f'{label} us/ply'), 2)} | {_figure(m(f'{label} movegen'), 0)} | "
-                     f"{_ratio(m(f'{label} games'), m(f'{base} games'))} | "
-                     f"{_ratio(m(f'{label} us/ply'), m(f'{base} us/ply'))} |")
+        ratios = [_ratio(m(f"{label} {key}"), m(f"{base} {key}")) for key in ("plies", "us/ply", "games cpu", "movegen cpu")]
+        lines.append(f"| {label} | {moves} | {_figure(m(f'{label} plies'))} | {_figure(m(f'{label} us/ply'), 2)} | "
+                     f"{_figure(m(f'{label} games cpu'))} | {_figure(m(f'{label} movegen cpu'), 0)} | "
+                     + " | ".join(ratios) + " |")
     return "\n".join(lines)
 
 
@@ -211,7 +230,7 @@ def main(argv=None) -> int:
           f"{result['load_average_before_after'][1]}; medians (wall clock, and games per CPU-second)\n")
     print(engines_table(result))
     if result["growth"]:
-        print()
+        print("\nGrowth: medians per CPU-second; the last four columns are ratios to standard with 4 players\n")
         print(growth_table(result))
     return 0
 
