@@ -15,14 +15,17 @@ Why this process plays too: a spawned worker spends about 0.4-0.5 CPU-seconds (s
 Python, importing sorry-rules, compiling the variant) before its first game, while this
 process has the variant compiled already and can start at once; and with J workers it would
 only wait. So J jobs are J-1 workers and this process, and a run pays for J-1 worker starts
-instead of J, with no core idle meanwhile. At most `QUEUED_PER_WORKER` batches per worker
-are queued (memory stays flat); when the tasks run out, batches queued for the workers but
-not yet started are taken back and played here, so the last batches do not wait for a busy
-worker while this process is idle.
+instead of J, with no core idle meanwhile. This process plays game by game and, between two
+games, collects the workers' results and refills their queue (at most `QUEUED_PER_WORKER`
+batches per worker, so memory stays flat), so a worker never waits for this process to
+finish a batch. Near the end the batches are halved as they are taken, and when none is
+left, batches queued for the workers but not yet started are taken back and played here:
+the last batches are small, and no core waits long for another's.
 """
 
 from __future__ import annotations
 
+import collections
 import signal
 
 from sorry_rules.simulation.simsignals import sigint_ignored
@@ -69,6 +72,14 @@ class _Queue:
                 raise WorkerError("a worker process ended abruptly (killed from outside, or out of memory)") from None
             self.collect(name, games)
 
+    def refill(self, batches, limit: int) -> None:
+        """Queue batches for the workers until `limit` are queued or none is left."""
+        while len(self.pending) < limit:
+            task = batches.take()
+            if task is None:
+                return
+            self.submit(task)
+
     def collect_done(self) -> None:
         self.collect_finished([future for future in self.pending if future.done()])
 
@@ -99,21 +110,21 @@ class _Queue:
 def run_pool(tasks, jobs: int, sources: tuple, collect, stop, poll: float = 0.1) -> None:
     """Play `tasks` on `jobs - 1` worker processes and in this process (see the module docstring)."""
     # lazy: the process pool only for runs with more than one job (see simexec's docstring)
-    import itertools
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
     context = multiprocessing.get_context("spawn")
     worker_stop = context.Event()
     workers = jobs - 1
+    limit = workers * QUEUED_PER_WORKER
+    batches = _Batches(tasks, limit + 1)
     with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_worker_start,
                              initargs=(worker_stop, *sources)) as pool:
         queue = _Queue(pool, collect)
         try:
             with sigint_ignored():   # the pool starts a worker at each of its first `workers` submits
-                for task in itertools.islice(tasks, workers):
-                    queue.submit(task)
-            _play_here(tasks, queue, workers * QUEUED_PER_WORKER, collect, stop)
+                queue.refill(batches, workers)
+            _play_here(batches, queue, limit, collect, stop)
             queue.drain(stop, worker_stop, poll)
         except BaseException:
             worker_stop.set()
@@ -121,21 +132,52 @@ def run_pool(tasks, jobs: int, sources: tuple, collect, stop, poll: float = 0.1)
             raise
 
 
-def _play_here(tasks, queue: _Queue, limit: int, collect, stop) -> None:
-    """Keep the workers' queue full and play a batch here between looks at it, until no task
-    is left (taking back queued batches at the end) or `stop` is set."""
+class _Batches:
+    """The run's batches, taken one at a time. Near the end (fewer than `spare` batches left
+    after the one taken) a batch taken is halved and its second half put back first, so the
+    last batches get smaller and no process waits long for another's last batch."""
+
+    def __init__(self, tasks, spare: int):
+        self.source, self.ahead, self.spare = iter(tasks), collections.deque(), spare
+
+    def take(self):
+        """The next batch (name, setup, start, count), or None when none is left."""
+        while len(self.ahead) <= self.spare:
+            task = next(self.source, None)
+            if task is None:
+                break
+            self.ahead.append(task)
+        if not self.ahead:
+            return None
+        name, setup, start, count = task = self.ahead.popleft()
+        if len(self.ahead) < self.spare and count > 1:
+            half = count // 2
+            self.ahead.appendleft((name, setup, start + half, count - half))
+            return name, setup, start, half
+        return task
+
+    def put_back(self, task) -> None:
+        self.ahead.appendleft(task)
+
+
+def _play_here(batches: _Batches, queue: _Queue, limit: int, collect, stop) -> None:
+    """Play batches here game by game; between two games collect the workers' finished
+    batches and fill their queue up to `limit`. When no batch is left, take one back from
+    the workers' queue; return when there is none either, or when `stop` is set."""
+    index = end = 0
+    name = setup = None
     while not stop.is_set():
         queue.collect_done()
-        task = None
-        for task in tasks:
-            if len(queue.pending) < limit:
-                queue.submit(task)
-                task = None
-            else:
-                break
-        if task is None:
-            task = queue.take_back()
-        if task is None:
-            return
-        name, setup, start, count = task
-        collect(name, play_results(setup, start, count, stop))
+        if index == end:
+            task = batches.take()
+            if task is None:
+                task = queue.take_back()
+                if task is None:
+                    return
+                batches.put_back(task)
+                task = batches.take()
+            name, setup, index, count = task
+            end = index + count
+        queue.refill(batches, limit)
+        collect(name, play_results(setup, index, 1, stop))
+        index += 1
