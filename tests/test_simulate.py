@@ -224,6 +224,22 @@ def test_the_pool_plays_every_game_once():
     assert tallies["a"] == play_batch(setup, 0, 16)
 
 
+def test_the_last_batches_are_halved_and_cover_every_game_once():
+    from sorry_rules.simulation.simexec import _tasks
+    from sorry_rules.simulation.simpool import _Batches
+
+    batches = _Batches(_tasks({"a": ("A", 100), "b": ("B", 40)}, 20), spare=3)
+    taken = [batches.take() for _ in range(4)]
+    batches.put_back(taken.pop())   # taken back from a worker's queue: it goes first again
+    while (task := batches.take()) is not None:
+        taken.append(task)
+    for name, games in (("a", 100), ("b", 40)):
+        covered = sorted(i for n, _, start, count in taken if n == name for i in range(start, start + count))
+        assert covered == list(range(games))
+    sizes = [count for *_, count in taken]
+    assert sizes[:4] == [20, 20, 20, 20] and sizes[-1] == 1 and max(sizes[-5:]) < 20
+
+
 def test_workers_compile_from_the_rule_data_alone(standard):
     """The compiled copy a worker builds from VariantSource data plays the same games."""
     source, _ = load_source("standard")
