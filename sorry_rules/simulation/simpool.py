@@ -2,10 +2,10 @@
 
 Contract: `run_pool(tasks, jobs, sources, collect, stop)` plays every task
 `(name, setup, start, count)` of the iterator `tasks` exactly once, either in this process or
-in one of `jobs - 1` worker processes, and hands each batch's results to
-`collect(name, results)`, always in this process. Workers use the spawn start method (the
-same on every platform), ignore SIGINT (the parent decides) and compile every variant of
-`sources` once in their initializer. When `stop` is set, no task is started any more, each
+in one of `jobs - 1` worker processes, and hands the results of each batch (of each game
+for the games played here) to `collect(name, results)`, always in this process. Workers use
+the spawn start method (the same on every platform), ignore SIGINT (the parent decides) and
+compile every variant of `sources` once in their initializer. When `stop` is set, no task is started any more, each
 worker ends its batch after the game in progress (so does this process), and the games
 finished by then are collected. Errors of a batch (`WorkerError`) and of the pool (a worker
 killed from outside) are raised here; the pool is shut down and its processes joined before
