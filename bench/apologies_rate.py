@@ -274,6 +274,88 @@ def measure(players: int, games: int, batches: int, seed: int, api: str = "lowle
     }
 
 
+def games_per_second(players: int, seconds: float, seed: int) -> tuple[float, float, int]:
+    """Random games of the copy-free loop (`api="lowlevel"`) for about `seconds` after one
+    untimed warm-up game: (games per wall second, games per CPU second, games). The global
+    `random` state is seeded with `seed` and restored afterwards."""
+    if not HAVE_APOLOGIES:
+        raise RuntimeError("apologies is not installed: pip install apologies")
+    saved = random.getstate()
+    rules = Rules(GameMode.STANDARD)
+    try:
+        random.seed(seed ^ 0x5EED)
+        _play_lowlevel(players, rules)
+        random.seed(seed)
+        games = 0
+        wall, cpu = time.perf_counter(), time.process_time()
+        while True:
+            _play_lowlevel(players, rules)
+            games += 1
+            if time.perf_counter() - wall >= seconds:
+                break
+        return games / (time.perf_counter() - wall), games / (time.process_time() - cpu), games
+    finally:
+        random.setstate(saved)
+
+
+def midgame_samples(count: int = 400, seed: int = 10_000, players: int = 4) -> list:
+    """(rules, view, card) decisions of seeded random 4-player games (the low-level loop),
+    taken at every 20th card from card 60 to 240 as sorry-rules' bench/engine_rate.py takes
+    its positions; each view is a copy (`create_player_view`), so later play cannot change it."""
+    if not HAVE_APOLOGIES:
+        raise RuntimeError("apologies is not installed: pip install apologies")
+    saved = random.getstate()
+    rules = Rules(GameMode.STANDARD)
+    out: list = []
+    try:
+        random.seed(seed)
+        while len(out) < count:
+            _play_sampled(players, rules, out)
+    finally:
+        random.setstate(saved)
+    return out[:count]
+
+
+def _play_sampled(players: int, rules: "Rules", out: list) -> None:
+    """One game of `_play_lowlevel`'s loop, appending (rules, view, card) at cards 60..240."""
+    colors = list(PlayerColor)[:players]
+    first = random.choice(colors)
+    game = Game(playercount=players)
+    rules.start_game(game)
+    order = colors[colors.index(first):] + colors[: colors.index(first)]
+    cards, i = 0, 0
+    while cards < 240:
+        color = order[i]
+        i = (i + 1) % len(order)
+        player = game.players[color]
+        while True:
+            view = game.create_player_view(color)
+            card = game.deck.draw()
+            cards += 1
+            if cards >= 60 and cards % 20 == 0:
+                out.append((rules, view, card))
+            move = random.choice(rules.construct_legal_moves(view, card=card))
+            if move.actions:
+                rules.execute_move(game, player, move)
+            game.deck.discard(card)
+            if game.completed:
+                return
+            if not move.actions or not rules.draw_again(card):
+                break
+
+
+def movegen_per_second(samples: list, seconds: float = 2.0) -> float:
+    """Legal-move lists (`Rules.construct_legal_moves`) per wall-clock second over `samples`
+    (from `midgame_samples`), repeated for about `seconds`."""
+    calls = 0
+    started = time.perf_counter()
+    while time.perf_counter() - started < seconds:
+        for rules, view, card in samples:
+            rules.construct_legal_moves(view, card=card)
+        calls += len(samples)
+    return calls / (time.perf_counter() - started)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--players", type=int, default=4, choices=(2, 3, 4))

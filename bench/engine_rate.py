@@ -39,13 +39,13 @@ def play_batch(game, players: int, games: int, first_seed: int) -> tuple[float, 
     return time.perf_counter() - started, time.process_time() - cpu_started, plies
 
 
-def mid_game_positions(game, count: int = 400) -> list:
+def mid_game_positions(game, count: int = 400, players: int = 4) -> list:
     """States with a drawn card, sampled from seeded random games at plies 60..240."""
     positions = []
     seed = 10_000
     while len(positions) < count:
-        state = game.new_game(seed, players=4)
-        bots = [RandomPlayer(seed, s) for s in range(4)]
+        state = game.new_game(seed, players=players)
+        bots = [RandomPlayer(seed, s) for s in range(players)]
         while state.winner is None and state.plies < 240:
             if game.needs_draw(state):
                 state = game.draw(state)

@@ -64,6 +64,16 @@ def _lines(path: Path) -> list[bytes]:
 
 
 @pytest.fixture(scope="module")
+def dask_address():
+    """A Dask cluster of threads in this process, for the tests of this module that use one."""
+    from distributed import LocalCluster
+
+    with LocalCluster(n_workers=1, threads_per_worker=2, processes=False, protocol="tcp",
+                      dashboard_address=":0") as cluster:
+        yield cluster.scheduler_address
+
+
+@pytest.fixture(scope="module")
 def setup():
     source, _ = load_source("standard")
     return Setup(source, 2, ("random", "random"), 3, 20_000)
@@ -106,6 +116,21 @@ def test_a_stopped_pool_run_collects_the_games_in_progress(setup):
     tallies = run({"a": (setup, 400)}, jobs=2, batch_size=10, stop=stop,
                   on_result=lambda name, result: seen.append(result), on_progress=lambda done: stop.set())
     assert 0 < len(seen) < 400 and len({r.game for r in seen}) == len(seen)
+    expected = Tally(2)
+    for result in sorted(seen):
+        expected.add(result)
+    assert tallies["a"] == expected
+
+
+def test_a_stopped_dask_run_tallies_exactly_the_games_it_collected(setup, dask_address):
+    """On Dask a stop cancels the batches still running: the tally is the games collected."""
+    stop = threading.Event()
+    seen = []
+    details = {}
+    tallies = run({"a": (setup, 200)}, engine="dask", scheduler=dask_address, batch_size=2,
+                  stop=stop, details=details, on_result=lambda name, result: seen.append(result),
+                  on_progress=lambda done: stop.set())
+    assert details["interrupted"] is True and 0 < len(seen) < 200
     expected = Tally(2)
     for result in sorted(seen):
         expected.add(result)
@@ -212,6 +237,21 @@ def test_continue_fills_the_gaps_left_by_out_of_order_batches(tmp_path):
     out.write_bytes(b"".join([head, *reversed(kept)]))
     continued = _json("simulate", "--games", 12, *BASE, "--continue", out)
     assert continued["run"]["games"] == 7 and _figures(continued) == _figures(full)
+    assert sorted(simfile.read(out).results["a"]) == list(range(12))
+
+
+def test_out_and_continue_on_dask_give_the_local_figures(tmp_path, dask_address):
+    """A results file written on a Dask cluster (games in the order they come back) and
+    continued there holds the games of the local run and gives its report."""
+    out = tmp_path / "run.jsonl"
+    full = _json("simulate", "--games", 12, *BASE)
+    dask = ("--players", 2, "--seed", 3, "--engine", "dask", "--batch-size", 2, "--scheduler", dask_address)
+    first = _json("simulate", "--games", 12, *dask, "--out", out)
+    head, *games = _lines(out)
+    out.write_bytes(b"".join([head, *games[3:9]]))
+    continued = _json("simulate", "--games", 12, *dask, "--continue", out)
+    assert continued["run"]["games"] == 6
+    assert _figures(first) == _figures(continued) == _figures(full)
     assert sorted(simfile.read(out).results["a"]) == list(range(12))
 
 
@@ -349,14 +389,14 @@ def test_a_full_disk_is_a_message_not_a_traceback(tmp_path, setup):
 def test_ctrl_c_to_the_whole_group_while_workers_start(tmp_path):
     """A terminal's Ctrl-C reaches every process of the group, the pool's workers too, even
     while they are still importing: they must not die of it (a dead worker breaks the pool)."""
-    command = [sys.executable, "-m", "sorry_rules", "simulate", "--games", "100000", "--players", "2", "--jobs", "2",
+    command = [sys.executable, "-m", "sorry_rules", "simulate", "--games", "100000", "--players", "2", "--jobs", "3",
                "--format", "json"]
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT,
                                start_new_session=True)
     try:
         deadline = time.monotonic() + 60
-        while len(_children(process.pid)) < 3:   # the resource tracker and two workers, just started
+        while len(_children(process.pid)) < 3:   # the resource tracker and two workers (3 jobs), just started
             assert process.poll() is None and time.monotonic() < deadline, process.communicate()
             time.sleep(0.01)
         os.killpg(process.pid, signal.SIGINT)
@@ -369,3 +409,31 @@ def test_ctrl_c_to_the_whole_group_while_workers_start(tmp_path):
     assert "Traceback" not in stderr
     report = json.loads(stdout)
     assert report["partial"] is True and report["games_finished"] == report["games"] < 100000
+
+
+@pytest.mark.slow
+def test_ctrl_c_to_the_whole_group_on_a_local_dask_cluster(tmp_path):
+    """`--scheduler local`: a terminal's Ctrl-C reaches the cluster's processes too; they
+    ignore it, and the command stops with the figures of the games collected (exit 130)."""
+    out = tmp_path / "run.jsonl"
+    command = [sys.executable, "-m", "sorry_rules", "simulate", "--games", "100000", "--players", "2", "--engine", "dask",
+               "--scheduler", "local", "--jobs", "2", "--batch-size", "5", "--out", str(out), "--format", "json"]
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT,
+                               start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while not (out.exists() and len(_lines(out)) >= 4):
+            assert process.poll() is None and time.monotonic() < deadline, process.communicate()
+            time.sleep(0.05)
+        os.killpg(process.pid, signal.SIGINT)
+        stdout, stderr = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+    assert process.returncode == 130, stderr
+    assert "Traceback" not in stderr and f"--continue {out}" in stderr
+    report = json.loads(stdout)
+    assert report["partial"] is True and 3 <= report["games"] < 100000
+    assert _figures(_json("simulate", "--from", out)) == _figures(report)

@@ -174,10 +174,70 @@ def test_dask_engine_gives_the_same_figures():
 
     base = ["simulate", "--games", 24, "--players", 3, "--seed", 2]
     local = _json(*base, "--jobs", 1)
-    with LocalCluster(n_workers=1, threads_per_worker=2, processes=False, protocol="tcp", dashboard_address=None) as cluster:
+    with LocalCluster(n_workers=1, threads_per_worker=2, processes=False, protocol="tcp", dashboard_address=":0") as cluster:
         on_dask = _json(*base, "--engine", "dask", "--scheduler", cluster.scheduler_address, "--batch-size", 5)
     assert on_dask["run"]["engine"] == "dask" and on_dask["run"]["jobs"] == 1  # one Dask worker
     assert _figures(on_dask) == _figures(local)
+
+
+def _thread_cluster(distributed, jobs):
+    """A LocalCluster in this process (threads, not processes): starts in about a second."""
+    return distributed.LocalCluster(n_workers=1, threads_per_worker=jobs, processes=False, protocol="tcp",
+                                    dashboard_address=":0")
+
+
+def test_dask_local_cluster_gives_the_same_report(monkeypatch):
+    """`--scheduler local` starts a cluster for the run (here one of threads, to be quick)
+    and gives the report of `--jobs 1` but the run block, key for key and in order."""
+    from sorry_rules.simulation import simdask
+
+    monkeypatch.setattr(simdask, "local_cluster", _thread_cluster)
+    base = ["simulate", "--games", 20, "--players", 4, "--seed", 5, "--rotate", "--bots", "random,greedy"]
+    local = _json(*base, "--jobs", 1)
+    on_dask = _json(*base, "--engine", "dask", "--scheduler", "local", "--jobs", 2, "--batch-size", 3)
+    assert on_dask["run"]["engine"] == "dask"
+    del local["run"], on_dask["run"]
+    assert json.dumps(on_dask) == json.dumps(local)
+
+
+@pytest.mark.slow
+def test_dask_local_cluster_of_processes_gives_the_same_figures():
+    base = ["simulate", "--games", 16, "--players", 2, "--seed", 4]
+    on_dask = _json(*base, "--engine", "dask", "--scheduler", "local", "--jobs", 2)
+    assert on_dask["run"]["jobs"] == 2   # two Dask workers
+    assert _figures(on_dask) == _figures(_json(*base, "--jobs", 1))
+
+
+def test_the_pool_plays_every_game_once():
+    """--jobs 2: this process and a worker share the batches, the last ones taken back
+    from the worker's queue; every game is played and reported exactly once."""
+    from sorry_rules.simulation.simexec import run
+
+    source, _ = load_source("standard")
+    setup = Setup(source, 2, ("random", "random"), 8, 20_000)
+    seen = []
+    details = {}
+    tallies = run({"a": (setup, 16)}, jobs=2, batch_size=1, details=details,
+                  on_result=lambda name, result: seen.append(result.game))
+    assert sorted(seen) == list(range(16)) and tallies["a"].games == 16
+    assert details == {"workers": 2, "interrupted": False}
+    assert tallies["a"] == play_batch(setup, 0, 16)
+
+
+def test_the_last_batches_are_halved_and_cover_every_game_once():
+    from sorry_rules.simulation.simexec import _tasks
+    from sorry_rules.simulation.simpool import _Batches
+
+    batches = _Batches(_tasks({"a": ("A", 100), "b": ("B", 40)}, 20), spare=3)
+    taken = [batches.take() for _ in range(4)]
+    batches.put_back(taken.pop())   # taken back from a worker's queue: it goes first again
+    while (task := batches.take()) is not None:
+        taken.append(task)
+    for name, games in (("a", 100), ("b", 40)):
+        covered = sorted(i for n, _, start, count in taken if n == name for i in range(start, start + count))
+        assert covered == list(range(games))
+    sizes = [count for *_, count in taken]
+    assert sizes[:4] == [20, 20, 20, 20] and sizes[-1] == 1 and max(sizes[-5:]) < 20
 
 
 def test_workers_compile_from_the_rule_data_alone(standard):
@@ -319,7 +379,7 @@ def test_split_side(tmp_path, monkeypatch):
     (["simulate", "--jobs", "0"], 2, "--jobs"),
     (["simulate", "--variant", "no-such-variant", "--games", "3"], 2, "no variant 'no-such-variant'"),
     (["simulate", "--players", "5", "--games", "3"], 1, "2-4 players"),
-    (["simulate", "--engine", "dask", "--games", "3"], 2, "--scheduler"),
+    (["simulate", "--engine", "dask", "--games", "3"], 2, "--scheduler local"),
     (["simulate", "--scheduler", "tcp://127.0.0.1:1", "--games", "3"], 2, "--engine dask"),
     (["simulate", "--engine", "dask", "--scheduler", "tcp://127.0.0.1:1", "--connect-timeout", "0.5", "--games", "3"],
      1, "cannot reach the Dask scheduler at tcp://127.0.0.1:1"),

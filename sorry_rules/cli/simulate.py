@@ -87,11 +87,13 @@ def _common(fn):
         seed_option(default=1, help="Simulation seed S; game i plays a seed derived from (S, i)."),
         max_plies_option("Stop a game without a winner after this many plies; it counts as won by nobody."),
         click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
-                     help="Worker processes for --engine local (default: the number of CPUs)."),
+                     help="Processes to play in: this one and J-1 workers, or a local Dask cluster's "
+                     "(default: the number of CPUs)."),
         click.option("--engine", type=click.Choice(["local", "dask"]), default="local", show_default=True,
                      help="Where to play: a local process pool or a Dask cluster."),
         click.option("--scheduler", default=None, metavar="ADDRESS",
-                     help="Dask scheduler address, e.g. tcp://HOST:8786 (with --engine dask)."),
+                     help="Dask scheduler address, e.g. tcp://HOST:8786, or `local` for a local Dask cluster "
+                     "of --jobs processes (with --engine dask)."),
         click.option("--connect-timeout", type=click.FloatRange(min=0.1), default=10.0, show_default=True,
                      help="Seconds to wait for the Dask scheduler."),
         click.option("--batch-size", type=click.IntRange(min=1), default=None,
@@ -146,7 +148,8 @@ class _Progress:
 
 
 def _jobs(engine: str, jobs: int | None) -> int:
-    """Local processes to use; for Dask, only what the default batch size is cut for."""
+    """Local processes to use (this one included), or a local Dask cluster's; for a remote
+    Dask cluster, only what the default batch size is cut for."""
     if jobs is not None:
         return jobs
     return os.cpu_count() or 1
