@@ -29,15 +29,18 @@ class FastMoves:
     same moves in the same order, each as a small tuple `(key, draw_again, code, ...)` that
     `move(candidate, P, card)` turns into the `Move`; `key` is the exact key of the move's
     placement (`key(placement)`, KP the key of P), so candidates are told apart without
-    building their placements."""
+    building their placements.
 
-    __slots__ = ("table", "source", "select", "weights")
+    `flat`: the flat-state flavour (`engine.flatstate.FlatMoves`) when every card has one, else None."""
+
+    __slots__ = ("table", "source", "select", "weights", "flat")
 
     def __init__(self, table: tuple, source: str, select: tuple = (), weights: tuple = ()):
         self.table = table
         self.source = source
         self.select = select
         self.weights = weights
+        self.flat = None
 
     def covers(self, card: int) -> bool:
         """Whether `card` is played by generated code."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from sorry_rules.base import limits
-from sorry_rules.players import fastloop
+from sorry_rules.players import fastloop, flatloop
 from sorry_rules.players.protocol import view_of
 
 DEFAULT_MAX_PLIES = limits.DEFAULT_MAX_PLIES
@@ -44,6 +44,12 @@ def play_game(game, state, players, on_turn=None, max_plies: int = DEFAULT_MAX_P
     """Play from `state` until someone wins or `max_plies` moves were applied.
     `players[seat]` chooses for each seat. Returns the final state. Random players only:
     the same game by `players.fastloop` when it applies."""
+    if flatloop.applies(game, state, players, on_turn):
+        state = flatloop.play_flat(game, state, players, max_plies, record)
+        if record is not None:
+            record.final = state
+            record.finished = state.winner is not None
+        return state
     if fastloop.applies(game, state, players):
         state = fastloop.play_random(game, state, players, on_turn, max_plies, record, Turn)
         if record is not None:

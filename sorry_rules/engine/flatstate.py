@@ -1,0 +1,164 @@
+"""Flat positions kept in place, for the flat move functions (`sorry_rules.compiler.loopgen`).
+
+A flat position is `(P, occ, KP)`: `P[c]` colour c's squares as a sorted list, `occ[sq]`
+the colour on exclusive square sq or -1 (entries at squares >= layout.X are not kept
+exact and are never read), `KP` the placement's exact key (`fastmoves.placement_key`).
+`FlatMoves.position` builds one from a placement, `apply` plays a candidate on it in
+place, `placement` reads the canonical placement back.
+
+`FlatMoves.table[card][colour](P, occ, KP)` gives `(candidates, spare_flags)`: the
+candidates of `FastMoves.select` for that placement, in the same order (so the same
+choices pick the same moves). `flat_namespace` adapts the interpreter's helpers to the
+flat functions: every helper is handed a tuple copy of the lists, never the lists.
+"""
+
+from __future__ import annotations
+
+from sorry_rules.engine.fastmoves import FastMoves, placement_key
+from sorry_rules.engine.game import Move
+from sorry_rules.engine.mechanics import Board
+
+
+def freeze(P) -> tuple:
+    """The placement (a tuple of sorted tuples) of the flat lists `P`."""
+    return tuple(map(tuple, P))
+
+
+def dedupe(candidates: list) -> list:
+    """`candidates` without the moves whose key came earlier (all moves of one list have one
+    draw-again flag; a pass, code 5, is kept: it is never the same outcome as a move)."""
+    seen = set()
+    out = []
+    for candidate in candidates:
+        key = candidate[0]
+        if candidate[2] == 5:
+            out.append(candidate)
+        elif key not in seen:
+            seen.add(key)
+            out.append(candidate)
+    return out
+
+
+class _FrozenBoard:
+    """`Board` for generated code: `of` copies the flat lists into a placement first."""
+
+    @staticmethod
+    def of(P, exclusive: int) -> Board:
+        return Board.of(freeze(P), exclusive)
+
+
+def flat_namespace(scope: dict) -> dict:
+    """`fastmoves.namespace(...)` with its helpers wrapped to take flat lists (frozen on
+    entry: the interpreter's code may change what it is given), and `DEDUPE`."""
+    land, land_key = scope["land"], scope["land_key"]
+    sorry_slide, switch_slide, split_second = scope["sorry_slide"], scope["switch_slide"], scope["split_second"]
+    scope.update({
+        "land": lambda c, frm, to, step, P, occ, prefix=(): land(c, frm, to, step, freeze(P), occ, prefix),
+        "land_key": lambda c, frm, to, step, P, occ, prefix, key: land_key(c, frm, to, step, freeze(P), occ, prefix, key),
+        "sorry_slide": lambda c, o, start, sq, P: sorry_slide(c, o, start, sq, freeze(P)),
+        "switch_slide": lambda c, mine, o, sq, P: switch_slide(c, mine, o, sq, freeze(P)),
+        "split_second": lambda c1, i1, sq1, to1, control, rows, P: split_second(c1, i1, sq1, to1, control, rows, freeze(P)),
+        "Board": _FrozenBoard, "DEDUPE": dedupe,
+    })
+    return scope
+
+
+def _relocate(P: list, occ: list, c: int, frm: int, to: int) -> None:
+    squares = P[c]
+    squares[squares.index(frm)] = to
+    squares.sort()
+    occ[frm] = -1
+    occ[to] = c
+
+
+class FlatMoves:
+    """The flat move functions of one variant: `table[card][colour]`, the generated
+    `source` (for tests), the placement key `weights`; `home[c]` colour c's Home square."""
+
+    __slots__ = ("table", "source", "weights", "home", "size")
+
+    def __init__(self, table: tuple, source: str, weights: tuple, mechanics):
+        self.table = table
+        self.source = source
+        self.weights = weights
+        self.home = tuple(mechanics.layout.home)
+        self.size = mechanics.layout.size
+
+    def position(self, placement) -> tuple:
+        """(P, occ, KP): a fresh flat position of `placement`."""
+        occ = [-1] * self.size
+        for c, squares in enumerate(placement):
+            for sq in squares:
+                occ[sq] = c
+        return [list(squares) for squares in placement], occ, placement_key(self.weights, placement)
+
+    @staticmethod
+    def placement(P) -> tuple:
+        """The canonical placement of the flat lists `P`."""
+        return freeze(P)
+
+    def apply(self, candidate: tuple, P: list, occ: list) -> bool:
+        """Play `candidate` (of `table`) on the flat position in place (its key, candidate[0],
+        is the new KP); whether a pawn reached its Home."""
+        code = candidate[2]
+        home = self.home
+        if code == 0:
+            _, _, _, c, frm, to, _ = candidate
+            _relocate(P, occ, c, frm, to)
+            return to == home[c]
+        if code == 4:
+            _, _, _, c1, sq1, to1, c2, sq2, to2 = candidate
+            _relocate(P, occ, c1, sq1, to1)
+            _relocate(P, occ, c2, sq2, to2)
+            return to1 == home[c1] or to2 == home[c2]
+        if code == 6:  # one pawn lands on o's pawn, which goes back to `back`
+            _, _, _, c, frm, to, _, o, back = candidate
+            _relocate(P, occ, o, to, back)
+            _relocate(P, occ, c, frm, to)
+            return False
+        if code == 8:  # a split whose second part bumps
+            _, _, _, c1, sq1, to1, c2, sq2, to2, o, back = candidate
+            _relocate(P, occ, c1, sq1, to1)
+            _relocate(P, occ, o, to2, back)
+            _relocate(P, occ, c2, sq2, to2)
+            return to1 == home[c1]
+        if code == 2:  # sorry: o's pawn on sq goes back, then c's pawn leaves Start for sq
+            _, _, _, c, start, sq, o, back = candidate
+            _relocate(P, occ, o, sq, back)
+            _relocate(P, occ, c, start, sq)
+        elif code == 3:  # switch: c's pawn on `mine` and o's on sq trade squares
+            _, _, _, c, mine, o, sq = candidate
+            P[c][P[c].index(mine)] = sq
+            P[c].sort()
+            P[o][P[o].index(sq)] = mine
+            P[o].sort()
+            occ[sq] = c
+            occ[mine] = o
+        elif code == 1:
+            fresh, fresh_occ, _ = self.position(candidate[3])
+            P[:] = fresh
+            occ[:] = fresh_occ
+            return any(len(e) == 4 and e[3] == home[e[1]] for e in candidate[4])
+        return False
+
+    @staticmethod
+    def move(candidate: tuple, placement: tuple, card: int) -> Move:
+        """The engine's `Move` a candidate stands for, `placement` being the position before."""
+        code, draw_again = candidate[2], candidate[1]
+        if code == 6:
+            _, _, _, c, frm, to, step, o, back = candidate
+            return Move(card, _moved(_moved(placement, o, to, back), c, frm, to), ((step, c, frm, to), ("bump", o, to)),
+                        draw_again, "move")
+        if code == 8:
+            _, _, _, c1, sq1, to1, c2, sq2, to2, o, back = candidate
+            result = _moved(_moved(_moved(placement, c1, sq1, to1), o, to2, back), c2, sq2, to2)
+            return Move(card, result, (("split", c1, sq1, to1), ("split", c2, sq2, to2), ("bump", o, to2)),
+                        draw_again, "move")
+        return FastMoves.move(candidate, placement, card)
+
+
+def _moved(placement: tuple, c: int, frm: int, to: int) -> tuple:
+    squares = list(placement[c])
+    squares[squares.index(frm)] = to
+    squares.sort()
+    return placement[:c] + (tuple(squares),) + placement[c + 1:]

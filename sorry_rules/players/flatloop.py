@@ -1,0 +1,107 @@
+"""The leanest random-game loop: flat state kept in place, for plain track games.
+
+`play_flat(game, state, players, max_plies, record)` plays exactly what `runner.play_game`
+(and `players.fastloop`) plays when every player is a `RandomPlayer`: the same cards drawn
+(the pile and discards as lists, reshuffled by the same `rng.shuffled`), the same
+candidates in the same order (`FastMoves.flat`, the flat flavour of the generated move
+functions, `compiler.loopgen`), the same choices (`below_at(base, plies, n)` among two or
+more), the same winner checks, so the same final `State` and the same recorded choices.
+
+The position lives in `engine.flatstate`'s flat form (sorted pawn lists, the occupancy
+list, the placement key), changed in place by the chosen candidate only: no `Move`, no
+placement per ply; a placement is built where a win condition must be judged (after a pawn
+reached Home, or after every move when the variant's win condition is not about Home
+only) and at the end.
+
+It applies (`applies`) where `fastloop` does and the game has the flat flavour, no
+filters, no consequences, no counters, and nobody asked for per-turn reports (`on_turn`).
+"""
+
+from __future__ import annotations
+
+from sorry_rules.base.errors import IllegalMoveError
+from sorry_rules.engine.flatstate import freeze
+from sorry_rules.engine.game import State
+from sorry_rules.engine.mechanics import DRAW_AGAIN
+from sorry_rules.engine.rng import below_at, shuffled
+from sorry_rules.players import fastloop
+
+_PLAIN = frozenset({"board:track", "turn:draw"})
+
+
+def applies(game, state, players, on_turn) -> bool:
+    """Whether `play_flat` plays this game (see the module docstring)."""
+    if on_turn is not None or not fastloop.applies(game, state, players) or game.fast_moves.flat is None:
+        return False
+    return all(f in _PLAIN or f.startswith("rules.") for f in game.features())
+
+
+def _setup_wins(game, seats) -> bool:
+    """`Game`'s shortcut guard: whether a seat's win condition already holds at set-up."""
+    start = game.initial_placement(seats)
+    return any(game.win_holds(c, start) for c in seats)
+
+
+def _refill(rng: int, discard: list) -> tuple:
+    """(rng, pile, discard) once the pile ran out: the discards shuffled as `Game.draw` does."""
+    if not discard:
+        raise IllegalMoveError("the draw pile and the discards are both empty")
+    rng, pile = shuffled(rng, discard)
+    return rng, list(pile), []
+
+
+def _winner(game, seats, seat: int, placement, counters):
+    """The first seat from `seat` on whose win condition holds (as `Game.apply`), or None."""
+    count = len(seats)
+    for k in range(count):
+        if game.win_holds(seats[(seat + k) % count], placement, counters):
+            return (seat + k) % count
+    return None
+
+
+def play_flat(game, state, players, max_plies: int, record) -> State:
+    """Play from `state` as `runner.play_game` would with these random `players` (call only
+    when `applies`); `record` (a `runner.GameRecord` or None) gets the choices."""
+    seats, turn, plies, rng, bonus, counters = state.seats, state.turn, state.plies, state.rng, state.bonus, state.counters
+    pile, discard = list(state.pile), list(state.discard)
+    flat = game.fast_moves.flat
+    table, apply, home = flat.table, flat.apply, flat.home
+    P, occ, KP = flat.position(state.placement)
+    bases = [player.base for player in players]
+    count = len(seats)
+    check_always = not game.win_on_home_only or _setup_wins(game, seats)
+    winner = None
+    choices = record.choices if record is not None else []
+    while winner is None and plies < max_plies:
+        if not pile:
+            rng, pile, discard = _refill(rng, discard)
+        card = pile.pop()
+        discard.append(card)
+        candidates, flags = table[card][seats[turn]](P, occ, KP)
+        options = len(candidates)
+        if options:
+            choice = 0 if options == 1 else below_at(bases[turn], plies, options)
+            candidate = candidates[choice]
+            KP, again = candidate[0], candidate[1]
+            if candidate[2] == 0:  # one pawn, no bump, no slide: the common case, inline
+                c, frm, to = candidate[3], candidate[4], candidate[5]
+                squares = P[c]
+                squares[squares.index(frm)] = to
+                squares.sort()
+                occ[frm] = -1
+                occ[to] = c
+                judge = check_always or to == home[c]
+            else:
+                judge = apply(candidate, P, occ) or (check_always and candidate[2] != 5)
+            if judge:
+                winner = _winner(game, seats, turn, freeze(P), counters)
+        else:
+            choice, again = 0, flags & DRAW_AGAIN
+        choices.append(choice)
+        plies += 1
+        if winner is None and not again:
+            if bonus:
+                bonus -= 1
+            else:
+                turn = (turn + 1) % count
+    return State(freeze(P), seats, turn, None, None, tuple(pile), tuple(discard), rng, winner, plies, counters, bonus)
