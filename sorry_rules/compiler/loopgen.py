@@ -31,7 +31,7 @@ from sorry_rules import dsl
 from sorry_rules.base.limits import MAX_GENERATED_LINES
 from sorry_rules.compiler.codegen import COVERED, CardWriter, TooLarge, Unsupported
 from sorry_rules.engine.fastmoves import namespace, placement_key, placement_weights
-from sorry_rules.engine.flatstate import FlatMoves, flat_namespace
+from sorry_rules.engine.flatstate import FlatMoves, Slides, flat_namespace
 from sorry_rules.engine.mechanics import DRAW_AGAIN, PASS
 
 #: payload codes of the plain outcomes (`distinct_by_construction`)
@@ -175,6 +175,17 @@ class FlatWriter(CardWriter):
         self.full_landing(c, frm, step)
         self.indent(-2)
 
+    def full_landing(self, c: int, frm: str, step: str) -> None:
+        """A landing on a slide (`flatstate.Slides.land`, code 7); probes as `CardWriter`'s."""
+        if self.probe:
+            super().full_landing(c, frm, step)
+            return
+        self.line(f"rs = slide_land({int(c)}, {frm}, to, occ, KP)")
+        self.line("if rs is not None:")
+        self.indent(1)
+        self.emit_move("", "", "rs[0]", f"7, {int(c)}, {frm}, to, {step}, rs[1], rs[2]")
+        self.indent(-1)
+
     # ---- the two-part split over the flat lists -----------------------------------------------
     def on_board(self) -> str:
         """An expression: how many of the player's pawns stand on exclusive squares (at most 2 counted per colour)."""
@@ -254,15 +265,10 @@ class FlatWriter(CardWriter):
         self.line(f"                if o2 == {c2}:")
         self.line("                    continue")
         self.line(f"                if SLIDE{c2}[to2]:")
-        self.line(f"                    s = P{c1}[:]")
-        self.line("                    s[i1] = to1")
-        self.line("                    s.sort()")
-        self.line(f"                    PQ = ({', '.join('s' if i == c1 else f'P{i}' for i in range(C))},)")
-        self.line(f"                    rl = land_key({c2}, sq2, to2, E_SPLIT, PQ, occ, ((E_SPLIT, {c1}, sq1, to1),), "
-                  f"KP - E{c1}[sq1] + E{c1}[to1])")
-        self.line("                    if rl is not None:")
+        self.line(f"                    rs = slide_land({c2}, sq2, to2, occ, KP - E{c1}[sq1] + E{c1}[to1])")
+        self.line("                    if rs is not None:")
         self.indent(6)
-        self.emit_move("rl[0]", "rl[1]", "rl[2]", "1, rl[0], rl[1]")
+        self.emit_move("", "", "rs[0]", f"9, {c1}, sq1, to1, {c2}, sq2, to2, rs[1], rs[2]")
         self.indent(-6)
         self.line("                    continue")
         self.line("                if o2 >= 0:")
@@ -400,7 +406,7 @@ def flat_moves(game, programs, card_asts) -> FlatMoves | None:
         return None
     if not all(covered):
         return None
-    scope = flat_namespace(namespace(mechanics, constants["ES"]))
+    scope = flat_namespace(namespace(mechanics, constants["ES"]), Slides(mechanics, constants["ES"]))
     scope.update(constants)
     weights = constants["ES"]
     scope["KEY"] = lambda placement: placement_key(weights, placement)

@@ -39,6 +39,45 @@ def dedupe(candidates: list) -> list:
     return out
 
 
+class Slides:
+    """A landing that takes a slide, on the flat occupancy: exactly `Helpers.land`'s rules
+    (a bump on the landing square, every pawn swept bumped unless spared, a spared pawn on
+    the end circle makes the move illegal), without building a placement."""
+
+    def __init__(self, mechanics, weights: tuple):
+        self.weights = weights
+        self.start = tuple(mechanics.start)
+        self.bumpable = mechanics.bumpable
+        self.spares = mechanics.spares
+        self.slide_here = mechanics.slide_here
+
+    def land(self, c: int, frm: int, to: int, occ: list, key: int):
+        """(key, end, bumps) of colour c's pawn landing `frm` -> `to` (a slide square) from the
+        position of `occ` and `key`, `bumps` the (colour, square) of every pawn sent back in
+        order; None when illegal."""
+        info = self.slide_here[c][to]
+        weights, start = self.weights, self.start
+        key += weights[c][info.end] - weights[c][frm]
+        bumps = []
+        o = occ[to]
+        if o >= 0:
+            if o == c or not self.bumpable[c][o]:
+                return None
+            bumps.append((o, to))
+            key += weights[o][start[o]] - weights[o][to]
+        spares = self.spares[c]
+        for sq in info.swept:  # the landing square is not swept; the square left is empty now
+            o = -1 if sq == frm else occ[sq]
+            if o >= 0:
+                if spares[o]:
+                    if sq == info.end:
+                        return None
+                    continue
+                bumps.append((o, sq))
+                key += weights[o][start[o]] - weights[o][sq]
+        return key, info.end, tuple(bumps)
+
+
 class _FrozenBoard:
     """`Board` for generated code: `of` copies the flat lists into a placement first."""
 
@@ -47,9 +86,10 @@ class _FrozenBoard:
         return Board.of(freeze(P), exclusive)
 
 
-def flat_namespace(scope: dict) -> dict:
+def flat_namespace(scope: dict, slides: Slides) -> dict:
     """`fastmoves.namespace(...)` with its helpers wrapped to take flat lists (frozen on
-    entry: the interpreter's code may change what it is given), and `DEDUPE`."""
+    entry: the interpreter's code may change what it is given), `DEDUPE` and `slide_land`
+    (`Slides.land`)."""
     land, land_key = scope["land"], scope["land_key"]
     sorry_slide, switch_slide, split_second = scope["sorry_slide"], scope["switch_slide"], scope["split_second"]
     scope.update({
@@ -58,7 +98,7 @@ def flat_namespace(scope: dict) -> dict:
         "sorry_slide": lambda c, o, start, sq, P: sorry_slide(c, o, start, sq, freeze(P)),
         "switch_slide": lambda c, mine, o, sq, P: switch_slide(c, mine, o, sq, freeze(P)),
         "split_second": lambda c1, i1, sq1, to1, control, rows, P: split_second(c1, i1, sq1, to1, control, rows, freeze(P)),
-        "Board": _FrozenBoard, "DEDUPE": dedupe,
+        "Board": _FrozenBoard, "DEDUPE": dedupe, "slide_land": slides.land,
     })
     return scope
 
@@ -75,7 +115,7 @@ class FlatMoves:
     """The flat move functions of one variant: `table[card][colour]`, the generated
     `source` (for tests), the placement key `weights`; `home[c]` colour c's Home square."""
 
-    __slots__ = ("table", "source", "weights", "home", "size")
+    __slots__ = ("table", "source", "weights", "home", "size", "start")
 
     def __init__(self, table: tuple, source: str, weights: tuple, mechanics):
         self.table = table
@@ -83,6 +123,7 @@ class FlatMoves:
         self.weights = weights
         self.home = tuple(mechanics.layout.home)
         self.size = mechanics.layout.size
+        self.start = tuple(mechanics.start)
 
     def position(self, placement) -> tuple:
         """(P, occ, KP): a fresh flat position of `placement`."""
@@ -122,6 +163,19 @@ class FlatMoves:
             _relocate(P, occ, o, to2, back)
             _relocate(P, occ, c2, sq2, to2)
             return to1 == home[c1]
+        if code == 7:  # one pawn lands on a slide: the pawns swept go back, it ends on `end`
+            _, _, _, c, frm, _, _, end, bumps = candidate
+            for o, sq in bumps:
+                _relocate(P, occ, o, sq, self.start[o])
+            _relocate(P, occ, c, frm, end)
+            return False
+        if code == 9:  # a split whose second part takes a slide
+            _, _, _, c1, sq1, to1, c2, sq2, _, end, bumps = candidate
+            _relocate(P, occ, c1, sq1, to1)
+            for o, sq in bumps:
+                _relocate(P, occ, o, sq, self.start[o])
+            _relocate(P, occ, c2, sq2, end)
+            return to1 == home[c1]
         if code == 2:  # sorry: o's pawn on sq goes back, then c's pawn leaves Start for sq
             _, _, _, c, start, sq, o, back = candidate
             _relocate(P, occ, o, sq, back)
@@ -141,8 +195,7 @@ class FlatMoves:
             return any(len(e) == 4 and e[3] == home[e[1]] for e in candidate[4])
         return False
 
-    @staticmethod
-    def move(candidate: tuple, placement: tuple, card: int) -> Move:
+    def move(self, candidate: tuple, placement: tuple, card: int) -> Move:
         """The engine's `Move` a candidate stands for, `placement` being the position before."""
         code, draw_again = candidate[2], candidate[1]
         if code == 6:
@@ -154,7 +207,25 @@ class FlatMoves:
             result = _moved(_moved(_moved(placement, c1, sq1, to1), o, to2, back), c2, sq2, to2)
             return Move(card, result, (("split", c1, sq1, to1), ("split", c2, sq2, to2), ("bump", o, to2)),
                         draw_again, "move")
+        if code in (7, 9):
+            return _slid_move(candidate, placement, card, self.start)
         return FastMoves.move(candidate, placement, card)
+
+
+def _slid_move(candidate: tuple, placement: tuple, card: int, starts: tuple) -> Move:
+    """The `Move` of a candidate with a slide (code 7, or 9 after a split's first part)."""
+    if candidate[2] == 7:
+        _, draw_again, _, c, frm, to, step, end, bumps = candidate
+        events = [(step, c, frm, to)]
+    else:
+        _, draw_again, _, c1, sq1, to1, c, frm, to, end, bumps = candidate
+        placement = _moved(placement, c1, sq1, to1)
+        events = [("split", c1, sq1, to1), ("split", c, frm, to)]
+    for o, sq in bumps:
+        placement = _moved(placement, o, sq, starts[o])
+        events.append(("bump", o, sq))
+    events.append(("slide", c, to, end))
+    return Move(card, _moved(placement, c, frm, end), tuple(events), draw_again, "move")
 
 
 def _moved(placement: tuple, c: int, frm: int, to: int) -> tuple:
