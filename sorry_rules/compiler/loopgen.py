@@ -146,6 +146,38 @@ class FlatWriter(CardWriter):
             self.line("dup = True")
         self.line(f"out.append(({key}, {da}, {payload}))")
 
+    # ---- sorted lists: the pawns on exclusive squares come first ---------------------------------
+    def step(self, tables, steps: int, kind: str, step: str) -> None:
+        """As `CardWriter.step`, stopping at the first pawn off the exclusive squares."""
+        self.uses_occ = True
+        X = int(self.m.X)
+        for c in self.colours:
+            name = self.module.constant(f"{kind}{int(steps)}_{int(c)}", tables(steps)[c])
+            self.line(f"row = {name}")
+            self.line(f"for sq in P{int(c)}:")
+            self.line(f"    if sq >= {X}:")
+            self.line("        break")
+            self.line("    to = row[sq]")
+            self.line(f"    if to >= {X}:")
+            self.indent(2)
+            self.plain_landing(c, "sq", step)
+            self.indent(-2)
+            self.line("    elif to >= 0:")
+            self.indent(2)
+            self.landing(c, "sq", step)
+            self.indent(-2)
+
+    def track_pawns(self) -> None:
+        """`tp`: (square, colour) of every pawn on the track, in square order."""
+        T = int(self.m.T)
+        self.line("tp = []")
+        for o in range(self.m.layout.C):
+            self.line(f"for s in P{o}:")
+            self.line(f"    if s >= {T}:")
+            self.line("        break")
+            self.line(f"    tp.append((s, {o}))")
+        self.line("tp.sort()")
+
     # ---- landings with a bump inlined ---------------------------------------------------------
     def bump_table(self, c: int) -> str:
         """The name of BUMP<c>: BUMP<c>[o] whether a colour-c pawn landing on o's pawn bumps it."""
