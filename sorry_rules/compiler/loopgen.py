@@ -134,17 +134,26 @@ class FlatWriter(CardWriter):
         self.counts = sources.then  # `n` is read by `then` only
 
     def emit_move(self, result: str, events: str, key: str = "", payload: str = "") -> None:
-        if self.probe or not self.single:
+        """One outcome: appended directly when distinct by construction (a bump or slide marks
+        the list for the final dedupe), else through the seen-set of its flags."""
+        if self.probe:
             super().emit_move(result, events, key, payload)
             return
-        if self.counts:
+        if self.counts or not self.single:
             self.line("n += 1")
         da = "True" if self.flags & DRAW_AGAIN else "False"
         if not key:
             key, payload = f"KEY({result})", f"1, {result}, {events}"
-        if not payload.startswith(_DISTINCT_CODES):
-            self.line("dup = True")
-        self.line(f"out.append(({key}, {da}, {payload}))")
+        if self.single:
+            if not payload.startswith(_DISTINCT_CODES):
+                self.line("dup = True")
+            self.line(f"out.append(({key}, {da}, {payload}))")
+            return
+        seen = self.seen_set("m", self.flags & DRAW_AGAIN)
+        self.line(f"key = {key}")
+        self.line(f"if key not in {seen}:")
+        self.line(f"    {seen}.add(key)")
+        self.line(f"    out.append((key, {da}, {payload}))")
 
     # ---- sorted lists: the pawns on exclusive squares come first ---------------------------------
     def step(self, tables, steps: int, kind: str, step: str) -> None:
@@ -271,6 +280,7 @@ class FlatWriter(CardWriter):
         self.line("        occ[sq1] = -1")
         self.line(f"        if to1 < {X}:")
         self.line(f"            occ[to1] = {c1}")
+        self.line(f"        k1 = KP - E{c1}[sq1] + E{c1}[to1]")
         for c2 in self.colours:
             self.split_second_part(c1, int(c2), rows, X, C)
         self.line(f"        if to1 < {X}:")
@@ -279,7 +289,7 @@ class FlatWriter(CardWriter):
 
     def split_second_part(self, c1: int, c2: int, rows: dict, X: int, C: int) -> None:
         """The second part by a colour-c2 pawn once c1's pawn went sq1 -> to1 (occ shows it)."""
-        first = f"KP - E{c1}[sq1] + E{c1}[to1] - E{c2}[sq2] + E{c2}[to2]"
+        first = f"k1 - E{c2}[sq2] + E{c2}[to2]"
         self.line(f"        row = {rows[c2].replace('SPLIT', 'LAST')}[part]")
         self.line("        i2 = -1")
         self.line(f"        for sq2 in P{c2}:")
@@ -297,7 +307,7 @@ class FlatWriter(CardWriter):
         self.line(f"                if o2 == {c2}:")
         self.line("                    continue")
         self.line(f"                if SLIDE{c2}[to2]:")
-        self.line(f"                    rs = slide_land({c2}, sq2, to2, occ, KP - E{c1}[sq1] + E{c1}[to1])")
+        self.line(f"                    rs = slide_land({c2}, sq2, to2, occ, k1)")
         self.line("                    if rs is not None:")
         self.indent(6)
         self.emit_move("", "", "rs[0]", f"9, {c1}, sq1, to1, {c2}, sq2, to2, rs[1], rs[2]")
@@ -310,6 +320,14 @@ class FlatWriter(CardWriter):
                        f"8, {c1}, sq1, to1, {c2}, sq2, to2, o2, STARTS[o2]")
         self.indent(-6)
         self.line("                    continue")
+        # the same two plain landings the other way round came earlier (same placement) unless
+        # this second part lands on the square the first part left
+        if c2 == c1:
+            self.line("            if i2 < i1 and to2 != sq1:")
+            self.line("                continue")
+        elif self.colours.index(c2) < self.colours.index(c1):
+            self.line("            if to2 != sq1:")
+            self.line("                continue")
         self.indent(3)
         self.emit_move("", "", first, f"4, {c1}, sq1, to1, {c2}, sq2, to2")
         self.indent(-3)
