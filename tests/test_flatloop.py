@@ -108,6 +108,31 @@ def test_play_game_uses_the_flat_loop_for_standard_and_partnership():
         assert not flatloop.applies(game, state, bots, lambda turn, after: None)  # per-turn reports: fastloop
 
 
+class _Turns(list):
+    """An `on_turn` that keeps the turns only (so the flat loop may serve it)."""
+
+    needs_state = False
+
+    def __call__(self, turn, state):
+        self.append(turn)
+
+
+@pytest.mark.parametrize("spec", ["standard", "partnership", "tests/rules/six-colours.yaml"])
+def test_a_turns_only_on_turn_gets_the_same_turns(spec):
+    """`on_turn` with `needs_state` False: the flat loop reports the same `Turn`s (moves with
+    their events, choices, options) as `fastloop` does, and plays the same game."""
+    game = load_game(spec)
+    for seed in range(3):
+        players = game.players_max
+        start = game.new_game(seed, players=players)
+        bots = [RandomPlayer(seed, s) for s in range(players)]
+        flat_turns, lean_turns = _Turns(), _Turns()
+        assert flatloop.applies(game, start, bots, flat_turns)
+        final = play_game(game, start, bots, on_turn=flat_turns)
+        assert final == fastloop.play_random(game, start, bots, lambda t, s: lean_turns.append(t), 5000, None, Turn)
+        assert flat_turns == lean_turns and len(flat_turns) == final.plies
+
+
 def test_distinct_by_construction_is_decided_per_card():
     game = load_game("standard")
     programs = {name: game.card_sources[i] for i, name in enumerate(game.card_names)}

@@ -14,14 +14,16 @@ reached Home, or after every move when the variant's win condition is not about 
 only) and at the end.
 
 It applies (`applies`) where `fastloop` does and the game has the flat flavour, no
-filters, no consequences, no counters, and nobody asked for per-turn reports (`on_turn`).
+filters, no consequences, no counters, and either no `on_turn` or one that reads the turns
+only (its attribute `needs_state` is False, as `simulation`'s counters): it gets each
+`runner.Turn` (the `Move` built for the chosen candidate only) and None for the state.
 """
 
 from __future__ import annotations
 
 from sorry_rules.base.errors import IllegalMoveError
 from sorry_rules.engine.flatstate import freeze
-from sorry_rules.engine.game import State
+from sorry_rules.engine.game import Move, State
 from sorry_rules.engine.mechanics import DRAW_AGAIN
 from sorry_rules.engine.rng import below_at, shuffled
 from sorry_rules.players import fastloop
@@ -31,7 +33,9 @@ _PLAIN = frozenset({"board:track", "turn:draw"})
 
 def applies(game, state, players, on_turn) -> bool:
     """Whether `play_flat` plays this game (see the module docstring)."""
-    if on_turn is not None or not fastloop.applies(game, state, players) or game.fast_moves.flat is None:
+    if on_turn is not None and getattr(on_turn, "needs_state", True):
+        return False
+    if not fastloop.applies(game, state, players) or game.fast_moves.flat is None:
         return False
     return all(f in _PLAIN or f.startswith("rules.") for f in game.features())
 
@@ -59,9 +63,23 @@ def _winner(game, seats, seat: int, placement, counters):
     return None
 
 
-def play_flat(game, state, players, max_plies: int, record) -> State:
+def _reporter(flat, on_turn, turn_type):
+    """`report(plies, seat, card, candidates, choice, flags, P)`: tells `on_turn` the move
+    about to be played from the flat position P, as `runner.Turn` with no state (None)."""
+    def report(plies, seat, card, candidates, choice, flags, P):
+        placement = freeze(P)
+        if candidates:
+            move = flat.move(candidates[choice], placement, card)
+        else:
+            move = Move(card, placement, (), bool(flags & DRAW_AGAIN), "forfeit")
+        on_turn(turn_type(plies + 1, seat, card, move, choice, max(1, len(candidates))), None)
+    return report
+
+
+def play_flat(game, state, players, max_plies: int, record, on_turn=None, turn_type=None) -> State:
     """Play from `state` as `runner.play_game` would with these random `players` (call only
-    when `applies`); `record` (a `runner.GameRecord` or None) gets the choices."""
+    when `applies`); `record` (a `runner.GameRecord` or None) gets the choices, `on_turn`
+    (one whose `needs_state` is False) gets each turn as a `turn_type` and None for the state."""
     seats, turn, plies, rng, bonus, counters = state.seats, state.turn, state.plies, state.rng, state.bonus, state.counters
     pile, discard = list(state.pile), list(state.discard)
     flat = game.fast_moves.flat
@@ -70,6 +88,7 @@ def play_flat(game, state, players, max_plies: int, record) -> State:
     bases = [player.base for player in players]
     count = len(seats)
     check_always = not game.win_on_home_only or _setup_wins(game, seats)
+    report = _reporter(flat, on_turn, turn_type) if on_turn is not None else None
     winner = None
     choices = record.choices if record is not None else []
     while winner is None and plies < max_plies:
@@ -79,8 +98,10 @@ def play_flat(game, state, players, max_plies: int, record) -> State:
         discard.append(card)
         candidates, flags = table[card][seats[turn]](P, occ, KP)
         options = len(candidates)
+        choice = 0 if options < 2 else below_at(bases[turn], plies, options)
+        if report is not None:
+            report(plies, turn, card, candidates, choice, flags, P)
         if options:
-            choice = 0 if options == 1 else below_at(bases[turn], plies, options)
             candidate = candidates[choice]
             KP, again = candidate[0], candidate[1]
             if candidate[2] == 0:  # one pawn, no bump, no slide: the common case, inline
@@ -96,7 +117,7 @@ def play_flat(game, state, players, max_plies: int, record) -> State:
             if judge:
                 winner = _winner(game, seats, turn, freeze(P), counters)
         else:
-            choice, again = 0, flags & DRAW_AGAIN
+            again = flags & DRAW_AGAIN
         choices.append(choice)
         plies += 1
         if winner is None and not again:

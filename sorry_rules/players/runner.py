@@ -43,9 +43,10 @@ class GameRecord:
 def play_game(game, state, players, on_turn=None, max_plies: int = DEFAULT_MAX_PLIES, record: GameRecord | None = None):
     """Play from `state` until someone wins or `max_plies` moves were applied.
     `players[seat]` chooses for each seat. Returns the final state. Random players only:
-    the same game by `players.fastloop` when it applies."""
+    the same game by `players.flatloop` or `players.fastloop` when one applies; an `on_turn`
+    whose attribute `needs_state` is False may be given None for the state there."""
     if flatloop.applies(game, state, players, on_turn):
-        state = flatloop.play_flat(game, state, players, max_plies, record)
+        state = flatloop.play_flat(game, state, players, max_plies, record, on_turn, Turn)
         if record is not None:
             record.final = state
             record.finished = state.winner is not None
