@@ -26,6 +26,7 @@ caller's lists).
 from __future__ import annotations
 
 import functools
+import re
 
 from sorry_rules import dsl
 from sorry_rules.base.limits import MAX_GENERATED_LINES
@@ -385,18 +386,29 @@ class FlatWriter(CardWriter):
 
     def function(self, ast, name: str | None = None) -> list[str]:
         self.visit(ast)
-        C = self.m.layout.C
-        head = [f"def f{self.card}_{self.player}(P, occ, KP):"]
-        head.append("    " + ", ".join(f"P{i}" for i in range(C)) + (", = P" if C == 1 else " = P"))
-        head += ["    out = []", "    spare = 0", "    n = 0", "    B = None"]
+        head = [f"def f{self.card}_{self.player}(P, occ, KP):", *_locals(self.body, self.m.layout.C), "    out = []"]
         head += [f"    {s} = set()" for s in sorted(self.sets)]
         tail = []
         if self.single:
             head.append("    dup = False")
             tail.append("    if dup:")
             tail.append("        out = DEDUPE(out)")
-        tail += ["    return out, spare", ""]
+        tail += [f"    return out, {'spare' if _uses(self.body, 'spare') else 0}", ""]
         return head + self.body + tail + self.extra
+
+
+def _uses(body: list[str], name: str) -> bool:
+    """Whether the generated lines `body` name the local `name`."""
+    pattern = re.compile(rf"\b{name}\b")
+    return any(pattern.search(line) for line in body)
+
+
+def _locals(body: list[str], colours: int) -> list[str]:
+    """The lines that set up the locals `body` reads: the colours' square lists it names
+    (`P0 = P[0]`), `spare`, the outcome count `n` and the lazy board `B`."""
+    lines = [f"    P{i} = P[{i}]" for i in range(colours) if _uses(body, f"P{i}")]
+    lines += [f"    {name} = {value}" for name, value in (("spare", "0"), ("n", "0"), ("B", "None")) if _uses(body, name)]
+    return lines
 
 
 class FlatProbe(FlatWriter):
@@ -408,10 +420,7 @@ class FlatProbe(FlatWriter):
 
     def function(self, ast, name: str | None = None) -> list[str]:
         self.visit(ast)
-        C = self.m.layout.C
-        head = [f"def {name}(P, occ):"]
-        head.append("    " + ", ".join(f"P{i}" for i in range(C)) + (", = P" if C == 1 else " = P"))
-        head += ["    n = 0", "    B = None", "    KP = 0"]
+        head = [f"def {name}(P, occ):", *_locals(self.body, self.m.layout.C), "    KP = 0"]
         return head + self.body + ["    return False", ""] + self.extra
 
 

@@ -133,6 +133,12 @@ class FlatMoves:
                 occ[sq] = c
         return [list(squares) for squares in placement], occ, placement_key(self.weights, placement)
 
+    def prepared(self, placement, card: int, colour: int) -> tuple:
+        """(function, P, occ, KP): the flat move function of `card` for a player of `colour`
+        and a fresh flat position of `placement`; `function(P, occ, KP)` is one legal-move set
+        (benchmarks time exactly that call over prepared positions)."""
+        return (self.table[card][colour], *self.position(placement))
+
     @staticmethod
     def placement(P) -> tuple:
         """The canonical placement of the flat lists `P`."""
