@@ -62,7 +62,7 @@ def _check_position(fast, reference, placement, seats, turn) -> None:
 
 
 @pytest.mark.parametrize("spec,rules", CASES, ids=IDS)
-@pytest.mark.parametrize("positions", short_and_full(25, 1000))
+@pytest.mark.parametrize("positions", short_and_full(6, 1000))
 def test_flat_functions_equal_the_interpreter_on_random_positions(spec, rules, positions):
     fast, reference = _pair(spec, rules)
     if _flat(fast) is None:
@@ -84,7 +84,7 @@ def _play_three_ways(fast, reference, seed: int, players: int):
 
 
 @pytest.mark.parametrize("spec,rules", CASES, ids=IDS)
-@pytest.mark.parametrize("games", short_and_full(3, 60))
+@pytest.mark.parametrize("games", short_and_full(1, 60))
 def test_the_flat_loop_plays_the_same_games(spec, rules, games):
     fast, reference = _pair(spec, rules)
     start = fast.new_game(0, players=fast.players_min)
@@ -93,7 +93,7 @@ def test_the_flat_loop_plays_the_same_games(spec, rules, games):
         assert _flat(fast) is None or not fastloop.applies(fast, start, bots) or fast.filters or fast.after or fast.counters
         return
     for seed in range(games):
-        for players in range(fast.players_min, fast.players_max + 1):
+        for players in sorted({fast.players_min, fast.players_max, min(4, fast.players_max)}):
             finals, choices = _play_three_ways(fast, reference, seed, players)
             assert finals[0] == finals[1] == finals[2], (seed, players)
             assert choices[0] == choices[1] == choices[2]
