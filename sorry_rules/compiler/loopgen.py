@@ -1,26 +1,27 @@
 """Generate the flat-state flavour of a race-track variant's move functions.
 
 For every card and player colour one function `f<card>_<colour>(P, occ, KP) -> (candidates,
-spare_flags)` is written from the templates of `compiler.codegen.CardWriter` (the
-candidates flavour): the same candidates in the same order, each `(key, draw_again, code,
-...)` as `engine.fastmoves.FastMoves.select` gives them, but read from a position kept in
-place by the caller (`engine.flatstate`): `P[c]` colour c's squares as a sorted *list*,
-`occ` the occupancy list (exact on the exclusive squares), `KP` the placement's key; the
-function rebuilds nothing and changes nothing it is given (it may change `occ` while it
-runs, and restores it before returning).
+spare_flags)` is written from `compiler.codegen.CardWriter`'s templates (the candidates
+flavour), over a position the caller keeps in place (`engine.flatstate`): `P[c]` colour c's
+squares as a sorted list, `occ` the occupancy list, `KP` the placement's key. It lists the
+candidates of `FastMoves.select` for that placement in the same order (so the same choices
+pick the same moves), rebuilds nothing, and leaves what it is given as it found it (`occ`
+may change while it runs). Beyond `CardWriter`: a landing that bumps without sliding is
+written inline (candidate code 6), a landing on a slide runs `flatstate.Slides.land` on the
+occupancy (code 7), a two-part split's second part likewise (codes 8, 9), pawn loops stop
+at the first pawn off the exclusive squares, a split is skipped unless two pawns stand on
+them, and `can(...)` probes read the caller's occupancy.
 
-Distinct by construction: a function whose effect has one source of outcomes (one
-`forward`, `backward`, `enter`, `sorry` or `switch`, with no alternative, split, pass or
-bonus beside it) lists its plain outcomes without a set: two different pawns' plain
-landings of one primitive cannot give one placement (a pawn would have to land on its own
-colour's square), nor two plain `sorry`s or `switch`es of different pawn pairs. An outcome
-that bumps or slides (the interpreter's helpers) marks the list, and a marked list is
-deduplicated at the end keeping first occurrences: the same set in the same order as the
-seen-sets of the other flavours. Every other function keeps the seen-sets.
+Distinct by construction (decided per function, `distinct_by_construction`): when the
+effect's sources cannot give one placement twice by plain outcomes (no bump, no slide),
+those are appended without a set; an outcome that bumps or slides marks the list, and a
+marked list is deduplicated at the end keeping first occurrences: the same list as the
+seen-sets give. Every other function keeps the seen-sets (by key), and in a two-part split
+skips a plain outcome whose mirror (the same two landings the other way round) came earlier.
 
-Security contract: as `compiler.codegen`'s (templates and integers only; the namespace is
-that module's, with helper wrappers that hand the interpreter's code tuples, never the
-caller's lists).
+Security contract: as `compiler.codegen`'s. The source is built from templates and integers
+only; the namespace is `engine.fastmoves.namespace` with helper wrappers that hand the
+interpreter's code tuples, never the caller's lists (`flatstate.flat_namespace`).
 """
 
 from __future__ import annotations

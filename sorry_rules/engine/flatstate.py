@@ -7,9 +7,24 @@ exact and are never read), `KP` the placement's exact key (`fastmoves.placement_
 place, `placement` reads the canonical placement back.
 
 `FlatMoves.table[card][colour](P, occ, KP)` gives `(candidates, spare_flags)`: the
-candidates of `FastMoves.select` for that placement, in the same order (so the same
-choices pick the same moves). `flat_namespace` adapts the interpreter's helpers to the
-flat functions: every helper is handed a tuple copy of the lists, never the lists.
+moves of `FastMoves.select` for that placement, in the same order (so the same choices
+pick the same moves), each a tuple `(key of the result, draw_again, code, ...)`:
+
+    0  c, frm, to, step                      one pawn moves (no bump, no slide)
+    1  placement, events                     the interpreter's outcome, whole
+    2  c, start, sq, o, back                 sorry: o's pawn on sq goes to `back`
+    3  c, mine, o, sq                        switch
+    4  c1, sq1, to1, c2, sq2, to2            a two-part split
+    5  (nothing)                             pass
+    6  c, frm, to, step, o, back             one pawn lands on o's pawn, which goes to `back`
+    7  c, frm, to, step, end, bumps          one pawn lands on a slide and ends on `end`;
+                                             `bumps`: (colour, square) of each pawn sent back
+    8  c1, sq1, to1, c2, sq2, to2, o, back   a split whose second part bumps
+    9  c1, sq1, to1, c2, sq2, to2, end, bumps  a split whose second part slides
+
+`FlatMoves.move` turns one into the engine's `Move`. `flat_namespace` adapts the
+interpreter's helpers to the flat functions: every helper is handed a tuple copy of the
+lists, never the lists.
 """
 
 from __future__ import annotations
