@@ -8,6 +8,8 @@ holds a rule file's text."""
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 
 from sorry_rules.compiler import load_game
@@ -25,7 +27,9 @@ from .test_codegen import CASES, HOSTILE, _standard_data, _write, random_placeme
 IDS = [f"{s.split('/')[-1]}{'+' + r[0] if r else ''}" for s, r in CASES]
 
 
+@functools.lru_cache(maxsize=None)
 def _pair(spec, rules):
+    """(generated, reference) copies of one game (shared by this module's tests, read only)."""
     fast = load_game(spec, rules)
     reference = load_game(spec, rules)
     reference.use_fast_moves(None)

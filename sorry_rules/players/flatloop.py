@@ -35,9 +35,11 @@ def applies(game, state, players, on_turn) -> bool:
     """Whether `play_flat` plays this game (see the module docstring)."""
     if on_turn is not None and getattr(on_turn, "needs_state", True):
         return False
-    if not fastloop.applies(game, state, players) or game.fast_moves.flat is None:
+    if not fastloop.applies(game, state, players):
         return False
-    return all(f in _PLAIN or f.startswith("rules.") for f in game.features())
+    if not all(f in _PLAIN or f.startswith("rules.") for f in game.features()):
+        return False
+    return game.fast_moves.flat is not None  # generated here on first use
 
 
 def _setup_wins(game, seats) -> bool:
