@@ -15,7 +15,7 @@ import pytest
 from sorry_rules.compiler import load_game
 from sorry_rules.dsl.parser import parse_effect
 from sorry_rules.compiler.loopgen import distinct_by_construction
-from sorry_rules.engine.flatstate import dedupe
+from sorry_rules.engine.flatstate import dedupe, plain_key
 from sorry_rules.engine.rng import Random
 from sorry_rules.players import fastloop, flatloop
 from sorry_rules.players.protocol import RandomPlayer
@@ -58,7 +58,8 @@ def _check_position(fast, reference, placement, seats, turn) -> None:
         if not fast.hand_play:
             assert reference.candidate_moves(reference.position(placement, seats, turn, card=card), card) == moves
         for candidate, move in zip(candidates, moves):
-            assert candidate[0] == fast.fast_moves.key(move.placement)
+            key = candidate[0] if candidate[0] is not None else plain_key(candidate, KP, flat.weights)
+            assert key == fast.fast_moves.key(move.placement)
             Q, qocc, _ = flat.position(placement)
             flat.apply(candidate, Q, qocc)
             exact, exact_occ, _ = flat.position(move.placement)
@@ -147,8 +148,11 @@ def test_distinct_by_construction_is_decided_per_card():
 
 
 def test_dedupe_keeps_first_occurrences_and_passes():
-    assert dedupe([(5, False, 0), (7, False, 0), (5, False, 1), (5, False, 5)]) == [
-        (5, False, 0), (7, False, 0), (5, False, 5)]
+    weights = ((0, 1, 2, 4),)
+    plain = (None, False, 0, 0, 1, 3, "forward")  # key 10 - 1 + 4 = 13
+    assert dedupe([(5, False, 1), (13, False, 1), (5, False, 1), plain, (5, False, 5)], 10, weights) == [
+        (5, False, 1), (13, False, 1), (5, False, 5)]
+    assert dedupe([plain, (13, False, 1)], 10, weights) == [plain]
 
 
 def test_hostile_names_never_reach_the_flat_source(tmp_path):

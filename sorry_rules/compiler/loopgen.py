@@ -134,6 +134,7 @@ class FlatWriter(CardWriter):
         sources = _Sources()
         sources.visit(ast)
         self.counts = sources.then  # `n` is read by `then` only
+        self.kinds = {kind for kind, _, _ in sources.found}
 
     def emit_move(self, result: str, events: str, key: str = "", payload: str = "") -> None:
         """One outcome: appended directly when distinct by construction (a bump or slide marks
@@ -145,9 +146,15 @@ class FlatWriter(CardWriter):
             self.line("n += 1")
         da = "True" if self.flags & DRAW_AGAIN else "False"
         if not key:
-            key, payload = f"KEY({result})", f"1, {result}, {events}"
+            self.line("if KB is None:")
+            self.line("    KB = KEY(P) - KP")
+            key, payload = f"KEY({result}) - KB", f"1, {result}, {events}"
         if self.single:
-            if not payload.startswith(_DISTINCT_CODES):
+            if payload.startswith(_DISTINCT_CODES):
+                key = "None"  # `flatstate.plain_key`, if the list needs it
+            elif payload.startswith("6,") and "Sorry" not in self.kinds:
+                pass  # a bump: two colours change, unlike a plain step; unlike a switch, one goes to Start
+            else:
                 self.line("dup = True")
             self.line(f"out.append(({key}, {da}, {payload}))")
             return
@@ -372,7 +379,9 @@ class FlatWriter(CardWriter):
         passes = (self.seen_set("p", 0), self.seen_set("p", 1))
         self.line("if e:")
         self.line(f"    S = {moves[1]} if da else {moves[0]}")
-        self.line("    key = KEY(r)")
+        self.line("    if KB is None:")
+        self.line("        KB = KEY(P) - KP")
+        self.line("    key = KEY(r) - KB")
         self.line("    if key not in S:")
         self.line("        S.add(key)")
         self.line("        out.append((key, da, 1, r, e))")
@@ -393,7 +402,7 @@ class FlatWriter(CardWriter):
         if self.single:
             head.append("    dup = False")
             tail.append("    if dup:")
-            tail.append("        out = DEDUPE(out)")
+            tail.append("        out = DEDUPE(out, KP)")
         tail += [f"    return out, {'spare' if _uses(self.body, 'spare') else 0}", ""]
         return head + self.body + tail + self.extra
 
@@ -406,9 +415,11 @@ def _uses(body: list[str], name: str) -> bool:
 
 def _locals(body: list[str], colours: int) -> list[str]:
     """The lines that set up the locals `body` reads: the colours' square lists it names
-    (`P0 = P[0]`), `spare`, the outcome count `n` and the lazy board `B`."""
+    (`P0 = P[0]`), `spare`, the outcome count `n`, the lazy board `B` and the lazy key base
+    `KB` (the position's key less KP: an interpreter's outcome's key less KB is counted from KP)."""
     lines = [f"    P{i} = P[{i}]" for i in range(colours) if _uses(body, f"P{i}")]
-    lines += [f"    {name} = {value}" for name, value in (("spare", "0"), ("n", "0"), ("B", "None")) if _uses(body, name)]
+    lines += [f"    {name} = {value}" for name, value in (("spare", "0"), ("n", "0"), ("B", "None"), ("KB", "None"))
+              if _uses(body, name)]
     return lines
 
 

@@ -8,7 +8,10 @@ place, `placement` reads the canonical placement back.
 
 `FlatMoves.table[card][colour](P, occ, KP)` gives `(candidates, spare_flags)`: the
 moves of `FastMoves.select` for that placement, in the same order (so the same choices
-pick the same moves), each a tuple `(key of the result, draw_again, code, ...)`:
+pick the same moves), each a tuple `(key, draw_again, code, ...)`. The key is the result's
+key counted from `KP` (the loop passes 0: keys then tell results of one position apart),
+or None for a plain outcome of a function whose plain outcomes are distinct by
+construction (`compiler.loopgen`; `plain_key` gives it). Codes:
 
     0  c, frm, to, step                      one pawn moves (no bump, no slide)
     1  placement, events                     the interpreter's outcome, whole
@@ -39,16 +42,37 @@ def freeze(P) -> tuple:
     return tuple(map(tuple, P))
 
 
-def dedupe(candidates: list) -> list:
-    """`candidates` without the moves whose key came earlier (all moves of one list have one
-    draw-again flag; a pass, code 5, is kept: it is never the same outcome as a move)."""
+def plain_key(candidate: tuple, KP: int, weights: tuple) -> int:
+    """The key of a plain candidate (codes 0, 2, 3) listed without it: the key `KP` of its
+    position changed by its relocations (`weights`: the placement key's)."""
+    E, code, c = weights, candidate[2], candidate[3]
+    if code == 0:  # c, frm, to
+        return KP - E[c][candidate[4]] + E[c][candidate[5]]
+    if code == 2:  # sorry: c, start, sq, o, back
+        _, _, _, c, start, sq, o, back = candidate
+        return KP - E[c][start] + E[c][sq] - E[o][sq] + E[o][back]
+    _, _, _, c, mine, o, sq = candidate  # switch
+    return KP - E[c][mine] + E[c][sq] - E[o][sq] + E[o][mine]
+
+
+def dedupe(candidates: list, KP: int, weights: tuple) -> list:
+    """`candidates` without the moves whose result came earlier (all moves of one list have
+    one draw-again flag; a pass, code 5, is kept: it is never the same outcome as a move);
+    a key left None is `plain_key`'s."""
     seen = set()
     out = []
     for candidate in candidates:
         key = candidate[0]
         if candidate[2] == 5:
             out.append(candidate)
-        elif key not in seen:
+            continue
+        if key is None:
+            if candidate[2] == 0:  # plain_key, inline for the common case
+                E = weights[candidate[3]]
+                key = KP - E[candidate[4]] + E[candidate[5]]
+            else:
+                key = plain_key(candidate, KP, weights)
+        if key not in seen:
             seen.add(key)
             out.append(candidate)
     return out
@@ -103,9 +127,10 @@ class _FrozenBoard:
 
 def flat_namespace(scope: dict, slides: Slides) -> dict:
     """`fastmoves.namespace(...)` with its helpers wrapped to take flat lists (frozen on
-    entry: the interpreter's code may change what it is given), `DEDUPE` and `slide_land`
-    (`Slides.land`)."""
+    entry: the interpreter's code may change what it is given), `DEDUPE(candidates, KP)`
+    (`dedupe`) and `slide_land` (`Slides.land`)."""
     land, land_key = scope["land"], scope["land_key"]
+    weights = slides.weights
     sorry_slide, switch_slide, split_second = scope["sorry_slide"], scope["switch_slide"], scope["split_second"]
     scope.update({
         "land": lambda c, frm, to, step, P, occ, prefix=(): land(c, frm, to, step, freeze(P), occ, prefix),
@@ -113,7 +138,8 @@ def flat_namespace(scope: dict, slides: Slides) -> dict:
         "sorry_slide": lambda c, o, start, sq, P: sorry_slide(c, o, start, sq, freeze(P)),
         "switch_slide": lambda c, mine, o, sq, P: switch_slide(c, mine, o, sq, freeze(P)),
         "split_second": lambda c1, i1, sq1, to1, control, rows, P: split_second(c1, i1, sq1, to1, control, rows, freeze(P)),
-        "Board": _FrozenBoard, "DEDUPE": dedupe, "slide_land": slides.land,
+        "Board": _FrozenBoard, "slide_land": slides.land,
+        "DEDUPE": lambda candidates, KP: dedupe(candidates, KP, weights),
     })
     return scope
 

@@ -86,7 +86,7 @@ def play_flat(game, state, players, max_plies: int, record, on_turn=None, turn_t
     pile, discard = list(state.pile), list(state.discard)
     flat = game.fast_moves.flat
     table, apply, home = flat.table, flat.apply, flat.home
-    P, occ, KP = flat.position(state.placement)
+    P, occ, _ = flat.position(state.placement)
     bases = [player.base for player in players]
     count = len(seats)
     check_always = not game.win_on_home_only or _setup_wins(game, seats)
@@ -98,14 +98,14 @@ def play_flat(game, state, players, max_plies: int, record, on_turn=None, turn_t
             rng, pile, discard = _refill(rng, discard)
         card = pile.pop()
         discard.append(card)
-        candidates, flags = table[card][seats[turn]](P, occ, KP)
+        candidates, flags = table[card][seats[turn]](P, occ, 0)  # keys relative to this position
         options = len(candidates)
         choice = 0 if options < 2 else below_at(bases[turn], plies, options)
         if report is not None:
             report(plies, turn, card, candidates, choice, flags, P)
         if options:
             candidate = candidates[choice]
-            KP, again = candidate[0], candidate[1]
+            again = candidate[1]
             if candidate[2] == 0:  # one pawn, no bump, no slide: the common case, inline
                 c, frm, to = candidate[3], candidate[4], candidate[5]
                 squares = P[c]
