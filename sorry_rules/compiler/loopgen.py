@@ -265,7 +265,11 @@ class FlatWriter(CardWriter):
         self.indent(-1)
 
     def split_first(self, c1: int, rows: dict, control: str, steps: int, X: int, C: int) -> None:
-        """The first part moved by a colour-c1 pawn, each second part after it."""
+        """The first part moved by a colour-c1 pawn, each second part after it. A first part
+        that bumps or slides is played here (`pre`: its relocations and events, candidates
+        of code 10) unless it sends back a pawn of the player's own colours (the
+        interpreter's `split_second` then, as for every first part in `CardWriter`)."""
+        own = self.module.constant(f"OWN{int(self.player)}", tuple(c in self.colours for c in range(C)))
         self.line("i1 = -1")
         self.line(f"for sq1 in P{c1}:")
         self.line(f"    if sq1 >= {X}:")
@@ -275,11 +279,27 @@ class FlatWriter(CardWriter):
         self.line(f"        to1 = {rows[c1]}[part][sq1]")
         self.line("        if to1 < 0:")
         self.line("            continue")
+        self.line("        pre = None")
+        self.line(f"        k1 = KP - E{c1}[sq1] + E{c1}[to1]")
+        self.line("        end1 = to1")
         self.line(f"        if to1 < {X}:")
         self.line("            o1 = occ[to1]")
         self.line(f"            if o1 == {c1}:")
         self.line("                continue")
-        self.line(f"            if o1 >= 0 or SLIDE{c1}[to1]:")
+        self.line(f"            if SLIDE{c1}[to1]:")
+        self.line(f"                rs = slide_land({c1}, sq1, to1, occ, KP)")
+        self.line("                if rs is None:")
+        self.line("                    continue")
+        self.line(f"                if not sends_back(rs[2], {own}):")
+        self.line("                    k1, end1 = rs[0], rs[1]")
+        self.line(f"                    pre = chain(None, {c1}, sq1, to1, end1, rs[2])")
+        self.line("            elif o1 >= 0:")
+        self.line(f"                if not {self.bump_table(c1)}[o1]:")
+        self.line("                    continue")
+        self.line(f"                if not {own}[o1]:")
+        self.line("                    k1 = k1 - ES[o1][to1] + ES[o1][STARTS[o1]]")
+        self.line(f"                    pre = chain(None, {c1}, sq1, to1, to1, ((o1, to1),))")
+        self.line(f"            if pre is None and (o1 >= 0 or SLIDE{c1}[to1]):")
         self.line(f"                for rl in split_second({c1}, i1, sq1, to1, {control}, "
                   f"{rows[c1].replace('SPLIT', 'REST')}[part], P):")
         self.indent(5)
@@ -287,17 +307,22 @@ class FlatWriter(CardWriter):
         self.indent(-5)
         self.line("                continue")
         self.line("        occ[sq1] = -1")
-        self.line(f"        if to1 < {X}:")
-        self.line(f"            occ[to1] = {c1}")
-        self.line(f"        k1 = KP - E{c1}[sq1] + E{c1}[to1]")
+        self.line("        if pre is not None:")
+        self.line("            for o, s in pre[2]:")
+        self.line("                occ[s] = -1")
+        self.line(f"        if end1 < {X}:")
+        self.line(f"            occ[end1] = {c1}")
         for c2 in self.colours:
-            self.split_second_part(c1, int(c2), rows, X, C)
-        self.line(f"        if to1 < {X}:")
-        self.line("            occ[to1] = -1")
+            self.split_second_part(c1, int(c2), rows, X)
+        self.line(f"        if end1 < {X}:")
+        self.line("            occ[end1] = -1")
+        self.line("        if pre is not None:")
+        self.line("            for o, s in pre[2]:")
+        self.line("                occ[s] = o")
         self.line(f"        occ[sq1] = {c1}")
 
-    def split_second_part(self, c1: int, c2: int, rows: dict, X: int, C: int) -> None:
-        """The second part by a colour-c2 pawn once c1's pawn went sq1 -> to1 (occ shows it)."""
+    def split_second_part(self, c1: int, c2: int, rows: dict, X: int) -> None:
+        """The second part by a colour-c2 pawn once c1's pawn went sq1 -> end1 (occ shows it)."""
         first = f"k1 - E{c2}[sq2] + E{c2}[to2]"
         self.line(f"        row = {rows[c2].replace('SPLIT', 'LAST')}[part]")
         self.line("        i2 = -1")
@@ -319,27 +344,40 @@ class FlatWriter(CardWriter):
         self.line(f"                    rs = slide_land({c2}, sq2, to2, occ, k1)")
         self.line("                    if rs is not None:")
         self.indent(6)
-        self.emit_move("", "", "rs[0]", f"9, {c1}, sq1, to1, {c2}, sq2, to2, rs[1], rs[2]")
+        self.split_outcome(c2, "rs[0]", f"9, {c1}, sq1, to1, {c2}, sq2, to2, rs[1], rs[2]", "rs[1], rs[2]")
         self.indent(-6)
         self.line("                    continue")
         self.line("                if o2 >= 0:")
         self.line(f"                    if {self.bump_table(c2)}[o2]:")
         self.indent(6)
-        self.emit_move("", "", f"{first} - ES[o2][to2] + ES[o2][STARTS[o2]]",
-                       f"8, {c1}, sq1, to1, {c2}, sq2, to2, o2, STARTS[o2]")
+        self.split_outcome(c2, f"{first} - ES[o2][to2] + ES[o2][STARTS[o2]]",
+                           f"8, {c1}, sq1, to1, {c2}, sq2, to2, o2, STARTS[o2]", "to2, ((o2, to2),)")
         self.indent(-6)
         self.line("                    continue")
         # the same two plain landings the other way round came earlier (same placement) unless
         # this second part lands on the square the first part left
         if c2 == c1:
-            self.line("            if i2 < i1 and to2 != sq1:")
+            self.line("            if pre is None and i2 < i1 and to2 != sq1:")
             self.line("                continue")
         elif self.colours.index(c2) < self.colours.index(c1):
-            self.line("            if to2 != sq1:")
+            self.line("            if pre is None and to2 != sq1:")
             self.line("                continue")
         self.indent(3)
-        self.emit_move("", "", first, f"4, {c1}, sq1, to1, {c2}, sq2, to2")
+        self.split_outcome(c2, first, f"4, {c1}, sq1, to1, {c2}, sq2, to2", "to2, ()")
         self.indent(-3)
+
+    def split_outcome(self, c2: int, key: str, payload: str, landing: str) -> None:
+        """One outcome of a split: `payload` after a plain first part, else code 10 (the first
+        part's relocations and events, then the second's: `landing` is its end and bumps)."""
+        self.line("if pre is None:")
+        self.indent(1)
+        self.emit_move("", "", key, payload)
+        self.indent(-1)
+        self.line("else:")
+        self.indent(1)
+        self.line(f"rc = chain(pre, {c2}, sq2, to2, {landing})")
+        self.emit_move("", "", key, "10, rc[0], rc[1]")
+        self.indent(-1)
 
     # ---- passes, guards, the interpreter's primitives ---------------------------------------
     def condition(self, node) -> str:

@@ -24,6 +24,8 @@ construction (`compiler.loopgen`; `plain_key` gives it). Codes:
                                              `bumps`: (colour, square) of each pawn sent back
     8  c1, sq1, to1, c2, sq2, to2, o, back   a split whose second part bumps
     9  c1, sq1, to1, c2, sq2, to2, end, bumps  a split whose second part slides
+    10 relocations, events                   a split whose first part bumps or slides:
+                                             (colour, from, to) in order, and the events
 
 `FlatMoves.move` turns one into the engine's `Move`. `flat_namespace` adapts the
 interpreter's helpers to the flat functions: every helper is handed a tuple copy of the
@@ -117,6 +119,30 @@ class Slides:
         return key, info.end, tuple(bumps)
 
 
+def sends_back(bumps: tuple, own: tuple) -> bool:
+    """Whether one of `bumps` ((colour, square) pairs) is a pawn of a colour `own` marks."""
+    for o, _ in bumps:
+        if own[o]:
+            return True
+    return False
+
+
+def chain(before, c: int, frm: int, to: int, end: int, bumps: tuple, start: tuple) -> tuple:
+    """(relocations, events, bumps) of one part of a split, after `before` (a chain or None):
+    colour c's pawn `frm` -> `to`, the pawns of `bumps` ((colour, square)) sent to Start,
+    the pawn ending on `end` (after a slide when end != to)."""
+    relocations = list(before[0]) if before is not None else []
+    events = list(before[1]) if before is not None else []
+    events.append(("split", c, frm, to))
+    for o, sq in bumps:
+        relocations.append((o, sq, start[o]))
+        events.append(("bump", o, sq))
+    relocations.append((c, frm, end))
+    if end != to:
+        events.append(("slide", c, to, end))
+    return tuple(relocations), tuple(events), bumps
+
+
 class _FrozenBoard:
     """`Board` for generated code: `of` copies the flat lists into a placement first."""
 
@@ -138,7 +164,8 @@ def flat_namespace(scope: dict, slides: Slides) -> dict:
         "sorry_slide": lambda c, o, start, sq, P: sorry_slide(c, o, start, sq, freeze(P)),
         "switch_slide": lambda c, mine, o, sq, P: switch_slide(c, mine, o, sq, freeze(P)),
         "split_second": lambda c1, i1, sq1, to1, control, rows, P: split_second(c1, i1, sq1, to1, control, rows, freeze(P)),
-        "Board": _FrozenBoard, "slide_land": slides.land,
+        "Board": _FrozenBoard, "slide_land": slides.land, "sends_back": sends_back,
+        "chain": lambda before, c, frm, to, end, bumps: chain(before, c, frm, to, end, bumps, slides.start),
         "DEDUPE": lambda candidates, KP: dedupe(candidates, KP, weights),
     })
     return scope
@@ -223,6 +250,12 @@ class FlatMoves:
                 _relocate(P, occ, o, sq, self.start[o])
             _relocate(P, occ, c2, sq2, end)
             return to1 == home[c1]
+        if code == 10:  # relocations in order
+            reached = False
+            for c, frm, to in candidate[3]:
+                _relocate(P, occ, c, frm, to)
+                reached = reached or to == home[c]
+            return reached
         if code == 2:  # sorry: o's pawn on sq goes back, then c's pawn leaves Start for sq
             _, _, _, c, start, sq, o, back = candidate
             _relocate(P, occ, o, sq, back)
@@ -256,6 +289,10 @@ class FlatMoves:
                         draw_again, "move")
         if code in (7, 9):
             return _slid_move(candidate, placement, card, self.start)
+        if code == 10:
+            for c, frm, to in candidate[3]:
+                placement = _moved(placement, c, frm, to)
+            return Move(card, placement, candidate[4], draw_again, "move")
         return FastMoves.move(candidate, placement, card)
 
 
