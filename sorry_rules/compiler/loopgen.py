@@ -196,6 +196,37 @@ class FlatWriter(CardWriter):
             self.line(f"    tp.append((s, {o}))")
         self.line("tp.sort()")
 
+    def visit_Sorry(self, node):
+        """As `CardWriter.visit_Sorry`; a slide after it on the flat occupancy (code 7: the
+        sorry's bump first among the bumps, as `Mechanics.sorry` lists its events)."""
+        if self.probe:
+            super().visit_Sorry(node)
+            return
+        m = self.m
+        self.track_pawns()
+        self.module.constant("STARTS", tuple(int(x) for x in m.start))
+        for c in self.colours:
+            c = int(c)
+            ok = tuple(bool(m.bumpable[c][o] and (node.relation is None or m.matches(c, o, node.relation)))
+                       for o in range(m.layout.C))
+            name = self.module.constant(f"SORRY{self.fresh()}_{c}", ok)
+            start = int(m.start[c])
+            self.line(f"if {start} in P{c}:")
+            self.line("    for sq, o in tp:")
+            self.line(f"        if {name}[o]:")
+            self.indent(3)
+            if m.slide_after_sorry:
+                self.line(f"if SLIDE{c}[sq]:")
+                self.line(f"    rs = slide_land({c}, {start}, sq, occ, KP)")
+                self.line("    if rs is not None:")
+                self.indent(2)
+                self.emit_move("", "", "rs[0]", f"7, {c}, {start}, sq, E_SORRY, rs[1], rs[2]")
+                self.indent(-2)
+                self.line("    continue")
+            key = f"KP - E{c}[{start}] + E{c}[sq] - ES[o][sq] + ES[o][STARTS[o]]"
+            self.emit_move("", "", key, f"2, {c}, {start}, sq, o, STARTS[o]")
+            self.indent(-3)
+
     # ---- landings with a bump inlined ---------------------------------------------------------
     def bump_table(self, c: int) -> str:
         """The name of BUMP<c>: BUMP<c>[o] whether a colour-c pawn landing on o's pawn bumps it."""
