@@ -142,7 +142,7 @@ class FlatWriter(CardWriter):
         if self.probe:
             super().emit_move(result, events, key, payload)
             return
-        if self.counts or not self.single:
+        if self.counts:
             self.line("n += 1")
         da = "True" if self.flags & DRAW_AGAIN else "False"
         if not key:
@@ -424,7 +424,8 @@ class FlatWriter(CardWriter):
         if self.probe:
             self.line("return True")
             return
-        self.line("n += 1")
+        if self.counts:
+            self.line("n += 1")
         if flags & PASS:
             da = "True" if flags & DRAW_AGAIN else "False"
             seen = self.seen_set("p", flags & DRAW_AGAIN)
@@ -435,12 +436,16 @@ class FlatWriter(CardWriter):
             self.line(f"spare |= {int(flags)}")
 
     def primitive(self, node) -> None:
+        if self.probe:
+            super().primitive(node)
+            return
         index = len([k for k in self.module.constants if k.startswith("PRIM")])
         name = self.module.constant(f"PRIM{index}", self.programs.effect(node))
         self.need_board()
         self.line(f"for r, e, f in {name}({int(self.player)}, B):")
         self.indent(1)
-        self.line("n += 1")
+        if self.counts:
+            self.line("n += 1")
         if self.flags:
             self.line(f"f |= {int(self.flags)}")
         self.line("da = bool(f & DRAW_AGAIN)")
@@ -497,7 +502,8 @@ class FlatProbe(FlatWriter):
 
     def __init__(self, module, mechanics, programs, card: int, player: int):
         CardWriter.__init__(self, module, mechanics, programs, card, player, probe=True)
-        self.single = False
+        self.single = self.counts = False
+        self.kinds: set[str] = set()
 
     def function(self, ast, name: str | None = None) -> list[str]:
         self.visit(ast)
