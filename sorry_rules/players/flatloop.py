@@ -85,7 +85,8 @@ def play_flat(game, state, players, max_plies: int, record, on_turn=None, turn_t
     seats, turn, plies, rng, bonus, counters = state.seats, state.turn, state.plies, state.rng, state.bonus, state.counters
     pile, discard = list(state.pile), list(state.discard)
     flat = game.fast_moves.flat
-    table, apply, home = flat.table, flat.apply, flat.home
+    apply, home = flat.apply, flat.home
+    by_seat = [tuple(row[colour] for row in flat.table) for colour in seats]  # by_seat[seat][card]
     P, occ, _ = flat.position(state.placement)
     bases = [player.base for player in players]
     count = len(seats)
@@ -93,12 +94,13 @@ def play_flat(game, state, players, max_plies: int, record, on_turn=None, turn_t
     report = _reporter(flat, on_turn, turn_type) if on_turn is not None else None
     winner = None
     choices = record.choices if record is not None else []
+    functions = by_seat[turn]
     while winner is None and plies < max_plies:
         if not pile:
             rng, pile, discard = _refill(rng, discard)
         card = pile.pop()
         discard.append(card)
-        candidates, flags = table[card][seats[turn]](P, occ, 0)  # keys relative to this position
+        candidates, flags = functions[card](P, occ, 0)  # keys relative to this position
         options = len(candidates)
         choice = 0 if options < 2 else below_at(bases[turn], plies, options)
         if report is not None:
@@ -127,4 +129,5 @@ def play_flat(game, state, players, max_plies: int, record, on_turn=None, turn_t
                 bonus -= 1
             else:
                 turn = (turn + 1) % count
+                functions = by_seat[turn]
     return State(freeze(P), seats, turn, None, None, tuple(pile), tuple(discard), rng, winner, plies, counters, bonus)
