@@ -16,7 +16,7 @@ from sorry_rules.compiler import load_game
 from sorry_rules.dsl.parser import parse_effect
 from sorry_rules.compiler.loopgen import distinct_by_construction
 from sorry_rules.engine.flatstate import dedupe, plain_key
-from sorry_rules.engine.rng import Random
+from sorry_rules.engine.rng import Random, below, below_at, seed_state, shuffled, stream_at
 from sorry_rules.players import fastloop, flatloop
 from sorry_rules.players.protocol import RandomPlayer
 from sorry_rules.players.runner import GameRecord, Turn, play_game
@@ -169,3 +169,23 @@ def test_hostile_names_never_reach_the_flat_source(tmp_path):
     assert source == _flat(plain).source
     for name in (*hostile.colours, *hostile.card_names, hostile.name, "import", "'", "red", "sorry opponent"):
         assert name not in source
+
+
+def _reference_shuffled(state: int, items) -> tuple:
+    """Fisher-Yates with one `below` per swap: what `rng.shuffled` computed before it was unrolled."""
+    out = list(items)
+    for i in range(len(out) - 1, 0, -1):
+        state, j = below(state, i + 1)
+        out[i], out[j] = out[j], out[i]
+    return state, tuple(out)
+
+
+def test_the_unrolled_shuffle_and_choice_give_the_same_numbers():
+    """`rng.shuffled` (unrolled) and `below_at` (bounds from a table) keep their numbers."""
+    rnd = Random("numbers")
+    for size in list(range(0, 60)) + [255, 256, 300]:
+        state = seed_state("shuffle", size, rnd.below(1000))
+        assert shuffled(state, range(size)) == _reference_shuffled(state, range(size))
+    for n in (1, 2, 3, 7, 45, 255, 256, 1000, 2**40 + 3):
+        for index in range(50):
+            assert below_at(12345, index, n) == below(stream_at(12345, index), n)[1]

@@ -1,4 +1,4 @@
-"""The leanest random-game loop: flat state kept in place, for plain track games.
+"""The leanest random-game loop: flat state kept in place, for draw-play track games.
 
 `play_flat(game, state, players, max_plies, record)` plays exactly what `runner.play_game`
 (and `players.fastloop`) plays when every player is a `RandomPlayer`: the same cards drawn
@@ -8,15 +8,17 @@ functions, `compiler.loopgen`), the same choices (`below_at(base, plies, n)` amo
 more), the same winner checks, so the same final `State` and the same recorded choices.
 
 The position lives in `engine.flatstate`'s flat form (sorted pawn lists, the occupancy
-list, the placement key), changed in place by the chosen candidate only: no `Move`, no
-placement per ply; a placement is built where a win condition must be judged (after a pawn
-reached Home, or after every move when the variant's win condition is not about Home
-only) and at the end.
+list), changed in place by the chosen candidate only: no `Move`, no placement per ply; a
+placement is built where a win condition must be judged (after a pawn reached Home, or
+after every move when the variant's win condition is not about Home only), for the chosen
+move's `Move` where consequences (`after:`: counters, bonus turns) must read it, and at
+the end.
 
-It applies (`applies`) where `fastloop` does and the game has the flat flavour, no
-filters, no consequences, no counters, and either no `on_turn` or one that reads the turns
-only (its attribute `needs_state` is False, as `simulation`'s counters): it gets each
-`runner.Turn` (the `Move` built for the chosen candidate only) and None for the state.
+It applies (`applies`) where `fastloop` does, the game has the flat flavour and no filters
+(they choose among whole `Move`s), and there is either no `on_turn` or one that reads the
+turns only (its attribute `needs_state` is False, as `simulation`'s counters): that one
+gets each `runner.Turn` (the `Move` built for the chosen candidate only) and None for the
+state.
 """
 
 from __future__ import annotations
@@ -25,10 +27,11 @@ from sorry_rules.base.errors import IllegalMoveError
 from sorry_rules.engine.flatstate import freeze
 from sorry_rules.engine.game import Move, State
 from sorry_rules.engine.mechanics import DRAW_AGAIN
+from sorry_rules.engine.moverules import run_consequences
 from sorry_rules.engine.rng import below_at, shuffled
 from sorry_rules.players import fastloop
 
-_PLAIN = frozenset({"board:track", "turn:draw"})
+_PLAIN = frozenset({"board:track", "turn:draw", "after", "counters"})
 
 
 def applies(game, state, players, on_turn) -> bool:
@@ -78,6 +81,14 @@ def _reporter(flat, on_turn, turn_type):
     return report
 
 
+def _consequences(after, flat, colour: int, card: int, candidate: tuple, P, counters) -> tuple:
+    """(counters, bonus turns won) once `candidate` (a move or a pass) is played from the
+    flat position P: the variant's consequences (`after:`) run on its `Move`, as in `Game.apply`."""
+    move = flat.move(candidate, freeze(P), card)
+    counters, extra, _ = run_consequences(after, colour, move, counters)
+    return counters, extra
+
+
 def play_flat(game, state, players, max_plies: int, record, on_turn=None, turn_type=None) -> State:
     """Play from `state` as `runner.play_game` would with these random `players` (call only
     when `applies`); `record` (a `runner.GameRecord` or None) gets the choices, `on_turn`
@@ -92,6 +103,7 @@ def play_flat(game, state, players, max_plies: int, record, on_turn=None, turn_t
     count = len(seats)
     check_always = not game.win_on_home_only or _setup_wins(game, seats)
     report = _reporter(flat, on_turn, turn_type) if on_turn is not None else None
+    after = game.after
     winner = None
     choices = record.choices if record is not None else []
     functions = by_seat[turn]
@@ -108,6 +120,9 @@ def play_flat(game, state, players, max_plies: int, record, on_turn=None, turn_t
         if options:
             candidate = candidates[choice]
             again = candidate[1]
+            if after:
+                counters, extra = _consequences(after, flat, seats[turn], card, candidate, P, counters)
+                bonus += extra
             if candidate[2] == 0:  # one pawn, no bump, no slide: the common case, inline
                 c, frm, to = candidate[3], candidate[4], candidate[5]
                 squares = P[c]
