@@ -195,7 +195,7 @@ def compile_variant(loaded: LoadedVariant) -> tuple[Game, list[Problem]]:
     asts = [played_asts[name] for name in card_names]
     fast = fast_moves(game, programs, asts)
     if fast is not None:
-        fast.defer_flat(lambda: flat_moves(game, programs, asts))
+        fast.flat = flat_moves(game, programs, asts)
     game.use_fast_moves(fast)
     return game, out.problems
 

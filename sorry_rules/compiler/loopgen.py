@@ -27,7 +27,6 @@ interpreter's code tuples, never the caller's lists (`flatstate.flat_namespace`)
 from __future__ import annotations
 
 import functools
-import re
 
 from sorry_rules import dsl
 from sorry_rules.base.limits import MAX_GENERATED_LINES
@@ -35,6 +34,9 @@ from sorry_rules.compiler.codegen import COVERED, CardWriter, TooLarge, Unsuppor
 from sorry_rules.engine.fastmoves import namespace, placement_key, placement_weights
 from sorry_rules.engine.flatstate import FlatMoves, Slides, flat_namespace
 from sorry_rules.engine.mechanics import DRAW_AGAIN, PASS
+
+#: features of games the flat loop never plays (hand play; filters choose among whole Moves)
+_NOT_FLAT = frozenset({"turn:hand", "filters"})
 
 #: payload codes of the plain outcomes (`distinct_by_construction`)
 _DISTINCT_CODES = ("0,", "2,", "3,")
@@ -71,7 +73,7 @@ class _Sources(dsl.Visitor):
         self.visit(node.effect)
 
 
-def distinct_by_construction(ast, mechanics, colours) -> bool:
+def distinct_by_construction(ast, mechanics, colours, sources: _Sources | None = None) -> bool:
     """Whether the plain outcomes of `ast` (no bump, no slide) for a player of `colours` are
     pairwise different placements, decided from the effect and the movement tables: its
     sources are `forward`, `backward`, `enter`, `sorry`, `switch` (each of the last three
@@ -79,8 +81,9 @@ def distinct_by_construction(ast, mechanics, colours) -> bool:
     two step primitives send one pawn to one square. (Within one step primitive two pawns
     cannot end alike; `enter` moves a Start pawn, the steps board pawns; `sorry` and
     `switch` move two colours, every other source one, and never alike.)"""
-    sources = _Sources()
-    sources.visit(ast)
+    if sources is None:
+        sources = _Sources()
+        sources.visit(ast)
     moves = [(kind, node, flags) for kind, node, flags in sources.found if kind in _DISTINCT_KINDS]
     rest = [kind for kind, _, _ in sources.found if kind not in _DISTINCT_KINDS]
     if any(kind not in ("Pass", "DrawAgain") for kind in rest) or rest.count("Pass") > 1:
@@ -128,11 +131,9 @@ class _FlatModule:
 class FlatWriter(CardWriter):
     """`CardWriter`'s candidates flavour over the caller's flat state (module docstring)."""
 
-    def __init__(self, module, mechanics, programs, card: int, player: int, ast):
+    def __init__(self, module, mechanics, programs, card: int, player: int, ast, sources: _Sources):
         super().__init__(module, mechanics, programs, card, player, select=True)
-        self.single = distinct_by_construction(ast, mechanics, self.colours)
-        sources = _Sources()
-        sources.visit(ast)
+        self.single = distinct_by_construction(ast, mechanics, self.colours, sources)
         self.counts = sources.then  # `n` is read by `then` only
         self.kinds = {kind for kind, _, _ in sources.found}
 
@@ -477,23 +478,21 @@ class FlatWriter(CardWriter):
             head.append("    dup = False")
             tail.append("    if dup:")
             tail.append("        out = DEDUPE(out, KP)")
-        tail += [f"    return out, {'spare' if _uses(self.body, 'spare') else 0}", ""]
+        tail += [f"    return out, {'spare' if any(line.lstrip().startswith('spare') for line in self.body) else 0}", ""]
         return head + self.body + tail + self.extra
 
 
-def _uses(body: list[str], name: str) -> bool:
-    """Whether the generated lines `body` name the local `name`."""
-    pattern = re.compile(rf"\b{name}\b")
-    return any(pattern.search(line) for line in body)
-
-
 def _locals(body: list[str], colours: int) -> list[str]:
-    """The lines that set up the locals `body` reads: the colours' square lists it names
-    (`P0 = P[0]`), `spare`, the outcome count `n`, the lazy board `B` and the lazy key base
-    `KB` (the position's key less KP: an interpreter's outcome's key less KB is counted from KP)."""
-    lines = [f"    P{i} = P[{i}]" for i in range(colours) if _uses(body, f"P{i}")]
+    """The lines that set up the locals the generated lines `body` read: the colours' square
+    lists it names (`P0 = P[0]`), `spare`, the outcome count `n`, the lazy board `B` and the
+    lazy key base `KB` (the position's key less KP: an interpreter's outcome's key less KB
+    is counted from KP). Found by the text they appear in, in our own templates; a local
+    set up and not read costs nothing but its line."""
+    text = "\n".join(body)
+    lines = [f"    P{i} = P[{i}]" for i in range(colours) if f"P{i}" in text]
+    uses = {"spare": "spare" in text, "n": "n += 1" in text or "n ==" in text, "B": "B is None" in text, "KB": "KB" in text}
     lines += [f"    {name} = {value}" for name, value in (("spare", "0"), ("n", "0"), ("B", "None"), ("KB", "None"))
-              if _uses(body, name)]
+              if uses[name]]
     return lines
 
 
@@ -521,9 +520,11 @@ def generate(mechanics, programs, card_asts, pawns: int) -> tuple[str, dict, tup
     covered = []
     for card, ast in enumerate(card_asts):
         lines = []
+        sources = _Sources()
+        sources.visit(ast)
         try:
             for player in range(mechanics.layout.C):
-                lines += FlatWriter(module, mechanics, programs, card, player, ast).function(ast)
+                lines += FlatWriter(module, mechanics, programs, card, player, ast, sources).function(ast)
                 if len(module.lines) + len(lines) > MAX_GENERATED_LINES:
                     raise TooLarge
         except Unsupported:
@@ -542,8 +543,9 @@ def _compiled(source: str):
 
 def flat_moves(game, programs, card_asts) -> FlatMoves | None:
     """The flat-state move functions of `game`, or None when the generator does not cover
-    the game or one of its cards (then the other loops play it)."""
-    if not game.features() <= COVERED:
+    the game or one of its cards, or the game plays from hands or filters its moves (the
+    flat loop never plays those; the other loops do)."""
+    if not game.features() <= COVERED or game.features() & _NOT_FLAT:
         return None
     mechanics = game.mechanics
     try:

@@ -31,29 +31,16 @@ class FastMoves:
     placement (`key(placement)`, KP the key of P), so candidates are told apart without
     building their placements.
 
-    `flat`: the flat-state flavour (`engine.flatstate.FlatMoves`) when every card has one, else
-    None; built on first use by the function given to `defer_flat` (most loads never play a
-    random game, and generating it costs more than loading the rule file)."""
+    `flat`: the flat-state flavour (`engine.flatstate.FlatMoves`) when every card has one, else None."""
 
-    __slots__ = ("table", "source", "select", "weights", "_flat", "_build_flat")
+    __slots__ = ("table", "source", "select", "weights", "flat")
 
     def __init__(self, table: tuple, source: str, select: tuple = (), weights: tuple = ()):
         self.table = table
         self.source = source
         self.select = select
         self.weights = weights
-        self._flat = None
-        self._build_flat = None
-
-    def defer_flat(self, build) -> None:
-        """`build()` gives the flat flavour (or None) when `flat` is first read."""
-        self._build_flat = build
-
-    @property
-    def flat(self):
-        if self._build_flat is not None:
-            self._flat, self._build_flat = self._build_flat(), None
-        return self._flat
+        self.flat = None
 
     def covers(self, card: int) -> bool:
         """Whether `card` is played by generated code."""
