@@ -3,15 +3,22 @@
 Each round times, one after another so that machine noise hits all alike:
 - random games per second (uniform among the distinct legal moves, until someone wins) of
   standard Sorry! for 4 and 2 players: the interpreter alone (`Game.use_fast_moves(None)`,
-  `play_game`'s own loop), the generated moves (with `players.fastloop`), and limit_sorry.py
+  `play_game`'s own loop), the generated moves (`play_game`), and limit_sorry.py
   (a hand-specialised standard-only engine, `/work/shared/bench/limit_sorry.py`), same policy;
 - legal-move sets per second over mid-game positions (bench/engine_rate.py's sample) for the
-  interpreter and the generated moves, and limit_sorry's own movegen figure;
+  interpreter, the generated moves and the flat functions, and limit_sorry's own movegen
+  figure (over its own mid-game samples);
 then, with `--variants`, the cost per card played (microseconds of CPU per ply of random
 4-player games) of every bundled track variant and house rule with the generated moves, of
 Sequence (also 2 and 3 players) and every grid rule file, and its ratio to standard's (rounds
 interleaved across the variants too). Medians of the rounds; CPU time per figure as well as
 wall.
+
+Games: "generated" is `play_game` (the flat loop, `players.flatloop`, for standard),
+"fastloop" the candidates loop it replaced. Move generation: "generated movegen" counts
+`game.legal_moves(state)` calls (full `Move`s with their placements, from a `State`);
+"flat movegen" counts calls of the flat move functions on prepared flat positions
+(`FlatMoves.prepared`, outside the timing): compact candidates, as limit_sorry counts its own.
 
     python bench/codegen_rate.py                      # 5 rounds of ~2 s per figure
     python bench/codegen_rate.py --rounds 7 --variants
@@ -34,8 +41,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from engine_rate import mid_game_positions  # noqa: E402
 
 from sorry_rules.compiler import load_game  # noqa: E402
+from sorry_rules.players import fastloop  # noqa: E402
 from sorry_rules.players.protocol import RandomPlayer  # noqa: E402
-from sorry_rules.players.runner import play_game  # noqa: E402
+from sorry_rules.players.runner import Turn, play_game  # noqa: E402
 from sorry_rules.rules.loader import bundled_names  # noqa: E402
 
 LIMIT = "/work/shared/bench/limit_sorry.py"
@@ -67,6 +75,41 @@ def movegen_rate(game, positions, seconds: float) -> float:
             legal_moves(state)
         calls += len(positions)
     return calls / (time.perf_counter() - wall)
+
+
+def flat_samples(game, positions) -> list:
+    """(function, P, occ, KP) per position: the flat move function of its card and player and
+    the flat position (`FlatMoves.prepared`), built outside the timing, as limit_sorry
+    prepares its own samples."""
+    flat = game.fast_moves.flat
+    return [flat.prepared(state.placement, state.card, state.seats[state.turn]) for state in positions]
+
+
+def flat_movegen_rate(samples, seconds: float) -> float:
+    """Legal-move sets per wall-clock second over prepared flat positions: one set is one
+    call of a flat move function, its list of distinct candidates (the moves in the
+    interpreter's order, each a compact tuple, no Move or placement built)."""
+    calls = 0
+    wall = time.perf_counter()
+    while time.perf_counter() - wall < seconds:
+        for function, P, occ, KP in samples:
+            function(P, occ, KP)
+        calls += len(samples)
+    return calls / (time.perf_counter() - wall)
+
+
+def lean_games_rate(game, players: int, seconds: float, first_seed: int) -> float:
+    """Random games per wall-clock second by `players.fastloop` (the candidates loop before
+    the flat loop), for comparison."""
+    games = 0
+    wall = time.perf_counter()
+    seed = first_seed
+    while time.perf_counter() - wall < seconds:
+        start = game.new_game(seed, players=players)
+        fastloop.play_random(game, start, [RandomPlayer(seed, s) for s in range(players)], None, 100_000, None, Turn)
+        games += 1
+        seed += 1
+    return games / (time.perf_counter() - wall)
 
 
 def load_limit(path: str):
@@ -133,6 +176,7 @@ def main(argv=None) -> int:
     reference.use_fast_moves(None)
     limit = load_limit(args.limit)
     positions = mid_game_positions(reference)
+    prepared = flat_samples(generated, positions)
     limit_samples = limit.midgame_samples(1000) if limit else None
     load_before = os.getloadavg()[0]
     samples: dict[str, list] = {}
@@ -146,12 +190,14 @@ def main(argv=None) -> int:
                 wall, cpu, _, _ = games_rate(game, players, args.seconds, 0)
                 add(f"{name} {players}p", wall)
                 add(f"{name} {players}p cpu", cpu)
+            add(f"fastloop {players}p", lean_games_rate(generated, players, args.seconds, 0))
             if limit:
                 wall, cpu = limit.games_per_second(players, args.seconds)
                 add(f"limit_sorry {players}p", wall)
                 add(f"limit_sorry {players}p cpu", cpu)
         add("interpreter movegen", movegen_rate(reference, positions, args.seconds))
         add("generated movegen", movegen_rate(generated, positions, args.seconds))
+        add("flat movegen", flat_movegen_rate(prepared, args.seconds))
         if limit:
             add("limit_sorry movegen", limit.movegen_per_second(limit_samples, args.seconds))
     medians = {key: round(statistics.median(values), 1) for key, values in samples.items()}
@@ -160,11 +206,14 @@ def main(argv=None) -> int:
     ratios = {}
     for players in (4, 2):
         ratios[f"generated / interpreter {players}p"] = medians[f"generated {players}p"] / medians[f"interpreter {players}p"]
+        ratios[f"generated / fastloop {players}p"] = medians[f"generated {players}p"] / medians[f"fastloop {players}p"]
         if limit:
             ratios[f"generated / limit_sorry {players}p"] = medians[f"generated {players}p"] / medians[f"limit_sorry {players}p"]
     ratios["generated / interpreter movegen"] = medians["generated movegen"] / medians["interpreter movegen"]
+    ratios["flat / interpreter movegen"] = medians["flat movegen"] / medians["interpreter movegen"]
     if limit:
         ratios["generated / limit_sorry movegen"] = medians["generated movegen"] / medians["limit_sorry movegen"]
+        ratios["flat / limit_sorry movegen"] = medians["flat movegen"] / medians["limit_sorry movegen"]
     result["ratios"] = {k: round(v, 3) for k, v in ratios.items()}
     if args.variants:
         result["variants"] = variant_costs(args.seconds, args.rounds)

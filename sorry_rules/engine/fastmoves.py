@@ -34,9 +34,11 @@ class FastMoves:
     placement (`key(placement)`, KP the key of P), so candidates are told apart without
     building their placements. `passes[card]` is False when the card's effect has no `pass`
     (its candidates are all moves: a random-game loop need not look for passes), True when
-    it may offer one (every card, when not given)."""
+    it may offer one (every card, when not given).
 
-    __slots__ = ("table", "source", "select", "weights", "passes")
+    `flat`: the flat-state flavour (`engine.flatstate.FlatMoves`) when every card has one, else None."""
+
+    __slots__ = ("table", "source", "select", "weights", "passes", "flat")
 
     def __init__(self, table: tuple, source: str, select: tuple = (), weights: tuple = (), passes: tuple = ()):
         self.table = table
@@ -44,6 +46,7 @@ class FastMoves:
         self.select = select
         self.weights = weights
         self.passes = passes or (True,) * len(table)
+        self.flat = None
 
     def covers(self, card: int) -> bool:
         """Whether `card` is played by generated code."""

@@ -11,6 +11,9 @@ import hashlib
 
 _MASK = (1 << 64) - 1
 _GAMMA = 0x9E3779B97F4A7C15
+_SMALL = 256
+#: _LIMITS[n]: the rejection bound of `below(state, n)` (the largest multiple of n up to 2**64)
+_LIMITS = (0,) + tuple((1 << 64) - ((1 << 64) % n) for n in range(1, _SMALL))
 
 
 def seed_state(*parts: object) -> int:
@@ -52,7 +55,7 @@ def below_at(base: int, index: int, n: int) -> int:
     z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
     state = z ^ (z >> 31)
-    limit = (1 << 64) - ((1 << 64) % n)
+    limit = _LIMITS[n] if 0 < n < _SMALL else (1 << 64) - ((1 << 64) % n)
     while True:
         state = (state + _GAMMA) & _MASK
         z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
@@ -63,10 +66,20 @@ def below_at(base: int, index: int, n: int) -> int:
 
 
 def shuffled(state: int, items) -> tuple[int, tuple]:
-    """Fisher-Yates shuffle of `items`; returns (new state, shuffled tuple)."""
+    """Fisher-Yates shuffle of `items`; returns (new state, shuffled tuple). Swap i takes
+    `below(state, i + 1)`, unrolled here (the same numbers, without a call per swap)."""
     out = list(items)
     for i in range(len(out) - 1, 0, -1):
-        state, j = below(state, i + 1)
+        n = i + 1
+        limit = _LIMITS[n] if n < _SMALL else (1 << 64) - ((1 << 64) % n)
+        while True:
+            state = (state + _GAMMA) & _MASK
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            value = z ^ (z >> 31)
+            if value < limit:
+                break
+        j = value % n
         out[i], out[j] = out[j], out[i]
     return state, tuple(out)
 

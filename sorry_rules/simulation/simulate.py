@@ -319,7 +319,10 @@ def _counters_from_json(data, players: int) -> tuple:
 
 
 class _GameCounter:
-    """The `on_turn` hook of one game: counts turns, bumps, slides and move kinds."""
+    """The `on_turn` hook of one game: counts turns, bumps, slides and move kinds (from the
+    turns alone: `needs_state` False lets `play_game` pass None for the state)."""
+
+    needs_state = False
 
     __slots__ = ("turns", "last_seat", "bumps", "slides", "forfeits", "discards", "passes", "redraws", "actions",
                  "removals", "exchanges")

@@ -1,0 +1,564 @@
+"""Generate the flat-state flavour of a race-track variant's move functions.
+
+For every card and player colour one function `f<card>_<colour>(P, occ, KP) -> (candidates,
+spare_flags)` is written from `compiler.codegen.CardWriter`'s templates (the candidates
+flavour), over a position the caller keeps in place (`engine.flatstate`): `P[c]` colour c's
+squares as a sorted list, `occ` the occupancy list, `KP` the placement's key. It lists the
+candidates of `FastMoves.select` for that placement in the same order (so the same choices
+pick the same moves), rebuilds nothing, and leaves what it is given as it found it (`occ`
+may change while it runs). Beyond `CardWriter`: a landing that bumps without sliding is
+written inline (candidate code 6), a landing on a slide runs `flatstate.Slides.land` on the
+occupancy (code 7), a two-part split's second part likewise (codes 8, 9), pawn loops stop
+at the first pawn off the exclusive squares, a split is skipped unless two pawns stand on
+them, and `can(...)` probes read the caller's occupancy.
+
+Distinct by construction (decided per function, `distinct_by_construction`): when the
+effect's sources cannot give one placement twice by plain outcomes (no bump, no slide),
+those are appended without a set; an outcome that bumps or slides marks the list, and a
+marked list is deduplicated at the end keeping first occurrences: the same list as the
+seen-sets give. Every other function keeps the seen-sets (by key), and in a two-part split
+skips a plain outcome whose mirror (the same two landings the other way round) came earlier.
+
+Security contract: as `compiler.codegen`'s. The source is built from templates and integers
+only; the namespace is `engine.fastmoves.namespace` with helper wrappers that hand the
+interpreter's code tuples, never the caller's lists (`flatstate.flat_namespace`).
+"""
+
+from __future__ import annotations
+
+import functools
+
+from sorry_rules import dsl
+from sorry_rules.base.limits import MAX_GENERATED_LINES
+from sorry_rules.compiler.codegen import COVERED, CardWriter, TooLarge, Unsupported
+from sorry_rules.engine.fastmoves import namespace, placement_key, placement_weights
+from sorry_rules.engine.flatstate import FlatMoves, Slides, flat_namespace
+from sorry_rules.engine.mechanics import DRAW_AGAIN, PASS
+
+#: features of games the flat loop never plays (hand play; filters choose among whole Moves)
+_NOT_FLAT = frozenset({"turn:hand", "filters"})
+
+#: payload codes of the plain outcomes (`distinct_by_construction`)
+_DISTINCT_CODES = ("0,", "2,", "3,")
+
+
+_ONE_PAWN = ("Forward", "Backward", "Enter")
+_DISTINCT_KINDS = frozenset({*_ONE_PAWN, "Sorry", "Switch"})
+
+
+class _Sources(dsl.Visitor):
+    """The nodes of an effect that give outcomes, each as (kind, node, static flags)."""
+
+    def __init__(self):
+        self.found: list[tuple] = []
+        self.flags = 0
+        self.then = False
+
+    def generic(self, node):
+        self.found.append((type(node).__name__, node, self.flags))
+
+    def visit_Choice(self, node):
+        for option in node.options:
+            self.visit(option)
+
+    def visit_Then(self, node):
+        self.then = True
+        outer = self.flags
+        self.flags = outer | (DRAW_AGAIN if isinstance(node.second, dsl.DrawAgain) else PASS)
+        self.visit(node.first)
+        self.visit(node.second)
+        self.flags = outer
+
+    def visit_Guard(self, node):
+        self.visit(node.effect)
+
+
+def distinct_by_construction(ast, mechanics, colours, sources: _Sources | None = None) -> bool:
+    """Whether the plain outcomes of `ast` (no bump, no slide) for a player of `colours` are
+    pairwise different placements, decided from the effect and the movement tables: its
+    sources are `forward`, `backward`, `enter`, `sorry`, `switch` (each of the last three
+    once), all under the same flags, beside at most one `pass` and any `draw_again`, and no
+    two step primitives send one pawn to one square. (Within one step primitive two pawns
+    cannot end alike; `enter` moves a Start pawn, the steps board pawns; `sorry` and
+    `switch` move two colours, every other source one, and never alike.)"""
+    if sources is None:
+        sources = _Sources()
+        sources.visit(ast)
+    moves = [(kind, node, flags) for kind, node, flags in sources.found if kind in _DISTINCT_KINDS]
+    rest = [kind for kind, _, _ in sources.found if kind not in _DISTINCT_KINDS]
+    if any(kind not in ("Pass", "DrawAgain") for kind in rest) or rest.count("Pass") > 1:
+        return False
+    kinds = [kind for kind, _, _ in moves]
+    if len({flags for _, _, flags in moves}) > 1 or any(kinds.count(k) > 1 for k in ("Enter", "Sorry", "Switch")):
+        return False
+    for kind, node, _ in moves:  # a sorry or switch between two colours of one player: either moves first
+        if kind in ("Sorry", "Switch") and any(o != c and (node.relation is None or mechanics.matches(c, o, node.relation))
+                                               for c in colours for o in colours):
+            return False
+    layout, X = mechanics.layout, int(mechanics.X)
+    steps = [(layout.forward if kind == "Forward" else layout.backward)(node.steps)
+             for kind, node, _ in moves if kind in ("Forward", "Backward")]
+    for i, first in enumerate(steps):
+        for second in steps[i + 1:]:
+            for c in colours:
+                if any(0 <= first[c][sq] == second[c][sq] for sq in range(X)):
+                    return False
+    return True
+
+
+class _FlatModule:
+    """The generated source and the constants its namespace binds (as `codegen`'s)."""
+
+    def __init__(self, mechanics, pawns: int):
+        self.pawns = pawns
+        self.lines: list[str] = []
+        self.count = 0
+        self.constants: dict[str, object] = {"EMPTY": [-1] * mechanics.layout.size}
+        for c in range(mechanics.layout.C):
+            # SLIDE<c>[sq]: a colour-c pawn ending a move on exclusive square sq takes a slide
+            slides = tuple(0 if info is None else 1 for info in mechanics.slide_here[c])
+            self.constants[f"SLIDE{c}"] = slides + (0,) * (mechanics.layout.X - len(slides))
+
+    def fresh(self) -> int:
+        self.count += 1
+        return self.count
+
+    def constant(self, name: str, value) -> str:
+        self.constants[name] = value
+        return name
+
+
+class FlatWriter(CardWriter):
+    """`CardWriter`'s candidates flavour over the caller's flat state (module docstring)."""
+
+    def __init__(self, module, mechanics, programs, card: int, player: int, ast, sources: _Sources):
+        super().__init__(module, mechanics, programs, card, player, select=True)
+        self.single = distinct_by_construction(ast, mechanics, self.colours, sources)
+        self.counts = sources.then  # `n` is read by `then` only
+        self.kinds = {kind for kind, _, _ in sources.found}
+
+    def emit_move(self, result: str, events: str, key: str = "", payload: str = "") -> None:
+        """One outcome: appended directly when distinct by construction (a bump or slide marks
+        the list for the final dedupe), else through the seen-set of its flags."""
+        if self.probe:
+            super().emit_move(result, events, key, payload)
+            return
+        if self.counts:
+            self.line("n += 1")
+        da = "True" if self.flags & DRAW_AGAIN else "False"
+        if not key:
+            self.line("if KB is None:")
+            self.line("    KB = KEY(P) - KP")
+            key, payload = f"KEY({result}) - KB", f"1, {result}, {events}"
+        if self.single:
+            if payload.startswith(_DISTINCT_CODES):
+                key = "None"  # `flatstate.plain_key`, if the list needs it
+            elif payload.startswith("6,") and "Sorry" not in self.kinds:
+                pass  # a bump: two colours change, unlike a plain step; unlike a switch, one goes to Start
+            else:
+                self.line("dup = True")
+            self.line(f"out.append(({key}, {da}, {payload}))")
+            return
+        seen = self.seen_set("m", self.flags & DRAW_AGAIN)
+        self.line(f"key = {key}")
+        self.line(f"if key not in {seen}:")
+        self.line(f"    {seen}.add(key)")
+        self.line(f"    out.append((key, {da}, {payload}))")
+
+    # ---- sorted lists: the pawns on exclusive squares come first ---------------------------------
+    def step(self, tables, steps: int, kind: str, step: str) -> None:
+        """As `CardWriter.step`, stopping at the first pawn off the exclusive squares."""
+        self.uses_occ = True
+        X = int(self.m.X)
+        for c in self.colours:
+            name = self.module.constant(f"{kind}{int(steps)}_{int(c)}", tables(steps)[c])
+            self.line(f"row = {name}")
+            self.line(f"for sq in P{int(c)}:")
+            self.line(f"    if sq >= {X}:")
+            self.line("        break")
+            self.line("    to = row[sq]")
+            self.line(f"    if to >= {X}:")
+            self.indent(2)
+            self.plain_landing(c, "sq", step)
+            self.indent(-2)
+            self.line("    elif to >= 0:")
+            self.indent(2)
+            self.landing(c, "sq", step)
+            self.indent(-2)
+
+    def track_pawns(self) -> None:
+        """`tp`: (square, colour) of every pawn on the track, in square order."""
+        T = int(self.m.T)
+        self.line("tp = []")
+        for o in range(self.m.layout.C):
+            self.line(f"for s in P{o}:")
+            self.line(f"    if s >= {T}:")
+            self.line("        break")
+            self.line(f"    tp.append((s, {o}))")
+        self.line("tp.sort()")
+
+    def visit_Sorry(self, node):
+        """As `CardWriter.visit_Sorry`; a slide after it on the flat occupancy (code 7: the
+        sorry's bump first among the bumps, as `Mechanics.sorry` lists its events)."""
+        if self.probe:
+            super().visit_Sorry(node)
+            return
+        m = self.m
+        self.track_pawns()
+        self.module.constant("STARTS", tuple(int(x) for x in m.start))
+        for c in self.colours:
+            c = int(c)
+            ok = tuple(bool(m.bumpable[c][o] and (node.relation is None or m.matches(c, o, node.relation)))
+                       for o in range(m.layout.C))
+            name = self.module.constant(f"SORRY{self.fresh()}_{c}", ok)
+            start = int(m.start[c])
+            self.line(f"if {start} in P{c}:")
+            self.line("    for sq, o in tp:")
+            self.line(f"        if {name}[o]:")
+            self.indent(3)
+            if m.slide_after_sorry:
+                self.line(f"if SLIDE{c}[sq]:")
+                self.line(f"    rs = slide_land({c}, {start}, sq, occ, KP)")
+                self.line("    if rs is not None:")
+                self.indent(2)
+                self.emit_move("", "", "rs[0]", f"7, {c}, {start}, sq, E_SORRY, rs[1], rs[2]")
+                self.indent(-2)
+                self.line("    continue")
+            key = f"KP - E{c}[{start}] + E{c}[sq] - ES[o][sq] + ES[o][STARTS[o]]"
+            self.emit_move("", "", key, f"2, {c}, {start}, sq, o, STARTS[o]")
+            self.indent(-3)
+
+    # ---- landings with a bump inlined ---------------------------------------------------------
+    def bump_table(self, c: int) -> str:
+        """The name of BUMP<c>: BUMP<c>[o] whether a colour-c pawn landing on o's pawn bumps it."""
+        return self.module.constant(f"BUMP{int(c)}", tuple(bool(b) for b in self.m.bumpable[c]))
+
+    def landing(self, c: int, frm: str, step: str) -> None:
+        """As `CardWriter.landing`, with a bump that does not slide written inline (code 6)."""
+        c = int(c)
+        self.module.constant("STARTS", tuple(int(x) for x in self.m.start))
+        self.line("o = occ[to]")
+        self.line(f"if o != {c}:")
+        self.line(f"    if not SLIDE{c}[to]:")
+        self.line("        if o < 0:")
+        self.indent(3)
+        self.plain_landing(c, frm, step)
+        self.indent(-1)
+        self.line(f"elif {self.bump_table(c)}[o]:")
+        self.indent(1)
+        if self.probe:
+            self.line("return True")
+        else:
+            self.emit_move("", "", f"KP - E{c}[{frm}] + E{c}[to] - ES[o][to] + ES[o][STARTS[o]]",
+                           f"6, {c}, {frm}, to, {step}, o, STARTS[o]")
+        self.indent(-3)
+        self.line("    else:")
+        self.indent(2)
+        self.full_landing(c, frm, step)
+        self.indent(-2)
+
+    def full_landing(self, c: int, frm: str, step: str) -> None:
+        """A landing on a slide (`flatstate.Slides.land`, code 7); probes as `CardWriter`'s."""
+        if self.probe:
+            super().full_landing(c, frm, step)
+            return
+        self.line(f"rs = slide_land({int(c)}, {frm}, to, occ, KP)")
+        self.line("if rs is not None:")
+        self.indent(1)
+        self.emit_move("", "", "rs[0]", f"7, {int(c)}, {frm}, to, {step}, rs[1], rs[2]")
+        self.indent(-1)
+
+    # ---- the two-part split over the flat lists -----------------------------------------------
+    def on_board(self) -> str:
+        """An expression: how many of the player's pawns stand on exclusive squares (at most 2 counted per colour)."""
+        X = int(self.m.X)
+        terms = [f"(P{int(c)}[{i}] < {X})" for c in self.colours for i in range(min(2, self.module.pawns))]
+        return " + ".join(terms)
+
+    def visit_Split(self, node):
+        self.plain(node)
+        if node.among != 2 or self.m.simultaneous_split:
+            self.primitive(node)
+            return
+        m = self.m
+        X, steps, C = int(m.X), int(node.steps), m.layout.C
+        forward = m.layout.forward
+        rows = {c: self.module.constant(f"SPLIT{steps}_{int(c)}", (None,) + tuple(forward(k)[c] for k in range(1, steps)))
+                for c in self.colours}
+        control = self.module.constant(f"CONTROL{int(self.player)}", tuple(int(c) for c in self.colours))
+        for c in range(C):
+            self.module.constant(f"REST{steps}_{c}", (None,) + tuple(forward(steps - k) for k in range(1, steps)))
+            self.module.constant(f"LAST{steps}_{c}", (None,) + tuple(forward(steps - k)[c] for k in range(1, steps)))
+        self.module.constant("STARTS", tuple(int(x) for x in m.start))
+        self.line(f"if {self.on_board()} >= 2:")
+        self.indent(1)
+        for c1 in self.colours:
+            self.split_first(int(c1), rows, control, steps, X, C)
+        self.indent(-1)
+
+    def split_first(self, c1: int, rows: dict, control: str, steps: int, X: int, C: int) -> None:
+        """The first part moved by a colour-c1 pawn, each second part after it. A first part
+        that bumps or slides is played here (`pre`: its relocations and events, candidates
+        of code 10) unless it sends back a pawn of the player's own colours (the
+        interpreter's `split_second` then, as for every first part in `CardWriter`)."""
+        own = self.module.constant(f"OWN{int(self.player)}", tuple(c in self.colours for c in range(C)))
+        self.line("i1 = -1")
+        self.line(f"for sq1 in P{c1}:")
+        self.line(f"    if sq1 >= {X}:")
+        self.line("        break")
+        self.line("    i1 += 1")
+        self.line(f"    for part in range(1, {steps}):")
+        self.line(f"        to1 = {rows[c1]}[part][sq1]")
+        self.line("        if to1 < 0:")
+        self.line("            continue")
+        self.line("        pre = None")
+        self.line(f"        k1 = KP - E{c1}[sq1] + E{c1}[to1]")
+        self.line("        end1 = to1")
+        self.line(f"        if to1 < {X}:")
+        self.line("            o1 = occ[to1]")
+        self.line(f"            if o1 == {c1}:")
+        self.line("                continue")
+        self.line(f"            if SLIDE{c1}[to1]:")
+        self.line(f"                rs = slide_land({c1}, sq1, to1, occ, KP)")
+        self.line("                if rs is None:")
+        self.line("                    continue")
+        self.line(f"                if not sends_back(rs[2], {own}):")
+        self.line("                    k1, end1 = rs[0], rs[1]")
+        self.line(f"                    pre = chain(None, {c1}, sq1, to1, end1, rs[2])")
+        self.line("            elif o1 >= 0:")
+        self.line(f"                if not {self.bump_table(c1)}[o1]:")
+        self.line("                    continue")
+        self.line(f"                if not {own}[o1]:")
+        self.line("                    k1 = k1 - ES[o1][to1] + ES[o1][STARTS[o1]]")
+        self.line(f"                    pre = chain(None, {c1}, sq1, to1, to1, ((o1, to1),))")
+        self.line(f"            if pre is None and (o1 >= 0 or SLIDE{c1}[to1]):")
+        self.line(f"                for rl in split_second({c1}, i1, sq1, to1, {control}, "
+                  f"{rows[c1].replace('SPLIT', 'REST')}[part], P):")
+        self.indent(5)
+        self.emit_move("rl[0]", "rl[1]")
+        self.indent(-5)
+        self.line("                continue")
+        self.line("        occ[sq1] = -1")
+        self.line("        if pre is not None:")
+        self.line("            for o, s in pre[2]:")
+        self.line("                occ[s] = -1")
+        self.line(f"        if end1 < {X}:")
+        self.line(f"            occ[end1] = {c1}")
+        for c2 in self.colours:
+            self.split_second_part(c1, int(c2), rows, X)
+        self.line(f"        if end1 < {X}:")
+        self.line("            occ[end1] = -1")
+        self.line("        if pre is not None:")
+        self.line("            for o, s in pre[2]:")
+        self.line("                occ[s] = o")
+        self.line(f"        occ[sq1] = {c1}")
+
+    def split_second_part(self, c1: int, c2: int, rows: dict, X: int) -> None:
+        """The second part by a colour-c2 pawn once c1's pawn went sq1 -> end1 (occ shows it)."""
+        first = f"k1 - E{c2}[sq2] + E{c2}[to2]"
+        self.line(f"        row = {rows[c2].replace('SPLIT', 'LAST')}[part]")
+        self.line("        i2 = -1")
+        self.line(f"        for sq2 in P{c2}:")
+        self.line(f"            if sq2 >= {X}:")
+        self.line("                break")
+        self.line("            i2 += 1")
+        if c2 == c1:
+            self.line("            if i2 == i1:")
+            self.line("                continue")
+        self.line("            to2 = row[sq2]")
+        self.line("            if to2 < 0:")
+        self.line("                continue")
+        self.line(f"            if to2 < {X}:")
+        self.line("                o2 = occ[to2]")
+        self.line(f"                if o2 == {c2}:")
+        self.line("                    continue")
+        self.line(f"                if SLIDE{c2}[to2]:")
+        self.line(f"                    rs = slide_land({c2}, sq2, to2, occ, k1)")
+        self.line("                    if rs is not None:")
+        self.indent(6)
+        self.split_outcome(c2, "rs[0]", f"9, {c1}, sq1, to1, {c2}, sq2, to2, rs[1], rs[2]", "rs[1], rs[2]")
+        self.indent(-6)
+        self.line("                    continue")
+        self.line("                if o2 >= 0:")
+        self.line(f"                    if {self.bump_table(c2)}[o2]:")
+        self.indent(6)
+        self.split_outcome(c2, f"{first} - ES[o2][to2] + ES[o2][STARTS[o2]]",
+                           f"8, {c1}, sq1, to1, {c2}, sq2, to2, o2, STARTS[o2]", "to2, ((o2, to2),)")
+        self.indent(-6)
+        self.line("                    continue")
+        # the same two plain landings the other way round came earlier (same placement) unless
+        # this second part lands on the square the first part left
+        if c2 == c1:
+            self.line("            if pre is None and i2 < i1 and to2 != sq1:")
+            self.line("                continue")
+        elif self.colours.index(c2) < self.colours.index(c1):
+            self.line("            if pre is None and to2 != sq1:")
+            self.line("                continue")
+        self.indent(3)
+        self.split_outcome(c2, first, f"4, {c1}, sq1, to1, {c2}, sq2, to2", "to2, ()")
+        self.indent(-3)
+
+    def split_outcome(self, c2: int, key: str, payload: str, landing: str) -> None:
+        """One outcome of a split: `payload` after a plain first part, else code 10 (the first
+        part's relocations and events, then the second's: `landing` is its end and bumps)."""
+        self.line("if pre is None:")
+        self.indent(1)
+        self.emit_move("", "", key, payload)
+        self.indent(-1)
+        self.line("else:")
+        self.indent(1)
+        self.line(f"rc = chain(pre, {c2}, sq2, to2, {landing})")
+        self.emit_move("", "", key, "10, rc[0], rc[1]")
+        self.indent(-1)
+
+    # ---- passes, guards, the interpreter's primitives ---------------------------------------
+    def condition(self, node) -> str:
+        """As `CardWriter.condition`, with `can(...)` probes reading the caller's `occ`."""
+        if isinstance(node, dsl.Can):
+            name = f"can{self.module.fresh()}_{int(self.player)}"
+            probe = FlatProbe(self.module, self.m, self.programs, self.card, self.player)
+            self.extra += probe.function(node.effect, name)
+            return f"{name}(P, occ)"
+        return super().condition(node)
+
+    def emit_bare(self, flags: int) -> None:
+        if self.probe:
+            self.line("return True")
+            return
+        if self.counts:
+            self.line("n += 1")
+        if flags & PASS:
+            da = "True" if flags & DRAW_AGAIN else "False"
+            seen = self.seen_set("p", flags & DRAW_AGAIN)
+            self.line(f"if KP not in {seen}:")
+            self.line(f"    {seen}.add(KP)")
+            self.line(f"    out.append((KP, {da}, 5))")
+        else:
+            self.line(f"spare |= {int(flags)}")
+
+    def primitive(self, node) -> None:
+        if self.probe:
+            super().primitive(node)
+            return
+        index = len([k for k in self.module.constants if k.startswith("PRIM")])
+        name = self.module.constant(f"PRIM{index}", self.programs.effect(node))
+        self.need_board()
+        self.line(f"for r, e, f in {name}({int(self.player)}, B):")
+        self.indent(1)
+        if self.counts:
+            self.line("n += 1")
+        if self.flags:
+            self.line(f"f |= {int(self.flags)}")
+        self.line("da = bool(f & DRAW_AGAIN)")
+        moves = (self.seen_set("m", 0), self.seen_set("m", 1))
+        passes = (self.seen_set("p", 0), self.seen_set("p", 1))
+        self.line("if e:")
+        self.line(f"    S = {moves[1]} if da else {moves[0]}")
+        self.line("    if KB is None:")
+        self.line("        KB = KEY(P) - KP")
+        self.line("    key = KEY(r) - KB")
+        self.line("    if key not in S:")
+        self.line("        S.add(key)")
+        self.line("        out.append((key, da, 1, r, e))")
+        self.line("elif f & PASS:")
+        self.line(f"    S = {passes[1]} if da else {passes[0]}")
+        self.line("    if KP not in S:")
+        self.line("        S.add(KP)")
+        self.line("        out.append((KP, da, 5))")
+        self.line("else:")
+        self.line("    spare |= f")
+        self.indent(-1)
+
+    def function(self, ast, name: str | None = None) -> list[str]:
+        self.visit(ast)
+        head = [f"def f{self.card}_{self.player}(P, occ, KP):", *_locals(self.body, self.m.layout.C), "    out = []"]
+        head += [f"    {s} = set()" for s in sorted(self.sets)]
+        tail = []
+        if self.single:
+            head.append("    dup = False")
+            tail.append("    if dup:")
+            tail.append("        out = DEDUPE(out, KP)")
+        tail += [f"    return out, {'spare' if any(line.lstrip().startswith('spare') for line in self.body) else 0}", ""]
+        return head + self.body + tail + self.extra
+
+
+def _locals(body: list[str], colours: int) -> list[str]:
+    """The lines that set up the locals the generated lines `body` read: the colours' square
+    lists it names (`P0 = P[0]`), `spare`, the outcome count `n`, the lazy board `B` and the
+    lazy key base `KB` (the position's key less KP: an interpreter's outcome's key less KB
+    is counted from KP). Found by the text they appear in, in our own templates; a local
+    set up and not read costs nothing but its line."""
+    text = "\n".join(body)
+    lines = [f"    P{i} = P[{i}]" for i in range(colours) if f"P{i}" in text]
+    uses = {"spare": "spare" in text, "n": "n += 1" in text or "n ==" in text, "B": "B is None" in text, "KB": "KB" in text}
+    lines += [f"    {name} = {value}" for name, value in (("spare", "0"), ("n", "0"), ("B", "None"), ("KB", "None"))
+              if uses[name]]
+    return lines
+
+
+class FlatProbe(FlatWriter):
+    """`can(effect)` over the flat state: `name(P, occ)` is True at the effect's first outcome."""
+
+    def __init__(self, module, mechanics, programs, card: int, player: int):
+        CardWriter.__init__(self, module, mechanics, programs, card, player, probe=True)
+        self.single = self.counts = False
+        self.kinds: set[str] = set()
+
+    def function(self, ast, name: str | None = None) -> list[str]:
+        self.visit(ast)
+        head = [f"def {name}(P, occ):", *_locals(self.body, self.m.layout.C), "    KP = 0"]
+        return head + self.body + ["    return False", ""] + self.extra
+
+
+def generate(mechanics, programs, card_asts, pawns: int) -> tuple[str, dict, tuple]:
+    """(source, constants, covered) of the flat flavour, as `codegen.generate`."""
+    module = _FlatModule(mechanics, pawns)
+    weights = placement_weights(mechanics.layout, pawns)
+    for c, row in enumerate(weights):
+        module.constant(f"E{c}", row)
+    module.constant("ES", weights)
+    covered = []
+    for card, ast in enumerate(card_asts):
+        lines = []
+        sources = _Sources()
+        sources.visit(ast)
+        try:
+            for player in range(mechanics.layout.C):
+                lines += FlatWriter(module, mechanics, programs, card, player, ast, sources).function(ast)
+                if len(module.lines) + len(lines) > MAX_GENERATED_LINES:
+                    raise TooLarge
+        except Unsupported:
+            covered.append(False)
+            continue
+        module.lines += lines
+        covered.append(True)
+    return "\n".join(module.lines) + "\n", module.constants, tuple(covered)
+
+
+@functools.lru_cache(maxsize=16)
+def _compiled(source: str):
+    """The code object of a generated source (reused when the same rule file loads again)."""
+    return compile(source, "<sorry-rules generated flat moves>", "exec")
+
+
+def flat_moves(game, programs, card_asts) -> FlatMoves | None:
+    """The flat-state move functions of `game`, or None when the generator does not cover
+    the game or one of its cards, or the game plays from hands or filters its moves (the
+    flat loop never plays those; the other loops do)."""
+    if not game.features() <= COVERED or game.features() & _NOT_FLAT:
+        return None
+    mechanics = game.mechanics
+    try:
+        source, constants, covered = generate(mechanics, programs, card_asts, game.pawns)
+    except TooLarge:
+        return None
+    if not all(covered):
+        return None
+    scope = flat_namespace(namespace(mechanics, constants["ES"]), Slides(mechanics, constants["ES"]))
+    scope.update(constants)
+    weights = constants["ES"]
+    scope["KEY"] = lambda placement: placement_key(weights, placement)
+    exec(_compiled(source), scope)  # noqa: S102  (our template source only)
+    C = mechanics.layout.C
+    table = tuple(tuple(scope[f"f{card}_{p}"] for p in range(C)) for card in range(len(card_asts)))
+    return FlatMoves(table, source, constants["ES"], mechanics)

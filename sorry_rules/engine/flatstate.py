@@ -1,0 +1,319 @@
+"""Flat positions kept in place, for the flat move functions (`sorry_rules.compiler.loopgen`).
+
+A flat position is `(P, occ, KP)`: `P[c]` colour c's squares as a sorted list, `occ[sq]`
+the colour on exclusive square sq or -1 (entries at squares >= layout.X are not kept
+exact and are never read), `KP` the placement's exact key (`fastmoves.placement_key`).
+`FlatMoves.position` builds one from a placement, `apply` plays a candidate on it in
+place, `placement` reads the canonical placement back.
+
+`FlatMoves.table[card][colour](P, occ, KP)` gives `(candidates, spare_flags)`: the
+moves of `FastMoves.select` for that placement, in the same order (so the same choices
+pick the same moves), each a tuple `(key, draw_again, code, ...)`. The key is the result's
+key counted from `KP` (the loop passes 0: keys then tell results of one position apart),
+or None for a plain outcome of a function whose plain outcomes are distinct by
+construction (`compiler.loopgen`; `plain_key` gives it). Codes:
+
+    0  c, frm, to, step                      one pawn moves (no bump, no slide)
+    1  placement, events                     the interpreter's outcome, whole
+    2  c, start, sq, o, back                 sorry: o's pawn on sq goes to `back`
+    3  c, mine, o, sq                        switch
+    4  c1, sq1, to1, c2, sq2, to2            a two-part split
+    5  (nothing)                             pass
+    6  c, frm, to, step, o, back             one pawn lands on o's pawn, which goes to `back`
+    7  c, frm, to, step, end, bumps          one pawn lands on a slide and ends on `end`;
+                                             `bumps`: (colour, square) of each pawn sent back
+    8  c1, sq1, to1, c2, sq2, to2, o, back   a split whose second part bumps
+    9  c1, sq1, to1, c2, sq2, to2, end, bumps  a split whose second part slides
+    10 relocations, events                   a split whose first part bumps or slides:
+                                             (colour, from, to) in order, and the events
+
+`FlatMoves.move` turns one into the engine's `Move`. `flat_namespace` adapts the
+interpreter's helpers to the flat functions: every helper is handed a tuple copy of the
+lists, never the lists.
+"""
+
+from __future__ import annotations
+
+from sorry_rules.engine.fastmoves import FastMoves, placement_key
+from sorry_rules.engine.game import Move
+from sorry_rules.engine.mechanics import Board
+
+
+def freeze(P) -> tuple:
+    """The placement (a tuple of sorted tuples) of the flat lists `P`."""
+    return tuple(map(tuple, P))
+
+
+def plain_key(candidate: tuple, KP: int, weights: tuple) -> int:
+    """The key of a plain candidate (codes 0, 2, 3) listed without it: the key `KP` of its
+    position changed by its relocations (`weights`: the placement key's)."""
+    E, code, c = weights, candidate[2], candidate[3]
+    if code == 0:  # c, frm, to
+        return KP - E[c][candidate[4]] + E[c][candidate[5]]
+    if code == 2:  # sorry: c, start, sq, o, back
+        _, _, _, c, start, sq, o, back = candidate
+        return KP - E[c][start] + E[c][sq] - E[o][sq] + E[o][back]
+    _, _, _, c, mine, o, sq = candidate  # switch
+    return KP - E[c][mine] + E[c][sq] - E[o][sq] + E[o][mine]
+
+
+def dedupe(candidates: list, KP: int, weights: tuple) -> list:
+    """`candidates` without the moves whose result came earlier (all moves of one list have
+    one draw-again flag; a pass, code 5, is kept: it is never the same outcome as a move);
+    a key left None is `plain_key`'s."""
+    seen = set()
+    out = []
+    for candidate in candidates:
+        key = candidate[0]
+        if candidate[2] == 5:
+            out.append(candidate)
+            continue
+        if key is None:
+            if candidate[2] == 0:  # plain_key, inline for the common case
+                E = weights[candidate[3]]
+                key = KP - E[candidate[4]] + E[candidate[5]]
+            else:
+                key = plain_key(candidate, KP, weights)
+        if key not in seen:
+            seen.add(key)
+            out.append(candidate)
+    return out
+
+
+class Slides:
+    """A landing that takes a slide, on the flat occupancy: exactly `Helpers.land`'s rules
+    (a bump on the landing square, every pawn swept bumped unless spared, a spared pawn on
+    the end circle makes the move illegal), without building a placement."""
+
+    def __init__(self, mechanics, weights: tuple):
+        self.weights = weights
+        self.start = tuple(mechanics.start)
+        self.bumpable = mechanics.bumpable
+        self.spares = mechanics.spares
+        self.slide_here = mechanics.slide_here
+
+    def land(self, c: int, frm: int, to: int, occ: list, key: int):
+        """(key, end, bumps) of colour c's pawn landing `frm` -> `to` (a slide square) from the
+        position of `occ` and `key`, `bumps` the (colour, square) of every pawn sent back in
+        order; None when illegal."""
+        info = self.slide_here[c][to]
+        weights, start = self.weights, self.start
+        key += weights[c][info.end] - weights[c][frm]
+        bumps = []
+        o = occ[to]
+        if o >= 0:
+            if o == c or not self.bumpable[c][o]:
+                return None
+            bumps.append((o, to))
+            key += weights[o][start[o]] - weights[o][to]
+        spares = self.spares[c]
+        for sq in info.swept:  # the landing square is not swept; the square left is empty now
+            o = -1 if sq == frm else occ[sq]
+            if o >= 0:
+                if spares[o]:
+                    if sq == info.end:
+                        return None
+                    continue
+                bumps.append((o, sq))
+                key += weights[o][start[o]] - weights[o][sq]
+        return key, info.end, tuple(bumps)
+
+
+def sends_back(bumps: tuple, own: tuple) -> bool:
+    """Whether one of `bumps` ((colour, square) pairs) is a pawn of a colour `own` marks."""
+    for o, _ in bumps:
+        if own[o]:
+            return True
+    return False
+
+
+def chain(before, c: int, frm: int, to: int, end: int, bumps: tuple, start: tuple) -> tuple:
+    """(relocations, events, bumps) of one part of a split, after `before` (a chain or None):
+    colour c's pawn `frm` -> `to`, the pawns of `bumps` ((colour, square)) sent to Start,
+    the pawn ending on `end` (after a slide when end != to)."""
+    relocations = list(before[0]) if before is not None else []
+    events = list(before[1]) if before is not None else []
+    events.append(("split", c, frm, to))
+    for o, sq in bumps:
+        relocations.append((o, sq, start[o]))
+        events.append(("bump", o, sq))
+    relocations.append((c, frm, end))
+    if end != to:
+        events.append(("slide", c, to, end))
+    return tuple(relocations), tuple(events), bumps
+
+
+class _FrozenBoard:
+    """`Board` for generated code: `of` copies the flat lists into a placement first."""
+
+    @staticmethod
+    def of(P, exclusive: int) -> Board:
+        return Board.of(freeze(P), exclusive)
+
+
+def flat_namespace(scope: dict, slides: Slides) -> dict:
+    """`fastmoves.namespace(...)` with its helpers wrapped to take flat lists (frozen on
+    entry: the interpreter's code may change what it is given), `DEDUPE(candidates, KP)`
+    (`dedupe`) and `slide_land` (`Slides.land`)."""
+    land, land_key = scope["land"], scope["land_key"]
+    weights = slides.weights
+    sorry_slide, switch_slide, split_second = scope["sorry_slide"], scope["switch_slide"], scope["split_second"]
+    scope.update({
+        "land": lambda c, frm, to, step, P, occ, prefix=(): land(c, frm, to, step, freeze(P), occ, prefix),
+        "land_key": lambda c, frm, to, step, P, occ, prefix, key: land_key(c, frm, to, step, freeze(P), occ, prefix, key),
+        "sorry_slide": lambda c, o, start, sq, P: sorry_slide(c, o, start, sq, freeze(P)),
+        "switch_slide": lambda c, mine, o, sq, P: switch_slide(c, mine, o, sq, freeze(P)),
+        "split_second": lambda c1, i1, sq1, to1, control, rows, P: split_second(c1, i1, sq1, to1, control, rows, freeze(P)),
+        "Board": _FrozenBoard, "slide_land": slides.land, "sends_back": sends_back,
+        "chain": lambda before, c, frm, to, end, bumps: chain(before, c, frm, to, end, bumps, slides.start),
+        "DEDUPE": lambda candidates, KP: dedupe(candidates, KP, weights),
+    })
+    return scope
+
+
+def _relocate(P: list, occ: list, c: int, frm: int, to: int) -> None:
+    squares = P[c]
+    squares[squares.index(frm)] = to
+    squares.sort()
+    occ[frm] = -1
+    occ[to] = c
+
+
+class FlatMoves:
+    """The flat move functions of one variant: `table[card][colour]`, the generated
+    `source` (for tests), the placement key `weights`; `home[c]` colour c's Home square."""
+
+    __slots__ = ("table", "source", "weights", "home", "size", "start")
+
+    def __init__(self, table: tuple, source: str, weights: tuple, mechanics):
+        self.table = table
+        self.source = source
+        self.weights = weights
+        self.home = tuple(mechanics.layout.home)
+        self.size = mechanics.layout.size
+        self.start = tuple(mechanics.start)
+
+    def position(self, placement) -> tuple:
+        """(P, occ, KP): a fresh flat position of `placement`."""
+        occ = [-1] * self.size
+        for c, squares in enumerate(placement):
+            for sq in squares:
+                occ[sq] = c
+        return [list(squares) for squares in placement], occ, placement_key(self.weights, placement)
+
+    def prepared(self, placement, card: int, colour: int) -> tuple:
+        """(function, P, occ, KP): the flat move function of `card` for a player of `colour`
+        and a fresh flat position of `placement`; `function(P, occ, KP)` is one legal-move set
+        (benchmarks time exactly that call over prepared positions)."""
+        return (self.table[card][colour], *self.position(placement))
+
+    @staticmethod
+    def placement(P) -> tuple:
+        """The canonical placement of the flat lists `P`."""
+        return freeze(P)
+
+    def apply(self, candidate: tuple, P: list, occ: list) -> bool:
+        """Play `candidate` (of `table`) on the flat position in place (its key, candidate[0],
+        is the new KP); whether a pawn reached its Home."""
+        code = candidate[2]
+        home = self.home
+        if code == 0:
+            _, _, _, c, frm, to, _ = candidate
+            _relocate(P, occ, c, frm, to)
+            return to == home[c]
+        if code == 4:
+            _, _, _, c1, sq1, to1, c2, sq2, to2 = candidate
+            _relocate(P, occ, c1, sq1, to1)
+            _relocate(P, occ, c2, sq2, to2)
+            return to1 == home[c1] or to2 == home[c2]
+        if code == 6:  # one pawn lands on o's pawn, which goes back to `back`
+            _, _, _, c, frm, to, _, o, back = candidate
+            _relocate(P, occ, o, to, back)
+            _relocate(P, occ, c, frm, to)
+            return False
+        if code == 8:  # a split whose second part bumps
+            _, _, _, c1, sq1, to1, c2, sq2, to2, o, back = candidate
+            _relocate(P, occ, c1, sq1, to1)
+            _relocate(P, occ, o, to2, back)
+            _relocate(P, occ, c2, sq2, to2)
+            return to1 == home[c1]
+        if code == 7:  # one pawn lands on a slide: the pawns swept go back, it ends on `end`
+            _, _, _, c, frm, _, _, end, bumps = candidate
+            for o, sq in bumps:
+                _relocate(P, occ, o, sq, self.start[o])
+            _relocate(P, occ, c, frm, end)
+            return False
+        if code == 9:  # a split whose second part takes a slide
+            _, _, _, c1, sq1, to1, c2, sq2, _, end, bumps = candidate
+            _relocate(P, occ, c1, sq1, to1)
+            for o, sq in bumps:
+                _relocate(P, occ, o, sq, self.start[o])
+            _relocate(P, occ, c2, sq2, end)
+            return to1 == home[c1]
+        if code == 10:  # relocations in order
+            reached = False
+            for c, frm, to in candidate[3]:
+                _relocate(P, occ, c, frm, to)
+                reached = reached or to == home[c]
+            return reached
+        if code == 2:  # sorry: o's pawn on sq goes back, then c's pawn leaves Start for sq
+            _, _, _, c, start, sq, o, back = candidate
+            _relocate(P, occ, o, sq, back)
+            _relocate(P, occ, c, start, sq)
+        elif code == 3:  # switch: c's pawn on `mine` and o's on sq trade squares
+            _, _, _, c, mine, o, sq = candidate
+            P[c][P[c].index(mine)] = sq
+            P[c].sort()
+            P[o][P[o].index(sq)] = mine
+            P[o].sort()
+            occ[sq] = c
+            occ[mine] = o
+        elif code == 1:
+            fresh, fresh_occ, _ = self.position(candidate[3])
+            P[:] = fresh
+            occ[:] = fresh_occ
+            return any(len(e) == 4 and e[3] == home[e[1]] for e in candidate[4])
+        return False
+
+    def move(self, candidate: tuple, placement: tuple, card: int) -> Move:
+        """The engine's `Move` a candidate stands for, `placement` being the position before."""
+        code, draw_again = candidate[2], candidate[1]
+        if code == 6:
+            _, _, _, c, frm, to, step, o, back = candidate
+            return Move(card, _moved(_moved(placement, o, to, back), c, frm, to), ((step, c, frm, to), ("bump", o, to)),
+                        draw_again, "move")
+        if code == 8:
+            _, _, _, c1, sq1, to1, c2, sq2, to2, o, back = candidate
+            result = _moved(_moved(_moved(placement, c1, sq1, to1), o, to2, back), c2, sq2, to2)
+            return Move(card, result, (("split", c1, sq1, to1), ("split", c2, sq2, to2), ("bump", o, to2)),
+                        draw_again, "move")
+        if code in (7, 9):
+            return _slid_move(candidate, placement, card, self.start)
+        if code == 10:
+            for c, frm, to in candidate[3]:
+                placement = _moved(placement, c, frm, to)
+            return Move(card, placement, candidate[4], draw_again, "move")
+        return FastMoves.move(candidate, placement, card)
+
+
+def _slid_move(candidate: tuple, placement: tuple, card: int, starts: tuple) -> Move:
+    """The `Move` of a candidate with a slide (code 7, or 9 after a split's first part)."""
+    if candidate[2] == 7:
+        _, draw_again, _, c, frm, to, step, end, bumps = candidate
+        events = [(step, c, frm, to)]
+    else:
+        _, draw_again, _, c1, sq1, to1, c, frm, to, end, bumps = candidate
+        placement = _moved(placement, c1, sq1, to1)
+        events = [("split", c1, sq1, to1), ("split", c, frm, to)]
+    for o, sq in bumps:
+        placement = _moved(placement, o, sq, starts[o])
+        events.append(("bump", o, sq))
+    events.append(("slide", c, to, end))
+    return Move(card, _moved(placement, c, frm, end), tuple(events), draw_again, "move")
+
+
+def _moved(placement: tuple, c: int, frm: int, to: int) -> tuple:
+    squares = list(placement[c])
+    squares[squares.index(frm)] = to
+    squares.sort()
+    return placement[:c] + (tuple(squares),) + placement[c + 1:]

@@ -1,0 +1,148 @@
+"""The leanest random-game loop: flat state kept in place, for draw-play track games.
+
+`play_flat(game, state, players, max_plies, record)` plays exactly what `runner.play_game`
+(and `players.fastloop`) plays when every player is a `RandomPlayer`: the same cards drawn
+(the pile and discards as lists, reshuffled by the same `rng.shuffled`), the same
+candidates in the same order (`FastMoves.flat`, the flat flavour of the generated move
+functions, `compiler.loopgen`), the same choices (`below_at(base, plies, n)` among two or
+more), the same winner checks, so the same final `State` and the same recorded choices.
+
+The position lives in `engine.flatstate`'s flat form (sorted pawn lists, the occupancy
+list), changed in place by the chosen candidate only: no `Move`, no placement per ply; a
+placement is built where a win condition must be judged (after a pawn reached Home, or
+after every move when the variant's win condition is not about Home only), for the chosen
+move's `Move` where consequences (`after:`: counters, bonus turns) must read it, and at
+the end.
+
+It applies (`applies`) where `fastloop` does, the game has the flat flavour and no filters
+(they choose among whole `Move`s), and there is either no `on_turn` or one that reads the
+turns only (its attribute `needs_state` is False, as `simulation`'s counters): that one
+gets each `runner.Turn` (the `Move` built for the chosen candidate only) and None for the
+state.
+"""
+
+from __future__ import annotations
+
+from sorry_rules.base.errors import IllegalMoveError
+from sorry_rules.engine.flatstate import freeze
+from sorry_rules.engine.game import Move, State
+from sorry_rules.engine.mechanics import DRAW_AGAIN
+from sorry_rules.engine.moverules import run_consequences
+from sorry_rules.engine.rng import below_at, shuffled
+from sorry_rules.players import fastloop
+
+_PLAIN = frozenset({"board:track", "turn:draw", "after", "counters"})
+
+
+def applies(game, state, players, on_turn) -> bool:
+    """Whether `play_flat` plays this game (see the module docstring)."""
+    if on_turn is not None and getattr(on_turn, "needs_state", True):
+        return False
+    if not fastloop.applies(game, state, players):
+        return False
+    if not all(f in _PLAIN or f.startswith("rules.") for f in game.features()):
+        return False
+    return game.fast_moves.flat is not None  # generated here on first use
+
+
+def _setup_wins(game, seats) -> bool:
+    """`Game`'s shortcut guard: whether a seat's win condition already holds at set-up."""
+    start = game.initial_placement(seats)
+    return any(game.win_holds(c, start) for c in seats)
+
+
+def _refill(rng: int, discard: list) -> tuple:
+    """(rng, pile, discard) once the pile ran out: the discards shuffled as `Game.draw` does."""
+    if not discard:
+        raise IllegalMoveError("the draw pile and the discards are both empty")
+    rng, pile = shuffled(rng, discard)
+    return rng, list(pile), []
+
+
+def _winner(game, seats, seat: int, placement, counters):
+    """The first seat from `seat` on whose win condition holds (as `Game.apply`), or None."""
+    count = len(seats)
+    for k in range(count):
+        if game.win_holds(seats[(seat + k) % count], placement, counters):
+            return (seat + k) % count
+    return None
+
+
+def _reporter(flat, on_turn, turn_type):
+    """`report(plies, seat, card, candidates, choice, flags, P)`: tells `on_turn` the move
+    about to be played from the flat position P, as `runner.Turn` with no state (None)."""
+    def report(plies, seat, card, candidates, choice, flags, P):
+        placement = freeze(P)
+        if candidates:
+            move = flat.move(candidates[choice], placement, card)
+        else:
+            move = Move(card, placement, (), bool(flags & DRAW_AGAIN), "forfeit")
+        on_turn(turn_type(plies + 1, seat, card, move, choice, max(1, len(candidates))), None)
+    return report
+
+
+def _consequences(after, flat, colour: int, card: int, candidate: tuple, P, counters) -> tuple:
+    """(counters, bonus turns won) once `candidate` (a move or a pass) is played from the
+    flat position P: the variant's consequences (`after:`) run on its `Move`, as in `Game.apply`."""
+    move = flat.move(candidate, freeze(P), card)
+    counters, extra, _ = run_consequences(after, colour, move, counters)
+    return counters, extra
+
+
+def play_flat(game, state, players, max_plies: int, record, on_turn=None, turn_type=None) -> State:
+    """Play from `state` as `runner.play_game` would with these random `players` (call only
+    when `applies`); `record` (a `runner.GameRecord` or None) gets the choices, `on_turn`
+    (one whose `needs_state` is False) gets each turn as a `turn_type` and None for the state."""
+    seats, turn, plies, rng, bonus, counters = state.seats, state.turn, state.plies, state.rng, state.bonus, state.counters
+    pile, discard = list(state.pile), list(state.discard)
+    flat = game.fast_moves.flat
+    apply, home = flat.apply, flat.home
+    by_seat = [tuple(row[colour] for row in flat.table) for colour in seats]  # by_seat[seat][card]
+    P, occ, _ = flat.position(state.placement)
+    bases = [player.base for player in players]
+    count = len(seats)
+    check_always = not game.win_on_home_only or _setup_wins(game, seats)
+    report = _reporter(flat, on_turn, turn_type) if on_turn is not None else None
+    after = game.after
+    winner = None
+    choices = record.choices if record is not None else []
+    functions = by_seat[turn]
+    while winner is None and plies < max_plies:
+        if not pile:
+            rng, pile, discard = _refill(rng, discard)
+        card = pile.pop()
+        discard.append(card)
+        candidates, flags = functions[card](P, occ, 0)  # keys relative to this position
+        options = len(candidates)
+        choice = 0 if options < 2 else below_at(bases[turn], plies, options)
+        if report is not None:
+            report(plies, turn, card, candidates, choice, flags, P)
+        if options:
+            candidate = candidates[choice]
+            again = candidate[1]
+            if after:
+                counters, extra = _consequences(after, flat, seats[turn], card, candidate, P, counters)
+                bonus += extra
+            if candidate[2] == 0:  # one pawn, no bump, no slide: the common case, inline
+                c, frm, to = candidate[3], candidate[4], candidate[5]
+                squares = P[c]
+                squares[squares.index(frm)] = to
+                squares.sort()
+                occ[frm] = -1
+                occ[to] = c
+                judge = check_always or to == home[c]
+            else:
+                judge = apply(candidate, P, occ) or (check_always and candidate[2] != 5)
+            if judge:
+                winner = _winner(game, seats, turn, freeze(P), counters)
+        else:
+            again = flags & DRAW_AGAIN
+        choices.append(choice)
+        plies += 1
+        if winner is None and not again:
+            if bonus:
+                bonus -= 1
+            else:
+                turn = (turn + 1) % count
+                functions = by_seat[turn]
+    return State(freeze(P), seats, turn, None, None, tuple(pile), tuple(discard), rng, winner, plies, counters, bonus)

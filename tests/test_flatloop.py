@@ -1,0 +1,191 @@
+"""The flat-state flavour (`compiler.loopgen`, `engine.flatstate`) and its loop
+(`players.flatloop`) against the interpreter and the other loops: on random positions the
+flat functions list exactly the interpreter's legal moves (same order, same states), with
+exact keys, and leave the flat position as they found it; applying a candidate in place
+gives the interpreter's placement; seeded random games end in the same state with the same
+choices as `play_game`'s own loop and as the interpreter alone; the generated source never
+holds a rule file's text."""
+
+from __future__ import annotations
+
+import functools
+
+import pytest
+
+from sorry_rules.compiler import load_game
+from sorry_rules.dsl.parser import parse_effect
+from sorry_rules.compiler.loopgen import distinct_by_construction
+from sorry_rules.engine.flatstate import dedupe, plain_key
+from sorry_rules.engine.rng import Random, below, below_at, seed_state, shuffled, stream_at
+from sorry_rules.players import fastloop, flatloop
+from sorry_rules.players.protocol import RandomPlayer
+from sorry_rules.players.runner import GameRecord, Turn, play_game
+
+from .sizes import short_and_full
+from .test_codegen import CASES, HOSTILE, _standard_data, _write, random_placement
+
+IDS = [f"{s.split('/')[-1]}{'+' + r[0] if r else ''}" for s, r in CASES]
+
+
+@functools.lru_cache(maxsize=None)
+def _pair(spec, rules):
+    """(generated, reference) copies of one game (shared by this module's tests, read only)."""
+    fast = load_game(spec, rules)
+    reference = load_game(spec, rules)
+    reference.use_fast_moves(None)
+    return fast, reference
+
+
+def _flat(game):
+    return game.fast_moves.flat if game.fast_moves is not None else None
+
+
+def _check_position(fast, reference, placement, seats, turn) -> None:
+    """Every card: the flat candidates stand for the card's moves (the generated Moves
+    flavour, itself checked against the interpreter in test_codegen, and in draw play the
+    interpreter's own moves before filters), with exact keys; applied in place they give the moves'
+    placements; the function leaves its flat position unchanged."""
+    flat = _flat(fast)
+    colour = seats[turn]
+    for card in range(len(fast.card_names)):
+        P, occ, KP = flat.position(placement)
+        before = ([list(s) for s in P], occ[:], KP)
+        candidates, spare = flat.table[card][colour](P, occ, KP)
+        assert (P, occ, KP) == before
+        moves, spare_too = fast.fast_moves.table[card][colour](placement)
+        assert [flat.move(c, placement, card) for c in candidates] == moves, (placement, turn, fast.card_names[card])
+        assert spare == spare_too
+        if not fast.hand_play:
+            assert reference.candidate_moves(reference.position(placement, seats, turn, card=card), card) == moves
+        for candidate, move in zip(candidates, moves):
+            key = candidate[0] if candidate[0] is not None else plain_key(candidate, KP, flat.weights)
+            assert key == fast.fast_moves.key(move.placement)
+            Q, qocc, _ = flat.position(placement)
+            flat.apply(candidate, Q, qocc)
+            exact, exact_occ, _ = flat.position(move.placement)
+            assert (Q, qocc[:fast.layout.X]) == (exact, exact_occ[:fast.layout.X])
+
+
+@pytest.mark.parametrize("spec,rules", CASES, ids=IDS)
+@pytest.mark.parametrize("positions", short_and_full(6, 1000))
+def test_flat_functions_equal_the_interpreter_on_random_positions(spec, rules, positions):
+    fast, reference = _pair(spec, rules)
+    if _flat(fast) is None:
+        return  # covered by the other loops (features, hand play, a card not generated)
+    rnd = Random("flat", spec, *rules)
+    seats = fast.seats_for(fast.players_max)
+    for _ in range(positions):
+        _check_position(fast, reference, random_placement(fast, rnd), seats, rnd.below(len(seats)))
+
+
+def _play_three_ways(fast, reference, seed: int, players: int):
+    start = fast.new_game(seed, players=players)
+    bots = [RandomPlayer(seed, s) for s in range(players)]
+    records = [GameRecord(seed, start.seats, start.turn) for _ in range(3)]
+    flat = flatloop.play_flat(fast, start, bots, 5000, records[0])
+    lean = fastloop.play_random(fast, start, bots, None, 5000, records[1], Turn)
+    interpreted = play_game(reference, reference.new_game(seed, players=players), bots, max_plies=5000, record=records[2])
+    return (flat, lean, interpreted), [r.choices for r in records]
+
+
+@pytest.mark.parametrize("spec,rules", CASES, ids=IDS)
+@pytest.mark.parametrize("games", short_and_full(1, 60))
+def test_the_flat_loop_plays_the_same_games(spec, rules, games):
+    fast, reference = _pair(spec, rules)
+    start = fast.new_game(0, players=fast.players_min)
+    bots = [RandomPlayer(0, s) for s in range(fast.players_min)]
+    if not flatloop.applies(fast, start, bots, None):
+        assert _flat(fast) is None or not fastloop.applies(fast, start, bots) or fast.filters or fast.after or fast.counters
+        return
+    for seed in range(games):
+        for players in sorted({fast.players_min, fast.players_max, min(4, fast.players_max)}):
+            finals, choices = _play_three_ways(fast, reference, seed, players)
+            assert finals[0] == finals[1] == finals[2], (seed, players)
+            assert choices[0] == choices[1] == choices[2]
+
+
+def test_play_game_uses_the_flat_loop_for_standard_and_partnership():
+    for spec in ("standard", "partnership"):
+        game = load_game(spec)
+        state = game.new_game(1, players=4)
+        bots = [RandomPlayer(1, s) for s in range(4)]
+        assert flatloop.applies(game, state, bots, None)
+        assert not flatloop.applies(game, state, bots, lambda turn, after: None)  # per-turn reports: fastloop
+
+
+class _Turns(list):
+    """An `on_turn` that keeps the turns only (so the flat loop may serve it)."""
+
+    needs_state = False
+
+    def __call__(self, turn, state):
+        self.append(turn)
+
+
+@pytest.mark.parametrize("spec", ["standard", "partnership", "tests/rules/six-colours.yaml"])
+def test_a_turns_only_on_turn_gets_the_same_turns(spec):
+    """`on_turn` with `needs_state` False: the flat loop reports the same `Turn`s (moves with
+    their events, choices, options) as `fastloop` does, and plays the same game."""
+    game = load_game(spec)
+    for seed in range(3):
+        players = game.players_max
+        start = game.new_game(seed, players=players)
+        bots = [RandomPlayer(seed, s) for s in range(players)]
+        flat_turns, lean_turns = _Turns(), _Turns()
+        assert flatloop.applies(game, start, bots, flat_turns)
+        final = play_game(game, start, bots, on_turn=flat_turns)
+        assert final == fastloop.play_random(game, start, bots, lambda t, s: lean_turns.append(t), 5000, None, Turn)
+        assert flat_turns == lean_turns and len(flat_turns) == final.plies
+
+
+def test_distinct_by_construction_is_decided_per_card():
+    game = load_game("standard")
+    programs = {name: game.card_sources[i] for i, name in enumerate(game.card_names)}
+    decided = {name: distinct_by_construction(parse_effect(text), game.mechanics, (0,))
+               for name, text in programs.items()}
+    assert decided["3"] and decided["4"] and decided["sorry"] and decided["1"] and decided["10"] and decided["11"]
+    assert not decided["7"]  # a split: two orders of two parts can give one placement
+
+
+def test_dedupe_keeps_first_occurrences_and_passes():
+    weights = ((0, 1, 2, 4),)
+    plain = (None, False, 0, 0, 1, 3, "forward")  # key 10 - 1 + 4 = 13
+    assert dedupe([(5, False, 1), (13, False, 1), (5, False, 1), plain, (5, False, 5)], 10, weights) == [
+        (5, False, 1), (13, False, 1), (5, False, 5)]
+    assert dedupe([plain, (13, False, 1)], 10, weights) == [plain]
+
+
+def test_hostile_names_never_reach_the_flat_source(tmp_path):
+    data = _standard_data()
+    colours = dict(zip(data["colours"], HOSTILE))
+    cards = {name: f"{HOSTILE[i % len(HOSTILE)]}{i}" for i, name in enumerate(data["deck"])}
+    data["colours"] = [colours[c] for c in data["colours"]]
+    data["deck"] = {cards[k]: v for k, v in data["deck"].items()}
+    data["cards"] = {cards[k]: v for k, v in data["cards"].items()}
+    data["name"] = HOSTILE[0]
+    hostile = load_game(_write(tmp_path, data, "hostile"))
+    plain = load_game("standard")
+    source = _flat(hostile).source
+    assert source == _flat(plain).source
+    for name in (*hostile.colours, *hostile.card_names, hostile.name, "import", "'", "red", "sorry opponent"):
+        assert name not in source
+
+
+def _reference_shuffled(state: int, items) -> tuple:
+    """Fisher-Yates with one `below` per swap: what `rng.shuffled` computed before it was unrolled."""
+    out = list(items)
+    for i in range(len(out) - 1, 0, -1):
+        state, j = below(state, i + 1)
+        out[i], out[j] = out[j], out[i]
+    return state, tuple(out)
+
+
+def test_the_unrolled_shuffle_and_choice_give_the_same_numbers():
+    """`rng.shuffled` (unrolled) and `below_at` (bounds from a table) keep their numbers."""
+    rnd = Random("numbers")
+    for size in list(range(0, 60)) + [255, 256, 300]:
+        state = seed_state("shuffle", size, rnd.below(1000))
+        assert shuffled(state, range(size)) == _reference_shuffled(state, range(size))
+    for n in (1, 2, 3, 7, 45, 255, 256, 1000, 2**40 + 3):
+        for index in range(50):
+            assert below_at(12345, index, n) == below(stream_at(12345, index), n)[1]
