@@ -45,12 +45,6 @@ def applies(game, state, players, on_turn) -> bool:
     return game.fast_moves.flat is not None  # generated here on first use
 
 
-def _setup_wins(game, seats) -> bool:
-    """`Game`'s shortcut guard: whether a seat's win condition already holds at set-up."""
-    start = game.initial_placement(seats)
-    return any(game.win_holds(c, start) for c in seats)
-
-
 def _refill(rng: int, discard: list) -> tuple:
     """(rng, pile, discard) once the pile ran out: the discards shuffled as `Game.draw` does."""
     if not discard:
@@ -101,7 +95,7 @@ def play_flat(game, state, players, max_plies: int, record, on_turn=None, turn_t
     P, occ, _ = flat.position(state.placement)
     bases = [player.base for player in players]
     count = len(seats)
-    check_always = not game.win_on_home_only or _setup_wins(game, seats)
+    check_always = not game.win_on_home_only or fastloop.setup_wins(game, seats)
     report = _reporter(flat, on_turn, turn_type) if on_turn is not None else None
     after = game.after
     winner = None
