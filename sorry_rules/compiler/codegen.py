@@ -28,6 +28,7 @@ import functools
 
 from sorry_rules import dsl
 from sorry_rules.base.limits import MAX_GENERATED_LINES
+from sorry_rules.compiler import routetables
 from sorry_rules.engine.fastmoves import FastMoves, namespace, placement_key, placement_weights
 from sorry_rules.engine.mechanics import DRAW_AGAIN, PASS
 
@@ -36,6 +37,7 @@ COVERED = frozenset({
     "board:track", "turn:draw", "turn:hand", "filters", "after", "counters",
     "rules.control", "rules.bump", "rules.slide_on", "rules.slide_sweep", "rules.slide_after_switch",
     "rules.slide_after_sorry", "rules.split", "rules.overshoot_home", "rules.must_bump",
+    "geometry",
 })
 
 
@@ -199,11 +201,20 @@ class CardWriter(dsl.Visitor):
         self.full_landing(c, frm, step)
         self.indent(-2)
 
-    def step(self, tables, steps: int, kind: str, step: str) -> None:
+    def step(self, node, direction: str, kind: str, step: str) -> None:
+        """`forward N` / `backward N` of every pawn the player controls: along the plain
+        destination table, or along the route tables when the variant has `geometry:`."""
+        if node.selector is not None:
+            self.primitive(node)
+            return
+        if self.m.routes is not None:
+            self.route_step(node, direction, kind, step)
+            return
         self.uses_occ = True
-        X = int(self.m.X)
+        X, steps = int(self.m.X), int(node.steps)
+        table = (self.m.layout.forward if direction == "forward" else self.m.layout.backward)(steps)
         for c in self.colours:
-            name = self.module.constant(f"{kind}{int(steps)}_{int(c)}", tables(steps)[c])
+            name = self.module.constant(f"{kind}{steps}_{int(c)}", table[c])
             self.line(f"row = {name}")
             self.line(f"for sq in P{int(c)}:")
             self.line(f"    if sq < {X}:")
@@ -217,22 +228,46 @@ class CardWriter(dsl.Visitor):
             self.landing(c, "sq", step)
             self.indent(-3)
 
-    @staticmethod
-    def plain(node) -> None:
-        """Unsupported for a primitive narrowed by a pawn selector or split into parts."""
-        if getattr(node, "selector", None) is not None or getattr(node, "parts", ()):
-            raise Unsupported(type(node).__name__)
+    def route_step(self, node, direction: str, kind: str, step: str) -> None:
+        """A step along `geometry:` routes (turns, bounces, pawns that cannot be passed) as
+        table lookups (`compiler.routetables`): the ways of each square, each with the
+        squares passed that some pawn could block, checked against BLOCK<c>[s][o]."""
+        ways = routetables.step_ways(self.m, direction, int(node.steps))
+        if ways is None:
+            self.primitive(node)
+            return
+        self.uses_occ = True
+        X = int(self.m.X)
+        for c in self.colours:
+            name = self.module.constant(f"W{kind}{int(node.steps)}_{int(c)}", ways[c])
+            block = self.module.constant(f"BLOCK{int(c)}", routetables.blockers(self.m, c))
+            self.line(f"for sq in P{int(c)}:")
+            self.line(f"    if sq < {X}:")
+            self.line(f"        for to, passed in {name}[sq]:")
+            self.line("            for s in passed:")
+            self.line("                o = occ[s]")
+            self.line(f"                if o >= 0 and {block}[s][o]:")
+            self.line("                    break")
+            self.line("            else:")
+            self.line(f"                if to >= {X} or to == sq:")
+            self.indent(5)
+            self.plain_landing(c, "sq", step)
+            self.indent(-5)
+            self.line("                else:")
+            self.indent(5)
+            self.landing(c, "sq", step)
+            self.indent(-5)
 
     def visit_Forward(self, node):
-        self.plain(node)
-        self.step(self.m.layout.forward, node.steps, "F", "E_FORWARD")
+        self.step(node, "forward", "F", "E_FORWARD")
 
     def visit_Backward(self, node):
-        self.plain(node)
-        self.step(self.m.layout.backward, node.steps, "R", "E_BACKWARD")
+        self.step(node, "backward", "R", "E_BACKWARD")
 
     def visit_Enter(self, node):
-        self.plain(node)
+        if node.selector is not None:
+            self.primitive(node)
+            return
         self.uses_occ = True
         layout = self.m.layout
         for c in self.colours:
@@ -327,8 +362,8 @@ class CardWriter(dsl.Visitor):
             self.indent(-6)
 
     def visit_Split(self, node):
-        self.plain(node)
-        if node.among != 2 or self.m.simultaneous_split:
+        if (node.among != 2 or node.parts or node.selector is not None or self.m.simultaneous_split
+                or self.m.routes is not None):
             self.primitive(node)
             return
         m = self.m
