@@ -29,6 +29,10 @@ import functools
 from sorry_rules import dsl
 from sorry_rules.base.limits import MAX_GENERATED_LINES
 from sorry_rules.compiler import routetables
+from sorry_rules.compiler.programs import CompileError
+from sorry_rules.compiler.selectors import compile_selector
+from sorry_rules.engine.marks import zone
+from sorry_rules.engine.pawns import destination
 from sorry_rules.engine.fastmoves import FastMoves, namespace, placement_key, placement_weights
 from sorry_rules.engine.mechanics import DRAW_AGAIN, PASS
 
@@ -159,7 +163,11 @@ class CardWriter(dsl.Visitor):
 
     # ---- unsupported -----------------------------------------------------------------------
     def generic(self, node):
-        raise Unsupported(type(node).__name__)
+        """Any other primitive of the race track runs as the interpreter's closure."""
+        try:
+            self.primitive(node)
+        except CompileError:
+            raise Unsupported(type(node).__name__) from None
 
     # ---- inlined primitives --------------------------------------------------------------------
     def plain_landing(self, c: int, frm: str, step: str) -> None:
@@ -277,6 +285,79 @@ class CardWriter(dsl.Visitor):
             self.line(f"to = {exit_}")
             self.landing(c, str(start), "E_ENTER")
             self.indent(-1)
+
+    # ---- pawn selectors: send, move ---------------------------------------------------------
+    def selected(self, node) -> list:
+        """(colour, ZONE-table name, alone, destination) per colour the node's selector may
+        choose for this player, in colour order; Unsupported when it reads marks (run then
+        by the primitive). ZONE<n>_<c>[sq]: a colour-c pawn on sq is in one of its zones."""
+        sel = compile_selector(self.programs, node.selector)
+        if sel.marked or sel.unmarked:
+            raise Unsupported("marks")
+        layout = self.m.layout
+        out = []
+        for c in range(layout.C):
+            if not sel.owner[self.player][c]:
+                continue
+            inside = tuple(not sel.zones or zone(layout, c, sq) in sel.zones
+                           or ("start_exit" in sel.zones and sq == layout.start_exit[c]) for sq in range(layout.size))
+            name = self.module.constant(f"ZONE{self.fresh()}_{int(self.player)}_{int(c)}", inside)
+            out.append((c, name, sel.alone, int(destination(layout, node.destination, c))))
+        return out
+
+    def chosen(self, c: int, zones: str, alone: bool) -> None:
+        """Lines opening the loop over colour c's chosen pawns `sq` (pawns in Start or Home
+        once per pawn: the same outcome again is dropped as the interpreter drops it)."""
+        X = int(self.m.X)
+        self.line(f"for sq in P{int(c)}:")
+        self.line(f"    if {zones}[sq]" + (f" and (sq < {X} or P{int(c)}.count(sq) == 1):" if alone else ":"))
+        self.indent(2)
+
+    def visit_MovePawn(self, node):
+        """`move SELECTOR to DEST`: the pawn's own move, landing as a step does (`pawns.move`)."""
+        try:
+            chosen = self.selected(node)
+        except Unsupported:
+            self.primitive(node)
+            return
+        self.uses_occ = True
+        X, home = int(self.m.X), self.m.layout.home
+        for c, zones, alone, to in chosen:
+            self.chosen(c, zones, alone)
+            self.line(f"if sq != {to} and sq != {int(home[c])}:")
+            self.indent(1)
+            self.line(f"to = {to}")
+            if to >= X:
+                self.plain_landing(c, "sq", "E_MOVE")
+            else:
+                self.landing(c, "sq", "E_MOVE")
+            self.indent(-3)
+
+    def visit_Send(self, node):
+        """`send SELECTOR to DEST`: the pawn is put there, a bump when it goes to its Start (`pawns.send`)."""
+        try:
+            chosen = self.selected(node)
+        except Unsupported:
+            self.primitive(node)
+            return
+        self.uses_occ = True
+        X, home, start = int(self.m.X), self.m.layout.home, self.m.layout.start
+        for c, zones, alone, to in chosen:
+            self.chosen(c, zones, alone)
+            free = f" and occ[{to}] < 0" if to < X else ""
+            self.line(f"if sq != {to} and sq != {int(home[c])}{free}:")
+            self.indent(1)
+            event = f"((E_BUMP, {int(c)}, sq),)" if to == int(start[c]) else f"((E_SEND, {int(c)}, sq, {to}),)"
+            if not (self.probe or self.select):
+                parts = ", ".join("tuple(s)" if i == c else f"P{i}" for i in range(self.m.layout.C))
+                self.line(f"s = list(P{int(c)})")
+                self.line(f"s[s.index(sq)] = {to}")
+                self.line("s.sort()")
+                self.line(f"r = ({parts},)")
+            elif self.select:
+                self.line(f"r = MOVED(P, {int(c)}, sq, {to})")
+            self.emit_move("r", event, f"KP - E{int(c)}[sq] + E{int(c)}[{to}]", f"1, r, {event}")
+            self.indent(-3)
 
     # ---- sorry, switch, split --------------------------------------------------------------
     def track_pawns(self) -> None:

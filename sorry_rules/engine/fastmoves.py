@@ -17,7 +17,9 @@ kinds. Contract: nothing here changes a placement it is given.
 from __future__ import annotations
 
 from sorry_rules.engine.game import Move
+from sorry_rules.engine.marks import SEND
 from sorry_rules.engine.mechanics import DRAW_AGAIN, PASS, Board
+from sorry_rules.engine.pawns import MOVE
 
 
 class FastMoves:
@@ -241,5 +243,6 @@ def namespace(mechanics, weights: tuple = ()) -> dict:
         "switch_slide": helpers.switch_slide, "split_second": helpers.split_second,
         "DRAW_AGAIN": DRAW_AGAIN, "PASS": PASS,
         "K_MOVE": "move", "K_PASS": "pass", "E_ENTER": "enter", "E_FORWARD": "forward", "E_BACKWARD": "backward",
-        "E_SPLIT": "split", "E_SORRY": "sorry", "E_BUMP": "bump", "E_SWITCH": "switch",
+        "E_SPLIT": "split", "E_SORRY": "sorry", "E_BUMP": "bump", "E_SWITCH": "switch", "E_MOVE": MOVE, "E_SEND": SEND,
+        "MOVED": _moved,
     }
