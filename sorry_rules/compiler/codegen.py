@@ -443,15 +443,26 @@ class CardWriter(dsl.Visitor):
             self.indent(-6)
 
     def visit_Split(self, node):
-        if (node.among != 2 or node.parts or node.selector is not None or self.m.simultaneous_split
-                or self.m.routes is not None):
+        """A sequential split between two different pawns of the player's colours (`split N`
+        among 2, or `split N into D1, D2` with no pawn words), each part >= 1: unrolled with
+        the two parts' tables; any other split runs its primitive."""
+        parts = tuple(d for d, _ in node.parts)
+        if node.parts and (len(parts) != 2 or any(who is not None for _, who in node.parts)):
+            parts = ()
+        elif not node.parts and node.among == 2:
+            parts = ("forward", "forward")
+        if not parts or node.selector is not None or self.m.simultaneous_split or self.m.routes is not None:
             self.primitive(node)
             return
         m = self.m
         X, steps, C = int(m.X), int(node.steps), m.layout.C
-        forward = m.layout.forward
-        rows = {c: self.module.constant(f"SPLIT{steps}_{int(c)}", (None,) + tuple(forward(k)[c] for k in range(1, steps)))
+        first = m.layout.forward if parts[0] == "forward" else m.layout.backward
+        second = m.layout.forward if parts[1] == "forward" else m.layout.backward
+        t1, t2 = ("F" if d == "forward" else "R" for d in parts)
+        rows = {c: self.module.constant(f"SPLIT{steps}{t1}_{int(c)}", (None,) + tuple(first(k)[c] for k in range(1, steps)))
                 for c in self.colours}
+        rest = {c: f"REST{steps}{t2}_{int(c)}" for c in self.colours}
+        last = {c: f"LAST{steps}{t2}_{int(c)}" for c in self.colours}
         control = self.module.constant(f"CONTROL{int(self.player)}", tuple(int(c) for c in self.colours))
         for c1 in self.colours:
             c1 = int(c1)
@@ -469,7 +480,7 @@ class CardWriter(dsl.Visitor):
             self.line("                    continue")
             self.line(f"                if o1 >= 0 or SLIDE{c1}[to1]:")
             self.line(f"                    for rl in split_second({c1}, i1, sq1, to1, {control}, "
-                      f"{rows[c1].replace('SPLIT', 'REST')}[part], P):")
+                      f"{rest[c1]}[part], P):")
             self.indent(6)
             self.emit_move("rl[0]", "rl[1]")
             self.indent(-6)
@@ -486,7 +497,7 @@ class CardWriter(dsl.Visitor):
             for c2 in self.colours:
                 c2 = int(c2)
                 base = "Q" if c2 == c1 else f"P{c2}"
-                self.line(f"row = {rows[c2].replace('SPLIT', 'LAST')}[part]")
+                self.line(f"row = {last[c2]}[part]")
                 self.line("i2 = -1")
                 self.line(f"for sq2 in P{c2}:")
                 self.line("    i2 += 1")
@@ -525,8 +536,8 @@ class CardWriter(dsl.Visitor):
             self.indent(-3)
         for c in range(C):
             # REST<steps>_<c>[part][c'] / LAST<steps>_<c>[part][sq]: the forward tables of the second part
-            self.module.constant(f"REST{steps}_{c}", (None,) + tuple(forward(steps - k) for k in range(1, steps)))
-            self.module.constant(f"LAST{steps}_{c}", (None,) + tuple(forward(steps - k)[c] for k in range(1, steps)))
+            self.module.constant(f"REST{steps}{t2}_{c}", (None,) + tuple(second(steps - k) for k in range(1, steps)))
+            self.module.constant(f"LAST{steps}{t2}_{c}", (None,) + tuple(second(steps - k)[c] for k in range(1, steps)))
         self.uses_occ = True
 
     # ---- primitives run by the interpreter ---------------------------------------------------
