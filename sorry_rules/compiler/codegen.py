@@ -451,8 +451,14 @@ class CardWriter(dsl.Visitor):
             parts = ()
         elif not node.parts and node.among == 2:
             parts = ("forward", "forward")
-        if not parts or node.selector is not None or self.m.simultaneous_split or self.m.routes is not None:
+        if node.selector is not None or self.m.simultaneous_split or self.m.routes is not None:
             self.primitive(node)
+            return
+        if node.parts and not parts:
+            self.primitive(node)
+            return
+        if not parts:
+            self.split_many(node)
             return
         m = self.m
         X, steps, C = int(m.X), int(node.steps), m.layout.C
@@ -539,6 +545,24 @@ class CardWriter(dsl.Visitor):
             self.module.constant(f"REST{steps}{t2}_{c}", (None,) + tuple(second(steps - k) for k in range(1, steps)))
             self.module.constant(f"LAST{steps}{t2}_{c}", (None,) + tuple(second(steps - k)[c] for k in range(1, steps)))
         self.uses_occ = True
+
+    def split_many(self, node) -> None:
+        """`split N among K` (K > 2 or any): the search of `fastmoves.Helpers.split_many`
+        on integer keys, each outcome (key, events) listed as a move."""
+        steps = int(node.steps)
+        limit = steps if node.among is None else int(node.among)
+        forward = self.m.layout.forward
+        tables = self.module.constant(f"FWD{steps}", (None,) + tuple(forward(k) for k in range(1, steps + 1)))
+        control = self.module.constant(f"CONTROL{int(self.player)}", tuple(int(c) for c in self.colours))
+        self.module.constant("STARTS", tuple(int(x) for x in self.m.start))
+        self.uses_occ = True
+        key = "KP" if self.select else "KEY(P)"
+        self.line(f"for k, ev in split_many({control}, {steps}, {limit}, {tables}, P, occ, {key}):")
+        self.indent(1)
+        if not (self.probe or self.select):
+            self.line("r = REPLAYED(P, ev)")
+        self.emit_move("r", "ev", "k", "6, ev, STARTS")
+        self.indent(-1)
 
     # ---- primitives run by the interpreter ---------------------------------------------------
     def primitive(self, node) -> None:

@@ -16,10 +16,16 @@ kinds. Contract: nothing here changes a placement it is given.
 
 from __future__ import annotations
 
+import functools
+
 from sorry_rules.engine.game import Move
+from sorry_rules.engine.events import BUMP, SWITCH
 from sorry_rules.engine.marks import SEND
 from sorry_rules.engine.mechanics import DRAW_AGAIN, PASS, Board
 from sorry_rules.engine.pawns import MOVE
+
+
+SPLIT = "split"
 
 
 class FastMoves:
@@ -55,6 +61,8 @@ class FastMoves:
         code, draw_again = candidate[2], candidate[1]
         if code == 5:
             return Move(card, placement, (), draw_again, "pass")
+        if code == 6:  # (key, draw_again, 6, events, starts): the events replayed on `placement`
+            return Move(card, replayed(candidate[4], placement, candidate[3]), candidate[3], draw_again, "move")
         if code == 1:
             return Move(card, candidate[3], candidate[4], draw_again, "move")
         if code == 0:
@@ -100,6 +108,19 @@ def placement_key(weights: tuple, placement) -> int:
         for sq in squares:
             key += row[sq]
     return key
+
+
+def replayed(starts: tuple, placement: tuple, events: tuple) -> tuple:
+    """The placement after the relocations of `events` (each step, send, slide or switch
+    moves its pawn; a bump sends its pawn to its Start `starts[colour]`)."""
+    for e in events:
+        if e[0] == BUMP:
+            placement = _moved(placement, e[1], e[2], starts[e[1]])
+        elif e[0] == SWITCH:
+            placement = _moved(_moved(placement, e[1], e[2], e[4]), e[3], e[4], e[2])
+        else:
+            placement = _moved(placement, e[1], e[2], e[3])
+    return placement
 
 
 def _moved(placement: tuple, c: int, frm: int, to: int) -> tuple:
@@ -231,6 +252,72 @@ class Helpers:
                     out.append((moved.placement(), tuple(more)))
         return out
 
+    def split_many(self, control: tuple, steps: int, limit: int, tables: tuple, placement: tuple, occ: list, key: int) -> list:
+        """`Mechanics._split_sequential(steps, limit)` (a split among up to `limit` pawns) as
+        `(key, events)` per outcome, in the interpreter's order: `key` that of the outcome's
+        placement (`placement_key`), which `replayed(placement, events)` builds; the search
+        runs on integer keys (a position seen again with the same pawns used and steps left
+        is explored once, as there). `tables[n]` is the forward table of n steps."""
+        m, X, T, weights = self.m, self.X, self.T, self.weights
+        slide_here, land = m.slide_here, m.land
+        width = max(len(squares) for squares in placement) + 1
+        out: list = []
+        events: list = []
+        seen = set() if limit > 2 else None
+
+        def extend(pos: list, occ: list, key: int, remaining: int, used: int, parts: int) -> None:
+            if seen is not None and parts:
+                state = (key, used, remaining)
+                if state in seen:
+                    return
+                seen.add(state)
+            sizes = (remaining,) if parts + 1 == limit else range(1, remaining + 1 if parts else remaining)
+            for c in control:
+                squares, row_key, slides = pos[c], weights[c], slide_here[c]
+                for index in range(len(squares)):
+                    sq = squares[index]
+                    bit = 1 << (c * width + index)
+                    if sq >= X or used & bit:
+                        continue
+                    for part in sizes:
+                        to = tables[part][c][sq]
+                        if to < 0:
+                            continue
+                        o = occ[to] if to < X else -1
+                        if o == c:
+                            continue
+                        if o < 0 and (to >= T or slides[to] is None):  # no bump, no slide: in place
+                            events.append((SPLIT, c, sq, to))
+                            moved = key - row_key[sq] + row_key[to]
+                            if part == remaining:
+                                out.append((moved, tuple(events)))
+                            else:
+                                squares[index] = to
+                                occ[sq] = -1
+                                if to < X:
+                                    occ[to] = c
+                                extend(pos, occ, moved, remaining - part, used | bit, parts + 1)
+                                if to < X:
+                                    occ[to] = -1
+                                occ[sq] = c
+                                squares[index] = sq
+                            events.pop()
+                            continue
+                        board = Board([p[:] for p in pos], occ[:])
+                        before = events[:]
+                        if not land(board, c, sq, to, events, SPLIT):
+                            events[:] = before
+                            continue
+                        moved = placement_key(weights, board.pos)
+                        if part == remaining:
+                            out.append((moved, tuple(events)))
+                        else:
+                            extend(board.pos, board.occ, moved, remaining - part, used | bit, parts + 1)
+                        events[:] = before
+
+        extend([list(squares) for squares in placement], occ[:], key, steps, 0, 0)
+        return out
+
 
 def namespace(mechanics, weights: tuple = ()) -> dict:
     """The globals of a generated module (its own integer tables are added by the compiler):
@@ -240,7 +327,8 @@ def namespace(mechanics, weights: tuple = ()) -> dict:
         "__builtins__": {"list": list, "tuple": tuple, "bool": bool, "set": set, "range": range, "len": len},
         "Move": Move, "NEW": tuple.__new__, "NO_LABEL": "", "Board": Board, "land": helpers.land, "land_key": helpers.land_key,
         "sorry_slide": helpers.sorry_slide,
-        "switch_slide": helpers.switch_slide, "split_second": helpers.split_second,
+        "switch_slide": helpers.switch_slide, "split_second": helpers.split_second, "split_many": helpers.split_many,
+        "REPLAYED": functools.partial(replayed, mechanics.start),
         "DRAW_AGAIN": DRAW_AGAIN, "PASS": PASS,
         "K_MOVE": "move", "K_PASS": "pass", "E_ENTER": "enter", "E_FORWARD": "forward", "E_BACKWARD": "backward",
         "E_SPLIT": "split", "E_SORRY": "sorry", "E_BUMP": "bump", "E_SWITCH": "switch", "E_MOVE": MOVE, "E_SEND": SEND,
