@@ -552,7 +552,9 @@ class CardWriter(dsl.Visitor):
         steps = int(node.steps)
         limit = steps if node.among is None else int(node.among)
         forward = self.m.layout.forward
-        tables = self.module.constant(f"FWD{steps}", (None,) + tuple(forward(k) for k in range(1, steps + 1)))
+        tables = self.module.constant(f"FWD{steps}", tuple(tuple((-1,) + tuple(forward(k)[c][sq] for k in range(1, steps + 1))
+                                                                     for sq in range(int(self.m.X)))
+                                                               for c in range(self.m.layout.C)))
         control = self.module.constant(f"CONTROL{int(self.player)}", tuple(int(c) for c in self.colours))
         self.module.constant("STARTS", tuple(int(x) for x in self.m.start))
         self.uses_occ = True

@@ -256,14 +256,16 @@ class Helpers:
         """`Mechanics._split_sequential(steps, limit)` (a split among up to `limit` pawns) as
         `(key, events)` per outcome, in the interpreter's order: `key` that of the outcome's
         placement (`placement_key`), which `replayed(placement, events)` builds; the search
-        runs on integer keys (a position seen again with the same pawns used and steps left
-        is explored once, as there). `tables[n]` is the forward table of n steps."""
+        runs on integer keys, each placement listed once (a position seen again with the same pawns used and steps left
+        is explored once, as there). `tables[c][sq][n]` is where n forward steps take a
+        colour-c pawn from sq (`layout.forward(n)[c][sq]`)."""
         m, X, T, weights = self.m, self.X, self.T, self.weights
         slide_here, land = m.slide_here, m.land
         width = max(len(squares) for squares in placement) + 1
         out: list = []
         events: list = []
         seen = set() if limit > 2 else None
+        found: set = set()  # keys listed: a later way to the same placement is the same move (A24)
 
         def extend(pos: list, occ: list, key: int, remaining: int, used: int, parts: int) -> None:
             if seen is not None and parts:
@@ -273,14 +275,17 @@ class Helpers:
                 seen.add(state)
             sizes = (remaining,) if parts + 1 == limit else range(1, remaining + 1 if parts else remaining)
             for c in control:
-                squares, row_key, slides = pos[c], weights[c], slide_here[c]
+                squares, row_key, slides, ends = pos[c], weights[c], slide_here[c], tables[c]
                 for index in range(len(squares)):
                     sq = squares[index]
-                    bit = 1 << (c * width + index)
-                    if sq >= X or used & bit:
+                    if sq >= X:
                         continue
+                    bit = 1 << (c * width + index)
+                    if used & bit:
+                        continue
+                    way = ends[sq]
                     for part in sizes:
-                        to = tables[part][c][sq]
+                        to = way[part]
                         if to < 0:
                             continue
                         o = occ[to] if to < X else -1
@@ -290,7 +295,9 @@ class Helpers:
                             events.append((SPLIT, c, sq, to))
                             moved = key - row_key[sq] + row_key[to]
                             if part == remaining:
-                                out.append((moved, tuple(events)))
+                                if moved not in found:
+                                    found.add(moved)
+                                    out.append((moved, tuple(events)))
                             else:
                                 squares[index] = to
                                 occ[sq] = -1
@@ -310,7 +317,9 @@ class Helpers:
                             continue
                         moved = placement_key(weights, board.pos)
                         if part == remaining:
-                            out.append((moved, tuple(events)))
+                            if moved not in found:
+                                found.add(moved)
+                                out.append((moved, tuple(events)))
                         else:
                             extend(board.pos, board.occ, moved, remaining - part, used | bit, parts + 1)
                         events[:] = before
