@@ -59,7 +59,7 @@ def random_placement(game, rnd: Random) -> tuple:
 def _check_candidates(fast, placement, card, colour) -> None:
     """The candidates flavour lists the Moves flavour's moves, in order, with exact keys."""
     generated = fast.fast_moves
-    if not generated.covers(card):
+    if not generated.covers(card) or not generated.select:  # a variant with marks has no candidates flavour
         return
     moves, spare = generated.table[card][colour](placement)
     candidates, spare_too = generated.select[card][colour](placement, generated.key(placement))

@@ -41,8 +41,14 @@ COVERED = frozenset({
     "board:track", "turn:draw", "turn:hand", "filters", "after", "counters",
     "rules.control", "rules.bump", "rules.slide_on", "rules.slide_sweep", "rules.slide_after_switch",
     "rules.slide_after_sorry", "rules.split", "rules.overshoot_home", "rules.must_bump",
-    "geometry",
+    "geometry", "marks",
 })
+
+
+def takes_marks(kinds: tuple) -> bool:
+    """Whether the generated functions of a variant with these mark kinds take the marks
+    (`m(P, M)`): there are marks and none can stop a move (immobile, untouchable)."""
+    return bool(kinds) and not any(k.immobile or k.untouchable for k in kinds)
 
 
 class Unsupported(Exception):
@@ -56,7 +62,11 @@ class TooLarge(Exception):
 class _Module:
     """The generated source and the constants its namespace binds."""
 
-    def __init__(self, mechanics):
+    def __init__(self, mechanics, kinds: tuple = ()):
+        self.marked = bool(kinds)  # the variant has marks: moves carry NO_MARKS, or MARKS(events, result)
+        # marks that never stop a move: the functions take the marks too, `m(P, M)` (else they
+        # play only positions with no mark set, `Game._play_board`)
+        self.full = takes_marks(kinds)
         layout = mechanics.layout
         self.lines: list[str] = []
         self.count = 0
@@ -96,6 +106,9 @@ class CardWriter(dsl.Visitor):
         self.body: list[str] = []
         self.uses_occ = False
         self.sets: set[str] = set()
+        # Move.marks of a pass (the marks before) and, without MARKS, of a move
+        self.no_marks = "M" if module.full else ("NO_MARKS" if module.marked else "()")
+        self.carry = None  # (colour, Start square) while writing a primitive whose pawn leaves Start
 
     # ---- writing -----------------------------------------------------------------------------
     def line(self, text: str) -> None:
@@ -117,6 +130,9 @@ class CardWriter(dsl.Visitor):
             return
         da = "True" if self.flags & DRAW_AGAIN else "False"
         seen = self.seen_set("m", self.flags & DRAW_AGAIN)
+        if self.module.full:
+            self.emit_marked(result, events, da, seen)
+            return
         self.line("n += 1")
         if self.select:
             if not key:
@@ -130,7 +146,28 @@ class CardWriter(dsl.Visitor):
         self.line(f"k0 = len({seen})")
         self.line(f"{seen}.add({result})")
         self.line(f"if len({seen}) != k0:")
-        self.line(f"    out.append(NEW(Move, ({self.card}, {result}, {events}, {da}, K_MOVE, (), NO_LABEL, ())))")
+        self.line(f"    out.append(NEW(Move, ({self.card}, {result}, {events}, {da}, K_MOVE, (), NO_LABEL, {self.no_marks})))")
+
+    def emit_marked(self, result: str, events: str, da: str, seen: str) -> None:
+        """`emit_move` for a variant whose marks never stop a move (`_Module.full`): the move
+        carries the marks after it, MK(M, events, result), and is told apart by them too; a
+        pawn leaving Start (`self.carry`: colour and square) is one outcome per kind of pawn
+        there (`CARRIES`: the "carry" events of each, as `MarkedMechanics.from_start`)."""
+        if self.carry is not None:
+            c, sq = self.carry
+            self.line(f"for cr in CARRIES(M, {int(c)}, {sq}, P{int(c)}):")
+            self.indent(1)
+            self.line(f"ev = cr + {events}")
+            events = "ev"
+        self.line("n += 1")
+        self.line(f"mk = MK(M, {events}, {result})")
+        self.line(f"key = ({result}, mk)")
+        self.line(f"k0 = len({seen})")
+        self.line(f"{seen}.add(key)")
+        self.line(f"if len({seen}) != k0:")
+        self.line(f"    out.append(NEW(Move, ({self.card}, {result}, {events}, {da}, K_MOVE, (), NO_LABEL, mk)))")
+        if self.carry is not None:
+            self.indent(-1)
 
     def emit_bare(self, flags: int) -> None:
         """Lines adding one outcome that moves nothing (draw_again, pass) with `flags`."""
@@ -146,7 +183,7 @@ class CardWriter(dsl.Visitor):
             if self.select:
                 self.line(f"    out.append((KP, {da}, 5))")
             else:
-                self.line(f"    out.append(NEW(Move, ({self.card}, P, (), {da}, K_PASS, (), NO_LABEL, ())))")
+                self.line(f"    out.append(NEW(Move, ({self.card}, P, (), {da}, K_PASS, (), NO_LABEL, {self.no_marks})))")
         else:
             self.line(f"spare |= {int(flags)}")
 
@@ -159,7 +196,10 @@ class CardWriter(dsl.Visitor):
 
     def need_board(self) -> None:
         self.line("if B is None:")
-        self.line(f"    B = Board.of(P, {int(self.m.X)})")
+        if self.module.full:
+            self.line("    B = MB(P, M)")
+        else:
+            self.line(f"    B = Board.of(P, {int(self.m.X)})")
 
     # ---- unsupported -----------------------------------------------------------------------
     def generic(self, node):
@@ -283,7 +323,9 @@ class CardWriter(dsl.Visitor):
             self.line(f"if {start} in P{int(c)}:")
             self.indent(1)
             self.line(f"to = {exit_}")
+            self.carry = (c, str(start))
             self.landing(c, str(start), "E_ENTER")
+            self.carry = None
             self.indent(-1)
 
     # ---- pawn selectors: send, move ---------------------------------------------------------
@@ -292,7 +334,7 @@ class CardWriter(dsl.Visitor):
         choose for this player, in colour order; Unsupported when it reads marks (run then
         by the primitive). ZONE<n>_<c>[sq]: a colour-c pawn on sq is in one of its zones."""
         sel = compile_selector(self.programs, node.selector)
-        if sel.marked or sel.unmarked:
+        if sel.marked or sel.unmarked or self.module.marked:
             raise Unsupported("marks")
         layout = self.m.layout
         out = []
@@ -394,6 +436,7 @@ class CardWriter(dsl.Visitor):
                        for o in range(m.layout.C))
             name = self.module.constant(f"SORRY{self.fresh()}_{int(c)}", ok)
             start = int(m.start[c])
+            self.carry = (c, str(start))
             self.line(f"if {start} in P{int(c)}:")
             self.line("    for sq, o in tp:")
             self.line(f"        if {name}[o]:")
@@ -412,6 +455,7 @@ class CardWriter(dsl.Visitor):
             self.emit_move("r", f"((E_SORRY, {int(c)}, {start}, sq), (E_BUMP, o, sq))", key,
                            f"2, {int(c)}, {start}, sq, o, STARTS[o]")
             self.indent(-4 if m.slide_after_sorry else -3)
+            self.carry = None
 
     def visit_Switch(self, node):
         m = self.m
@@ -590,6 +634,18 @@ class CardWriter(dsl.Visitor):
             self.line("    if key not in S:")
             self.line("        S.add(key)")
             self.line("        out.append((key, da, 1, r, e))")
+        elif self.module.full:
+            self.line("    mk = MK(M, e, r)")
+            self.line("    key = (r, mk)")
+            self.line("    if key not in S:")
+            self.line("        S.add(key)")
+            self.line(f"        out.append(NEW(Move, ({self.card}, r, e, da, K_MOVE, (), NO_LABEL, mk)))")
+        elif self.module.marked:  # a move that marks a pawn: told apart by the marks after it too
+            self.line("    mk = MARKS(e, r)")
+            self.line("    key = r if mk == NO_MARKS else (r, mk)")
+            self.line("    if key not in S:")
+            self.line("        S.add(key)")
+            self.line(f"        out.append(NEW(Move, ({self.card}, r, e, da, K_MOVE, (), NO_LABEL, mk)))")
         else:
             self.line("    if r not in S:")
             self.line("        S.add(r)")
@@ -601,7 +657,7 @@ class CardWriter(dsl.Visitor):
         if self.select:
             self.line("        out.append((KP, da, 5))")
         else:
-            self.line(f"        out.append(NEW(Move, ({self.card}, P, (), da, K_PASS, (), NO_LABEL, ())))")
+            self.line(f"        out.append(NEW(Move, ({self.card}, P, (), da, K_PASS, (), NO_LABEL, {self.no_marks})))")
         self.line("else:")
         self.line("    spare |= f")
         self.indent(-1)
@@ -655,7 +711,7 @@ class CardWriter(dsl.Visitor):
             return f"(not {self.condition(node.operand)})"
         if isinstance(node, dsl.BinOp) and node.op in ("and", "or"):
             return f"({self.condition(node.left)} {'and' if node.op == 'and' else 'or'} {self.condition(node.right)})"
-        if isinstance(node, dsl.Can):
+        if isinstance(node, dsl.Can) and not self.module.full:
             name = f"can{self.module.fresh()}_{int(self.player)}"
             probe = CardWriter(self.module, self.m, self.programs, self.card, self.player, probe=True)
             self.extra += probe.function(node.effect, name)
@@ -667,7 +723,8 @@ class CardWriter(dsl.Visitor):
         """The lines of the function `name` (default `m<card>_<player>`) and of its probes."""
         self.visit(ast)
         C = self.m.layout.C
-        default = f"s{self.card}_{self.player}(P, KP)" if self.select else f"m{self.card}_{self.player}(P)"
+        default = f"s{self.card}_{self.player}(P, KP)" if self.select else \
+            f"m{self.card}_{self.player}(P, M)" if self.module.full else f"m{self.card}_{self.player}(P)"
         head = [f"def {name + '(P)' if name else default}:"]
         head.append("    " + ", ".join(f"P{i}" for i in range(C)) + (", = P" if C == 1 else " = P"))
         if not self.probe:
@@ -682,12 +739,14 @@ class CardWriter(dsl.Visitor):
         return head + self.body + tail + self.extra
 
 
-def generate(mechanics, programs, card_asts, pawns: int) -> tuple[str, dict, tuple]:
+def generate(mechanics, programs, card_asts, pawns: int, kinds: tuple = ()) -> tuple[str, dict, tuple]:
     """(source, constants, covered) for the cards' ASTs, in card order: `covered[card]`
     says whether the card got generated functions (both flavours: `m<card>_<colour>(P)`
-    giving Moves, `s<card>_<colour>(P, KP)` giving candidates)."""
-    _check_size(mechanics, programs, card_asts)
-    module = _Module(mechanics)
+    giving Moves, `s<card>_<colour>(P, KP)` giving candidates; a variant with mark `kinds`
+    gets the first only: `m<card>_<colour>(P, M)` when no kind can stop a move, else
+    `m<card>_<colour>(P)` for positions with no mark set, `Game._play_board`)."""
+    _check_size(mechanics, programs, card_asts, kinds)
+    module = _Module(mechanics, kinds)
     weights = placement_weights(mechanics.layout, pawns)
     for c, row in enumerate(weights):
         module.constant(f"E{c}", row)
@@ -697,7 +756,7 @@ def generate(mechanics, programs, card_asts, pawns: int) -> tuple[str, dict, tup
         lines = []
         try:
             for player in range(mechanics.layout.C):
-                for select in (False, True):
+                for select in (False,) if kinds else (False, True):
                     lines += CardWriter(module, mechanics, programs, card, player, select=select).function(ast)
                     if len(module.lines) + len(lines) > MAX_GENERATED_LINES:
                         raise TooLarge
@@ -709,10 +768,10 @@ def generate(mechanics, programs, card_asts, pawns: int) -> tuple[str, dict, tup
     return "\n".join(module.lines) + "\n", module.constants, tuple(covered)
 
 
-def _check_size(mechanics, programs, card_asts) -> None:
+def _check_size(mechanics, programs, card_asts, kinds: tuple = ()) -> None:
     """TooLarge when one function per card, times the colours and the two flavours, already
     exceeds MAX_GENERATED_LINES (a cheap first look before writing everything)."""
-    scratch = _Module(mechanics)
+    scratch = _Module(mechanics, kinds)
     estimate = 0
     for card, ast in enumerate(card_asts):
         try:
@@ -737,10 +796,10 @@ def fast_moves(game, programs, card_asts) -> FastMoves | None:
         return None
     mechanics = game.mechanics
     try:
-        source, constants, covered = generate(mechanics, programs, card_asts, game.pawns)
+        source, constants, covered = generate(mechanics, programs, card_asts, game.pawns, game.marks)
     except TooLarge:
         return None
-    scope = namespace(mechanics, constants["ES"])
+    scope = namespace(mechanics, constants["ES"], game.marks)
     scope.update(constants)
     weights = constants["ES"]
     scope["KEY"] = lambda placement: placement_key(weights, placement)
@@ -748,6 +807,6 @@ def fast_moves(game, programs, card_asts) -> FastMoves | None:
     C = mechanics.layout.C
     table = tuple(tuple(scope[f"m{card}_{p}"] for p in range(C)) if ok else (None,) * C
                   for card, ok in enumerate(covered))
-    select = tuple(tuple(scope[f"s{card}_{p}"] for p in range(C)) if ok else (None,) * C
-                   for card, ok in enumerate(covered))
-    return FastMoves(table, source, select, constants["ES"])
+    select = () if game.marks else tuple(tuple(scope[f"s{card}_{p}"] for p in range(C)) if ok else (None,) * C
+                                         for card, ok in enumerate(covered))
+    return FastMoves(table, source, select, constants["ES"], takes_marks(game.marks))

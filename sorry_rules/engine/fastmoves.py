@@ -20,6 +20,7 @@ import functools
 
 from sorry_rules.engine.game import Move
 from sorry_rules.engine.events import BUMP, SWITCH
+from sorry_rules.engine import marks
 from sorry_rules.engine.marks import SEND
 from sorry_rules.engine.mechanics import DRAW_AGAIN, PASS, Board
 from sorry_rules.engine.pawns import MOVE
@@ -37,15 +38,19 @@ class FastMoves:
     same moves in the same order, each as a small tuple `(key, draw_again, code, ...)` that
     `move(candidate, P, card)` turns into the `Move`; `key` is the exact key of the move's
     placement (`key(placement)`, KP the key of P), so candidates are told apart without
-    building their placements."""
+    building their placements (a variant with marks has no candidates flavour: `select` is ()).
 
-    __slots__ = ("table", "source", "select", "weights")
+    `takes_marks`: the functions are `moves(placement, marks)` (`State.marks`) and play any
+    position; otherwise a variant with marks plays by them only positions with no mark set."""
 
-    def __init__(self, table: tuple, source: str, select: tuple = (), weights: tuple = ()):
+    __slots__ = ("table", "source", "select", "weights", "takes_marks")
+
+    def __init__(self, table: tuple, source: str, select: tuple = (), weights: tuple = (), takes_marks: bool = False):
         self.table = table
         self.source = source
         self.select = select
         self.weights = weights
+        self.takes_marks = takes_marks
 
     def covers(self, card: int) -> bool:
         """Whether `card` is played by generated code."""
@@ -328,11 +333,27 @@ class Helpers:
         return out
 
 
-def namespace(mechanics, weights: tuple = ()) -> dict:
+def namespace(mechanics, weights: tuple = (), kinds: tuple = ()) -> dict:
     """The globals of a generated module (its own integer tables are added by the compiler):
-    the engine's types, the fixed event and move kinds, and the `Helpers`."""
+    the engine's types, the fixed event and move kinds, and the `Helpers`; with mark `kinds`,
+    NO_MARKS (`State.marks` with no mark set) and MARKS(events, result), the marks after a
+    move from a position with no mark set (as `Game._marked_moves_of` computes them)."""
     helpers = Helpers(mechanics, weights)
+    no_marks, layout, X = marks.empty(kinds), mechanics.layout, mechanics.X
+
+    def after(before: tuple, events: tuple, result: tuple) -> tuple:
+        return marks.fit(marks.replay(kinds, layout, before, events), result, X)
+
+    def carries(before: tuple, c: int, sq: int, squares: tuple) -> list:
+        if not any(before):
+            return [()]
+        return [tuple((marks.CARRY, c, sq, k, by) for k, by in carried)
+                for carried in marks.shared_kinds(before, c, sq, squares.count(sq))]
+
     return {
+        "NO_MARKS": no_marks, "MK": after, "CARRIES": carries,
+        "MARKS": lambda events, result: after(no_marks, events, result),
+        "MB": lambda placement, before: marks.MarkedBoard.with_marks(placement, X, kinds, before),
         "__builtins__": {"list": list, "tuple": tuple, "bool": bool, "set": set, "range": range, "len": len},
         "Move": Move, "NEW": tuple.__new__, "NO_LABEL": "", "Board": Board, "land": helpers.land, "land_key": helpers.land_key,
         "sorry_slide": helpers.sorry_slide,

@@ -152,6 +152,7 @@ class Game:
         self.scoring = scoring
         self.content_hash = content_hash
         self._X = layout.X
+        self._no_marks = _marks.empty(self.marks)  # State.marks with no mark set
         self.fast_moves = None  # engine.fastmoves.FastMoves: generated move functions (compiler.codegen), or None
 
     def features(self) -> frozenset:
@@ -176,14 +177,24 @@ class Game:
         the interpreter's) or, with None, with the interpreter alone (the reference path)."""
         self.fast_moves = fast
 
-    def _results(self, p: int, card: int, placement, board: Board | None) -> tuple[list, int]:
-        """`_moves_of` for a card, by its generated function when there is one."""
+    def _results(self, p: int, card: int, placement, board: Board | None, marks: tuple = ()) -> tuple[list, int]:
+        """`_moves_of` for a card, by its generated function when there is one and `board`
+        is None (`_play_board`); `marks` are the position's (`State.marks`)."""
         fast = self.fast_moves
-        if fast is not None:
+        if board is None:
             function = fast.table[card][p]
             if function is not None:
-                return function(placement)
-        return self._moves_of(p, board if board is not None else Board.of(placement, self._X), card, placement)
+                return function(placement, marks) if fast.takes_marks else function(placement)
+            board = self.board_of(placement, marks or self._no_marks)
+        return self._moves_of(p, board, card, placement)
+
+    def _play_board(self, state: State) -> Board | None:
+        """The board the interpreter plays `state` on, or None when the generated move
+        functions play it: always when they take the marks, else when no mark is set."""
+        fast = self.fast_moves
+        if fast is None or (not fast.takes_marks and state.marks != self._no_marks):
+            return self.board(state)
+        return None
 
     # ---- setting up ----------------------------------------------------------------------
     def seats_for(self, players: int) -> tuple:
@@ -290,8 +301,8 @@ class Game:
     def card_moves(self, state: State, card: int) -> list:
         """What `card` would allow the player to move in `state` (forfeit included)."""
         p = state.seats[state.turn]
-        board = self.board(state) if self.fast_moves is None else None  # generated: no board needed
-        moves, flags = self._results(p, card, state.placement, board)
+        board = self._play_board(state)
+        moves, flags = self._results(p, card, state.placement, board, state.marks)
         if self.filters:
             moves = filter_moves(self.filters, p, moves, state.counters)[0]
         if not moves:
@@ -314,17 +325,21 @@ class Game:
     def board(self, state: State) -> Board:
         """The working board of `state` the card programs start from (with its marks when the
         variant has marks: `engine.marks.MarkedBoard`)."""
+        return self.board_of(state.placement, state.marks)
+
+    def board_of(self, placement, marks: tuple) -> Board:
+        """`board` of a placement and its marks."""
         if self.marks:
-            return _marks.MarkedBoard.with_marks(state.placement, self._X, self.marks, state.marks)
-        return Board.of(state.placement, self._X)
+            return _marks.MarkedBoard.with_marks(placement, self._X, self.marks, marks)
+        return Board.of(placement, self._X)
 
     def _drawn_moves(self, state: State) -> list:
         """The moves of every card drawn this turn (`turn.take` > 1), chosen among as from a
         hand (`_cards_moves`; the filters judge them together); stuck: one forfeit that
         discards them all, with no extra draw."""
         p = state.seats[state.turn]
-        board = self.board(state) if self.fast_moves is None else None  # generated: no board needed
-        moves = self._cards_moves(p, board, (state.card,) + state.drawn, state.placement)
+        board = self._play_board(state)
+        moves = self._cards_moves(p, board, (state.card,) + state.drawn, state.placement, state.marks)
         if self.filters:
             moves = filter_moves(self.filters, p, moves, state.counters)[0]
         return moves or [Move(state.card, state.placement, (), False, "forfeit")]
@@ -375,14 +390,14 @@ class Game:
             moves.append(_new(Move, (card, result, events, bool(flags & DRAW_AGAIN), kind, (), "", marks)))
         return moves, spare_flags
 
-    def _cards_moves(self, p: int, board: Board, cards, placement) -> list:
+    def _cards_moves(self, p: int, board: Board, cards, placement, marks: tuple = ()) -> list:
         """The moves of a choice of cards (a hand, or the cards drawn together): a card that
         cannot move a pawn is no play, even if it offers a pass (P4); a pass survives only
         when every playable card offers one (A21)."""
         moves = []
         declinable = True
         for card in sorted(set(cards)):
-            card_moves, _ = self._results(p, card, placement, board)
+            card_moves, _ = self._results(p, card, placement, board, marks)
             if not any(m.kind == "move" for m in card_moves):
                 continue  # a card that cannot move is no play (P4); a bare pass is no move (A21)
             declinable = declinable and any(m.kind == "pass" for m in card_moves)
@@ -396,8 +411,8 @@ class Game:
         hand = state.hands[state.turn]
         if not hand:
             return [Move(None, state.placement, (), False, "forfeit")]
-        board = self.board(state) if self.fast_moves is None else None  # generated: no board needed
-        moves = self._cards_moves(p, board, hand, state.placement)
+        board = self._play_board(state)
+        moves = self._cards_moves(p, board, hand, state.placement, state.marks)
         if self.actions:
             moves.extend(action_moves(self.actions, state, p, hand, Move))
         if self.filters:
