@@ -108,7 +108,9 @@ class CardWriter(dsl.Visitor):
         self.sets: set[str] = set()
         # Move.marks of a pass (the marks before) and, without MARKS, of a move
         self.no_marks = "M" if module.full else ("NO_MARKS" if module.marked else "()")
-        self.carry = None  # (colour, Start square) while writing a primitive whose pawn leaves Start
+        # (colour, Start square, name of the selector's (marked, unmarked) or "") while writing
+        # a primitive whose pawn leaves Start
+        self.carry = None
 
     # ---- writing -----------------------------------------------------------------------------
     def line(self, text: str) -> None:
@@ -154,8 +156,8 @@ class CardWriter(dsl.Visitor):
         pawn leaving Start (`self.carry`: colour and square) is one outcome per kind of pawn
         there (`CARRIES`: the "carry" events of each, as `MarkedMechanics.from_start`)."""
         if self.carry is not None:
-            c, sq = self.carry
-            self.line(f"for cr in CARRIES(M, {int(c)}, {sq}, P{int(c)}):")
+            c, sq, chosen = self.carry
+            self.line(f"for cr in CARRIES(M, {int(c)}, {sq}, P{int(c)}{', ' + chosen if chosen else ''}):")
             self.indent(1)
             self.line(f"ev = cr + {events}")
             events = "ev"
@@ -313,17 +315,25 @@ class CardWriter(dsl.Visitor):
         self.step(node, "backward", "R", "E_BACKWARD")
 
     def visit_Enter(self, node):
-        if node.selector is not None:
-            self.primitive(node)
-            return
-        self.uses_occ = True
         layout = self.m.layout
-        for c in self.colours:
+        colours, chosen, alone = self.colours, "", False
+        if node.selector is not None:
+            if not self.module.full:
+                self.primitive(node)
+                return
+            sel = compile_selector(self.programs, node.selector)
+            colours = [c for c in self.colours if sel.owner[self.player][c] and (not sel.zones or "start" in sel.zones)]
+            chosen = self.module.constant(f"CHOSEN{self.fresh()}_{int(self.player)}",
+                                          (tuple(int(k) for k in sel.marked), tuple(int(k) for k in sel.unmarked)))
+            alone = sel.alone
+        self.uses_occ = True
+        for c in colours:
             start, exit_ = int(layout.start[c]), int(layout.start_exit[c])
-            self.line(f"if {start} in P{int(c)}:")
+            only = f" and P{int(c)}.count({start}) == 1" if alone else ""
+            self.line(f"if {start} in P{int(c)}{only}:")
             self.indent(1)
             self.line(f"to = {exit_}")
-            self.carry = (c, str(start))
+            self.carry = (c, str(start), chosen)
             self.landing(c, str(start), "E_ENTER")
             self.carry = None
             self.indent(-1)
@@ -436,7 +446,7 @@ class CardWriter(dsl.Visitor):
                        for o in range(m.layout.C))
             name = self.module.constant(f"SORRY{self.fresh()}_{int(c)}", ok)
             start = int(m.start[c])
-            self.carry = (c, str(start))
+            self.carry = (c, str(start), "")
             self.line(f"if {start} in P{int(c)}:")
             self.line("    for sq, o in tp:")
             self.line(f"        if {name}[o]:")
@@ -711,11 +721,11 @@ class CardWriter(dsl.Visitor):
             return f"(not {self.condition(node.operand)})"
         if isinstance(node, dsl.BinOp) and node.op in ("and", "or"):
             return f"({self.condition(node.left)} {'and' if node.op == 'and' else 'or'} {self.condition(node.right)})"
-        if isinstance(node, dsl.Can) and not self.module.full:
+        if isinstance(node, dsl.Can):
             name = f"can{self.module.fresh()}_{int(self.player)}"
             probe = CardWriter(self.module, self.m, self.programs, self.card, self.player, probe=True)
             self.extra += probe.function(node.effect, name)
-            return f"{name}(P)"
+            return f"{name}(P, M)" if self.module.full else f"{name}(P)"
         raise Unsupported(type(node).__name__)
 
     # ---- the function ----------------------------------------------------------------------------
@@ -725,7 +735,8 @@ class CardWriter(dsl.Visitor):
         C = self.m.layout.C
         default = f"s{self.card}_{self.player}(P, KP)" if self.select else \
             f"m{self.card}_{self.player}(P, M)" if self.module.full else f"m{self.card}_{self.player}(P)"
-        head = [f"def {name + '(P)' if name else default}:"]
+        args = "(P, M)" if self.module.full else "(P)"
+        head = [f"def {name + args if name else default}:"]
         head.append("    " + ", ".join(f"P{i}" for i in range(C)) + (", = P" if C == 1 else " = P"))
         if not self.probe:
             head += ["    out = []", "    spare = 0"] + [f"    {name} = set()" for name in sorted(self.sets)]

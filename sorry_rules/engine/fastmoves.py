@@ -27,6 +27,7 @@ from sorry_rules.engine.pawns import MOVE
 
 
 SPLIT = "split"
+_MARKING = frozenset((marks.MARK, marks.UNMARK, marks.CARRY))
 
 
 class FastMoves:
@@ -341,14 +342,30 @@ def namespace(mechanics, weights: tuple = (), kinds: tuple = ()) -> dict:
     helpers = Helpers(mechanics, weights)
     no_marks, layout, X = marks.empty(kinds), mechanics.layout, mechanics.X
 
-    def after(before: tuple, events: tuple, result: tuple) -> tuple:
-        return marks.fit(marks.replay(kinds, layout, before, events), result, X)
+    last = [None, frozenset()]  # the marks last asked about, and the (colour, square) of their pawns
 
-    def carries(before: tuple, c: int, sq: int, squares: tuple) -> list:
-        if not any(before):
-            return [()]
-        return [tuple((marks.CARRY, c, sq, k, by) for k, by in carried)
-                for carried in marks.shared_kinds(before, c, sq, squares.count(sq))]
+    def after(before: tuple, events: tuple, result: tuple) -> tuple:
+        """The marks after a move: `before` itself when no event marks, unmarks or carries
+        and none concerns a marked pawn (marks follow only the pawns that move)."""
+        if last[0] is not before:
+            last[0], last[1] = before, frozenset((e[0], e[1]) for entries in before for e in entries)
+        marked = last[1]
+        for e in events:
+            if e[0] in _MARKING or (e[1], e[2]) in marked or (e[0] == SWITCH and (e[3], e[4]) in marked):
+                return marks.fit(marks.replay(kinds, layout, before, events), result, X)
+        return before
+
+    def carries(before: tuple, c: int, sq: int, squares: tuple, chosen: tuple = ((), ())) -> list:
+        """The "carry" events of each kind of pawn that may leave the shared square sq (as
+        `MarkedMechanics.from_start`), only those carrying every mark of chosen[0] and none
+        of chosen[1] (a selector's `marked` / `unmarked`)."""
+        options = marks.shared_kinds(before, c, sq, squares.count(sq)) if any(before) else [()]
+        out = []
+        for carried in options:
+            has = {k for k, _ in carried}
+            if all(k in has for k in chosen[0]) and not any(k in has for k in chosen[1]):
+                out.append(tuple((marks.CARRY, c, sq, k, by) for k, by in carried))
+        return out
 
     return {
         "NO_MARKS": no_marks, "MK": after, "CARRIES": carries,
