@@ -323,7 +323,7 @@ class CardWriter(dsl.Visitor):
                 return
             sel = compile_selector(self.programs, node.selector)
             colours = [c for c in self.colours if sel.owner[self.player][c] and (not sel.zones or "start" in sel.zones)]
-            chosen = self.module.constant(f"CHOSEN{self.fresh()}_{int(self.player)}",
+            chosen = self.module.constant(f"CHOSEN{self.module.fresh()}_{int(self.player)}",
                                           (tuple(int(k) for k in sel.marked), tuple(int(k) for k in sel.unmarked)))
             alone = sel.alone
         self.uses_occ = True
@@ -353,7 +353,7 @@ class CardWriter(dsl.Visitor):
                 continue
             inside = tuple(not sel.zones or zone(layout, c, sq) in sel.zones
                            or ("start_exit" in sel.zones and sq == layout.start_exit[c]) for sq in range(layout.size))
-            name = self.module.constant(f"ZONE{self.fresh()}_{int(self.player)}_{int(c)}", inside)
+            name = self.module.constant(f"ZONE{self.module.fresh()}_{int(self.player)}_{int(c)}", inside)
             out.append((c, name, sel.alone, int(destination(layout, node.destination, c))))
         return out
 
@@ -444,7 +444,7 @@ class CardWriter(dsl.Visitor):
         for c in self.colours:
             ok = tuple(bool(m.bumpable[c][o] and (node.relation is None or m.matches(c, o, node.relation)))
                        for o in range(m.layout.C))
-            name = self.module.constant(f"SORRY{self.fresh()}_{int(c)}", ok)
+            name = self.module.constant(f"SORRY{self.module.fresh()}_{int(c)}", ok)
             start = int(m.start[c])
             self.carry = (c, str(start), "")
             self.line(f"if {start} in P{int(c)}:")
@@ -475,7 +475,7 @@ class CardWriter(dsl.Visitor):
         self.module.constant("SLIDES", tuple(self.module.constants[f"SLIDE{o}"] for o in range(m.layout.C)))
         for c in self.colours:
             ok = tuple(bool(o != c and m.matches(c, o, node.relation)) for o in range(m.layout.C))
-            name = self.module.constant(f"SWITCH{self.fresh()}_{int(c)}", ok)
+            name = self.module.constant(f"SWITCH{self.module.fresh()}_{int(c)}", ok)
             self.line(f"for mine in P{int(c)}:")
             self.line(f"    if mine < {T}:")
             self.line("        for sq, o in tp:")
