@@ -318,7 +318,7 @@ SELECTOR_CARDS = {
     "3": "forward 3 | send opponent in track alone to start | move own in start to start_exit",
     "5": "move controlled in safety to home | send other in track to track:5 | move any in track to safety:2",
     "8": "send partner in start alone to start_exit | move opponent in track to track:0 | forward 8",
-    "12": "split 12 among 3 | split 5 into backward, forward",
+    "12": "split 6 among 3 | split 5 into backward, forward",
 }
 
 
