@@ -262,77 +262,94 @@ class Helpers:
         """`Mechanics._split_sequential(steps, limit)` (a split among up to `limit` pawns) as
         `(key, events)` per outcome, in the interpreter's order: `key` that of the outcome's
         placement (`placement_key`), which `replayed(placement, events)` builds; the search
-        runs on integer keys, each placement listed once (a position seen again with the same pawns used and steps left
-        is explored once, as there). `tables[c][sq][n]` is where n forward steps take a
-        colour-c pawn from sq (`layout.forward(n)[c][sq]`)."""
-        m, X, T, weights = self.m, self.X, self.T, self.weights
-        slide_here, land = m.slide_here, m.land
-        width = max(len(squares) for squares in placement) + 1
-        out: list = []
-        events: list = []
-        seen = set() if limit > 2 else None
-        found: set = set()  # keys listed: a later way to the same placement is the same move (A24)
+        runs on integer keys, each placement listed once (a position seen again with the same
+        pawns used and steps left is explored once, as there). `tables[c][sq][n]` is where n
+        forward steps take a colour-c pawn from sq (`layout.forward(n)[c][sq]`)."""
+        search = _ManySplit(self, control, limit, tables, max(len(squares) for squares in placement) + 1)
+        search.extend([list(squares) for squares in placement], occ[:], key, steps, 0, 0)
+        return search.out
 
-        def extend(pos: list, occ: list, key: int, remaining: int, used: int, parts: int) -> None:
-            if seen is not None and parts:
-                state = (key, used, remaining)
-                if state in seen:
-                    return
-                seen.add(state)
-            sizes = (remaining,) if parts + 1 == limit else range(1, remaining + 1 if parts else remaining)
-            for c in control:
-                squares, row_key, slides, ends = pos[c], weights[c], slide_here[c], tables[c]
-                for index in range(len(squares)):
-                    sq = squares[index]
-                    if sq >= X:
-                        continue
-                    bit = 1 << (c * width + index)
-                    if used & bit:
-                        continue
-                    way = ends[sq]
-                    for part in sizes:
-                        to = way[part]
-                        if to < 0:
-                            continue
-                        o = occ[to] if to < X else -1
-                        if o == c:
-                            continue
-                        if o < 0 and (to >= T or slides[to] is None):  # no bump, no slide: in place
-                            events.append((SPLIT, c, sq, to))
-                            moved = key - row_key[sq] + row_key[to]
-                            if part == remaining:
-                                if moved not in found:
-                                    found.add(moved)
-                                    out.append((moved, tuple(events)))
-                            else:
-                                squares[index] = to
-                                occ[sq] = -1
-                                if to < X:
-                                    occ[to] = c
-                                extend(pos, occ, moved, remaining - part, used | bit, parts + 1)
-                                if to < X:
-                                    occ[to] = -1
-                                occ[sq] = c
-                                squares[index] = sq
-                            events.pop()
-                            continue
-                        board = Board([p[:] for p in pos], occ[:])
-                        before = events[:]
-                        if not land(board, c, sq, to, events, SPLIT):
-                            events[:] = before
-                            continue
-                        moved = placement_key(weights, board.pos)
-                        if part == remaining:
-                            if moved not in found:
-                                found.add(moved)
-                                out.append((moved, tuple(events)))
-                        else:
-                            extend(board.pos, board.occ, moved, remaining - part, used | bit, parts + 1)
-                        events[:] = before
 
-        extend([list(squares) for squares in placement], occ[:], key, steps, 0, 0)
-        return out
+class _ManySplit:
+    """One search of `Helpers.split_many`: pawns keep their index in `pos[c]` when they move
+    (`used` has bit c * width + index of each pawn moved), a part that neither bumps nor
+    slides is explored in place and undone."""
 
+    def __init__(self, helpers: Helpers, control: tuple, limit: int, tables: tuple, width: int):
+        self.m, self.X, self.T, self.weights = helpers.m, helpers.X, helpers.T, helpers.weights
+        self.control, self.limit, self.tables, self.width = control, limit, tables, width
+        self.out: list = []
+        self.events: list = []
+        self.seen = set() if limit > 2 else None
+        self.found: set = set()  # keys listed: a later way to the same placement is the same move (A24)
+
+    def extend(self, pos: list, occ: list, key: int, remaining: int, used: int, parts: int) -> None:
+        seen = self.seen
+        if seen is not None and parts:
+            state = (key, used, remaining)
+            if state in seen:
+                return
+            seen.add(state)
+        sizes = (remaining,) if parts + 1 == self.limit else range(1, remaining + 1 if parts else remaining)
+        X, width, part = self.X, self.width, self.part
+        for c in self.control:
+            squares, ends = pos[c], self.tables[c]
+            for index in range(len(squares)):
+                sq = squares[index]
+                if sq >= X:
+                    continue
+                bit = 1 << (c * width + index)
+                if used & bit:
+                    continue
+                way = ends[sq]
+                for n in sizes:
+                    if way[n] >= 0:
+                        part(pos, occ, key, c, index, way[n], remaining - n, used | bit, parts)
+
+    def part(self, pos: list, occ: list, key: int, c: int, index: int, to: int, rest: int, used: int, parts: int) -> None:
+        """Colour c's pawn `index` goes to `to`, then the `rest` of the steps is split further."""
+        X = self.X
+        o = occ[to] if to < X else -1
+        if o == c:
+            return
+        squares, events = pos[c], self.events
+        sq = squares[index]
+        if o >= 0 or (to < self.T and self.m.slide_here[c][to] is not None):
+            self.landed(pos, occ, c, sq, to, rest, used, parts)
+            return
+        events.append((SPLIT, c, sq, to))
+        row = self.weights[c]
+        moved = key - row[sq] + row[to]
+        if not rest:
+            self.leaf(moved)
+        else:
+            squares[index] = to
+            occ[sq] = -1
+            if to < X:
+                occ[to] = c
+            self.extend(pos, occ, moved, rest, used, parts + 1)
+            if to < X:
+                occ[to] = -1
+            occ[sq] = c
+            squares[index] = sq
+        events.pop()
+
+    def landed(self, pos: list, occ: list, c: int, sq: int, to: int, rest: int, used: int, parts: int) -> None:
+        """A part that bumps or slides: landed on a copy by the interpreter's `land`."""
+        board, events = Board([p[:] for p in pos], occ[:]), self.events
+        before = events[:]
+        if self.m.land(board, c, sq, to, events, SPLIT):
+            moved = placement_key(self.weights, board.pos)
+            if not rest:
+                self.leaf(moved)
+            else:
+                self.extend(board.pos, board.occ, moved, rest, used, parts + 1)
+        events[:] = before
+
+    def leaf(self, key: int) -> None:
+        if key not in self.found:
+            self.found.add(key)
+            self.out.append((key, tuple(self.events)))
 
 def namespace(mechanics, weights: tuple = (), kinds: tuple = ()) -> dict:
     """The globals of a generated module (its own integer tables are added by the compiler):
