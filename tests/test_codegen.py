@@ -263,11 +263,8 @@ def test_geometry_marks_selectors_and_splits_are_generated(spec, overlay):
     game = load_game(spec, (overlay,))
     assert game.fast_moves is not None
     assert all(game.fast_moves.covers(card) for card in range(len(game.card_names)))
-    # the primitives still run by the interpreter inside the generated functions: freeze's
-    # `mark`, and the 7's split along routes
-    assert ("PRIM" in game.fast_moves.source) == (overlay in ("house/freeze.yaml", "house/bounce-back.yaml",
-                                                             "house/backward-into-safety.yaml",
-                                                             "house/no-passing-opponents.yaml"))
+    # the one primitive still run by the interpreter inside the generated functions: freeze's `mark`
+    assert ("PRIM" in game.fast_moves.source) == (overlay == "house/freeze.yaml")
 
 
 def _random_marks(game, placement, seats, rnd: Random) -> tuple:

@@ -505,8 +505,11 @@ class CardWriter(dsl.Visitor):
             parts = ()
         elif not node.parts and node.among == 2:
             parts = ("forward", "forward")
-        if node.selector is not None or self.m.simultaneous_split or self.m.routes is not None:
+        if node.selector is not None or self.m.simultaneous_split or (self.m.routes is not None and node.parts):
             self.primitive(node)
+            return
+        if self.m.routes is not None:
+            self.split_many(node)
             return
         if node.parts and not parts:
             self.primitive(node)
@@ -601,19 +604,29 @@ class CardWriter(dsl.Visitor):
         self.uses_occ = True
 
     def split_many(self, node) -> None:
-        """`split N among K` (K > 2 or any): the search of `fastmoves.Helpers.split_many`
+        """`split N among K` (K > 2 or any; any K along `geometry:` routes): the search of `fastmoves.Helpers.split_many`
         on integer keys, each outcome (key, events) listed as a move."""
         steps = int(node.steps)
         limit = steps if node.among is None else int(node.among)
-        forward = self.m.layout.forward
-        tables = self.module.constant(f"FWD{steps}", tuple(tuple((-1,) + tuple(forward(k)[c][sq] for k in range(1, steps + 1))
-                                                                     for sq in range(int(self.m.X)))
-                                                               for c in range(self.m.layout.C)))
+        if self.m.routes is not None:
+            ways = routetables.split_ways(self.m, steps)
+            if ways is None:
+                self.primitive(node)
+                return
+            tables = self.module.constant(f"WSPLIT{steps}", ways)
+            blocks = self.module.constant("BLOCKS", tuple(routetables.blockers(self.m, c) for c in range(self.m.layout.C)))
+        else:
+            forward, blocks = self.m.layout.forward, "()"
+            rows = [forward(k) for k in range(1, steps + 1)]  # rows[k - 1][c][sq]: the one way of k steps, or none
+            tables = self.module.constant(f"FWD{steps}", tuple(
+                tuple(((),) + tuple(((row[c][sq], ()),) if row[c][sq] >= 0 else () for row in rows)
+                      for sq in range(int(self.m.X)))
+                for c in range(self.m.layout.C)))
         control = self.module.constant(f"CONTROL{int(self.player)}", tuple(int(c) for c in self.colours))
         self.module.constant("STARTS", tuple(int(x) for x in self.m.start))
         self.uses_occ = True
         key = "KP" if self.select else "KEY(P)"
-        self.line(f"for k, ev in split_many({control}, {steps}, {limit}, {tables}, P, occ, {key}):")
+        self.line(f"for k, ev in split_many({control}, {steps}, {limit}, {tables}, P, occ, {key}, {blocks}):")
         self.indent(1)
         if not (self.probe or self.select):
             self.line("r = REPLAYED(P, ev)")

@@ -9,6 +9,8 @@ only through the pawns on the squares passed. So the tables hold just integers:
   the squares (other than sq) on which some pawn could stop colour c (`Routes.no_pass`);
   None when a way could not be judged by the generated template (two ways to one end with
   pawns that cannot be passed, or a way back onto a track square that may slide).
+- `split_ways(m, steps)[c][sq][n]`: the same for n forward steps (n = 1..steps; index 0
+  is empty), the ways of the split along routes (`engine.routes.split`); None as above.
 - `blockers(m, c)[s][o]`: whether a colour-o pawn on exclusive square s stops colour c
   passing (`Routes.passable`).
 
@@ -47,3 +49,10 @@ def step_ways(m, direction: str, steps: int) -> tuple | None:
             rows.append(tuple(ways))
         out.append(tuple(rows))
     return tuple(out)
+
+
+def split_ways(m, steps: int) -> tuple | None:
+    tables = [step_ways(m, "forward", n) for n in range(1, steps + 1)]
+    if any(table is None for table in tables):
+        return None
+    return tuple(tuple(((),) + tuple(table[c][sq] for table in tables) for sq in range(m.X)) for c in range(m.layout.C))

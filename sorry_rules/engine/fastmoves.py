@@ -258,14 +258,18 @@ class Helpers:
                     out.append((moved.placement(), tuple(more)))
         return out
 
-    def split_many(self, control: tuple, steps: int, limit: int, tables: tuple, placement: tuple, occ: list, key: int) -> list:
+    def split_many(self, control: tuple, steps: int, limit: int, tables: tuple, placement: tuple, occ: list, key: int,
+                   blocks: tuple = ()) -> list:
         """`Mechanics._split_sequential(steps, limit)` (a split among up to `limit` pawns) as
         `(key, events)` per outcome, in the interpreter's order: `key` that of the outcome's
         placement (`placement_key`), which `replayed(placement, events)` builds; the search
         runs on integer keys, each placement listed once (a position seen again with the same
-        pawns used and steps left is explored once, as there). `tables[c][sq][n]` is where n
-        forward steps take a colour-c pawn from sq (`layout.forward(n)[c][sq]`)."""
-        search = _ManySplit(self, control, limit, tables, max(len(squares) for squares in placement) + 1)
+        pawns used and steps left is explored once, as there). `tables[c][sq][n]` are the ways
+        `(to, passed)` n forward steps take a colour-c pawn from sq: the plain table's one
+        square, or the routes' (`compiler.routetables.split_ways`, the split along routes of
+        `engine.routes.split`), a way taken only when no pawn on its `passed` squares stops
+        colour c (`blocks[c][s][o]`)."""
+        search = _ManySplit(self, control, limit, tables, max(len(squares) for squares in placement) + 1, blocks)
         search.extend([list(squares) for squares in placement], occ[:], key, steps, 0, 0)
         return search.out
 
@@ -275,9 +279,9 @@ class _ManySplit:
     (`used` has bit c * width + index of each pawn moved), a part that neither bumps nor
     slides is explored in place and undone."""
 
-    def __init__(self, helpers: Helpers, control: tuple, limit: int, tables: tuple, width: int):
+    def __init__(self, helpers: Helpers, control: tuple, limit: int, tables: tuple, width: int, blocks: tuple):
         self.m, self.X, self.T, self.weights = helpers.m, helpers.X, helpers.T, helpers.weights
-        self.control, self.limit, self.tables, self.width = control, limit, tables, width
+        self.control, self.limit, self.tables, self.width, self.blocks = control, limit, tables, width, blocks
         self.out: list = []
         self.events: list = []
         self.seen = set() if limit > 2 else None
@@ -301,19 +305,28 @@ class _ManySplit:
                 bit = 1 << (c * width + index)
                 if used & bit:
                     continue
-                way = ends[sq]
+                ways = ends[sq]
                 for n in sizes:
-                    if way[n] >= 0:
-                        part(pos, occ, key, c, index, way[n], remaining - n, used | bit, parts)
+                    for to, passed in ways[n]:
+                        if not passed or self.passable(c, occ, passed):
+                            part(pos, occ, key, c, index, to, remaining - n, used | bit, parts)
+
+    def passable(self, c: int, occ: list, passed: tuple) -> bool:
+        block = self.blocks[c]
+        for s in passed:
+            o = occ[s]
+            if o >= 0 and block[s][o]:
+                return False
+        return True
 
     def part(self, pos: list, occ: list, key: int, c: int, index: int, to: int, rest: int, used: int, parts: int) -> None:
         """Colour c's pawn `index` goes to `to`, then the `rest` of the steps is split further."""
         X = self.X
-        o = occ[to] if to < X else -1
-        if o == c:
-            return
         squares, events = pos[c], self.events
         sq = squares[index]
+        o = occ[to] if to < X and to != sq else -1  # a bounce may end on the square it left
+        if o == c:
+            return
         if o >= 0 or (to < self.T and self.m.slide_here[c][to] is not None):
             self.landed(pos, occ, c, sq, to, rest, used, parts)
             return
