@@ -5,15 +5,29 @@ is written from fixed templates (`engine.fastmoves` describes its contract: exac
 `Game._moves_of` returns). The card's alternatives are unrolled in their order; `forward N`,
 `backward N` and `enter` are inlined per controlled colour with that colour's destination
 table and slide marks bound as constants, and a landing that neither bumps nor slides builds
-its placement directly; every other landing, and `split`, `switch` and `sorry`, run the
-interpreter's own code (`fastmoves.land`, the primitive's compiled closure) on a board built
-once per call. Guards call their compiled condition.
+its placement directly; other landings, and slides after `switch` and `sorry`, run lean
+helpers of the interpreter's rules (`fastmoves.Helpers`). What is generated beyond that:
+- `geometry:` (turns, bounces, pawns that cannot be passed): a step is a lookup in route
+  tables (`compiler.routetables`: per colour and square, each way's end and the squares it
+  passes that some pawn could block), with a per-square check of the blockers;
+- `split N among 2` and `split N into D1, D2` (two different pawns) unrolled; any other
+  `split N among K` and every split along routes searched by `Helpers.split_many` on integer
+  placement keys;
+- `send` / `move` with a pawn selector: owner and zone static per colour, `alone` checked;
+- marks: when no mark kind can stop a move (not immobile, not untouchable) the functions
+  take the marks too, `m<card>_<colour>(P, M)`: a pawn leaving Start is one move per kind
+  of pawn there (the "carry" events), `enter marked K` is generated, and each move carries
+  the marks after it (`MK`); otherwise they play only positions with no mark set (the
+  interpreter plays the others, `Game._play_board`). `mark`/`unmark`, and every other
+  primitive, run the primitive's compiled closure on a board built once per call.
+Guards call their compiled condition unless made of `can(...)`, not, and, or.
 
 Security contract: the source is built from the templates below and integers only (card
 and colour indices, squares, flags); tables, closures and conditions are passed in the
-module's namespace under generated names (`F7_2`, `PRIM0`, `COND1`), so no text of a rule
-file (a name, a string, DSL text) can reach the source. It is compiled and executed once,
-with a namespace holding no builtins beyond list, tuple, set, bool, range and len.
+module's namespace under generated names (`F7_2`, `PRIM0`, `COND1`, `ZONE3_0_1`), so no
+text of a rule file (a name, a string, DSL text, a mark's name) can reach the source. It is
+compiled and executed once, with a namespace holding no builtins beyond list, tuple, set,
+bool, range and len.
 
 Coverage: a variant is generated only when every feature `Game.features()` names is in
 `COVERED` (a construct added later falls back to the interpreter until it is covered here)

@@ -1,17 +1,20 @@
 """The run-time side of the generated move functions (`sorry_rules.compiler.codegen`).
 
 The compiler generates, from fixed templates and integers only, one Python function per
-(card, player colour): `moves(placement) -> (moves, spare_flags)`, exactly what
-`Game._moves_of` returns for that card, player and placement (the same `Move`s in the
-same order, the same flags of outcomes that move nothing), with the movement tables of the
-player's colours bound as constants, the card's alternatives unrolled, and a move that
-neither bumps nor slides placed without building a board. `FastMoves` holds them; `Game`
-uses them when a variant's `Game.features()` are all covered (else the interpreter path).
+(card, player colour): `moves(placement) -> (moves, spare_flags)` (`moves(placement,
+marks)` where `FastMoves.takes_marks`), exactly what `Game._moves_of` returns for that card,
+player and position (the same `Move`s in the same order, with the same marks, the same flags
+of outcomes that move nothing), with the movement tables of the player's colours bound as
+constants, the card's alternatives unrolled, and a move that neither bumps nor slides placed
+without building a board. `FastMoves` holds them; `Game` uses them when a variant's
+`Game.features()` are all covered (else the interpreter path).
 
-`namespace(mechanics)` is everything the generated source may name besides its own
-constants: the engine's `Move` and `Board`, `land` (one landing with bumps and slides
-resolved on a fresh board, for the rarer moves that need it) and the fixed event and move
-kinds. Contract: nothing here changes a placement it is given.
+`namespace(mechanics, weights, kinds)` is everything the generated source may name besides
+its own constants: the engine's `Move` and `Board`, the `Helpers` (`land`: one landing with
+bumps and slides, for the rarer moves that need it; `split_many`: a split among many pawns
+or along routes), the fixed event and move kinds, and for a variant with marks `MK`,
+`CARRIES`, `MB` (the marks after a move, the pawns that may leave Start, a marked board).
+Contract: nothing here changes a placement, an occupancy list or marks it is given.
 """
 
 from __future__ import annotations
