@@ -60,9 +60,8 @@ COVERED = frozenset({
 
 
 def takes_marks(kinds: tuple) -> bool:
-    """Whether the generated functions of a variant with these mark kinds take the marks
-    (`m(P, M)`): there are marks and none can stop a move (immobile, untouchable)."""
-    return bool(kinds) and not any(k.immobile or k.untouchable for k in kinds)
+    """Whether the generated functions of a variant with these mark kinds take the marks (`m(P, M)`)."""
+    return bool(kinds)
 
 
 class Unsupported(Exception):
@@ -77,10 +76,11 @@ class _Module:
     """The generated source and the constants its namespace binds."""
 
     def __init__(self, mechanics, kinds: tuple = ()):
-        self.marked = bool(kinds)  # the variant has marks: moves carry NO_MARKS, or MARKS(events, result)
-        # marks that never stop a move: the functions take the marks too, `m(P, M)` (else they
-        # play only positions with no mark set, `Game._play_board`)
-        self.full = takes_marks(kinds)
+        # the variant has marks: the functions take them too, `m(P, M)`, and give each move its marks
+        self.marked = self.full = takes_marks(kinds)
+        # some kind can stop a move (immobile, untouchable): ST, GU are the (colour, square) of the
+        # pawns that may not move and of those that may not be moved (`marks.shields`)
+        self.shielded = any(k.immobile or k.untouchable for k in kinds)
         layout = mechanics.layout
         self.lines: list[str] = []
         self.count = 0
@@ -121,10 +121,11 @@ class CardWriter(dsl.Visitor):
         self.uses_occ = False
         self.sets: set[str] = set()
         # Move.marks of a pass (the marks before) and, without MARKS, of a move
-        self.no_marks = "M" if module.full else ("NO_MARKS" if module.marked else "()")
+        self.no_marks = "M" if module.full else "()"
         # (colour, Start square, name of the selector's (marked, unmarked) or "") while writing
         # a primitive whose pawn leaves Start
         self.carry = None
+        self.plain_shields = False  # writing the block for positions where no pawn is shielded
 
     # ---- writing -----------------------------------------------------------------------------
     def line(self, text: str) -> None:
@@ -246,7 +247,7 @@ class CardWriter(dsl.Visitor):
         if self.select:
             self.line(f"rl = land_key({int(c)}, {frm}, to, {step}, P, occ, (), KP)")
         else:
-            self.line(f"rl = land({int(c)}, {frm}, to, {step}, P, occ)")
+            self.line(f"rl = land({int(c)}, {frm}, to, {step}, P, occ{', (), GU' if self.module.shielded else ''})")
         self.line("if rl is not None:")
         self.indent(1)
         self.emit_move("rl[0]", "rl[1]", "rl[2]" if self.select else "", "1, rl[0], rl[1]")
@@ -254,7 +255,7 @@ class CardWriter(dsl.Visitor):
 
     def landing(self, c: int, frm: str, step: str) -> None:
         self.line("o = occ[to]")
-        self.line(f"if o != {int(c)}:")
+        self.line(f"if o != {int(c)}{' and (o < 0 or (o, to) not in GU)' if self.module.shielded else ''}:")
         self.indent(1)
         self.line(f"if o < 0 and not SLIDE{int(c)}[to]:")
         self.indent(1)
@@ -264,6 +265,10 @@ class CardWriter(dsl.Visitor):
         self.indent(1)
         self.full_landing(c, frm, step)
         self.indent(-2)
+
+    def movable(self, c: int) -> str:
+        """The condition (after `sq < X`) that colour c's pawn on `sq` may move."""
+        return f" and ({int(c)}, sq) not in ST" if self.module.shielded else ""
 
     def step(self, node, direction: str, kind: str, step: str) -> None:
         """`forward N` / `backward N` of every pawn the player controls: along the plain
@@ -281,7 +286,7 @@ class CardWriter(dsl.Visitor):
             name = self.module.constant(f"{kind}{steps}_{int(c)}", table[c])
             self.line(f"row = {name}")
             self.line(f"for sq in P{int(c)}:")
-            self.line(f"    if sq < {X}:")
+            self.line(f"    if sq < {X}{self.movable(c)}:")
             self.line("        to = row[sq]")
             self.line(f"        if to >= {X}:")
             self.indent(3)
@@ -306,7 +311,7 @@ class CardWriter(dsl.Visitor):
             name = self.module.constant(f"W{kind}{int(node.steps)}_{int(c)}", ways[c])
             block = self.module.constant(f"BLOCK{int(c)}", routetables.blockers(self.m, c))
             self.line(f"for sq in P{int(c)}:")
-            self.line(f"    if sq < {X}:")
+            self.line(f"    if sq < {X}{self.movable(c)}:")
             self.line(f"        for to, passed in {name}[sq]:")
             self.line("            for s in passed:")
             self.line("                o = occ[s]")
@@ -451,7 +456,27 @@ class CardWriter(dsl.Visitor):
         self.line(f"L[{other}] = tuple(s)")
         self.line("r = tuple(L)")
 
+    def shielded(self, node) -> bool:
+        """In a variant whose marks may stop a move, lines running `node`'s primitive when
+        some pawn is shielded (ST, GU), then an `else:` block with the plain template; False
+        (nothing written) otherwise, or while writing that block."""
+        if not self.module.shielded or self.plain_shields:
+            return False
+        self.line("if ST or GU:")
+        self.indent(1)
+        self.primitive(node)
+        self.indent(-1)
+        self.line("else:")
+        self.indent(1)
+        self.plain_shields = True
+        self.visit(node)
+        self.plain_shields = False
+        self.indent(-1)
+        return True
+
     def visit_Sorry(self, node):
+        if self.shielded(node):  # marks may stop the pawn or its target, or the slide after
+            return
         m = self.m
         self.track_pawns()
         self.module.constant("STARTS", tuple(int(x) for x in m.start))
@@ -482,6 +507,8 @@ class CardWriter(dsl.Visitor):
             self.carry = None
 
     def visit_Switch(self, node):
+        if self.shielded(node):
+            return
         m = self.m
         T = int(m.T)
         after = m.slide_after_switch
@@ -519,6 +546,8 @@ class CardWriter(dsl.Visitor):
             parts = ()
         elif not node.parts and node.among == 2:
             parts = ("forward", "forward")
+        if self.shielded(node):
+            return
         if node.selector is not None or self.m.simultaneous_split or (self.m.routes is not None and node.parts):
             self.primitive(node)
             return
@@ -677,12 +706,6 @@ class CardWriter(dsl.Visitor):
             self.line("    if key not in S:")
             self.line("        S.add(key)")
             self.line(f"        out.append(NEW(Move, ({self.card}, r, e, da, K_MOVE, (), NO_LABEL, mk)))")
-        elif self.module.marked:  # a move that marks a pawn: told apart by the marks after it too
-            self.line("    mk = MARKS(e, r)")
-            self.line("    key = r if mk == NO_MARKS else (r, mk)")
-            self.line("    if key not in S:")
-            self.line("        S.add(key)")
-            self.line(f"        out.append(NEW(Move, ({self.card}, r, e, da, K_MOVE, (), NO_LABEL, mk)))")
         else:
             self.line("    if r not in S:")
             self.line("        S.add(r)")
@@ -768,6 +791,8 @@ class CardWriter(dsl.Visitor):
         if not self.probe:
             head += ["    out = []", "    spare = 0"] + [f"    {name} = set()" for name in sorted(self.sets)]
         head += ["    n = 0", "    B = None"]
+        if self.module.shielded:
+            head.append("    ST, GU = SHIELDS(M)")
         if self.uses_occ:
             head.append("    occ = EMPTY[:]")
             for i in range(C):

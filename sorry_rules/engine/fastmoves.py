@@ -44,8 +44,7 @@ class FastMoves:
     placement (`key(placement)`, KP the key of P), so candidates are told apart without
     building their placements (a variant with marks has no candidates flavour: `select` is ()).
 
-    `takes_marks`: the functions are `moves(placement, marks)` (`State.marks`) and play any
-    position; otherwise a variant with marks plays by them only positions with no mark set."""
+    `takes_marks`: the functions are `moves(placement, marks)` (`State.marks`): the variant has marks."""
 
     __slots__ = ("table", "source", "select", "weights", "takes_marks")
 
@@ -149,17 +148,19 @@ class Helpers:
         self.weights = weights  # placement_weights, for land_key
         self.X, self.T = mechanics.X, mechanics.T
 
-    def land(self, c: int, frm: int, to: int, step: str, placement: tuple, occ: list, prefix: tuple = ()):
+    def land(self, c: int, frm: int, to: int, step: str, placement: tuple, occ: list, prefix: tuple = (),
+             guard: frozenset = frozenset()):
         """(placement, events) after colour c's pawn lands `frm` -> `to` (an exclusive square)
-        with bumps and slides, exactly as `Mechanics.land`, the events after `prefix`; None
-        when illegal. `occ` is the occupancy of `placement` (read only)."""
+        with bumps and slides, exactly as `Mechanics.land` (`MarkedMechanics.land`: the pawns
+        of `guard`, (colour, square), may not be landed on or swept), the events after
+        `prefix`; None when illegal. `occ` is the occupancy of `placement` (read only)."""
         m = self.m
         events = list(prefix)
         events.append((step, c, frm, to))
         squares = list(placement)
         o = occ[to]
         if o >= 0:
-            if o == c or not m.bumpable[c][o]:
+            if o == c or not m.bumpable[c][o] or (o, to) in guard:
                 return None
             self._send_back(squares, o, to)
             events.append(("bump", o, to))
@@ -171,7 +172,7 @@ class Helpers:
             for sq in info.swept:  # the landing square is not swept; the square left is empty now
                 o = -1 if sq == frm else occ[sq]
                 if o >= 0:
-                    if spares[o]:
+                    if spares[o] or (o, sq) in guard:
                         if sq == info.end:
                             return None
                         continue
@@ -370,10 +371,11 @@ class _ManySplit:
 def namespace(mechanics, weights: tuple = (), kinds: tuple = ()) -> dict:
     """The globals of a generated module (its own integer tables are added by the compiler):
     the engine's types, the fixed event and move kinds, and the `Helpers`; with mark `kinds`,
-    NO_MARKS (`State.marks` with no mark set) and MARKS(events, result), the marks after a
-    move from a position with no mark set (as `Game._marked_moves_of` computes them)."""
+    MK(marks, events, result) (the marks after a move, as `Game._marked_moves_of` computes
+    them), CARRIES (the pawns that may leave a shared square), SHIELDS (`marks.shields`) and
+    MB (the `MarkedBoard` a primitive runs on)."""
     helpers = Helpers(mechanics, weights)
-    no_marks, layout, X = marks.empty(kinds), mechanics.layout, mechanics.X
+    layout, X = mechanics.layout, mechanics.X
 
     last = [None, frozenset()]  # the marks last asked about, and the (colour, square) of their pawns
 
@@ -390,19 +392,21 @@ def namespace(mechanics, weights: tuple = (), kinds: tuple = ()) -> dict:
 
     def carries(before: tuple, c: int, sq: int, squares: tuple, chosen: tuple = ((), ())) -> list:
         """The "carry" events of each kind of pawn that may leave the shared square sq (as
-        `MarkedMechanics.from_start`), only those carrying every mark of chosen[0] and none
-        of chosen[1] (a selector's `marked` / `unmarked`)."""
+        `MarkedMechanics.from_start`: no pawn whose marks make it immobile), only those
+        carrying every mark of chosen[0] and none of chosen[1] (a selector's `marked` /
+        `unmarked`)."""
         options = marks.shared_kinds(before, c, sq, squares.count(sq)) if any(before) else [()]
         out = []
         for carried in options:
             has = {k for k, _ in carried}
+            if any(kinds[k].immobile for k in has):
+                continue
             if all(k in has for k in chosen[0]) and not any(k in has for k in chosen[1]):
                 out.append(tuple((marks.CARRY, c, sq, k, by) for k, by in carried))
         return out
 
     return {
-        "NO_MARKS": no_marks, "MK": after, "CARRIES": carries,
-        "MARKS": lambda events, result: after(no_marks, events, result),
+        "MK": after, "CARRIES": carries, "SHIELDS": lambda before: marks.shields(kinds, before),
         "MB": lambda placement, before: marks.MarkedBoard.with_marks(placement, X, kinds, before),
         "__builtins__": {"list": list, "tuple": tuple, "bool": bool, "set": set, "range": range, "len": len},
         "Move": Move, "NEW": tuple.__new__, "NO_LABEL": "", "Board": Board, "land": helpers.land, "land_key": helpers.land_key,

@@ -152,7 +152,6 @@ class Game:
         self.scoring = scoring
         self.content_hash = content_hash
         self._X = layout.X
-        self._no_marks = _marks.empty(self.marks)  # State.marks with no mark set
         self.fast_moves = None  # engine.fastmoves.FastMoves: generated move functions (compiler.codegen), or None
 
     def features(self) -> frozenset:
@@ -178,23 +177,14 @@ class Game:
         self.fast_moves = fast
 
     def _results(self, p: int, card: int, placement, board: Board | None, marks: tuple = ()) -> tuple[list, int]:
-        """`_moves_of` for a card, by its generated function when there is one and `board`
-        is None (`_play_board`); `marks` are the position's (`State.marks`)."""
+        """`_moves_of` for a card, by its generated function when there is one; `marks` are
+        the position's (`State.marks`), which the generated functions of a variant with marks take."""
         fast = self.fast_moves
-        if board is None:
+        if fast is not None:
             function = fast.table[card][p]
             if function is not None:
                 return function(placement, marks) if fast.takes_marks else function(placement)
-            board = self.board_of(placement, marks or self._no_marks)
-        return self._moves_of(p, board, card, placement)
-
-    def _play_board(self, state: State) -> Board | None:
-        """The board the interpreter plays `state` on, or None when the generated move
-        functions play it: always when they take the marks, else when no mark is set."""
-        fast = self.fast_moves
-        if fast is None or (not fast.takes_marks and state.marks != self._no_marks):
-            return self.board(state)
-        return None
+        return self._moves_of(p, board if board is not None else self.board_of(placement, marks), card, placement)
 
     # ---- setting up ----------------------------------------------------------------------
     def seats_for(self, players: int) -> tuple:
@@ -301,7 +291,7 @@ class Game:
     def card_moves(self, state: State, card: int) -> list:
         """What `card` would allow the player to move in `state` (forfeit included)."""
         p = state.seats[state.turn]
-        board = self._play_board(state)
+        board = self.board(state) if self.fast_moves is None else None  # generated: no board needed
         moves, flags = self._results(p, card, state.placement, board, state.marks)
         if self.filters:
             moves = filter_moves(self.filters, p, moves, state.counters)[0]
@@ -338,7 +328,7 @@ class Game:
         hand (`_cards_moves`; the filters judge them together); stuck: one forfeit that
         discards them all, with no extra draw."""
         p = state.seats[state.turn]
-        board = self._play_board(state)
+        board = self.board(state) if self.fast_moves is None else None  # generated: no board needed
         moves = self._cards_moves(p, board, (state.card,) + state.drawn, state.placement, state.marks)
         if self.filters:
             moves = filter_moves(self.filters, p, moves, state.counters)[0]
@@ -411,7 +401,7 @@ class Game:
         hand = state.hands[state.turn]
         if not hand:
             return [Move(None, state.placement, (), False, "forfeit")]
-        board = self._play_board(state)
+        board = self.board(state) if self.fast_moves is None else None  # generated: no board needed
         moves = self._cards_moves(p, board, hand, state.placement, state.marks)
         if self.actions:
             moves.extend(action_moves(self.actions, state, p, hand, Move))
