@@ -390,6 +390,13 @@ def namespace(mechanics, weights: tuple = (), kinds: tuple = ()) -> dict:
                 return marks.fit(marks.replay(kinds, layout, before, events), result, X)
         return before
 
+    shielded = [None, None]  # the marks last asked about, and their shields
+
+    def shields(before: tuple) -> tuple:
+        if shielded[0] is not before:
+            shielded[0], shielded[1] = before, marks.shields(kinds, before)
+        return shielded[1]
+
     def carries(before: tuple, c: int, sq: int, squares: tuple, chosen: tuple = ((), ())) -> list:
         """The "carry" events of each kind of pawn that may leave the shared square sq (as
         `MarkedMechanics.from_start`: no pawn whose marks make it immobile), only those
@@ -406,7 +413,7 @@ def namespace(mechanics, weights: tuple = (), kinds: tuple = ()) -> dict:
         return out
 
     return {
-        "MK": after, "CARRIES": carries, "SHIELDS": lambda before: marks.shields(kinds, before),
+        "MK": after, "CARRIES": carries, "SHIELDS": shields,
         "MB": lambda placement, before: marks.MarkedBoard.with_marks(placement, X, kinds, before),
         "__builtins__": {"list": list, "tuple": tuple, "bool": bool, "set": set, "range": range, "len": len},
         "Move": Move, "NEW": tuple.__new__, "NO_LABEL": "", "Board": Board, "land": helpers.land, "land_key": helpers.land_key,
