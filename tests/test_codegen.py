@@ -269,8 +269,9 @@ def test_geometry_marks_selectors_and_splits_are_generated(spec, overlay):
 
 def _random_marks(game, placement, seats, rnd: Random) -> tuple:
     """Marks for `placement`: each kind on a few random pawns (in Start several alike may carry
-    it), placed by random seated colours (at most one of a `one_per_player` kind each)."""
-    layout, out = game.layout, []
+    it), placed by random seated colours (at most one of a `one_per_player` kind each, on an
+    opponent's pawn)."""
+    out = []
     for kind in game.marks:
         entries, placers = [], list(seats)
         for c, squares in enumerate(placement):
@@ -281,7 +282,7 @@ def _random_marks(game, placement, seats, rnd: Random) -> tuple:
                     by = placers[rnd.below(len(placers))]
                     if kind.one_per_player:
                         placers.remove(by)
-                        if sq >= layout.X or by == c:
+                        if by == c:
                             continue
                     entries.append((c, sq, by))
         out.append(tuple(sorted(entries)))
@@ -349,8 +350,9 @@ def test_hostile_names_never_reach_geometry_marks_or_selector_templates(tmp_path
         colours = dict(zip(data["colours"], names))
         data["colours"] = [colours[c] for c in data["colours"]]
         data["cards"].update(SELECTOR_CARDS)
-        data["cards"]["sorry"] = "sorry opponent | enter marked mercy_x"
-        data["marks"] = {"mercy_x": {"symbol": "+", "until": "leaves_start"}}
+        data["cards"]["sorry"] = "sorry opponent | enter marked mercy_x | mark frozen_x opponent in track unmarked frozen_x"
+        data["marks"] = {"mercy_x": {"symbol": "+", "until": "leaves_start"},
+                         "frozen_x": {"until": "next_turn", "immobile": True, "untouchable": True}}
         data["after"] = {"m": {"when": "bumps(players) > 0", "mark": {"mercy_x": "bumped"}}}
         data["geometry"] = {"past_home": "bounce",
                             "turns": {"t": {"at": "safety_entry", "moving": "backward", "onto": "safety"}},
@@ -359,5 +361,5 @@ def test_hostile_names_never_reach_geometry_marks_or_selector_templates(tmp_path
         assert game.fast_moves is not None and game.fast_moves.takes_marks
         sources.append(game.fast_moves.source)
     assert sources[0] == sources[1]
-    for name in (*HOSTILE, "mercy_x", "'"):
+    for name in (*HOSTILE, "mercy_x", "frozen_x", "'"):
         assert name not in sources[1]
