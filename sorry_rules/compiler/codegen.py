@@ -77,7 +77,7 @@ class _Module:
 
     def __init__(self, mechanics, kinds: tuple = ()):
         # the variant has marks: the functions take them too, `m(P, M)`, and give each move its marks
-        self.marked = self.full = takes_marks(kinds)
+        self.full = takes_marks(kinds)
         # some kind can stop a move (immobile, untouchable): ST, GU are the (colour, square) of the
         # pawns that may not move and of those that may not be moved (`marks.shields`)
         self.shielded = any(k.immobile or k.untouchable for k in kinds)
@@ -120,7 +120,7 @@ class CardWriter(dsl.Visitor):
         self.body: list[str] = []
         self.uses_occ = False
         self.sets: set[str] = set()
-        # Move.marks of a pass (the marks before) and, without MARKS, of a move
+        # Move.marks of a pass (the marks before it), and of every move of a variant without marks
         self.no_marks = "M" if module.full else "()"
         # (colour, Start square, name of the selector's (marked, unmarked) or "") while writing
         # a primitive whose pawn leaves Start
@@ -166,7 +166,7 @@ class CardWriter(dsl.Visitor):
         self.line(f"    out.append(NEW(Move, ({self.card}, {result}, {events}, {da}, K_MOVE, (), NO_LABEL, {self.no_marks})))")
 
     def emit_marked(self, result: str, events: str, da: str, seen: str) -> None:
-        """`emit_move` for a variant whose marks never stop a move (`_Module.full`): the move
+        """`emit_move` for a variant with marks (`_Module.full`): the move
         carries the marks after it, MK(M, events, result), and is told apart by them too; a
         pawn leaving Start (`self.carry`: colour and square) is one outcome per kind of pawn
         there (`CARRIES`: the "carry" events of each, as `MarkedMechanics.from_start`)."""
@@ -360,10 +360,12 @@ class CardWriter(dsl.Visitor):
     # ---- pawn selectors: send, move ---------------------------------------------------------
     def selected(self, node) -> list:
         """(colour, ZONE-table name, alone, destination) per colour the node's selector may
-        choose for this player, in colour order; Unsupported when it reads marks (run then
-        by the primitive). ZONE<n>_<c>[sq]: a colour-c pawn on sq is in one of its zones."""
+        choose for this player, in colour order; Unsupported when it reads marks or the
+        variant has marks (run then by the primitive, on the marked board: pawns in Start
+        leave by kinds, shielded pawns stay). ZONE<n>_<c>[sq]: a colour-c pawn on sq is in one
+        of its zones."""
         sel = compile_selector(self.programs, node.selector)
-        if sel.marked or sel.unmarked or self.module.marked:
+        if sel.marked or sel.unmarked or self.module.full:
             raise Unsupported("marks")
         layout = self.m.layout
         out = []
