@@ -59,7 +59,7 @@ def random_placement(game, rnd: Random) -> tuple:
 def _check_candidates(fast, placement, card, colour) -> None:
     """The candidates flavour lists the Moves flavour's moves, in order, with exact keys."""
     generated = fast.fast_moves
-    if not generated.covers(card):
+    if not generated.covers(card) or not generated.select:  # a variant with marks has no candidates flavour
         return
     moves, spare = generated.table[card][colour](placement)
     candidates, spare_too = generated.select[card][colour](placement, generated.key(placement))
@@ -178,7 +178,7 @@ def test_a_feature_the_generator_does_not_know_means_no_generated_moves(monkeypa
     from sorry_rules.engine.game import Game
 
     known = Game.features
-    monkeypatch.setattr(Game, "features", lambda self: known(self) | {"marks"})
+    monkeypatch.setattr(Game, "features", lambda self: known(self) | {"a construct added later"})
     assert load_game("standard").fast_moves is None
     monkeypatch.setattr(Game, "features", known)
     assert load_game("standard").fast_moves is not None
@@ -248,3 +248,118 @@ def test_placement_keys_are_exact():
             placement = random_placement(game, rnd)
             key = game.fast_moves.key(placement)
             assert keys.setdefault(key, placement) == placement
+
+
+#: Rule files the generator used to leave to the interpreter: geometry (routes, bounces,
+#: blockers), marks, pawn selectors and general splits are generated now (every card).
+GENERATED_OVERLAYS = ["house/bounce-back.yaml", "house/backward-into-safety.yaml", "house/no-passing-opponents.yaml",
+                      "house/mercy-start.yaml", "house/freeze.yaml", "house/safety-sprint.yaml", "house/sorry-safety.yaml",
+                      "house/seven-both-ways.yaml", "house/split-7-any.yaml"]
+
+
+@pytest.mark.parametrize("spec", TRACK_VARIANTS[:2])
+@pytest.mark.parametrize("overlay", GENERATED_OVERLAYS)
+def test_geometry_marks_selectors_and_splits_are_generated(spec, overlay):
+    game = load_game(spec, (overlay,))
+    assert game.fast_moves is not None
+    assert all(game.fast_moves.covers(card) for card in range(len(game.card_names)))
+    # the one primitive still run by the interpreter inside the generated functions: freeze's `mark`
+    assert ("PRIM" in game.fast_moves.source) == (overlay == "house/freeze.yaml")
+
+
+def _random_marks(game, placement, seats, rnd: Random) -> tuple:
+    """Marks for `placement`: each kind on a few random pawns (in Start several alike may carry
+    it), placed by random seated colours (at most one of a `one_per_player` kind each, on an
+    opponent's pawn)."""
+    out = []
+    for kind in game.marks:
+        entries, placers = [], list(seats)
+        for c, squares in enumerate(placement):
+            for sq in sorted(set(squares)):
+                for _ in range(squares.count(sq)):
+                    if rnd.below(3) or not placers:
+                        continue
+                    by = placers[rnd.below(len(placers))]
+                    if kind.one_per_player:
+                        placers.remove(by)
+                        if by == c:
+                            continue
+                    entries.append((c, sq, by))
+        out.append(tuple(sorted(entries)))
+    return tuple(out)
+
+
+@pytest.mark.parametrize("spec", TRACK_VARIANTS[:2])
+@pytest.mark.parametrize("overlay", ["house/mercy-start.yaml", "house/freeze.yaml"])
+@pytest.mark.parametrize("positions", short_and_full(60, 1500))
+def test_generated_moves_with_marks_set_equal_the_interpreter(spec, overlay, positions):
+    """Random positions with marks set (marked pawns in Start, frozen pawns on the track):
+    the same moves (with the marks after each) and the same states after them."""
+    fast, reference = _pair(spec, (overlay,))
+    rnd = Random("codegen-marks", spec, overlay)
+    seats = fast.seats_for(fast.players_max)
+    for _ in range(positions):
+        placement = random_placement(fast, rnd)
+        marks = _random_marks(fast, placement, seats, rnd)
+        turn = rnd.below(len(seats))
+        for card in range(len(fast.card_names)):
+            state = fast.position(placement, seats, turn, card=card, marks=marks)
+            moves = fast.legal_moves(state)
+            assert moves == reference.legal_moves(state), (placement, marks, turn, fast.card_names[card])
+            for move in moves:
+                assert fast.apply(state, move) == reference.apply(state, move)
+
+
+#: Pawn selectors and splits of every shape the templates write (owners, zones, alone,
+#: destinations on the track and in the safety zone, splits among 3 and into two directions).
+SELECTOR_CARDS = {
+    "3": "forward 3 | send opponent in track alone to start | move own in start to start_exit",
+    "5": "move controlled in safety to home | send other in track to track:5 | move any in track to safety:2",
+    "8": "send partner in start alone to start_exit | move opponent in track to track:0 | forward 8",
+    "12": "split 6 among 3 | split 5 into backward, forward",
+}
+
+
+@pytest.mark.parametrize("spec", TRACK_VARIANTS[:2])
+def test_generated_selectors_and_splits_equal_the_interpreter(tmp_path, spec):
+    path = _write(tmp_path, {"extends": "standard", "cards": SELECTOR_CARDS}, "selectors")
+    fast, reference = _pair(spec, (path,))
+    assert all(fast.fast_moves.covers(card) for card in range(len(fast.card_names)))
+    assert "PRIM" not in fast.fast_moves.source
+    rnd = Random("codegen-selectors", spec)
+    seats = fast.seats_for(fast.players_max)
+    for _ in range(60):
+        placement = random_placement(fast, rnd)
+        turn = rnd.below(len(seats))
+        for name in SELECTOR_CARDS:
+            card = fast.card_index[name]
+            state = fast.position(placement, seats, turn, card=card)
+            moves = fast.legal_moves(state)
+            assert moves == reference.legal_moves(state), (placement, turn, name)
+            _check_candidates(fast, placement, card, seats[turn])
+            for move in moves:
+                assert fast.apply(state, move) == reference.apply(state, move)
+
+
+def test_hostile_names_never_reach_geometry_marks_or_selector_templates(tmp_path):
+    """The new templates (route tables, marks, selectors, splits among many) take integers
+    only: hostile colour, card and mark names give the same source as plain ones."""
+    sources = []
+    for names in (("red", "blue", "yellow", "green"), HOSTILE):
+        data = _standard_data()
+        colours = dict(zip(data["colours"], names))
+        data["colours"] = [colours[c] for c in data["colours"]]
+        data["cards"].update(SELECTOR_CARDS)
+        data["cards"]["sorry"] = "sorry opponent | enter marked mercy_x | mark frozen_x opponent in track unmarked frozen_x"
+        data["marks"] = {"mercy_x": {"symbol": "+", "until": "leaves_start"},
+                         "frozen_x": {"until": "next_turn", "immobile": True, "untouchable": True}}
+        data["after"] = {"m": {"when": "bumps(players) > 0", "mark": {"mercy_x": "bumped"}}}
+        data["geometry"] = {"past_home": "bounce",
+                            "turns": {"t": {"at": "safety_entry", "moving": "backward", "onto": "safety"}},
+                            "blockers": {"b": {"pawns": "opponent", "on": "track", "pass": False}}}
+        game = load_game(_write(tmp_path, data, "hostile" if names is HOSTILE else "plain"))
+        assert game.fast_moves is not None and game.fast_moves.takes_marks
+        sources.append(game.fast_moves.source)
+    assert sources[0] == sources[1]
+    for name in (*HOSTILE, "mercy_x", "frozen_x", "'"):
+        assert name not in sources[1]

@@ -5,15 +5,29 @@ is written from fixed templates (`engine.fastmoves` describes its contract: exac
 `Game._moves_of` returns). The card's alternatives are unrolled in their order; `forward N`,
 `backward N` and `enter` are inlined per controlled colour with that colour's destination
 table and slide marks bound as constants, and a landing that neither bumps nor slides builds
-its placement directly; every other landing, and `split`, `switch` and `sorry`, run the
-interpreter's own code (`fastmoves.land`, the primitive's compiled closure) on a board built
-once per call. Guards call their compiled condition.
+its placement directly; other landings, and slides after `switch` and `sorry`, run lean
+helpers of the interpreter's rules (`fastmoves.Helpers`). What is generated beyond that:
+- `geometry:` (turns, bounces, pawns that cannot be passed): a step is a lookup in route
+  tables (`compiler.routetables`: per colour and square, each way's end and the squares it
+  passes that some pawn could block), with a per-square check of the blockers;
+- `split N among 2` and `split N into D1, D2` (two different pawns) unrolled; any other
+  `split N among K` and every split along routes searched by `Helpers.split_many` on integer
+  placement keys;
+- `send` / `move` with a pawn selector: owner and zone static per colour, `alone` checked;
+- marks: when no mark kind can stop a move (not immobile, not untouchable) the functions
+  take the marks too, `m<card>_<colour>(P, M)`: a pawn leaving Start is one move per kind
+  of pawn there (the "carry" events), `enter marked K` is generated, and each move carries
+  the marks after it (`MK`); otherwise they play only positions with no mark set (the
+  interpreter plays the others, `Game._play_board`). `mark`/`unmark`, and every other
+  primitive, run the primitive's compiled closure on a board built once per call.
+Guards call their compiled condition unless made of `can(...)`, not, and, or.
 
 Security contract: the source is built from the templates below and integers only (card
 and colour indices, squares, flags); tables, closures and conditions are passed in the
-module's namespace under generated names (`F7_2`, `PRIM0`, `COND1`), so no text of a rule
-file (a name, a string, DSL text) can reach the source. It is compiled and executed once,
-with a namespace holding no builtins beyond list, tuple, set, bool, range and len.
+module's namespace under generated names (`F7_2`, `PRIM0`, `COND1`, `ZONE3_0_1`), so no
+text of a rule file (a name, a string, DSL text, a mark's name) can reach the source. It is
+compiled and executed once, with a namespace holding no builtins beyond list, tuple, set,
+bool, range and len.
 
 Coverage: a variant is generated only when every feature `Game.features()` names is in
 `COVERED` (a construct added later falls back to the interpreter until it is covered here)
@@ -28,6 +42,11 @@ import functools
 
 from sorry_rules import dsl
 from sorry_rules.base.limits import MAX_GENERATED_LINES
+from sorry_rules.compiler import routetables
+from sorry_rules.compiler.programs import CompileError
+from sorry_rules.compiler.selectors import compile_selector
+from sorry_rules.engine.marks import zone
+from sorry_rules.engine.pawns import destination
 from sorry_rules.engine.fastmoves import FastMoves, namespace, placement_key, placement_weights
 from sorry_rules.engine.mechanics import DRAW_AGAIN, PASS
 
@@ -38,7 +57,13 @@ COVERED = frozenset({
     "board:track", "turn:draw", "turn:hand", "filters", "after", "counters", "actions", "turn.take", "turn.redraw",
     "rules.control", "rules.bump", "rules.slide_on", "rules.slide_sweep", "rules.slide_after_switch",
     "rules.slide_after_sorry", "rules.split", "rules.overshoot_home", "rules.must_bump",
+    "geometry", "marks",
 })
+
+
+def takes_marks(kinds: tuple) -> bool:
+    """Whether the generated functions of a variant with these mark kinds take the marks (`m(P, M)`)."""
+    return bool(kinds)
 
 
 class Unsupported(Exception):
@@ -49,10 +74,15 @@ class TooLarge(Exception):
     """The variant's generated source would exceed MAX_GENERATED_LINES (the interpreter plays)."""
 
 
-class _Module:
-    """The generated source and the constants its namespace binds."""
+class GeneratedModule:
+    """The generated source and the constants its namespace binds (`loopgen` extends it)."""
 
-    def __init__(self, mechanics):
+    def __init__(self, mechanics, kinds: tuple = ()):
+        # the variant has marks: the functions take them too, `m(P, M)`, and give each move its marks
+        self.full = takes_marks(kinds)
+        # some kind can stop a move (immobile, untouchable): ST, GU are the (colour, square) of the
+        # pawns that may not move and of those that may not be moved (`marks.shields`)
+        self.shielded = any(k.immobile or k.untouchable for k in kinds)
         layout = mechanics.layout
         self.lines: list[str] = []
         self.count = 0
@@ -75,7 +105,7 @@ class CardWriter(dsl.Visitor):
     """Writes the body of one (card, player colour) function; `visit(node)` appends the
     lines of `node`'s outcomes under the flags of the enclosing `then draw_again/pass`."""
 
-    def __init__(self, module: _Module, mechanics, programs, card: int, player: int, probe: bool = False,
+    def __init__(self, module: GeneratedModule, mechanics, programs, card: int, player: int, probe: bool = False,
                  select: bool = False):
         self.probe = probe  # write `can(...)`: return True at the first outcome, False after the last
         self.select = select  # write the candidates flavour (`engine.fastmoves`), not Moves
@@ -92,6 +122,12 @@ class CardWriter(dsl.Visitor):
         self.body: list[str] = []
         self.uses_occ = False
         self.sets: set[str] = set()
+        # Move.marks of a pass (the marks before it), and of every move of a variant without marks
+        self.no_marks = "M" if module.full else "()"
+        # (colour, Start square, name of the selector's (marked, unmarked) or "") while writing
+        # a primitive whose pawn leaves Start
+        self.carry = None
+        self.plain_shields = False  # writing the block for positions where no pawn is shielded
 
     # ---- writing -----------------------------------------------------------------------------
     def line(self, text: str) -> None:
@@ -113,6 +149,9 @@ class CardWriter(dsl.Visitor):
             return
         da = "True" if self.flags & DRAW_AGAIN else "False"
         seen = self.seen_set("m", self.flags & DRAW_AGAIN)
+        if self.module.full:
+            self.emit_marked(result, events, da, seen)
+            return
         self.line("n += 1")
         if self.select:
             if not key:
@@ -126,7 +165,28 @@ class CardWriter(dsl.Visitor):
         self.line(f"k0 = len({seen})")
         self.line(f"{seen}.add({result})")
         self.line(f"if len({seen}) != k0:")
-        self.line(f"    out.append(NEW(Move, ({self.card}, {result}, {events}, {da}, K_MOVE, (), NO_LABEL, ())))")
+        self.line(f"    out.append(NEW(Move, ({self.card}, {result}, {events}, {da}, K_MOVE, (), NO_LABEL, {self.no_marks})))")
+
+    def emit_marked(self, result: str, events: str, da: str, seen: str) -> None:
+        """`emit_move` for a variant with marks (`GeneratedModule.full`): the move
+        carries the marks after it, MK(M, events, result), and is told apart by them too; a
+        pawn leaving Start (`self.carry`: colour and square) is one outcome per kind of pawn
+        there (`CARRIES`: the "carry" events of each, as `MarkedMechanics.from_start`)."""
+        if self.carry is not None:
+            c, sq, chosen = self.carry
+            self.line(f"for cr in CARRIES(M, {int(c)}, {sq}, P{int(c)}{', ' + chosen if chosen else ''}):")
+            self.indent(1)
+            self.line(f"ev = cr + {events}")
+            events = "ev"
+        self.line("n += 1")
+        self.line(f"mk = MK(M, {events}, {result})")
+        self.line(f"key = ({result}, mk)")
+        self.line(f"k0 = len({seen})")
+        self.line(f"{seen}.add(key)")
+        self.line(f"if len({seen}) != k0:")
+        self.line(f"    out.append(NEW(Move, ({self.card}, {result}, {events}, {da}, K_MOVE, (), NO_LABEL, mk)))")
+        if self.carry is not None:
+            self.indent(-1)
 
     def emit_bare(self, flags: int) -> None:
         """Lines adding one outcome that moves nothing (draw_again, pass) with `flags`."""
@@ -142,7 +202,7 @@ class CardWriter(dsl.Visitor):
             if self.select:
                 self.line(f"    out.append((KP, {da}, 5))")
             else:
-                self.line(f"    out.append(NEW(Move, ({self.card}, P, (), {da}, K_PASS, (), NO_LABEL, ())))")
+                self.line(f"    out.append(NEW(Move, ({self.card}, P, (), {da}, K_PASS, (), NO_LABEL, {self.no_marks})))")
         else:
             self.line(f"spare |= {int(flags)}")
 
@@ -155,11 +215,18 @@ class CardWriter(dsl.Visitor):
 
     def need_board(self) -> None:
         self.line("if B is None:")
-        self.line(f"    B = Board.of(P, {int(self.m.X)})")
+        if self.module.full:
+            self.line("    B = MB(P, M)")
+        else:
+            self.line(f"    B = Board.of(P, {int(self.m.X)})")
 
     # ---- unsupported -----------------------------------------------------------------------
     def generic(self, node):
-        raise Unsupported(type(node).__name__)
+        """Any other primitive of the race track runs as the interpreter's closure."""
+        try:
+            self.primitive(node)
+        except CompileError:
+            raise Unsupported(type(node).__name__) from None
 
     # ---- inlined primitives --------------------------------------------------------------------
     def plain_landing(self, c: int, frm: str, step: str) -> None:
@@ -182,7 +249,7 @@ class CardWriter(dsl.Visitor):
         if self.select:
             self.line(f"rl = land_key({int(c)}, {frm}, to, {step}, P, occ, (), KP)")
         else:
-            self.line(f"rl = land({int(c)}, {frm}, to, {step}, P, occ)")
+            self.line(f"rl = land({int(c)}, {frm}, to, {step}, P, occ{', (), GU' if self.module.shielded else ''})")
         self.line("if rl is not None:")
         self.indent(1)
         self.emit_move("rl[0]", "rl[1]", "rl[2]" if self.select else "", "1, rl[0], rl[1]")
@@ -190,7 +257,7 @@ class CardWriter(dsl.Visitor):
 
     def landing(self, c: int, frm: str, step: str) -> None:
         self.line("o = occ[to]")
-        self.line(f"if o != {int(c)}:")
+        self.line(f"if o != {int(c)}{' and (o < 0 or (o, to) not in GU)' if self.module.shielded else ''}:")
         self.indent(1)
         self.line(f"if o < 0 and not SLIDE{int(c)}[to]:")
         self.indent(1)
@@ -201,14 +268,27 @@ class CardWriter(dsl.Visitor):
         self.full_landing(c, frm, step)
         self.indent(-2)
 
-    def step(self, tables, steps: int, kind: str, step: str) -> None:
+    def movable(self, c: int) -> str:
+        """The condition (after `sq < X`) that colour c's pawn on `sq` may move."""
+        return f" and ({int(c)}, sq) not in ST" if self.module.shielded else ""
+
+    def step(self, node, direction: str, kind: str, step: str) -> None:
+        """`forward N` / `backward N` of every pawn the player controls: along the plain
+        destination table, or along the route tables when the variant has `geometry:`."""
+        if node.selector is not None:
+            self.primitive(node)
+            return
+        if self.m.routes is not None:
+            self.route_step(node, direction, kind, step)
+            return
         self.uses_occ = True
-        X = int(self.m.X)
+        X, steps = int(self.m.X), int(node.steps)
+        table = (self.m.layout.forward if direction == "forward" else self.m.layout.backward)(steps)
         for c in self.colours:
-            name = self.module.constant(f"{kind}{int(steps)}_{int(c)}", tables(steps)[c])
+            name = self.module.constant(f"{kind}{steps}_{int(c)}", table[c])
             self.line(f"row = {name}")
             self.line(f"for sq in P{int(c)}:")
-            self.line(f"    if sq < {X}:")
+            self.line(f"    if sq < {X}{self.movable(c)}:")
             self.line("        to = row[sq]")
             self.line(f"        if to >= {X}:")
             self.indent(3)
@@ -219,31 +299,140 @@ class CardWriter(dsl.Visitor):
             self.landing(c, "sq", step)
             self.indent(-3)
 
-    @staticmethod
-    def plain(node) -> None:
-        """Unsupported for a primitive narrowed by a pawn selector or split into parts."""
-        if getattr(node, "selector", None) is not None or getattr(node, "parts", ()):
-            raise Unsupported(type(node).__name__)
+    def route_step(self, node, direction: str, kind: str, step: str) -> None:
+        """A step along `geometry:` routes (turns, bounces, pawns that cannot be passed) as
+        table lookups (`compiler.routetables`): the ways of each square, each with the
+        squares passed that some pawn could block, checked against BLOCK<c>[s][o]."""
+        ways = routetables.step_ways(self.m, direction, int(node.steps))
+        if ways is None:
+            self.primitive(node)
+            return
+        self.uses_occ = True
+        X = int(self.m.X)
+        for c in self.colours:
+            name = self.module.constant(f"W{kind}{int(node.steps)}_{int(c)}", ways[c])
+            block = self.module.constant(f"BLOCK{int(c)}", routetables.blockers(self.m, c))
+            self.line(f"for sq in P{int(c)}:")
+            self.line(f"    if sq < {X}{self.movable(c)}:")
+            self.line(f"        for to, passed in {name}[sq]:")
+            self.line("            for s in passed:")
+            self.line("                o = occ[s]")
+            self.line(f"                if o >= 0 and {block}[s][o]:")
+            self.line("                    break")
+            self.line("            else:")
+            self.line(f"                if to >= {X} or to == sq:")
+            self.indent(5)
+            self.plain_landing(c, "sq", step)
+            self.indent(-5)
+            self.line("                else:")
+            self.indent(5)
+            self.landing(c, "sq", step)
+            self.indent(-5)
 
     def visit_Forward(self, node):
-        self.plain(node)
-        self.step(self.m.layout.forward, node.steps, "F", "E_FORWARD")
+        self.step(node, "forward", "F", "E_FORWARD")
 
     def visit_Backward(self, node):
-        self.plain(node)
-        self.step(self.m.layout.backward, node.steps, "R", "E_BACKWARD")
+        self.step(node, "backward", "R", "E_BACKWARD")
 
     def visit_Enter(self, node):
-        self.plain(node)
-        self.uses_occ = True
         layout = self.m.layout
-        for c in self.colours:
+        colours, chosen, alone = self.colours, "", False
+        if node.selector is not None:
+            if not self.module.full:
+                self.primitive(node)
+                return
+            sel = compile_selector(self.programs, node.selector)
+            colours = [c for c in self.colours if sel.owner[self.player][c] and (not sel.zones or "start" in sel.zones)]
+            chosen = self.module.constant(f"CHOSEN{self.module.fresh()}_{int(self.player)}",
+                                          (tuple(int(k) for k in sel.marked), tuple(int(k) for k in sel.unmarked)))
+            alone = sel.alone
+        self.uses_occ = True
+        for c in colours:
             start, exit_ = int(layout.start[c]), int(layout.start_exit[c])
-            self.line(f"if {start} in P{int(c)}:")
+            only = f" and P{int(c)}.count({start}) == 1" if alone else ""
+            self.line(f"if {start} in P{int(c)}{only}:")
             self.indent(1)
             self.line(f"to = {exit_}")
+            self.carry = (c, str(start), chosen)
             self.landing(c, str(start), "E_ENTER")
+            self.carry = None
             self.indent(-1)
+
+    # ---- pawn selectors: send, move ---------------------------------------------------------
+    def selected(self, node) -> list:
+        """(colour, ZONE-table name, alone, destination) per colour the node's selector may
+        choose for this player, in colour order; Unsupported when it reads marks or the
+        variant has marks (run then by the primitive, on the marked board: pawns in Start
+        leave by kinds, shielded pawns stay). ZONE<n>_<c>[sq]: a colour-c pawn on sq is in one
+        of its zones."""
+        sel = compile_selector(self.programs, node.selector)
+        if sel.marked or sel.unmarked or self.module.full:
+            raise Unsupported("marks")
+        layout = self.m.layout
+        out = []
+        for c in range(layout.C):
+            if not sel.owner[self.player][c]:
+                continue
+            inside = tuple(not sel.zones or zone(layout, c, sq) in sel.zones
+                           or ("start_exit" in sel.zones and sq == layout.start_exit[c]) for sq in range(layout.size))
+            name = self.module.constant(f"ZONE{self.module.fresh()}_{int(self.player)}_{int(c)}", inside)
+            out.append((c, name, sel.alone, int(destination(layout, node.destination, c))))
+        return out
+
+    def chosen(self, c: int, zones: str, alone: bool) -> None:
+        """Lines opening the loop over colour c's chosen pawns `sq` (pawns in Start or Home
+        once per pawn: the same outcome again is dropped as the interpreter drops it)."""
+        X = int(self.m.X)
+        self.line(f"for sq in P{int(c)}:")
+        self.line(f"    if {zones}[sq]" + (f" and (sq < {X} or P{int(c)}.count(sq) == 1):" if alone else ":"))
+        self.indent(2)
+
+    def visit_MovePawn(self, node):
+        """`move SELECTOR to DEST`: the pawn's own move, landing as a step does (`pawns.move`)."""
+        try:
+            chosen = self.selected(node)
+        except Unsupported:
+            self.primitive(node)
+            return
+        self.uses_occ = True
+        X, home = int(self.m.X), self.m.layout.home
+        for c, zones, alone, to in chosen:
+            self.chosen(c, zones, alone)
+            self.line(f"if sq != {to} and sq != {int(home[c])}:")
+            self.indent(1)
+            self.line(f"to = {to}")
+            if to >= X:
+                self.plain_landing(c, "sq", "E_MOVE")
+            else:
+                self.landing(c, "sq", "E_MOVE")
+            self.indent(-3)
+
+    def visit_Send(self, node):
+        """`send SELECTOR to DEST`: the pawn is put there, a bump when it goes to its Start (`pawns.send`)."""
+        try:
+            chosen = self.selected(node)
+        except Unsupported:
+            self.primitive(node)
+            return
+        self.uses_occ = True
+        X, home, start = int(self.m.X), self.m.layout.home, self.m.layout.start
+        for c, zones, alone, to in chosen:
+            self.chosen(c, zones, alone)
+            free = f" and occ[{to}] < 0" if to < X else ""
+            self.line(f"if sq != {to} and sq != {int(home[c])}{free}:")
+            self.indent(1)
+            event = f"((E_BUMP, {int(c)}, sq),)" if to == int(start[c]) else f"((E_SEND, {int(c)}, sq, {to}),)"
+            if not (self.probe or self.select):
+                parts = ", ".join("tuple(s)" if i == c else f"P{i}" for i in range(self.m.layout.C))
+                self.line(f"s = list(P{int(c)})")
+                self.line(f"s[s.index(sq)] = {to}")
+                self.line("s.sort()")
+                self.line(f"r = ({parts},)")
+            elif self.select:
+                self.line(f"r = MOVED(P, {int(c)}, sq, {to})")
+            self.emit_move("r", event, f"KP - E{int(c)}[sq] + E{int(c)}[{to}]", f"1, r, {event}")
+            self.indent(-3)
 
     # ---- sorry, switch, split --------------------------------------------------------------
     def track_pawns(self) -> None:
@@ -271,15 +460,36 @@ class CardWriter(dsl.Visitor):
         self.line(f"L[{other}] = tuple(s)")
         self.line("r = tuple(L)")
 
+    def shielded(self, node) -> bool:
+        """In a variant whose marks may stop a move, lines running `node`'s primitive when
+        some pawn is shielded (ST, GU), then an `else:` block with the plain template; False
+        (nothing written) otherwise, or while writing that block."""
+        if not self.module.shielded or self.plain_shields:
+            return False
+        self.line("if ST or GU:")
+        self.indent(1)
+        self.primitive(node)
+        self.indent(-1)
+        self.line("else:")
+        self.indent(1)
+        self.plain_shields = True
+        self.visit(node)
+        self.plain_shields = False
+        self.indent(-1)
+        return True
+
     def visit_Sorry(self, node):
+        if self.shielded(node):  # marks may stop the pawn or its target, or the slide after
+            return
         m = self.m
         self.track_pawns()
         self.module.constant("STARTS", tuple(int(x) for x in m.start))
         for c in self.colours:
             ok = tuple(bool(m.bumpable[c][o] and (node.relation is None or m.matches(c, o, node.relation)))
                        for o in range(m.layout.C))
-            name = self.module.constant(f"SORRY{self.fresh()}_{int(c)}", ok)
+            name = self.module.constant(f"SORRY{self.module.fresh()}_{int(c)}", ok)
             start = int(m.start[c])
+            self.carry = (c, str(start), "")
             self.line(f"if {start} in P{int(c)}:")
             self.line("    for sq, o in tp:")
             self.line(f"        if {name}[o]:")
@@ -298,8 +508,11 @@ class CardWriter(dsl.Visitor):
             self.emit_move("r", f"((E_SORRY, {int(c)}, {start}, sq), (E_BUMP, o, sq))", key,
                            f"2, {int(c)}, {start}, sq, o, STARTS[o]")
             self.indent(-4 if m.slide_after_sorry else -3)
+            self.carry = None
 
     def visit_Switch(self, node):
+        if self.shielded(node):
+            return
         m = self.m
         T = int(m.T)
         after = m.slide_after_switch
@@ -307,7 +520,7 @@ class CardWriter(dsl.Visitor):
         self.module.constant("SLIDES", tuple(self.module.constants[f"SLIDE{o}"] for o in range(m.layout.C)))
         for c in self.colours:
             ok = tuple(bool(o != c and m.matches(c, o, node.relation)) for o in range(m.layout.C))
-            name = self.module.constant(f"SWITCH{self.fresh()}_{int(c)}", ok)
+            name = self.module.constant(f"SWITCH{self.module.fresh()}_{int(c)}", ok)
             self.line(f"for mine in P{int(c)}:")
             self.line(f"    if mine < {T}:")
             self.line("        for sq, o in tp:")
@@ -329,15 +542,37 @@ class CardWriter(dsl.Visitor):
             self.indent(-6)
 
     def visit_Split(self, node):
-        self.plain(node)
-        if node.among != 2 or self.m.simultaneous_split:
+        """A sequential split between two different pawns of the player's colours (`split N`
+        among 2, or `split N into D1, D2` with no pawn words), each part >= 1: unrolled with
+        the two parts' tables; any other split runs its primitive."""
+        parts = tuple(d for d, _ in node.parts)
+        if node.parts and (len(parts) != 2 or any(who is not None for _, who in node.parts)):
+            parts = ()
+        elif not node.parts and node.among == 2:
+            parts = ("forward", "forward")
+        if self.shielded(node):
+            return
+        if node.selector is not None or self.m.simultaneous_split or (self.m.routes is not None and node.parts):
             self.primitive(node)
+            return
+        if self.m.routes is not None:
+            self.split_many(node)
+            return
+        if node.parts and not parts:
+            self.primitive(node)
+            return
+        if not parts:
+            self.split_many(node)
             return
         m = self.m
         X, steps, C = int(m.X), int(node.steps), m.layout.C
-        forward = m.layout.forward
-        rows = {c: self.module.constant(f"SPLIT{steps}_{int(c)}", (None,) + tuple(forward(k)[c] for k in range(1, steps)))
+        first = m.layout.forward if parts[0] == "forward" else m.layout.backward
+        second = m.layout.forward if parts[1] == "forward" else m.layout.backward
+        t1, t2 = ("F" if d == "forward" else "R" for d in parts)
+        rows = {c: self.module.constant(f"SPLIT{steps}{t1}_{int(c)}", (None,) + tuple(first(k)[c] for k in range(1, steps)))
                 for c in self.colours}
+        rest = {c: f"REST{steps}{t2}_{int(c)}" for c in self.colours}
+        last = {c: f"LAST{steps}{t2}_{int(c)}" for c in self.colours}
         control = self.module.constant(f"CONTROL{int(self.player)}", tuple(int(c) for c in self.colours))
         for c1 in self.colours:
             c1 = int(c1)
@@ -355,7 +590,7 @@ class CardWriter(dsl.Visitor):
             self.line("                    continue")
             self.line(f"                if o1 >= 0 or SLIDE{c1}[to1]:")
             self.line(f"                    for rl in split_second({c1}, i1, sq1, to1, {control}, "
-                      f"{rows[c1].replace('SPLIT', 'REST')}[part], P):")
+                      f"{rest[c1]}[part], P):")
             self.indent(6)
             self.emit_move("rl[0]", "rl[1]")
             self.indent(-6)
@@ -372,7 +607,7 @@ class CardWriter(dsl.Visitor):
             for c2 in self.colours:
                 c2 = int(c2)
                 base = "Q" if c2 == c1 else f"P{c2}"
-                self.line(f"row = {rows[c2].replace('SPLIT', 'LAST')}[part]")
+                self.line(f"row = {last[c2]}[part]")
                 self.line("i2 = -1")
                 self.line(f"for sq2 in P{c2}:")
                 self.line("    i2 += 1")
@@ -411,9 +646,39 @@ class CardWriter(dsl.Visitor):
             self.indent(-3)
         for c in range(C):
             # REST<steps>_<c>[part][c'] / LAST<steps>_<c>[part][sq]: the forward tables of the second part
-            self.module.constant(f"REST{steps}_{c}", (None,) + tuple(forward(steps - k) for k in range(1, steps)))
-            self.module.constant(f"LAST{steps}_{c}", (None,) + tuple(forward(steps - k)[c] for k in range(1, steps)))
+            self.module.constant(f"REST{steps}{t2}_{c}", (None,) + tuple(second(steps - k) for k in range(1, steps)))
+            self.module.constant(f"LAST{steps}{t2}_{c}", (None,) + tuple(second(steps - k)[c] for k in range(1, steps)))
         self.uses_occ = True
+
+    def split_many(self, node) -> None:
+        """`split N among K` (K > 2 or any; any K along `geometry:` routes): the search of `fastmoves.Helpers.split_many`
+        on integer keys, each outcome (key, events) listed as a move."""
+        steps = int(node.steps)
+        limit = steps if node.among is None else int(node.among)
+        if self.m.routes is not None:
+            ways = routetables.split_ways(self.m, steps)
+            if ways is None:
+                self.primitive(node)
+                return
+            tables = self.module.constant(f"WSPLIT{steps}", ways)
+            blocks = self.module.constant("BLOCKS", tuple(routetables.blockers(self.m, c) for c in range(self.m.layout.C)))
+        else:
+            forward, blocks = self.m.layout.forward, "()"
+            rows = [forward(k) for k in range(1, steps + 1)]  # rows[k - 1][c][sq]: the one way of k steps, or none
+            tables = self.module.constant(f"FWD{steps}", tuple(
+                tuple(((),) + tuple(((row[c][sq], ()),) if row[c][sq] >= 0 else () for row in rows)
+                      for sq in range(int(self.m.X)))
+                for c in range(self.m.layout.C)))
+        control = self.module.constant(f"CONTROL{int(self.player)}", tuple(int(c) for c in self.colours))
+        self.module.constant("STARTS", tuple(int(x) for x in self.m.start))
+        self.uses_occ = True
+        key = "KP" if self.select else "KEY(P)"
+        self.line(f"for k, ev in split_many({control}, {steps}, {limit}, {tables}, P, occ, {key}, {blocks}):")
+        self.indent(1)
+        if not (self.probe or self.select):
+            self.line("r = REPLAYED(P, ev)")
+        self.emit_move("r", "ev", "k", "6, ev, STARTS")
+        self.indent(-1)
 
     # ---- primitives run by the interpreter ---------------------------------------------------
     def primitive(self, node) -> None:
@@ -439,6 +704,12 @@ class CardWriter(dsl.Visitor):
             self.line("    if key not in S:")
             self.line("        S.add(key)")
             self.line("        out.append((key, da, 1, r, e))")
+        elif self.module.full:
+            self.line("    mk = MK(M, e, r)")
+            self.line("    key = (r, mk)")
+            self.line("    if key not in S:")
+            self.line("        S.add(key)")
+            self.line(f"        out.append(NEW(Move, ({self.card}, r, e, da, K_MOVE, (), NO_LABEL, mk)))")
         else:
             self.line("    if r not in S:")
             self.line("        S.add(r)")
@@ -450,7 +721,7 @@ class CardWriter(dsl.Visitor):
         if self.select:
             self.line("        out.append((KP, da, 5))")
         else:
-            self.line(f"        out.append(NEW(Move, ({self.card}, P, (), da, K_PASS, (), NO_LABEL, ())))")
+            self.line(f"        out.append(NEW(Move, ({self.card}, P, (), da, K_PASS, (), NO_LABEL, {self.no_marks})))")
         self.line("else:")
         self.line("    spare |= f")
         self.indent(-1)
@@ -508,7 +779,7 @@ class CardWriter(dsl.Visitor):
             name = f"can{self.module.fresh()}_{int(self.player)}"
             probe = CardWriter(self.module, self.m, self.programs, self.card, self.player, probe=True)
             self.extra += probe.function(node.effect, name)
-            return f"{name}(P)"
+            return f"{name}(P, M)" if self.module.full else f"{name}(P)"
         raise Unsupported(type(node).__name__)
 
     # ---- the function ----------------------------------------------------------------------------
@@ -516,12 +787,16 @@ class CardWriter(dsl.Visitor):
         """The lines of the function `name` (default `m<card>_<player>`) and of its probes."""
         self.visit(ast)
         C = self.m.layout.C
-        default = f"s{self.card}_{self.player}(P, KP)" if self.select else f"m{self.card}_{self.player}(P)"
-        head = [f"def {name + '(P)' if name else default}:"]
+        default = f"s{self.card}_{self.player}(P, KP)" if self.select else \
+            f"m{self.card}_{self.player}(P, M)" if self.module.full else f"m{self.card}_{self.player}(P)"
+        args = "(P, M)" if self.module.full else "(P)"
+        head = [f"def {name + args if name else default}:"]
         head.append("    " + ", ".join(f"P{i}" for i in range(C)) + (", = P" if C == 1 else " = P"))
         if not self.probe:
             head += ["    out = []", "    spare = 0"] + [f"    {name} = set()" for name in sorted(self.sets)]
         head += ["    n = 0", "    B = None"]
+        if self.module.shielded:
+            head.append("    ST, GU = SHIELDS(M)")
         if self.uses_occ:
             head.append("    occ = EMPTY[:]")
             for i in range(C):
@@ -531,12 +806,14 @@ class CardWriter(dsl.Visitor):
         return head + self.body + tail + self.extra
 
 
-def generate(mechanics, programs, card_asts, pawns: int) -> tuple[str, dict, tuple]:
+def generate(mechanics, programs, card_asts, pawns: int, kinds: tuple = ()) -> tuple[str, dict, tuple]:
     """(source, constants, covered) for the cards' ASTs, in card order: `covered[card]`
     says whether the card got generated functions (both flavours: `m<card>_<colour>(P)`
-    giving Moves, `s<card>_<colour>(P, KP)` giving candidates)."""
-    _check_size(mechanics, programs, card_asts)
-    module = _Module(mechanics)
+    giving Moves, `s<card>_<colour>(P, KP)` giving candidates; a variant with mark `kinds`
+    gets the first only: `m<card>_<colour>(P, M)` when no kind can stop a move, else
+    `m<card>_<colour>(P)` for positions with no mark set, `Game._play_board`)."""
+    _check_size(mechanics, programs, card_asts, kinds)
+    module = GeneratedModule(mechanics, kinds)
     weights = placement_weights(mechanics.layout, pawns)
     for c, row in enumerate(weights):
         module.constant(f"E{c}", row)
@@ -546,7 +823,7 @@ def generate(mechanics, programs, card_asts, pawns: int) -> tuple[str, dict, tup
         lines = []
         try:
             for player in range(mechanics.layout.C):
-                for select in (False, True):
+                for select in (False,) if kinds else (False, True):
                     lines += CardWriter(module, mechanics, programs, card, player, select=select).function(ast)
                     if len(module.lines) + len(lines) > MAX_GENERATED_LINES:
                         raise TooLarge
@@ -558,10 +835,10 @@ def generate(mechanics, programs, card_asts, pawns: int) -> tuple[str, dict, tup
     return "\n".join(module.lines) + "\n", module.constants, tuple(covered)
 
 
-def _check_size(mechanics, programs, card_asts) -> None:
+def _check_size(mechanics, programs, card_asts, kinds: tuple = ()) -> None:
     """TooLarge when one function per card, times the colours and the two flavours, already
     exceeds MAX_GENERATED_LINES (a cheap first look before writing everything)."""
-    scratch = _Module(mechanics)
+    scratch = GeneratedModule(mechanics, kinds)
     estimate = 0
     for card, ast in enumerate(card_asts):
         try:
@@ -586,10 +863,10 @@ def fast_moves(game, programs, card_asts) -> FastMoves | None:
         return None
     mechanics = game.mechanics
     try:
-        source, constants, covered = generate(mechanics, programs, card_asts, game.pawns)
+        source, constants, covered = generate(mechanics, programs, card_asts, game.pawns, game.marks)
     except TooLarge:
         return None
-    scope = namespace(mechanics, constants["ES"])
+    scope = namespace(mechanics, constants["ES"], game.marks)
     scope.update(constants)
     weights = constants["ES"]
     scope["KEY"] = lambda placement: placement_key(weights, placement)
@@ -597,7 +874,7 @@ def fast_moves(game, programs, card_asts) -> FastMoves | None:
     C = mechanics.layout.C
     table = tuple(tuple(scope[f"m{card}_{p}"] for p in range(C)) if ok else (None,) * C
                   for card, ok in enumerate(covered))
-    select = tuple(tuple(scope[f"s{card}_{p}"] for p in range(C)) if ok else (None,) * C
-                   for card, ok in enumerate(covered))
+    select = () if game.marks else tuple(tuple(scope[f"s{card}_{p}"] for p in range(C)) if ok else (None,) * C
+                                         for card, ok in enumerate(covered))
     passes = tuple(any(isinstance(node, dsl.Pass) for node in dsl.walk(ast)) for ast in card_asts)
-    return FastMoves(table, source, select, constants["ES"], passes)
+    return FastMoves(table, source, select, constants["ES"], passes, takes_marks(game.marks))

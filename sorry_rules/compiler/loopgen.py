@@ -30,13 +30,16 @@ import functools
 
 from sorry_rules import dsl
 from sorry_rules.base.limits import MAX_GENERATED_LINES
-from sorry_rules.compiler.codegen import COVERED, CardWriter, TooLarge, Unsupported
+from sorry_rules.compiler.codegen import COVERED, CardWriter, GeneratedModule, TooLarge, Unsupported
 from sorry_rules.engine.fastmoves import namespace, placement_key, placement_weights
 from sorry_rules.engine.flatstate import FlatMoves, Slides, flat_namespace
 from sorry_rules.engine.mechanics import DRAW_AGAIN, PASS
 
 #: features of games the flat loop never plays (hand play; filters choose among whole Moves)
-_NOT_FLAT = frozenset({"turn:hand", "filters"})
+#: the features a flat flavour is written for (and every `rules.` switch `codegen.COVERED` has):
+#: draw play on a track with consequences and counters; not hand play, filters, turn
+#: policies, marks or `geometry:` (a feature added later is not flat until it is listed here)
+_FLAT = frozenset({"board:track", "turn:draw", "after", "counters"})
 
 #: payload codes of the plain outcomes (`distinct_by_construction`)
 _DISTINCT_CODES = ("0,", "2,", "3,")
@@ -106,26 +109,12 @@ def distinct_by_construction(ast, mechanics, colours, sources: _Sources | None =
     return True
 
 
-class _FlatModule:
-    """The generated source and the constants its namespace binds (as `codegen`'s)."""
+class FlatModule(GeneratedModule):
+    """`codegen`'s module, knowing the pawns per colour (the flat lists' length)."""
 
     def __init__(self, mechanics, pawns: int):
+        super().__init__(mechanics)
         self.pawns = pawns
-        self.lines: list[str] = []
-        self.count = 0
-        self.constants: dict[str, object] = {"EMPTY": [-1] * mechanics.layout.size}
-        for c in range(mechanics.layout.C):
-            # SLIDE<c>[sq]: a colour-c pawn ending a move on exclusive square sq takes a slide
-            slides = tuple(0 if info is None else 1 for info in mechanics.slide_here[c])
-            self.constants[f"SLIDE{c}"] = slides + (0,) * (mechanics.layout.X - len(slides))
-
-    def fresh(self) -> int:
-        self.count += 1
-        return self.count
-
-    def constant(self, name: str, value) -> str:
-        self.constants[name] = value
-        return name
 
 
 class FlatWriter(CardWriter):
@@ -166,12 +155,23 @@ class FlatWriter(CardWriter):
         self.line(f"    out.append((key, {da}, {payload}))")
 
     # ---- sorted lists: the pawns on exclusive squares come first ---------------------------------
-    def step(self, tables, steps: int, kind: str, step: str) -> None:
-        """As `CardWriter.step`, stopping at the first pawn off the exclusive squares."""
+    @staticmethod
+    def plain(node) -> None:
+        """Unsupported for a primitive narrowed by a pawn selector or split into parts."""
+        if getattr(node, "selector", None) is not None or getattr(node, "parts", ()):
+            raise Unsupported(type(node).__name__)
+
+    def step(self, node, direction: str, kind: str, step: str) -> None:
+        """As `CardWriter.step` along the plain tables, stopping at the first pawn off the
+        exclusive squares; Unsupported with a selector or `geometry:` routes."""
+        self.plain(node)
+        if self.m.routes is not None:
+            raise Unsupported("routes")
         self.uses_occ = True
-        X = int(self.m.X)
+        X, steps = int(self.m.X), int(node.steps)
+        tables = self.m.layout.forward if direction == "forward" else self.m.layout.backward
         for c in self.colours:
-            name = self.module.constant(f"{kind}{int(steps)}_{int(c)}", tables(steps)[c])
+            name = self.module.constant(f"{kind}{steps}_{int(c)}", tables(steps)[c])
             self.line(f"row = {name}")
             self.line(f"for sq in P{int(c)}:")
             self.line(f"    if sq >= {X}:")
@@ -196,6 +196,14 @@ class FlatWriter(CardWriter):
             self.line("        break")
             self.line(f"    tp.append((s, {o}))")
         self.line("tp.sort()")
+
+    def visit_MovePawn(self, node):
+        """`move S to D` runs its primitive (codegen's inlined form builds placement tuples)."""
+        self.primitive(node)
+
+    def visit_Send(self, node):
+        """`send S to D` runs its primitive, as `visit_MovePawn`."""
+        self.primitive(node)
 
     def visit_Sorry(self, node):
         """As `CardWriter.visit_Sorry`; a slide after it on the flat occupancy (code 7: the
@@ -512,7 +520,7 @@ class FlatProbe(FlatWriter):
 
 def generate(mechanics, programs, card_asts, pawns: int) -> tuple[str, dict, tuple]:
     """(source, constants, covered) of the flat flavour, as `codegen.generate`."""
-    module = _FlatModule(mechanics, pawns)
+    module = FlatModule(mechanics, pawns)
     weights = placement_weights(mechanics.layout, pawns)
     for c, row in enumerate(weights):
         module.constant(f"E{c}", row)
@@ -545,7 +553,7 @@ def flat_moves(game, programs, card_asts) -> FlatMoves | None:
     """The flat-state move functions of `game`, or None when the generator does not cover
     the game or one of its cards, or the game plays from hands or filters its moves (the
     flat loop never plays those; the other loops do)."""
-    if not game.features() <= COVERED or game.features() & _NOT_FLAT:
+    if not game.features() <= COVERED or not all(f in _FLAT or f.startswith("rules.") for f in game.features()):
         return None
     mechanics = game.mechanics
     try:

@@ -176,14 +176,15 @@ class Game:
         the interpreter's) or, with None, with the interpreter alone (the reference path)."""
         self.fast_moves = fast
 
-    def _results(self, p: int, card: int, placement, board: Board | None) -> tuple[list, int]:
-        """`_moves_of` for a card, by its generated function when there is one."""
+    def _results(self, p: int, card: int, placement, board: Board | None, marks: tuple = ()) -> tuple[list, int]:
+        """`_moves_of` for a card, by its generated function when there is one; `marks` are
+        the position's (`State.marks`), which the generated functions of a variant with marks take."""
         fast = self.fast_moves
         if fast is not None:
             function = fast.table[card][p]
             if function is not None:
-                return function(placement)
-        return self._moves_of(p, board if board is not None else Board.of(placement, self._X), card, placement)
+                return function(placement, marks) if fast.takes_marks else function(placement)
+        return self._moves_of(p, board if board is not None else self.board_of(placement, marks), card, placement)
 
     # ---- setting up ----------------------------------------------------------------------
     def seats_for(self, players: int) -> tuple:
@@ -291,7 +292,7 @@ class Game:
         """What `card` would allow the player to move in `state` (forfeit included)."""
         p = state.seats[state.turn]
         board = self.board(state) if self.fast_moves is None else None  # generated: no board needed
-        moves, flags = self._results(p, card, state.placement, board)
+        moves, flags = self._results(p, card, state.placement, board, state.marks)
         if self.filters:
             moves = filter_moves(self.filters, p, moves, state.counters)[0]
         if not moves:
@@ -314,9 +315,13 @@ class Game:
     def board(self, state: State) -> Board:
         """The working board of `state` the card programs start from (with its marks when the
         variant has marks: `engine.marks.MarkedBoard`)."""
+        return self.board_of(state.placement, state.marks)
+
+    def board_of(self, placement, marks: tuple) -> Board:
+        """`board` of a placement and its marks."""
         if self.marks:
-            return _marks.MarkedBoard.with_marks(state.placement, self._X, self.marks, state.marks)
-        return Board.of(state.placement, self._X)
+            return _marks.MarkedBoard.with_marks(placement, self._X, self.marks, marks)
+        return Board.of(placement, self._X)
 
     def _drawn_moves(self, state: State) -> list:
         """The moves of every card drawn this turn (`turn.take` > 1), chosen among as from a
@@ -324,7 +329,7 @@ class Game:
         discards them all, with no extra draw."""
         p = state.seats[state.turn]
         board = self.board(state) if self.fast_moves is None else None  # generated: no board needed
-        moves = self._cards_moves(p, board, (state.card,) + state.drawn, state.placement)
+        moves = self._cards_moves(p, board, (state.card,) + state.drawn, state.placement, state.marks)
         if self.filters:
             moves = filter_moves(self.filters, p, moves, state.counters)[0]
         return moves or [Move(state.card, state.placement, (), False, "forfeit")]
@@ -375,14 +380,14 @@ class Game:
             moves.append(_new(Move, (card, result, events, bool(flags & DRAW_AGAIN), kind, (), "", marks)))
         return moves, spare_flags
 
-    def _cards_moves(self, p: int, board: Board, cards, placement) -> list:
+    def _cards_moves(self, p: int, board: Board, cards, placement, marks: tuple = ()) -> list:
         """The moves of a choice of cards (a hand, or the cards drawn together): a card that
         cannot move a pawn is no play, even if it offers a pass (P4); a pass survives only
         when every playable card offers one (A21)."""
         moves = []
         declinable = True
         for card in sorted(set(cards)):
-            card_moves, _ = self._results(p, card, placement, board)
+            card_moves, _ = self._results(p, card, placement, board, marks)
             if not any(m.kind == "move" for m in card_moves):
                 continue  # a card that cannot move is no play (P4); a bare pass is no move (A21)
             declinable = declinable and any(m.kind == "pass" for m in card_moves)
@@ -397,7 +402,7 @@ class Game:
         if not hand:
             return [Move(None, state.placement, (), False, "forfeit")]
         board = self.board(state) if self.fast_moves is None else None  # generated: no board needed
-        moves = self._cards_moves(p, board, hand, state.placement)
+        moves = self._cards_moves(p, board, hand, state.placement, state.marks)
         if self.actions:
             moves.extend(action_moves(self.actions, state, p, hand, Move))
         if self.filters:

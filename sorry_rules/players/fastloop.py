@@ -26,7 +26,7 @@ from sorry_rules.engine.moverules import filter_moves, run_consequences
 from sorry_rules.engine.rng import below_at, shuffled
 from sorry_rules.players.protocol import RandomPlayer
 
-_COVERED = frozenset({"board:track", "turn:draw", "filters", "after", "counters"})
+_COVERED = frozenset({"board:track", "turn:draw", "filters", "after", "counters", "geometry"})
 
 
 def applies(game, state, players) -> bool:
