@@ -12,8 +12,9 @@ once per call. Guards call their compiled condition.
 Security contract: the source is built from the templates below and integers only (card
 and colour indices, squares, flags); tables, closures and conditions are passed in the
 module's namespace under generated names (`F7_2`, `PRIM0`, `COND1`), so no text of a rule
-file (a name, a string, DSL text) can reach the source. It is compiled and executed once,
-with a namespace holding no builtins beyond list, tuple, set, bool, range and len.
+file (a name, a string, DSL text) can reach the source. Each function is compiled on its
+first call (`fast_moves`) and executed in one namespace holding no builtins beyond list,
+tuple, set, bool, range and len.
 
 Coverage: a variant is generated only when every feature `Game.features()` names is in
 `COVERED` (a construct added later falls back to the interpreter until it is covered here)
@@ -48,11 +49,10 @@ class TooLarge(Exception):
 
 
 class _Module:
-    """The generated source and the constants its namespace binds."""
+    """The constants a generated module's namespace binds, and its counter of fresh names."""
 
     def __init__(self, mechanics):
         layout = mechanics.layout
-        self.lines: list[str] = []
         self.count = 0
         self.constants: dict[str, object] = {"EMPTY": [-1] * layout.size}
         for c in range(layout.C):
@@ -533,6 +533,14 @@ def generate(mechanics, programs, card_asts, pawns: int) -> tuple[str, dict, tup
     """(source, constants, covered) for the cards' ASTs, in card order: `covered[card]`
     says whether the card got generated functions (both flavours: `m<card>_<colour>(P)`
     giving Moves, `s<card>_<colour>(P, KP)` giving candidates)."""
+    chunks, constants, covered = generate_functions(mechanics, programs, card_asts, pawns)
+    return "".join(chunks.values()), constants, covered
+
+
+def generate_functions(mechanics, programs, card_asts, pawns: int) -> tuple[dict, dict, tuple]:
+    """`generate`, with the source cut into one piece per generated function: `chunks` maps
+    `m<card>_<colour>` and `s<card>_<colour>` to the source of that function and of the probes
+    it calls (each piece can be compiled alone; joined in order they are `generate`'s source)."""
     _check_size(mechanics, programs, card_asts)
     module = _Module(mechanics)
     weights = placement_weights(mechanics.layout, pawns)
@@ -540,20 +548,26 @@ def generate(mechanics, programs, card_asts, pawns: int) -> tuple[str, dict, tup
         module.constant(f"E{c}", row)
     module.constant("ES", weights)
     covered = []
+    chunks: dict[str, str] = {}
+    total = 0  # lines written so far, held within MAX_GENERATED_LINES
     for card, ast in enumerate(card_asts):
-        lines = []
+        pieces = {}
+        size = 0
         try:
             for player in range(mechanics.layout.C):
                 for select in (False, True):
-                    lines += CardWriter(module, mechanics, programs, card, player, select=select).function(ast)
-                    if len(module.lines) + len(lines) > MAX_GENERATED_LINES:
+                    lines = CardWriter(module, mechanics, programs, card, player, select=select).function(ast)
+                    pieces[f"{'s' if select else 'm'}{card}_{player}"] = "\n".join(lines) + "\n"
+                    size += len(lines)
+                    if total + size > MAX_GENERATED_LINES:
                         raise TooLarge
         except Unsupported:
             covered.append(False)
             continue
-        module.lines += lines
+        total += size
+        chunks.update(pieces)
         covered.append(True)
-    return "\n".join(module.lines) + "\n", module.constants, tuple(covered)
+    return chunks, module.constants, tuple(covered)
 
 
 def _check_size(mechanics, programs, card_asts) -> None:
@@ -570,31 +584,54 @@ def _check_size(mechanics, programs, card_asts) -> None:
             raise TooLarge
 
 
-@functools.lru_cache(maxsize=16)
+@functools.lru_cache(maxsize=4096)
 def _compiled(source: str):
-    """The code object of a generated source (the same rule file loaded again reuses it; it
-    is executed in a fresh namespace with that game's own tables and closures)."""
+    """The code object of one generated function's source (the same rule file loaded again
+    reuses it; it is executed in that game's own namespace, with its own tables and closures)."""
     return compile(source, "<sorry-rules generated moves>", "exec")
+
+
+def _on_first_call(scope: dict, name: str, source: str, row: list, index: int):
+    """A stand-in for the generated function `name`: its first call compiles `source` into
+    `scope`, puts the real function in `row[index]` (where the engine and the random-game
+    loop look it up) and returns the real function's result; later calls go straight to it."""
+    def first_call(*args):
+        function = scope.get(name)
+        if function is None:
+            exec(_compiled(source), scope)  # noqa: S102  (our template source only)
+            function = scope[name]
+        row[index] = function
+        return function(*args)
+    return first_call
 
 
 def fast_moves(game, programs, card_asts) -> FastMoves | None:
     """The generated move functions of `game` (compiled by `programs`, its cards' ASTs in
-    card order), or None when the game uses a feature outside `COVERED`."""
+    card order), or None when the game uses a feature outside `COVERED`.
+
+    Each function is compiled on its first call, not here: compiling the whole source takes
+    tens of milliseconds, and a command that asks for one position's moves (`sorry-play
+    moves`) calls one or two of them. A table's entries are the compiled functions once called."""
     if not game.features() <= COVERED:
         return None
     mechanics = game.mechanics
     try:
-        source, constants, covered = generate(mechanics, programs, card_asts, game.pawns)
+        chunks, constants, covered = generate_functions(mechanics, programs, card_asts, game.pawns)
     except TooLarge:
         return None
     scope = namespace(mechanics, constants["ES"])
     scope.update(constants)
     weights = constants["ES"]
     scope["KEY"] = lambda placement: placement_key(weights, placement)
-    exec(_compiled(source), scope)  # noqa: S102  (our template source only)
     C = mechanics.layout.C
-    table = tuple(tuple(scope[f"m{card}_{p}"] for p in range(C)) if ok else (None,) * C
-                  for card, ok in enumerate(covered))
-    select = tuple(tuple(scope[f"s{card}_{p}"] for p in range(C)) if ok else (None,) * C
-                   for card, ok in enumerate(covered))
-    return FastMoves(table, source, select, constants["ES"])
+
+    def row(flavour: str, card: int) -> list:
+        entries: list = [None] * C
+        for p in range(C):
+            name = f"{flavour}{card}_{p}"
+            entries[p] = _on_first_call(scope, name, chunks[name], entries, p)
+        return entries
+
+    table = tuple(row("m", card) if ok else (None,) * C for card, ok in enumerate(covered))
+    select = tuple(row("s", card) if ok else (None,) * C for card, ok in enumerate(covered))
+    return FastMoves(table, "".join(chunks.values()), select, constants["ES"])
