@@ -30,6 +30,7 @@ from pydantic import BaseModel, ValidationError
 from sorry_rules.base.errors import Problem, ProblemCollector, RuleFileError, UsageError
 from sorry_rules.base import limits
 from sorry_rules.base.suggest import did_you_mean
+from sorry_rules.rules import loadcache
 from sorry_rules.rules.fields import known_fields
 from sorry_rules.rules.locate import bundled_names, close_bundled, display_name, not_found, resolve  # noqa: F401 (also used from here)
 from sorry_rules.rules.model import Variant
@@ -251,7 +252,14 @@ def content_hash(data: dict) -> str:
 
 def load_variant(spec: str | Path, rules: tuple[str | Path, ...] | list = (), layers: tuple = ()) -> LoadedVariant:
     """Load variant `spec` (a path or bundled name) with `rules` overlays on top, then
-    in-memory `layers` ((data, SourceMap) pairs, used by tests). Raises RuleFileError."""
+    in-memory `layers` ((data, SourceMap) pairs, used by tests). Raises RuleFileError.
+    Without layers, a variant whose files are unchanged since it was last validated comes
+    from the cache (`rules.loadcache`: equal models, the source map read again on first use)."""
+    rules = tuple(rules)
+    if not layers:
+        hit = loadcache.cached(spec, rules, lambda: read_merged(spec, rules).origins)
+        if hit is not None:
+            return LoadedVariant(*hit)
     merged = read_merged(spec, rules, layers)
     if any(p.severity == "error" for p in merged.problems):
         raise RuleFileError(merged.problems)
@@ -260,7 +268,10 @@ def load_variant(spec: str | Path, rules: tuple[str | Path, ...] | list = (), la
         variant = Variant.model_validate(merged.data)
     except ValidationError as error:
         raise RuleFileError(schema_problems(merged.data, merged.origins, error)) from None
-    return LoadedVariant(variant, merged.origins, merged.files, merged.data, content_hash(merged.data))
+    loaded = LoadedVariant(variant, merged.origins, merged.files, merged.data, content_hash(merged.data))
+    if not layers:
+        loadcache.store(spec, rules, loaded, merged.inputs, merged.lookups)
+    return loaded
 
 
 def on_top(merged: dict | None, origins: Origins, data: dict, layer: Origins) -> tuple[dict, Origins]:

@@ -1,0 +1,152 @@
+"""Validated rule files from the cache (`rules.loadcache`): a hit gives a variant equal to a
+freshly validated one, whose problems are still located in the files; a changed variant,
+overlay, base or lookup, other code, or a damaged entry is read and validated afresh."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+
+from sorry_rules.base import diskcache
+from sorry_rules.base.errors import RuleFileError
+from sorry_rules.base.resources import CACHE_ENV, variants_dir
+from sorry_rules.compiler.build import compile_variant
+from sorry_rules.rules import loadcache, loader
+from sorry_rules.rules.loader import bundled_names, load_variant
+from sorry_rules.rules.yamlsafe import load_yaml
+
+TESTS = Path(__file__).parent
+BASE = (variants_dir() / "standard.yaml").read_text(encoding="utf-8")
+OVERLAYS = [name for name in bundled_names() if name.startswith(("house/", "options/"))]
+CASES = ([(name, ()) for name in bundled_names() if name not in OVERLAYS]
+         + [("standard", (name,)) for name in OVERLAYS]
+         + [(str(path), ()) for path in sorted((TESTS / "rules").glob("*.yaml"))])
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch) -> Path:
+    folder = tmp_path / "cache"
+    monkeypatch.setenv(CACHE_ENV, str(folder))
+    monkeypatch.chdir(tmp_path)
+    return folder
+
+
+def _fresh(spec, rules=()):
+    """The variant loaded with no cache at all (read, merged and validated)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(CACHE_ENV, "off")
+        return load_variant(spec, rules)
+
+
+def _no_reading(monkeypatch) -> None:
+    def refuse(*args, **kwargs):
+        raise AssertionError("the files were read again")
+    monkeypatch.setattr(loader, "read_merged", refuse)
+
+
+@pytest.mark.parametrize("spec,rules", CASES, ids=[f"{s}+{'+'.join(r)}" for s, r in CASES])
+def test_a_hit_is_the_variant_validation_gives(cache, monkeypatch, spec, rules):
+    fresh = _fresh(spec, rules)
+    first = load_variant(spec, rules)
+    assert first.variant == fresh.variant
+    _no_reading(monkeypatch)
+    hit = load_variant(spec, rules)
+    assert hit.variant == fresh.variant
+    assert hit.data == fresh.data and hit.content_hash == fresh.content_hash and hit.files == fresh.files
+    assert repr(hit.variant) == repr(fresh.variant)
+    game, warnings = compile_variant(hit)
+    assert game.content_hash == fresh.content_hash
+
+
+def test_the_source_map_of_a_hit_is_read_on_first_use(cache, tmp_path):
+    """A problem found after loading (here by the compiler) is located in the file as on a
+    fresh load: the cached variant reads its source map again when asked."""
+    path = tmp_path / "two-teams.yaml"
+    path.write_text(BASE.replace("colours: [red, blue, yellow, green]",
+                                 "colours: [red, blue, yellow, green]\nteams: [[red, yellow], [red, blue]]"), encoding="utf-8")
+    with pytest.raises(RuleFileError) as cold:
+        compile_variant(_fresh(str(path)))
+    load_variant(str(path))
+    hit = load_variant(str(path))
+    assert isinstance(hit.origins, loadcache.LazyOrigins)
+    with pytest.raises(RuleFileError) as warm:
+        compile_variant(hit)
+    assert warm.value.problems == cold.value.problems
+    assert all(p.file.endswith("two-teams.yaml") and p.line > 1 for p in warm.value.problems)
+
+
+def _pair(folder: Path) -> tuple[Path, Path]:
+    base, overlay = folder / "base.yaml", folder / "overlay.yaml"
+    base.write_text(BASE, encoding="utf-8")
+    overlay.write_text("extends: base.yaml\nname: overlay\n", encoding="utf-8")
+    return base, overlay
+
+
+def test_a_changed_file_base_or_overlay_is_validated_again(cache, tmp_path):
+    base, overlay = _pair(tmp_path)
+    house = tmp_path / "house.yaml"
+    house.write_text("pawns: 3\n", encoding="utf-8")
+    assert load_variant(str(overlay), (str(house),)).variant.pawns == 3
+    house.write_text("pawns: 2\n", encoding="utf-8")
+    assert load_variant(str(overlay), (str(house),)).variant.pawns == 2
+    base.write_text(BASE.replace("pawns: 4", "pawns: 5"), encoding="utf-8")
+    assert load_variant(str(overlay)).variant.pawns == 5
+    overlay.write_text("extends: base.yaml\nname: overlay\npawns: 0\n", encoding="utf-8")
+    with pytest.raises(RuleFileError) as error:
+        load_variant(str(overlay))
+    assert any(p.file.endswith("overlay.yaml") and p.line == 3 for p in error.value.problems)
+
+
+def test_an_extends_name_that_now_finds_another_file_is_validated_again(cache, tmp_path):
+    overlay = tmp_path / "overlay.yaml"
+    overlay.write_text("extends: standard\nname: overlay\n", encoding="utf-8")
+    assert load_variant(str(overlay)).variant.pawns == 4
+    (tmp_path / "standard").write_text(BASE.replace("pawns: 4", "pawns: 3"), encoding="utf-8")
+    assert load_variant(str(overlay)).variant.pawns == 3
+
+
+def test_a_damaged_or_foreign_entry_is_ignored_and_rewritten(cache, tmp_path, monkeypatch):
+    _, overlay = _pair(tmp_path)
+    expected = _fresh(str(overlay))
+    load_variant(str(overlay))
+    [entry] = sorted(cache.glob(f"{loadcache.KIND}-*.json"))
+    stored = json.loads(entry.read_text(encoding="utf-8"))
+    tampered = dict(stored, payload=stored["payload"].replace('"pawns"', '"pawnz"'))
+    unknown_model = dict(stored, payload=stored["payload"].replace("sorry_rules.rules.model.Board", "os.system"))
+    for damage in (json.dumps(tampered), "{not json", "", json.dumps(dict(stored, key="0" * 64)), "[]"):
+        entry.write_text(damage, encoding="utf-8")
+        assert load_variant(str(overlay)).variant == expected.variant
+        assert json.loads(entry.read_text(encoding="utf-8")) == stored
+    # a well-formed entry naming something that is not a rule-file model is not decoded
+    payload = unknown_model["payload"]
+    entry.write_text(json.dumps(dict(unknown_model, checksum=hashlib.sha256(payload.encode()).hexdigest())), encoding="utf-8")
+    assert load_variant(str(overlay)).variant == expected.variant
+
+
+def test_other_code_does_not_reuse_a_variant(cache, tmp_path, monkeypatch):
+    _, overlay = _pair(tmp_path)
+    load_variant(str(overlay))
+    monkeypatch.setattr(diskcache, "code_fingerprint", lambda: "another version of the code")
+    read = []
+    real = loader.read_merged
+    monkeypatch.setattr(loader, "read_merged", lambda *a, **k: read.append(a) or real(*a, **k))
+    load_variant(str(overlay))
+    assert read
+
+
+def test_in_memory_layers_are_never_cached(cache, tmp_path):
+    data, smap = load_yaml("pawns: 2\n", "<layer>")
+    assert load_variant("standard", (), ((data, smap),)).variant.pawns == 2
+    assert not list(cache.glob(f"{loadcache.KIND}-*.json"))
+    assert load_variant("standard").variant.pawns == 4
+
+
+def test_values_are_kept_exactly():
+    models = {"x": None}
+    for value in ({"a": [1, (2, "3")], 4: None}, [True, 1.5, "é"], (), {}):
+        assert loadcache.decode(json.loads(json.dumps(loadcache.encode(value))), models) == value
+    with pytest.raises(TypeError):
+        loadcache.encode({1, 2})
