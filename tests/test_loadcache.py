@@ -150,3 +150,62 @@ def test_values_are_kept_exactly():
         assert loadcache.decode(json.loads(json.dumps(loadcache.encode(value))), models) == value
     with pytest.raises(TypeError):
         loadcache.encode({1, 2})
+
+
+# ---- the DSL trees of a compiled variant (compiler.astcache) ----------------------------------
+def test_every_bundled_dsl_tree_is_kept_exactly():
+    """Every DSL text of every bundled variant and test rule file: the kept tree is the parsed one."""
+    from sorry_rules import dsl
+    from sorry_rules.compiler import astcache
+    from sorry_rules.compiler.build import dsl_texts
+
+    count = 0
+    for spec, rules in CASES:
+        variant = _fresh(spec, rules).variant
+        if variant.board.kind == "grid":
+            continue
+        for _, text, kind in dsl_texts(variant):
+            tree = dsl.parse_effect(text) if kind == "effect" else dsl.parse_expr(text)
+            assert astcache.decode(json.loads(json.dumps(astcache.encode(tree)))) == tree
+            count += 1
+    assert count > 100
+
+
+def test_a_damaged_tree_entry_is_ignored(cache):
+    from sorry_rules.compiler import astcache
+    from sorry_rules.compiler.build import load_game
+
+    load_game("standard")
+    [entry] = sorted(cache.glob(f"{astcache.KIND}-*.json"))
+    stored = json.loads(entry.read_text(encoding="utf-8"))
+    payload = stored["payload"].replace('"Forward"', '"Exec"')
+    entry.write_text(json.dumps(dict(stored, payload=payload, checksum=hashlib.sha256(payload.encode()).hexdigest())),
+                     encoding="utf-8")
+    assert not astcache.preload(load_variant("standard").content_hash)
+    for damage in ("{not json", json.dumps(dict(stored, payload=payload))):
+        entry.write_text(damage, encoding="utf-8")
+        assert not astcache.preload(load_variant("standard").content_hash)
+    with pytest.raises((TypeError, KeyError, ValueError)):
+        astcache.decode({"$n": "DslError", "f": [0, "x"]})
+
+
+def test_a_variant_loaded_again_is_compiled_without_lark(tmp_path):
+    """In a fresh process, with the caches filled by an earlier one: the rule file is not
+    validated again and no DSL text is parsed (lark is never imported); the moves are the same."""
+    import os
+    import subprocess
+    import sys
+
+    script = ("import sys\n"
+              "from sorry_rules.compiler.build import load_game\n"
+              "game = load_game('standard')\n"
+              "state = game.position(((60, 12, 72, 77), (16, 61, 62, 63), (64, 65, 66, 67), (68, 69, 70, 71)),"
+              " (0, 1, 2, 3), 0, card=game.card_index['7'])\n"
+              "print(len(game.legal_moves(state)), 'lark' in sys.modules)\n")
+    env = dict(os.environ, **{CACHE_ENV: str(tmp_path / "cache")})
+    runs = [subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True).stdout
+            for _ in range(2)]
+    moves_cold, lark_cold = runs[0].split()
+    moves_warm, lark_warm = runs[1].split()
+    assert (lark_cold, lark_warm) == ("True", "False")
+    assert moves_cold == moves_warm and int(moves_cold) > 0
