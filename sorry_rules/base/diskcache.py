@@ -28,7 +28,6 @@ import importlib.util
 import json
 import os
 import sys
-import tempfile
 from functools import lru_cache
 from pathlib import Path
 
@@ -125,6 +124,8 @@ def write(kind: str, key: str, payload) -> None:
     path = _path(kind, key)
     if path is None:
         return
+    import tempfile  # lazy: only to write (a command whose results are all cached writes nothing)
+
     try:
         text = json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
         checksum = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
