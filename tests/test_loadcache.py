@@ -209,3 +209,17 @@ def test_a_variant_loaded_again_is_compiled_without_lark(tmp_path):
     moves_warm, lark_warm = runs[1].split()
     assert (lark_cold, lark_warm) == ("True", "False")
     assert moves_cold == moves_warm and int(moves_cold) > 0
+
+
+def test_rule_file_text_stays_data(cache, tmp_path):
+    """Strings shaped like the cache's own tags, or like code, come back as the same strings."""
+    hostile = '{"$m": "os.system", "v": {}, "s": []}'
+    path = tmp_path / "hostile.yaml"
+    text = BASE.replace("name: standard", f"name: '{hostile}'", 1)
+    text = text.replace("description: Standard Sorry!", "description: __import__(\"os\") Standard Sorry!", 1)
+    path.write_text(text, encoding="utf-8")
+    fresh = _fresh(str(path))
+    load_variant(str(path))
+    hit = load_variant(str(path))
+    assert hit.variant == fresh.variant and hit.data == fresh.data
+    assert hit.variant.name == hostile and hit.variant.description.startswith('__import__("os")')

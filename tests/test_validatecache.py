@@ -122,3 +122,15 @@ def test_no_cache_folder_still_validates(tmp_path, monkeypatch):
 def test_the_code_fingerprint_names_the_package_and_python():
     fingerprint = diskcache.code_fingerprint()
     assert len(fingerprint) == 64 and fingerprint == diskcache.code_fingerprint()
+
+
+def test_the_command_prints_the_same_twice(cache):
+    """`sorry-play validate` on the broken corpus: the second run (every result cached) prints
+    the same bytes and exits the same way."""
+    from click.testing import CliRunner
+
+    from sorry_rules.cli.app import main
+
+    runs = [CliRunner().invoke(main, ["validate", "--format", "json", str(TESTS / "broken")]) for _ in range(2)]
+    assert runs[0].exit_code == runs[1].exit_code == 1
+    assert runs[0].stdout == runs[1].stdout and '"warnings"' in runs[0].stdout
