@@ -41,14 +41,14 @@ def _key(path) -> str:
 
 def file_problems(path) -> list[Problem]:
     """`authoring.validate.validate_file(path)`, from the cache when its entry still holds."""
-    key = _key(path)
-    found = _still_valid(diskcache.read(KIND, key))
+    key = _key(path) if diskcache.enabled() else None
+    found = _still_valid(diskcache.read(KIND, key)) if key is not None else None
     if found is not None:
         return found
     from sorry_rules.authoring.validate import validate_file_traced  # lazy: the checks (yaml, pydantic, compiler) on a miss
 
     problems, inputs, lookups = validate_file_traced(path)
-    if inputs is not None and all(sha is not None for _, sha in inputs):
+    if key is not None and inputs is not None and all(sha is not None for _, sha in inputs):
         diskcache.write(KIND, key, {
             "inputs": [list(item) for item in inputs],
             "lookups": [list(item) for item in lookups],

@@ -1,10 +1,11 @@
 """Results kept on disk between commands, as checked JSON data (the rule-file caches).
 
-Contract: `read(kind, key)` returns the payload last stored by `write(kind, key, payload)`
-for that exact key, or None; a payload is plain JSON data (dicts, lists, strings, numbers),
-never pickle or code. The folder is `base.resources.cache_dir()` (SORRY_RULES_CACHE_DIR,
-"off" for none). What a payload means, and whether it is still true, is the caller's
-business: an entry is found by its key only, so the key must name every input.
+Contract: `enabled()` says whether results are kept at all; `read(kind, key)` returns the
+payload last stored by `write(kind, key, payload)` for that exact key, or None; a payload is
+plain JSON data (dicts, lists, strings, numbers), never pickle or code. The folder is
+`base.resources.cache_dir()` (SORRY_RULES_CACHE_DIR, "off" for none). What a payload means,
+and whether it is still true, is the caller's business: an entry is found by its key only,
+so the key must name every input.
 
 Safe by construction, as the DSL parser cache (`dsl.parsercache`):
 - The file name holds the SHA-256 `key`, and the entry repeats the key and carries a SHA-256
@@ -94,6 +95,11 @@ def code_fingerprint() -> str:
     for name in _LIBRARIES:
         sha.update(_library(name).encode() + b"\0")
     return sha.hexdigest()
+
+
+def enabled() -> bool:
+    """Whether there is a cache folder (callers skip computing keys when there is none)."""
+    return cache_dir() is not None
 
 
 def _path(kind: str, key: str) -> Path | None:

@@ -65,6 +65,8 @@ def _start(kind: str) -> str:
 
 def preload(content_hash: str) -> bool:
     """Remember the stored ASTs of the variant with `content_hash`; whether there were any."""
+    if not diskcache.enabled():
+        return False
     entry = diskcache.read(KIND, _key(content_hash))
     try:
         trees = [(text, start, decode(tree)) for text, start, tree in entry["trees"]]
@@ -81,6 +83,8 @@ def preload(content_hash: str) -> bool:
 def store(content_hash: str, texts, asts: dict) -> None:
     """Keep the ASTs of `texts` ((path, text, kind) as `build.dsl_texts`), `asts[path]` being
     each one's (None: it failed)."""
+    if not diskcache.enabled():
+        return
     trees = []
     try:
         for path, text, kind in texts:

@@ -109,6 +109,8 @@ def cached(spec, rules, reread) -> tuple | None:
     """(variant, origins, files, data, content_hash) stored for `spec` with `rules` when all
     it depends on is unchanged, else None. `reread()` gives the source map (`Origins`) again
     when it is first needed."""
+    if not diskcache.enabled():
+        return None
     entry = diskcache.read(KIND, _key(spec, rules))
     try:
         if entry is None or not _unchanged(entry, spec, rules):
@@ -123,7 +125,7 @@ def cached(spec, rules, reread) -> tuple | None:
 
 def store(spec, rules, loaded, inputs: tuple, lookups: tuple) -> None:
     """Keep `loaded` (just validated from `spec` and `rules`), with what it depends on."""
-    if not inputs or any(sha is None for _, sha in inputs):
+    if not diskcache.enabled() or not inputs or any(sha is None for _, sha in inputs):
         return
     try:
         payload = {
