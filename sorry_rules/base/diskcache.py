@@ -79,19 +79,32 @@ def _library(name: str) -> str:
     return f"{name}:{origin}:{stat.st_size}:{stat.st_mtime_ns}"
 
 
+def _files(folder, suffixes: tuple) -> list[tuple[str, str]]:
+    """(path relative to `folder` with "/", full path) of the files under it ending in
+    `suffixes`, sorted (os.walk: far cheaper than pathlib at start-up)."""
+    found = []
+    for dirpath, dirnames, filenames in os.walk(folder):
+        dirnames.sort()
+        relative = os.path.relpath(dirpath, folder).replace(os.sep, "/")
+        for name in filenames:
+            if name.endswith(suffixes):
+                found.append((name if relative == "." else f"{relative}/{name}", os.path.join(dirpath, name)))
+    return sorted(found)
+
+
 @lru_cache(maxsize=1)
 def code_fingerprint() -> str:
     """The fingerprint of the code and libraries a cached result comes from (see above)."""
     sha = hashlib.sha256()
     sha.update(f"{__version__}\0{sys.version}\0".encode())
-    for folder, pattern in ((_PACKAGE, "*.py"), (data_dir("grammar"), "*.lark")):
-        for path in sorted(folder.rglob(pattern)):
-            sha.update(path.relative_to(folder).as_posix().encode() + b"\0")
-            sha.update(path.read_bytes() + b"\0")
+    for folder, suffixes in ((_PACKAGE, (".py",)), (data_dir("grammar"), (".lark",))):
+        for relative, path in _files(folder, suffixes):
+            with open(path, "rb") as file:
+                sha.update(relative.encode() + b"\0" + file.read() + b"\0")
     variants = data_dir("variants")
     sha.update(f"{variants}\0".encode())
-    for path in sorted(variants.rglob("*.y*ml")):
-        sha.update(path.relative_to(variants).as_posix().encode() + b"\0")
+    for relative, _ in _files(variants, (".yaml", ".yml")):
+        sha.update(relative.encode() + b"\0")
     for name in _LIBRARIES:
         sha.update(_library(name).encode() + b"\0")
     return sha.hexdigest()

@@ -103,20 +103,21 @@ class _Reader:
     def read(self, path: Path, stack: tuple[Path, ...]) -> tuple[dict | None, Origins]:
         name = self.name_of(path)
         origins = Origins(fallback=name)
+        resolved = path.resolve()
         try:
             raw = read_yaml_bytes(path, name)
         except RuleFileError as error:
-            self.inputs.append((str(path.resolve()), None))
+            self.inputs.append((str(resolved), None))
             self.problems.extend(error.problems)
             return None, origins
-        self.inputs.append((str(path.resolve()), hashlib.sha256(raw).hexdigest()))
+        self.inputs.append((str(resolved), hashlib.sha256(raw).hexdigest()))
         try:
             data, smap = load_yaml(raw, name)
         except RuleFileError as error:
             self.problems.extend(error.problems)
             return None, origins
         self.files.append(name)
-        self.included.add(path.resolve())
+        self.included.add(resolved)
         if data is None:
             data = {}
         if not isinstance(data, dict):
