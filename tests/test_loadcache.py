@@ -181,10 +181,14 @@ def test_a_damaged_tree_entry_is_ignored(cache):
     payload = stored["payload"].replace('"Forward"', '"Exec"')
     entry.write_text(json.dumps(dict(stored, payload=payload, checksum=hashlib.sha256(payload.encode()).hexdigest())),
                      encoding="utf-8")
-    assert not astcache.preload(load_variant("standard").content_hash)
+    loaded = load_variant("standard")
+    assert not astcache.preload(loaded.files, loaded.content_hash)
     for damage in ("{not json", json.dumps(dict(stored, payload=payload))):
         entry.write_text(damage, encoding="utf-8")
-        assert not astcache.preload(load_variant("standard").content_hash)
+        assert not astcache.preload(loaded.files, loaded.content_hash)
+    entry.write_text(json.dumps(stored), encoding="utf-8")
+    assert astcache.preload(loaded.files, loaded.content_hash)
+    assert not astcache.preload(loaded.files, "0" * 64)  # the same files with other contents
     with pytest.raises((TypeError, KeyError, ValueError)):
         astcache.decode({"$n": "DslError", "f": [0, "x"]})
 

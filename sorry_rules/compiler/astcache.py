@@ -1,10 +1,12 @@
 """The DSL trees of a compiled variant kept on disk: the same rules compiled again need no parsing (nor lark).
 
-Contract: `preload(content_hash)` hands `dsl.parser.remember` every (text, start) -> AST that
-`store(content_hash, texts, asts)` kept for a variant with that content hash (the SHA-256 of
-its merged rule data, which holds every DSL text), and says whether there were any. The ASTs
-are equal to what parsing gives (`==`): parsing is a function of the text and of the code,
-and the entry's key names both (`base.diskcache.code_fingerprint`). Only texts that parsed
+Contract: `preload(files, content_hash)` hands `dsl.parser.remember` every (text, start) -> AST
+that `store(files, content_hash, texts, asts)` kept for the variant read from `files` (its
+files' names) when it had that content hash (the SHA-256 of its merged rule data, which holds
+every DSL text), and says whether there were any. The ASTs are equal to what parsing gives
+(`==`): parsing is a function of the text and of the code, and the entry names both (the
+content hash inside, `base.diskcache.code_fingerprint` in the key). One entry per set of files:
+a changed file replaces its entry. Only texts that parsed
 are kept; a text that fails is parsed, and its error raised, every time.
 
 An entry is JSON data only (`base.diskcache`: checksummed, ignored and rewritten when damaged):
@@ -55,20 +57,22 @@ def decode(data):
     return cls(*values)
 
 
-def _key(content_hash: str) -> str:
-    return diskcache.digest(KIND, diskcache.code_fingerprint(), content_hash)
+def _key(files) -> str:
+    return diskcache.digest(KIND, diskcache.code_fingerprint(), *files)
 
 
 def _start(kind: str) -> str:
     return "effect" if kind == "effect" else "expr"
 
 
-def preload(content_hash: str) -> bool:
-    """Remember the stored ASTs of the variant with `content_hash`; whether there were any."""
+def preload(files, content_hash: str) -> bool:
+    """Remember the stored ASTs of the variant of `files` with `content_hash`; whether there were any."""
     if not diskcache.enabled():
         return False
-    entry = diskcache.read(KIND, _key(content_hash))
+    entry = diskcache.read(KIND, _key(files))
     try:
+        if entry["content_hash"] != content_hash:
+            return False
         trees = [(text, start, decode(tree)) for text, start, tree in entry["trees"]]
     except (KeyError, TypeError, ValueError, RecursionError):  # none, or not of this shape: parse
         return False
@@ -80,7 +84,7 @@ def preload(content_hash: str) -> bool:
     return True
 
 
-def store(content_hash: str, texts, asts: dict) -> None:
+def store(files, content_hash: str, texts, asts: dict) -> None:
     """Keep the ASTs of `texts` ((path, text, kind) as `build.dsl_texts`), `asts[path]` being
     each one's (None: it failed)."""
     if not diskcache.enabled():
@@ -92,4 +96,4 @@ def store(content_hash: str, texts, asts: dict) -> None:
                 trees.append([text, _start(kind), encode(asts[path])])
     except TypeError:
         return
-    diskcache.write(KIND, _key(content_hash), {"trees": trees})
+    diskcache.write(KIND, _key(files), {"content_hash": content_hash, "trees": trees})

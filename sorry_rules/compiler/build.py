@@ -136,14 +136,14 @@ def compile_variant(loaded: LoadedVariant) -> tuple[Game, list[Problem]]:
     asts = {}
     win_functions: set[str] = set()
     texts = dsl_texts(v)
-    trees_known = astcache.preload(loaded.content_hash)  # the same rules compiled before: no parsing
+    trees_known = astcache.preload(loaded.files, loaded.content_hash)  # the same rules compiled before: no parsing
     for path, text, kind in texts:
         programs.functions_used.clear()
         asts[path], compiled[path] = compile_text(programs, out, path, text, kind)
         if path == ("win",):
             win_functions = set(programs.functions_used)
     if not trees_known:
-        astcache.store(loaded.content_hash, texts, asts)
+        astcache.store(loaded.files, loaded.content_hash, texts, asts)
     # A win condition that counts only Home and pawns can change only when a pawn reaches Home.
     win_on_home_only = win_functions <= {"home", "pawns"}
     card_names = [name for name in v.deck if name in v.cards]
