@@ -8,8 +8,9 @@ Each round times, one after another so that machine noise hits all alike:
 - legal-move sets per second over mid-game positions (bench/engine_rate.py's sample) for the
   interpreter and the generated moves, and limit_sorry's own movegen figure;
 then, with `--variants`, the cost per card played (microseconds of CPU per ply of random
-4-player games) of every bundled track variant and house rule with the generated moves,
-and its ratio to standard's. Medians of the rounds; CPU time per figure as well as wall.
+4-player games) of every bundled track variant and house rule with the generated moves, of
+Sequence (also 2 and 3 players) and every grid rule file, and its ratio to standard's.
+Medians of the rounds; CPU time per figure as well as wall.
 
     python bench/codegen_rate.py                      # 5 rounds of ~2 s per figure
     python bench/codegen_rate.py --rounds 7 --variants
@@ -77,20 +78,28 @@ def load_limit(path: str):
 
 
 def variant_costs(seconds: float) -> dict:
-    """CPU microseconds per ply of random 4-player games (generated moves) per track variant."""
-    cases = [("standard", ()), ("partnership", ()), ("points", ())]
-    cases += [("standard", (name,)) for name in bundled_names() if name.startswith(("house/", "options/"))]
+    """CPU microseconds per ply of random 4-player games per bundled variant: every track
+    variant and house rule (generated moves), Sequence and every grid rule file (the grid
+    lean loop, `players.gridloop`), and Sequence with 2 and 3 players (3 sides)."""
+    cases = [("standard", (), 4), ("partnership", (), 4), ("points", (), 4)]
+    cases += [("standard", (name,), 4) for name in bundled_names() if name.startswith(("house/", "options/"))]
+    cases += [("sequence", (), 4), ("sequence", (), 2), ("sequence", (), 3)]
+    cases += [(name.removesuffix(".yaml"), (), 4) for name in bundled_names() if name.startswith("grid/")]
     out = {}
-    for spec, rules in cases:
+    for spec, rules, players in cases:
         game = load_game(spec, rules)
-        _, _, games, plies = games_rate(game, 4, 0.2, 50_000)  # warm-up
+        _, _, games, plies = games_rate(game, players, 0.2, 50_000)  # warm-up
         cpu = time.process_time()
-        _, _, games, plies = games_rate(game, 4, seconds, 60_000)
-        label = spec + "".join(f" + {r}" for r in rules)
-        out[label] = {"us_per_ply": round((time.process_time() - cpu) / plies * 1e6, 2),
-                      "generated_cards": sum(game.fast_moves.covers(c) for c in range(len(game.card_names)))
-                      if game.fast_moves is not None else 0,
-                      "cards": len(game.card_names)}
+        _, _, games, plies = games_rate(game, players, seconds, 60_000)
+        label = spec + "".join(f" + {r}" for r in rules) + (f", {players} players" if players != 4 else "")
+        out[label] = {"us_per_ply": round((time.process_time() - cpu) / plies * 1e6, 2), "cards": len(game.card_names),
+                      "plies_per_game": round(plies / games, 1)}
+        if getattr(game, "fast_moves", None) is not None:
+            out[label]["generated_cards"] = sum(game.fast_moves.covers(c) for c in range(len(game.card_names)))
+        elif hasattr(game, "card_shapes"):  # a grid game: cards the lean loop counts on masks
+            out[label]["shaped_cards"] = sum(shape is not None for shape in game.card_shapes)
+        else:
+            out[label]["generated_cards"] = 0
     base = out["standard"]["us_per_ply"]
     for entry in out.values():
         entry["ratio_to_standard"] = round(entry["us_per_ply"] / base, 2)
@@ -156,8 +165,9 @@ def main(argv=None) -> int:
     for key, value in result["ratios"].items():
         print(f"  {key:36s} {value:.3f}")
     for label, entry in result.get("variants", {}).items():
-        print(f"  {label:48s} {entry['us_per_ply']:7.2f} us/card  x{entry['ratio_to_standard']:.2f}"
-              f"  ({entry['generated_cards']}/{entry['cards']} cards generated)")
+        cards = (f"{entry['generated_cards']}/{entry['cards']} cards generated" if "generated_cards" in entry
+                 else f"{entry['shaped_cards']}/{entry['cards']} cards by shape, grid lean loop")
+        print(f"  {label:48s} {entry['us_per_ply']:7.2f} us/card  x{entry['ratio_to_standard']:.2f}  ({cards})")
     return 0
 
 

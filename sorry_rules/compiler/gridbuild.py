@@ -58,10 +58,13 @@ def compile_grid(v, out: ProblemCollector, content_hash: str = "") -> tuple[Grid
     compiler = grid_compiler(grid)
     team_of = compiler.team_of
     card_names = [name for name in v.deck if name in v.cards]
-    programs = {}
+    programs, shapes = {}, {}
     for name in card_names:
-        programs[name] = _compile(out, ("cards", name), v.cards[name], lambda node, name=name: compiler.effect(node, name))
+        programs[name], shapes[name] = _compile(out, ("cards", name), v.cards[name], lambda node, name=name: (
+            compiler.effect(node, name), compiler.shape(node, name))) or (None, None)
+    compiler.functions_used.clear()
     win = _compile(out, ("win",), v.win, lambda node: compiler.expression(node, bool), expr=True)
+    win_reads = frozenset(compiler.functions_used)
     if out.errors:
         raise RuleFileError(out.problems)
     seating = {int(k): tuple(names) for k, names in v.seating.items()}
@@ -72,6 +75,7 @@ def compile_grid(v, out: ProblemCollector, content_hash: str = "") -> tuple[Grid
         deck=[i for i, name in enumerate(card_names) for _ in range(v.deck[name])], team_of=team_of,
         seating=seating, hand_sizes=hand_sizes, players_min=v.players.min, players_max=v.players.max,
         first=v.turn.first, exchange=v.turn.exchange == "dead", win=win, content_hash=content_hash,
+        card_shapes=[shapes[n] for n in card_names], win_reads=win_reads,
     )
     return game, out.problems
 

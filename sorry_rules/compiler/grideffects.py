@@ -13,6 +13,8 @@ Expressions are the track's (`compiler.expressions`) with the grid's counts: `se
 
 Contract: `GridCompiler(grid, team_of, relation)` offers `effect(node, card)` and
 `expression(node, expect)`; both raise `CompileError` at the node that has no meaning.
+`shape(node, card)` is the shape of an effect that is one primitive (a tuple of
+`engine.gridmechanics.SHAPE_*` and integers, for lean loops), or None.
 """
 
 from __future__ import annotations
@@ -84,6 +86,27 @@ class GridEffectBuilder(dsl.Visitor):
         return then
 
 
+class GridShapeBuilder(dsl.Visitor):
+    """The shape of a card's effect (`engine.gridmechanics.SHAPE_*`) when it is one
+    primitive, else None (combinators and guards: only the closure plays them)."""
+
+    def __init__(self, compiler):
+        self.compiler = compiler
+
+    def generic(self, node, card):
+        return None
+
+    def visit_Place(self, node, card):
+        if node.target == "empty":
+            return (gm.SHAPE_EMPTY,)
+        return (gm.SHAPE_CELLS, self.compiler.layout.cells_of_card.get(card, ()))
+
+    def visit_Remove(self, node, card):
+        wanted = _RELATIONS[node.relation]
+        colours = tuple(tuple(o for o in range(len(row)) if row[o] in wanted) for row in self.compiler.relation)
+        return (gm.SHAPE_REMOVE, colours, bool(node.unprotected))
+
+
 class GridExpressionBuilder(ExpressionBuilder):
     """`compiler.expressions.ExpressionBuilder` with the counts and names of grid boards."""
 
@@ -117,6 +140,7 @@ class GridCompiler:
         self.relation = relation
         self.functions_used: set[str] = set()
         self._effects = GridEffectBuilder(self)
+        self._shapes = GridShapeBuilder(self)
         self._expressions = GridExpressionBuilder(self)
         self._card = None
 
@@ -126,6 +150,10 @@ class GridCompiler:
             card = self._card
         self._card = card
         return self._effects.visit(node, card)
+
+    def shape(self, node, card):
+        """The shape of `card`'s effect `node` (`GridShapeBuilder`), or None."""
+        return self._shapes.visit(node, card)
 
     def expression(self, node, expect, allow_can: bool = False, variables: frozenset = frozenset()):
         return self._expressions.typed(node, expect, allow_can, variables)

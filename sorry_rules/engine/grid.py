@@ -22,6 +22,7 @@ the board from the moment it is placed).
 from __future__ import annotations
 
 from sorry_rules.base.errors import PositionError
+from sorry_rules.engine.gridmasks import LineMasks
 
 #: direction name -> (row step, column step) of the straights it stands for
 DIRECTIONS = {"row": ((0, 1),), "column": ((1, 0),), "diagonal": ((1, 1), (1, -1))}
@@ -54,6 +55,8 @@ class Grid:
         # bit masks (bit i = cell i) let `runs` skip a straight with fewer than `length` covered cells
         self._free_mask = sum(1 << cell for cell in self.free)
         self._masks = tuple((straight, sum(1 << cell for cell in straight)) for straight in self.straights)
+        #: the same lines judged on bit masks (`engine.gridmasks`): `sequences` and `protected` use them
+        self.lines = LineMasks(self.width, self.height, length, directions, shared, self.free)
 
     def _straights(self, directions) -> tuple:
         """Every straight of at least `length` cells along the allowed directions, each a
@@ -114,13 +117,12 @@ class Grid:
 
     def sequences(self, chips) -> int:
         """The sequence count of a colour whose chips are on `chips` (module contract)."""
-        L, step = self.length, self.length - self.shared
-        return sum((len(run) - L) // step + 1 for run in self.runs(chips))
+        return self.lines.count(self.lines.mask(chips))
 
     def protected(self, chips) -> frozenset:
         """The cells of `chips` that lie in a line of their colour."""
-        chips = set(chips)
-        return frozenset(cell for run in self.runs(chips) for cell in run if cell in chips)
+        lines = self.lines
+        return frozenset(lines.cells_of(lines.protected(lines.mask(chips))))
 
     def empty_cells(self, placement) -> tuple:
         """Cells that show a card and hold no chip, in cell order."""

@@ -53,13 +53,17 @@ class GridGame:
     settings and the win condition (see the module contract).
 
     `card_programs[card](p, view)` gives the outcomes `(placement, events)` of the card for
-    colour p; `win(colour, view, env)` is the compiled win condition; `hand_sizes[n]` the
-    hand size with n players; `seating[n]` the colours of the seats with n players."""
+    colour p; `card_shapes[card]` the shape of a card whose effect is one primitive
+    (`gridmechanics.SHAPE_*`, the same outcomes in the same order) or None; `win(colour, view,
+    env)` is the compiled win condition, a function of the sides and of the counts named in
+    `win_reads` (`sequences`, `chips`) of the view's colours; `hand_sizes[n]` the hand size
+    with n players; `seating[n]` the colours of the seats with n players."""
 
     board_kind = GRID   # the public query players and tools dispatch on (engine.board)
 
     def __init__(self, *, name, grid, card_names, card_programs, card_sources, deck, team_of, seating,
-                 hand_sizes, players_min, players_max, first, exchange: bool, win, content_hash):
+                 hand_sizes, players_min, players_max, first, exchange: bool, win, content_hash, card_shapes=None,
+                 win_reads=frozenset({"sequences", "chips"})):
         self.name = name
         self.layout = self.grid = grid
         self.colours = grid.colours
@@ -75,6 +79,10 @@ class GridGame:
         self.first = first
         self.exchange = exchange
         self.win = win
+        # for lean loops (players.gridloop): per card its shape (gridmechanics.SHAPE_*) or None,
+        # and the count functions the win condition reads (it reads no other part of a position)
+        self.card_shapes = tuple(card_shapes) if card_shapes is not None else (None,) * len(self.card_names)
+        self.win_reads = frozenset(win_reads)
         self.content_hash = content_hash
         self.hand_play = True
         self.scoring = ()
@@ -130,9 +138,14 @@ class GridGame:
 
     def plays(self, state: GridState, card: int) -> list:
         """The moves of `card` for the player to move, one per distinct result."""
-        p = state.seats[state.turn]
+        return self._plays(state.seats[state.turn], card, self.view(state))
+
+    def _plays(self, p: int, card: int, view: GridView) -> list:
+        outcomes = self.card_programs[card](p, view)
+        if self.card_shapes[card] is not None:  # one primitive: its outcomes are distinct
+            return [Move(card, placement, events, False, events[0][0]) for placement, events in outcomes]
         moves, seen = [], set()
-        for placement, events in self.card_programs[card](p, self.view(state)):
+        for placement, events in outcomes:
             if placement in seen:
                 continue
             seen.add(placement)
@@ -148,8 +161,9 @@ class GridGame:
         if state.over:
             return []
         moves, dead = [], []
+        p, view = state.seats[state.turn], self.view(state)  # one view: the chips taken are found once
         for card in sorted(set(state.hands[state.turn])):
-            card_moves = self.plays(state, card)
+            card_moves = self._plays(p, card, view)
             moves.extend(card_moves)
             if not card_moves:
                 dead.append(card)

@@ -16,6 +16,13 @@ from __future__ import annotations
 PLACE = "place"
 REMOVE = "remove"
 
+# The shape of a card whose whole effect is one primitive (`GridGame.card_shapes`), read by
+# lean loops that count and pick a card's outcomes on bit masks instead of listing them. The
+# outcomes of a shape are those of the primitive, in the same order:
+SHAPE_CELLS = 0    # (SHAPE_CELLS, cells): `place(p, view, cells)`
+SHAPE_EMPTY = 1    # (SHAPE_EMPTY,): `place_empty(p, view)`
+SHAPE_REMOVE = 2   # (SHAPE_REMOVE, colours, unprotected): `remove(p, view, colours[p], unprotected)`
+
 
 class GridView:
     """A read-only position on a grid: `pos[c]` the cells of colour c's chips, `sides` the

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from sorry_rules.base import limits
-from sorry_rules.players import fastloop
+from sorry_rules.players import fastloop, gridloop
 from sorry_rules.players.protocol import view_of
 
 DEFAULT_MAX_PLIES = limits.DEFAULT_MAX_PLIES
@@ -43,9 +43,11 @@ class GameRecord:
 def play_game(game, state, players, on_turn=None, max_plies: int = DEFAULT_MAX_PLIES, record: GameRecord | None = None):
     """Play from `state` until someone wins or `max_plies` moves were applied.
     `players[seat]` chooses for each seat. Returns the final state. Random players only:
-    the same game by `players.fastloop` when it applies."""
-    if fastloop.applies(game, state, players):
-        state = fastloop.play_random(game, state, players, on_turn, max_plies, record, Turn)
+    the same game by `players.fastloop` (track games) or `players.gridloop` (grid games) when
+    it applies."""
+    lean = fastloop if fastloop.applies(game, state, players) else gridloop if gridloop.applies(game, state, players) else None
+    if lean is not None:
+        state = lean.play_random(game, state, players, on_turn, max_plies, record, Turn)
         if record is not None:
             record.final = state
             record.finished = state.winner is not None

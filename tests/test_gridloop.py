@@ -1,0 +1,214 @@
+"""The lean loop of grid games (`players.gridloop`) plays the very games of `play_game`'s own
+loop and of the plain engine (`legal_moves`, `apply`, `RandomPlayer.choose`): same choices,
+same `on_turn` calls, same final states, on many seeds of every bundled grid rule file and of
+test files whose cards are combinators (played by their compiled effect), whose win reads
+the chip counts, or that end in a round of passes. The bit masks (`engine.gridmasks`) count
+and protect as the runs of `engine.grid` do."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+import yaml
+
+from sorry_rules.base.resources import variants_dir
+from sorry_rules.compiler import load_game
+from sorry_rules.engine.grid import Grid
+from sorry_rules.engine.gridmechanics import SHAPE_CELLS, SHAPE_EMPTY, SHAPE_REMOVE
+from sorry_rules.players import gridloop
+from sorry_rules.players.protocol import RandomPlayer, view_of
+from sorry_rules.players.runner import GameRecord, play_game
+
+GRID_FILES = ("sequence", "grid/mini-grid", "grid/sequence-four", "grid/sequence-quick")
+
+
+class OwnLoopPlayer(RandomPlayer):
+    """A random player `gridloop.applies` does not recognise: `play_game` runs its own loop."""
+
+
+def _mini(tmp_path, name: str, **changes) -> object:
+    data = yaml.safe_load((variants_dir() / "grid" / "mini-grid.yaml").read_text(encoding="utf-8"))
+    for key, value in changes.items():
+        if isinstance(value, dict) and isinstance(data.get(key), dict):
+            data[key].update(value)
+        else:
+            data[key] = value
+    data["name"] = name
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    return load_game(str(path))
+
+
+@pytest.fixture(scope="module")
+def combos(tmp_path_factory):
+    """Cards that are no single primitive, a guard reading the position, and a win that
+    reads the chip counts (judged after every play)."""
+    return _mini(tmp_path_factory.mktemp("combos"), "combos", cards={
+        "c1": "place on card | remove opponent",
+        "c2": "place on empty if sequences(team) >= 1",
+        "c3": "remove opponent then place on card",
+        "c4": "place on card | place on card",
+        "c5": "place on card if chips(opponents) > chips(team)",
+        "bomb": "remove opponent unprotected",
+    }, win="sequences(team) >= 3 or chips(team) >= 15")
+
+
+@pytest.fixture(scope="module")
+def stalled(tmp_path_factory):
+    """No Jokers, no Bombs, no exchange, an unreachable target: the board fills and the
+    game ends in a round of passes."""
+    game = _mini(tmp_path_factory.mktemp("stalled"), "stalled", cards={"joker": "place on card", "bomb": "place on card"},
+                 turn={"exchange": "none"}, win="sequences(team) >= 40")
+    return game
+
+
+def _engine_game(game, state, players, max_plies: int):
+    """The plain engine: legal moves, a random player's choice among two or more, apply."""
+    turns, choices = [], []
+    while state.winner is None and state.plies < max_plies:
+        moves = game.legal_moves(state)
+        if not moves:
+            break
+        choice = 0 if len(moves) == 1 else players[state.turn].choose(view_of(game, state), moves)
+        choices.append(choice)
+        seat, move = state.turn, moves[choice]
+        state = game.apply(state, move)
+        turns.append((state.plies, seat, move.card, move, choice, len(moves), state))
+    return state, choices, turns
+
+
+def _loop_game(game, state, players, max_plies: int):
+    turns = []
+    record = GameRecord(None, state.seats, state.turn)
+
+    def on_turn(turn, after):
+        turns.append((turn.ply, turn.seat, turn.card, turn.move, turn.choice, turn.options, after))
+    final = play_game(game, state, players, on_turn=on_turn, max_plies=max_plies, record=record)
+    assert record.final == final and record.finished == (final.winner is not None)
+    return final, record.choices, turns
+
+
+def _same_three_ways(game, seed: int, players: int, state=None, max_plies: int = 3000):
+    state = state if state is not None else game.new_game(seed, players=players)
+    lean = [RandomPlayer(seed, s) for s in range(players)]
+    assert gridloop.applies(game, state, lean)
+    expected = _engine_game(game, state, lean, max_plies)
+    assert _loop_game(game, state, [OwnLoopPlayer(seed, s) for s in range(players)], max_plies) == expected
+    assert _loop_game(game, state, lean, max_plies) == expected
+    assert play_game(game, state, lean, max_plies=max_plies) == expected[0]  # without on_turn nor record
+    return expected
+
+
+@pytest.mark.parametrize("spec", GRID_FILES)
+def test_lean_loop_plays_the_same_games(spec):
+    game = load_game(spec)
+    for players in (2, 3, 4):
+        for seed in range(6):
+            _same_three_ways(game, seed, players)
+
+
+def test_lean_loop_with_many_seats_and_cut_games():
+    game = load_game("sequence")
+    for players in (6, 12):
+        _same_three_ways(game, 3, players)
+    for seed in range(6):  # stopped at max_plies, then resumed from mid-game states
+        cut = _same_three_ways(game, seed, 4, max_plies=7 + 9 * seed)[0]
+        assert cut.plies == 7 + 9 * seed and not cut.over
+        _same_three_ways(game, seed, 4, state=cut)
+
+
+def test_lean_loop_resumes_after_an_exchange():
+    game = load_game("grid/mini-grid")
+    found = 0
+    for seed in range(40):
+        state = game.new_game(seed, players=2)
+        while not state.over and not state.exchanged:
+            state = play_game(game, state, [RandomPlayer(seed, s) for s in range(2)], max_plies=state.plies + 1)
+        if state.exchanged and not state.over:
+            found += 1
+            _same_three_ways(game, seed, 2, state=state)
+    assert found >= 3
+
+
+def test_combinator_cards_and_a_chips_win(combos):
+    assert combos.card_shapes[combos.card_index["bomb"]][0] == SHAPE_REMOVE
+    assert all(combos.card_shapes[combos.card_index[c]] is None for c in ("c1", "c2", "c3", "c4", "c5"))
+    assert "chips" in combos.win_reads
+    won, by_chips, played = 0, 0, set()
+    for players in (2, 3, 4):
+        for seed in range(10):
+            final, _, turns = _same_three_ways(combos, seed, players)
+            won += final.winner is not None
+            colour = combos.winning_colour(final)
+            by_chips += colour is not None and combos.sequences(final.placement, colour) < 3
+            played.update((combos.card_names[card], len(move.events)) for _, _, card, move, _, _, _ in turns
+                          if move.kind in ("place", "remove"))
+    assert won >= 10 and by_chips >= 1
+    assert {("c1", 1), ("c2", 1), ("c3", 2), ("c4", 1), ("c5", 1)} <= played
+
+
+def test_games_ending_in_a_round_of_passes(stalled):
+    assert not stalled.exchange
+    for players in (2, 3):
+        for seed in range(4):
+            final = _same_three_ways(stalled, seed, players)[0]
+            assert final.over and final.winner is None and final.passes == players
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("spec", GRID_FILES)
+def test_lean_loop_plays_the_same_games_many_seeds(spec):
+    game = load_game(spec)
+    for players in sorted(n for n in game.seating if n <= 6):
+        for seed in range(100, 160):
+            _same_three_ways(game, seed, players)
+
+
+def test_shapes_of_the_sequence_cards():
+    game = load_game("sequence")
+    shapes = {name: game.card_shapes[i] for i, name in enumerate(game.card_names)}
+    assert shapes["2S"] == (SHAPE_CELLS, game.grid.cells_of_card["2S"])
+    assert shapes["JD"] == shapes["JC"] == (SHAPE_EMPTY,)
+    assert shapes["JH"] == (SHAPE_REMOVE, ((1, 2), (0, 2), (0, 1)), True)
+    assert game.win_reads == {"sequences"}
+
+
+def _runs_count(grid, chips) -> int:
+    step = grid.length - grid.shared
+    return sum((len(run) - grid.length) // step + 1 for run in grid.runs(chips))
+
+
+def _runs_protected(grid, chips) -> frozenset:
+    return frozenset(cell for run in grid.runs(chips) for cell in run if cell in set(chips))
+
+
+def test_masks_count_and_protect_as_the_runs():
+    rng = random.Random(14)
+    for _ in range(150):
+        width, height = rng.randint(1, 11), rng.randint(1, 11)
+        length = rng.randint(1, max(width, height))
+        directions = rng.sample(["row", "column", "diagonal"], rng.randint(1, 3))
+        cards = [None if rng.random() < 0.1 else "x" for _ in range(width * height)]
+        grid = Grid(["a"], [str(i) for i in range(width)], [str(i) for i in range(height)], cards, length, directions,
+                    rng.randint(0, length - 1))
+        lines = grid.lines
+        for _ in range(4):
+            density = rng.random()
+            chips = tuple(c for c in range(width * height) if cards[c] and rng.random() < density)
+            assert grid.sequences(chips) == _runs_count(grid, chips)
+            assert grid.protected(chips) == _runs_protected(grid, chips)
+            assert lines.cells_of(lines.mask(chips)) == chips
+            for cell in chips:  # `lined` False: no line through the cell, with the chip or without
+                if not lines.lined(lines.mask(chips), cell):
+                    assert cell not in grid.protected(chips)
+                    assert grid.sequences(tuple(c for c in chips if c != cell)) == grid.sequences(chips)
+
+
+def test_kth_bit():
+    rng = random.Random(3)
+    for _ in range(300):
+        mask = rng.getrandbits(rng.randint(1, 130)) | 1
+        bits = [1 << i for i in range(mask.bit_length()) if mask >> i & 1]
+        for k in range(len(bits)):
+            assert gridloop.kth_bit(mask, k) == bits[k]
