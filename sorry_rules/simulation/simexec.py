@@ -164,16 +164,22 @@ def run(plan: dict, *, jobs: int = 1, engine: str = "local", scheduler: str | No
 def _sigint_ignored():
     """SIGINT ignored in this process for a moment (main thread only): processes started
     meanwhile inherit that through exec, so a Ctrl-C cannot reach a worker even while it is
-    still importing, before its initializer runs (a worker killed there breaks the pool). A
-    Ctrl-C in this short moment is lost; press it again."""
+    still importing, before its initializer runs (a worker killed there breaks the pool).
+    Where the system can (POSIX), SIGINT is also blocked meanwhile, so a Ctrl-C in this moment
+    is held (Linux keeps a blocked signal pending even while it is ignored) and reaches this
+    process's own handler once it is back; elsewhere it is lost: press it again."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
+    can_block = hasattr(signal, "pthread_sigmask")
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if can_block else None
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         yield
     finally:
         signal.signal(signal.SIGINT, previous)
+        if can_block:
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
 
 
 def _run_pool(tasks, jobs: int, sources: tuple, collect, stop) -> None:
