@@ -6,15 +6,29 @@
     validate variants/                         + every bundled rule file validated and analysed
 
 Each command runs `--runs` times (`python -m sorry_rules ...`, after one unmeasured warm-up
-run that fills the OS file cache and the DSL parse cache); the median wall-clock time and
-the median CPU time (user + system of the child) are reported. The CPU time is the figure
-to trust on a shared, loaded machine: waiting for a core counts in the wall time only.
-Targets (issue 14): --version under 0.15 s, moves and validate under 0.3 s.
+run that fills the OS file cache, the bytecode cache and sorry-rules' own caches); the
+median wall-clock time and the median CPU time (user + system of the child) are reported.
+The CPU time is the figure to trust on a shared, loaded machine: waiting for a core counts
+in the wall time only. Targets (issue 14): --version under 0.15 s, moves and validate under
+0.3 s.
 
     python bench/startup.py [--runs 11] [--python PATH]
+    python bench/startup.py --tree /tmp/before --tree . --runs 11    # both trees, interleaved
 
-Prints one JSON line. The tree measured is the one `sorry_rules` imports from (set
-PYTHONPATH to measure another checkout).
+With `--tree` (repeatable) each tree is measured with PYTHONPATH set to it, the trees
+taking turns run by run (and command by command), so machine noise hits them alike; the
+JSON then holds each tree's figures and the ratio of each tree's CPU median to the first's.
+Without it, the tree is the one `sorry_rules` imports from (set PYTHONPATH to choose).
+
+Bytecode: an installed package has its `.pyc` files (pip compiles them); a checkout run
+with PYTHONDONTWRITEBYTECODE=1 (as on the development machine) compiles every module of
+sorry-rules from source in every run, about 0.14 s of CPU. The children therefore run with
+PYTHONDONTWRITEBYTECODE unset and PYTHONPYCACHEPREFIX set to a temporary folder, so the
+warm-up writes the bytecode there (never into a tree); `--source` measures the other way.
+
+Caches: `--cache warm` (default) uses a temporary SORRY_RULES_CACHE_DIR filled by the
+warm-up (the DSL parser tables, the compiled rule files); `--cache off` runs with
+SORRY_RULES_CACHE_DIR=off (every run builds everything: a first run on a fresh machine).
 """
 
 from __future__ import annotations
@@ -45,44 +59,100 @@ def _child_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def time_command(command: list[str], runs: int) -> dict:
-    subprocess.run(command, capture_output=True, check=True)   # warm-up
-    wall, cpu = [], []
-    for _ in range(runs):
-        cpu_before = _child_cpu()
-        started = time.perf_counter()
-        subprocess.run(command, capture_output=True, check=True)
-        wall.append(time.perf_counter() - started)
-        cpu.append(_child_cpu() - cpu_before)
+def run_once(command: list[str], env: dict, cwd: Path) -> tuple[float, float]:
+    """(wall, cpu) seconds of one run of `command`."""
+    cpu_before = _child_cpu()
+    started = time.perf_counter()
+    subprocess.run(command, capture_output=True, check=True, env=env, cwd=cwd)
+    return time.perf_counter() - started, _child_cpu() - cpu_before
+
+
+def summary(samples: list[tuple[float, float]]) -> dict:
+    wall = [w for w, _ in samples]
+    cpu = [c for _, c in samples]
     return {"wall_s": round(statistics.median(wall), 3), "cpu_s": round(statistics.median(cpu), 3),
-            "min_wall_s": round(min(wall), 3)}
+            "min_wall_s": round(min(wall), 3), "min_cpu_s": round(min(cpu), 3)}
+
+
+def child_env(tree: Path | None, index: int, folder: Path, source: bool, cache: str) -> dict:
+    env = dict(os.environ)
+    if tree is not None:
+        env["PYTHONPATH"] = str(tree)
+    if source:
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
+    else:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = str(folder / "pyc")
+    env["SORRY_RULES_CACHE_DIR"] = "off" if cache == "off" else str(folder / f"cache-{index}")
+    return env
+
+
+def commands_of(python: str, tree: Path | None, position: Path) -> dict:
+    """The measured commands; a given tree validates its own `variants/`."""
+    from sorry_rules.base.resources import variants_dir
+
+    base = [python, "-m", "sorry_rules"]
+    return {
+        "version": [*base, "--version"],
+        "moves": [*base, "moves", "--variant", "standard", "--state", str(position)],
+        "validate": [*base, "validate", str(tree / "variants" if tree is not None else variants_dir())],
+    }
+
+
+def measure(trees: list[Path | None], python: str, runs: int, folder: Path, source: bool, cache: str) -> dict:
+    """Per tree, per command: the summary of `runs` interleaved runs after one warm-up. A
+    given tree runs from a neutral folder (`python -m` puts the working folder first on
+    the import path), with PYTHONPATH set to the tree."""
+    position = folder / "position.json"
+    position.write_text(json.dumps(POSITION), encoding="utf-8")
+    envs = [child_env(tree, i, folder, source, cache) for i, tree in enumerate(trees)]
+    cwds = [folder if tree is not None else Path.cwd() for tree in trees]
+    commands = [commands_of(python, tree, position) for tree in trees]
+    samples = {i: {name: [] for name in commands[i]} for i in range(len(trees))}
+    for i, env in enumerate(envs):
+        for command in commands[i].values():
+            subprocess.run(command, capture_output=True, check=True, env=env, cwd=cwds[i])   # warm-up
+    for r in range(runs):
+        order = range(len(trees)) if r % 2 == 0 else reversed(range(len(trees)))
+        for i in order:
+            for name, command in commands[i].items():
+                samples[i][name].append(run_once(command, envs[i], cwds[i]))
+    return {i: {name: summary(s) for name, s in per.items()} for i, per in samples.items()}
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=11)
     parser.add_argument("--python", default=sys.executable)
+    parser.add_argument("--tree", type=Path, action="append", default=[],
+                        help="a checkout to measure (repeatable; the trees take turns)")
+    parser.add_argument("--source", action="store_true", help="no bytecode cache: compile every module in every run")
+    parser.add_argument("--cache", choices=["warm", "off"], default="warm")
     args = parser.parse_args(argv)
     if args.runs < 1:
         parser.error("--runs must be at least 1")
-    import sorry_rules
-    from sorry_rules.base.resources import variants_dir
+    trees: list[Path | None] = [t.resolve() for t in args.tree] or [None]
+    load_before = os.getloadavg()[0]
+    with tempfile.TemporaryDirectory() as name:
+        results = measure(trees, args.python, args.runs, Path(name), args.source, args.cache)
+    report = {"bench": "startup", "runs": args.runs, "bytecode": not args.source, "cache": args.cache,
+              "load_average": [round(load_before, 2), round(os.getloadavg()[0], 2)], "cpus": os.cpu_count(),
+              "python": platform.python_version()}
+    if trees == [None]:
+        import sorry_rules
 
-    base = [args.python, "-m", "sorry_rules"]
-    with tempfile.TemporaryDirectory() as folder:
-        position = Path(folder) / "position.json"
-        position.write_text(json.dumps(POSITION), encoding="utf-8")
-        commands = {
-            "version": [*base, "--version"],
-            "moves": [*base, "moves", "--variant", "standard", "--state", str(position)],
-            "validate": [*base, "validate", str(variants_dir())],
-        }
-        results = {name: time_command(command, args.runs) for name, command in commands.items()}
-    for name, result in results.items():
-        result["target_s"] = TARGETS[name]
-    print(json.dumps({"bench": "startup", "runs": args.runs, "tree": str(Path(sorry_rules.__file__).parent.parent),
-                      "commands": results, "load_average": round(os.getloadavg()[0], 2), "cpus": os.cpu_count(),
-                      "python": platform.python_version()}))
+        commands_report = results[0]
+        for name, result in commands_report.items():
+            result["target_s"] = TARGETS[name]
+        report.update(tree=str(Path(sorry_rules.__file__).parent.parent), commands=commands_report)
+    else:
+        report["trees"] = {str(tree): results[i] for i, tree in enumerate(trees)}
+        first = results[0]
+        report["cpu_ratio_to_first"] = {
+            str(tree): {name: round(results[i][name]["cpu_s"] / first[name]["cpu_s"], 3) for name in first}
+            for i, tree in enumerate(trees)}
+        report["targets_s"] = TARGETS
+    print(json.dumps(report))
     return 0
 
 

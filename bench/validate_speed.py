@@ -1,9 +1,11 @@
 """How long `sorry-play validate` takes on every bundled variant (never asserted by tests).
 
 Measures, in fresh processes, the whole command as a user runs it (`python -m sorry_rules.cli
-validate <every bundled file>`: interpreter start-up, imports, the DSL parser built once,
-every file read, merged, checked and analysed), and in this process the validation alone,
-warm (imports done, parser built). Prints one JSON line.
+validate <every bundled file>`: interpreter start-up, imports, and each file's result from
+the cache of `authoring.validatecache` when its files are unchanged, else every file read,
+merged, checked and analysed), and in this process the validation alone, warm (imports
+done, parser built, no result cache: `authoring.validate.validate_paths`). Prints one JSON
+line. bench/startup.py measures the command with and without the caches.
 
     python bench/validate_speed.py [--runs 7]
 """

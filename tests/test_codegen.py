@@ -159,6 +159,25 @@ def test_hostile_names_never_reach_the_generated_source(tmp_path):
         assert name not in hostile.fast_moves.source
 
 
+def test_each_generated_function_is_compiled_on_its_first_call_and_then_called_directly():
+    """`fast_moves` compiles nothing up front: a table entry is a stand-in until its first
+    call, which gives the real function's result and puts the real function in its place;
+    the other entries stay stand-ins (`sorry-play moves` compiles one or two functions)."""
+    fast, reference = _pair("standard", ())
+    generated = fast.fast_moves
+    card, colour = fast.card_index["7"], 0
+    stand_in = generated.table[card][colour]
+    placement = random_placement(fast, Random("lazy"))
+    moves = stand_in(placement)
+    compiled = generated.table[card][colour]
+    assert compiled is not stand_in and compiled.__name__ == f"m{card}_{colour}"
+    assert compiled(placement) == moves == stand_in(placement)
+    assert generated.table[card][1].__name__ == "first_call"
+    assert generated.select[card][colour].__name__ == "first_call"
+    state = fast.position(placement, fast.seats_for(4), 0, card=card)
+    assert fast.legal_moves(state) == reference.legal_moves(state)
+
+
 def test_an_effect_the_generator_does_not_cover_falls_back_to_the_interpreter(tmp_path):
     data = _standard_data()
     data["cards"]["1"] = "enter then forward 1"  # a general `then`: not generated

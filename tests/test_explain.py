@@ -85,7 +85,7 @@ def test_explain_broken_variant_reports_problems(tmp_path, monkeypatch):
 
 # ---- variants -----------------------------------------------------------------------------
 def test_variants_lists_kind_and_own_description(tmp_path, monkeypatch):
-    import sorry_rules.rules.loader as loader
+    import sorry_rules.rules.locate as locate
     import sorry_rules.base.resources as resources
 
     bundle = tmp_path / "variants"
@@ -95,7 +95,7 @@ def test_variants_lists_kind_and_own_description(tmp_path, monkeypatch):
                                               "cards:\n  '2': enter | forward 2\n")
     (bundle / "house" / "broken.yaml").write_text("extends: standard\npawns: many\n")
     monkeypatch.setattr(resources, "variants_dir", lambda: bundle)
-    monkeypatch.setattr(loader, "variants_dir", lambda: bundle)
+    monkeypatch.setattr(locate, "variants_dir", lambda: bundle)  # where rule files are found by name
     result = invoke("variants")
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines() == [

@@ -18,10 +18,6 @@ that match nothing raise `UsageError`. Only light modules are imported here (no 
 
 from __future__ import annotations
 
-import glob
-import json
-import os
-from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -29,7 +25,10 @@ from pydantic import ValidationError
 
 from sorry_rules import dsl
 from sorry_rules.authoring.analysis import analyse as run_analyses
-from sorry_rules.base.errors import BySeverity, Problem, ProblemCollector, RuleFileError, UsageError
+from sorry_rules.authoring.validatereport import (  # noqa: F401 (the report and its formats, re-exported)
+    Report, collect_paths, format_github, format_json, format_text, report_of, shown_name, summary,
+)
+from sorry_rules.base.errors import Problem, ProblemCollector, RuleFileError
 from sorry_rules.compiler.build import Context, compile_text, dsl_texts
 from sorry_rules.compiler.ranges import condition_warnings, variant_bounds
 from sorry_rules.compiler.geometry import check_geometry
@@ -38,110 +37,37 @@ from sorry_rules.compiler.turns import check_turn_policy
 from sorry_rules.compiler.vocab import check_vocab, counter_warnings
 from sorry_rules.compiler.checks import check_variant
 from sorry_rules.compiler.gridbuild import compile_grid
-from sorry_rules.rules.loader import close_bundled, display_name, read_merged, resolve, schema_problems
+from sorry_rules.rules.loader import read_merged, resolve, schema_problems
 from sorry_rules.rules.model import MAX_PAWNS, MAX_SAFETY, MAX_SIDE, Board, Rules, Variant
 from sorry_rules.rules.vocab import MarkKind
 from sorry_rules.rules.yamlsafe import load_yaml_file
 
-RULE_SUFFIXES = (".yaml", ".yml")
-_GLOB_CHARS = frozenset("*?[")
-
-
-@dataclass
-class Report(BySeverity):
-    files: list[str] = field(default_factory=list)     # the files validated, as shown
-    problems: list[Problem] = field(default_factory=list)
-
-    def strict(self) -> "Report":
-        """The same report with every warning turned into an error (`--strict`)."""
-        problems = [Problem(p.file, p.line, p.col, p.code, p.message, "error") for p in self.problems]
-        return Report(list(self.files), problems)
-
-
-# ---- which files -------------------------------------------------------------------------
-def shown_name(path: Path) -> str:
-    """How a file is named in problems: relative to the working directory when inside it
-    (what editors and CI annotations need), else as the loader names it."""
-
-    try:
-        return Path(path).resolve().relative_to(Path.cwd().resolve()).as_posix()
-    except ValueError:
-        return display_name(Path(path))
-
-
-def _directory_files(root: Path) -> list[Path]:
-    found = []
-    for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
-        found.extend(Path(dirpath) / f for f in sorted(filenames) if f.endswith(RULE_SUFFIXES))
-    return found
-
-
-def collect_paths(args) -> list[Path]:
-    """Files to validate: files as given, directories searched recursively for *.yaml and
-    *.yml (hidden folders skipped), glob patterns expanded (`**` included), bundled variant
-    names. Raises UsageError for an argument that matches nothing."""
-
-    files: list[Path] = []
-    for arg in args:
-        path = Path(arg)
-        if path.is_dir():
-            found = _directory_files(path)
-            if not found:
-                raise UsageError(f"{arg}: no *.yaml or *.yml files in this folder")
-            files.extend(found)
-        elif path.exists():
-            files.append(path)
-        elif _GLOB_CHARS & set(arg):
-            matches = sorted(glob.glob(arg, recursive=True))
-            if not matches:
-                raise UsageError(f"{arg}: no file matches this pattern")
-            for match in matches:
-                files.extend(_directory_files(Path(match)) if Path(match).is_dir() else [Path(match)])
-        else:
-            bundled = resolve(arg)
-            if bundled is None:
-                raise UsageError(f"{arg}: no such file or folder, and not a bundled variant name{close_bundled(arg)}")
-            files.append(bundled)
-    unique, seen = [], set()
-    for file in files:
-        key = file.resolve()
-        if key not in seen:
-            seen.add(key)
-            unique.append(file)
-    return unique
-
-
 def validate_paths(args) -> Report:
-    """Validate every file `args` name (see `collect_paths`)."""
-    files = collect_paths(args)
-    if not files:
-        raise UsageError("no rule files to validate")
-    report = Report()
-    seen: set[Problem] = set()
-    for path in files:
-        report.files.append(shown_name(path))
-        for problem in validate_file(path):
-            if problem not in seen:
-                seen.add(problem)
-                report.problems.append(problem)
-    return report
+    """Validate every file `args` name (see `collect_paths`), every one checked afresh
+    (`authoring.validatecache.validate_paths` gives the same report through the cache)."""
+    return report_of(args, validate_file)
 
 
 # ---- one file ----------------------------------------------------------------------------
 def validate_file(path) -> list[Problem]:
     """Every problem of rule file `path`, validated as merged over its `extends:` chain."""
+    return validate_file_traced(path)[0]
 
 
+def validate_file_traced(path) -> tuple[list[Problem], tuple | None, tuple]:
+    """`validate_file`, with what its result depends on: (problems, inputs, lookups) as in
+    `rules.loader.Merged` (every file read with the SHA-256 of its bytes, every `extends:`
+    name looked up), inputs None when the result should not be kept (a file went missing)."""
     if resolve(str(path)) is None:  # gone since it was listed: the reason it cannot be read (SR100)
         try:
             load_yaml_file(path, shown_name(Path(path)))
         except RuleFileError as error:
-            return list(error.problems)
+            return list(error.problems), None, ()
     merged = read_merged(Path(path), name_of=shown_name)
+    trace = merged.inputs, merged.lookups
     problems = list(merged.problems)
     if merged.data is None:
-        return sorted(problems)
+        return sorted(problems), *trace
     chain_complete = not any(p.severity == "error" for p in problems)
     try:
         variant = Variant.model_validate(merged.data)
@@ -152,9 +78,9 @@ def validate_file(path) -> list[Problem]:
         problems += found
         problems += _raw_dsl_problems(merged.data, merged.origins)
         problems += _cross_field_despite(error, merged, path)
-        return sorted(set(problems))
+        return sorted(set(problems)), *trace
     problems += _variant_problems(variant, merged.origins, shown_name(Path(path)), analyse=chain_complete)
-    return sorted(set(problems))
+    return sorted(set(problems)), *trace
 
 
 def _cross_field_despite(error, merged, path) -> list[Problem]:
@@ -320,46 +246,3 @@ def _raw_grid_dsl_problems(data: dict, origins) -> list[Problem]:
     return out.problems
 
 
-# ---- output ------------------------------------------------------------------------------
-def format_text(report: Report) -> str:
-    return "\n".join(p.format() for p in report.problems)
-
-
-def summary(report: Report) -> str:
-    files = len(report.files)
-    errors, warnings = len(report.errors), len(report.warnings)
-    if not errors and not warnings:
-        return f"{files} rule file{'s' if files != 1 else ''} valid"
-    return (f"{errors} error{'s' if errors != 1 else ''}, {warnings} warning{'s' if warnings != 1 else ''} "
-            f"in {files} rule file{'s' if files != 1 else ''}")
-
-
-def format_json(report: Report) -> str:
-
-    return json.dumps({
-        "valid": not report.errors,
-        "files": report.files,
-        "errors": len(report.errors),
-        "warnings": len(report.warnings),
-        "problems": [
-            {"file": p.file, "line": p.line, "col": p.col, "severity": p.severity, "code": p.code, "message": p.message}
-            for p in report.problems
-        ],
-    }, indent=2, ensure_ascii=False)
-
-
-def _escape_data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-
-
-def _escape_property(text: str) -> str:
-    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
-
-
-def format_github(report: Report) -> str:
-    """GitHub Actions workflow commands: one `::error` / `::warning` annotation per problem."""
-    lines = []
-    for p in report.problems:
-        lines.append(f"::{p.severity} file={_escape_property(p.file)},line={p.line},col={p.col},"
-                     f"title={_escape_property(p.code)}::{_escape_data(p.message)} [{p.code}]")
-    return "\n".join(lines)

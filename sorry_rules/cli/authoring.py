@@ -33,8 +33,9 @@ def validate(paths, fmt, strict):
     `extends:` is checked as merged over its chain. Exit status: 0 valid, 1 problems found,
     2 bad usage.
     """
-    # lazy: the checks (loader, compiler) only when validating
-    from sorry_rules.authoring.validate import format_github, format_json, format_text, summary, validate_paths
+    # lazy: validating only when asked (the checks themselves, on a cache miss only)
+    from sorry_rules.authoring.validatecache import validate_paths
+    from sorry_rules.authoring.validatereport import format_github, format_json, format_text, summary
 
     report = validate_paths(paths)
     if strict:

@@ -20,6 +20,7 @@ from sorry_rules.engine.marks import MarkedMechanics
 from sorry_rules.engine.mechanics import Mechanics
 from sorry_rules.engine.queries import Origin
 from sorry_rules.engine.settings import MovementRules, TurnRules
+from sorry_rules.compiler import astcache
 from sorry_rules.compiler.checks import check_variant
 from sorry_rules.compiler.codegen import fast_moves
 from sorry_rules.compiler.loopgen import flat_moves
@@ -135,11 +136,15 @@ def compile_variant(loaded: LoadedVariant) -> tuple[Game, list[Problem]]:
     compiled = {}
     asts = {}
     win_functions: set[str] = set()
-    for path, text, kind in dsl_texts(v):
+    texts = dsl_texts(v)
+    trees_known = astcache.preload(loaded.files, loaded.content_hash)  # the same rules compiled before: no parsing
+    for path, text, kind in texts:
         programs.functions_used.clear()
         asts[path], compiled[path] = compile_text(programs, out, path, text, kind)
         if path == ("win",):
             win_functions = set(programs.functions_used)
+    if not trees_known:
+        astcache.store(loaded.files, loaded.content_hash, texts, asts)
     # A win condition that counts only Home and pawns can change only when a pawn reaches Home.
     win_on_home_only = win_functions <= {"home", "pawns"}
     card_names = [name for name in v.deck if name in v.cards]

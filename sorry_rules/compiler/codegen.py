@@ -25,9 +25,9 @@ Guards call their compiled condition unless made of `can(...)`, not, and, or.
 Security contract: the source is built from the templates below and integers only (card
 and colour indices, squares, flags); tables, closures and conditions are passed in the
 module's namespace under generated names (`F7_2`, `PRIM0`, `COND1`, `ZONE3_0_1`), so no
-text of a rule file (a name, a string, DSL text, a mark's name) can reach the source. It is
-compiled and executed once, with a namespace holding no builtins beyond list, tuple, set,
-bool, range and len.
+text of a rule file (a name, a string, DSL text, a mark's name) can reach the source. Each
+function is compiled on its first call (`fast_moves`) and executed in one namespace holding
+no builtins beyond list, tuple, set, bool, range and len.
 
 Coverage: a variant is generated only when every feature `Game.features()` names is in
 `COVERED` (a construct added later falls back to the interpreter until it is covered here)
@@ -75,7 +75,8 @@ class TooLarge(Exception):
 
 
 class GeneratedModule:
-    """The generated source and the constants its namespace binds (`loopgen` extends it)."""
+    """The constants a generated module's namespace binds, and its counter of fresh names
+    (`loopgen` extends it)."""
 
     def __init__(self, mechanics, kinds: tuple = ()):
         # the variant has marks: the functions take them too, `m(P, M)`, and give each move its marks
@@ -84,7 +85,6 @@ class GeneratedModule:
         # pawns that may not move and of those that may not be moved (`marks.shields`)
         self.shielded = any(k.immobile or k.untouchable for k in kinds)
         layout = mechanics.layout
-        self.lines: list[str] = []
         self.count = 0
         self.constants: dict[str, object] = {"EMPTY": [-1] * layout.size}
         for c in range(layout.C):
@@ -812,6 +812,14 @@ def generate(mechanics, programs, card_asts, pawns: int, kinds: tuple = ()) -> t
     giving Moves, `s<card>_<colour>(P, KP)` giving candidates; a variant with mark `kinds`
     gets the first only: `m<card>_<colour>(P, M)` when no kind can stop a move, else
     `m<card>_<colour>(P)` for positions with no mark set, `Game._play_board`)."""
+    chunks, constants, covered = generate_functions(mechanics, programs, card_asts, pawns, kinds)
+    return "".join(chunks.values()), constants, covered
+
+
+def generate_functions(mechanics, programs, card_asts, pawns: int, kinds: tuple = ()) -> tuple[dict, dict, tuple]:
+    """`generate`, with the source cut into one piece per generated function: `chunks` maps
+    `m<card>_<colour>` and `s<card>_<colour>` to the source of that function and of the probes
+    it calls (each piece can be compiled alone; joined in order they are `generate`'s source)."""
     _check_size(mechanics, programs, card_asts, kinds)
     module = GeneratedModule(mechanics, kinds)
     weights = placement_weights(mechanics.layout, pawns)
@@ -819,20 +827,26 @@ def generate(mechanics, programs, card_asts, pawns: int, kinds: tuple = ()) -> t
         module.constant(f"E{c}", row)
     module.constant("ES", weights)
     covered = []
+    chunks: dict[str, str] = {}
+    total = 0  # lines written so far, held within MAX_GENERATED_LINES
     for card, ast in enumerate(card_asts):
-        lines = []
+        pieces = {}
+        size = 0
         try:
             for player in range(mechanics.layout.C):
                 for select in (False,) if kinds else (False, True):
-                    lines += CardWriter(module, mechanics, programs, card, player, select=select).function(ast)
-                    if len(module.lines) + len(lines) > MAX_GENERATED_LINES:
+                    lines = CardWriter(module, mechanics, programs, card, player, select=select).function(ast)
+                    pieces[f"{'s' if select else 'm'}{card}_{player}"] = "\n".join(lines) + "\n"
+                    size += len(lines)
+                    if total + size > MAX_GENERATED_LINES:
                         raise TooLarge
         except Unsupported:
             covered.append(False)
             continue
-        module.lines += lines
+        total += size
+        chunks.update(pieces)
         covered.append(True)
-    return "\n".join(module.lines) + "\n", module.constants, tuple(covered)
+    return chunks, module.constants, tuple(covered)
 
 
 def _check_size(mechanics, programs, card_asts, kinds: tuple = ()) -> None:
@@ -849,32 +863,55 @@ def _check_size(mechanics, programs, card_asts, kinds: tuple = ()) -> None:
             raise TooLarge
 
 
-@functools.lru_cache(maxsize=16)
+@functools.lru_cache(maxsize=4096)
 def _compiled(source: str):
-    """The code object of a generated source (the same rule file loaded again reuses it; it
-    is executed in a fresh namespace with that game's own tables and closures)."""
+    """The code object of one generated function's source (the same rule file loaded again
+    reuses it; it is executed in that game's own namespace, with its own tables and closures)."""
     return compile(source, "<sorry-rules generated moves>", "exec")
+
+
+def _on_first_call(scope: dict, name: str, source: str, row: list, index: int):
+    """A stand-in for the generated function `name`: its first call compiles `source` into
+    `scope`, puts the real function in `row[index]` (where the engine and the random-game
+    loop look it up) and returns the real function's result; later calls go straight to it."""
+    def first_call(*args):
+        function = scope.get(name)
+        if function is None:
+            exec(_compiled(source), scope)  # noqa: S102  (our template source only)
+            function = scope[name]
+        row[index] = function
+        return function(*args)
+    return first_call
 
 
 def fast_moves(game, programs, card_asts) -> FastMoves | None:
     """The generated move functions of `game` (compiled by `programs`, its cards' ASTs in
-    card order), or None when the game uses a feature outside `COVERED`."""
+    card order), or None when the game uses a feature outside `COVERED`.
+
+    Each function is compiled on its first call, not here: compiling the whole source takes
+    tens of milliseconds, and a command that asks for one position's moves (`sorry-play
+    moves`) calls one or two of them. A table's entries are the compiled functions once called."""
     if not game.features() <= COVERED:
         return None
     mechanics = game.mechanics
     try:
-        source, constants, covered = generate(mechanics, programs, card_asts, game.pawns, game.marks)
+        chunks, constants, covered = generate_functions(mechanics, programs, card_asts, game.pawns, game.marks)
     except TooLarge:
         return None
     scope = namespace(mechanics, constants["ES"], game.marks)
     scope.update(constants)
     weights = constants["ES"]
     scope["KEY"] = lambda placement: placement_key(weights, placement)
-    exec(_compiled(source), scope)  # noqa: S102  (our template source only)
     C = mechanics.layout.C
-    table = tuple(tuple(scope[f"m{card}_{p}"] for p in range(C)) if ok else (None,) * C
-                  for card, ok in enumerate(covered))
-    select = () if game.marks else tuple(tuple(scope[f"s{card}_{p}"] for p in range(C)) if ok else (None,) * C
-                                         for card, ok in enumerate(covered))
+
+    def row(flavour: str, card: int) -> list:
+        entries: list = [None] * C
+        for p in range(C):
+            name = f"{flavour}{card}_{p}"
+            entries[p] = _on_first_call(scope, name, chunks[name], entries, p)
+        return entries
+
+    table = tuple(row("m", card) if ok else (None,) * C for card, ok in enumerate(covered))
+    select = () if game.marks else tuple(row("s", card) if ok else (None,) * C for card, ok in enumerate(covered))
     passes = tuple(any(isinstance(node, dsl.Pass) for node in dsl.walk(ast)) for ast in card_asts)
-    return FastMoves(table, source, select, constants["ES"], passes, takes_marks(game.marks))
+    return FastMoves(table, "".join(chunks.values()), select, constants["ES"], passes, takes_marks(game.marks))

@@ -115,6 +115,7 @@ class FlatModule(GeneratedModule):
     def __init__(self, mechanics, pawns: int):
         super().__init__(mechanics)
         self.pawns = pawns
+        self.lines: list[str] = []
 
 
 class FlatWriter(CardWriter):

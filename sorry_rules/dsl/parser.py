@@ -3,7 +3,8 @@
 Contract: `parse_effect(text)` and `parse_expr(text)` return AST nodes or raise `DslError`
 with a 0-based character `offset` into `text`, a message and a stable code; no other
 exception escapes for any text. Nothing here evaluates anything; `sorry_rules.compiler`
-gives the AST its meaning. The LALR parser is built once per process.
+gives the AST its meaning. The LALR parser (`dsl.larkparse`, lark) is built once per process,
+and only when a text must be parsed: ASTs given by `remember` are used as they are.
 
 Limits (docs/LIMITS.md): at most MAX_TEXT characters, numbers up to MAX_NUMBER, and an AST
 at most MAX_NESTING levels deep, counting every operator, not only parentheses (`- - - 1`
@@ -16,13 +17,6 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from lark import Lark, Token, v_args
-from lark.visitors import Transformer_NonRecursive
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
-
-from sorry_rules.base.resources import grammar_text
-from sorry_rules.dsl.parsercache import cached_parser
-from sorry_rules.base.suggest import did_you_mean
 from sorry_rules.base import limits
 from sorry_rules.dsl.visitor import children
 from sorry_rules.dsl.ast import (  # noqa: F401  (the AST is part of the parser's API)
@@ -37,245 +31,22 @@ MAX_NUMBER = limits.MAX_DSL_NUMBER
 
 
 # ---- parsing ---------------------------------------------------------------------------
-@lru_cache(maxsize=1)
-def lalr_parser() -> Lark:
-    """The LALR parser, its tables loaded from the user's cache when valid (`parsercache`)."""
-    return cached_parser(grammar_text(), parser="lalr", start=["effect", "expr"], propagate_positions=True)
+#: ASTs given by `remember` (e.g. a cached compilation's), used instead of parsing.
+_known: dict[tuple[str, str], Node] = {}
 
 
-def _int(token: Token) -> int:
-    if len(token) > 9 or int(token) > MAX_NUMBER:
-        shown = token[:12] + ("..." if len(token) > 12 else "")
-        raise DslError(token.start_pos or 0, f"number {shown} is too large (at most {MAX_NUMBER})", "SR303")
-    return int(token)
+def lalr_parser():
+    """The LALR parser (`dsl.larkparse`), its tables loaded from the user's cache when valid."""
+    from sorry_rules.dsl.larkparse import lalr_parser as build  # lazy: lark only when parsing
 
+    return build()
 
-@v_args(meta=True)
-class _ToAst(Transformer_NonRecursive):
-    def effect(self, meta, children):
-        return children[0]
 
-    def choice(self, meta, children):
-        left, right = children
-        options = (left.options if isinstance(left, Choice) else (left,)) + (right,)
-        return Choice(meta.start_pos, options)
-
-    def then(self, meta, children):
-        return Then(meta.start_pos, children[0], children[1])
-
-    def guard(self, meta, children):
-        return Guard(meta.start_pos, children[0], children[1])
-
-    def enter(self, meta, children):
-        return Enter(meta.start_pos, children[0] if children else None)
-
-    # ---- pawn selectors and destinations ------------------------------------------------
-    def selector(self, meta, children):
-        owner, zones, marked, unmarked, alone = None, [], [], [], False
-        for kind, value, pos in children:
-            if kind == "owner":
-                if owner is not None:
-                    raise DslError(pos, f"a selector names its owner once (here '{owner}' and '{value}')")
-                owner = value
-            elif kind == "zone":
-                if value in zones:
-                    raise DslError(pos, f"zone '{value}' is named twice")
-                zones.append(value)
-            elif kind == "alone":
-                alone = True
-            else:
-                (marked if kind == "marked" else unmarked).append((value, pos))
-        clash = {n for n, _ in marked} & {n for n, _ in unmarked}
-        if clash:
-            raise DslError(meta.start_pos, f"a selector cannot ask for a pawn marked and unmarked '{sorted(clash)[0]}'")
-        return Selector(meta.start_pos, owner, tuple(zones), tuple(marked), tuple(unmarked), alone)
-
-    def owner(self, meta, children):
-        return ("owner", str(children[0]), meta.start_pos)
-
-    def zone(self, meta, children):
-        return str(children[0])
-
-    def sel_zone(self, meta, children):
-        return ("zone", children[0], meta.start_pos)
-
-    def sel_marked(self, meta, children):
-        return ("marked", str(children[0]), children[0].start_pos or 0)
-
-    def sel_unmarked(self, meta, children):
-        return ("unmarked", str(children[0]), children[0].start_pos or 0)
-
-    def sel_alone(self, meta, children):
-        return ("alone", True, meta.start_pos)
-
-    def dest_word(self, meta, children):
-        return str(children[0])
-
-    def dest_track(self, meta, children):
-        return ("track", _int(children[0]))
-
-    def dest_safety(self, meta, children):
-        return ("safety", _int(children[0]))
-
-    def send(self, meta, children):
-        return Send(meta.start_pos, children[0], children[1])
-
-    def move_pawn(self, meta, children):
-        return MovePawn(meta.start_pos, children[0], children[1])
-
-    def mark(self, meta, children):
-        return Mark(meta.start_pos, str(children[0]), children[0].start_pos or 0, children[1])
-
-    def unmark(self, meta, children):
-        return Unmark(meta.start_pos, str(children[0]), children[0].start_pos or 0, children[1])
-
-    def count_pawns(self, meta, children):
-        return CountPawns(meta.start_pos, children[0])
-
-    def forward(self, meta, children):
-        return Forward(meta.start_pos, _int(children[0]), children[1] if len(children) > 1 else None)
-
-    def backward(self, meta, children):
-        return Backward(meta.start_pos, _int(children[0]), children[1] if len(children) > 1 else None)
-
-    def split(self, meta, children):
-        steps = _int(children[0])
-        rest = list(children[1:])
-        selector = rest.pop() if rest and isinstance(rest[-1], Selector) else None
-        among = rest[0] if rest else 2
-        return Split(meta.start_pos, steps, among, selector=selector)
-
-    def split_into(self, meta, children):
-        parts = tuple(children[1:])
-        return Split(meta.start_pos, _int(children[0]), len(parts), parts)
-
-    def part(self, meta, children):
-        return (children[0], children[1] if len(children) > 1 else None)
-
-    def part_direction(self, meta, children):
-        return str(children[0])
-
-    part_pawn = part_direction
-
-    def among(self, meta, children):
-        return _int(children[0]) if children else None
-
-    def relation(self, meta, children):
-        return str(children[0])
-
-    def switch(self, meta, children):
-        return Switch(meta.start_pos, children[0])
-
-    def sorry(self, meta, children):
-        return Sorry(meta.start_pos, children[0] if children else None)
-
-    def draw_again(self, meta, children):
-        return DrawAgain(meta.start_pos)
-
-    def pass_(self, meta, children):
-        return Pass(meta.start_pos)
-
-    def place_on(self, meta, children):
-        return str(children[0])
-
-    def protection(self, meta, children):
-        return str(children[0])
-
-    def place(self, meta, children):
-        return Place(meta.start_pos, children[0])
-
-    def remove(self, meta, children):
-        return Remove(meta.start_pos, children[0], len(children) > 1)
-
-    def number(self, meta, children):
-        return Number(meta.start_pos, _int(children[0]))
-
-    def true(self, meta, children):
-        return Bool(meta.start_pos, True)
-
-    def false(self, meta, children):
-        return Bool(meta.start_pos, False)
-
-    def can(self, meta, children):
-        return Can(meta.start_pos, children[0])
-
-    def call(self, meta, children):
-        return Call(meta.start_pos, str(children[0]), children[1])
-
-    def name(self, meta, children):
-        return Name(meta.start_pos, str(children[0]))
-
-    def _aggregate(self, kind, meta, children):
-        variable, group, body = children
-        return Aggregate(meta.start_pos, kind, str(variable), str(group), group.start_pos or 0, body)
-
-    def agg_sum(self, meta, children):
-        return self._aggregate("sum", meta, children)
-
-    def agg_max(self, meta, children):
-        return self._aggregate("max", meta, children)
-
-    def agg_min(self, meta, children):
-        return self._aggregate("min", meta, children)
-
-    def agg_count(self, meta, children):
-        return self._aggregate("count", meta, children)
-
-    def comparison(self, meta, children):
-        return BinOp(meta.start_pos, str(children[1]), children[0], children[2])
-
-    def arith(self, meta, children):
-        return BinOp(meta.start_pos, str(children[1]), children[0], children[2])
-
-    def mul(self, meta, children):
-        return BinOp(meta.start_pos, "*", children[0], children[1])
-
-    def and_(self, meta, children):
-        return BinOp(meta.start_pos, "and", children[0], children[1])
-
-    def or_(self, meta, children):
-        return BinOp(meta.start_pos, "or", children[0], children[1])
-
-    def not_(self, meta, children):
-        return Not(meta.start_pos, children[0])
-
-    def neg(self, meta, children):
-        return Neg(meta.start_pos, children[0])
-
-
-_TOKEN_WORDS = {
-    "LPAR": "'('", "RPAR": "')'", "VBAR": "'|'", "STAR": "'*'", "COLON": "':'", "MINUS": "'-'",
-    "INT": "a number", "NAME": "a name", "COMPARE": "a comparison", "ADD_OP": "'+' or '-'",
-    "$END": "end of text",
-}
-
-
-def _describe_expected(parser: Lark, names) -> str:
-    words = set()
-    for name in names:
-        if name in _TOKEN_WORDS:
-            words.add(_TOKEN_WORDS[name])
-            continue
-        try:
-            pattern = parser.get_terminal(name).pattern
-            words.add(f"'{pattern.value}'" if pattern.type == "str" else name.lower())
-        except KeyError:
-            words.add(name.lower())
-    ordered = sorted(words)
-    return ordered[0] if len(ordered) == 1 else "one of " + ", ".join(ordered)
-
-
-def _expected_words(parser: Lark, names) -> list[str]:
-    """The keywords (enter, forward, opponent, ...) among the expected terminals `names`."""
-    words = []
-    for name in names:
-        try:
-            pattern = parser.get_terminal(name).pattern
-        except KeyError:
-            continue
-        if pattern.type == "str" and pattern.value.isidentifier():
-            words.append(pattern.value)
-    return words
+def remember(text: str, start: str, ast: Node) -> None:
+    """Take `ast` as what `text` parses to from `start` ("effect" or "expr") in this process,
+    without parsing it: for ASTs of earlier parses of the same text (`compiler.astcache`);
+    the shape and depth limits are still checked when it is asked for."""
+    _known[(text, start)] = ast
 
 
 def _check_shape(text: str) -> None:
@@ -304,31 +75,11 @@ def _parse_text(text: str, start: str):
     _check_shape(text)
     if not text.strip():
         raise DslError(0, "empty text; expected an effect" if start == "effect" else "empty text; expected an expression")
-    parser = lalr_parser()
-    try:
-        tree = parser.parse(text, start=start)
-    except UnexpectedToken as error:
-        token = error.token
-        shown = "end of text" if token.type == "$END" else f"'{token}'"
-        offset = len(text.rstrip()) if token.type == "$END" else (token.start_pos or 0)
-        hint = did_you_mean(str(token), _expected_words(parser, error.expected)) if str(token).isidentifier() else ""
-        expected = _describe_expected(parser, error.expected)
-        raise DslError(offset, f"unexpected {shown}; expected {expected}{hint}") from None
-    except UnexpectedCharacters as error:
-        char = text[error.pos_in_stream] if error.pos_in_stream < len(text) else ""
-        raise DslError(error.pos_in_stream, f"unexpected character {char!r}") from None
-    except UnexpectedEOF as error:
-        expected = _describe_expected(parser, error.expected)
-        raise DslError(len(text.rstrip()), f"unexpected end of text; expected {expected}") from None
-    except UnexpectedInput as error:  # pragma: no cover - other lark input errors
-        raise DslError(getattr(error, "pos_in_stream", 0) or 0, str(error).splitlines()[0]) from None
-    try:
-        ast = _ToAst().transform(tree)
-    except Exception as error:  # lark wraps DslError raised in callbacks
-        inner = getattr(error, "orig_exc", error)
-        if isinstance(inner, DslError):
-            raise inner from None
-        raise
+    ast = _known.get((text, start))
+    if ast is None:
+        from sorry_rules.dsl.larkparse import parse_tree  # lazy: lark only for a text not known already
+
+        ast = parse_tree(text, start)
     _check_depth(ast)
     return ast
 

@@ -29,11 +29,12 @@ from pydantic import BaseModel, ValidationError
 
 from sorry_rules.base.errors import Problem, ProblemCollector, RuleFileError, UsageError
 from sorry_rules.base import limits
-from sorry_rules.base.resources import variants_dir
-from sorry_rules.base.suggest import close_names, did_you_mean
+from sorry_rules.base.suggest import did_you_mean
+from sorry_rules.rules import loadcache
 from sorry_rules.rules.fields import known_fields
+from sorry_rules.rules.locate import bundled_names, close_bundled, display_name, not_found, resolve  # noqa: F401 (also used from here)
 from sorry_rules.rules.model import Variant
-from sorry_rules.rules.yamlsafe import Mark, SourceMap, load_yaml_file
+from sorry_rules.rules.yamlsafe import Mark, SourceMap, load_yaml, read_yaml_bytes
 
 MAX_EXTENDS_DEPTH = limits.MAX_EXTENDS_DEPTH
 
@@ -88,68 +89,6 @@ class LoadedVariant:
     content_hash: str
 
 
-def display_name(path: Path) -> str:
-    """How a rule file is named in messages: bundled files relative to the bundle."""
-    resolved = path.resolve()
-    try:
-        return resolved.relative_to(variants_dir().resolve()).as_posix()
-    except ValueError:
-        return str(path)
-
-
-def resolve(spec: str, relative_to: Path | None = None) -> Path | None:
-    """Find a rule file: a path (relative to `relative_to` first, then the working
-    directory), else a bundled name with or without `.yaml`. None when there is none,
-    also for names the operating system refuses (too long, embedded NUL)."""
-    candidates: list[Path] = []
-    raw = Path(spec)
-    if relative_to is not None and not raw.is_absolute():
-        candidates.append(relative_to / raw)
-    candidates.append(raw)
-    bundled = variants_dir()
-    candidates.append(bundled / spec)
-    if not spec.endswith((".yaml", ".yml")):
-        candidates.append(bundled / f"{spec}.yaml")
-        if relative_to is not None:
-            candidates.append(relative_to / f"{spec}.yaml")
-    for candidate in candidates:
-        try:
-            if candidate.is_file():
-                return candidate
-        except OSError:  # a name the system refuses (too long, ...): not a rule file
-            continue
-    return None
-
-
-def bundled_names() -> list[str]:
-    root = variants_dir()
-    return sorted(p.relative_to(root).as_posix() for p in root.rglob("*.yaml"))
-
-
-def _short(name: str) -> str:
-    return name.removesuffix(".yaml")
-
-
-def close_bundled(spec: str) -> str:
-    """"; did you mean 'house/x'?" for the bundled names whose file name (without folder and
-    `.yaml`) is close to the one in `spec`, or "" (the shared folder does not count)."""
-    by_base: dict[str, list[str]] = {}
-    for name in bundled_names():
-        by_base.setdefault(_short(name).rpartition("/")[2], []).append(_short(name))
-    found = [full for base in close_names(_short(spec).rpartition("/")[2], by_base) for full in by_base[base]]
-    return "; did you mean " + " or ".join(f"'{name}'" for name in found) + "?" if found else ""
-
-
-def not_found(spec: str, what: str) -> str:
-    """The message for a variant or overlay name that names no file: the close bundled
-    names ("did you mean") and the bundled names of that kind (variants are the top-level
-    files, overlays the ones in folders)."""
-    names = [_short(n) for n in bundled_names()]
-    kind = [n for n in names if ("/" in n) == (what != "variant")]
-    return (f"no {what} {spec!r}: not a file, and not a bundled name{close_bundled(spec)} "
-            f"(bundled {what}s: {', '.join(kind)}; see `sorry-play variants`)")
-
-
 class _Reader:
     """Reads one file and its `extends:` chain, collecting problems."""
 
@@ -158,17 +97,27 @@ class _Reader:
         self.name_of = name_of or display_name
         self.files: list[str] = []
         self.included: set[Path] = set()  # every file merged so far, bases included
+        self.inputs: list[tuple[str, str | None]] = []  # (file, SHA-256 of the bytes parsed, None: unreadable)
+        self.lookups: list[tuple[str, str, str | None]] = []  # (an `extends:` name, the folder, the file it found)
 
     def read(self, path: Path, stack: tuple[Path, ...]) -> tuple[dict | None, Origins]:
         name = self.name_of(path)
         origins = Origins(fallback=name)
+        resolved = path.resolve()
         try:
-            data, smap = load_yaml_file(path, name)
+            raw = read_yaml_bytes(path, name)
+        except RuleFileError as error:
+            self.inputs.append((str(resolved), None))
+            self.problems.extend(error.problems)
+            return None, origins
+        self.inputs.append((str(resolved), hashlib.sha256(raw).hexdigest()))
+        try:
+            data, smap = load_yaml(raw, name)
         except RuleFileError as error:
             self.problems.extend(error.problems)
             return None, origins
         self.files.append(name)
-        self.included.add(path.resolve())
+        self.included.add(resolved)
         if data is None:
             data = {}
         if not isinstance(data, dict):
@@ -185,6 +134,7 @@ class _Reader:
         for index, base in enumerate(bases):
             mark = smap.locate(("extends",) if isinstance(extends, str) else ("extends", index))
             target = resolve(base, path.parent)
+            self.lookups.append((base, str(path.parent), None if target is None else str(target)))
             if target is None:
                 near = close_bundled(base)
                 self.problems.add(name, mark.line, mark.col, "SR401",
@@ -262,12 +212,17 @@ class Merged:
     """The merged data of a variant and its overlays before schema validation.
 
     `data` is None when not even the first file could be read; `problems` holds every
-    reading, YAML and `extends:` problem (the merge goes on without the files that failed)."""
+    reading, YAML and `extends:` problem (the merge goes on without the files that failed).
+    `inputs` and `lookups` are what the result depends on (for the caches): every file read
+    with the SHA-256 of the bytes parsed (None: unreadable), and every `extends:` name looked
+    up as (name, folder, the file found or None)."""
 
     data: dict | None
     origins: Origins
     files: tuple[str, ...]
     problems: list[Problem]
+    inputs: tuple = ()
+    lookups: tuple = ()
 
 
 def read_merged(spec: str | Path, rules: tuple[str | Path, ...] | list = (), layers: tuple = (), name_of=None) -> Merged:
@@ -289,7 +244,7 @@ def read_merged(spec: str | Path, rules: tuple[str | Path, ...] | list = (), lay
             merged, origins = on_top(merged, origins, data, file_origins)
     for data, smap in layers:
         merged, origins = on_top(merged, origins, data, Origins(maps={(): smap}, fallback=smap.file))
-    return Merged(merged, origins, tuple(reader.files), problems.problems)
+    return Merged(merged, origins, tuple(reader.files), problems.problems, tuple(reader.inputs), tuple(reader.lookups))
 
 
 def content_hash(data: dict) -> str:
@@ -298,7 +253,14 @@ def content_hash(data: dict) -> str:
 
 def load_variant(spec: str | Path, rules: tuple[str | Path, ...] | list = (), layers: tuple = ()) -> LoadedVariant:
     """Load variant `spec` (a path or bundled name) with `rules` overlays on top, then
-    in-memory `layers` ((data, SourceMap) pairs, used by tests). Raises RuleFileError."""
+    in-memory `layers` ((data, SourceMap) pairs, used by tests). Raises RuleFileError.
+    Without layers, a variant whose files are unchanged since it was last validated comes
+    from the cache (`rules.loadcache`: equal models, the source map read again on first use)."""
+    rules = tuple(rules)
+    if not layers:
+        hit = loadcache.cached(spec, rules, lambda: read_merged(spec, rules).origins)
+        if hit is not None:
+            return LoadedVariant(*hit)
     merged = read_merged(spec, rules, layers)
     if any(p.severity == "error" for p in merged.problems):
         raise RuleFileError(merged.problems)
@@ -307,7 +269,10 @@ def load_variant(spec: str | Path, rules: tuple[str | Path, ...] | list = (), la
         variant = Variant.model_validate(merged.data)
     except ValidationError as error:
         raise RuleFileError(schema_problems(merged.data, merged.origins, error)) from None
-    return LoadedVariant(variant, merged.origins, merged.files, merged.data, content_hash(merged.data))
+    loaded = LoadedVariant(variant, merged.origins, merged.files, merged.data, content_hash(merged.data))
+    if not layers:
+        loadcache.store(spec, rules, loaded, merged.inputs, merged.lookups)
+    return loaded
 
 
 def on_top(merged: dict | None, origins: Origins, data: dict, layer: Origins) -> tuple[dict, Origins]:

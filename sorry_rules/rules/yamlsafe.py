@@ -32,6 +32,7 @@ from yaml.events import (
 
 from sorry_rules.base.errors import ProblemCollector, RuleFileError
 from sorry_rules.base import limits
+from sorry_rules.base.diskcache import read_limited
 
 MAX_BYTES = limits.MAX_YAML_BYTES
 MAX_DEPTH = limits.MAX_YAML_DEPTH
@@ -263,15 +264,19 @@ def load_yaml_file(path: str | os.PathLike, display_name: str | None = None) -> 
     Problems are reported against `display_name` (default: the path as given). A file that
     cannot be read (missing, a directory, no permission) is an SR100 problem at 1:1."""
     name = display_name if display_name is not None else os.fspath(path)
+    return load_yaml(read_yaml_bytes(path, name), name)
+
+
+def read_yaml_bytes(path: str | os.PathLike, name: str) -> bytes:
+    """The bytes `load_yaml_file` parses (at most MAX_BYTES+1); RuleFileError (SR100 at
+    `name`:1:1) when the file cannot be read."""
     try:
-        with open(path, "rb") as handle:
-            raw = handle.read(MAX_BYTES + 1)
+        return read_limited(path)
     except OSError as error:
         reason = error.strerror or type(error).__name__
         problems = ProblemCollector()
         problems.add(name, 1, 1, "SR100", f"cannot read {name}: {reason}")
         raise RuleFileError(problems.problems) from None
-    return load_yaml(raw, name)
 
 
 def load_yaml(source: bytes | str, file: str) -> tuple[object, SourceMap]:

@@ -46,12 +46,19 @@ def stop_on_ctrl_c(stop):
 
 @contextlib.contextmanager
 def sigint_ignored():
-    """SIGINT ignored in this process while the block runs (see the module docstring)."""
+    """SIGINT ignored in this process while the block runs (see the module docstring).
+    Where the system can (POSIX), SIGINT is also blocked meanwhile, so a Ctrl-C in this moment
+    is held (Linux keeps a blocked signal pending even while it is ignored) and reaches this
+    process's own handler once it is back; elsewhere it is lost: press it again."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
+    can_block = hasattr(signal, "pthread_sigmask")
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if can_block else None
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         yield
     finally:
         signal.signal(signal.SIGINT, previous)
+        if can_block:
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)

@@ -1,0 +1,79 @@
+"""`sorry-play validate` through the cache: a file whose inputs did not change is not checked again.
+
+Contract: `validate_paths(args)` returns exactly the `Report` of
+`authoring.validate.validate_paths(args)` (the same problems, warnings included, in the same
+order, with the same locations, codes and messages). A file's result is kept on disk
+(`base.diskcache`, JSON data only, checksummed) under a key naming the code
+(`code_fingerprint`), the working folder (problems name files relative to it) and the path
+as given; the entry lists what the result depends on, and it is used only when all of that
+is unchanged:
+- every file read for it (the file and its `extends:` chain) still has the same SHA-256 of
+  its bytes;
+- every `extends:` name still resolves to the same file (a new file beside an overlay could
+  change which base it means).
+Anything else (no entry, a damaged or foreign entry, one changed byte) checks the file
+afresh and rewrites the entry. A result that involved a file that could not be read is not
+kept. With every result in the cache, the run imports neither YAML, pydantic, lark nor the
+compiler (the checks are imported on the first miss).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from sorry_rules.authoring.validatereport import Report, report_of
+from sorry_rules.base import diskcache
+from sorry_rules.base.errors import Problem
+from sorry_rules.rules.locate import resolve
+
+KIND = "validate"
+
+
+def validate_paths(args) -> Report:
+    """`authoring.validate.validate_paths(args)`, each file's result from the cache when valid."""
+    return report_of(args, file_problems)
+
+
+def _key(path) -> str:
+    return diskcache.digest(KIND, diskcache.code_fingerprint(), os.getcwd(), os.fspath(path), str(Path(path).resolve()))
+
+
+def file_problems(path) -> list[Problem]:
+    """`authoring.validate.validate_file(path)`, from the cache when its entry still holds."""
+    key = _key(path) if diskcache.enabled() else None
+    found = _still_valid(diskcache.read(KIND, key)) if key is not None else None
+    if found is not None:
+        return found
+    from sorry_rules.authoring.validate import validate_file_traced  # lazy: the checks (yaml, pydantic, compiler) on a miss
+
+    problems, inputs, lookups = validate_file_traced(path)
+    if key is not None and inputs is not None and all(sha is not None for _, sha in inputs):
+        diskcache.write(KIND, key, {
+            "inputs": [list(item) for item in inputs],
+            "lookups": [list(item) for item in lookups],
+            "problems": [[p.file, p.line, p.col, p.code, p.message, p.severity] for p in problems],
+        })
+    return problems
+
+
+def _still_valid(entry) -> list[Problem] | None:
+    """The problems of a cache entry whose inputs are unchanged, else None."""
+    try:
+        if not entry["inputs"]:
+            return None
+        for file, sha in entry["inputs"]:
+            if diskcache.file_digest(file) != sha:
+                return None
+        for name, folder, found in entry["lookups"]:
+            target = resolve(name, Path(folder))
+            if (None if target is None else str(target)) != found:
+                return None
+        problems = [Problem(file, line, col, code, message, severity)
+                    for file, line, col, code, message, severity in entry["problems"]]
+    except (TypeError, ValueError, KeyError):  # no entry, or not of this shape: check afresh
+        return None
+    if not all(isinstance(p.line, int) and isinstance(p.col, int) and all(isinstance(x, str) for x in
+               (p.file, p.code, p.message, p.severity)) for p in problems):
+        return None
+    return problems

@@ -1,0 +1,154 @@
+"""`sorry-play validate`'s files and report: which files a run checks, and how its report is written.
+
+Light on purpose (no YAML, no pydantic, no compiler): with every file's result in the cache
+(`authoring.validatecache`) a run needs nothing more. The checks themselves are in
+`authoring.validate`, which re-exports these names.
+
+Contract: `collect_paths(args)` lists the files to check (files as given, folders searched
+for *.yaml and *.yml, glob patterns, bundled names), raising `UsageError` for an argument
+that matches nothing; `report_of(args, problems_of)` gathers their problems; `format_text`,
+`format_json`, `format_github` and `summary` write a `Report` (text: one
+`path:line:col: severity: message [code]` line per problem).
+"""
+
+from __future__ import annotations
+
+import glob
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from sorry_rules.base.errors import BySeverity, Problem, UsageError
+from sorry_rules.rules.locate import close_bundled, display_name, resolve
+
+RULE_SUFFIXES = (".yaml", ".yml")
+_GLOB_CHARS = frozenset("*?[")
+
+
+@dataclass
+class Report(BySeverity):
+    files: list[str] = field(default_factory=list)     # the files validated, as shown
+    problems: list[Problem] = field(default_factory=list)
+
+    def strict(self) -> "Report":
+        """The same report with every warning turned into an error (`--strict`)."""
+        problems = [Problem(p.file, p.line, p.col, p.code, p.message, "error") for p in self.problems]
+        return Report(list(self.files), problems)
+
+
+# ---- which files -------------------------------------------------------------------------
+def shown_name(path: Path) -> str:
+    """How a file is named in problems: relative to the working directory when inside it
+    (what editors and CI annotations need), else as the loader names it."""
+
+    try:
+        return Path(path).resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return display_name(Path(path))
+
+
+def _directory_files(root: Path) -> list[Path]:
+    found = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+        found.extend(Path(dirpath) / f for f in sorted(filenames) if f.endswith(RULE_SUFFIXES))
+    return found
+
+
+def collect_paths(args) -> list[Path]:
+    """Files to validate: files as given, directories searched recursively for *.yaml and
+    *.yml (hidden folders skipped), glob patterns expanded (`**` included), bundled variant
+    names. Raises UsageError for an argument that matches nothing."""
+
+    files: list[Path] = []
+    for arg in args:
+        path = Path(arg)
+        if path.is_dir():
+            found = _directory_files(path)
+            if not found:
+                raise UsageError(f"{arg}: no *.yaml or *.yml files in this folder")
+            files.extend(found)
+        elif path.exists():
+            files.append(path)
+        elif _GLOB_CHARS & set(arg):
+            matches = sorted(glob.glob(arg, recursive=True))
+            if not matches:
+                raise UsageError(f"{arg}: no file matches this pattern")
+            for match in matches:
+                files.extend(_directory_files(Path(match)) if Path(match).is_dir() else [Path(match)])
+        else:
+            bundled = resolve(arg)
+            if bundled is None:
+                raise UsageError(f"{arg}: no such file or folder, and not a bundled variant name{close_bundled(arg)}")
+            files.append(bundled)
+    unique, seen = [], set()
+    for file in files:
+        key = file.resolve()
+        if key not in seen:
+            seen.add(key)
+            unique.append(file)
+    return unique
+
+
+
+def report_of(args, problems_of) -> Report:
+    """The report on every file `args` name (`collect_paths`), `problems_of(path)` giving a
+    file's problems; a problem is reported once, however many files share it (a base's)."""
+    files = collect_paths(args)
+    if not files:
+        raise UsageError("no rule files to validate")
+    report = Report()
+    seen: set[Problem] = set()
+    for path in files:
+        report.files.append(shown_name(path))
+        for problem in problems_of(path):
+            if problem not in seen:
+                seen.add(problem)
+                report.problems.append(problem)
+    return report
+
+
+# ---- output ------------------------------------------------------------------------------
+def format_text(report: Report) -> str:
+    return "\n".join(p.format() for p in report.problems)
+
+
+def summary(report: Report) -> str:
+    files = len(report.files)
+    errors, warnings = len(report.errors), len(report.warnings)
+    if not errors and not warnings:
+        return f"{files} rule file{'s' if files != 1 else ''} valid"
+    return (f"{errors} error{'s' if errors != 1 else ''}, {warnings} warning{'s' if warnings != 1 else ''} "
+            f"in {files} rule file{'s' if files != 1 else ''}")
+
+
+def format_json(report: Report) -> str:
+
+    return json.dumps({
+        "valid": not report.errors,
+        "files": report.files,
+        "errors": len(report.errors),
+        "warnings": len(report.warnings),
+        "problems": [
+            {"file": p.file, "line": p.line, "col": p.col, "severity": p.severity, "code": p.code, "message": p.message}
+            for p in report.problems
+        ],
+    }, indent=2, ensure_ascii=False)
+
+
+def _escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(text: str) -> str:
+    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def format_github(report: Report) -> str:
+    """GitHub Actions workflow commands: one `::error` / `::warning` annotation per problem."""
+    lines = []
+    for p in report.problems:
+        lines.append(f"::{p.severity} file={_escape_property(p.file)},line={p.line},col={p.col},"
+                     f"title={_escape_property(p.code)}::{_escape_data(p.message)} [{p.code}]")
+    return "\n".join(lines)

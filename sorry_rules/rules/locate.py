@@ -1,0 +1,78 @@
+"""Find rule files: a name or path to a file, bundled names, how files are named in messages.
+
+Light on purpose (no YAML, no pydantic): `sorry-play validate` checks its cached results
+with it before anything heavy is imported. `rules.loader` re-exports these names.
+
+Contract: `resolve(spec, relative_to)` is the one rule for finding a rule file (a path
+relative to the including file first, then the working directory, then a bundled name with
+or without `.yaml`); it never raises.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sorry_rules.base.resources import variants_dir
+from sorry_rules.base.suggest import close_names
+
+
+def display_name(path: Path) -> str:
+    """How a rule file is named in messages: bundled files relative to the bundle."""
+    resolved = path.resolve()
+    try:
+        return resolved.relative_to(variants_dir().resolve()).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def resolve(spec: str, relative_to: Path | None = None) -> Path | None:
+    """Find a rule file: a path (relative to `relative_to` first, then the working
+    directory), else a bundled name with or without `.yaml`. None when there is none,
+    also for names the operating system refuses (too long, embedded NUL)."""
+    candidates: list[Path] = []
+    raw = Path(spec)
+    if relative_to is not None and not raw.is_absolute():
+        candidates.append(relative_to / raw)
+    candidates.append(raw)
+    bundled = variants_dir()
+    candidates.append(bundled / spec)
+    if not spec.endswith((".yaml", ".yml")):
+        candidates.append(bundled / f"{spec}.yaml")
+        if relative_to is not None:
+            candidates.append(relative_to / f"{spec}.yaml")
+    for candidate in candidates:
+        try:
+            if candidate.is_file():
+                return candidate
+        except OSError:  # a name the system refuses (too long, ...): not a rule file
+            continue
+    return None
+
+
+def bundled_names() -> list[str]:
+    root = variants_dir()
+    return sorted(p.relative_to(root).as_posix() for p in root.rglob("*.yaml"))
+
+
+def _short(name: str) -> str:
+    return name.removesuffix(".yaml")
+
+
+def close_bundled(spec: str) -> str:
+    """"; did you mean 'house/x'?" for the bundled names whose file name (without folder and
+    `.yaml`) is close to the one in `spec`, or "" (the shared folder does not count)."""
+    by_base: dict[str, list[str]] = {}
+    for name in bundled_names():
+        by_base.setdefault(_short(name).rpartition("/")[2], []).append(_short(name))
+    found = [full for base in close_names(_short(spec).rpartition("/")[2], by_base) for full in by_base[base]]
+    return "; did you mean " + " or ".join(f"'{name}'" for name in found) + "?" if found else ""
+
+
+def not_found(spec: str, what: str) -> str:
+    """The message for a variant or overlay name that names no file: the close bundled
+    names ("did you mean") and the bundled names of that kind (variants are the top-level
+    files, overlays the ones in folders)."""
+    names = [_short(n) for n in bundled_names()]
+    kind = [n for n in names if ("/" in n) == (what != "variant")]
+    return (f"no {what} {spec!r}: not a file, and not a bundled name{close_bundled(spec)} "
+            f"(bundled {what}s: {', '.join(kind)}; see `sorry-play variants`)")

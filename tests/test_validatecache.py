@@ -1,0 +1,136 @@
+"""`sorry-play validate` through its cache (`authoring.validatecache`): a hit reports exactly
+what a fresh check reports; a changed file, overlay base or `extends:` lookup, another code
+fingerprint, or a damaged entry checks the file afresh."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from sorry_rules.authoring import validate, validatecache
+from sorry_rules.base import diskcache
+from sorry_rules.base.resources import CACHE_ENV, variants_dir
+
+TESTS = Path(__file__).parent
+BASE = (variants_dir() / "standard.yaml").read_text(encoding="utf-8")
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch) -> Path:
+    folder = tmp_path / "cache"
+    monkeypatch.setenv(CACHE_ENV, str(folder))
+    monkeypatch.chdir(tmp_path)
+    return folder
+
+
+def _no_checks(monkeypatch) -> None:
+    """From now on a file that is checked afresh fails the test (every result must be a hit)."""
+    def refuse(path):
+        raise AssertionError(f"{path} was checked again")
+    monkeypatch.setattr(validate, "validate_file_traced", refuse)
+
+
+def _entries(folder: Path) -> list[Path]:
+    return sorted(folder.glob(f"{validatecache.KIND}-*.json"))
+
+
+def test_a_hit_reports_exactly_what_a_fresh_check_reports(cache, monkeypatch):
+    """Every broken test file (errors and warnings of every stage), the test rule files and
+    the bundled variants: the cached report equals the fresh one, problem for problem."""
+    args = [str(TESTS / "broken"), str(TESTS / "rules"), str(variants_dir())]
+    fresh = validate.validate_paths(args)
+    first = validatecache.validate_paths(args)
+    assert first == fresh
+    assert fresh.warnings and fresh.errors
+    assert _entries(cache)
+    _no_checks(monkeypatch)
+    again = validatecache.validate_paths(args)
+    assert again == fresh
+    assert [p.format() for p in again.problems] == [p.format() for p in fresh.problems]
+
+
+def _write_pair(folder: Path, overlay_text: str = "extends: base.yaml\nname: overlay\n") -> tuple[Path, Path]:
+    base, overlay = folder / "base.yaml", folder / "overlay.yaml"
+    base.write_text(BASE, encoding="utf-8")
+    overlay.write_text(overlay_text, encoding="utf-8")
+    return base, overlay
+
+
+def test_a_changed_base_or_overlay_is_checked_again(cache, tmp_path):
+    base, overlay = _write_pair(tmp_path)
+    assert validatecache.file_problems(overlay) == validate.validate_file(overlay) == []
+    base.write_text(BASE.replace("side_length: 15", "side_length: 0"), encoding="utf-8")
+    broken_base = validatecache.file_problems(overlay)
+    assert broken_base and broken_base == validate.validate_file(overlay)
+    base.write_text(BASE, encoding="utf-8")
+    assert validatecache.file_problems(overlay) == []
+    overlay.write_text("extends: base.yaml\nname: overlay\npawns: 0\n", encoding="utf-8")
+    broken_overlay = validatecache.file_problems(overlay)
+    assert broken_overlay and broken_overlay == validate.validate_file(overlay)
+    assert any(p.file == "overlay.yaml" for p in broken_overlay)
+
+
+def test_an_extends_name_that_now_finds_another_file_is_checked_again(cache, tmp_path):
+    """`extends: standard` means the bundled variant until a file named `standard` appears
+    beside the overlay: the cached result must not outlive that."""
+    overlay = tmp_path / "overlay.yaml"
+    overlay.write_text("extends: standard\nname: overlay\n", encoding="utf-8")
+    assert validatecache.file_problems(overlay) == []
+    (tmp_path / "standard").write_text(BASE.replace("side_length: 15", "side_length: 0"), encoding="utf-8")
+    changed = validatecache.file_problems(overlay)
+    assert changed and changed == validate.validate_file(overlay)
+
+
+def test_a_damaged_or_foreign_entry_is_ignored_and_rewritten(cache, tmp_path, monkeypatch):
+    _, overlay = _write_pair(tmp_path, "extends: base.yaml\nname: overlay\nplayers: {min: 3, max: 2}\n")
+    expected = validate.validate_file(overlay)
+    assert expected
+    assert validatecache.file_problems(overlay) == expected
+    [entry] = _entries(cache)
+    stored = json.loads(entry.read_text(encoding="utf-8"))
+    # a payload changed without its checksum: a wrong message would be reported if trusted
+    tampered = dict(stored, payload=stored["payload"].replace("SR5", "SR9"))
+    for damage in (json.dumps(tampered), "{not json", "", json.dumps(dict(stored, key="0" * 64)), "[]"):
+        entry.write_text(damage, encoding="utf-8")
+        assert validatecache.file_problems(overlay) == expected
+        assert json.loads(entry.read_text(encoding="utf-8")) == stored  # rewritten whole
+    _no_checks(monkeypatch)
+    assert validatecache.file_problems(overlay) == expected
+
+
+def test_other_code_does_not_reuse_a_result(cache, tmp_path, monkeypatch):
+    _, overlay = _write_pair(tmp_path)
+    validatecache.file_problems(overlay)
+    monkeypatch.setattr(diskcache, "code_fingerprint", lambda: "another version of the code")
+    checked = []
+    real = validate.validate_file_traced
+    monkeypatch.setattr(validate, "validate_file_traced", lambda path: checked.append(path) or real(path))
+    assert validatecache.file_problems(overlay) == []
+    assert checked == [overlay]
+    assert len(_entries(cache)) == 2
+
+
+def test_no_cache_folder_still_validates(tmp_path, monkeypatch):
+    monkeypatch.setenv(CACHE_ENV, "off")
+    monkeypatch.chdir(tmp_path)
+    _, overlay = _write_pair(tmp_path, "extends: base.yaml\nname: overlay\npawns: 0\n")
+    assert validatecache.file_problems(overlay) == validate.validate_file(overlay) != []
+
+
+def test_the_code_fingerprint_names_the_package_and_python():
+    fingerprint = diskcache.code_fingerprint()
+    assert len(fingerprint) == 64 and fingerprint == diskcache.code_fingerprint()
+
+
+def test_the_command_prints_the_same_twice(cache):
+    """`sorry-play validate` on the broken corpus: the second run (every result cached) prints
+    the same bytes and exits the same way."""
+    from click.testing import CliRunner
+
+    from sorry_rules.cli.app import main
+
+    runs = [CliRunner().invoke(main, ["validate", "--format", "json", str(TESTS / "broken")]) for _ in range(2)]
+    assert runs[0].exit_code == runs[1].exit_code == 1
+    assert runs[0].stdout == runs[1].stdout and '"warnings"' in runs[0].stdout
