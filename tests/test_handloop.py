@@ -123,7 +123,7 @@ def test_the_hand_loop_is_for_random_players_and_a_fresh_turn_only():
     start = take_two.new_game(1, players=2)
     bots = [RandomPlayer(1, 0), RandomPlayer(1, 1)]
     assert handloop.applies(take_two, start, bots) and not handloop.applies(take_two, take_two.draw(start), bots)
-    freeze = load_game("standard", ("house/freeze.yaml",))  # marks: not generated
+    freeze = load_game("standard", ("house/freeze.yaml",))  # marks, draw play: players.fastloop plays it
     assert not handloop.applies(freeze, freeze.new_game(1, players=2), bots)
 
 

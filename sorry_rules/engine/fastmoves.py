@@ -407,19 +407,31 @@ def namespace(mechanics, weights: tuple = (), kinds: tuple = ()) -> dict:
             shielded[0], shielded[1] = before, marks.shields(kinds, before)
         return shielded[1]
 
-    def carries(before: tuple, c: int, sq: int, squares: tuple, chosen: tuple = ((), ())) -> list:
+    carried = [None, {}]  # the marks last asked about, and the answers for them
+
+    def carries(before: tuple, c: int, sq: int, squares: tuple, chosen: tuple = ((), ())) -> tuple:
         """The "carry" events of each kind of pawn that may leave the shared square sq (as
         `MarkedMechanics.from_start`: no pawn whose marks make it immobile), only those
         carrying every mark of chosen[0] and none of chosen[1] (a selector's `marked` /
-        `unmarked`)."""
-        options = marks.shared_kinds(before, c, sq, squares.count(sq)) if any(before) else [()]
+        `unmarked`). Remembered for the marks last asked about (the answer depends on them,
+        the colour, the square, its pawn count and `chosen` only)."""
+        if carried[0] is not before:
+            carried[0], carried[1] = before, {}
+        key = (c, sq, squares.count(sq), chosen)
+        known = carried[1].get(key)
+        if known is None:
+            known = carried[1][key] = tuple(_carries(before, c, sq, key[2], chosen))
+        return known
+
+    def _carries(before: tuple, c: int, sq: int, pawns: int, chosen: tuple) -> list:
+        options = marks.shared_kinds(before, c, sq, pawns) if any(before) else [()]
         out = []
-        for carried in options:
-            has = {k for k, _ in carried}
+        for option in options:
+            has = {k for k, _ in option}
             if any(kinds[k].immobile for k in has):
                 continue
             if all(k in has for k in chosen[0]) and not any(k in has for k in chosen[1]):
-                out.append(tuple((marks.CARRY, c, sq, k, by) for k, by in carried))
+                out.append(tuple((marks.CARRY, c, sq, k, by) for k, by in option))
         return out
 
     return {

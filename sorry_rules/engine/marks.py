@@ -189,13 +189,15 @@ def fit(marks: tuple, placement, exclusive: int) -> tuple:
 
 
 def turn_begins(kinds, marks: tuple, colour: int) -> tuple:
-    """`marks` without those of kinds that last until `colour`'s next turn, placed by `colour`."""
-    out = []
-    for kind, entries in zip(kinds, marks):
+    """`marks` without those of kinds that last until `colour`'s next turn, placed by `colour`:
+    `marks` itself when none ends (so that caches keyed on the marks' identity keep hitting)."""
+    out = None
+    for k, (kind, entries) in enumerate(zip(kinds, marks)):
         if kind.until == "next_turn" and any(e[2] == colour for e in entries):
-            entries = tuple(e for e in entries if e[2] != colour)
-        out.append(entries)
-    return tuple(out)
+            if out is None:
+                out = list(marks)
+            out[k] = tuple(e for e in entries if e[2] != colour)
+    return marks if out is None else tuple(out)
 
 
 #: which pawns of a move a consequence marks (`after: ... mark: {KIND: WHICH}`)
@@ -248,9 +250,14 @@ def shared_kinds(marks: tuple, c: int, sq: int, pawns: int) -> list:
     return [tuple(x for x in combo if x is not None) for combo in product(*choices)]
 
 
+_NO_SHIELDS = (frozenset(), frozenset())
+
+
 def shields(kinds, marks: tuple) -> tuple[frozenset, frozenset]:
     """(still, guard): the (colour, square) of pawns that may not move and of those that may
     not be moved, on squares below X (pawns in Start and Home are judged one by one)."""
+    if not any(marks):
+        return _NO_SHIELDS
     still, guard = set(), set()
     for kind, entries in zip(kinds, marks):
         if kind.immobile:

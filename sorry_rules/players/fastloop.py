@@ -12,7 +12,11 @@ same moves told apart by exact placement keys) and builds only the chosen `Move`
 
 It applies to draw-play track games whose every card has generated moves, started with no
 card drawn (`applies`); filters, consequences (`after:`), counters and bonus turns run as in
-`Game.card_moves` and `Game.apply` (the engine's `moverules` functions). `play_game` uses it
+`Game.card_moves` and `Game.apply` (the engine's `moverules` functions). Marks (`State.marks`)
+live in a local too and change as `Game.apply` changes them (the chosen move's marks, those
+its consequences place, those that end when a turn begins: `engine.marks`); a variant with
+marks has no candidates flavour and plays with the Moves flavour (`table[card][colour]
+(placement, marks)`). `play_game` uses it
 then, `players.handloop` for hand play and turn policies, and its own loop otherwise
 (tests/test_codegen.py plays both on many seeds).
 """
@@ -21,12 +25,13 @@ from __future__ import annotations
 
 from sorry_rules.base.errors import IllegalMoveError
 from sorry_rules.engine.game import Move, State
+from sorry_rules.engine.marks import consequence_marks, turn_begins
 from sorry_rules.engine.mechanics import DRAW_AGAIN
 from sorry_rules.engine.moverules import filter_moves, run_consequences
 from sorry_rules.engine.rng import below_at, shuffled
 from sorry_rules.players.protocol import RandomPlayer
 
-_COVERED = frozenset({"board:track", "turn:draw", "filters", "after", "counters", "geometry"})
+_COVERED = frozenset({"board:track", "turn:draw", "filters", "after", "counters", "geometry", "marks"})
 
 
 def applies(game, state, players) -> bool:
@@ -67,6 +72,30 @@ def _choose_candidate(select, placement, key: int, card: int, base: int, plies: 
     return to_move(candidate, placement, card), choice, options, candidate[0]
 
 
+def _choose_move(table, filters, colour: int, card: int, placement, counters, marks, base: int, plies: int) -> tuple:
+    """(move, choice, options) by the Moves flavour `table` (functions of the placement, and
+    of the marks when `marks` is not None), the moves as `Game.card_moves` lists them."""
+    function = table[card][colour]
+    moves, flags = function(placement) if marks is None else function(placement, marks)
+    if filters:
+        moves = filter_moves(filters, colour, moves, counters)[0]
+    if not moves:
+        moves = [Move(card, placement, (), bool(flags & DRAW_AGAIN), "forfeit")]
+    options = len(moves)
+    choice = 0 if options == 1 else below_at(base, plies, options)
+    return moves[choice], choice, options
+
+
+def _marks_after(game, marks: tuple, move: Move, fired, colour: int) -> tuple:
+    """The marks once `move` of `colour` and its `fired` consequences are played (as `Game.apply`,
+    before the next turn begins)."""
+    if move.kind == "move":
+        marks = move.marks
+    if fired:
+        marks = consequence_marks(game.marks, game.layout, marks, fired, colour, move)
+    return marks
+
+
 def play_random(game, state, players, on_turn, max_plies: int, record, turn_type) -> State:
     """Play from `state` as `runner.play_game` would with these random `players` (see the
     module docstring; call only when `applies`); `on_turn` gets `turn_type` (`runner.Turn`)
@@ -77,7 +106,9 @@ def play_random(game, state, players, on_turn, max_plies: int, record, turn_type
     pile, discard = list(state.pile), list(state.discard)
     fast = game.fast_moves
     table, select, to_move = fast.table, fast.select, fast.move
-    plain = not filters and not after  # nothing reads a Move before it is chosen
+    marked = fast.takes_marks
+    marks = state.marks  # () without marks
+    plain = not filters and not after and not marked  # nothing reads a Move before it is chosen
     key = fast.key(placement) if plain else 0
     bases = [player.base for player in players]
     count = len(seats)
@@ -98,25 +129,22 @@ def play_random(game, state, players, on_turn, max_plies: int, record, turn_type
             move, choice, options, key = _choose_candidate(select[card][colour], placement, key, card, bases[turn],
                                                            plies, to_move)
         else:
-            moves, flags = table[card][colour](placement)
-            if filters:
-                moves = filter_moves(filters, colour, moves, counters)[0]
-            if not moves:
-                moves = [Move(card, placement, (), bool(flags & DRAW_AGAIN), "forfeit")]
-            options = len(moves)
-            choice = 0 if options == 1 else below_at(bases[turn], plies, options)
-            move = moves[choice]
+            move, choice, options = _choose_move(table, filters, colour, card, placement, counters,
+                                                 marks if marked else None, bases[turn], plies)
         if choices is not None:
             choices.append(choice)
         discard.append(card)
         placement = move.placement
         seat = turn
+        fired = ()
         if after and move.kind in ("move", "pass"):
-            counters, extra, _ = run_consequences(after, colour, move, counters)
+            counters, extra, fired = run_consequences(after, colour, move, counters)
             bonus += extra
+        if marked:
+            marks = _marks_after(game, marks, move, fired, colour)
         if move.kind == "move" and (check_always or reaches_home(move.events, home)):
             for k in range(count):
-                if win_holds(seats[(seat + k) % count], placement, counters):
+                if win_holds(seats[(seat + k) % count], placement, counters, marks):
                     winner = (seat + k) % count
                     break
         if winner is None and not move.draw_again:
@@ -124,8 +152,12 @@ def play_random(game, state, players, on_turn, max_plies: int, record, turn_type
                 bonus -= 1
             else:
                 turn = (turn + 1) % count
+                if marked:
+                    marks = turn_begins(game.marks, marks, seats[turn])
         plies += 1
         if on_turn is not None:
             on_turn(turn_type(plies, seat, card, move, choice, options),
-                    State(placement, seats, turn, None, None, tuple(pile), tuple(discard), rng, winner, plies, counters, bonus))
-    return State(placement, seats, turn, None, None, tuple(pile), tuple(discard), rng, winner, plies, counters, bonus)
+                    State(placement, seats, turn, None, None, tuple(pile), tuple(discard), rng, winner, plies, counters, bonus,
+                          marks))
+    return State(placement, seats, turn, None, None, tuple(pile), tuple(discard), rng, winner, plies, counters, bonus,
+                 marks)
