@@ -316,8 +316,8 @@ class _FlatRun(_Run):
         if self.chosen is None:
             before = self.placement
             super().apply(move, drawn)
-            if move.placement != before:
-                self.P, self.occ, _ = self.flat.position(move.placement)
+            if move.placement != before:  # in place: the loop holds the lists
+                self.P[:], self.occ[:], _ = self.flat.position(move.placement)
             return
         card, candidate = self.chosen
         self.chosen = None
@@ -342,6 +342,9 @@ def play_random(game, state, players, on_turn, max_plies: int, record, turn_type
     bases = [player.base for player in players]
     choices = record.choices if record is not None else None
     hand_play, take = run.hands is not None, game.take
+    if flat and hand_play and not run.moves:
+        _play_hands(run, bases, choices if choices is not None else [], max_plies)
+        return run.state()
     while run.winner is None and run.plies < max_plies:
         seat = run.turn
         colour = run.seats[seat]
@@ -359,3 +362,45 @@ def play_random(game, state, players, on_turn, max_plies: int, record, turn_type
         if on_turn is not None:
             on_turn(turn_type(run.plies, seat, move.card, move, choice, total), run.state())
     return run.state()
+
+
+def _play_hands(run: _FlatRun, bases: list, choices: list, max_plies: int) -> None:
+    """`play_random`'s loop for hand play over the flat flavour when no `Move` is wanted (no
+    `on_turn`, no consequences), with `_FlatRun`'s steps for a card's candidate inlined (the
+    common turn); hand actions and the engine's moves go through `_FlatRun`."""
+    hands, deck, seats, by_colour, may_pass = run.hands, run.deck, run.seats, run.flat_select, run.may_pass
+    P, occ, flat_apply, discard = run.P, run.occ, run.flat.apply, run.deck.discard
+    args = (P, occ, 0)  # keys relative to this position
+    while run.winner is None and run.plies < max_plies:
+        seat = run.turn
+        hand, colour = hands[seat], seats[seat]
+        groups, total = _playable(by_colour[colour], may_pass, sorted(set(hand)), args)
+        extra = run._actions(colour) if run.action_cards else []
+        if not total and not extra:
+            groups, extra, total = run.options(sorted(set(hand)), None, colour)
+        else:
+            total += len(extra)
+        choice = 0 if total == 1 else below_at(bases[seat], run.plies, total)
+        choices.append(choice)
+        if choice >= total - len(extra):
+            run.apply(run.pick(groups, extra, total, choice), [])
+            discard = run.deck.discard  # a reshuffle makes new lists
+            continue
+        for card, candidates in groups:
+            if choice < len(candidates):
+                candidate = candidates[choice]
+                break
+            choice -= len(candidates)
+        discard.append(card)
+        hand.remove(card)
+        if deck.pile:
+            hand.append(deck.pile.pop())
+        else:
+            drawn = deck.take()
+            discard = deck.discard
+            if drawn is not None:
+                hand.append(drawn)
+        run._placement = None
+        if candidate[2] != PASS_CODE and (flat_apply(candidate, P, occ) or run.check_always):
+            run._check_winner()
+        run._next_turn(candidate[1], False)
