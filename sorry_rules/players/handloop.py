@@ -15,8 +15,13 @@ counts), so it reaches the same final `State`, records the same choices and make
 
 It keeps the state in a small mutable `_Run` and builds a `State` only for `on_turn`, for
 the engine's own moves (below) and at the end. It asks the generated move functions for
-candidates (`FastMoves.select`: each card's moves told apart by exact placement keys) and
-builds only the chosen `Move`. The rarer turns are listed by `Game.legal_moves` itself on a
+candidates and builds only the chosen `Move`: the flat flavour (`FastMoves.flat`,
+`engine.flatstate`; `_FlatRun`) where the game has it and no filters, over sorted pawn
+lists and an occupancy list kept in place, the chosen candidate played on them in place,
+its `Move` built only for `on_turn` or consequences (with neither, hand play runs
+`_play_hands`, the common turn inlined); else the candidates flavour (`FastMoves.select`:
+each card's moves told apart by exact placement keys). Both list the same candidates in
+the same order. The rarer turns are listed by `Game.legal_moves` itself on a
 position with the turn's cards: every turn of a game with filters (they judge `Move`s), and a
 turn where no card can move (the redraw, discard or forfeit moves). It applies to track games
 whose every card has a generated function, started with no card drawn (`applies`);
