@@ -189,3 +189,27 @@ def test_the_unrolled_shuffle_and_choice_give_the_same_numbers():
     for n in (1, 2, 3, 7, 45, 255, 256, 1000, 2**40 + 3):
         for index in range(50):
             assert below_at(12345, index, n) == below(stream_at(12345, index), n)[1]
+
+
+def test_hostile_names_never_reach_the_flat_source_of_hand_play(tmp_path):
+    """Hand play with a hand action (the flat flavour is written for it too): the same
+    source as the plain names', none of the names in it."""
+    def hand_play(data, card_name, action_name, label):
+        data["turn"].update({"source": "hand", "hand_size": 5, "stuck": "discard_one"})
+        data["turn"]["actions"] = {action_name: {"cards": [card_name], "others": {"min": 1, "max": 2}, "label": label}}
+        return data
+
+    data = _standard_data()
+    colours = dict(zip(data["colours"], HOSTILE))
+    cards = {name: f"{HOSTILE[i % len(HOSTILE)]}{i}" for i, name in enumerate(data["deck"])}
+    data["colours"] = [colours[c] for c in data["colours"]]
+    data["deck"] = {cards[k]: v for k, v in data["deck"].items()}
+    data["cards"] = {cards[k]: v for k, v in data["cards"].items()}
+    data["name"] = HOSTILE[0]
+    hostile = load_game(_write(tmp_path, hand_play(data, cards["8"], HOSTILE[1], HOSTILE[2]), "hostile-hand"))
+    plain = load_game(_write(tmp_path, hand_play(_standard_data(), "8", "mulligan", "mulligan"), "plain-hand"))
+    assert hostile.hand_play and "actions" in hostile.features()
+    source = _flat(hostile).source
+    assert source == _flat(plain).source
+    for name in (*hostile.colours, *hostile.card_names, hostile.name, HOSTILE[1], HOSTILE[2], "import", "'", "red"):
+        assert name not in source

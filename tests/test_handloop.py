@@ -67,9 +67,19 @@ def _run(game, seed: int, players: int, player_type, max_plies: int | None = Non
     return final, turns, record.choices, record.finished
 
 
+def _run_quiet(game, seed: int, players: int, max_plies: int | None = None):
+    """`_run` with no `on_turn` (the flat hand loop's inlined path where it applies)."""
+    start = game.new_game(seed, players=players)
+    record = GameRecord(seed, start.seats, start.turn)
+    limit = {} if max_plies is None else {"max_plies": max_plies}
+    final = play_game(game, start, [RandomPlayer(seed, s) for s in range(players)], record=record, **limit)
+    return final, record.choices, record.finished
+
+
 def _check_same_games(fast, reference, games: int, max_plies: int | None = None) -> int:
-    """Every seed and player count: the lean loop = play_game's own loop on the generated moves
-    = play_game's own loop on the interpreter. Returns the plies played (for a sanity check)."""
+    """Every seed and player count: the lean loop (with and without `on_turn`) = play_game's
+    own loop on the generated moves = play_game's own loop on the interpreter. Returns the
+    plies played (for a sanity check)."""
     plies = 0
     for seed in range(games):
         players = fast.players_min + seed % (fast.players_max - fast.players_min + 1)
@@ -79,6 +89,7 @@ def _check_same_games(fast, reference, games: int, max_plies: int | None = None)
         lean = _run(fast, seed, players, RandomPlayer, max_plies)
         assert lean == _run(fast, seed, players, OwnLoopRandom, max_plies), (seed, players)
         assert lean == _run(reference, seed, players, RandomPlayer, max_plies), (seed, players)
+        assert _run_quiet(fast, seed, players, max_plies) == (lean[0], lean[2], lean[3]), (seed, players)
         plies += lean[0].plies
     return plies
 
@@ -89,6 +100,16 @@ def test_the_hand_loop_plays_the_reference_games(spec, rules, games):
     fast, reference = _games(spec, rules)
     assert fast.fast_moves is not None and fast.features() <= COVERED
     assert _check_same_games(fast, reference, games) > 0
+
+
+@pytest.mark.parametrize("spec,rules", CASES[:5], ids=[f"{s}{''.join('+' + r for r in rules)}" for s, rules in CASES[:5]])
+def test_the_hand_loop_over_the_candidates_flavour_plays_the_same_games(spec, rules):
+    """Without the flat flavour (a game whose flat functions were not generated) the hand
+    loop lists the candidates of `FastMoves.select`: the same games."""
+    fast, reference = _games(spec, rules)
+    assert fast.fast_moves.flat is not None  # hand play and turn policies have the flat flavour
+    fast.fast_moves.flat = None
+    assert _check_same_games(fast, reference, 3) > 0
 
 
 @pytest.mark.parametrize("name,base", WRITTEN, ids=[f"{n}-{b}" for n, b in WRITTEN])

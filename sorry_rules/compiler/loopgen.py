@@ -35,11 +35,12 @@ from sorry_rules.engine.fastmoves import namespace, placement_key, placement_wei
 from sorry_rules.engine.flatstate import FlatMoves, Slides, flat_namespace
 from sorry_rules.engine.mechanics import DRAW_AGAIN, PASS
 
-#: features of games the flat loop never plays (hand play; filters choose among whole Moves)
 #: the features a flat flavour is written for (and every `rules.` switch `codegen.COVERED` has):
-#: draw play on a track with consequences and counters; not hand play, filters, turn
-#: policies, marks or `geometry:` (a feature added later is not flat until it is listed here)
-_FLAT = frozenset({"board:track", "turn:draw", "after", "counters"})
+#: play on a track, drawn or from hands, with consequences, counters and turn policies (the
+#: functions read only the position; the loops handle the rest: `players.flatloop` draw play,
+#: `players.handloop` hands and policies); not filters (they choose among whole Moves), marks
+#: or `geometry:` (a feature added later is not flat until it is listed here)
+_FLAT = frozenset({"board:track", "turn:draw", "turn:hand", "after", "counters", "actions", "turn.take", "turn.redraw"})
 
 #: payload codes of the plain outcomes (`distinct_by_construction`)
 _DISTINCT_CODES = ("0,", "2,", "3,")
@@ -552,8 +553,8 @@ def _compiled(source: str):
 
 def flat_moves(game, programs, card_asts) -> FlatMoves | None:
     """The flat-state move functions of `game`, or None when the generator does not cover
-    the game or one of its cards, or the game plays from hands or filters its moves (the
-    flat loop never plays those; the other loops do)."""
+    the game or one of its cards, or the game filters its moves (the flat loops never play
+    those; the other loops do)."""
     if not game.features() <= COVERED or not all(f in _FLAT or f.startswith("rules.") for f in game.features()):
         return None
     mechanics = game.mechanics

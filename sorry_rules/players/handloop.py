@@ -15,8 +15,13 @@ counts), so it reaches the same final `State`, records the same choices and make
 
 It keeps the state in a small mutable `_Run` and builds a `State` only for `on_turn`, for
 the engine's own moves (below) and at the end. It asks the generated move functions for
-candidates (`FastMoves.select`: each card's moves told apart by exact placement keys) and
-builds only the chosen `Move`. The rarer turns are listed by `Game.legal_moves` itself on a
+candidates and builds only the chosen `Move`: the flat flavour (`FastMoves.flat`,
+`engine.flatstate`; `_FlatRun`) where the game has it and no filters, over sorted pawn
+lists and an occupancy list kept in place, the chosen candidate played on them in place,
+its `Move` built only for `on_turn` or consequences (with neither, hand play runs
+`_play_hands`, the common turn inlined); else the candidates flavour (`FastMoves.select`:
+each card's moves told apart by exact placement keys). Both list the same candidates in
+the same order. The rarer turns are listed by `Game.legal_moves` itself on a
 position with the turn's cards: every turn of a game with filters (they judge `Move`s), and a
 turn where no card can move (the redraw, discard or forfeit moves). It applies to track games
 whose every card has a generated function, started with no card drawn (`applies`);
@@ -30,6 +35,7 @@ from operator import itemgetter
 
 from sorry_rules.base.errors import IllegalMoveError
 from sorry_rules.engine.fastmoves import PASS_CODE
+from sorry_rules.engine.flatstate import freeze
 from sorry_rules.engine.game import Move, State
 from sorry_rules.engine.moverules import run_consequences
 from sorry_rules.engine.rng import below_at, shuffled
@@ -86,17 +92,18 @@ class _Deck:
         return cards
 
 
-def _playable(select, may_pass, cards, placement, key) -> tuple[list, int]:
+def _playable(select, may_pass, cards, args: tuple) -> tuple[list, int]:
     """Several cards together (a hand, the cards drawn at once), as `Game.legal_moves` lists them:
     `[(card, candidates)]` of the cards that can move a pawn (P4), passes kept only when
-    every one of them offers one (A21), and the number of candidates. `may_pass[card]`:
-    whether the card's candidates may include a pass (`FastMoves.passes`)."""
+    every one of them offers one (A21), and the number of candidates. `select[card](*args)`
+    gives the card's candidates; `may_pass[card]`: whether they may include a pass
+    (`FastMoves.passes`)."""
     groups = []
     total = 0
     declinable = True
     passing = False
     for card in cards:
-        candidates = select[card](placement, key)[0]
+        candidates = select[card](*args)[0]
         if not candidates:
             continue
         if not may_pass[card]:
@@ -154,15 +161,21 @@ class _Run:
         if self.filters:
             moves = self.game.legal_moves(self._position(drawn))
             return [], moves, len(moves)
+        select, args = self._functions(colour)
         if drawn is None or len(drawn) > 1:
-            groups, total = _playable(self.select[colour], self.may_pass, cards, self.placement, self.key)
+            groups, total = _playable(select, self.may_pass, cards, args)
         else:
-            candidates = self.select[colour][cards[0]](self.placement, self.key)[0]
+            candidates = select[cards[0]](*args)[0]
             groups, total = ([(cards[0], candidates)] if candidates else []), len(candidates)
         extra = self._actions(colour) if drawn is None else []
         if not total and not extra:
             extra = self.game.legal_moves(self._position(drawn))
         return groups, extra, total + len(extra)
+
+    def _functions(self, colour: int) -> tuple:
+        """(select, args): the move functions of a player of `colour` by card, and what they
+        are called with (`FastMoves.select`: the placement and its key)."""
+        return self.select[colour], (self.placement, self.key)
 
     def _position(self, drawn: list | None = None) -> State:
         """The position of the turn for the engine's own moves and a turn policy's condition:
@@ -198,39 +211,52 @@ class _Run:
     # ---- applying ------------------------------------------------------------------------
     def apply(self, move: Move, drawn: list) -> None:
         """`Game.apply` on the run's fields; `drawn` the cards drawn this turn (draw play)."""
-        deck = self.deck
-        if move.card is not None:
-            deck.discard.append(move.card)
-        if move.cards:
-            deck.discard.extend(move.cards)
-        if len(drawn) > 1:
-            unplayed = list(drawn)
-            unplayed.remove(move.card)
-            deck.discard.extend(unplayed)
-        if self.hands is not None and move.card is not None:
-            self._refill(move)
+        self._discard(move.card, move.cards, drawn)
         self.placement = move.placement
         kind = move.kind
         if self.after and kind in ("move", "pass"):
-            self.counters, extra, _ = run_consequences(self.after, self.seats[self.turn], move, self.counters)
-            self.bonus += extra
+            self._consequences(move)
         if kind == "move" and (self.check_always or reaches_home(move.events, self.home)):
             self._check_winner()
+        self._next_turn(move.draw_again, kind == REDRAW)
+
+    def _discard(self, card, cards: tuple, drawn: list) -> None:
+        """The cards a move plays (`card`, or None, and `cards`) go to the discards, then the
+        unplayed of those `drawn` together; a hand gives up the played and is refilled."""
+        discard = self.deck.discard
+        if card is not None:
+            discard.append(card)
+        if cards:
+            discard.extend(cards)
+        if len(drawn) > 1:
+            unplayed = list(drawn)
+            unplayed.remove(card)
+            discard.extend(unplayed)
+        if self.hands is not None and card is not None:
+            self._refill((card,) + cards)
+
+    def _consequences(self, move: Move) -> None:
+        """The variant's consequences (`after:`) of a move or a pass: counters, bonus turns."""
+        self.counters, extra, _ = run_consequences(self.after, self.seats[self.turn], move, self.counters)
+        self.bonus += extra
+
+    def _next_turn(self, draw_again: bool, redrew: bool) -> None:
+        """The turn passes on unless won, drawn again or a bonus turn is due (`Game.apply`)."""
         turn = self.turn
-        if self.winner is None and not move.draw_again:
+        if self.winner is None and not draw_again:
             if self.bonus:
                 self.bonus -= 1
             else:
                 self.turn = (turn + 1) % len(self.seats)
-        self.redraws = 0 if self.redraw is None or turn != self.turn else self.redraws + (kind == REDRAW)
+        self.redraws = 0 if self.redraw is None or turn != self.turn else self.redraws + redrew
         self.plies += 1
 
-    def _refill(self, move: Move) -> None:
-        """The cards `move` plays leave the hand and as many are drawn (as in `Game.apply`)."""
+    def _refill(self, played: tuple) -> None:
+        """The cards `played` leave the hand and as many are drawn (as in `Game.apply`)."""
         hand = self.hands[self.turn]
-        for card in (move.card,) + move.cards:
+        for card in played:
             hand.remove(card)
-        for _ in range(1 + len(move.cards)):
+        for _ in range(len(played)):
             card = self.deck.take()
             if card is not None:
                 hand.append(card)
@@ -245,15 +271,85 @@ class _Run:
                 return
 
 
+class _FlatRun(_Run):
+    """`_Run` over the flat flavour (`FastMoves.flat`, `engine.flatstate`), for games with no
+    filters: the position kept in place as sorted pawn lists and an occupancy list, every
+    card's candidates listed from it (the same lists as `FastMoves.select`), the chosen
+    candidate played on it in place. A `Move` is built for the chosen candidate only where
+    something reads it (`moves`: an `on_turn`, or consequences), the placement only where
+    it is read (winner checks, the engine's own moves, states); the other moves (hand
+    actions, the engine's) are applied as `_Run` does and the flat position rebuilt."""
+
+    def __init__(self, game, state: State, colours: tuple, moves: bool):
+        super().__init__(game, state, colours)
+        flat = game.fast_moves.flat
+        self.flat = flat
+        self.P, self.occ, _ = flat.position(state.placement)
+        self.flat_select = [tuple(flat.table[card][c] for card in range(len(game.card_names))) for c in colours]
+        self.moves = moves or bool(self.after)
+        self.chosen = None
+
+    @property
+    def placement(self) -> tuple:
+        """The placement now (built from the flat lists when first read after a move)."""
+        if self._placement is None:
+            self._placement = freeze(self.P)
+        return self._placement
+
+    @placement.setter
+    def placement(self, placement: tuple) -> None:
+        self._placement = placement
+
+    def _functions(self, colour: int) -> tuple:
+        return self.flat_select[colour], (self.P, self.occ, 0)  # keys relative to this position
+
+    def pick(self, groups: list, extra: list, total: int, choice: int) -> Move | None:
+        """The chosen move: a `Move` for one of `extra`; for a candidate, kept as `chosen`,
+        its `Move` when `moves` asks for it, else None."""
+        listed = total - len(extra)
+        if choice >= listed:
+            return extra[choice - listed]
+        for card, candidates in groups:
+            if choice < len(candidates):
+                self.chosen = card, candidates[choice]
+                return self.flat.move(candidates[choice], self.placement, card) if self.moves else None
+            choice -= len(candidates)
+        raise AssertionError("choice out of range")  # pragma: no cover (choice < total)
+
+    def apply(self, move: Move | None, drawn: list) -> None:
+        """`_Run.apply` for the move `pick` gave: the chosen candidate played in place."""
+        if self.chosen is None:
+            before = self.placement
+            super().apply(move, drawn)
+            if move.placement != before:  # in place: the loop holds the lists
+                self.P[:], self.occ[:], _ = self.flat.position(move.placement)
+            return
+        card, candidate = self.chosen
+        self.chosen = None
+        self._discard(card, (), drawn)
+        if self.after:
+            self._consequences(move)
+        if candidate[2] != PASS_CODE:
+            reached = self.flat.apply(candidate, self.P, self.occ)
+            self._placement = None
+            if self.check_always or reached:
+                self._check_winner()
+        self._next_turn(candidate[1], False)
+
+
 def play_random(game, state, players, on_turn, max_plies: int, record, turn_type) -> State:
     """Play from `state` as `runner.play_game` would with these random `players` (see the
     module docstring; call only when `applies`); `on_turn` gets `turn_type` (`runner.Turn`)
     records as there, `record` (a `runner.GameRecord` or None) gets the choices."""
     colours = tuple(range(game.layout.C))
-    run = _Run(game, state, colours)
+    flat = game.fast_moves.flat is not None and not game.filters
+    run = _FlatRun(game, state, colours, on_turn is not None) if flat else _Run(game, state, colours)
     bases = [player.base for player in players]
     choices = record.choices if record is not None else None
     hand_play, take = run.hands is not None, game.take
+    if flat and hand_play and not run.moves:
+        _play_hands(run, bases, choices if choices is not None else [], max_plies)
+        return run.state()
     while run.winner is None and run.plies < max_plies:
         seat = run.turn
         colour = run.seats[seat]
@@ -271,3 +367,45 @@ def play_random(game, state, players, on_turn, max_plies: int, record, turn_type
         if on_turn is not None:
             on_turn(turn_type(run.plies, seat, move.card, move, choice, total), run.state())
     return run.state()
+
+
+def _play_hands(run: _FlatRun, bases: list, choices: list, max_plies: int) -> None:
+    """`play_random`'s loop for hand play over the flat flavour when no `Move` is wanted (no
+    `on_turn`, no consequences), with `_FlatRun`'s steps for a card's candidate inlined (the
+    common turn); hand actions and the engine's moves go through `_FlatRun`."""
+    hands, deck, seats, by_colour, may_pass = run.hands, run.deck, run.seats, run.flat_select, run.may_pass
+    P, occ, flat_apply, discard = run.P, run.occ, run.flat.apply, run.deck.discard
+    args = (P, occ, 0)  # keys relative to this position
+    while run.winner is None and run.plies < max_plies:
+        seat = run.turn
+        hand, colour = hands[seat], seats[seat]
+        groups, total = _playable(by_colour[colour], may_pass, sorted(set(hand)), args)
+        extra = run._actions(colour) if run.action_cards else []
+        if not total and not extra:
+            groups, extra, total = run.options(sorted(set(hand)), None, colour)
+        else:
+            total += len(extra)
+        choice = 0 if total == 1 else below_at(bases[seat], run.plies, total)
+        choices.append(choice)
+        if choice >= total - len(extra):
+            run.apply(run.pick(groups, extra, total, choice), [])
+            discard = run.deck.discard  # a reshuffle makes new lists
+            continue
+        for card, candidates in groups:
+            if choice < len(candidates):
+                candidate = candidates[choice]
+                break
+            choice -= len(candidates)
+        discard.append(card)
+        hand.remove(card)
+        if deck.pile:
+            hand.append(deck.pile.pop())
+        else:
+            drawn = deck.take()
+            discard = deck.discard
+            if drawn is not None:
+                hand.append(drawn)
+        run._placement = None
+        if candidate[2] != PASS_CODE and (flat_apply(candidate, P, occ) or run.check_always):
+            run._check_winner()
+        run._next_turn(candidate[1], False)
