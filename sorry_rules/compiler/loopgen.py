@@ -307,8 +307,8 @@ class FlatWriter(CardWriter):
 
     def split_first(self, c1: int, rows: dict, control: str, steps: int, X: int, C: int) -> None:
         """The first part moved by a colour-c1 pawn, each second part after it. A first part
-        that bumps or slides is played here (`pre`: its relocations and events, candidates
-        of code 10) unless it sends back a pawn of the player's own colours (the
+        that bumps or slides is played here (`pre`: the (colour, square) of the pawns it
+        sends back, `end1` where it ends; candidates of code 10) unless it sends back a pawn of the player's own colours (the
         interpreter's `split_second` then, as for every first part in `CardWriter`)."""
         own = self.module.constant(f"OWN{int(self.player)}", tuple(c in self.colours for c in range(C)))
         self.line("i1 = -1")
@@ -333,13 +333,13 @@ class FlatWriter(CardWriter):
         self.line("                    continue")
         self.line(f"                if not sends_back(rs[2], {own}):")
         self.line("                    k1, end1 = rs[0], rs[1]")
-        self.line(f"                    pre = chain(None, {c1}, sq1, to1, end1, rs[2])")
+        self.line("                    pre = rs[2]")
         self.line("            elif o1 >= 0:")
         self.line(f"                if not {self.bump_table(c1)}[o1]:")
         self.line("                    continue")
         self.line(f"                if not {own}[o1]:")
         self.line("                    k1 = k1 - ES[o1][to1] + ES[o1][STARTS[o1]]")
-        self.line(f"                    pre = chain(None, {c1}, sq1, to1, to1, ((o1, to1),))")
+        self.line("                    pre = ((o1, to1),)")
         self.line(f"            if pre is None and (o1 >= 0 or SLIDE{c1}[to1]):")
         self.line(f"                for rl in split_second({c1}, i1, sq1, to1, {control}, "
                   f"{rows[c1].replace('SPLIT', 'REST')}[part], P):")
@@ -349,7 +349,7 @@ class FlatWriter(CardWriter):
         self.line("                continue")
         self.line("        occ[sq1] = -1")
         self.line("        if pre is not None:")
-        self.line("            for o, s in pre[2]:")
+        self.line("            for o, s in pre:")
         self.line("                occ[s] = -1")
         self.line(f"        if end1 < {X}:")
         self.line(f"            occ[end1] = {c1}")
@@ -358,7 +358,7 @@ class FlatWriter(CardWriter):
         self.line(f"        if end1 < {X}:")
         self.line("            occ[end1] = -1")
         self.line("        if pre is not None:")
-        self.line("            for o, s in pre[2]:")
+        self.line("            for o, s in pre:")
         self.line("                occ[s] = o")
         self.line(f"        occ[sq1] = {c1}")
 
@@ -385,13 +385,13 @@ class FlatWriter(CardWriter):
         self.line(f"                    rs = slide_land({c2}, sq2, to2, occ, k1)")
         self.line("                    if rs is not None:")
         self.indent(6)
-        self.split_outcome(c2, "rs[0]", f"9, {c1}, sq1, to1, {c2}, sq2, to2, rs[1], rs[2]", "rs[1], rs[2]")
+        self.split_outcome(c1, c2, "rs[0]", f"9, {c1}, sq1, to1, {c2}, sq2, to2, rs[1], rs[2]", "rs[1], rs[2]")
         self.indent(-6)
         self.line("                    continue")
         self.line("                if o2 >= 0:")
         self.line(f"                    if {self.bump_table(c2)}[o2]:")
         self.indent(6)
-        self.split_outcome(c2, f"{first} - ES[o2][to2] + ES[o2][STARTS[o2]]",
+        self.split_outcome(c1, c2, f"{first} - ES[o2][to2] + ES[o2][STARTS[o2]]",
                            f"8, {c1}, sq1, to1, {c2}, sq2, to2, o2, STARTS[o2]", "to2, ((o2, to2),)")
         self.indent(-6)
         self.line("                    continue")
@@ -404,20 +404,20 @@ class FlatWriter(CardWriter):
             self.line("            if pre is None and to2 != sq1:")
             self.line("                continue")
         self.indent(3)
-        self.split_outcome(c2, first, f"4, {c1}, sq1, to1, {c2}, sq2, to2", "to2, ()")
+        self.split_outcome(c1, c2, first, f"4, {c1}, sq1, to1, {c2}, sq2, to2", "to2, ()")
         self.indent(-3)
 
-    def split_outcome(self, c2: int, key: str, payload: str, landing: str) -> None:
+    def split_outcome(self, c1: int, c2: int, key: str, payload: str, landing: str) -> None:
         """One outcome of a split: `payload` after a plain first part, else code 10 (the first
-        part's relocations and events, then the second's: `landing` is its end and bumps)."""
+        part's end and bumps, `end1` and `pre`, then the second's: `landing` is its end and
+        bumps), whose relocations and events are built only when it is played."""
         self.line("if pre is None:")
         self.indent(1)
         self.emit_move("", "", key, payload)
         self.indent(-1)
         self.line("else:")
         self.indent(1)
-        self.line(f"rc = chain(pre, {c2}, sq2, to2, {landing})")
-        self.emit_move("", "", key, "10, rc[0], rc[1]")
+        self.emit_move("", "", key, f"10, {c1}, sq1, to1, end1, pre, {c2}, sq2, to2, {landing}")
         self.indent(-1)
 
     # ---- passes, guards, the interpreter's primitives ---------------------------------------

@@ -24,8 +24,10 @@ construction (`compiler.loopgen`; `plain_key` gives it). Codes:
                                              `bumps`: (colour, square) of each pawn sent back
     8  c1, sq1, to1, c2, sq2, to2, o, back   a split whose second part bumps
     9  c1, sq1, to1, c2, sq2, to2, end, bumps  a split whose second part slides
-    10 relocations, events                   a split whose first part bumps or slides:
-                                             (colour, from, to) in order, and the events
+    10 c1, sq1, to1, end1, bumps1,           a split whose first part bumps or slides: each
+       c2, sq2, to2, end2, bumps2            part's pawn, landing, end (after a slide) and
+                                             the (colour, square) of the pawns it sends back
+                                             (`split_chain` gives the relocations and events)
 
 `FlatMoves.move` turns one into the engine's `Move`. `flat_namespace` adapts the
 interpreter's helpers to the flat functions: every helper is handed a tuple copy of the
@@ -127,20 +129,21 @@ def sends_back(bumps: tuple, own: tuple) -> bool:
     return False
 
 
-def chain(before, c: int, frm: int, to: int, end: int, bumps: tuple, start: tuple) -> tuple:
-    """(relocations, events, bumps) of one part of a split, after `before` (a chain or None):
-    colour c's pawn `frm` -> `to`, the pawns of `bumps` ((colour, square)) sent to Start,
-    the pawn ending on `end` (after a slide when end != to)."""
-    relocations = list(before[0]) if before is not None else []
-    events = list(before[1]) if before is not None else []
-    events.append(("split", c, frm, to))
-    for o, sq in bumps:
-        relocations.append((o, sq, start[o]))
-        events.append(("bump", o, sq))
-    relocations.append((c, frm, end))
-    if end != to:
-        events.append(("slide", c, to, end))
-    return tuple(relocations), tuple(events), bumps
+def split_chain(candidate: tuple, start: tuple) -> tuple:
+    """(relocations, events) of a split candidate of code 10, in order: per part, the pawns
+    it sends back ((colour, square) -> Start), then its pawn `frm` -> `end`; the events per
+    part: the split step, its bumps, its slide (when end != to)."""
+    relocations, events = [], []
+    parts = (candidate[3:8], candidate[8:13])
+    for c, frm, to, end, bumps in parts:
+        events.append(("split", c, frm, to))
+        for o, sq in bumps:
+            relocations.append((o, sq, start[o]))
+            events.append(("bump", o, sq))
+        relocations.append((c, frm, end))
+        if end != to:
+            events.append(("slide", c, to, end))
+    return tuple(relocations), tuple(events)
 
 
 class _FrozenBoard:
@@ -165,7 +168,6 @@ def flat_namespace(scope: dict, slides: Slides) -> dict:
         "switch_slide": lambda c, mine, o, sq, P: switch_slide(c, mine, o, sq, freeze(P)),
         "split_second": lambda c1, i1, sq1, to1, control, rows, P: split_second(c1, i1, sq1, to1, control, rows, freeze(P)),
         "Board": _FrozenBoard, "slide_land": slides.land, "sends_back": sends_back,
-        "chain": lambda before, c, frm, to, end, bumps: chain(before, c, frm, to, end, bumps, slides.start),
         "DEDUPE": lambda candidates, KP: dedupe(candidates, KP, weights),
     })
     return scope
@@ -252,7 +254,7 @@ class FlatMoves:
             return to1 == home[c1]
         if code == 10:  # relocations in order
             reached = False
-            for c, frm, to in candidate[3]:
+            for c, frm, to in split_chain(candidate, self.start)[0]:
                 _relocate(P, occ, c, frm, to)
                 reached = reached or to == home[c]
             return reached
@@ -290,9 +292,10 @@ class FlatMoves:
         if code in (7, 9):
             return _slid_move(candidate, placement, card, self.start)
         if code == 10:
-            for c, frm, to in candidate[3]:
+            relocations, events = split_chain(candidate, self.start)
+            for c, frm, to in relocations:
                 placement = _moved(placement, c, frm, to)
-            return Move(card, placement, candidate[4], draw_again, "move")
+            return Move(card, placement, events, draw_again, "move")
         return FastMoves.move(candidate, placement, card)
 
 
