@@ -294,6 +294,11 @@ class FlatWriter(CardWriter):
         forward = m.layout.forward
         rows = {c: self.module.constant(f"SPLIT{steps}_{int(c)}", (None,) + tuple(forward(k)[c] for k in range(1, steps)))
                 for c in self.colours}
+        for c in self.colours:  # PARTS<steps>_<c>[sq]: the (part, landing) pairs of a first part from sq, by part
+            c = int(c)
+            self.module.constant(f"PARTS{steps}_{c}", tuple(
+                tuple((k, int(forward(k)[c][sq])) for k in range(1, steps) if forward(k)[c][sq] >= 0)
+                for sq in range(len(forward(1)[c]))))
         control = self.module.constant(f"CONTROL{int(self.player)}", tuple(int(c) for c in self.colours))
         for c in range(C):
             self.module.constant(f"REST{steps}_{c}", (None,) + tuple(forward(steps - k) for k in range(1, steps)))
@@ -316,12 +321,10 @@ class FlatWriter(CardWriter):
         self.line(f"    if sq1 >= {X}:")
         self.line("        break")
         self.line("    i1 += 1")
-        self.line(f"    for part in range(1, {steps}):")
-        self.line(f"        to1 = {rows[c1]}[part][sq1]")
-        self.line("        if to1 < 0:")
-        self.line("            continue")
+        self.line(f"    k0 = KP - E{c1}[sq1]")
+        self.line(f"    for part, to1 in {rows[c1].replace('SPLIT', 'PARTS')}[sq1]:")
         self.line("        pre = None")
-        self.line(f"        k1 = KP - E{c1}[sq1] + E{c1}[to1]")
+        self.line(f"        k1 = k0 + E{c1}[to1]")
         self.line("        end1 = to1")
         self.line(f"        if to1 < {X}:")
         self.line("            o1 = occ[to1]")
