@@ -71,9 +71,13 @@ def dedupe(candidates: list, KP: int, weights: tuple) -> list:
             out.append(candidate)
             continue
         if key is None:
-            if candidate[2] == 0:  # plain_key, inline for the common case
+            code = candidate[2]
+            if code == 0:  # plain_key, inline for the common cases
                 E = weights[candidate[3]]
                 key = KP - E[candidate[4]] + E[candidate[5]]
+            elif code == 3:  # switch: c, mine, o, sq
+                E, F, mine, sq = weights[candidate[3]], weights[candidate[5]], candidate[4], candidate[6]
+                key = KP - E[mine] + E[sq] - F[sq] + F[mine]
             else:
                 key = plain_key(candidate, KP, weights)
         if key not in seen:
