@@ -189,3 +189,26 @@ def test_the_unrolled_shuffle_and_choice_give_the_same_numbers():
     for n in (1, 2, 3, 7, 45, 255, 256, 1000, 2**40 + 3):
         for index in range(50):
             assert below_at(12345, index, n) == below(stream_at(12345, index), n)[1]
+
+
+@pytest.mark.parametrize("spec", ["standard", "partnership"])
+def test_split_first_parts_that_bump_or_slide_give_the_interpreters_moves(spec):
+    """A 7's split whose first part bumps or slides (code 10: each part's end and bumps, the
+    relocations and events built when played) stands for the interpreter's move, with its key
+    and in-place application; positions drawn until 15 such functions were seen."""
+    fast, reference = _pair(spec, ())
+    flat = _flat(fast)
+    card = fast.card_names.index("7")
+    rnd = Random("flat split", spec)
+    seats = fast.seats_for(fast.players_max)
+    found = 0
+    for _ in range(3000):
+        placement, turn = random_placement(fast, rnd), rnd.below(len(seats))
+        P, occ, KP = flat.position(placement)
+        candidates, _ = flat.table[card][seats[turn]](P, occ, KP)
+        if any(c[2] == 10 for c in candidates):
+            _check_position(fast, reference, placement, seats, turn)
+            found += 1
+            if found == 15:
+                break
+    assert found == 15
