@@ -237,6 +237,39 @@ class FlatWriter(CardWriter):
             self.emit_move("", "", key, f"2, {c}, {start}, sq, o, STARTS[o]")
             self.indent(-3)
 
+    def visit_Switch(self, node):
+        """As `CardWriter.visit_Switch`, a switch that fires a slide run on the flat occupancy
+        (`flatstate.Slides.switch`, code 11) instead of the interpreter's `switch_slide`."""
+        if self.probe:
+            super().visit_Switch(node)
+            return
+        if self.shielded(node):
+            return
+        m = self.m
+        T = int(m.T)
+        self.track_pawns()
+        self.module.constant("SLIDES", tuple(self.module.constants[f"SLIDE{o}"] for o in range(m.layout.C)))
+        for c in self.colours:
+            c = int(c)
+            ok = tuple(bool(o != c and m.matches(c, o, node.relation)) for o in range(m.layout.C))
+            name = self.module.constant(f"SWITCH{self.module.fresh()}_{c}", ok)
+            plain = {"none": "True", "mover": f"not SLIDE{c}[sq]",
+                     "both": f"not SLIDE{c}[sq] and not SLIDES[o][mine]"}[m.slide_after_switch]
+            self.line(f"for mine in P{c}:")
+            self.line(f"    if mine < {T}:")
+            self.line("        for sq, o in tp:")
+            self.line(f"            if {name}[o]:")
+            self.line(f"                if {plain}:")
+            self.indent(5)
+            self.emit_move("", "", f"KP - E{c}[mine] + E{c}[sq] - ES[o][sq] + ES[o][mine]", f"3, {c}, mine, o, sq")
+            self.indent(-5)
+            self.line("                else:")
+            self.line(f"                    ks = switch_land({c}, mine, o, sq, occ, KP)")
+            self.line("                    if ks is not None:")
+            self.indent(6)
+            self.emit_move("", "", "ks[0]", f"11, {c}, mine, o, sq")
+            self.indent(-6)
+
     # ---- landings with a bump inlined ---------------------------------------------------------
     def bump_table(self, c: int) -> str:
         """The name of BUMP<c>: BUMP<c>[o] whether a colour-c pawn landing on o's pawn bumps it."""

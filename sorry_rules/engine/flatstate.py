@@ -28,6 +28,8 @@ construction (`compiler.loopgen`; `plain_key` gives it). Codes:
        c2, sq2, to2, end2, bumps2            part's pawn, landing, end (after a slide) and
                                              the (colour, square) of the pawns it sends back
                                              (`split_chain` gives the relocations and events)
+    11 c, mine, o, sq                        a switch that fires a slide (`Slides.switch`,
+                                             run again on the position when played)
 
 `FlatMoves.move` turns one into the engine's `Move`. `flat_namespace` adapts the
 interpreter's helpers to the flat functions: every helper is handed a tuple copy of the
@@ -97,6 +99,49 @@ class Slides:
         self.bumpable = mechanics.bumpable
         self.spares = mechanics.spares
         self.slide_here = mechanics.slide_here
+        self.after_switch = mechanics.slide_after_switch
+
+    def switch(self, c: int, mine: int, o: int, sq: int, occ: list, key: int):
+        """(key, relocations, events) of colour c's pawn on `mine` trading squares with colour
+        o's on sq, then the slides `Mechanics.switch` fires (c's pawn's on sq, with
+        slide_after_switch "both" o's on `mine` after it if still there), from the position
+        of `occ` and `key` (read, not changed); `relocations` (colour, from, to) in order after
+        the trade itself, `events` all of them; None when a slide is illegal."""
+        weights = self.weights
+        key += weights[c][sq] - weights[c][mine] + weights[o][mine] - weights[o][sq]
+        here = {sq: c, mine: o}
+        relocations: list = []
+        events = [("switch", c, mine, o, sq)]
+        if self.after_switch == "none":
+            return key, (), tuple(events)
+        key = self._slide(c, sq, here, occ, key, relocations, events)
+        if key is not None and self.after_switch == "both" and here.get(mine, occ[mine]) == o:
+            key = self._slide(o, mine, here, occ, key, relocations, events)
+        return None if key is None else (key, tuple(relocations), tuple(events))
+
+    def _slide(self, c: int, at: int, here: dict, occ: list, key: int, relocations: list, events: list):
+        """`Mechanics.slide` for colour c's pawn on `at` over `occ` overlaid by `here`
+        (square -> colour, updated): the key after it, or None when illegal."""
+        info = self.slide_here[c][at]
+        if info is None:
+            return key
+        weights, start, spares = self.weights, self.start, self.spares[c]
+        for s in info.swept:
+            o = here.get(s, occ[s])
+            if o >= 0:
+                if spares[o]:
+                    if s == info.end:
+                        return None
+                    continue
+                here[s] = -1
+                relocations.append((o, s, start[o]))
+                events.append(("bump", o, s))
+                key += weights[o][start[o]] - weights[o][s]
+        here[at] = -1
+        here[info.end] = c
+        relocations.append((c, at, info.end))
+        events.append(("slide", c, at, info.end))
+        return key + weights[c][info.end] - weights[c][at]
 
     def land(self, c: int, frm: int, to: int, occ: list, key: int):
         """(key, end, bumps) of colour c's pawn landing `frm` -> `to` (a slide square) from the
@@ -171,7 +216,7 @@ def flat_namespace(scope: dict, slides: Slides) -> dict:
         "sorry_slide": lambda c, o, start, sq, P: sorry_slide(c, o, start, sq, freeze(P)),
         "switch_slide": lambda c, mine, o, sq, P: switch_slide(c, mine, o, sq, freeze(P)),
         "split_second": lambda c1, i1, sq1, to1, control, rows, P: split_second(c1, i1, sq1, to1, control, rows, freeze(P)),
-        "Board": _FrozenBoard, "slide_land": slides.land, "sends_back": sends_back,
+        "Board": _FrozenBoard, "slide_land": slides.land, "switch_land": slides.switch, "sends_back": sends_back,
         "DEDUPE": lambda candidates, KP: dedupe(candidates, KP, weights),
     })
     return scope
@@ -189,7 +234,7 @@ class FlatMoves:
     """The flat move functions of one variant: `table[card][colour]`, the generated
     `source` (for tests), the placement key `weights`; `home[c]` colour c's Home square."""
 
-    __slots__ = ("table", "source", "weights", "home", "size", "start")
+    __slots__ = ("table", "source", "weights", "home", "size", "start", "slides")
 
     def __init__(self, table: tuple, source: str, weights: tuple, mechanics):
         self.table = table
@@ -198,6 +243,7 @@ class FlatMoves:
         self.home = tuple(mechanics.layout.home)
         self.size = mechanics.layout.size
         self.start = tuple(mechanics.start)
+        self.slides = Slides(mechanics, weights)
 
     def position(self, placement) -> tuple:
         """(P, occ, KP): a fresh flat position of `placement`."""
@@ -266,14 +312,20 @@ class FlatMoves:
             _, _, _, c, start, sq, o, back = candidate
             _relocate(P, occ, o, sq, back)
             _relocate(P, occ, c, start, sq)
-        elif code == 3:  # switch: c's pawn on `mine` and o's on sq trade squares
+        elif code == 3 or code == 11:  # switch: c's pawn on `mine` and o's on sq trade squares
             _, _, _, c, mine, o, sq = candidate
+            slid = self.slides.switch(c, mine, o, sq, occ, 0)[1] if code == 11 else ()
             P[c][P[c].index(mine)] = sq
             P[c].sort()
             P[o][P[o].index(sq)] = mine
             P[o].sort()
             occ[sq] = c
             occ[mine] = o
+            reached = False
+            for c, frm, to in slid:
+                _relocate(P, occ, c, frm, to)
+                reached = reached or to == home[c]
+            return reached
         elif code == 1:
             fresh, fresh_occ, _ = self.position(candidate[3])
             P[:] = fresh
@@ -297,6 +349,13 @@ class FlatMoves:
             return _slid_move(candidate, placement, card, self.start)
         if code == 10:
             relocations, events = split_chain(candidate, self.start)
+            for c, frm, to in relocations:
+                placement = _moved(placement, c, frm, to)
+            return Move(card, placement, events, draw_again, "move")
+        if code == 11:
+            _, _, _, c, mine, o, sq = candidate
+            _, relocations, events = self.slides.switch(c, mine, o, sq, self.position(placement)[1], 0)
+            placement = _moved(_moved(placement, c, mine, sq), o, sq, mine)
             for c, frm, to in relocations:
                 placement = _moved(placement, c, frm, to)
             return Move(card, placement, events, draw_again, "move")
