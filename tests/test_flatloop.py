@@ -247,7 +247,6 @@ def test_switches_that_slide_follow_every_slide_after_switch_rule(tmp_path, afte
     fast, reference = load_game(path), load_game(path)
     reference.use_fast_moves(None)
     flat = _flat(fast)
-    card = fast.card_names.index("11")
     rnd = Random("flat switch", after)
     seats = fast.seats_for(fast.players_max)
     for _ in range(60):
