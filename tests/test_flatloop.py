@@ -252,3 +252,15 @@ def test_switches_that_slide_follow_every_slide_after_switch_rule(tmp_path, afte
     for _ in range(60):
         _check_position(fast, reference, random_placement(fast, rnd), seats, rnd.below(len(seats)))
     assert flat is not None and fast.mechanics.slide_after_switch == after
+
+
+@pytest.mark.parametrize("spec,rules", [("standard", ()), ("partnership", ()), ("standard", ("house/bump-points",))])
+def test_remembered_home_wins_give_the_same_games(spec, rules):
+    """The flat loop's remembered answers of a Home-only win condition (`_home_winner`):
+    the same games, played twice (the second time from what the first remembered), as the
+    interpreter's."""
+    fast, reference = _pair(spec, rules)
+    for _ in range(2):
+        for seed in range(4):
+            finals, choices = _play_three_ways(fast, reference, seed, fast.players_max)
+            assert finals[0] == finals[2] and choices[0] == choices[2], seed
