@@ -8,7 +8,9 @@ candidates of `FastMoves.select` for that placement in the same order (so the sa
 pick the same moves), rebuilds nothing, and leaves what it is given as it found it (`occ`
 may change while it runs). Beyond `CardWriter`: a landing that bumps without sliding is
 written inline (candidate code 6), a landing on a slide runs `flatstate.Slides.land` on the
-occupancy (code 7), a two-part split's second part likewise (codes 8, 9), pawn loops stop
+occupancy (code 7), a two-part split's second part likewise (codes 8, 9), a first part
+that bumps or slides is kept as its end and bumps (code 10), a switch that fires a slide
+runs `flatstate.Slides.switch` on the occupancy (code 11), pawn loops stop
 at the first pawn off the exclusive squares, a split is skipped unless two pawns stand on
 them, and `can(...)` probes read the caller's occupancy.
 
