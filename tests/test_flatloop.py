@@ -213,3 +213,78 @@ def test_hostile_names_never_reach_the_flat_source_of_hand_play(tmp_path):
     assert source == _flat(plain).source
     for name in (*hostile.colours, *hostile.card_names, hostile.name, HOSTILE[1], HOSTILE[2], "import", "'", "red"):
         assert name not in source
+
+
+@pytest.mark.parametrize("spec", ["standard", "partnership"])
+def test_split_first_parts_that_bump_or_slide_give_the_interpreters_moves(spec):
+    """A 7's split whose first part bumps or slides (code 10: each part's end and bumps, the
+    relocations and events built when played) stands for the interpreter's move, with its key
+    and in-place application; positions drawn until 15 such functions were seen."""
+    fast, reference = _pair(spec, ())
+    flat = _flat(fast)
+    card = fast.card_names.index("7")
+    rnd = Random("flat split", spec)
+    seats = fast.seats_for(fast.players_max)
+    found = 0
+    for _ in range(3000):
+        placement, turn = random_placement(fast, rnd), rnd.below(len(seats))
+        P, occ, KP = flat.position(placement)
+        candidates, _ = flat.table[card][seats[turn]](P, occ, KP)
+        if any(c[2] == 10 for c in candidates):
+            _check_position(fast, reference, placement, seats, turn)
+            found += 1
+            if found == 15:
+                break
+    assert found == 15
+
+
+@pytest.mark.parametrize("spec,rules", [("standard", ()), ("partnership", ()), ("standard", ("house/switch-partner",))])
+def test_switches_that_slide_give_the_interpreters_moves(spec, rules):
+    """An 11's switch that fires a slide (code 11: `Slides.switch` on the flat occupancy, run
+    again when played) stands for the interpreter's move, with its key and in-place
+    application; positions drawn until 15 such functions were seen."""
+    fast, reference = _pair(spec, rules)
+    flat = _flat(fast)
+    card = fast.card_names.index("11")
+    rnd = Random("flat switch", spec, *rules)
+    seats = fast.seats_for(fast.players_max)
+    found = 0
+    for _ in range(3000):
+        placement, turn = random_placement(fast, rnd), rnd.below(len(seats))
+        P, occ, KP = flat.position(placement)
+        candidates, _ = flat.table[card][seats[turn]](P, occ, KP)
+        if any(c[2] == 11 for c in candidates):
+            _check_position(fast, reference, placement, seats, turn)
+            found += 1
+            if found == 15:
+                break
+    assert found == 15
+
+
+@pytest.mark.parametrize("after", ["mover", "none"])
+def test_switches_that_slide_follow_every_slide_after_switch_rule(tmp_path, after):
+    """`Slides.switch` with slide_after_switch "mover" (only the switching pawn slides) and
+    "none" against the interpreter, on positions with a switch landing on a slide square."""
+    data = _standard_data()
+    data["rules"]["slide_after_switch"] = after
+    path = _write(tmp_path, data, f"after-{after}")
+    fast, reference = load_game(path), load_game(path)
+    reference.use_fast_moves(None)
+    flat = _flat(fast)
+    rnd = Random("flat switch", after)
+    seats = fast.seats_for(fast.players_max)
+    for _ in range(60):
+        _check_position(fast, reference, random_placement(fast, rnd), seats, rnd.below(len(seats)))
+    assert flat is not None and fast.mechanics.slide_after_switch == after
+
+
+@pytest.mark.parametrize("spec,rules", [("standard", ()), ("partnership", ()), ("standard", ("house/bump-points",))])
+def test_remembered_home_wins_give_the_same_games(spec, rules):
+    """The flat loop's remembered answers of a Home-only win condition (`_home_winner`):
+    the same games, played twice (the second time from what the first remembered), as the
+    interpreter's."""
+    fast, reference = _pair(spec, rules)
+    for _ in range(2):
+        for seed in range(4):
+            finals, choices = _play_three_ways(fast, reference, seed, fast.players_max)
+            assert finals[0] == finals[2] and choices[0] == choices[2], seed

@@ -8,7 +8,9 @@ candidates of `FastMoves.select` for that placement in the same order (so the sa
 pick the same moves), rebuilds nothing, and leaves what it is given as it found it (`occ`
 may change while it runs). Beyond `CardWriter`: a landing that bumps without sliding is
 written inline (candidate code 6), a landing on a slide runs `flatstate.Slides.land` on the
-occupancy (code 7), a two-part split's second part likewise (codes 8, 9), pawn loops stop
+occupancy (code 7), a two-part split's second part likewise (codes 8, 9), a first part
+that bumps or slides is kept as its end and bumps (code 10), a switch that fires a slide
+runs `flatstate.Slides.switch` on the occupancy (code 11), pawn loops stop
 at the first pawn off the exclusive squares, a split is skipped unless two pawns stand on
 them, and `can(...)` probes read the caller's occupancy.
 
@@ -238,6 +240,39 @@ class FlatWriter(CardWriter):
             self.emit_move("", "", key, f"2, {c}, {start}, sq, o, STARTS[o]")
             self.indent(-3)
 
+    def visit_Switch(self, node):
+        """As `CardWriter.visit_Switch`, a switch that fires a slide run on the flat occupancy
+        (`flatstate.Slides.switch`, code 11) instead of the interpreter's `switch_slide`."""
+        if self.probe:
+            super().visit_Switch(node)
+            return
+        if self.shielded(node):
+            return
+        m = self.m
+        T = int(m.T)
+        self.track_pawns()
+        self.module.constant("SLIDES", tuple(self.module.constants[f"SLIDE{o}"] for o in range(m.layout.C)))
+        for c in self.colours:
+            c = int(c)
+            ok = tuple(bool(o != c and m.matches(c, o, node.relation)) for o in range(m.layout.C))
+            name = self.module.constant(f"SWITCH{self.module.fresh()}_{c}", ok)
+            plain = {"none": "True", "mover": f"not SLIDE{c}[sq]",
+                     "both": f"not SLIDE{c}[sq] and not SLIDES[o][mine]"}[m.slide_after_switch]
+            self.line(f"for mine in P{c}:")
+            self.line(f"    if mine < {T}:")
+            self.line("        for sq, o in tp:")
+            self.line(f"            if {name}[o]:")
+            self.line(f"                if {plain}:")
+            self.indent(5)
+            self.emit_move("", "", f"KP - E{c}[mine] + E{c}[sq] - ES[o][sq] + ES[o][mine]", f"3, {c}, mine, o, sq")
+            self.indent(-5)
+            self.line("                else:")
+            self.line(f"                    ks = switch_land({c}, mine, o, sq, occ, KP)")
+            self.line("                    if ks is not None:")
+            self.indent(6)
+            self.emit_move("", "", "ks[0]", f"11, {c}, mine, o, sq")
+            self.indent(-6)
+
     # ---- landings with a bump inlined ---------------------------------------------------------
     def bump_table(self, c: int) -> str:
         """The name of BUMP<c>: BUMP<c>[o] whether a colour-c pawn landing on o's pawn bumps it."""
@@ -295,6 +330,11 @@ class FlatWriter(CardWriter):
         forward = m.layout.forward
         rows = {c: self.module.constant(f"SPLIT{steps}_{int(c)}", (None,) + tuple(forward(k)[c] for k in range(1, steps)))
                 for c in self.colours}
+        for c in self.colours:  # PARTS<steps>_<c>[sq]: the (part, landing) pairs of a first part from sq, by part
+            c = int(c)
+            self.module.constant(f"PARTS{steps}_{c}", tuple(
+                tuple((k, int(forward(k)[c][sq])) for k in range(1, steps) if forward(k)[c][sq] >= 0)
+                for sq in range(len(forward(1)[c]))))
         control = self.module.constant(f"CONTROL{int(self.player)}", tuple(int(c) for c in self.colours))
         for c in range(C):
             self.module.constant(f"REST{steps}_{c}", (None,) + tuple(forward(steps - k) for k in range(1, steps)))
@@ -308,8 +348,8 @@ class FlatWriter(CardWriter):
 
     def split_first(self, c1: int, rows: dict, control: str, steps: int, X: int, C: int) -> None:
         """The first part moved by a colour-c1 pawn, each second part after it. A first part
-        that bumps or slides is played here (`pre`: its relocations and events, candidates
-        of code 10) unless it sends back a pawn of the player's own colours (the
+        that bumps or slides is played here (`pre`: the (colour, square) of the pawns it
+        sends back, `end1` where it ends; candidates of code 10) unless it sends back a pawn of the player's own colours (the
         interpreter's `split_second` then, as for every first part in `CardWriter`)."""
         own = self.module.constant(f"OWN{int(self.player)}", tuple(c in self.colours for c in range(C)))
         self.line("i1 = -1")
@@ -317,12 +357,10 @@ class FlatWriter(CardWriter):
         self.line(f"    if sq1 >= {X}:")
         self.line("        break")
         self.line("    i1 += 1")
-        self.line(f"    for part in range(1, {steps}):")
-        self.line(f"        to1 = {rows[c1]}[part][sq1]")
-        self.line("        if to1 < 0:")
-        self.line("            continue")
+        self.line(f"    k0 = KP - E{c1}[sq1]")
+        self.line(f"    for part, to1 in {rows[c1].replace('SPLIT', 'PARTS')}[sq1]:")
         self.line("        pre = None")
-        self.line(f"        k1 = KP - E{c1}[sq1] + E{c1}[to1]")
+        self.line(f"        k1 = k0 + E{c1}[to1]")
         self.line("        end1 = to1")
         self.line(f"        if to1 < {X}:")
         self.line("            o1 = occ[to1]")
@@ -334,13 +372,13 @@ class FlatWriter(CardWriter):
         self.line("                    continue")
         self.line(f"                if not sends_back(rs[2], {own}):")
         self.line("                    k1, end1 = rs[0], rs[1]")
-        self.line(f"                    pre = chain(None, {c1}, sq1, to1, end1, rs[2])")
+        self.line("                    pre = rs[2]")
         self.line("            elif o1 >= 0:")
         self.line(f"                if not {self.bump_table(c1)}[o1]:")
         self.line("                    continue")
         self.line(f"                if not {own}[o1]:")
         self.line("                    k1 = k1 - ES[o1][to1] + ES[o1][STARTS[o1]]")
-        self.line(f"                    pre = chain(None, {c1}, sq1, to1, to1, ((o1, to1),))")
+        self.line("                    pre = ((o1, to1),)")
         self.line(f"            if pre is None and (o1 >= 0 or SLIDE{c1}[to1]):")
         self.line(f"                for rl in split_second({c1}, i1, sq1, to1, {control}, "
                   f"{rows[c1].replace('SPLIT', 'REST')}[part], P):")
@@ -350,7 +388,7 @@ class FlatWriter(CardWriter):
         self.line("                continue")
         self.line("        occ[sq1] = -1")
         self.line("        if pre is not None:")
-        self.line("            for o, s in pre[2]:")
+        self.line("            for o, s in pre:")
         self.line("                occ[s] = -1")
         self.line(f"        if end1 < {X}:")
         self.line(f"            occ[end1] = {c1}")
@@ -359,7 +397,7 @@ class FlatWriter(CardWriter):
         self.line(f"        if end1 < {X}:")
         self.line("            occ[end1] = -1")
         self.line("        if pre is not None:")
-        self.line("            for o, s in pre[2]:")
+        self.line("            for o, s in pre:")
         self.line("                occ[s] = o")
         self.line(f"        occ[sq1] = {c1}")
 
@@ -386,13 +424,13 @@ class FlatWriter(CardWriter):
         self.line(f"                    rs = slide_land({c2}, sq2, to2, occ, k1)")
         self.line("                    if rs is not None:")
         self.indent(6)
-        self.split_outcome(c2, "rs[0]", f"9, {c1}, sq1, to1, {c2}, sq2, to2, rs[1], rs[2]", "rs[1], rs[2]")
+        self.split_outcome(c1, c2, "rs[0]", f"9, {c1}, sq1, to1, {c2}, sq2, to2, rs[1], rs[2]", "rs[1], rs[2]")
         self.indent(-6)
         self.line("                    continue")
         self.line("                if o2 >= 0:")
         self.line(f"                    if {self.bump_table(c2)}[o2]:")
         self.indent(6)
-        self.split_outcome(c2, f"{first} - ES[o2][to2] + ES[o2][STARTS[o2]]",
+        self.split_outcome(c1, c2, f"{first} - ES[o2][to2] + ES[o2][STARTS[o2]]",
                            f"8, {c1}, sq1, to1, {c2}, sq2, to2, o2, STARTS[o2]", "to2, ((o2, to2),)")
         self.indent(-6)
         self.line("                    continue")
@@ -405,20 +443,20 @@ class FlatWriter(CardWriter):
             self.line("            if pre is None and to2 != sq1:")
             self.line("                continue")
         self.indent(3)
-        self.split_outcome(c2, first, f"4, {c1}, sq1, to1, {c2}, sq2, to2", "to2, ()")
+        self.split_outcome(c1, c2, first, f"4, {c1}, sq1, to1, {c2}, sq2, to2", "to2, ()")
         self.indent(-3)
 
-    def split_outcome(self, c2: int, key: str, payload: str, landing: str) -> None:
+    def split_outcome(self, c1: int, c2: int, key: str, payload: str, landing: str) -> None:
         """One outcome of a split: `payload` after a plain first part, else code 10 (the first
-        part's relocations and events, then the second's: `landing` is its end and bumps)."""
+        part's end and bumps, `end1` and `pre`, then the second's: `landing` is its end and
+        bumps), whose relocations and events are built only when it is played."""
         self.line("if pre is None:")
         self.indent(1)
         self.emit_move("", "", key, payload)
         self.indent(-1)
         self.line("else:")
         self.indent(1)
-        self.line(f"rc = chain(pre, {c2}, sq2, to2, {landing})")
-        self.emit_move("", "", key, "10, rc[0], rc[1]")
+        self.emit_move("", "", key, f"10, {c1}, sq1, to1, end1, pre, {c2}, sq2, to2, {landing}")
         self.indent(-1)
 
     # ---- passes, guards, the interpreter's primitives ---------------------------------------

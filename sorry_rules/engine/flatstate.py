@@ -24,8 +24,12 @@ construction (`compiler.loopgen`; `plain_key` gives it). Codes:
                                              `bumps`: (colour, square) of each pawn sent back
     8  c1, sq1, to1, c2, sq2, to2, o, back   a split whose second part bumps
     9  c1, sq1, to1, c2, sq2, to2, end, bumps  a split whose second part slides
-    10 relocations, events                   a split whose first part bumps or slides:
-                                             (colour, from, to) in order, and the events
+    10 c1, sq1, to1, end1, bumps1,           a split whose first part bumps or slides: each
+       c2, sq2, to2, end2, bumps2            part's pawn, landing, end (after a slide) and
+                                             the (colour, square) of the pawns it sends back
+                                             (`split_chain` gives the relocations and events)
+    11 c, mine, o, sq                        a switch that fires a slide (`Slides.switch`,
+                                             run again on the position when played)
 
 `FlatMoves.move` turns one into the engine's `Move`. `flat_namespace` adapts the
 interpreter's helpers to the flat functions: every helper is handed a tuple copy of the
@@ -69,9 +73,13 @@ def dedupe(candidates: list, KP: int, weights: tuple) -> list:
             out.append(candidate)
             continue
         if key is None:
-            if candidate[2] == 0:  # plain_key, inline for the common case
+            code = candidate[2]
+            if code == 0:  # plain_key, inline for the common cases
                 E = weights[candidate[3]]
                 key = KP - E[candidate[4]] + E[candidate[5]]
+            elif code == 3:  # switch: c, mine, o, sq
+                E, F, mine, sq = weights[candidate[3]], weights[candidate[5]], candidate[4], candidate[6]
+                key = KP - E[mine] + E[sq] - F[sq] + F[mine]
             else:
                 key = plain_key(candidate, KP, weights)
         if key not in seen:
@@ -91,6 +99,49 @@ class Slides:
         self.bumpable = mechanics.bumpable
         self.spares = mechanics.spares
         self.slide_here = mechanics.slide_here
+        self.after_switch = mechanics.slide_after_switch
+
+    def switch(self, c: int, mine: int, o: int, sq: int, occ: list, key: int):
+        """(key, relocations, events) of colour c's pawn on `mine` trading squares with colour
+        o's on sq, then the slides `Mechanics.switch` fires (c's pawn's on sq, with
+        slide_after_switch "both" o's on `mine` after it if still there), from the position
+        of `occ` and `key` (read, not changed); `relocations` (colour, from, to) in order after
+        the trade itself, `events` all of them; None when a slide is illegal."""
+        weights = self.weights
+        key += weights[c][sq] - weights[c][mine] + weights[o][mine] - weights[o][sq]
+        here = {sq: c, mine: o}
+        relocations: list = []
+        events = [("switch", c, mine, o, sq)]
+        if self.after_switch == "none":
+            return key, (), tuple(events)
+        key = self._slide(c, sq, here, occ, key, relocations, events)
+        if key is not None and self.after_switch == "both" and here.get(mine, occ[mine]) == o:
+            key = self._slide(o, mine, here, occ, key, relocations, events)
+        return None if key is None else (key, tuple(relocations), tuple(events))
+
+    def _slide(self, c: int, at: int, here: dict, occ: list, key: int, relocations: list, events: list):
+        """`Mechanics.slide` for colour c's pawn on `at` over `occ` overlaid by `here`
+        (square -> colour, updated): the key after it, or None when illegal."""
+        info = self.slide_here[c][at]
+        if info is None:
+            return key
+        weights, start, spares = self.weights, self.start, self.spares[c]
+        for s in info.swept:
+            o = here.get(s, occ[s])
+            if o >= 0:
+                if spares[o]:
+                    if s == info.end:
+                        return None
+                    continue
+                here[s] = -1
+                relocations.append((o, s, start[o]))
+                events.append(("bump", o, s))
+                key += weights[o][start[o]] - weights[o][s]
+        here[at] = -1
+        here[info.end] = c
+        relocations.append((c, at, info.end))
+        events.append(("slide", c, at, info.end))
+        return key + weights[c][info.end] - weights[c][at]
 
     def land(self, c: int, frm: int, to: int, occ: list, key: int):
         """(key, end, bumps) of colour c's pawn landing `frm` -> `to` (a slide square) from the
@@ -127,20 +178,21 @@ def sends_back(bumps: tuple, own: tuple) -> bool:
     return False
 
 
-def chain(before, c: int, frm: int, to: int, end: int, bumps: tuple, start: tuple) -> tuple:
-    """(relocations, events, bumps) of one part of a split, after `before` (a chain or None):
-    colour c's pawn `frm` -> `to`, the pawns of `bumps` ((colour, square)) sent to Start,
-    the pawn ending on `end` (after a slide when end != to)."""
-    relocations = list(before[0]) if before is not None else []
-    events = list(before[1]) if before is not None else []
-    events.append(("split", c, frm, to))
-    for o, sq in bumps:
-        relocations.append((o, sq, start[o]))
-        events.append(("bump", o, sq))
-    relocations.append((c, frm, end))
-    if end != to:
-        events.append(("slide", c, to, end))
-    return tuple(relocations), tuple(events), bumps
+def split_chain(candidate: tuple, start: tuple) -> tuple:
+    """(relocations, events) of a split candidate of code 10, in order: per part, the pawns
+    it sends back ((colour, square) -> Start), then its pawn `frm` -> `end`; the events per
+    part: the split step, its bumps, its slide (when end != to)."""
+    relocations, events = [], []
+    parts = (candidate[3:8], candidate[8:13])
+    for c, frm, to, end, bumps in parts:
+        events.append(("split", c, frm, to))
+        for o, sq in bumps:
+            relocations.append((o, sq, start[o]))
+            events.append(("bump", o, sq))
+        relocations.append((c, frm, end))
+        if end != to:
+            events.append(("slide", c, to, end))
+    return tuple(relocations), tuple(events)
 
 
 class _FrozenBoard:
@@ -164,8 +216,7 @@ def flat_namespace(scope: dict, slides: Slides) -> dict:
         "sorry_slide": lambda c, o, start, sq, P: sorry_slide(c, o, start, sq, freeze(P)),
         "switch_slide": lambda c, mine, o, sq, P: switch_slide(c, mine, o, sq, freeze(P)),
         "split_second": lambda c1, i1, sq1, to1, control, rows, P: split_second(c1, i1, sq1, to1, control, rows, freeze(P)),
-        "Board": _FrozenBoard, "slide_land": slides.land, "sends_back": sends_back,
-        "chain": lambda before, c, frm, to, end, bumps: chain(before, c, frm, to, end, bumps, slides.start),
+        "Board": _FrozenBoard, "slide_land": slides.land, "switch_land": slides.switch, "sends_back": sends_back,
         "DEDUPE": lambda candidates, KP: dedupe(candidates, KP, weights),
     })
     return scope
@@ -183,7 +234,7 @@ class FlatMoves:
     """The flat move functions of one variant: `table[card][colour]`, the generated
     `source` (for tests), the placement key `weights`; `home[c]` colour c's Home square."""
 
-    __slots__ = ("table", "source", "weights", "home", "size", "start")
+    __slots__ = ("table", "source", "weights", "home", "size", "start", "slides")
 
     def __init__(self, table: tuple, source: str, weights: tuple, mechanics):
         self.table = table
@@ -192,6 +243,7 @@ class FlatMoves:
         self.home = tuple(mechanics.layout.home)
         self.size = mechanics.layout.size
         self.start = tuple(mechanics.start)
+        self.slides = Slides(mechanics, weights)
 
     def position(self, placement) -> tuple:
         """(P, occ, KP): a fresh flat position of `placement`."""
@@ -252,7 +304,7 @@ class FlatMoves:
             return to1 == home[c1]
         if code == 10:  # relocations in order
             reached = False
-            for c, frm, to in candidate[3]:
+            for c, frm, to in split_chain(candidate, self.start)[0]:
                 _relocate(P, occ, c, frm, to)
                 reached = reached or to == home[c]
             return reached
@@ -260,14 +312,20 @@ class FlatMoves:
             _, _, _, c, start, sq, o, back = candidate
             _relocate(P, occ, o, sq, back)
             _relocate(P, occ, c, start, sq)
-        elif code == 3:  # switch: c's pawn on `mine` and o's on sq trade squares
+        elif code == 3 or code == 11:  # switch: c's pawn on `mine` and o's on sq trade squares
             _, _, _, c, mine, o, sq = candidate
+            slid = self.slides.switch(c, mine, o, sq, occ, 0)[1] if code == 11 else ()
             P[c][P[c].index(mine)] = sq
             P[c].sort()
             P[o][P[o].index(sq)] = mine
             P[o].sort()
             occ[sq] = c
             occ[mine] = o
+            reached = False
+            for c, frm, to in slid:
+                _relocate(P, occ, c, frm, to)
+                reached = reached or to == home[c]
+            return reached
         elif code == 1:
             fresh, fresh_occ, _ = self.position(candidate[3])
             P[:] = fresh
@@ -290,9 +348,17 @@ class FlatMoves:
         if code in (7, 9):
             return _slid_move(candidate, placement, card, self.start)
         if code == 10:
-            for c, frm, to in candidate[3]:
+            relocations, events = split_chain(candidate, self.start)
+            for c, frm, to in relocations:
                 placement = _moved(placement, c, frm, to)
-            return Move(card, placement, candidate[4], draw_again, "move")
+            return Move(card, placement, events, draw_again, "move")
+        if code == 11:
+            _, _, _, c, mine, o, sq = candidate
+            _, relocations, events = self.slides.switch(c, mine, o, sq, self.position(placement)[1], 0)
+            placement = _moved(_moved(placement, c, mine, sq), o, sq, mine)
+            for c, frm, to in relocations:
+                placement = _moved(placement, c, frm, to)
+            return Move(card, placement, events, draw_again, "move")
         return FastMoves.move(candidate, placement, card)
 
 

@@ -10,7 +10,9 @@ more), the same winner checks, so the same final `State` and the same recorded c
 The position lives in `engine.flatstate`'s flat form (sorted pawn lists, the occupancy
 list), changed in place by the chosen candidate only: no `Move`, no placement per ply; a
 placement is built where a win condition must be judged (after a pawn reached Home, or
-after every move when the variant's win condition is not about Home only), for the chosen
+after every move when the variant's win condition is not about Home only; a condition that
+reads Home counts only is judged once per Home counts, counters and seat, then remembered
+per game: `_home_winner`), for the chosen
 move's `Move` where consequences (`after:`: counters, bonus turns) must read it, and at
 the end.
 
@@ -23,6 +25,8 @@ state.
 
 from __future__ import annotations
 
+import weakref
+
 from sorry_rules.base.errors import IllegalMoveError
 from sorry_rules.engine.flatstate import freeze
 from sorry_rules.engine.game import Move, State
@@ -32,6 +36,11 @@ from sorry_rules.engine.rng import below_at, shuffled
 from sorry_rules.players import fastloop
 
 _PLAIN = frozenset({"board:track", "turn:draw", "after", "counters"})
+
+#: per game: (Home counts, counters, seats, seat) -> `_winner`'s answer, for a game whose win
+#: condition reads Home counts only (`Game.win_on_home_only`); cleared when it grows large
+_HOME_WINS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_HOME_WINS_MAX = 4096
 
 
 def applies(game, state, players, on_turn) -> bool:
@@ -60,6 +69,18 @@ def _winner(game, seats, seat: int, placement, counters):
         if game.win_holds(seats[(seat + k) % count], placement, counters):
             return (seat + k) % count
     return None
+
+
+def _home_winner(game, seats, seat: int, P, home, counters, known: dict):
+    """`_winner` where the win condition reads Home counts only (`Game.win_on_home_only`):
+    the same answer, remembered in `known` per (Home counts, counters, seats, seat)."""
+    key = (tuple([squares.count(h) for squares, h in zip(P, home)]), counters, seats, seat)
+    winner = known.get(key, known)
+    if winner is known:
+        if len(known) >= _HOME_WINS_MAX:
+            known.clear()
+        winner = known[key] = _winner(game, seats, seat, freeze(P), counters)
+    return winner
 
 
 def _reporter(flat, on_turn, turn_type):
@@ -96,6 +117,7 @@ def play_flat(game, state, players, max_plies: int, record, on_turn=None, turn_t
     bases = [player.base for player in players]
     count = len(seats)
     check_always = not game.win_on_home_only or fastloop.setup_wins(game, seats)
+    known = None if check_always else _HOME_WINS.setdefault(game, {})
     report = _reporter(flat, on_turn, turn_type) if on_turn is not None else None
     after = game.after
     winner = None
@@ -128,7 +150,10 @@ def play_flat(game, state, players, max_plies: int, record, on_turn=None, turn_t
             else:
                 judge = apply(candidate, P, occ) or (check_always and candidate[2] != 5)
             if judge:
-                winner = _winner(game, seats, turn, freeze(P), counters)
+                if known is None:
+                    winner = _winner(game, seats, turn, freeze(P), counters)
+                else:
+                    winner = _home_winner(game, seats, turn, P, home, counters, known)
         else:
             again = flags & DRAW_AGAIN
         choices.append(choice)
