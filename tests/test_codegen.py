@@ -69,7 +69,7 @@ def _check_candidates(fast, placement, card, colour) -> None:
 
 
 @pytest.mark.parametrize("spec,rules", CASES, ids=[f"{s.split('/')[-1]}{'+' + r[0] if r else ''}" for s, r in CASES])
-@pytest.mark.parametrize("positions", short_and_full(40, 1500))
+@pytest.mark.parametrize("positions", short_and_full(20, 1500))
 def test_generated_moves_equal_the_interpreter_on_random_positions(spec, rules, positions):
     """Every card, on random positions: the same legal moves in the same order, the same
     states after each of them, and the candidates flavour listing the same moves."""
@@ -101,7 +101,7 @@ def test_generated_moves_equal_the_interpreter_on_random_positions(spec, rules, 
 
 
 @pytest.mark.parametrize("spec,rules", CASES, ids=[f"{s.split('/')[-1]}{'+' + r[0] if r else ''}" for s, r in CASES])
-@pytest.mark.parametrize("games", short_and_full(2, 40))
+@pytest.mark.parametrize("games", short_and_full(1, 40))
 def test_generated_moves_play_the_same_games(spec, rules, games):
     """Seeded random games with the generated moves (and the lean loop where it applies) and
     with the interpreter end in the same state; along the reference game, sampled positions
