@@ -37,10 +37,16 @@ _COVERED = frozenset({"board:track", "turn:draw", "filters", "after", "counters"
 def applies(game, state, players) -> bool:
     """Whether `play_random` plays this game: random players only, draw play with every
     card generated, no card waiting, no feature but those it covers."""
+    return lean_loop_applies(game, state, players, _COVERED)
+
+
+def lean_loop_applies(game, state, players, covered: frozenset) -> bool:
+    """The guard the lean loops share: random players only, every card generated, no card
+    waiting or drawn, no winner yet, no feature outside `covered` (besides `rules.` switches)."""
     fast = getattr(game, "fast_moves", None)  # grid games have no generated move functions
-    if fast is None or state.card is not None or state.winner is not None:
+    if fast is None or state.card is not None or state.drawn or state.winner is not None:
         return False
-    if any(f not in _COVERED and not f.startswith("rules.") for f in game.features()):
+    if any(f not in covered and not f.startswith("rules.") for f in game.features()):
         return False
     if not all(fast.covers(card) for card in range(len(game.card_names))):
         return False

@@ -40,8 +40,8 @@ from sorry_rules.engine.game import Move, State
 from sorry_rules.engine.moverules import run_consequences
 from sorry_rules.engine.rng import below_at, shuffled
 from sorry_rules.engine.turnpolicy import REDRAW, action_moves
+from sorry_rules.players import fastloop
 from sorry_rules.players.fastloop import reaches_home, setup_wins
-from sorry_rules.players.protocol import RandomPlayer
 
 _COVERED = frozenset({"board:track", "turn:draw", "turn:hand", "filters", "after", "counters", "actions",
                       "turn.take", "turn.redraw"})
@@ -51,14 +51,7 @@ _CODE = itemgetter(2)
 def applies(game, state, players) -> bool:
     """Whether `play_random` plays this game: random players only, every card generated, no
     card waiting, no feature but those it covers."""
-    fast = getattr(game, "fast_moves", None)  # grid games have no generated move functions
-    if fast is None or state.card is not None or state.drawn or state.winner is not None:
-        return False
-    if any(f not in _COVERED and not f.startswith("rules.") for f in game.features()):
-        return False
-    if not all(fast.covers(card) for card in range(len(game.card_names))):
-        return False
-    return all(type(player) is RandomPlayer for player in players)
+    return fastloop.lean_loop_applies(game, state, players, _COVERED)
 
 
 class _Deck:
