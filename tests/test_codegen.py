@@ -5,6 +5,8 @@ built from templates and integers only (a hostile rule file's names never reach 
 
 from __future__ import annotations
 
+import functools
+
 from pathlib import Path
 
 import pytest
@@ -26,8 +28,10 @@ CASES = ([(v, ()) for v in TRACK_VARIANTS] + [("standard", (h,)) for h in HOUSE]
          + [("partnership", (h,)) for h in HOUSE] + [(p, ()) for p in TEST_RULES])
 
 
+@functools.lru_cache(maxsize=None)
 def _pair(spec, rules):
-    """(generated, reference): two copies of one game, the second with the interpreter alone."""
+    """(generated, reference): two copies of one game, the second with the interpreter alone
+    (loaded once per test process and shared, with test_flatloop too: tests only read them)."""
     fast = load_game(spec, rules)
     reference = load_game(spec, rules)
     reference.use_fast_moves(None)
@@ -163,7 +167,8 @@ def test_each_generated_function_is_compiled_on_its_first_call_and_then_called_d
     """`fast_moves` compiles nothing up front: a table entry is a stand-in until its first
     call, which gives the real function's result and puts the real function in its place;
     the other entries stay stand-ins (`sorry-play moves` compiles one or two functions)."""
-    fast, reference = _pair("standard", ())
+    fast, reference = load_game("standard"), load_game("standard")  # fresh: nothing called yet
+    reference.use_fast_moves(None)
     generated = fast.fast_moves
     card, colour = fast.card_index["7"], 0
     stand_in = generated.table[card][colour]

@@ -8,7 +8,6 @@ holds a rule file's text."""
 
 from __future__ import annotations
 
-import functools
 
 import pytest
 
@@ -22,18 +21,9 @@ from sorry_rules.players.protocol import RandomPlayer
 from sorry_rules.players.runner import GameRecord, Turn, play_game
 
 from .sizes import short_and_full
-from .test_codegen import CASES, HOSTILE, _standard_data, _write, random_placement
+from .test_codegen import CASES, HOSTILE, _pair, _standard_data, _write, random_placement
 
 IDS = [f"{s.split('/')[-1]}{'+' + r[0] if r else ''}" for s, r in CASES]
-
-
-@functools.lru_cache(maxsize=None)
-def _pair(spec, rules):
-    """(generated, reference) copies of one game (shared by this module's tests, read only)."""
-    fast = load_game(spec, rules)
-    reference = load_game(spec, rules)
-    reference.use_fast_moves(None)
-    return fast, reference
 
 
 def _flat(game):
