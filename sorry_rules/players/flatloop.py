@@ -107,7 +107,10 @@ def _consequences(after, flat, colour: int, card: int, candidate: tuple, P, coun
 def play_flat(game, state, players, max_plies: int, record, on_turn=None, turn_type=None) -> State:
     """Play from `state` as `runner.play_game` would with these random `players` (call only
     when `applies`); `record` (a `runner.GameRecord` or None) gets the choices, `on_turn`
-    (one whose `needs_state` is False) gets each turn as a `turn_type` and None for the state."""
+    (one whose `needs_state` is False) gets each turn as a `turn_type` and None for the state;
+    an `on_turn` with a method `plain_move(seat)` gets that call instead for a move of one
+    pawn that neither bumps nor slides (no `Move` is built for it: a tally that counts turns,
+    bumps and slides needs only the seat there)."""
     seats, turn, plies, rng, bonus, counters = state.seats, state.turn, state.plies, state.rng, state.bonus, state.counters
     pile, discard = list(state.pile), list(state.discard)
     flat = game.fast_moves.flat
@@ -119,6 +122,7 @@ def play_flat(game, state, players, max_plies: int, record, on_turn=None, turn_t
     check_always = not game.win_on_home_only or fastloop.setup_wins(game, seats)
     known = None if check_always else _HOME_WINS.setdefault(game, {})
     report = _reporter(flat, on_turn, turn_type) if on_turn is not None else None
+    plain_move = getattr(on_turn, "plain_move", None)  # see play_flat's docstring
     after = game.after
     winner = None
     choices = record.choices if record is not None else []
@@ -132,7 +136,10 @@ def play_flat(game, state, players, max_plies: int, record, on_turn=None, turn_t
         options = len(candidates)
         choice = 0 if options < 2 else below_at(bases[turn], plies, options)
         if report is not None:
-            report(plies, turn, card, candidates, choice, flags, P)
+            if plain_move is not None and options and candidates[choice][2] == 0:
+                plain_move(turn)
+            else:
+                report(plies, turn, card, candidates, choice, flags, P)
         if options:
             candidate = candidates[choice]
             again = candidate[1]

@@ -333,6 +333,13 @@ class _GameCounter:
         self.bumps = self.slides = self.forfeits = self.discards = self.passes = self.redraws = self.actions = 0
         self.removals = self.exchanges = 0
 
+    def plain_move(self, seat: int) -> None:
+        """What `__call__` counts for a move of one pawn with no bump and no slide (the flat
+        loop calls this instead, building no `Move`: `players.flatloop.play_flat`)."""
+        if seat != self.last_seat:
+            self.turns += 1
+            self.last_seat = seat
+
     def __call__(self, turn, _state) -> None:
         if turn.seat != self.last_seat:
             self.turns += 1
