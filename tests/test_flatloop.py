@@ -205,27 +205,32 @@ def test_hostile_names_never_reach_the_flat_source_of_hand_play(tmp_path):
         assert name not in source
 
 
-@pytest.mark.parametrize("spec", ["standard", "partnership"])
-def test_split_first_parts_that_bump_or_slide_give_the_interpreters_moves(spec):
-    """A 7's split whose first part bumps or slides (code 10: each part's end and bumps, the
-    relocations and events built when played) stands for the interpreter's move, with its key
-    and in-place application; positions drawn until 15 such functions were seen."""
-    fast, reference = _pair(spec, ())
+def _checked_positions_with_code(spec, rules, card_name: str, code: int, rnd, wanted: int = 15) -> int:
+    """Draw up to 3,000 random positions; check (`_check_position`) each where the card's flat
+    function lists a candidate of `code`, until `wanted` were checked; the number checked."""
+    fast, reference = _pair(spec, rules)
     flat = _flat(fast)
-    card = fast.card_names.index("7")
-    rnd = Random("flat split", spec)
+    card = fast.card_names.index(card_name)
     seats = fast.seats_for(fast.players_max)
     found = 0
     for _ in range(3000):
         placement, turn = random_placement(fast, rnd), rnd.below(len(seats))
         P, occ, KP = flat.position(placement)
         candidates, _ = flat.table[card][seats[turn]](P, occ, KP)
-        if any(c[2] == 10 for c in candidates):
+        if any(c[2] == code for c in candidates):
             _check_position(fast, reference, placement, seats, turn)
             found += 1
-            if found == 15:
+            if found == wanted:
                 break
-    assert found == 15
+    return found
+
+
+@pytest.mark.parametrize("spec", ["standard", "partnership"])
+def test_split_first_parts_that_bump_or_slide_give_the_interpreters_moves(spec):
+    """A 7's split whose first part bumps or slides (code 10: each part's end and bumps, the
+    relocations and events built when played) stands for the interpreter's move, with its key
+    and in-place application; positions drawn until 15 such functions were seen."""
+    assert _checked_positions_with_code(spec, (), "7", 10, Random("flat split", spec)) == 15
 
 
 @pytest.mark.parametrize("spec,rules", [("standard", ()), ("partnership", ()), ("standard", ("house/switch-partner",))])
@@ -233,22 +238,7 @@ def test_switches_that_slide_give_the_interpreters_moves(spec, rules):
     """An 11's switch that fires a slide (code 11: `Slides.switch` on the flat occupancy, run
     again when played) stands for the interpreter's move, with its key and in-place
     application; positions drawn until 15 such functions were seen."""
-    fast, reference = _pair(spec, rules)
-    flat = _flat(fast)
-    card = fast.card_names.index("11")
-    rnd = Random("flat switch", spec, *rules)
-    seats = fast.seats_for(fast.players_max)
-    found = 0
-    for _ in range(3000):
-        placement, turn = random_placement(fast, rnd), rnd.below(len(seats))
-        P, occ, KP = flat.position(placement)
-        candidates, _ = flat.table[card][seats[turn]](P, occ, KP)
-        if any(c[2] == 11 for c in candidates):
-            _check_position(fast, reference, placement, seats, turn)
-            found += 1
-            if found == 15:
-                break
-    assert found == 15
+    assert _checked_positions_with_code(spec, rules, "11", 11, Random("flat switch", spec, *rules)) == 15
 
 
 @pytest.mark.parametrize("after", ["mover", "none"])
