@@ -28,6 +28,7 @@ interpreter's code tuples, never the caller's lists (`flatstate.flat_namespace`)
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 
 from sorry_rules import dsl
@@ -50,6 +51,28 @@ _DISTINCT_CODES = ("0,", "2,", "3,")
 
 _ONE_PAWN = ("Forward", "Backward", "Enter")
 _DISTINCT_KINDS = frozenset({*_ONE_PAWN, "Sorry", "Switch"})
+
+
+def _shape(node) -> tuple | None:
+    """What decides the outcomes of a source of `_DISTINCT_KINDS` without a selector (its
+    kind, steps and relation; not its offset), or None for any other node."""
+    kind = type(node).__name__
+    if kind not in _DISTINCT_KINDS or getattr(node, "selector", None) is not None:
+        return None
+    return kind, getattr(node, "steps", None), getattr(node, "relation", None)
+
+
+def _asked(node, found: set | None = None) -> set:
+    """The `_shape`s of the effects of every `can(...)` in `node`."""
+    found = set() if found is None else found
+    if isinstance(node, dsl.Can):
+        found.add(_shape(node.effect))
+    for field in dataclasses.fields(node) if dataclasses.is_dataclass(node) else ():
+        value = getattr(node, field.name)
+        for child in value if isinstance(value, tuple) else (value,):
+            if isinstance(child, dsl.Node):
+                _asked(child, found)
+    return found
 
 
 class _Sources(dsl.Visitor):
@@ -129,6 +152,9 @@ class FlatWriter(CardWriter):
         self.single = distinct_by_construction(ast, mechanics, self.colours, sources)
         self.counts = sources.then  # `n` is read by `then` only
         self.kinds = {kind for kind, _, _ in sources.found}
+        self.asked = _asked(ast) - {None}
+        self.answered: dict[tuple, str] = {}  # `_shape` -> the local telling whether it had outcomes
+        self.marks = 0
 
     def emit_move(self, result: str, events: str, key: str = "", payload: str = "") -> None:
         """One outcome: appended directly when distinct by construction (a bump or slide marks
@@ -460,8 +486,29 @@ class FlatWriter(CardWriter):
         self.indent(-1)
 
     # ---- passes, guards, the interpreter's primitives ---------------------------------------
+    def visit_Choice(self, node):
+        """As `CardWriter.visit_Choice`; in a function whose outcomes are all appended (distinct
+        by construction), an option that a later `can(...)` of the card asks about (the same
+        `_shape`) records whether it appended any (`answered`; the probe is not written then)."""
+        outer = dict(self.answered)
+        for option in node.options:
+            shape = _shape(option) if self.single else None
+            if shape is None or shape not in self.asked:
+                self.visit(option)
+                continue
+            self.marks += 1
+            mark = f"had{self.marks}"
+            self.line(f"{mark} = len(out)")
+            self.visit(option)
+            self.line(f"{mark} = len(out) != {mark}")
+            self.answered[shape] = mark
+        self.answered = outer
+
     def condition(self, node) -> str:
-        """As `CardWriter.condition`, with `can(...)` probes reading the caller's `occ`."""
+        """As `CardWriter.condition`, with `can(...)` probes reading the caller's `occ`, or the
+        answer an option of the enclosing choice recorded (`visit_Choice`)."""
+        if isinstance(node, dsl.Can) and _shape(node.effect) in self.answered:
+            return self.answered[_shape(node.effect)]
         if isinstance(node, dsl.Can):
             name = f"can{self.module.fresh()}_{int(self.player)}"
             probe = FlatProbe(self.module, self.m, self.programs, self.card, self.player)
@@ -477,6 +524,9 @@ class FlatWriter(CardWriter):
             self.line("n += 1")
         if flags & PASS:
             da = "True" if flags & DRAW_AGAIN else "False"
+            if self.single:  # one pass at most (`distinct_by_construction`), never the same as a move
+                self.line(f"out.append((KP, {da}, 5))")
+                return
             seen = self.seen_set("p", flags & DRAW_AGAIN)
             self.line(f"if KP not in {seen}:")
             self.line(f"    {seen}.add(KP)")
@@ -551,6 +601,7 @@ class FlatProbe(FlatWriter):
         CardWriter.__init__(self, module, mechanics, programs, card, player, probe=True)
         self.single = self.counts = False
         self.kinds: set[str] = set()
+        self.asked, self.answered = set(), {}
 
     def function(self, ast, name: str | None = None) -> list[str]:
         self.visit(ast)
