@@ -135,6 +135,32 @@ def distinct_by_construction(ast, mechanics, colours, sources: _Sources | None =
     return True
 
 
+def slides_apart(sources: _Sources, mechanics, colours) -> bool:
+    """Whether two outcomes of one-pawn sources (`forward`, `backward`, `enter`, besides
+    `pass` and `draw_again`) can be one placement only when both leave the placement as it
+    was (a pawn that slides back to the square it left): no two step primitives take one
+    pawn to one end, after the slide its landing takes. (Two outcomes that move different
+    pawns of one colour give one placement only when neither moves; `enter` moves a Start
+    pawn, the steps board pawns; so only one pawn's ends by two primitives can meet.)"""
+    kinds = {kind for kind, _, _ in sources.found}
+    if not kinds <= {*_ONE_PAWN, "Pass", "DrawAgain"}:
+        return False
+    layout, X = mechanics.layout, int(mechanics.X)
+    steps = [(layout.forward if kind == "Forward" else layout.backward)(node.steps)
+             for kind, node, _ in sources.found if kind in ("Forward", "Backward")]
+    for c in colours:
+        here = mechanics.slide_here[c]
+
+        def end(to, here=here):
+            return here[to].end if 0 <= to < len(here) and here[to] is not None else to
+        for i, first in enumerate(steps):
+            for second in steps[i + 1:]:
+                if any(first[c][sq] >= 0 and second[c][sq] >= 0 and end(first[c][sq]) == end(second[c][sq])
+                       for sq in range(X)):
+                    return False
+    return True
+
+
 class FlatModule(GeneratedModule):
     """`codegen`'s module, knowing the pawns per colour (the flat lists' length)."""
 
@@ -150,6 +176,9 @@ class FlatWriter(CardWriter):
     def __init__(self, module, mechanics, programs, card: int, player: int, ast, sources: _Sources):
         super().__init__(module, mechanics, programs, card, player, select=True)
         self.single = distinct_by_construction(ast, mechanics, self.colours, sources)
+        # a landing that slides marks the list only when it ends where it started (`slides_apart`)
+        self.noop_only = self.single and slides_apart(sources, mechanics, self.colours)
+        self.marked = False  # the outcome being written set `dup` itself
         self.counts = sources.then  # `n` is read by `then` only
         self.kinds = {kind for kind, _, _ in sources.found}
         self.asked = _asked(ast) - {None}
@@ -174,6 +203,8 @@ class FlatWriter(CardWriter):
                 key = "None"  # `flatstate.plain_key`, if the list needs it
             elif payload.startswith("6,") and "Sorry" not in self.kinds:
                 pass  # a bump: two colours change, unlike a plain step; unlike a switch, one goes to Start
+            elif self.marked:
+                pass
             else:
                 self.line("dup = True")
             self.line(f"out.append(({key}, {da}, {payload}))")
@@ -336,7 +367,12 @@ class FlatWriter(CardWriter):
         self.line(f"rs = slide_land({int(c)}, {frm}, to, occ, KP)")
         self.line("if rs is not None:")
         self.indent(1)
+        if self.noop_only:
+            self.line(f"if rs[1] == {frm}:")
+            self.line("    dup = True")
+            self.marked = True
         self.emit_move("", "", "rs[0]", f"7, {int(c)}, {frm}, to, {step}, rs[1], rs[2]")
+        self.marked = False
         self.indent(-1)
 
     # ---- the two-part split over the flat lists -----------------------------------------------
@@ -599,7 +635,7 @@ class FlatProbe(FlatWriter):
 
     def __init__(self, module, mechanics, programs, card: int, player: int):
         CardWriter.__init__(self, module, mechanics, programs, card, player, probe=True)
-        self.single = self.counts = False
+        self.single = self.counts = self.noop_only = self.marked = False
         self.kinds: set[str] = set()
         self.asked, self.answered = set(), {}
 
