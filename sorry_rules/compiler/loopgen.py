@@ -161,6 +161,38 @@ def slides_apart(sources: _Sources, mechanics, colours) -> bool:
     return True
 
 
+def split_by_construction(mechanics, colours, sources: _Sources) -> bool:
+    """Whether a card with one two-part split lists its plain outcomes without keys: the
+    player moves one colour, the split is sequential and its parts' landings from a square
+    differ from each other and from the square, every other source passes
+    `distinct_by_construction` and is a one-pawn one (or a pass or draw_again), all under
+    the same flags. Then two plain outcomes are one placement only when one of them is a
+    leapfrog (the second part lands on the square the first left: one pawn's net move) or
+    the other gives the same two pawns each other's landings ("swapped"): `split_second_part`
+    marks both for the final dedupe. (A split that is neither moves two pawns to two new
+    squares; every other plain outcome moves one pawn, or is a mirror: skipped.)"""
+    splits = [node for kind, node, _ in sources.found if kind == "Split"]
+    if len(splits) != 1 or len(colours) != 1 or mechanics.simultaneous_split:
+        return False
+    split = splits[0]
+    if split.among != 2 or getattr(split, "selector", None) is not None or getattr(split, "parts", ()):
+        return False
+    others = _Sources()
+    others.found = [found for found in sources.found if found[0] != "Split"]
+    if not {kind for kind, _, _ in others.found} <= {*_ONE_PAWN, "Pass", "DrawAgain"}:
+        return False
+    if len({flags for kind, _, flags in sources.found if kind not in ("Pass", "DrawAgain")}) > 1:
+        return False
+    if not distinct_by_construction(None, mechanics, colours, others):
+        return False
+    rows = [mechanics.layout.forward(k)[colours[0]] for k in range(1, int(split.steps))]
+    for sq in range(int(mechanics.X)):
+        ends = [row[sq] for row in rows if row[sq] >= 0]
+        if sq in ends or len(set(ends)) != len(ends):
+            return False
+    return True
+
+
 class FlatModule(GeneratedModule):
     """`codegen`'s module, knowing the pawns per colour (the flat lists' length)."""
 
@@ -176,6 +208,9 @@ class FlatWriter(CardWriter):
     def __init__(self, module, mechanics, programs, card: int, player: int, ast, sources: _Sources):
         super().__init__(module, mechanics, programs, card, player, select=True)
         self.single = distinct_by_construction(ast, mechanics, self.colours, sources)
+        self.split_single = not self.single and split_by_construction(mechanics, self.colours, sources)
+        self.bumpless = "True"  # `split_keyed`: whether the outcome being written sends no pawn back
+        self.single = self.single or self.split_single
         # a landing that slides marks the list only when it ends where it started (`slides_apart`)
         self.noop_only = self.single and slides_apart(sources, mechanics, self.colours)
         self.marked = False  # the outcome being written set `dup` itself
@@ -198,8 +233,11 @@ class FlatWriter(CardWriter):
             self.line("if KB is None:")
             self.line("    KB = KEY(P) - KP")
             key, payload = f"KEY({result}) - KB", f"1, {result}, {events}"
+        if self.split_single and not payload.startswith(("0,", "4,", "1,")):
+            self.split_keyed(key, da, payload)
+            return
         if self.single:
-            if payload.startswith(_DISTINCT_CODES):
+            if payload.startswith(_DISTINCT_CODES) or (self.split_single and payload.startswith("4,")):
                 key = "None"  # `flatstate.plain_key`, if the list needs it
             elif payload.startswith("6,") and "Sorry" not in self.kinds:
                 pass  # a bump: two colours change, unlike a plain step; unlike a switch, one goes to Start
@@ -213,6 +251,21 @@ class FlatWriter(CardWriter):
         self.line(f"key = {key}")
         self.line(f"if key not in {seen}:")
         self.line(f"    {seen}.add(key)")
+        self.line(f"    out.append((key, {da}, {payload}))")
+
+    def split_keyed(self, key: str, da: str, payload: str) -> None:
+        """In a function of `split_by_construction`: an outcome that bumps or slides, through
+        the seen-set (such outcomes meet each other often: a split's two orders); it marks the
+        list only when it sends no pawn back (`self.bumpless`: an expression, true then), the
+        one case where it can be the same placement as a plain outcome listed without a key
+        (a pawn sent back goes to Start, where no plain outcome puts one)."""
+        seen = self.seen_set("m", self.flags & DRAW_AGAIN)
+        self.line(f"key = {key}")
+        self.line(f"if key not in {seen}:")
+        self.line(f"    {seen}.add(key)")
+        if self.bumpless != "False":
+            self.line(f"    if {self.bumpless}:")
+            self.line("        dup = True")
         self.line(f"    out.append((key, {da}, {payload}))")
 
     # ---- sorted lists: the pawns on exclusive squares come first ---------------------------------
@@ -351,8 +404,10 @@ class FlatWriter(CardWriter):
         if self.probe:
             self.line("return True")
         else:
+            self.bumpless = "False"
             self.emit_move("", "", f"KP - E{c}[{frm}] + E{c}[to] - ES[o][to] + ES[o][STARTS[o]]",
                            f"6, {c}, {frm}, to, {step}, o, STARTS[o]")
+            self.bumpless = "True"
         self.indent(-3)
         self.line("    else:")
         self.indent(2)
@@ -371,8 +426,9 @@ class FlatWriter(CardWriter):
             self.line(f"if rs[1] == {frm}:")
             self.line("    dup = True")
             self.marked = True
+        self.bumpless = "not rs[2]"
         self.emit_move("", "", "rs[0]", f"7, {int(c)}, {frm}, to, {step}, rs[1], rs[2]")
-        self.marked = False
+        self.marked, self.bumpless = False, "True"
         self.indent(-1)
 
     # ---- the two-part split over the flat lists -----------------------------------------------
@@ -389,6 +445,7 @@ class FlatWriter(CardWriter):
             return
         m = self.m
         X, steps, C = int(m.X), int(node.steps), m.layout.C
+        self.split_steps = steps
         forward = m.layout.forward
         rows = {c: self.module.constant(f"SPLIT{steps}_{int(c)}", (None,) + tuple(forward(k)[c] for k in range(1, steps)))
                 for c in self.colours}
@@ -486,14 +543,14 @@ class FlatWriter(CardWriter):
         self.line(f"                    rs = slide_land({c2}, sq2, to2, occ, k1)")
         self.line("                    if rs is not None:")
         self.indent(6)
-        self.split_outcome(c1, c2, "rs[0]", f"9, {c1}, sq1, to1, {c2}, sq2, to2, rs[1], rs[2]", "rs[1], rs[2]")
+        self.split_outcome(c1, c2, "rs[0]", f"9, {c1}, sq1, to1, {c2}, sq2, to2, rs[1], rs[2]", "rs[1], rs[2]", "rs[2]")
         self.indent(-6)
         self.line("                    continue")
         self.line("                if o2 >= 0:")
         self.line(f"                    if {self.bump_table(c2)}[o2]:")
         self.indent(6)
         self.split_outcome(c1, c2, f"{first} - ES[o2][to2] + ES[o2][STARTS[o2]]",
-                           f"8, {c1}, sq1, to1, {c2}, sq2, to2, o2, STARTS[o2]", "to2, ((o2, to2),)")
+                           f"8, {c1}, sq1, to1, {c2}, sq2, to2, o2, STARTS[o2]", "to2, ((o2, to2),)", None)
         self.indent(-6)
         self.line("                    continue")
         # the same two plain landings the other way round came earlier (same placement) unless
@@ -505,20 +562,32 @@ class FlatWriter(CardWriter):
             self.line("            if pre is None and to2 != sq1:")
             self.line("                continue")
         self.indent(3)
-        self.split_outcome(c1, c2, first, f"4, {c1}, sq1, to1, {c2}, sq2, to2", "to2, ()")
+        self.split_outcome(c1, c2, first, f"4, {c1}, sq1, to1, {c2}, sq2, to2", "to2, ()", "")
         self.indent(-3)
 
-    def split_outcome(self, c1: int, c2: int, key: str, payload: str, landing: str) -> None:
+    def split_outcome(self, c1: int, c2: int, key: str, payload: str, landing: str, bumps: str | None) -> None:
         """One outcome of a split: `payload` after a plain first part, else code 10 (the first
         part's end and bumps, `end1` and `pre`, then the second's: `landing` is its end and
-        bumps), whose relocations and events are built only when it is played."""
+        bumps, `bumps` an expression of the second's bumps, None when it bumps, "" when it is
+        plain), whose relocations and events are built only when it is played. A plain one
+        (code 4) listed without a key marks the list when it is a leapfrog or may have a
+        swapped twin (`split_by_construction`; NEAR<steps>_<c>[sq]: the parts' landings from sq)."""
         self.line("if pre is None:")
         self.indent(1)
+        self.bumpless = "False" if bumps is None else f"not {bumps}" if bumps else "True"
+        if bumps == "" and self.split_single:
+            near = self.module.constant(f"NEAR{self.split_steps}_{c1}", tuple(
+                frozenset(int(self.m.layout.forward(k)[c1][sq]) for k in range(1, self.split_steps))
+                for sq in range(int(self.m.X))))
+            self.line(f"if to2 == sq1 or (to2 in {near}[sq1] and to1 in {near}[sq2]):")
+            self.line("    dup = True")
         self.emit_move("", "", key, payload)
         self.indent(-1)
         self.line("else:")
         self.indent(1)
+        self.bumpless = "False" if bumps is None else f"not pre and not {bumps}" if bumps else "not pre"
         self.emit_move("", "", key, f"10, {c1}, sq1, to1, end1, pre, {c2}, sq2, to2, {landing}")
+        self.bumpless = "True"
         self.indent(-1)
 
     # ---- passes, guards, the interpreter's primitives ---------------------------------------
@@ -635,7 +704,7 @@ class FlatProbe(FlatWriter):
 
     def __init__(self, module, mechanics, programs, card: int, player: int):
         CardWriter.__init__(self, module, mechanics, programs, card, player, probe=True)
-        self.single = self.counts = self.noop_only = self.marked = False
+        self.single = self.counts = self.noop_only = self.marked = self.split_single = False
         self.kinds: set[str] = set()
         self.asked, self.answered = set(), {}
 

@@ -49,7 +49,7 @@ def freeze(P) -> tuple:
 
 
 def plain_key(candidate: tuple, KP: int, weights: tuple) -> int:
-    """The key of a plain candidate (codes 0, 2, 3) listed without it: the key `KP` of its
+    """The key of a plain candidate (codes 0, 2, 3, 4) listed without it: the key `KP` of its
     position changed by its relocations (`weights`: the placement key's)."""
     E, code, c = weights, candidate[2], candidate[3]
     if code == 0:  # c, frm, to
@@ -57,6 +57,9 @@ def plain_key(candidate: tuple, KP: int, weights: tuple) -> int:
     if code == 2:  # sorry: c, start, sq, o, back
         _, _, _, c, start, sq, o, back = candidate
         return KP - E[c][start] + E[c][sq] - E[o][sq] + E[o][back]
+    if code == 4:  # a two-part split: c1, sq1, to1, c2, sq2, to2
+        _, _, _, c1, sq1, to1, c2, sq2, to2 = candidate
+        return KP - E[c1][sq1] + E[c1][to1] - E[c2][sq2] + E[c2][to2]
     _, _, _, c, mine, o, sq = candidate  # switch
     return KP - E[c][mine] + E[c][sq] - E[o][sq] + E[o][mine]
 
