@@ -193,6 +193,19 @@ def split_by_construction(mechanics, colours, sources: _Sources) -> bool:
     return True
 
 
+def _first_forward(ast) -> int | None:
+    """The steps of a `forward` without a selector that is the effect, or an option of it
+    (inside `then` too) before any split, or None."""
+    while isinstance(ast, dsl.Then):
+        ast = ast.first
+    for option in ast.options if isinstance(ast, dsl.Choice) else (ast,):
+        if isinstance(option, dsl.Split):
+            return None
+        if isinstance(option, dsl.Forward) and option.selector is None:
+            return int(option.steps)
+    return None
+
+
 class FlatModule(GeneratedModule):
     """`codegen`'s module, knowing the pawns per colour (the flat lists' length)."""
 
@@ -209,6 +222,8 @@ class FlatWriter(CardWriter):
         super().__init__(module, mechanics, programs, card, player, select=True)
         self.single = distinct_by_construction(ast, mechanics, self.colours, sources)
         self.split_single = not self.single and split_by_construction(mechanics, self.colours, sources)
+        # the steps of a `forward` listed unguarded before the split ends every leapfrog of a split of as many steps
+        self.leapfrogs = _first_forward(ast)
         self.bumpless = "True"  # `split_keyed`: whether the outcome being written sends no pawn back
         self.single = self.single or self.split_single
         # a landing that slides marks the list only when it ends where it started (`slides_apart`)
@@ -256,9 +271,9 @@ class FlatWriter(CardWriter):
     def split_keyed(self, key: str, da: str, payload: str) -> None:
         """In a function of `split_by_construction`: an outcome that bumps or slides, through
         the seen-set (such outcomes meet each other often: a split's two orders); it marks the
-        list only when it sends no pawn back (`self.bumpless`: an expression, true then), the
-        one case where it can be the same placement as a plain outcome listed without a key
-        (a pawn sent back goes to Start, where no plain outcome puts one)."""
+        list when `self.bumpless` (an expression) holds: it sends no pawn back (a pawn sent
+        back goes to Start, where no plain outcome puts one) and may meet a plain outcome
+        listed without a key (`meets`)."""
         seen = self.seen_set("m", self.flags & DRAW_AGAIN)
         self.line(f"key = {key}")
         self.line(f"if key not in {seen}:")
@@ -426,7 +441,7 @@ class FlatWriter(CardWriter):
             self.line(f"if rs[1] == {frm}:")
             self.line("    dup = True")
             self.marked = True
-        self.bumpless = "not rs[2]"
+        self.bumpless = "False"  # `split_keyed`: one pawn's move, the same as a plain split only if a leapfrog, marked there
         self.emit_move("", "", "rs[0]", f"7, {int(c)}, {frm}, to, {step}, rs[1], rs[2]")
         self.marked, self.bumpless = False, "True"
         self.indent(-1)
@@ -565,6 +580,43 @@ class FlatWriter(CardWriter):
         self.split_outcome(c1, c2, first, f"4, {c1}, sq1, to1, {c2}, sq2, to2", "to2, ()", "")
         self.indent(-3)
 
+    def part_of(self, c: int) -> str:
+        """The name of PARTOF<steps>_<c>: [sq][to] the part of the split whose landing from sq is `to`, or 0."""
+        steps, forward = self.split_steps, self.m.layout.forward
+        partof = []
+        for sq in range(int(self.m.X)):
+            row = [0] * len(forward(1)[c])
+            for k in range(1, steps):
+                if forward(k)[c][sq] >= 0:
+                    row[forward(k)[c][sq]] = k
+            partof.append(tuple(row))
+        return self.module.constant(f"PARTOF{steps}_{c}", tuple(partof))
+
+    def meets(self, c: int, ends: str) -> str:
+        """An expression: whether a split that sends no pawn back and ends its pawns (sq1, sq2)
+        on `ends` may be the same placement as a plain split or a one-pawn move
+        (`flatstate.split_meets`)."""
+        return f"split_meets({self.part_of(c)}, LAST{self.split_steps}_{c}, sq1, sq2, {ends})"
+
+    def plain_twins(self, c: int) -> None:
+        """Before a plain split outcome listed without a key (`split_by_construction`): a
+        leapfrog (the second part lands on the square the first left: the second pawn's net
+        move to1) is skipped when the forward listed first took that pawn there (forward as
+        many steps, `leapfrogs`), else it marks the list; an outcome whose swapped twin (the
+        first pawn to to2 by a smaller part `m`, the second to to1) came earlier is skipped
+        (PARTOF<steps>_<c>[sq][to]: the part landing on `to` from sq, 0 for none)."""
+        steps, forward = self.split_steps, self.m.layout.forward
+        twins = self.part_of(c)
+        self.line("if to2 == sq1:")
+        if self.leapfrogs == steps:
+            self.line(f"    if {self.module.constant(f'F{steps}_{c}', forward(steps)[c])}[sq2] == to1:")
+            self.line("        continue")
+        self.line("    dup = True")
+        self.line("else:")
+        self.line(f"    m = {twins}[sq1][to2]")
+        self.line(f"    if m and m < part and LAST{steps}_{c}[m][sq2] == to1:")
+        self.line("        continue")
+
     def split_outcome(self, c1: int, c2: int, key: str, payload: str, landing: str, bumps: str | None) -> None:
         """One outcome of a split: `payload` after a plain first part, else code 10 (the first
         part's end and bumps, `end1` and `pre`, then the second's: `landing` is its end and
@@ -574,18 +626,18 @@ class FlatWriter(CardWriter):
         swapped twin (`split_by_construction`; NEAR<steps>_<c>[sq]: the parts' landings from sq)."""
         self.line("if pre is None:")
         self.indent(1)
-        self.bumpless = "False" if bumps is None else f"not {bumps}" if bumps else "True"
+        second = "rs[1]" if bumps == "rs[2]" else "to2"
+        self.bumpless = "False" if bumps is None or not self.split_single else \
+            f"not {bumps} and {self.meets(c1, 'to1, ' + second)}" if bumps else "True"
         if bumps == "" and self.split_single:
-            near = self.module.constant(f"NEAR{self.split_steps}_{c1}", tuple(
-                frozenset(int(self.m.layout.forward(k)[c1][sq]) for k in range(1, self.split_steps))
-                for sq in range(int(self.m.X))))
-            self.line(f"if to2 == sq1 or (to2 in {near}[sq1] and to1 in {near}[sq2]):")
-            self.line("    dup = True")
+            self.plain_twins(c1)
         self.emit_move("", "", key, payload)
         self.indent(-1)
         self.line("else:")
         self.indent(1)
-        self.bumpless = "False" if bumps is None else f"not pre and not {bumps}" if bumps else "not pre"
+        self.bumpless = "False" if bumps is None or not self.split_single else \
+            f"not pre and not {bumps} and {self.meets(c1, 'end1, ' + second)}" if bumps else \
+            f"not pre and {self.meets(c1, 'end1, ' + second)}"
         self.emit_move("", "", key, f"10, {c1}, sq1, to1, end1, pre, {c2}, sq2, to2, {landing}")
         self.bumpless = "True"
         self.indent(-1)

@@ -181,6 +181,21 @@ def sends_back(bumps: tuple, own: tuple) -> bool:
     return False
 
 
+def split_meets(partof: tuple, last: tuple, sq1: int, sq2: int, x: int, y: int) -> bool:
+    """Whether two pawns of one colour from sq1 and sq2 ending on x and y (a split that slid
+    and sent no pawn back) may be the placement of a plain split (one pawn by part m to one
+    end, the other by the rest to the other: `partof[sq][to]` the part landing on `to` from
+    sq or 0, `last[m]` the rest's landings) or, when an end is a square left, of one pawn's
+    move."""
+    if x == sq1 or x == sq2 or y == sq1 or y == sq2:
+        return True
+    m = partof[sq1][x]
+    if m and last[m][sq2] == y:
+        return True
+    m = partof[sq1][y]
+    return bool(m and last[m][sq2] == x)
+
+
 def split_chain(candidate: tuple, start: tuple) -> tuple:
     """(relocations, events) of a split candidate of code 10, in order: per part, the pawns
     it sends back ((colour, square) -> Start), then its pawn `frm` -> `end`; the events per
@@ -220,6 +235,7 @@ def flat_namespace(scope: dict, slides: Slides) -> dict:
         "switch_slide": lambda c, mine, o, sq, P: switch_slide(c, mine, o, sq, freeze(P)),
         "split_second": lambda c1, i1, sq1, to1, control, rows, P: split_second(c1, i1, sq1, to1, control, rows, freeze(P)),
         "Board": _FrozenBoard, "slide_land": slides.land, "switch_land": slides.switch, "sends_back": sends_back,
+        "split_meets": split_meets,
         "DEDUPE": lambda candidates, KP: dedupe(candidates, KP, weights),
     })
     return scope
