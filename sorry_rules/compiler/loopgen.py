@@ -193,6 +193,11 @@ def split_by_construction(mechanics, colours, sources: _Sources) -> bool:
     return True
 
 
+def _wanted(oks: dict) -> tuple:
+    """The colours o with oks[c][o] true for some colour c of `oks`, in order."""
+    return tuple(o for o in range(len(next(iter(oks.values())))) if any(ok[o] for ok in oks.values()))
+
+
 def _first_forward(ast) -> int | None:
     """The steps of a `forward` without a selector that is the effect, or an option of it
     (inside `then` too) before any split, or None."""
@@ -315,11 +320,12 @@ class FlatWriter(CardWriter):
             self.landing(c, "sq", step)
             self.indent(-2)
 
-    def track_pawns(self) -> None:
-        """`tp`: (square, colour) of every pawn on the track, in square order."""
+    def track_pawns(self, wanted=None) -> None:
+        """`tp`: (square, colour) of every pawn on the track (of the colours `wanted`, default
+        all), in square order."""
         T = int(self.m.T)
         self.line("tp = []")
-        for o in range(self.m.layout.C):
+        for o in range(self.m.layout.C) if wanted is None else wanted:
             self.line(f"for s in P{o}:")
             self.line(f"    if s >= {T}:")
             self.line("        break")
@@ -341,18 +347,23 @@ class FlatWriter(CardWriter):
             super().visit_Sorry(node)
             return
         m = self.m
-        self.track_pawns()
+        oks = {int(c): tuple(bool(m.bumpable[c][o] and (node.relation is None or m.matches(c, o, node.relation)))
+                             for o in range(m.layout.C)) for c in self.colours}
+        alone = len(oks) == 1  # one colour moved: `tp` is built only when it has a pawn in Start
+        if alone:
+            self.line(f"if {int(m.start[self.colours[0]])} in P{int(self.colours[0])}:")
+            self.indent(1)
+        self.track_pawns(_wanted(oks))
         self.module.constant("STARTS", tuple(int(x) for x in m.start))
-        for c in self.colours:
-            c = int(c)
-            ok = tuple(bool(m.bumpable[c][o] and (node.relation is None or m.matches(c, o, node.relation)))
-                       for o in range(m.layout.C))
+        for c, ok in oks.items():
             name = self.module.constant(f"SORRY{self.fresh()}_{c}", ok)
             start = int(m.start[c])
-            self.line(f"if {start} in P{c}:")
+            self.line("if True:" if alone else f"if {start} in P{c}:")
             self.line("    for sq, o in tp:")
-            self.line(f"        if {name}[o]:")
-            self.indent(3)
+            if len(oks) > 1:  # one colour moved: `tp` holds the colours it may send back only
+                self.line(f"        if {name}[o]:")
+                self.indent(1)
+            self.indent(2)
             if m.slide_after_sorry:
                 self.line(f"if SLIDE{c}[sq]:")
                 self.line(f"    rs = slide_land({c}, {start}, sq, occ, KP)")
@@ -363,7 +374,9 @@ class FlatWriter(CardWriter):
                 self.line("    continue")
             key = f"KP - E{c}[{start}] + E{c}[sq] - ES[o][sq] + ES[o][STARTS[o]]"
             self.emit_move("", "", key, f"2, {c}, {start}, sq, o, STARTS[o]")
-            self.indent(-3)
+            self.indent(-3 if len(oks) > 1 else -2)
+        if alone:
+            self.indent(-1)
 
     def visit_Switch(self, node):
         """As `CardWriter.visit_Switch`, a switch that fires a slide run on the flat occupancy
@@ -375,28 +388,30 @@ class FlatWriter(CardWriter):
             return
         m = self.m
         T = int(m.T)
-        self.track_pawns()
+        oks = {int(c): tuple(bool(o != c and m.matches(c, o, node.relation)) for o in range(m.layout.C))
+               for c in self.colours}
+        self.track_pawns(_wanted(oks))
         self.module.constant("SLIDES", tuple(self.module.constants[f"SLIDE{o}"] for o in range(m.layout.C)))
-        for c in self.colours:
-            c = int(c)
-            ok = tuple(bool(o != c and m.matches(c, o, node.relation)) for o in range(m.layout.C))
+        for c, ok in oks.items():
             name = self.module.constant(f"SWITCH{self.module.fresh()}_{c}", ok)
             plain = {"none": "True", "mover": f"not SLIDE{c}[sq]",
                      "both": f"not SLIDE{c}[sq] and not SLIDES[o][mine]"}[m.slide_after_switch]
             self.line(f"for mine in P{c}:")
             self.line(f"    if mine < {T}:")
             self.line("        for sq, o in tp:")
-            self.line(f"            if {name}[o]:")
-            self.line(f"                if {plain}:")
-            self.indent(5)
+            if len(oks) > 1:  # one colour moved: `tp` holds the colours it may switch with only
+                self.line(f"            if {name}[o]:")
+                self.indent(1)
+            self.line(f"            if {plain}:")
+            self.indent(4)
             self.emit_move("", "", f"KP - E{c}[mine] + E{c}[sq] - ES[o][sq] + ES[o][mine]", f"3, {c}, mine, o, sq")
-            self.indent(-5)
-            self.line("                else:")
-            self.line(f"                    ks = switch_land({c}, mine, o, sq, occ, KP)")
-            self.line("                    if ks is not None:")
-            self.indent(6)
+            self.indent(-4)
+            self.line("            else:")
+            self.line(f"                ks = switch_land({c}, mine, o, sq, occ, KP)")
+            self.line("                if ks is not None:")
+            self.indent(5)
             self.emit_move("", "", "ks[0]", f"11, {c}, mine, o, sq")
-            self.indent(-6)
+            self.indent(-5 if len(oks) == 1 else -6)
 
     # ---- landings with a bump inlined ---------------------------------------------------------
     def bump_table(self, c: int) -> str:

@@ -7,6 +7,7 @@ state, so a seed plus the players' choices replays a game exactly.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 
 _MASK = (1 << 64) - 1
@@ -65,20 +66,28 @@ def below_at(base: int, index: int, n: int) -> int:
             return value % n
 
 
+@functools.lru_cache(maxsize=64)
+def _swaps(size: int) -> tuple:
+    """(i, i + 1, the rejection bound of `below(state, i + 1)`) of each swap of a shuffle of `size` items."""
+    return tuple((i, i + 1, _LIMITS[i + 1] if i + 1 < _SMALL else (1 << 64) - ((1 << 64) % (i + 1)))
+                 for i in range(size - 1, 0, -1))
+
+
 def shuffled(state: int, items) -> tuple[int, tuple]:
     """Fisher-Yates shuffle of `items`; returns (new state, shuffled tuple). Swap i takes
-    `below(state, i + 1)`, unrolled here (the same numbers, without a call per swap)."""
+    `below(state, i + 1)`, unrolled here (the same numbers, without a call per swap; the
+    bounds per size from `_swaps`)."""
     out = list(items)
-    for i in range(len(out) - 1, 0, -1):
-        n = i + 1
-        limit = _LIMITS[n] if n < _SMALL else (1 << 64) - ((1 << 64) % n)
-        while True:
-            state = (state + _GAMMA) & _MASK
-            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    for i, n, limit in _swaps(len(out)):
+        state = (state + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+        value = z ^ (z >> 31)
+        while value >= limit:  # rejected (never for a bound near 2**64): the next number
+            state = (state + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
             value = z ^ (z >> 31)
-            if value < limit:
-                break
         j = value % n
         out[i], out[j] = out[j], out[i]
     return state, tuple(out)
