@@ -102,6 +102,13 @@ class _Sources(dsl.Visitor):
         self.visit(node.effect)
 
 
+def _sources_of(ast, sources: _Sources | None) -> _Sources:
+    if sources is None:
+        sources = _Sources()
+        sources.visit(ast)
+    return sources
+
+
 def distinct_by_construction(ast, mechanics, colours, sources: _Sources | None = None) -> bool:
     """Whether the plain outcomes of `ast` (no bump, no slide) for a player of `colours` are
     pairwise different placements, decided from the effect and the movement tables: its
@@ -110,9 +117,7 @@ def distinct_by_construction(ast, mechanics, colours, sources: _Sources | None =
     two step primitives send one pawn to one square. (Within one step primitive two pawns
     cannot end alike; `enter` moves a Start pawn, the steps board pawns; `sorry` and
     `switch` move two colours, every other source one, and never alike.)"""
-    if sources is None:
-        sources = _Sources()
-        sources.visit(ast)
+    sources = _sources_of(ast, sources)
     moves = [(kind, node, flags) for kind, node, flags in sources.found if kind in _DISTINCT_KINDS]
     rest = [kind for kind, _, _ in sources.found if kind not in _DISTINCT_KINDS]
     if any(kind not in ("Pass", "DrawAgain") for kind in rest) or rest.count("Pass") > 1:
@@ -135,13 +140,14 @@ def distinct_by_construction(ast, mechanics, colours, sources: _Sources | None =
     return True
 
 
-def slides_apart(sources: _Sources, mechanics, colours) -> bool:
+def slides_apart(ast, mechanics, colours, sources: _Sources | None = None) -> bool:
     """Whether two outcomes of one-pawn sources (`forward`, `backward`, `enter`, besides
     `pass` and `draw_again`) can be one placement only when both leave the placement as it
     was (a pawn that slides back to the square it left): no two step primitives take one
     pawn to one end, after the slide its landing takes. (Two outcomes that move different
     pawns of one colour give one placement only when neither moves; `enter` moves a Start
     pawn, the steps board pawns; so only one pawn's ends by two primitives can meet.)"""
+    sources = _sources_of(ast, sources)
     kinds = {kind for kind, _, _ in sources.found}
     if not kinds <= {*_ONE_PAWN, "Pass", "DrawAgain"}:
         return False
@@ -161,7 +167,7 @@ def slides_apart(sources: _Sources, mechanics, colours) -> bool:
     return True
 
 
-def split_by_construction(mechanics, colours, sources: _Sources) -> bool:
+def split_by_construction(ast, mechanics, colours, sources: _Sources | None = None) -> bool:
     """Whether a card with one two-part split lists its plain outcomes without keys: the
     player moves one colour, the split is sequential and its parts' landings from a square
     differ from each other and from the square, every other source passes
@@ -171,6 +177,7 @@ def split_by_construction(mechanics, colours, sources: _Sources) -> bool:
     the other gives the same two pawns each other's landings ("swapped"): `split_second_part`
     marks both for the final dedupe. (A split that is neither moves two pawns to two new
     squares; every other plain outcome moves one pawn, or is a mirror: skipped.)"""
+    sources = _sources_of(ast, sources)
     splits = [node for kind, node, _ in sources.found if kind == "Split"]
     if len(splits) != 1 or len(colours) != 1 or mechanics.simultaneous_split:
         return False
@@ -226,13 +233,13 @@ class FlatWriter(CardWriter):
     def __init__(self, module, mechanics, programs, card: int, player: int, ast, sources: _Sources):
         super().__init__(module, mechanics, programs, card, player, select=True)
         self.single = distinct_by_construction(ast, mechanics, self.colours, sources)
-        self.split_single = not self.single and split_by_construction(mechanics, self.colours, sources)
+        self.split_single = not self.single and split_by_construction(ast, mechanics, self.colours, sources)
         # the steps of a `forward` listed unguarded before the split ends every leapfrog of a split of as many steps
         self.leapfrogs = _first_forward(ast)
         self.bumpless = "True"  # `split_keyed`: whether the outcome being written sends no pawn back
         self.single = self.single or self.split_single
         # a landing that slides marks the list only when it ends where it started (`slides_apart`)
-        self.noop_only = self.single and slides_apart(sources, mechanics, self.colours)
+        self.noop_only = self.single and slides_apart(ast, mechanics, self.colours, sources)
         self.marked = False  # the outcome being written set `dup` itself
         self.counts = sources.then  # `n` is read by `then` only
         self.kinds = {kind for kind, _, _ in sources.found}
