@@ -286,7 +286,32 @@ class FlatMoves:
     def apply(self, candidate: tuple, P: list, occ: list) -> bool:
         """Play `candidate` (of `table`) on the flat position in place (its key, candidate[0],
         is the new KP); whether a pawn reached its Home."""
-        code = candidate[2]
+        code = candidate[2]  # the commonest first (code 0 the loops play inline)
+        if code == 2:  # sorry: o's pawn on sq goes back, then c's pawn leaves Start for sq
+            _, _, _, c, start, sq, o, back = candidate
+            _relocate(P, occ, o, sq, back)
+            _relocate(P, occ, c, start, sq)
+            return False
+        if code == 7:  # one pawn lands on a slide: the pawns swept go back, it ends on `end`
+            _, _, _, c, frm, _, _, end, bumps = candidate
+            for o, sq in bumps:
+                _relocate(P, occ, o, sq, self.start[o])
+            _relocate(P, occ, c, frm, end)
+            return False
+        if code == 3 or code == 11:  # switch: c's pawn on `mine` and o's on sq trade squares
+            _, _, _, c, mine, o, sq = candidate
+            slid = self.slides.switch(c, mine, o, sq, occ, 0)[1] if code == 11 else ()
+            P[c][P[c].index(mine)] = sq
+            P[c].sort()
+            P[o][P[o].index(sq)] = mine
+            P[o].sort()
+            occ[sq] = c
+            occ[mine] = o
+            reached = False
+            for c, frm, to in slid:
+                _relocate(P, occ, c, frm, to)
+                reached = reached or to == self.home[c]
+            return reached
         home = self.home
         if code == 0:
             _, _, _, c, frm, to, _ = candidate
@@ -308,12 +333,6 @@ class FlatMoves:
             _relocate(P, occ, o, to2, back)
             _relocate(P, occ, c2, sq2, to2)
             return to1 == home[c1]
-        if code == 7:  # one pawn lands on a slide: the pawns swept go back, it ends on `end`
-            _, _, _, c, frm, _, _, end, bumps = candidate
-            for o, sq in bumps:
-                _relocate(P, occ, o, sq, self.start[o])
-            _relocate(P, occ, c, frm, end)
-            return False
         if code == 9:  # a split whose second part takes a slide
             _, _, _, c1, sq1, to1, c2, sq2, _, end, bumps = candidate
             _relocate(P, occ, c1, sq1, to1)
@@ -327,25 +346,7 @@ class FlatMoves:
                 _relocate(P, occ, c, frm, to)
                 reached = reached or to == home[c]
             return reached
-        if code == 2:  # sorry: o's pawn on sq goes back, then c's pawn leaves Start for sq
-            _, _, _, c, start, sq, o, back = candidate
-            _relocate(P, occ, o, sq, back)
-            _relocate(P, occ, c, start, sq)
-        elif code == 3 or code == 11:  # switch: c's pawn on `mine` and o's on sq trade squares
-            _, _, _, c, mine, o, sq = candidate
-            slid = self.slides.switch(c, mine, o, sq, occ, 0)[1] if code == 11 else ()
-            P[c][P[c].index(mine)] = sq
-            P[c].sort()
-            P[o][P[o].index(sq)] = mine
-            P[o].sort()
-            occ[sq] = c
-            occ[mine] = o
-            reached = False
-            for c, frm, to in slid:
-                _relocate(P, occ, c, frm, to)
-                reached = reached or to == home[c]
-            return reached
-        elif code == 1:
+        if code == 1:
             fresh, fresh_occ, _ = self.position(candidate[3])
             P[:] = fresh
             occ[:] = fresh_occ
