@@ -266,11 +266,15 @@ class FlatMoves:
 
     def position(self, placement) -> tuple:
         """(P, occ, KP): a fresh flat position of `placement`."""
+        return (*self.lists(placement), placement_key(self.weights, placement))
+
+    def lists(self, placement) -> tuple:
+        """(P, occ): a fresh flat position of `placement` without its key."""
         occ = [-1] * self.size
         for c, squares in enumerate(placement):
             for sq in squares:
                 occ[sq] = c
-        return [list(squares) for squares in placement], occ, placement_key(self.weights, placement)
+        return [list(squares) for squares in placement], occ
 
     def prepared(self, placement, card: int, colour: int) -> tuple:
         """(function, P, occ, KP): the flat move function of `card` for a player of `colour`

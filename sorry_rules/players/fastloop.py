@@ -23,6 +23,8 @@ then, `players.handloop` for hand play and turn policies, and its own loop other
 
 from __future__ import annotations
 
+import weakref
+
 from sorry_rules.base.errors import IllegalMoveError
 from sorry_rules.engine.game import Move, State
 from sorry_rules.engine.marks import consequence_marks, turn_begins
@@ -46,11 +48,25 @@ def lean_loop_applies(game, state, players, covered: frozenset) -> bool:
     fast = getattr(game, "fast_moves", None)  # grid games have no generated move functions
     if fast is None or state.card is not None or state.drawn or state.winner is not None:
         return False
-    if any(f not in covered and not f.startswith("rules.") for f in game.features()):
-        return False
-    if not all(fast.covers(card) for card in range(len(game.card_names))):
+    if not _covers(game, fast, covered):
         return False
     return all(type(player) is RandomPlayer for player in players)
+
+
+#: per game: covered -> (its FastMoves, `_covers`' answer), kept while the game keeps them
+_COVERS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _covers(game, fast, covered: frozenset) -> bool:
+    """Whether every feature of `game` is in `covered` (besides `rules.` switches) and `fast`
+    covers every card; remembered per game, `covered` and `fast`."""
+    known = _COVERS.setdefault(game, {})
+    entry = known.get(covered)
+    if entry is None or entry[0] is not fast:
+        answer = all(f in covered or f.startswith("rules.") for f in game.features()) and \
+            all(fast.covers(card) for card in range(len(game.card_names)))
+        entry = known[covered] = (fast, answer)
+    return entry[1]
 
 
 def setup_wins(game, seats) -> bool:

@@ -43,15 +43,39 @@ _HOME_WINS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _HOME_WINS_MAX = 4096
 
 
+#: per game: (its FastMoves, their flat flavour, whether the flat loop covers the game's
+#: features, the flat functions by colour then card), kept while the game keeps them
+_PER_GAME: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+#: per game: seats -> whether a seat's win condition holds at set-up (`fastloop.setup_wins`)
+_SETUP_WINS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
 def applies(game, state, players, on_turn) -> bool:
     """Whether `play_flat` plays this game (see the module docstring)."""
     if on_turn is not None and getattr(on_turn, "needs_state", True):
         return False
     if not fastloop.applies(game, state, players):
         return False
-    if not all(f in _PLAIN or f.startswith("rules.") for f in game.features()):
-        return False
-    return game.fast_moves.flat is not None  # generated here on first use
+    return _per_game(game)[2]
+
+
+def _per_game(game) -> tuple:
+    """`_PER_GAME`'s entry of `game`, worked out again when its moves changed."""
+    fast = game.fast_moves
+    known = _PER_GAME.get(game)
+    if known is None or known[0] is not fast or known[1] is not fast.flat:
+        flat = fast.flat
+        covered = flat is not None and all(f in _PLAIN or f.startswith("rules.") for f in game.features())
+        known = _PER_GAME[game] = (fast, flat, covered, tuple(zip(*flat.table)) if covered else None)
+    return known
+
+
+def _setup_wins(game, seats) -> bool:
+    """`fastloop.setup_wins`, remembered per game and seats."""
+    known = _SETUP_WINS.setdefault(game, {})
+    if seats not in known:
+        known[seats] = fastloop.setup_wins(game, seats)
+    return known[seats]
 
 
 def _refill(rng: int, discard: list) -> tuple:
@@ -113,13 +137,13 @@ def play_flat(game, state, players, max_plies: int, record, on_turn=None, turn_t
     bumps and slides needs only the seat there)."""
     seats, turn, plies, rng, bonus, counters = state.seats, state.turn, state.plies, state.rng, state.bonus, state.counters
     pile, discard = list(state.pile), list(state.discard)
-    flat = game.fast_moves.flat
+    _, flat, _, by_colour = _per_game(game)
     apply, home = flat.apply, flat.home
-    by_seat = [tuple(row[colour] for row in flat.table) for colour in seats]  # by_seat[seat][card]
-    P, occ, _ = flat.position(state.placement)
+    by_seat = [by_colour[colour] for colour in seats]  # by_seat[seat][card]
+    P, occ = flat.lists(state.placement)
     bases = [player.base for player in players]
     count = len(seats)
-    check_always = not game.win_on_home_only or fastloop.setup_wins(game, seats)
+    check_always = not game.win_on_home_only or _setup_wins(game, seats)
     known = None if check_always else _HOME_WINS.setdefault(game, {})
     report = _reporter(flat, on_turn, turn_type) if on_turn is not None else None
     plain_move = getattr(on_turn, "plain_move", None)  # see play_flat's docstring
