@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import sys
 
 _MASK = (1 << 64) - 1
 _GAMMA = 0x9E3779B97F4A7C15
@@ -73,12 +74,49 @@ def _swaps(size: int) -> tuple:
                  for i in range(size - 1, 0, -1))
 
 
+#: from this many swaps on, `shuffled` computes their numbers side by side (`_outputs`)
+_SIDE_BY_SIDE = 12
+
+
+@functools.lru_cache(maxsize=64)
+def _lanes(count: int) -> tuple:
+    """(ones, ladder, mask) for `_outputs`: 1, k * _GAMMA mod 2**64 (k = 1..count) and
+    2**64 - 1 in the low half of lane k - 1 (128 bits each), and the lowest rejection bound
+    of a shuffle with `count` swaps."""
+    ones = sum(1 << (128 * k) for k in range(count))
+    ladder = sum((((k + 1) * _GAMMA) & _MASK) << (128 * k) for k in range(count))
+    return ones, ladder, _MASK * ones, min(limit for _, _, limit in _swaps(count + 1))
+
+
+def _outputs(state: int, count: int) -> tuple[list, int]:
+    """The outputs of the next `count` states from `state` (what `next_u64` gives, `count`
+    times) and the lowest rejection bound of a shuffle with `count` swaps: the same
+    arithmetic in 128-bit lanes of one int (a lane's product stays in its lane; the mask
+    takes each lane mod 2**64), read back as native 64-bit words."""
+    ones, ladder, mask, lowest = _lanes(count)
+    z = ((state & _MASK) * ones + ladder) & mask
+    z = (((z ^ (z >> 30)) & mask) * 0xBF58476D1CE4E5B9) & mask
+    z = (((z ^ (z >> 27)) & mask) * 0x94D049BB133111EB) & mask
+    z = (z ^ (z >> 31)) & mask
+    return memoryview(z.to_bytes(16 * count, sys.byteorder)).cast("Q")[::2].tolist(), lowest
+
+
 def shuffled(state: int, items) -> tuple[int, tuple]:
     """Fisher-Yates shuffle of `items`; returns (new state, shuffled tuple). Swap i takes
     `below(state, i + 1)`, unrolled here (the same numbers, without a call per swap; the
-    bounds per size from `_swaps`)."""
+    bounds per size from `_swaps`). A long shuffle computes its numbers side by side
+    (`_outputs`) and uses them when none is rejected (a bound is within `size` of 2**64:
+    rejection is a chance in 2**58 per swap), else runs the swaps one by one."""
     out = list(items)
-    for i, n, limit in _swaps(len(out)):
+    swaps = _swaps(len(out))
+    if len(swaps) >= _SIDE_BY_SIDE:
+        values, lowest = _outputs(state, len(swaps))
+        if max(values) < lowest:  # every swap takes the next number
+            for value, (i, n, _) in zip(values, swaps):
+                j = value % n
+                out[i], out[j] = out[j], out[i]
+            return (state + len(swaps) * _GAMMA) & _MASK, tuple(out)
+    for i, n, limit in swaps:
         state = (state + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
         z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
