@@ -33,6 +33,7 @@ import functools
 from sorry_rules import dsl
 from sorry_rules.base.limits import MAX_GENERATED_LINES
 from sorry_rules.compiler.codegen import COVERED, CardWriter, GeneratedModule, TooLarge, Unsupported
+from sorry_rules.compiler.loopgeom import RouteTemplates, routes_distinct
 from sorry_rules.engine.fastmoves import namespace, placement_key, placement_weights
 from sorry_rules.engine.flatstate import FlatMoves, Slides, flat_namespace
 from sorry_rules.engine.mechanics import DRAW_AGAIN, PASS
@@ -40,9 +41,10 @@ from sorry_rules.engine.mechanics import DRAW_AGAIN, PASS
 #: the features a flat flavour is written for (and every `rules.` switch `codegen.COVERED` has):
 #: play on a track, drawn or from hands, with consequences, counters and turn policies (the
 #: functions read only the position; the loops handle the rest: `players.flatloop` draw play,
-#: `players.handloop` hands and policies); not filters (they choose among whole Moves), marks
-#: or `geometry:` (a feature added later is not flat until it is listed here)
-_FLAT = frozenset({"board:track", "turn:draw", "turn:hand", "after", "counters", "actions", "turn.take", "turn.redraw"})
+#: `players.handloop` hands and policies), `geometry:` routes (`compiler.loopgeom`); not filters
+#: (they choose among whole Moves) or marks (a feature added later is not flat until it is listed here)
+_FLAT = frozenset({"board:track", "turn:draw", "turn:hand", "after", "counters", "actions", "turn.take", "turn.redraw",
+                   "geometry"})
 
 #: payload codes of the plain outcomes (`distinct_by_construction`)
 _DISTINCT_CODES = ("0,", "2,", "3,")
@@ -101,6 +103,9 @@ def distinct_by_construction(ast, mechanics, colours, sources: _Sources | None =
         if kind in ("Sorry", "Switch") and any(o != c and (node.relation is None or mechanics.matches(c, o, node.relation))
                                                for c in colours for o in colours):
             return False
+    if mechanics.routes is not None:
+        return routes_distinct([("forward" if kind == "Forward" else "backward", node.steps)
+                                for kind, node, _ in moves if kind in ("Forward", "Backward")], mechanics, colours)
     layout, X = mechanics.layout, int(mechanics.X)
     steps = [(layout.forward if kind == "Forward" else layout.backward)(node.steps)
              for kind, node, _ in moves if kind in ("Forward", "Backward")]
@@ -121,7 +126,7 @@ class FlatModule(GeneratedModule):
         self.lines: list[str] = []
 
 
-class FlatWriter(CardWriter):
+class FlatWriter(RouteTemplates, CardWriter):
     """`CardWriter`'s candidates flavour over the caller's flat state (module docstring)."""
 
     def __init__(self, module, mechanics, programs, card: int, player: int, ast, sources: _Sources):
@@ -167,10 +172,12 @@ class FlatWriter(CardWriter):
 
     def step(self, node, direction: str, kind: str, step: str) -> None:
         """As `CardWriter.step` along the plain tables, stopping at the first pawn off the
-        exclusive squares; Unsupported with a selector or `geometry:` routes."""
+        exclusive squares (along `geometry:` routes: `loopgeom.RouteTemplates.route_step`);
+        Unsupported with a selector."""
         self.plain(node)
         if self.m.routes is not None:
-            raise Unsupported("routes")
+            self.route_step(node, direction, kind, step)
+            return
         self.uses_occ = True
         X, steps = int(self.m.X), int(node.steps)
         tables = self.m.layout.forward if direction == "forward" else self.m.layout.backward
@@ -322,6 +329,9 @@ class FlatWriter(CardWriter):
 
     def visit_Split(self, node):
         self.plain(node)
+        if self.m.routes is not None and not self.m.simultaneous_split:
+            self.route_split(node)
+            return
         if node.among != 2 or self.m.simultaneous_split:
             self.primitive(node)
             return
