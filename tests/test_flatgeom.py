@@ -1,7 +1,7 @@
 """The flat flavour along `geometry:` routes (`compiler.loopgeom`): turns, bounces and pawns
 that cannot be passed are generated for the flat loop; the moves they list are the
 interpreter's (bounces back onto the square left, splits along routes replayed from their
-events, ways a pawn cannot pass), games play the same three ways, plain outcomes are listed
+events or unrolled, ways a pawn cannot pass), games play the same three ways, plain outcomes are listed
 without a seen-set only where they cannot repeat, and no rule-file text reaches the source.
 (The bundled geometry rule files are also in test_flatloop's and test_codegen's CASES.)"""
 
@@ -28,7 +28,7 @@ MIXED = {
                  "turns": {"t": {"at": "safety_entry", "moving": "backward", "onto": "safety"}},
                  "blockers": {"b": {"pawns": "opponent", "on": "track", "pass": False}}},
     "cards": {"2": "(enter | forward 2 | forward 4) then draw_again", "5": "forward 5 | backward 5",
-              "12": "split 12"},
+              "8": "split 8 among 3", "12": "split 12"},
 }
 
 
@@ -48,6 +48,12 @@ def _mixed(tmp_path, names=None) -> str:
     return _write(tmp_path, data, "mixed" if names is None else "mixed-hostile")
 
 
+@pytest.fixture(scope="module")
+def mixed(tmp_path_factory) -> str:
+    """The path of a rule file with `MIXED` (one per test module: `_pair` loads it once)."""
+    return _mixed(tmp_path_factory.mktemp("flatgeom"))
+
+
 @pytest.mark.parametrize("spec", ["standard", "partnership"])
 @pytest.mark.parametrize("overlay", GEOMETRY)
 def test_geometry_rule_files_are_played_by_the_flat_loop(spec, overlay):
@@ -58,11 +64,20 @@ def test_geometry_rule_files_are_played_by_the_flat_loop(spec, overlay):
     assert "PRIM" not in game.fast_moves.flat.source  # every step and split along route tables
 
 
+@pytest.mark.parametrize("code", [4, 8, 9, 10, 1])
 @pytest.mark.parametrize("overlay", GEOMETRY)
-def test_splits_along_routes_give_the_interpreters_moves(overlay):
-    """A 7's split along routes (code 12: the search's events, replayed when played) stands for
-    the interpreter's move, with its key and in-place application."""
-    assert _checked_positions_with_code("standard", (overlay,), "7", 12, Random("flat geometry split", overlay)) == 15
+def test_splits_along_routes_give_the_interpreters_moves(overlay, code):
+    """A 7's split along routes, unrolled: plain (code 4), a second part that bumps (8) or
+    slides (9), a first part that bumps or slides (10), one that sends back an own pawn
+    (`RouteSplits.second`, code 1) stands for the interpreter's move, with its key and
+    in-place application; positions drawn until 5 functions listing the code were seen."""
+    assert _checked_positions_with_code("standard", (overlay,), "7", code, Random("flat geometry split", overlay, code), 5) == 5
+
+
+def test_splits_among_three_along_routes_are_replayed_from_their_events(mixed):
+    """`split 8 among 3` along routes: `Helpers.split_many`'s outcomes as their events (code
+    12), replayed in place, are the interpreter's moves."""
+    assert _checked_positions_with_code("standard", (mixed,), "8", 12, Random("flat geometry split", 12), 3) == 3
 
 
 def test_a_bounce_onto_the_square_it_left_is_a_plain_move():
@@ -104,9 +119,9 @@ def test_ways_a_pawn_cannot_pass_are_not_listed():
     _check_position(fast, reference, placement, fast.seats_for(4), 0)
 
 
-def test_plain_outcomes_are_distinct_by_construction_only_where_they_cannot_repeat(tmp_path):
+def test_plain_outcomes_are_distinct_by_construction_only_where_they_cannot_repeat(mixed):
     bounce, _ = _pair("standard", ("house/bounce-back.yaml",))
-    mixed, _ = _pair("standard", (_mixed(tmp_path),))
+    mixed, _ = _pair("standard", (mixed,))
 
     def decided(game, text):
         return distinct_by_construction(parse_effect(text), game.mechanics, (0,))
@@ -118,16 +133,16 @@ def test_plain_outcomes_are_distinct_by_construction_only_where_they_cannot_repe
 
 
 @pytest.mark.parametrize("spec", ["standard", "partnership"])
-def test_every_kind_of_geometry_at_once_gives_the_interpreters_moves_and_games(tmp_path, spec):
+def test_every_kind_of_geometry_at_once_gives_the_interpreters_moves_and_games(mixed, spec):
     """Turns, bounces and blockers together, with cards whose plain outcomes may repeat and a
     split among any number of pawns: random positions and seeded games, three ways."""
-    fast, reference = _pair(spec, (_mixed(tmp_path),))
+    fast, reference = _pair(spec, (mixed,))
     assert fast.fast_moves.flat is not None
     rnd = Random("flat geometry mixed", spec)
     seats = fast.seats_for(4)
-    for _ in range(40):
+    for _ in range(15):
         _check_position(fast, reference, random_placement(fast, rnd), seats, rnd.below(4))
-    for seed in range(2):
+    for seed in range(1):
         finals, choices = _play_three_ways(fast, reference, seed, 4)
         assert finals[0] == finals[1] == finals[2] and choices[0] == choices[1] == choices[2]
 
@@ -139,6 +154,6 @@ def test_hostile_names_never_reach_the_flat_geometry_templates(tmp_path):
     hostile = load_game(_mixed(tmp_path, HOSTILE))
     source = hostile.fast_moves.flat.source
     assert source == plain.fast_moves.flat.source
-    assert "WSPLIT" in source and "BLOCK" in source and "split_many" in source
+    assert "WSPLIT" in source and "RPARTS" in source and "BLOCK" in source and "split_many" in source
     for name in (*hostile.colours, *hostile.card_names, hostile.name, "import", "'", "red"):
         assert name not in source

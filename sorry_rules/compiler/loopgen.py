@@ -33,7 +33,7 @@ import functools
 from sorry_rules import dsl
 from sorry_rules.base.limits import MAX_GENERATED_LINES
 from sorry_rules.compiler.codegen import COVERED, CardWriter, GeneratedModule, TooLarge, Unsupported
-from sorry_rules.compiler.loopgeom import RouteTemplates, routes_distinct
+from sorry_rules.compiler.loopgeom import RouteTemplates, route_namespace, routes_distinct
 from sorry_rules.engine.fastmoves import namespace, placement_key, placement_weights
 from sorry_rules.engine.flatstate import FlatMoves, Slides, flat_namespace
 from sorry_rules.engine.mechanics import DRAW_AGAIN, PASS
@@ -614,6 +614,8 @@ def flat_moves(game, programs, card_asts) -> FlatMoves | None:
         return None
     scope = flat_namespace(namespace(mechanics, constants["ES"]), Slides(mechanics, constants["ES"]))
     scope.update(constants)
+    if mechanics.routes is not None:
+        scope.update(route_namespace(mechanics))
     weights = constants["ES"]
     scope["KEY"] = lambda placement: placement_key(weights, placement)
     exec(_compiled(source), scope)  # noqa: S102  (our template source only)

@@ -25,6 +25,8 @@ and generated constant names enter the source; the tables are bound in the names
 from __future__ import annotations
 
 from sorry_rules.compiler import routetables
+from sorry_rules.engine.flatroutes import RouteSplits
+from sorry_rules.engine.flatstate import freeze
 
 
 class RouteTemplates:
@@ -67,12 +69,16 @@ class RouteTemplates:
             self.indent(-3 if walls else -2)
 
     def route_split(self, node) -> None:
-        """`split N` (among K, or any) along routes: `Helpers.split_many` on the route
-        tables, each outcome a candidate of code 12 (its events) keyed from KP."""
+        """`split N` along routes: among 2, unrolled (`route_split2`); among K or any,
+        `Helpers.split_many` on the route tables, each outcome a candidate of code 12 (its
+        events) keyed from KP."""
         steps = int(node.steps)
         ways = routetables.split_ways(self.m, steps)
         if ways is None or self.probe:
             self.primitive(node)
+            return
+        if node.among == 2:
+            self.route_split2(steps)
             return
         limit = steps if node.among is None else int(node.among)
         C = self.m.layout.C
@@ -86,6 +92,141 @@ class RouteTemplates:
         self.indent(1)
         self.emit_move("", "", "k - KB", "12, ev")
         self.indent(-1)
+
+    def passed_check(self, c: int, passed: str) -> bool:
+        """Open a block taken only when no pawn on the squares `passed` (a local) stops colour
+        c (`for ... else:`, one level deeper); False, writing nothing, when nothing stops passing."""
+        if not self.m.routes.walls:
+            return False
+        block = self.module.constant(f"BLOCK{c}", routetables.blockers(self.m, c))
+        self.line(f"for s in {passed}:")
+        self.line("    o = occ[s]")
+        self.line(f"    if o >= 0 and {block}[s][o]:")
+        self.line("        break")
+        self.line("else:")
+        self.indent(1)
+        return True
+
+    def route_split2(self, steps: int) -> None:
+        """A sequential split between two pawns along routes, as `FlatWriter.split_first` along
+        the plain tables: RPARTS<steps>_<c>[sq] the (part, to, passed) ways of a first part, in
+        the search's order, RLAST<steps>_<c>[part][sq] the ways of the second; the outcomes go
+        through the seen-sets (two ways may lead to one placement). A first part that sends
+        back a pawn of the player's colours runs `RouteSplits.second` (code 1)."""
+        m, C = self.m, self.m.layout.C
+        X = int(m.X)
+        tables = [routetables.step_ways(m, "forward", k) for k in range(steps)]  # [0]: unused
+        for c in range(C):
+            self.module.constant(f"RLAST{steps}_{c}", (None,) + tuple(tables[steps - k][c] for k in range(1, steps)))
+        for c in self.colours:
+            c = int(c)
+            self.module.constant(f"RPARTS{steps}_{c}", tuple(
+                tuple((k, to, passed) for k in range(1, steps) for to, passed in tables[k][c][sq]) for sq in range(X)))
+        self.module.constant(f"RREST{steps}", (None,) + tuple(tables[steps - k] for k in range(1, steps)))
+        self.module.constant("STARTS", tuple(int(x) for x in m.start))
+        self.uses_occ = True
+        self.line(f"if {self.on_board()} >= 2:")
+        self.indent(1)
+        for c1 in self.colours:
+            self.route_first(int(c1), steps, X, C)
+        self.indent(-1)
+
+    def route_first(self, c1: int, steps: int, X: int, C: int) -> None:
+        """The first part by a colour-c1 pawn along its ways, each second part after it."""
+        own = self.module.constant(f"OWN{int(self.player)}", tuple(c in self.colours for c in range(C)))
+        control = self.module.constant(f"CONTROL{int(self.player)}", tuple(int(c) for c in self.colours))
+        self.line("i1 = -1")
+        self.line(f"for sq1 in P{c1}:")
+        self.line(f"    if sq1 >= {X}:")
+        self.line("        break")
+        self.line("    i1 += 1")
+        self.line(f"    k0 = KP - E{c1}[sq1]")
+        self.line(f"    for part, to1, passed in RPARTS{steps}_{c1}[sq1]:")
+        self.indent(2)
+        deeper = self.passed_check(c1, "passed")
+        self.line("pre = None")
+        self.line(f"k1 = k0 + E{c1}[to1]")
+        self.line("end1 = to1")
+        self.line(f"if to1 < {X} and to1 != sq1:")
+        self.line("    o1 = occ[to1]")
+        self.line(f"    if o1 == {c1}:")
+        self.line("        continue")
+        self.line(f"    if SLIDE{c1}[to1]:")
+        self.line(f"        rs = slide_land({c1}, sq1, to1, occ, KP)")
+        self.line("        if rs is None:")
+        self.line("            continue")
+        self.line(f"        if not sends_back(rs[2], {own}):")
+        self.line("            k1, end1 = rs[0], rs[1]")
+        self.line("            pre = rs[2]")
+        self.line("    elif o1 >= 0:")
+        self.line(f"        if not {self.bump_table(c1)}[o1]:")
+        self.line("            continue")
+        self.line(f"        if not {own}[o1]:")
+        self.line("            k1 = k1 - ES[o1][to1] + ES[o1][STARTS[o1]]")
+        self.line("            pre = ((o1, to1),)")
+        self.line(f"    if pre is None and (o1 >= 0 or SLIDE{c1}[to1]):")
+        self.line(f"        for rl in route_second({c1}, i1, sq1, to1, {control}, RREST{steps}[part], P):")
+        self.indent(3)
+        self.emit_move("rl[0]", "rl[1]")
+        self.indent(-3)
+        self.line("        continue")
+        self.line("occ[sq1] = -1")
+        self.line("if pre is not None:")
+        self.line("    for o, s in pre:")
+        self.line("        occ[s] = -1")
+        self.line(f"if end1 < {X}:")
+        self.line(f"    occ[end1] = {c1}")
+        for c2 in self.colours:
+            self.route_second_part(c1, int(c2), steps, X)
+        self.line(f"if end1 < {X}:")
+        self.line("    occ[end1] = -1")
+        self.line("if pre is not None:")
+        self.line("    for o, s in pre:")
+        self.line("        occ[s] = o")
+        self.line(f"occ[sq1] = {c1}")
+        self.indent(-3 if deeper else -2)
+
+    def route_second_part(self, c1: int, c2: int, steps: int, X: int) -> None:
+        """The second part by a colour-c2 pawn once c1's pawn went sq1 -> end1 (occ shows it)."""
+        self.line(f"row = RLAST{steps}_{c2}[part]")
+        self.line("i2 = -1")
+        self.line(f"for sq2 in P{c2}:")
+        self.line(f"    if sq2 >= {X}:")
+        self.line("        break")
+        self.line("    i2 += 1")
+        if c2 == c1:
+            self.line("    if i2 == i1:")
+            self.line("        continue")
+        self.line("    for to2, passed in row[sq2]:")
+        self.indent(2)
+        deeper = self.passed_check(c2, "passed")
+        self.line(f"if to2 < {X} and to2 != sq2:")
+        self.line("    o2 = occ[to2]")
+        self.line(f"    if o2 == {c2}:")
+        self.line("        continue")
+        self.line(f"    if SLIDE{c2}[to2]:")
+        self.line(f"        rs = slide_land({c2}, sq2, to2, occ, k1)")
+        self.line("        if rs is not None:")
+        self.indent(3)
+        self.split_outcome(c1, c2, "rs[0]", f"9, {c1}, sq1, to1, {c2}, sq2, to2, rs[1], rs[2]", "rs[1], rs[2]")
+        self.indent(-3)
+        self.line("        continue")
+        self.line("    if o2 >= 0:")
+        self.line(f"        if {self.bump_table(c2)}[o2]:")
+        self.indent(3)
+        self.split_outcome(c1, c2, f"k1 - E{c2}[sq2] + E{c2}[to2] - ES[o2][to2] + ES[o2][STARTS[o2]]",
+                           f"8, {c1}, sq1, to1, {c2}, sq2, to2, o2, STARTS[o2]", "to2, ((o2, to2),)")
+        self.indent(-3)
+        self.line("        continue")
+        self.split_outcome(c1, c2, f"k1 - E{c2}[sq2] + E{c2}[to2]", f"4, {c1}, sq1, to1, {c2}, sq2, to2", "to2, ()")
+        self.indent(-3 if deeper else -2)
+
+
+def route_namespace(mechanics) -> dict:
+    """What the route templates name besides the flat namespace: `route_second`
+    (`RouteSplits.second`, handed a tuple copy of the flat lists)."""
+    second = RouteSplits(mechanics).second
+    return {"route_second": lambda c1, i1, sq1, to1, control, ways, P: second(c1, i1, sq1, to1, control, ways, freeze(P))}
 
 
 def routes_distinct(steps: list, mechanics, colours) -> bool:
