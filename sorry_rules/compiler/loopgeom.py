@@ -7,11 +7,16 @@ caller's flat position: the pawn loop stops at the first pawn off the exclusive 
 way is taken when no pawn on its `passed` squares blocks the mover (BLOCK<c>[s][o]; no check
 is written when no blocker stops passing), its first way per end only (the tables hold
 those), and lands as the plain flavour lands (a move past Home that bounces back onto the
-square it left is a plain outcome, code 0 with frm == to). A split along routes runs the
-search of `fastmoves.Helpers.split_many` on the route tables (`split_ways`) and lists each
-outcome as its events (candidate code 12, replayed on the flat position when played:
-`engine.flatstate`). Where the tables cannot judge a way (`step_ways`/`split_ways` None)
-the primitive runs, as in `compiler.codegen`.
+square it left is a plain outcome, code 0 with frm == to). A split between two pawns is
+unrolled as `FlatWriter.split_first` unrolls it along the plain tables (candidate codes 4,
+8, 9, 10), each part along its ways (a first part judged on the position, the second on
+the position the first left), in the order of `Helpers.split_many`'s search, through the
+seen-sets (two ways may give one placement); a first part that sends back a pawn of the
+player's own colours runs `engine.flatroutes.RouteSplits.second` (code 1). A split among
+more pawns runs that search on the route tables (`split_ways`) and lists each outcome as
+its events (code 12, replayed on the flat position when played: `engine.flatstate`).
+Where the tables cannot judge a way (`step_ways`/`split_ways` None) the primitive runs,
+as in `compiler.codegen`.
 
 `routes_distinct` is `loopgen.distinct_by_construction`'s question for the step primitives
 along routes: their plain outcomes are pairwise different placements when no pawn reaches
