@@ -223,6 +223,13 @@ class RouteTemplates:
                            f"8, {c1}, sq1, to1, {c2}, sq2, to2, o2, STARTS[o2]", "to2, ((o2, to2),)")
         self.indent(-3)
         self.line("        continue")
+        if not deeper:  # no walls: the same two plain parts the other way round came earlier (its key is seen)
+            if c2 == c1:
+                self.line("if pre is None and i2 < i1 and to2 != sq1:")
+                self.line("    continue")
+            elif self.colours.index(c2) < self.colours.index(c1):
+                self.line("if pre is None and to2 != sq1:")
+                self.line("    continue")
         self.split_outcome(c1, c2, f"k1 - E{c2}[sq2] + E{c2}[to2]", f"4, {c1}, sq1, to1, {c2}, sq2, to2", "to2, ()")
         self.indent(-3 if deeper else -2)
 
