@@ -321,24 +321,31 @@ class FlatWriter(CardWriter):
         return " + ".join(terms)
 
     def visit_Split(self, node):
-        self.plain(node)
-        if node.among != 2 or self.m.simultaneous_split:
+        """A sequential split between two different pawns of the player's colours (`split N`
+        among 2, or `split N into D1, D2` with no pawn words), each part >= 1, written out
+        along the two parts' tables; any other split runs its primitive."""
+        if node.selector is not None:
+            raise Unsupported("Split")
+        directions = _two_parts(node)
+        if directions is None or self.m.simultaneous_split:
             self.primitive(node)
             return
         m = self.m
         X, steps, C = int(m.X), int(node.steps), m.layout.C
-        forward = m.layout.forward
-        rows = {c: self.module.constant(f"SPLIT{steps}_{int(c)}", (None,) + tuple(forward(k)[c] for k in range(1, steps)))
+        first, second = (m.layout.forward if d == "forward" else m.layout.backward for d in directions)
+        tag = "" if directions == ("forward", "forward") else "".join("F" if d == "forward" else "R" for d in directions)
+        self.mirrored = directions[0] == directions[1]  # a plain outcome's mirror is another of this split
+        rows = {c: self.module.constant(f"SPLIT{steps}{tag}_{int(c)}", (None,) + tuple(first(k)[c] for k in range(1, steps)))
                 for c in self.colours}
         for c in self.colours:  # PARTS<steps>_<c>[sq]: the (part, landing) pairs of a first part from sq, by part
             c = int(c)
-            self.module.constant(f"PARTS{steps}_{c}", tuple(
-                tuple((k, int(forward(k)[c][sq])) for k in range(1, steps) if forward(k)[c][sq] >= 0)
-                for sq in range(len(forward(1)[c]))))
+            self.module.constant(f"PARTS{steps}{tag}_{c}", tuple(
+                tuple((k, int(first(k)[c][sq])) for k in range(1, steps) if first(k)[c][sq] >= 0)
+                for sq in range(len(first(1)[c]))))
         control = self.module.constant(f"CONTROL{int(self.player)}", tuple(int(c) for c in self.colours))
         for c in range(C):
-            self.module.constant(f"REST{steps}_{c}", (None,) + tuple(forward(steps - k) for k in range(1, steps)))
-            self.module.constant(f"LAST{steps}_{c}", (None,) + tuple(forward(steps - k)[c] for k in range(1, steps)))
+            self.module.constant(f"REST{steps}{tag}_{c}", (None,) + tuple(second(steps - k) for k in range(1, steps)))
+            self.module.constant(f"LAST{steps}{tag}_{c}", (None,) + tuple(second(steps - k)[c] for k in range(1, steps)))
         self.module.constant("STARTS", tuple(int(x) for x in m.start))
         self.line(f"if {self.on_board()} >= 2:")
         self.indent(1)
@@ -435,11 +442,11 @@ class FlatWriter(CardWriter):
         self.indent(-6)
         self.line("                    continue")
         # the same two plain landings the other way round came earlier (same placement) unless
-        # this second part lands on the square the first part left
-        if c2 == c1:
+        # this second part lands on the square the first part left (parts of one direction only)
+        if self.mirrored and c2 == c1:
             self.line("            if pre is None and i2 < i1 and to2 != sq1:")
             self.line("                continue")
-        elif self.colours.index(c2) < self.colours.index(c1):
+        elif self.mirrored and self.colours.index(c2) < self.colours.index(c1):
             self.line("            if pre is None and to2 != sq1:")
             self.line("                continue")
         self.indent(3)
@@ -528,6 +535,16 @@ class FlatWriter(CardWriter):
             tail.append("        out = DEDUPE(out, KP)")
         tail += [f"    return out, {'spare' if any(line.lstrip().startswith('spare') for line in self.body) else 0}", ""]
         return head + self.body + tail + self.extra
+
+
+def _two_parts(node) -> tuple | None:
+    """The directions of a two-part split's parts, in order (`split N` among 2: both forward;
+    `split N into D1, D2` with no pawn words), or None for any other split."""
+    if not node.parts:
+        return ("forward", "forward") if node.among == 2 else None
+    if len(node.parts) != 2 or any(who is not None for _, who in node.parts):
+        return None
+    return tuple(direction for direction, _ in node.parts)
 
 
 def _locals(body: list[str], colours: int) -> list[str]:
