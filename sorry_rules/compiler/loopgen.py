@@ -33,16 +33,19 @@ import functools
 from sorry_rules import dsl
 from sorry_rules.base.limits import MAX_GENERATED_LINES
 from sorry_rules.compiler.codegen import COVERED, CardWriter, GeneratedModule, TooLarge, Unsupported
+from sorry_rules.engine import flatfilters
 from sorry_rules.engine.fastmoves import namespace, placement_key, placement_weights
 from sorry_rules.engine.flatstate import FlatMoves, Slides, flat_namespace
 from sorry_rules.engine.mechanics import DRAW_AGAIN, PASS
 
 #: the features a flat flavour is written for (and every `rules.` switch `codegen.COVERED` has):
-#: play on a track, drawn or from hands, with consequences, counters and turn policies (the
-#: functions read only the position; the loops handle the rest: `players.flatloop` draw play,
-#: `players.handloop` hands and policies); not filters (they choose among whole Moves), marks
-#: or `geometry:` (a feature added later is not flat until it is listed here)
-_FLAT = frozenset({"board:track", "turn:draw", "turn:hand", "after", "counters", "actions", "turn.take", "turn.redraw"})
+#: play on a track, drawn or from hands, with consequences, counters, turn policies and
+#: filters judged on facts (the functions read only the position and list the moves before
+#: the filters; the loops handle the rest: `players.flatloop` draw play and its filters,
+#: `engine.flatfilters`; `players.handloop` hands and policies); not marks or `geometry:`
+#: (a feature added later is not flat until it is listed here)
+_FLAT = frozenset({"board:track", "turn:draw", "turn:hand", "after", "counters", "actions", "turn.take", "turn.redraw",
+                   "filters"})
 
 #: payload codes of the plain outcomes (`distinct_by_construction`)
 _DISTINCT_CODES = ("0,", "2,", "3,")
@@ -608,9 +611,11 @@ def _compiled(source: str):
 
 def flat_moves(game, programs, card_asts) -> FlatMoves | None:
     """The flat-state move functions of `game`, or None when the generator does not cover
-    the game or one of its cards, or the game filters its moves (the flat loops never play
-    those; the other loops do)."""
+    the game or one of its cards, or one of its filters reads more than facts of the move
+    and counters (`flatfilters.covers`: the flat loops never play those; the other loops do)."""
     if not game.features() <= COVERED or not all(f in _FLAT or f.startswith("rules.") for f in game.features()):
+        return None
+    if not flatfilters.covers(game.filters):
         return None
     mechanics = game.mechanics
     try:
