@@ -21,9 +21,9 @@ with the flat flavour has) are judged on the candidates (`engine.flatfilters`): 
 candidates kept, in the same order, as `moverules.filter_moves` keeps of their `Move`s.
 
 It applies (`applies`) where `fastloop` does, the game has the flat flavour, and there is
-either no `on_turn` or one that reads the turns only (its attribute `needs_state` is False, as `simulation`'s counters): that one
-gets each `runner.Turn` (the `Move` built for the chosen candidate only) and None for the
-state.
+either no `on_turn` or one that reads the turns only (its attribute `needs_state` is False,
+as `simulation`'s counters): that one gets each `runner.Turn` (the `Move` built for the
+chosen candidate only) and None for the state.
 """
 
 from __future__ import annotations
