@@ -41,6 +41,10 @@ FILTERS = {
     "both-ways-no-bump": f'cards:\n  {SEVEN_BOTH_WAYS}\nfilters:\n  f: {{cards: ["7"], must: bumps(players) == 0}}\n',
     "both-ways-mover-slides": (f"rules:\n  slide_after_switch: mover\n  must_bump: true\ncards:\n  {SEVEN_BOTH_WAYS}\n"
                                "filters:\n  f: {prefer: \"true\"}\n"),
+    # splits into parts the flat split does not write out (pawn words, three parts): their primitive
+    "parts-with-pawns": ('cards:\n  "7": forward 7 | split 7 into forward, backward opponent | split 7 into forward, forward any\n'
+                         '  "12": forward 12 | split 6 into forward, backward, forward\n'
+                         'filters:\n  f: {prefer: bumps(opponents) > 0 or slides(player) > 0}\n'),
 }
 
 
