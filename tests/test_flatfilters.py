@@ -169,3 +169,27 @@ def test_hostile_names_never_reach_the_flat_source_with_filters_and_split_parts(
     for name in (*hostile.colours, *hostile.card_names, *hostile_names, hostile.name, "import", "'", "red", "bumps",
                  "slides(", "backward"):
         assert name not in source
+
+
+class _Turns(list):
+    """An `on_turn` that keeps the turns only (so the flat loop may serve it)."""
+
+    needs_state = False
+
+    def __call__(self, turn, state):
+        self.append(turn)
+
+
+@pytest.mark.parametrize("name", ["both-ways-must-bump", "counted", "gentle"])
+def test_a_turns_only_on_turn_gets_the_same_turns_with_filters(tmp_path_factory, name):
+    """The turns reported by the flat loop (the chosen move, the number of moves the filters
+    left) are `fastloop`'s."""
+    fast, _ = _game(tmp_path_factory, name)
+    for seed in range(2):
+        start = fast.new_game(seed, players=4)
+        bots = [RandomPlayer(seed, s) for s in range(4)]
+        flat_turns, lean_turns = _Turns(), _Turns()
+        assert flatloop.applies(fast, start, bots, flat_turns)
+        final = play_game(fast, start, bots, on_turn=flat_turns)
+        assert final == fastloop.play_random(fast, start, bots, lambda t, s: lean_turns.append(t), 5000, None, Turn)
+        assert flat_turns == lean_turns and len(flat_turns) == final.plies
