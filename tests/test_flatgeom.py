@@ -157,3 +157,27 @@ def test_hostile_names_never_reach_the_flat_geometry_templates(tmp_path):
     assert "WSPLIT" in source and "RPARTS" in source and "BLOCK" in source and "split_many" in source
     for name in (*hostile.colours, *hostile.card_names, hostile.name, "import", "'", "red"):
         assert name not in source
+
+
+@pytest.mark.parametrize("spec", ["standard", "partnership"])
+def test_geometry_with_filters_and_split_parts_gives_the_interpreters_moves_and_games(tmp_path, spec):
+    """`MIXED` with must_bump, a filter and a split into parts (its primitive along routes):
+    the filters judge every flat candidate on its events (a split along routes, code 12,
+    too: `flatfilters.candidate_events`) and keep the interpreter's moves; games three ways."""
+    from .test_flatfilters import _check_position as _check_filtered, _random_counters
+
+    data = _standard_data()
+    data["cards"].update(MIXED["cards"])
+    data["cards"]["10"] = "forward 10 | split 7 into forward, backward"
+    data["geometry"] = MIXED["geometry"]
+    data["rules"]["must_bump"] = True
+    data["filters"] = {"f": {"prefer": "slides(player) > 0"}}
+    fast, reference = _pair(spec, (_write(tmp_path, data, "mixed-filtered"),))
+    start = fast.new_game(0, players=4)
+    assert flatloop.applies(fast, start, [RandomPlayer(0, s) for s in range(4)], None)
+    rnd = Random("flat geometry filtered", spec)
+    seats = fast.seats_for(4)
+    for _ in range(10):
+        _check_filtered(fast, reference, random_placement(fast, rnd), seats, rnd.below(4), _random_counters(fast, rnd))
+    finals, choices = _play_three_ways(fast, reference, 0, 4)
+    assert finals[0] == finals[1] == finals[2] and choices[0] == choices[1] == choices[2]
