@@ -12,7 +12,8 @@ occupancy (code 7), a two-part split's second part likewise (codes 8, 9), a firs
 that bumps or slides is kept as its end and bumps (code 10), a switch that fires a slide
 runs `flatstate.Slides.switch` on the occupancy (code 11), pawn loops stop
 at the first pawn off the exclusive squares, a split is skipped unless two pawns stand on
-them, and `can(...)` probes read the caller's occupancy.
+them, and `can(...)` probes read the caller's occupancy. Steps and splits along `geometry:`
+routes are `compiler.loopgeom`'s templates.
 
 Distinct by construction (decided per function, `distinct_by_construction`): when the
 effect's sources cannot give one placement twice by plain outcomes (no bump, no slide),
@@ -34,16 +35,20 @@ import functools
 from sorry_rules import dsl
 from sorry_rules.base.limits import MAX_GENERATED_LINES
 from sorry_rules.compiler.codegen import COVERED, CardWriter, GeneratedModule, TooLarge, Unsupported
+from sorry_rules.compiler.loopgeom import RouteTemplates, route_namespace, routes_distinct
+from sorry_rules.engine import flatfilters
 from sorry_rules.engine.fastmoves import namespace, placement_key, placement_weights
 from sorry_rules.engine.flatstate import FlatMoves, Slides, flat_namespace
 from sorry_rules.engine.mechanics import DRAW_AGAIN, PASS
 
 #: the features a flat flavour is written for (and every `rules.` switch `codegen.COVERED` has):
-#: play on a track, drawn or from hands, with consequences, counters and turn policies (the
-#: functions read only the position; the loops handle the rest: `players.flatloop` draw play,
-#: `players.handloop` hands and policies); not filters (they choose among whole Moves), marks
-#: or `geometry:` (a feature added later is not flat until it is listed here)
-_FLAT = frozenset({"board:track", "turn:draw", "turn:hand", "after", "counters", "actions", "turn.take", "turn.redraw"})
+#: play on a track, drawn or from hands, with consequences, counters, turn policies,
+#: filters judged on facts (the functions read only the position and list the moves before
+#: the filters; the loops handle the rest: `players.flatloop` draw play and its filters,
+#: `engine.flatfilters`; `players.handloop` hands and policies) and `geometry:` routes
+#: (`compiler.loopgeom`); not marks (a feature added later is not flat until it is listed here)
+_FLAT = frozenset({"board:track", "turn:draw", "turn:hand", "after", "counters", "actions", "turn.take", "turn.redraw",
+                   "filters", "geometry"})
 
 #: payload codes of the plain outcomes (`distinct_by_construction`)
 _DISTINCT_CODES = ("0,", "2,", "3,")
@@ -129,6 +134,9 @@ def distinct_by_construction(ast, mechanics, colours, sources: _Sources | None =
         if kind in ("Sorry", "Switch") and any(o != c and (node.relation is None or mechanics.matches(c, o, node.relation))
                                                for c in colours for o in colours):
             return False
+    if mechanics.routes is not None:
+        return routes_distinct([("forward" if kind == "Forward" else "backward", node.steps)
+                                for kind, node, _ in moves if kind in ("Forward", "Backward")], mechanics, colours)
     layout, X = mechanics.layout, int(mechanics.X)
     steps = [(layout.forward if kind == "Forward" else layout.backward)(node.steps)
              for kind, node, _ in moves if kind in ("Forward", "Backward")]
@@ -149,7 +157,7 @@ def slides_apart(ast, mechanics, colours, sources: _Sources | None = None) -> bo
     pawn, the steps board pawns; so only one pawn's ends by two primitives can meet.)"""
     sources = _sources_of(ast, sources)
     kinds = {kind for kind, _, _ in sources.found}
-    if not kinds <= {*_ONE_PAWN, "Pass", "DrawAgain"}:
+    if not kinds <= {*_ONE_PAWN, "Pass", "DrawAgain"} or mechanics.routes is not None:  # routes: not decided here
         return False
     layout, X = mechanics.layout, int(mechanics.X)
     steps = [(layout.forward if kind == "Forward" else layout.backward)(node.steps)
@@ -179,7 +187,7 @@ def split_by_construction(ast, mechanics, colours, sources: _Sources | None = No
     squares; every other plain outcome moves one pawn, or is a mirror: skipped.)"""
     sources = _sources_of(ast, sources)
     splits = [node for kind, node, _ in sources.found if kind == "Split"]
-    if len(splits) != 1 or len(colours) != 1 or mechanics.simultaneous_split:
+    if len(splits) != 1 or len(colours) != 1 or mechanics.simultaneous_split or mechanics.routes is not None:
         return False
     split = splits[0]
     if split.among != 2 or getattr(split, "selector", None) is not None or getattr(split, "parts", ()):
@@ -227,7 +235,7 @@ class FlatModule(GeneratedModule):
         self.lines: list[str] = []
 
 
-class FlatWriter(CardWriter):
+class FlatWriter(RouteTemplates, CardWriter):
     """`CardWriter`'s candidates flavour over the caller's flat state (module docstring)."""
 
     def __init__(self, module, mechanics, programs, card: int, player: int, ast, sources: _Sources):
@@ -304,10 +312,12 @@ class FlatWriter(CardWriter):
 
     def step(self, node, direction: str, kind: str, step: str) -> None:
         """As `CardWriter.step` along the plain tables, stopping at the first pawn off the
-        exclusive squares; Unsupported with a selector or `geometry:` routes."""
+        exclusive squares (along `geometry:` routes: `loopgeom.RouteTemplates.route_step`);
+        Unsupported with a selector."""
         self.plain(node)
         if self.m.routes is not None:
-            raise Unsupported("routes")
+            self.route_step(node, direction, kind, step)
+            return
         self.uses_occ = True
         X, steps = int(self.m.X), int(node.steps)
         tables = self.m.layout.forward if direction == "forward" else self.m.layout.backward
@@ -476,25 +486,36 @@ class FlatWriter(CardWriter):
         return " + ".join(terms)
 
     def visit_Split(self, node):
-        self.plain(node)
-        if node.among != 2 or self.m.simultaneous_split:
+        """A sequential split between two different pawns of the player's colours (`split N`
+        among 2, or `split N into D1, D2` with no pawn words), each part >= 1, written out
+        along the two parts' tables; along `geometry:` routes, `split N` among any number
+        (`loopgeom.RouteTemplates.route_split`); any other split runs its primitive."""
+        if node.selector is not None:
+            raise Unsupported("Split")
+        if self.m.routes is not None and not self.m.simultaneous_split and not node.parts:
+            self.route_split(node)
+            return
+        directions = _two_parts(node)
+        if directions is None or self.m.simultaneous_split or self.m.routes is not None:
             self.primitive(node)
             return
         m = self.m
         X, steps, C = int(m.X), int(node.steps), m.layout.C
         self.split_steps = steps
-        forward = m.layout.forward
-        rows = {c: self.module.constant(f"SPLIT{steps}_{int(c)}", (None,) + tuple(forward(k)[c] for k in range(1, steps)))
+        first, second = (m.layout.forward if d == "forward" else m.layout.backward for d in directions)
+        tag = "" if directions == ("forward", "forward") else "".join("F" if d == "forward" else "R" for d in directions)
+        self.mirrored = directions[0] == directions[1]  # a plain outcome's mirror is another of this split
+        rows = {c: self.module.constant(f"SPLIT{steps}{tag}_{int(c)}", (None,) + tuple(first(k)[c] for k in range(1, steps)))
                 for c in self.colours}
         for c in self.colours:  # PARTS<steps>_<c>[sq]: the (part, landing) pairs of a first part from sq, by part
             c = int(c)
-            self.module.constant(f"PARTS{steps}_{c}", tuple(
-                tuple((k, int(forward(k)[c][sq])) for k in range(1, steps) if forward(k)[c][sq] >= 0)
-                for sq in range(len(forward(1)[c]))))
+            self.module.constant(f"PARTS{steps}{tag}_{c}", tuple(
+                tuple((k, int(first(k)[c][sq])) for k in range(1, steps) if first(k)[c][sq] >= 0)
+                for sq in range(len(first(1)[c]))))
         control = self.module.constant(f"CONTROL{int(self.player)}", tuple(int(c) for c in self.colours))
         for c in range(C):
-            self.module.constant(f"REST{steps}_{c}", (None,) + tuple(forward(steps - k) for k in range(1, steps)))
-            self.module.constant(f"LAST{steps}_{c}", (None,) + tuple(forward(steps - k)[c] for k in range(1, steps)))
+            self.module.constant(f"REST{steps}{tag}_{c}", (None,) + tuple(second(steps - k) for k in range(1, steps)))
+            self.module.constant(f"LAST{steps}{tag}_{c}", (None,) + tuple(second(steps - k)[c] for k in range(1, steps)))
         self.module.constant("STARTS", tuple(int(x) for x in m.start))
         self.line(f"if {self.on_board()} >= 2:")
         self.indent(1)
@@ -591,11 +612,11 @@ class FlatWriter(CardWriter):
         self.indent(-6)
         self.line("                    continue")
         # the same two plain landings the other way round came earlier (same placement) unless
-        # this second part lands on the square the first part left
-        if c2 == c1:
+        # this second part lands on the square the first part left (parts of one direction only)
+        if self.mirrored and c2 == c1:
             self.line("            if pre is None and i2 < i1 and to2 != sq1:")
             self.line("                continue")
-        elif self.colours.index(c2) < self.colours.index(c1):
+        elif self.mirrored and self.colours.index(c2) < self.colours.index(c1):
             self.line("            if pre is None and to2 != sq1:")
             self.line("                continue")
         self.indent(3)
@@ -642,13 +663,13 @@ class FlatWriter(CardWriter):
         self.line(f"    if m and m < part and LAST{steps}_{c}[m][sq2] == to1:")
         self.line("        continue")
 
-    def split_outcome(self, c1: int, c2: int, key: str, payload: str, landing: str, bumps: str | None) -> None:
+    def split_outcome(self, c1: int, c2: int, key: str, payload: str, landing: str, bumps: str | None = None) -> None:
         """One outcome of a split: `payload` after a plain first part, else code 10 (the first
         part's end and bumps, `end1` and `pre`, then the second's: `landing` is its end and
-        bumps, `bumps` an expression of the second's bumps, None when it bumps, "" when it is
-        plain), whose relocations and events are built only when it is played. A plain one
-        (code 4) listed without a key marks the list when it is a leapfrog or may have a
-        swapped twin (`split_by_construction`; NEAR<steps>_<c>[sq]: the parts' landings from sq)."""
+        bumps), whose relocations and events are built only when it is played. `bumps` is an
+        expression of the second part's bumps: None when it bumps or is not known (a split
+        along routes), "" when it is plain; a plain one (code 4) listed without a key
+        (`split_by_construction`) is checked by `plain_twins` first."""
         self.line("if pre is None:")
         self.indent(1)
         second = "rs[1]" if bumps == "rs[2]" else "to2"
@@ -762,6 +783,16 @@ class FlatWriter(CardWriter):
         return head + self.body + tail + self.extra
 
 
+def _two_parts(node) -> tuple | None:
+    """The directions of a two-part split's parts, in order (`split N` among 2: both forward;
+    `split N into D1, D2` with no pawn words), or None for any other split."""
+    if not node.parts:
+        return ("forward", "forward") if node.among == 2 else None
+    if len(node.parts) != 2 or any(who is not None for _, who in node.parts):
+        return None
+    return tuple(direction for direction, _ in node.parts)
+
+
 def _locals(body: list[str], colours: int) -> list[str]:
     """The lines that set up the locals the generated lines `body` read: the colours' square
     lists it names (`P0 = P[0]`), `spare`, the outcome count `n`, the lazy board `B` and the
@@ -824,9 +855,11 @@ def _compiled(source: str):
 
 def flat_moves(game, programs, card_asts) -> FlatMoves | None:
     """The flat-state move functions of `game`, or None when the generator does not cover
-    the game or one of its cards, or the game filters its moves (the flat loops never play
-    those; the other loops do)."""
+    the game or one of its cards, or one of its filters reads more than facts of the move
+    and counters (`flatfilters.covers`: the flat loops never play those; the other loops do)."""
     if not game.features() <= COVERED or not all(f in _FLAT or f.startswith("rules.") for f in game.features()):
+        return None
+    if not flatfilters.covers(game.filters):
         return None
     mechanics = game.mechanics
     try:
@@ -837,6 +870,8 @@ def flat_moves(game, programs, card_asts) -> FlatMoves | None:
         return None
     scope = flat_namespace(namespace(mechanics, constants["ES"]), Slides(mechanics, constants["ES"]))
     scope.update(constants)
+    if mechanics.routes is not None:
+        scope.update(route_namespace(mechanics))
     weights = constants["ES"]
     scope["KEY"] = lambda placement: placement_key(weights, placement)
     exec(_compiled(source), scope)  # noqa: S102  (our template source only)
