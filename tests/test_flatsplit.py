@@ -89,3 +89,11 @@ def test_close_pawns_give_the_interpreters_moves(spec, rules):
     for _ in range(40):
         turn = rnd.below(len(seats))
         _check_position(fast, reference, _close_placement(fast, rnd, seats[turn]), seats, turn)
+
+
+def test_the_hostile_names_test_covers_these_shortcuts():
+    """test_flatloop's hostile-names test compares a hostile copy's flat source with
+    standard's: standard's source holds every construct written here, so they are covered."""
+    source = load_game("standard").fast_moves.flat.source
+    for construct in ("PARTOF7_0", "split_meets(", "if rs[1] == sq:", "had1 = len(out)", "m < part"):
+        assert construct in source
