@@ -695,7 +695,7 @@ class FlatWriter(RouteTemplates, CardWriter):
         `_shape`) records whether it appended any (`answered`; the probe is not written then)."""
         outer = dict(self.answered)
         for option in node.options:
-            shape = _shape(option) if self.single else None
+            shape = _shape(option) if self.single and not self.split_single else None  # every outcome appended
             if shape is None or shape not in self.asked:
                 self.visit(option)
                 continue
