@@ -35,6 +35,7 @@ from sorry_rules.base.limits import MAX_GENERATED_LINES
 from sorry_rules.compiler.codegen import COVERED, CardWriter, GeneratedModule, TooLarge, Unsupported
 from sorry_rules.engine import flatfilters
 from sorry_rules.engine.fastmoves import namespace, placement_key, placement_weights
+from sorry_rules.engine.flatsplit import ManySplits
 from sorry_rules.engine.flatstate import FlatMoves, Slides, flat_namespace
 from sorry_rules.engine.mechanics import DRAW_AGAIN, PASS
 
@@ -330,6 +331,8 @@ class FlatWriter(CardWriter):
         if node.selector is not None:
             raise Unsupported("Split")
         directions = _two_parts(node)
+        if directions is None and self.many(node):
+            return
         if directions is None or self.m.simultaneous_split:
             self.primitive(node)
             return
@@ -355,6 +358,18 @@ class FlatWriter(CardWriter):
         for c1 in self.colours:
             self.split_first(int(c1), rows, control, steps, X, C)
         self.indent(-1)
+
+    def many(self, node) -> bool:
+        """`split N among K` (K > 2 or any) searched on the flat position by
+        `flatsplit.ManySplits` (candidates of code 12), appending to the list and seen-set
+        of moves itself; whether written (not in probes, after `then` or along routes)."""
+        if self.probe or node.parts or self.counts or self.flags or self.m.simultaneous_split or self.m.routes is not None:
+            return False
+        steps = int(node.steps)
+        limit = steps if node.among is None else int(node.among)
+        control = self.module.constant(f"CONTROL{int(self.player)}", tuple(int(c) for c in self.colours))
+        self.line(f"split_any({control}, {steps}, {limit}, P, occ, KP, out, {self.seen_set('m', 0)})")
+        return True
 
     def split_first(self, c1: int, rows: dict, control: str, steps: int, X: int, C: int) -> None:
         """The first part moved by a colour-c1 pawn, each second part after it. A first part
@@ -624,8 +639,10 @@ def flat_moves(game, programs, card_asts) -> FlatMoves | None:
         return None
     if not all(covered):
         return None
-    scope = flat_namespace(namespace(mechanics, constants["ES"]), Slides(mechanics, constants["ES"]))
+    slides = Slides(mechanics, constants["ES"])
+    scope = flat_namespace(namespace(mechanics, constants["ES"]), slides)
     scope.update(constants)
+    scope["split_any"] = ManySplits(mechanics, constants["ES"], slides).split
     weights = constants["ES"]
     scope["KEY"] = lambda placement: placement_key(weights, placement)
     exec(_compiled(source), scope)  # noqa: S102  (our template source only)

@@ -30,6 +30,9 @@ construction (`compiler.loopgen`; `plain_key` gives it). Codes:
                                              (`split_chain` gives the relocations and events)
     11 c, mine, o, sq                        a switch that fires a slide (`Slides.switch`,
                                              run again on the position when played)
+    12 events                                a split among many (`engine.flatsplit`): the
+                                             interpreter's events (`flatsplit.relocations`
+                                             plays them)
 
 `FlatMoves.move` turns one into the engine's `Move`. `flat_namespace` adapts the
 interpreter's helpers to the flat functions: every helper is handed a tuple copy of the
@@ -38,7 +41,8 @@ lists, never the lists.
 
 from __future__ import annotations
 
-from sorry_rules.engine.fastmoves import FastMoves, placement_key
+from sorry_rules.engine.fastmoves import FastMoves, placement_key, replayed
+from sorry_rules.engine import flatsplit
 from sorry_rules.engine.game import Move
 from sorry_rules.engine.mechanics import Board
 
@@ -302,9 +306,10 @@ class FlatMoves:
                 _relocate(P, occ, o, sq, self.start[o])
             _relocate(P, occ, c2, sq2, end)
             return to1 == home[c1]
-        if code == 10:  # relocations in order
+        if code == 10 or code == 12:  # relocations in order
             reached = False
-            for c, frm, to in split_chain(candidate, self.start)[0]:
+            chain = split_chain(candidate, self.start)[0] if code == 10 else flatsplit.relocations(candidate[3], self.start)
+            for c, frm, to in chain:
                 _relocate(P, occ, c, frm, to)
                 reached = reached or to == home[c]
             return reached
@@ -352,6 +357,8 @@ class FlatMoves:
             for c, frm, to in relocations:
                 placement = _moved(placement, c, frm, to)
             return Move(card, placement, events, draw_again, "move")
+        if code == 12:
+            return Move(card, replayed(self.start, placement, candidate[3]), candidate[3], draw_again, "move")
         if code == 11:
             _, _, _, c, mine, o, sq = candidate
             _, relocations, events = self.slides.switch(c, mine, o, sq, self.position(placement)[1], 0)
