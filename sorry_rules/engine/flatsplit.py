@@ -106,7 +106,7 @@ class _Search:
     def extend(self, key: int, used: int, remaining: int, parts: int, events: list) -> None:
         """Every next part from the state (key, used, remaining), `events` those so far."""
         s, col, cur, occ, out, seen, states = self.s, self.col, self.cur, self.occ, self.out, self.seen, self.states
-        X, W, slide, bumpable = s.X, s.weights, s.slide, s.bumpable
+        X, W, slide = s.X, s.weights, s.slide
         ways = self.ways
         last = parts + 1 == self.limit
         top = remaining if parts else remaining - 1
