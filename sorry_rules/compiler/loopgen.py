@@ -28,6 +28,7 @@ interpreter's code tuples, never the caller's lists (`flatstate.flat_namespace`)
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 
 from sorry_rules import dsl
@@ -360,15 +361,26 @@ class FlatWriter(CardWriter):
         self.indent(-1)
 
     def many(self, node) -> bool:
-        """`split N among K` (K > 2 or any) searched on the flat position by
-        `flatsplit.ManySplits` (candidates of code 12), appending to the list and seen-set
-        of moves itself; whether written (not in probes, after `then` or along routes)."""
+        """`split N among K` (K > 2 or any) on the flat position; whether written (not in
+        probes, after `then` or along routes). With two of the player's pawns on exclusive
+        squares it is `split N among 2` (the same parts in the same order: no third pawn for a
+        part), written out as that; with more, `flatsplit.ManySplits` searches it (candidates
+        of code 12), appending to the list and seen-set of moves itself."""
         if self.probe or node.parts or self.counts or self.flags or self.m.simultaneous_split or self.m.routes is not None:
             return False
         steps = int(node.steps)
         limit = steps if node.among is None else int(node.among)
+        if limit < 3:
+            return False
+        X = int(self.m.X)
         control = self.module.constant(f"CONTROL{int(self.player)}", tuple(int(c) for c in self.colours))
-        self.line(f"split_any({control}, {steps}, {limit}, P, occ, KP, out, {self.seen_set('m', 0)})")
+        self.line(f"nb = {' + '.join(f'(P{int(c)}[{i}] < {X})' for c in self.colours for i in range(self.module.pawns))}")
+        self.line("if nb == 2:")
+        self.indent(1)
+        self.visit_Split(dataclasses.replace(node, among=2))
+        self.indent(-1)
+        self.line("elif nb > 2:")
+        self.line(f"    split_any({control}, {steps}, {limit}, P, occ, KP, out, {self.seen_set('m', 0)})")
         return True
 
     def split_first(self, c1: int, rows: dict, control: str, steps: int, X: int, C: int) -> None:

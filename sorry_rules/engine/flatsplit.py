@@ -79,126 +79,113 @@ class ManySplits:
 
     def split(self, control: tuple, steps: int, limit: int, P: list, occ: list, KP: int, out: list, seen: set) -> None:
         X = self.X
-        col, cur = [], []
+        col, cur = [], []  # mover i: its colour, its square now (bit 1 << i of `used` once it moved)
         for c in control:
             for sq in P[c]:
                 if sq >= X:
                     break
                 col.append(c)
                 cur.append(sq)
-        if len(cur) < 2 or steps < 2:
+        count = len(cur)
+        if count < 2 or steps < 2:
             return
-        _Search(self, self.ways(steps), col, cur, limit, occ, out, seen).extend(KP, 0, steps, 0, [])
+        ways, W, slide, bumpable, start, land = self.ways(steps), self.weights, self.slide, self.bumpable, self.start, self.land
+        full = (1 << count) - 1
+        states: set = set()
+        events: list = []
 
-
-class _Search:
-    """One search: `col[i]`, `cur[i]` the colour and square of mover i (bit 1 << i of `used`),
-    `ways` the `ManySplits.ways` of its steps."""
-
-    __slots__ = ("s", "col", "cur", "limit", "occ", "out", "seen", "states", "ways")
-
-    def __init__(self, splits: ManySplits, ways: tuple, col: list, cur: list, limit: int, occ: list, out: list,
-                 seen: set):
-        self.s, self.col, self.cur, self.limit, self.occ, self.out, self.seen = splits, col, cur, limit, occ, out, seen
-        self.states: set = set()
-        self.ways = ways
-
-    def extend(self, key: int, used: int, remaining: int, parts: int, events: list) -> None:
-        """Every next part from the state (key, used, remaining), `events` those so far."""
-        s, col, cur, occ, out, seen, states = self.s, self.col, self.cur, self.occ, self.out, self.seen, self.states
-        X, W, slide = s.X, s.weights, s.slide
-        ways = self.ways
-        last = parts + 1 == self.limit
-        top = remaining if parts else remaining - 1
-        for i in range(len(cur)):
-            bit = 1 << i
-            if used & bit:
-                continue
-            sq = cur[i]
-            if sq >= X:  # sent back to Start by an earlier part's slide
-                continue
-            c = col[i]
-            row, Ec, slides = ways[c][sq], W[c], slide[c]
-            for n in (remaining,) if last else range(1, top + 1):
-                to = row[n]
-                if to < 0:
+        def extend(key: int, used: int, remaining: int, parts: int) -> None:
+            """Every next part from the state (key, used, remaining)."""
+            # the last part allowed takes every step left; the first never takes them all
+            every = (remaining,) if parts + 1 == limit else range(1, remaining + 1 if parts else remaining)
+            for i in range(count):
+                bit = 1 << i
+                if used & bit:
                     continue
-                if to < X:
-                    o = occ[to]
-                    if o == c:
+                sq = cur[i]
+                if sq >= X:  # sent back to Start by an earlier part's slide
+                    continue
+                c = col[i]
+                moved = used | bit
+                row, Ec, slides = ways[c][sq], W[c], slide[c]
+                for n in every if moved != full else (remaining,):  # no pawn left for a part after it
+                    to = row[n]
+                    if to < 0:
                         continue
-                    if o >= 0 or slides[to]:
-                        self.landed(key, used | bit, remaining - n, parts, events, i, c, sq, to, o)
+                    if to < X:
+                        o = occ[to]
+                        if o == c:
+                            continue
+                        if o >= 0 or slides[to]:
+                            landed(key, moved, remaining - n, parts, i, c, sq, to, o)
+                            continue
+                    k = key - Ec[sq] + Ec[to]
+                    if n == remaining:
+                        if k not in seen:
+                            seen.add(k)
+                            out.append((k, False, CODE, (*events, (SPLIT, c, sq, to))))
                         continue
-                k = key - Ec[sq] + Ec[to]
-                if n == remaining:
-                    if k not in seen:
-                        seen.add(k)
-                        out.append((k, False, 12, (*events, (SPLIT, c, sq, to))))
-                    continue
-                state = (k, used | bit, remaining - n)
-                if state in states:
-                    continue
-                states.add(state)
-                cur[i] = to
-                occ[sq] = -1
-                if to < X:
-                    occ[to] = c
-                events.append((SPLIT, c, sq, to))
-                self.extend(k, used | bit, remaining - n, parts + 1, events)
-                events.pop()
-                if to < X:
-                    occ[to] = -1
-                occ[sq] = c
-                cur[i] = sq
+                    state = (k, moved, remaining - n)
+                    if state in states:
+                        continue
+                    states.add(state)
+                    cur[i] = to
+                    occ[sq] = -1
+                    if to < X:
+                        occ[to] = c
+                    events.append((SPLIT, c, sq, to))
+                    extend(k, moved, remaining - n, parts + 1)
+                    events.pop()
+                    if to < X:
+                        occ[to] = -1
+                    occ[sq] = c
+                    cur[i] = sq
 
-    def landed(self, key: int, used: int, rest: int, parts: int, events: list, i: int, c: int, sq: int, to: int,
-               o: int) -> None:
-        """Mover i (colour c) lands sq -> to on pawn colour o (or -1) or a slide square."""
-        s = self.s
-        if s.slide[c][to]:
-            rs = s.land(c, sq, to, self.occ, key)
-            if rs is None:
+        def landed(key: int, used: int, rest: int, parts: int, i: int, c: int, sq: int, to: int, o: int) -> None:
+            """Mover i (colour c) lands sq -> to on a pawn of colour o (or -1 on none) or a slide square."""
+            if slide[c][to]:
+                rs = land(c, sq, to, occ, key)
+                if rs is None:
+                    return
+                k, end, bumps = rs
+            elif not bumpable[c][o]:
                 return
-            k, end, bumps = rs
-        elif not s.bumpable[c][o]:
-            return
-        else:
-            W = s.weights
-            k, end, bumps = key - W[c][sq] + W[c][to] - W[o][to] + W[o][s.start[o]], to, ((o, to),)
-        added = [(SPLIT, c, sq, to), *((BUMP, b, at) for b, at in bumps)]
-        if end != to:
-            added.append((SLIDE, c, to, end))
-        if not rest:
-            if k not in self.seen:
-                self.seen.add(k)
-                self.out.append((k, False, 12, (*events, *added)))
-            return
-        state = (k, used, rest)
-        if state in self.states:
-            return
-        self.states.add(state)
-        occ, cur, col, X = self.occ, self.cur, self.col, s.X
-        sent = []  # movers sent back to Start: (index, square)
-        for b, at in bumps:
-            occ[at] = -1
-            for j in range(len(cur)):
-                if col[j] == b and cur[j] == at:
-                    sent.append((j, at))
-                    cur[j] = s.start[b]
-        cur[i] = end
-        occ[sq] = -1
-        if end < X:
-            occ[end] = c
-        size = len(events)
-        events += added
-        self.extend(k, used, rest, parts + 1, events)
-        del events[size:]
-        if end < X:
-            occ[end] = -1
-        occ[sq] = c
-        for b, at in bumps:
-            occ[at] = b
-        for j, at in sent:
-            cur[j] = at
-        cur[i] = sq
+            else:
+                k, end, bumps = key - W[c][sq] + W[c][to] - W[o][to] + W[o][start[o]], to, ((o, to),)
+            added = [(SPLIT, c, sq, to), *((BUMP, b, at) for b, at in bumps)]
+            if end != to:
+                added.append((SLIDE, c, to, end))
+            if not rest:
+                if k not in seen:
+                    seen.add(k)
+                    out.append((k, False, CODE, (*events, *added)))
+                return
+            state = (k, used, rest)
+            if state in states:
+                return
+            states.add(state)
+            sent = []  # movers sent back to Start: (index, square)
+            for b, at in bumps:
+                occ[at] = -1
+                for j in range(count):
+                    if col[j] == b and cur[j] == at:
+                        sent.append((j, at))
+                        cur[j] = start[b]
+            cur[i] = end
+            occ[sq] = -1
+            if end < X:
+                occ[end] = c
+            size = len(events)
+            events.extend(added)
+            extend(k, used, rest, parts + 1)
+            del events[size:]
+            if end < X:
+                occ[end] = -1
+            occ[sq] = c
+            for b, at in bumps:
+                occ[at] = b
+            for j, at in sent:
+                cur[j] = at
+            cur[i] = sq
+
+        extend(KP, 0, steps, 0)
