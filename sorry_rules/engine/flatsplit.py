@@ -62,20 +62,35 @@ class ManySplits:
         self.bumpable = mechanics.bumpable
         self.land = slides.land  # a landing on a slide square: (key, end, bumps) or None
         T = int(mechanics.T)
-        self.slide = tuple(tuple(sq < T and mechanics.slide_here[c][sq] is not None for sq in range(self.X))
-                           for c in range(self.C))
+        self.slide_here = tuple(tuple(mechanics.slide_here[c][sq] if sq < T else None for sq in range(self.X))
+                                for c in range(self.C))
+        self.slide = tuple(tuple(info is not None for info in row) for row in self.slide_here)
         self.tables: dict = {}
 
     def ways(self, steps: int) -> tuple:
-        """ways[c][sq][n]: where n forward steps take a colour-c pawn from exclusive square
-        sq (-1: nowhere), n = 1..steps (index 0 unused)."""
+        """(ways, reach): ways[c][sq][n] where n forward steps take a colour-c pawn from
+        exclusive square sq (-1: nowhere), n = 1..steps (index 0 unused); reach[c][sq] the
+        bit mask of the exclusive squares a part of 1..steps from sq reads or changes (its
+        landing, the squares its slide sweeps) and of sq itself."""
         table = self.tables.get(steps)
         if table is None:
             rows = [self.forward(n) for n in range(1, steps + 1)]
-            table = self.tables[steps] = tuple(
-                tuple((-1,) + tuple(int(row[c][sq]) for row in rows) for sq in range(self.X))
-                for c in range(self.C))
+            ways = tuple(tuple((-1,) + tuple(int(row[c][sq]) for row in rows) for sq in range(self.X))
+                         for c in range(self.C))
+            reach = tuple(tuple(self._reach(c, sq, ways[c][sq]) for sq in range(self.X)) for c in range(self.C))
+            table = self.tables[steps] = (ways, reach)
         return table
+
+    def _reach(self, c: int, sq: int, landings: tuple) -> int:
+        mask = 1 << sq
+        for to in landings[1:]:
+            if 0 <= to < self.X:
+                mask |= 1 << to
+                info = self.slide_here[c][to]
+                if info is not None:
+                    for s in info.swept:
+                        mask |= 1 << s
+        return mask
 
     def split(self, control: tuple, steps: int, limit: int, P: list, occ: list, KP: int, out: list, seen: set) -> None:
         X = self.X
@@ -86,106 +101,139 @@ class ManySplits:
                     break
                 col.append(c)
                 cur.append(sq)
-        count = len(cur)
-        if count < 2 or steps < 2:
+        if len(cur) < 2 or steps < 2:
             return
-        ways, W, slide, bumpable, start, land = self.ways(steps), self.weights, self.slide, self.bumpable, self.start, self.land
-        full = (1 << count) - 1
-        states: set = set()
-        events: list = []
+        ways, reach = self.ways(steps)
+        _Search(self, ways, reach, col, cur, limit, occ, out, seen).extend(KP, 0, steps, 0, -1)
 
-        def extend(key: int, used: int, remaining: int, parts: int) -> None:
-            """Every next part from the state (key, used, remaining)."""
-            # the last part allowed takes every step left; the first never takes them all
-            every = (remaining,) if parts + 1 == limit else range(1, remaining + 1 if parts else remaining)
-            for i in range(count):
-                bit = 1 << i
-                if used & bit:
-                    continue
-                sq = cur[i]
-                if sq >= X:  # sent back to Start by an earlier part's slide
-                    continue
-                c = col[i]
-                moved = used | bit
-                row, Ec, slides = ways[c][sq], W[c], slide[c]
-                for n in every if moved != full else (remaining,):  # no pawn left for a part after it
-                    to = row[n]
-                    if to < 0:
-                        continue
-                    if to < X:
-                        o = occ[to]
-                        if o == c:
-                            continue
-                        if o >= 0 or slides[to]:
-                            landed(key, moved, remaining - n, parts, i, c, sq, to, o)
-                            continue
-                    k = key - Ec[sq] + Ec[to]
-                    if n == remaining:
-                        if k not in seen:
-                            seen.add(k)
-                            out.append((k, False, CODE, (*events, (SPLIT, c, sq, to))))
-                        continue
-                    state = (k, moved, remaining - n)
-                    if state in states:
-                        continue
-                    states.add(state)
-                    cur[i] = to
-                    occ[sq] = -1
-                    if to < X:
-                        occ[to] = c
-                    events.append((SPLIT, c, sq, to))
-                    extend(k, moved, remaining - n, parts + 1)
-                    events.pop()
-                    if to < X:
-                        occ[to] = -1
-                    occ[sq] = c
-                    cur[i] = sq
 
-        def landed(key: int, used: int, rest: int, parts: int, i: int, c: int, sq: int, to: int, o: int) -> None:
-            """Mover i (colour c) lands sq -> to on a pawn of colour o (or -1 on none) or a slide square."""
-            if slide[c][to]:
-                rs = land(c, sq, to, occ, key)
-                if rs is None:
-                    return
-                k, end, bumps = rs
-            elif not bumpable[c][o]:
-                return
+class _Search:
+    """One search: `col[i]`, `cur[i]` the colour and square of mover i (bit 1 << i of
+    `used` once it moved). `after[p]`: the movers j < p whose parts commute with any part of
+    mover p (neither reads or changes a square the other's reads or changes, nor its pawn's
+    square): after a part of p, a part of such a j leads to the state the same two parts in
+    the other order reached earlier (explored then), so it is not tried."""
+
+    __slots__ = ("s", "ways", "col", "cur", "limit", "occ", "out", "seen", "states", "full", "after", "events")
+
+    def __init__(self, splits: ManySplits, ways: tuple, reach: tuple, col: list, cur: list, limit: int, occ: list,
+                 out: list, seen: set):
+        self.s, self.ways, self.col, self.cur, self.limit = splits, ways, col, cur, limit
+        self.occ, self.out, self.seen = occ, out, seen
+        self.states: set = set()
+        self.events: list = []
+        self.full = (1 << len(cur)) - 1
+        masks = [reach[c][sq] for c, sq in zip(col, cur)]
+        self.after = [sum(1 << j for j in range(p) if not masks[j] & masks[p]) for p in range(len(cur))]
+
+    def extend(self, key: int, used: int, remaining: int, parts: int, last: int) -> None:
+        """Every next part from the state (key, used, remaining), reached by a part of `last`."""
+        s, col, cur, occ, ways = self.s, self.col, self.cur, self.occ, self.ways
+        X, W, slide, full, after = s.X, s.weights, s.slide, self.full, self.after
+        # the last part allowed takes every step left; the first never takes them all
+        every = (remaining,) if parts + 1 == self.limit else range(1, remaining + 1 if parts else remaining)
+        skip = used | after[last] if last >= 0 else used
+        for i in range(len(cur)):
+            bit = 1 << i
+            sq = cur[i]
+            if skip & bit or sq >= X:  # moved, commuting, or sent back to Start by an earlier part
+                continue
+            moved = used | bit
+            if full & ~(moved | after[i]):
+                sizes = every
+            elif parts:
+                sizes = (remaining,)  # no pawn left for a part after it: its part takes every step left
             else:
-                k, end, bumps = key - W[c][sq] + W[c][to] - W[o][to] + W[o][start[o]], to, ((o, to),)
-            added = [(SPLIT, c, sq, to), *((BUMP, b, at) for b, at in bumps)]
-            if end != to:
-                added.append((SLIDE, c, to, end))
-            if not rest:
-                if k not in seen:
-                    seen.add(k)
-                    out.append((k, False, CODE, (*events, *added)))
-                return
-            state = (k, used, rest)
-            if state in states:
-                return
-            states.add(state)
-            sent = []  # movers sent back to Start: (index, square)
-            for b, at in bumps:
-                occ[at] = -1
-                for j in range(count):
-                    if col[j] == b and cur[j] == at:
-                        sent.append((j, at))
-                        cur[j] = start[b]
-            cur[i] = end
-            occ[sq] = -1
-            if end < X:
-                occ[end] = c
-            size = len(events)
-            events.extend(added)
-            extend(k, used, rest, parts + 1)
-            del events[size:]
-            if end < X:
-                occ[end] = -1
-            occ[sq] = c
-            for b, at in bumps:
-                occ[at] = b
-            for j, at in sent:
-                cur[j] = at
-            cur[i] = sq
+                continue
+            c = col[i]
+            row, Ec, slides = ways[c][sq], W[c], slide[c]
+            for n in sizes:
+                to = row[n]
+                if to < 0:
+                    continue
+                if to < X and (occ[to] >= 0 or slides[to]):
+                    self.landed(key, moved, remaining - n, parts, i, c, sq, to)
+                    continue
+                k = key - Ec[sq] + Ec[to]
+                if n == remaining:
+                    if k not in self.seen:
+                        self.seen.add(k)
+                        self.out.append((k, False, CODE, (*self.events, (SPLIT, c, sq, to))))
+                    continue
+                state = (k, moved, remaining - n)
+                if state not in self.states:
+                    self.states.add(state)
+                    self.plain(k, moved, remaining - n, parts, i, c, sq, to)
 
-        extend(KP, 0, steps, 0)
+    def plain(self, key: int, used: int, rest: int, parts: int, i: int, c: int, sq: int, to: int) -> None:
+        """Mover i (colour c) goes sq -> to (no bump, no slide), then the rest of the split."""
+        cur, occ, X = self.cur, self.occ, self.s.X
+        cur[i] = to
+        occ[sq] = -1
+        if to < X:
+            occ[to] = c
+        self.events.append((SPLIT, c, sq, to))
+        self.extend(key, used, rest, parts + 1, i)
+        self.events.pop()
+        if to < X:
+            occ[to] = -1
+        occ[sq] = c
+        cur[i] = sq
+
+    def landed(self, key: int, used: int, rest: int, parts: int, i: int, c: int, sq: int, to: int) -> None:
+        """Mover i (colour c) lands sq -> to on a pawn or a slide square, then the rest."""
+        s, occ = self.s, self.occ
+        o = occ[to]
+        if o == c:
+            return
+        if s.slide[c][to]:
+            rs = s.land(c, sq, to, occ, key)
+            if rs is None:
+                return
+            k, end, bumps = rs
+        elif not s.bumpable[c][o]:
+            return
+        else:
+            W = s.weights
+            k, end, bumps = key - W[c][sq] + W[c][to] - W[o][to] + W[o][s.start[o]], to, ((o, to),)
+        added = [(SPLIT, c, sq, to), *((BUMP, b, at) for b, at in bumps)]
+        if end != to:
+            added.append((SLIDE, c, to, end))
+        if not rest:
+            if k not in self.seen:
+                self.seen.add(k)
+                self.out.append((k, False, CODE, (*self.events, *added)))
+            return
+        state = (k, used, rest)
+        if state not in self.states:
+            self.states.add(state)
+            self.relocated(k, used, rest, parts, i, c, sq, end, bumps, added)
+
+    def relocated(self, key: int, used: int, rest: int, parts: int, i: int, c: int, sq: int, end: int, bumps: tuple,
+                  added: list) -> None:
+        """Mover i ends on `end` from sq, `bumps` sent back, then the rest of the split."""
+        occ, cur, col, X, start = self.occ, self.cur, self.col, self.s.X, self.s.start
+        sent = []  # movers sent back to Start: (index, square)
+        for b, at in bumps:
+            occ[at] = -1
+            for j in range(len(cur)):
+                if col[j] == b and cur[j] == at:
+                    sent.append((j, at))
+                    cur[j] = start[b]
+        cur[i] = end
+        occ[sq] = -1
+        if end < X:
+            occ[end] = c
+        events = self.events
+        size = len(events)
+        events += added
+        self.extend(key, used, rest, parts + 1, i)
+        del events[size:]
+        if end < X:
+            occ[end] = -1
+        occ[sq] = c
+        for b, at in bumps:
+            occ[at] = b
+        for j, at in sent:
+            cur[j] = at
+        cur[i] = sq
