@@ -12,7 +12,9 @@ occupancy (code 7), a two-part split's second part likewise (codes 8, 9), a firs
 that bumps or slides is kept as its end and bumps (code 10), a switch that fires a slide
 runs `flatstate.Slides.switch` on the occupancy (code 11), pawn loops stop
 at the first pawn off the exclusive squares, a split is skipped unless two pawns stand on
-them, and `can(...)` probes read the caller's occupancy.
+them, a split among more than two pawns is written as among 2 when two pawns stand on
+them and searched by `flatsplit.ManySplits` on the occupancy when more do (code 12), and
+`can(...)` probes read the caller's occupancy.
 
 Distinct by construction (decided per function, `distinct_by_construction`): when the
 effect's sources cannot give one placement twice by plain outcomes (no bump, no slide),

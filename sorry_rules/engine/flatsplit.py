@@ -9,14 +9,20 @@ pawns of the `control` colours on exclusive squares, in colour order and then sq
 order; each part >= 1 step, every part a different pawn, the first never all the steps;
 each part judged on the board the earlier parts left: a landing on an own pawn is
 illegal, one on another pawn bumps it if it may, a slide sweeps as `flatstate.Slides.land`
-says), run on integer keys over the caller's `occ` changed in place and restored. A
-state reached again with the same pawns used and the same steps left is explored once:
-its outcomes were listed the first time, so the list is the one the interpreter's
-outcomes give once their repeats are dropped. Keys count from `KP`.
+says), run on integer keys over the caller's `occ` changed in place and restored. Three
+cuts leave the list as it is, each skipping only parts whose outcomes were all listed
+before or that have none: a state reached again with the same pawns used and the same
+steps left is explored once; after a part of pawn p, a part of an earlier pawn j whose
+parts commute with p's (neither reads or changes a square the other's does, nor the
+other's own square: `ManySplits.ways`'s reach masks) is not tried, as the same two parts
+the other way round reached that state before; a part after which no pawn may take one
+is tried with every step left only. So the list is the one the interpreter's outcomes give
+once their repeats are dropped. Keys count from `KP`.
 
 `events` are the interpreter's: per part `("split", c, frm, to)`, its bumps, its slide.
 `relocations(events, start)` turns them into the relocations that play the candidate on
-a flat position, in order. Nothing here keeps or changes the caller's lists once done.
+a flat position, in order. `split` leaves `P` and `occ` as it found them (`occ` changes
+while it runs); it only appends to `out` and `seen`.
 """
 
 from __future__ import annotations
