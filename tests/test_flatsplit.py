@@ -3,8 +3,8 @@ against the interpreter: on random positions its candidates stand for the interp
 moves (same order, same events, exact keys, applied in place to the same placement),
 including parts that bump, slide, or send back a pawn of the player's own; with filters the
 flat candidates kept are the moves the interpreter keeps; seeded random games played by the
-flat loop, the candidates loop and the interpreter end alike with the same choices; the
-generated source holds no name of the rule file."""
+flat loop, the candidates loop and the interpreter end alike with the same choices (and by
+the hand loop in hand play); the generated source holds no name of the rule file."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from sorry_rules.players import fastloop, flatloop
 from sorry_rules.players.protocol import RandomPlayer
 from sorry_rules.players.runner import GameRecord, Turn, play_game
 
-from . import test_flatfilters
+from . import test_flatfilters, test_handloop
 from .test_codegen import HOSTILE, _pair, _standard_data, _write, random_placement
 from .test_flatloop import _check_position
 
@@ -125,6 +125,13 @@ def test_filters_keep_the_interpreters_splits_among_many(tmp_path):
         bots = [RandomPlayer(seed, s) for s in range(4)]
         assert flatloop.play_flat(fast, start, bots, 5000, None) == play_game(
             reference, reference.new_game(seed, players=4), bots, max_plies=5000)
+
+
+def test_the_hand_loop_plays_the_reference_games_with_splits_among_any():
+    """Hand play (its loop takes the flat flavour's candidates too) with a 7 split among any."""
+    fast, reference = test_handloop._games("points", ("house/split-7-any.yaml",))
+    assert "split_any(" in fast.fast_moves.flat.source
+    assert test_handloop._check_same_games(fast, reference, 3) > 0
 
 
 def test_hostile_names_never_reach_the_flat_source_of_splits_among_many(tmp_path):
