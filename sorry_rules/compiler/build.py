@@ -24,6 +24,7 @@ from sorry_rules.compiler import astcache
 from sorry_rules.compiler.checks import check_variant
 from sorry_rules.compiler.codegen import fast_moves
 from sorry_rules.compiler.loopgen import flat_moves
+from sorry_rules.compiler.markloopgen import flat_marked_moves
 from sorry_rules.compiler.geometry import check_geometry, engine_geometry
 from sorry_rules.compiler.gridbuild import compile_grid
 from sorry_rules.compiler.marking import also_texts, alternatives, check_marks, mark_kinds, mark_warnings
@@ -201,6 +202,7 @@ def compile_variant(loaded: LoadedVariant) -> tuple[Game, list[Problem]]:
     fast = fast_moves(game, programs, asts)
     if fast is not None:
         fast.flat = flat_moves(game, programs, asts)
+        fast.flat_marked = flat_marked_moves(game, programs, asts)
     game.use_fast_moves(fast)
     return game, out.problems
 

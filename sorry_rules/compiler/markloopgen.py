@@ -1,0 +1,305 @@
+"""Generate the flat flavour of a variant with marks (`engine.flatmarks`).
+
+For every card and player colour one function `f<card>_<colour>(P, occ, KP, M) ->
+(candidates, spare_flags)`, written by `loopgen.FlatWriter`'s templates with the marks `M`
+read where they change the moves: it lists the moves of the generated Moves flavour
+(`m<card>_<colour>(P, M)`, `compiler.codegen`) in the same order, as candidates
+(`engine.flatstate`), a candidate whose marks after it differ from `M` keyed by them too
+(`engine.flatmarks`). What the marks change:
+
+- a pawn leaving Start (`enter`, `sorry`) is one outcome per kind of pawn there, marked or
+  not (`CARRIES`, as `codegen`), keyed by the marks once it left (`CARRIED`); `enter marked K`
+  is written too;
+- with a kind that may stop a move (mode "shield"), `ST` and `GU` are the squares of pawns
+  that may not move and of those that may not be moved (`SQSHIELDS(M)`): a step skips a pawn
+  of `ST`, a landing on a pawn of `GU` is no move, a slide spares one (`guarded_land`);
+  `sorry`, `switch` and `split` run the interpreter's primitive (on the marked board, `MB`)
+  while some pawn is shielded, their templates otherwise;
+- every other primitive (`mark`, `unmark`, a `send`) runs the interpreter's closure on the
+  marked board, its outcome keyed by the marks after it (`MK`).
+
+`flat_marked_moves(game, programs, card_asts)` is that flavour, or None where it does not
+apply: a feature besides a track, draw play, consequences, counters and marks (and the
+`rules.` switches), a kind of no mode (`engine.flatmarks.modes`), a shield mark placed by a
+consequence or by a `mark` effect that may choose a pawn in Start or Home, a start mark
+placed otherwise than on the pawns a move bumped (`after: ... mark: {K: bumped}`), `can(...)`,
+or a card `loopgen` does not cover.
+
+Security contract: as `compiler.codegen`'s and `compiler.loopgen`'s: the source is built
+from these templates and integers only, the mark kinds are bound in the namespace.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from sorry_rules import dsl
+from sorry_rules.base.limits import MAX_GENERATED_LINES
+from sorry_rules.compiler.codegen import COVERED, TooLarge, Unsupported
+from sorry_rules.compiler.loopgen import FlatModule, FlatWriter, effect_sources
+from sorry_rules.engine import flatmarks
+from sorry_rules.engine.fastmoves import namespace, placement_key, placement_weights
+from sorry_rules.engine.flatstate import flat_namespace
+from sorry_rules.engine.mechanics import DRAW_AGAIN
+
+#: the features this flavour is written for (besides the `rules.` switches): draw play only
+_FEATURES = frozenset({"board:track", "turn:draw", "after", "counters", "marks"})
+#: the zones a `mark` effect of a shield kind may choose pawns in (squares below X)
+_EXCLUSIVE_ZONES = frozenset({"track", "safety", "start_exit"})
+_DISTINCT_CODES = ("0,", "2,", "3,")
+
+
+class MarkedFlatModule(FlatModule):
+    """`loopgen`'s module for a variant with marks: `full` (the functions take the marks),
+    `shielded` (some kind is of mode "shield"), `carries` (some kind of mode "start")."""
+
+    def __init__(self, mechanics, pawns: int, kind_modes: tuple):
+        super().__init__(mechanics, pawns)
+        self.full = True
+        self.shielded = flatmarks.SHIELD in kind_modes
+        self.carries = flatmarks.START in kind_modes
+
+
+class MarkedFlatWriter(FlatWriter):
+    """`FlatWriter` reading the marks `M` (module docstring)."""
+
+    # ---- outcomes ------------------------------------------------------------------------------
+    def emit_move(self, result: str, events: str, key: str = "", payload: str = "") -> None:
+        """`FlatWriter.emit_move`; a pawn leaving Start (`self.carry`) is one outcome per kind
+        of pawn there (`CARRIES`), keyed by the marks after it where it carries a mark."""
+        if self.carry is None or not self.module.carries or not key:
+            super().emit_move(result, events, key, payload)
+            return
+        c, sq, chosen = self.carry
+        self.line(f"for cr in CARRIES(M, {int(c)}, {sq}, P{int(c)}{', ' + chosen if chosen else ''}):")
+        self.indent(1)
+        if self.counts:
+            self.line("n += 1")
+        da = "True" if self.flags & DRAW_AGAIN else "False"
+        self.line(f"key = {key}")
+        self.line("if cr:")
+        self.line(f"    key = (key, CARRIED(M, {int(c)}, cr), cr)")
+        if self.single:
+            if not payload.startswith(_DISTINCT_CODES) and not (payload.startswith("6,") and "Sorry" not in self.kinds):
+                self.line("dup = True")
+            self.line(f"out.append((key, {da}, {payload}))")
+        else:
+            seen = self.seen_set("m", self.flags & DRAW_AGAIN)
+            self.line(f"if key not in {seen}:")
+            self.line(f"    {seen}.add(key)")
+            self.line(f"    out.append((key, {da}, {payload}))")
+        self.indent(-1)
+
+    def primitive(self, node) -> None:
+        """`FlatWriter.primitive` on the marked board, an outcome keyed by its marks too."""
+        index = len([k for k in self.module.constants if k.startswith("PRIM")])
+        name = self.module.constant(f"PRIM{index}", self.programs.effect(node))
+        self.need_board()
+        self.line(f"for r, e, f in {name}({int(self.player)}, B):")
+        self.indent(1)
+        if self.counts:
+            self.line("n += 1")
+        if self.flags:
+            self.line(f"f |= {int(self.flags)}")
+        self.line("da = bool(f & DRAW_AGAIN)")
+        moves = (self.seen_set("m", 0), self.seen_set("m", 1))
+        passes = (self.seen_set("p", 0), self.seen_set("p", 1))
+        self.line("if e:")
+        self.line(f"    S = {moves[1]} if da else {moves[0]}")
+        self.line("    if KB is None:")
+        self.line("        KB = KEY(P) - KP")
+        self.line("    key = KEY(r) - KB")
+        self.line("    mk = MK(M, e, r)")
+        self.line("    if mk is not M and mk != M:")
+        self.line("        key = (key, mk, CARRY_EVENTS(e))")
+        self.line("    if key not in S:")
+        self.line("        S.add(key)")
+        self.line("        out.append((key, da, 1, r, e))")
+        self.line("elif f & PASS:")
+        self.line(f"    S = {passes[1]} if da else {passes[0]}")
+        self.line("    if KP not in S:")
+        self.line("        S.add(KP)")
+        self.line("        out.append((KP, da, 5))")
+        self.line("else:")
+        self.line("    spare |= f")
+        self.indent(-1)
+
+    # ---- shields: steps and landings -----------------------------------------------------------
+    def step(self, node, direction: str, kind: str, step: str) -> None:
+        """`FlatWriter.step`, a pawn of `ST` staying put."""
+        if not self.module.shielded:
+            super().step(node, direction, kind, step)
+            return
+        self.plain(node)
+        if self.m.routes is not None:
+            raise Unsupported("routes")
+        self.uses_occ = True
+        X, steps = int(self.m.X), int(node.steps)
+        tables = self.m.layout.forward if direction == "forward" else self.m.layout.backward
+        for c in self.colours:
+            name = self.module.constant(f"{kind}{steps}_{int(c)}", tables(steps)[c])
+            self.line(f"row = {name}")
+            self.line(f"for sq in P{int(c)}:")
+            self.line(f"    if sq >= {X}:")
+            self.line("        break")
+            self.line("    if sq in ST:")
+            self.line("        continue")
+            self.line("    to = row[sq]")
+            self.line(f"    if to >= {X}:")
+            self.indent(2)
+            self.plain_landing(c, "sq", step)
+            self.indent(-2)
+            self.line("    elif to >= 0:")
+            self.indent(2)
+            self.landing(c, "sq", step)
+            self.indent(-2)
+
+    def landing(self, c: int, frm: str, step: str) -> None:
+        """`FlatWriter.landing`, a pawn of `GU` neither bumped nor landed on."""
+        if not self.module.shielded:
+            super().landing(c, frm, step)
+            return
+        c = int(c)
+        self.module.constant("STARTS", tuple(int(x) for x in self.m.start))
+        self.line("o = occ[to]")
+        self.line(f"if o != {c}:")
+        self.line(f"    if not SLIDE{c}[to]:")
+        self.line("        if o < 0:")
+        self.indent(3)
+        self.plain_landing(c, frm, step)
+        self.indent(-1)
+        self.line(f"elif {self.bump_table(c)}[o] and to not in GU:")
+        self.indent(1)
+        self.emit_move("", "", f"KP - E{c}[{frm}] + E{c}[to] - ES[o][to] + ES[o][STARTS[o]]",
+                       f"6, {c}, {frm}, to, {step}, o, STARTS[o]")
+        self.indent(-3)
+        self.line("    else:")
+        self.indent(2)
+        self.full_landing(c, frm, step)
+        self.indent(-2)
+
+    def full_landing(self, c: int, frm: str, step: str) -> None:
+        """`FlatWriter.full_landing`, the slide sparing the pawns of `GU` while there are some."""
+        if not self.module.shielded:
+            super().full_landing(c, frm, step)
+            return
+        self.line(f"rs = guarded_land({int(c)}, {frm}, to, occ, KP, GU) if GU else slide_land({int(c)}, {frm}, to, occ, KP)")
+        self.line("if rs is not None:")
+        self.indent(1)
+        self.emit_move("", "", "rs[0]", f"7, {int(c)}, {frm}, to, {step}, rs[1], rs[2]")
+        self.indent(-1)
+
+    # ---- primitives that the shields hand to the interpreter -----------------------------------
+    def visit_Sorry(self, node):
+        """`FlatWriter.visit_Sorry` (the interpreter's while a pawn is shielded), one colour at a
+        time where a pawn leaving Start may carry marks."""
+        if self.shielded(node):
+            return
+        if not self.module.carries:
+            super().visit_Sorry(node)
+            return
+        colours = self.colours
+        for c in colours:
+            self.colours = (c,)
+            self.carry = (c, str(int(self.m.start[c])), "")
+            super().visit_Sorry(node)
+        self.colours, self.carry = colours, None
+
+    def visit_Split(self, node):
+        """`FlatWriter.visit_Split` (the interpreter's while a pawn is shielded)."""
+        if self.shielded(node):
+            return
+        super().visit_Split(node)
+
+    def condition(self, node) -> str:
+        """`FlatWriter.condition`; `can(...)` is not written here (the variant has no flat flavour)."""
+        if isinstance(node, dsl.Can):
+            raise Unsupported("can")
+        return super().condition(node)
+
+    def function(self, ast, name: str | None = None) -> list[str]:
+        """`FlatWriter.function` taking the marks too: `f<card>_<colour>(P, occ, KP, M)`."""
+        lines = super().function(ast, name)
+        head = f"def f{self.card}_{self.player}(P, occ, KP):"
+        if lines[0] != head:
+            raise Unsupported("head")
+        lines[0] = head.replace("KP):", "KP, M):")
+        if self.module.shielded and any("ST" in line or "GU" in line for line in self.body):
+            lines.insert(1, "    ST, GU = SQSHIELDS(M)")
+        return lines
+
+
+def _placed_where_the_modes_allow(game, card_asts, kind_modes: tuple) -> bool:
+    """Whether every mark is placed as its mode needs (module docstring)."""
+    names = [kind.name for kind in game.marks]
+    for ast in card_asts:
+        for node in dsl.walk(ast):
+            if isinstance(node, dsl.Mark):
+                zones = {zone for zone in node.selector.zones}
+                if kind_modes[names.index(node.name)] != flatmarks.SHIELD or not zones or not zones <= _EXCLUSIVE_ZONES:
+                    return False
+    for consequence in game.after:
+        for k, which in consequence.marks:
+            if kind_modes[k] != flatmarks.START or which != "bumped":
+                return False
+    return True
+
+
+def generate(mechanics, programs, card_asts, pawns: int, kind_modes: tuple) -> tuple[str, dict, tuple]:
+    """(source, constants, covered) of the flat flavour with marks, as `loopgen.generate`."""
+    module = MarkedFlatModule(mechanics, pawns, kind_modes)
+    weights = placement_weights(mechanics.layout, pawns)
+    for c, row in enumerate(weights):
+        module.constant(f"E{c}", row)
+    module.constant("ES", weights)
+    covered = []
+    for card, ast in enumerate(card_asts):
+        lines = []
+        sources = effect_sources(ast)
+        try:
+            for player in range(mechanics.layout.C):
+                lines += MarkedFlatWriter(module, mechanics, programs, card, player, ast, sources).function(ast)
+                if len(module.lines) + len(lines) > MAX_GENERATED_LINES:
+                    raise TooLarge
+        except Unsupported:
+            covered.append(False)
+            continue
+        module.lines += lines
+        covered.append(True)
+    return "\n".join(module.lines) + "\n", module.constants, tuple(covered)
+
+
+@functools.lru_cache(maxsize=16)
+def _compiled(source: str):
+    """The code object of a generated source (reused when the same rule file loads again)."""
+    return compile(source, "<sorry-rules generated flat moves with marks>", "exec")
+
+
+def flat_marked_moves(game, programs, card_asts) -> flatmarks.MarkedFlatMoves | None:
+    """The flat flavour with marks of `game`, or None (module docstring)."""
+    features = game.features()
+    if not game.marks or not features <= COVERED:
+        return None
+    if not all(f in _FEATURES or f.startswith("rules.") for f in features):
+        return None
+    kind_modes = flatmarks.modes(game.marks)
+    if kind_modes is None or not _placed_where_the_modes_allow(game, card_asts, kind_modes):
+        return None
+    mechanics = game.mechanics
+    try:
+        source, constants, covered = generate(mechanics, programs, card_asts, game.pawns, kind_modes)
+    except TooLarge:
+        return None
+    if not all(covered):
+        return None
+    weights = constants["ES"]
+    slides = flatmarks.MarkedSlides(mechanics, weights)
+    scope = flat_namespace(namespace(mechanics, weights, game.marks), slides)
+    scope = flatmarks.marked_namespace(scope, game.marks, mechanics, slides)
+    scope.update(constants)
+    scope["KEY"] = lambda placement: placement_key(weights, placement)
+    scope["CARRY_EVENTS"] = flatmarks.carry_events
+    exec(_compiled(source), scope)  # noqa: S102  (our template source only)
+    C = mechanics.layout.C
+    table = tuple(tuple(scope[f"f{card}_{p}"] for p in range(C)) for card in range(len(card_asts)))
+    return flatmarks.MarkedFlatMoves(table, source, weights, mechanics, game.marks, kind_modes)
