@@ -32,11 +32,12 @@ from these templates and integers only, the mark kinds are bound in the namespac
 from __future__ import annotations
 
 import functools
+import re
 
 from sorry_rules import dsl
 from sorry_rules.base.limits import MAX_GENERATED_LINES
 from sorry_rules.compiler.codegen import COVERED, TooLarge, Unsupported
-from sorry_rules.compiler.loopgen import FlatModule, FlatWriter, effect_sources
+from sorry_rules.compiler.loopgen import FlatModule, FlatProbe, FlatWriter, effect_sources
 from sorry_rules.engine import flatmarks
 from sorry_rules.engine.fastmoves import namespace, placement_key, placement_weights
 from sorry_rules.engine.flatstate import flat_namespace
@@ -47,6 +48,14 @@ _FEATURES = frozenset({"board:track", "turn:draw", "after", "counters", "marks"}
 #: the zones a `mark` effect of a shield kind may choose pawns in (squares below X)
 _EXCLUSIVE_ZONES = frozenset({"track", "safety", "start_exit"})
 _DISTINCT_CODES = ("0,", "2,", "3,")
+
+
+_SHIELDS = re.compile(r"\b(ST|GU)\b")
+
+
+def _reads_shields(body: list[str]) -> bool:
+    """Whether generated lines read the shields `ST`, `GU` (set up at the function's head then)."""
+    return any(_SHIELDS.search(line) for line in body)
 
 
 class MarkedFlatModule(FlatModule):
@@ -67,10 +76,14 @@ class MarkedFlatWriter(FlatWriter):
     def emit_move(self, result: str, events: str, key: str = "", payload: str = "") -> None:
         """`FlatWriter.emit_move`; a pawn leaving Start (`self.carry`) is one outcome per kind
         of pawn there (`CARRIES`), keyed by the marks after it where it carries a mark."""
-        if self.carry is None or not self.module.carries or not key:
+        if self.carry is None or not self.module.carries or not (key or self.probe):
             super().emit_move(result, events, key, payload)
             return
         c, sq, chosen = self.carry
+        if self.probe:
+            self.line(f"if CARRIES(M, {int(c)}, {sq}, P{int(c)}{', ' + chosen if chosen else ''}):")
+            self.line("    return True")
+            return
         self.line(f"for cr in CARRIES(M, {int(c)}, {sq}, P{int(c)}{', ' + chosen if chosen else ''}):")
         self.indent(1)
         if self.counts:
@@ -92,6 +105,9 @@ class MarkedFlatWriter(FlatWriter):
 
     def primitive(self, node) -> None:
         """`FlatWriter.primitive` on the marked board, an outcome keyed by its marks too."""
+        if self.probe:
+            super().primitive(node)
+            return
         index = len([k for k in self.module.constants if k.startswith("PRIM")])
         name = self.module.constant(f"PRIM{index}", self.programs.effect(node))
         self.need_board()
@@ -212,9 +228,12 @@ class MarkedFlatWriter(FlatWriter):
         super().visit_Split(node)
 
     def condition(self, node) -> str:
-        """`FlatWriter.condition`; `can(...)` is not written here (the variant has no flat flavour)."""
+        """`FlatWriter.condition`, a `can(...)` probe reading the marks too (`MarkedFlatProbe`)."""
         if isinstance(node, dsl.Can):
-            raise Unsupported("can")
+            name = f"can{self.module.fresh()}_{int(self.player)}"
+            probe = MarkedFlatProbe(self.module, self.m, self.programs, self.card, self.player)
+            self.extra += probe.function(node.effect, name)
+            return f"{name}(P, occ, M)"
         return super().condition(node)
 
     def function(self, ast, name: str | None = None) -> list[str]:
@@ -224,7 +243,25 @@ class MarkedFlatWriter(FlatWriter):
         if lines[0] != head:
             raise Unsupported("head")
         lines[0] = head.replace("KP):", "KP, M):")
-        if self.module.shielded and any("ST" in line or "GU" in line for line in self.body):
+        if self.module.shielded and _reads_shields(self.body):
+            lines.insert(1, "    ST, GU = SQSHIELDS(M)")
+        return lines
+
+
+class MarkedFlatProbe(MarkedFlatWriter, FlatProbe):
+    """`can(effect)` over the flat state and the marks: `name(P, occ, M)` is True at the
+    effect's first outcome (`loopgen.FlatProbe` with `MarkedFlatWriter`'s templates)."""
+
+    def __init__(self, module, mechanics, programs, card: int, player: int):
+        FlatProbe.__init__(self, module, mechanics, programs, card, player)
+
+    def function(self, ast, name: str | None = None) -> list[str]:
+        lines = FlatProbe.function(self, ast, name)
+        head = f"def {name}(P, occ):"
+        if lines[0] != head:
+            raise Unsupported("head")
+        lines[0] = f"def {name}(P, occ, M):"
+        if self.module.shielded and _reads_shields(self.body):
             lines.insert(1, "    ST, GU = SQSHIELDS(M)")
         return lines
 
