@@ -39,8 +39,10 @@ from sorry_rules.base.limits import MAX_GENERATED_LINES
 from sorry_rules.compiler.codegen import COVERED, TooLarge, Unsupported
 from sorry_rules.compiler.loopgen import FlatModule, FlatProbe, FlatWriter, effect_sources
 from sorry_rules.engine import flatmarks
+from sorry_rules.compiler.selectors import compile_selector
 from sorry_rules.engine.fastmoves import namespace, placement_key, placement_weights
 from sorry_rules.engine.flatstate import flat_namespace
+from sorry_rules.engine.marks import zone
 from sorry_rules.engine.mechanics import DRAW_AGAIN
 
 #: the features this flavour is written for (besides the `rules.` switches): draw play only
@@ -65,6 +67,7 @@ class MarkedFlatModule(FlatModule):
     def __init__(self, mechanics, pawns: int, kind_modes: tuple):
         super().__init__(mechanics, pawns)
         self.full = True
+        self.kinds: tuple = ()  # the mark kinds (`engine.marks.MarkKind`), set by `generate`
         self.shielded = flatmarks.SHIELD in kind_modes
         self.carries = flatmarks.START in kind_modes
 
@@ -205,6 +208,48 @@ class MarkedFlatWriter(FlatWriter):
         self.emit_move("", "", "rs[0]", f"7, {int(c)}, {frm}, to, {step}, rs[1], rs[2]")
         self.indent(-1)
 
+    # ---- marking a pawn below X ----------------------------------------------------------------
+    def visit_Mark(self, node):
+        """`mark K SELECTOR` of a shield kind (its zones below X: `flat_marked_moves` checks):
+        one outcome per chosen pawn in the interpreter's order (`engine.pawns.select`), the
+        position unchanged (candidate code `flatmarks.MARK_CODE`), keyed by the marks after it."""
+        sel = compile_selector(self.programs, node.selector)
+        k = [kind.name for kind in self.module.kinds].index(node.name)
+        layout, X = self.m.layout, int(self.m.X)
+        if sel.marked or sel.unmarked:
+            self.line("MP = MARKED_PAWNS(M)")
+        for c in range(layout.C):
+            if not sel.owner[self.player][c]:
+                continue
+            inside = tuple(zone(layout, c, sq) in sel.zones or ("start_exit" in sel.zones and sq == layout.start_exit[c])
+                           for sq in range(X))
+            name = self.module.constant(f"ZONE{self.module.fresh()}_{int(self.player)}_{c}", inside)
+            tests = [f"{name}[sq]"] + [f"({c}, sq) in MP[{int(j)}]" for j in sel.marked]
+            tests += [f"({c}, sq) not in MP[{int(j)}]" for j in sel.unmarked]
+            self.line(f"for sq in P{c}:")
+            self.line(f"    if sq >= {X}:")
+            self.line("        break")
+            self.line(f"    if {' and '.join(tests)}:")
+            self.indent(2)
+            if self.probe:
+                self.line("return True")
+            else:
+                self.emit_mark(c, k)
+            self.indent(-2)
+
+    def emit_mark(self, c: int, k: int) -> None:
+        """One outcome marking colour c's pawn on `sq` with kind k."""
+        if self.counts:
+            self.line("n += 1")
+        da = "True" if self.flags & DRAW_AGAIN else "False"
+        seen = self.seen_set("m", self.flags & DRAW_AGAIN)
+        self.line(f"ev = (E_MARK, {int(c)}, sq, {int(k)}, {int(self.player)})")
+        self.line("mk = MARKED(M, ev)")
+        self.line("key = KP if mk == M else (KP, mk, ())")
+        self.line(f"if key not in {seen}:")
+        self.line(f"    {seen}.add(key)")
+        self.line(f"    out.append((key, {da}, {flatmarks.MARK_CODE}, ev))")
+
     # ---- primitives that the shields hand to the interpreter -----------------------------------
     def visit_Sorry(self, node):
         """`FlatWriter.visit_Sorry` (the interpreter's while a pawn is shielded), one colour at a
@@ -282,9 +327,10 @@ def _placed_where_the_modes_allow(game, card_asts, kind_modes: tuple) -> bool:
     return True
 
 
-def generate(mechanics, programs, card_asts, pawns: int, kind_modes: tuple) -> tuple[str, dict, tuple]:
+def generate(mechanics, programs, card_asts, pawns: int, kinds: tuple, kind_modes: tuple) -> tuple[str, dict, tuple]:
     """(source, constants, covered) of the flat flavour with marks, as `loopgen.generate`."""
     module = MarkedFlatModule(mechanics, pawns, kind_modes)
+    module.kinds = tuple(kinds)
     weights = placement_weights(mechanics.layout, pawns)
     for c, row in enumerate(weights):
         module.constant(f"E{c}", row)
@@ -324,7 +370,7 @@ def flat_marked_moves(game, programs, card_asts) -> flatmarks.MarkedFlatMoves | 
         return None
     mechanics = game.mechanics
     try:
-        source, constants, covered = generate(mechanics, programs, card_asts, game.pawns, kind_modes)
+        source, constants, covered = generate(mechanics, programs, card_asts, game.pawns, game.marks, kind_modes)
     except TooLarge:
         return None
     if not all(covered):

@@ -32,7 +32,11 @@ from __future__ import annotations
 from sorry_rules.engine import marks as engine_marks
 from sorry_rules.engine.events import STEP_KINDS
 from sorry_rules.engine.flatstate import FlatMoves, Slides, freeze
+from sorry_rules.engine.game import Move
 
+#: the candidate code of an outcome that marks one pawn below X and moves nothing:
+#: `(key, draw_again, MARK_CODE, event)`, the event ("mark", colour, square, kind, by)
+MARK_CODE = 20
 SHIELD = "shield"
 START = "start"
 #: the lifetimes that end a mark when its pawn leaves Start
@@ -94,35 +98,93 @@ class MarkedSlides(Slides):
         return key, info.end, tuple(bumps)
 
 
+class _PerMarks:
+    """Answers remembered per marks value (the loop asks about one marks object many times,
+    and about equal ones again later): `table(M)` is the dict of answers for `M`."""
+
+    def __init__(self, size: int = 4096):
+        self.tables: dict = {}
+        self.size = size
+        self.last = None
+        self.last_table: dict = {}
+
+    def table(self, M: tuple) -> dict:
+        if self.last is not M:
+            known = self.tables.get(M)
+            if known is None:
+                if len(self.tables) >= self.size:
+                    self.tables.clear()
+                known = self.tables[M] = {}
+            self.last, self.last_table = M, known
+        return self.last_table
+
+
 def marked_namespace(scope: dict, kinds: tuple, mechanics, slides: MarkedSlides) -> dict:
     """`scope` (a flat namespace, `flatstate.flat_namespace`, over `fastmoves.namespace` with
-    the mark kinds) with the helpers of the module docstring; each remembers its answers for
-    the marks it was last asked about (the loop keeps one marks object while none change)."""
+    the mark kinds) with the helpers of the module docstring, and `CARRIES` (as the
+    namespace's, remembered per marks value) and `MARKED(M, event)` (the marks after one
+    "mark" event of a pawn below X); each remembers its answers per marks value."""
     layout, X = mechanics.layout, mechanics.X
-    shielded: list = [None, None]
+    memory = _PerMarks()
 
     def square_shields(M: tuple) -> tuple:
-        if shielded[0] is not M:
+        known = memory.table(M)
+        shields = known.get("shields")
+        if shields is None:
             still, guard = engine_marks.shields(kinds, M)
-            shielded[0], shielded[1] = M, (frozenset(sq for _, sq in still), frozenset(sq for _, sq in guard))
-        return shielded[1]
+            shields = known["shields"] = (frozenset(sq for _, sq in still), frozenset(sq for _, sq in guard))
+        return shields
 
-    carried: list = [None, {}]
+    def carries(M: tuple, c: int, sq: int, squares, chosen: tuple = ((), ())) -> tuple:
+        known = memory.table(M)
+        key = (c, sq, squares.count(sq), chosen)
+        options = known.get(key)
+        if options is None:
+            options = known[key] = _carries(kinds, M, c, sq, key[2], chosen)
+        return options
 
     def carried_off(M: tuple, c: int, cr: tuple) -> tuple:
-        if carried[0] is not M:
-            carried[0], carried[1] = M, {}
-        known = carried[1].get((c, cr))
-        if known is None:  # where the pawn goes does not matter: its start marks end as it leaves
+        known = memory.table(M)
+        after = known.get((c, cr))
+        if after is None:  # where the pawn goes does not matter: its start marks end as it leaves
             step = (_ENTER, c, layout.start[c], layout.start_exit[c])
-            known = carried[1][(c, cr)] = engine_marks.replay(kinds, layout, M, cr + (step,))
-        return known
+            after = known[(c, cr)] = engine_marks.replay(kinds, layout, M, cr + (step,))
+        return after
+
+    def marked(M: tuple, event: tuple) -> tuple:
+        known = memory.table(M)
+        after = known.get(event)
+        if after is None:
+            after = known[event] = engine_marks.replay(kinds, layout, M, (event,))
+        return after
+
+    def marked_pawns(M: tuple) -> tuple:
+        known = memory.table(M)
+        pawns = known.get("pawns")
+        if pawns is None:
+            pawns = known["pawns"] = tuple(frozenset((c, sq) for c, sq, _ in entries if sq < X) for entries in M)
+        return pawns
 
     scope.update({
-        "SQSHIELDS": square_shields, "CARRIED": carried_off, "guarded_land": slides.land_guarded,
+        "SQSHIELDS": square_shields, "CARRIES": carries, "CARRIED": carried_off, "MARKED": marked,
+        "MARKED_PAWNS": marked_pawns, "guarded_land": slides.land_guarded, "E_MARK": engine_marks.MARK,
         "MB": lambda P, M: engine_marks.MarkedBoard.with_marks(freeze(P), X, kinds, M),
     })
     return scope
+
+
+def _carries(kinds: tuple, M: tuple, c: int, sq: int, pawns: int, chosen: tuple) -> tuple:
+    """The "carry" events of each kind of pawn that may leave the shared square sq, as
+    `fastmoves.namespace`'s `CARRIES` (`engine.marks.MarkedMechanics.from_start`)."""
+    options = engine_marks.shared_kinds(M, c, sq, pawns) if any(M) else [()]
+    out = []
+    for option in options:
+        has = {k for k, _ in option}
+        if any(kinds[k].immobile for k in has):
+            continue
+        if all(k in has for k in chosen[0]) and not any(k in has for k in chosen[1]):
+            out.append(tuple((engine_marks.CARRY, c, sq, k, by) for k, by in option))
+    return tuple(out)
 
 
 def carry_events(events: tuple) -> tuple:
@@ -143,8 +205,11 @@ class MarkedFlatMoves(FlatMoves):
     def marked_move(self, candidate: tuple, placement: tuple, card: int, marks: tuple):
         """The engine's `Move` of a candidate listed with the marks `marks` from `placement`:
         its events with the carry events first, its marks after it."""
-        move = self.move(candidate, placement, card)
         key = candidate[0]
+        if candidate[2] == MARK_CODE:
+            return Move(card, placement, (candidate[3],), candidate[1], "move", (), "",
+                        key[1] if key.__class__ is tuple else marks)
+        move = self.move(candidate, placement, card)
         if key.__class__ is not tuple:
             return move._replace(marks=marks)
         if candidate[2] == 1:

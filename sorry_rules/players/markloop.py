@@ -23,7 +23,7 @@ state's marks keep to its modes (`engine.flatmarks.fits`) and there is no `on_tu
 from __future__ import annotations
 
 from sorry_rules.base.errors import IllegalMoveError
-from sorry_rules.engine.flatmarks import fits
+from sorry_rules.engine.flatmarks import MARK_CODE, fits
 from sorry_rules.engine.flatstate import freeze
 from sorry_rules.engine.game import State
 from sorry_rules.engine.marks import consequence_marks, turn_begins
@@ -105,7 +105,12 @@ def play_marked(game, state, players, max_plies: int, record) -> State:
                 bonus += extra
             elif candidate[0].__class__ is tuple:
                 marks = candidate[0][1]
-            if apply(candidate, P, occ) or (check_always and candidate[2] != 5):
+            code = candidate[2]
+            if code == MARK_CODE:
+                judge = check_always
+            else:
+                judge = apply(candidate, P, occ) or (check_always and code != 5)
+            if judge:
                 winner = _winner(game, seats, turn, freeze(P), counters, marks)
         else:
             again = flags & DRAW_AGAIN
@@ -117,7 +122,7 @@ def play_marked(game, state, players, max_plies: int, record) -> State:
             else:
                 turn = (turn + 1) % count
                 functions = by_seat[turn]
-                if timed:
+                if timed and any(marks):
                     marks = turn_begins(kinds, marks, seats[turn])
     return State(freeze(P), seats, turn, None, None, tuple(pile), tuple(discard), rng, winner, plies, counters, bonus,
                  marks)
