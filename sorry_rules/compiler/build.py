@@ -198,11 +198,12 @@ def compile_variant(loaded: LoadedVariant) -> tuple[Game, list[Problem]]:
         card_options=card_options, filters=filters, after=after, counters=counters, marks=mark_kinds(v),
         redraw=redraw, actions=actions,
     )
+    whens = tuple(asts.get(("after", i, "when")) for i in v.after)
     asts = [played_asts[name] for name in card_names]
     fast = fast_moves(game, programs, asts)
     if fast is not None:
         fast.flat = flat_moves(game, programs, asts)
-        fast.flat_marked = flat_marked_moves(game, programs, asts)
+        fast.flat_marked = flat_marked_moves(game, programs, asts, whens)
     game.use_fast_moves(fast)
     return game, out.problems
 

@@ -358,8 +358,27 @@ def _compiled(source: str):
     return compile(source, "<sorry-rules generated flat moves with marks>", "exec")
 
 
-def flat_marked_moves(game, programs, card_asts) -> flatmarks.MarkedFlatMoves | None:
-    """The flat flavour with marks of `game`, or None (module docstring)."""
+def needs_bump_or_slide(when) -> bool:
+    """Whether the condition `when` (a DSL tree, or None) can hold only for a move that bumps
+    or slides: `bumps(G) > 0` (or `>= 1`, `!= 0`), the same of `slides`, `A and B` where A
+    or B is such, `A or B` where both are."""
+    if not isinstance(when, dsl.BinOp):
+        return False
+    if when.op == "and":
+        return needs_bump_or_slide(when.left) or needs_bump_or_slide(when.right)
+    if when.op == "or":
+        return needs_bump_or_slide(when.left) and needs_bump_or_slide(when.right)
+    left, right = when.left, when.right
+    if not (isinstance(left, dsl.Call) and left.function in ("bumps", "slides") and isinstance(right, dsl.Number)):
+        return False
+    return (when.op == ">" and right.value >= 0) or (when.op == ">=" and right.value >= 1) or \
+        (when.op == "!=" and right.value == 0)
+
+
+def flat_marked_moves(game, programs, card_asts, whens: tuple = ()) -> flatmarks.MarkedFlatMoves | None:
+    """The flat flavour with marks of `game`, or None (module docstring); `whens` are the
+    trees of the conditions of its consequences (`after:`), in order (`needs_bump_or_slide`
+    of every one makes the loop skip them for a move that neither bumps nor slides)."""
     features = game.features()
     if not game.marks or not features <= COVERED:
         return None
@@ -385,4 +404,6 @@ def flat_marked_moves(game, programs, card_asts) -> flatmarks.MarkedFlatMoves | 
     exec(_compiled(source), scope)  # noqa: S102  (our template source only)
     C = mechanics.layout.C
     table = tuple(tuple(scope[f"f{card}_{p}"] for p in range(C)) for card in range(len(card_asts)))
-    return flatmarks.MarkedFlatMoves(table, source, weights, mechanics, game.marks, kind_modes)
+    flat = flatmarks.MarkedFlatMoves(table, source, weights, mechanics, game.marks, kind_modes)
+    flat.eventful_after = len(whens) == len(game.after) and all(needs_bump_or_slide(when) for when in whens)
+    return flat

@@ -19,8 +19,9 @@ before its `Move`'s events (() for an outcome of the interpreter's, code 1, whos
 them already). Two candidates of one list are the same outcome exactly when their keys are
 equal: a tuple key never equals an integer key, and the marks after an outcome are part of it.
 
-`MarkedFlatMoves` is `FlatMoves` with the mark kinds, their modes and `move(candidate,
-placement, card, marks)`, the exact `Move` (carry events and marks after included);
+`MarkedFlatMoves` is `FlatMoves` with the mark kinds, their modes, `eventful_after` and
+`marked_move(candidate, placement, card, marks)`, the exact `Move` (carry events and marks
+after included); `QUIET_CODES` are the candidate codes of moves that neither bump nor slide;
 `marked_namespace` adds to the generated module's namespace: `SQSHIELDS(M)` (the squares of
 pawns that may not move, and of those that may not be moved), `CARRIED(M, c, cr)` (the marks
 once colour c's pawn with the carry events `cr` left Start), `MB(P, M)` (the interpreter's
@@ -37,6 +38,9 @@ from sorry_rules.engine.game import Move
 #: the candidate code of an outcome that marks one pawn below X and moves nothing:
 #: `(key, draw_again, MARK_CODE, event)`, the event ("mark", colour, square, kind, by)
 MARK_CODE = 20
+#: the codes of candidates whose move neither bumps nor slides: one pawn, a switch without a
+#: slide, a two-part split, a pass, a mark
+QUIET_CODES = frozenset({0, 3, 4, 5, MARK_CODE})
 SHIELD = "shield"
 START = "start"
 #: the lifetimes that end a mark when its pawn leaves Start
@@ -195,12 +199,14 @@ def carry_events(events: tuple) -> tuple:
 class MarkedFlatMoves(FlatMoves):
     """`FlatMoves` of a variant with marks (module docstring)."""
 
-    __slots__ = ("kinds", "modes")
+    __slots__ = ("kinds", "modes", "eventful_after")
 
     def __init__(self, table: tuple, source: str, weights: tuple, mechanics, kinds: tuple, kind_modes: tuple):
         super().__init__(table, source, weights, mechanics)
         self.kinds = kinds
         self.modes = kind_modes
+        # every consequence (`after:`) of the variant can fire only on a move that bumps or slides
+        self.eventful_after = False
 
     def marked_move(self, candidate: tuple, placement: tuple, card: int, marks: tuple):
         """The engine's `Move` of a candidate listed with the marks `marks` from `placement`:

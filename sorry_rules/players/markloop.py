@@ -23,7 +23,7 @@ state's marks keep to its modes (`engine.flatmarks.fits`) and there is no `on_tu
 from __future__ import annotations
 
 from sorry_rules.base.errors import IllegalMoveError
-from sorry_rules.engine.flatmarks import MARK_CODE, fits
+from sorry_rules.engine.flatmarks import MARK_CODE, QUIET_CODES, fits
 from sorry_rules.engine.flatstate import freeze
 from sorry_rules.engine.game import State
 from sorry_rules.engine.marks import consequence_marks, turn_begins
@@ -85,6 +85,7 @@ def play_marked(game, state, players, max_plies: int, record) -> State:
     count = len(seats)
     check_always = not game.win_on_home_only or fastloop.setup_wins(game, seats)
     after = game.after
+    eventful = flat.eventful_after  # no consequence fires on a move that neither bumps nor slides
     timed = any(kind.until == "next_turn" for kind in kinds)
     winner = None
     choices = record.choices if record is not None else []
@@ -100,7 +101,7 @@ def play_marked(game, state, players, max_plies: int, record) -> State:
         if options:
             candidate = candidates[choice]
             again = candidate[1]
-            if after:
+            if after and not (eventful and candidate[2] in QUIET_CODES):
                 counters, extra, marks = _consequences(game, flat, seats[turn], card, candidate, P, counters, marks)
                 bonus += extra
             elif candidate[0].__class__ is tuple:
