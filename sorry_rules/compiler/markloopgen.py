@@ -8,7 +8,7 @@ read where they change the moves: it lists the moves of the generated Moves flav
 (`engine.flatmarks`). What the marks change:
 
 - a pawn leaving Start (`enter`, `sorry`) is one outcome per kind of pawn there, marked or
-  not (`CARRIES`, as `codegen`), keyed by the marks once it left (`CARRIED`); `enter marked K`
+  not (`CARRIES`, as `codegen`), keyed by the marks it carries off; `enter marked K`
   is written too;
 - with a kind that may stop a move (mode "shield"), `ST` and `GU` are the squares of pawns
   that may not move and of those that may not be moved (`SQSHIELDS(M)`): a step skips a pawn
@@ -78,7 +78,7 @@ class MarkedFlatWriter(FlatWriter):
     # ---- outcomes ------------------------------------------------------------------------------
     def emit_move(self, result: str, events: str, key: str = "", payload: str = "") -> None:
         """`FlatWriter.emit_move`; a pawn leaving Start (`self.carry`) is one outcome per kind
-        of pawn there (`CARRIES`), keyed by the marks after it where it carries a mark."""
+        of pawn there (`CARRIES`), keyed by its carry events too where it carries a mark."""
         if self.carry is None or not self.module.carries or not (key or self.probe):
             super().emit_move(result, events, key, payload)
             return
@@ -94,7 +94,7 @@ class MarkedFlatWriter(FlatWriter):
         da = "True" if self.flags & DRAW_AGAIN else "False"
         self.line(f"key = {key}")
         self.line("if cr:")
-        self.line(f"    key = (key, CARRIED(M, {int(c)}, cr), cr)")
+        self.line("    key = (key, cr)")
         if self.single:
             if not payload.startswith(_DISTINCT_CODES) and not (payload.startswith("6,") and "Sorry" not in self.kinds):
                 self.line("dup = True")
@@ -405,5 +405,6 @@ def flat_marked_moves(game, programs, card_asts, whens: tuple = ()) -> flatmarks
     C = mechanics.layout.C
     table = tuple(tuple(scope[f"f{card}_{p}"] for p in range(C)) for card in range(len(card_asts)))
     flat = flatmarks.MarkedFlatMoves(table, source, weights, mechanics, game.marks, kind_modes)
+    flat.carried = scope["CARRIED"]
     flat.eventful_after = len(whens) == len(game.after) and all(needs_bump_or_slide(when) for when in whens)
     return flat

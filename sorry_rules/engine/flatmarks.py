@@ -13,11 +13,13 @@ read, not something they follow (`modes`):
   only): a marked pawn in Start either stays there or leaves, and the mark goes with it.
 
 Any other kind has no flat flavour (`modes` gives None). A candidate whose marks after it
-differ from `M` has the key `(key, marks after, carry events)` instead of the integer key:
-the carry events ("carry", as `engine.marks` defines them) of a pawn leaving Start, to put
-before its `Move`'s events (() for an outcome of the interpreter's, code 1, whose events hold
-them already). Two candidates of one list are the same outcome exactly when their keys are
-equal: a tuple key never equals an integer key, and the marks after an outcome are part of it.
+differ from `M` has a tuple key instead of the integer key: `(key, carry events)` for a pawn
+leaving Start with marks (the "carry" events of `engine.marks`, to put before its `Move`'s
+events; the marks after it are those of `M` less the marks it carries off, `CARRIED`), or
+`(key, marks after, carry events)` for an outcome of the interpreter's (code 1, whose events
+hold the carry events already) or a mark (`MARK_CODE`). Two candidates of one list are the
+same outcome exactly when their keys are equal: a tuple key never equals an integer key, and
+the marks after an outcome are part of its key or follow from its carry events.
 
 `MarkedFlatMoves` is `FlatMoves` with the mark kinds, their modes, `eventful_after` and
 `marked_move(candidate, placement, card, marks)`, the exact `Move` (carry events and marks
@@ -139,12 +141,20 @@ def marked_namespace(scope: dict, kinds: tuple, mechanics, slides: MarkedSlides)
             shields = known["shields"] = (frozenset(sq for _, sq in still), frozenset(sq for _, sq in guard))
         return shields
 
+    by_pawns: dict = {}  # (c, sq, pawns there, chosen, their marks' placers per kind) -> carries
+
     def carries(M: tuple, c: int, sq: int, squares, chosen: tuple = ((), ())) -> tuple:
         known = memory.table(M)
         key = (c, sq, squares.count(sq), chosen)
         options = known.get(key)
-        if options is None:
-            options = known[key] = _carries(kinds, M, c, sq, key[2], chosen)
+        if options is None:  # the answer reads only the marks of c's pawns on sq
+            here = key + (tuple(tuple(e[2] for e in entries if e[0] == c and e[1] == sq) for entries in M),)
+            options = by_pawns.get(here)
+            if options is None:
+                if len(by_pawns) >= 4096:
+                    by_pawns.clear()
+                options = by_pawns[here] = _carries(kinds, M, c, sq, key[2], chosen)
+            known[key] = options
         return options
 
     def carried_off(M: tuple, c: int, cr: tuple) -> tuple:
@@ -199,7 +209,7 @@ def carry_events(events: tuple) -> tuple:
 class MarkedFlatMoves(FlatMoves):
     """`FlatMoves` of a variant with marks (module docstring)."""
 
-    __slots__ = ("kinds", "modes", "eventful_after")
+    __slots__ = ("kinds", "modes", "eventful_after", "carried")
 
     def __init__(self, table: tuple, source: str, weights: tuple, mechanics, kinds: tuple, kind_modes: tuple):
         super().__init__(table, source, weights, mechanics)
@@ -207,17 +217,27 @@ class MarkedFlatMoves(FlatMoves):
         self.modes = kind_modes
         # every consequence (`after:`) of the variant can fire only on a move that bumps or slides
         self.eventful_after = False
+        self.carried = None  # the namespace's CARRIED(M, c, cr), set by the compiler
 
     def marked_move(self, candidate: tuple, placement: tuple, card: int, marks: tuple):
         """The engine's `Move` of a candidate listed with the marks `marks` from `placement`:
         its events with the carry events first, its marks after it."""
-        key = candidate[0]
+        after = self.marks_after(candidate, marks)
         if candidate[2] == MARK_CODE:
-            return Move(card, placement, (candidate[3],), candidate[1], "move", (), "",
-                        key[1] if key.__class__ is tuple else marks)
+            return Move(card, placement, (candidate[3],), candidate[1], "move", (), "", after)
         move = self.move(candidate, placement, card)
+        key = candidate[0]
+        if key.__class__ is tuple and len(key) == 2:
+            return move._replace(events=key[1] + move.events, marks=after)
+        return move._replace(marks=after)
+
+    def marks_after(self, candidate: tuple, marks: tuple) -> tuple:
+        """The marks once `candidate`, listed with the marks `marks`, is played (its
+        consequences aside)."""
+        key = candidate[0]
         if key.__class__ is not tuple:
-            return move._replace(marks=marks)
-        if candidate[2] == 1:
-            return move._replace(marks=key[1])
-        return move._replace(events=key[2] + move.events, marks=key[1])
+            return marks
+        if len(key) == 3:
+            return key[1]
+        cr = key[1]
+        return self.carried(marks, cr[0][1], cr)

@@ -105,7 +105,7 @@ def play_marked(game, state, players, max_plies: int, record) -> State:
                 counters, extra, marks = _consequences(game, flat, seats[turn], card, candidate, P, counters, marks)
                 bonus += extra
             elif candidate[0].__class__ is tuple:
-                marks = candidate[0][1]
+                marks = flat.marks_after(candidate, marks)
             code = candidate[2]
             if code == MARK_CODE:
                 judge = check_always
