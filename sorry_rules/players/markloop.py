@@ -78,7 +78,7 @@ def play_marked(game, state, players, max_plies: int, record) -> State:
     marks, kinds = state.marks, game.marks
     pile, discard = list(state.pile), list(state.discard)
     flat = game.fast_moves.flat_marked
-    apply, home = flat.apply, flat.home
+    apply = flat.apply
     by_seat = [tuple(row[colour] for row in flat.table) for colour in seats]  # by_seat[seat][card]
     P, occ, _ = flat.position(state.placement)
     bases = [player.base for player in players]
