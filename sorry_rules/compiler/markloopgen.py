@@ -134,6 +134,8 @@ class MarkedFlatWriter(FlatWriter):
         self.line("    if key not in S:")
         self.line("        S.add(key)")
         self.line("        out.append((key, da, 1, r, e))")
+        if self.single:  # a sorry, switch or split the shields hand to the interpreter: against the templates' outcomes
+            self.line("        dup = True")
         self.line("elif f & PASS:")
         self.line(f"    S = {passes[1]} if da else {passes[0]}")
         self.line("    if KP not in S:")
