@@ -48,6 +48,7 @@ START = "start"
 #: the lifetimes that end a mark when its pawn leaves Start
 _ENDS_ON_LEAVING = ("leaves_start", "moves")
 _ENTER = STEP_KINDS[0]
+_new = tuple.__new__
 
 
 def modes(kinds) -> tuple | None:
@@ -224,12 +225,11 @@ class MarkedFlatMoves(FlatMoves):
         its events with the carry events first, its marks after it."""
         after = self.marks_after(candidate, marks)
         if candidate[2] == MARK_CODE:
-            return Move(card, placement, (candidate[3],), candidate[1], "move", (), "", after)
+            return _new(Move, (card, placement, (candidate[3],), candidate[1], "move", (), "", after))
         move = self.move(candidate, placement, card)
         key = candidate[0]
-        if key.__class__ is tuple and len(key) == 2:
-            return move._replace(events=key[1] + move.events, marks=after)
-        return move._replace(marks=after)
+        events = key[1] + move.events if key.__class__ is tuple and len(key) == 2 else move.events
+        return _new(Move, (card, move.placement, events, move.draw_again, move.kind, (), "", after))
 
     def marks_after(self, candidate: tuple, marks: tuple) -> tuple:
         """The marks once `candidate`, listed with the marks `marks`, is played (its
