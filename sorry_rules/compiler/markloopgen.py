@@ -60,6 +60,11 @@ def _reads_shields(body: list[str]) -> bool:
     return any(_SHIELDS.search(line) for line in body)
 
 
+#: the head lines of a function that reads SM: SM[c] whether a pawn of colour c in its Start
+#: carries a mark (remembered in SMK for the marks object last seen: one object while none change)
+_START_MARKED = ["    if M is not SMK[0]:", "        SMK[0] = M", "        SMK[1] = START_MARKED(M)", "    SM = SMK[1]"]
+
+
 class MarkedFlatModule(FlatModule):
     """`loopgen`'s module for a variant with marks: `full` (the functions take the marks),
     `shielded` (some kind is of mode "shield"), `carries` (some kind of mode "start")."""
@@ -83,11 +88,14 @@ class MarkedFlatWriter(FlatWriter):
             super().emit_move(result, events, key, payload)
             return
         c, sq, chosen = self.carry
+        # no marks on c's pawns in Start (SM, set up at the head): one unmarked pawn leaves, if the selector takes it
+        options = f"CARRIES(M, {int(c)}, {sq}, P{int(c)}{', ' + chosen if chosen else ''})"
+        none = "NO_CARRY" if not chosen or not self.module.constants[chosen][0] else "()"
         if self.probe:
             self.line(f"if CARRIES(M, {int(c)}, {sq}, P{int(c)}{', ' + chosen if chosen else ''}):")
             self.line("    return True")
             return
-        self.line(f"for cr in CARRIES(M, {int(c)}, {sq}, P{int(c)}{', ' + chosen if chosen else ''}):")
+        self.line(f"for cr in ({options} if SM[{int(c)}] else {none}):")
         self.indent(1)
         if self.counts:
             self.line("n += 1")
@@ -292,6 +300,8 @@ class MarkedFlatWriter(FlatWriter):
         lines[0] = head.replace("KP):", "KP, M):")
         if self.module.shielded and _reads_shields(self.body):
             lines.insert(1, "    ST, GU = SQSHIELDS(M)")
+        if any("SM[" in line for line in self.body):
+            lines[1:1] = _START_MARKED
         return lines
 
 

@@ -180,7 +180,16 @@ def marked_namespace(scope: dict, kinds: tuple, mechanics, slides: MarkedSlides)
             pawns = known["pawns"] = tuple(frozenset((c, sq) for c, sq, _ in entries if sq < X) for entries in M)
         return pawns
 
+    def start_marked(M: tuple) -> tuple:
+        known = memory.table(M)
+        marked = known.get("start")
+        if marked is None:
+            here = {(c, sq) for entries in M for c, sq, _ in entries}
+            marked = known["start"] = tuple((c, layout.start[c]) in here for c in range(layout.C))
+        return marked
+
     scope.update({
+        "START_MARKED": start_marked, "SMK": [None, None], "NO_CARRY": ((),),
         "SQSHIELDS": square_shields, "CARRIES": carries, "CARRIED": carried_off, "MARKED": marked,
         "MARKED_PAWNS": marked_pawns, "guarded_land": slides.land_guarded, "E_MARK": engine_marks.MARK,
         "MB": lambda P, M: engine_marks.MarkedBoard.with_marks(freeze(P), X, kinds, M),

@@ -78,7 +78,7 @@ def play_marked(game, state, players, max_plies: int, record) -> State:
     marks, kinds = state.marks, game.marks
     pile, discard = list(state.pile), list(state.discard)
     flat = game.fast_moves.flat_marked
-    apply = flat.apply
+    apply, home = flat.apply, flat.home
     by_seat = [tuple(row[colour] for row in flat.table) for colour in seats]  # by_seat[seat][card]
     P, occ, _ = flat.position(state.placement)
     bases = [player.base for player in players]
@@ -107,7 +107,15 @@ def play_marked(game, state, players, max_plies: int, record) -> State:
             elif candidate[0].__class__ is tuple:
                 marks = flat.marks_after(candidate, marks)
             code = candidate[2]
-            if code == MARK_CODE:
+            if code == 0:  # one pawn, no bump, no slide: the common case, inline
+                c, frm, to = candidate[3], candidate[4], candidate[5]
+                squares = P[c]
+                squares[squares.index(frm)] = to
+                squares.sort()
+                occ[frm] = -1
+                occ[to] = c
+                judge = check_always or to == home[c]
+            elif code == MARK_CODE:
                 judge = check_always
             else:
                 judge = apply(candidate, P, occ) or (check_always and code != 5)
