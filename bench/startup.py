@@ -27,7 +27,10 @@ PYTHONDONTWRITEBYTECODE unset and PYTHONPYCACHEPREFIX set to a temporary folder,
 warm-up writes the bytecode there (never into a tree); `--source` measures the other way.
 
 Caches: `--cache warm` (default) uses a temporary SORRY_RULES_CACHE_DIR filled by the
-warm-up (the DSL parser tables, the compiled rule files); `--cache off` runs with
+warm-up (the DSL parser tables, the compiled rule files); `--cache changed` likewise, but
+`moves` and `validate` read a copy of the bundled rule files whose standard.yaml (which every
+other bundled file extends) gets a new comment line before each run, so every run reads a
+rule file it has not seen (an author editing a file); `--cache off` runs with
 SORRY_RULES_CACHE_DIR=off (every run builds everything: a first run on a fresh machine).
 """
 
@@ -38,6 +41,7 @@ import json
 import os
 import platform
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -87,16 +91,29 @@ def child_env(tree: Path | None, index: int, folder: Path, source: bool, cache: 
     return env
 
 
-def commands_of(python: str, tree: Path | None, position: Path) -> dict:
-    """The measured commands; a given tree validates its own `variants/`."""
+def commands_of(python: str, tree: Path | None, position: Path, copy: Path | None) -> dict:
+    """The measured commands; a given tree validates its own `variants/`, or `copy` of it
+    (`--cache changed`), whose standard.yaml `moves` then reads."""
     from sorry_rules.base.resources import variants_dir
 
     base = [python, "-m", "sorry_rules"]
+    variants = tree / "variants" if tree is not None else variants_dir()
+    if copy is not None:
+        shutil.copytree(variants, copy)
+        variants = copy
     return {
         "version": [*base, "--version"],
-        "moves": [*base, "moves", "--variant", "standard", "--state", str(position)],
-        "validate": [*base, "validate", str(tree / "variants" if tree is not None else variants_dir())],
+        "moves": [*base, "moves", "--variant", str(variants / "standard.yaml") if copy else "standard",
+                  "--state", str(position)],
+        "validate": [*base, "validate", str(variants)],
     }
+
+
+def edit(copy: Path | None, run: int) -> None:
+    """Give the copied standard.yaml content no run has read yet (a comment line)."""
+    if copy is not None:
+        with open(copy / "standard.yaml", "a", encoding="utf-8") as file:
+            file.write(f"# edit {run}\n")
 
 
 def measure(trees: list[Path | None], python: str, runs: int, folder: Path, source: bool, cache: str) -> dict:
@@ -107,7 +124,8 @@ def measure(trees: list[Path | None], python: str, runs: int, folder: Path, sour
     position.write_text(json.dumps(POSITION), encoding="utf-8")
     envs = [child_env(tree, i, folder, source, cache) for i, tree in enumerate(trees)]
     cwds = [folder if tree is not None else Path.cwd() for tree in trees]
-    commands = [commands_of(python, tree, position) for tree in trees]
+    copies = [folder / f"variants-{i}" if cache == "changed" else None for i in range(len(trees))]
+    commands = [commands_of(python, tree, position, copies[i]) for i, tree in enumerate(trees)]
     samples = {i: {name: [] for name in commands[i]} for i in range(len(trees))}
     for i, env in enumerate(envs):
         for command in commands[i].values():
@@ -116,6 +134,7 @@ def measure(trees: list[Path | None], python: str, runs: int, folder: Path, sour
         order = range(len(trees)) if r % 2 == 0 else reversed(range(len(trees)))
         for i in order:
             for name, command in commands[i].items():
+                edit(copies[i], r)
                 samples[i][name].append(run_once(command, envs[i], cwds[i]))
     return {i: {name: summary(s) for name, s in per.items()} for i, per in samples.items()}
 
@@ -127,7 +146,7 @@ def main(argv=None) -> int:
     parser.add_argument("--tree", type=Path, action="append", default=[],
                         help="a checkout to measure (repeatable; the trees take turns)")
     parser.add_argument("--source", action="store_true", help="no bytecode cache: compile every module in every run")
-    parser.add_argument("--cache", choices=["warm", "off"], default="warm")
+    parser.add_argument("--cache", choices=["warm", "changed", "off"], default="warm")
     args = parser.parse_args(argv)
     if args.runs < 1:
         parser.error("--runs must be at least 1")

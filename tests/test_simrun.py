@@ -166,7 +166,7 @@ def test_sigint_prints_the_finished_games_and_exits_130(tmp_path, jobs):
             process.kill()
     assert process.returncode == 130, stderr
     if jobs > 1 and PROC.is_dir():   # the pool's processes ended with it (none left running or unreaped)
-        assert len(workers) >= jobs
+        assert len(workers) >= jobs - 1
         deadline = time.monotonic() + 10
         while any((PROC / str(pid)).exists() for pid in workers) and time.monotonic() < deadline:
             time.sleep(0.05)
@@ -396,7 +396,7 @@ def test_ctrl_c_to_the_whole_group_while_workers_start(tmp_path):
                                start_new_session=True)
     try:
         deadline = time.monotonic() + 60
-        while len(_children(process.pid)) < 3:   # the resource tracker and two workers (3 jobs), just started
+        while len(_children(process.pid)) < 2:   # two workers (3 jobs) just started (spawned: still importing)
             assert process.poll() is None and time.monotonic() < deadline, process.communicate()
             time.sleep(0.01)
         os.killpg(process.pid, signal.SIGINT)

@@ -169,6 +169,31 @@ def test_same_figures_whatever_the_jobs_or_batch_size():
     assert _figures(_json(*base[:-1], 10, "--jobs", 1)) != _figures(one)   # another seed, other games
 
 
+def test_forked_and_spawned_workers_give_the_same_figures():
+    """Workers fork in a process with no other thread on Linux, else spawn (simpool): the
+    command in a fresh process (no thread: fork there) gives the figures of one job here (a
+    test process runs threads: spawn), and a second thread makes this process spawn."""
+    import threading
+
+    from sorry_rules.simulation.simpool import start_method
+
+    base = ["simulate", "--games", 16, "--players", 3, "--seed", 4, "--batch-size", 3, "--format", "json"]
+    fresh = subprocess.run([sys.executable, "-m", "sorry_rules", *map(str, base), "--jobs", "2"],
+                           capture_output=True, text=True, check=True)
+    assert _figures(json.loads(fresh.stdout)) == _figures(_json(*base[:-2], "--jobs", 1))
+    assert _figures(_json(*base[:-2], "--jobs", 2)) == _figures(json.loads(fresh.stdout))
+    release = threading.Event()
+    other = threading.Thread(target=release.wait)
+    other.start()
+    try:
+        assert start_method() == "spawn"
+    finally:
+        release.set()
+        other.join()
+    if sys.platform.startswith("linux") and threading.active_count() == 1:
+        assert start_method() == "fork"
+
+
 def test_dask_engine_gives_the_same_figures():
     from distributed import LocalCluster
 

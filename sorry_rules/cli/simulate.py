@@ -110,7 +110,11 @@ def _common(fn):
 
 
 class _Progress:
-    """A rich progress bar on stderr, or nothing."""
+    """A rich progress bar on stderr, or nothing. It is redrawn by `update` (at most every
+    `REDRAW` seconds), never by a thread of its own: a run with no thread may fork its
+    workers (`simulation.simpool`)."""
+
+    REDRAW = 0.1
 
     def __init__(self, total: int, label: str, enabled: bool | None, start: int = 0):
         self.bar = None
@@ -125,10 +129,10 @@ class _Progress:
 
         self.bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TaskProgressColumn(),
                             TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
-                            console=Console(stderr=True), transient=True)
+                            console=Console(stderr=True), transient=True, auto_refresh=False)
         self.task = self.bar.add_task(label, total=total, completed=start, rate="")
         self.offset = start
-        self.start = time.perf_counter()
+        self.start = self.drawn = time.perf_counter()
 
     def __enter__(self):
         if self.bar is not None:
@@ -138,9 +142,13 @@ class _Progress:
     def update(self, done: int) -> None:
         """`done` games played by this run (after the `start` ones already done)."""
         if self.bar is not None:
-            elapsed = time.perf_counter() - self.start
+            now = time.perf_counter()
+            elapsed = now - self.start
             rate = f"{done / elapsed:,.0f} games/s" if elapsed > 0 else ""
-            self.bar.update(self.task, completed=self.offset + done, rate=rate)
+            redraw = now - self.drawn >= self.REDRAW
+            if redraw:
+                self.drawn = now
+            self.bar.update(self.task, completed=self.offset + done, rate=rate, refresh=redraw)
 
     def __exit__(self, *exc):
         if self.bar is not None:

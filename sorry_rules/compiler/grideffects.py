@@ -127,8 +127,7 @@ class GridExpressionBuilder(ExpressionBuilder):
         self.compiler.functions_used.add(node.function)
         if node.function == "chips":
             return int, lambda p, b, env: sum(len(b.pos[c]) for c in group(p, b, env))
-        grid = self.layout
-        return int, lambda p, b, env: sum(grid.sequences(b.pos[c]) for c in group(p, b, env))
+        return int, lambda p, b, env: sum(b.sequences(c) for c in group(p, b, env))
 
 
 class GridCompiler:

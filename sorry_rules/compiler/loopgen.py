@@ -33,16 +33,19 @@ import functools
 from sorry_rules import dsl
 from sorry_rules.base.limits import MAX_GENERATED_LINES
 from sorry_rules.compiler.codegen import COVERED, CardWriter, GeneratedModule, TooLarge, Unsupported
+from sorry_rules.engine import flatfilters
 from sorry_rules.engine.fastmoves import namespace, placement_key, placement_weights
 from sorry_rules.engine.flatstate import FlatMoves, Slides, flat_namespace
 from sorry_rules.engine.mechanics import DRAW_AGAIN, PASS
 
 #: the features a flat flavour is written for (and every `rules.` switch `codegen.COVERED` has):
-#: play on a track, drawn or from hands, with consequences, counters and turn policies (the
-#: functions read only the position; the loops handle the rest: `players.flatloop` draw play,
-#: `players.handloop` hands and policies); not filters (they choose among whole Moves), marks
-#: or `geometry:` (a feature added later is not flat until it is listed here)
-_FLAT = frozenset({"board:track", "turn:draw", "turn:hand", "after", "counters", "actions", "turn.take", "turn.redraw"})
+#: play on a track, drawn or from hands, with consequences, counters, turn policies and
+#: filters judged on facts (the functions read only the position and list the moves before
+#: the filters; the loops handle the rest: `players.flatloop` draw play and its filters,
+#: `engine.flatfilters`; `players.handloop` hands and policies); not marks or `geometry:`
+#: (a feature added later is not flat until it is listed here)
+_FLAT = frozenset({"board:track", "turn:draw", "turn:hand", "after", "counters", "actions", "turn.take", "turn.redraw",
+                   "filters"})
 
 #: payload codes of the plain outcomes (`distinct_by_construction`)
 _DISTINCT_CODES = ("0,", "2,", "3,")
@@ -328,24 +331,31 @@ class FlatWriter(CardWriter):
         return " + ".join(terms)
 
     def visit_Split(self, node):
-        self.plain(node)
-        if node.among != 2 or self.m.simultaneous_split:
+        """A sequential split between two different pawns of the player's colours (`split N`
+        among 2, or `split N into D1, D2` with no pawn words), each part >= 1, written out
+        along the two parts' tables; any other split runs its primitive."""
+        if node.selector is not None:
+            raise Unsupported("Split")
+        directions = _two_parts(node)
+        if directions is None or self.m.simultaneous_split:
             self.primitive(node)
             return
         m = self.m
         X, steps, C = int(m.X), int(node.steps), m.layout.C
-        forward = m.layout.forward
-        rows = {c: self.module.constant(f"SPLIT{steps}_{int(c)}", (None,) + tuple(forward(k)[c] for k in range(1, steps)))
+        first, second = (m.layout.forward if d == "forward" else m.layout.backward for d in directions)
+        tag = "" if directions == ("forward", "forward") else "".join("F" if d == "forward" else "R" for d in directions)
+        self.mirrored = directions[0] == directions[1]  # a plain outcome's mirror is another of this split
+        rows = {c: self.module.constant(f"SPLIT{steps}{tag}_{int(c)}", (None,) + tuple(first(k)[c] for k in range(1, steps)))
                 for c in self.colours}
         for c in self.colours:  # PARTS<steps>_<c>[sq]: the (part, landing) pairs of a first part from sq, by part
             c = int(c)
-            self.module.constant(f"PARTS{steps}_{c}", tuple(
-                tuple((k, int(forward(k)[c][sq])) for k in range(1, steps) if forward(k)[c][sq] >= 0)
-                for sq in range(len(forward(1)[c]))))
+            self.module.constant(f"PARTS{steps}{tag}_{c}", tuple(
+                tuple((k, int(first(k)[c][sq])) for k in range(1, steps) if first(k)[c][sq] >= 0)
+                for sq in range(len(first(1)[c]))))
         control = self.module.constant(f"CONTROL{int(self.player)}", tuple(int(c) for c in self.colours))
         for c in range(C):
-            self.module.constant(f"REST{steps}_{c}", (None,) + tuple(forward(steps - k) for k in range(1, steps)))
-            self.module.constant(f"LAST{steps}_{c}", (None,) + tuple(forward(steps - k)[c] for k in range(1, steps)))
+            self.module.constant(f"REST{steps}{tag}_{c}", (None,) + tuple(second(steps - k) for k in range(1, steps)))
+            self.module.constant(f"LAST{steps}{tag}_{c}", (None,) + tuple(second(steps - k)[c] for k in range(1, steps)))
         self.module.constant("STARTS", tuple(int(x) for x in m.start))
         self.line(f"if {self.on_board()} >= 2:")
         self.indent(1)
@@ -442,11 +452,11 @@ class FlatWriter(CardWriter):
         self.indent(-6)
         self.line("                    continue")
         # the same two plain landings the other way round came earlier (same placement) unless
-        # this second part lands on the square the first part left
-        if c2 == c1:
+        # this second part lands on the square the first part left (parts of one direction only)
+        if self.mirrored and c2 == c1:
             self.line("            if pre is None and i2 < i1 and to2 != sq1:")
             self.line("                continue")
-        elif self.colours.index(c2) < self.colours.index(c1):
+        elif self.mirrored and self.colours.index(c2) < self.colours.index(c1):
             self.line("            if pre is None and to2 != sq1:")
             self.line("                continue")
         self.indent(3)
@@ -537,6 +547,16 @@ class FlatWriter(CardWriter):
         return head + self.body + tail + self.extra
 
 
+def _two_parts(node) -> tuple | None:
+    """The directions of a two-part split's parts, in order (`split N` among 2: both forward;
+    `split N into D1, D2` with no pawn words), or None for any other split."""
+    if not node.parts:
+        return ("forward", "forward") if node.among == 2 else None
+    if len(node.parts) != 2 or any(who is not None for _, who in node.parts):
+        return None
+    return tuple(direction for direction, _ in node.parts)
+
+
 def _locals(body: list[str], colours: int) -> list[str]:
     """The lines that set up the locals the generated lines `body` read: the colours' square
     lists it names (`P0 = P[0]`), `spare`, the outcome count `n`, the lazy board `B` and the
@@ -598,9 +618,11 @@ def _compiled(source: str):
 
 def flat_moves(game, programs, card_asts) -> FlatMoves | None:
     """The flat-state move functions of `game`, or None when the generator does not cover
-    the game or one of its cards, or the game filters its moves (the flat loops never play
-    those; the other loops do)."""
+    the game or one of its cards, or one of its filters reads more than facts of the move
+    and counters (`flatfilters.covers`: the flat loops never play those; the other loops do)."""
     if not game.features() <= COVERED or not all(f in _FLAT or f.startswith("rules.") for f in game.features()):
+        return None
+    if not flatfilters.covers(game.filters):
         return None
     mechanics = game.mechanics
     try:

@@ -7,9 +7,11 @@ Contract:
   `counter_warnings(v, asts, out)` warns (SR522) of a counter never changed or never read.
 - `vocab_texts(v)` lists the DSL texts as `(path, text, kind)` with kind "move_bool" or
   "move_int" (compiled where facts of a move may be read); `build.dsl_texts` includes them.
-- `compile_vocab(v, compiled, card_index, programs)` returns `(filters, after, counters)`
+- `compile_vocab(v, compiled, card_index, programs, asts)` returns `(filters, after, counters)`
   for `engine.game.Game` from the compiled closures (`compiled[path]`); a variant that uses
-  none of it gets three empty tuples, so play pays nothing.
+  none of it gets three empty tuples, so play pays nothing. A filter whose tree (`asts[path]`)
+  reads only facts of the move, counters and numbers also gets its test on events alone
+  (`MoveFilter.on_events`, with the event kinds it reads), for the flat loop.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from sorry_rules import dsl
 from sorry_rules.base.errors import ProblemCollector
 from sorry_rules.base.suggest import did_you_mean
 from sorry_rules.compiler.vocabulary import COUNTS, FACTS, GROUPS, LITERALS, MOVE
+from sorry_rules.engine.facts import READS
 from sorry_rules.engine.moverules import Consequence, MoveFilter
 from sorry_rules.engine.placement import PlacementView
 
@@ -85,21 +88,56 @@ def _on_move(expression):
     return judge
 
 
+#: the nodes a condition judged on a move's events alone may hold besides facts and counters
+_ON_EVENTS = (dsl.Number, dsl.Bool, dsl.Not, dsl.Neg, dsl.BinOp, dsl.Name)
+
+
+def events_only(ast, counters) -> frozenset | None:
+    """The event kinds a move condition reads (`facts.READS`) when it reads nothing but facts
+    of the move, the counters named `counters` and numbers, so that it can be judged on the
+    move's events alone; None when it reads anything else (the board after the move, marks)."""
+    kinds: set = set()
+    for node in dsl.walk(ast):
+        if isinstance(node, dsl.Call) and node.function in READS:
+            kinds |= READS[node.function]
+        elif not (isinstance(node, dsl.Call) and node.function in counters) and not isinstance(node, _ON_EVENTS):
+            return None
+    return frozenset(kinds)
+
+
+def _on_events(expression):
+    """(p, events, counters) -> value, from an expression closure that reads no board and no
+    marks (`events_only`): `_on_move`'s judgement from the move's events."""
+    def judge(p, events, counters):
+        return expression(p, None, {"@events": events, "@counters": counters})
+    return judge
+
+
+def _filter(cards, prefer: bool, expression, ast, counters, label: str) -> MoveFilter:
+    """A `MoveFilter`, with its test on events alone where `ast` allows it (`events_only`)."""
+    reads = None if ast is None else events_only(ast, counters)
+    if reads is None:
+        return MoveFilter(cards, prefer, _on_move(expression), label)
+    return MoveFilter(cards, prefer, _on_move(expression), label, _on_events(expression), reads)
+
+
 def _scope(cards, card_index):
     return None if cards is None else frozenset(card_index[c] for c in cards if c in card_index)
 
 
-def compile_vocab(v, compiled: dict, card_index: dict, programs) -> tuple[tuple, tuple, tuple]:
+def compile_vocab(v, compiled: dict, card_index: dict, programs, asts: dict | None = None) -> tuple[tuple, tuple, tuple]:
     filters = []
+    names = list(v.counters)
     if v.rules.must_bump:
-        must_bump = programs.expression(dsl.parse_expr(MUST_BUMP), bool, variables=move_variables())
-        filters.append(MoveFilter(None, True, _on_move(must_bump), MUST_BUMP_LABEL))
+        tree = dsl.parse_expr(MUST_BUMP)
+        must_bump = programs.expression(tree, bool, variables=move_variables())
+        filters.append(_filter(None, True, must_bump, tree, names, MUST_BUMP_LABEL))
     for i, f in v.filters.items():
         key = "must" if f.must is not None else "prefer"
         label = f.label or f"filters.{i}: {key} {getattr(f, key)}"
-        filters.append(MoveFilter(_scope(f.cards, card_index), key == "prefer", _on_move(compiled[("filters", i, key)]),
-                                  label))
-    names = list(v.counters)
+        path = ("filters", i, key)
+        filters.append(_filter(_scope(f.cards, card_index), key == "prefer", compiled[path], (asts or {}).get(path), names,
+                               label))
     after = []
     for i, c in v.after.items():
         adds = tuple((names.index(name), _on_move(compiled[("after", i, "add", name)])) for name in c.add)

@@ -4,7 +4,8 @@ consequences judge (docs/REFERENCE.md section 2.3).
 Contract: every fact is `fact(layout, events, colours) -> int`, the number of pawns of the
 colours `colours` (a tuple of colour indices) the fact is true of in `events`; pure, cheap,
 and only ever run for rule files that use facts. `FACTS` maps the DSL name to the function;
-the compiler knows nothing else about them.
+the compiler knows nothing else about them. `READS` maps it to the event kinds it reads
+(a move without events of those kinds has the fact 0).
 """
 
 from __future__ import annotations
@@ -46,3 +47,8 @@ def moves(layout, events, colours) -> int:
 
 FACTS = {"bumps": bumps, "slides": slides, "reaches_home": reaches_home, "enters_safety": enters_safety,
          "switches": switches, "moves": moves}
+
+#: the event kinds each fact reads
+READS = {"bumps": frozenset({BUMP}), "slides": frozenset({SLIDE}), "reaches_home": frozenset(STEP_KINDS),
+         "enters_safety": frozenset(STEP_KINDS), "switches": frozenset({SWITCH}), "moves": frozenset(STEP_KINDS)}
+assert tuple(READS) == tuple(FACTS)

@@ -27,15 +27,25 @@ SHAPE_REMOVE = 2   # (SHAPE_REMOVE, colours, unprotected): `remove(p, view, colo
 class GridView:
     """A read-only position on a grid: `pos[c]` the cells of colour c's chips, `sides` the
     number of colours in the game, `grid` the board (`engine.grid.Grid`). Expressions read
-    it as they read a track placement (`pos`)."""
+    it as they read a track placement (`pos`), and a colour's sequence count through
+    `sequences(c)`. `counts`, when given, holds every colour's sequence count (a loop that
+    keeps them on masks, `players.gridloop`); such a loop may then give None for the
+    placement to an expression that reads sequence counts only (`GridGame.win_reads`)."""
 
-    __slots__ = ("pos", "sides", "grid", "_taken")
+    __slots__ = ("pos", "sides", "grid", "counts", "_taken")
 
-    def __init__(self, placement: tuple, sides: int, grid):
+    def __init__(self, placement: tuple | None, sides: int, grid, counts: list | tuple | None = None):
         self.pos = placement
         self.sides = sides
         self.grid = grid
+        self.counts = counts
         self._taken = None
+
+    def sequences(self, c: int) -> int:
+        """The sequence count of colour c."""
+        if self.counts is not None:
+            return self.counts[c]
+        return self.grid.sequences(self.pos[c])
 
     def taken(self) -> frozenset:
         """Cells holding a chip or free (no chip may be placed there)."""

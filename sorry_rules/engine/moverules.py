@@ -28,6 +28,9 @@ class MoveFilter(NamedTuple):
     prefer: bool              # prefer (True) or must (False)
     test: Callable            # (p, move, counters) -> bool
     label: str                # words for why / explain
+    on_events: Callable | None = None  # (p, events, counters) -> bool, the same test judged on the move's
+    #                                    events alone, where it reads nothing else (facts, counters, numbers)
+    reads: frozenset = frozenset()     # the event kinds `on_events` reads (`facts.READS`)
 
 
 class Consequence(NamedTuple):

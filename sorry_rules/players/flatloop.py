@@ -16,11 +16,14 @@ per game: `_home_winner`), for the chosen
 move's `Move` where consequences (`after:`: counters, bonus turns) must read it, and at
 the end.
 
-It applies (`applies`) where `fastloop` does, the game has the flat flavour and no filters
-(they choose among whole `Move`s), and there is either no `on_turn` or one that reads the
-turns only (its attribute `needs_state` is False, as `simulation`'s counters): that one
-gets each `runner.Turn` (the `Move` built for the chosen candidate only) and None for the
-state.
+Filters judged on facts of the move (`rules.must_bump`, `filters:`; the only ones a game
+with the flat flavour has) are judged on the candidates (`engine.flatfilters`): the same
+candidates kept, in the same order, as `moverules.filter_moves` keeps of their `Move`s.
+
+It applies (`applies`) where `fastloop` does, the game has the flat flavour, and there is
+either no `on_turn` or one that reads the turns only (its attribute `needs_state` is False,
+as `simulation`'s counters): that one gets each `runner.Turn` (the `Move` built for the
+chosen candidate only) and None for the state.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from __future__ import annotations
 import weakref
 
 from sorry_rules.base.errors import IllegalMoveError
+from sorry_rules.engine.flatfilters import FlatFilters
 from sorry_rules.engine.flatstate import freeze
 from sorry_rules.engine.game import Move, State
 from sorry_rules.engine.mechanics import DRAW_AGAIN
@@ -35,7 +39,7 @@ from sorry_rules.engine.moverules import run_consequences
 from sorry_rules.engine.rng import below_at, shuffled
 from sorry_rules.players import fastloop
 
-_PLAIN = frozenset({"board:track", "turn:draw", "after", "counters"})
+_PLAIN = frozenset({"board:track", "turn:draw", "after", "counters", "filters"})
 
 #: per game: (Home counts, counters, seats, seat) -> `_winner`'s answer, for a game whose win
 #: condition reads Home counts only (`Game.win_on_home_only`); cleared when it grows large
@@ -124,6 +128,7 @@ def play_flat(game, state, players, max_plies: int, record, on_turn=None, turn_t
     report = _reporter(flat, on_turn, turn_type) if on_turn is not None else None
     plain_move = getattr(on_turn, "plain_move", None)  # see play_flat's docstring
     after = game.after
+    filtered = FlatFilters(game.filters, flat) if game.filters else None
     winner = None
     choices = record.choices if record is not None else []
     functions = by_seat[turn]
@@ -133,6 +138,8 @@ def play_flat(game, state, players, max_plies: int, record, on_turn=None, turn_t
         card = pile.pop()
         discard.append(card)
         candidates, flags = functions[card](P, occ, 0)  # keys relative to this position
+        if filtered is not None:
+            candidates = filtered(card, seats[turn], candidates, counters, occ)
         options = len(candidates)
         choice = 0 if options < 2 else below_at(bases[turn], plies, options)
         if report is not None:

@@ -103,7 +103,7 @@ class Chips:
         self.__init__(self.game, placement, self.sides)
 
     def view(self) -> GridView:
-        return GridView(self.placement(), self.sides, self.grid)
+        return GridView(self.placement(), self.sides, self.grid, tuple(self.counts))
 
 
 def _cell_masks(game) -> tuple:
@@ -179,9 +179,11 @@ class Plays:
         raise AssertionError("outcome out of range")  # counted by `count` on the same position
 
 
-def _winner(game, chips: Chips, seats: tuple, mover: int):
-    """`GridGame.apply`'s winner: the first seat from the mover whose win condition holds."""
-    view, win, n = chips.view(), game.win, len(seats)
+def _winner(game, chips: Chips, seats: tuple, mover: int, counts_only: bool):
+    """`GridGame.apply`'s winner: the first seat from the mover whose win condition holds
+    (`counts_only`: it reads the sequence counts alone, so the view has no placement)."""
+    view = GridView(None, chips.sides, chips.grid, chips.counts) if counts_only else chips.view()
+    win, n = game.win, len(seats)
     for k in range(n):
         seat = (mover + k) % n
         if win(seats[seat], view, None):
@@ -220,6 +222,7 @@ def play_random(game, state, players, on_turn, max_plies: int, record, turn_type
     bases = [player.base for player in players]
     exchange = game.exchange
     judge_always = not game.win_reads <= {"sequences"}
+    counts_only = not judge_always
     judge = True  # the first play is judged whatever changed
     winner, over = None, False
     choices = record.choices if record is not None else None
@@ -253,7 +256,7 @@ def play_random(game, state, players, on_turn, max_plies: int, record, turn_type
             exchanged, passes = False, 0
             if judge or changed or judge_always:
                 judge = False
-                winner = _winner(game, chips, seats, seat)
+                winner = _winner(game, chips, seats, seat, counts_only)
             over = winner is not None
             if not over:
                 turn = (turn + 1) % n

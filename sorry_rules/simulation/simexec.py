@@ -18,9 +18,9 @@ and its processes joined before `run` returns.
 
 - `engine="local"`, `jobs=1`: batches are played here, one after another (no pool), each
   game reported as soon as it ends.
-- `engine="local"`, `jobs>1`: `jobs - 1` worker processes (spawn start method) and this
-  process play the batches (`simpool`: why this process plays too, and how the last
-  batches are shared).
+- `engine="local"`, `jobs>1`: `jobs - 1` worker processes (forked on Linux, else
+  spawned) and this process play the batches (`simpool`: how workers start, why this
+  process plays too, and how the last batches are shared).
 - `engine="dask"`: the same batches on an existing Dask cluster (`scheduler` address), or
   on a LocalCluster of `jobs` processes started for the run (`scheduler="local"`); see
   `simdask`. Needs `sorry-rules[dask]` on the client and sorry-rules (the same version) on

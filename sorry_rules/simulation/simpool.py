@@ -3,18 +3,25 @@
 Contract: `run_pool(tasks, jobs, sources, collect, stop)` plays every task
 `(name, setup, start, count)` of the iterator `tasks` exactly once, either in this process or
 in one of `jobs - 1` worker processes, and hands the results of each batch (of each game
-for the games played here) to `collect(name, results)`, always in this process. Workers use
-the spawn start method (the same on every platform), ignore SIGINT (the parent decides) and
-compile every variant of `sources` once in their initializer. When `stop` is set, no task is started any more, each
+for the games played here) to `collect(name, results)`, always in this process. Workers
+ignore SIGINT (the parent decides) and compile every variant of `sources` once in their
+initializer (`start_method`: how they start). When `stop` is set, no task is started any more, each
 worker ends its batch after the game in progress (so does this process), and the games
 finished by then are collected. Errors of a batch (`WorkerError`) and of the pool (a worker
 killed from outside) are raised here; the pool is shut down and its processes joined before
 `run_pool` returns or raises.
 
-Why this process plays too: a spawned worker spends about 0.4-0.5 CPU-seconds (starting
-Python, importing sorry-rules, compiling the variant) before its first game, while this
-process has the variant compiled already and can start at once; and with J workers it would
-only wait. So J jobs are J-1 workers and this process, and a run pays for J-1 worker starts
+How workers start (`start_method`): on Linux, when this process runs no other thread, by
+fork: a worker is a copy of this process, with sorry-rules imported and the variants
+compiled, and plays its first game within milliseconds; elsewhere, or when another thread
+runs (forking a process with threads can copy a lock some thread holds), by spawn: a fresh
+Python that imports sorry-rules and compiles the variants first, about 0.3-0.5 CPU-seconds.
+The games are the same either way (a game depends on its seed only). Before forking, this
+process flushes stdout and stderr, so no buffered output is written twice.
+
+Why this process plays too: even a forked worker is a process to start and to feed, while
+this process has the variant compiled already and can start at once; and with J workers it
+would only wait. So J jobs are J-1 workers and this process, and a run pays for J-1 worker starts
 instead of J, with no core idle meanwhile. This process plays game by game and, between two
 games, collects the workers' results and refills their queue (at most `QUEUED_PER_WORKER`
 batches per worker, so memory stays flat), so a worker never waits for this process to
@@ -27,6 +34,8 @@ from __future__ import annotations
 
 import collections
 import signal
+import sys
+import threading
 
 from sorry_rules.simulation.simsignals import sigint_ignored
 from sorry_rules.simulation.simulate import WorkerError, play_results, warm
@@ -107,13 +116,25 @@ class _Queue:
             future.cancel()
 
 
-def run_pool(tasks, jobs: int, sources: tuple, collect, stop, poll: float = 0.1) -> None:
-    """Play `tasks` on `jobs - 1` worker processes and in this process (see the module docstring)."""
+def start_method() -> str:
+    """How worker processes start here: "fork" on Linux when this process runs no other
+    thread, else "spawn" (see the module docstring)."""
+    if sys.platform.startswith("linux") and threading.active_count() == 1:
+        return "fork"
+    return "spawn"
+
+
+def run_pool(tasks, jobs: int, sources: tuple, collect, stop, poll: float = 0.1, method: str | None = None) -> None:
+    """Play `tasks` on `jobs - 1` worker processes and in this process (see the module
+    docstring); `method` chooses the start method (default: `start_method()`)."""
     # lazy: the process pool only for runs with more than one job (see simexec's docstring)
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    context = multiprocessing.get_context("spawn")
+    context = multiprocessing.get_context(method or start_method())
+    for stream in (sys.stdout, sys.stderr):
+        if stream is not None:
+            stream.flush()
     worker_stop = context.Event()
     workers = jobs - 1
     limit = workers * QUEUED_PER_WORKER
