@@ -84,6 +84,13 @@ class _Sources(dsl.Visitor):
         self.visit(node.effect)
 
 
+def effect_sources(ast) -> _Sources:
+    """The outcome sources of an effect (what `FlatWriter` takes besides the effect)."""
+    sources = _Sources()
+    sources.visit(ast)
+    return sources
+
+
 def distinct_by_construction(ast, mechanics, colours, sources: _Sources | None = None) -> bool:
     """Whether the plain outcomes of `ast` (no bump, no slide) for a player of `colours` are
     pairwise different placements, decided from the effect and the movement tables: its
