@@ -23,6 +23,8 @@ moves cards.
 
 from __future__ import annotations
 
+import weakref
+
 from sorry_rules.base.errors import IllegalMoveError
 from sorry_rules.engine.fastmoves import PASS_CODE
 from sorry_rules.engine.flatstate import freeze
@@ -35,7 +37,9 @@ from sorry_rules.players.fastloop import setup_wins
 
 DISCARD, FORFEIT = "discard", "forfeit"
 
-#: the most hands (with the actions that hold) whose action plays a game remembers
+#: per game: (sorted hand, which actions' conditions hold) -> the action plays (`_Turns.action_plays`),
+#: cleared when it grows large
+_ACTION_PLAYS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _ACTIONS_MAX = 4096
 
 
@@ -134,7 +138,7 @@ class _Turns:
         self.check_always = not game.win_on_home_only or setup_wins(game, state.seats)
         self.actions, self.redraw = game.actions, game.redraw
         self.action_cards = frozenset().union(*(action.cards for action in self.actions))
-        self.remembered: dict = {}
+        self.remembered = _ACTION_PLAYS.setdefault(game, {}) if self.actions else {}
 
     def env(self):
         """The environment of a policy's condition (`engine.turnpolicy`): the counters."""
@@ -217,18 +221,26 @@ def _final(state: State, P, hands, deck: _Deck, turn: int, winner, plies: int, b
 
 def _play_hands(game, state: State, bases: list, choices: list, max_plies: int) -> State:
     """The loop for hand play: every distinct card of the hand listed, then the actions; a
-    stuck hand redraws or discards."""
+    stuck hand redraws or discards. A candidate moving one pawn (code 0) is played inline."""
     flat, turns, deck = game.fast_moves.flat, _Turns(game, state), _Deck(state)
-    seats, may_pass, check_always = state.seats, game.fast_moves.passes, turns.check_always
+    seats, may_pass, check_always, home = state.seats, game.fast_moves.passes, turns.check_always, flat.home
+    pass_cards = frozenset(card for card, passes in enumerate(may_pass) if passes)
     by_seat = [tuple(row[colour] for row in flat.table) for colour in seats]
     P, occ, _ = flat.position(state.placement)
     hands = [list(hand) for hand in state.hands]
-    pile, discard, apply, count = deck.pile, deck.discard, flat.apply, len(seats)
+    pile, discard, apply, count, actions = deck.pile, deck.discard, flat.apply, len(seats), bool(turns.action_cards)
     turn, plies, bonus, redraws, winner = state.turn, state.plies, state.bonus, state.redraws, None
     while winner is None and plies < max_plies:
-        hand = hands[turn]
-        groups, total = _listed(by_seat[turn], may_pass, sorted(set(hand)), P, occ)
-        extra = turns.action_plays(hand, seats[turn], P)
+        hand, functions = hands[turn], by_seat[turn]
+        groups, total = [], 0
+        for card in sorted(set(hand)):
+            candidates = functions[card](P, occ, 0)[0]  # keys relative to this position
+            if candidates:
+                groups.append((card, candidates))
+                total += len(candidates)
+        if pass_cards and not pass_cards.isdisjoint(hand):
+            groups, total = _declined(groups, may_pass)
+        extra = turns.action_plays(hand, seats[turn], P) if actions else ()
         if not total and not extra:
             extra = turns.stuck(hand, seats[turn], P, redraws, False, True)
         options = total + len(extra)
@@ -236,12 +248,7 @@ def _play_hands(game, state: State, bases: list, choices: list, max_plies: int) 
         choices.append(choice)
         plies += 1
         if choice >= total:
-            card, others, again, kind = extra[choice - total]
-            if card is not None:
-                discard.append(card)
-                discard.extend(others)
-                deck.refill(hand, (card,) + others)
-            redrew = kind == REDRAW
+            again, redrew = _play_cards(extra[choice - total], hand, deck)
         else:
             card, candidate = _candidate(groups, choice)
             discard.append(card)
@@ -249,17 +256,39 @@ def _play_hands(game, state: State, bases: list, choices: list, max_plies: int) 
             drawn = pile.pop() if pile else deck.take()
             if drawn is not None:
                 hand.append(drawn)
-            if candidate[2] != PASS_CODE and (apply(candidate, P, occ) or check_always):
+            if candidate[2] == 0:  # one pawn, no bump, no slide: the common case, inline
+                c, frm, to = candidate[3], candidate[4], candidate[5]
+                squares = P[c]
+                squares[squares.index(frm)] = to
+                squares.sort()
+                occ[frm] = -1
+                occ[to] = c
+                judge = check_always or to == home[c]
+            else:
+                judge = candidate[2] != PASS_CODE and (apply(candidate, P, occ) or check_always)
+            if judge:
                 winner = turns.winner(turn, P)
             again, redrew = candidate[1], False
-        before = turn
-        if winner is None and not again:
-            if bonus:
-                bonus -= 1
-            else:
-                turn = (turn + 1) % count
-        redraws = 0 if turns.redraw is None or before != turn else redraws + redrew
+        if winner is not None or again:
+            redraws = redraws + redrew if turns.redraw is not None else 0
+        elif bonus:
+            bonus -= 1
+            redraws = redraws + redrew if turns.redraw is not None else 0
+        else:
+            turn = (turn + 1) % count
+            redraws = 0
     return _final(state, P, hands, deck, turn, winner, plies, bonus, redraws)
+
+
+def _play_cards(play: tuple, hand: list, deck: _Deck) -> tuple[bool, bool]:
+    """Play an action or a stuck play `(card, others, draw_again, kind)` from `hand`: the
+    cards discarded, the hand refilled; (draw again, whether it was a redraw)."""
+    card, others, again, kind = play
+    if card is not None:
+        deck.discard.append(card)
+        deck.discard.extend(others)
+        deck.refill(hand, (card,) + others)
+    return again, kind == REDRAW
 
 
 def _play_draws(game, state: State, bases: list, choices: list, max_plies: int) -> State:
