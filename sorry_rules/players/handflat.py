@@ -298,13 +298,18 @@ def _play_draws(game, state: State, bases: list, choices: list, max_plies: int) 
     seats, may_pass, check_always, take = state.seats, game.fast_moves.passes, turns.check_always, game.take
     by_seat = [tuple(row[colour] for row in flat.table) for colour in seats]
     P, occ, _ = flat.position(state.placement)
-    discard, apply, count = deck.discard, flat.apply, len(seats)
+    pile, discard, count = deck.pile, deck.discard, len(seats)
     turn, plies, bonus, redraws, winner = state.turn, state.plies, state.bonus, state.redraws, None
     while winner is None and plies < max_plies:
-        drawn = deck.draw(take)
+        if len(pile) >= take:  # the cards in the order drawn, the top one first
+            drawn = pile[-take:]
+            del pile[-take:]
+            drawn.reverse()
+        else:
+            drawn = deck.draw(take)
         if len(drawn) == 1:
             card = drawn[0]
-            candidates, flags = by_seat[turn][card](P, occ, 0)
+            candidates, flags = by_seat[turn][card](P, occ, 0)  # keys relative to this position
             groups, total = [(card, candidates)], len(candidates)
         else:
             groups, total = _listed(by_seat[turn], may_pass, sorted(set(drawn)), P, occ)
@@ -314,7 +319,7 @@ def _play_draws(game, state: State, bases: list, choices: list, max_plies: int) 
         plies += 1
         if total:
             card, candidate = _candidate(groups, choice)
-            if candidate[2] != PASS_CODE and (apply(candidate, P, occ) or check_always):
+            if _played(flat, candidate, P, occ) or (check_always and candidate[2] != PASS_CODE):
                 winner = turns.winner(turn, P)
             again, redrew = candidate[1], False
         else:
@@ -324,11 +329,26 @@ def _play_draws(game, state: State, bases: list, choices: list, max_plies: int) 
         if len(drawn) > 1:
             drawn.remove(card)
             discard.extend(drawn)
-        before = turn
-        if winner is None and not again:
-            if bonus:
-                bonus -= 1
-            else:
-                turn = (turn + 1) % count
-        redraws = 0 if turns.redraw is None or before != turn else redraws + redrew
+        if winner is not None or again:
+            redraws = redraws + redrew if turns.redraw is not None else 0
+        elif bonus:
+            bonus -= 1
+            redraws = redraws + redrew if turns.redraw is not None else 0
+        else:
+            turn = (turn + 1) % count
+            redraws = 0
     return _final(state, P, None, deck, turn, winner, plies, bonus, redraws)
+
+
+def _played(flat, candidate: tuple, P: list, occ: list) -> bool:
+    """Play `candidate` on the flat position in place (`FlatMoves.apply`, a one-pawn move
+    inline); whether a pawn reached its Home."""
+    if candidate[2] == 0:
+        c, frm, to = candidate[3], candidate[4], candidate[5]
+        squares = P[c]
+        squares[squares.index(frm)] = to
+        squares.sort()
+        occ[frm] = -1
+        occ[to] = c
+        return to == flat.home[c]
+    return flat.apply(candidate, P, occ)
