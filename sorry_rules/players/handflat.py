@@ -14,11 +14,17 @@ turns and redraw counts, so the same final `State` and the same recorded choices
 A turn lists the candidates of the distinct cards (the hand's, or those drawn together) in
 sorted order with the flat functions (a card that cannot move a pawn is no play; passes kept
 only when every playable card offers one: P4, A21), then the plays beside them as small
-tuples `(card, others, draw_again, kind)`: the hand actions (their combinations remembered
-per hand and per set of actions whose condition holds), or when nothing else is legal the
-stuck plays (`turnpolicy.redraw_moves`' redraws, else the discards of P5 or the forfeit).
-The chosen candidate is played on the flat lists in place; a stuck play or an action only
-moves cards.
+tuples `(card, others, draw_again, kind)`: the hand actions, or when nothing else is legal
+the stuck plays (`turnpolicy.redraw_moves`' redraws, else the discards of P5 or the
+forfeit). The chosen candidate is played on the flat lists in place (a one-pawn move
+inline); a stuck play or an action only moves cards. Different cards never give the same
+move (a move carries its card), so the moves of a turn are the concatenation of the cards'
+lists, each already without repeats (A24), and the choice is uniform over all of them.
+
+Remembered per game (pure functions of what the key holds, so remembering changes no
+game): the action plays of a hand (`turnpolicy.action_moves` depends only on the cards and
+on which actions' conditions hold), and a policy's condition per colour, placement and
+counters.
 """
 
 from __future__ import annotations
@@ -38,9 +44,11 @@ from sorry_rules.players.fastloop import setup_wins
 DISCARD, FORFEIT = "discard", "forfeit"
 
 #: per game: (sorted hand, which actions' conditions hold) -> the action plays (`_Turns.action_plays`),
-#: cleared when it grows large
+#: and (policy, colour, placement, counters) -> whether its condition holds (`_Turns.holds`);
+#: each cleared when it grows large
 _ACTION_PLAYS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-_ACTIONS_MAX = 4096
+_CONDITIONS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_REMEMBERED_MAX = 4096
 
 
 def applies(game, on_turn) -> bool:
@@ -139,10 +147,21 @@ class _Turns:
         self.actions, self.redraw = game.actions, game.redraw
         self.action_cards = frozenset().union(*(action.cards for action in self.actions))
         self.remembered = _ACTION_PLAYS.setdefault(game, {}) if self.actions else {}
+        self.conditions = _CONDITIONS.setdefault(game, {}) if self.actions or self.redraw else {}
 
-    def env(self):
-        """The environment of a policy's condition (`engine.turnpolicy`): the counters."""
-        return {"@counters": self.counters} if self.counters else None
+    def holds(self, which: int, when, colour: int, P) -> bool:
+        """Whether a policy's condition `when` (`engine.turnpolicy`: `when(colour, view, env)`,
+        a function of the placement and the counters; `which`: the action's index, -1 for the
+        redraw) holds for a player of `colour` on the flat position P."""
+        placement = freeze(P)
+        key = (which, colour, placement, self.counters)
+        held = self.conditions.get(key)
+        if held is None:
+            if len(self.conditions) >= _REMEMBERED_MAX:
+                self.conditions.clear()
+            env = {"@counters": self.counters} if self.counters else None
+            held = self.conditions[key] = bool(when(colour, PlacementView(placement), env))
+        return held
 
     def winner(self, turn: int, P):
         """The first seat from `turn` on whose win condition holds (as `Game.apply`), or None."""
@@ -158,12 +177,10 @@ class _Turns:
         `(card, others, draw_again, ACTION)`."""
         if not self.action_cards or self.action_cards.isdisjoint(hand):
             return []
-        view, env = None, self.env()
         held = []
-        for action in self.actions:
+        for which, action in enumerate(self.actions):
             if not action.cards.isdisjoint(hand):
-                view = view or PlacementView(freeze(P))
-                held.append(action.when(colour, view, env))
+                held.append(self.holds(which, action.when, colour, P))
         key = (tuple(sorted(hand)), tuple(held))
         plays = self.remembered.get(key)
         if plays is None:
@@ -171,7 +188,7 @@ class _Turns:
             holding = tuple(action for action, holds in zip(actions, held) if holds)
             position = self.game.position(freeze(P), self.seats, 0, counters=self.counters)
             plays = action_moves(holding, position, colour, key[0], _action_play)
-            if len(self.remembered) >= _ACTIONS_MAX:
+            if len(self.remembered) >= _REMEMBERED_MAX:
                 self.remembered.clear()
             self.remembered[key] = plays
         return plays
@@ -181,7 +198,7 @@ class _Turns:
         one per distinct card of `cards`, the hand's or the first drawn), else the discards
         (hand play, P5) or a forfeit (draw play; `forfeit_again`: it keeps the turn)."""
         policy = self.redraw
-        if policy is not None and redraws < policy.at_most and policy.when(colour, PlacementView(freeze(P)), self.env()):
+        if policy is not None and redraws < policy.at_most and self.holds(-1, policy.when, colour, P):
             return [(card, (), True, REDRAW) for card in sorted(set(cards))]
         if not hand_play:
             return [(cards[0], (), forfeit_again, FORFEIT)]
