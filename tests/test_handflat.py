@@ -2,8 +2,9 @@
 `Move` built) against `play_game`'s own loop over the generated moves and over the
 interpreter alone: the same final state and the same recorded choices, for many seeds, 2-4
 players, whole games and games cut short, for every bundled game it takes and for rule files
-written to make the policies frequent (tests/test_handloop.py's overlays). Also: which games
-it takes, and that `play_game` hands them to it."""
+written to make the policies frequent (tests/test_handloop.py's overlays) or the cards tight
+(a pile of one card, five cards drawn at once). Also: which games it takes, and that
+`play_game` hands them to it."""
 
 from __future__ import annotations
 
@@ -22,6 +23,17 @@ TAKEN = [("points", ()), ("points", ("options/cumulative-bonus.yaml",)), ("point
          ("partnership", (NO_START,)), ("standard", (TAKE_TWO, NO_START)), ("points", (MULLIGAN, NO_START))]
 LEFT = [("points", ("house/must-bump.yaml",)), ("points", ("house/revenge-7.yaml",)),  # filters
         ("points", ("house/bump-points.yaml",)), ("standard", (TAKE_TWO, "house/bump-bonus.yaml"))]  # after:
+
+
+#: Rule files that stress the card handling: hands so large that the pile holds one card (a
+#: reshuffle of a few discards almost every turn) with actions of up to one other card that
+#: draw again and redraws; five cards drawn at once with redraws.
+STRESS = {
+    "tight-deck": ("extends: points\nname: tight-deck\nturn:\n  hand_size: 11\n  redraw:\n    at_most: 3\n"
+                   "    label: again\n  actions:\n    m:\n      cards: ['8', '1']\n      others: {min: 0, max: 1}\n"
+                   "      draw_again: true\n      label: m\n"),
+    "take-five": "extends: standard\nname: take-five\nturn:\n  take: 5\n  redraw:\n    at_most: 2\n    label: again\n",
+}
 
 
 def _ids(cases):
@@ -80,6 +92,14 @@ def test_handflat_plays_the_reference_games(spec, rules, games, counted):
 def test_handflat_plays_frequent_turn_policies(tmp_path, name, base, games, counted):
     path = tmp_path / f"{name}.yaml"
     path.write_text(OVERLAYS[name].format(base=base))
+    assert _check(str(path), (), games, counted) > 0
+
+
+@pytest.mark.parametrize("name", sorted(STRESS))
+@pytest.mark.parametrize("games", short_and_full(3, 100))
+def test_handflat_plays_tight_decks_and_large_draws(tmp_path, name, games, counted):
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(STRESS[name])
     assert _check(str(path), (), games, counted) > 0
 
 
