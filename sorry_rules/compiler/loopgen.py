@@ -14,7 +14,8 @@ runs `flatstate.Slides.switch` on the occupancy (code 11), pawn loops stop
 at the first pawn off the exclusive squares, a split is skipped unless two pawns stand on
 them, a split among more than two pawns is written as among 2 when two pawns stand on
 them and searched by `flatsplit.ManySplits` on the occupancy when more do (code 12), and
-`can(...)` probes read the caller's occupancy.
+`can(...)` probes read the caller's occupancy. Steps and splits along `geometry:` routes
+are `compiler.loopgeom`'s templates.
 
 Distinct by construction (decided per function, `distinct_by_construction`): when the
 effect's sources cannot give one placement twice by plain outcomes (no bump, no slide),
@@ -36,6 +37,7 @@ import functools
 from sorry_rules import dsl
 from sorry_rules.base.limits import MAX_GENERATED_LINES
 from sorry_rules.compiler.codegen import COVERED, CardWriter, GeneratedModule, TooLarge, Unsupported
+from sorry_rules.compiler.loopgeom import RouteTemplates, route_namespace, routes_distinct
 from sorry_rules.engine import flatfilters
 from sorry_rules.engine.fastmoves import namespace, placement_key, placement_weights
 from sorry_rules.engine.flatsplit import ManySplits
@@ -43,13 +45,13 @@ from sorry_rules.engine.flatstate import FlatMoves, Slides, flat_namespace
 from sorry_rules.engine.mechanics import DRAW_AGAIN, PASS
 
 #: the features a flat flavour is written for (and every `rules.` switch `codegen.COVERED` has):
-#: play on a track, drawn or from hands, with consequences, counters, turn policies and
+#: play on a track, drawn or from hands, with consequences, counters, turn policies,
 #: filters judged on facts (the functions read only the position and list the moves before
 #: the filters; the loops handle the rest: `players.flatloop` draw play and its filters,
-#: `engine.flatfilters`; `players.handloop` hands and policies); not marks or `geometry:`
-#: (a feature added later is not flat until it is listed here)
+#: `engine.flatfilters`; `players.handloop` hands and policies) and `geometry:` routes
+#: (`compiler.loopgeom`); not marks (a feature added later is not flat until it is listed here)
 _FLAT = frozenset({"board:track", "turn:draw", "turn:hand", "after", "counters", "actions", "turn.take", "turn.redraw",
-                   "filters"})
+                   "filters", "geometry"})
 
 #: payload codes of the plain outcomes (`distinct_by_construction`)
 _DISTINCT_CODES = ("0,", "2,", "3,")
@@ -86,6 +88,13 @@ class _Sources(dsl.Visitor):
         self.visit(node.effect)
 
 
+def effect_sources(ast) -> _Sources:
+    """The outcome sources of an effect (what `FlatWriter` takes besides the effect)."""
+    sources = _Sources()
+    sources.visit(ast)
+    return sources
+
+
 def distinct_by_construction(ast, mechanics, colours, sources: _Sources | None = None) -> bool:
     """Whether the plain outcomes of `ast` (no bump, no slide) for a player of `colours` are
     pairwise different placements, decided from the effect and the movement tables: its
@@ -108,6 +117,9 @@ def distinct_by_construction(ast, mechanics, colours, sources: _Sources | None =
         if kind in ("Sorry", "Switch") and any(o != c and (node.relation is None or mechanics.matches(c, o, node.relation))
                                                for c in colours for o in colours):
             return False
+    if mechanics.routes is not None:
+        return routes_distinct([("forward" if kind == "Forward" else "backward", node.steps)
+                                for kind, node, _ in moves if kind in ("Forward", "Backward")], mechanics, colours)
     layout, X = mechanics.layout, int(mechanics.X)
     steps = [(layout.forward if kind == "Forward" else layout.backward)(node.steps)
              for kind, node, _ in moves if kind in ("Forward", "Backward")]
@@ -128,7 +140,7 @@ class FlatModule(GeneratedModule):
         self.lines: list[str] = []
 
 
-class FlatWriter(CardWriter):
+class FlatWriter(RouteTemplates, CardWriter):
     """`CardWriter`'s candidates flavour over the caller's flat state (module docstring)."""
 
     def __init__(self, module, mechanics, programs, card: int, player: int, ast, sources: _Sources):
@@ -174,10 +186,12 @@ class FlatWriter(CardWriter):
 
     def step(self, node, direction: str, kind: str, step: str) -> None:
         """As `CardWriter.step` along the plain tables, stopping at the first pawn off the
-        exclusive squares; Unsupported with a selector or `geometry:` routes."""
+        exclusive squares (along `geometry:` routes: `loopgeom.RouteTemplates.route_step`);
+        Unsupported with a selector."""
         self.plain(node)
         if self.m.routes is not None:
-            raise Unsupported("routes")
+            self.route_step(node, direction, kind, step)
+            return
         self.uses_occ = True
         X, steps = int(self.m.X), int(node.steps)
         tables = self.m.layout.forward if direction == "forward" else self.m.layout.backward
@@ -330,13 +344,17 @@ class FlatWriter(CardWriter):
     def visit_Split(self, node):
         """A sequential split between two different pawns of the player's colours (`split N`
         among 2, or `split N into D1, D2` with no pawn words), each part >= 1, written out
-        along the two parts' tables; any other split runs its primitive."""
+        along the two parts' tables; along `geometry:` routes, `split N` among any number
+        (`loopgeom.RouteTemplates.route_split`); any other split runs its primitive."""
         if node.selector is not None:
             raise Unsupported("Split")
+        if self.m.routes is not None and not self.m.simultaneous_split and not node.parts:
+            self.route_split(node)
+            return
         directions = _two_parts(node)
         if directions is None and self.many(node):
             return
-        if directions is None or self.m.simultaneous_split:
+        if directions is None or self.m.simultaneous_split or self.m.routes is not None:
             self.primitive(node)
             return
         m = self.m
@@ -657,6 +675,8 @@ def flat_moves(game, programs, card_asts) -> FlatMoves | None:
     scope = flat_namespace(namespace(mechanics, constants["ES"]), slides)
     scope.update(constants)
     scope["split_any"] = ManySplits(mechanics, constants["ES"], slides).split
+    if mechanics.routes is not None:
+        scope.update(route_namespace(mechanics))
     weights = constants["ES"]
     scope["KEY"] = lambda placement: placement_key(weights, placement)
     exec(_compiled(source), scope)  # noqa: S102  (our template source only)

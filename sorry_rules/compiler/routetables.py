@@ -15,10 +15,16 @@ only through the pawns on the squares passed. So the tables hold just integers:
   passing (`Routes.passable`).
 
 Contract: with these tables, "every way whose `passed` squares hold no blocking pawn, first
-way per end square" is exactly the ways `engine.routes.step` lands.
+way per end square" is exactly the ways `engine.routes.step` lands. `step_ways` is computed
+once per mechanics, direction and steps, and remembered (the writers ask per card and colour).
 """
 
 from __future__ import annotations
+
+import weakref
+
+#: mechanics -> {(direction, steps): step_ways' answer}
+_KNOWN: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def blockers(m, c: int) -> tuple:
@@ -28,6 +34,14 @@ def blockers(m, c: int) -> tuple:
 
 
 def step_ways(m, direction: str, steps: int) -> tuple | None:
+    known = _KNOWN.setdefault(m, {})
+    key = (direction, int(steps))
+    if key not in known:
+        known[key] = _step_ways(m, direction, int(steps))
+    return known[key]
+
+
+def _step_ways(m, direction: str, steps: int) -> tuple | None:
     routes, X = m.routes, m.X
     table = routes.options(direction, steps)
     out = []

@@ -27,7 +27,7 @@ _STEP = frozenset(STEP_KINDS)
 CODE_KINDS = {
     0: _STEP, 2: _STEP | {BUMP}, 3: frozenset({SWITCH}), 4: _STEP, 5: frozenset(), 6: _STEP | {BUMP},
     7: _STEP | {BUMP, SLIDE}, 8: _STEP | {BUMP}, 9: _STEP | {BUMP, SLIDE}, 10: _STEP | {BUMP, SLIDE},
-    11: frozenset({SWITCH, BUMP, SLIDE}), 12: _STEP | {BUMP, SLIDE},
+    11: frozenset({SWITCH, BUMP, SLIDE}),
 }
 
 
@@ -65,7 +65,7 @@ def candidate_events(candidate: tuple, occ: list, slides, start: tuple) -> tuple
         return slides.switch(c, mine, o, sq, occ, 0)[2]
     if code == 1:
         return candidate[4]
-    if code == 12:
+    if code == 12:  # a split along routes: its events
         return candidate[3]
     return ()  # a pass
 

@@ -19,10 +19,11 @@ the other way round reached that state before; a part after which no pawn may ta
 is tried with every step left only. So the list is the one the interpreter's outcomes give
 once their repeats are dropped. Keys count from `KP`.
 
-`events` are the interpreter's: per part `("split", c, frm, to)`, its bumps, its slide.
-`relocations(events, start)` turns them into the relocations that play the candidate on
-a flat position, in order. `split` leaves `P` and `occ` as it found them (`occ` changes
-while it runs); it only appends to `out` and `seen`.
+`events` are the interpreter's: per part `("split", c, frm, to)`, its bumps, its slide
+(code 12 is also the split along `geometry:` routes: `flatstate.replay_in_place` plays the
+events on a flat position, `FlatMoves.move` replays them on a placement). `split` leaves
+`P` and `occ` as it found them (`occ` changes while it runs); it only appends to `out` and
+`seen`.
 """
 
 from __future__ import annotations
@@ -33,27 +34,6 @@ SPLIT = "split"
 
 #: the candidate code of a split among many (`engine.flatstate`'s list of codes)
 CODE = 12
-
-
-def relocations(events: tuple, start: tuple) -> list:
-    """(colour, from, to) of every pawn a code-12 candidate's `events` move, in an order that
-    keeps a flat occupancy exact when played one by one: per part, the pawns it bumps (to
-    their Start `start[o]`), then its own pawn to where it ends (its slide's end, if any)."""
-    out: list = []
-    mover = None
-    for e in events:
-        kind = e[0]
-        if kind == SPLIT:
-            if mover is not None:
-                out.append(mover)
-            mover = (e[1], e[2], e[3])
-        elif kind == BUMP:
-            out.append((e[1], e[2], start[e[1]]))
-        elif kind == SLIDE:
-            mover = (mover[0], mover[1], e[3])
-    if mover is not None:
-        out.append(mover)
-    return out
 
 
 class ManySplits:

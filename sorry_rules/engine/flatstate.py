@@ -30,9 +30,9 @@ construction (`compiler.loopgen`; `plain_key` gives it). Codes:
                                              (`split_chain` gives the relocations and events)
     11 c, mine, o, sq                        a switch that fires a slide (`Slides.switch`,
                                              run again on the position when played)
-    12 events                                a split among many (`engine.flatsplit`): the
-                                             interpreter's events (`flatsplit.relocations`
-                                             plays them)
+    12 events                                a split along `geometry:` routes
+                                             (`Helpers.split_many`), or among more than two
+                                             pawns (`flatsplit.ManySplits`): its events replayed
 
 `FlatMoves.move` turns one into the engine's `Move`. `flat_namespace` adapts the
 interpreter's helpers to the flat functions: every helper is handed a tuple copy of the
@@ -41,8 +41,8 @@ lists, never the lists.
 
 from __future__ import annotations
 
+from sorry_rules.engine.events import BUMP
 from sorry_rules.engine.fastmoves import FastMoves, placement_key, replayed
-from sorry_rules.engine import flatsplit
 from sorry_rules.engine.game import Move
 from sorry_rules.engine.mechanics import Board
 
@@ -214,16 +214,40 @@ def flat_namespace(scope: dict, slides: Slides) -> dict:
     land, land_key = scope["land"], scope["land_key"]
     weights = slides.weights
     sorry_slide, switch_slide, split_second = scope["sorry_slide"], scope["switch_slide"], scope["split_second"]
+    split_many = scope["split_many"]
     scope.update({
         "land": lambda c, frm, to, step, P, occ, prefix=(): land(c, frm, to, step, freeze(P), occ, prefix),
         "land_key": lambda c, frm, to, step, P, occ, prefix, key: land_key(c, frm, to, step, freeze(P), occ, prefix, key),
         "sorry_slide": lambda c, o, start, sq, P: sorry_slide(c, o, start, sq, freeze(P)),
         "switch_slide": lambda c, mine, o, sq, P: switch_slide(c, mine, o, sq, freeze(P)),
         "split_second": lambda c1, i1, sq1, to1, control, rows, P: split_second(c1, i1, sq1, to1, control, rows, freeze(P)),
+        "split_many": lambda control, steps, limit, tables, P, occ, key, blocks: split_many(
+            control, steps, limit, tables, freeze(P), occ, key, blocks),
         "Board": _FrozenBoard, "slide_land": slides.land, "switch_land": slides.switch, "sends_back": sends_back,
         "DEDUPE": lambda candidates, KP: dedupe(candidates, KP, weights),
     })
     return scope
+
+
+def replay_in_place(events: tuple, P: list, occ: list, start: tuple, home: tuple) -> bool:
+    """Play `events` (steps, bumps, slides, in order, as `fastmoves.replayed` reads them) on
+    the flat position in place; whether a pawn reached its Home. A square is cleared only
+    if its own pawn leaves it (a bump follows the step that lands on its square)."""
+    reached = False
+    for e in events:
+        c, frm = e[1], e[2]
+        if e[0] == BUMP:
+            to = start[c]
+        else:
+            to = e[3]
+            reached = reached or to == home[c]
+        squares = P[c]
+        squares[squares.index(frm)] = to
+        squares.sort()
+        if occ[frm] == c:
+            occ[frm] = -1
+        occ[to] = c
+    return reached
 
 
 def _relocate(P: list, occ: list, c: int, frm: int, to: int) -> None:
@@ -307,12 +331,7 @@ class FlatMoves:
             _relocate(P, occ, c2, sq2, end)
             return to1 == home[c1]
         if code == 10 or code == 12:  # relocations in order
-            reached = False
-            chain = split_chain(candidate, self.start)[0] if code == 10 else flatsplit.relocations(candidate[3], self.start)
-            for c, frm, to in chain:
-                _relocate(P, occ, c, frm, to)
-                reached = reached or to == home[c]
-            return reached
+            return self._chained(candidate, P, occ)
         if code == 2:  # sorry: o's pawn on sq goes back, then c's pawn leaves Start for sq
             _, _, _, c, start, sq, o, back = candidate
             _relocate(P, occ, o, sq, back)
@@ -338,6 +357,16 @@ class FlatMoves:
             return any(len(e) == 4 and e[3] == home[e[1]] for e in candidate[4])
         return False
 
+    def _chained(self, candidate: tuple, P: list, occ: list) -> bool:
+        """`apply` of a split of code 10 (its parts' relocations, `split_chain`) or 12 (its events)."""
+        if candidate[2] == 12:
+            return replay_in_place(candidate[3], P, occ, self.start, self.home)
+        reached = False
+        for c, frm, to in split_chain(candidate, self.start)[0]:
+            _relocate(P, occ, c, frm, to)
+            reached = reached or to == self.home[c]
+        return reached
+
     def move(self, candidate: tuple, placement: tuple, card: int) -> Move:
         """The engine's `Move` a candidate stands for, `placement` being the position before."""
         code, draw_again = candidate[2], candidate[1]
@@ -352,13 +381,13 @@ class FlatMoves:
                         draw_again, "move")
         if code in (7, 9):
             return _slid_move(candidate, placement, card, self.start)
+        if code == 12:
+            return Move(card, replayed(self.start, placement, candidate[3]), candidate[3], draw_again, "move")
         if code == 10:
             relocations, events = split_chain(candidate, self.start)
             for c, frm, to in relocations:
                 placement = _moved(placement, c, frm, to)
             return Move(card, placement, events, draw_again, "move")
-        if code == 12:
-            return Move(card, replayed(self.start, placement, candidate[3]), candidate[3], draw_again, "move")
         if code == 11:
             _, _, _, c, mine, o, sq = candidate
             _, relocations, events = self.slides.switch(c, mine, o, sq, self.position(placement)[1], 0)

@@ -39,7 +39,7 @@ from sorry_rules.engine.moverules import run_consequences
 from sorry_rules.engine.rng import below_at, shuffled
 from sorry_rules.players import fastloop
 
-_PLAIN = frozenset({"board:track", "turn:draw", "after", "counters", "filters"})
+_PLAIN = frozenset({"board:track", "turn:draw", "after", "counters", "filters", "geometry"})
 
 #: per game: (Home counts, counters, seats, seat) -> `_winner`'s answer, for a game whose win
 #: condition reads Home counts only (`Game.win_on_home_only`); cleared when it grows large
