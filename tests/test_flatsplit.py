@@ -16,7 +16,7 @@ from sorry_rules.players import fastloop, flatloop
 from sorry_rules.players.protocol import RandomPlayer
 from sorry_rules.players.runner import GameRecord, Turn, play_game
 
-from . import test_flatfilters, test_handloop
+from . import test_flatfilters, test_flatmarks, test_handloop
 from .test_codegen import HOSTILE, _pair, _standard_data, _write, random_placement
 from .test_flatloop import _check_position
 
@@ -132,6 +132,23 @@ def test_the_hand_loop_plays_the_reference_games_with_splits_among_any():
     fast, reference = test_handloop._games("points", ("house/split-7-any.yaml",))
     assert "split_any(" in fast.fast_moves.flat.source
     assert test_handloop._check_same_games(fast, reference, 3) > 0
+
+
+def test_marks_keep_the_primitive_of_a_split_among_any():
+    """With marks (their flat flavour reads the marks too) a split among any runs its
+    primitive on the marked board: the same moves and games as the interpreter."""
+    game, reference = test_flatmarks._games("standard", ("house/freeze.yaml", "house/split-7-any.yaml"))
+    flat = game.fast_moves.flat_marked
+    assert flat is not None and "split_any(" not in flat.source
+    rnd = Random("flat split marks")
+    seats = game.seats_for(4)
+    for _ in range(10):
+        placement = random_placement(game, rnd)
+        marks = test_flatmarks._fitting_marks(game, placement, seats, rnd)
+        test_flatmarks._check_position(game, placement, marks, seats[rnd.below(4)])
+    for seed in range(2):
+        played = test_flatmarks._play(game, "marked", seed, 4)
+        assert test_flatmarks._play(reference, "interpreter", seed, 4) == played
 
 
 def test_hostile_names_never_reach_the_flat_source_of_splits_among_many(tmp_path):

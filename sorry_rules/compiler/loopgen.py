@@ -143,6 +143,10 @@ class FlatModule(GeneratedModule):
 class FlatWriter(RouteTemplates, CardWriter):
     """`CardWriter`'s candidates flavour over the caller's flat state (module docstring)."""
 
+    #: whether a split among more than two pawns is searched by `flatsplit.ManySplits`
+    #: (`many`): a writer whose functions read more than the position (marks) says no
+    many_splits = True
+
     def __init__(self, module, mechanics, programs, card: int, player: int, ast, sources: _Sources):
         super().__init__(module, mechanics, programs, card, player, select=True)
         self.single = distinct_by_construction(ast, mechanics, self.colours, sources)
@@ -382,11 +386,13 @@ class FlatWriter(RouteTemplates, CardWriter):
 
     def many(self, node) -> bool:
         """`split N among K` (K > 2 or any) on the flat position; whether written (not in
-        probes, after `then` or along routes). With two of the player's pawns on exclusive
+        probes, after `then`, along routes or with marks). With two of the player's pawns on exclusive
         squares it is `split N among 2` (the same parts in the same order: no third pawn for a
         part), written out as that; with more, `flatsplit.ManySplits` searches it (candidates
         of code 12), appending to the list and seen-set of moves itself."""
-        if self.probe or node.parts or self.counts or self.flags or self.m.simultaneous_split or self.m.routes is not None:
+        if not self.many_splits or self.probe or node.parts or self.counts or self.flags:
+            return False
+        if self.m.simultaneous_split or self.m.routes is not None:
             return False
         steps = int(node.steps)
         limit = steps if node.among is None else int(node.among)

@@ -80,6 +80,8 @@ class MarkedFlatModule(FlatModule):
 class MarkedFlatWriter(FlatWriter):
     """`FlatWriter` reading the marks `M` (module docstring)."""
 
+    many_splits = False  # a split among many runs its primitive on the marked board
+
     # ---- outcomes ------------------------------------------------------------------------------
     def emit_move(self, result: str, events: str, key: str = "", payload: str = "") -> None:
         """`FlatWriter.emit_move`; a pawn leaving Start (`self.carry`) is one outcome per kind
