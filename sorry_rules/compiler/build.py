@@ -24,6 +24,7 @@ from sorry_rules.compiler import astcache
 from sorry_rules.compiler.checks import check_variant
 from sorry_rules.compiler.codegen import fast_moves
 from sorry_rules.compiler.loopgen import flat_moves
+from sorry_rules.compiler.markloopgen import flat_marked_moves
 from sorry_rules.compiler.geometry import check_geometry, engine_geometry
 from sorry_rules.compiler.gridbuild import compile_grid
 from sorry_rules.compiler.marking import also_texts, alternatives, check_marks, mark_kinds, mark_warnings
@@ -197,10 +198,12 @@ def compile_variant(loaded: LoadedVariant) -> tuple[Game, list[Problem]]:
         card_options=card_options, filters=filters, after=after, counters=counters, marks=mark_kinds(v),
         redraw=redraw, actions=actions,
     )
+    whens = tuple(asts.get(("after", i, "when")) for i in v.after)
     asts = [played_asts[name] for name in card_names]
     fast = fast_moves(game, programs, asts)
     if fast is not None:
         fast.flat = flat_moves(game, programs, asts)
+        fast.flat_marked = flat_marked_moves(game, programs, asts, whens)
     game.use_fast_moves(fast)
     return game, out.problems
 

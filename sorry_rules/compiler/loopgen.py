@@ -12,8 +12,10 @@ occupancy (code 7), a two-part split's second part likewise (codes 8, 9), a firs
 that bumps or slides is kept as its end and bumps (code 10), a switch that fires a slide
 runs `flatstate.Slides.switch` on the occupancy (code 11), pawn loops stop
 at the first pawn off the exclusive squares, a split is skipped unless two pawns stand on
-them, and `can(...)` probes read the caller's occupancy. Steps and splits along `geometry:`
-routes are `compiler.loopgeom`'s templates.
+them, a split among more than two pawns is written as among 2 when two pawns stand on
+them and searched by `flatsplit.ManySplits` on the occupancy when more do (code 12), and
+`can(...)` probes read the caller's occupancy. Steps and splits along `geometry:` routes
+are `compiler.loopgeom`'s templates.
 
 Distinct by construction (decided per function, `distinct_by_construction`): when the
 effect's sources cannot give one placement twice by plain outcomes (no bump, no slide),
@@ -38,6 +40,7 @@ from sorry_rules.compiler.codegen import COVERED, CardWriter, GeneratedModule, T
 from sorry_rules.compiler.loopgeom import RouteTemplates, route_namespace, routes_distinct
 from sorry_rules.engine import flatfilters
 from sorry_rules.engine.fastmoves import namespace, placement_key, placement_weights
+from sorry_rules.engine.flatsplit import ManySplits
 from sorry_rules.engine.flatstate import FlatMoves, Slides, flat_namespace
 from sorry_rules.engine.mechanics import DRAW_AGAIN, PASS
 
@@ -107,10 +110,16 @@ class _Sources(dsl.Visitor):
         self.visit(node.effect)
 
 
+def effect_sources(ast) -> _Sources:
+    """The outcome sources of an effect (what `FlatWriter` takes besides the effect)."""
+    sources = _Sources()
+    sources.visit(ast)
+    return sources
+
+
 def _sources_of(ast, sources: _Sources | None) -> _Sources:
     if sources is None:
-        sources = _Sources()
-        sources.visit(ast)
+        sources = effect_sources(ast)
     return sources
 
 
@@ -237,6 +246,10 @@ class FlatModule(GeneratedModule):
 
 class FlatWriter(RouteTemplates, CardWriter):
     """`CardWriter`'s candidates flavour over the caller's flat state (module docstring)."""
+
+    #: whether a split among more than two pawns is searched by `flatsplit.ManySplits`
+    #: (`many`): a writer whose functions read more than the position (marks) says no
+    many_splits = True
 
     def __init__(self, module, mechanics, programs, card: int, player: int, ast, sources: _Sources):
         super().__init__(module, mechanics, programs, card, player, select=True)
@@ -496,6 +509,8 @@ class FlatWriter(RouteTemplates, CardWriter):
             self.route_split(node)
             return
         directions = _two_parts(node)
+        if directions is None and self.many(node):
+            return
         if directions is None or self.m.simultaneous_split or self.m.routes is not None:
             self.primitive(node)
             return
@@ -522,6 +537,31 @@ class FlatWriter(RouteTemplates, CardWriter):
         for c1 in self.colours:
             self.split_first(int(c1), rows, control, steps, X, C)
         self.indent(-1)
+
+    def many(self, node) -> bool:
+        """`split N among K` (K > 2 or any) on the flat position; whether written (not in
+        probes, after `then`, along routes or with marks). With two of the player's pawns on exclusive
+        squares it is `split N among 2` (the same parts in the same order: no third pawn for a
+        part), written out as that; with more, `flatsplit.ManySplits` searches it (candidates
+        of code 12), appending to the list and seen-set of moves itself."""
+        if not self.many_splits or self.probe or node.parts or self.counts or self.flags:
+            return False
+        if self.m.simultaneous_split or self.m.routes is not None:
+            return False
+        steps = int(node.steps)
+        limit = steps if node.among is None else int(node.among)
+        if limit < 3:
+            return False
+        X = int(self.m.X)
+        control = self.module.constant(f"CONTROL{int(self.player)}", tuple(int(c) for c in self.colours))
+        self.line(f"nb = {' + '.join(f'(P{int(c)}[{i}] < {X})' for c in self.colours for i in range(self.module.pawns))}")
+        self.line("if nb == 2:")
+        self.indent(1)
+        self.visit_Split(dataclasses.replace(node, among=2))
+        self.indent(-1)
+        self.line("elif nb > 2:")
+        self.line(f"    split_any({control}, {steps}, {limit}, P, occ, KP, out, {self.seen_set('m', 0)})")
+        return True
 
     def split_first(self, c1: int, rows: dict, control: str, steps: int, X: int, C: int) -> None:
         """The first part moved by a colour-c1 pawn, each second part after it. A first part
@@ -868,8 +908,10 @@ def flat_moves(game, programs, card_asts) -> FlatMoves | None:
         return None
     if not all(covered):
         return None
-    scope = flat_namespace(namespace(mechanics, constants["ES"]), Slides(mechanics, constants["ES"]))
+    slides = Slides(mechanics, constants["ES"])
+    scope = flat_namespace(namespace(mechanics, constants["ES"]), slides)
     scope.update(constants)
+    scope["split_any"] = ManySplits(mechanics, constants["ES"], slides).split
     if mechanics.routes is not None:
         scope.update(route_namespace(mechanics))
     weights = constants["ES"]

@@ -50,10 +50,12 @@ class FastMoves:
     moves: a random-game loop need not look for passes), True when it may offer one (every
     card, when not given).
 
-    `flat`: the flat-state flavour (`engine.flatstate.FlatMoves`) when every card has one, else None.
+    `flat`: the flat-state flavour (`engine.flatstate.FlatMoves`) when every card has one, else None;
+    `flat_marked`: for a variant with marks, its flat flavour taking the marks
+    (`engine.flatmarks.MarkedFlatMoves`) where there is one, else None.
     `takes_marks`: the functions are `moves(placement, marks)` (`State.marks`): the variant has marks."""
 
-    __slots__ = ("table", "source", "select", "weights", "passes", "flat", "takes_marks")
+    __slots__ = ("table", "source", "select", "weights", "passes", "flat", "takes_marks", "flat_marked")
 
     def __init__(self, table: tuple, source: str, select: tuple = (), weights: tuple = (), passes: tuple = (),
                  takes_marks: bool = False):
@@ -64,6 +66,7 @@ class FastMoves:
         self.passes = passes or (True,) * len(table)
         self.flat = None
         self.takes_marks = takes_marks
+        self.flat_marked = None
 
     def covers(self, card: int) -> bool:
         """Whether `card` is played by generated code."""

@@ -31,7 +31,8 @@ construction (`compiler.loopgen`; `plain_key` gives it). Codes:
     11 c, mine, o, sq                        a switch that fires a slide (`Slides.switch`,
                                              run again on the position when played)
     12 events                                a split along `geometry:` routes
-                                             (`Helpers.split_many`): its events replayed
+                                             (`Helpers.split_many`), or among more than two
+                                             pawns (`flatsplit.ManySplits`): its events replayed
 
 `FlatMoves.move` turns one into the engine's `Move`. `flat_namespace` adapts the
 interpreter's helpers to the flat functions: every helper is handed a tuple copy of the

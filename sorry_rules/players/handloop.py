@@ -18,8 +18,8 @@ the engine's own moves (below) and at the end. It asks the generated move functi
 candidates and builds only the chosen `Move`: the flat flavour (`FastMoves.flat`,
 `engine.flatstate`; `_FlatRun`) where the game has it and no filters, over sorted pawn
 lists and an occupancy list kept in place, the chosen candidate played on them in place,
-its `Move` built only for `on_turn` or consequences (with neither, hand play runs
-`_play_hands`, the common turn inlined); else the candidates flavour (`FastMoves.select`:
+its `Move` built only for `on_turn` or consequences (with neither, and no filters, the
+game is played by `players.handflat`, which builds no `Move` at all); else the candidates flavour (`FastMoves.select`:
 each card's moves told apart by exact placement keys). Both list the same candidates in
 the same order. The rarer turns are listed by `Game.legal_moves` itself on a
 position with the turn's cards: every turn of a game with filters (they judge `Move`s), and a
@@ -40,7 +40,7 @@ from sorry_rules.engine.game import Move, State
 from sorry_rules.engine.moverules import run_consequences
 from sorry_rules.engine.rng import below_at, shuffled
 from sorry_rules.engine.turnpolicy import REDRAW, action_moves
-from sorry_rules.players import fastloop
+from sorry_rules.players import fastloop, handflat
 from sorry_rules.players.fastloop import reaches_home, setup_wins
 
 _COVERED = frozenset({"board:track", "turn:draw", "turn:hand", "filters", "after", "counters", "actions",
@@ -334,15 +334,14 @@ def play_random(game, state, players, on_turn, max_plies: int, record, turn_type
     """Play from `state` as `runner.play_game` would with these random `players` (see the
     module docstring; call only when `applies`); `on_turn` gets `turn_type` (`runner.Turn`)
     records as there, `record` (a `runner.GameRecord` or None) gets the choices."""
+    if handflat.applies(game, on_turn):
+        return handflat.play(game, state, players, max_plies, record)
     colours = tuple(range(game.layout.C))
     flat = game.fast_moves.flat is not None and not game.filters
     run = _FlatRun(game, state, colours, on_turn is not None) if flat else _Run(game, state, colours)
     bases = [player.base for player in players]
     choices = record.choices if record is not None else None
     hand_play, take = run.hands is not None, game.take
-    if flat and hand_play and not run.moves:
-        _play_hands(run, bases, choices if choices is not None else [], max_plies)
-        return run.state()
     while run.winner is None and run.plies < max_plies:
         seat = run.turn
         colour = run.seats[seat]
@@ -360,45 +359,3 @@ def play_random(game, state, players, on_turn, max_plies: int, record, turn_type
         if on_turn is not None:
             on_turn(turn_type(run.plies, seat, move.card, move, choice, total), run.state())
     return run.state()
-
-
-def _play_hands(run: _FlatRun, bases: list, choices: list, max_plies: int) -> None:
-    """`play_random`'s loop for hand play over the flat flavour when no `Move` is wanted (no
-    `on_turn`, no consequences), with `_FlatRun`'s steps for a card's candidate inlined (the
-    common turn); hand actions and the engine's moves go through `_FlatRun`."""
-    hands, deck, seats, by_colour, may_pass = run.hands, run.deck, run.seats, run.flat_select, run.may_pass
-    P, occ, flat_apply, discard = run.P, run.occ, run.flat.apply, run.deck.discard
-    args = (P, occ, 0)  # keys relative to this position
-    while run.winner is None and run.plies < max_plies:
-        seat = run.turn
-        hand, colour = hands[seat], seats[seat]
-        groups, total = _playable(by_colour[colour], may_pass, sorted(set(hand)), args)
-        extra = run._actions(colour) if run.action_cards else []
-        if not total and not extra:
-            groups, extra, total = run.options(sorted(set(hand)), None, colour)
-        else:
-            total += len(extra)
-        choice = 0 if total == 1 else below_at(bases[seat], run.plies, total)
-        choices.append(choice)
-        if choice >= total - len(extra):
-            run.apply(run.pick(groups, extra, total, choice), [])
-            discard = run.deck.discard  # a reshuffle makes new lists
-            continue
-        for card, candidates in groups:
-            if choice < len(candidates):
-                candidate = candidates[choice]
-                break
-            choice -= len(candidates)
-        discard.append(card)
-        hand.remove(card)
-        if deck.pile:
-            hand.append(deck.pile.pop())
-        else:
-            drawn = deck.take()
-            discard = deck.discard
-            if drawn is not None:
-                hand.append(drawn)
-        run._placement = None
-        if candidate[2] != PASS_CODE and (flat_apply(candidate, P, occ) or run.check_always):
-            run._check_winner()
-        run._next_turn(candidate[1], False)

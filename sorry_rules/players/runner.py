@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from sorry_rules.base import limits
-from sorry_rules.players import fastloop, flatloop, gridloop, handloop
+from sorry_rules.players import fastloop, flatloop, gridloop, handloop, markloop
 from sorry_rules.players.protocol import view_of
 
 DEFAULT_MAX_PLIES = limits.DEFAULT_MAX_PLIES
@@ -43,12 +43,19 @@ class GameRecord:
 def play_game(game, state, players, on_turn=None, max_plies: int = DEFAULT_MAX_PLIES, record: GameRecord | None = None):
     """Play from `state` until someone wins or `max_plies` moves were applied.
     `players[seat]` chooses for each seat. Returns the final state. Random players only:
-    the same game by `players.flatloop` (track games over flat state), `players.fastloop`
+    the same game by `players.flatloop` (track games over flat state), `players.markloop`
+    (the same with marks, no `on_turn`), `players.fastloop`
     (track games, draw play), `players.handloop` (track games, hand play and turn policies)
     or `players.gridloop` (grid games) when one applies; an `on_turn` whose attribute
     `needs_state` is False may be given None for the state by the flat loop."""
     if flatloop.applies(game, state, players, on_turn):
         state = flatloop.play_flat(game, state, players, max_plies, record, on_turn, Turn)
+        if record is not None:
+            record.final = state
+            record.finished = state.winner is not None
+        return state
+    if markloop.applies(game, state, players, on_turn):
+        state = markloop.play_marked(game, state, players, max_plies, record)
         if record is not None:
             record.final = state
             record.finished = state.winner is not None

@@ -1,0 +1,371 @@
+"""The leanest random loops for hand play and turn policies: flat state kept in place, no
+`Move` built.
+
+`play(game, state, players, max_plies, record)` plays exactly what `players.handloop`
+(and `runner.play_game`) plays when every player is a `RandomPlayer`, for the games
+`applies` accepts: the flat flavour (`FastMoves.flat`, `engine.flatstate`), no filters (they
+judge `Move`s), no consequences (`after:`: they read `Move`s) and no `on_turn` (it reads
+`Move`s and `State`s). The same cards are dealt, drawn and discarded (the pile and the
+discards as lists changed in place, reshuffled by the same `rng.shuffled`), the same moves
+listed in the same order as `Game.legal_moves` lists them, the same choice made
+(`below_at(base, plies, n)`, asked only among two or more), the same winner checks, bonus
+turns and redraw counts, so the same final `State` and the same recorded choices.
+
+A turn lists the candidates of the distinct cards (the hand's, or those drawn together) in
+sorted order with the flat functions (a card that cannot move a pawn is no play; passes kept
+only when every playable card offers one: P4, A21), then the plays beside them as small
+tuples `(card, others, draw_again, kind)`: the hand actions, or when nothing else is legal
+the stuck plays (`turnpolicy.redraw_moves`' redraws, else the discards of P5 or the
+forfeit). The chosen candidate is played on the flat lists in place (a one-pawn move
+inline); a stuck play or an action only moves cards. Different cards never give the same
+move (a move carries its card), so the moves of a turn are the concatenation of the cards'
+lists, each already without repeats (A24), and the choice is uniform over all of them.
+
+Remembered per game (pure functions of what the key holds, so remembering changes no
+game): the action plays of a hand (`turnpolicy.action_moves` depends only on the cards and
+on which actions' conditions hold), and a policy's condition per colour, placement and
+counters.
+"""
+
+from __future__ import annotations
+
+import weakref
+
+from sorry_rules.base.errors import IllegalMoveError
+from sorry_rules.engine.fastmoves import PASS_CODE
+from sorry_rules.engine.flatstate import freeze
+from sorry_rules.engine.game import State
+from sorry_rules.engine.mechanics import DRAW_AGAIN
+from sorry_rules.engine.placement import PlacementView
+from sorry_rules.engine.rng import below_at, shuffled
+from sorry_rules.engine.turnpolicy import ACTION, REDRAW, action_moves
+from sorry_rules.players.fastloop import setup_wins
+
+DISCARD, FORFEIT = "discard", "forfeit"
+
+#: per game: (sorted hand, which actions' conditions hold) -> the action plays (`_Turns.action_plays`),
+#: and (policy, colour, placement, counters) -> whether its condition holds (`_Turns.holds`);
+#: each cleared when it grows large
+_ACTION_PLAYS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_CONDITIONS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_REMEMBERED_MAX = 4096
+
+
+def applies(game, on_turn) -> bool:
+    """Whether `play` plays a game `players.handloop` plays (see the module docstring)."""
+    return on_turn is None and game.fast_moves.flat is not None and not game.filters and not game.after
+
+
+class _Deck:
+    """The draw pile (the next card last) and the discards as lists that are never replaced
+    (a loop may hold them), the RNG that reshuffles the discards (`engine.game.take_card`)."""
+
+    __slots__ = ("pile", "discard", "rng")
+
+    def __init__(self, state: State):
+        self.pile, self.discard, self.rng = list(state.pile), list(state.discard), state.rng
+
+    def take(self):
+        """The top card, None when the pile and the discards are both empty."""
+        pile = self.pile
+        if not pile:
+            if not self.discard:
+                return None
+            self.rng, cards = shuffled(self.rng, self.discard)
+            pile.extend(cards)
+            self.discard.clear()
+        return pile.pop()
+
+    def draw(self, n: int) -> list:
+        """`n` cards one by one (`Game.draw`); an error when none is left."""
+        cards = []
+        for _ in range(n):
+            card = self.take()
+            if card is None:
+                break
+            cards.append(card)
+        if not cards:
+            raise IllegalMoveError("the draw pile and the discards are both empty")
+        return cards
+
+    def refill(self, hand: list, played: tuple) -> None:
+        """The cards `played` leave `hand` and as many are drawn (`Game._refill`)."""
+        for card in played:
+            hand.remove(card)
+        for _ in played:
+            card = self.take()
+            if card is not None:
+                hand.append(card)
+
+
+def _declined(groups: list, may_pass) -> tuple[list, int]:
+    """`groups` (`[(card, candidates)]`, every card with candidates) as `Game._cards_moves`
+    keeps them: a card whose candidates are all passes is no play (P4), and passes stay only
+    when every playable card offers one (A21); and the number of candidates."""
+    kept = []
+    declinable = True
+    passing = False
+    for card, candidates in groups:
+        if not may_pass[card]:
+            declinable = False
+            kept.append((card, candidates))
+            continue
+        passes = [c[2] for c in candidates].count(PASS_CODE)
+        if passes == len(candidates):
+            continue
+        declinable = declinable and passes > 0
+        passing = passing or passes > 0
+        kept.append((card, candidates))
+    if passing and not declinable:
+        kept = [(card, [c for c in candidates if c[2] != PASS_CODE]) for card, candidates in kept]
+    return kept, sum(len(candidates) for _, candidates in kept)
+
+
+def _listed(functions: tuple, may_pass, cards, P, occ) -> tuple[list, int]:
+    """`[(card, candidates)]` of the distinct `cards` in sorted order that can move (P4,
+    A21: `_declined`), and the number of candidates."""
+    groups = []
+    total = 0
+    passing = False
+    for card in cards:
+        candidates = functions[card](P, occ, 0)[0]  # keys relative to this position
+        if candidates:
+            groups.append((card, candidates))
+            total += len(candidates)
+            passing = passing or may_pass[card]
+    return _declined(groups, may_pass) if passing else (groups, total)
+
+
+class _Turns:
+    """A game's tables and what the rarer plays need: the win checks, the hand actions, the
+    stuck plays (redraws, discards, forfeits)."""
+
+    def __init__(self, game, state: State):
+        self.game = game
+        self.seats, self.counters = state.seats, state.counters
+        self.check_always = not game.win_on_home_only or setup_wins(game, state.seats)
+        self.actions, self.redraw = game.actions, game.redraw
+        self.action_cards = frozenset().union(*(action.cards for action in self.actions))
+        self.remembered = _ACTION_PLAYS.setdefault(game, {}) if self.actions else {}
+        self.conditions = _CONDITIONS.setdefault(game, {}) if self.actions or self.redraw else {}
+
+    def holds(self, which: int, when, colour: int, P) -> bool:
+        """Whether a policy's condition `when` (`engine.turnpolicy`: `when(colour, view, env)`,
+        a function of the placement and the counters; `which`: the action's index, -1 for the
+        redraw) holds for a player of `colour` on the flat position P."""
+        placement = freeze(P)
+        key = (which, colour, placement, self.counters)
+        held = self.conditions.get(key)
+        if held is None:
+            if len(self.conditions) >= _REMEMBERED_MAX:
+                self.conditions.clear()
+            env = {"@counters": self.counters} if self.counters else None
+            held = self.conditions[key] = bool(when(colour, PlacementView(placement), env))
+        return held
+
+    def winner(self, turn: int, P):
+        """The first seat from `turn` on whose win condition holds (as `Game.apply`), or None."""
+        seats, count, placement = self.seats, len(self.seats), freeze(P)
+        for k in range(count):
+            seat = (turn + k) % count
+            if self.game.win_holds(seats[seat], placement, self.counters):
+                return seat
+        return None
+
+    def action_plays(self, hand: list, colour: int, P) -> list:
+        """The hand actions `hand` allows (`turnpolicy.action_moves`, the same order) as
+        `(card, others, draw_again, ACTION)`."""
+        if not self.action_cards or self.action_cards.isdisjoint(hand):
+            return []
+        held = []
+        for which, action in enumerate(self.actions):
+            if not action.cards.isdisjoint(hand):
+                held.append(self.holds(which, action.when, colour, P))
+        key = (tuple(sorted(hand)), tuple(held))
+        plays = self.remembered.get(key)
+        if plays is None:
+            actions = [action for action in self.actions if not action.cards.isdisjoint(hand)]
+            holding = tuple(action for action, holds in zip(actions, held) if holds)
+            position = self.game.position(freeze(P), self.seats, 0, counters=self.counters)
+            plays = action_moves(holding, position, colour, key[0], _action_play)
+            if len(self.remembered) >= _REMEMBERED_MAX:
+                self.remembered.clear()
+            self.remembered[key] = plays
+        return plays
+
+    def stuck(self, cards, colour: int, P, redraws: int, forfeit_again: bool, hand_play: bool) -> list:
+        """The plays of a stuck turn (nothing else legal): the redraws (`turnpolicy.redraw_moves`:
+        one per distinct card of `cards`, the hand's or the first drawn), else the discards
+        (hand play, P5) or a forfeit (draw play; `forfeit_again`: it keeps the turn)."""
+        policy = self.redraw
+        if policy is not None and redraws < policy.at_most and self.holds(-1, policy.when, colour, P):
+            return [(card, (), True, REDRAW) for card in sorted(set(cards))]
+        if not hand_play:
+            return [(cards[0], (), forfeit_again, FORFEIT)]
+        if not cards:
+            return [(None, (), False, FORFEIT)]
+        return [(card, (), False, DISCARD) for card in sorted(set(cards))]
+
+
+def _action_play(card, _placement, _events, draw_again, _kind, others, _label) -> tuple:
+    """`action_moves`' `move_type`: the play as `(card, others, draw_again, ACTION)`."""
+    return card, others, draw_again, ACTION
+
+
+def _candidate(groups: list, choice: int) -> tuple:
+    """(card, candidate) of choice `choice` among the candidates of `groups`."""
+    for card, candidates in groups:
+        if choice < len(candidates):
+            return card, candidates[choice]
+        choice -= len(candidates)
+    raise AssertionError("choice out of range")  # pragma: no cover (choice < total)
+
+
+def play(game, state: State, players, max_plies: int, record) -> State:
+    """Play from `state` as `runner.play_game` would with these random `players` (call only
+    when `handloop.applies` and `applies`); `record` (a `runner.GameRecord` or None) gets the
+    choices."""
+    choices = record.choices if record is not None else []
+    loop = _play_hands if state.hands is not None else _play_draws
+    return loop(game, state, [player.base for player in players], choices, max_plies)
+
+
+def _final(state: State, P, hands, deck: _Deck, turn: int, winner, plies: int, bonus: int, redraws: int) -> State:
+    hands = tuple(tuple(hand) for hand in hands) if hands is not None else None
+    return State(freeze(P), state.seats, turn, None, hands, tuple(deck.pile), tuple(deck.discard), deck.rng, winner, plies,
+                 state.counters, bonus, state.marks, (), redraws)
+
+
+def _play_hands(game, state: State, bases: list, choices: list, max_plies: int) -> State:
+    """The loop for hand play: every distinct card of the hand listed, then the actions; a
+    stuck hand redraws or discards. A candidate moving one pawn (code 0) is played inline."""
+    flat, turns, deck = game.fast_moves.flat, _Turns(game, state), _Deck(state)
+    seats, may_pass, check_always, home = state.seats, game.fast_moves.passes, turns.check_always, flat.home
+    pass_cards = frozenset(card for card, passes in enumerate(may_pass) if passes)
+    by_seat = [tuple(row[colour] for row in flat.table) for colour in seats]
+    P, occ, _ = flat.position(state.placement)
+    hands = [list(hand) for hand in state.hands]
+    pile, discard, apply, count, actions = deck.pile, deck.discard, flat.apply, len(seats), bool(turns.action_cards)
+    turn, plies, bonus, redraws, winner = state.turn, state.plies, state.bonus, state.redraws, None
+    while winner is None and plies < max_plies:
+        hand, functions = hands[turn], by_seat[turn]
+        groups, total = [], 0
+        for card in sorted(set(hand)):
+            candidates = functions[card](P, occ, 0)[0]  # keys relative to this position
+            if candidates:
+                groups.append((card, candidates))
+                total += len(candidates)
+        if pass_cards and not pass_cards.isdisjoint(hand):
+            groups, total = _declined(groups, may_pass)
+        extra = turns.action_plays(hand, seats[turn], P) if actions else ()
+        if not total and not extra:
+            extra = turns.stuck(hand, seats[turn], P, redraws, False, True)
+        options = total + len(extra)
+        choice = 0 if options == 1 else below_at(bases[turn], plies, options)
+        choices.append(choice)
+        plies += 1
+        if choice >= total:
+            again, redrew = _play_cards(extra[choice - total], hand, deck)
+        else:
+            card, candidate = _candidate(groups, choice)
+            discard.append(card)
+            hand.remove(card)
+            drawn = pile.pop() if pile else deck.take()
+            if drawn is not None:
+                hand.append(drawn)
+            if candidate[2] == 0:  # one pawn, no bump, no slide: the common case, inline
+                c, frm, to = candidate[3], candidate[4], candidate[5]
+                squares = P[c]
+                squares[squares.index(frm)] = to
+                squares.sort()
+                occ[frm] = -1
+                occ[to] = c
+                judge = check_always or to == home[c]
+            else:
+                judge = candidate[2] != PASS_CODE and (apply(candidate, P, occ) or check_always)
+            if judge:
+                winner = turns.winner(turn, P)
+            again, redrew = candidate[1], False
+        if winner is not None or again:
+            redraws = redraws + redrew if turns.redraw is not None else 0
+        elif bonus:
+            bonus -= 1
+            redraws = redraws + redrew if turns.redraw is not None else 0
+        else:
+            turn = (turn + 1) % count
+            redraws = 0
+    return _final(state, P, hands, deck, turn, winner, plies, bonus, redraws)
+
+
+def _play_cards(play: tuple, hand: list, deck: _Deck) -> tuple[bool, bool]:
+    """Play an action or a stuck play `(card, others, draw_again, kind)` from `hand`: the
+    cards discarded, the hand refilled; (draw again, whether it was a redraw)."""
+    card, others, again, kind = play
+    if card is not None:
+        deck.discard.append(card)
+        deck.discard.extend(others)
+        deck.refill(hand, (card,) + others)
+    return again, kind == REDRAW
+
+
+def _play_draws(game, state: State, bases: list, choices: list, max_plies: int) -> State:
+    """The loop for draw play with turn policies: `turn.take` cards drawn (the distinct ones
+    listed together), a stuck turn redraws or forfeits."""
+    flat, turns, deck = game.fast_moves.flat, _Turns(game, state), _Deck(state)
+    seats, may_pass, check_always, take = state.seats, game.fast_moves.passes, turns.check_always, game.take
+    by_seat = [tuple(row[colour] for row in flat.table) for colour in seats]
+    P, occ, _ = flat.position(state.placement)
+    pile, discard, count = deck.pile, deck.discard, len(seats)
+    turn, plies, bonus, redraws, winner = state.turn, state.plies, state.bonus, state.redraws, None
+    while winner is None and plies < max_plies:
+        if len(pile) >= take:  # the cards in the order drawn, the top one first
+            drawn = pile[-take:]
+            del pile[-take:]
+            drawn.reverse()
+        else:
+            drawn = deck.draw(take)
+        if len(drawn) == 1:
+            card = drawn[0]
+            candidates, flags = by_seat[turn][card](P, occ, 0)  # keys relative to this position
+            groups, total = [(card, candidates)], len(candidates)
+        else:
+            groups, total = _listed(by_seat[turn], may_pass, sorted(set(drawn)), P, occ)
+            flags = 0  # cards drawn together: a stuck turn forfeits without drawing again
+        choice = 0 if total < 2 else below_at(bases[turn], plies, total)
+        choices.append(choice)
+        plies += 1
+        if total:
+            card, candidate = _candidate(groups, choice)
+            if _played(flat, candidate, P, occ) or (check_always and candidate[2] != PASS_CODE):
+                winner = turns.winner(turn, P)
+            again, redrew = candidate[1], False
+        else:
+            card, _, again, kind = turns.stuck(drawn[:1], seats[turn], P, redraws, bool(flags & DRAW_AGAIN), False)[0]
+            redrew = kind == REDRAW
+        discard.append(card)
+        if len(drawn) > 1:
+            drawn.remove(card)
+            discard.extend(drawn)
+        if winner is not None or again:
+            redraws = redraws + redrew if turns.redraw is not None else 0
+        elif bonus:
+            bonus -= 1
+            redraws = redraws + redrew if turns.redraw is not None else 0
+        else:
+            turn = (turn + 1) % count
+            redraws = 0
+    return _final(state, P, None, deck, turn, winner, plies, bonus, redraws)
+
+
+def _played(flat, candidate: tuple, P: list, occ: list) -> bool:
+    """Play `candidate` on the flat position in place (`FlatMoves.apply`, a one-pawn move
+    inline); whether a pawn reached its Home."""
+    if candidate[2] == 0:
+        c, frm, to = candidate[3], candidate[4], candidate[5]
+        squares = P[c]
+        squares[squares.index(frm)] = to
+        squares.sort()
+        occ[frm] = -1
+        occ[to] = c
+        return to == flat.home[c]
+    return flat.apply(candidate, P, occ)
