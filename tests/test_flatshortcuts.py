@@ -5,6 +5,8 @@ swapped twins; landings on slides)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from sorry_rules.compiler import load_game
@@ -13,7 +15,7 @@ from sorry_rules.dsl.parser import parse_effect
 from sorry_rules.engine.flatstate import split_meets
 from sorry_rules.engine.rng import Random
 
-from .test_codegen import _pair
+from .test_codegen import _pair, random_placement
 from .test_flatloop import _check_position
 
 
@@ -97,3 +99,17 @@ def test_the_hostile_names_test_covers_these_shortcuts():
     source = load_game("standard").fast_moves.flat.source
     for construct in ("PARTOF7_0", "split_meets(", "if rs[1] == sq:", "had1 = len(out)", "m < part"):
         assert construct in source
+
+
+def test_a_probe_beside_the_7s_split_is_asked_not_answered():
+    """`backward 1 if not can(forward 7)` beside `split 7 among 2`: the split lists its
+    outcomes without a seen-set, so the probe is not answered by a count the options share;
+    every card gives the interpreter's moves on random and close positions."""
+    overlay = str(Path(__file__).parent / "rules" / "split-and-probe.yaml")
+    fast, reference = _pair("standard", (overlay,))
+    rnd = Random("split and probe")
+    seats = fast.seats_for(4)
+    for _ in range(60):
+        turn = rnd.below(len(seats))
+        placement = _close_placement(fast, rnd, seats[turn]) if rnd.below(2) else random_placement(fast, rnd)
+        _check_position(fast, reference, placement, seats, turn)
