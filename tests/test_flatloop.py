@@ -271,12 +271,13 @@ def test_remembered_home_wins_give_the_same_games(spec, rules):
 
 
 def test_a_tally_with_plain_move_counts_what_the_full_reports_count():
-    """`plain_move(seat)` replaces the report of a one-pawn move with no bump and no slide:
-    simulate's turn counter ends with the same counts either way, on the same games."""
+    """`plain_move(seat)` replaces the report of a one-pawn move with no bump and no slide,
+    `forfeit(seat)` that of a card with no move: simulate's turn counter ends with the same
+    counts either way, on the same games."""
     from sorry_rules.simulation.simulate import _GameCounter as GameCounter
 
     class FullReports(GameCounter):
-        plain_move = None  # the flat loop then reports every move as a Turn
+        plain_move = forfeit = None  # the flat loop then reports every move as a Turn
 
     for spec in ("standard", "partnership"):
         game = load_game(spec)
@@ -287,4 +288,4 @@ def test_a_tally_with_plain_move_counts_what_the_full_reports_count():
                 play_game(game, state, [RandomPlayer(seed, s) for s in range(4)], on_turn=counter)
                 tallies.append({name: getattr(counter, name) for name in GameCounter.__slots__})
             assert tallies[0] == tallies[1]
-            assert tallies[0]["turns"] > 0 and tallies[0]["bumps"] > 0
+            assert tallies[0]["turns"] > 0 and tallies[0]["bumps"] > 0 and tallies[0]["forfeits"] > 0

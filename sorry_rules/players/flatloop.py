@@ -137,8 +137,9 @@ def play_flat(game, state, players, max_plies: int, record, on_turn=None, turn_t
     when `applies`); `record` (a `runner.GameRecord` or None) gets the choices, `on_turn`
     (one whose `needs_state` is False) gets each turn as a `turn_type` and None for the state;
     an `on_turn` with a method `plain_move(seat)` gets that call instead for a move of one
-    pawn that neither bumps nor slides (no `Move` is built for it: a tally that counts turns,
-    bumps and slides needs only the seat there)."""
+    pawn that neither bumps nor slides, and one with a method `forfeit(seat)` that call for a
+    card with no move (no `Move` is built for either: a tally that counts turns, bumps, slides
+    and forfeits needs only the seat there)."""
     seats, turn, plies, rng, bonus, counters = state.seats, state.turn, state.plies, state.rng, state.bonus, state.counters
     pile, discard = list(state.pile), list(state.discard)
     _, flat, _, by_colour = _per_game(game)
@@ -151,6 +152,7 @@ def play_flat(game, state, players, max_plies: int, record, on_turn=None, turn_t
     known = None if check_always else _HOME_WINS.setdefault(game, {})
     report = _reporter(flat, on_turn, turn_type) if on_turn is not None else None
     plain_move = getattr(on_turn, "plain_move", None)  # see play_flat's docstring
+    forfeit = getattr(on_turn, "forfeit", None)
     after = game.after
     filtered = FlatFilters(game.filters, flat) if game.filters else None
     winner = None
@@ -169,6 +171,8 @@ def play_flat(game, state, players, max_plies: int, record, on_turn=None, turn_t
         if report is not None:
             if plain_move is not None and options and candidates[choice][2] == 0:
                 plain_move(turn)
+            elif forfeit is not None and not options:
+                forfeit(turn)
             else:
                 report(plies, turn, card, candidates, choice, flags, P)
         if options:

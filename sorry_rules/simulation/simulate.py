@@ -340,6 +340,13 @@ class _GameCounter:
             self.turns += 1
             self.last_seat = seat
 
+    def forfeit(self, seat: int) -> None:
+        """What `__call__` counts for a card with no move (see `plain_move`)."""
+        if seat != self.last_seat:
+            self.turns += 1
+            self.last_seat = seat
+        self.forfeits += 1
+
     def __call__(self, turn, _state) -> None:
         if turn.seat != self.last_seat:
             self.turns += 1
