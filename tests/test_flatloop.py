@@ -289,3 +289,15 @@ def test_a_tally_with_plain_move_counts_what_the_full_reports_count():
                 tallies.append({name: getattr(counter, name) for name in GameCounter.__slots__})
             assert tallies[0] == tallies[1]
             assert tallies[0]["turns"] > 0 and tallies[0]["bumps"] > 0 and tallies[0]["forfeits"] > 0
+
+
+@pytest.mark.parametrize("rule", ["house/bump-bonus", "house/bump-points"])
+def test_consequences_that_need_a_bump_are_skipped_for_quiet_moves(rule):
+    """H21/H22 fire on `bumps(opponents) > 0` only: the flat flavour says so
+    (`eventful_after`), the loop runs them for moves that bump or slide alone, and the games
+    are the interpreter's (with the counters and bonus turns they give)."""
+    fast, reference = _pair("standard", (rule,))
+    assert _flat(fast).eventful_after
+    for seed in range(3):
+        finals, choices = _play_three_ways(fast, reference, seed, 4)
+        assert finals[0] == finals[2] and choices[0] == choices[2], seed

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from sorry_rules.compiler import load_game
-from sorry_rules.compiler.markloopgen import needs_bump_or_slide
+from sorry_rules.compiler.loopgen import needs_bump_or_slide
 from sorry_rules.dsl.parser import parse_expr
 from sorry_rules.engine.flatmarks import SHIELD, fits
 from sorry_rules.engine.rng import Random

@@ -202,7 +202,7 @@ def compile_variant(loaded: LoadedVariant) -> tuple[Game, list[Problem]]:
     asts = [played_asts[name] for name in card_names]
     fast = fast_moves(game, programs, asts)
     if fast is not None:
-        fast.flat = flat_moves(game, programs, asts)
+        fast.flat = flat_moves(game, programs, asts, whens)
         fast.flat_marked = flat_marked_moves(game, programs, asts, whens)
     game.use_fast_moves(fast)
     return game, out.problems

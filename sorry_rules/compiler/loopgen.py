@@ -887,16 +887,35 @@ def generate(mechanics, programs, card_asts, pawns: int) -> tuple[str, dict, tup
     return "\n".join(module.lines) + "\n", module.constants, tuple(covered)
 
 
+def needs_bump_or_slide(when) -> bool:
+    """Whether the condition `when` (a DSL tree, or None) can hold only for a move that bumps
+    or slides: `bumps(G) > 0` (or `>= 1`, `!= 0`), the same of `slides`, `A and B` where A
+    or B is such, `A or B` where both are."""
+    if not isinstance(when, dsl.BinOp):
+        return False
+    if when.op == "and":
+        return needs_bump_or_slide(when.left) or needs_bump_or_slide(when.right)
+    if when.op == "or":
+        return needs_bump_or_slide(when.left) and needs_bump_or_slide(when.right)
+    left, right = when.left, when.right
+    if not (isinstance(left, dsl.Call) and left.function in ("bumps", "slides") and isinstance(right, dsl.Number)):
+        return False
+    return (when.op == ">" and right.value >= 0) or (when.op == ">=" and right.value >= 1) or \
+        (when.op == "!=" and right.value == 0)
+
+
 @functools.lru_cache(maxsize=16)
 def _compiled(source: str):
     """The code object of a generated source (reused when the same rule file loads again)."""
     return compile(source, "<sorry-rules generated flat moves>", "exec")
 
 
-def flat_moves(game, programs, card_asts) -> FlatMoves | None:
+def flat_moves(game, programs, card_asts, whens: tuple = ()) -> FlatMoves | None:
     """The flat-state move functions of `game`, or None when the generator does not cover
     the game or one of its cards, or one of its filters reads more than facts of the move
-    and counters (`flatfilters.covers`: the flat loops never play those; the other loops do)."""
+    and counters (`flatfilters.covers`: the flat loops never play those; the other loops do). `whens`: the trees of the
+    conditions of its consequences (`after:`), in order: when every one `needs_bump_or_slide`,
+    `eventful_after` is set (the loop skips them for a move that neither bumps nor slides)."""
     if not game.features() <= COVERED or not all(f in _FLAT or f.startswith("rules.") for f in game.features()):
         return None
     if not flatfilters.covers(game.filters):
@@ -919,4 +938,6 @@ def flat_moves(game, programs, card_asts) -> FlatMoves | None:
     exec(_compiled(source), scope)  # noqa: S102  (our template source only)
     C = mechanics.layout.C
     table = tuple(tuple(scope[f"f{card}_{p}"] for p in range(C)) for card in range(len(card_asts)))
-    return FlatMoves(table, source, constants["ES"], mechanics)
+    flat = FlatMoves(table, source, constants["ES"], mechanics)
+    flat.eventful_after = len(whens) == len(game.after) and all(needs_bump_or_slide(when) for when in whens)
+    return flat

@@ -37,7 +37,7 @@ import re
 from sorry_rules import dsl
 from sorry_rules.base.limits import MAX_GENERATED_LINES
 from sorry_rules.compiler.codegen import COVERED, TooLarge, Unsupported
-from sorry_rules.compiler.loopgen import FlatModule, FlatProbe, FlatWriter, effect_sources
+from sorry_rules.compiler.loopgen import FlatModule, FlatProbe, FlatWriter, effect_sources, needs_bump_or_slide
 from sorry_rules.engine import flatmarks
 from sorry_rules.compiler.selectors import compile_selector
 from sorry_rules.engine.fastmoves import namespace, placement_key, placement_weights
@@ -370,23 +370,6 @@ def generate(mechanics, programs, card_asts, pawns: int, kinds: tuple, kind_mode
 def _compiled(source: str):
     """The code object of a generated source (reused when the same rule file loads again)."""
     return compile(source, "<sorry-rules generated flat moves with marks>", "exec")
-
-
-def needs_bump_or_slide(when) -> bool:
-    """Whether the condition `when` (a DSL tree, or None) can hold only for a move that bumps
-    or slides: `bumps(G) > 0` (or `>= 1`, `!= 0`), the same of `slides`, `A and B` where A
-    or B is such, `A or B` where both are."""
-    if not isinstance(when, dsl.BinOp):
-        return False
-    if when.op == "and":
-        return needs_bump_or_slide(when.left) or needs_bump_or_slide(when.right)
-    if when.op == "or":
-        return needs_bump_or_slide(when.left) and needs_bump_or_slide(when.right)
-    left, right = when.left, when.right
-    if not (isinstance(left, dsl.Call) and left.function in ("bumps", "slides") and isinstance(right, dsl.Number)):
-        return False
-    return (when.op == ">" and right.value >= 0) or (when.op == ">=" and right.value >= 1) or \
-        (when.op == "!=" and right.value == 0)
 
 
 def flat_marked_moves(game, programs, card_asts, whens: tuple = ()) -> flatmarks.MarkedFlatMoves | None:

@@ -34,15 +34,15 @@ from __future__ import annotations
 
 from sorry_rules.engine import marks as engine_marks
 from sorry_rules.engine.events import STEP_KINDS
+from sorry_rules.engine import flatstate
 from sorry_rules.engine.flatstate import FlatMoves, Slides, freeze
 from sorry_rules.engine.game import Move
 
 #: the candidate code of an outcome that marks one pawn below X and moves nothing:
 #: `(key, draw_again, MARK_CODE, event)`, the event ("mark", colour, square, kind, by)
 MARK_CODE = 20
-#: the codes of candidates whose move neither bumps nor slides: one pawn, a switch without a
-#: slide, a two-part split, a pass, a mark
-QUIET_CODES = frozenset({0, 3, 4, 5, MARK_CODE})
+#: the codes of candidates whose move neither bumps nor slides: `flatstate.QUIET_CODES` and a mark
+QUIET_CODES = flatstate.QUIET_CODES | {MARK_CODE}
 SHIELD = "shield"
 START = "start"
 #: the lifetimes that end a mark when its pawn leaves Start
@@ -219,14 +219,12 @@ def carry_events(events: tuple) -> tuple:
 class MarkedFlatMoves(FlatMoves):
     """`FlatMoves` of a variant with marks (module docstring)."""
 
-    __slots__ = ("kinds", "modes", "eventful_after", "carried")
+    __slots__ = ("kinds", "modes", "carried")
 
     def __init__(self, table: tuple, source: str, weights: tuple, mechanics, kinds: tuple, kind_modes: tuple):
         super().__init__(table, source, weights, mechanics)
         self.kinds = kinds
         self.modes = kind_modes
-        # every consequence (`after:`) of the variant can fire only on a move that bumps or slides
-        self.eventful_after = False
         self.carried = None  # the namespace's CARRIED(M, c, cr), set by the compiler
 
     def marked_move(self, candidate: tuple, placement: tuple, card: int, marks: tuple):

@@ -277,11 +277,18 @@ def _relocate(P: list, occ: list, c: int, frm: int, to: int) -> None:
     occ[to] = c
 
 
+#: the codes of candidates whose move neither bumps nor slides: one pawn, a switch without a
+#: slide, a two-part split, a pass
+QUIET_CODES = frozenset({0, 3, 4, 5})
+
+
 class FlatMoves:
     """The flat move functions of one variant: `table[card][colour]`, the generated
-    `source` (for tests), the placement key `weights`; `home[c]` colour c's Home square."""
+    `source` (for tests), the placement key `weights`; `home[c]` colour c's Home square;
+    `eventful_after`: every consequence (`after:`) of the variant can fire only on a move
+    that bumps or slides (never on a candidate of `QUIET_CODES`), set by the compiler."""
 
-    __slots__ = ("table", "source", "weights", "home", "size", "start", "slides")
+    __slots__ = ("table", "source", "weights", "home", "size", "start", "slides", "eventful_after")
 
     def __init__(self, table: tuple, source: str, weights: tuple, mechanics):
         self.table = table
@@ -291,6 +298,7 @@ class FlatMoves:
         self.size = mechanics.layout.size
         self.start = tuple(mechanics.start)
         self.slides = Slides(mechanics, weights)
+        self.eventful_after = False
 
     def position(self, placement) -> tuple:
         """(P, occ, KP): a fresh flat position of `placement`."""

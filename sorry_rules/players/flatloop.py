@@ -13,8 +13,9 @@ placement is built where a win condition must be judged (after a pawn reached Ho
 after every move when the variant's win condition is not about Home only; a condition that
 reads Home counts only is judged once per Home counts, counters and seat, then remembered
 per game: `_home_winner`), for the chosen
-move's `Move` where consequences (`after:`: counters, bonus turns) must read it, and at
-the end.
+move's `Move` where consequences (`after:`: counters, bonus turns) must read it (not for a
+move that neither bumps nor slides when every consequence needs a bump or a slide:
+`FlatMoves.eventful_after`), and at the end.
 
 Filters judged on facts of the move (`rules.must_bump`, `filters:`; the only ones a game
 with the flat flavour has) are judged on the candidates (`engine.flatfilters`): the same
@@ -32,7 +33,7 @@ import weakref
 
 from sorry_rules.base.errors import IllegalMoveError
 from sorry_rules.engine.flatfilters import FlatFilters
-from sorry_rules.engine.flatstate import freeze
+from sorry_rules.engine.flatstate import QUIET_CODES, freeze
 from sorry_rules.engine.game import Move, State
 from sorry_rules.engine.mechanics import DRAW_AGAIN
 from sorry_rules.engine.moverules import run_consequences
@@ -154,6 +155,7 @@ def play_flat(game, state, players, max_plies: int, record, on_turn=None, turn_t
     plain_move = getattr(on_turn, "plain_move", None)  # see play_flat's docstring
     forfeit = getattr(on_turn, "forfeit", None)
     after = game.after
+    eventful = flat.eventful_after  # no consequence fires on a move that neither bumps nor slides
     filtered = FlatFilters(game.filters, flat) if game.filters else None
     winner = None
     choices = record.choices if record is not None else []
@@ -178,7 +180,7 @@ def play_flat(game, state, players, max_plies: int, record, on_turn=None, turn_t
         if options:
             candidate = candidates[choice]
             again = candidate[1]
-            if after:
+            if after and not (eventful and candidate[2] in QUIET_CODES):
                 counters, extra = _consequences(after, flat, seats[turn], card, candidate, P, counters)
                 bonus += extra
             if candidate[2] == 0:  # one pawn, no bump, no slide: the common case, inline
