@@ -363,8 +363,9 @@ class FlatWriter(RouteTemplates, CardWriter):
         self.line("tp.sort()")
 
     def visit_MovePawn(self, node):
-        """`move S to D` runs its primitive (codegen's inlined form builds placement tuples)."""
-        self.primitive(node)
+        """`move S to D` as `CardWriter.visit_MovePawn`: the chosen pawns land as a step does
+        (this writer's landings: codes 0, 6, 7)."""
+        CardWriter.visit_MovePawn(self, node)
 
     def visit_Send(self, node):
         """`send S to D` runs its primitive, as `visit_MovePawn`."""
