@@ -73,7 +73,7 @@ def _check_candidates(fast, placement, card, colour) -> None:
 
 
 @pytest.mark.parametrize("spec,rules", CASES, ids=[f"{s.split('/')[-1]}{'+' + r[0] if r else ''}" for s, r in CASES])
-@pytest.mark.parametrize("positions", short_and_full(20, 1500))
+@pytest.mark.parametrize("positions", short_and_full(8, 1500))
 def test_generated_moves_equal_the_interpreter_on_random_positions(spec, rules, positions):
     """Every card, on random positions: the same legal moves in the same order, the same
     states after each of them, and the candidates flavour listing the same moves."""
