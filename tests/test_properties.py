@@ -39,17 +39,17 @@ from sorry_rules.players.protocol import RandomPlayer, view_of
 from .invariants import check_moves, check_outcome, check_state, check_step
 from .randomplay import MAX_PLIES, play_random
 
+@lru_cache(maxsize=None)
+def game_of(name):
+    return load_game(name)  # house overlays extend their base, so each loads by name
+
+
 # Grid variants play a `GridGame` with invariants of its own (tests/test_sequence_properties.py).
-NAMES = [name for name in bundled_names() if isinstance(load_game(name), Game)]
+NAMES = [name for name in bundled_names() if isinstance(game_of(name), Game)]
 GAMES_PER_FILE = 3
 STATEFUL_DEFAULT = 8
 STATEFUL_SOAK = 300
 SOAK_GAMES = int(os.environ.get("SORRY_SOAK_GAMES", "2000"))
-
-
-@lru_cache(maxsize=None)
-def game_of(name):
-    return load_game(name)  # house overlays extend their base, so each loads by name
 
 
 def test_every_bundled_rule_file_loads_and_compiles():
