@@ -213,7 +213,7 @@ def test_a_feature_the_generator_does_not_know_means_no_generated_moves(monkeypa
                                         ("standard", ("house/revenge-7.yaml",)), ("standard", ("house/must-bump.yaml",)),
                                         ("standard", ("house/bump-points.yaml",)), ("standard", ("house/bump-bonus.yaml",)),
                                         ("partnership", ("house/bump-bonus.yaml",))])
-@pytest.mark.parametrize("games", short_and_full(12, 400))
+@pytest.mark.parametrize("games", short_and_full(6, 400))
 def test_the_lean_random_loop_plays_the_reference_games(spec, rules, games):
     """players.fastloop against play_game's own loop on the interpreter: same choices, same
     turns reported (with the same states), same final state, for every seed and player count."""
