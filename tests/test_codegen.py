@@ -284,7 +284,7 @@ GENERATED_OVERLAYS = ["house/bounce-back.yaml", "house/backward-into-safety.yaml
 @pytest.mark.parametrize("spec", TRACK_VARIANTS[:2])
 @pytest.mark.parametrize("overlay", GENERATED_OVERLAYS)
 def test_geometry_marks_selectors_and_splits_are_generated(spec, overlay):
-    game = load_game(spec, (overlay,))
+    game, _ = _pair(spec, (overlay,))  # the game the random-position tests above check
     assert game.fast_moves is not None
     assert all(game.fast_moves.covers(card) for card in range(len(game.card_names)))
     # the one primitive still run by the interpreter inside the generated functions: freeze's `mark`
