@@ -261,14 +261,15 @@ def test_below_at_is_the_random_players_choice():
         assert below_at(base, index, n) == below(stream_at(base, index), n)[1]
 
 
-def test_placement_keys_are_exact():
+@pytest.mark.parametrize("placements", short_and_full(1000, 3000))
+def test_placement_keys_are_exact(placements):
     """Two placements have the same key exactly when they are equal (random legal placements,
     and placements one pawn apart)."""
     for spec in ("standard", "points", str(Path(__file__).parent / "rules" / "six-colours.yaml")):
         game = load_game(spec)
         rnd = Random("keys", spec)
         keys = {}
-        for _ in range(3000):
+        for _ in range(placements):
             placement = random_placement(game, rnd)
             key = game.fast_moves.key(placement)
             assert keys.setdefault(key, placement) == placement
