@@ -316,7 +316,7 @@ def _random_marks(game, placement, seats, rnd: Random) -> tuple:
 
 @pytest.mark.parametrize("spec", TRACK_VARIANTS[:2])
 @pytest.mark.parametrize("overlay", ["house/mercy-start.yaml", "house/freeze.yaml"])
-@pytest.mark.parametrize("positions", short_and_full(60, 1500))
+@pytest.mark.parametrize("positions", short_and_full(30, 1500))
 def test_generated_moves_with_marks_set_equal_the_interpreter(spec, overlay, positions):
     """Random positions with marks set (marked pawns in Start, frozen pawns on the track):
     the same moves (with the marks after each) and the same states after them."""
@@ -346,14 +346,15 @@ SELECTOR_CARDS = {
 
 
 @pytest.mark.parametrize("spec", TRACK_VARIANTS[:2])
-def test_generated_selectors_and_splits_equal_the_interpreter(tmp_path, spec):
+@pytest.mark.parametrize("positions", short_and_full(20, 60))
+def test_generated_selectors_and_splits_equal_the_interpreter(tmp_path, spec, positions):
     path = _write(tmp_path, {"extends": "standard", "cards": SELECTOR_CARDS}, "selectors")
     fast, reference = _pair(spec, (path,))
     assert all(fast.fast_moves.covers(card) for card in range(len(fast.card_names)))
     assert "PRIM" not in fast.fast_moves.source
     rnd = Random("codegen-selectors", spec)
     seats = fast.seats_for(fast.players_max)
-    for _ in range(60):
+    for _ in range(positions):
         placement = random_placement(fast, rnd)
         turn = rnd.below(len(seats))
         for name in SELECTOR_CARDS:
