@@ -73,7 +73,7 @@ def _check_candidates(fast, placement, card, colour) -> None:
 
 
 @pytest.mark.parametrize("spec,rules", CASES, ids=[f"{s.split('/')[-1]}{'+' + r[0] if r else ''}" for s, r in CASES])
-@pytest.mark.parametrize("positions", short_and_full(20, 1500))
+@pytest.mark.parametrize("positions", short_and_full(8, 1500))
 def test_generated_moves_equal_the_interpreter_on_random_positions(spec, rules, positions):
     """Every card, on random positions: the same legal moves in the same order, the same
     states after each of them, and the candidates flavour listing the same moves."""
@@ -213,7 +213,7 @@ def test_a_feature_the_generator_does_not_know_means_no_generated_moves(monkeypa
                                         ("standard", ("house/revenge-7.yaml",)), ("standard", ("house/must-bump.yaml",)),
                                         ("standard", ("house/bump-points.yaml",)), ("standard", ("house/bump-bonus.yaml",)),
                                         ("partnership", ("house/bump-bonus.yaml",))])
-@pytest.mark.parametrize("games", short_and_full(12, 400))
+@pytest.mark.parametrize("games", short_and_full(6, 400))
 def test_the_lean_random_loop_plays_the_reference_games(spec, rules, games):
     """players.fastloop against play_game's own loop on the interpreter: same choices, same
     turns reported (with the same states), same final state, for every seed and player count."""
@@ -261,14 +261,15 @@ def test_below_at_is_the_random_players_choice():
         assert below_at(base, index, n) == below(stream_at(base, index), n)[1]
 
 
-def test_placement_keys_are_exact():
+@pytest.mark.parametrize("placements", short_and_full(1000, 3000))
+def test_placement_keys_are_exact(placements):
     """Two placements have the same key exactly when they are equal (random legal placements,
     and placements one pawn apart)."""
     for spec in ("standard", "points", str(Path(__file__).parent / "rules" / "six-colours.yaml")):
         game = load_game(spec)
         rnd = Random("keys", spec)
         keys = {}
-        for _ in range(3000):
+        for _ in range(placements):
             placement = random_placement(game, rnd)
             key = game.fast_moves.key(placement)
             assert keys.setdefault(key, placement) == placement
@@ -284,7 +285,7 @@ GENERATED_OVERLAYS = ["house/bounce-back.yaml", "house/backward-into-safety.yaml
 @pytest.mark.parametrize("spec", TRACK_VARIANTS[:2])
 @pytest.mark.parametrize("overlay", GENERATED_OVERLAYS)
 def test_geometry_marks_selectors_and_splits_are_generated(spec, overlay):
-    game = load_game(spec, (overlay,))
+    game, _ = _pair(spec, (overlay,))  # the game the random-position tests above check
     assert game.fast_moves is not None
     assert all(game.fast_moves.covers(card) for card in range(len(game.card_names)))
     # the one primitive still run by the interpreter inside the generated functions: freeze's `mark`
@@ -315,7 +316,7 @@ def _random_marks(game, placement, seats, rnd: Random) -> tuple:
 
 @pytest.mark.parametrize("spec", TRACK_VARIANTS[:2])
 @pytest.mark.parametrize("overlay", ["house/mercy-start.yaml", "house/freeze.yaml"])
-@pytest.mark.parametrize("positions", short_and_full(60, 1500))
+@pytest.mark.parametrize("positions", short_and_full(30, 1500))
 def test_generated_moves_with_marks_set_equal_the_interpreter(spec, overlay, positions):
     """Random positions with marks set (marked pawns in Start, frozen pawns on the track):
     the same moves (with the marks after each) and the same states after them."""
@@ -345,14 +346,15 @@ SELECTOR_CARDS = {
 
 
 @pytest.mark.parametrize("spec", TRACK_VARIANTS[:2])
-def test_generated_selectors_and_splits_equal_the_interpreter(tmp_path, spec):
+@pytest.mark.parametrize("positions", short_and_full(20, 60))
+def test_generated_selectors_and_splits_equal_the_interpreter(tmp_path, spec, positions):
     path = _write(tmp_path, {"extends": "standard", "cards": SELECTOR_CARDS}, "selectors")
     fast, reference = _pair(spec, (path,))
     assert all(fast.fast_moves.covers(card) for card in range(len(fast.card_names)))
     assert "PRIM" not in fast.fast_moves.source
     rnd = Random("codegen-selectors", spec)
     seats = fast.seats_for(fast.players_max)
-    for _ in range(60):
+    for _ in range(positions):
         placement = random_placement(fast, rnd)
         turn = rnd.below(len(seats))
         for name in SELECTOR_CARDS:

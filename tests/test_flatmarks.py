@@ -100,7 +100,7 @@ def _play(game, loop, seed: int, players: int) -> tuple:
 
 
 @pytest.mark.parametrize("spec,rules", CASES, ids=IDS)
-@pytest.mark.parametrize("games", short_and_full(4, 200))
+@pytest.mark.parametrize("games", short_and_full(3, 200))
 def test_the_flat_loop_plays_marks_games_as_fastloop_and_the_interpreter(spec, rules, games):
     game, reference = _games(spec, rules)
     won = 0

@@ -14,6 +14,7 @@ The standalone `tools/fuzz_rules.py --seconds N` runs the same cases for a given
 
 from __future__ import annotations
 
+import functools
 import os
 import random
 
@@ -28,7 +29,15 @@ from . import fuzzlib as F
 from .sizes import short_and_full
 
 SLOW_CASES = int(os.environ.get("SORRY_FUZZ_CASES", "20000"))
-GRAMMAR = F.DslGenerator()
+
+
+@functools.lru_cache(maxsize=None)
+def _grammar() -> F.DslGenerator:
+    """The grammar-derived generator, built by the first test that uses it (building it reads
+    the lark grammar: not done at collection, which every test process runs)."""
+    return F.DslGenerator()
+
+
 TYPED = F.TypedGenerator()
 FILES = F.bundled_files()
 NAMES = sorted(FILES)
@@ -46,7 +55,7 @@ def _fail_on(finding):
 def _sentence(data):
     chooser = F.DataChooser(data)
     start = chooser.choice(["effect", "expr"])
-    return start, GRAMMAR.text(chooser, start, chooser.integer(1, 9))
+    return start, _grammar().text(chooser, start, chooser.integer(1, 9))
 
 
 def _sentence_case(data):
@@ -115,7 +124,7 @@ def _overlay_case(data):
         text = TYPED.effect(chooser, chooser.integer(1, 4)) if start == "effect" else \
             TYPED.expr(chooser, chooser.choice([bool, int]), chooser.integer(1, 4))
     else:
-        text = GRAMMAR.text(chooser, start, chooser.integer(1, 7))
+        text = _grammar().text(chooser, start, chooser.integer(1, 7))
     if chooser.chance(30):
         text = F.mutate_text(chooser, text)
     slot = chooser.choice(["win", "points"])

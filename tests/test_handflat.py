@@ -8,6 +8,8 @@ written to make the policies frequent (tests/test_handloop.py's overlays) or the
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 
 from sorry_rules.compiler import load_game
@@ -62,12 +64,19 @@ def _play(game, seed: int, players: int, player_type, max_plies: int | None):
     return final, record.choices, record.finished
 
 
+@functools.lru_cache(maxsize=None)
+def _games(spec, rules) -> tuple:
+    """(generated, reference): the second with the interpreter alone (loaded once per test
+    process: `_check` only plays them)."""
+    reference = load_game(spec, rules)
+    reference.use_fast_moves(None)
+    return load_game(spec, rules), reference
+
+
 def _check(spec, rules, games: int, counted, max_plies=None) -> int:
     """Every seed: handflat's game = play_game's own loop over the generated moves (and = the
     interpreter's: every seed of a long run, the first of a short one). Returns the plies played."""
-    fast = load_game(spec, rules)
-    reference = load_game(spec, rules)
-    reference.use_fast_moves(None)
+    fast, reference = _games(spec, rules)
     plies = 0
     for seed in range(games):
         players = fast.players_min + seed % (fast.players_max - fast.players_min + 1)

@@ -95,7 +95,7 @@ def _check_same_games(fast, reference, games: int, max_plies: int | None = None)
 
 
 @pytest.mark.parametrize("spec,rules", CASES, ids=[f"{s}{''.join('+' + r for r in rules)}" for s, rules in CASES])
-@pytest.mark.parametrize("games", short_and_full(4, 200))
+@pytest.mark.parametrize("games", short_and_full(3, 200))
 def test_the_hand_loop_plays_the_reference_games(spec, rules, games):
     fast, reference = _games(spec, rules)
     assert fast.fast_moves is not None and fast.features() <= COVERED

@@ -144,7 +144,7 @@ def _games(game, players, count, seed0=0):
         yield final
 
 
-@pytest.mark.parametrize("games", short_and_full(2, 15))
+@pytest.mark.parametrize("games", short_and_full(1, 15))
 @pytest.mark.parametrize("name", [n for n in HOUSE if n != "house/split-7-any.yaml"])
 def test_seeded_games_with_each_overlay(name, games):
     """Every overlay plays full games (standard base, 4 players; 15 in the full run) keeping

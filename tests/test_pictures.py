@@ -10,6 +10,7 @@ line per sequence made, every move of a replayed game in the page.
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import json
 from collections import Counter
@@ -108,9 +109,16 @@ def _check_grid(game, state, text: str) -> None:
                              if grid.sequences(chips_of)})
 
 
+@functools.lru_cache(maxsize=None)
+def _game(spec):
+    """The game of a rule file, loaded once per test process for the tests that only draw it
+    and play copies of its states (every rule file's board and replay page)."""
+    return load_game(spec, ())
+
+
 @pytest.mark.parametrize("spec", BUNDLED + TEST_RULES)
 def test_the_board_of_every_rule_file_shows_every_square_and_piece(spec):
-    game = load_game(spec, ())
+    game = _game(spec)
     for state in (game.new_game(1, players=game.players_max if not _is_grid(game) else game.players_min), _played(game, 3, 120)):
         if _is_grid(game):
             _check_grid(game, state, gridboard.board_svg(game, state))
@@ -288,7 +296,7 @@ def test_replay_html_holds_every_move_of_a_saved_game(tmp_path):
 def test_the_replay_page_of_every_rule_file_holds_every_move(spec):
     from sorry_rules.authoring.gridoracle import describe_grid_move
 
-    game = load_game(spec, ())
+    game = _game(spec)
     if _is_grid(game):
         start = state = game.new_game(4, players=game.players_min)
         choosers = [Random(4, s) for s in range(len(state.seats))]

@@ -42,14 +42,19 @@ def _read(path: Path):
     return data, smap
 
 
-@lru_cache(maxsize=None)
 def _game(path: Path, rules: tuple):
     """The game of a scenario file with `rules` overlays (applied like --rule), then the
-    file's inline `overlay:`."""
-    data, smap = _read(path)
-    layers = ((data["overlay"], smap),) if data.get("overlay") else ()
-    loaded = load_variant(_spec(path, data["variant"]), rules=[_spec(path, r) for r in rules], layers=layers)
-    game, _ = compile_variant(loaded)
+    file's inline `overlay:`. Files naming the same variant and overlays, without an inline
+    overlay, share one game (scenarios only read it)."""
+    data, _ = _read(path)
+    return _compiled(_spec(path, data["variant"]), tuple(_spec(path, r) for r in rules),
+                     path if data.get("overlay") else None)
+
+
+@lru_cache(maxsize=None)
+def _compiled(variant: str, rules: tuple, inline: Path | None):
+    layers = ((_read(inline)[0]["overlay"], _read(inline)[1]),) if inline is not None else ()
+    game, _ = compile_variant(load_variant(variant, rules=list(rules), layers=layers))
     return game
 
 

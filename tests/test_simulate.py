@@ -489,10 +489,10 @@ def test_counter_means_per_player_with_intervals():
     assert made["mean"] == pytest.approx(sum(totals) / games / players)
     assert made["ci95"][0] < made["mean"] < made["ci95"][1]
     assert _figures(_json(*base, "--jobs", 2)) == _figures(report)
-    assert "counters" not in _json("simulate", "--games", 3, "--players", 2)
-    text = _invoke(*base).output
+    assert "counters" not in _json("simulate", "--games", 3, "--players", 2, "--jobs", 1)
+    text = _invoke(*base, "--jobs", 1).output
     assert f"bumps made {made['mean']:.2f} [" in text
     compared = _json("compare", "points", "points+house/bump-points.yaml", "--games", games, "--players", players,
-                     "--seed", seed)
+                     "--seed", seed, "--jobs", 1)
     row = next(r for r in compared["tests"] if r["metric"] == "bumps made per player")
     assert row["a"] is None and row["b"] == pytest.approx(made["mean"])
