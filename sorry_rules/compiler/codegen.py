@@ -820,7 +820,6 @@ def generate_functions(mechanics, programs, card_asts, pawns: int, kinds: tuple 
     """`generate`, with the source cut into one piece per generated function: `chunks` maps
     `m<card>_<colour>` and `s<card>_<colour>` to the source of that function and of the probes
     it calls (each piece can be compiled alone; joined in order they are `generate`'s source)."""
-    _check_size(mechanics, programs, card_asts, kinds)
     module = GeneratedModule(mechanics, kinds)
     weights = placement_weights(mechanics.layout, pawns)
     for c, row in enumerate(weights):
@@ -847,20 +846,6 @@ def generate_functions(mechanics, programs, card_asts, pawns: int, kinds: tuple 
         chunks.update(pieces)
         covered.append(True)
     return chunks, module.constants, tuple(covered)
-
-
-def _check_size(mechanics, programs, card_asts, kinds: tuple = ()) -> None:
-    """TooLarge when one function per card, times the colours and the two flavours, already
-    exceeds MAX_GENERATED_LINES (a cheap first look before writing everything)."""
-    scratch = GeneratedModule(mechanics, kinds)
-    estimate = 0
-    for card, ast in enumerate(card_asts):
-        try:
-            estimate += len(CardWriter(scratch, mechanics, programs, card, 0).function(ast)) * 2 * mechanics.layout.C
-        except Unsupported:
-            continue
-        if estimate > MAX_GENERATED_LINES:
-            raise TooLarge
 
 
 @functools.lru_cache(maxsize=4096)
