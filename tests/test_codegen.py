@@ -389,3 +389,19 @@ def test_hostile_names_never_reach_geometry_marks_or_selector_templates(tmp_path
     assert sources[0] == sources[1]
     for name in (*HOSTILE, "mercy_x", "frozen_x", "'"):
         assert name not in sources[1]
+
+
+def test_generated_source_is_bounded_and_a_game_past_the_bound_plays_interpreted(monkeypatch):
+    """The writers stop at MAX_GENERATED_LINES (base.limits): past it a game gets no generated
+    functions (no flavour) and plays the interpreter's moves, the same games."""
+    from sorry_rules.compiler import codegen, loopgen
+
+    reference = _pair("standard", ())[1]
+    monkeypatch.setattr(codegen, "MAX_GENERATED_LINES", 200)
+    monkeypatch.setattr(loopgen, "MAX_GENERATED_LINES", 200)
+    small = load_game("standard")
+    assert small.fast_moves is None
+    for seed in range(2):
+        players = [RandomPlayer(seed, s) for s in range(4)]
+        assert play_game(small, small.new_game(seed, players=4), players) == \
+            play_game(reference, reference.new_game(seed, players=4), players)
