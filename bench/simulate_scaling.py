@@ -4,8 +4,8 @@
 For each job count it times `sorry_rules.simulation.simexec.run` (exactly what `sorry-play simulate`
 runs, without the report) on the same seeded games. Rounds are interleaved (each round runs
 1 job, then 2 jobs), `--repeats` rounds, and each figure is the median over the rounds. The
-wall time includes starting the worker processes (spawn) and compiling the variant in each,
-as a user would see it; use enough games that this is small. With `--dask ADDRESS` (or
+wall time includes starting the worker processes (forked on Linux, with the variant compiled;
+else spawned, each compiling it), as a user would see it; use enough games that this is small. With `--dask ADDRESS` (or
 `--dask local`: a LocalCluster started for each run) the 2-job rounds run on Dask.
 
     efficiency = rate(2 jobs) / (2 * rate(1 job))      (1.0 = perfect scaling)
