@@ -799,9 +799,11 @@ class FlatWriter(RouteTemplates, CardWriter):
         self.line("    if KB is None:")
         self.line("        KB = KEY(P) - KP")
         self.line("    key = KEY(r) - KB")
+        self.primitive_key()
         self.line("    if key not in S:")
         self.line("        S.add(key)")
         self.line("        out.append((key, da, 1, r, e))")
+        self.primitive_listed()
         self.line("elif f & PASS:")
         self.line(f"    S = {passes[1]} if da else {passes[0]}")
         self.line("    if KP not in S:")
@@ -810,6 +812,12 @@ class FlatWriter(RouteTemplates, CardWriter):
         self.line("else:")
         self.line("    spare |= f")
         self.indent(-1)
+
+    def primitive_key(self) -> None:
+        """Lines that change `key` of a primitive's outcome `r, e` before it is looked up (none here)."""
+
+    def primitive_listed(self) -> None:
+        """Lines run once a primitive's outcome was listed (none here)."""
 
     def function(self, ast, name: str | None = None) -> list[str]:
         self.visit(ast)

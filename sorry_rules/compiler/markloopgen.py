@@ -116,44 +116,15 @@ class MarkedFlatWriter(FlatWriter):
             self.line(f"    out.append((key, {da}, {payload}))")
         self.indent(-1)
 
-    def primitive(self, node) -> None:
-        """`FlatWriter.primitive` on the marked board, an outcome keyed by its marks too."""
-        if self.probe:
-            super().primitive(node)
-            return
-        index = len([k for k in self.module.constants if k.startswith("PRIM")])
-        name = self.module.constant(f"PRIM{index}", self.programs.effect(node))
-        self.need_board()
-        self.line(f"for r, e, f in {name}({int(self.player)}, B):")
-        self.indent(1)
-        if self.counts:
-            self.line("n += 1")
-        if self.flags:
-            self.line(f"f |= {int(self.flags)}")
-        self.line("da = bool(f & DRAW_AGAIN)")
-        moves = (self.seen_set("m", 0), self.seen_set("m", 1))
-        passes = (self.seen_set("p", 0), self.seen_set("p", 1))
-        self.line("if e:")
-        self.line(f"    S = {moves[1]} if da else {moves[0]}")
-        self.line("    if KB is None:")
-        self.line("        KB = KEY(P) - KP")
-        self.line("    key = KEY(r) - KB")
+    def primitive_key(self) -> None:
+        """`FlatWriter.primitive` on the marked board: an outcome keyed by its marks too."""
         self.line("    mk = MK(M, e, r)")
         self.line("    if mk is not M and mk != M:")
         self.line("        key = (key, mk, CARRY_EVENTS(e))")
-        self.line("    if key not in S:")
-        self.line("        S.add(key)")
-        self.line("        out.append((key, da, 1, r, e))")
+
+    def primitive_listed(self) -> None:
         if self.single:  # a sorry, switch or split the shields hand to the interpreter: against the templates' outcomes
             self.line("        dup = True")
-        self.line("elif f & PASS:")
-        self.line(f"    S = {passes[1]} if da else {passes[0]}")
-        self.line("    if KP not in S:")
-        self.line("        S.add(KP)")
-        self.line("        out.append((KP, da, 5))")
-        self.line("else:")
-        self.line("    spare |= f")
-        self.indent(-1)
 
     # ---- shields: steps and landings -----------------------------------------------------------
     def step(self, node, direction: str, kind: str, step: str) -> None:
