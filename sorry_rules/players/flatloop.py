@@ -42,7 +42,7 @@ from sorry_rules.players import fastloop
 
 _PLAIN = frozenset({"board:track", "turn:draw", "after", "counters", "filters", "geometry"})
 
-#: per game: (Home counts, counters, seats, seat) -> `_winner`'s answer, for a game whose win
+#: per game: (Home counts, counters, seats, seat) -> `winner_from`'s answer, for a game whose win
 #: condition reads Home counts only (`Game.win_on_home_only`); cleared when it grows large
 _HOME_WINS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _HOME_WINS_MAX = 4096
@@ -83,7 +83,7 @@ def _setup_wins(game, seats) -> bool:
     return known[seats]
 
 
-def _refill(rng: int, discard: list) -> tuple:
+def refill(rng: int, discard: list) -> tuple:
     """(rng, pile, discard) once the pile ran out: the discards shuffled as `Game.draw` does."""
     if not discard:
         raise IllegalMoveError("the draw pile and the discards are both empty")
@@ -91,24 +91,24 @@ def _refill(rng: int, discard: list) -> tuple:
     return rng, list(pile), []
 
 
-def _winner(game, seats, seat: int, placement, counters):
+def winner_from(game, seats, seat: int, placement, counters, marks=()):
     """The first seat from `seat` on whose win condition holds (as `Game.apply`), or None."""
     count = len(seats)
     for k in range(count):
-        if game.win_holds(seats[(seat + k) % count], placement, counters):
+        if game.win_holds(seats[(seat + k) % count], placement, counters, marks):
             return (seat + k) % count
     return None
 
 
 def _home_winner(game, seats, seat: int, P, home, counters, known: dict):
-    """`_winner` where the win condition reads Home counts only (`Game.win_on_home_only`):
+    """`winner_from` where the win condition reads Home counts only (`Game.win_on_home_only`):
     the same answer, remembered in `known` per (Home counts, counters, seats, seat)."""
     key = (tuple([squares.count(h) for squares, h in zip(P, home)]), counters, seats, seat)
     winner = known.get(key, known)
     if winner is known:
         if len(known) >= _HOME_WINS_MAX:
             known.clear()
-        winner = known[key] = _winner(game, seats, seat, freeze(P), counters)
+        winner = known[key] = winner_from(game, seats, seat, freeze(P), counters)
     return winner
 
 
@@ -162,7 +162,7 @@ def play_flat(game, state, players, max_plies: int, record, on_turn=None, turn_t
     functions = by_seat[turn]
     while winner is None and plies < max_plies:
         if not pile:
-            rng, pile, discard = _refill(rng, discard)
+            rng, pile, discard = refill(rng, discard)
         card = pile.pop()
         discard.append(card)
         candidates, flags = functions[card](P, occ, 0)  # keys relative to this position
@@ -195,7 +195,7 @@ def play_flat(game, state, players, max_plies: int, record, on_turn=None, turn_t
                 judge = apply(candidate, P, occ) or (check_always and candidate[2] != 5)
             if judge:
                 if known is None:
-                    winner = _winner(game, seats, turn, freeze(P), counters)
+                    winner = winner_from(game, seats, turn, freeze(P), counters)
                 else:
                     winner = _home_winner(game, seats, turn, P, home, counters, known)
         else:

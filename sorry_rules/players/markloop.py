@@ -22,15 +22,15 @@ state's marks keep to its modes (`engine.flatmarks.fits`) and there is no `on_tu
 
 from __future__ import annotations
 
-from sorry_rules.base.errors import IllegalMoveError
 from sorry_rules.engine.flatmarks import MARK_CODE, QUIET_CODES, fits
 from sorry_rules.engine.flatstate import freeze
 from sorry_rules.engine.game import State
 from sorry_rules.engine.marks import consequence_marks, turn_begins
 from sorry_rules.engine.mechanics import DRAW_AGAIN
 from sorry_rules.engine.moverules import run_consequences
-from sorry_rules.engine.rng import below_at, shuffled
+from sorry_rules.engine.rng import below_at
 from sorry_rules.players import fastloop
+from sorry_rules.players.flatloop import refill, winner_from
 
 
 def applies(game, state, players, on_turn) -> bool:
@@ -39,23 +39,6 @@ def applies(game, state, players, on_turn) -> bool:
         return False
     flat = game.fast_moves.flat_marked
     return flat is not None and fits(flat.modes, game.layout, state.marks)
-
-
-def _refill(rng: int, discard: list) -> tuple:
-    """(rng, pile, discard) once the pile ran out: the discards shuffled as `Game.draw` does."""
-    if not discard:
-        raise IllegalMoveError("the draw pile and the discards are both empty")
-    rng, pile = shuffled(rng, discard)
-    return rng, list(pile), []
-
-
-def _winner(game, seats, seat: int, placement, counters, marks):
-    """The first seat from `seat` on whose win condition holds (as `Game.apply`), or None."""
-    count = len(seats)
-    for k in range(count):
-        if game.win_holds(seats[(seat + k) % count], placement, counters, marks):
-            return (seat + k) % count
-    return None
 
 
 def _consequences(game, flat, colour: int, card: int, candidate: tuple, P, counters, marks: tuple) -> tuple:
@@ -92,7 +75,7 @@ def play_marked(game, state, players, max_plies: int, record) -> State:
     functions = by_seat[turn]
     while winner is None and plies < max_plies:
         if not pile:
-            rng, pile, discard = _refill(rng, discard)
+            rng, pile, discard = refill(rng, discard)
         card = pile.pop()
         discard.append(card)
         candidates, flags = functions[card](P, occ, 0, marks)
@@ -120,7 +103,7 @@ def play_marked(game, state, players, max_plies: int, record) -> State:
             else:
                 judge = apply(candidate, P, occ) or (check_always and code != 5)
             if judge:
-                winner = _winner(game, seats, turn, freeze(P), counters, marks)
+                winner = winner_from(game, seats, turn, freeze(P), counters, marks)
         else:
             again = flags & DRAW_AGAIN
         choices.append(choice)
