@@ -871,9 +871,11 @@ class FlatProbe(FlatWriter):
         return head + self.body + ["    return False", ""] + self.extra
 
 
-def generate(mechanics, programs, card_asts, pawns: int) -> tuple[str, dict, tuple]:
-    """(source, constants, covered) of the flat flavour, as `codegen.generate`."""
-    module = FlatModule(mechanics, pawns)
+def generate(mechanics, programs, card_asts, pawns: int, module=None, writer=None) -> tuple[str, dict, tuple]:
+    """(source, constants, covered) of the flat flavour, as `codegen.generate`; `module` and
+    `writer` (a `FlatModule` and a `FlatWriter` class) are another flavour's (marks)."""
+    module = FlatModule(mechanics, pawns) if module is None else module
+    writer = FlatWriter if writer is None else writer
     weights = placement_weights(mechanics.layout, pawns)
     for c, row in enumerate(weights):
         module.constant(f"E{c}", row)
@@ -881,11 +883,10 @@ def generate(mechanics, programs, card_asts, pawns: int) -> tuple[str, dict, tup
     covered = []
     for card, ast in enumerate(card_asts):
         lines = []
-        sources = _Sources()
-        sources.visit(ast)
+        sources = effect_sources(ast)
         try:
             for player in range(mechanics.layout.C):
-                lines += FlatWriter(module, mechanics, programs, card, player, ast, sources).function(ast)
+                lines += writer(module, mechanics, programs, card, player, ast, sources).function(ast)
                 if len(module.lines) + len(lines) > MAX_GENERATED_LINES:
                     raise TooLarge
         except Unsupported:

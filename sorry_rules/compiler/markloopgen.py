@@ -35,12 +35,12 @@ import functools
 import re
 
 from sorry_rules import dsl
-from sorry_rules.base.limits import MAX_GENERATED_LINES
 from sorry_rules.compiler.codegen import COVERED, TooLarge, Unsupported
-from sorry_rules.compiler.loopgen import FlatModule, FlatProbe, FlatWriter, effect_sources, needs_bump_or_slide
+from sorry_rules.compiler import loopgen
+from sorry_rules.compiler.loopgen import FlatModule, FlatProbe, FlatWriter, needs_bump_or_slide
 from sorry_rules.engine import flatmarks
 from sorry_rules.compiler.selectors import compile_selector
-from sorry_rules.engine.fastmoves import namespace, placement_key, placement_weights
+from sorry_rules.engine.fastmoves import namespace, placement_key
 from sorry_rules.engine.flatstate import flat_namespace
 from sorry_rules.engine.marks import zone
 from sorry_rules.engine.mechanics import DRAW_AGAIN
@@ -316,25 +316,7 @@ def generate(mechanics, programs, card_asts, pawns: int, kinds: tuple, kind_mode
     """(source, constants, covered) of the flat flavour with marks, as `loopgen.generate`."""
     module = MarkedFlatModule(mechanics, pawns, kind_modes)
     module.kinds = tuple(kinds)
-    weights = placement_weights(mechanics.layout, pawns)
-    for c, row in enumerate(weights):
-        module.constant(f"E{c}", row)
-    module.constant("ES", weights)
-    covered = []
-    for card, ast in enumerate(card_asts):
-        lines = []
-        sources = effect_sources(ast)
-        try:
-            for player in range(mechanics.layout.C):
-                lines += MarkedFlatWriter(module, mechanics, programs, card, player, ast, sources).function(ast)
-                if len(module.lines) + len(lines) > MAX_GENERATED_LINES:
-                    raise TooLarge
-        except Unsupported:
-            covered.append(False)
-            continue
-        module.lines += lines
-        covered.append(True)
-    return "\n".join(module.lines) + "\n", module.constants, tuple(covered)
+    return loopgen.generate(mechanics, programs, card_asts, pawns, module, MarkedFlatWriter)
 
 
 @functools.lru_cache(maxsize=16)
