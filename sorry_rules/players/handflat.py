@@ -56,7 +56,7 @@ def applies(game, on_turn) -> bool:
     return on_turn is None and game.fast_moves.flat is not None and not game.filters and not game.after
 
 
-class _Deck:
+class Deck:
     """The draw pile (the next card last) and the discards as lists that are never replaced
     (a loop may hold them), the RNG that reshuffles the discards (`engine.game.take_card`)."""
 
@@ -230,7 +230,7 @@ def play(game, state: State, players, max_plies: int, record) -> State:
     return loop(game, state, [player.base for player in players], choices, max_plies)
 
 
-def _final(state: State, P, hands, deck: _Deck, turn: int, winner, plies: int, bonus: int, redraws: int) -> State:
+def _final(state: State, P, hands, deck: Deck, turn: int, winner, plies: int, bonus: int, redraws: int) -> State:
     hands = tuple(tuple(hand) for hand in hands) if hands is not None else None
     return State(freeze(P), state.seats, turn, None, hands, tuple(deck.pile), tuple(deck.discard), deck.rng, winner, plies,
                  state.counters, bonus, state.marks, (), redraws)
@@ -239,7 +239,7 @@ def _final(state: State, P, hands, deck: _Deck, turn: int, winner, plies: int, b
 def _play_hands(game, state: State, bases: list, choices: list, max_plies: int) -> State:
     """The loop for hand play: every distinct card of the hand listed, then the actions; a
     stuck hand redraws or discards. A candidate moving one pawn (code 0) is played inline."""
-    flat, turns, deck = game.fast_moves.flat, _Turns(game, state), _Deck(state)
+    flat, turns, deck = game.fast_moves.flat, _Turns(game, state), Deck(state)
     seats, may_pass, check_always, home = state.seats, game.fast_moves.passes, turns.check_always, flat.home
     pass_cards = frozenset(card for card, passes in enumerate(may_pass) if passes)
     by_seat = [tuple(row[colour] for row in flat.table) for colour in seats]
@@ -297,7 +297,7 @@ def _play_hands(game, state: State, bases: list, choices: list, max_plies: int) 
     return _final(state, P, hands, deck, turn, winner, plies, bonus, redraws)
 
 
-def _play_cards(play: tuple, hand: list, deck: _Deck) -> tuple[bool, bool]:
+def _play_cards(play: tuple, hand: list, deck: Deck) -> tuple[bool, bool]:
     """Play an action or a stuck play `(card, others, draw_again, kind)` from `hand`: the
     cards discarded, the hand refilled; (draw again, whether it was a redraw)."""
     card, others, again, kind = play
@@ -311,7 +311,7 @@ def _play_cards(play: tuple, hand: list, deck: _Deck) -> tuple[bool, bool]:
 def _play_draws(game, state: State, bases: list, choices: list, max_plies: int) -> State:
     """The loop for draw play with turn policies: `turn.take` cards drawn (the distinct ones
     listed together), a stuck turn redraws or forfeits."""
-    flat, turns, deck = game.fast_moves.flat, _Turns(game, state), _Deck(state)
+    flat, turns, deck = game.fast_moves.flat, _Turns(game, state), Deck(state)
     seats, may_pass, check_always, take = state.seats, game.fast_moves.passes, turns.check_always, game.take
     by_seat = [tuple(row[colour] for row in flat.table) for colour in seats]
     P, occ, _ = flat.position(state.placement)

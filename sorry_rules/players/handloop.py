@@ -33,12 +33,11 @@ from __future__ import annotations
 
 from operator import itemgetter
 
-from sorry_rules.base.errors import IllegalMoveError
 from sorry_rules.engine.fastmoves import PASS_CODE
 from sorry_rules.engine.flatstate import freeze
 from sorry_rules.engine.game import Move, State
 from sorry_rules.engine.moverules import run_consequences
-from sorry_rules.engine.rng import below_at, shuffled
+from sorry_rules.engine.rng import below_at
 from sorry_rules.engine.turnpolicy import REDRAW, action_moves
 from sorry_rules.players import fastloop, handflat
 from sorry_rules.players.fastloop import reaches_home, setup_wins
@@ -52,37 +51,6 @@ def applies(game, state, players) -> bool:
     """Whether `play_random` plays this game: random players only, every card generated, no
     card waiting, no feature but those it covers."""
     return fastloop.lean_loop_applies(game, state, players, _COVERED)
-
-
-class _Deck:
-    """The draw pile (the next card last) and the discards as lists, and the RNG that
-    reshuffles the discards into a new pile (`engine.game.take_card`)."""
-
-    __slots__ = ("pile", "discard", "rng")
-
-    def __init__(self, state: State):
-        self.pile, self.discard, self.rng = list(state.pile), list(state.discard), state.rng
-
-    def take(self):
-        """The top card, None when the pile and the discards are both empty."""
-        if not self.pile:
-            if not self.discard:
-                return None
-            self.rng, pile = shuffled(self.rng, self.discard)
-            self.pile, self.discard = list(pile), []
-        return self.pile.pop()
-
-    def draw(self, n: int) -> list:
-        """`n` cards one by one (`Game.draw`, `turnpolicy.take_cards`); an error when none is left."""
-        cards = []
-        for _ in range(n):
-            card = self.take()
-            if card is None:
-                break
-            cards.append(card)
-        if not cards:
-            raise IllegalMoveError("the draw pile and the discards are both empty")
-        return cards
 
 
 def _playable(select, may_pass, cards, args: tuple) -> tuple[list, int]:
@@ -126,7 +94,7 @@ class _Run:
         self.placement, self.seats, self.turn, self.plies = state.placement, state.seats, state.turn, state.plies
         self.counters, self.bonus, self.marks, self.redraws = state.counters, state.bonus, state.marks, state.redraws
         self.winner = None
-        self.deck = _Deck(state)
+        self.deck = handflat.Deck(state)
         self.hands = [list(hand) for hand in state.hands] if state.hands is not None else None
         fast = game.fast_moves
         self.key = fast.key(self.placement)
