@@ -286,14 +286,8 @@ def _play_hands(game, state: State, bases: list, choices: list, max_plies: int) 
             if judge:
                 winner = turns.winner(turn, P)
             again, redrew = candidate[1], False
-        if winner is not None or again:
-            redraws = redraws + redrew if turns.redraw is not None else 0
-        elif bonus:
-            bonus -= 1
-            redraws = redraws + redrew if turns.redraw is not None else 0
-        else:
-            turn = (turn + 1) % count
-            redraws = 0
+        turn, bonus, redraws = _after_ply(turn, count, bonus, redraws, redrew, winner is not None or again,
+                                          turns.redraw is not None)
     return _final(state, P, hands, deck, turn, winner, plies, bonus, redraws)
 
 
@@ -346,15 +340,19 @@ def _play_draws(game, state: State, bases: list, choices: list, max_plies: int) 
         if len(drawn) > 1:
             drawn.remove(card)
             discard.extend(drawn)
-        if winner is not None or again:
-            redraws = redraws + redrew if turns.redraw is not None else 0
-        elif bonus:
-            bonus -= 1
-            redraws = redraws + redrew if turns.redraw is not None else 0
-        else:
-            turn = (turn + 1) % count
-            redraws = 0
+        turn, bonus, redraws = _after_ply(turn, count, bonus, redraws, redrew, winner is not None or again,
+                                          turns.redraw is not None)
     return _final(state, P, None, deck, turn, winner, plies, bonus, redraws)
+
+
+def _after_ply(turn: int, count: int, bonus: int, redraws: int, redrew: bool, stays: bool,
+               counts_redraws: bool) -> tuple[int, int, int]:
+    """(turn, bonus, redraws) after a ply: the same seat when it `stays` (it won, or its card
+    draws again) or a bonus turn is left (one is used), else the next seat; the seat's redraws
+    so far go on while it keeps the turn (when the variant counts them), else start at 0."""
+    if stays or bonus:
+        return turn, bonus - (not stays), redraws + redrew if counts_redraws else 0
+    return (turn + 1) % count, bonus, 0
 
 
 def _played(flat, candidate: tuple, P: list, occ: list) -> bool:
