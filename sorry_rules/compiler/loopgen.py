@@ -603,20 +603,34 @@ class FlatWriter(RouteTemplates, CardWriter):
         self.emit_move("rl[0]", "rl[1]")
         self.indent(-6)
         self.line("                    continue")
-        self.line("        occ[sq1] = -1")
-        self.line("        if pre is not None:")
-        self.line("            for o, s in pre:")
-        self.line("                occ[s] = -1")
-        self.line(f"        if end1 < {X}:")
-        self.line(f"            occ[end1] = {c1}")
+        self.indent(2)  # split_second_part writes its own 8 spaces
+        self.with_first_part(c1, X, lambda c2: self.at_depth(-2, self.split_second_part, c1, c2, rows, X))
+        self.indent(-2)
+
+    def at_depth(self, by: int, write, *args) -> None:
+        """`write(*args)` with the indentation changed by `by` levels."""
+        self.indent(by)
+        write(*args)
+        self.indent(-by)
+
+    def with_first_part(self, c1: int, X: int, second) -> None:
+        """Lines that play a split's first part on the occupancy (its pawn off `sq1`, the pawns
+        it sends back `pre` off their squares, the pawn on `end1`), `second(c2)`'s lines for
+        each colour the second part may move, then the occupancy as it was."""
+        self.line("occ[sq1] = -1")
+        self.line("if pre is not None:")
+        self.line("    for o, s in pre:")
+        self.line("        occ[s] = -1")
+        self.line(f"if end1 < {X}:")
+        self.line(f"    occ[end1] = {c1}")
         for c2 in self.colours:
-            self.split_second_part(c1, int(c2), rows, X)
-        self.line(f"        if end1 < {X}:")
-        self.line("            occ[end1] = -1")
-        self.line("        if pre is not None:")
-        self.line("            for o, s in pre:")
-        self.line("                occ[s] = o")
-        self.line(f"        occ[sq1] = {c1}")
+            second(int(c2))
+        self.line(f"if end1 < {X}:")
+        self.line("    occ[end1] = -1")
+        self.line("if pre is not None:")
+        self.line("    for o, s in pre:")
+        self.line("        occ[s] = o")
+        self.line(f"occ[sq1] = {c1}")
 
     def split_second_part(self, c1: int, c2: int, rows: dict, X: int) -> None:
         """The second part by a colour-c2 pawn once c1's pawn went sq1 -> end1 (occ shows it)."""

@@ -175,20 +175,7 @@ class RouteTemplates:
         self.emit_move("rl[0]", "rl[1]")
         self.indent(-3)
         self.line("        continue")
-        self.line("occ[sq1] = -1")
-        self.line("if pre is not None:")
-        self.line("    for o, s in pre:")
-        self.line("        occ[s] = -1")
-        self.line(f"if end1 < {X}:")
-        self.line(f"    occ[end1] = {c1}")
-        for c2 in self.colours:
-            self.route_second_part(c1, int(c2), steps, X)
-        self.line(f"if end1 < {X}:")
-        self.line("    occ[end1] = -1")
-        self.line("if pre is not None:")
-        self.line("    for o, s in pre:")
-        self.line("        occ[s] = o")
-        self.line(f"occ[sq1] = {c1}")
+        self.with_first_part(c1, X, lambda c2: self.route_second_part(c1, c2, steps, X))
         self.indent(-3 if deeper else -2)
 
     def route_second_part(self, c1: int, c2: int, steps: int, X: int) -> None:
