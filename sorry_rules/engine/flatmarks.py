@@ -82,27 +82,7 @@ class MarkedSlides(Slides):
         """`Slides.land` with the pawns on the squares `guard` untouchable."""
         if to in guard:
             return None
-        info = self.slide_here[c][to]
-        weights, start = self.weights, self.start
-        key += weights[c][info.end] - weights[c][frm]
-        bumps = []
-        o = occ[to]
-        if o >= 0:
-            if o == c or not self.bumpable[c][o]:
-                return None
-            bumps.append((o, to))
-            key += weights[o][start[o]] - weights[o][to]
-        spares = self.spares[c]
-        for sq in info.swept:
-            o = -1 if sq == frm else occ[sq]
-            if o >= 0:
-                if spares[o] or sq in guard:
-                    if sq == info.end:
-                        return None
-                    continue
-                bumps.append((o, sq))
-                key += weights[o][start[o]] - weights[o][sq]
-        return key, info.end, tuple(bumps)
+        return self.land(c, frm, to, occ, key, guard)
 
 
 class _PerMarks:

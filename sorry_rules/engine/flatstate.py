@@ -150,10 +150,11 @@ class Slides:
         events.append(("slide", c, at, info.end))
         return key + weights[c][info.end] - weights[c][at]
 
-    def land(self, c: int, frm: int, to: int, occ: list, key: int):
+    def land(self, c: int, frm: int, to: int, occ: list, key: int, guard=()):
         """(key, end, bumps) of colour c's pawn landing `frm` -> `to` (a slide square) from the
         position of `occ` and `key`, `bumps` the (colour, square) of every pawn sent back in
-        order; None when illegal."""
+        order; None when illegal. A pawn on a square of `guard` is spared as a pawn of a
+        colour the slide spares is (the landing square is the caller's to check)."""
         info = self.slide_here[c][to]
         weights, start = self.weights, self.start
         key += weights[c][info.end] - weights[c][frm]
@@ -168,7 +169,7 @@ class Slides:
         for sq in info.swept:  # the landing square is not swept; the square left is empty now
             o = -1 if sq == frm else occ[sq]
             if o >= 0:
-                if spares[o]:
+                if spares[o] or sq in guard:
                     if sq == info.end:
                         return None
                     continue
