@@ -381,6 +381,23 @@ class _ManySplit:
             self.found.add(key)
             self.out.append((key, tuple(self.events)))
 
+
+def carry_options(kinds: tuple, M: tuple, c: int, sq: int, pawns: int, chosen: tuple) -> tuple:
+    """The "carry" events of each kind of pawn that may leave the shared square sq holding
+    `pawns` of colour c's pawns, with the marks `M` of the mark `kinds` (as
+    `MarkedMechanics.from_start`: no pawn whose marks make it immobile), only those carrying
+    every mark of chosen[0] and none of chosen[1] (a selector's `marked` / `unmarked`)."""
+    options = marks.shared_kinds(M, c, sq, pawns) if any(M) else [()]
+    out = []
+    for option in options:
+        has = {k for k, _ in option}
+        if any(kinds[k].immobile for k in has):
+            continue
+        if all(k in has for k in chosen[0]) and not any(k in has for k in chosen[1]):
+            out.append(tuple((marks.CARRY, c, sq, k, by) for k, by in option))
+    return tuple(out)
+
+
 def namespace(mechanics, weights: tuple = (), kinds: tuple = ()) -> dict:
     """The globals of a generated module (its own integer tables are added by the compiler):
     the engine's types, the fixed event and move kinds, and the `Helpers`; with mark `kinds`,
@@ -423,19 +440,8 @@ def namespace(mechanics, weights: tuple = (), kinds: tuple = ()) -> dict:
         key = (c, sq, squares.count(sq), chosen)
         known = carried[1].get(key)
         if known is None:
-            known = carried[1][key] = tuple(_carries(before, c, sq, key[2], chosen))
+            known = carried[1][key] = carry_options(kinds, before, c, sq, key[2], chosen)
         return known
-
-    def _carries(before: tuple, c: int, sq: int, pawns: int, chosen: tuple) -> list:
-        options = marks.shared_kinds(before, c, sq, pawns) if any(before) else [()]
-        out = []
-        for option in options:
-            has = {k for k, _ in option}
-            if any(kinds[k].immobile for k in has):
-                continue
-            if all(k in has for k in chosen[0]) and not any(k in has for k in chosen[1]):
-                out.append(tuple((marks.CARRY, c, sq, k, by) for k, by in option))
-        return out
 
     return {
         "MK": after, "CARRIES": carries, "SHIELDS": shields,

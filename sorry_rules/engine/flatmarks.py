@@ -35,6 +35,7 @@ from __future__ import annotations
 from sorry_rules.engine import marks as engine_marks
 from sorry_rules.engine.events import STEP_KINDS
 from sorry_rules.engine import flatstate
+from sorry_rules.engine.fastmoves import carry_options
 from sorry_rules.engine.flatstate import FlatMoves, Slides, freeze
 from sorry_rules.engine.game import Move
 
@@ -134,7 +135,7 @@ def marked_namespace(scope: dict, kinds: tuple, mechanics, slides: MarkedSlides)
             if options is None:
                 if len(by_pawns) >= 4096:
                     by_pawns.clear()
-                options = by_pawns[here] = _carries(kinds, M, c, sq, key[2], chosen)
+                options = by_pawns[here] = carry_options(kinds, M, c, sq, key[2], chosen)
             known[key] = options
         return options
 
@@ -175,20 +176,6 @@ def marked_namespace(scope: dict, kinds: tuple, mechanics, slides: MarkedSlides)
         "MB": lambda P, M: engine_marks.MarkedBoard.with_marks(freeze(P), X, kinds, M),
     })
     return scope
-
-
-def _carries(kinds: tuple, M: tuple, c: int, sq: int, pawns: int, chosen: tuple) -> tuple:
-    """The "carry" events of each kind of pawn that may leave the shared square sq, as
-    `fastmoves.namespace`'s `CARRIES` (`engine.marks.MarkedMechanics.from_start`)."""
-    options = engine_marks.shared_kinds(M, c, sq, pawns) if any(M) else [()]
-    out = []
-    for option in options:
-        has = {k for k, _ in option}
-        if any(kinds[k].immobile for k in has):
-            continue
-        if all(k in has for k in chosen[0]) and not any(k in has for k in chosen[1]):
-            out.append(tuple((engine_marks.CARRY, c, sq, k, by) for k, by in option))
-    return tuple(out)
 
 
 def carry_events(events: tuple) -> tuple:
