@@ -340,6 +340,7 @@ class FlatWriter(RouteTemplates, CardWriter):
             self.line(f"for sq in P{int(c)}:")
             self.line(f"    if sq >= {X}:")
             self.line("        break")
+            self.pawn_stays()
             self.line("    to = row[sq]")
             self.line(f"    if to >= {X}:")
             self.indent(2)
@@ -349,6 +350,9 @@ class FlatWriter(RouteTemplates, CardWriter):
             self.indent(2)
             self.landing(c, "sq", step)
             self.indent(-2)
+
+    def pawn_stays(self) -> None:
+        """Lines that skip a pawn `sq` of a step's loop that may not move (none here)."""
 
     def track_pawns(self, wanted=None) -> None:
         """`tp`: (square, colour) of every pawn on the track (of the colours `wanted`, default

@@ -128,33 +128,16 @@ class MarkedFlatWriter(FlatWriter):
 
     # ---- shields: steps and landings -----------------------------------------------------------
     def step(self, node, direction: str, kind: str, step: str) -> None:
-        """`FlatWriter.step`, a pawn of `ST` staying put."""
-        if not self.module.shielded:
-            super().step(node, direction, kind, step)
-            return
-        self.plain(node)
-        if self.m.routes is not None:
+        """`FlatWriter.step`, a pawn of `ST` staying put (`pawn_stays`); not along routes."""
+        if self.module.shielded and self.m.routes is not None:
+            self.plain(node)
             raise Unsupported("routes")
-        self.uses_occ = True
-        X, steps = int(self.m.X), int(node.steps)
-        tables = self.m.layout.forward if direction == "forward" else self.m.layout.backward
-        for c in self.colours:
-            name = self.module.constant(f"{kind}{steps}_{int(c)}", tables(steps)[c])
-            self.line(f"row = {name}")
-            self.line(f"for sq in P{int(c)}:")
-            self.line(f"    if sq >= {X}:")
-            self.line("        break")
+        super().step(node, direction, kind, step)
+
+    def pawn_stays(self) -> None:
+        if self.module.shielded:
             self.line("    if sq in ST:")
             self.line("        continue")
-            self.line("    to = row[sq]")
-            self.line(f"    if to >= {X}:")
-            self.indent(2)
-            self.plain_landing(c, "sq", step)
-            self.indent(-2)
-            self.line("    elif to >= 0:")
-            self.indent(2)
-            self.landing(c, "sq", step)
-            self.indent(-2)
 
     def landing(self, c: int, frm: str, step: str) -> None:
         """`FlatWriter.landing`, a pawn of `GU` neither bumped nor landed on."""
