@@ -19,10 +19,11 @@ from sorry_rules.engine.mechanics import DRAW_AGAIN
 from sorry_rules.engine.rng import Random
 from sorry_rules.players import fastloop, flatloop
 from sorry_rules.players.protocol import RandomPlayer
-from sorry_rules.players.runner import GameRecord, Turn, play_game
+from sorry_rules.players.runner import Turn, play_game
 
 from .sizes import short_and_full
 from .test_codegen import HOSTILE, _standard_data, _write, random_placement
+from .test_flatloop import _play_three_ways
 
 SEVEN_BOTH_WAYS = '"7": forward 7 | split 7 | split 7 into forward, backward | split 7 into backward, forward'
 
@@ -94,16 +95,11 @@ def test_the_flat_loop_plays_the_same_games_with_filters(tmp_path_factory, name,
     fast, reference = _game(tmp_path_factory, name)
     for seed in range(games):
         for players in (2, 4):
-            start = fast.new_game(seed, players=players)
             bots = [RandomPlayer(seed, s) for s in range(players)]
-            assert flatloop.applies(fast, start, bots, None)
-            records = [GameRecord(seed, start.seats, start.turn) for _ in range(3)]
-            finals = (flatloop.play_flat(fast, start, bots, 5000, records[0]),
-                      fastloop.play_random(fast, start, bots, None, 5000, records[1], Turn),
-                      play_game(reference, reference.new_game(seed, players=players), bots, max_plies=5000,
-                                record=records[2]))
+            assert flatloop.applies(fast, fast.new_game(seed, players=players), bots, None)
+            finals, choices = _play_three_ways(fast, reference, seed, players)
             assert finals[0] == finals[1] == finals[2], (seed, players)
-            assert records[0].choices == records[1].choices == records[2].choices
+            assert choices[0] == choices[1] == choices[2]
 
 
 @pytest.mark.parametrize("rules", ["house/must-bump.yaml", "house/revenge-7.yaml", "house/seven-both-ways.yaml"])

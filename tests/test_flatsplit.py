@@ -12,13 +12,13 @@ import pytest
 
 from sorry_rules.compiler import load_game
 from sorry_rules.engine.rng import Random
-from sorry_rules.players import fastloop, flatloop
+from sorry_rules.players import flatloop
 from sorry_rules.players.protocol import RandomPlayer
-from sorry_rules.players.runner import GameRecord, Turn, play_game
+from sorry_rules.players.runner import play_game
 
 from . import test_flatfilters, test_flatmarks, test_handloop
 from .test_codegen import HOSTILE, _pair, _standard_data, _write, random_placement
-from .test_flatloop import _check_position
+from .test_flatloop import _check_position, _play_three_ways
 
 #: invented overlays on standard: a split among 3 (its last part takes what is left), among
 #: any beside other effects, and one after `then` (the interpreter's primitive there)
@@ -96,16 +96,11 @@ def test_the_flat_loop_plays_the_same_games_with_splits_among_many(tmp_path_fact
     fast, reference = _overlay(tmp_path_factory, name)
     for seed in range(2):
         for players in (2, 4):
-            start = fast.new_game(seed, players=players)
             bots = [RandomPlayer(seed, s) for s in range(players)]
-            assert flatloop.applies(fast, start, bots, None)
-            records = [GameRecord(seed, start.seats, start.turn) for _ in range(3)]
-            finals = (flatloop.play_flat(fast, start, bots, 5000, records[0]),
-                      fastloop.play_random(fast, start, bots, None, 5000, records[1], Turn),
-                      play_game(reference, reference.new_game(seed, players=players), bots, max_plies=5000,
-                                record=records[2]))
+            assert flatloop.applies(fast, fast.new_game(seed, players=players), bots, None)
+            finals, choices = _play_three_ways(fast, reference, seed, players)
             assert finals[0] == finals[1] == finals[2], (seed, players)
-            assert records[0].choices == records[1].choices == records[2].choices
+            assert choices[0] == choices[1] == choices[2]
 
 
 def test_filters_keep_the_interpreters_splits_among_many(tmp_path):
