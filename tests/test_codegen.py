@@ -145,9 +145,9 @@ def _write(tmp_path, data, name: str) -> str:
 HOSTILE = ["red' import os -", "x.__class__ !", "blue' or 1 -- ", "K_MOVE'! import sys"]
 
 
-def test_hostile_names_never_reach_the_generated_source(tmp_path):
-    """The source comes from templates and integers only: a copy of the standard game with
-    hostile colour and card names generates the identical source, and no name is in it."""
+def hostile_standard_data() -> tuple[dict, dict]:
+    """(data, cards): standard's rule data with the colours, the card names and the game's name
+    replaced by `HOSTILE` names, `cards[name]` the hostile name of standard's card `name`."""
     data = _standard_data()
     colours = dict(zip(data["colours"], HOSTILE))
     cards = {name: f"{HOSTILE[i % len(HOSTILE)]}{i}" for i, name in enumerate(data["deck"])}
@@ -155,6 +155,13 @@ def test_hostile_names_never_reach_the_generated_source(tmp_path):
     data["deck"] = {cards[k]: v for k, v in data["deck"].items()}
     data["cards"] = {cards[k]: v for k, v in data["cards"].items()}
     data["name"] = HOSTILE[0]
+    return data, cards
+
+
+def test_hostile_names_never_reach_the_generated_source(tmp_path):
+    """The source comes from templates and integers only: a copy of the standard game with
+    hostile colour and card names generates the identical source, and no name is in it."""
+    data, cards = hostile_standard_data()
     hostile = load_game(_write(tmp_path, data, "hostile"))
     plain = load_game("standard")
     assert hostile.colours == tuple(HOSTILE)

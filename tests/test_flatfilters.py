@@ -22,7 +22,7 @@ from sorry_rules.players.protocol import RandomPlayer
 from sorry_rules.players.runner import Turn, play_game
 
 from .sizes import short_and_full
-from .test_codegen import HOSTILE, _standard_data, _write, random_placement
+from .test_codegen import HOSTILE, hostile_standard_data, _standard_data, _write, random_placement
 from .test_flatloop import _play_three_ways
 
 SEVEN_BOTH_WAYS = '"7": forward 7 | split 7 | split 7 into forward, backward | split 7 into backward, forward'
@@ -150,13 +150,7 @@ def test_hostile_names_never_reach_the_flat_source_with_filters_and_split_parts(
 
     plain_names = ["bumps_made", "bumps made", "count_bumps", "slide_seven"]
     hostile_names = ["x__class__", HOSTILE[0], "K_MOVE_import", "red_or_1"]
-    data = _standard_data()
-    colours = dict(zip(data["colours"], HOSTILE))
-    cards = {name: f"{HOSTILE[i % len(HOSTILE)]}{i}" for i, name in enumerate(data["deck"])}
-    data["colours"] = [colours[c] for c in data["colours"]]
-    data["deck"] = {cards[k]: v for k, v in data["deck"].items()}
-    data["cards"] = {cards[k]: v for k, v in data["cards"].items()}
-    data["name"] = HOSTILE[0]
+    data, cards = hostile_standard_data()
     hostile = load_game(_write(tmp_path, with_vocab(data, hostile_names, cards["7"]), "hostile-vocab"))
     plain = load_game(_write(tmp_path, with_vocab(_standard_data(), plain_names, "7"), "plain-vocab"))
     assert hostile.fast_moves.flat is not None and plain.fast_moves.flat is not None

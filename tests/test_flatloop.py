@@ -21,7 +21,7 @@ from sorry_rules.players.protocol import RandomPlayer
 from sorry_rules.players.runner import GameRecord, Turn, play_game
 
 from .sizes import short_and_full
-from .test_codegen import CASES, HOSTILE, _pair, _standard_data, _write, random_placement
+from .test_codegen import CASES, HOSTILE, _pair, _standard_data, _write, hostile_standard_data, random_placement
 
 IDS = [f"{s.split('/')[-1]}{'+' + r[0] if r else ''}" for s, r in CASES]
 
@@ -146,13 +146,7 @@ def test_dedupe_keeps_first_occurrences_and_passes():
 
 
 def test_hostile_names_never_reach_the_flat_source(tmp_path):
-    data = _standard_data()
-    colours = dict(zip(data["colours"], HOSTILE))
-    cards = {name: f"{HOSTILE[i % len(HOSTILE)]}{i}" for i, name in enumerate(data["deck"])}
-    data["colours"] = [colours[c] for c in data["colours"]]
-    data["deck"] = {cards[k]: v for k, v in data["deck"].items()}
-    data["cards"] = {cards[k]: v for k, v in data["cards"].items()}
-    data["name"] = HOSTILE[0]
+    data, cards = hostile_standard_data()
     hostile = load_game(_write(tmp_path, data, "hostile"))
     plain = load_game("standard")
     source = _flat(hostile).source
@@ -189,13 +183,7 @@ def test_hostile_names_never_reach_the_flat_source_of_hand_play(tmp_path):
         data["turn"]["actions"] = {action_name: {"cards": [card_name], "others": {"min": 1, "max": 2}, "label": label}}
         return data
 
-    data = _standard_data()
-    colours = dict(zip(data["colours"], HOSTILE))
-    cards = {name: f"{HOSTILE[i % len(HOSTILE)]}{i}" for i, name in enumerate(data["deck"])}
-    data["colours"] = [colours[c] for c in data["colours"]]
-    data["deck"] = {cards[k]: v for k, v in data["deck"].items()}
-    data["cards"] = {cards[k]: v for k, v in data["cards"].items()}
-    data["name"] = HOSTILE[0]
+    data, cards = hostile_standard_data()
     hostile = load_game(_write(tmp_path, hand_play(data, cards["8"], HOSTILE[1], HOSTILE[2]), "hostile-hand"))
     plain = load_game(_write(tmp_path, hand_play(_standard_data(), "8", "mulligan", "mulligan"), "plain-hand"))
     assert hostile.hand_play and "actions" in hostile.features()

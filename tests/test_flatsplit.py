@@ -17,7 +17,7 @@ from sorry_rules.players.protocol import RandomPlayer
 from sorry_rules.players.runner import play_game
 
 from . import test_flatfilters, test_flatmarks, test_handloop
-from .test_codegen import HOSTILE, _pair, _standard_data, _write, random_placement
+from .test_codegen import hostile_standard_data, _pair, _standard_data, _write, random_placement
 from .test_flatloop import _check_position, _play_three_ways
 
 #: invented overlays on standard: a split among 3 (its last part takes what is left), among
@@ -152,13 +152,7 @@ def test_hostile_names_never_reach_the_flat_source_of_splits_among_many(tmp_path
         data["cards"][twelve] = "forward 12 | split 6 among 3"
         return data
 
-    data = _standard_data()
-    colours = dict(zip(data["colours"], HOSTILE))
-    cards = {name: f"{HOSTILE[i % len(HOSTILE)]}{i}" for i, name in enumerate(data["deck"])}
-    data["colours"] = [colours[c] for c in data["colours"]]
-    data["deck"] = {cards[k]: v for k, v in data["deck"].items()}
-    data["cards"] = {cards[k]: v for k, v in data["cards"].items()}
-    data["name"] = HOSTILE[0]
+    data, cards = hostile_standard_data()
     hostile = load_game(_write(tmp_path, with_splits(data, cards["7"], cards["12"]), "hostile-splits"))
     plain = load_game(_write(tmp_path, with_splits(_standard_data(), "7", "12"), "plain-splits"))
     source = hostile.fast_moves.flat.source
