@@ -121,17 +121,20 @@ def load_limit(path: str):
     return module
 
 
-def variant_costs(seconds: float, rounds: int = 1) -> dict:
+def variant_costs(seconds: float, rounds: int = 1, only: str | None = None) -> dict:
     """CPU microseconds per ply of random 4-player games per bundled variant: every track
     variant and house rule (generated moves), points with a turn policy, Sequence and every
     grid rule file (the grid lean loop, `players.gridloop`), and Sequence with 2 and 3
     players (3 sides). The median of `rounds` rounds, each timing every variant in turn (the
-    same seeds), and the median of its per-round ratios to standard's."""
+    same seeds), and the median of its per-round ratios to standard's. `only`: just the
+    cases whose label contains that text (standard is always timed, for the ratios)."""
     cases = [("standard", (), 4), ("partnership", (), 4), ("points", (), 4)]
     cases += [("standard", (name,), 4) for name in bundled_names() if name.startswith(("house/", "options/"))]
     cases += [("points", ("house/no-start-no-cry.yaml",), 4)]  # a turn policy over hand play
     cases += [("sequence", (), 4), ("sequence", (), 2), ("sequence", (), 3)]
     cases += [(name.removesuffix(".yaml"), (), 4) for name in bundled_names() if name.startswith("grid/")]
+    if only is not None:
+        cases = [case for case in cases if case == ("standard", (), 4) or only in _label(*case)]
     games = {}
     for case in cases:
         games[case] = game = load_game(case[0], case[1])
@@ -149,7 +152,7 @@ def variant_costs(seconds: float, rounds: int = 1) -> dict:
     base = costs["standard", (), 4]
     for (spec, rules, players), game in games.items():
         case = (spec, rules, players)
-        label = spec + "".join(f" + {r}" for r in rules) + (f", {players} players" if players != 4 else "")
+        label = _label(spec, rules, players)
         out[label] = {"us_per_ply": round(statistics.median(costs[case]), 2), "cards": len(game.card_names),
                       "plies_per_game": round(played[case][1] / played[case][0], 1),
                       "ratio_to_standard": round(statistics.median(c / b for c, b in zip(costs[case], base)), 2)}
@@ -162,12 +165,18 @@ def variant_costs(seconds: float, rounds: int = 1) -> dict:
     return out
 
 
+def _label(spec: str, rules: tuple, players: int) -> str:
+    return spec + "".join(f" + {r}" for r in rules) + (f", {players} players" if players != 4 else "")
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=2.0, help="seconds per figure and round")
     parser.add_argument("--limit", default=LIMIT, help="path of limit_sorry.py (skipped when absent)")
     parser.add_argument("--variants", action="store_true", help="also the cost per card of every track variant")
+    parser.add_argument("--only", metavar="SUBSTRING",
+                        help="with --variants: time only the variants whose label contains SUBSTRING (and standard)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
 
@@ -216,7 +225,7 @@ def main(argv=None) -> int:
         ratios["flat / limit_sorry movegen"] = medians["flat movegen"] / medians["limit_sorry movegen"]
     result["ratios"] = {k: round(v, 3) for k, v in ratios.items()}
     if args.variants:
-        result["variants"] = variant_costs(args.seconds, args.rounds)
+        result["variants"] = variant_costs(args.seconds, args.rounds, args.only)
     if args.json:
         print(json.dumps(result))
         return 0

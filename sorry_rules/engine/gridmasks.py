@@ -19,9 +19,15 @@ Contract: `LineMasks(width, height, length, directions, shared, free)` is immuta
 
 from __future__ import annotations
 
+from functools import reduce
+from operator import or_
+
 
 class LineMasks:
     """Bit masks and line counts of one grid (see the module contract)."""
+
+    #: the most row patterns `cells_of` keeps per row
+    PATTERNS = 4096
 
     def __init__(self, width: int, height: int, length: int, directions, shared: int, free):
         stride = width + 1
@@ -45,6 +51,14 @@ class LineMasks:
         #: holds fewer than `length` covered cells, no line holds the cell
         self.reach = tuple(self._reach(row, column, steps, width, height)
                            for row in range(height) for column in range(width))
+        #: per cell the cells of every line through it (the union of its `reach`)
+        self.around = tuple(reduce(or_, segments, 0) for segments in self.reach)
+        #: the sequence count of a colour without chips (the free cells alone)
+        self.none = self.count(0)
+        # `cells_of` reads a mask a row at a time: per row its shift, its first cell, and the
+        # cells of each pattern of its bits met so far
+        self._width = width
+        self._rows = tuple((row * stride, row * width, {}) for row in range(height))
 
     def _reach(self, row: int, column: int, steps, width: int, height: int) -> tuple:
         stride = self._stride
@@ -66,6 +80,8 @@ class LineMasks:
         False means none does (True may still mean none)."""
         covered = chips | self.free
         length = self.length
+        if (covered & self.around[cell]).bit_count() < length:
+            return False  # too few covered cells on all the lines together
         for segment in self.reach[cell]:
             if (covered & segment).bit_count() >= length:
                 return True
@@ -85,13 +101,20 @@ class LineMasks:
 
     def cells_of(self, mask: int) -> tuple:
         """The cells of `mask`, in cell order."""
-        cell_at = self.cell_at
-        out = []
-        while mask:
-            low = mask & -mask
-            out.append(cell_at[low.bit_length() - 1])
-            mask ^= low
-        return tuple(out)
+        out = ()
+        if not mask:
+            return out
+        full = (1 << self._width) - 1
+        for shift, first, known in self._rows:
+            pattern = mask >> shift & full
+            if pattern:
+                cells = known.get(pattern)
+                if cells is None:
+                    cells = tuple(first + column for column in range(self._width) if pattern >> column & 1)
+                    if len(known) < self.PATTERNS:
+                        known[pattern] = cells
+                out += cells
+        return out
 
     def count(self, chips: int) -> int:
         """The sequence count of a colour whose chips are `chips` (a mask; free cells are added)."""

@@ -21,6 +21,8 @@ after every play. `GridState`s are built only for `on_turn` and at the end.
 from __future__ import annotations
 
 import weakref
+from bisect import bisect_right
+from itertools import accumulate
 
 from sorry_rules.engine.board import GRID
 from sorry_rules.engine.game import Move
@@ -53,18 +55,77 @@ def kth_bit(mask: int, k: int) -> int:
     return 1 << lo
 
 
+class Layout:
+    """What the loop reads of one compiled grid game, built once per game (`layout(game)`):
+
+    * `cell_masks[card]`: the cells a card places on, as a mask, when its outcomes are one
+      per empty cell of that mask in cell order (`SHAPE_CELLS`: its cells; `SHAPE_EMPTY`:
+      every cell that takes a chip), else 0; such a card's count of plays is the number of
+      empty cells in its mask and needs no colour;
+    * `cards_at[cell]`: the cards whose cell mask holds the cell (their counts move by one
+      when the cell fills or empties);
+    * `judged`: the win condition's verdicts already judged, when it reads nothing but the
+      sequence counts (`GridGame.win_reads`): per (seats, mover, counts) the winning seat or
+      None, a pure function of them (`GridGame`'s contract), kept across games;
+    * `avail`: `Chips.avail` on a board without chips."""
+
+    #: the most verdicts kept (cleared past it): a game meets a handful of distinct counts
+    JUDGED = 4096
+
+    def __init__(self, game):
+        lines = game.grid.lines
+        masks = []
+        for shape in game.card_shapes:
+            if shape is not None and shape[0] == SHAPE_CELLS:
+                masks.append(lines.mask(shape[1]) & lines.cells)
+            elif shape is not None and shape[0] == SHAPE_EMPTY:
+                masks.append(lines.cells)
+            else:
+                masks.append(None)
+        #: per card whether it has a cell mask (possibly 0: no cell of the board takes a chip)
+        self.counted = tuple(mask is not None for mask in masks)
+        masks = [mask or 0 for mask in masks]
+        self.cell_masks = tuple(masks)
+        bit = lines.bit
+        self.cards_at = tuple(tuple(card for card, mask in enumerate(masks) if mask & bit[cell])
+                              for cell in range(len(bit)))
+        #: per card its count of plays on a board without chips (-1: no cell mask)
+        self.avail = tuple(mask.bit_count() if counted else -1 for mask, counted in zip(masks, self.counted))
+        self.judged: dict = {}
+
+
+def layout(game) -> Layout:
+    """The `Layout` of `game`, built at its first use."""
+    found = _LAYOUTS.get(game)
+    if found is None:
+        found = _LAYOUTS[game] = Layout(game)
+    return found
+
+
+_LAYOUTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
 class Chips:
     """The position of a grid game as masks: per colour its chips, the empty cells, the
-    sequence counts, and the whole placement made when asked."""
+    sequence counts, per card of a cell mask its count of plays (`avail[card]`, -1 for the
+    other cards), and the whole placement made when asked."""
 
-    def __init__(self, game, placement: tuple, sides: int):
+    def __init__(self, game, placement: tuple, sides: int, shape: Layout | None = None):
         self.game, self.grid, self.sides = game, game.grid, sides
+        shape = self.shape = shape if shape is not None else layout(game)
+        self.cards_at = shape.cards_at
         lines = self.lines = game.grid.lines
+        self.lined = lines.lined
         self.masks = [lines.mask(chips) for chips in placement]
         self.empty = lines.cells
         for mask in self.masks:
             self.empty &= ~mask
-        self.counts = [lines.count(mask) for mask in self.masks]
+        self.counts = [lines.count(mask) if mask else lines.none for mask in self.masks]
+        if self.empty == lines.cells:  # no chip yet
+            self.avail = list(shape.avail)
+        else:
+            self.avail = [(mask & self.empty).bit_count() if counted else -1
+                          for mask, counted in zip(shape.cell_masks, shape.counted)]
         self._placement = placement
         self._protected = [None] * len(self.masks)
 
@@ -76,7 +137,7 @@ class Chips:
 
     def removable(self, o: int, unprotected: bool) -> int:
         """The chips of colour o that a `remove` may take, as a mask."""
-        if not unprotected:
+        if not unprotected or not self.counts[o]:  # no line of colour o: no chip of it is protected
             return self.masks[o]
         shielded = self._protected[o]
         if shielded is None:
@@ -86,60 +147,55 @@ class Chips:
     def change(self, colour: int, bit: int, cell: int) -> bool:
         """Add or take away (toggle) the chip `bit` (on `cell`) of `colour`; whether its
         sequence count changed."""
-        before = self.masks[colour]
-        mask = self.masks[colour] = before ^ bit
-        self.empty ^= bit
+        masks = self.masks
+        before = masks[colour]
+        mask = masks[colour] = before ^ bit
+        empty = self.empty = self.empty ^ bit
+        avail = self.avail
+        if empty & bit:
+            for card in self.cards_at[cell]:
+                avail[card] += 1
+        else:
+            for card in self.cards_at[cell]:
+                avail[card] -= 1
         self._protected[colour] = None
         self._placement = None
-        if not self.lines.lined(before | bit, cell):
-            return False  # no line through the cell, with the chip or without
-        count = self.lines.count(mask)
-        changed = count != self.counts[colour]
-        self.counts[colour] = count
-        return changed
+        if self.lined(before | bit, cell):
+            count = self.lines.count(mask)
+            changed = count != self.counts[colour]
+            self.counts[colour] = count
+            return changed
+        return False  # no line through the cell, with the chip or without
 
     def replace(self, placement: tuple) -> None:
-        """Take a whole new placement (an outcome of a card's compiled effect)."""
-        self.__init__(self.game, placement, self.sides)
+        """Take a whole new placement (an outcome of a card's compiled effect); `avail`
+        stays the same list (the loop holds it)."""
+        avail = self.avail
+        self.__init__(self.game, placement, self.sides, self.shape)
+        avail[:] = self.avail
+        self.avail = avail
 
     def view(self) -> GridView:
         return GridView(self.placement(), self.sides, self.grid, tuple(self.counts))
 
 
-def _cell_masks(game) -> tuple:
-    """Per card the mask of its cells when it places on them (`SHAPE_CELLS`), else 0."""
-    masks = _CELL_MASKS.get(game)
-    if masks is None:
-        mask = game.grid.lines.mask
-        masks = _CELL_MASKS[game] = tuple(mask(shape[1]) if shape is not None and shape[0] == SHAPE_CELLS else 0
-                                          for shape in game.card_shapes)
-    return masks
-
-
-_CELL_MASKS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
 class Plays:
-    """The plays of one hand on `Chips`: counted per card, the chosen one made.
-    `cell_masks[card]` (non-zero for a card that places on its cells) lets the loop count
-    such a card alone: `(cell_masks[card] & chips.empty).bit_count()`."""
+    """The plays of one hand on `Chips`: counted per card, the chosen one made. A card of
+    a cell mask (`Layout.cell_masks`) is counted by `chips.avail` and made by the loop
+    itself; `count` and `make` serve the others."""
 
     def __init__(self, game, chips: Chips):
         self.chips = chips
         self.shapes = game.card_shapes
         self.programs = game.card_programs
-        self.cell_masks = _cell_masks(game)
         self.outcomes: dict = {}
 
     def count(self, card: int, colour: int) -> int:
+        """The plays of a card without a cell mask: a removal's chips, or the distinct
+        outcomes of its compiled effect."""
         shape = self.shapes[card]
         if shape is None:
             return len(self._outcomes(card, colour))
-        kind = shape[0]
-        if kind == SHAPE_CELLS:
-            return (self.cell_masks[card] & self.chips.empty).bit_count()
-        if kind == SHAPE_EMPTY:
-            return self.chips.empty.bit_count()
         removable = self.chips.removable
         return sum(removable(o, shape[2]).bit_count() for o in shape[1][colour])
 
@@ -154,7 +210,8 @@ class Plays:
         return out
 
     def make(self, card: int, colour: int, k: int) -> tuple:
-        """Play outcome k of `card`: (events, whether a sequence count changed)."""
+        """Play outcome k of a card without a cell mask: (events, whether a sequence count
+        changed)."""
         shape = self.shapes[card]
         chips = self.chips
         if shape is None:
@@ -162,12 +219,6 @@ class Plays:
             before = list(chips.counts)
             chips.replace(placement)
             return events, chips.counts != before
-        kind = shape[0]
-        if kind == SHAPE_CELLS or kind == SHAPE_EMPTY:
-            mask = chips.empty & self.cell_masks[card] if kind == SHAPE_CELLS else chips.empty
-            bit = kth_bit(mask, k)
-            cell = chips.lines.cell(bit)
-            return ((PLACE, colour, cell),), chips.change(colour, bit, cell)
         for o in shape[1][colour]:
             mask = chips.removable(o, shape[2])
             size = mask.bit_count()
@@ -181,14 +232,28 @@ class Plays:
 
 def _winner(game, chips: Chips, seats: tuple, mover: int, counts_only: bool):
     """`GridGame.apply`'s winner: the first seat from the mover whose win condition holds
-    (`counts_only`: it reads the sequence counts alone, so the view has no placement)."""
-    view = GridView(None, chips.sides, chips.grid, chips.counts) if counts_only else chips.view()
+    (`counts_only`: it reads the sequence counts alone, so the view has no placement and
+    the verdict is remembered in `Layout.judged`)."""
+    if counts_only:
+        key = (seats, mover, tuple(chips.counts))
+        judged = chips.shape.judged
+        if key in judged:
+            return judged[key]
+        view = GridView(None, chips.sides, chips.grid, key[2])
+    else:
+        view = chips.view()
     win, n = game.win, len(seats)
+    found = None
     for k in range(n):
         seat = (mover + k) % n
         if win(seats[seat], view, None):
-            return seat
-    return None
+            found = seat
+            break
+    if counts_only:
+        if len(judged) >= Layout.JUDGED:
+            judged.clear()
+        judged[key] = found
+    return found
 
 
 class _Table:
@@ -214,10 +279,12 @@ def play_random(game, state, players, on_turn, max_plies: int, record, turn_type
     records as there, `record` (a `runner.GameRecord` or None) gets the choices."""
     seats, turn, plies, exchanged, passes = state.seats, state.turn, state.plies, state.exchanged, state.passes
     n = len(seats)
-    chips = Chips(game, state.placement, game.sides(seats))
+    shape = layout(game)
+    chips = Chips(game, state.placement, game.sides(seats), shape)
     plays = Plays(game, chips)
     table = _Table(state)
-    hands, discard, count, make, cell_masks = table.hands, table.discard, plays.count, plays.make, plays.cell_masks
+    hands, pile, discard, count, make = table.hands, table.pile, table.discard, plays.count, plays.make
+    cell_masks, getavail, change = shape.cell_masks, chips.avail.__getitem__, chips.change
     cell_at = chips.lines.cell_at
     bases = [player.base for player in players]
     exchange = game.exchange
@@ -230,29 +297,34 @@ def play_random(game, state, players, on_turn, max_plies: int, record, turn_type
         colour = seats[turn]
         hand = hands[turn]
         cards = sorted(set(hand))
-        empty = chips.empty
-        counts = [(cell_masks[card] & empty).bit_count() if cell_masks[card] else count(card, colour) for card in cards]
-        total = sum(counts)
+        counts = list(map(getavail, cards))
+        if -1 in counts:  # a card without a cell mask: counted on the position
+            counts = [count(card, colour) if size < 0 else size for card, size in zip(cards, counts)]
+        ends = list(accumulate(counts))  # ends[i]: the plays of cards[:i + 1]
+        total = ends[-1] if ends else 0
         options = total + (counts.count(0) if exchange and not exchanged else 0) + (not total)
         choice = 0 if options == 1 else below_at(bases[turn], plies, options)
         if choices is not None:
             choices.append(choice)
         seat = turn
         if choice < total:
-            k = choice
-            for card, size in zip(cards, counts):
-                if k < size:
-                    break
-                k -= size
-            if cell_masks[card]:  # a card placing on its cells (most cards): made here
-                bit = kth_bit(cell_masks[card] & chips.empty, k)
+            i = bisect_right(ends, choice)  # the card of the choice, and its play k
+            card, k = cards[i], choice - ends[i - 1] if i else choice
+            mask = cell_masks[card]
+            if mask:  # a card placing on the empty cells of its mask (most cards): made here
+                mask &= chips.empty
+                bit = kth_bit(mask, k) if k else mask & -mask
                 cell = cell_at[bit.bit_length() - 1]
-                events, changed = ((PLACE, colour, cell),), chips.change(colour, bit, cell)
+                changed = change(colour, bit, cell)
+                events = ((PLACE, colour, cell),) if on_turn is not None else None
             else:
                 events, changed = make(card, colour, k)
             hand.remove(card)
             discard.append(card)
-            table.draw(hand)
+            if pile:
+                hand.append(pile.pop())
+            else:
+                table.draw(hand)
             exchanged, passes = False, 0
             if judge or changed or judge_always:
                 judge = False
