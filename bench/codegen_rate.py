@@ -22,6 +22,7 @@ Games: "generated" is `play_game` (the flat loop, `players.flatloop`, for standa
 
     python bench/codegen_rate.py                      # 5 rounds of ~2 s per figure
     python bench/codegen_rate.py --rounds 7 --variants
+    python bench/codegen_rate.py --rounds 3 --seconds 1 --variants --only sequence --only grid/
     python bench/codegen_rate.py --limit /path/to/limit_sorry.py --json
 """
 
@@ -121,20 +122,20 @@ def load_limit(path: str):
     return module
 
 
-def variant_costs(seconds: float, rounds: int = 1, only: str | None = None) -> dict:
+def variant_costs(seconds: float, rounds: int = 1, only: list | None = None) -> dict:
     """CPU microseconds per ply of random 4-player games per bundled variant: every track
     variant and house rule (generated moves), points with a turn policy, Sequence and every
     grid rule file (the grid lean loop, `players.gridloop`), and Sequence with 2 and 3
     players (3 sides). The median of `rounds` rounds, each timing every variant in turn (the
     same seeds), and the median of its per-round ratios to standard's. `only`: just the
-    cases whose label contains that text (standard is always timed, for the ratios)."""
+    cases whose label contains one of these texts (standard is always timed, for the ratios)."""
     cases = [("standard", (), 4), ("partnership", (), 4), ("points", (), 4)]
     cases += [("standard", (name,), 4) for name in bundled_names() if name.startswith(("house/", "options/"))]
     cases += [("points", ("house/no-start-no-cry.yaml",), 4)]  # a turn policy over hand play
     cases += [("sequence", (), 4), ("sequence", (), 2), ("sequence", (), 3)]
     cases += [(name.removesuffix(".yaml"), (), 4) for name in bundled_names() if name.startswith("grid/")]
-    if only is not None:
-        cases = [case for case in cases if case == ("standard", (), 4) or only in _label(*case)]
+    if only:
+        cases = [case for case in cases if case == ("standard", (), 4) or any(text in _label(*case) for text in only)]
     games = {}
     for case in cases:
         games[case] = game = load_game(case[0], case[1])
@@ -175,8 +176,9 @@ def main(argv=None) -> int:
     parser.add_argument("--seconds", type=float, default=2.0, help="seconds per figure and round")
     parser.add_argument("--limit", default=LIMIT, help="path of limit_sorry.py (skipped when absent)")
     parser.add_argument("--variants", action="store_true", help="also the cost per card of every track variant")
-    parser.add_argument("--only", metavar="SUBSTRING",
-                        help="with --variants: time only the variants whose label contains SUBSTRING (and standard)")
+    parser.add_argument("--only", metavar="SUBSTRING", action="append",
+                        help="with --variants: time only the variants whose label contains SUBSTRING (and standard);"
+                             " may be repeated")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
 

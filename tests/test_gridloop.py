@@ -15,7 +15,9 @@ import yaml
 from sorry_rules.base.resources import variants_dir
 from sorry_rules.compiler import load_game
 from sorry_rules.engine.grid import Grid
-from sorry_rules.engine.gridmechanics import SHAPE_CELLS, SHAPE_EMPTY, SHAPE_REMOVE
+from sorry_rules.engine.gridmasks import LineMasks
+from sorry_rules.engine.gridmechanics import SHAPE_CELLS, SHAPE_EMPTY, SHAPE_REMOVE, GridView
+from sorry_rules.engine.rng import below_at, seed_state
 from sorry_rules.players import gridloop
 from sorry_rules.players.protocol import RandomPlayer, view_of
 from sorry_rules.players.runner import GameRecord, play_game
@@ -212,3 +214,112 @@ def test_kth_bit():
         bits = [1 << i for i in range(mask.bit_length()) if mask >> i & 1]
         for k in range(len(bits)):
             assert gridloop.kth_bit(mask, k) == bits[k]
+
+
+@pytest.mark.parametrize("spec", GRID_FILES)
+def test_chips_keep_counts_of_plays_and_lines(spec):
+    """`Chips.avail` (per card of a cell mask its plays), the sequence counts and the
+    removable chips follow random chips placed and taken away, as counted from scratch."""
+    game = load_game(spec)
+    lines, shape = game.grid.lines, gridloop.layout(game)
+    cells = [cell for cell in range(game.grid.size) if lines.bit[cell] & lines.cells]
+    rng = random.Random(spec)
+    for sides in (2, 3):
+        chips = gridloop.Chips(game, tuple(() for _ in game.colours), sides)
+        for _ in range(300):
+            cell = rng.choice(cells)
+            bit = lines.bit[cell]
+            holder = next((c for c, mask in enumerate(chips.masks) if mask & bit), None)
+            colour = holder if holder is not None else rng.randrange(sides)
+            before = chips.counts[colour]
+            changed = chips.change(colour, bit, cell)
+            assert chips.counts == [lines.count(mask) for mask in chips.masks]
+            assert changed == (chips.counts[colour] != before)
+            for card, mask in enumerate(shape.cell_masks):
+                expected = (mask & chips.empty).bit_count() if shape.counted[card] else -1
+                assert chips.avail[card] == expected
+            for o, mask in enumerate(chips.masks):
+                assert chips.removable(o, True) == mask & ~lines.protected(mask)
+            assert chips.placement() == tuple(lines.cells_of(mask) for mask in chips.masks)
+        fresh = gridloop.Chips(game, chips.placement(), sides)
+        assert (fresh.masks, fresh.counts, fresh.avail) == (chips.masks, chips.counts, chips.avail)
+
+
+def test_the_win_verdicts_kept_are_the_win_condition(combos):
+    """`Layout.judged` holds, per (seats, mover, counts), the first seat from the mover
+    whose win condition holds; a win that reads the chips is never kept."""
+    for spec in GRID_FILES:
+        game = load_game(spec)
+        for players in (2, 3, 4):
+            for seed in range(3):
+                play_game(game, game.new_game(seed, players=players), [RandomPlayer(seed, s) for s in range(players)])
+        judged = gridloop.layout(game).judged
+        assert judged
+        for (seats, mover, counts), seat in judged.items():
+            view = GridView(None, game.sides(seats), game.grid, counts)
+            holds = [k for k in range(len(seats)) if game.win(seats[(mover + k) % len(seats)], view, None)]
+            assert seat == ((mover + holds[0]) % len(seats) if holds else None)
+    for seed in range(3):
+        play_game(combos, combos.new_game(seed, players=2), [RandomPlayer(seed, s) for s in range(2)])
+    assert not gridloop.layout(combos).judged
+
+
+def test_lined_and_cells_of_on_random_grids(monkeypatch):
+    """`lined` is true exactly when some line through the cell could be covered (its
+    pre-test over every line at once changes nothing); `cells_of` gives the same cells
+    with its row patterns kept or not."""
+    rng = random.Random(41)
+    for kept in (LineMasks.PATTERNS, 0):
+        monkeypatch.setattr(LineMasks, "PATTERNS", kept)
+        for _ in range(60):
+            width, height = rng.randint(1, 12), rng.randint(1, 12)
+            length = rng.randint(1, max(width, height))
+            directions = rng.sample(["row", "column", "diagonal"], rng.randint(1, 3))
+            free = [cell for cell in range(width * height) if rng.random() < 0.05]
+            lines = LineMasks(width, height, length, directions, rng.randint(0, length - 1), free)
+            for _ in range(5):
+                chips = tuple(c for c in range(width * height) if c not in free and rng.random() < rng.random())
+                mask = lines.mask(chips)
+                assert lines.cells_of(mask) == chips
+                covered = mask | lines.free
+                for cell in range(width * height):
+                    could = any((covered & segment).bit_count() >= length for segment in lines.reach[cell])
+                    assert lines.lined(mask, cell) == could
+
+
+def test_draws_ahead_give_the_random_players_choices():
+    """`Draws` (numbers drawn ahead for the seats expected in turn) makes the choices of
+    `below_at` at every ply, through runs of plays, exchanges that break the order (the loop
+    drops the batch), rests and numbers too high to use (left to `below_at`)."""
+    rng = random.Random(5)
+    for n in (2, 3, 4, 6):
+        bases = [seed_state("draws", n, s) for s in range(n)]
+        ahead = gridloop.Draws(bases, n)
+        turn, first, draws = rng.randrange(n), 0, ()
+        exchange_rate = rng.choice((0.0, 0.05, 0.3, 0.6))
+        for plies in range(600):
+            options = rng.choice((2, 3, 7, 40, 97))
+            if plies - first < len(draws):
+                value = draws[plies - first]
+                choice = value % options if value < gridloop.TOP - options else below_at(bases[turn], plies, options)
+            else:
+                choice, first, draws = ahead.choose(plies, turn, options)
+            assert choice == below_at(bases[turn], plies, options)
+            if rng.random() < exchange_rate:
+                draws = ()  # the same seat plays again
+            else:
+                turn = (turn + 1) % n
+
+
+def test_numbers_drawn_ahead_too_high_are_left_to_below_at(monkeypatch):
+    """A number drawn ahead at or above 2**64 - options (a rejection is possible there) is
+    never used: forced here on every third number, the games stay the engine's."""
+    first_draws = gridloop.first_draws
+
+    def high(bases, first):
+        return [gridloop.TOP - 1 - k % 2 if k % 3 == 0 else value for k, value in enumerate(first_draws(bases, first))]
+    monkeypatch.setattr(gridloop, "first_draws", high)
+    game = load_game("sequence")
+    for players in (2, 4):
+        for seed in range(3):
+            _same_three_ways(game, seed, players)

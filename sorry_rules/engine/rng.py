@@ -8,6 +8,7 @@ state, so a seed plus the players' choices replays a game exactly.
 from __future__ import annotations
 
 import functools
+from array import array
 import hashlib
 import sys
 
@@ -83,9 +84,15 @@ def _lanes(count: int) -> tuple:
     """(ones, ladder, mask) for `_outputs`: 1, k * _GAMMA mod 2**64 (k = 1..count) and
     2**64 - 1 in the low half of lane k - 1 (128 bits each), and the lowest rejection bound
     of a shuffle with `count` swaps."""
+    return _ladder(count) + (min(limit for _, _, limit in _swaps(count + 1)),)
+
+
+@functools.lru_cache(maxsize=16)
+def _ladder(count: int) -> tuple:
+    """(ones, ladder, mask) of `_lanes` (also `first_draws`', whose batches are of a few sizes)."""
     ones = sum(1 << (128 * k) for k in range(count))
     ladder = sum((((k + 1) * _GAMMA) & _MASK) << (128 * k) for k in range(count))
-    return ones, ladder, _MASK * ones, min(limit for _, _, limit in _swaps(count + 1))
+    return ones, ladder, _MASK * ones
 
 
 def _outputs(state: int, count: int) -> tuple[list, int]:
@@ -94,11 +101,33 @@ def _outputs(state: int, count: int) -> tuple[list, int]:
     arithmetic in 128-bit lanes of one int (a lane's product stays in its lane; the mask
     takes each lane mod 2**64), read back as native 64-bit words."""
     ones, ladder, mask, lowest = _lanes(count)
-    z = ((state & _MASK) * ones + ladder) & mask
+    z = _mix_lanes(((state & _MASK) * ones + ladder) & mask, mask)
+    return memoryview(z.to_bytes(16 * count, sys.byteorder)).cast("Q")[::2].tolist(), lowest
+
+
+def _mix_lanes(z: int, mask: int) -> int:
+    """`next_u64`'s output of the state in each 128-bit lane of z (`_outputs`)."""
     z = (((z ^ (z >> 30)) & mask) * 0xBF58476D1CE4E5B9) & mask
     z = (((z ^ (z >> 27)) & mask) * 0x94D049BB133111EB) & mask
-    z = (z ^ (z >> 31)) & mask
-    return memoryview(z.to_bytes(16 * count, sys.byteorder)).cast("Q")[::2].tolist(), lowest
+    return (z ^ (z >> 31)) & mask
+
+
+def first_draws(bases, first_index: int) -> list:
+    """For each k, the first 64-bit number that `below_at(bases[k], first_index + k, n)`
+    draws (the same whatever n), computed side by side in 128-bit lanes as `_outputs`
+    computes its own. Contract: `below_at(bases[k], first_index + k, n) == value % n`
+    whenever `value < 2**64 - n` (the rejection bound of n is above it); otherwise
+    `below_at` decides (it may draw on)."""
+    count = len(bases)
+    if not count:
+        return []
+    ones, ladder, mask = _ladder(count)
+    words = [0] * (2 * count)
+    words[::2] = bases
+    z = int.from_bytes(array("Q", words).tobytes(), sys.byteorder)  # base k in lane k
+    z = _mix_lanes((z + ((first_index * _GAMMA) & _MASK) * ones + ladder) & mask, mask)  # `stream_at`'s state
+    z = _mix_lanes((z + _GAMMA * ones) & mask, mask)  # the first draw from it
+    return memoryview(z.to_bytes(16 * count, sys.byteorder)).cast("Q")[::2].tolist()
 
 
 def shuffled(state: int, items) -> tuple[int, tuple]:

@@ -28,7 +28,7 @@ from sorry_rules.engine.board import GRID
 from sorry_rules.engine.game import Move
 from sorry_rules.engine.gridgame import EXCHANGE, PASS, GridState
 from sorry_rules.engine.gridmechanics import PLACE, REMOVE, SHAPE_CELLS, SHAPE_EMPTY, GridView
-from sorry_rules.engine.rng import below_at, shuffled
+from sorry_rules.engine.rng import below_at, first_draws, shuffled
 from sorry_rules.players.protocol import RandomPlayer
 
 
@@ -196,8 +196,10 @@ class Plays:
         shape = self.shapes[card]
         if shape is None:
             return len(self._outcomes(card, colour))
-        removable = self.chips.removable
-        return sum(removable(o, shape[2]).bit_count() for o in shape[1][colour])
+        removable, unprotected, total = self.chips.removable, shape[2], 0
+        for o in shape[1][colour]:
+            total += removable(o, unprotected).bit_count()
+        return total
 
     def _outcomes(self, card: int, colour: int) -> list:
         """The outcomes of a card without a shape, de-duplicated as `GridGame.plays` does."""
@@ -293,6 +295,8 @@ def play_random(game, state, players, on_turn, max_plies: int, record, turn_type
     judge = True  # the first play is judged whatever changed
     winner, over = None, False
     choices = record.choices if record is not None else None
+    ahead = Draws(bases, n)
+    drawn_from, draws = plies, ()  # the players' draws for the plies ahead (`Draws`)
     while winner is None and plies < max_plies and not over:
         colour = seats[turn]
         hand = hands[turn]
@@ -303,7 +307,13 @@ def play_random(game, state, players, on_turn, max_plies: int, record, turn_type
         ends = list(accumulate(counts))  # ends[i]: the plays of cards[:i + 1]
         total = ends[-1] if ends else 0
         options = total + (counts.count(0) if exchange and not exchanged else 0) + (not total)
-        choice = 0 if options == 1 else below_at(bases[turn], plies, options)
+        if options == 1:
+            choice = 0
+        elif plies - drawn_from < len(draws):  # drawn ahead
+            value = draws[plies - drawn_from]
+            choice = value % options if value < TOP - options else below_at(bases[turn], plies, options)
+        else:
+            choice, drawn_from, draws = ahead.choose(plies, turn, options)
         if choices is not None:
             choices.append(choice)
         seat = turn
@@ -336,12 +346,71 @@ def play_random(game, state, players, on_turn, max_plies: int, record, turn_type
         else:
             dead = [card for card, size in zip(cards, counts) if not size] if exchange and not exchanged else []
             turn, exchanged, passes, over, move = _not_played(table, seat, dead, choice - total, passes, n)
+            if exchanged:  # the same seat plays again: the draws ahead were for the next seats
+                draws = ()
         plies += 1
         if on_turn is not None:
             move = move._replace(placement=chips.placement())  # no exchange nor pass changes the chips
             on_turn(turn_type(plies, seat, move.card, move, choice, options),
                     _state(chips, seats, turn, table, winner, plies, exchanged, passes, over))
     return _state(chips, seats, turn, table, winner, plies, exchanged, passes, over)
+
+
+TOP = 1 << 64
+
+
+class Draws:
+    """The random players' choices, their numbers drawn side by side in batches ahead of the
+    plies (`rng.first_draws`) for the seats expected to play them: every seat in turn from
+    the one to move at the batch's first ply. An exchange (the same seat plays again) breaks
+    that order: the loop then drops the batch. A batch is (first ply, draws): the choice
+    among `options` at ply `first + j` is `draws[j] % options` when `draws[j] < 2**64 -
+    options`, else `below_at`'s (a draw of `TOP` always leaves it to `below_at`).
+
+    `choose` gives the choice at a ply no batch covers, with the batch from there: the first
+    holds `FIRST` plies, the next twice the plies the last one served (at most `MOST`; a power
+    of two at most that, so that `first_draws` meets few sizes); when
+    that is under `LEAST`, the next `RESTS` plies get a batch of `TOP`s (in a game of many
+    exchanges, most draws computed ahead would go unused), then a batch of `LEAST`; each
+    rest in a row is twice the last (at most `MOST_RESTS`), until a batch serves all its
+    plies."""
+
+    FIRST, LEAST, MOST, RESTS, MOST_RESTS = 16, 16, 32, 16, 256
+
+    def __init__(self, bases: list, n: int):
+        self.bases, self.n = bases, n
+        self.first, self.last, self.rest_until, self.rests = 0, None, None, self.RESTS
+        self.start = self.FIRST
+
+    def choose(self, plies: int, turn: int, options: int) -> tuple:
+        """(choice, first ply, draws) at ply `plies` by seat `turn`."""
+        bases = self.bases
+        if self.rest_until is not None:
+            if plies < self.rest_until:  # an exchange while resting
+                return below_at(bases[turn], plies, options), self.rest_until - len(IDLE), IDLE
+            self.rest_until, self.last, self.start = None, None, self.LEAST
+        last = self.last
+        if last is None:
+            size = self.start
+        else:
+            used = plies - self.first
+            size = min(2 * last, self.MOST) if used >= last else 2 * used
+            if used >= last:
+                self.rests = self.RESTS
+        size = 1 << (size.bit_length() - 1) if size else 0  # a power of two: `first_draws` keeps their lanes
+        if size < self.LEAST:
+            rests = self.rests
+            self.rest_until, self.rests = plies + rests, min(2 * rests, self.MOST_RESTS)
+            return below_at(bases[turn], plies, options), self.rest_until - len(IDLE), IDLE
+        self.first, self.last, n = plies, size, self.n
+        draws = first_draws([bases[(turn + k) % n] for k in range(size)], plies)
+        value = draws[0]
+        choice = value % options if value < TOP - options else below_at(bases[turn], plies, options)
+        return choice, plies, draws
+
+
+#: the draws of a rest (`Draws`): its last `k` serve the `k` plies left (a rest is no longer)
+IDLE = (TOP,) * Draws.MOST_RESTS
 
 
 def _not_played(table, seat: int, dead: list, index: int, passes: int, n: int) -> tuple:
