@@ -12,10 +12,17 @@ How: the chips of each colour are a bit mask (`engine.gridmasks`). A card whose 
 primitive (`GridGame.card_shapes`) has its outcomes counted on the masks and only the chosen
 one is made (the k-th empty cell of the card, the k-th removable chip), in the primitive's
 order; any other card runs its compiled effect on the whole placement (`GridGame.plays`'
-order and de-duplication). A colour's sequence count is kept and recounted when its chips
-change; when the win condition reads nothing but the sequence counts (`GridGame.win_reads`),
-it can only change when a count does, so it is judged then (and at the first play), else
-after every play. `GridState`s are built only for `on_turn` and at the end.
+order and de-duplication). A card placing on its cells or on any empty cell (a *cell mask*,
+`Layout`) has its count of plays kept (`Chips.avail`, moved by one as a cell of its mask
+fills or empties), so a hand's counts are read, not counted; the chosen card is found by
+bisection over their running totals. A colour's sequence count is kept and recounted when
+its chips change (and a line could pass through the cell); when the win condition reads
+nothing but the sequence counts (`GridGame.win_reads`), it can only change when a count
+does, so it is judged then (and at the first play), its verdict kept per (seats, mover,
+counts) across games (`Layout.judged`), else after every play. The random players'
+numbers are drawn ahead in batches, side by side, for the seats expected in turn (`Draws`,
+`rng.first_draws`) until the game's first exchange. `GridState`s are built only for
+`on_turn` and at the end.
 """
 
 from __future__ import annotations
@@ -109,6 +116,9 @@ class Chips:
     """The position of a grid game as masks: per colour its chips, the empty cells, the
     sequence counts, per card of a cell mask its count of plays (`avail[card]`, -1 for the
     other cards), and the whole placement made when asked."""
+
+    __slots__ = ("game", "grid", "sides", "shape", "cards_at", "lines", "lined", "masks", "empty", "counts", "avail",
+                 "_placement", "_protected")
 
     def __init__(self, game, placement: tuple, sides: int, shape: Layout | None = None):
         self.game, self.grid, self.sides = game, game.grid, sides
@@ -368,40 +378,24 @@ class Draws:
     options`, else `below_at`'s (a draw of `TOP` always leaves it to `below_at`).
 
     `choose` gives the choice at a ply no batch covers, with the batch from there: the first
-    holds `FIRST` plies, the next twice the plies the last one served (at most `MOST`; a power
-    of two at most that, so that `first_draws` meets few sizes); when
-    that is under `LEAST`, the next `RESTS` plies get a batch of `TOP`s (in a game of many
-    exchanges, most draws computed ahead would go unused), then a batch of `LEAST`; each
-    rest in a row is twice the last (at most `MOST_RESTS`), until a batch serves all its
-    plies."""
+    holds `FIRST` plies, the next twice the last (at most `MOST`), until an exchange breaks
+    a batch; from then on the game's choices are drawn one by one (batches of `TOP`s): an
+    exchange needs a dead card, and once cards die more exchanges follow (mostly every few
+    plies), which would leave most draws computed ahead unused."""
 
-    FIRST, LEAST, MOST, RESTS, MOST_RESTS = 16, 16, 32, 16, 256
+    FIRST, MOST = 16, 32
 
     def __init__(self, bases: list, n: int):
         self.bases, self.n = bases, n
-        self.first, self.last, self.rest_until, self.rests = 0, None, None, self.RESTS
-        self.start = self.FIRST
+        self.first, self.last, self.broken = 0, None, False
 
     def choose(self, plies: int, turn: int, options: int) -> tuple:
         """(choice, first ply, draws) at ply `plies` by seat `turn`."""
-        bases = self.bases
-        if self.rest_until is not None:
-            if plies < self.rest_until:  # an exchange while resting
-                return below_at(bases[turn], plies, options), self.rest_until - len(IDLE), IDLE
-            self.rest_until, self.last, self.start = None, None, self.LEAST
-        last = self.last
-        if last is None:
-            size = self.start
-        else:
-            used = plies - self.first
-            size = min(2 * last, self.MOST) if used >= last else 2 * used
-            if used >= last:
-                self.rests = self.RESTS
-        size = 1 << (size.bit_length() - 1) if size else 0  # a power of two: `first_draws` keeps their lanes
-        if size < self.LEAST:
-            rests = self.rests
-            self.rest_until, self.rests = plies + rests, min(2 * rests, self.MOST_RESTS)
-            return below_at(bases[turn], plies, options), self.rest_until - len(IDLE), IDLE
+        bases, last = self.bases, self.last
+        if self.broken or (last is not None and plies - self.first < last):
+            self.broken = True
+            return below_at(bases[turn], plies, options), plies, IDLE
+        size = self.FIRST if last is None else min(2 * last, self.MOST)
         self.first, self.last, n = plies, size, self.n
         draws = first_draws([bases[(turn + k) % n] for k in range(size)], plies)
         value = draws[0]
@@ -409,8 +403,8 @@ class Draws:
         return choice, plies, draws
 
 
-#: the draws of a rest (`Draws`): its last `k` serve the `k` plies left (a rest is no longer)
-IDLE = (TOP,) * Draws.MOST_RESTS
+#: the draws of the plies after an exchange broke a batch (`Draws`): none used
+IDLE = (TOP,) * 256
 
 
 def _not_played(table, seat: int, dead: list, index: int, passes: int, n: int) -> tuple:
