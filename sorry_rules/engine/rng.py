@@ -21,7 +21,7 @@ _LIMITS = (0,) + tuple((1 << 64) - ((1 << 64) % n) for n in range(1, _SMALL))
 
 def seed_state(*parts: object) -> int:
     """An RNG state derived from any seed parts (e.g. `seed_state(7)`, `seed_state(7, "bot", 2)`)."""
-    text = "sorry-rules:" + ":".join(str(p) for p in parts)
+    text = "sorry-rules:" + ":".join(map(str, parts))
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
 
 

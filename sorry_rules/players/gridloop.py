@@ -333,7 +333,12 @@ def play_random(game, state, players, on_turn, max_plies: int, record, turn_type
             mask = cell_masks[card]
             if mask:  # a card placing on the empty cells of its mask (most cards): made here
                 mask &= chips.empty
-                bit = kth_bit(mask, k) if k else mask & -mask
+                if k > 1:
+                    bit = kth_bit(mask, k)
+                else:  # the first or second empty cell of the mask (a face shown twice)
+                    if k:
+                        mask &= mask - 1
+                    bit = mask & -mask
                 cell = cell_at[bit.bit_length() - 1]
                 changed = change(colour, bit, cell)
                 events = ((PLACE, colour, cell),) if on_turn is not None else None
