@@ -63,6 +63,7 @@ def _check_position(game, placement, marks, colour) -> None:
         assert spare == spare_too
         for candidate, move in zip(candidates, moves):
             assert flat.marks_after(candidate, marks) == (move.marks if move.kind == "move" else marks)
+            assert flat.events(candidate, occ) == move.events  # what consequences judged on events read
             Q, qocc, _ = flat.position(placement)
             flat.apply(candidate, Q, qocc)
             exact, exact_occ, _ = flat.position(move.placement)
@@ -113,6 +114,38 @@ def test_the_flat_loop_plays_marks_games_as_fastloop_and_the_interpreter(spec, r
                          [RandomPlayer(seed, s) for s in range(players)]) == played[0]
         won += played[0].winner is not None
     assert won
+
+
+def _mercy_with(tmp_path, when: str, name: str) -> tuple:
+    """(game, reference playing with the interpreter alone): standard with H27's marks and
+    alternative, its consequence's condition `when`."""
+    data = _standard_data()
+    data["marks"] = {"mercy": {"symbol": "+", "until": "leaves_start"}}
+    data["after"] = {"m": {"when": when, "mark": {"mercy": "bumped"}}}
+    data["cards"]["1"] = "enter | forward 1 | enter marked mercy"
+    data["cards"]["2"] = "(enter | forward 2 | enter marked mercy) then draw_again"
+    path = _write(tmp_path, data, name)
+    reference = load_game(path)
+    reference.use_fast_moves(None)
+    return load_game(path), reference
+
+
+def test_consequences_read_on_events_alone_are_judged_without_a_move(tmp_path):
+    """H27, H21, H22: a consequence whose condition and additions read only facts of the move,
+    counters and numbers has them on events (`Consequence.on_events`), and the flat loop judges
+    it on the candidate's events; one that reads the board after the move has none (its
+    `Move` is built): both play the interpreter's games."""
+    for rules in ((MERCY,), (MERCY, "house/bump-bonus.yaml"), (FREEZE, "house/bump-points.yaml")):
+        assert all(c.on_events is not None for c in _games("standard", rules)[0].after)
+    board = _mercy_with(tmp_path, "bumps(players) > 0 and home(player) < 2", "board")
+    events = _mercy_with(tmp_path, "bumps(opponents) + slides(player) > 0", "events")
+    assert board[0].after[0].on_events is None and events[0].after[0].on_events is not None
+    for game, reference in (board, events):
+        assert game.fast_moves.flat_marked is not None
+        for seed in range(3):
+            played = _play(game, "marked", seed, 2 + seed)
+            assert _play(game, "fast", seed, 2 + seed) == played
+            assert _play(reference, "interpreter", seed, 2 + seed) == played
 
 
 def test_the_flat_loop_stops_at_max_plies_with_the_marks_of_then():

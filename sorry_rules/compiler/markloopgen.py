@@ -338,6 +338,6 @@ def flat_marked_moves(game, programs, card_asts, whens: tuple = ()) -> flatmarks
     C = mechanics.layout.C
     table = tuple(tuple(scope[f"f{card}_{p}"] for p in range(C)) for card in range(len(card_asts)))
     flat = flatmarks.MarkedFlatMoves(table, source, weights, mechanics, game.marks, kind_modes)
-    flat.carried = scope["CARRIED"]
+    flat.carried, flat.marked_by = scope["CARRIED"], scope["MARKED_BY"]
     flat.eventful_after = len(whens) == len(game.after) and all(needs_bump_or_slide(when) for when in whens)
     return flat

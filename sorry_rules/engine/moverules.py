@@ -16,6 +16,8 @@ Contract:
   them, contributes its counter additions (applied in file order) and its extra card.
   Returns `(counters after, extra cards, the consequences that fired)`; the engine then
   places the marks of the fired consequences (`engine.marks.consequence_marks`).
+- `run_on_events(after, p, card, events, counters)`: the same judged on a move's card and
+  events alone, for consequences that all have `on_events` (decided by the compiler).
 """
 
 from __future__ import annotations
@@ -40,6 +42,8 @@ class Consequence(NamedTuple):
     draw_again: bool
     label: str
     marks: tuple = ()         # ((mark kind index, "bumped" | "moved"), ...): marks placed (engine.marks)
+    on_events: tuple | None = None  # (when, adds) as `when` and `adds` but judged on the move's events alone,
+    #                                 (p, events, counters): where they read nothing else (facts, counters, numbers)
 
 
 def _in_scope(f, move) -> bool:
@@ -70,6 +74,22 @@ def run_consequences(after, p: int, move, counters) -> tuple[tuple, int, tuple]:
     if not fired:
         return counters, 0, ()
     changes = [(i, amount(p, move, counters)) for c in fired for i, amount in c.adds]
+    extra = sum(1 for c in fired if c.draw_again)
+    if changes:
+        mine = list(counters[p])
+        for i, value in changes:
+            mine[i] += value
+        counters = counters[:p] + (tuple(mine),) + counters[p + 1:]
+    return counters, extra, fired
+
+
+def run_on_events(after, p: int, card: int, events: tuple, counters) -> tuple[tuple, int, tuple]:
+    """`run_consequences` for a move of `card` with `events`, every consequence judged by its
+    `on_events` (call only when each has one)."""
+    fired = tuple(c for c in after if (c.cards is None or card in c.cards) and c.on_events[0](p, events, counters))
+    if not fired:
+        return counters, 0, ()
+    changes = [(i, amount(p, events, counters)) for c in fired for i, amount in c.on_events[1]]
     extra = sum(1 for c in fired if c.draw_again)
     if changes:
         mine = list(counters[p])
