@@ -86,6 +86,50 @@ def test_flat_functions_with_marks_equal_the_moves_flavour_on_random_positions(s
     assert marked, "some position had marks set"
 
 
+def _shielded(game, pawns: dict, frozen: tuple, by: int = 1) -> tuple:
+    """(placement, marks): standard's four colours with `pawns` (colour -> squares below X,
+    the rest in Start) and the pawns on `frozen` squares frozen (H31) by colour `by`."""
+    layout = game.layout
+    placement = tuple(tuple(sorted(pawns.get(c, []) + [layout.start[c]] * (4 - len(pawns.get(c, [])))))
+                      for c in range(layout.C))
+    owner = {sq: c for c, squares in pawns.items() for sq in squares}
+    return placement, (tuple(sorted((owner[sq], sq, by) for sq in frozen)),)
+
+
+@pytest.mark.parametrize("spec", ["standard", "partnership"])
+def test_sorry_and_switch_with_frozen_pawns_are_written_not_handed_to_the_interpreter(spec):
+    """H31: a frozen pawn may not switch or be switched or Sorry!'d; a slide after a switch or
+    a Sorry! leaves a frozen pawn it passes and may not end on one (A6, R26). The flat
+    functions list these moves from their templates (no interpreter primitive for `sorry` or
+    `switch`), as the Moves flavour and the interpreter list them."""
+    game, reference = _games(spec, (FREEZE,))
+    seats = game.seats_for(4)
+    sorry, eleven = game.card_names.index("sorry"), game.card_names.index("11")
+    functions = game.fast_moves.flat_marked.source.split("\ndef ")
+    for card in (sorry, eleven):
+        assert not any(f.startswith(f"f{card}_") and "PRIM" in f for f in functions)
+    cases = [  # (pawns by colour, frozen squares): red (0) to move
+        ({0: [10], 1: [24], 2: [26], 3: [27]}, (26,)),       # switch onto blue's slide at 24: frozen 26 stays, 27 bumped
+        ({0: [10], 1: [24], 2: [28]}, (28,)),                # the slide would end on the frozen pawn: no such switch
+        ({0: [10, 40], 1: [24, 16], 2: [18]}, (10, 18)),     # red's frozen pawn on 10 may not switch; 40 may
+        ({1: [16, 30], 2: [18], 3: [17]}, (18,)),            # Sorry! onto 16 slides to 19: frozen 18 stays, 17 bumped
+        ({1: [16, 30], 2: [19]}, (19, 30)),                  # the slide ends on a frozen pawn; frozen 30 untouchable
+    ]
+    for pawns, frozen in cases:
+        placement, marks = _shielded(game, pawns, frozen)
+        _check_position(game, placement, marks, 0)
+        for card in (sorry, eleven):
+            state = game.position(placement, seats, 0, card=card, marks=marks)
+            moves = game.legal_moves(state)
+            assert moves == reference.legal_moves(state), (pawns, frozen, game.card_names[card])
+            assert all(not (e[0] in ("switch", "sorry", "bump") and e[-1] in frozen and e[1] != 0)
+                       for move in moves for e in move.events)
+    placement, marks = _shielded(game, {0: [10], 1: [24], 2: [26], 3: [27]}, (26,))
+    switched = [move for move in game.legal_moves(game.position(placement, seats, 0, card=eleven, marks=marks))
+                if move.events[0][0] == "switch" and move.events[0][4] == 24]
+    assert [move.events for move in switched] == [(("switch", 0, 10, 1, 24), ("bump", 3, 27), ("slide", 0, 24, 28))]
+
+
 def _play(game, loop, seed: int, players: int) -> tuple:
     start = game.new_game(seed, players=players)
     bots = [RandomPlayer(seed, s) for s in range(players)]
