@@ -46,6 +46,7 @@ from sorry_rules.engine.fastmoves import namespace, placement_key
 from sorry_rules.engine.flatstate import flat_namespace
 from sorry_rules.engine.marks import zone
 from sorry_rules.engine.mechanics import DRAW_AGAIN
+from sorry_rules.engine.moverules import OnEvents
 
 #: the features this flavour is written for (besides the `rules.` switches): draw play only
 _FEATURES = frozenset({"board:track", "turn:draw", "after", "counters", "marks"})
@@ -65,6 +66,9 @@ def _reads_shields(body: list[str]) -> bool:
 #: the head lines of a function that reads SM: SM[c] whether a pawn of colour c in its Start
 #: carries a mark (remembered in SMK for the marks object last seen: one object while none change)
 _START_MARKED = ["    if M is not SMK[0]:", "        SMK[0] = M", "        SMK[1] = START_MARKED(M)", "    SM = SMK[1]"]
+#: the head lines of a function that reads the shields ST, GU (`SQSHIELDS(M)`, remembered in SQK
+#: for the marks object last seen, as SM)
+_SHIELDS_HEAD = ["    if M is not SQK[0]:", "        SQK[0] = M", "        SQK[1] = SQSHIELDS(M)", "    ST, GU = SQK[1]"]
 
 
 class MarkedFlatModule(FlatModule):
@@ -292,7 +296,7 @@ class MarkedFlatWriter(FlatWriter):
             raise Unsupported("head")
         lines[0] = head.replace("KP):", "KP, M):")
         if self.module.shielded and _reads_shields(self.body):
-            lines.insert(1, "    ST, GU = SQSHIELDS(M)")
+            lines[1:1] = _SHIELDS_HEAD
         if any("SM[" in line for line in self.body):
             lines[1:1] = _START_MARKED
         return lines
@@ -312,7 +316,7 @@ class MarkedFlatProbe(MarkedFlatWriter, FlatProbe):
             raise Unsupported("head")
         lines[0] = f"def {name}(P, occ, M):"
         if self.module.shielded and _reads_shields(self.body):
-            lines.insert(1, "    ST, GU = SQSHIELDS(M)")
+            lines[1:1] = _SHIELDS_HEAD
         return lines
 
 
@@ -376,5 +380,7 @@ def flat_marked_moves(game, programs, card_asts, whens: tuple = ()) -> flatmarks
     table = tuple(tuple(scope[f"f{card}_{p}"] for p in range(C)) for card in range(len(card_asts)))
     flat = flatmarks.MarkedFlatMoves(table, source, weights, mechanics, game.marks, kind_modes)
     flat.carried, flat.marked_by = scope["CARRIED"], scope["MARKED_BY"]
+    if all(consequence.on_events is not None for consequence in game.after):
+        flat.judged = OnEvents(game.after)
     flat.eventful_after = len(whens) == len(game.after) and all(needs_bump_or_slide(when) for when in whens)
     return flat

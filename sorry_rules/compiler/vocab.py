@@ -124,13 +124,14 @@ def _filter(cards, prefer: bool, expression, ast, counters, label: str) -> MoveF
 
 def _consequence_on_events(i, c, compiled: dict, asts: dict, names: list) -> tuple | None:
     """`Consequence.on_events` of consequence `i` (`c`): its condition and additions judged on
-    events alone, where every one of their trees reads only facts, counters and numbers
-    (`events_only`); else None."""
+    events alone, and the event kinds they read, where every one of their trees reads only
+    facts, counters and numbers (`events_only`); else None."""
     paths = [("after", i, "when")] + [("after", i, "add", name) for name in c.add]
-    if any(asts.get(path) is None or events_only(asts[path], names) is None for path in paths):
+    reads = [None if asts.get(path) is None else events_only(asts[path], names) for path in paths]
+    if None in reads:
         return None
     adds = tuple((names.index(name), _on_events(compiled[("after", i, "add", name)])) for name in c.add)
-    return _on_events(compiled[paths[0]]), adds
+    return _on_events(compiled[paths[0]]), adds, frozenset().union(*reads)
 
 
 def _scope(cards, card_index):

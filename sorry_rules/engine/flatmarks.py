@@ -25,8 +25,9 @@ the marks after an outcome are part of its key or follow from its carry events.
 `marked_move(candidate, placement, card, marks)`, the exact `Move` (carry events and marks
 after included); `QUIET_CODES` are the candidate codes of moves that neither bump nor slide;
 `events(candidate, occ)` and `consequence_marks(marks, fired, p, events, P)` give the
-`Move`'s events and the marks its consequences place without building it (for consequences
-judged on events, `moverules.Consequence.on_events`); `marked_namespace` adds to the
+`Move`'s events and the marks its consequences place without building it, for consequences
+judged on events (`moverules.Consequence.on_events`: then `judged` is their
+`moverules.OnEvents`, else None); `marked_namespace` adds to the
 generated module's namespace: `SQSHIELDS(M)` (the squares of
 pawns that may not move, and of those that may not be moved), `CARRIED(M, c, cr)` (the marks
 once colour c's pawn with the carry events `cr` left Start), `MB(P, M)` (the interpreter's
@@ -185,7 +186,8 @@ def marked_namespace(scope: dict, kinds: tuple, mechanics, slides: MarkedSlides)
         return marked
 
     scope.update({
-        "START_MARKED": start_marked, "MARKED_BY": _marked_by(memory, kinds, layout), "SMK": [None, None], "NO_CARRY": ((),),
+        "START_MARKED": start_marked, "MARKED_BY": _marked_by(memory, kinds, layout), "NO_CARRY": ((),),
+        "SMK": [None, None], "SQK": [None, None],
         "SQSHIELDS": square_shields, "CARRIES": carries, "CARRIED": carried_off, "MARKED": marked,
         "MARKED_PAWNS": marked_pawns, "guarded_land": slides.land_guarded, "E_MARK": engine_marks.MARK,
         "MB": lambda P, M: engine_marks.MarkedBoard.with_marks(freeze(P), X, kinds, M),
@@ -201,7 +203,7 @@ def carry_events(events: tuple) -> tuple:
 class MarkedFlatMoves(FlatMoves):
     """`FlatMoves` of a variant with marks (module docstring)."""
 
-    __slots__ = ("kinds", "modes", "carried", "marked_by", "layout")
+    __slots__ = ("kinds", "modes", "carried", "marked_by", "layout", "judged")
 
     def __init__(self, table: tuple, source: str, weights: tuple, mechanics, kinds: tuple, kind_modes: tuple):
         super().__init__(table, source, weights, mechanics)
@@ -210,6 +212,8 @@ class MarkedFlatMoves(FlatMoves):
         self.layout = mechanics.layout
         self.carried = None  # the namespace's CARRIED(M, c, cr), set by the compiler
         self.marked_by = None  # the namespace's MARKED_BY(M, events), set by the compiler
+        # `moverules.OnEvents` of the variant's consequences where every one is judged on events, else None
+        self.judged = None
 
     def events(self, candidate: tuple, occ: list) -> tuple:
         """The events of `marked_move(candidate, ...)` (carry events first), `occ` the

@@ -17,7 +17,9 @@ Contract:
   Returns `(counters after, extra cards, the consequences that fired)`; the engine then
   places the marks of the fired consequences (`engine.marks.consequence_marks`).
 - `run_on_events(after, p, card, events, counters)`: the same judged on a move's card and
-  events alone, for consequences that all have `on_events` (decided by the compiler).
+  events alone, for consequences that all have `on_events` (decided by the compiler);
+  `OnEvents(after)` is that function remembering its answers per card, player, counters and
+  the move's events of the kinds the consequences read (they read no other).
 """
 
 from __future__ import annotations
@@ -42,8 +44,9 @@ class Consequence(NamedTuple):
     draw_again: bool
     label: str
     marks: tuple = ()         # ((mark kind index, "bumped" | "moved"), ...): marks placed (engine.marks)
-    on_events: tuple | None = None  # (when, adds) as `when` and `adds` but judged on the move's events alone,
-    #                                 (p, events, counters): where they read nothing else (facts, counters, numbers)
+    on_events: tuple | None = None  # (when, adds, reads): `when` and `adds` judged on the move's events alone,
+    #   (p, events, counters), where they read nothing else (facts, counters, numbers); `reads`: the event kinds
+    #   they read (`facts.READS`)
 
 
 def _in_scope(f, move) -> bool:
@@ -97,3 +100,24 @@ def run_on_events(after, p: int, card: int, events: tuple, counters) -> tuple[tu
             mine[i] += value
         counters = counters[:p] + (tuple(mine),) + counters[p + 1:]
     return counters, extra, fired
+
+
+class OnEvents:
+    """`run_on_events(after, ...)` remembered (module contract); `after` all have `on_events`."""
+
+    __slots__ = ("after", "reads", "known")
+
+    def __init__(self, after: tuple):
+        self.after = after
+        self.reads = frozenset().union(*(c.on_events[2] for c in after))
+        self.known: dict = {}
+
+    def __call__(self, p: int, card: int, events: tuple, counters) -> tuple[tuple, int, tuple]:
+        reads = self.reads
+        key = (card, p, counters, tuple([e for e in events if e[0] in reads]))
+        answer = self.known.get(key)
+        if answer is None:
+            if len(self.known) >= 4096:
+                self.known.clear()
+            answer = self.known[key] = run_on_events(self.after, p, card, events, counters)
+        return answer

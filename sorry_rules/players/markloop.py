@@ -13,7 +13,7 @@ candidate (as `players.flatloop`); the marks (`State.marks`) in a local, changed
 of its key, else the marks before), those its consequences place
 (`engine.marks.consequence_marks`; where every consequence is judged on the move's events
 alone, `moverules.Consequence.on_events`, on the candidate's events with no `Move` built,
-`MarkedFlatMoves.events` and `consequence_marks`; else on the candidate's `Move`; neither for
+`MarkedFlatMoves.events`, `judged` and `consequence_marks`; else on the candidate's `Move`; neither for
 a move that neither bumps nor slides where every consequence needs a bump or a slide) and
 those that end when a turn begins (`engine.marks.turn_begins`). A
 placement is built where a win condition must be judged (after a pawn reached Home, or after
@@ -30,7 +30,7 @@ from sorry_rules.engine.flatstate import freeze
 from sorry_rules.engine.game import State
 from sorry_rules.engine.marks import consequence_marks, turn_begins
 from sorry_rules.engine.mechanics import DRAW_AGAIN
-from sorry_rules.engine.moverules import run_consequences, run_on_events
+from sorry_rules.engine.moverules import run_consequences
 from sorry_rules.engine.rng import below_at
 from sorry_rules.players import fastloop
 from sorry_rules.players.flatloop import refill, winner_from
@@ -72,7 +72,7 @@ def play_marked(game, state, players, max_plies: int, record) -> State:
     check_always = not game.win_on_home_only or fastloop.setup_wins(game, seats)
     after = game.after
     eventful = flat.eventful_after  # no consequence fires on a move that neither bumps nor slides
-    on_events = all(c.on_events is not None for c in after)  # judged on the candidate's events, no Move built
+    judged = flat.judged  # the consequences judged on the candidate's events (no Move built), or None
     placing = ()  # the consequences judged on events that fired and place marks
     timed = any(kind.until == "next_turn" for kind in kinds)
     winner = None
@@ -90,9 +90,9 @@ def play_marked(game, state, players, max_plies: int, record) -> State:
             candidate = candidates[choice]
             again = candidate[1]
             if after and not (eventful and candidate[2] in QUIET_CODES):
-                if on_events:
+                if judged is not None:
                     events = flat.events(candidate, occ)
-                    counters, extra, placing = run_on_events(after, seats[turn], card, events, counters)
+                    counters, extra, placing = judged(seats[turn], card, events, counters)
                     if candidate[0].__class__ is tuple:
                         marks = flat.marks_after(candidate, marks)
                 else:
