@@ -13,6 +13,7 @@ from sorry_rules.compiler import load_game
 from sorry_rules.compiler.loopgen import needs_bump_or_slide
 from sorry_rules.dsl.parser import parse_expr
 from sorry_rules.engine.flatmarks import SHIELD, fits
+from sorry_rules.engine.moverules import run_on_events
 from sorry_rules.engine.rng import Random
 from sorry_rules.players import fastloop, markloop
 from sorry_rules.players.protocol import RandomPlayer
@@ -190,6 +191,25 @@ def test_consequences_read_on_events_alone_are_judged_without_a_move(tmp_path):
             played = _play(game, "marked", seed, 2 + seed)
             assert _play(game, "fast", seed, 2 + seed) == played
             assert _play(reference, "interpreter", seed, 2 + seed) == played
+
+
+def test_consequences_on_events_are_remembered_by_the_events_they_read():
+    """H22 (a point per opponent pawn bumped) with H31: `OnEvents` answers as `run_on_events`
+    whatever the steps beside the bumps, remembering one answer per card, player, counters
+    and bumps (the only events the condition and the addition read)."""
+    game = _games("standard", (FREEZE, "house/bump-points.yaml"))[0]
+    judged = game.fast_moves.flat_marked.judged
+    assert judged is not None and judged.reads == frozenset({"bump"})
+    judged.known.clear()
+    counters = ((0,), (2,), (0,), (1,))
+    for frm in range(0, 40, 3):
+        for bumped in ((), ((1, 50),), ((1, 50), (2, 51)), ((0, 50),)):
+            events = (("forward", 0, frm, 50),) + tuple(("bump", o, sq) for o, sq in bumped)
+            if len(bumped) > 1:
+                events += (("slide", 0, 50, 52),)
+            for p in (0, 3):
+                assert judged(p, 4, events, counters) == run_on_events(game.after, p, 4, events, counters)
+    assert len(judged.known) == 2 * 4  # one per player and bumps, not per step or slide
 
 
 def test_the_flat_loop_stops_at_max_plies_with_the_marks_of_then():
