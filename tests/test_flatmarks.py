@@ -13,6 +13,7 @@ from sorry_rules.compiler import load_game
 from sorry_rules.compiler.loopgen import needs_bump_or_slide
 from sorry_rules.dsl.parser import parse_expr
 from sorry_rules.engine.flatmarks import SHIELD, fits
+from sorry_rules.engine.moverules import run_on_events
 from sorry_rules.engine.rng import Random
 from sorry_rules.players import fastloop, markloop
 from sorry_rules.players.protocol import RandomPlayer
@@ -63,6 +64,7 @@ def _check_position(game, placement, marks, colour) -> None:
         assert spare == spare_too
         for candidate, move in zip(candidates, moves):
             assert flat.marks_after(candidate, marks) == (move.marks if move.kind == "move" else marks)
+            assert flat.events(candidate, occ) == move.events  # what consequences judged on events read
             Q, qocc, _ = flat.position(placement)
             flat.apply(candidate, Q, qocc)
             exact, exact_occ, _ = flat.position(move.placement)
@@ -83,6 +85,50 @@ def test_flat_functions_with_marks_equal_the_moves_flavour_on_random_positions(s
         marked += any(marks)
         _check_position(game, placement, marks, seats[rnd.below(len(seats))])
     assert marked, "some position had marks set"
+
+
+def _shielded(game, pawns: dict, frozen: tuple, by: int = 1) -> tuple:
+    """(placement, marks): standard's four colours with `pawns` (colour -> squares below X,
+    the rest in Start) and the pawns on `frozen` squares frozen (H31) by colour `by`."""
+    layout = game.layout
+    placement = tuple(tuple(sorted(pawns.get(c, []) + [layout.start[c]] * (4 - len(pawns.get(c, [])))))
+                      for c in range(layout.C))
+    owner = {sq: c for c, squares in pawns.items() for sq in squares}
+    return placement, (tuple(sorted((owner[sq], sq, by) for sq in frozen)),)
+
+
+@pytest.mark.parametrize("spec", ["standard", "partnership"])
+def test_sorry_and_switch_with_frozen_pawns_are_written_not_handed_to_the_interpreter(spec):
+    """H31: a frozen pawn may not switch or be switched or Sorry!'d; a slide after a switch or
+    a Sorry! leaves a frozen pawn it passes and may not end on one (A6, R26). The flat
+    functions list these moves from their templates (no interpreter primitive for `sorry` or
+    `switch`), as the Moves flavour and the interpreter list them."""
+    game, reference = _games(spec, (FREEZE,))
+    seats = game.seats_for(4)
+    sorry, eleven = game.card_names.index("sorry"), game.card_names.index("11")
+    functions = game.fast_moves.flat_marked.source.split("\ndef ")
+    for card in (sorry, eleven):
+        assert not any(f.startswith(f"f{card}_") and "PRIM" in f for f in functions)
+    cases = [  # (pawns by colour, frozen squares): red (0) to move
+        ({0: [10], 1: [24], 2: [26], 3: [27]}, (26,)),       # switch onto blue's slide at 24: frozen 26 stays, 27 bumped
+        ({0: [10], 1: [24], 2: [28]}, (28,)),                # the slide would end on the frozen pawn: no such switch
+        ({0: [10, 40], 1: [24, 16], 2: [18]}, (10, 18)),     # red's frozen pawn on 10 may not switch; 40 may
+        ({1: [16, 30], 2: [18], 3: [17]}, (18,)),            # Sorry! onto 16 slides to 19: frozen 18 stays, 17 bumped
+        ({1: [16, 30], 2: [19]}, (19, 30)),                  # the slide ends on a frozen pawn; frozen 30 untouchable
+    ]
+    for pawns, frozen in cases:
+        placement, marks = _shielded(game, pawns, frozen)
+        _check_position(game, placement, marks, 0)
+        for card in (sorry, eleven):
+            state = game.position(placement, seats, 0, card=card, marks=marks)
+            moves = game.legal_moves(state)
+            assert moves == reference.legal_moves(state), (pawns, frozen, game.card_names[card])
+            assert all(not (e[0] in ("switch", "sorry", "bump") and e[-1] in frozen and e[1] != 0)
+                       for move in moves for e in move.events)
+    placement, marks = _shielded(game, {0: [10], 1: [24], 2: [26], 3: [27]}, (26,))
+    switched = [move for move in game.legal_moves(game.position(placement, seats, 0, card=eleven, marks=marks))
+                if move.events[0][0] == "switch" and move.events[0][4] == 24]
+    assert [move.events for move in switched] == [(("switch", 0, 10, 1, 24), ("bump", 3, 27), ("slide", 0, 24, 28))]
 
 
 def _play(game, loop, seed: int, players: int) -> tuple:
@@ -113,6 +159,57 @@ def test_the_flat_loop_plays_marks_games_as_fastloop_and_the_interpreter(spec, r
                          [RandomPlayer(seed, s) for s in range(players)]) == played[0]
         won += played[0].winner is not None
     assert won
+
+
+def _mercy_with(tmp_path, when: str, name: str) -> tuple:
+    """(game, reference playing with the interpreter alone): standard with H27's marks and
+    alternative, its consequence's condition `when`."""
+    data = _standard_data()
+    data["marks"] = {"mercy": {"symbol": "+", "until": "leaves_start"}}
+    data["after"] = {"m": {"when": when, "mark": {"mercy": "bumped"}}}
+    data["cards"]["1"] = "enter | forward 1 | enter marked mercy"
+    data["cards"]["2"] = "(enter | forward 2 | enter marked mercy) then draw_again"
+    path = _write(tmp_path, data, name)
+    reference = load_game(path)
+    reference.use_fast_moves(None)
+    return load_game(path), reference
+
+
+def test_consequences_read_on_events_alone_are_judged_without_a_move(tmp_path):
+    """H27, H21, H22: a consequence whose condition and additions read only facts of the move,
+    counters and numbers has them on events (`Consequence.on_events`), and the flat loop judges
+    it on the candidate's events; one that reads the board after the move has none (its
+    `Move` is built): both play the interpreter's games."""
+    for rules in ((MERCY,), (MERCY, "house/bump-bonus.yaml"), (FREEZE, "house/bump-points.yaml")):
+        assert all(c.on_events is not None for c in _games("standard", rules)[0].after)
+    board = _mercy_with(tmp_path, "bumps(players) > 0 and home(player) < 2", "board")
+    events = _mercy_with(tmp_path, "bumps(opponents) + slides(player) > 0", "events")
+    assert board[0].after[0].on_events is None and events[0].after[0].on_events is not None
+    for game, reference in (board, events):
+        assert game.fast_moves.flat_marked is not None
+        for seed in range(3):
+            played = _play(game, "marked", seed, 2 + seed)
+            assert _play(game, "fast", seed, 2 + seed) == played
+            assert _play(reference, "interpreter", seed, 2 + seed) == played
+
+
+def test_consequences_on_events_are_remembered_by_the_events_they_read():
+    """H22 (a point per opponent pawn bumped) with H31: `OnEvents` answers as `run_on_events`
+    whatever the steps beside the bumps, remembering one answer per card, player, counters
+    and bumps (the only events the condition and the addition read)."""
+    game = _games("standard", (FREEZE, "house/bump-points.yaml"))[0]
+    judged = game.fast_moves.flat_marked.judged
+    assert judged is not None and judged.reads == frozenset({"bump"})
+    judged.known.clear()
+    counters = ((0,), (2,), (0,), (1,))
+    for frm in range(0, 40, 3):
+        for bumped in ((), ((1, 50),), ((1, 50), (2, 51)), ((0, 50),)):
+            events = (("forward", 0, frm, 50),) + tuple(("bump", o, sq) for o, sq in bumped)
+            if len(bumped) > 1:
+                events += (("slide", 0, 50, 52),)
+            for p in (0, 3):
+                assert judged(p, 4, events, counters) == run_on_events(game.after, p, 4, events, counters)
+    assert len(judged.known) == 2 * 4  # one per player and bumps, not per step or slide
 
 
 def test_the_flat_loop_stops_at_max_plies_with_the_marks_of_then():

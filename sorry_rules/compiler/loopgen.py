@@ -354,6 +354,18 @@ class FlatWriter(RouteTemplates, CardWriter):
     def pawn_stays(self) -> None:
         """Lines that skip a pawn `sq` of a step's loop that may not move (none here)."""
 
+    def stays(self, square: str) -> None:
+        """Lines (in a loop over pawns) that skip the pawn on `square` when it may not move
+        (none here: `compiler.markloopgen` writes them where marks may stop a pawn)."""
+
+    def untouchable(self, square: str) -> None:
+        """Lines (in a loop over pawns) that skip the pawn on `square` when it may not be
+        moved by another (none here, as `stays`)."""
+
+    def slide_call(self, c: int, frm: str, to: str) -> str:
+        """The expression of colour c's pawn landing `frm` -> `to` on a slide (`Slides.land`)."""
+        return f"slide_land({int(c)}, {frm}, {to}, occ, KP)"
+
     def track_pawns(self, wanted=None) -> None:
         """`tp`: (square, colour) of every pawn on the track (of the colours `wanted`, default
         all), in square order."""
@@ -399,9 +411,10 @@ class FlatWriter(RouteTemplates, CardWriter):
                 self.line(f"        if {name}[o]:")
                 self.indent(1)
             self.indent(2)
+            self.untouchable("sq")
             if m.slide_after_sorry:
                 self.line(f"if SLIDE{c}[sq]:")
-                self.line(f"    rs = slide_land({c}, {start}, sq, occ, KP)")
+                self.line(f"    rs = {self.slide_call(c, str(start), 'sq')}")
                 self.line("    if rs is not None:")
                 self.indent(2)
                 self.emit_move("", "", "rs[0]", f"7, {c}, {start}, sq, E_SORRY, rs[1], rs[2]")
@@ -415,11 +428,10 @@ class FlatWriter(RouteTemplates, CardWriter):
 
     def visit_Switch(self, node):
         """As `CardWriter.visit_Switch`, a switch that fires a slide run on the flat occupancy
-        (`flatstate.Slides.switch`, code 11) instead of the interpreter's `switch_slide`."""
+        (`flatstate.Slides.switch`, code 11: `switch_slid`) instead of the interpreter's
+        `switch_slide`; a pawn that may not move or be moved is skipped (`stays`, `untouchable`)."""
         if self.probe:
             super().visit_Switch(node)
-            return
-        if self.shielded(node):
             return
         m = self.m
         T = int(m.T)
@@ -433,20 +445,30 @@ class FlatWriter(RouteTemplates, CardWriter):
                      "both": f"not SLIDE{c}[sq] and not SLIDES[o][mine]"}[m.slide_after_switch]
             self.line(f"for mine in P{c}:")
             self.line(f"    if mine < {T}:")
-            self.line("        for sq, o in tp:")
+            self.indent(2)
+            self.stays("mine")
+            self.line("for sq, o in tp:")
             if len(oks) > 1:  # one colour moved: `tp` holds the colours it may switch with only
-                self.line(f"            if {name}[o]:")
+                self.line(f"    if {name}[o]:")
                 self.indent(1)
-            self.line(f"            if {plain}:")
-            self.indent(4)
+            self.indent(1)
+            self.untouchable("sq")
+            self.line(f"if {plain}:")
+            self.indent(1)
             self.emit_move("", "", f"KP - E{c}[mine] + E{c}[sq] - ES[o][sq] + ES[o][mine]", f"3, {c}, mine, o, sq")
-            self.indent(-4)
-            self.line("            else:")
-            self.line(f"                ks = switch_land({c}, mine, o, sq, occ, KP)")
-            self.line("                if ks is not None:")
-            self.indent(5)
-            self.emit_move("", "", "ks[0]", f"11, {c}, mine, o, sq")
-            self.indent(-5 if len(oks) == 1 else -6)
+            self.indent(-1)
+            self.line("else:")
+            self.indent(1)
+            self.switch_slid(c)
+            self.indent(-4 if len(oks) == 1 else -5)
+
+    def switch_slid(self, c: int) -> None:
+        """Colour c's pawn on `mine` trading squares with o's on sq, a slide after it (code 11)."""
+        self.line(f"ks = switch_land({c}, mine, o, sq, occ, KP)")
+        self.line("if ks is not None:")
+        self.indent(1)
+        self.emit_move("", "", "ks[0]", f"11, {c}, mine, o, sq")
+        self.indent(-1)
 
     # ---- landings with a bump inlined ---------------------------------------------------------
     def bump_table(self, c: int) -> str:
@@ -484,7 +506,7 @@ class FlatWriter(RouteTemplates, CardWriter):
         if self.probe:
             super().full_landing(c, frm, step)
             return
-        self.line(f"rs = slide_land({int(c)}, {frm}, to, occ, KP)")
+        self.line(f"rs = {self.slide_call(c, frm, 'to')}")
         self.line("if rs is not None:")
         self.indent(1)
         if self.noop_only:
@@ -765,6 +787,11 @@ class FlatWriter(RouteTemplates, CardWriter):
             self.line(f"{mark} = len(out) != {mark}")
             self.answered[shape] = mark
         self.answered = outer
+
+    def answer(self, node) -> str | None:
+        """The local recording whether the option that `node` (a `can(...)`) asks about had
+        outcomes (`visit_Choice`), or None."""
+        return self.answered.get(_shape(node.effect)) if isinstance(node, dsl.Can) else None
 
     def condition(self, node) -> str:
         """As `CardWriter.condition`, with `can(...)` probes reading the caller's `occ`, or the

@@ -13,8 +13,10 @@ read where they change the moves: it lists the moves of the generated Moves flav
 - with a kind that may stop a move (mode "shield"), `ST` and `GU` are the squares of pawns
   that may not move and of those that may not be moved (`SQSHIELDS(M)`): a step skips a pawn
   of `ST`, a landing on a pawn of `GU` is no move, a slide spares one (`guarded_land`);
-  `sorry`, `switch` and `split` run the interpreter's primitive (on the marked board, `MB`)
-  while some pawn is shielded, their templates otherwise;
+  `sorry` and `switch` skip the pawns of `ST` and `GU` as their movers and targets, their
+  slides sparing the pawns of `GU` (a switch's then of code 12, `switch_slid`); `split`
+  (and a `can(...)` probe's `sorry` and `switch`) runs the interpreter's primitive (on the
+  marked board, `MB`) while some pawn is shielded, its template otherwise;
 - every other primitive (`mark`, `unmark`, a `send`) runs the interpreter's closure on the
   marked board, its outcome keyed by the marks after it (`MK`).
 
@@ -44,6 +46,7 @@ from sorry_rules.engine.fastmoves import namespace, placement_key
 from sorry_rules.engine.flatstate import flat_namespace
 from sorry_rules.engine.marks import zone
 from sorry_rules.engine.mechanics import DRAW_AGAIN
+from sorry_rules.engine.moverules import OnEvents
 
 #: the features this flavour is written for (besides the `rules.` switches): draw play only
 _FEATURES = frozenset({"board:track", "turn:draw", "after", "counters", "marks"})
@@ -63,6 +66,9 @@ def _reads_shields(body: list[str]) -> bool:
 #: the head lines of a function that reads SM: SM[c] whether a pawn of colour c in its Start
 #: carries a mark (remembered in SMK for the marks object last seen: one object while none change)
 _START_MARKED = ["    if M is not SMK[0]:", "        SMK[0] = M", "        SMK[1] = START_MARKED(M)", "    SM = SMK[1]"]
+#: the head lines of a function that reads the shields ST, GU (`SQSHIELDS(M)`, remembered in SQK
+#: for the marks object last seen, as SM)
+_SHIELDS_HEAD = ["    if M is not SQK[0]:", "        SQK[0] = M", "        SQK[1] = SQSHIELDS(M)", "    ST, GU = SQK[1]"]
 
 
 class MarkedFlatModule(FlatModule):
@@ -135,9 +141,54 @@ class MarkedFlatWriter(FlatWriter):
         super().step(node, direction, kind, step)
 
     def pawn_stays(self) -> None:
+        self.indent(1)
+        self.stays("sq")
+        self.indent(-1)
+
+    def stays(self, square: str) -> None:
+        """`FlatWriter.stays`: a pawn on a square of `ST` may not move."""
         if self.module.shielded:
-            self.line("    if sq in ST:")
-            self.line("        continue")
+            self.line(f"if {square} in ST:")
+            self.line("    continue")
+
+    def untouchable(self, square: str) -> None:
+        """`FlatWriter.untouchable`: a pawn on a square of `GU` may not be moved."""
+        if self.module.shielded:
+            self.line(f"if {square} in GU:")
+            self.line("    continue")
+
+    def slide_call(self, c: int, frm: str, to: str) -> str:
+        """`FlatWriter.slide_call`, the slide sparing the pawns of `GU` while there are some."""
+        plain = super().slide_call(c, frm, to)
+        if not self.module.shielded:
+            return plain
+        return f"guarded_land({int(c)}, {frm}, {to}, occ, KP, GU) if GU else {plain}"
+
+    def full_landing(self, c: int, frm: str, step: str) -> None:
+        """`FlatWriter.full_landing`; in a probe with shields, the flat guarded landing too."""
+        if not (self.probe and self.module.shielded):
+            super().full_landing(c, frm, step)
+            return
+        self.line(f"rs = {self.slide_call(c, frm, 'to')}")
+        self.line("if rs is not None:")
+        self.line("    return True")
+
+    def switch_slid(self, c: int) -> None:
+        """`FlatWriter.switch_slid`; while some pawn is shielded, the slides spare the pawns of
+        `GU` (`Slides.switch` with the guard), the outcome its events (code 12)."""
+        if not self.module.shielded:
+            super().switch_slid(c)
+            return
+        self.line("if GU:")
+        self.line(f"    ks = switch_land({int(c)}, mine, o, sq, occ, KP, GU)")
+        self.line("    if ks is not None:")
+        self.indent(2)
+        self.emit_move("", "", "ks[0]", "12, ks[2]")
+        self.indent(-2)
+        self.line("else:")
+        self.indent(1)
+        super().switch_slid(c)
+        self.indent(-1)
 
     def landing(self, c: int, frm: str, step: str) -> None:
         """`FlatWriter.landing`, a pawn of `GU` neither bumped nor landed on."""
@@ -162,17 +213,6 @@ class MarkedFlatWriter(FlatWriter):
         self.indent(2)
         self.full_landing(c, frm, step)
         self.indent(-2)
-
-    def full_landing(self, c: int, frm: str, step: str) -> None:
-        """`FlatWriter.full_landing`, the slide sparing the pawns of `GU` while there are some."""
-        if not self.module.shielded:
-            super().full_landing(c, frm, step)
-            return
-        self.line(f"rs = guarded_land({int(c)}, {frm}, to, occ, KP, GU) if GU else slide_land({int(c)}, {frm}, to, occ, KP)")
-        self.line("if rs is not None:")
-        self.indent(1)
-        self.emit_move("", "", "rs[0]", f"7, {int(c)}, {frm}, to, {step}, rs[1], rs[2]")
-        self.indent(-1)
 
     # ---- marking a pawn below X ----------------------------------------------------------------
     def visit_Mark(self, node):
@@ -218,9 +258,9 @@ class MarkedFlatWriter(FlatWriter):
 
     # ---- primitives that the shields hand to the interpreter -----------------------------------
     def visit_Sorry(self, node):
-        """`FlatWriter.visit_Sorry` (the interpreter's while a pawn is shielded), one colour at a
-        time where a pawn leaving Start may carry marks."""
-        if self.shielded(node):
+        """`FlatWriter.visit_Sorry` (a shielded pawn untouchable, the slide after it sparing
+        shielded pawns), one colour at a time where a pawn leaving Start may carry marks."""
+        if self.probe and self.shielded(node):  # a `can(...)` probe: the interpreter's while a pawn is shielded
             return
         if not self.module.carries:
             super().visit_Sorry(node)
@@ -239,8 +279,9 @@ class MarkedFlatWriter(FlatWriter):
         super().visit_Split(node)
 
     def condition(self, node) -> str:
-        """`FlatWriter.condition`, a `can(...)` probe reading the marks too (`MarkedFlatProbe`)."""
-        if isinstance(node, dsl.Can):
+        """`FlatWriter.condition`, a `can(...)` probe reading the marks too (`MarkedFlatProbe`)
+        where no option of the enclosing choice recorded its answer (`FlatWriter.answer`)."""
+        if isinstance(node, dsl.Can) and self.answer(node) is None:
             name = f"can{self.module.fresh()}_{int(self.player)}"
             probe = MarkedFlatProbe(self.module, self.m, self.programs, self.card, self.player)
             self.extra += probe.function(node.effect, name)
@@ -255,7 +296,7 @@ class MarkedFlatWriter(FlatWriter):
             raise Unsupported("head")
         lines[0] = head.replace("KP):", "KP, M):")
         if self.module.shielded and _reads_shields(self.body):
-            lines.insert(1, "    ST, GU = SQSHIELDS(M)")
+            lines[1:1] = _SHIELDS_HEAD
         if any("SM[" in line for line in self.body):
             lines[1:1] = _START_MARKED
         return lines
@@ -275,7 +316,7 @@ class MarkedFlatProbe(MarkedFlatWriter, FlatProbe):
             raise Unsupported("head")
         lines[0] = f"def {name}(P, occ, M):"
         if self.module.shielded and _reads_shields(self.body):
-            lines.insert(1, "    ST, GU = SQSHIELDS(M)")
+            lines[1:1] = _SHIELDS_HEAD
         return lines
 
 
@@ -338,6 +379,8 @@ def flat_marked_moves(game, programs, card_asts, whens: tuple = ()) -> flatmarks
     C = mechanics.layout.C
     table = tuple(tuple(scope[f"f{card}_{p}"] for p in range(C)) for card in range(len(card_asts)))
     flat = flatmarks.MarkedFlatMoves(table, source, weights, mechanics, game.marks, kind_modes)
-    flat.carried = scope["CARRIED"]
+    flat.carried, flat.marked_by = scope["CARRIED"], scope["MARKED_BY"]
+    if all(consequence.on_events is not None for consequence in game.after):
+        flat.judged = OnEvents(game.after)
     flat.eventful_after = len(whens) == len(game.after) and all(needs_bump_or_slide(when) for when in whens)
     return flat

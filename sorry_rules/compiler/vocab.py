@@ -11,7 +11,8 @@ Contract:
   for `engine.game.Game` from the compiled closures (`compiled[path]`); a variant that uses
   none of it gets three empty tuples, so play pays nothing. A filter whose tree (`asts[path]`)
   reads only facts of the move, counters and numbers also gets its test on events alone
-  (`MoveFilter.on_events`, with the event kinds it reads), for the flat loop.
+  (`MoveFilter.on_events`, with the event kinds it reads), for the flat loop; so does a
+  consequence whose condition and additions all read only those (`Consequence.on_events`).
 """
 
 from __future__ import annotations
@@ -121,6 +122,18 @@ def _filter(cards, prefer: bool, expression, ast, counters, label: str) -> MoveF
     return MoveFilter(cards, prefer, _on_move(expression), label, _on_events(expression), reads)
 
 
+def _consequence_on_events(i, c, compiled: dict, asts: dict, names: list) -> tuple | None:
+    """`Consequence.on_events` of consequence `i` (`c`): its condition and additions judged on
+    events alone, and the event kinds they read, where every one of their trees reads only
+    facts, counters and numbers (`events_only`); else None."""
+    paths = [("after", i, "when")] + [("after", i, "add", name) for name in c.add]
+    reads = [None if asts.get(path) is None else events_only(asts[path], names) for path in paths]
+    if None in reads:
+        return None
+    adds = tuple((names.index(name), _on_events(compiled[("after", i, "add", name)])) for name in c.add)
+    return _on_events(compiled[paths[0]]), adds, frozenset().union(*reads)
+
+
 def _scope(cards, card_index):
     return None if cards is None else frozenset(card_index[c] for c in cards if c in card_index)
 
@@ -144,6 +157,6 @@ def compile_vocab(v, compiled: dict, card_index: dict, programs, asts: dict | No
         label = c.label or f"after.{i}: when {c.when}"
         marks = tuple((list(v.marks).index(name), which) for name, which in c.mark.items())
         after.append(Consequence(_scope(c.cards, card_index), _on_move(compiled[("after", i, "when")]), adds,
-                                 c.draw_again, label, marks))
+                                 c.draw_again, label, marks, _consequence_on_events(i, c, compiled, asts or {}, names)))
     counters = tuple((name, counter.start, counter.label or name.replace("_", " ")) for name, counter in v.counters.items())
     return tuple(filters), tuple(after), counters

@@ -24,7 +24,11 @@ the marks after an outcome are part of its key or follow from its carry events.
 `MarkedFlatMoves` is `FlatMoves` with the mark kinds, their modes, `eventful_after` and
 `marked_move(candidate, placement, card, marks)`, the exact `Move` (carry events and marks
 after included); `QUIET_CODES` are the candidate codes of moves that neither bump nor slide;
-`marked_namespace` adds to the generated module's namespace: `SQSHIELDS(M)` (the squares of
+`events(candidate, occ)` and `consequence_marks(marks, fired, p, events, P)` give the
+`Move`'s events and the marks its consequences place without building it, for consequences
+judged on events (`moverules.Consequence.on_events`: then `judged` is their
+`moverules.OnEvents`, else None); `marked_namespace` adds to the
+generated module's namespace: `SQSHIELDS(M)` (the squares of
 pawns that may not move, and of those that may not be moved), `CARRIED(M, c, cr)` (the marks
 once colour c's pawn with the carry events `cr` left Start), `MB(P, M)` (the interpreter's
 marked board of flat lists) and `guarded_land` (`MarkedSlides.land_guarded`).
@@ -36,6 +40,7 @@ from sorry_rules.engine import marks as engine_marks
 from sorry_rules.engine.events import STEP_KINDS
 from sorry_rules.engine import flatstate
 from sorry_rules.engine.fastmoves import carry_options
+from sorry_rules.engine.flatfilters import candidate_events
 from sorry_rules.engine.flatstate import FlatMoves, Slides, freeze
 from sorry_rules.engine.game import Move
 
@@ -107,6 +112,17 @@ class _PerMarks:
         return self.last_table
 
 
+def _marked_by(memory: _PerMarks, kinds: tuple, layout):
+    """`MARKED_BY(M, events)`: the marks after "mark" events (`engine.marks.replay`), remembered per marks value."""
+    def marked_by(M: tuple, events: tuple) -> tuple:
+        known = memory.table(M)
+        after = known.get(events)
+        if after is None:
+            after = known[events] = engine_marks.replay(kinds, layout, M, events)
+        return after
+    return marked_by
+
+
 def marked_namespace(scope: dict, kinds: tuple, mechanics, slides: MarkedSlides) -> dict:
     """`scope` (a flat namespace, `flatstate.flat_namespace`, over `fastmoves.namespace` with
     the mark kinds) with the helpers of the module docstring, and `CARRIES` (as the
@@ -170,7 +186,8 @@ def marked_namespace(scope: dict, kinds: tuple, mechanics, slides: MarkedSlides)
         return marked
 
     scope.update({
-        "START_MARKED": start_marked, "SMK": [None, None], "NO_CARRY": ((),),
+        "START_MARKED": start_marked, "MARKED_BY": _marked_by(memory, kinds, layout), "NO_CARRY": ((),),
+        "SMK": [None, None], "SQK": [None, None],
         "SQSHIELDS": square_shields, "CARRIES": carries, "CARRIED": carried_off, "MARKED": marked,
         "MARKED_PAWNS": marked_pawns, "guarded_land": slides.land_guarded, "E_MARK": engine_marks.MARK,
         "MB": lambda P, M: engine_marks.MarkedBoard.with_marks(freeze(P), X, kinds, M),
@@ -186,13 +203,34 @@ def carry_events(events: tuple) -> tuple:
 class MarkedFlatMoves(FlatMoves):
     """`FlatMoves` of a variant with marks (module docstring)."""
 
-    __slots__ = ("kinds", "modes", "carried")
+    __slots__ = ("kinds", "modes", "carried", "marked_by", "layout", "judged")
 
     def __init__(self, table: tuple, source: str, weights: tuple, mechanics, kinds: tuple, kind_modes: tuple):
         super().__init__(table, source, weights, mechanics)
         self.kinds = kinds
         self.modes = kind_modes
+        self.layout = mechanics.layout
         self.carried = None  # the namespace's CARRIED(M, c, cr), set by the compiler
+        self.marked_by = None  # the namespace's MARKED_BY(M, events), set by the compiler
+        # `moverules.OnEvents` of the variant's consequences where every one is judged on events, else None
+        self.judged = None
+
+    def events(self, candidate: tuple, occ: list) -> tuple:
+        """The events of `marked_move(candidate, ...)` (carry events first), `occ` the
+        occupancy of the position the candidate was listed for; no `Move` built."""
+        if candidate[2] == MARK_CODE:
+            return (candidate[3],)
+        events = candidate_events(candidate, occ, self.slides, self.start)
+        key = candidate[0]
+        return key[1] + events if key.__class__ is tuple and len(key) == 2 else events
+
+    def consequence_marks(self, marks: tuple, fired: tuple, p: int, events: tuple, P: list) -> tuple:
+        """`engine.marks.consequence_marks` of a move with `events` played by `p`, `marks` the
+        marks after it, `P` the flat position after it (read only)."""
+        placing = engine_marks.consequence_events(self.layout, fired, p, events)
+        if not placing:
+            return marks
+        return engine_marks.fit(self.marked_by(marks, placing), P, self.layout.X)
 
     def marked_move(self, candidate: tuple, placement: tuple, card: int, marks: tuple):
         """The engine's `Move` of a candidate listed with the marks `marks` from `placement`:

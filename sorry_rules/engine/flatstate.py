@@ -32,7 +32,9 @@ construction (`compiler.loopgen`; `plain_key` gives it). Codes:
                                              run again on the position when played)
     12 events                                a split along `geometry:` routes
                                              (`Helpers.split_many`), or among more than two
-                                             pawns (`flatsplit.ManySplits`): its events replayed
+                                             pawns (`flatsplit.ManySplits`), or a switch that
+                                             fires a slide sparing shielded pawns
+                                             (`compiler.markloopgen`): its events replayed
 
 `FlatMoves.move` turns one into the engine's `Move`. `flat_namespace` adapts the
 interpreter's helpers to the flat functions: every helper is handed a tuple copy of the
@@ -41,7 +43,7 @@ lists, never the lists.
 
 from __future__ import annotations
 
-from sorry_rules.engine.events import BUMP
+from sorry_rules.engine.events import BUMP, SWITCH
 from sorry_rules.engine.fastmoves import FastMoves, placement_key, replayed
 from sorry_rules.engine.game import Move
 from sorry_rules.engine.mechanics import Board
@@ -108,12 +110,14 @@ class Slides:
         self.slide_here = mechanics.slide_here
         self.after_switch = mechanics.slide_after_switch
 
-    def switch(self, c: int, mine: int, o: int, sq: int, occ: list, key: int):
+    def switch(self, c: int, mine: int, o: int, sq: int, occ: list, key: int, guard=()):
         """(key, relocations, events) of colour c's pawn on `mine` trading squares with colour
         o's on sq, then the slides `Mechanics.switch` fires (c's pawn's on sq, with
         slide_after_switch "both" o's on `mine` after it if still there), from the position
         of `occ` and `key` (read, not changed); `relocations` (colour, from, to) in order after
-        the trade itself, `events` all of them; None when a slide is illegal."""
+        the trade itself, `events` all of them; None when a slide is illegal. A pawn on a
+        square of `guard` (neither `mine` nor sq) is spared by the slides as a pawn of a colour
+        they spare is."""
         weights = self.weights
         key += weights[c][sq] - weights[c][mine] + weights[o][mine] - weights[o][sq]
         here = {sq: c, mine: o}
@@ -121,12 +125,12 @@ class Slides:
         events = [("switch", c, mine, o, sq)]
         if self.after_switch == "none":
             return key, (), tuple(events)
-        key = self._slide(c, sq, here, occ, key, relocations, events)
+        key = self._slide(c, sq, here, occ, key, relocations, events, guard)
         if key is not None and self.after_switch == "both" and here.get(mine, occ[mine]) == o:
-            key = self._slide(o, mine, here, occ, key, relocations, events)
+            key = self._slide(o, mine, here, occ, key, relocations, events, guard)
         return None if key is None else (key, tuple(relocations), tuple(events))
 
-    def _slide(self, c: int, at: int, here: dict, occ: list, key: int, relocations: list, events: list):
+    def _slide(self, c: int, at: int, here: dict, occ: list, key: int, relocations: list, events: list, guard=()):
         """`Mechanics.slide` for colour c's pawn on `at` over `occ` overlaid by `here`
         (square -> colour, updated): the key after it, or None when illegal."""
         info = self.slide_here[c][at]
@@ -136,7 +140,7 @@ class Slides:
         for s in info.swept:
             o = here.get(s, occ[s])
             if o >= 0:
-                if spares[o]:
+                if spares[o] or s in guard:
                     if s == info.end:
                         return None
                     continue
@@ -250,12 +254,20 @@ def flat_namespace(scope: dict, slides: Slides) -> dict:
 
 
 def replay_in_place(events: tuple, P: list, occ: list, start: tuple, home: tuple) -> bool:
-    """Play `events` (steps, bumps, slides, in order, as `fastmoves.replayed` reads them) on
-    the flat position in place; whether a pawn reached its Home. A square is cleared only
-    if its own pawn leaves it (a bump follows the step that lands on its square)."""
+    """Play `events` (steps, bumps, slides, switches, in order, as `fastmoves.replayed` reads
+    them) on the flat position in place; whether a pawn reached its Home. A square is cleared
+    only if its own pawn leaves it (a bump follows the step that lands on its square)."""
     reached = False
     for e in events:
         c, frm = e[1], e[2]
+        if e[0] == SWITCH:  # c's pawn on frm and e[3]'s on e[4] trade squares (both on the track)
+            o, sq = e[3], e[4]
+            P[c][P[c].index(frm)] = sq
+            P[c].sort()
+            P[o][P[o].index(sq)] = frm
+            P[o].sort()
+            occ[sq], occ[frm] = c, o
+            continue
         if e[0] == BUMP:
             to = start[c]
         else:

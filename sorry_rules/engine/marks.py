@@ -24,6 +24,9 @@ Contract:
   below X that already carries it replaces it.
 - `fit(marks, placement, X)` keeps at most as many marks of a kind on a Start or Home square
   as there are pawns there (every producer of marks ends with it).
+- `consequence_marks(kinds, layout, marks, fired, p, move)` places the marks of fired
+  consequences (`after: ... mark:`) on the pawns the move bumped or moved
+  (`consequence_events` lists them as "mark" events), fitted to the move's placement.
 - `turn_begins(kinds, marks, colour)` drops the marks with `until: next_turn` placed by
   `colour` (called when `colour`'s turn begins).
 - `MarkedBoard` is a `mechanics.Board` that also holds the marks before the primitive and
@@ -219,11 +222,21 @@ def _pawns_of(layout, events, which: str) -> list:
     return list(ends.values())
 
 
+def consequence_events(layout, fired, p: int, events) -> tuple:
+    """The "mark" events of the marks the fired consequences place (by player `p`) on the
+    pawns of a move with `events` they name, in file order."""
+    out = []
+    for consequence in fired:
+        for k, which in consequence.marks:
+            for c, sq in _pawns_of(layout, events, which):
+                out.append((MARK, c, sq, k, p))
+    return tuple(out)
+
+
 def consequence_marks(kinds, layout, marks: tuple, fired, p: int, move) -> tuple:
     """`marks` with the marks the fired consequences place (by player `p`) on the pawns
     of `move` they name, in file order."""
-    events = [(MARK, c, sq, k, p) for consequence in fired for k, which in consequence.marks
-              for c, sq in _pawns_of(layout, move.events, which)]
+    events = consequence_events(layout, fired, p, move.events)
     return fit(replay(kinds, layout, marks, events), move.placement, layout.X) if events else marks
 
 

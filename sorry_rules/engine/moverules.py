@@ -16,6 +16,10 @@ Contract:
   them, contributes its counter additions (applied in file order) and its extra card.
   Returns `(counters after, extra cards, the consequences that fired)`; the engine then
   places the marks of the fired consequences (`engine.marks.consequence_marks`).
+- `run_on_events(after, p, card, events, counters)`: the same judged on a move's card and
+  events alone, for consequences that all have `on_events` (decided by the compiler);
+  `OnEvents(after)` is that function remembering its answers per card, player, counters and
+  the move's events of the kinds the consequences read (they read no other).
 """
 
 from __future__ import annotations
@@ -40,6 +44,9 @@ class Consequence(NamedTuple):
     draw_again: bool
     label: str
     marks: tuple = ()         # ((mark kind index, "bumped" | "moved"), ...): marks placed (engine.marks)
+    on_events: tuple | None = None  # (when, adds, reads): `when` and `adds` judged on the move's events alone,
+    #   (p, events, counters), where they read nothing else (facts, counters, numbers); `reads`: the event kinds
+    #   they read (`facts.READS`)
 
 
 def _in_scope(f, move) -> bool:
@@ -77,3 +84,40 @@ def run_consequences(after, p: int, move, counters) -> tuple[tuple, int, tuple]:
             mine[i] += value
         counters = counters[:p] + (tuple(mine),) + counters[p + 1:]
     return counters, extra, fired
+
+
+def run_on_events(after, p: int, card: int, events: tuple, counters) -> tuple[tuple, int, tuple]:
+    """`run_consequences` for a move of `card` with `events`, every consequence judged by its
+    `on_events` (call only when each has one)."""
+    fired = tuple(c for c in after if (c.cards is None or card in c.cards) and c.on_events[0](p, events, counters))
+    if not fired:
+        return counters, 0, ()
+    changes = [(i, amount(p, events, counters)) for c in fired for i, amount in c.on_events[1]]
+    extra = sum(1 for c in fired if c.draw_again)
+    if changes:
+        mine = list(counters[p])
+        for i, value in changes:
+            mine[i] += value
+        counters = counters[:p] + (tuple(mine),) + counters[p + 1:]
+    return counters, extra, fired
+
+
+class OnEvents:
+    """`run_on_events(after, ...)` remembered (module contract); `after` all have `on_events`."""
+
+    __slots__ = ("after", "reads", "known")
+
+    def __init__(self, after: tuple):
+        self.after = after
+        self.reads = frozenset().union(*(c.on_events[2] for c in after))
+        self.known: dict = {}
+
+    def __call__(self, p: int, card: int, events: tuple, counters) -> tuple[tuple, int, tuple]:
+        reads = self.reads
+        key = (card, p, counters, tuple([e for e in events if e[0] in reads]))
+        answer = self.known.get(key)
+        if answer is None:
+            if len(self.known) >= 4096:
+                self.known.clear()
+            answer = self.known[key] = run_on_events(self.after, p, card, events, counters)
+        return answer

@@ -11,8 +11,11 @@ The position lives in `engine.flatstate`'s flat form, changed in place by the ch
 candidate (as `players.flatloop`); the marks (`State.marks`) in a local, changed as
 `Game.apply` changes them: the chosen candidate's marks after it (`engine.flatmarks`: those
 of its key, else the marks before), those its consequences place
-(`engine.marks.consequence_marks`, on the candidate's `Move`, built only where the variant
-has consequences) and those that end when a turn begins (`engine.marks.turn_begins`). A
+(`engine.marks.consequence_marks`; where every consequence is judged on the move's events
+alone, `moverules.Consequence.on_events`, on the candidate's events with no `Move` built,
+`MarkedFlatMoves.events`, `judged` and `consequence_marks`; else on the candidate's `Move`; neither for
+a move that neither bumps nor slides where every consequence needs a bump or a slide) and
+those that end when a turn begins (`engine.marks.turn_begins`). A
 placement is built where a win condition must be judged (after a pawn reached Home, or after
 every move when the win condition is not about Home only) and at the end.
 
@@ -69,6 +72,8 @@ def play_marked(game, state, players, max_plies: int, record) -> State:
     check_always = not game.win_on_home_only or fastloop.setup_wins(game, seats)
     after = game.after
     eventful = flat.eventful_after  # no consequence fires on a move that neither bumps nor slides
+    judged = flat.judged  # the consequences judged on the candidate's events (no Move built), or None
+    placing = ()  # the consequences judged on events that fired and place marks
     timed = any(kind.until == "next_turn" for kind in kinds)
     winner = None
     choices = record.choices if record is not None else []
@@ -85,7 +90,13 @@ def play_marked(game, state, players, max_plies: int, record) -> State:
             candidate = candidates[choice]
             again = candidate[1]
             if after and not (eventful and candidate[2] in QUIET_CODES):
-                counters, extra, marks = _consequences(game, flat, seats[turn], card, candidate, P, counters, marks)
+                if judged is not None:
+                    events = flat.events(candidate, occ)
+                    counters, extra, placing = judged(seats[turn], card, events, counters)
+                    if candidate[0].__class__ is tuple:
+                        marks = flat.marks_after(candidate, marks)
+                else:
+                    counters, extra, marks = _consequences(game, flat, seats[turn], card, candidate, P, counters, marks)
                 bonus += extra
             elif candidate[0].__class__ is tuple:
                 marks = flat.marks_after(candidate, marks)
@@ -102,6 +113,9 @@ def play_marked(game, state, players, max_plies: int, record) -> State:
                 judge = check_always
             else:
                 judge = apply(candidate, P, occ) or (check_always and code != 5)
+            if placing:
+                marks = flat.consequence_marks(marks, placing, seats[turn], events, P)
+                placing = ()
             if judge:
                 winner = winner_from(game, seats, turn, freeze(P), counters, marks)
         else:
