@@ -23,6 +23,10 @@ Games: "generated" is `play_game` (the flat loop, `players.flatloop`, for standa
     python bench/codegen_rate.py                      # 5 rounds of ~2 s per figure
     python bench/codegen_rate.py --rounds 7 --variants
     python bench/codegen_rate.py --limit /path/to/limit_sorry.py --json
+    python bench/codegen_rate.py --rounds 3 --seconds 1 --only points --only draw-two
+
+`--only SUBSTRING` (repeatable) times only the cost per card of the variants whose label holds
+one of the substrings, and standard's as the reference; the standard-only figures are skipped.
 """
 
 from __future__ import annotations
@@ -121,17 +125,20 @@ def load_limit(path: str):
     return module
 
 
-def variant_costs(seconds: float, rounds: int = 1) -> dict:
+def variant_costs(seconds: float, rounds: int = 1, only: tuple = ()) -> dict:
     """CPU microseconds per ply of random 4-player games per bundled variant: every track
     variant and house rule (generated moves), points with a turn policy, Sequence and every
     grid rule file (the grid lean loop, `players.gridloop`), and Sequence with 2 and 3
     players (3 sides). The median of `rounds` rounds, each timing every variant in turn (the
-    same seeds), and the median of its per-round ratios to standard's."""
+    same seeds), and the median of its per-round ratios to standard's. `only`: when given, just
+    the cases whose label holds one of these substrings, and standard (the reference)."""
     cases = [("standard", (), 4), ("partnership", (), 4), ("points", (), 4)]
     cases += [("standard", (name,), 4) for name in bundled_names() if name.startswith(("house/", "options/"))]
     cases += [("points", ("house/no-start-no-cry.yaml",), 4)]  # a turn policy over hand play
     cases += [("sequence", (), 4), ("sequence", (), 2), ("sequence", (), 3)]
     cases += [(name.removesuffix(".yaml"), (), 4) for name in bundled_names() if name.startswith("grid/")]
+    if only:
+        cases = [case for case in cases if case == ("standard", (), 4) or any(part in _label(*case) for part in only)]
     games = {}
     for case in cases:
         games[case] = game = load_game(case[0], case[1])
@@ -149,7 +156,7 @@ def variant_costs(seconds: float, rounds: int = 1) -> dict:
     base = costs["standard", (), 4]
     for (spec, rules, players), game in games.items():
         case = (spec, rules, players)
-        label = spec + "".join(f" + {r}" for r in rules) + (f", {players} players" if players != 4 else "")
+        label = _label(spec, rules, players)
         out[label] = {"us_per_ply": round(statistics.median(costs[case]), 2), "cards": len(game.card_names),
                       "plies_per_game": round(played[case][1] / played[case][0], 1),
                       "ratio_to_standard": round(statistics.median(c / b for c, b in zip(costs[case], base)), 2)}
@@ -162,15 +169,32 @@ def variant_costs(seconds: float, rounds: int = 1) -> dict:
     return out
 
 
-def main(argv=None) -> int:
+def _label(spec: str, rules: tuple, players: int) -> str:
+    """A variant case's label in the table: `spec + rule..., N players`."""
+    return spec + "".join(f" + {r}" for r in rules) + (f", {players} players" if players != 4 else "")
+
+
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=2.0, help="seconds per figure and round")
     parser.add_argument("--limit", default=LIMIT, help="path of limit_sorry.py (skipped when absent)")
     parser.add_argument("--variants", action="store_true", help="also the cost per card of every track variant")
+    parser.add_argument("--only", action="append", default=[], metavar="SUBSTRING",
+                        help="only the cost per card of the variants whose label holds SUBSTRING (repeatable;"
+                             " standard is kept as the reference; the standard-only figures are skipped)")
     parser.add_argument("--json", action="store_true")
-    args = parser.parse_args(argv)
+    return parser
 
+
+def main(argv=None) -> int:
+    args = _parser().parse_args(argv)
+    return _only(args) if args.only else _full(args)
+
+
+def _full(args) -> int:
+    """Every figure: standard's games and movegen against the interpreter and limit_sorry,
+    and with `--variants` the cost per card of every variant."""
     generated = load_game("standard")
     reference = load_game("standard")
     reference.use_fast_moves(None)
@@ -230,6 +254,21 @@ def main(argv=None) -> int:
         cards = (f"{entry['generated_cards']}/{entry['cards']} cards generated" if "generated_cards" in entry
                  else f"{entry['shaped_cards']}/{entry['cards']} cards by shape, grid lean loop")
         print(f"  {label:48s} {entry['us_per_ply']:7.2f} us/card  x{entry['ratio_to_standard']:.2f}  ({cards})")
+    return 0
+
+
+def _only(args) -> int:
+    """`--only`: the cost per card of the chosen variants and standard, nothing else."""
+    load_before = os.getloadavg()[0]
+    variants = variant_costs(args.seconds, args.rounds, tuple(args.only))
+    if args.json:
+        print(json.dumps({"python": sys.version.split()[0], "rounds": args.rounds, "load_before": round(load_before, 2),
+                          "load_after": round(os.getloadavg()[0], 2), "variants": variants}))
+        return 0
+    print(f"Python {sys.version.split()[0]}, {args.rounds} rounds, load average {load_before:.2f} ->"
+          f" {os.getloadavg()[0]:.2f} ({os.cpu_count()} CPUs); medians")
+    for label, entry in variants.items():
+        print(f"  {label:48s} {entry['us_per_ply']:7.2f} us/card  x{entry['ratio_to_standard']:.2f}")
     return 0
 
 
