@@ -159,3 +159,14 @@ def test_literal_conditions_are_known_and_others_are_not(tmp_path):
     written = tmp_path / "action-again.yaml"
     written.write_text(OVERLAYS["action-again"].format(base="points"))
     assert load_game(str(written)).actions[0].constant is None
+
+
+@pytest.mark.parametrize("spec,rules", [("points", ()), ("standard", (TAKE_TWO,))], ids=["points", "take-two"])
+def test_remembered_home_wins_change_nothing(spec, rules, counted):
+    """A win condition that reads Home counts only is judged once per Home counts, counters
+    and seat and remembered per game (`flatloop.home_winner`): the same games the second
+    time, and the same as `play_game`'s own loop."""
+    game = load_game(spec, rules)
+    first = [_play(game, seed, 4, RandomPlayer, None) for seed in range(3)]
+    assert [_play(game, seed, 4, RandomPlayer, None) for seed in range(3)] == first
+    assert first == [_play(game, seed, 4, OwnLoopRandom, None) for seed in range(3)]

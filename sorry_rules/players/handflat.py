@@ -46,6 +46,7 @@ from sorry_rules.engine.placement import PlacementView
 from sorry_rules.engine.rng import below_at, shuffled
 from sorry_rules.engine.turnpolicy import ACTION, REDRAW, action_moves
 from sorry_rules.players.fastloop import setup_wins
+from sorry_rules.players.flatloop import home_winner
 
 DISCARD, FORFEIT = "discard", "forfeit"
 _CODE = itemgetter(2)  # a candidate's code
@@ -55,6 +56,8 @@ _CODE = itemgetter(2)  # a candidate's code
 #: each cleared when it grows large
 _ACTION_PLAYS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _CONDITIONS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+#: per game whose win condition reads Home counts only: `flatloop.home_winner`'s answers
+_HOME_WINS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _REMEMBERED_MAX = 4096
 
 
@@ -140,6 +143,8 @@ class _Turns:
         self.action_cards = frozenset().union(*(action.cards for action in self.actions))
         self.remembered = _ACTION_PLAYS.setdefault(game, {}) if self.actions else {}
         self.conditions = _CONDITIONS.setdefault(game, {}) if self.actions or self.redraw else {}
+        self.home = game.fast_moves.flat.home
+        self.home_wins = None if self.check_always else _HOME_WINS.setdefault(game, {})
 
     def holds(self, which: int, policy, colour: int, P) -> bool:
         """Whether a policy's condition (`engine.turnpolicy`: `policy.when(colour, view, env)`,
@@ -159,7 +164,10 @@ class _Turns:
         return held
 
     def winner(self, turn: int, P):
-        """The first seat from `turn` on whose win condition holds (as `Game.apply`), or None."""
+        """The first seat from `turn` on whose win condition holds (as `Game.apply`), or None;
+        remembered per Home counts (`flatloop.home_winner`) when it reads Home counts only."""
+        if self.home_wins is not None:
+            return home_winner(self.game, self.seats, turn, P, self.home, self.counters, self.home_wins)
         seats, count, placement = self.seats, len(self.seats), freeze(P)
         for k in range(count):
             seat = (turn + k) % count
