@@ -29,7 +29,7 @@ a `when` left out) is not evaluated at all.
 
 A turn lists each distinct card once (the hand sorted, repeats skipped), walks the lists
 inline to the chosen candidate and passes the turn inline; `_declined` runs only when a
-card that may pass can move.
+card that may pass listed a pass (without one, it keeps every list as it is).
 """
 
 from __future__ import annotations
@@ -252,7 +252,8 @@ def _play_hands(game, state: State, bases: list, choices: list, max_plies: int) 
             if candidates:
                 groups.append((card, candidates))
                 total += len(candidates)
-                passing = passing or may_pass[card]
+                # `_declined` changes nothing unless a card that may pass listed a pass
+                passing = passing or (may_pass[card] and PASS_CODE in map(_CODE, candidates))
         if passing:
             groups, total = _declined(groups, may_pass)
         extra = turns.action_plays(hand, seats[turn], P) if action_cards and not action_cards.isdisjoint(hand) else ()
@@ -311,9 +312,20 @@ def _play_cards(play: tuple, hand: list, deck: Deck) -> tuple[bool, bool]:
 
 def _chosen(functions: tuple, may_pass, cards: list, P, occ, base: int, plies: int) -> tuple:
     """`(choice, total, card, candidate)` among the candidates of the distinct `cards` in
-    sorted order (`_declined` when one that may pass can move): the choice
+    sorted order (`_declined` when one that may pass listed a pass): the choice
     `below_at(base, plies, total)` (0 below two), and its card and candidate (None, None
-    when there is none)."""
+    when there is none). Two different cards that may not pass (the commonest draw of
+    several) are listed without building the groups."""
+    if len(cards) == 2 and cards[0] != cards[1]:
+        first, second = cards if cards[0] < cards[1] else (cards[1], cards[0])
+        if not (may_pass[first] or may_pass[second]):
+            listed = functions[first](P, occ, 0)[0]  # keys relative to this position
+            rest = functions[second](P, occ, 0)[0]
+            total = len(listed) + len(rest)
+            choice = 0 if total < 2 else below_at(base, plies, total)
+            if choice < len(listed):
+                return choice, total, first, listed[choice]
+            return (choice, total, second, rest[choice - len(listed)]) if rest else (choice, 0, None, None)
     groups, total, passing, last = [], 0, False, None
     for card in sorted(cards):
         if card == last:
@@ -323,7 +335,8 @@ def _chosen(functions: tuple, may_pass, cards: list, P, occ, base: int, plies: i
         if candidates:
             groups.append((card, candidates))
             total += len(candidates)
-            passing = passing or may_pass[card]
+            if may_pass[card] and PASS_CODE in map(_CODE, candidates):
+                passing = True  # `_declined` changes only lists where a card that may pass does
     if passing:
         groups, total = _declined(groups, may_pass)
     choice = 0 if total < 2 else below_at(base, plies, total)
@@ -337,8 +350,7 @@ def _chosen(functions: tuple, may_pass, cards: list, P, occ, base: int, plies: i
 
 def _play_draws(game, state: State, bases: list, choices: list, max_plies: int) -> State:
     """The loop for draw play with turn policies: `turn.take` cards drawn (the distinct ones
-    listed together, in sorted order), a stuck turn redraws or forfeits. `_declined` runs
-    only when a card that may pass was drawn with another and can move."""
+    listed together, in sorted order), a stuck turn redraws or forfeits."""
     flat, turns, deck = game.fast_moves.flat, _Turns(game, state), Deck(state)
     seats, may_pass, check_always, take = state.seats, game.fast_moves.passes, turns.check_always, game.take
     by_seat = [tuple(row[colour] for row in flat.table) for colour in seats]
