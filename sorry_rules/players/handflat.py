@@ -23,9 +23,10 @@ lists, each already without repeats (A24), and the choice is uniform over all of
 
 Remembered per game (pure functions of what the key holds, so remembering changes no
 game): the action plays of a hand (`turnpolicy.action_moves` depends only on the cards and
-on which actions' conditions hold), and a policy's condition per colour, placement and
-counters; a condition that is a literal (`constant` of `engine.turnpolicy`'s policies, e.g.
-a `when` left out) is not evaluated at all.
+on which actions' conditions hold), a policy's condition per colour, placement and
+counters (a condition that is a literal, `constant` of `engine.turnpolicy`'s policies, e.g.
+a `when` left out, is not evaluated at all), and, for a win condition that reads Home counts
+only, the winner per Home counts, counters and seat (`flatloop.home_winner`).
 
 A turn lists each distinct card once (the hand sorted, repeats skipped), walks the lists
 inline to the chosen candidate and passes the turn inline; `_declined` runs only when a
