@@ -23,10 +23,11 @@ Games: "generated" is `play_game` (the flat loop, `players.flatloop`, for standa
     python bench/codegen_rate.py                      # 5 rounds of ~2 s per figure
     python bench/codegen_rate.py --rounds 7 --variants
     python bench/codegen_rate.py --limit /path/to/limit_sorry.py --json
-    python bench/codegen_rate.py --rounds 3 --seconds 1 --only mercy --only freeze
+    python bench/codegen_rate.py --rounds 3 --seconds 1 --only points --only draw-two
+    python bench/codegen_rate.py --rounds 3 --seconds 1 --only sequence --only grid/
 
-`--only SUBSTRING` (repeatable) times only the cost per card of the variants whose label
-contains one of the substrings, and standard's (the ratios' base), and nothing else.
+`--only SUBSTRING` (repeatable) times only the cost per card of the variants whose label holds
+one of the substrings, and standard's as the reference; the standard-only figures are skipped.
 """
 
 from __future__ import annotations
@@ -125,18 +126,13 @@ def load_limit(path: str):
     return module
 
 
-def _label(spec: str, rules: tuple, players: int) -> str:
-    """A case's label in the report: "standard + house/freeze.yaml", "sequence, 2 players"."""
-    return spec + "".join(f" + {r}" for r in rules) + (f", {players} players" if players != 4 else "")
-
-
 def variant_costs(seconds: float, rounds: int = 1, only: tuple = ()) -> dict:
     """CPU microseconds per ply of random 4-player games per bundled variant: every track
     variant and house rule (generated moves), points with a turn policy, Sequence and every
     grid rule file (the grid lean loop, `players.gridloop`), and Sequence with 2 and 3
-    players (3 sides); with `only`, standard and the variants whose label contains one of
-    those substrings. The median of `rounds` rounds, each timing every variant in turn (the
-    same seeds), and the median of its per-round ratios to standard's."""
+    players (3 sides). The median of `rounds` rounds, each timing every variant in turn (the
+    same seeds), and the median of its per-round ratios to standard's. `only`: when given, just
+    the cases whose label holds one of these substrings, and standard (the reference)."""
     cases = [("standard", (), 4), ("partnership", (), 4), ("points", (), 4)]
     cases += [("standard", (name,), 4) for name in bundled_names() if name.startswith(("house/", "options/"))]
     cases += [("points", ("house/no-start-no-cry.yaml",), 4)]  # a turn policy over hand play
@@ -174,20 +170,32 @@ def variant_costs(seconds: float, rounds: int = 1, only: tuple = ()) -> dict:
     return out
 
 
-def main(argv=None) -> int:
+def _label(spec: str, rules: tuple, players: int) -> str:
+    """A variant case's label in the table: `spec + rule..., N players`."""
+    return spec + "".join(f" + {r}" for r in rules) + (f", {players} players" if players != 4 else "")
+
+
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=2.0, help="seconds per figure and round")
     parser.add_argument("--limit", default=LIMIT, help="path of limit_sorry.py (skipped when absent)")
     parser.add_argument("--variants", action="store_true", help="also the cost per card of every track variant")
     parser.add_argument("--only", action="append", default=[], metavar="SUBSTRING",
-                        help="only the cost per card of the variants whose label contains SUBSTRING (repeatable), "
-                             "and standard's; no other figure")
+                        help="only the cost per card of the variants whose label holds SUBSTRING (repeatable;"
+                             " standard is kept as the reference; the standard-only figures are skipped)")
     parser.add_argument("--json", action="store_true")
-    args = parser.parse_args(argv)
-    if args.only:
-        return _only(args)
+    return parser
 
+
+def main(argv=None) -> int:
+    args = _parser().parse_args(argv)
+    return _only(args) if args.only else _full(args)
+
+
+def _full(args) -> int:
+    """Every figure: standard's games and movegen against the interpreter and limit_sorry,
+    and with `--variants` the cost per card of every variant."""
     generated = load_game("standard")
     reference = load_game("standard")
     reference.use_fast_moves(None)
@@ -243,29 +251,26 @@ def main(argv=None) -> int:
         print(f"  {key:28s} {value:>12,.1f}")
     for key, value in result["ratios"].items():
         print(f"  {key:36s} {value:.3f}")
-    _print_variants(result.get("variants", {}))
+    for label, entry in result.get("variants", {}).items():
+        cards = (f"{entry['generated_cards']}/{entry['cards']} cards generated" if "generated_cards" in entry
+                 else f"{entry['shaped_cards']}/{entry['cards']} cards by shape, grid lean loop")
+        print(f"  {label:48s} {entry['us_per_ply']:7.2f} us/card  x{entry['ratio_to_standard']:.2f}  ({cards})")
     return 0
 
 
 def _only(args) -> int:
-    """`--only`: the cost per card of the chosen variants and standard, as `--variants` reports it."""
+    """`--only`: the cost per card of the chosen variants and standard, nothing else."""
     load_before = os.getloadavg()[0]
     variants = variant_costs(args.seconds, args.rounds, tuple(args.only))
     if args.json:
         print(json.dumps({"python": sys.version.split()[0], "rounds": args.rounds, "load_before": round(load_before, 2),
                           "load_after": round(os.getloadavg()[0], 2), "variants": variants}))
         return 0
-    print(f"Python {sys.version.split()[0]}, {args.rounds} rounds, load average {round(load_before, 2)} -> "
-          f"{round(os.getloadavg()[0], 2)} ({os.cpu_count()} CPUs); medians")
-    _print_variants(variants)
-    return 0
-
-
-def _print_variants(variants: dict) -> None:
+    print(f"Python {sys.version.split()[0]}, {args.rounds} rounds, load average {load_before:.2f} ->"
+          f" {os.getloadavg()[0]:.2f} ({os.cpu_count()} CPUs); medians")
     for label, entry in variants.items():
-        cards = (f"{entry['generated_cards']}/{entry['cards']} cards generated" if "generated_cards" in entry
-                 else f"{entry['shaped_cards']}/{entry['cards']} cards by shape, grid lean loop")
-        print(f"  {label:48s} {entry['us_per_ply']:7.2f} us/card  x{entry['ratio_to_standard']:.2f}  ({cards})")
+        print(f"  {label:48s} {entry['us_per_ply']:7.2f} us/card  x{entry['ratio_to_standard']:.2f}")
+    return 0
 
 
 if __name__ == "__main__":

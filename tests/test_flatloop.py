@@ -248,7 +248,7 @@ def test_switches_that_slide_follow_every_slide_after_switch_rule(tmp_path, afte
 
 @pytest.mark.parametrize("spec,rules", [("standard", ()), ("partnership", ()), ("standard", ("house/bump-points",))])
 def test_remembered_home_wins_give_the_same_games(spec, rules):
-    """The flat loop's remembered answers of a Home-only win condition (`_home_winner`):
+    """The flat loop's remembered answers of a Home-only win condition (`home_winner`):
     the same games, played twice (the second time from what the first remembered), as the
     interpreter's."""
     fast, reference = _pair(spec, rules)

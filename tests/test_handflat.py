@@ -35,6 +35,11 @@ STRESS = {
                    "    label: again\n  actions:\n    m:\n      cards: ['8', '1']\n      others: {min: 0, max: 1}\n"
                    "      draw_again: true\n      label: m\n"),
     "take-five": "extends: standard\nname: take-five\nturn:\n  take: 5\n  redraw:\n    at_most: 2\n    label: again\n",
+    # conditions that are literals (`HandAction.constant`, `Redraw.constant`): never held, always held
+    "literal-conditions": ("extends: points\nname: literal-conditions\nturn:\n  redraw:\n    at_most: 1\n"
+                           "    when: 'false'\n    label: again\n  actions:\n    never:\n      cards: ['8']\n"
+                           "      others: {min: 1, max: 1}\n      when: 'false'\n      label: never\n    always:\n"
+                           "      cards: ['10']\n      others: {min: 0, max: 1}\n      when: 'true'\n      label: always\n"),
 }
 
 
@@ -136,6 +141,32 @@ def test_handflat_takes_games_without_filters_consequences_or_on_turn():
 def test_the_action_plays_remembered_across_games_change_nothing(counted):
     """The second run of the same seeds uses the hands' action plays remembered by the first."""
     game = load_game("points", (MULLIGAN,))
+    first = [_play(game, seed, 4, RandomPlayer, None) for seed in range(3)]
+    assert [_play(game, seed, 4, RandomPlayer, None) for seed in range(3)] == first
+    assert first == [_play(game, seed, 4, OwnLoopRandom, None) for seed in range(3)]
+
+
+def test_literal_conditions_are_known_and_others_are_not(tmp_path):
+    """A policy's condition that is a literal carries its value (`constant`: the loop does not
+    evaluate it); any other condition, even one that never changes, carries None."""
+    path = tmp_path / "literal-conditions.yaml"
+    path.write_text(STRESS["literal-conditions"])
+    literal = load_game(str(path))
+    assert [action.constant for action in literal.actions] == [False, True]
+    assert literal.redraw.constant is False
+    assert load_game("points", (MULLIGAN,)).actions[0].constant is True  # `when` left out: "true"
+    assert load_game("points", (NO_START,)).redraw.constant is None
+    written = tmp_path / "action-again.yaml"
+    written.write_text(OVERLAYS["action-again"].format(base="points"))
+    assert load_game(str(written)).actions[0].constant is None
+
+
+@pytest.mark.parametrize("spec,rules", [("points", ()), ("standard", (TAKE_TWO,))], ids=["points", "take-two"])
+def test_remembered_home_wins_change_nothing(spec, rules, counted):
+    """A win condition that reads Home counts only is judged once per Home counts, counters
+    and seat and remembered per game (`flatloop.home_winner`): the same games the second
+    time, and the same as `play_game`'s own loop."""
+    game = load_game(spec, rules)
     first = [_play(game, seed, 4, RandomPlayer, None) for seed in range(3)]
     assert [_play(game, seed, 4, RandomPlayer, None) for seed in range(3)] == first
     assert first == [_play(game, seed, 4, OwnLoopRandom, None) for seed in range(3)]

@@ -187,7 +187,7 @@ def compile_variant(loaded: LoadedVariant) -> tuple[Game, list[Problem]]:
         card_options.append(own + extra)
     deck = [i for i, name in enumerate(card_names) for _ in range(v.deck[name])]
     filters, after, counters = compile_vocab(v, compiled, {n: i for i, n in enumerate(card_names)}, programs, asts)
-    redraw, actions = compile_turn_policy(v, compiled, {n: i for i, n in enumerate(card_names)})
+    redraw, actions = compile_turn_policy(v, compiled, {n: i for i, n in enumerate(card_names)}, asts)
     seating = {int(k): tuple(names) for k, names in v.seating.items()}
     game = Game(
         name=v.name, layout=layout, mechanics=mechanics, card_names=card_names, card_programs=card_programs,

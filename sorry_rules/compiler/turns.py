@@ -16,6 +16,7 @@ Contract:
 
 from __future__ import annotations
 
+from sorry_rules import dsl
 from sorry_rules.base.errors import ProblemCollector
 from sorry_rules.base.suggest import did_you_mean
 from sorry_rules.engine.turnpolicy import HandAction, Redraw
@@ -70,13 +71,23 @@ def turn_texts(v) -> list[tuple[tuple, str, str]]:
     return texts
 
 
-def compile_turn_policy(v, compiled: dict, card_index: dict) -> tuple:
+def compile_turn_policy(v, compiled: dict, card_index: dict, asts: dict | None = None) -> tuple:
+    """(redraw, actions) of the rule file's turn policies (`engine.turnpolicy`); `asts` (the
+    conditions' trees by path) tells a condition that reads nothing (`constant`)."""
     turn = v.turn
     redraw = None
     if turn.redraw is not None:
-        redraw = Redraw(turn.redraw.at_most, compiled[("turn", "redraw", "when")], turn.redraw.label or REDRAW_LABEL)
+        path = ("turn", "redraw", "when")
+        redraw = Redraw(turn.redraw.at_most, compiled[path], turn.redraw.label or REDRAW_LABEL, _constant(asts, path))
     actions = tuple(
         HandAction(frozenset(card_index[c] for c in action.cards if c in card_index), action.others.min, action.others.max,
-                   compiled[("turn", "actions", name, "when")], action.draw_again, action.label or name.replace("_", " "))
+                   compiled[("turn", "actions", name, "when")], action.draw_again, action.label or name.replace("_", " "),
+                   _constant(asts, ("turn", "actions", name, "when")))
         for name, action in turn.actions.items())
     return redraw, actions
+
+
+def _constant(asts: dict | None, path: tuple) -> bool | None:
+    """The value of the condition at `path` when its tree is a literal (`true`, `false`), else None."""
+    tree = (asts or {}).get(path)
+    return tree.value if isinstance(tree, dsl.Bool) else None

@@ -12,7 +12,7 @@ list), changed in place by the chosen candidate only: no `Move`, no placement pe
 placement is built where a win condition must be judged (after a pawn reached Home, or
 after every move when the variant's win condition is not about Home only; a condition that
 reads Home counts only is judged once per Home counts, counters and seat, then remembered
-per game: `_home_winner`), for the chosen
+per game: `home_winner`), for the chosen
 move's `Move` where consequences (`after:`: counters, bonus turns) must read it (not for a
 move that neither bumps nor slides when every consequence needs a bump or a slide:
 `FlatMoves.eventful_after`), and at the end.
@@ -100,9 +100,10 @@ def winner_from(game, seats, seat: int, placement, counters, marks=()):
     return None
 
 
-def _home_winner(game, seats, seat: int, P, home, counters, known: dict):
-    """`winner_from` where the win condition reads Home counts only (`Game.win_on_home_only`):
-    the same answer, remembered in `known` per (Home counts, counters, seats, seat)."""
+def home_winner(game, seats, seat: int, P, home, counters, known: dict):
+    """`winner_from` on the flat lists P (`home[c]`: colour c's Home square) where the win
+    condition reads Home counts only (`Game.win_on_home_only`): the same answer, remembered
+    in `known` (a dict kept per game) per (Home counts, counters, seats, seat)."""
     key = (tuple([squares.count(h) for squares, h in zip(P, home)]), counters, seats, seat)
     winner = known.get(key, known)
     if winner is known:
@@ -197,7 +198,7 @@ def play_flat(game, state, players, max_plies: int, record, on_turn=None, turn_t
                 if known is None:
                     winner = winner_from(game, seats, turn, freeze(P), counters)
                 else:
-                    winner = _home_winner(game, seats, turn, P, home, counters, known)
+                    winner = home_winner(game, seats, turn, P, home, counters, known)
         else:
             again = flags & DRAW_AGAIN
         choices.append(choice)

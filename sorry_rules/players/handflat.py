@@ -23,13 +23,20 @@ lists, each already without repeats (A24), and the choice is uniform over all of
 
 Remembered per game (pure functions of what the key holds, so remembering changes no
 game): the action plays of a hand (`turnpolicy.action_moves` depends only on the cards and
-on which actions' conditions hold), and a policy's condition per colour, placement and
-counters.
+on which actions' conditions hold), a policy's condition per colour, placement and
+counters (a condition that is a literal, `constant` of `engine.turnpolicy`'s policies, e.g.
+a `when` left out, is not evaluated at all), and, for a win condition that reads Home counts
+only, the winner per Home counts, counters and seat (`flatloop.home_winner`).
+
+A turn lists each distinct card once (the hand sorted, repeats skipped), walks the lists
+inline to the chosen candidate and passes the turn inline; `_declined` runs only when a
+card that may pass listed a pass (without one, it keeps every list as it is).
 """
 
 from __future__ import annotations
 
 import weakref
+from operator import itemgetter
 
 from sorry_rules.base.errors import IllegalMoveError
 from sorry_rules.engine.fastmoves import PASS_CODE
@@ -40,14 +47,18 @@ from sorry_rules.engine.placement import PlacementView
 from sorry_rules.engine.rng import below_at, shuffled
 from sorry_rules.engine.turnpolicy import ACTION, REDRAW, action_moves
 from sorry_rules.players.fastloop import setup_wins
+from sorry_rules.players.flatloop import home_winner
 
 DISCARD, FORFEIT = "discard", "forfeit"
+_CODE = itemgetter(2)  # a candidate's code
 
 #: per game: (sorted hand, which actions' conditions hold) -> the action plays (`_Turns.action_plays`),
 #: and (policy, colour, placement, counters) -> whether its condition holds (`_Turns.holds`);
 #: each cleared when it grows large
 _ACTION_PLAYS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _CONDITIONS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+#: per game whose win condition reads Home counts only: `flatloop.home_winner`'s answers
+_HOME_WINS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _REMEMBERED_MAX = 4096
 
 
@@ -110,7 +121,7 @@ def _declined(groups: list, may_pass) -> tuple[list, int]:
             declinable = False
             kept.append((card, candidates))
             continue
-        passes = [c[2] for c in candidates].count(PASS_CODE)
+        passes = [*map(_CODE, candidates)].count(PASS_CODE)
         if passes == len(candidates):
             continue
         declinable = declinable and passes > 0
@@ -119,21 +130,6 @@ def _declined(groups: list, may_pass) -> tuple[list, int]:
     if passing and not declinable:
         kept = [(card, [c for c in candidates if c[2] != PASS_CODE]) for card, candidates in kept]
     return kept, sum(len(candidates) for _, candidates in kept)
-
-
-def _listed(functions: tuple, may_pass, cards, P, occ) -> tuple[list, int]:
-    """`[(card, candidates)]` of the distinct `cards` in sorted order that can move (P4,
-    A21: `_declined`), and the number of candidates."""
-    groups = []
-    total = 0
-    passing = False
-    for card in cards:
-        candidates = functions[card](P, occ, 0)[0]  # keys relative to this position
-        if candidates:
-            groups.append((card, candidates))
-            total += len(candidates)
-            passing = passing or may_pass[card]
-    return _declined(groups, may_pass) if passing else (groups, total)
 
 
 class _Turns:
@@ -148,12 +144,17 @@ class _Turns:
         self.action_cards = frozenset().union(*(action.cards for action in self.actions))
         self.remembered = _ACTION_PLAYS.setdefault(game, {}) if self.actions else {}
         self.conditions = _CONDITIONS.setdefault(game, {}) if self.actions or self.redraw else {}
+        self.home = game.fast_moves.flat.home
+        self.home_wins = None if self.check_always else _HOME_WINS.setdefault(game, {})
 
-    def holds(self, which: int, when, colour: int, P) -> bool:
-        """Whether a policy's condition `when` (`engine.turnpolicy`: `when(colour, view, env)`,
-        a function of the placement and the counters; `which`: the action's index, -1 for the
-        redraw) holds for a player of `colour` on the flat position P."""
-        placement = freeze(P)
+    def holds(self, which: int, policy, colour: int, P) -> bool:
+        """Whether a policy's condition (`engine.turnpolicy`: `policy.when(colour, view, env)`,
+        a function of the placement and the counters; its value `policy.constant` when it
+        reads nothing; `which`: the action's index, -1 for the redraw) holds for a player of
+        `colour` on the flat position P."""
+        if policy.constant is not None:
+            return policy.constant
+        when, placement = policy.when, freeze(P)
         key = (which, colour, placement, self.counters)
         held = self.conditions.get(key)
         if held is None:
@@ -164,7 +165,10 @@ class _Turns:
         return held
 
     def winner(self, turn: int, P):
-        """The first seat from `turn` on whose win condition holds (as `Game.apply`), or None."""
+        """The first seat from `turn` on whose win condition holds (as `Game.apply`), or None;
+        remembered per Home counts (`flatloop.home_winner`) when it reads Home counts only."""
+        if self.home_wins is not None:
+            return home_winner(self.game, self.seats, turn, P, self.home, self.counters, self.home_wins)
         seats, count, placement = self.seats, len(self.seats), freeze(P)
         for k in range(count):
             seat = (turn + k) % count
@@ -180,7 +184,7 @@ class _Turns:
         held = []
         for which, action in enumerate(self.actions):
             if not action.cards.isdisjoint(hand):
-                held.append(self.holds(which, action.when, colour, P))
+                held.append(self.holds(which, action, colour, P))
         key = (tuple(sorted(hand)), tuple(held))
         plays = self.remembered.get(key)
         if plays is None:
@@ -198,7 +202,7 @@ class _Turns:
         one per distinct card of `cards`, the hand's or the first drawn), else the discards
         (hand play, P5) or a forfeit (draw play; `forfeit_again`: it keeps the turn)."""
         policy = self.redraw
-        if policy is not None and redraws < policy.at_most and self.holds(-1, policy.when, colour, P):
+        if policy is not None and redraws < policy.at_most and self.holds(-1, policy, colour, P):
             return [(card, (), True, REDRAW) for card in sorted(set(cards))]
         if not hand_play:
             return [(cards[0], (), forfeit_again, FORFEIT)]
@@ -210,15 +214,6 @@ class _Turns:
 def _action_play(card, _placement, _events, draw_again, _kind, others, _label) -> tuple:
     """`action_moves`' `move_type`: the play as `(card, others, draw_again, ACTION)`."""
     return card, others, draw_again, ACTION
-
-
-def _candidate(groups: list, choice: int) -> tuple:
-    """(card, candidate) of choice `choice` among the candidates of `groups`."""
-    for card, candidates in groups:
-        if choice < len(candidates):
-            return card, candidates[choice]
-        choice -= len(candidates)
-    raise AssertionError("choice out of range")  # pragma: no cover (choice < total)
 
 
 def play(game, state: State, players, max_plies: int, record) -> State:
@@ -241,23 +236,28 @@ def _play_hands(game, state: State, bases: list, choices: list, max_plies: int) 
     stuck hand redraws or discards. A candidate moving one pawn (code 0) is played inline."""
     flat, turns, deck = game.fast_moves.flat, _Turns(game, state), Deck(state)
     seats, may_pass, check_always, home = state.seats, game.fast_moves.passes, turns.check_always, flat.home
-    pass_cards = frozenset(card for card, passes in enumerate(may_pass) if passes)
     by_seat = [tuple(row[colour] for row in flat.table) for colour in seats]
-    P, occ, _ = flat.position(state.placement)
+    P, occ = flat.lists(state.placement)
     hands = [list(hand) for hand in state.hands]
-    pile, discard, apply, count, actions = deck.pile, deck.discard, flat.apply, len(seats), bool(turns.action_cards)
+    pile, discard, apply, count, action_cards = deck.pile, deck.discard, flat.apply, len(seats), turns.action_cards
+    counts_redraws = turns.redraw is not None
     turn, plies, bonus, redraws, winner = state.turn, state.plies, state.bonus, state.redraws, None
     while winner is None and plies < max_plies:
         hand, functions = hands[turn], by_seat[turn]
-        groups, total = [], 0
-        for card in sorted(set(hand)):
+        groups, total, passing, last = [], 0, False, None
+        for card in sorted(hand):  # the distinct cards in sorted order
+            if card == last:
+                continue
+            last = card
             candidates = functions[card](P, occ, 0)[0]  # keys relative to this position
             if candidates:
                 groups.append((card, candidates))
                 total += len(candidates)
-        if pass_cards and not pass_cards.isdisjoint(hand):
+                # `_declined` changes nothing unless a card that may pass listed a pass
+                passing = passing or (may_pass[card] and PASS_CODE in map(_CODE, candidates))
+        if passing:
             groups, total = _declined(groups, may_pass)
-        extra = turns.action_plays(hand, seats[turn], P) if actions else ()
+        extra = turns.action_plays(hand, seats[turn], P) if action_cards and not action_cards.isdisjoint(hand) else ()
         if not total and not extra:
             extra = turns.stuck(hand, seats[turn], P, redraws, False, True)
         options = total + len(extra)
@@ -267,7 +267,12 @@ def _play_hands(game, state: State, bases: list, choices: list, max_plies: int) 
         if choice >= total:
             again, redrew = _play_cards(extra[choice - total], hand, deck)
         else:
-            card, candidate = _candidate(groups, choice)
+            left = choice  # the chosen candidate among the cards' lists
+            for card, candidates in groups:
+                if left < len(candidates):
+                    candidate = candidates[left]
+                    break
+                left -= len(candidates)
             discard.append(card)
             hand.remove(card)
             drawn = pile.pop() if pile else deck.take()
@@ -286,8 +291,12 @@ def _play_hands(game, state: State, bases: list, choices: list, max_plies: int) 
             if judge:
                 winner = turns.winner(turn, P)
             again, redrew = candidate[1], False
-        turn, bonus, redraws = _after_ply(turn, count, bonus, redraws, redrew, winner is not None or again,
-                                          turns.redraw is not None)
+        if winner is not None or again or bonus:  # the same seat (one bonus turn used), else the next
+            if not (winner is not None or again):
+                bonus -= 1
+            redraws = redraws + redrew if counts_redraws else 0
+        else:
+            turn, redraws = (turn + 1) % count, 0
     return _final(state, P, hands, deck, turn, winner, plies, bonus, redraws)
 
 
@@ -302,14 +311,53 @@ def _play_cards(play: tuple, hand: list, deck: Deck) -> tuple[bool, bool]:
     return again, kind == REDRAW
 
 
+def _chosen(functions: tuple, may_pass, cards: list, P, occ, base: int, plies: int) -> tuple:
+    """`(choice, total, card, candidate)` among the candidates of the distinct `cards` in
+    sorted order (`_declined` when one that may pass listed a pass): the choice
+    `below_at(base, plies, total)` (0 below two), and its card and candidate (None, None
+    when there is none). Two different cards that may not pass (the commonest draw of
+    several) are listed without building the groups."""
+    if len(cards) == 2 and cards[0] != cards[1]:
+        first, second = cards if cards[0] < cards[1] else (cards[1], cards[0])
+        if not (may_pass[first] or may_pass[second]):
+            listed = functions[first](P, occ, 0)[0]  # keys relative to this position
+            rest = functions[second](P, occ, 0)[0]
+            total = len(listed) + len(rest)
+            choice = 0 if total < 2 else below_at(base, plies, total)
+            if choice < len(listed):
+                return choice, total, first, listed[choice]
+            return (choice, total, second, rest[choice - len(listed)]) if rest else (choice, 0, None, None)
+    groups, total, passing, last = [], 0, False, None
+    for card in sorted(cards):
+        if card == last:
+            continue
+        last = card
+        candidates = functions[card](P, occ, 0)[0]  # keys relative to this position
+        if candidates:
+            groups.append((card, candidates))
+            total += len(candidates)
+            if may_pass[card] and PASS_CODE in map(_CODE, candidates):
+                passing = True  # `_declined` changes only lists where a card that may pass does
+    if passing:
+        groups, total = _declined(groups, may_pass)
+    choice = 0 if total < 2 else below_at(base, plies, total)
+    left = choice
+    for card, candidates in groups:
+        if left < len(candidates):
+            return choice, total, card, candidates[left]
+        left -= len(candidates)
+    return choice, total, None, None
+
+
 def _play_draws(game, state: State, bases: list, choices: list, max_plies: int) -> State:
     """The loop for draw play with turn policies: `turn.take` cards drawn (the distinct ones
-    listed together), a stuck turn redraws or forfeits."""
+    listed together, in sorted order), a stuck turn redraws or forfeits."""
     flat, turns, deck = game.fast_moves.flat, _Turns(game, state), Deck(state)
     seats, may_pass, check_always, take = state.seats, game.fast_moves.passes, turns.check_always, game.take
     by_seat = [tuple(row[colour] for row in flat.table) for colour in seats]
-    P, occ, _ = flat.position(state.placement)
-    pile, discard, count = deck.pile, deck.discard, len(seats)
+    P, occ = flat.lists(state.placement)
+    pile, discard, count, home, apply = deck.pile, deck.discard, len(seats), flat.home, flat.apply
+    counts_redraws = turns.redraw is not None
     turn, plies, bonus, redraws, winner = state.turn, state.plies, state.bonus, state.redraws, None
     while winner is None and plies < max_plies:
         if len(pile) >= take:  # the cards in the order drawn, the top one first
@@ -318,21 +366,35 @@ def _play_draws(game, state: State, bases: list, choices: list, max_plies: int) 
             drawn.reverse()
         else:
             drawn = deck.draw(take)
+        functions = by_seat[turn]
         if len(drawn) == 1:
             card = drawn[0]
-            candidates, flags = by_seat[turn][card](P, occ, 0)  # keys relative to this position
-            groups, total = [(card, candidates)], len(candidates)
+            candidates, flags = functions[card](P, occ, 0)  # keys relative to this position
+            total = len(candidates)
+            choice = 0 if total < 2 else below_at(bases[turn], plies, total)
+            if total:
+                candidate = candidates[choice]
         else:
-            groups, total = _listed(by_seat[turn], may_pass, sorted(set(drawn)), P, occ)
             flags = 0  # cards drawn together: a stuck turn forfeits without drawing again
-        choice = 0 if total < 2 else below_at(bases[turn], plies, total)
+            choice, total, card, candidate = _chosen(functions, may_pass, drawn, P, occ, bases[turn], plies)
         choices.append(choice)
         plies += 1
+        redrew = False
         if total:
-            card, candidate = _candidate(groups, choice)
-            if _played(flat, candidate, P, occ) or (check_always and candidate[2] != PASS_CODE):
+            code = candidate[2]
+            if code == 0:  # one pawn, no bump, no slide: the common case, inline
+                c, frm, to = candidate[3], candidate[4], candidate[5]
+                squares = P[c]
+                squares[squares.index(frm)] = to
+                squares.sort()
+                occ[frm] = -1
+                occ[to] = c
+                judge = check_always or to == home[c]
+            else:
+                judge = code != PASS_CODE and (apply(candidate, P, occ) or check_always)
+            if judge:
                 winner = turns.winner(turn, P)
-            again, redrew = candidate[1], False
+            again = candidate[1]
         else:
             card, _, again, kind = turns.stuck(drawn[:1], seats[turn], P, redraws, bool(flags & DRAW_AGAIN), False)[0]
             redrew = kind == REDRAW
@@ -340,30 +402,10 @@ def _play_draws(game, state: State, bases: list, choices: list, max_plies: int) 
         if len(drawn) > 1:
             drawn.remove(card)
             discard.extend(drawn)
-        turn, bonus, redraws = _after_ply(turn, count, bonus, redraws, redrew, winner is not None or again,
-                                          turns.redraw is not None)
+        if winner is not None or again or bonus:  # the same seat (one bonus turn used), else the next
+            if not (winner is not None or again):
+                bonus -= 1
+            redraws = redraws + redrew if counts_redraws else 0
+        else:
+            turn, redraws = (turn + 1) % count, 0
     return _final(state, P, None, deck, turn, winner, plies, bonus, redraws)
-
-
-def _after_ply(turn: int, count: int, bonus: int, redraws: int, redrew: bool, stays: bool,
-               counts_redraws: bool) -> tuple[int, int, int]:
-    """(turn, bonus, redraws) after a ply: the same seat when it `stays` (it won, or its card
-    draws again) or a bonus turn is left (one is used), else the next seat; the seat's redraws
-    so far go on while it keeps the turn (when the variant counts them), else start at 0."""
-    if stays or bonus:
-        return turn, bonus - (not stays), redraws + redrew if counts_redraws else 0
-    return (turn + 1) % count, bonus, 0
-
-
-def _played(flat, candidate: tuple, P: list, occ: list) -> bool:
-    """Play `candidate` on the flat position in place (`FlatMoves.apply`, a one-pawn move
-    inline); whether a pawn reached its Home."""
-    if candidate[2] == 0:
-        c, frm, to = candidate[3], candidate[4], candidate[5]
-        squares = P[c]
-        squares[squares.index(frm)] = to
-        squares.sort()
-        occ[frm] = -1
-        occ[to] = c
-        return to == flat.home[c]
-    return flat.apply(candidate, P, occ)
