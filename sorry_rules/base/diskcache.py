@@ -49,6 +49,17 @@ def digest(*parts: str) -> str:
     return sha.hexdigest()
 
 
+def data_key(kind: str, data) -> str | None:
+    """The key of a result of plain data `data` (merged rule data) and the code alone: its
+    JSON text in its own key order (which can matter: the order of a rule file's cards) with
+    `code_fingerprint()`; None for data JSON cannot hold."""
+    try:
+        text = json.dumps(data, ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError, RecursionError):
+        return None
+    return digest(kind, code_fingerprint(), text)
+
+
 def read_limited(path) -> bytes:
     """At most MAX_YAML_BYTES + 1 bytes of `path` (what the rule-file reader parses); OSError
     when it cannot be read."""
