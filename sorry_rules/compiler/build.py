@@ -23,10 +23,7 @@ from sorry_rules.engine.settings import MovementRules, TurnRules
 from sorry_rules.compiler import astcache
 from sorry_rules.compiler.checks import check_variant
 from sorry_rules.compiler.codegen import fast_moves
-from sorry_rules.compiler.loopgen import flat_moves
-from sorry_rules.compiler.markloopgen import flat_marked_moves
 from sorry_rules.compiler.geometry import check_geometry, engine_geometry
-from sorry_rules.compiler.gridbuild import compile_grid
 from sorry_rules.compiler.marking import also_texts, alternatives, check_marks, mark_kinds, mark_warnings
 from sorry_rules.compiler.programs import CompileError, ProgramCompiler
 from sorry_rules.compiler.ranges import condition_warnings, variant_bounds
@@ -131,6 +128,8 @@ def compile_variant(loaded: LoadedVariant) -> tuple[Game, list[Problem]]:
     if out.errors:
         raise RuleFileError(out.problems)
     if v.board.kind == "grid":
+        from sorry_rules.compiler.gridbuild import compile_grid  # lazy: the grid machinery only for a grid variant
+
         return compile_grid(v, out, loaded.content_hash)
     ctx = Context(v)
     layout, mechanics, team_of, programs = ctx.layout, ctx.mechanics, ctx.team_of, ctx.programs
@@ -214,6 +213,10 @@ def _flat_flavours(game, programs, asts: list, whens: tuple):
     kept = astcache.encode((tuple(asts), tuple(whens)))
 
     def build():
+        # lazy: the flat generators only when a flat flavour is first used
+        from sorry_rules.compiler.loopgen import flat_moves
+        from sorry_rules.compiler.markloopgen import flat_marked_moves
+
         card_asts, card_whens = astcache.decode(kept)
         card_asts = list(card_asts)
         return (flat_moves(game, programs, card_asts, card_whens),
