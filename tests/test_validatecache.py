@@ -180,3 +180,35 @@ def test_a_damaged_clean_entry_is_not_trusted(cache, tmp_path):
             patch.setattr(validate, "validate_file_traced", lambda path, *more: checked.append(path) or real(path, *more))
             assert validatecache.file_problems(overlay) == []
     assert len(checked) == 4
+
+
+def test_an_entry_is_written_whole_through_a_new_file(cache, monkeypatch):
+    """`diskcache.write` writes a new file of its own (never an existing one) and renames it
+    into place: only the entry is left, readable back; a folder that cannot be written
+    costs only the entry."""
+    import os
+
+    diskcache.write("test", "a" * 64, {"x": [1, "é"]})
+    diskcache.write("test", "a" * 64, {"x": [2]})
+    assert [p.name for p in cache.iterdir()] == [f"test-{'a' * 40}.json"]
+    assert diskcache.read("test", "a" * 64) == {"x": [2]}
+    (cache / "blocker").write_text("", encoding="utf-8")
+    real_open = os.open
+    taken = []
+
+    def crowded(name, flags, mode=0o777):
+        if not taken:  # the first name is taken: another name is tried
+            taken.append(name)
+            raise FileExistsError(name)
+        return real_open(name, flags, mode)
+    monkeypatch.setattr(os, "open", crowded)
+    diskcache.write("test", "b" * 64, {"y": 1})
+    monkeypatch.setattr(os, "open", real_open)
+    assert taken and diskcache.read("test", "b" * 64) == {"y": 1}
+    assert sorted(p.name for p in cache.iterdir()) == ["blocker", f"test-{'a' * 40}.json", f"test-{'b' * 40}.json"]
+    os.chmod(cache, 0o500)
+    try:
+        diskcache.write("test", "c" * 64, {"z": 1})  # quietly nothing
+    finally:
+        os.chmod(cache, 0o700)
+    assert diskcache.read("test", "c" * 64) is None or os.geteuid() == 0
