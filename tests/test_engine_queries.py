@@ -17,6 +17,7 @@ from sorry_rules.engine.events import KINDS, moved_pawns
 from sorry_rules.engine.placement import PlacementView
 from sorry_rules.engine.queries import OBSTACLE_CODES, Obstacle, Origin
 from sorry_rules.engine.settings import MovementRules, TurnRules
+from sorry_rules.rules.plain import PlainModel
 
 VARIANTS = ("standard", "partnership", "points")
 
@@ -55,14 +56,17 @@ def reachable(root):
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_nothing_reachable_from_a_compiled_game_is_a_pydantic_model(variant):
-    """Issue 11 item 2: the engine plays from its own compiled game, plain frozen data."""
+    """Issue 11 item 2: the engine plays from its own compiled game, plain frozen data. The
+    second load compiles the cached variant's plain values (`rules.plain`): none of them
+    is kept either."""
+    load_game(variant)
     game = load_game(variant)
     objects = list(reachable(game))
     ids = {id(o) for o in objects}
     # the walk does enter the tables, the mechanics, the programs and their closures
     assert {id(game.layout), id(game.mechanics), id(game.mechanics.slide_here), id(game.win)} <= ids
     assert id(game.layout.forward(1)) in ids and all(id(f) in ids for f in game.card_programs)
-    assert not [o for o in objects if isinstance(o, BaseModel)]
+    assert not [o for o in objects if isinstance(o, (BaseModel, PlainModel))]
     assert not [o for o in objects if isinstance(o, dsl.Node)]  # no DSL tree is read at play time
     assert not [o for o in objects if type(o).__module__.startswith(("pydantic", "lark", "yaml"))]
     assert any(isinstance(o, types.FunctionType) for o in objects)
@@ -259,3 +263,22 @@ def test_every_event_of_random_games_is_a_documented_kind():
             seen.update(e[0] for e in move.events)
         state = game.apply(state, moves[state.plies % len(moves)])
     assert seen <= set(KINDS) and {"forward", "bump", "enter"} <= seen
+
+
+@pytest.mark.parametrize("rules", [(), ("house/freeze.yaml",)])
+def test_the_flat_flavours_are_built_on_first_read_and_hold_no_tree_before(rules):
+    """Loading does not generate the flat flavours (`FastMoves.defer_flat`); until they are
+    read, what builds them keeps the trees as plain data only; the first read builds both,
+    once, and an assignment is kept."""
+    game = load_game("standard", rules)
+    fast = game.fast_moves
+    assert not [o for o in reachable(game) if isinstance(o, dsl.Node)]
+    assert any(isinstance(o, types.FunctionType) and o.__name__ == "build" for o in reachable(fast))
+    flat, marked = fast.flat, fast.flat_marked
+    assert (flat is None) == bool(rules) and (marked is None) == (not rules)
+    built = flat if flat is not None else marked
+    assert "def f0_0(" in built.source
+    assert fast.flat is flat and fast.flat_marked is marked
+    assert not any(isinstance(o, types.FunctionType) and o.__name__ == "build" for o in reachable(fast))
+    fast.flat = None
+    assert fast.flat is None and fast.flat_marked is marked

@@ -227,3 +227,217 @@ def test_rule_file_text_stays_data(cache, tmp_path):
     hit = load_variant(str(path))
     assert hit.variant == fresh.variant and hit.data == fresh.data
     assert hit.variant.name == hostile and hit.variant.description.startswith('__import__("os")')
+
+
+# ---- plain values for the compiler (rules.plain, rules.loaded.cached_variant) -------------------
+def _games_played(game) -> list:
+    from sorry_rules.players.protocol import RandomPlayer
+    from sorry_rules.players.runner import play_game
+
+    players = max(game.players_min, min(4, game.players_max))
+    return [play_game(game, game.new_game(seed, players=players), [RandomPlayer(seed, s) for s in range(players)],
+                      max_plies=400) for seed in (1, 2)]
+
+
+@pytest.mark.parametrize("spec,rules", CASES, ids=[f"{s}+{'+'.join(r)}" for s, r in CASES])
+def test_a_plain_hit_compiles_to_the_same_game(cache, monkeypatch, spec, rules):
+    """The cached variant as plain values (no pydantic) has the models' fields and values,
+    and compiles to a game that plays the same as the validated models' game."""
+    from sorry_rules.rules.loaded import cached_variant
+    from sorry_rules.rules.plain import PlainModel
+
+    assert cached_variant(spec, rules) is None  # nothing stored yet
+    try:
+        fresh = load_variant(spec, rules)
+    except RuleFileError:
+        return  # a broken test rule file: never stored
+    _no_reading(monkeypatch)
+    plain = cached_variant(spec, rules)
+    assert isinstance(plain.variant, PlainModel) and type(plain.variant).__name__ == "Variant"
+    assert plain.data == fresh.data and plain.content_hash == fresh.content_hash and plain.files == fresh.files
+
+    def same(value, model):
+        if isinstance(model, _model_classes()["sorry_rules.rules.strict.Strict"]):
+            assert type(value).__name__ == type(model).__name__
+            assert set(vars(value)) == set(type(model).model_fields)
+            for name in type(model).model_fields:
+                same(getattr(value, name), getattr(model, name))
+        elif isinstance(model, (list, tuple)):
+            assert type(value) is type(model) and len(value) == len(model)
+            for v, m in zip(value, model):
+                same(v, m)
+        elif isinstance(model, dict):
+            assert type(value) is dict and list(value) == list(model)
+            for key in model:
+                same(value[key], model[key])
+        else:
+            assert type(value) is type(model) and value == model
+    same(plain.variant, fresh.variant)
+    try:
+        expected, warnings = compile_variant(fresh)
+    except RuleFileError as error:
+        with pytest.raises(RuleFileError) as again:
+            compile_variant(plain)
+        assert again.value.problems == error.value.problems
+        return
+    game, plain_warnings = compile_variant(plain)
+    assert plain_warnings == warnings
+    assert (game.card_names, game.deck, game.content_hash) == (expected.card_names, expected.deck, expected.content_hash)
+    fast, expected_fast = getattr(game, "fast_moves", None), getattr(expected, "fast_moves", None)
+    assert (fast is None) == (expected_fast is None)
+    if fast is not None:
+        assert fast.source == expected_fast.source
+        for mine, theirs in ((fast.flat, expected_fast.flat), (fast.flat_marked, expected_fast.flat_marked)):
+            assert (mine is None) == (theirs is None) and (mine is None or mine.source == theirs.source)
+    assert _games_played(game) == _games_played(expected)
+
+
+def _model_classes() -> dict:
+    return {f"{cls.__module__}.{cls.__qualname__}": cls for cls in _strict_models()}
+
+
+def _strict_models() -> list:
+    from sorry_rules.rules import model  # noqa: F401 (every rule-file model is defined once this is imported)
+    from sorry_rules.rules.strict import Strict
+
+    found, pending = [], [Strict]
+    while pending:
+        cls = pending.pop()
+        found.append(cls)
+        pending.extend(cls.__subclasses__())
+    return found
+
+
+def test_plain_models_are_the_rule_file_models():
+    """rules.plain names exactly the rule-file models; a plain value is frozen, compares by
+    model and values, and no other name is built."""
+    from sorry_rules.rules.plain import MODELS, plain_class
+
+    assert MODELS == set(_model_classes())
+    slide = plain_class("sorry_rules.rules.model.Slide")({"from_": 1, "to": 4})
+    assert slide == plain_class("sorry_rules.rules.model.Slide")({"from_": 1, "to": 4}) != (1, 4)
+    assert slide != plain_class("sorry_rules.rules.model.Tier")({"from_": 1, "to": 4})
+    assert hash(slide) == hash(plain_class("sorry_rules.rules.model.Slide")({"from_": 1, "to": 4}))
+    with pytest.raises(AttributeError):
+        slide.to = 5
+    assert not hasattr(slide, "model_fields") and slide.from_ == 1
+    for name in ("os.system", "builtins.object", "sorry_rules.rules.model.Other"):
+        with pytest.raises(KeyError):
+            plain_class(name)
+
+
+def test_a_damaged_entry_is_no_plain_hit(cache, tmp_path):
+    """The light path ignores what the model path ignores, and a model name outside the
+    rule-file models, even in an entry with a right checksum."""
+    from sorry_rules.rules.loaded import cached_variant
+
+    _, overlay = _pair(tmp_path)
+    load_variant(str(overlay))
+    assert cached_variant(str(overlay)) is not None
+    [entry] = sorted(cache.glob(f"{loadcache.KIND}-*.json"))
+    stored = json.loads(entry.read_text(encoding="utf-8"))
+    for name in ("os.system", "sorry_rules.rules.model.Nothing"):
+        payload = stored["payload"].replace("sorry_rules.rules.model.Board", name)
+        forged = dict(stored, payload=payload, checksum=hashlib.sha256(payload.encode()).hexdigest())
+        entry.write_text(json.dumps(forged), encoding="utf-8")
+        assert cached_variant(str(overlay)) is None
+    tampered = dict(stored, payload=stored["payload"].replace('"pawns"', '"pawnz"'))
+    for damage in (json.dumps(tampered), "{not json", "", "[]"):
+        entry.write_text(damage, encoding="utf-8")
+        assert cached_variant(str(overlay)) is None
+    entry.write_text(json.dumps(stored), encoding="utf-8")
+    assert cached_variant(str(overlay)).variant.name == "overlay"
+    (tmp_path / "base.yaml").write_text(BASE.replace("pawns: 4", "pawns: 3"), encoding="utf-8")
+    assert cached_variant(str(overlay)) is None  # a changed base
+
+
+# ---- merged data validated before (loadcache.validated) ----------------------------------------
+def _no_validation(monkeypatch) -> None:
+    from sorry_rules.rules import model
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("validated again")
+    monkeypatch.setattr(model.Variant, "model_validate", refuse)
+
+
+def test_files_that_merge_to_data_validated_before_are_not_validated_again(cache, tmp_path, monkeypatch):
+    """A comment or the layout edited: the files are read again, the data is not validated
+    again; the variant is the validated one, its problems located in the edited file."""
+    path = tmp_path / "mine.yaml"
+    path.write_text(BASE, encoding="utf-8")
+    fresh = _fresh(str(path))
+    load_variant(str(path))
+    assert len(sorted(cache.glob(f"{loadcache.DATA_KIND}-*.json"))) == 1
+    _no_validation(monkeypatch)
+    path.write_text("# a comment\n\n" + BASE.replace("pawns: 4", "pawns:   4  # four"), encoding="utf-8")
+    again = load_variant(str(path))
+    assert again.variant == fresh.variant and again.data == fresh.data and again.content_hash == fresh.content_hash
+    assert not isinstance(again.origins, loadcache.LazyOrigins)  # read just now
+    assert again.origins.mark(("pawns",)).line == fresh.origins.mark(("pawns",)).line + 2
+    from sorry_rules.rules.loaded import cached_variant
+    from sorry_rules.rules.plain import PlainModel
+
+    assert isinstance(cached_variant(str(path)).variant, PlainModel)  # and kept for the next run
+    path.write_text(BASE.replace("pawns: 4", "pawns: 3"), encoding="utf-8")
+    with pytest.raises(AssertionError, match="validated again"):
+        load_variant(str(path))
+
+
+def test_the_order_of_the_data_is_part_of_it(cache, tmp_path, monkeypatch):
+    """The same fields in another order (here the deck's cards) are other data: the card
+    order of the game follows the file."""
+    from sorry_rules.compiler.build import load_game
+
+    path = tmp_path / "mine.yaml"
+    path.write_text(BASE, encoding="utf-8")
+    first = load_game(str(path)).card_names
+    reordered = BASE.replace('  "1": 5\n  "2": 4\n', '  "2": 4\n  "1": 5\n')
+    assert reordered != BASE
+    path.write_text(reordered, encoding="utf-8")
+    second = load_game(str(path)).card_names
+    assert list(second[:2]) == [first[1], first[0]] and second[2:] == first[2:]
+    assert len(sorted(cache.glob(f"{loadcache.DATA_KIND}-*.json"))) == 2
+
+
+def test_a_damaged_data_entry_is_validated_again(cache, tmp_path, monkeypatch):
+    path = tmp_path / "mine.yaml"
+    path.write_text(BASE, encoding="utf-8")
+    expected = _fresh(str(path)).variant
+    load_variant(str(path))
+    [entry] = sorted(cache.glob(f"{loadcache.DATA_KIND}-*.json"))
+    stored = json.loads(entry.read_text(encoding="utf-8"))
+    payload = stored["payload"].replace("sorry_rules.rules.model.Board", "os.system")
+    forged = dict(stored, payload=payload, checksum=hashlib.sha256(payload.encode()).hexdigest())
+    for n, damage in enumerate((json.dumps(forged), "{not json", "", "[]",
+                                json.dumps(dict(stored, payload=stored["payload"].replace('"pawns"', '"pawnz"'))))):
+        entry.write_text(damage, encoding="utf-8")
+        path.write_text(BASE + f"# edit {n}\n", encoding="utf-8")
+        assert load_variant(str(path)).variant == expected
+        assert json.loads(entry.read_text(encoding="utf-8")) == stored  # validated and kept again
+
+
+def test_an_edited_comment_compiles_without_pydantic(tmp_path):
+    """In fresh processes: after the rule file gained a comment, load_game reads it again
+    (YAML) but imports neither pydantic nor lark; the moves are the same."""
+    import os
+    import subprocess
+    import sys
+
+    path = tmp_path / "mine.yaml"
+    path.write_text(BASE, encoding="utf-8")
+    script = ("import sys\n"
+              "from sorry_rules.compiler.build import load_game\n"
+              f"game = load_game({str(path)!r})\n"
+              "state = game.position(((60, 12, 72, 77), (16, 61, 62, 63), (64, 65, 66, 67), (68, 69, 70, 71)),"
+              " (0, 1, 2, 3), 0, card=game.card_index['7'])\n"
+              "print(len(game.legal_moves(state)), sorted(m for m in ('pydantic', 'lark', 'yaml') if m in sys.modules))\n")
+    env = dict(os.environ, **{CACHE_ENV: str(tmp_path / "cache")})
+    runs = []
+    for n in range(3):
+        runs.append(subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True,
+                                   check=True).stdout.strip())
+        path.write_text(BASE + f"# edit {n}\n", encoding="utf-8")
+    cold, edited, again = runs
+    assert "'pydantic'" in cold and "'lark'" in cold
+    assert edited.split(" ", 1)[0] == cold.split(" ", 1)[0]
+    assert edited.endswith("['yaml']") and again.endswith("['yaml']")

@@ -27,7 +27,7 @@ def cache(tmp_path, monkeypatch) -> Path:
 
 def _no_checks(monkeypatch) -> None:
     """From now on a file that is checked afresh fails the test (every result must be a hit)."""
-    def refuse(path):
+    def refuse(path, *more):
         raise AssertionError(f"{path} was checked again")
     monkeypatch.setattr(validate, "validate_file_traced", refuse)
 
@@ -106,7 +106,7 @@ def test_other_code_does_not_reuse_a_result(cache, tmp_path, monkeypatch):
     monkeypatch.setattr(diskcache, "code_fingerprint", lambda: "another version of the code")
     checked = []
     real = validate.validate_file_traced
-    monkeypatch.setattr(validate, "validate_file_traced", lambda path: checked.append(path) or real(path))
+    monkeypatch.setattr(validate, "validate_file_traced", lambda path, *more: checked.append(path) or real(path, *more))
     assert validatecache.file_problems(overlay) == []
     assert checked == [overlay]
     assert len(_entries(cache)) == 2
@@ -134,3 +134,81 @@ def test_the_command_prints_the_same_twice(cache):
     runs = [CliRunner().invoke(main, ["validate", "--format", "json", str(TESTS / "broken")]) for _ in range(2)]
     assert runs[0].exit_code == runs[1].exit_code == 1
     assert runs[0].stdout == runs[1].stdout and '"warnings"' in runs[0].stdout
+
+
+def test_a_file_whose_data_did_not_change_is_not_checked_again(cache, tmp_path, monkeypatch):
+    """A comment or the layout edited in a clean base: the overlay is read again (its
+    inputs changed) but merges to data checked clean before, so it is not checked again."""
+    base, overlay = _write_pair(tmp_path)
+    assert validatecache.file_problems(overlay) == validatecache.file_problems(base) == []
+    assert len(sorted(cache.glob(f"{validatecache.CLEAN_KIND}-*.json"))) == 2
+    real = validate.validate_file_traced
+    _no_checks(monkeypatch)
+    base.write_text("# a comment\n" + BASE + "\n\n# another\n", encoding="utf-8")
+    assert validatecache.file_problems(overlay) == []
+    assert validatecache.file_problems(base) == []
+    base.write_text(BASE.replace("pawns: 4", "pawns: 3"), encoding="utf-8")  # the data changed: checked again
+    with pytest.raises(AssertionError, match="checked again"):
+        validatecache.file_problems(overlay)
+    monkeypatch.setattr(validate, "validate_file_traced", real)
+    assert validatecache.file_problems(overlay) == validate.validate_file(overlay) == []
+
+
+def test_a_file_with_problems_is_checked_again_after_any_edit(cache, tmp_path):
+    """Only a result with no problem at all stands for its data: problems have places, and
+    an edit that leaves the data alone can move them."""
+    _, overlay = _write_pair(tmp_path, "extends: base.yaml\nname: overlay\nplayers: {min: 3, max: 2}\n")
+    first = validatecache.file_problems(overlay)
+    assert first and first == validate.validate_file(overlay)
+    overlay.write_text("# moved down\n\nextends: base.yaml\nname: overlay\nplayers: {min: 3, max: 2}\n", encoding="utf-8")
+    moved = validatecache.file_problems(overlay)
+    assert moved == validate.validate_file(overlay)
+    assert [p.line for p in moved] == [p.line + 2 for p in first]
+    assert not sorted(cache.glob(f"{validatecache.CLEAN_KIND}-*.json"))
+
+
+def test_a_damaged_clean_entry_is_not_trusted(cache, tmp_path):
+    base, overlay = _write_pair(tmp_path)
+    assert validatecache.file_problems(overlay) == []
+    checked = []
+    real = validate.validate_file_traced
+    for damage in ('{"problems": 1}', "{not json", "", "[]"):
+        for entry in sorted(cache.glob(f"{validatecache.CLEAN_KIND}-*.json")):
+            entry.write_text(damage, encoding="utf-8")
+        base.write_text(BASE + f"# edit {len(checked)}\n", encoding="utf-8")
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(validate, "validate_file_traced", lambda path, *more: checked.append(path) or real(path, *more))
+            assert validatecache.file_problems(overlay) == []
+    assert len(checked) == 4
+
+
+def test_an_entry_is_written_whole_through_a_new_file(cache, monkeypatch):
+    """`diskcache.write` writes a new file of its own (never an existing one) and renames it
+    into place: only the entry is left, readable back; a folder that cannot be written
+    costs only the entry."""
+    import os
+
+    diskcache.write("test", "a" * 64, {"x": [1, "é"]})
+    diskcache.write("test", "a" * 64, {"x": [2]})
+    assert [p.name for p in cache.iterdir()] == [f"test-{'a' * 40}.json"]
+    assert diskcache.read("test", "a" * 64) == {"x": [2]}
+    (cache / "blocker").write_text("", encoding="utf-8")
+    real_open = os.open
+    taken = []
+
+    def crowded(name, flags, mode=0o777):
+        if not taken:  # the first name is taken: another name is tried
+            taken.append(name)
+            raise FileExistsError(name)
+        return real_open(name, flags, mode)
+    monkeypatch.setattr(os, "open", crowded)
+    diskcache.write("test", "b" * 64, {"y": 1})
+    monkeypatch.setattr(os, "open", real_open)
+    assert taken and diskcache.read("test", "b" * 64) == {"y": 1}
+    assert sorted(p.name for p in cache.iterdir()) == ["blocker", f"test-{'a' * 40}.json", f"test-{'b' * 40}.json"]
+    os.chmod(cache, 0o500)
+    try:
+        diskcache.write("test", "c" * 64, {"z": 1})  # quietly nothing
+    finally:
+        os.chmod(cache, 0o700)
+    assert diskcache.read("test", "c" * 64) is None or os.geteuid() == 0

@@ -54,16 +54,18 @@ def validate_file(path) -> list[Problem]:
     return validate_file_traced(path)[0]
 
 
-def validate_file_traced(path) -> tuple[list[Problem], tuple | None, tuple]:
+def validate_file_traced(path, merged=None) -> tuple[list[Problem], tuple | None, tuple]:
     """`validate_file`, with what its result depends on: (problems, inputs, lookups) as in
     `rules.loader.Merged` (every file read with the SHA-256 of its bytes, every `extends:`
-    name looked up), inputs None when the result should not be kept (a file went missing)."""
-    if resolve(str(path)) is None:  # gone since it was listed: the reason it cannot be read (SR100)
+    name looked up), inputs None when the result should not be kept (a file went missing).
+    `merged`: what `read_merged(Path(path), name_of=shown_name)` gave, when the caller has it."""
+    if merged is None and resolve(str(path)) is None:  # gone since it was listed: the reason it cannot be read (SR100)
         try:
             load_yaml_file(path, shown_name(Path(path)))
         except RuleFileError as error:
             return list(error.problems), None, ()
-    merged = read_merged(Path(path), name_of=shown_name)
+    if merged is None:
+        merged = read_merged(Path(path), name_of=shown_name)
     trace = merged.inputs, merged.lookups
     problems = list(merged.problems)
     if merged.data is None:

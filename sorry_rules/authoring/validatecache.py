@@ -14,7 +14,10 @@ is unchanged:
 Anything else (no entry, a damaged or foreign entry, one changed byte) checks the file
 afresh and rewrites the entry. A result that involved a file that could not be read is not
 kept. With every result in the cache, the run imports neither YAML, pydantic, lark nor the
-compiler (the checks are imported on the first miss).
+compiler (the checks are imported on the first miss). A file that changed is read again, but
+when what it merges to is data checked before with no problem at all (a comment edited, the
+layout changed: a second kind of entry, keyed by the merged data and the code), it is not
+checked again: the result is again no problem.
 """
 
 from __future__ import annotations
@@ -22,12 +25,13 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from sorry_rules.authoring.validatereport import Report, report_of
+from sorry_rules.authoring.validatereport import Report, report_of, shown_name
 from sorry_rules.base import diskcache
 from sorry_rules.base.errors import Problem
 from sorry_rules.rules.locate import resolve
 
 KIND = "validate"
+CLEAN_KIND = "clean-check"
 
 
 def validate_paths(args) -> Report:
@@ -45,9 +49,7 @@ def file_problems(path) -> list[Problem]:
     found = _still_valid(diskcache.read(KIND, key)) if key is not None else None
     if found is not None:
         return found
-    from sorry_rules.authoring.validate import validate_file_traced  # lazy: the checks (yaml, pydantic, compiler) on a miss
-
-    problems, inputs, lookups = validate_file_traced(path)
+    problems, inputs, lookups = _checked(path)
     if key is not None and inputs is not None and all(sha is not None for _, sha in inputs):
         diskcache.write(KIND, key, {
             "inputs": [list(item) for item in inputs],
@@ -55,6 +57,30 @@ def file_problems(path) -> list[Problem]:
             "problems": [[p.file, p.line, p.col, p.code, p.message, p.severity] for p in problems],
         })
     return problems
+
+
+def _checked(path) -> tuple[list[Problem], tuple | None, tuple]:
+    """`validate_file_traced(path)`; a file whose merged data was checked before with no
+    problem at all is not checked again (the checks depend on the merged data and the code
+    alone; only the places of problems depend on the files, and there are none)."""
+    if not diskcache.enabled() or resolve(str(path)) is None:
+        from sorry_rules.authoring.validate import validate_file_traced  # lazy: the checks (yaml, pydantic, compiler) on a miss
+
+        return validate_file_traced(path)
+    from sorry_rules.rules.loader import read_merged  # lazy: reading YAML only on a miss
+
+    merged = read_merged(Path(path), name_of=shown_name)
+    clean = None
+    if not merged.problems and merged.data is not None:
+        clean = diskcache.data_key(CLEAN_KIND, merged.data)
+    if clean is not None and diskcache.read(CLEAN_KIND, clean) == {"problems": 0}:
+        return [], merged.inputs, merged.lookups
+    from sorry_rules.authoring.validate import validate_file_traced  # lazy: the checks (pydantic, compiler) on a miss
+
+    problems, inputs, lookups = validate_file_traced(path, merged)
+    if clean is not None and not problems:
+        diskcache.write(CLEAN_KIND, clean, {"problems": 0})
+    return problems, inputs, lookups
 
 
 def _still_valid(entry) -> list[Problem] | None:

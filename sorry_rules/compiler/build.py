@@ -15,7 +15,7 @@ from sorry_rules import dsl
 from sorry_rules.engine.game import Game
 from sorry_rules.base.errors import Problem, ProblemCollector, RuleFileError
 from sorry_rules.engine.layout import Layout
-from sorry_rules.rules.loader import LoadedVariant, load_variant
+from sorry_rules.rules.loaded import LoadedVariant, cached_variant
 from sorry_rules.engine.marks import MarkedMechanics
 from sorry_rules.engine.mechanics import Mechanics
 from sorry_rules.engine.queries import Origin
@@ -23,10 +23,7 @@ from sorry_rules.engine.settings import MovementRules, TurnRules
 from sorry_rules.compiler import astcache
 from sorry_rules.compiler.checks import check_variant
 from sorry_rules.compiler.codegen import fast_moves
-from sorry_rules.compiler.loopgen import flat_moves
-from sorry_rules.compiler.markloopgen import flat_marked_moves
 from sorry_rules.compiler.geometry import check_geometry, engine_geometry
-from sorry_rules.compiler.gridbuild import compile_grid
 from sorry_rules.compiler.marking import also_texts, alternatives, check_marks, mark_kinds, mark_warnings
 from sorry_rules.compiler.programs import CompileError, ProgramCompiler
 from sorry_rules.compiler.ranges import condition_warnings, variant_bounds
@@ -131,6 +128,8 @@ def compile_variant(loaded: LoadedVariant) -> tuple[Game, list[Problem]]:
     if out.errors:
         raise RuleFileError(out.problems)
     if v.board.kind == "grid":
+        from sorry_rules.compiler.gridbuild import compile_grid  # lazy: the grid machinery only for a grid variant
+
         return compile_grid(v, out, loaded.content_hash)
     ctx = Context(v)
     layout, mechanics, team_of, programs = ctx.layout, ctx.mechanics, ctx.team_of, ctx.programs
@@ -202,10 +201,27 @@ def compile_variant(loaded: LoadedVariant) -> tuple[Game, list[Problem]]:
     asts = [played_asts[name] for name in card_names]
     fast = fast_moves(game, programs, asts)
     if fast is not None:
-        fast.flat = flat_moves(game, programs, asts, whens)
-        fast.flat_marked = flat_marked_moves(game, programs, asts, whens)
+        fast.defer_flat(_flat_flavours(game, programs, asts, whens))
     game.use_fast_moves(fast)
     return game, out.problems
+
+
+def _flat_flavours(game, programs, asts: list, whens: tuple):
+    """The function building `game`'s two flat flavours (`FastMoves.defer_flat`): they are
+    generated on first use, not at load. It keeps the trees as plain data (`astcache.encode`),
+    rebuilt when called, so no DSL tree is reachable from the compiled game meanwhile."""
+    kept = astcache.encode((tuple(asts), tuple(whens)))
+
+    def build():
+        # lazy: the flat generators only when a flat flavour is first used
+        from sorry_rules.compiler.loopgen import flat_moves
+        from sorry_rules.compiler.markloopgen import flat_marked_moves
+
+        card_asts, card_whens = astcache.decode(kept)
+        card_asts = list(card_asts)
+        return (flat_moves(game, programs, card_asts, card_whens),
+                flat_marked_moves(game, programs, card_asts, card_whens))
+    return build
 
 
 def _with_alternatives(ast, extra: list):
@@ -248,6 +264,13 @@ def _tiers(conditions, points, mode):
 
 
 def load_game(spec, rules=(), layers=()) -> Game:
-    """Load and compile a variant (path or bundled name) with overlays. Raises RuleFileError."""
-    game, _ = compile_variant(load_variant(spec, rules, layers))
+    """Load and compile a variant (path or bundled name) with overlays. Raises RuleFileError.
+    A variant the cache holds unchanged is compiled from its plain values (`rules.loaded`)."""
+    loaded = None if layers else cached_variant(spec, tuple(rules))
+    if loaded is None:
+        # lazy: reading and validating rule files (YAML, pydantic) only when the cache does not hold them
+        from sorry_rules.rules.loader import load_variant
+
+        loaded = load_variant(spec, rules, layers, plain=True)
+    game, _ = compile_variant(loaded)
     return game

@@ -2,11 +2,48 @@
 
 Every node carries `pos`, the 0-based offset of its first character in the DSL text it
 was parsed from, so any later stage can locate a problem in the rule file.
+
+Equality, hash and repr are what `@dataclass(frozen=True)` gives (by the fields, in order;
+equal only to a node of the same class), written once in `ByFields` rather than generated
+for each class: generating them was half the cost of importing this module, which every
+command that compiles a rule file pays.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+
+_NAMES: dict[type, tuple] = {}
+
+
+def _names(cls: type) -> tuple:
+    names = _NAMES.get(cls)
+    if names is None:
+        names = _NAMES[cls] = tuple(f.name for f in fields(cls))
+    return names
+
+
+class ByFields:
+    """`__eq__`, `__hash__` and `__repr__` of a frozen dataclass, by its fields."""
+
+    __slots__ = ()
+
+    def __eq__(self, other):
+        if other.__class__ is self.__class__:
+            names = _names(self.__class__)
+            return tuple(getattr(self, n) for n in names) == tuple(getattr(other, n) for n in names)
+        return NotImplemented
+
+    def __hash__(self):
+        return hash(tuple(getattr(self, n) for n in _names(self.__class__)))
+
+    def __repr__(self):
+        values = ", ".join(f"{n}={getattr(self, n)!r}" for n in _names(self.__class__))
+        return f"{self.__class__.__qualname__}({values})"
+
+
+#: A node class: a frozen dataclass whose equality, hash and repr are `ByFields`'.
+node = dataclass(frozen=True, eq=False, repr=False)
 
 
 class DslError(Exception):
@@ -19,13 +56,13 @@ class DslError(Exception):
         self.code = code
 
 
-@dataclass(frozen=True)
-class Node:
+@node
+class Node(ByFields):
     pos: int  # 0-based offset of the node's first character in its text
 
 
-@dataclass(frozen=True)
-class Selector:
+@node
+class Selector(ByFields):
     """Which pawns a primitive or `count(pawns ...)` chooses (docs/REFERENCE.md 2.4); not a
     node of its own (it has no children), but each part keeps its offset for messages."""
 
@@ -37,24 +74,24 @@ class Selector:
     alone: bool = False          # the only pawn on its square
 
 
-@dataclass(frozen=True)
+@node
 class Enter(Node):
     selector: Selector | None = None  # which pawns in Start may enter (None: any the player controls)
 
 
-@dataclass(frozen=True)
+@node
 class Forward(Node):
     steps: int
     selector: Selector | None = None  # which pawns may take the step (None: any the player controls)
 
 
-@dataclass(frozen=True)
+@node
 class Backward(Node):
     steps: int
     selector: Selector | None = None
 
 
-@dataclass(frozen=True)
+@node
 class Split(Node):
     steps: int
     among: int | None  # None: any number of pawns
@@ -62,112 +99,112 @@ class Split(Node):
     selector: Selector | None = None  # which pawns may take a part
 
 
-@dataclass(frozen=True)
+@node
 class Switch(Node):
     relation: str
 
 
-@dataclass(frozen=True)
+@node
 class Sorry(Node):
     relation: str | None  # None: every pawn the placed pawn may bump
 
 
-@dataclass(frozen=True)
+@node
 class DrawAgain(Node):
     pass
 
 
-@dataclass(frozen=True)
+@node
 class Pass(Node):
     pass
 
 
-@dataclass(frozen=True)
+@node
 class Place(Node):
     target: str  # "card": a cell showing the played card; "empty": any empty cell
 
 
-@dataclass(frozen=True)
+@node
 class Remove(Node):
     relation: str
     unprotected: bool  # only chips that no line of their colour holds
 
 
-@dataclass(frozen=True)
+@node
 class Send(Node):
     selector: Selector
     destination: object  # "start", "home", "start_exit", ("track", n) or ("safety", k)
 
 
-@dataclass(frozen=True)
+@node
 class MovePawn(Node):
     selector: Selector
     destination: object
 
 
-@dataclass(frozen=True)
+@node
 class Mark(Node):
     name: str
     name_pos: int
     selector: Selector
 
 
-@dataclass(frozen=True)
+@node
 class Unmark(Node):
     name: str
     name_pos: int
     selector: Selector
 
 
-@dataclass(frozen=True)
+@node
 class CountPawns(Node):
     selector: Selector
 
 
-@dataclass(frozen=True)
+@node
 class Choice(Node):
     options: tuple
 
 
-@dataclass(frozen=True)
+@node
 class Then(Node):
     first: Node
     second: Node
 
 
-@dataclass(frozen=True)
+@node
 class Guard(Node):
     effect: Node
     condition: Node
 
 
-@dataclass(frozen=True)
+@node
 class Number(Node):
     value: int
 
 
-@dataclass(frozen=True)
+@node
 class Bool(Node):
     value: bool
 
 
-@dataclass(frozen=True)
+@node
 class Can(Node):
     effect: Node
 
 
-@dataclass(frozen=True)
+@node
 class Call(Node):
     function: str
     argument: Node
 
 
-@dataclass(frozen=True)
+@node
 class Name(Node):
     name: str
 
 
-@dataclass(frozen=True)
+@node
 class Aggregate(Node):
     kind: str  # sum, max, min, count
     variable: str
@@ -176,19 +213,19 @@ class Aggregate(Node):
     body: Node
 
 
-@dataclass(frozen=True)
+@node
 class BinOp(Node):
     op: str  # + - * == != < <= > >= and or
     left: Node
     right: Node
 
 
-@dataclass(frozen=True)
+@node
 class Not(Node):
     operand: Node
 
 
-@dataclass(frozen=True)
+@node
 class Neg(Node):
     operand: Node
 

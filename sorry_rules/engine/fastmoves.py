@@ -53,9 +53,15 @@ class FastMoves:
     `flat`: the flat-state flavour (`engine.flatstate.FlatMoves`) when every card has one, else None;
     `flat_marked`: for a variant with marks, its flat flavour taking the marks
     (`engine.flatmarks.MarkedFlatMoves`) where there is one, else None.
-    `takes_marks`: the functions are `moves(placement, marks)` (`State.marks`): the variant has marks."""
+    `takes_marks`: the functions are `moves(placement, marks)` (`State.marks`): the variant has marks.
 
-    __slots__ = ("table", "source", "select", "weights", "passes", "flat", "takes_marks", "flat_marked")
+    The two flat flavours may be given late: `defer_flat(build)` stores `build`, a function
+    of no argument returning `(flat, flat_marked)`, called once, on the first read of `flat`
+    or `flat_marked` (a command that lists one position's moves never builds them); what it
+    returns is then kept and `build` dropped. Assigning `flat` or `flat_marked` builds the
+    deferred pair first, so an assignment is never overwritten later."""
+
+    __slots__ = ("table", "source", "select", "weights", "passes", "takes_marks", "_flat", "_flat_marked", "_build")
 
     def __init__(self, table: tuple, source: str, select: tuple = (), weights: tuple = (), passes: tuple = (),
                  takes_marks: bool = False):
@@ -64,9 +70,41 @@ class FastMoves:
         self.select = select
         self.weights = weights
         self.passes = passes or (True,) * len(table)
-        self.flat = None
         self.takes_marks = takes_marks
-        self.flat_marked = None
+        self._flat = self._flat_marked = self._build = None
+
+    def defer_flat(self, build) -> None:
+        """Build the flat flavours with `build()` -> (flat, flat_marked) when first read."""
+        self._build = build
+
+    def _built(self) -> None:
+        build, self._build = self._build, None
+        if build is not None:
+            self._flat, self._flat_marked = build()
+
+    @property
+    def flat(self):
+        """The flat-state flavour (`engine.flatstate.FlatMoves`), or None."""
+        if self._build is not None:
+            self._built()
+        return self._flat
+
+    @flat.setter
+    def flat(self, value) -> None:
+        self._built()
+        self._flat = value
+
+    @property
+    def flat_marked(self):
+        """The flat flavour with marks (`engine.flatmarks.MarkedFlatMoves`), or None."""
+        if self._build is not None:
+            self._built()
+        return self._flat_marked
+
+    @flat_marked.setter
+    def flat_marked(self, value) -> None:
+        self._built()
+        self._flat_marked = value
 
     def covers(self, card: int) -> bool:
         """Whether `card` is played by generated code."""

@@ -12,7 +12,9 @@ listing fewer pawns than the variant has its remaining pawns in Start. Hand play
 Home is listed once per marked pawn there). A variant that draws several cards at once
 (`turn.take`) may give them all, `"card": ["5", "12"]` (at most `take`, in the order drawn);
 a variant with `turn.redraw` may say how many extra cards the turn has already taken that
-way, `"redraws": 1`. The shape is the pydantic model `PositionModel`.
+way, `"redraws": 1`. The shape is the pydantic model `records.positionmodel.PositionModel`;
+plain JSON files of valid data are read and checked without YAML or pydantic
+(`records.plainposition`: the same data and values, the source map read only to locate a problem).
 
 Contract: `read_position_file(path)` returns a `PositionFile` (data and its source map) or
 raises `PositionError`; `parse_position(game, data, card_override, origins)` returns a
@@ -27,69 +29,14 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
-from pydantic_core import PydanticCustomError
-
 from sorry_rules.base import limits
 from sorry_rules.base.errors import PositionError, ProblemCollector, RuleFileError, UsageError
 from sorry_rules.base.suggest import did_you_mean
-from sorry_rules.rules.loader import Origins, schema_problems
-from sorry_rules.rules.yamlsafe import load_yaml
+from sorry_rules.records.plainposition import plain_json, plain_position
+from sorry_rules.rules.loadcache import LazyOrigins
 
 MAX_POSITION_BYTES = limits.MAX_POSITION_BYTES
 IN_MEMORY = "<position>"
-
-
-class MarkEntry(BaseModel):
-    """One marked pawn: its colour, its square and who placed the mark."""
-
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
-
-    colour: str = Field(description="The marked pawn's colour.")
-    square: str = Field(description="Its square in position notation (start, home, track:N, safety:K).")
-    by: str | None = Field(default=None, description="The colour of the player who placed the mark (default: the pawn's).")
-
-
-class PositionModel(BaseModel):
-    """A position: who sits where, whose turn it is, the card (or hand) and the pawns."""
-
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
-
-    players: list[str] = Field(min_length=1, description="The seated colours in seat order.")
-    turn: str | None = Field(default=None, description="The player to move (default the first).")
-    card: str | list[str] | None = Field(default=None, description=(
-        "The card to play (draw play), or the cards drawn this turn with `turn.take`; --card overrides it."))
-    hand: list[str] | None = Field(default=None, description="The hand (hand play) instead of card.")
-    pawns: dict[str, list[str]] = Field(default_factory=dict, description="Colour -> positions; the rest are in Start.")
-    counters: dict[str, dict[str, int]] = Field(default_factory=dict, description=(
-        "Colour -> counter name -> value, for a variant with `counters:`; the rest have their start values."))
-    marks: dict[str, list[MarkEntry]] = Field(default_factory=dict, description=(
-        "Mark name -> the marked pawns, for a variant with `marks:`; no other pawn carries a mark."))
-    redraws: int = Field(default=0, ge=0, le=limits.MAX_REDRAWS, description=(
-        "Extra cards this turn has already taken by `turn.redraw` (a stuck card discarded)."))
-
-    @field_validator("card", mode="before")
-    @classmethod
-    def _card_number(cls, value):
-        """A card name may be written as a number (`"card": 7`, `"card": [5, 12]`); anything
-        but a name or a list is one wrong-type problem (not one per shape of the union)."""
-        if isinstance(value, list):
-            return [_named(v) for v in value]
-        value = _named(value)
-        if value is not None and not isinstance(value, str):
-            raise PydanticCustomError("card_type", "expected a card name or a list of card names")
-        return value
-
-    @field_validator("hand", mode="before")
-    @classmethod
-    def _hand_numbers(cls, value):
-        return [_named(v) for v in value] if isinstance(value, list) else value
-
-
-def _named(value):
-    if isinstance(value, int) and not isinstance(value, bool) and abs(value) < 10**100:
-        return str(value)
-    return value  # anything else is checked (and refused) as a name
 
 
 @dataclass(frozen=True)
@@ -105,7 +52,7 @@ class PositionFile:
     """The plain data of a position file and where each value is written in it."""
 
     data: object
-    origins: Origins
+    origins: object  # rules.loader.Origins, or a LazyOrigins reading them on first use
 
 
 def _fail(path: str, code: str, message: str, line: int = 1, col: int = 1) -> PositionError:
@@ -125,23 +72,41 @@ def read_position_file(path: str) -> PositionFile:
     if len(raw) > MAX_POSITION_BYTES:
         raise _fail(path, "SR102", f"position file is larger than {MAX_POSITION_BYTES} bytes")
     if not path.endswith((".yaml", ".yml")):
+        data = plain_json(raw)
+        if data is not None:  # the data the loader gives; its source map only if a problem needs locating
+            return PositionFile(data, LazyOrigins(lambda: _source_map(raw, path)))
         try:
             json.loads(raw.decode("utf-8"))
         except json.JSONDecodeError as error:
             raise _fail(path, "SR103", f"invalid JSON: {error.msg}", error.lineno, error.colno) from None
         except (UnicodeDecodeError, RecursionError, ValueError):
             pass  # not UTF-8, nested too deeply, a number too long: the loader below locates it
+    data, origins = _loaded(raw, path)
+    return PositionFile(data, origins)
+
+
+def _loaded(raw: bytes, path: str) -> tuple:
+    """(data, Origins) of a position file's bytes by the hardened loader; PositionError."""
+    # lazy: YAML and the rule-file loader only for a file that is not plain JSON (or to locate a problem)
+    from sorry_rules.rules.loader import Origins
+    from sorry_rules.rules.yamlsafe import load_yaml
+
     try:
         data, smap = load_yaml(raw, path)
     except RuleFileError as error:
         raise PositionError.of(error.problems) from None
-    return PositionFile(data, Origins(maps={(): smap}, fallback=path))
+    return data, Origins(maps={(): smap}, fallback=path)
 
 
-def parse_position(game, data, card_override: str | None = None, origins: Origins | None = None) -> Position:
-    """Check a position against the variant and build an engine state for it."""
+def _source_map(raw: bytes, path: str):
+    return _loaded(raw, path)[1]
+
+
+def parse_position(game, data, card_override: str | None = None, origins=None) -> Position:
+    """Check a position against the variant and build an engine state for it; `origins`
+    locates its values (`PositionFile.origins`; None: data without a file)."""
     card = _override(game, card_override)
-    out = ProblemCollector(origins if origins is not None else Origins(fallback=IN_MEMORY))
+    out = ProblemCollector(origins if origins is not None else LazyOrigins(_in_memory))
     if not isinstance(data, dict):
         out.at((), "SR203", "a position must be a JSON object with players, turn, card and pawns")
         raise PositionError.of(out.problems)
@@ -168,10 +133,27 @@ def parse_position(game, data, card_override: str | None = None, origins: Origin
     return Position(state, card, None, drawn)
 
 
-def _validated(data: dict, out: ProblemCollector) -> tuple[PositionModel | None, set]:
+def _in_memory():
+    # lazy: the rule-file loader only to locate a problem of data without a file
+    from sorry_rules.rules.loader import Origins
+
+    return Origins(fallback=IN_MEMORY)
+
+
+def _validated(data: dict, out: ProblemCollector) -> tuple:
     """The model of `data` and the fields that failed the schema (their problems go to
     `out`). The rest is still checked against the variant, so that one run reports every
-    problem: the model then holds the fields that passed; None when even that fails."""
+    problem: the model then holds the fields that passed; None when even that fails.
+    Plainly valid data (`plainposition`, the common case) is not given to pydantic."""
+    plain = plain_position(data)
+    if plain is not None:
+        return plain, set()
+    # lazy: pydantic (the model and its located problems) only for data that is not plainly valid
+    from pydantic import ValidationError
+
+    from sorry_rules.records.positionmodel import PositionModel
+    from sorry_rules.rules.loader import schema_problems
+
     try:
         return PositionModel.model_validate(data), set()
     except ValidationError as error:
@@ -245,7 +227,7 @@ class PositionChecks:
 class _Checker(PositionChecks):
     """The checks of a schema-valid track position against one variant."""
 
-    def __init__(self, game, model: PositionModel, out: ProblemCollector):
+    def __init__(self, game, model, out: ProblemCollector):  # model: a PositionModel or PlainPosition
         super().__init__(game, out)
         self.model = model
 

@@ -1,12 +1,19 @@
 """Validated rule files kept on disk: a variant whose files did not change is not read and validated again.
 
-Contract: `cached(spec, rules, reread)` returns the parts of the `LoadedVariant` (variant, origins,
+Contract: `cached(spec, rules, reread[, plain])` returns the parts of the `LoadedVariant` (variant, origins,
 files, data, content hash) that `rules.loader.load_variant(spec, rules)` stored with `store`, or
 None. The variant's models are equal to
 freshly validated ones (`==`), built by `model_construct` from the stored field values with no
 validation: they were valid when stored, and nothing they depend on changed since. Its
 `origins` (the source map, only needed to locate a problem found later, e.g. by the compiler)
-is read again from the files on first use (`reread`).
+is read again from the files on first use (`reread`). With `plain`, the models come back as
+`rules.plain.PlainModel`s of the same values instead (for the compiler, which only reads
+them: `rules.loaded.cached_variant`), and pydantic is not imported.
+
+A second kind of entry (`validated`, `keep_validated`) is keyed by the merged data itself (its
+JSON text, in order) and the code: the variant that validating that data gave. Files that
+changed without changing what they merge to (a comment, the layout) are read again but not
+validated again.
 
 The entry (`base.diskcache`: JSON data only, checksummed, keyed by the code fingerprint, the
 working folder and the names asked for) lists what the result depends on, and it is used only
@@ -26,16 +33,21 @@ the rule-file models (subclasses of `rules.strict.Strict`) can be named.
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 from sorry_rules.base import diskcache
 from sorry_rules.rules.locate import resolve
-from sorry_rules.rules.strict import Strict
+from sorry_rules.rules.plain import plain_class
 
 KIND = "variant"
+DATA_KIND = "validated-data"
 
 
 def _models() -> dict[str, type]:
+    # lazy: pydantic and the models only to build models (importing this module stays light)
+    from sorry_rules.rules.strict import Strict
+
     found: dict[str, type] = {}
     pending = [Strict]
     while pending:
@@ -48,7 +60,9 @@ def _models() -> dict[str, type]:
 def encode(value):
     """Tagged plain data of a validated value (see the module docstring); TypeError for
     anything else."""
-    if isinstance(value, Strict):
+    # no model value exists unless the models' module was imported (and then pydantic): not imported here
+    strict = sys.modules.get("sorry_rules.rules.strict")
+    if strict is not None and isinstance(value, strict.Strict):
         cls = type(value)
         return {"$m": f"{cls.__module__}.{cls.__qualname__}",
                 "v": {name: encode(getattr(value, name)) for name in cls.__pydantic_fields__},
@@ -64,8 +78,10 @@ def encode(value):
     raise TypeError(f"cannot keep a {type(value).__name__}")
 
 
-def decode(data, models: dict[str, type]):
-    """The value `encode` gave `data` for; KeyError or ValueError for anything else."""
+def decode(data, models: dict[str, type] | None):
+    """The value `encode` gave `data` for; KeyError or ValueError for anything else. With
+    `models` None, each model value comes back as a `rules.plain.PlainModel` of its values
+    (no pydantic); `models` must then hold names only (their classes are never built)."""
     if isinstance(data, list):
         return [decode(v, models) for v in data]
     if not isinstance(data, dict):
@@ -76,8 +92,13 @@ def decode(data, models: dict[str, type]):
         return {decode(k, models): decode(v, models) for k, v in data["$d"]}
     if set(data) != {"$m", "v", "s"}:
         raise ValueError("untagged mapping")
-    cls = models[data["$m"]]
-    values = {name: decode(v, models) for name, v in data["v"].items()}
+    name = data["$m"]
+    values = {field: decode(v, models) for field, v in data["v"].items()}
+    if not isinstance(name, str) or not all(isinstance(field, str) for field in values):
+        raise ValueError("not a model value")
+    if models is None:
+        return plain_class(name)(values)
+    cls = models[name]
     if set(values) != set(cls.__pydantic_fields__):
         raise ValueError(f"fields of {cls.__qualname__} changed")
     return cls.model_construct(_fields_set=set(data["s"]), **values)
@@ -105,17 +126,19 @@ def _unchanged(entry: dict, spec, rules) -> bool:
     return True
 
 
-def cached(spec, rules, reread) -> tuple | None:
+def cached(spec, rules, reread, plain: bool = False) -> tuple | None:
     """(variant, origins, files, data, content_hash) stored for `spec` with `rules` when all
     it depends on is unchanged, else None. `reread()` gives the source map (`Origins`) again
-    when it is first needed."""
+    when it is first needed. With `plain`, the variant's models come back as
+    `rules.plain.PlainModel`s of the same values, and neither pydantic nor the models are
+    imported (the entry's key names the code, so the models are those that stored it)."""
     if not diskcache.enabled():
         return None
     entry = diskcache.read(KIND, _key(spec, rules))
     try:
         if entry is None or not _unchanged(entry, spec, rules):
             return None
-        variant = decode(entry["variant"], _models())
+        variant = decode(entry["variant"], None if plain else _models())
         if type(variant).__name__ != "Variant":
             return None
         return variant, LazyOrigins(reread), tuple(entry["files"]), decode(entry["data"], {}), entry["content_hash"]
@@ -123,8 +146,10 @@ def cached(spec, rules, reread) -> tuple | None:
         return None
 
 
-def store(spec, rules, loaded, inputs: tuple, lookups: tuple) -> None:
-    """Keep `loaded` (just validated from `spec` and `rules`), with what it depends on."""
+def store(spec, rules, loaded, inputs: tuple, lookups: tuple, encoded=None) -> None:
+    """Keep `loaded` (just validated from `spec` and `rules`), with what it depends on;
+    `encoded` is `encode(loaded.variant)` when the caller has it (None: encoded here; a
+    variant of plain values is kept only so)."""
     if not diskcache.enabled() or not inputs or any(sha is None for _, sha in inputs):
         return
     try:
@@ -134,12 +159,44 @@ def store(spec, rules, loaded, inputs: tuple, lookups: tuple) -> None:
             "lookups": [list(item) for item in lookups],
             "files": list(loaded.files),
             "content_hash": loaded.content_hash,
-            "variant": encode(loaded.variant),
+            "variant": encode(loaded.variant) if encoded is None else encoded,
             "data": encode(loaded.data),
         }
     except TypeError:
         return
     diskcache.write(KIND, _key(spec, rules), payload)
+
+
+def validated(data, plain: bool = False) -> tuple | None:
+    """(variant, its encoding) that validating the merged rule data `data` gave before
+    (`keep_validated`), else None; with `plain`, its models as `rules.plain.PlainModel`s.
+    Validation is a function of the data and the code alone, and the key names both: data
+    merged from files that changed only in comments or layout is not validated again."""
+    if not diskcache.enabled():
+        return None
+    key = diskcache.data_key(DATA_KIND, data)
+    entry = diskcache.read(DATA_KIND, key) if key is not None else None
+    try:
+        encoded = entry["variant"]
+        variant = decode(encoded, None if plain else _models())
+        if type(variant).__name__ != "Variant":
+            return None
+    except (KeyError, ValueError, TypeError, AttributeError):
+        return None
+    return variant, encoded
+
+
+def keep_validated(data, variant):
+    """Keep `variant`, just validated from merged rule data `data`, for `validated`; its
+    encoding, or None when it cannot be kept."""
+    key = diskcache.data_key(DATA_KIND, data) if diskcache.enabled() else None
+    try:
+        encoded = encode(variant)
+    except TypeError:
+        return None
+    if key is not None:
+        diskcache.write(DATA_KIND, key, {"variant": encoded})
+    return encoded
 
 
 class LazyOrigins:

@@ -25,15 +25,12 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pydantic import BaseModel, ValidationError
-
 from sorry_rules.base.errors import Problem, ProblemCollector, RuleFileError, UsageError
 from sorry_rules.base import limits
 from sorry_rules.base.suggest import did_you_mean
 from sorry_rules.rules import loadcache
-from sorry_rules.rules.fields import known_fields
+from sorry_rules.rules.loaded import LoadedVariant  # noqa: F401 (defined there, light; used from here)
 from sorry_rules.rules.locate import bundled_names, close_bundled, display_name, not_found, resolve  # noqa: F401 (also used from here)
-from sorry_rules.rules.model import Variant
 from sorry_rules.rules.yamlsafe import Mark, SourceMap, load_yaml, read_yaml_bytes
 
 MAX_EXTENDS_DEPTH = limits.MAX_EXTENDS_DEPTH
@@ -78,15 +75,6 @@ class Origins:
         for known in [p for p in self.maps if p[: len(path)] == path]:
             del self.maps[known]
         self.maps[path] = smap
-
-
-@dataclass(frozen=True)
-class LoadedVariant:
-    variant: Variant
-    origins: Origins
-    files: tuple[str, ...]
-    data: dict
-    content_hash: str
 
 
 class _Reader:
@@ -177,9 +165,14 @@ def _data_path(data, loc) -> tuple:
     return tuple(path), None
 
 
-def schema_problems(data: dict, origins: Origins, error: ValidationError, model: type[BaseModel] = Variant) -> list[Problem]:
-    """Turn pydantic errors of `model` (validated from `data`) into located problems with
-    stable codes; an unknown field names the known fields there and the close one."""
+def schema_problems(data: dict, origins: Origins, error, model=None) -> list[Problem]:
+    """Turn pydantic errors (a `ValidationError`) of `model` (a pydantic model class,
+    default `rules.model.Variant`) validated from `data` into located problems with stable
+    codes; an unknown field names the known fields there and the close one."""
+    if model is None:
+        from sorry_rules.rules.model import Variant  # lazy: pydantic only when there is a schema problem
+
+        model = Variant
     problems = ProblemCollector(origins)
     for item in error.errors(include_url=False):
         loc = tuple(item["loc"])
@@ -198,7 +191,9 @@ def schema_problems(data: dict, origins: Origins, error: ValidationError, model:
     return problems.problems
 
 
-def _unknown_field(model: type[BaseModel], loc: tuple, path: tuple) -> str:
+def _unknown_field(model, loc: tuple, path: tuple) -> str:
+    from sorry_rules.rules.fields import known_fields  # lazy: pydantic only when there is a schema problem
+
     name = str(path[-1] if path else loc[-1])
     where = ".".join(str(p) for p in path[:-1]) or "the file"
     known = known_fields(model, loc[:-1])
@@ -251,27 +246,42 @@ def content_hash(data: dict) -> str:
     return hashlib.sha256(json.dumps(data, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
 
 
-def load_variant(spec: str | Path, rules: tuple[str | Path, ...] | list = (), layers: tuple = ()) -> LoadedVariant:
+def load_variant(spec: str | Path, rules: tuple[str | Path, ...] | list = (), layers: tuple = (),
+                 plain: bool = False) -> LoadedVariant:
     """Load variant `spec` (a path or bundled name) with `rules` overlays on top, then
     in-memory `layers` ((data, SourceMap) pairs, used by tests). Raises RuleFileError.
     Without layers, a variant whose files are unchanged since it was last validated comes
-    from the cache (`rules.loadcache`: equal models, the source map read again on first use)."""
+    from the cache (`rules.loadcache`: equal models, the source map read again on first use),
+    and so does one whose files changed but merge to data validated before (an edited
+    comment, a reformatted file: `loadcache.validated`). With `plain`, a variant from the
+    cache has its models as plain values (`rules.plain`: for the compiler, which only reads
+    them; neither pydantic nor the models are imported then)."""
     rules = tuple(rules)
     if not layers:
-        hit = loadcache.cached(spec, rules, lambda: read_merged(spec, rules).origins)
+        hit = loadcache.cached(spec, rules, lambda: read_merged(spec, rules).origins, plain)
         if hit is not None:
             return LoadedVariant(*hit)
     merged = read_merged(spec, rules, layers)
     if any(p.severity == "error" for p in merged.problems):
         raise RuleFileError(merged.problems)
     assert merged.data is not None
-    try:
-        variant = Variant.model_validate(merged.data)
-    except ValidationError as error:
-        raise RuleFileError(schema_problems(merged.data, merged.origins, error)) from None
+    found = None if layers else loadcache.validated(merged.data, plain)
+    if found is not None:
+        variant, encoded = found
+    else:
+        # lazy: pydantic and the models only for data not validated before
+        from pydantic import ValidationError
+
+        from sorry_rules.rules.model import Variant
+
+        try:
+            variant = Variant.model_validate(merged.data)
+        except ValidationError as error:
+            raise RuleFileError(schema_problems(merged.data, merged.origins, error)) from None
+        encoded = None if layers else loadcache.keep_validated(merged.data, variant)
     loaded = LoadedVariant(variant, merged.origins, merged.files, merged.data, content_hash(merged.data))
     if not layers:
-        loadcache.store(spec, rules, loaded, merged.inputs, merged.lookups)
+        loadcache.store(spec, rules, loaded, merged.inputs, merged.lookups, encoded)
     return loaded
 
 
