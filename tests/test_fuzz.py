@@ -68,8 +68,24 @@ def _sentence_case(data):
 @given(data=st.data())
 def test_sentences_of_the_grammar_parse_or_hit_a_limit(data):
     """A sentence generated from the grammar parses, or is refused by a limit (SR303:
-    number, length, nesting), never as a syntax error."""
+    number, length, nesting) or as a construct the language refuses (SR304), never as a
+    syntax error."""
     _sentence_case(data)
+
+
+@pytest.mark.parametrize("text, offset", [
+    ("enter marked player unmarked player", 6),   # a pawn asked marked and unmarked
+    ("enter own own", 10),                        # the owner named twice
+    ("enter own in track in track", 19),          # a zone named twice
+])
+def test_selectors_the_grammar_allows_but_the_language_refuses(text, offset):
+    """Sentences of the grammar (found by the sentence fuzzer) whose selector contradicts
+    itself are refused as constructs not allowed (SR304) at the selector, not as syntax
+    errors."""
+    with pytest.raises(dsl.DslError) as refused:
+        dsl.parse_effect(text)
+    assert (refused.value.code, refused.value.offset) == ("SR304", offset)
+    assert F.check_dsl(text, "effect", generated=True) is None
 
 
 @pytest.mark.slow

@@ -62,11 +62,11 @@ class _ToAst(Transformer_NonRecursive):
         for kind, value, pos in children:
             if kind == "owner":
                 if owner is not None:
-                    raise DslError(pos, f"a selector names its owner once (here '{owner}' and '{value}')")
+                    raise DslError(pos, f"a selector names its owner once (here '{owner}' and '{value}')", "SR304")
                 owner = value
             elif kind == "zone":
                 if value in zones:
-                    raise DslError(pos, f"zone '{value}' is named twice")
+                    raise DslError(pos, f"zone '{value}' is named twice", "SR304")
                 zones.append(value)
             elif kind == "alone":
                 alone = True
@@ -74,7 +74,7 @@ class _ToAst(Transformer_NonRecursive):
                 (marked if kind == "marked" else unmarked).append((value, pos))
         clash = {n for n, _ in marked} & {n for n, _ in unmarked}
         if clash:
-            raise DslError(meta.start_pos, f"a selector cannot ask for a pawn marked and unmarked '{sorted(clash)[0]}'")
+            raise DslError(meta.start_pos, f"a selector cannot ask for a pawn marked and unmarked '{sorted(clash)[0]}'", "SR304")
         return Selector(meta.start_pos, owner, tuple(zones), tuple(marked), tuple(unmarked), alone)
 
     def owner(self, meta, children):
