@@ -172,8 +172,8 @@ def test_count_pawns_reads_marks_in_a_guard(tmp_path):
 @pytest.mark.parametrize("text, code", [
     ("cards: {sorry: mark frosty opponent in track}", "SR302"),
     ("cards: {sorry: send opponent in safety to track:99}", "SR508"),
-    ("cards: {sorry: send opponent opponent to start}", "SR301"),
-    ("cards: {sorry: send opponent marked frozen unmarked frozen to start}", "SR301"),
+    ("cards: {sorry: send opponent opponent to start}", "SR304"),
+    ("cards: {sorry: send opponent marked frozen unmarked frozen to start}", "SR304"),
 ])
 def test_selector_errors_are_located(tmp_path, text, code):
     path = tmp_path / "bad.yaml"
