@@ -77,13 +77,7 @@ def run_consequences(after, p: int, move, counters) -> tuple[tuple, int, tuple]:
     if not fired:
         return counters, 0, ()
     changes = [(i, amount(p, move, counters)) for c in fired for i, amount in c.adds]
-    extra = sum(1 for c in fired if c.draw_again)
-    if changes:
-        mine = list(counters[p])
-        for i, value in changes:
-            mine[i] += value
-        counters = counters[:p] + (tuple(mine),) + counters[p + 1:]
-    return counters, extra, fired
+    return _settled(p, fired, changes, counters)
 
 
 def run_on_events(after, p: int, card: int, events: tuple, counters) -> tuple[tuple, int, tuple]:
@@ -93,6 +87,12 @@ def run_on_events(after, p: int, card: int, events: tuple, counters) -> tuple[tu
     if not fired:
         return counters, 0, ()
     changes = [(i, amount(p, events, counters)) for c in fired for i, amount in c.on_events[1]]
+    return _settled(p, fired, changes, counters)
+
+
+def _settled(p: int, fired: tuple, changes: list, counters) -> tuple[tuple, int, tuple]:
+    """(counters with player `p`'s `changes` (index, amount) added, the bonus turns the
+    `fired` consequences give, `fired`)."""
     extra = sum(1 for c in fired if c.draw_again)
     if changes:
         mine = list(counters[p])
