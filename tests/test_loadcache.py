@@ -18,6 +18,8 @@ from sorry_rules.rules import loadcache, loader
 from sorry_rules.rules.loader import bundled_names, load_variant
 from sorry_rules.rules.yamlsafe import load_yaml
 
+from .freshprocess import run_python
+
 TESTS = Path(__file__).parent
 BASE = (variants_dir() / "standard.yaml").read_text(encoding="utf-8")
 OVERLAYS = [name for name in bundled_names() if name.startswith(("house/", "options/"))]
@@ -196,9 +198,6 @@ def test_a_damaged_tree_entry_is_ignored(cache):
 def test_a_variant_loaded_again_is_compiled_without_lark(tmp_path):
     """In a fresh process, with the caches filled by an earlier one: the rule file is not
     validated again and no DSL text is parsed (lark is never imported); the moves are the same."""
-    import os
-    import subprocess
-    import sys
 
     script = ("import sys\n"
               "from sorry_rules.compiler.build import load_game\n"
@@ -206,9 +205,7 @@ def test_a_variant_loaded_again_is_compiled_without_lark(tmp_path):
               "state = game.position(((60, 12, 72, 77), (16, 61, 62, 63), (64, 65, 66, 67), (68, 69, 70, 71)),"
               " (0, 1, 2, 3), 0, card=game.card_index['7'])\n"
               "print(len(game.legal_moves(state)), 'lark' in sys.modules)\n")
-    env = dict(os.environ, **{CACHE_ENV: str(tmp_path / "cache")})
-    runs = [subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True).stdout
-            for _ in range(2)]
+    runs = [run_python(script, tmp_path / "cache") for _ in range(2)]
     moves_cold, lark_cold = runs[0].split()
     moves_warm, lark_warm = runs[1].split()
     assert (lark_cold, lark_warm) == ("True", "False")
@@ -419,9 +416,6 @@ def test_a_damaged_data_entry_is_validated_again(cache, tmp_path, monkeypatch):
 def test_an_edited_comment_compiles_without_pydantic(tmp_path):
     """In fresh processes: after the rule file gained a comment, load_game reads it again
     (YAML) but imports neither pydantic nor lark; the moves are the same."""
-    import os
-    import subprocess
-    import sys
 
     path = tmp_path / "mine.yaml"
     path.write_text(BASE, encoding="utf-8")
@@ -431,11 +425,9 @@ def test_an_edited_comment_compiles_without_pydantic(tmp_path):
               "state = game.position(((60, 12, 72, 77), (16, 61, 62, 63), (64, 65, 66, 67), (68, 69, 70, 71)),"
               " (0, 1, 2, 3), 0, card=game.card_index['7'])\n"
               "print(len(game.legal_moves(state)), sorted(m for m in ('pydantic', 'lark', 'yaml') if m in sys.modules))\n")
-    env = dict(os.environ, **{CACHE_ENV: str(tmp_path / "cache")})
     runs = []
     for n in range(3):
-        runs.append(subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True,
-                                   check=True).stdout.strip())
+        runs.append(run_python(script, tmp_path / "cache").strip())
         path.write_text(BASE + f"# edit {n}\n", encoding="utf-8")
     cold, edited, again = runs
     assert "'pydantic'" in cold and "'lark'" in cold

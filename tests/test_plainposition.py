@@ -16,6 +16,8 @@ from sorry_rules.records.position import parse_position, read_position_file
 from sorry_rules.records.positionmodel import PositionModel
 from sorry_rules.rules.yamlsafe import load_yaml
 
+from .freshprocess import run_python
+
 VALID = [
     {"players": ["red", "blue", "yellow", "green"], "turn": "red", "card": "7",
      "pawns": {"red": ["start", "track:12", "safety:2", "home"], "blue": ["track:16"]}},
@@ -188,11 +190,6 @@ def test_a_valid_plain_file_gives_the_position_the_loader_gives(tmp_path):
 def test_moves_reads_a_plain_position_without_yaml_or_pydantic(tmp_path):
     """In a fresh process with the caches filled: `sorry-play moves` on a plain JSON
     position imports neither pydantic nor YAML nor lark, and prints what a cold run prints."""
-    import os
-    import subprocess
-    import sys
-
-    from sorry_rules.base.resources import CACHE_ENV
 
     position = tmp_path / "pos.json"
     position.write_text(json.dumps(VALID[0]), encoding="utf-8")
@@ -203,9 +200,7 @@ def test_moves_reads_a_plain_position_without_yaml_or_pydantic(tmp_path):
               "except SystemExit:\n"
               "    pass\n"
               "print(sorted(m for m in ('pydantic', 'yaml', 'lark') if m in sys.modules))\n")
-    env = dict(os.environ, **{CACHE_ENV: str(tmp_path / "cache")})
-    runs = [subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True).stdout
-            for _ in range(2)]
+    runs = [run_python(script, tmp_path / "cache") for _ in range(2)]
     cold, warm = (run.rsplit("\n", 2) for run in runs)
     assert warm[0] == cold[0] and "track:12 -> track:19" in warm[0]
     assert warm[1] == "[]" and cold[1] != "[]"
