@@ -89,17 +89,17 @@ def play_marked(game, state, players, max_plies: int, record) -> State:
         if options:
             candidate = candidates[choice]
             again = candidate[1]
-            if after and not (eventful and candidate[2] in QUIET_CODES):
-                if judged is not None:
+            consequential = after and not (eventful and candidate[2] in QUIET_CODES)
+            if consequential and judged is None:  # the consequences read the Move, which gives the marks after it
+                counters, extra, marks = _consequences(game, flat, seats[turn], card, candidate, P, counters, marks)
+                bonus += extra
+            else:
+                if consequential:
                     events = flat.events(candidate, occ)
                     counters, extra, placing = judged(seats[turn], card, events, counters)
-                    if candidate[0].__class__ is tuple:
-                        marks = flat.marks_after(candidate, marks)
-                else:
-                    counters, extra, marks = _consequences(game, flat, seats[turn], card, candidate, P, counters, marks)
-                bonus += extra
-            elif candidate[0].__class__ is tuple:
-                marks = flat.marks_after(candidate, marks)
+                    bonus += extra
+                if candidate[0].__class__ is tuple:
+                    marks = flat.marks_after(candidate, marks)
             code = candidate[2]
             if code == 0:  # one pawn, no bump, no slide: the common case, inline
                 c, frm, to = candidate[3], candidate[4], candidate[5]
