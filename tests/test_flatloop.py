@@ -289,3 +289,30 @@ def test_consequences_that_need_a_bump_are_skipped_for_quiet_moves(rule):
     for seed in range(3):
         finals, choices = _play_three_ways(fast, reference, seed, 4)
         assert finals[0] == finals[2] and choices[0] == choices[2], seed
+
+
+@pytest.mark.parametrize("after", ["both", "mover", "none"])
+def test_switch_key_is_the_key_of_the_switch(tmp_path, after):
+    """`Slides.switch_key` (what a listed switch that fires a slide carries, code 11) is the
+    key `Slides.switch` gives, None where that is None, for every pair of track pawns of two
+    colours on random positions, under each slide_after_switch rule."""
+    data = _standard_data()
+    data["rules"]["slide_after_switch"] = after
+    game = load_game(_write(tmp_path, data, f"after-{after}"))
+    flat = _flat(game)
+    slides, T, rnd = flat.slides, game.layout.T, Random("switch key", after)
+    compared = slid = 0
+    for _ in range(150):
+        placement = random_placement(game, rnd)
+        P, occ, KP = flat.position(placement)
+        for c, mine_squares in enumerate(P):
+            for o, their_squares in enumerate(P):
+                if o == c:
+                    continue
+                for mine in (sq for sq in mine_squares if sq < T):
+                    for sq in (sq for sq in their_squares if sq < T):
+                        whole = slides.switch(c, mine, o, sq, occ, KP)
+                        assert slides.switch_key(c, mine, o, sq, occ, KP) == (None if whole is None else whole[0])
+                        compared += 1
+                        slid += whole is not None and len(whole[2]) > 1
+    assert compared > 1000 and (slid > 50 or after == "none")

@@ -463,11 +463,12 @@ class FlatWriter(RouteTemplates, CardWriter):
             self.indent(-4 if len(oks) == 1 else -5)
 
     def switch_slid(self, c: int) -> None:
-        """Colour c's pawn on `mine` trading squares with o's on sq, a slide after it (code 11)."""
-        self.line(f"ks = switch_land({c}, mine, o, sq, occ, KP)")
+        """Colour c's pawn on `mine` trading squares with o's on sq, a slide after it (code 11:
+        listed with its key alone, `flatstate.Slides.switch_key`)."""
+        self.line(f"ks = switch_key({c}, mine, o, sq, occ, KP)")
         self.line("if ks is not None:")
         self.indent(1)
-        self.emit_move("", "", "ks[0]", f"11, {c}, mine, o, sq")
+        self.emit_move("", "", "ks", f"11, {c}, mine, o, sq")
         self.indent(-1)
 
     # ---- landings with a bump inlined ---------------------------------------------------------

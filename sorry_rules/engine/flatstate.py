@@ -104,11 +104,16 @@ class Slides:
 
     def __init__(self, mechanics, weights: tuple):
         self.weights = weights
-        self.start = tuple(mechanics.start)
+        self.start = start = tuple(mechanics.start)
         self.bumpable = mechanics.bumpable
         self.spares = mechanics.spares
         self.slide_here = mechanics.slide_here
         self.after_switch = mechanics.slide_after_switch
+        # ends[c][sq]: (end, swept squares) of the slide a colour-c pawn takes landing on sq, or None;
+        # back[o][sq]: what sending colour o's pawn on sq to its Start adds to a key
+        self.ends = tuple(tuple(None if info is None else (info.end, tuple(info.swept)) for info in row)
+                          for row in mechanics.slide_here)
+        self.back = tuple(tuple(row[start[o]] - w for w in row) for o, row in enumerate(weights))
 
     def switch(self, c: int, mine: int, o: int, sq: int, occ: list, key: int, guard=()):
         """(key, relocations, events) of colour c's pawn on `mine` trading squares with colour
@@ -129,6 +134,41 @@ class Slides:
         if key is not None and self.after_switch == "both" and here.get(mine, occ[mine]) == o:
             key = self._slide(o, mine, here, occ, key, relocations, events, guard)
         return None if key is None else (key, tuple(relocations), tuple(events))
+
+    def switch_key(self, c: int, mine: int, o: int, sq: int, occ: list, key: int):
+        """`switch(c, mine, o, sq, occ, key)`'s key (None when it is None), without building
+        the relocations and events: what a listed switch that fires a slide needs (code 11)."""
+        weights = self.weights
+        key += weights[c][sq] - weights[c][mine] + weights[o][mine] - weights[o][sq]
+        if self.after_switch == "none":
+            return key
+        here = {sq: c, mine: o}
+        key = self._slide_key(c, sq, here, occ, key)
+        if key is not None and self.after_switch == "both" and here.get(mine, occ[mine]) == o:
+            key = self._slide_key(o, mine, here, occ, key)
+        return key
+
+    def _slide_key(self, c: int, at: int, here: dict, occ: list, key: int):
+        """`_slide`'s key alone (no guard): the key after colour c's pawn on `at` slides over
+        `occ` overlaid by `here` (updated), or None when illegal."""
+        slide = self.ends[c][at]
+        if slide is None:
+            return key
+        end, swept = slide
+        spares, back = self.spares[c], self.back
+        for s in swept:
+            x = here.get(s, occ[s])
+            if x >= 0:
+                if spares[x]:
+                    if s == end:
+                        return None
+                    continue
+                here[s] = -1
+                key += back[x][s]
+        here[at] = -1
+        here[end] = c
+        weights = self.weights[c]
+        return key + weights[end] - weights[at]
 
     def _slide(self, c: int, at: int, here: dict, occ: list, key: int, relocations: list, events: list, guard=()):
         """`Mechanics.slide` for colour c's pawn on `at` over `occ` overlaid by `here`
@@ -159,27 +199,29 @@ class Slides:
         position of `occ` and `key`, `bumps` the (colour, square) of every pawn sent back in
         order; None when illegal. A pawn on a square of `guard` is spared as a pawn of a
         colour the slide spares is (the landing square is the caller's to check)."""
-        info = self.slide_here[c][to]
-        weights, start = self.weights, self.start
-        key += weights[c][info.end] - weights[c][frm]
-        bumps = []
+        end, swept = self.ends[c][to]
+        weights = self.weights[c]
+        key += weights[end] - weights[frm]
         o = occ[to]
         if o >= 0:
             if o == c or not self.bumpable[c][o]:
                 return None
-            bumps.append((o, to))
-            key += weights[o][start[o]] - weights[o][to]
+            bumps = ((o, to),)
+            key += self.back[o][to]
+        else:
+            bumps = ()
         spares = self.spares[c]
-        for sq in info.swept:  # the landing square is not swept; the square left is empty now
-            o = -1 if sq == frm else occ[sq]
-            if o >= 0:
-                if spares[o] or sq in guard:
-                    if sq == info.end:
-                        return None
-                    continue
-                bumps.append((o, sq))
-                key += weights[o][start[o]] - weights[o][sq]
-        return key, info.end, tuple(bumps)
+        for sq in swept:  # the landing square is not swept; the square left is empty now
+            if sq != frm:
+                o = occ[sq]
+                if o >= 0:
+                    if spares[o] or sq in guard:
+                        if sq == end:
+                            return None
+                        continue
+                    bumps += ((o, sq),)
+                    key += self.back[o][sq]
+        return key, end, bumps
 
 
 def sends_back(bumps: tuple, own: tuple) -> bool:
@@ -233,7 +275,7 @@ class _FrozenBoard:
 def flat_namespace(scope: dict, slides: Slides) -> dict:
     """`fastmoves.namespace(...)` with its helpers wrapped to take flat lists (frozen on
     entry: the interpreter's code may change what it is given), `DEDUPE(candidates, KP)`
-    (`dedupe`) and `slide_land` (`Slides.land`)."""
+    (`dedupe`), `slide_land` (`Slides.land`) and `switch_key` (`Slides.switch_key`)."""
     land, land_key = scope["land"], scope["land_key"]
     weights = slides.weights
     sorry_slide, switch_slide, split_second = scope["sorry_slide"], scope["switch_slide"], scope["split_second"]
@@ -246,7 +288,8 @@ def flat_namespace(scope: dict, slides: Slides) -> dict:
         "split_second": lambda c1, i1, sq1, to1, control, rows, P: split_second(c1, i1, sq1, to1, control, rows, freeze(P)),
         "split_many": lambda control, steps, limit, tables, P, occ, key, blocks: split_many(
             control, steps, limit, tables, freeze(P), occ, key, blocks),
-        "Board": _FrozenBoard, "slide_land": slides.land, "switch_land": slides.switch, "sends_back": sends_back,
+        "Board": _FrozenBoard, "slide_land": slides.land, "switch_land": slides.switch, "switch_key": slides.switch_key,
+        "sends_back": sends_back,
         "split_meets": split_meets,
         "DEDUPE": lambda candidates, KP: dedupe(candidates, KP, weights),
     })
