@@ -316,26 +316,3 @@ def test_switch_key_is_the_key_of_the_switch(tmp_path, after):
                         compared += 1
                         slid += whole is not None and len(whole[2]) > 1
     assert compared > 1000 and (slid > 50 or after == "none")
-
-
-def test_plain_step_outcomes_come_from_tables_of_the_templates_tuples():
-    """A step's outcome with no bump and no slide, listed without a key (distinct by
-    construction), is appended from a table per step, colour and draw-again flag
-    (`MOVES<kind><steps>_<colour>_<again>[sq]`, `loopgen.FlatWriter.plain_moves`): the tuple
-    the template would build from the step's table, None where the step has no landing;
-    the tables hold integers, booleans, None and the step's event kind only."""
-    flat = _flat(load_game("standard"))
-    scope = flat.table[0][0].__globals__
-    names = sorted(name for name in scope if name.startswith("MOVES"))
-    assert "out.append(MOVESF3_0_0[sq])" in flat.source and "MOVESF2_0_1" in names and "MOVESR4_3_0" in names
-    for name in names:
-        kind, rest = name[5], name[6:]
-        steps, colour, again = (int(part) for part in rest.split("_"))
-        row = scope[f"{kind}{steps}_{colour}"]
-        assert len(scope[name]) == len(row)
-        for sq, entry in enumerate(scope[name]):
-            if row[sq] < 0:
-                assert entry is None
-                continue
-            assert entry == (None, bool(again), 0, colour, sq, row[sq], "forward" if kind == "F" else "backward")
-            assert type(entry[1]) is bool and all(type(value) is int for value in entry[2:6])

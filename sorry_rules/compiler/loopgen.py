@@ -39,7 +39,7 @@ from sorry_rules.base.limits import MAX_GENERATED_LINES
 from sorry_rules.compiler.codegen import COVERED, CardWriter, GeneratedModule, TooLarge, Unsupported
 from sorry_rules.compiler.loopgeom import RouteTemplates, route_namespace, routes_distinct
 from sorry_rules.engine import flatfilters
-from sorry_rules.engine.fastmoves import STEP_EVENTS, namespace, placement_key, placement_weights
+from sorry_rules.engine.fastmoves import namespace, placement_key, placement_weights
 from sorry_rules.engine.flatsplit import ManySplits
 from sorry_rules.engine.flatstate import FlatMoves, Slides, flat_namespace
 from sorry_rules.engine.mechanics import DRAW_AGAIN, PASS
@@ -267,7 +267,6 @@ class FlatWriter(RouteTemplates, CardWriter):
         self.asked = _asked(ast) - {None}
         self.answered: dict[tuple, str] = {}  # `_shape` -> the local telling whether it had outcomes
         self.marks = 0
-        self.plain_step: tuple | None = None  # `step`'s (colour, tables, kind, steps, step event) while it writes
 
     def emit_move(self, result: str, events: str, key: str = "", payload: str = "") -> None:
         """One outcome: appended directly when distinct by construction (a bump or slide marks
@@ -294,8 +293,6 @@ class FlatWriter(RouteTemplates, CardWriter):
                 pass
             else:
                 self.line("dup = True")
-            if key == "None" and self.plain_moves(payload, da):
-                return
             self.line(f"out.append(({key}, {da}, {payload}))")
             return
         seen = self.seen_set("m", self.flags & DRAW_AGAIN)
@@ -303,22 +300,6 @@ class FlatWriter(RouteTemplates, CardWriter):
         self.line(f"if key not in {seen}:")
         self.line(f"    {seen}.add(key)")
         self.line(f"    out.append((key, {da}, {payload}))")
-
-    def plain_moves(self, payload: str, da: str) -> bool:
-        """In `step`'s pawn loop, a plain outcome listed without a key (`0, c, sq, to, step`):
-        the candidate is a constant per square, appended from a table (MOVES<kind><steps>_<c>_<da>[sq]:
-        the tuple the template would build, None where the step has no landing); whether written."""
-        if self.plain_step is None:
-            return False
-        c, tables, kind, steps, step = self.plain_step
-        if payload != f"0, {c}, sq, to, {step}" or step not in STEP_EVENTS:
-            return False
-        again = da == "True"
-        row = tables(steps)[c]
-        name = self.module.constant(f"MOVES{kind}{steps}_{c}_{int(again)}", tuple(
-            (None, again, 0, c, sq, int(to), STEP_EVENTS[step]) if to >= 0 else None for sq, to in enumerate(row)))
-        self.line(f"out.append({name}[sq])")
-        return True
 
     def split_keyed(self, key: str, da: str, payload: str) -> None:
         """In a function of `split_by_construction`: an outcome that bumps or slides, through
@@ -363,13 +344,11 @@ class FlatWriter(RouteTemplates, CardWriter):
             self.line("    to = row[sq]")
             self.line(f"    if to >= {X}:")
             self.indent(2)
-            self.plain_step = (int(c), tables, kind, steps, step)
             self.plain_landing(c, "sq", step)
             self.indent(-2)
             self.line("    elif to >= 0:")
             self.indent(2)
             self.landing(c, "sq", step)
-            self.plain_step = None
             self.indent(-2)
 
     def pawn_stays(self) -> None:

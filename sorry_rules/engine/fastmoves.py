@@ -436,10 +436,6 @@ def carry_options(kinds: tuple, M: tuple, c: int, sq: int, pawns: int, chosen: t
     return tuple(out)
 
 
-#: the names the generated code gives the step events of one-pawn primitives, and their kinds
-STEP_EVENTS = {"E_ENTER": "enter", "E_FORWARD": "forward", "E_BACKWARD": "backward"}
-
-
 def namespace(mechanics, weights: tuple = (), kinds: tuple = ()) -> dict:
     """The globals of a generated module (its own integer tables are added by the compiler):
     the engine's types, the fixed event and move kinds, and the `Helpers`; with mark `kinds`,
@@ -494,7 +490,7 @@ def namespace(mechanics, weights: tuple = (), kinds: tuple = ()) -> dict:
         "switch_slide": helpers.switch_slide, "split_second": helpers.split_second, "split_many": helpers.split_many,
         "REPLAYED": functools.partial(replayed, mechanics.start),
         "DRAW_AGAIN": DRAW_AGAIN, "PASS": PASS,
-        "K_MOVE": "move", "K_PASS": "pass", **STEP_EVENTS,
+        "K_MOVE": "move", "K_PASS": "pass", "E_ENTER": "enter", "E_FORWARD": "forward", "E_BACKWARD": "backward",
         "E_SPLIT": "split", "E_SORRY": "sorry", "E_BUMP": "bump", "E_SWITCH": "switch", "E_MOVE": MOVE, "E_SEND": SEND,
         "MOVED": _moved,
     }
