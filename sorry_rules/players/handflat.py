@@ -432,9 +432,12 @@ def _pair_declined(first: int, listed: list, second: int, rest: list, may_pass) 
 def _stuck_pair(turns: _Turns, discard: list, first: int, second: int, P, redraws: int, bonus: int, turn: int) -> tuple:
     """Two cards drawn together of which neither moves: the redraw of the first card (when the
     turn policy allows it) or the forfeit, both cards discarded; (turn, bonus, redraws) after it."""
-    _, _, again, kind = turns.stuck((first,), turns.seats[turn], P, redraws, False, False)[0]
     discard.append(first)
     discard.append(second)
+    if turns.redraw is None:  # no redraw policy: the forfeit (`_Turns.stuck`), which keeps no turn
+        again = kind = False
+    else:
+        _, _, again, kind = turns.stuck((first,), turns.seats[turn], P, redraws, False, False)[0]
     if again or bonus:  # the same seat (one bonus turn used), else the next
         if not again:
             bonus -= 1
@@ -455,6 +458,7 @@ def _play_pairs(game, state: State, bases: list, choices: list, max_plies: int) 
     counts_redraws = turns.redraw is not None
     turn, plies, bonus, redraws, winner = state.turn, state.plies, state.bonus, state.redraws, None
     functions, base = by_seat[turn], bases[turn]
+    record, throw = choices.append, discard.append
     while winner is None and plies < max_plies:
         if len(pile) < 2:
             if len(pile) + len(discard) < 2:  # one card or none left: the general loop from here
@@ -463,7 +467,10 @@ def _play_pairs(game, state: State, bases: list, choices: list, max_plies: int) 
             pile.extend(reversed(deck.draw(2)))  # popped in the order drawn
         first = pile.pop()  # the cards in the order drawn, the top one first
         second = pile.pop()
-        lo, hi = (first, second) if first <= second else (second, first)
+        if first <= second:
+            lo, hi = first, second
+        else:
+            lo, hi = second, first
         listed = functions[lo](P, occ, 0)[0]  # keys relative to this position
         rest = functions[hi](P, occ, 0)[0] if hi != lo else ()
         if may_pass[lo] or may_pass[hi]:
@@ -471,7 +478,7 @@ def _play_pairs(game, state: State, bases: list, choices: list, max_plies: int) 
         shown = len(listed)
         total = shown + len(rest)
         choice = 0 if total < 2 else below_at(base, plies, total)
-        choices.append(choice)
+        record(choice)
         plies += 1
         if not total:
             turn, bonus, redraws = _stuck_pair(turns, discard, first, second, P, redraws, bonus, turn)
@@ -479,12 +486,12 @@ def _play_pairs(game, state: State, bases: list, choices: list, max_plies: int) 
             continue
         if choice < shown:
             candidate = listed[choice]
-            discard.append(lo)
-            discard.append(hi)
+            throw(lo)
+            throw(hi)
         else:
             candidate = rest[choice - shown]
-            discard.append(hi)
-            discard.append(lo)
+            throw(hi)
+            throw(lo)
         code = candidate[2]
         if code == 0:  # one pawn, no bump, no slide: the common case, inline
             c, frm, to = candidate[3], candidate[4], candidate[5]
