@@ -12,9 +12,7 @@ import pytest
 from sorry_rules.compiler import load_game
 from sorry_rules.compiler.loopgen import needs_bump_or_slide
 from sorry_rules.dsl.parser import parse_expr
-from sorry_rules.engine import marks as engine_marks
-from sorry_rules.engine.fastmoves import carry_options
-from sorry_rules.engine.flatmarks import SHIELD, carried_off, fits
+from sorry_rules.engine.flatmarks import SHIELD, fits
 from sorry_rules.engine.moverules import run_on_events
 from sorry_rules.engine.rng import Random
 from sorry_rules.players import fastloop, markloop
@@ -212,39 +210,6 @@ def test_consequences_on_events_are_remembered_by_the_events_they_read():
             for p in (0, 3):
                 assert judged(p, 4, events, counters) == run_on_events(game.after, p, 4, events, counters)
     assert len(judged.known) == 2 * 4  # one per player and bumps, not per step or slide
-
-
-@pytest.mark.parametrize("spec,rules", [("standard", (MERCY, FREEZE)), ("partnership", (MERCY, FREEZE))],
-                         ids=["standard", "partnership"])
-def test_marks_worked_out_directly_equal_their_replay(spec, rules):
-    """The flat loop's marks without replaying events: `add_marks` (the marks consequences
-    place: mercy's on pawns in Start, freeze's one per player below X, several events at
-    once) and `flatmarks.carried_off` (a pawn leaving Start with marks) equal
-    `engine.marks.replay` of the same events on random marks."""
-    game = _games(spec, rules)[0]
-    kinds, layout = game.marks, game.layout
-    flat = game.fast_moves.flat_marked
-    rnd = Random("direct marks", spec)
-    carried = 0
-    for _ in range(300):
-        placement = random_placement(game, rnd)
-        seats = tuple(range(layout.C))
-        marks = _fitting_marks(game, placement, seats, rnd)
-        events = []
-        for _ in range(1 + rnd.below(3)):
-            k, by, c = rnd.below(len(kinds)), rnd.below(layout.C), rnd.below(layout.C)
-            sq = layout.start[c] if flat.modes[k] != SHIELD else rnd.below(layout.X)
-            events.append(("mark", c, sq, k, by))
-        assert engine_marks.add_marks(kinds, layout.X, marks, tuple(events)) == \
-            engine_marks.replay(kinds, layout, marks, tuple(events))
-        for c in range(layout.C):
-            start = layout.start[c]
-            pawns = placement[c].count(start)
-            for cr in (carry_options(kinds, marks, c, start, pawns, ((), ())) if pawns else ()):
-                step = ("enter", c, start, layout.start_exit[c])
-                assert carried_off(marks, c, cr) == engine_marks.replay(kinds, layout, marks, cr + (step,))
-                carried += bool(cr)
-    assert carried > 50
 
 
 def test_the_flat_loop_stops_at_max_plies_with_the_marks_of_then():

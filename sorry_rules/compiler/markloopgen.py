@@ -379,6 +379,7 @@ def flat_marked_moves(game, programs, card_asts, whens: tuple = ()) -> flatmarks
     C = mechanics.layout.C
     table = tuple(tuple(scope[f"f{card}_{p}"] for p in range(C)) for card in range(len(card_asts)))
     flat = flatmarks.MarkedFlatMoves(table, source, weights, mechanics, game.marks, kind_modes)
+    flat.carried, flat.marked_by = scope["CARRIED"], scope["MARKED_BY"]
     if all(consequence.on_events is not None for consequence in game.after):
         flat.judged = OnEvents(game.after)
     flat.eventful_after = len(whens) == len(game.after) and all(needs_bump_or_slide(when) for when in whens)

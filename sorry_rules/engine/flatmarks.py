@@ -15,7 +15,7 @@ read, not something they follow (`modes`):
 Any other kind has no flat flavour (`modes` gives None). A candidate whose marks after it
 differ from `M` has a tuple key instead of the integer key: `(key, carry events)` for a pawn
 leaving Start with marks (the "carry" events of `engine.marks`, to put before its `Move`'s
-events; the marks after it are those of `M` less the marks it carries off, `carried_off`), or
+events; the marks after it are those of `M` less the marks it carries off, `CARRIED`), or
 `(key, marks after, carry events)` for an outcome of the interpreter's (code 1, whose events
 hold the carry events already) or a mark (`MARK_CODE`). Two candidates of one list are the
 same outcome exactly when their keys are equal: a tuple key never equals an integer key, and
@@ -27,10 +27,10 @@ after included); `QUIET_CODES` are the candidate codes of moves that neither bum
 `events(candidate, occ)` and `consequence_marks(marks, fired, p, events, P)` give the
 `Move`'s events and the marks its consequences place without building it, for consequences
 judged on events (`moverules.Consequence.on_events`: then `judged` is their
-`moverules.OnEvents`, else None); both work the marks out directly (`carried_off`, and
-`engine.marks.add_marks` then `fit`), with no replay of events. `marked_namespace` adds to
-the generated module's namespace: `SQSHIELDS(M)` (the squares of
-pawns that may not move, and of those that may not be moved), `MB(P, M)` (the interpreter's
+`moverules.OnEvents`, else None); `marked_namespace` adds to the
+generated module's namespace: `SQSHIELDS(M)` (the squares of
+pawns that may not move, and of those that may not be moved), `CARRIED(M, c, cr)` (the marks
+once colour c's pawn with the carry events `cr` left Start), `MB(P, M)` (the interpreter's
 marked board of flat lists) and `guarded_land` (`MarkedSlides.land_guarded`).
 """
 
@@ -112,21 +112,15 @@ class _PerMarks:
         return self.last_table
 
 
-def carried_off(M: tuple, c: int, cr: tuple) -> tuple:
-    """`CARRIED(M, c, cr)`: the marks `M` once colour c's pawn carrying the marks of the carry
-    events `cr` (`("carry", c, square, kind, by)`, at most one per kind) left its shared square:
-    each carried mark ends (a kind of mode "start" ends as its pawn leaves Start, wherever it
-    goes), taking the first entry of its kind on that square, as `engine.marks.replay` of
-    `cr` and the pawn's step takes it (the entries of a kind are sorted, so they stay so)."""
-    out = list(M)
-    for e in cr:
-        sq, k = e[2], e[3]
-        entries = out[k]
-        for i, entry in enumerate(entries):
-            if entry[0] == c and entry[1] == sq:
-                out[k] = entries[:i] + entries[i + 1:]
-                break
-    return tuple(out)
+def _marked_by(memory: _PerMarks, kinds: tuple, layout):
+    """`MARKED_BY(M, events)`: the marks after "mark" events (`engine.marks.replay`), remembered per marks value."""
+    def marked_by(M: tuple, events: tuple) -> tuple:
+        known = memory.table(M)
+        after = known.get(events)
+        if after is None:
+            after = known[events] = engine_marks.replay(kinds, layout, M, events)
+        return after
+    return marked_by
 
 
 def marked_namespace(scope: dict, kinds: tuple, mechanics, slides: MarkedSlides) -> dict:
@@ -161,6 +155,13 @@ def marked_namespace(scope: dict, kinds: tuple, mechanics, slides: MarkedSlides)
             known[key] = options
         return options
 
+    def carried_off(M: tuple, c: int, cr: tuple) -> tuple:
+        known = memory.table(M)
+        after = known.get((c, cr))
+        if after is None:  # where the pawn goes does not matter: its start marks end as it leaves
+            step = (_ENTER, c, layout.start[c], layout.start_exit[c])
+            after = known[(c, cr)] = engine_marks.replay(kinds, layout, M, cr + (step,))
+        return after
 
     def marked(M: tuple, event: tuple) -> tuple:
         known = memory.table(M)
@@ -185,9 +186,9 @@ def marked_namespace(scope: dict, kinds: tuple, mechanics, slides: MarkedSlides)
         return marked
 
     scope.update({
-        "START_MARKED": start_marked, "NO_CARRY": ((),),
+        "START_MARKED": start_marked, "MARKED_BY": _marked_by(memory, kinds, layout), "NO_CARRY": ((),),
         "SMK": [None, None], "SQK": [None, None],
-        "SQSHIELDS": square_shields, "CARRIES": carries, "MARKED": marked,
+        "SQSHIELDS": square_shields, "CARRIES": carries, "CARRIED": carried_off, "MARKED": marked,
         "MARKED_PAWNS": marked_pawns, "guarded_land": slides.land_guarded, "E_MARK": engine_marks.MARK,
         "MB": lambda P, M: engine_marks.MarkedBoard.with_marks(freeze(P), X, kinds, M),
     })
@@ -202,14 +203,15 @@ def carry_events(events: tuple) -> tuple:
 class MarkedFlatMoves(FlatMoves):
     """`FlatMoves` of a variant with marks (module docstring)."""
 
-    __slots__ = ("kinds", "modes", "layout", "X", "judged")
+    __slots__ = ("kinds", "modes", "carried", "marked_by", "layout", "judged")
 
     def __init__(self, table: tuple, source: str, weights: tuple, mechanics, kinds: tuple, kind_modes: tuple):
         super().__init__(table, source, weights, mechanics)
         self.kinds = kinds
         self.modes = kind_modes
         self.layout = mechanics.layout
-        self.X = mechanics.layout.X
+        self.carried = None  # the namespace's CARRIED(M, c, cr), set by the compiler
+        self.marked_by = None  # the namespace's MARKED_BY(M, events), set by the compiler
         # `moverules.OnEvents` of the variant's consequences where every one is judged on events, else None
         self.judged = None
 
@@ -228,8 +230,7 @@ class MarkedFlatMoves(FlatMoves):
         placing = engine_marks.consequence_events(self.layout, fired, p, events)
         if not placing:
             return marks
-        X = self.X
-        return engine_marks.fit(engine_marks.add_marks(self.kinds, X, marks, placing), P, X)
+        return engine_marks.fit(self.marked_by(marks, placing), P, self.layout.X)
 
     def marked_move(self, candidate: tuple, placement: tuple, card: int, marks: tuple):
         """The engine's `Move` of a candidate listed with the marks `marks` from `placement`:
@@ -251,4 +252,4 @@ class MarkedFlatMoves(FlatMoves):
         if len(key) == 3:
             return key[1]
         cr = key[1]
-        return carried_off(marks, cr[0][1], cr)
+        return self.carried(marks, cr[0][1], cr)

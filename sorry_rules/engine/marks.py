@@ -38,7 +38,6 @@ Contract:
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from itertools import product
 from typing import NamedTuple
 
@@ -189,26 +188,6 @@ def fit(marks: tuple, placement, exclusive: int) -> tuple:
                     continue
             kept.append(entry)
         out.append(tuple(kept) if len(kept) != len(entries) else entries)
-    return tuple(out)
-
-
-def add_marks(kinds, exclusive: int, marks: tuple, events) -> tuple:
-    """`replay(kinds, layout, marks, events)` where every event is a "mark" event (`layout.X`
-    is `exclusive`; the entries of each kind sorted, as the module contract has them): a kind
-    with `one_per_player` loses the placer's earlier mark, a pawn below X its earlier mark of
-    the kind, and the new entry joins its kind's sorted tuple in order."""
-    if not events or not kinds:
-        return marks
-    out = list(marks)
-    for _, c, sq, k, by in events:
-        entries = out[k]
-        if kinds[k].one_per_player:
-            entries = tuple(e for e in entries if e[2] != by)
-        if sq < exclusive:
-            entries = tuple(e for e in entries if e[0] != c or e[1] != sq)
-        new = (c, sq, by)
-        at = bisect_right(entries, new)
-        out[k] = entries[:at] + (new,) + entries[at:]
     return tuple(out)
 
 
