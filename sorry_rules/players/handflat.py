@@ -422,9 +422,9 @@ def _pair_declined(first: int, listed: list, second: int, rest: list, may_pass) 
     """The lists of two cards drawn together (`first` < `second`, or the same card twice with
     `rest` empty) as `_declined` keeps them: unchanged unless a card that may pass listed a
     pass; a card that is no play gets an empty list."""
-    groups = [(card, candidates) for card, candidates in ((first, listed), (second, rest)) if candidates]
-    if not any(may_pass[card] and PASS_CODE in map(_CODE, candidates) for card, candidates in groups):
+    if not (may_pass[first] and PASS_CODE in map(_CODE, listed)) and not (may_pass[second] and PASS_CODE in map(_CODE, rest)):
         return listed, rest
+    groups = [(card, candidates) for card, candidates in ((first, listed), (second, rest)) if candidates]
     kept = dict(_declined(groups, may_pass)[0])
     return kept.get(first, []), kept.get(second, []) if second != first else []
 
