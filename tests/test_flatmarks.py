@@ -212,6 +212,20 @@ def test_consequences_on_events_are_remembered_by_the_events_they_read():
     assert len(judged.known) == 2 * 4  # one per player and bumps, not per step or slide
 
 
+@pytest.mark.parametrize("spec,rules", [("standard", (MERCY,)), ("partnership", (MERCY, FREEZE))],
+                         ids=["mercy@standard", "mercy+freeze@partnership"])
+def test_remembered_home_wins_change_nothing_with_marks(spec, rules):
+    """A win condition that reads Home counts only (it reads no marks) is judged by the marks
+    loop once per Home counts, counters and seat and remembered per game
+    (`flatloop.home_winner`): the same games the second time, and fastloop's."""
+    game = _games(spec, rules)[0]
+    assert game.win_on_home_only
+    first = [_play(game, "marked", seed, 4) for seed in range(4)]
+    assert [_play(game, "marked", seed, 4) for seed in range(4)] == first
+    assert first == [_play(game, "fast", seed, 4) for seed in range(4)]
+    assert all(final.winner is not None for final, _ in first)
+
+
 def test_the_flat_loop_stops_at_max_plies_with_the_marks_of_then():
     game, _ = _games("standard", (MERCY, FREEZE))
     for max_plies in (0, 1, 9, 57, 140):

@@ -3,7 +3,7 @@
 interpreter alone: the same final state and the same recorded choices, for many seeds, 2-4
 players, whole games and games cut short, for every bundled game it takes and for rule files
 written to make the policies frequent (tests/test_handloop.py's overlays) or the cards tight
-(a pile of one card, five cards drawn at once). Also: which games it takes, and that
+(a pile of one card, five cards drawn at once, two drawn from a deck of four or of one). Also: which games it takes, and that
 `play_game` hands them to it."""
 
 from __future__ import annotations
@@ -35,6 +35,14 @@ STRESS = {
                    "    label: again\n  actions:\n    m:\n      cards: ['8', '1']\n      others: {min: 0, max: 1}\n"
                    "      draw_again: true\n      label: m\n"),
     "take-five": "extends: standard\nname: take-five\nturn:\n  take: 5\n  redraw:\n    at_most: 2\n    label: again\n",
+    # two cards drawn a ply (`handflat._play_pairs`) from a deck of four: the pile refilled
+    # between the two draws, the same card drawn twice, the 11 passing, redraws
+    "take-two-tiny-deck": ("extends: standard\nname: take-two-tiny-deck\nturn:\n  take: 2\n  redraw:\n"
+                           "    at_most: 2\n    label: again\ndeck: {'1': 2, '2': 0, '3': 0, '4': 0, '5': 0, '7': 0,"
+                           " '8': 0, '10': 0, '11': 1, '12': 0, sorry: 1}\n"),
+    # two cards a ply from a deck of one: the pair loop hands the game to `_play_draws`
+    "take-two-one-card": ("extends: standard\nname: take-two-one-card\nturn:\n  take: 2\ndeck: {'1': 1, '2': 0,"
+                          " '3': 0, '4': 0, '5': 0, '7': 0, '8': 0, '10': 0, '11': 0, '12': 0, sorry: 0}\n"),
     # conditions that are literals (`HandAction.constant`, `Redraw.constant`): never held, always held
     "literal-conditions": ("extends: points\nname: literal-conditions\nturn:\n  redraw:\n    at_most: 1\n"
                            "    when: 'false'\n    label: again\n  actions:\n    never:\n      cards: ['8']\n"

@@ -30,7 +30,11 @@ only, the winner per Home counts, counters and seat (`flatloop.home_winner`).
 
 A turn lists each distinct card once (the hand sorted, repeats skipped), walks the lists
 inline to the chosen candidate and passes the turn inline; `_declined` runs only when a
-card that may pass listed a pass (without one, it keeps every list as it is).
+card that may pass listed a pass (without one, it keeps every list as it is). Draw play
+with two cards a ply (`turn.take` 2) has its own loop (`_play_pairs`): the two cards are
+popped from the pile and listed inline, the choice taken by index over the two lists, with
+no list of the cards drawn and no call per ply besides the two cards' functions and the
+choice (rare cases, a stuck pair or a card that passes, call a helper).
 """
 
 from __future__ import annotations
@@ -221,7 +225,10 @@ def play(game, state: State, players, max_plies: int, record) -> State:
     when `handloop.applies` and `applies`); `record` (a `runner.GameRecord` or None) gets the
     choices."""
     choices = record.choices if record is not None else []
-    loop = _play_hands if state.hands is not None else _play_draws
+    if state.hands is not None:
+        loop = _play_hands
+    else:
+        loop = _play_pairs if game.take == 2 else _play_draws
     return loop(game, state, [player.base for player in players], choices, max_plies)
 
 
@@ -408,4 +415,102 @@ def _play_draws(game, state: State, bases: list, choices: list, max_plies: int) 
             redraws = redraws + redrew if counts_redraws else 0
         else:
             turn, redraws = (turn + 1) % count, 0
+    return _final(state, P, None, deck, turn, winner, plies, bonus, redraws)
+
+
+def _pair_declined(first: int, listed: list, second: int, rest: list, may_pass) -> tuple[list, list]:
+    """The lists of two cards drawn together (`first` < `second`, or the same card twice with
+    `rest` empty) as `_declined` keeps them: unchanged unless a card that may pass listed a
+    pass; a card that is no play gets an empty list."""
+    if not (may_pass[first] and PASS_CODE in map(_CODE, listed)) and not (may_pass[second] and PASS_CODE in map(_CODE, rest)):
+        return listed, rest
+    groups = [(card, candidates) for card, candidates in ((first, listed), (second, rest)) if candidates]
+    kept = dict(_declined(groups, may_pass)[0])
+    return kept.get(first, []), kept.get(second, []) if second != first else []
+
+
+def _stuck_pair(turns: _Turns, discard: list, first: int, second: int, P, redraws: int, bonus: int, turn: int) -> tuple:
+    """Two cards drawn together of which neither moves: the redraw of the first card (when the
+    turn policy allows it) or the forfeit, both cards discarded; (turn, bonus, redraws) after it."""
+    discard.append(first)
+    discard.append(second)
+    if turns.redraw is None:  # no redraw policy: the forfeit (`_Turns.stuck`), which keeps no turn
+        again = kind = False
+    else:
+        _, _, again, kind = turns.stuck((first,), turns.seats[turn], P, redraws, False, False)[0]
+    if again or bonus:  # the same seat (one bonus turn used), else the next
+        if not again:
+            bonus -= 1
+        return turn, bonus, (redraws + (kind == REDRAW) if turns.redraw is not None else 0)
+    return (turn + 1) % len(turns.seats), bonus, 0
+
+
+def _play_pairs(game, state: State, bases: list, choices: list, max_plies: int) -> State:
+    """`_play_draws` for `turn.take` 2, with the two cards drawn together listed inline: the
+    top two cards popped (the pile refilled by `Deck.draw` when it holds fewer), the lower
+    card's candidates first, a card drawn twice listed once, `_pair_declined` where a card
+    may pass. When fewer than two cards are left to draw, `_play_draws` goes on from there."""
+    flat, turns, deck = game.fast_moves.flat, _Turns(game, state), Deck(state)
+    seats, may_pass, check_always = state.seats, game.fast_moves.passes, turns.check_always
+    by_seat = [tuple(row[colour] for row in flat.table) for colour in seats]
+    P, occ = flat.lists(state.placement)
+    pile, discard, count, home, apply = deck.pile, deck.discard, len(seats), flat.home, flat.apply
+    counts_redraws = turns.redraw is not None
+    turn, plies, bonus, redraws, winner = state.turn, state.plies, state.bonus, state.redraws, None
+    functions, base = by_seat[turn], bases[turn]
+    record, throw = choices.append, discard.append
+    while winner is None and plies < max_plies:
+        if len(pile) < 2:
+            if len(pile) + len(discard) < 2:  # one card or none left: the general loop from here
+                state = _final(state, P, None, deck, turn, None, plies, bonus, redraws)
+                return _play_draws(game, state, bases, choices, max_plies)
+            pile.extend(reversed(deck.draw(2)))  # popped in the order drawn
+        first = pile.pop()  # the cards in the order drawn, the top one first
+        second = pile.pop()
+        if first <= second:
+            lo, hi = first, second
+        else:
+            lo, hi = second, first
+        listed = functions[lo](P, occ, 0)[0]  # keys relative to this position
+        rest = functions[hi](P, occ, 0)[0] if hi != lo else ()
+        if may_pass[lo] or may_pass[hi]:
+            listed, rest = _pair_declined(lo, listed, hi, rest, may_pass)
+        shown = len(listed)
+        total = shown + len(rest)
+        choice = 0 if total < 2 else below_at(base, plies, total)
+        record(choice)
+        plies += 1
+        if not total:
+            turn, bonus, redraws = _stuck_pair(turns, discard, first, second, P, redraws, bonus, turn)
+            functions, base = by_seat[turn], bases[turn]
+            continue
+        if choice < shown:
+            candidate = listed[choice]
+            throw(lo)
+            throw(hi)
+        else:
+            candidate = rest[choice - shown]
+            throw(hi)
+            throw(lo)
+        code = candidate[2]
+        if code == 0:  # one pawn, no bump, no slide: the common case, inline
+            c, frm, to = candidate[3], candidate[4], candidate[5]
+            squares = P[c]
+            squares[squares.index(frm)] = to
+            squares.sort()
+            occ[frm] = -1
+            occ[to] = c
+            judge = check_always or to == home[c]
+        else:
+            judge = code != PASS_CODE and (apply(candidate, P, occ) or check_always)
+        if judge:
+            winner = turns.winner(turn, P)
+        if winner is None and not candidate[1]:
+            if not bonus:
+                turn, redraws = (turn + 1) % count, 0
+                functions, base = by_seat[turn], bases[turn]
+                continue
+            bonus -= 1
+        if not counts_redraws:
+            redraws = 0
     return _final(state, P, None, deck, turn, winner, plies, bonus, redraws)

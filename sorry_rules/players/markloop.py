@@ -16,14 +16,18 @@ alone, `moverules.Consequence.on_events`, on the candidate's events with no `Mov
 `MarkedFlatMoves.events`, `judged` and `consequence_marks`; else on the candidate's `Move`; neither for
 a move that neither bumps nor slides where every consequence needs a bump or a slide) and
 those that end when a turn begins (`engine.marks.turn_begins`). A
-placement is built where a win condition must be judged (after a pawn reached Home, or after
-every move when the win condition is not about Home only) and at the end.
+placement is built where a win condition must be judged after every move (one not about Home
+only) and at the end; one about Home counts only (`Game.win_on_home_only`: it reads no marks)
+is judged after a pawn reached Home, its answer remembered per game and Home counts
+(`flatloop.home_winner`, as the flat loop does).
 
 It applies (`applies`) where `fastloop` does, the game has the flat flavour with marks, the
 state's marks keep to its modes (`engine.flatmarks.fits`) and there is no `on_turn`.
 """
 
 from __future__ import annotations
+
+import weakref
 
 from sorry_rules.engine.flatmarks import MARK_CODE, QUIET_CODES, fits
 from sorry_rules.engine.flatstate import freeze
@@ -33,7 +37,10 @@ from sorry_rules.engine.mechanics import DRAW_AGAIN
 from sorry_rules.engine.moverules import run_consequences
 from sorry_rules.engine.rng import below_at
 from sorry_rules.players import fastloop
-from sorry_rules.players.flatloop import refill, winner_from
+from sorry_rules.players.flatloop import home_winner, refill, winner_from
+
+#: per game whose win condition reads Home counts only: `flatloop.home_winner`'s answers
+_HOME_WINS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def applies(game, state, players, on_turn) -> bool:
@@ -70,6 +77,7 @@ def play_marked(game, state, players, max_plies: int, record) -> State:
     bases = [player.base for player in players]
     count = len(seats)
     check_always = not game.win_on_home_only or fastloop.setup_wins(game, seats)
+    known = None if check_always else _HOME_WINS.setdefault(game, {})  # Home counts only: marks not read
     after = game.after
     eventful = flat.eventful_after  # no consequence fires on a move that neither bumps nor slides
     judged = flat.judged  # the consequences judged on the candidate's events (no Move built), or None
@@ -117,7 +125,10 @@ def play_marked(game, state, players, max_plies: int, record) -> State:
                 marks = flat.consequence_marks(marks, placing, seats[turn], events, P)
                 placing = ()
             if judge:
-                winner = winner_from(game, seats, turn, freeze(P), counters, marks)
+                if known is None:
+                    winner = winner_from(game, seats, turn, freeze(P), counters, marks)
+                else:
+                    winner = home_winner(game, seats, turn, P, home, counters, known)
         else:
             again = flags & DRAW_AGAIN
         choices.append(choice)
