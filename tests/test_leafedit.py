@@ -124,6 +124,34 @@ def test_what_it_leaves_to_pydantic():
     assert _decided(data, reordered) is None  # the order of a mapping is data
 
 
+def test_models_that_are_not_plainly_strict_are_guarded():
+    from typing import Annotated
+
+    from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+
+    class Loose(BaseModel):
+        x: int = 0
+
+    class Stripping(BaseModel):
+        model_config = ConfigDict(strict=True, extra="forbid", str_strip_whitespace=True)
+        x: str = ""
+
+    class Checked(BaseModel):
+        model_config = ConfigDict(strict=True, extra="forbid")
+        x: dict[str, Annotated[int, AfterValidator(abs)]] = Field(default_factory=dict)
+
+    class NotStrictField(BaseModel):
+        model_config = ConfigDict(strict=True, extra="forbid")
+        x: int = Field(default=0, strict=False)
+
+    class Plain(BaseModel):
+        model_config = ConfigDict(strict=True, extra="forbid")
+        x: dict[str, Annotated[int, Field(ge=0)]] = Field(default_factory=dict)
+
+    assert all(leafedit.is_guarded(cls) for cls in (Loose, Stripping, Checked, NotStrictField))
+    assert not leafedit.is_guarded(Plain) and not leafedit.is_guarded(model.Board)
+
+
 def test_models_with_validators_are_guarded():
     assert "sorry_rules.rules.vocab.MoveFilter" in TABLE["guarded"]
     assert "sorry_rules.rules.model.Variant" not in TABLE["guarded"]

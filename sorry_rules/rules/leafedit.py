@@ -18,8 +18,9 @@ when
   `maxLength`) or a `const`/`enum`, no pattern, format or anything else; the new value has
   that type exactly (strict models: `True` is not an int) and meets the bounds;
 - no model on the way to a changed leaf has a validator of its own (`model_validator`,
-  `field_validator`, or a validator function in a field's annotation): those may tie fields
-  together, so the table lists such models as guarded;
+  `field_validator`, or a validator function in a field's annotation: those may tie fields
+  together or change values), a setting that transforms values, a field that is not strict,
+  or allows extra keys: the table lists such models as guarded (`is_guarded`);
 - every union on the way is an optional value that is not None, or a union of models told
   apart by a tag (a `discriminator`, or a `const` field in every member) whose chosen member
   is the model the encoding names: the same tag picks the same member, and a changed tag is
@@ -65,13 +66,23 @@ def table_of_models() -> dict:
         seen.add(cls)
         pending.extend(cls.__subclasses__())
         name = f"{cls.__module__}.{cls.__qualname__}"
-        if _has_validators(cls):
+        if is_guarded(cls):
             guarded.append(name)
         aliases[name] = {info.alias: field for field, info in cls.model_fields.items() if info.alias}
     return {"schema": Variant.model_json_schema(by_alias=True), "guarded": sorted(guarded), "aliases": aliases}
 
 
-def _has_validators(cls) -> bool:
+#: Model settings that change values or loosen the types; a model with any of them is guarded.
+TRANSFORMS = ("str_strip_whitespace", "str_to_lower", "str_to_upper", "coerce_numbers_to_str", "use_enum_values")
+
+
+def is_guarded(cls) -> bool:
+    """Whether an edit of a value inside pydantic model `cls` must go to pydantic: it has
+    validators of its own (decorators, or validator functions in a field's annotation), is not
+    strict with extra keys forbidden, sets a value transformation, or has a field that is not strict."""
+    config = cls.model_config
+    if config.get("strict") is not True or config.get("extra") != "forbid" or any(config.get(t) for t in TRANSFORMS):
+        return True
     decorators = cls.__pydantic_decorators__
     if any((decorators.model_validators, decorators.field_validators, decorators.validators,
             decorators.root_validators)):
@@ -81,10 +92,11 @@ def _has_validators(cls) -> bool:
 
 
 def _is_function(metadata) -> bool:
+    """A validator function, or a strictness turned off (`Field(strict=False)`, `Strict(False)`)."""
     from pydantic import functional_validators as functions
 
-    return isinstance(metadata, (functions.AfterValidator, functions.BeforeValidator, functions.PlainValidator,
-                                 functions.WrapValidator))
+    return getattr(metadata, "strict", None) is False or isinstance(
+        metadata, (functions.AfterValidator, functions.BeforeValidator, functions.PlainValidator, functions.WrapValidator))
 
 
 def _annotation_has_function(annotation) -> bool:
