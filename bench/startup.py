@@ -33,7 +33,8 @@ other bundled file extends) gets a new comment line before each run, so every ru
 rule file it has not seen (an author editing a file) though the data it merges to stays the
 same; `--cache edited` likewise, but the edit changes the rules: before each run the count of
 card "12" in the copied standard.yaml's deck becomes a number no earlier command read (5, 6, ...),
-so the merged data of every bundled file differs from anything cached; `--cache off` runs with
+so its merged data differs from anything cached (the other copied files name their base
+`standard`, which resolves to the bundled file: `validate` finds them cached); `--cache off` runs with
 SORRY_RULES_CACHE_DIR=off (every run builds everything: a first run on a fresh machine).
 """
 
