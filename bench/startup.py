@@ -30,7 +30,11 @@ Caches: `--cache warm` (default) uses a temporary SORRY_RULES_CACHE_DIR filled b
 warm-up (the DSL parser tables, the compiled rule files); `--cache changed` likewise, but
 `moves` and `validate` read a copy of the bundled rule files whose standard.yaml (which every
 other bundled file extends) gets a new comment line before each run, so every run reads a
-rule file it has not seen (an author editing a file); `--cache off` runs with
+rule file it has not seen (an author editing a file) though the data it merges to stays the
+same; `--cache edited` likewise, but the edit changes the rules: before each run the count of
+card "12" in the copied standard.yaml's deck becomes a number no earlier command read (5, 6, ...),
+so its merged data differs from anything cached (the other copied files name their base
+`standard`, which resolves to the bundled file: `validate` finds them cached); `--cache off` runs with
 SORRY_RULES_CACHE_DIR=off (every run builds everything: a first run on a fresh machine).
 """
 
@@ -40,6 +44,7 @@ import argparse
 import json
 import os
 import platform
+import re
 import resource
 import shutil
 import statistics
@@ -93,7 +98,7 @@ def child_env(tree: Path | None, index: int, folder: Path, source: bool, cache: 
 
 def commands_of(python: str, tree: Path | None, position: Path, copy: Path | None) -> dict:
     """The measured commands; a given tree validates its own `variants/`, or `copy` of it
-    (`--cache changed`), whose standard.yaml `moves` then reads."""
+    (`--cache changed` or `edited`), whose standard.yaml `moves` then reads."""
     from sorry_rules.base.resources import variants_dir
 
     base = [python, "-m", "sorry_rules"]
@@ -109,11 +114,25 @@ def commands_of(python: str, tree: Path | None, position: Path, copy: Path | Non
     }
 
 
-def edit(copy: Path | None, run: int) -> None:
-    """Give the copied standard.yaml content no run has read yet (a comment line)."""
-    if copy is not None:
-        with open(copy / "standard.yaml", "a", encoding="utf-8") as file:
-            file.write(f"# edit {run}\n")
+#: The line of standard.yaml's deck that `--cache edited` changes, and its form.
+DECK_LINE = re.compile(r'^(  "12": )\d+', re.MULTILINE)
+
+
+def edit(copy: Path | None, run: int, cache: str, step: int) -> None:
+    """Give the copied standard.yaml content no run has read yet: a comment line
+    (`changed`), or a deck count no command has read (`edited`, `step` numbering the
+    commands: the rules change, and `validate` does not find the data `moves` read)."""
+    if copy is None:
+        return
+    path = copy / "standard.yaml"
+    if cache == "edited":
+        text, count = DECK_LINE.subn(rf"\g<1>{step + 5}", path.read_text(encoding="utf-8"), count=1)
+        if count != 1:
+            raise SystemExit(f"{path}: no deck line for card 12 to edit")
+        path.write_text(text, encoding="utf-8")
+        return
+    with open(path, "a", encoding="utf-8") as file:
+        file.write(f"# edit {run}\n")
 
 
 def measure(trees: list[Path | None], python: str, runs: int, folder: Path, source: bool, cache: str) -> dict:
@@ -124,7 +143,7 @@ def measure(trees: list[Path | None], python: str, runs: int, folder: Path, sour
     position.write_text(json.dumps(POSITION), encoding="utf-8")
     envs = [child_env(tree, i, folder, source, cache) for i, tree in enumerate(trees)]
     cwds = [folder if tree is not None else Path.cwd() for tree in trees]
-    copies = [folder / f"variants-{i}" if cache == "changed" else None for i in range(len(trees))]
+    copies = [folder / f"variants-{i}" if cache in ("changed", "edited") else None for i in range(len(trees))]
     commands = [commands_of(python, tree, position, copies[i]) for i, tree in enumerate(trees)]
     samples = {i: {name: [] for name in commands[i]} for i in range(len(trees))}
     for i, env in enumerate(envs):
@@ -133,8 +152,8 @@ def measure(trees: list[Path | None], python: str, runs: int, folder: Path, sour
     for r in range(runs):
         order = range(len(trees)) if r % 2 == 0 else reversed(range(len(trees)))
         for i in order:
-            for name, command in commands[i].items():
-                edit(copies[i], r)
+            for k, (name, command) in enumerate(commands[i].items()):
+                edit(copies[i], r, cache, r * len(commands[i]) + k)
                 samples[i][name].append(run_once(command, envs[i], cwds[i]))
     return {i: {name: summary(s) for name, s in per.items()} for i, per in samples.items()}
 
@@ -146,7 +165,7 @@ def main(argv=None) -> int:
     parser.add_argument("--tree", type=Path, action="append", default=[],
                         help="a checkout to measure (repeatable; the trees take turns)")
     parser.add_argument("--source", action="store_true", help="no bytecode cache: compile every module in every run")
-    parser.add_argument("--cache", choices=["warm", "changed", "off"], default="warm")
+    parser.add_argument("--cache", choices=["warm", "changed", "edited", "off"], default="warm")
     args = parser.parse_args(argv)
     if args.runs < 1:
         parser.error("--runs must be at least 1")

@@ -375,7 +375,7 @@ def test_files_that_merge_to_data_validated_before_are_not_validated_again(cache
     from sorry_rules.rules.plain import PlainModel
 
     assert isinstance(cached_variant(str(path)).variant, PlainModel)  # and kept for the next run
-    path.write_text(BASE.replace("pawns: 4", "pawns: 3"), encoding="utf-8")
+    path.write_text(BASE.replace("pawns: 4", "pawns: '3'"), encoding="utf-8")  # an edit `rules.leafedit` leaves alone
     with pytest.raises(AssertionError, match="validated again"):
         load_variant(str(path))
 

@@ -21,6 +21,13 @@ TEXTS = [("effect", "forward 5"), ("effect", "enter then forward 1 | backward 4"
 BAD = [("effect", "forwrd 5"), ("effect", "forward"), ("expr", "1 + ")]
 
 
+@pytest.fixture(autouse=True)
+def no_bundled_tables(request, monkeypatch):
+    """The user's cache is tested without the bundled tables (tested on their own below)."""
+    if "bundled" not in request.node.name:
+        monkeypatch.setattr(parsercache, "BUNDLED", "no-such-tables.json")
+
+
 @pytest.fixture
 def cache(tmp_path, monkeypatch):
     monkeypatch.setenv(CACHE_ENV, str(tmp_path / "cache"))
@@ -118,3 +125,47 @@ def test_a_text_is_parsed_once_and_errors_are_raised_every_time():
         with pytest.raises(DslError) as error:
             dsl_parser.parse_effect("forwrd 5")
         assert error.value.offset == 0
+
+
+# ---- the tables bundled with the package (grammar/sorry-tables.json) -----------------------
+def test_the_bundled_tables_are_current_and_parse_like_the_built_parser(tmp_path, monkeypatch):
+    """The committed file's key names this grammar and the installed lark (else: python
+    tools/parser_tables.py), and a parser loaded from it, with no cache folder and no
+    building, parses exactly as a built one."""
+    from sorry_rules.dsl.larkparse import PARSER_OPTIONS
+
+    assert PARSER_OPTIONS == OPTIONS
+    built = lark.Lark(grammar_text(), **OPTIONS)
+    monkeypatch.setenv(CACHE_ENV, "off")
+    _no_building(monkeypatch)
+    loaded = parsercache.cached_parser(grammar_text(), **OPTIONS)
+    for start, text in TEXTS + BAD:
+        assert _outcome(loaded, start, text) == _outcome(built, start, text), text
+    assert not list(tmp_path.iterdir())
+
+
+def test_bundled_tables_of_another_grammar_or_damaged_are_not_used(tmp_path, monkeypatch):
+    from sorry_rules.base.resources import data_dir
+
+    monkeypatch.setenv(CACHE_ENV, "off")
+    grammar = tmp_path / "grammar"
+    grammar.mkdir()
+    text = (data_dir("grammar") / parsercache.BUNDLED).read_text(encoding="utf-8")
+    monkeypatch.setattr(parsercache, "data_dir", lambda name: grammar)
+    stored = json.loads(text)
+    payload = stored["payload"].replace('"__type__"', '"__tipe__"')
+    damages = ["{not json", "", json.dumps(dict(stored, payload=payload)), json.dumps(dict(stored, key="0" * 64))]
+    built = []
+    real = parsercache.Lark
+    monkeypatch.setattr(parsercache, "Lark", type("Counting", (), {
+        "__new__": lambda cls, *a, **k: built.append(1) or real(*a, **k), "load": real.load}))
+    for damage in damages:
+        (grammar / parsercache.BUNDLED).write_text(damage, encoding="utf-8")
+        parser = parsercache.cached_parser(grammar_text(), **OPTIONS)
+        assert parser.parse("forward 5", start="effect") is not None
+    assert len(built) == len(damages)
+    (grammar / parsercache.BUNDLED).write_text(text, encoding="utf-8")
+    parsercache.cached_parser(grammar_text(), **OPTIONS)
+    assert len(built) == len(damages)  # the whole file: loaded, not built
+    parsercache.cached_parser(grammar_text() + "\n// another grammar\n", **OPTIONS)
+    assert len(built) == len(damages) + 1

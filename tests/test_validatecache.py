@@ -147,7 +147,9 @@ def test_a_file_whose_data_did_not_change_is_not_checked_again(cache, tmp_path, 
     base.write_text("# a comment\n" + BASE + "\n\n# another\n", encoding="utf-8")
     assert validatecache.file_problems(overlay) == []
     assert validatecache.file_problems(base) == []
-    base.write_text(BASE.replace("pawns: 4", "pawns: 3"), encoding="utf-8")  # the data changed: checked again
+    reordered = BASE.replace('  "1": 5\n  "2": 4\n', '  "2": 4\n  "1": 5\n')  # the data changed, not in values only
+    assert reordered != BASE
+    base.write_text(reordered, encoding="utf-8")
     with pytest.raises(AssertionError, match="checked again"):
         validatecache.file_problems(overlay)
     monkeypatch.setattr(validate, "validate_file_traced", real)
@@ -170,14 +172,18 @@ def test_a_file_with_problems_is_checked_again_after_any_edit(cache, tmp_path):
 def test_a_damaged_clean_entry_is_not_trusted(cache, tmp_path):
     base, overlay = _write_pair(tmp_path)
     assert validatecache.file_problems(overlay) == []
+    from sorry_rules.authoring import validatechecks
+
     checked = []
-    real = validate.validate_file_traced
+    real, real_checks = validate.validate_file_traced, validatechecks.variant_problems
     for damage in ('{"problems": 1}', "{not json", "", "[]"):
         for entry in sorted(cache.glob(f"{validatecache.CLEAN_KIND}-*.json")):
             entry.write_text(damage, encoding="utf-8")
         base.write_text(BASE + f"# edit {len(checked)}\n", encoding="utf-8")
         with pytest.MonkeyPatch.context() as patch:
+            # checked afresh, or (the data validated before) as plain values: checked either way
             patch.setattr(validate, "validate_file_traced", lambda path, *more: checked.append(path) or real(path, *more))
+            patch.setattr(validatechecks, "variant_problems", lambda v, *more, **kw: checked.append(v) or real_checks(v, *more, **kw))
             assert validatecache.file_problems(overlay) == []
     assert len(checked) == 4
 
@@ -212,3 +218,99 @@ def test_an_entry_is_written_whole_through_a_new_file(cache, monkeypatch):
     finally:
         os.chmod(cache, 0o700)
     assert diskcache.read("test", "c" * 64) is None or os.geteuid() == 0
+
+
+# ---- plain values decided without pydantic (rules.leafedit) ------------------------------------
+def _all_rule_files() -> list[Path]:
+    return sorted((TESTS / "rules").glob("*.yaml")) + sorted(variants_dir().rglob("*.yaml"))
+
+
+@pytest.mark.parametrize("path", _all_rule_files(), ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_plain_values_are_checked_as_the_models_are(path):
+    """The checks after the schema give the same problems for a validated variant and for
+    its values as plain models (what an edit decided without pydantic is checked as)."""
+    from sorry_rules.authoring.validatechecks import variant_problems
+    from sorry_rules.rules import loadcache
+    from sorry_rules.rules.loader import read_merged
+    from sorry_rules.rules.model import Variant
+
+    merged = read_merged(path, name_of=validatecache.shown_name)
+    variant = Variant.model_validate(merged.data)
+    plain = loadcache.decode(json.loads(json.dumps(loadcache.encode(variant))), None)
+    with_models = variant_problems(variant, merged.origins, "x", analyse=True)
+    with_plain = variant_problems(plain, merged.origins, "x", analyse=True)
+    if with_plain is None:  # cross-field errors: left to the models
+        assert any(p.severity == "error" for p in with_models)
+    else:
+        assert with_plain == with_models
+
+
+EDITS = [('"12": 4', '"12": 7'), ("side_length: 15", "side_length: 16"), ("start_exit: 4 ", "start_exit: 40 "),
+         ("safety_length: 5 ", "safety_length: 99 "), ("forward 3 ", "forward 4 "), ("forward 3 ", "fly 3 "),
+         ("control: own", "control: team"), ("must_bump: false", "must_bump: true"), ("pawns: 4", "pawns: 0")]
+
+
+def test_an_edited_value_reports_what_a_fresh_check_reports(cache, tmp_path, monkeypatch):
+    """Values edited one after another, valid or not (a bound, a cross-field check, a DSL
+    text): each report equals a fresh check's; the valid ones are checked without pydantic."""
+    path = tmp_path / "mine.yaml"
+    path.write_text(BASE, encoding="utf-8")
+    assert validatecache.validate_paths([str(path)]) == validate.validate_paths([str(path)])
+    assert sorted(cache.glob(f"{validatecache.PREVIOUS_KIND}-*.json"))
+    from sorry_rules.rules import model
+
+    for before, after in EDITS:
+        assert before in BASE
+        path.write_text(BASE.replace(before, after, 1), encoding="utf-8")
+        fresh = validate.validate_paths([str(path)])
+        with monkeypatch.context() as patch:
+            if not fresh.errors:
+                patch.setattr(model.Variant, "model_validate", _refuse)
+            assert validatecache.validate_paths([str(path)]) == fresh, after
+
+
+def _refuse(*args, **kwargs):
+    raise AssertionError("validated with pydantic")
+
+
+def test_a_damaged_previous_entry_is_checked_afresh(cache, tmp_path):
+    path = tmp_path / "mine.yaml"
+    path.write_text(BASE, encoding="utf-8")
+    validatecache.validate_paths([str(path)])
+    [entry] = sorted(cache.glob(f"{validatecache.PREVIOUS_KIND}-*.json"))
+    stored = json.loads(entry.read_text(encoding="utf-8"))
+    for n, damage in enumerate(("{not json", "", "[]", json.dumps(dict(stored, payload=stored["payload"][:-2])))):
+        entry.write_text(damage, encoding="utf-8")
+        path.write_text(BASE.replace("side_length: 15", f"side_length: {16 + n}"), encoding="utf-8")
+        assert validatecache.validate_paths([str(path)]) == validate.validate_paths([str(path)])
+        assert json.loads(entry.read_text(encoding="utf-8"))["payload"] != stored["payload"]  # checked and kept again
+
+
+def test_an_edited_number_is_validated_without_pydantic(tmp_path):
+    """In fresh processes: `validate` after a number of the file changed imports neither
+    pydantic nor lark, and prints what a run without any cache prints."""
+    import os
+    import subprocess
+    import sys
+
+    path = tmp_path / "mine.yaml"
+    path.write_text(BASE, encoding="utf-8")
+    script = ("import sys\n"
+              "from sorry_rules.cli.app import main\n"
+              "try:\n"
+              f"    main(['validate', {str(path)!r}])\n"
+              "except SystemExit:\n"
+              "    pass\n"
+              "print(sorted(m for m in ('pydantic', 'lark') if m in sys.modules))\n")
+    runs = []
+    for n, text in enumerate((BASE, BASE.replace('"12": 4', '"12": 6'), BASE.replace("start_exit: 4 ", "start_exit: 40 "))):
+        path.write_text(text, encoding="utf-8")
+        env = dict(os.environ, **{CACHE_ENV: str(tmp_path / "cache")})
+        cached = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True).stdout
+        env[CACHE_ENV] = "off"
+        fresh = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True).stdout
+        runs.append((cached, fresh))
+    (cold, _), (edited, edited_fresh), (broken, broken_fresh) = runs
+    assert "'pydantic'" in cold
+    assert edited.splitlines()[-1] == "[]" and edited.splitlines()[:-1] == edited_fresh.splitlines()[:-1]
+    assert "SR505" in broken and broken.splitlines()[:-1] == broken_fresh.splitlines()[:-1]

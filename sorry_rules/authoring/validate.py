@@ -19,27 +19,18 @@ that match nothing raise `UsageError`. Only light modules are imported here (no 
 from __future__ import annotations
 
 from pathlib import Path
-from types import SimpleNamespace
 
 from pydantic import ValidationError
 
 from sorry_rules import dsl
-from sorry_rules.authoring.analysis import analyse as run_analyses
 from sorry_rules.authoring.validatereport import (  # noqa: F401 (the report and its formats, re-exported)
     Report, collect_paths, format_github, format_json, format_text, report_of, shown_name, summary,
 )
 from sorry_rules.base.errors import Problem, ProblemCollector, RuleFileError
-from sorry_rules.compiler.build import Context, compile_text, dsl_texts
-from sorry_rules.compiler.ranges import condition_warnings, variant_bounds
-from sorry_rules.compiler.geometry import check_geometry
-from sorry_rules.compiler.marking import check_marks, mark_warnings
-from sorry_rules.compiler.turns import check_turn_policy
-from sorry_rules.compiler.vocab import check_vocab, counter_warnings
-from sorry_rules.compiler.checks import check_variant
-from sorry_rules.compiler.gridbuild import compile_grid
-from sorry_rules.rules.loader import read_merged, resolve, schema_problems
-from sorry_rules.rules.model import MAX_PAWNS, MAX_SAFETY, MAX_SIDE, Board, Rules, Variant
-from sorry_rules.rules.vocab import MarkKind
+from sorry_rules.authoring.validatechecks import safe_context, variant_problems
+from sorry_rules.compiler.build import compile_text
+from sorry_rules.rules.loader import content_hash, read_merged, resolve, schema_problems
+from sorry_rules.rules.model import Variant
 from sorry_rules.rules.yamlsafe import load_yaml_file
 
 def validate_paths(args) -> Report:
@@ -54,11 +45,13 @@ def validate_file(path) -> list[Problem]:
     return validate_file_traced(path)[0]
 
 
-def validate_file_traced(path, merged=None) -> tuple[list[Problem], tuple | None, tuple]:
+def validate_file_traced(path, merged=None, on_valid=None) -> tuple[list[Problem], tuple | None, tuple]:
     """`validate_file`, with what its result depends on: (problems, inputs, lookups) as in
     `rules.loader.Merged` (every file read with the SHA-256 of its bytes, every `extends:`
     name looked up), inputs None when the result should not be kept (a file went missing).
-    `merged`: what `read_merged(Path(path), name_of=shown_name)` gave, when the caller has it."""
+    `merged`: what `read_merged(Path(path), name_of=shown_name)` gave, when the caller has it;
+    `on_valid(variant)` is called when the merged data of a chain read without problems
+    validated with the models (for the caches)."""
     if merged is None and resolve(str(path)) is None:  # gone since it was listed: the reason it cannot be read (SR100)
         try:
             load_yaml_file(path, shown_name(Path(path)))
@@ -81,7 +74,10 @@ def validate_file_traced(path, merged=None) -> tuple[list[Problem], tuple | None
         problems += _raw_dsl_problems(merged.data, merged.origins)
         problems += _cross_field_despite(error, merged, path)
         return sorted(set(problems)), *trace
-    problems += _variant_problems(variant, merged.origins, shown_name(Path(path)), analyse=chain_complete)
+    if on_valid is not None and chain_complete:
+        on_valid(variant)
+    problems += variant_problems(variant, merged.origins, shown_name(Path(path)), analyse=chain_complete,
+                                  trees=(merged.files, content_hash(merged.data)))
     return sorted(set(problems)), *trace
 
 
@@ -99,102 +95,8 @@ def _cross_field_despite(error, merged, path) -> list[Problem]:
         variant = Variant.model_validate(rest)
     except ValidationError:
         return []
-    found = _variant_problems(variant, merged.origins, shown_name(Path(path)), analyse=False)
+    found = variant_problems(variant, merged.origins, shown_name(Path(path)), analyse=False)
     return [p for p in found if p.code.startswith("SR5")]
-
-
-def _variant_problems(v, origins, root: str, analyse: bool) -> list[Problem]:
-
-    out = ProblemCollector(origins)
-    check_variant(v, out)
-    check_vocab(v, out)
-    check_geometry(v, out)
-    check_marks(v, out)
-    check_turn_policy(v, out)
-    checked = not out.errors
-    if v.board.kind == "grid":
-        if checked:
-            try:
-                compile_grid(v, out)
-            except RuleFileError:
-                pass  # its problems are in `out`
-        return out.problems
-    ctx = Context(v) if checked else _safe_context(v.colours, v.teams, v.board, v.rules, v.pawns, v.marks)
-    asts = {}
-    for path, text, kind in dsl_texts(v):
-        ast, program = compile_text(ctx.programs, out, path, text, kind)
-        if program is not None:
-            asts[path] = ast
-    counter_warnings(v, asts, out)
-    condition_warnings(v, asts, variant_bounds(v, asts), len(v.colours), out)
-    mark_warnings(v, ctx.programs.marks_placed, ctx.programs.marks_read, out)
-    if analyse and checked:  # cards that failed to compile are skipped by the analyses
-        def report(path, code, message, severity="error", offset=None, also=()):
-            mark = origins.in_text(path, offset) if offset is not None else _prefer_root(origins, (path, *also), root)
-            out.add_at(mark, code, message, severity)
-
-        run_analyses(v, asts, ctx, report)
-    return out.problems
-
-
-def _prefer_root(origins, paths, root: str):
-    """Where to report a problem about the fields at `paths` (most relevant first): the
-    first of them, or of the keys under them, that the validated file itself wrote (so an
-    overlay's problem shows in the overlay); else the key of the first path."""
-    for path in paths:
-        mark = origins.key_mark(path)
-        if mark.file == root:
-            return mark
-        inside = [smap.key_mark(sub) or smap.locate(sub) for sub, smap in origins.maps.items()
-                  if sub[: len(path)] == path and len(sub) > len(path) and smap.file == root]
-        if inside:
-            return min(inside, key=lambda m: (m.line, m.col))
-    return origins.key_mark(paths[0])
-
-
-# ---- DSL texts when the schema failed ----------------------------------------------------
-def _safe_context(colours, teams, board, rules, pawns=None, marks=None):
-    """A compiler context from whatever parts of a variant are usable, for checking DSL
-    names and types. Unusable parts fall back to the largest board (so step limits, which
-    depend on the board, are not reported against a board the file does not have)."""
-
-    names = []
-    for name in colours if isinstance(colours, (list, tuple)) else []:
-        if isinstance(name, str) and name not in names:
-            names.append(name)
-    if not names:
-        names = ["colour"]
-    groups, placed = [], set()
-    for team in teams if isinstance(teams, (list, tuple)) else []:
-        if isinstance(team, (list, tuple)):
-            members = [n for n in team if isinstance(n, str) and n in names and n not in placed]
-            placed.update(members)
-            if members:
-                groups.append(members)
-    if not isinstance(board, Board):
-        try:
-            board = Board.model_validate(board)
-        except Exception:  # noqa: BLE001 - any invalid board means: use the fallback
-            board = None
-    if board is None or board.start_exit >= board.side_length or board.safety_entry >= board.side_length:
-        board = Board(side_length=MAX_SIDE, start_exit=0, safety_entry=MAX_SIDE - 1, safety_length=MAX_SAFETY)
-    slides, triangles = [], set()
-    for slide in board.slides:
-        fits = slide.from_ < board.side_length and slide.from_ < slide.to < slide.from_ + board.side_length
-        if fits and slide.from_ not in triangles:
-            triangles.add(slide.from_)
-            slides.append(slide)
-    board = SimpleNamespace(side_length=board.side_length, start_exit=board.start_exit, safety_entry=board.safety_entry,
-                            safety_length=board.safety_length, slides=slides)
-    if not isinstance(rules, Rules):
-        try:
-            rules = Rules.model_validate(rules if rules is not None else {})
-        except Exception:  # noqa: BLE001
-            rules = Rules()
-    if not (isinstance(pawns, int) and not isinstance(pawns, bool) and 1 <= pawns <= MAX_PAWNS):
-        pawns = 1  # unusable: the cost estimates then assume the fewest pawns
-    kinds = {name: MarkKind() for name in marks if isinstance(name, str)} if isinstance(marks, dict) else {}
-    return Context(SimpleNamespace(colours=names, teams=groups or None, board=board, rules=rules, pawns=pawns, marks=kinds))
 
 
 def _raw_texts(data: dict) -> list[tuple[tuple, str, str]]:
@@ -228,7 +130,7 @@ def _raw_dsl_problems(data: dict, origins) -> list[Problem]:
     board = data.get("board")
     if isinstance(board, dict) and board.get("kind") == "grid":
         return _raw_grid_dsl_problems(data, origins)
-    ctx = _safe_context(data.get("colours"), data.get("teams"), data.get("board"), data.get("rules"), data.get("pawns"),
+    ctx = safe_context(data.get("colours"), data.get("teams"), data.get("board"), data.get("rules"), data.get("pawns"),
                         data.get("marks"))
     out = ProblemCollector(origins)
     for path, text, kind in _raw_texts(data):

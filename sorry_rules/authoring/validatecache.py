@@ -17,7 +17,12 @@ kept. With every result in the cache, the run imports neither YAML, pydantic, la
 compiler (the checks are imported on the first miss). A file that changed is read again, but
 when what it merges to is data checked before with no problem at all (a comment edited, the
 layout changed: a second kind of entry, keyed by the merged data and the code), it is not
-checked again: the result is again no problem.
+checked again: the result is again no problem. A file whose merged data differs from what it
+merged to when last validated with the models only in plain values (a number, a word, a DSL
+text: `rules.leafedit`) is checked again, but as plain values, without pydantic (a third kind
+of entry, per file: that data and its variant; `rules.loadcache.edited_from`); when the
+cross-field checks of such values fail, the file is checked afresh with the models, so the
+problems are always those of a fresh check.
 """
 
 from __future__ import annotations
@@ -32,6 +37,31 @@ from sorry_rules.rules.locate import resolve
 
 KIND = "validate"
 CLEAN_KIND = "clean-check"
+PREVIOUS_KIND = "validated-file"
+
+
+def _edited(path, merged, previous):
+    """(problems, inputs, lookups) of a file whose merged data differs from the data it had
+    when last validated with the models (`previous`) in plain values only: the variant is
+    decided without pydantic (`rules.loadcache.edited_from`) and checked as plain values
+    (`authoring.validatechecks`); None when it cannot be (the caller checks it afresh)."""
+    from sorry_rules.rules import loadcache
+
+    found = loadcache.edited_from(previous, merged.data, plain=True)
+    if found is None:
+        return None
+    from sorry_rules.authoring.validatechecks import variant_problems  # lazy: the checks (compiler) on a miss
+    from sorry_rules.rules.loader import content_hash
+
+    variant, encoded = found
+    problems = variant_problems(variant, merged.origins, shown_name(Path(path)), analyse=True,
+                                trees=(merged.files, content_hash(merged.data)))
+    if problems is None:
+        return None
+    entry = loadcache.previous_entry(merged.data, encoded)
+    if entry is not None:
+        diskcache.write(PREVIOUS_KIND, _key(path), entry)
+    return sorted(set(problems)), merged.inputs, merged.lookups
 
 
 def validate_paths(args) -> Report:
@@ -75,9 +105,22 @@ def _checked(path) -> tuple[list[Problem], tuple | None, tuple]:
         clean = diskcache.data_key(CLEAN_KIND, merged.data)
     if clean is not None and diskcache.read(CLEAN_KIND, clean) == {"problems": 0}:
         return [], merged.inputs, merged.lookups
-    from sorry_rules.authoring.validate import validate_file_traced  # lazy: the checks (pydantic, compiler) on a miss
+    key = _key(path)
+    found = _edited(path, merged, diskcache.read(PREVIOUS_KIND, key)) if clean is not None else None
+    if found is not None:
+        problems, inputs, lookups = found
+    else:
+        from sorry_rules.authoring.validate import validate_file_traced  # lazy: the checks (pydantic, compiler) on a miss
 
-    problems, inputs, lookups = validate_file_traced(path, merged)
+        def keep(variant):
+            from sorry_rules.rules import loadcache
+
+            previous = loadcache.previous_entry(merged.data, loadcache.keep_validated(merged.data, variant))
+            loadcache.keep_table()
+            if previous is not None and previous["variant"] is not None:
+                diskcache.write(PREVIOUS_KIND, key, previous)
+
+        problems, inputs, lookups = validate_file_traced(path, merged, keep)
     if clean is not None and not problems:
         diskcache.write(CLEAN_KIND, clean, {"problems": 0})
     return problems, inputs, lookups

@@ -2,12 +2,15 @@
 
 Contract: `preload(files, content_hash)` hands `dsl.parser.remember` every (text, start) -> AST
 that `store(files, content_hash, texts, asts)` kept for the variant read from `files` (its
-files' names) when it had that content hash (the SHA-256 of its merged rule data, which holds
-every DSL text), and says whether there were any. The ASTs are equal to what parsing gives
-(`==`): parsing is a function of the text and of the code, and the entry names both (the
-content hash inside, `base.diskcache.code_fingerprint` in the key). One entry per set of files:
-a changed file replaces its entry. Only texts that parsed
-are kept; a text that fails is parsed, and its error raised, every time.
+files' names), whatever its content hash was then, and says whether the entry is of that very
+content hash (the SHA-256 of its merged rule data, which holds every DSL text: then every text
+is known, and the entry need not be written again). The ASTs are equal to what parsing gives
+(`==`): parsing is a function of the text and of the code alone, and the entry names both (each
+tree is stored with its text and start; `base.diskcache.code_fingerprint` is in the key). So
+after an edit of the rules (a number changed, one card's effect rewritten) only the texts that
+changed are parsed, and none at all when no DSL text changed (lark is then not imported).
+One entry per set of files: a changed file replaces its entry. Only texts that parsed are kept;
+a text that fails is parsed, and its error raised, every time.
 
 An entry is JSON data only (`base.diskcache`: checksummed, ignored and rewritten when damaged):
 a node as {"$n": its class name in `dsl.ast`, "f": [its fields in order]}, a tuple as
@@ -66,13 +69,13 @@ def _start(kind: str) -> str:
 
 
 def preload(files, content_hash: str) -> bool:
-    """Remember the stored ASTs of the variant of `files` with `content_hash`; whether there were any."""
+    """Remember the stored ASTs of the variant of `files` (of any content hash); whether the
+    entry is of `content_hash` (every text of the variant is then known)."""
     if not diskcache.enabled():
         return False
     entry = diskcache.read(KIND, _key(files))
     try:
-        if entry["content_hash"] != content_hash:
-            return False
+        exact = entry["content_hash"] == content_hash
         trees = [(text, start, decode(tree)) for text, start, tree in entry["trees"]]
     except (KeyError, TypeError, ValueError, RecursionError):  # none, or not of this shape: parse
         return False
@@ -81,7 +84,7 @@ def preload(files, content_hash: str) -> bool:
             return False
     for text, start, tree in trees:
         remember(text, start, tree)
-    return True
+    return exact
 
 
 def store(files, content_hash: str, texts, asts: dict) -> None:

@@ -24,10 +24,14 @@ from sorry_rules.dsl.ast import (
 )
 from sorry_rules.base.limits import MAX_DSL_NUMBER as MAX_NUMBER
 
+#: The lark options of the DSL's parser (also those of the bundled tables: tools/parser_tables.py).
+PARSER_OPTIONS = {"parser": "lalr", "start": ["effect", "expr"], "propagate_positions": True}
+
+
 @lru_cache(maxsize=1)
 def lalr_parser() -> Lark:
-    """The LALR parser, its tables loaded from the user's cache when valid (`parsercache`)."""
-    return cached_parser(grammar_text(), parser="lalr", start=["effect", "expr"], propagate_positions=True)
+    """The LALR parser, its tables loaded from the bundled file or the user's cache when valid (`parsercache`)."""
+    return cached_parser(grammar_text(), **PARSER_OPTIONS)
 
 
 def _int(token: Token) -> int:

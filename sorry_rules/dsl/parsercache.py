@@ -16,6 +16,13 @@ Safe by construction:
   has another key or checksum, or that lark refuses, is ignored and rewritten: never trusted.
 - Writing goes to a temporary file renamed into place (readers see a whole entry or none);
   a folder that cannot be written (read-only home, no cache folder) only costs the rebuild.
+
+Tables bundled with the package (`grammar/sorry-tables.json`, made by `bundle`: python
+tools/parser_tables.py) serve a first run, or a run without a cache folder: an entry of the
+same form whose key names what the tables are a function of (the grammar text, the lark
+options and the lark version: `bundled_key`). It is tried first; when its key does not match
+(a grammar edited since, another lark) or it is damaged, the user's cache and then a build
+answer as before.
 """
 
 from __future__ import annotations
@@ -31,12 +38,42 @@ from lark.grammar import Rule
 from lark.lexer import TerminalDef
 
 from sorry_rules import __version__
-from sorry_rules.base.resources import cache_dir
+from sorry_rules.base.resources import cache_dir, data_dir
+
+#: The file of the bundled tables, in the grammar folder.
+BUNDLED = "sorry-tables.json"
 
 
 def _key(grammar: str, options: dict) -> str:
     parts = (grammar, repr(sorted(options.items())), lark_version, __version__, "%d.%d" % sys.version_info[:2])
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()
+
+
+def bundled_key(grammar: str, options: dict) -> str:
+    """The key of bundled tables: the grammar, the lark options and the lark version."""
+    parts = ("bundled", grammar, repr(sorted(options.items())), lark_version)
+    return hashlib.sha256("\0".join(parts).encode()).hexdigest()
+
+
+def _entry_text(key: str, data: dict) -> str:
+    payload = json.dumps(_encode(data), separators=(",", ":"))
+    return json.dumps({"key": key, "checksum": hashlib.sha256(payload.encode()).hexdigest(), "payload": payload})
+
+
+def bundle(grammar: str, **options) -> str:
+    """The text of the bundled tables' file for `Lark(grammar, **options)`."""
+    serialized, memo = Lark(grammar, **options).memo_serialize([TerminalDef, Rule])
+    return _entry_text(bundled_key(grammar, options), {"data": serialized, "memo": memo})
+
+
+def _loaded(path, key: str) -> Lark | None:
+    data = _read(path, key)
+    if data is None:
+        return None
+    try:
+        return Lark.load(data)
+    except Exception:  # lark refused the entry (damaged in a way the checksum cannot see)
+        return None
 
 
 def _encode(value):
@@ -78,8 +115,7 @@ def _read(path, key: str):
 
 def _write(folder, path, key: str, data: dict) -> None:
     try:
-        payload = json.dumps(_encode(data), separators=(",", ":"))
-        entry = json.dumps({"key": key, "checksum": hashlib.sha256(payload.encode()).hexdigest(), "payload": payload})
+        entry = _entry_text(key, data)
         os.makedirs(folder, exist_ok=True)
         handle, temporary = tempfile.mkstemp(prefix=".dsl-parser-", dir=folder)
         try:
@@ -94,18 +130,19 @@ def _write(folder, path, key: str, data: dict) -> None:
 
 
 def cached_parser(grammar: str, **options) -> Lark:
-    """`Lark(grammar, **options)`, through the on-disk cache (see the contract)."""
+    """`Lark(grammar, **options)`: from the bundled tables, else through the on-disk cache
+    (see the contract)."""
+    parser = _loaded(data_dir("grammar") / BUNDLED, bundled_key(grammar, options))
+    if parser is not None:
+        return parser
     folder = cache_dir()
     if folder is None:
         return Lark(grammar, **options)
     key = _key(grammar, options)
     path = folder / f"dsl-parser-{key[:32]}.json"
-    data = _read(path, key)
-    if data is not None:
-        try:
-            return Lark.load(data)
-        except Exception:  # lark refused the entry (damaged in a way the checksum cannot see): rebuild it
-            pass
+    parser = _loaded(path, key)
+    if parser is not None:
+        return parser
     parser = Lark(grammar, **options)
     serialized, memo = parser.memo_serialize([TerminalDef, Rule])
     _write(folder, path, key, {"data": serialized, "memo": memo})

@@ -15,6 +15,12 @@ JSON text, in order) and the code: the variant that validating that data gave. F
 changed without changing what they merge to (a comment, the layout) are read again but not
 validated again.
 
+Files whose merged data changed only in plain values (a number, a word, a DSL text) are not
+validated with pydantic either when `rules.leafedit` can decide the edit (`edited`): from the
+data and variant of the first kind of entry for the same names (stored before the edit), and
+the models' constraint table (a third kind, `keep_table`, keyed by the code alone, written the
+first time data is validated with pydantic).
+
 The entry (`base.diskcache`: JSON data only, checksummed, keyed by the code fingerprint, the
 working folder and the names asked for) lists what the result depends on, and it is used only
 when all of that is unchanged:
@@ -42,6 +48,7 @@ from sorry_rules.rules.plain import plain_class
 
 KIND = "variant"
 DATA_KIND = "validated-data"
+TABLE_KIND = "model-table"
 
 
 def _models() -> dict[str, type]:
@@ -183,6 +190,9 @@ def validated(data, plain: bool = False) -> tuple | None:
             return None
     except (KeyError, ValueError, TypeError, AttributeError):
         return None
+    key = diskcache.data_key(DATA_KIND, data)
+    if key is not None:
+        diskcache.write(DATA_KIND, key, {"variant": encoded})  # as `keep_validated`: the same data again is a plain hit
     return variant, encoded
 
 
@@ -227,3 +237,59 @@ class LazyOrigins:
 
     def in_text(self, path, offset: int):
         return self._real().in_text(path, offset)
+
+
+def _table_key() -> str:
+    return diskcache.digest(TABLE_KIND, diskcache.code_fingerprint())
+
+
+def keep_table() -> None:
+    """Keep the models' constraint table (`rules.leafedit.table_of_models`) for `edited`,
+    unless kept already; call it only where pydantic and the models are loaded."""
+    if not diskcache.enabled() or diskcache.read(TABLE_KIND, _table_key()) is not None:
+        return
+    from sorry_rules.rules.leafedit import table_of_models  # lazy: the models, loaded by the caller
+
+    diskcache.write(TABLE_KIND, _table_key(), table_of_models())
+
+
+def edited(spec, rules, data, plain: bool = False) -> tuple | None:
+    """(variant, its encoding) that validating merged rule data `data` of `spec` with `rules`
+    gives, decided from the variant stored for the same names before (whatever files it came
+    from) when `data` differs from that variant's data in plain values only
+    (`rules.leafedit.edited`), else None; with `plain`, its models as `rules.plain.PlainModel`s."""
+    if not diskcache.enabled():
+        return None
+    return edited_from(diskcache.read(KIND, _key(spec, rules)), data, plain)
+
+
+def edited_from(previous, data, plain: bool = False) -> tuple | None:
+    """As `edited`, from `previous`: {"data": encoded data, "variant": the encoding of the
+    variant validating it gave} (as `keep_previous` makes, or an entry of `store`)."""
+    if not diskcache.enabled():
+        return None
+    from sorry_rules.rules.leafedit import edited as decide  # lazy: only when the data changed
+
+    table = diskcache.read(TABLE_KIND, _table_key())
+    try:
+        encoded = decide(table, previous["variant"], decode(previous["data"], {}), data)
+        if encoded is None:
+            return None
+        variant = decode(encoded, None if plain else _models())
+        if type(variant).__name__ != "Variant":
+            return None
+    except (KeyError, ValueError, TypeError, AttributeError):
+        return None
+    key = diskcache.data_key(DATA_KIND, data)
+    if key is not None:
+        diskcache.write(DATA_KIND, key, {"variant": encoded})  # as `keep_validated`: the same data again is a plain hit
+    return variant, encoded
+
+
+def previous_entry(data, encoded) -> dict | None:
+    """What `edited_from` takes: merged rule data `data` and the encoding of the variant it
+    validated to; None when `data` cannot be kept."""
+    try:
+        return {"data": encode(data), "variant": encoded}
+    except TypeError:
+        return None

@@ -253,7 +253,9 @@ def load_variant(spec: str | Path, rules: tuple[str | Path, ...] | list = (), la
     Without layers, a variant whose files are unchanged since it was last validated comes
     from the cache (`rules.loadcache`: equal models, the source map read again on first use),
     and so does one whose files changed but merge to data validated before (an edited
-    comment, a reformatted file: `loadcache.validated`). With `plain`, a variant from the
+    comment, a reformatted file: `loadcache.validated`), or differs from the data of the
+    variant cached for the same names in plain values only (a number, a word, a DSL text:
+    `loadcache.edited`, decided without pydantic). With `plain`, a variant from the
     cache has its models as plain values (`rules.plain`: for the compiler, which only reads
     them; neither pydantic nor the models are imported then)."""
     rules = tuple(rules)
@@ -265,7 +267,7 @@ def load_variant(spec: str | Path, rules: tuple[str | Path, ...] | list = (), la
     if any(p.severity == "error" for p in merged.problems):
         raise RuleFileError(merged.problems)
     assert merged.data is not None
-    found = None if layers else loadcache.validated(merged.data, plain)
+    found = None if layers else loadcache.validated(merged.data, plain) or loadcache.edited(spec, rules, merged.data, plain)
     if found is not None:
         variant, encoded = found
     else:
@@ -279,6 +281,8 @@ def load_variant(spec: str | Path, rules: tuple[str | Path, ...] | list = (), la
         except ValidationError as error:
             raise RuleFileError(schema_problems(merged.data, merged.origins, error)) from None
         encoded = None if layers else loadcache.keep_validated(merged.data, variant)
+        if not layers:
+            loadcache.keep_table()
     loaded = LoadedVariant(variant, merged.origins, merged.files, merged.data, content_hash(merged.data))
     if not layers:
         loadcache.store(spec, rules, loaded, merged.inputs, merged.lookups, encoded)

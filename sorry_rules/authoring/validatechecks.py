@@ -1,0 +1,139 @@
+"""The checks of `sorry-play validate` after the schema: cross-field checks, every DSL text,
+warnings and the whole-game analyses of one validated variant (`authoring.validate` stages 3
+and 4).
+
+Contract: `variant_problems(v, origins, root, analyse, trees)` returns every problem of
+variant `v`, located through `origins`; `v` is a validated `rules.model.Variant`, or the same
+values as `rules.plain.PlainModel`s (what `rules.loadcache.edited` gives: the checks only read
+fields, and give the same problems for both; tests/test_validatecache.py compares them on every
+bundled and test rule file). For plain values whose cross-field checks fail it returns None:
+the DSL texts are then checked against the parts `safe_context` validates with the models, so
+the caller checks the file with the models instead. Nothing here imports pydantic, but
+`safe_context` (a variant whose cross-field checks failed).
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from sorry_rules.authoring.analysis import analyse as run_analyses
+from sorry_rules.base.errors import Problem, ProblemCollector, RuleFileError
+from sorry_rules.base.limits import MAX_PAWNS, MAX_SAFETY, MAX_SIDE
+from sorry_rules.compiler import astcache
+from sorry_rules.compiler.build import Context, compile_text, dsl_texts
+from sorry_rules.compiler.checks import check_variant
+from sorry_rules.compiler.geometry import check_geometry
+from sorry_rules.compiler.gridbuild import compile_grid
+from sorry_rules.compiler.marking import check_marks, mark_warnings
+from sorry_rules.compiler.ranges import condition_warnings, variant_bounds
+from sorry_rules.compiler.turns import check_turn_policy
+from sorry_rules.compiler.vocab import check_vocab, counter_warnings
+from sorry_rules.rules.plain import PlainModel
+
+
+def variant_problems(v, origins, root: str, analyse: bool, trees: tuple | None = None) -> list[Problem] | None:
+    """Every problem of validated variant `v`; `trees`: (files, content hash) of its merged
+    data, to take the DSL trees of texts parsed before from `compiler.astcache` and keep them.
+    None for plain values (`rules.plain`) whose cross-field checks fail (module docstring)."""
+
+    out = ProblemCollector(origins)
+    check_variant(v, out)
+    check_vocab(v, out)
+    check_geometry(v, out)
+    check_marks(v, out)
+    check_turn_policy(v, out)
+    checked = not out.errors
+    if not checked and isinstance(v, PlainModel):
+        return None
+    if v.board.kind == "grid":
+        if checked:
+            try:
+                compile_grid(v, out)
+            except RuleFileError:
+                pass  # its problems are in `out`
+        return out.problems
+    ctx = Context(v) if checked else safe_context(v.colours, v.teams, v.board, v.rules, v.pawns, v.marks)
+    asts = {}
+    parsed = {}
+    texts = dsl_texts(v)
+    known = astcache.preload(*trees) if trees is not None else True
+    for path, text, kind in texts:
+        ast, program = compile_text(ctx.programs, out, path, text, kind)
+        parsed[path] = ast
+        if program is not None:
+            asts[path] = ast
+    if not known:
+        astcache.store(*trees, texts, parsed)
+    counter_warnings(v, asts, out)
+    condition_warnings(v, asts, variant_bounds(v, asts), len(v.colours), out)
+    mark_warnings(v, ctx.programs.marks_placed, ctx.programs.marks_read, out)
+    if analyse and checked:  # cards that failed to compile are skipped by the analyses
+        def report(path, code, message, severity="error", offset=None, also=()):
+            mark = origins.in_text(path, offset) if offset is not None else prefer_root(origins, (path, *also), root)
+            out.add_at(mark, code, message, severity)
+
+        run_analyses(v, asts, ctx, report)
+    return out.problems
+
+
+def prefer_root(origins, paths, root: str):
+    """Where to report a problem about the fields at `paths` (most relevant first): the
+    first of them, or of the keys under them, that the validated file itself wrote (so an
+    overlay's problem shows in the overlay); else the key of the first path."""
+    for path in paths:
+        mark = origins.key_mark(path)
+        if mark.file == root:
+            return mark
+        inside = [smap.key_mark(sub) or smap.locate(sub) for sub, smap in origins.maps.items()
+                  if sub[: len(path)] == path and len(sub) > len(path) and smap.file == root]
+        if inside:
+            return min(inside, key=lambda m: (m.line, m.col))
+    return origins.key_mark(paths[0])
+
+
+# ---- DSL texts when the schema failed ----------------------------------------------------
+def safe_context(colours, teams, board, rules, pawns=None, marks=None):
+    """A compiler context from whatever parts of a variant are usable, for checking DSL
+    names and types. Unusable parts fall back to the largest board (so step limits, which
+    depend on the board, are not reported against a board the file does not have)."""
+
+    from sorry_rules.rules.model import Board, Rules  # lazy: pydantic and the models only for a file that failed a check
+    from sorry_rules.rules.vocab import MarkKind
+
+    names = []
+    for name in colours if isinstance(colours, (list, tuple)) else []:
+        if isinstance(name, str) and name not in names:
+            names.append(name)
+    if not names:
+        names = ["colour"]
+    groups, placed = [], set()
+    for team in teams if isinstance(teams, (list, tuple)) else []:
+        if isinstance(team, (list, tuple)):
+            members = [n for n in team if isinstance(n, str) and n in names and n not in placed]
+            placed.update(members)
+            if members:
+                groups.append(members)
+    if not isinstance(board, Board):
+        try:
+            board = Board.model_validate(board)
+        except Exception:  # noqa: BLE001 - any invalid board means: use the fallback
+            board = None
+    if board is None or board.start_exit >= board.side_length or board.safety_entry >= board.side_length:
+        board = Board(side_length=MAX_SIDE, start_exit=0, safety_entry=MAX_SIDE - 1, safety_length=MAX_SAFETY)
+    slides, triangles = [], set()
+    for slide in board.slides:
+        fits = slide.from_ < board.side_length and slide.from_ < slide.to < slide.from_ + board.side_length
+        if fits and slide.from_ not in triangles:
+            triangles.add(slide.from_)
+            slides.append(slide)
+    board = SimpleNamespace(side_length=board.side_length, start_exit=board.start_exit, safety_entry=board.safety_entry,
+                            safety_length=board.safety_length, slides=slides)
+    if not isinstance(rules, Rules):
+        try:
+            rules = Rules.model_validate(rules if rules is not None else {})
+        except Exception:  # noqa: BLE001
+            rules = Rules()
+    if not (isinstance(pawns, int) and not isinstance(pawns, bool) and 1 <= pawns <= MAX_PAWNS):
+        pawns = 1  # unusable: the cost estimates then assume the fewest pawns
+    kinds = {name: MarkKind() for name in marks if isinstance(name, str)} if isinstance(marks, dict) else {}
+    return Context(SimpleNamespace(colours=names, teams=groups or None, board=board, rules=rules, pawns=pawns, marks=kinds))
