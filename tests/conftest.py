@@ -16,6 +16,9 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+from pathlib import Path
+
+import pytest
 
 from sorry_rules.base.resources import CACHE_ENV
 
@@ -48,3 +51,13 @@ def pytest_unconfigure(config):
     if _CACHE is not None:
         os.environ.pop(CACHE_ENV, None)
         shutil.rmtree(_CACHE, ignore_errors=True)
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch) -> Path:
+    """A cache folder of this test alone (`tmp_path/cache`, not made yet), the working folder
+    `tmp_path`."""
+    folder = tmp_path / "cache"
+    monkeypatch.setenv(CACHE_ENV, str(folder))
+    monkeypatch.chdir(tmp_path)
+    return folder

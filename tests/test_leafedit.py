@@ -8,34 +8,20 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
-from pathlib import Path
 
 import pytest
 from pydantic import ValidationError
 
 from sorry_rules.base.errors import RuleFileError
-from sorry_rules.base.resources import CACHE_ENV, variants_dir
+from sorry_rules.base.resources import variants_dir
 from sorry_rules.rules import leafedit, loadcache, model
 from sorry_rules.rules.loader import bundled_names, load_variant
 
 from .freshprocess import run_python
+from .uncached import load_uncached
 
 BASE = (variants_dir() / "standard.yaml").read_text(encoding="utf-8")
 TABLE = leafedit.table_of_models()
-
-
-@pytest.fixture
-def cache(tmp_path, monkeypatch) -> Path:
-    folder = tmp_path / "cache"
-    monkeypatch.setenv(CACHE_ENV, str(folder))
-    monkeypatch.chdir(tmp_path)
-    return folder
-
-
-def _fresh(spec, rules=()):
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv(CACHE_ENV, "off")
-        return load_variant(spec, rules)
 
 
 def _decided(data, new):
@@ -92,7 +78,7 @@ CASES = [name for name in bundled_names()]
 
 @pytest.mark.parametrize("spec", CASES)
 def test_every_answer_is_what_pydantic_gives(spec):
-    data = _fresh(spec).data
+    data = load_uncached(spec).data
     answered = 0
     for label, new in _edits(data):
         decided = _decided(data, new)
@@ -108,7 +94,7 @@ def test_every_answer_is_what_pydantic_gives(spec):
 
 
 def test_what_it_leaves_to_pydantic():
-    data = _fresh("standard").data
+    data = load_uncached("standard").data
     same = copy.deepcopy(data)
     assert _decided(data, same) == loadcache.encode(model.Variant.model_validate(data))  # nothing changed
     for change in (lambda d: d.update(pawns="4"),               # a type
@@ -155,9 +141,9 @@ def test_models_that_are_not_plainly_strict_are_guarded():
 def test_models_with_validators_are_guarded():
     assert "sorry_rules.rules.vocab.MoveFilter" in TABLE["guarded"]
     assert "sorry_rules.rules.model.Variant" not in TABLE["guarded"]
-    overlays = [n for n in bundled_names() if "filters" in _fresh(n).data]
+    overlays = [n for n in bundled_names() if "filters" in load_uncached(n).data]
     assert overlays
-    data = _fresh(overlays[0]).data
+    data = load_uncached(overlays[0]).data
     name = next(iter(data["filters"]))
     field = "must" if "must" in data["filters"][name] else "prefer"
     new = copy.deepcopy(data)
@@ -174,7 +160,7 @@ def test_an_edit_is_loaded_without_pydantic_and_equals_validation(cache, tmp_pat
                               BASE.replace("forward 3 ", "forward 4 "))):
         assert text != BASE
         path.write_text(text, encoding="utf-8")
-        fresh = _fresh(str(path))
+        fresh = load_uncached(str(path))
         with monkeypatch.context() as patch:
             patch.setattr(model.Variant, "model_validate", _refuse)
             edited = load_variant(str(path))
@@ -184,7 +170,7 @@ def test_an_edit_is_loaded_without_pydantic_and_equals_validation(cache, tmp_pat
     with pytest.raises(RuleFileError) as caught:
         load_variant(str(path))
     with pytest.raises(RuleFileError) as expected:
-        _fresh(str(path))
+        load_uncached(str(path))
     assert caught.value.problems == expected.value.problems
 
 

@@ -12,13 +12,14 @@ import pytest
 
 from sorry_rules.base import diskcache
 from sorry_rules.base.errors import RuleFileError
-from sorry_rules.base.resources import CACHE_ENV, variants_dir
+from sorry_rules.base.resources import variants_dir
 from sorry_rules.compiler.build import compile_variant
 from sorry_rules.rules import loadcache, loader
 from sorry_rules.rules.loader import bundled_names, load_variant
 from sorry_rules.rules.yamlsafe import load_yaml
 
 from .freshprocess import run_python
+from .uncached import load_uncached
 
 TESTS = Path(__file__).parent
 BASE = (variants_dir() / "standard.yaml").read_text(encoding="utf-8")
@@ -26,21 +27,6 @@ OVERLAYS = [name for name in bundled_names() if name.startswith(("house/", "opti
 CASES = ([(name, ()) for name in bundled_names() if name not in OVERLAYS]
          + [("standard", (name,)) for name in OVERLAYS]
          + [(str(path), ()) for path in sorted((TESTS / "rules").glob("*.yaml"))])
-
-
-@pytest.fixture
-def cache(tmp_path, monkeypatch) -> Path:
-    folder = tmp_path / "cache"
-    monkeypatch.setenv(CACHE_ENV, str(folder))
-    monkeypatch.chdir(tmp_path)
-    return folder
-
-
-def _fresh(spec, rules=()):
-    """The variant loaded with no cache at all (read, merged and validated)."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv(CACHE_ENV, "off")
-        return load_variant(spec, rules)
 
 
 def _no_reading(monkeypatch) -> None:
@@ -51,7 +37,7 @@ def _no_reading(monkeypatch) -> None:
 
 @pytest.mark.parametrize("spec,rules", CASES, ids=[f"{s}+{'+'.join(r)}" for s, r in CASES])
 def test_a_hit_is_the_variant_validation_gives(cache, monkeypatch, spec, rules):
-    fresh = _fresh(spec, rules)
+    fresh = load_uncached(spec, rules)
     first = load_variant(spec, rules)
     assert first.variant == fresh.variant
     _no_reading(monkeypatch)
@@ -70,7 +56,7 @@ def test_the_source_map_of_a_hit_is_read_on_first_use(cache, tmp_path):
     path.write_text(BASE.replace("colours: [red, blue, yellow, green]",
                                  "colours: [red, blue, yellow, green]\nteams: [[red, yellow], [red, blue]]"), encoding="utf-8")
     with pytest.raises(RuleFileError) as cold:
-        compile_variant(_fresh(str(path)))
+        compile_variant(load_uncached(str(path)))
     load_variant(str(path))
     hit = load_variant(str(path))
     assert isinstance(hit.origins, loadcache.LazyOrigins)
@@ -112,7 +98,7 @@ def test_an_extends_name_that_now_finds_another_file_is_validated_again(cache, t
 
 def test_a_damaged_or_foreign_entry_is_ignored_and_rewritten(cache, tmp_path, monkeypatch):
     _, overlay = _pair(tmp_path)
-    expected = _fresh(str(overlay))
+    expected = load_uncached(str(overlay))
     load_variant(str(overlay))
     [entry] = sorted(cache.glob(f"{loadcache.KIND}-*.json"))
     stored = json.loads(entry.read_text(encoding="utf-8"))
@@ -163,7 +149,7 @@ def test_every_bundled_dsl_tree_is_kept_exactly():
 
     count = 0
     for spec, rules in CASES:
-        variant = _fresh(spec, rules).variant
+        variant = load_uncached(spec, rules).variant
         if variant.board.kind == "grid":
             continue
         for _, text, kind in dsl_texts(variant):
@@ -219,7 +205,7 @@ def test_rule_file_text_stays_data(cache, tmp_path):
     text = BASE.replace("name: standard", f"name: '{hostile}'", 1)
     text = text.replace("description: Standard Sorry!", "description: __import__(\"os\") Standard Sorry!", 1)
     path.write_text(text, encoding="utf-8")
-    fresh = _fresh(str(path))
+    fresh = load_uncached(str(path))
     load_variant(str(path))
     hit = load_variant(str(path))
     assert hit.variant == fresh.variant and hit.data == fresh.data
@@ -362,7 +348,7 @@ def test_files_that_merge_to_data_validated_before_are_not_validated_again(cache
     again; the variant is the validated one, its problems located in the edited file."""
     path = tmp_path / "mine.yaml"
     path.write_text(BASE, encoding="utf-8")
-    fresh = _fresh(str(path))
+    fresh = load_uncached(str(path))
     load_variant(str(path))
     assert len(sorted(cache.glob(f"{loadcache.DATA_KIND}-*.json"))) == 1
     _no_validation(monkeypatch)
@@ -399,7 +385,7 @@ def test_the_order_of_the_data_is_part_of_it(cache, tmp_path, monkeypatch):
 def test_a_damaged_data_entry_is_validated_again(cache, tmp_path, monkeypatch):
     path = tmp_path / "mine.yaml"
     path.write_text(BASE, encoding="utf-8")
-    expected = _fresh(str(path)).variant
+    expected = load_uncached(str(path)).variant
     load_variant(str(path))
     [entry] = sorted(cache.glob(f"{loadcache.DATA_KIND}-*.json"))
     stored = json.loads(entry.read_text(encoding="utf-8"))

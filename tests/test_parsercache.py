@@ -28,12 +28,6 @@ def no_bundled_tables(request, monkeypatch):
         monkeypatch.setattr(parsercache, "BUNDLED", "no-such-tables.json")
 
 
-@pytest.fixture
-def cache(tmp_path, monkeypatch):
-    monkeypatch.setenv(CACHE_ENV, str(tmp_path / "cache"))
-    return tmp_path / "cache"
-
-
 def _entries(folder):
     return sorted(folder.glob("dsl-parser-*.json")) if folder.exists() else []
 

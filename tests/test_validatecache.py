@@ -17,14 +17,6 @@ TESTS = Path(__file__).parent
 BASE = (variants_dir() / "standard.yaml").read_text(encoding="utf-8")
 
 
-@pytest.fixture
-def cache(tmp_path, monkeypatch) -> Path:
-    folder = tmp_path / "cache"
-    monkeypatch.setenv(CACHE_ENV, str(folder))
-    monkeypatch.chdir(tmp_path)
-    return folder
-
-
 def _no_checks(monkeypatch) -> None:
     """From now on a file that is checked afresh fails the test (every result must be a hit)."""
     def refuse(path, *more):

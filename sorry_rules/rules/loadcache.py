@@ -185,15 +185,9 @@ def validated(data, plain: bool = False) -> tuple | None:
     entry = diskcache.read(DATA_KIND, key) if key is not None else None
     try:
         encoded = entry["variant"]
-        variant = decode(encoded, None if plain else _models())
-        if type(variant).__name__ != "Variant":
-            return None
-    except (KeyError, ValueError, TypeError, AttributeError):
+    except (KeyError, TypeError):
         return None
-    key = diskcache.data_key(DATA_KIND, data)
-    if key is not None:
-        diskcache.write(DATA_KIND, key, {"variant": encoded})  # as `keep_validated`: the same data again is a plain hit
-    return variant, encoded
+    return _kept(data, encoded, plain)
 
 
 def keep_validated(data, variant):
@@ -273,8 +267,16 @@ def edited_from(previous, data, plain: bool = False) -> tuple | None:
     table = diskcache.read(TABLE_KIND, _table_key())
     try:
         encoded = decide(table, previous["variant"], decode(previous["data"], {}), data)
-        if encoded is None:
-            return None
+    except (KeyError, ValueError, TypeError, AttributeError):
+        return None
+    return None if encoded is None else _kept(data, encoded, plain)
+
+
+def _kept(data, encoded, plain: bool) -> tuple | None:
+    """(variant, `encoded`) when `encoded` decodes to a variant (with `plain`, of
+    `rules.plain.PlainModel`s), kept under `data`'s key as `keep_validated` keeps it (the same
+    data again is a plain hit); None when it does not decode."""
+    try:
         variant = decode(encoded, None if plain else _models())
         if type(variant).__name__ != "Variant":
             return None
@@ -282,7 +284,7 @@ def edited_from(previous, data, plain: bool = False) -> tuple | None:
         return None
     key = diskcache.data_key(DATA_KIND, data)
     if key is not None:
-        diskcache.write(DATA_KIND, key, {"variant": encoded})  # as `keep_validated`: the same data again is a plain hit
+        diskcache.write(DATA_KIND, key, {"variant": encoded})
     return variant, encoded
 
 
