@@ -135,30 +135,47 @@ def _path(kind: str, key: str) -> Path | None:
 def read(kind: str, key: str):
     """The payload stored for (`kind`, `key`), or None (no cache, none, damaged, another key)."""
     path = _path(kind, key)
-    if path is None:
-        return None
+    return None if path is None else read_entry(path, key)
+
+
+def write(kind: str, key: str, payload) -> None:
+    """Store `payload` (plain JSON data) for (`kind`, `key`); quietly nothing when it cannot."""
+    path = _path(kind, key)
+    if path is not None:
+        write_entry(path, key, payload, kind)
+
+
+def read_entry(path, key: str, object_hook=None):
+    """The payload of the entry file `path` (JSON data, its objects passed to `object_hook`
+    when given), or None when the file cannot be read, is not an entry or is another key's,
+    or its payload does not match its checksum (see the contract)."""
     try:
-        with open(path, encoding="utf-8") as file:
+        with open(path, encoding="utf-8", errors="surrogatepass") as file:
             entry = json.load(file)
         if not isinstance(entry, dict) or entry.get("key") != key or not isinstance(entry.get("payload"), str):
             return None
         payload = entry["payload"]
         if hashlib.sha256(payload.encode("utf-8", "surrogatepass")).hexdigest() != entry.get("checksum"):
             return None
-        return json.loads(payload)
+        return json.loads(payload, object_hook=object_hook)
     except (OSError, ValueError, TypeError, KeyError, AttributeError, RecursionError):
         return None
 
 
-def write(kind: str, key: str, payload) -> None:
-    """Store `payload` (plain JSON data) for (`kind`, `key`); quietly nothing when it cannot."""
-    path = _path(kind, key)
-    if path is None:
-        return
+def entry_text(key: str, payload) -> str:
+    """The text of an entry holding `payload` (plain JSON data) for `key`: the key, the
+    payload's JSON text and its SHA-256 checksum. TypeError or ValueError for a payload JSON
+    cannot hold."""
+    text = json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
+    checksum = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    return json.dumps({"key": key, "checksum": checksum, "payload": text}, ensure_ascii=False)
+
+
+def write_entry(path: Path, key: str, payload, kind: str) -> None:
+    """Store `payload` for `key` in the entry file `path` (a temporary file named after
+    `kind`, renamed into place); quietly nothing when it cannot."""
     try:
-        text = json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
-        checksum = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
-        entry = json.dumps({"key": key, "checksum": checksum, "payload": text}, ensure_ascii=False)
+        entry = entry_text(key, payload)
         os.makedirs(path.parent, exist_ok=True)
         handle, temporary = _new_file(path.parent, kind)
         try:

@@ -28,16 +28,14 @@ answer as before.
 from __future__ import annotations
 
 import hashlib
-import json
-import os
 import sys
-import tempfile
 
 from lark import Lark, __version__ as lark_version
 from lark.grammar import Rule
 from lark.lexer import TerminalDef
 
 from sorry_rules import __version__
+from sorry_rules.base.diskcache import entry_text, read_entry, write_entry
 from sorry_rules.base.resources import cache_dir, data_dir
 
 #: The file of the bundled tables, in the grammar folder.
@@ -55,15 +53,10 @@ def bundled_key(grammar: str, options: dict) -> str:
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()
 
 
-def _entry_text(key: str, data: dict) -> str:
-    payload = json.dumps(_encode(data), separators=(",", ":"))
-    return json.dumps({"key": key, "checksum": hashlib.sha256(payload.encode()).hexdigest(), "payload": payload})
-
-
 def bundle(grammar: str, **options) -> str:
     """The text of the bundled tables' file for `Lark(grammar, **options)`."""
     serialized, memo = Lark(grammar, **options).memo_serialize([TerminalDef, Rule])
-    return _entry_text(bundled_key(grammar, options), {"data": serialized, "memo": memo})
+    return entry_text(bundled_key(grammar, options), _encode({"data": serialized, "memo": memo}))
 
 
 def _loaded(path, key: str) -> Lark | None:
@@ -99,34 +92,8 @@ def _decode_object(obj: dict):
 
 def _read(path, key: str):
     """The parser data stored at `path` for `key`, or None (missing, damaged or another key)."""
-    try:
-        with open(path, encoding="utf-8") as file:
-            entry = json.load(file)
-        if not isinstance(entry, dict) or entry.get("key") != key or not isinstance(entry.get("payload"), str):
-            return None
-        payload = entry["payload"]
-        if hashlib.sha256(payload.encode()).hexdigest() != entry.get("checksum"):
-            return None
-        data = json.loads(payload, object_hook=_decode_object)
-        return data if isinstance(data, dict) and set(data) == {"data", "memo"} else None
-    except (OSError, ValueError, TypeError, KeyError, AttributeError):
-        return None
-
-
-def _write(folder, path, key: str, data: dict) -> None:
-    try:
-        entry = _entry_text(key, data)
-        os.makedirs(folder, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(prefix=".dsl-parser-", dir=folder)
-        try:
-            with os.fdopen(handle, "w", encoding="utf-8") as file:
-                file.write(entry)
-            os.replace(temporary, path)
-        except BaseException:
-            os.unlink(temporary)
-            raise
-    except (OSError, TypeError, ValueError):
-        pass   # no cache this time: the parser was built anyway
+    data = read_entry(path, key, _decode_object)
+    return data if isinstance(data, dict) and set(data) == {"data", "memo"} else None
 
 
 def cached_parser(grammar: str, **options) -> Lark:
@@ -145,5 +112,9 @@ def cached_parser(grammar: str, **options) -> Lark:
         return parser
     parser = Lark(grammar, **options)
     serialized, memo = parser.memo_serialize([TerminalDef, Rule])
-    _write(folder, path, key, {"data": serialized, "memo": memo})
+    try:
+        payload = _encode({"data": serialized, "memo": memo})
+    except TypeError:
+        return parser  # lark gave what the cache cannot hold: no cache this time
+    write_entry(path, key, payload, "dsl-parser")
     return parser
