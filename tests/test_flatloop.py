@@ -262,7 +262,7 @@ def test_a_tally_with_plain_move_counts_what_the_full_reports_count():
     """`plain_move(seat)` replaces the report of a one-pawn move with no bump and no slide,
     `forfeit(seat)` that of a card with no move: simulate's turn counter ends with the same
     counts either way, on the same games."""
-    from sorry_rules.simulation.simulate import _GameCounter as GameCounter
+    from sorry_rules.simulation.simulate import GameCounter
 
     class FullReports(GameCounter):
         plain_move = forfeit = None  # the flat loop then reports every move as a Turn

@@ -24,7 +24,8 @@ candidates kept, in the same order, as `moverules.filter_moves` keeps of their `
 It applies (`applies`) where `fastloop` does, the game has the flat flavour, and there is
 either no `on_turn` or one that reads the turns only (its attribute `needs_state` is False,
 as `simulation`'s counters): that one gets each `runner.Turn` (the `Move` built for the
-chosen candidate only) and None for the state.
+chosen candidate only) and None for the state, or, when it is a tally (`players.tally`), the
+plays' kinds and events with no `Move` built.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from sorry_rules.engine.mechanics import DRAW_AGAIN
 from sorry_rules.engine.moverules import run_consequences
 from sorry_rules.engine.rng import below_at, shuffled
 from sorry_rules.players import fastloop
+from sorry_rules.players.tally import candidate_play, is_tally
 
 _PLAIN = frozenset({"board:track", "turn:draw", "after", "counters", "filters", "geometry"})
 
@@ -114,9 +116,20 @@ def home_winner(game, seats, seat: int, P, home, counters, known: dict):
 
 
 def _reporter(flat, on_turn, turn_type):
-    """`report(plies, seat, card, candidates, choice, flags, P)`: tells `on_turn` the move
-    about to be played from the flat position P, as `runner.Turn` with no state (None)."""
-    def report(plies, seat, card, candidates, choice, flags, P):
+    """`report(plies, seat, card, candidates, choice, flags, P, occ)`: tells `on_turn` the move
+    about to be played from the flat position (P, occ): to a tally (`players.tally`) its kind
+    and events, else as `runner.Turn` with no state (None)."""
+    if is_tally(on_turn):
+        played, forfeit = on_turn.played, on_turn.forfeit
+
+        def tell(plies, seat, card, candidates, choice, flags, P, occ):
+            if candidates:
+                played(seat, *candidate_play(flat, candidates[choice], occ))
+            else:
+                forfeit(seat)
+        return tell
+
+    def report(plies, seat, card, candidates, choice, flags, P, occ):
         placement = freeze(P)
         if candidates:
             move = flat.move(candidates[choice], placement, card)
@@ -140,8 +153,8 @@ def play_flat(game, state, players, max_plies: int, record, on_turn=None, turn_t
     (one whose `needs_state` is False) gets each turn as a `turn_type` and None for the state;
     an `on_turn` with a method `plain_move(seat)` gets that call instead for a move of one
     pawn that neither bumps nor slides, and one with a method `forfeit(seat)` that call for a
-    card with no move (no `Move` is built for either: a tally that counts turns, bumps, slides
-    and forfeits needs only the seat there)."""
+    card with no move (no `Move` is built for either); a tally (`players.tally`) gets every
+    other play's kind and events, and no `Move` is built at all."""
     seats, turn, plies, rng, bonus, counters = state.seats, state.turn, state.plies, state.rng, state.bonus, state.counters
     pile, discard = list(state.pile), list(state.discard)
     _, flat, _, by_colour = _per_game(game)
@@ -177,7 +190,7 @@ def play_flat(game, state, players, max_plies: int, record, on_turn=None, turn_t
             elif forfeit is not None and not options:
                 forfeit(turn)
             else:
-                report(plies, turn, card, candidates, choice, flags, P)
+                report(plies, turn, card, candidates, choice, flags, P, occ)
         if options:
             candidate = candidates[choice]
             again = candidate[1]

@@ -22,7 +22,8 @@ does, so it is judged then (and at the first play), its verdict kept per (seats,
 counts) across games (`Layout.judged`), else after every play. The random players'
 numbers are drawn ahead in batches, side by side, for the seats expected in turn (`Draws`,
 `rng.first_draws`) until the game's first exchange. `GridState`s are built only for
-`on_turn` and at the end.
+`on_turn` and at the end; a tally (`players.tally`) is told each play's kind and events, with
+no placement nor `GridState` built.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from sorry_rules.engine.gridgame import EXCHANGE, PASS, GridState
 from sorry_rules.engine.gridmechanics import PLACE, REMOVE, SHAPE_CELLS, SHAPE_EMPTY, GridView
 from sorry_rules.engine.rng import below_at, first_draws, shuffled
 from sorry_rules.players.protocol import RandomPlayer
+from sorry_rules.players.tally import is_tally
 
 
 def applies(game, state, players) -> bool:
@@ -305,6 +307,7 @@ def play_random(game, state, players, on_turn, max_plies: int, record, turn_type
     judge = True  # the first play is judged whatever changed
     winner, over = None, False
     choices = record.choices if record is not None else None
+    tell = _teller(on_turn, turn_type)
     ahead = Draws(bases, n)
     drawn_from, draws = plies, ()  # the players' draws for the plies ahead (`Draws`)
     while winner is None and plies < max_plies and not over:
@@ -364,11 +367,27 @@ def play_random(game, state, players, on_turn, max_plies: int, record, turn_type
             if exchanged:  # the same seat plays again: the draws ahead were for the next seats
                 draws = ()
         plies += 1
-        if on_turn is not None:
-            move = move._replace(placement=chips.placement())  # no exchange nor pass changes the chips
-            on_turn(turn_type(plies, seat, move.card, move, choice, options),
-                    _state(chips, seats, turn, table, winner, plies, exchanged, passes, over))
+        if tell is not None:
+            tell(move, seat, choice, options, (chips, seats, turn, table, winner, plies, exchanged, passes, over))
     return _state(chips, seats, turn, table, winner, plies, exchanged, passes, over)
+
+
+def _teller(on_turn, turn_type):
+    """`tell(move, seat, choice, options, after)`: gives `on_turn` the ply just played (its
+    `Move` without placement; `after`: `_state`'s arguments after it) as `runner.Turn` and
+    `GridState`, or tells a tally (`players.tally`) its kind and events alone; None when
+    there is no `on_turn`."""
+    if on_turn is None:
+        return None
+    if is_tally(on_turn):
+        played = on_turn.played
+        return lambda move, seat, choice, options, after: played(seat, move.kind, move.events)
+
+    def tell(move, seat: int, choice: int, options: int, after: tuple) -> None:
+        chips = after[0]
+        move = move._replace(placement=chips.placement())  # no exchange nor pass changes the chips
+        on_turn(turn_type(after[5], seat, move.card, move, choice, options), _state(*after))
+    return tell
 
 
 TOP = 1 << 64

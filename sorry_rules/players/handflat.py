@@ -5,7 +5,8 @@
 (and `runner.play_game`) plays when every player is a `RandomPlayer`, for the games
 `applies` accepts: the flat flavour (`FastMoves.flat`, `engine.flatstate`), no filters (they
 judge `Move`s), no consequences (`after:`: they read `Move`s) and no `on_turn` (it reads
-`Move`s and `State`s). The same cards are dealt, drawn and discarded (the pile and the
+`Move`s and `State`s) but a tally (`players.tally`: told each play's kind and events, no
+`Move` built). The same cards are dealt, drawn and discarded (the pile and the
 discards as lists changed in place, reshuffled by the same `rng.shuffled`), the same moves
 listed in the same order as `Game.legal_moves` lists them, the same choice made
 (`below_at(base, plies, n)`, asked only among two or more), the same winner checks, bonus
@@ -52,6 +53,7 @@ from sorry_rules.engine.rng import below_at, shuffled
 from sorry_rules.engine.turnpolicy import ACTION, REDRAW, action_moves
 from sorry_rules.players.fastloop import setup_wins
 from sorry_rules.players.flatloop import home_winner
+from sorry_rules.players.tally import candidate_teller, is_tally, play_teller
 
 DISCARD, FORFEIT = "discard", "forfeit"
 _CODE = itemgetter(2)  # a candidate's code
@@ -68,7 +70,8 @@ _REMEMBERED_MAX = 4096
 
 def applies(game, on_turn) -> bool:
     """Whether `play` plays a game `players.handloop` plays (see the module docstring)."""
-    return on_turn is None and game.fast_moves.flat is not None and not game.filters and not game.after
+    return ((on_turn is None or is_tally(on_turn)) and game.fast_moves.flat is not None and not game.filters
+            and not game.after)
 
 
 class Deck:
@@ -220,16 +223,16 @@ def _action_play(card, _placement, _events, draw_again, _kind, others, _label) -
     return card, others, draw_again, ACTION
 
 
-def play(game, state: State, players, max_plies: int, record) -> State:
+def play(game, state: State, players, max_plies: int, record, tally=None) -> State:
     """Play from `state` as `runner.play_game` would with these random `players` (call only
     when `handloop.applies` and `applies`); `record` (a `runner.GameRecord` or None) gets the
-    choices."""
+    choices; `tally` (a `players.tally` tally, or None) is told every play."""
     choices = record.choices if record is not None else []
     if state.hands is not None:
         loop = _play_hands
     else:
         loop = _play_pairs if game.take == 2 else _play_draws
-    return loop(game, state, [player.base for player in players], choices, max_plies)
+    return loop(game, state, [player.base for player in players], choices, max_plies, tally)
 
 
 def _final(state: State, P, hands, deck: Deck, turn: int, winner, plies: int, bonus: int, redraws: int) -> State:
@@ -238,7 +241,7 @@ def _final(state: State, P, hands, deck: Deck, turn: int, winner, plies: int, bo
                  state.counters, bonus, state.marks, (), redraws)
 
 
-def _play_hands(game, state: State, bases: list, choices: list, max_plies: int) -> State:
+def _play_hands(game, state: State, bases: list, choices: list, max_plies: int, tally=None) -> State:
     """The loop for hand play: every distinct card of the hand listed, then the actions; a
     stuck hand redraws or discards. A candidate moving one pawn (code 0) is played inline."""
     flat, turns, deck = game.fast_moves.flat, _Turns(game, state), Deck(state)
@@ -249,6 +252,7 @@ def _play_hands(game, state: State, bases: list, choices: list, max_plies: int) 
     pile, discard, apply, count, action_cards = deck.pile, deck.discard, flat.apply, len(seats), turns.action_cards
     counts_redraws = turns.redraw is not None
     turn, plies, bonus, redraws, winner = state.turn, state.plies, state.bonus, state.redraws, None
+    tell, tell_play = candidate_teller(tally, flat), play_teller(tally)
     while winner is None and plies < max_plies:
         hand, functions = hands[turn], by_seat[turn]
         groups, total, passing, last = [], 0, False, None
@@ -272,6 +276,7 @@ def _play_hands(game, state: State, bases: list, choices: list, max_plies: int) 
         choices.append(choice)
         plies += 1
         if choice >= total:
+            tell_play(turn, extra[choice - total][3])
             again, redrew = _play_cards(extra[choice - total], hand, deck)
         else:
             left = choice  # the chosen candidate among the cards' lists
@@ -280,6 +285,7 @@ def _play_hands(game, state: State, bases: list, choices: list, max_plies: int) 
                     candidate = candidates[left]
                     break
                 left -= len(candidates)
+            tell(turn, candidate, occ)
             discard.append(card)
             hand.remove(card)
             drawn = pile.pop() if pile else deck.take()
@@ -356,7 +362,7 @@ def _chosen(functions: tuple, may_pass, cards: list, P, occ, base: int, plies: i
     return choice, total, None, None
 
 
-def _play_draws(game, state: State, bases: list, choices: list, max_plies: int) -> State:
+def _play_draws(game, state: State, bases: list, choices: list, max_plies: int, tally=None) -> State:
     """The loop for draw play with turn policies: `turn.take` cards drawn (the distinct ones
     listed together, in sorted order), a stuck turn redraws or forfeits."""
     flat, turns, deck = game.fast_moves.flat, _Turns(game, state), Deck(state)
@@ -366,6 +372,7 @@ def _play_draws(game, state: State, bases: list, choices: list, max_plies: int) 
     pile, discard, count, home, apply = deck.pile, deck.discard, len(seats), flat.home, flat.apply
     counts_redraws = turns.redraw is not None
     turn, plies, bonus, redraws, winner = state.turn, state.plies, state.bonus, state.redraws, None
+    tell, tell_play = candidate_teller(tally, flat), play_teller(tally)
     while winner is None and plies < max_plies:
         if len(pile) >= take:  # the cards in the order drawn, the top one first
             drawn = pile[-take:]
@@ -388,6 +395,7 @@ def _play_draws(game, state: State, bases: list, choices: list, max_plies: int) 
         plies += 1
         redrew = False
         if total:
+            tell(turn, candidate, occ)
             code = candidate[2]
             if code == 0:  # one pawn, no bump, no slide: the common case, inline
                 c, frm, to = candidate[3], candidate[4], candidate[5]
@@ -405,6 +413,7 @@ def _play_draws(game, state: State, bases: list, choices: list, max_plies: int) 
         else:
             card, _, again, kind = turns.stuck(drawn[:1], seats[turn], P, redraws, bool(flags & DRAW_AGAIN), False)[0]
             redrew = kind == REDRAW
+            tell_play(turn, kind)
         discard.append(card)
         if len(drawn) > 1:
             drawn.remove(card)
@@ -429,15 +438,18 @@ def _pair_declined(first: int, listed: list, second: int, rest: list, may_pass) 
     return kept.get(first, []), kept.get(second, []) if second != first else []
 
 
-def _stuck_pair(turns: _Turns, discard: list, first: int, second: int, P, redraws: int, bonus: int, turn: int) -> tuple:
+def _stuck_pair(turns: _Turns, discard: list, first: int, second: int, P, redraws: int, bonus: int, turn: int,
+                tell_play) -> tuple:
     """Two cards drawn together of which neither moves: the redraw of the first card (when the
-    turn policy allows it) or the forfeit, both cards discarded; (turn, bonus, redraws) after it."""
+    turn policy allows it) or the forfeit, both cards discarded; (turn, bonus, redraws) after it.
+    `tell_play` (`players.tally.play_teller`) is told the play."""
     discard.append(first)
     discard.append(second)
     if turns.redraw is None:  # no redraw policy: the forfeit (`_Turns.stuck`), which keeps no turn
-        again = kind = False
+        again, kind = False, FORFEIT
     else:
         _, _, again, kind = turns.stuck((first,), turns.seats[turn], P, redraws, False, False)[0]
+    tell_play(turn, kind)
     if again or bonus:  # the same seat (one bonus turn used), else the next
         if not again:
             bonus -= 1
@@ -445,7 +457,7 @@ def _stuck_pair(turns: _Turns, discard: list, first: int, second: int, P, redraw
     return (turn + 1) % len(turns.seats), bonus, 0
 
 
-def _play_pairs(game, state: State, bases: list, choices: list, max_plies: int) -> State:
+def _play_pairs(game, state: State, bases: list, choices: list, max_plies: int, tally=None) -> State:
     """`_play_draws` for `turn.take` 2, with the two cards drawn together listed inline: the
     top two cards popped (the pile refilled by `Deck.draw` when it holds fewer), the lower
     card's candidates first, a card drawn twice listed once, `_pair_declined` where a card
@@ -457,13 +469,14 @@ def _play_pairs(game, state: State, bases: list, choices: list, max_plies: int) 
     pile, discard, count, home, apply = deck.pile, deck.discard, len(seats), flat.home, flat.apply
     counts_redraws = turns.redraw is not None
     turn, plies, bonus, redraws, winner = state.turn, state.plies, state.bonus, state.redraws, None
+    tell, tell_play = candidate_teller(tally, flat), play_teller(tally)
     functions, base = by_seat[turn], bases[turn]
     record, throw = choices.append, discard.append
     while winner is None and plies < max_plies:
         if len(pile) < 2:
             if len(pile) + len(discard) < 2:  # one card or none left: the general loop from here
                 state = _final(state, P, None, deck, turn, None, plies, bonus, redraws)
-                return _play_draws(game, state, bases, choices, max_plies)
+                return _play_draws(game, state, bases, choices, max_plies, tally)
             pile.extend(reversed(deck.draw(2)))  # popped in the order drawn
         first = pile.pop()  # the cards in the order drawn, the top one first
         second = pile.pop()
@@ -481,7 +494,7 @@ def _play_pairs(game, state: State, bases: list, choices: list, max_plies: int) 
         record(choice)
         plies += 1
         if not total:
-            turn, bonus, redraws = _stuck_pair(turns, discard, first, second, P, redraws, bonus, turn)
+            turn, bonus, redraws = _stuck_pair(turns, discard, first, second, P, redraws, bonus, turn, tell_play)
             functions, base = by_seat[turn], bases[turn]
             continue
         if choice < shown:
@@ -492,6 +505,7 @@ def _play_pairs(game, state: State, bases: list, choices: list, max_plies: int) 
             candidate = rest[choice - shown]
             throw(hi)
             throw(lo)
+        tell(turn, candidate, occ)
         code = candidate[2]
         if code == 0:  # one pawn, no bump, no slide: the common case, inline
             c, frm, to = candidate[3], candidate[4], candidate[5]

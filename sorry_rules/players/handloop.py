@@ -303,7 +303,7 @@ def play_random(game, state, players, on_turn, max_plies: int, record, turn_type
     module docstring; call only when `applies`); `on_turn` gets `turn_type` (`runner.Turn`)
     records as there, `record` (a `runner.GameRecord` or None) gets the choices."""
     if handflat.applies(game, on_turn):
-        return handflat.play(game, state, players, max_plies, record)
+        return handflat.play(game, state, players, max_plies, record, on_turn)
     colours = tuple(range(game.layout.C))
     flat = game.fast_moves.flat is not None and not game.filters
     run = _FlatRun(game, state, colours, on_turn is not None) if flat else _Run(game, state, colours)

@@ -22,7 +22,8 @@ is judged after a pawn reached Home, its answer remembered per game and Home cou
 (`flatloop.home_winner`, as the flat loop does).
 
 It applies (`applies`) where `fastloop` does, the game has the flat flavour with marks, the
-state's marks keep to its modes (`engine.flatmarks.fits`) and there is no `on_turn`.
+state's marks keep to its modes (`engine.flatmarks.fits`) and there is no `on_turn` or
+one that is a tally (`players.tally`: it is told each play's kind and events, no `Move` built).
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from sorry_rules.engine.moverules import run_consequences
 from sorry_rules.engine.rng import below_at
 from sorry_rules.players import fastloop
 from sorry_rules.players.flatloop import home_winner, refill, winner_from
+from sorry_rules.players.tally import candidate_teller, is_tally, play_teller
 
 #: per game whose win condition reads Home counts only: `flatloop.home_winner`'s answers
 _HOME_WINS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -45,7 +47,7 @@ _HOME_WINS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 def applies(game, state, players, on_turn) -> bool:
     """Whether `play_marked` plays this game (see the module docstring)."""
-    if on_turn is not None or not fastloop.applies(game, state, players):
+    if (on_turn is not None and not is_tally(on_turn)) or not fastloop.applies(game, state, players):
         return False
     flat = game.fast_moves.flat_marked
     return flat is not None and fits(flat.modes, game.layout, state.marks)
@@ -64,9 +66,10 @@ def _consequences(game, flat, colour: int, card: int, candidate: tuple, P, count
     return counters, extra, marks
 
 
-def play_marked(game, state, players, max_plies: int, record) -> State:
+def play_marked(game, state, players, max_plies: int, record, tally=None) -> State:
     """Play from `state` as `runner.play_game` would with these random `players` and no
-    `on_turn` (call only when `applies`); `record` (a `runner.GameRecord` or None) gets the choices."""
+    `on_turn` or the tally `tally` (call only when `applies`); `record` (a `runner.GameRecord`
+    or None) gets the choices."""
     seats, turn, plies, rng, bonus, counters = state.seats, state.turn, state.plies, state.rng, state.bonus, state.counters
     marks, kinds = state.marks, game.marks
     pile, discard = list(state.pile), list(state.discard)
@@ -85,6 +88,7 @@ def play_marked(game, state, players, max_plies: int, record) -> State:
     timed = any(kind.until == "next_turn" for kind in kinds)
     winner = None
     choices = record.choices if record is not None else []
+    tell, tell_play = candidate_teller(tally, flat, flat.events), play_teller(tally)
     functions = by_seat[turn]
     while winner is None and plies < max_plies:
         if not pile:
@@ -97,6 +101,7 @@ def play_marked(game, state, players, max_plies: int, record) -> State:
         if options:
             candidate = candidates[choice]
             again = candidate[1]
+            tell(turn, candidate, occ)
             consequential = after and not (eventful and candidate[2] in QUIET_CODES)
             if consequential and judged is None:  # the consequences read the Move, which gives the marks after it
                 counters, extra, marks = _consequences(game, flat, seats[turn], card, candidate, P, counters, marks)
@@ -131,6 +136,7 @@ def play_marked(game, state, players, max_plies: int, record) -> State:
                     winner = home_winner(game, seats, turn, P, home, counters, known)
         else:
             again = flags & DRAW_AGAIN
+            tell_play(turn, "forfeit")
         choices.append(choice)
         plies += 1
         if winner is None and not again:

@@ -44,7 +44,7 @@ def play_game(game, state, players, on_turn=None, max_plies: int = DEFAULT_MAX_P
     """Play from `state` until someone wins or `max_plies` moves were applied.
     `players[seat]` chooses for each seat. Returns the final state. Random players only:
     the same game by `players.flatloop` (track games over flat state), `players.markloop`
-    (the same with marks, no `on_turn`), `players.fastloop`
+    (the same with marks, no `on_turn` or a tally: `players.tally`), `players.fastloop`
     (track games, draw play), `players.handloop` (track games, hand play and turn policies)
     or `players.gridloop` (grid games) when one applies; an `on_turn` whose attribute
     `needs_state` is False may be given None for the state by the flat loop."""
@@ -55,7 +55,7 @@ def play_game(game, state, players, on_turn=None, max_plies: int = DEFAULT_MAX_P
             record.finished = state.winner is not None
         return state
     if markloop.applies(game, state, players, on_turn):
-        state = markloop.play_marked(game, state, players, max_plies, record)
+        state = markloop.play_marked(game, state, players, max_plies, record, on_turn)
         if record is not None:
             record.final = state
             record.finished = state.winner is not None

@@ -318,9 +318,10 @@ def _counters_from_json(data, players: int) -> tuple:
     return tuple((name, tuple(values)) for name, values in data)
 
 
-class _GameCounter:
+class GameCounter:
     """The `on_turn` hook of one game: counts turns, bumps, slides and move kinds (from the
-    turns alone: `needs_state` False lets `play_game` pass None for the state)."""
+    turns alone: `needs_state` False lets `play_game` pass None for the state; a tally,
+    `players.tally`, so the flat loops tell it the plays without building `Move`s)."""
 
     needs_state = False
 
@@ -348,13 +349,17 @@ class _GameCounter:
         self.forfeits += 1
 
     def __call__(self, turn, _state) -> None:
-        if turn.seat != self.last_seat:
-            self.turns += 1
-            self.last_seat = turn.seat
         move = turn.move
-        kind = move.kind
+        self.played(turn.seat, move.kind, move.events)
+
+    def played(self, seat: int, kind: str, events: tuple) -> None:
+        """What a play of `seat` of this `kind` (`Move.kind`) with these `events` counts (the
+        flat loops call this for any play but a plain move or a forfeit: `players.tally`)."""
+        if seat != self.last_seat:
+            self.turns += 1
+            self.last_seat = seat
         if kind == "move":
-            for event in move.events:
+            for event in events:
                 tag = event[0]
                 if tag == "bump":
                     self.bumps += 1
@@ -384,7 +389,7 @@ def play_one(game, setup: Setup, index: int) -> GameResult:
     first = state.turn
     kinds = setup.kinds(index)
     players = [make_player(kind, seed, seat) for seat, kind in enumerate(kinds)]
-    counter = _GameCounter()
+    counter = GameCounter()
     final = play_game(game, state, players, on_turn=counter, max_plies=setup.max_plies)
     winner = final.winner
     drawn = first_side = False
