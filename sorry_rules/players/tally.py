@@ -36,8 +36,9 @@ def candidate_play(flat, candidate: tuple, occ: list) -> tuple[str, tuple]:
     return "move", candidate_events(candidate, occ, flat.slides, flat.start)
 
 
-def _quiet(*_args) -> None:
-    """What a loop with no tally calls where it would tell one."""
+def _quiet(_seat, _what, _occ=None) -> None:
+    """What a loop with no tally calls where it would tell one (`tell(seat, candidate, occ)`
+    or `tell(seat, kind)`; fixed arguments: no tuple built for them)."""
 
 
 def candidate_teller(tally, flat, events=None):
