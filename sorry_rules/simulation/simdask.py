@@ -48,11 +48,15 @@ def _distributed():
 
 
 def local_cluster(distributed, jobs: int):
-    """A LocalCluster of `jobs` worker processes, one thread each, the dashboard (if bokeh is installed) on a free port, quiet."""
+    """A LocalCluster of `jobs` worker processes, one thread each, the dashboard (if bokeh is installed) on a free port, quiet.
+
+    Quiet means critical messages only: when a run stops (Ctrl-C) the workers can lose the
+    scheduler mid-heartbeat and log that with a traceback; a task's own failure still reaches
+    the run through its future (`ClusterError`)."""
     import logging
 
     return distributed.LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=":0",
-                                    silence_logs=logging.ERROR)
+                                    silence_logs=logging.CRITICAL)
 
 
 @contextlib.contextmanager
