@@ -119,14 +119,11 @@ def _reporter(flat, on_turn, turn_type):
     """`report(plies, seat, card, candidates, choice, flags, P, occ)`: tells `on_turn` the move
     about to be played from the flat position (P, occ): to a tally (`players.tally`) its kind
     and events, else as `runner.Turn` with no state (None)."""
-    if is_tally(on_turn):
-        played, forfeit = on_turn.played, on_turn.forfeit
+    if is_tally(on_turn):  # its plain_move and forfeit take the plain moves and the forfeits (play_flat)
+        played = on_turn.played
 
         def tell(plies, seat, card, candidates, choice, flags, P, occ):
-            if candidates:
-                played(seat, *candidate_play(flat, candidates[choice], occ))
-            else:
-                forfeit(seat)
+            played(seat, *candidate_play(flat, candidates[choice], occ))
         return tell
 
     def report(plies, seat, card, candidates, choice, flags, P, occ):
