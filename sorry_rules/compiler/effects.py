@@ -102,22 +102,22 @@ class EffectBuilder(dsl.Visitor):
 
     def visit_Send(self, node):
         m, selector, dest = self.m, compile_selector(self.compiler, node.selector), self._destination(node)
-        return lambda p, board: pawns.send(m, selector, dest, p, board)
+        return lambda p, board: pawns.old_send(m, selector, dest, p, board)
 
     def visit_MovePawn(self, node):
         m, selector, dest = self.m, compile_selector(self.compiler, node.selector), self._destination(node)
-        return lambda p, board: pawns.move(m, selector, dest, p, board)
+        return lambda p, board: pawns.old_move(m, selector, dest, p, board)
 
     def visit_Mark(self, node):
         k = mark_index(self.compiler, node.name, node.name_pos)
         self.compiler.marks_placed.add(node.name)
         selector, layout = compile_selector(self.compiler, node.selector), self.layout
-        return lambda p, board: pawns.mark(selector, k, layout, p, board)
+        return lambda p, board: pawns.old_mark(selector, k, layout, p, board)
 
     def visit_Unmark(self, node):
         k = mark_index(self.compiler, node.name, node.name_pos)
         selector, layout = compile_selector(self.compiler, node.selector), self.layout
-        return lambda p, board: pawns.unmark(selector, k, layout, p, board)
+        return lambda p, board: pawns.old_unmark(selector, k, layout, p, board)
 
     def visit_Forward(self, node):
         self.check_steps(node, node.steps)

@@ -160,8 +160,8 @@ class ExpressionBuilder(dsl.Visitor):
     def visit_Can(self, node, allow_can, variables):
         if not allow_can:
             raise CompileError(node.pos, "can(...) asks about a card's moves; it is only allowed in card effects", "SR304")
-        effect = self.compiler.effect(node.effect)
-        return bool, lambda p, b, env: bool(effect(p, b))
+        test = self.compiler.can_test(node.effect)
+        return bool, lambda p, b, env: test(p, b)
 
     def visit_Not(self, node, allow_can, variables):
         operand = self.typed(node.operand, bool, allow_can, variables)

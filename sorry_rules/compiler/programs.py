@@ -21,6 +21,8 @@ from __future__ import annotations
 from sorry_rules.compiler.costs import MAX_WORK, CostEstimator
 from sorry_rules.compiler.effects import MAX_TABLE_CELLS, EffectBuilder
 from sorry_rules.compiler.expressions import ExpressionBuilder
+from sorry_rules.compiler.plays import PlayBuilder
+from sorry_rules.engine.track import Track
 from sorry_rules.compiler.vocabulary import COUNTS, GROUPS, CompileError
 from sorry_rules.engine.mechanics import PASS
 
@@ -50,7 +52,8 @@ class ProgramCompiler:
         self.pawns = pawns
         self.functions_used: set[str] = set()
         self._costs = CostEstimator(mechanics, pawns)
-        self._effects = EffectBuilder(self)
+        self.plays = isinstance(mechanics, Track)  # effects compile to makers of plays (engine.track)
+        self._effects = PlayBuilder(self) if self.plays else EffectBuilder(self)
         self._expressions = ExpressionBuilder(self)
 
     def check_cost(self, node) -> int:
@@ -62,9 +65,50 @@ class ProgramCompiler:
         """The closure of a card effect; CompileError when `node` is not one."""
         return self._effects.visit(node)
 
+    def can_test(self, node):
+        """`test(p, board) -> bool`: whether effect `node` has any outcome for player p (the
+        makers' generators stop at the first one)."""
+        effect = self.effect(node)
+        if not self.plays:
+            return lambda p, board: bool(effect(p, board))
+        gens: dict = {}
+
+        def can(p, pos):
+            gen = gens.get(p)
+            if gen is None:
+                gen = gens[p] = effect(p, 0, None)
+            try:
+                gen(pos, _FIRST)
+            except _Found:
+                return True
+            return False
+        return can
+
     def expression(self, node, expect, allow_can: bool = False, variables: frozenset = frozenset()):
         """Compile an expression that must produce `expect` (int or bool)."""
         return self._expressions.typed(node, expect, allow_can, variables)
+
+
+class _Found(Exception):
+    """Raised by `_FIRST` at the first outcome: `can(...)` needs no more."""
+
+
+class _First:
+    """An `out` list for generators that stops them at their first option (generators
+    undo what they did to the position in `finally` clauses)."""
+
+    def __len__(self) -> int:
+        return 0
+
+    def append(self, option) -> None:
+        raise _Found
+
+    def extend(self, options) -> None:
+        for _ in options:
+            raise _Found
+
+
+_FIRST = _First()
 
 
 def is_move(flags: int, events: tuple) -> bool:

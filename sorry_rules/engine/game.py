@@ -1,26 +1,13 @@
-"""The engine: immutable game states, legal moves, applying moves, drawing, the outcome.
+"""The engine's public face for track games: immutable states, legal moves, applying moves,
+drawing, the outcome.
 
-Turn flow (RULES R5, R11, R17, R19, R34, R35, A13, A16, A21, P4, P5):
-- draw play: `draw` takes the top card (reshuffling the discards when the pile is empty);
-  `legal_moves` lists what that card allows; `apply` plays the chosen move, discards the
-  card, and passes the turn unless the move grants another draw.
-- hand play: `legal_moves` lists every move of every card in the player's hand (a card
-  that cannot move a pawn is not playable, even if it offers a pass; an explicit pass
-  survives only when every playable card also offers one, A21); when no card can move, the
-  moves are discards, one per distinct card (P5), none drawing again (A13). `apply` plays or
-  discards the card, then refills the hand from the pile (reshuffling the discards, A16);
-  a move that draws again keeps the turn, so the player plays once more from the refilled
-  hand (A13).
-- a card with no legal move gives a single `forfeit` move (no choice to make).
-- turn policies (`engine.turnpolicy`, used only when the rule file has them): `take` > 1
-  draws that many cards at once (`State.card` and `State.drawn`); the player plays one
-  (card and move are one choice) and every other drawn card is discarded with it; stuck, all
-  are discarded. `redraw` turns a stuck turn into a `redraw` move (discard, take another
-  card, same turn), at most N a turn (`State.redraws`). Hand `actions` are `action` moves
-  beside the card moves (a card and other cards of the hand discarded, as many drawn); a
-  hand with an action is not stuck, so P5's free discard is not offered then.
-- the game ends at once when a player's win condition holds (checked after every move, the
-  mover first, then the other seats in order).
+`State` is a snapshot of a game and `Move` one legal move as people and tools look at it
+(the placement after it included). Both are views of the one engine: `legal_moves(state)`
+and `apply(state, move)` set a `engine.table.Table` up from the state, ask it, and read the
+answer back. Games played by a loop (`players.runner`) keep their `Table` from ply to ply and
+build no `State` or `Move` unless somebody looks. The turn flow (R5, R11, R17, R19, R34,
+R35, A13, A16, A21, P4, P5, turn policies, filters, consequences, the winner) is
+`engine.table`'s; the movement rules are `engine.track`'s.
 
 Contract: `State` is immutable; `apply` never mutates its argument; the same state and the
 same moves give the same result on every machine (the RNG lives in the state). The engine
@@ -33,20 +20,16 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from sorry_rules.base.errors import IllegalMoveError
+from sorry_rules.engine import marks as _marks
 from sorry_rules.engine import rng as _rng
 from sorry_rules.engine.board import TRACK
-from sorry_rules.engine import marks as _marks
-from sorry_rules.engine.mechanics import DRAW_AGAIN, PASS, Board
-from sorry_rules.engine.moverules import filter_moves, run_consequences
+from sorry_rules.engine.moverules import run_consequences
 from sorry_rules.engine.placement import PlacementView
+from sorry_rules.engine.position import Position
 from sorry_rules.engine.queries import Obstacles, TracedMove, chance
 from sorry_rules.engine.settings import MovementRules, TurnRules
-from sorry_rules.engine.turnpolicy import REDRAW, action_moves, redraw_moves, take_cards
-
-
-#: `_new(State, fields)` / `_new(Move, fields)` build the named tuples from all their fields
-#: without the Python-level `__new__` of NamedTuple (the hot path: every move and every ply).
-_new = tuple.__new__
+from sorry_rules.engine.option import DRAW_AGAIN, PASS, Option
+from sorry_rules.engine.table import Table
 
 
 def take_card(pile: tuple, discard: tuple, rng: int) -> tuple:
@@ -89,6 +72,12 @@ class Move(NamedTuple):
     marks: tuple = ()     # the marks after the move (as State.marks), for a variant with marks
 
 
+def option_of(move: Move) -> Option:
+    """The table's option a public `Move` stands for."""
+    flags = (DRAW_AGAIN if move.draw_again else 0) | (PASS if move.kind == "pass" else 0)
+    return Option(move.card, move.events, flags, move.kind, 0, move.cards, move.label)
+
+
 @dataclass(frozen=True)
 class ScoreLine:
     label: str
@@ -103,27 +92,30 @@ class Outcome:
 
 
 class Game:
-    """A compiled variant: plain frozen data (settings, tables) and compiled closures.
+    """A compiled track variant: plain frozen data (settings, tables) and compiled makers.
     Built by `sorry_rules.compiler.compile_variant`; nothing reachable from it is a rule-file
     model or a DSL tree.
 
-    `card_options[card]` is, per top-level alternative of the card's effect, `(Origin,
-    program)`: the same moves as `card_programs[card]`, split by the alternative that gives
-    them; only the queries (`traced_moves`) run them."""
+    `card_makers[card](p, flags)` makes the generator of a card's plays for player colour p
+    (`engine.track`); `program(card, p)` is that generator, made once. `card_options[card]`
+    is, per top-level alternative of the card's effect, `(Origin, maker)`: the same plays
+    split by the alternative that gives them; only the queries (`traced_moves`) run them."""
 
     board_kind = TRACK   # the public query players and tools dispatch on (engine.board)
+    state_type = State
+    move_type = Move
 
-    def __init__(self, *, name, layout, mechanics, card_names, card_programs, card_sources,
+    def __init__(self, *, name, layout, mechanics, card_names, card_makers, card_sources,
                  deck, pawns, on_start_exit, turn: TurnRules, rules: MovementRules, team_of, seating,
                  players_min, players_max, win, scoring, content_hash, win_on_home_only=False,
                  card_options=(), filters=(), after=(), counters=(), marks=(), redraw=None, actions=()):
         self.name = name
         self.layout = layout
-        self.mechanics = mechanics
+        self.mechanics = mechanics          # engine.track.Track
         self.colours = layout.colours
         self.card_names = tuple(card_names)
         self.card_index = {n: i for i, n in enumerate(card_names)}
-        self.card_programs = tuple(card_programs)
+        self.card_makers = tuple(card_makers)
         self.card_sources = tuple(card_sources)
         self.card_options = tuple(card_options)
         self.deck = tuple(deck)
@@ -140,6 +132,7 @@ class Game:
         self.must_bump = rules.must_bump
         self.filters = tuple(filters)       # engine.moverules.MoveFilter, rules.must_bump's first
         self.after = tuple(after)           # engine.moverules.Consequence
+        self.after_on_events = bool(self.after) and all(c.on_events is not None for c in self.after)
         self.counters = tuple(counters)     # (name, start value, label) per declared counter
         self.marks = tuple(marks)           # engine.marks.MarkKind per declared mark kind
         self.team_of = team_of
@@ -151,40 +144,22 @@ class Game:
         self._setup_wins: dict[tuple, bool] = {}
         self.scoring = scoring
         self.content_hash = content_hash
-        self._X = layout.X
-        self.fast_moves = None  # engine.fastmoves.FastMoves: generated move functions (compiler.codegen), or None
+        #: programs[card][p]: the generator of `card`'s options for player colour p, once made (`program`)
+        self.programs = [[None] * layout.C for _ in card_names]
+        #: forfeits[card][draw_again]: the forfeit option of `card` (drawing again: a forfeited 2)
+        self.forfeits = tuple((Option(card, (), 0, "forfeit"), Option(card, (), DRAW_AGAIN, "forfeit"))
+                              for card in range(len(card_names)))
 
-    def features(self) -> frozenset:
-        """The constructs this game uses, by name ("board:track", "turn:draw" or "turn:hand",
-        "filters", "after", "counters", "marks", "actions", "turn.take", "turn.redraw",
-        "geometry", and "rules.<field>" for every `MovementRules` field):
-        what the generated move functions (`compiler.codegen.COVERED`) must cover to be used."""
-        used = {"board:track", "turn:hand" if self.hand_play else "turn:draw"}
-        used.update(f"rules.{name}" for name in vars(self.rules))
-        used.update(name for name in ("filters", "after", "counters", "marks", "actions") if getattr(self, name))
-        if self.take > 1:
-            used.add("turn.take")
-        if self.redraw is not None:
-            used.add("turn.redraw")
-        geometry = self.mechanics.geometry  # past_home illegal/stop lives in the layout's tables
-        if self.mechanics.routes is not None or geometry.turns or geometry.blockers or geometry.past_home == "bounce":
-            used.add("geometry")
-        return frozenset(used)
+    def program(self, card: int, p: int):
+        """`gen(pos, out)`: the options of `card` for player colour p (made on first use)."""
+        gen = self.programs[card][p]
+        if gen is None:
+            gen = self.programs[card][p] = self.card_makers[card](p, 0, card)
+        return gen
 
-    def use_fast_moves(self, fast) -> None:
-        """Play with generated move functions (`engine.fastmoves.FastMoves`, the same moves as
-        the interpreter's) or, with None, with the interpreter alone (the reference path)."""
-        self.fast_moves = fast
-
-    def _results(self, p: int, card: int, placement, board: Board | None, marks: tuple = ()) -> tuple[list, int]:
-        """`_moves_of` for a card, by its generated function when there is one; `marks` are
-        the position's (`State.marks`), which the generated functions of a variant with marks take."""
-        fast = self.fast_moves
-        if fast is not None:
-            function = fast.table[card][p]
-            if function is not None:
-                return function(placement, marks) if fast.takes_marks else function(placement)
-        return self._moves_of(p, board if board is not None else self.board_of(placement, marks), card, placement)
+    def table(self, state) -> Table:
+        """A `Table` set up from `state` (changed in place by its `play`; `state` is not)."""
+        return Table(self, state)
 
     # ---- setting up ----------------------------------------------------------------------
     def seats_for(self, players: int) -> tuple:
@@ -272,162 +247,51 @@ class Game:
         with `turn.take` > 1 that many, one by one (reshuffling between draws when needed)."""
         if state.winner is not None or self.hand_play or state.card is not None:
             raise IllegalMoveError("no card is to be drawn now")
-        if self.take > 1:
-            pile, discard, rng, cards = take_cards(take_card, state.pile, state.discard, state.rng, self.take)
-            if not cards:
-                raise IllegalMoveError("the draw pile and the discards are both empty")
-            return state._replace(card=cards[0], pile=pile, discard=discard, rng=rng, drawn=cards[1:])
-        pile, discard, rng, card = take_card(state.pile, state.discard, state.rng)
-        if card is None:
-            raise IllegalMoveError("the draw pile and the discards are both empty")
-        return _new(State, (state.placement, state.seats, state.turn, card, state.hands, pile, discard, rng, state.winner,
-                            state.plies, state.counters, state.bonus, state.marks, state.drawn, state.redraws))
+        table = self.table(state)
+        table.draw()
+        return state._replace(card=table.card, drawn=table.drawn, pile=tuple(table.pile), discard=tuple(table.discard),
+                              rng=table.rng)
 
     # ---- moves -------------------------------------------------------------------------------
     def player(self, state: State) -> int:
         """Colour index of the player to move."""
         return state.seats[state.turn]
 
-    def card_moves(self, state: State, card: int) -> list:
-        """What `card` would allow the player to move in `state` (forfeit included)."""
-        p = state.seats[state.turn]
-        board = self.board(state) if self.fast_moves is None else None  # generated: no board needed
-        moves, flags = self._results(p, card, state.placement, board, state.marks)
-        if self.filters:
-            moves = filter_moves(self.filters, p, moves, state.counters)[0]
-        if not moves:
-            return [Move(card, state.placement, (), bool(flags & DRAW_AGAIN), "forfeit")]
-        return moves
-
     def legal_moves(self, state: State) -> list:
         """Every legal move of the player to move; a single forfeit/discard list when stuck."""
-        if state.winner is not None:
-            return []
-        if not self.hand_play:
-            if state.card is None:
-                raise IllegalMoveError("draw a card first")
-            moves = self._drawn_moves(state) if state.drawn else self.card_moves(state, state.card)
-            if self.redraw is not None and moves[0].kind == "forfeit":
-                return redraw_moves(self.redraw, state, state.seats[state.turn], (state.card,), Move) or moves
-            return moves
-        return self._hand_moves(state)
+        if self.needs_draw(state):
+            raise IllegalMoveError("draw a card first")
+        table = self.table(state)
+        return [table.move(option) for option in table.options()]
 
-    def board(self, state: State) -> Board:
-        """The working board of `state` the card programs start from (with its marks when the
-        variant has marks: `engine.marks.MarkedBoard`)."""
+    def card_moves(self, state: State, card: int) -> list:
+        """What `card` would allow the player to move in `state` (forfeit included)."""
+        table = self.table(state)
+        return [table.move(option) for option in table.card_options(state.seats[state.turn], card)]
+
+    def board(self, state: State) -> Position:
+        """The position of `state` the card makers start from (with its marks)."""
         return self.board_of(state.placement, state.marks)
 
-    def board_of(self, placement, marks: tuple) -> Board:
+    def board_of(self, placement, marks: tuple) -> Position:
         """`board` of a placement and its marks."""
-        if self.marks:
-            return _marks.MarkedBoard.with_marks(placement, self._X, self.marks, marks)
-        return Board.of(placement, self._X)
-
-    def _drawn_moves(self, state: State) -> list:
-        """The moves of every card drawn this turn (`turn.take` > 1), chosen among as from a
-        hand (`_cards_moves`; the filters judge them together); stuck: one forfeit that
-        discards them all, with no extra draw."""
-        p = state.seats[state.turn]
-        board = self.board(state) if self.fast_moves is None else None  # generated: no board needed
-        moves = self._cards_moves(p, board, (state.card,) + state.drawn, state.placement, state.marks)
-        if self.filters:
-            moves = filter_moves(self.filters, p, moves, state.counters)[0]
-        return moves or [Move(state.card, state.placement, (), False, "forfeit")]
-
-    def _moves_of(self, p: int, board: Board, card: int, placement) -> tuple[list, int]:
-        """Deduplicated moves of one card (A24: one move per distinct result), and the flags
-        of outcomes that move nothing (a forfeited 2 still draws again)."""
-        if self.marks:
-            return self._marked_moves_of(p, board, card, placement)
-        moves = []
-        seen = set()
-        spare_flags = 0
-        for result, events, flags in self.card_programs[card](p, board):
-            if events:
-                kind = "move"
-            elif flags & PASS:
-                result, kind = placement, "pass"
-            else:
-                spare_flags |= flags
-                continue
-            key = (result, kind, bool(flags & DRAW_AGAIN))  # what the Move carries (A24)
-            if key in seen:
-                continue
-            seen.add(key)
-            moves.append(_new(Move, (card, result, events, bool(flags & DRAW_AGAIN), kind, (), "", ())))
-        return moves, spare_flags
-
-    def _marked_moves_of(self, p: int, board, card: int, placement) -> tuple[list, int]:
-        """`_moves_of` for a variant with marks: a move also carries the marks after it, and
-        two moves with the same placement but different marks are different results."""
-        moves = []
-        seen = set()
-        spare_flags = 0
-        kinds, layout, before = self.marks, self.layout, board.marks
-        for result, events, flags in self.card_programs[card](p, board):
-            if events:
-                kind = "move"
-                marks = _marks.fit(_marks.replay(kinds, layout, before, events), result, self._X)
-            elif flags & PASS:
-                result, kind, marks = placement, "pass", before
-            else:
-                spare_flags |= flags
-                continue
-            key = (result, kind, bool(flags & DRAW_AGAIN), marks)
-            if key in seen:
-                continue
-            seen.add(key)
-            moves.append(_new(Move, (card, result, events, bool(flags & DRAW_AGAIN), kind, (), "", marks)))
-        return moves, spare_flags
-
-    def _cards_moves(self, p: int, board: Board, cards, placement, marks: tuple = ()) -> list:
-        """The moves of a choice of cards (a hand, or the cards drawn together): a card that
-        cannot move a pawn is no play, even if it offers a pass (P4); a pass survives only
-        when every playable card offers one (A21)."""
-        moves = []
-        declinable = True
-        for card in sorted(set(cards)):
-            card_moves, _ = self._results(p, card, placement, board, marks)
-            if not any(m.kind == "move" for m in card_moves):
-                continue  # a card that cannot move is no play (P4); a bare pass is no move (A21)
-            declinable = declinable and any(m.kind == "pass" for m in card_moves)
-            moves.extend(card_moves)
-        if not declinable:
-            moves = [m for m in moves if m.kind != "pass"]
-        return moves
-
-    def _hand_moves(self, state: State) -> list:
-        p = state.seats[state.turn]
-        hand = state.hands[state.turn]
-        if not hand:
-            return [Move(None, state.placement, (), False, "forfeit")]
-        board = self.board(state) if self.fast_moves is None else None  # generated: no board needed
-        moves = self._cards_moves(p, board, hand, state.placement, state.marks)
-        if self.actions:
-            moves.extend(action_moves(self.actions, state, p, hand, Move))
-        if self.filters:
-            moves = filter_moves(self.filters, p, moves, state.counters)[0]
-        if not moves:
-            if self.redraw is not None:
-                moves = redraw_moves(self.redraw, state, p, hand, Move)
-            return moves or [Move(card, state.placement, (), False, "discard") for card in sorted(set(hand))]
-        return moves
+        return Position(self.layout, placement, self.marks, marks)
 
     # ---- queries (authoring tools and tests; never on the play path) -----------------------
     def candidate_moves(self, state: State, card: int) -> list:
         """The moves `card` offers the player to move before the filters (`rules.must_bump`,
         `filters:`) remove any (deduplicated as `legal_moves` does; no forfeit entry). Equal
         to `card_moves` when the variant has no filter or nothing is filtered."""
-        p = state.seats[state.turn]
-        return self._moves_of(p, self.board(state), card, state.placement)[0]
+        table = self.table(state)
+        return [table.move(option) for option in table.distinct(state.seats[state.turn], card)[0]]
 
     def traced_moves(self, state: State) -> list:
         """`legal_moves(state)`, each as a `TracedMove` naming every top-level alternative of
         its card's effect that yields it (`Origin`s; none for a forfeit or a discard). The
-        traced programs are run here only, so play pays nothing for them."""
+        traced makers are run here only, so play pays nothing for them."""
         moves = self.legal_moves(state)
         p = state.seats[state.turn]
-        board = self.board(state)
+        pos = self.board(state)
         by_card: dict = {}
         traced = []
         for move in moves:
@@ -435,23 +299,23 @@ class Game:
                 traced.append(TracedMove(move, ()))
                 continue
             if move.card not in by_card:
-                by_card[move.card] = [(origin, self._option_keys(program, p, board, state.placement))
-                                      for origin, program in self.card_options[move.card]]
+                by_card[move.card] = [(origin, self._option_keys(maker, p, pos, state.placement))
+                                      for origin, maker in self.card_options[move.card]]
             key = (move.placement, move.kind, move.draw_again) + ((move.marks,) if self.marks else ())
             traced.append(TracedMove(move, tuple(origin for origin, keys in by_card[move.card] if key in keys)))
         return traced
 
-    def _option_keys(self, program, p: int, board: Board, placement) -> set:
+    def _option_keys(self, maker, p: int, pos: Position, placement) -> set:
         keys = set()
-        marked = bool(self.marks)
-        for result, events, flags in program(p, board):
+        options: list = []
+        maker(p, 0, None)(pos, options)
+        for option in options:
+            events, flags = option.events, option.flags
             if events:
-                key = (result, "move", bool(flags & DRAW_AGAIN))
-                after = _marks.fit(_marks.replay(self.marks, self.layout, board.marks, events), result, self._X) if marked else ()
-                keys.add(key + (after,) if marked else key)
+                after, marks = pos.after(events)
+                keys.add((after, "move", bool(flags & DRAW_AGAIN)) + ((marks,) if self.marks else ()))
             elif flags & PASS:
-                key = (placement, "pass", bool(flags & DRAW_AGAIN))
-                keys.add(key + (board.marks,) if marked else key)
+                keys.add((placement, "pass", bool(flags & DRAW_AGAIN)) + ((pos.marks,) if self.marks else ()))
         return keys
 
     def filtered_moves(self, state: State) -> list:
@@ -459,13 +323,14 @@ class Game:
         `(move, label of the filter that removed it)`; [] without filters."""
         if not self.filters or state.winner is not None:
             return []
+        table = self.table(state)
         p = state.seats[state.turn]
         if self.hand_play:
             cards = sorted(set(state.hands[state.turn]))
         else:
             cards = sorted(set((state.card,) + state.drawn)) if state.card is not None else []
-        candidates = [m for card in cards for m in self.candidate_moves(state, card)]
-        return [(m, f.label) for m, f in filter_moves(self.filters, p, candidates, state.counters)[1]]
+        candidates = [o for card in cards for o in table.distinct(p, card)[0]]
+        return [(table.move(o), f.label) for o, f in table.filtered(p, candidates)[1]]
 
     def consequences(self, state: State, move: Move) -> tuple:
         """The consequences (`after:`, `engine.moverules.Consequence`s: `label`, `draw_again`,
@@ -497,7 +362,7 @@ class Game:
         """Whether `colour`'s win condition holds on `placement` with the counters
         `counters` (`State.counters`; () for a variant without counters) and the marks
         `marks` (`State.marks`)."""
-        return bool(self.win(colour, PlacementView(placement), self._env(counters, marks)))
+        return bool(self.win(colour, PlacementView(placement), self.env(counters, marks)))
 
     @staticmethod
     def view(placement) -> PlacementView:
@@ -511,71 +376,18 @@ class Game:
         refilled, winner checked, turn passed unless the move draws again."""
         if state.winner is not None:
             raise IllegalMoveError("the game is over")
-        pile, discard, rng, hands = state.pile, state.discard, state.rng, state.hands
-        if move.card is not None:
-            discard = discard + (move.card,)
-        if move.cards or state.drawn:
-            discard = discard + move.cards + (self._unplayed(state, move) if state.drawn else ())
-        if self.hand_play:
-            pile, discard, rng, hands = self._refill(state, move, pile, discard, rng)
-        placement = move.placement
-        counters, bonus, marks = state.counters, state.bonus, state.marks
-        if self.marks and move.kind == "move":
-            marks = move.marks
-        if self.after and move.kind in ("move", "pass"):
-            counters, extra, fired = run_consequences(self.after, state.seats[state.turn], move, counters)
-            bonus += extra
-            if self.marks and fired:
-                marks = _marks.consequence_marks(self.marks, self.layout, marks, fired, state.seats[state.turn], move)
-        winner = None
-        if move.kind == "move" and (not self.win_on_home_only or self._reaches_home(move.events)
-                                    or self._wins_at_setup(state.seats)):
-            winner = self._winner(placement, state.seats, state.turn, counters, marks)
-        if winner is not None or move.draw_again:
-            turn = state.turn
-        elif bonus:
-            turn, bonus = state.turn, bonus - 1
-        else:
-            turn = (state.turn + 1) % len(state.seats)
-        if self.marks and turn != state.turn:
-            marks = _marks.turn_begins(self.marks, marks, state.seats[turn])
-        redraws = 0 if self.redraw is None or turn != state.turn else state.redraws + (move.kind == REDRAW)
-        return _new(State, (placement, state.seats, turn, None, hands, pile, discard, rng, winner, state.plies + 1, counters,
-                            bonus, marks, (), redraws))
+        table = self.table(state)
+        table.play(option_of(move))
+        return table.state()
 
-    def _refill(self, state: State, move: Move, pile, discard, rng) -> tuple:
-        """Hand play: the cards `move` plays leave the hand and as many are drawn (the discards
-        reshuffled when the pile is empty, A16); returns `(pile, discard, rng, hands)`."""
-        hands = state.hands
-        hand = list(hands[state.turn])
-        if move.card is not None:
-            for card in (move.card,) + move.cards:
-                if card not in hand:
-                    raise IllegalMoveError(f"card {self.card_names[card]} is not in the hand")
-                hand.remove(card)
-            for _ in range(1 + len(move.cards)):
-                pile, discard, rng, drawn = take_card(pile, discard, rng)
-                if drawn is not None:
-                    hand.append(drawn)
-        return pile, discard, rng, hands[: state.turn] + (tuple(hand),) + hands[state.turn + 1:]
-
-    def _unplayed(self, state: State, move: Move) -> tuple:
-        """The cards drawn this turn other than the one `move` plays (draw play, `turn.take`
-        > 1), discarded with it, in the order drawn."""
-        cards = list((state.card,) + state.drawn)
-        if move.card not in cards:
-            raise IllegalMoveError(f"card {self.card_names[move.card]} was not drawn this turn")
-        cards.remove(move.card)
-        return tuple(cards)
-
-    def _env(self, counters, marks):
+    def env(self, counters, marks):
         """The environment of win and score expressions: counters and marks when the
         variant has them (None otherwise: nothing to read)."""
         if not counters and not self.marks:
             return None
         return {"@counters": counters, "@marks": marks} if self.marks else {"@counters": counters}
 
-    def _wins_at_setup(self, seats) -> bool:
+    def wins_at_setup(self, seats) -> bool:
         """Whether a seat's win condition already holds before any pawn reached Home. A
         condition that counts only Home and pawns keeps its value until a pawn reaches
         Home, so checking it only then is exact unless it held from the start; then every
@@ -586,19 +398,13 @@ class Game:
             known = self._setup_wins[seats] = any(self.win(c, view, None) for c in seats)
         return known
 
-    def _reaches_home(self, events) -> bool:
+    def reaches_home(self, events) -> bool:
+        """Whether a step of `events` ends in its pawn's Home."""
         home = self.layout.home
-        return any(len(e) == 4 and e[3] == home[e[1]] for e in events)
-
-    def _winner(self, placement, seats, mover: int, counters=(), marks=()) -> int | None:
-        view = PlacementView(placement)
-        env = self._env(counters, marks)
-        n = len(seats)
-        for k in range(n):
-            seat = (mover + k) % n
-            if self.win(seats[seat], view, env):
-                return seat
-        return None
+        for e in events:
+            if len(e) == 4 and e[3] == home[e[1]]:
+                return True
+        return False
 
     # ---- the end -----------------------------------------------------------------------------
     def outcome(self, state: State) -> Outcome | None:
@@ -609,7 +415,7 @@ class Game:
         winning_colours = self.team_of[seats[state.winner]]
         winning = tuple(i for i, c in enumerate(seats) if c in winning_colours)
         view = PlacementView(state.placement)
-        env = self._env(state.counters, state.marks)
+        env = self.env(state.counters, state.marks)
         scores = {}
         for seat, colour in enumerate(seats):
             lines = []
@@ -626,7 +432,6 @@ class Game:
         if not self.scoring:
             return {}
         view = PlacementView(state.placement)
-        env = self._env(state.counters, state.marks)
+        env = self.env(state.counters, state.marks)
         return {seat: sum(formula(colour, view, env) for _, for_winner, formula in self.scoring if not for_winner)
                 for seat, colour in enumerate(state.seats)}
-

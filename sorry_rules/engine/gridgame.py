@@ -26,11 +26,9 @@ from typing import NamedTuple
 from sorry_rules.base.errors import IllegalMoveError
 from sorry_rules.engine import rng as _rng
 from sorry_rules.engine.board import GRID
-from sorry_rules.engine.game import Move, take_card
+from sorry_rules.engine.game import Move
 from sorry_rules.engine.gridmechanics import GridView
-
-EXCHANGE = "exchange"
-PASS = "pass"
+from sorry_rules.engine.gridtable import EXCHANGE, PASS, GridTable
 
 
 class GridState(NamedTuple):
@@ -60,6 +58,7 @@ class GridGame:
     with n players; `seating[n]` the colours of the seats with n players."""
 
     board_kind = GRID   # the public query players and tools dispatch on (engine.board)
+    move_type = Move
 
     def __init__(self, *, name, grid, card_names, card_programs, card_sources, deck, team_of, seating,
                  hand_sizes, players_min, players_max, first, exchange: bool, win, content_hash, card_shapes=None,
@@ -86,6 +85,7 @@ class GridGame:
         self.content_hash = content_hash
         self.hand_play = True
         self.scoring = ()
+        self.state_type = GridState
 
     # ---- setting up ----------------------------------------------------------------------
     def player_counts(self) -> str:
@@ -156,27 +156,17 @@ class GridGame:
         """The distinct cards of the hand to move that have no play (S12), in card order."""
         return tuple(card for card in sorted(set(state.hands[state.turn])) if not self.plays(state, card))
 
+    def table(self, state: GridState) -> GridTable:
+        """A `GridTable` set up from `state` (changed in place by its `play`; `state` is not)."""
+        return GridTable(self, state)
+
     def legal_moves(self, state: GridState) -> list:
         """Plays, then exchanges of dead cards, then a pass when there is no play."""
-        if state.over:
-            return []
-        moves, dead = [], []
-        p, view = state.seats[state.turn], self.view(state)  # one view: the chips taken are found once
-        for card in sorted(set(state.hands[state.turn])):
-            card_moves = self._plays(p, card, view)
-            moves.extend(card_moves)
-            if not card_moves:
-                dead.append(card)
-        playable = bool(moves)
-        if self.exchange and not state.exchanged:
-            moves.extend(Move(card, state.placement, (), False, EXCHANGE) for card in dead)
-        if not playable:
-            moves.append(Move(None, state.placement, (), False, PASS))
-        return moves
+        table = self.table(state)
+        return [table.move(option) for option in table.options()]
 
     def needs_draw(self, state: GridState) -> bool:
-        """Never: grid games are played from hands and draw inside `apply` (the runner's loop
-        is shared with draw-play track games)."""
+        """Never: grid games are played from hands and draw inside `apply`."""
         return False
 
     def draw(self, state: GridState) -> GridState:
@@ -184,29 +174,12 @@ class GridGame:
 
     # ---- applying ------------------------------------------------------------------------
     def apply(self, state: GridState, move: Move) -> GridState:
-        """Play `move` (one of `legal_moves(state)`), see the module contract."""
+        """Play `move` (one of `legal_moves(state)`), see `engine.gridtable`'s contract."""
         if state.over:
             raise IllegalMoveError("the game is over")
-        n = len(state.seats)
-        if move.kind == PASS:
-            passes = state.passes + 1
-            return state._replace(turn=(state.turn + 1) % n, plies=state.plies + 1, exchanged=False, passes=passes,
-                                  over=passes >= n)
-        hand = list(state.hands[state.turn])
-        if move.card not in hand:
-            raise IllegalMoveError(f"card {self.card_names[move.card]} is not in the hand")
-        hand.remove(move.card)
-        pile, discard, rng, drawn = take_card(state.pile, state.discard + (move.card,), state.rng)
-        if drawn is not None:
-            hand.append(drawn)
-        hands = state.hands[: state.turn] + (tuple(hand),) + state.hands[state.turn + 1:]
-        if move.kind == EXCHANGE:
-            return state._replace(hands=hands, pile=pile, discard=discard, rng=rng, plies=state.plies + 1,
-                                  exchanged=True)
-        winner = self._winner(move.placement, state.seats, state.turn)
-        turn = state.turn if winner is not None else (state.turn + 1) % n
-        return GridState(move.placement, state.seats, turn, hands, pile, discard, rng, winner, state.plies + 1,
-                         False, 0, winner is not None)
+        table = self.table(state)
+        table.play((move.card, move.events, 0, move.kind))
+        return table.state()
 
     def _winner(self, placement, seats, mover: int) -> int | None:
         view = GridView(placement, self.sides(seats), self.grid)

@@ -50,6 +50,8 @@ CARRY = "carry"
 SEND = "send"
 LIFETIMES = ("removed", "next_turn", "leaves_start", "leaves_track", "leaves_safety", "moves")
 MOVES_PAWN = frozenset(STEP_KINDS + (SLIDE, SEND))
+#: the events about marks themselves
+MARK_EVENTS = frozenset({MARK, UNMARK, CARRY})
 
 
 class MarkKind(NamedTuple):
@@ -233,11 +235,11 @@ def consequence_events(layout, fired, p: int, events) -> tuple:
     return tuple(out)
 
 
-def consequence_marks(kinds, layout, marks: tuple, fired, p: int, move) -> tuple:
-    """`marks` with the marks the fired consequences place (by player `p`) on the pawns
-    of `move` they name, in file order."""
-    events = consequence_events(layout, fired, p, move.events)
-    return fit(replay(kinds, layout, marks, events), move.placement, layout.X) if events else marks
+def consequence_marks(kinds, layout, marks: tuple, fired, p: int, events: tuple, placement) -> tuple:
+    """`marks` with the marks the fired consequences place (by player `p`) on the pawns of
+    the move of `events` they name, in file order; `placement` the placement after it."""
+    events = consequence_events(layout, fired, p, events)
+    return fit(replay(kinds, layout, marks, events), placement, layout.X) if events else marks
 
 
 def count_on(marks: tuple, k: int, c: int, sq: int) -> int:
@@ -263,14 +265,14 @@ def shared_kinds(marks: tuple, c: int, sq: int, pawns: int) -> list:
     return [tuple(x for x in combo if x is not None) for combo in product(*choices)]
 
 
-_NO_SHIELDS = (frozenset(), frozenset())
+NO_SHIELDS = (frozenset(), frozenset())
 
 
 def shields(kinds, marks: tuple) -> tuple[frozenset, frozenset]:
     """(still, guard): the (colour, square) of pawns that may not move and of those that may
     not be moved, on squares below X (pawns in Start and Home are judged one by one)."""
     if not any(marks):
-        return _NO_SHIELDS
+        return NO_SHIELDS
     still, guard = set(), set()
     for kind, entries in zip(kinds, marks):
         if kind.immobile:

@@ -29,6 +29,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from sorry_rules.engine.events import BUMP
+from sorry_rules.engine.option import MOVE, Option
 from sorry_rules.engine.marks import CARRY, MARK, SEND, UNMARK, board_marks, count_on, shared_kinds, zone
 
 MOVE = "move"
@@ -139,7 +140,7 @@ def _carry(c: int, sq: int, carried) -> tuple:
     return tuple((CARRY, c, sq, k, by) for k, by in carried)
 
 
-def send(mechanics, sel: Selector, dest, p: int, board) -> list:
+def old_send(mechanics, sel: Selector, dest, p: int, board) -> list:
     layout = mechanics.layout
     marks = board_marks(board)
     guard = getattr(board, "guard", ())
@@ -156,7 +157,7 @@ def send(mechanics, sel: Selector, dest, p: int, board) -> list:
     return out
 
 
-def move(mechanics, sel: Selector, dest, p: int, board) -> list:
+def old_move(mechanics, sel: Selector, dest, p: int, board) -> list:
     layout = mechanics.layout
     marks = board_marks(board)
     still = getattr(board, "still", ())
@@ -182,13 +183,65 @@ def mechanics_kind_immobile(board, k: int) -> bool:
     return bool(kinds) and kinds[k].immobile
 
 
-def mark(sel: Selector, k: int, layout, p: int, board) -> list:
+def old_mark(sel: Selector, k: int, layout, p: int, board) -> list:
     placement = board.placement()
     return [(placement, ((MARK, c, sq, k, p),), 0) for c, sq, _ in select(sel, layout, p, board.pos, board_marks(board))]
 
 
-def unmark(sel: Selector, k: int, layout, p: int, board) -> list:
+def old_unmark(sel: Selector, k: int, layout, p: int, board) -> list:
     marks = board_marks(board)
     placement = board.placement()
     return [(placement, ((UNMARK, c, sq, k, p),), 0) for c, sq, _ in select(sel, layout, p, board.pos, marks)
             if count_on(marks, k, c, sq)]
+
+
+# ---- makers over a Position (engine.track): options of the card (engine.option) -------------------------------------------------
+def send(track, sel: Selector, dest, p: int, flags: int, card):
+    """The maker of `send SELECTOR to DEST` (module contract)."""
+    layout, X, start, home = track.layout, track.X, track.start, track.layout.home
+
+    def gen(pos, out):
+        guard = pos.guard
+        for c, sq, carried in select(sel, layout, p, pos.pos, pos.marks):
+            to = destination(layout, dest, c)
+            if to == sq or (c, sq) in guard or sq == home[c]:
+                continue
+            if to < X and pos.occ[to] >= 0:
+                continue
+            event = (BUMP, c, sq) if to == start[c] else (SEND, c, sq, to)
+            out.append(track.option(_carry(c, sq, carried) + (event,), flags, card))
+    return gen
+
+
+def move(track, sel: Selector, dest, p: int, flags: int, card):
+    """The maker of `move SELECTOR to DEST`: the pawn's own move, landing as a step does."""
+    layout, home, kinds = track.layout, track.layout.home, track.kinds
+
+    def gen(pos, out):
+        still = pos.still
+        for c, sq, carried in select(sel, layout, p, pos.pos, pos.marks):
+            to = destination(layout, dest, c)
+            if to == sq or sq == home[c] or (c, sq) in still or any(kinds[k].immobile for k, _ in carried):
+                continue
+            events = track.landing(pos, c, sq, to, MOVE)
+            if events is not None:
+                out.append(track.option(_carry(c, sq, carried) + tuple(events), flags, card))
+    return gen
+
+
+def mark(track, sel: Selector, k: int, p: int, flags: int, card):
+    """The maker of `mark KIND SELECTOR`: a mark on each chosen pawn (no pawn moves)."""
+    layout = track.layout
+    return lambda pos, out: out.extend(
+        Option(card, ((MARK, c, sq, k, p),), flags, MOVE) for c, sq, _ in select(sel, layout, p, pos.pos, pos.marks))
+
+
+def unmark(track, sel: Selector, k: int, p: int, flags: int, card):
+    """The maker of `unmark KIND SELECTOR`: one mark taken off each chosen pawn carrying it."""
+    layout = track.layout
+
+    def gen(pos, out):
+        marks = pos.marks
+        out.extend(Option(card, ((UNMARK, c, sq, k, p),), flags, MOVE) for c, sq, _ in select(sel, layout, p, pos.pos, marks)
+                   if count_on(marks, k, c, sq))
+    return gen

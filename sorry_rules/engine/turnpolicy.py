@@ -90,6 +90,34 @@ def action_moves(actions: tuple, state, colour: int, hand: tuple, move_type) -> 
     return moves
 
 
+def action_choices(actions: tuple, view, env, colour: int, hand) -> list:
+    """Every hand action the hand allows, as (card, other cards, draw again, label), in
+    action order, then enabling card, then the other cards (each distinct choice once);
+    `view` (`.pos`) and `env` are what the actions' conditions read."""
+    choices = []
+    seen = set()
+    for action in actions:
+        enabling = sorted(set(c for c in hand if c in action.cards))
+        if not enabling or not action.when(colour, view, env):
+            continue
+        for card in enabling:
+            rest = list(hand)
+            rest.remove(card)
+            rest.sort()
+            for k in range(action.others_min, min(action.others_max, len(rest)) + 1):
+                for others in sorted(set(combinations(rest, k))):
+                    key = (card, others, action.draw_again, action.label)
+                    if key not in seen:
+                        seen.add(key)
+                        choices.append(key)
+    return choices
+
+
+def policy_env(counters):
+    """The environment the conditions of turn policies read: the counters, if any."""
+    return {"@counters": counters} if counters else None
+
+
 def take_cards(take_card, pile: tuple, discard: tuple, rng: int, n: int) -> tuple:
     """`n` cards drawn one by one with `take_card` (engine.game.take_card) as
     `(pile, discard, rng, cards)`; fewer cards when the pile and the discards run out."""

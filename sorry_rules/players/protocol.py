@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import NamedTuple, Protocol
 
 from sorry_rules.engine.board import GRID
-from sorry_rules.engine.rng import below, seed_state, stream_at
+from sorry_rules.engine.rng import below, below_at, seed_state, stream_at
 
 
 class View(NamedTuple):
@@ -40,6 +40,11 @@ def view_of(game, state) -> View:
                 state.discard, len(state.pile), state.plies, drawn=state.drawn, redraws=state.redraws)
 
 
+def table_view(table) -> View:
+    """`view_of` the state of a table (`Game.table`), for the player to move."""
+    return table.view(View)
+
+
 class Player(Protocol):
     name: str
 
@@ -59,3 +64,7 @@ class RandomPlayer:
 
     def choose(self, view: View, moves: list) -> int:
         return below(stream_at(self.base, view.plies), len(moves))[1]
+
+    def pick(self, table, options: list) -> int:
+        """`choose` on a table: the same index, with no view and no moves built."""
+        return below_at(self.base, table.plies, len(options))

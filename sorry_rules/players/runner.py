@@ -1,10 +1,21 @@
-"""Play games: the loop that joins the engine and the players.
+"""Play games: the one loop that joins the engine and the players.
+
+`play_game` and `replay` are one loop over the engine's table (`Game.table(state)`: the
+position and the cards changed in place, `options()` and `play(option)`), for every board
+kind, turn flow and player: each ply, the cards are drawn where the turn needs it, the
+options of the player to move listed, one chosen, and played. A player chooses through
+its `pick(table, options)` when it has one (the random player: an index from its seeded
+stream; the bots: scored on the table's position) and else through the public protocol,
+`choose(view, moves)`, with the `View` and the `Move`s built for it (people, any bot).
 
 Contract: `play_game` drives a state to the end (or `max_plies`), asking the seat's player
-for every choice among two or more moves (a single move is taken without asking), and
-stopping when there is no legal move left (a game over without a winner: a grid draw), and
-reports each turn to `on_turn` if given. It records the choices so a game can be replayed:
-`replay(game, seed, players, choices)` reaches the identical final state.
+for every choice among two or more options (a single option is taken without asking), and
+stopping when there is no option left (a game over without a winner: a grid draw). It
+records the choices so a game can be replayed: `replay(game, state, choices)` reaches the
+identical final state. `on_turn` watches: one with a method `played(seat, kind, events)` (a
+tally: it counts and reads no state) is told each play's kind and events before it is
+played, with nothing built for it; any other `on_turn(turn, state)` gets each `Turn` and the
+state after it (None for the state when its attribute `needs_state` is False).
 """
 
 from __future__ import annotations
@@ -12,8 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from sorry_rules.base import limits
-from sorry_rules.players import fastloop, flatloop, gridloop, handloop, markloop
-from sorry_rules.players.protocol import view_of
+from sorry_rules.players.protocol import table_view
 
 DEFAULT_MAX_PLIES = limits.DEFAULT_MAX_PLIES
 
@@ -40,75 +50,84 @@ class GameRecord:
     finished: bool = False
 
 
+def picker(player):
+    """`pick(table, options) -> index` of a player: its own `pick`, or its `choose` given
+    the table's `View` and the options as public `Move`s."""
+    pick = getattr(player, "pick", None)
+    if pick is not None:
+        return pick
+    choose = player.choose
+
+    def chosen(table, options) -> int:
+        return choose(table_view(table), [table.move(option) for option in options])
+    return chosen
+
+
 def play_game(game, state, players, on_turn=None, max_plies: int = DEFAULT_MAX_PLIES, record: GameRecord | None = None):
-    """Play from `state` until someone wins or `max_plies` moves were applied.
-    `players[seat]` chooses for each seat. Returns the final state. Random players only:
-    the same game by `players.flatloop` (track games over flat state), `players.markloop`
-    (the same with marks, no `on_turn` or a tally: `players.tally`), `players.fastloop`
-    (track games, draw play), `players.handloop` (track games, hand play and turn policies)
-    or `players.gridloop` (grid games) when one applies; an `on_turn` whose attribute
-    `needs_state` is False may be given None for the state by the flat loop."""
-    if flatloop.applies(game, state, players, on_turn):
-        state = flatloop.play_flat(game, state, players, max_plies, record, on_turn, Turn)
-        if record is not None:
-            record.final = state
-            record.finished = state.winner is not None
-        return state
-    if markloop.applies(game, state, players, on_turn):
-        state = markloop.play_marked(game, state, players, max_plies, record, on_turn)
-        if record is not None:
-            record.final = state
-            record.finished = state.winner is not None
-        return state
-    lean = next((loop for loop in (fastloop, handloop, gridloop) if loop.applies(game, state, players)), None)
-    if lean is not None:
-        state = lean.play_random(game, state, players, on_turn, max_plies, record, Turn)
-        if record is not None:
-            record.final = state
-            record.finished = state.winner is not None
-        return state
-    legal_moves, apply, draw, needs_draw = game.legal_moves, game.apply, game.draw, game.needs_draw
-    while state.winner is None and state.plies < max_plies:
-        if needs_draw(state):
-            state = draw(state)
-        moves = legal_moves(state)
-        if not moves:
-            break
-        if len(moves) == 1:
-            choice = 0
-        else:
-            choice = players[state.turn].choose(view_of(game, state), moves)
-            if not 0 <= choice < len(moves):
-                raise ValueError(f"player chose move {choice} of {len(moves)}")
-        if record is not None:
-            record.choices.append(choice)
-        move = moves[choice]
-        seat = state.turn
-        state = apply(state, move)
-        if on_turn is not None:
-            on_turn(Turn(state.plies, seat, move.card, move, choice, len(moves)), state)
+    """Play from `state` until someone wins, the options run out or `max_plies` moves were
+    applied; `players[seat]` chooses for each seat. Returns the final state."""
+    final = play(game, state, [picker(player) for player in players], on_turn, max_plies,
+                 record.choices if record is not None else None)
     if record is not None:
-        record.final = state
-        record.finished = state.winner is not None
-    return state
+        record.final = final
+        record.finished = final.winner is not None
+    return final
 
 
 def replay(game, state, choices, on_turn=None, max_plies: int = DEFAULT_MAX_PLIES):
     """Replay recorded `choices` (one per move, as in GameRecord.choices) from `state`."""
-    legal_moves, apply, draw, needs_draw = game.legal_moves, game.apply, game.draw, game.needs_draw
-    for choice in choices:
-        if state.winner is not None or state.plies >= max_plies:
+    recorded = iter(choices)
+
+    def pick(table, options):
+        return next(recorded)
+
+    limit = min(max_plies, state.plies + len(choices))
+    try:
+        return play(game, state, [pick] * len(state.seats), on_turn, limit, forced=False)
+    except IllegalChoice as error:
+        raise ValueError(f"recorded choice {error.choice} is not one of the {error.options} legal moves at ply "
+                         f"{error.ply}") from None
+
+
+class IllegalChoice(ValueError):
+    """A choice outside the options offered."""
+
+    def __init__(self, choice: int, options: int, ply: int):
+        super().__init__(f"player chose move {choice} of {options}")
+        self.choice, self.options, self.ply = choice, options, ply
+
+
+def play(game, state, picks, on_turn=None, max_plies: int = DEFAULT_MAX_PLIES, choices: list | None = None,
+         forced: bool = True):
+    """The loop: `picks[seat](table, options)` gives each choice of that seat (asked only
+    among two or more options unless `forced` is False); `choices`, if given, gets every
+    choice made. Returns the final state."""
+    table = game.table(state)
+    tell = getattr(on_turn, "played", None)
+    watch = on_turn if on_turn is not None and tell is None else None
+    needs_state = getattr(watch, "needs_state", True)
+    while not table.over and table.plies < max_plies:
+        options = table.options()
+        n = len(options)
+        if not n:
             break
-        if needs_draw(state):
-            state = draw(state)
-        moves = legal_moves(state)
-        if not moves:
-            break
-        if not 0 <= choice < len(moves):
-            raise ValueError(f"recorded choice {choice} is not one of the {len(moves)} legal moves at ply {state.plies}")
-        move = moves[choice]
-        seat = state.turn
-        state = apply(state, move)
-        if on_turn is not None:
-            on_turn(Turn(state.plies, seat, move.card, move, choice, len(moves)), state)
-    return state
+        if n > 1 or not forced:
+            choice = picks[table.turn](table, options)
+            if not 0 <= choice < n:
+                raise IllegalChoice(choice, n, table.plies)
+        else:
+            choice = 0
+        if choices is not None:
+            choices.append(choice)
+        option = options[choice]
+        seat = table.turn
+        if tell is not None:
+            tell(seat, option[3], option[1])
+            table.play(option)
+        elif watch is not None:
+            move = table.move(option)
+            table.play(option)
+            watch(Turn(table.plies, seat, move.card, move, choice, n), table.state() if needs_state else None)
+        else:
+            table.play(option)
+    return table.state()

@@ -1,0 +1,294 @@
+"""Card effects compiled into makers of options: `maker(p, flags, card) -> gen(pos, out)`.
+
+Options (`engine.option`), makers and positions are those of `engine.track`. Semantics of the combinators
+(docs/REFERENCE.md section 2.1):
+  A | B       the legal options of A and those of B
+  A then B    each option of A followed by each option of B on the position A left; where
+              B has none, A's alone; where A has none, B alone
+  A if C      A's options when condition C holds on the position before A, else none
+
+Contract: `PlayBuilder(compiler).visit(node)` returns the maker or raises `CompileError` at
+the node that has no meaning as an effect. Makers touch no AST and no builder: everything
+they need is bound when they are made (per player colour, by the engine, on first use).
+Resource bounds checked here (docs/LIMITS.md): steps of one move are 1 .. one lap plus the
+safety zone (T + L + 1), else SR508; every distinct `forward N`, `backward N` and split part
+needs a movement table of colours x squares entries, and one variant's tables together stay
+within MAX_TABLE_CELLS, else SR303 at the effect whose table does not fit.
+"""
+
+from __future__ import annotations
+
+from sorry_rules import dsl
+from sorry_rules.base import limits
+from sorry_rules.compiler.selectors import compile_selector, mark_index
+from sorry_rules.compiler.vocabulary import CompileError
+from sorry_rules.engine import pawns, splits
+from sorry_rules.engine.events import STEP_KINDS
+from sorry_rules.engine.option import DRAW_AGAIN, MOVE, PASS, PASS_KIND, SPARE, Option
+
+#: Largest number of movement-table entries (colours x squares per table) of one variant.
+MAX_TABLE_CELLS = limits.MAX_TABLE_CELLS
+
+NOT_AN_EFFECT = ("expected a card effect here (enter, forward N, backward N, split, switch, sorry, send, move, mark, "
+                 "unmark, draw_again, pass)")
+
+
+class PlayBuilder(dsl.Visitor):
+    """Builds the makers of one variant. `compiler` gives `m` (the `engine.track.Track`) and
+    `expression(node, expect, allow_can=...)` for the conditions of guards."""
+
+    def __init__(self, compiler):
+        self.compiler = compiler
+        self.m = compiler.m
+        self.layout = compiler.layout
+        self.tables: set[tuple[str, int]] = set()  # movement tables reserved so far
+
+    def generic(self, node):
+        raise CompileError(node.pos, NOT_AN_EFFECT, "SR304")
+
+    def visit_Place(self, node):
+        raise CompileError(node.pos, "place and remove are grid-board primitives; this board is a track", "SR304")
+
+    visit_Remove = visit_Place
+
+    # ---- resource bounds -----------------------------------------------------------------
+    def reserve_tables(self, node, kind: str, counts) -> None:
+        """Account for the movement tables `node` needs; CompileError (SR303) when the
+        variant's tables would exceed MAX_TABLE_CELLS."""
+        wanted = self.tables | {(kind, n) for n in counts}
+        cells = len(wanted) * self.layout.C * self.layout.size
+        if cells > MAX_TABLE_CELLS:
+            raise CompileError(node.pos, f"the movement tables for this board would need {cells:,} entries "
+                               f"(at most {MAX_TABLE_CELLS:,}); use fewer or smaller step counts on a board this large", "SR303")
+        self.tables = wanted
+
+    def check_steps(self, node, steps: int) -> None:
+        limit = self.layout.T + self.layout.L + 1
+        if not 1 <= steps <= limit:
+            raise CompileError(node.pos, f"{steps} steps: must be between 1 and {limit} (one lap plus the safety zone)", "SR508")
+
+    # ---- primitives ----------------------------------------------------------------------
+    def visit_Enter(self, node):
+        m = self.m
+        if node.selector is None:
+            return m.enter
+        selector, layout = compile_selector(self.compiler, node.selector), self.layout
+
+        def maker(p, flags, card):
+            enter = m.enter(p, flags, card)
+
+            def enter_selected(pos, out):
+                options: list = []
+                enter(pos, options)
+                chosen = pawns.select(selector, layout, p, pos.pos, pos.marks)
+                for option in options:
+                    events = option[1]
+                    carried = tuple((e[3], e[4]) for e in events if e[0] == "carry")
+                    step = next(e for e in events if e[0] == "enter")
+                    if any(c == step[1] and sq == step[2] and kind == carried for c, sq, kind in chosen):
+                        out.append(option)
+            return enter_selected
+        return maker
+
+    def _destination(self, node):
+        dest = node.destination
+        if isinstance(dest, tuple):
+            kind, n = dest
+            limit = self.layout.T - 1 if kind == "track" else self.layout.L
+            low = 0 if kind == "track" else 1
+            if not low <= n <= limit:
+                raise CompileError(node.pos, f"{kind}:{n}: this board has {kind} squares {low}..{limit}", "SR508")
+        return dest
+
+    def visit_Send(self, node):
+        m, selector, dest = self.m, compile_selector(self.compiler, node.selector), self._destination(node)
+        return lambda p, flags, card: pawns.send(m, selector, dest, p, flags, card)
+
+    def visit_MovePawn(self, node):
+        m, selector, dest = self.m, compile_selector(self.compiler, node.selector), self._destination(node)
+        return lambda p, flags, card: pawns.move(m, selector, dest, p, flags, card)
+
+    def visit_Mark(self, node):
+        k = mark_index(self.compiler, node.name, node.name_pos)
+        self.compiler.marks_placed.add(node.name)
+        m, selector = self.m, compile_selector(self.compiler, node.selector)
+        return lambda p, flags, card: pawns.mark(m, selector, k, p, flags, card)
+
+    def visit_Unmark(self, node):
+        k = mark_index(self.compiler, node.name, node.name_pos)
+        m, selector = self.m, compile_selector(self.compiler, node.selector)
+        return lambda p, flags, card: pawns.unmark(m, selector, k, p, flags, card)
+
+    def visit_Forward(self, node):
+        self.check_steps(node, node.steps)
+        self.reserve_tables(node, "forward", (node.steps,))
+        return self._selected(node, self._step(node, "forward", self.layout.forward(node.steps)))
+
+    def visit_Backward(self, node):
+        self.check_steps(node, node.steps)
+        self.reserve_tables(node, "backward", (node.steps,))
+        return self._selected(node, self._step(node, "backward", self.layout.backward(node.steps)))
+
+    def _step(self, node, direction: str, table):
+        """One pawn `direction` `node.steps` steps: along the plain table, or along the routes
+        of `geometry:` when the variant has turns, passing rules or bounces."""
+        m, steps = self.m, node.steps
+        if m.routes is None:
+            return lambda p, flags, card: m.step(table, direction, p, flags, card)
+        self.reserve_tables(node, "route " + direction, (steps,))
+        return lambda p, flags, card: m.routed_step(direction, steps, p, flags, card)
+
+    def _selected(self, node, maker):
+        """`maker` keeping only the plays whose moving pawns (every step, each part of a
+        split) the node's selector chooses on the position before it; `maker` itself when
+        the node has no selector."""
+        if node.selector is None:
+            return maker
+        selector, layout = compile_selector(self.compiler, node.selector), self.layout
+
+        def selected_maker(p, flags, card):
+            gen = maker(p, flags, card)
+
+            def selected(pos, out):
+                chosen = {(c, sq) for c, sq, _ in pawns.select(selector, layout, p, pos.pos, pos.marks)}
+                options: list = []
+                gen(pos, options)
+                out.extend(o for o in options if all((e[1], e[2]) in chosen for e in o[1] if e[0] in STEP_KINDS))
+            return selected
+        return selected_maker
+
+    def visit_Split(self, node):
+        m = self.m
+        self.check_steps(node, node.steps)
+        if node.among is not None and node.among < 2:
+            raise CompileError(node.pos, f"split {node.steps} among {node.among}: a split needs at least 2 pawns", "SR508")
+        if node.steps < 2:
+            raise CompileError(node.pos, f"split {node.steps}: a split needs at least 2 steps (one per pawn)", "SR508")
+        if node.parts:
+            return self._split_into(node)
+        self.reserve_tables(node, "forward", range(1, node.steps + 1))
+        if m.routes is not None:
+            self.reserve_tables(node, "route forward", range(1, node.steps + 1))
+        steps = node.steps
+        limit = node.among if node.among is not None else steps
+        if m.simultaneous_split:
+            return self._selected(node, lambda p, flags, card: splits.simultaneous(m, steps, limit, p, flags, card))
+        return self._selected(node, lambda p, flags, card: splits.among(m, steps, limit, p, flags, card))
+
+    def _split_into(self, node):
+        """`split N into PART, PART ...`: parts in order, each with its direction and pawn."""
+        m, steps, parts = self.m, node.steps, node.parts
+        if steps < len(parts):
+            raise CompileError(node.pos, f"split {steps} into {len(parts)} parts: each part needs at least 1 step", "SR508")
+        if m.simultaneous_split:
+            raise CompileError(node.pos, "split ... into plays its parts in order: it needs rules.split: sequential",
+                               "SR304")
+        for direction in sorted({d for d, _ in parts}):
+            self.reserve_tables(node, ("route " if m.routes is not None else "") + direction, range(1, steps + 1))
+        return lambda p, flags, card: splits.into(m, steps, parts, p, flags, card)
+
+    def visit_Switch(self, node):
+        m, relation = self.m, node.relation
+        if relation == "own":
+            raise CompileError(node.pos, "switch own: a pawn cannot switch with its own colour; "
+                                         "use opponent, partner or other", "SR304")
+        return lambda p, flags, card: m.switch(relation, p, flags, card)
+
+    def visit_Sorry(self, node):
+        m, relation = self.m, node.relation
+        if relation == "own":
+            raise CompileError(node.pos, "sorry own: a pawn cannot replace its own colour; "
+                                         "use opponent, partner or other", "SR304")
+        return lambda p, flags, card: m.sorry(relation, p, flags, card)
+
+    def visit_DrawAgain(self, node):
+        return _flag_only(DRAW_AGAIN)
+
+    def visit_Pass(self, node):
+        return _flag_only(PASS)
+
+    # ---- combinators ---------------------------------------------------------------------
+    def visit_Choice(self, node):
+        makers = tuple(self.visit(o) for o in node.options)
+
+        def choice_maker(p, flags, card):
+            gens = tuple(maker(p, flags, card) for maker in makers)
+            if len(gens) == 2:
+                first, second = gens
+
+                def either(pos, out):
+                    first(pos, out)
+                    second(pos, out)
+                return either
+
+            def choice(pos, out):
+                for gen in gens:
+                    gen(pos, out)
+            return choice
+        return choice_maker
+
+    def visit_Then(self, node):
+        first_maker, second_maker = self.visit(node.first), self.visit(node.second)
+        if isinstance(node.second, (dsl.DrawAgain, dsl.Pass)):
+            flag = DRAW_AGAIN if isinstance(node.second, dsl.DrawAgain) else PASS
+
+            def then_flag_maker(p, flags, card):
+                first, alone = first_maker(p, flags | flag, card), second_maker(p, flags, card)
+
+                def then_flag(pos, out):
+                    n = len(out)
+                    first(pos, out)
+                    if len(out) == n:
+                        alone(pos, out)
+                return then_flag
+            return then_flag_maker
+
+        def then_maker(p, flags, card):
+            first, second = first_maker(p, flags, card), second_maker(p, flags, card)
+
+            def then(pos, out):
+                firsts: list = []
+                first(pos, firsts)
+                if not firsts:
+                    second(pos, out)
+                    return
+                for option in firsts:
+                    events = option[1]
+                    undo = pos.make(events)
+                    seconds: list = []
+                    second(pos, seconds)
+                    pos.unmake(events, undo)
+                    if not seconds:
+                        out.append(option)
+                    for more in seconds:
+                        joined = events + more[1]
+                        out.append(option._replace(events=joined, flags=option[2] | more[2], key=option[4] + more[4],
+                                                   kind=MOVE if joined else _kind(option[2] | more[2])))
+            return then
+        return then_maker
+
+    def visit_Guard(self, node):
+        inner_maker = self.visit(node.effect)
+        condition = self.compiler.expression(node.condition, expect=bool, allow_can=True)
+
+        def guard_maker(p, flags, card):
+            inner = inner_maker(p, flags, card)
+
+            def guard(pos, out):
+                if condition(p, pos, None):
+                    inner(pos, out)
+            return guard
+        return guard_maker
+
+
+def _kind(flags: int) -> str:
+    """The kind of an option that moves nothing: a pass, or SPARE (no choice: its flags)."""
+    return PASS_KIND if flags & PASS else SPARE
+
+
+def _flag_only(flag: int):
+    """The maker of `draw_again` / `pass`: one option that moves nothing."""
+    def maker(p, flags, card):
+        option = Option(card, (), flags | flag, _kind(flags | flag))
+        return lambda pos, out: out.append(option)
+    return maker

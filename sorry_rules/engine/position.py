@@ -1,0 +1,194 @@
+"""The one position layout of race-track games: flat integer lists changed in place.
+
+A `Position` holds, per colour, the sorted list of its pawns' squares (`pos[c]`: Start and
+Home squares repeat once per pawn there, so a colour's pawns are alike, A24) and, per square,
+the colour of the pawn on it (`occ[sq]`, -1 when empty). Squares below `X` are exclusive;
+squares from `X` on (Home, Start) hold any number of pawns and always read -1 in `occ`, so
+a landing reads one list entry whatever the square. `marks` are the marks on its pawns
+(`State.marks`), with `still` and `guard` the (colour, square) of pawns that may not move
+and may not be moved (`engine.marks.shields`).
+
+A move is played on it by `make(events)` and taken back by `unmake(events, undo)`:
+python-chess's push/pop. The events (`engine.events`) are the move's record, in order: a
+step, send or slide moves its pawn `from -> to`, a bump sends its pawn to its Start, a
+switch trades two pawns' squares; the mark events change the marks (`engine.marks.replay`).
+
+Contract: `relocate` is the only writer of `pos` and `occ` (a square is cleared only when
+its own pawn leaves it: a bump follows the step that lands on its square); `make` then
+`unmake` with what `make` returned gives back exactly the position before; `placement()` is
+the canonical placement (per colour a sorted tuple). `key_of(weights, events)` is the exact
+change of the placement key (`placement_weights`) a move makes: two moves from one position
+give the same placement exactly when their keys are equal.
+"""
+
+from __future__ import annotations
+
+from sorry_rules.engine.events import BUMP, SWITCH
+from sorry_rules.engine import marks as _marks
+
+
+class Position:
+    """A mutable position (module contract). `layout` is the board kind's layout (`X`,
+    `start`, `home`); `kinds` the game's mark kinds (() without marks)."""
+
+    __slots__ = ("pos", "occ", "marks", "marked", "still", "guard", "X", "start", "home", "kinds", "layout")
+
+    def __init__(self, layout, placement, kinds: tuple = (), marks: tuple = ()):
+        self.layout = layout
+        self.X = X = layout.X
+        self.start = layout.start
+        self.home = layout.home
+        self.kinds = kinds
+        occ = [-1] * layout.size
+        for c, squares in enumerate(placement):
+            for sq in squares:
+                if sq < X:
+                    occ[sq] = c
+        self.occ = occ
+        self.pos = [list(squares) for squares in placement]
+        self.set_marks(marks if kinds else ())
+
+    def set_marks(self, marks: tuple) -> None:
+        """Put `marks` (as `State.marks`) on the pawns and work out their shields."""
+        self.marks = marks
+        self.marked = frozenset((e[0], e[1]) for entries in marks for e in entries)
+        self.still, self.guard = _marks.shields(self.kinds, marks) if marks else _marks.NO_SHIELDS
+
+    def touches(self, events: tuple) -> bool:
+        """Whether `events` may change the marks: a mark event, or a marked pawn moved."""
+        marked = self.marked
+        for e in events:
+            kind = e[0]
+            if kind in _marks.MARK_EVENTS:
+                return True
+            if marked and ((e[1], e[2]) in marked or (kind == SWITCH and (e[3], e[4]) in marked)):
+                return True
+        return False
+
+    def marks_after(self, events: tuple) -> tuple:
+        """The marks once `events` are played (the position is unchanged)."""
+        return self.after(events)[1] if self.touches(events) else self.marks
+
+    def placement(self) -> tuple:
+        return tuple(map(tuple, self.pos))
+
+    def relocate(self, c: int, frm: int, to: int) -> None:
+        squares = self.pos[c]
+        squares[squares.index(frm)] = to
+        squares.sort()
+        occ = self.occ
+        if frm < self.X and occ[frm] == c:
+            occ[frm] = -1
+        if to < self.X:
+            occ[to] = c
+
+    def make(self, events: tuple):
+        """Play `events` in place; returns what `unmake` needs (the marks before, when the
+        game has marks)."""
+        if len(events) == 1 and not self.kinds and len(events[0]) == 4:  # one pawn's step: the common move
+            _, c, frm, to = events[0]
+            squares = self.pos[c]
+            squares[squares.index(frm)] = to
+            squares.sort()
+            occ, X = self.occ, self.X
+            if frm < X:
+                occ[frm] = -1
+            if to < X:
+                occ[to] = c
+            return None
+        relocate = self.relocate
+        for e in events:
+            if len(e) == 4:  # a step, a send or a slide
+                relocate(e[1], e[2], e[3])
+            elif e[0] == BUMP:
+                relocate(e[1], e[2], self.start[e[1]])
+            elif e[0] == SWITCH:
+                self._switch(e[1], e[2], e[3], e[4])
+        if self.kinds:
+            before = self.marks
+            if self.touches(events):
+                self.set_marks(_marks.fit(_marks.replay(self.kinds, self.layout, before, events), self.pos, self.X))
+            return before
+        return None
+
+    def unmake(self, events: tuple, undo=None) -> None:
+        """Take back `make(events)`, given what it returned."""
+        relocate = self.relocate
+        for e in reversed(events):
+            if len(e) == 4:
+                relocate(e[1], e[3], e[2])
+            elif e[0] == BUMP:
+                relocate(e[1], self.start[e[1]], e[2])
+            elif e[0] == SWITCH:
+                self._switch(e[1], e[4], e[3], e[2])
+        if self.kinds and undo is not self.marks:
+            self.set_marks(undo)
+
+    def _switch(self, c: int, a: int, o: int, b: int) -> None:
+        """Colour c's pawn on `a` and colour o's on `b` trade squares (both exclusive)."""
+        mine, theirs = self.pos[c], self.pos[o]
+        mine[mine.index(a)] = b
+        mine.sort()
+        theirs[theirs.index(b)] = a
+        theirs.sort()
+        self.occ[b] = c
+        self.occ[a] = o
+
+    def after(self, events: tuple) -> tuple:
+        """(placement, marks) once `events` are played; the position itself is unchanged."""
+        undo = self.make(events)
+        placement, marks = self.placement(), self.marks
+        self.unmake(events, undo)
+        return placement, marks
+
+
+def placement_weights(layout, pawns: int) -> tuple:
+    """weights[c][sq]: what one colour-c pawn on sq adds to a placement's key. Every colour
+    has a field of layout.X bits (its exclusive squares: at most one own pawn each) and two
+    counters wide enough for `pawns` (its Home, its Start), so the key is exact."""
+    width = pawns.bit_length() + 1
+    field = layout.X + 2 * width
+    weights = []
+    for c in range(layout.C):
+        row = [0] * layout.size
+        for sq in range(layout.X):
+            row[sq] = 1 << (c * field + sq)
+        row[layout.home[c]] = 1 << (c * field + layout.X)
+        row[layout.start[c]] = 1 << (c * field + layout.X + width)
+        weights.append(tuple(row))
+    return tuple(weights)
+
+
+def key_of(weights: tuple, start: tuple, events: tuple) -> int:
+    """The exact change of the placement key that `events` make (module contract)."""
+    key = 0
+    for e in events:
+        if len(e) == 4:
+            row = weights[e[1]]
+            key += row[e[3]] - row[e[2]]
+        elif e[0] == BUMP:
+            row = weights[e[1]]
+            key += row[start[e[1]]] - row[e[2]]
+        elif e[0] == SWITCH:
+            mine, theirs = weights[e[1]], weights[e[3]]
+            key += mine[e[4]] - mine[e[2]] + theirs[e[2]] - theirs[e[4]]
+    return key
+
+
+def replayed(start: tuple, placement: tuple, events: tuple) -> tuple:
+    """The placement after `events` from `placement` (without building a `Position`)."""
+    for e in events:
+        if len(e) == 4:
+            placement = _moved(placement, e[1], e[2], e[3])
+        elif e[0] == BUMP:
+            placement = _moved(placement, e[1], e[2], start[e[1]])
+        elif e[0] == SWITCH:
+            placement = _moved(_moved(placement, e[1], e[2], e[4]), e[3], e[4], e[2])
+    return placement
+
+
+def _moved(placement: tuple, c: int, frm: int, to: int) -> tuple:
+    squares = list(placement[c])
+    squares[squares.index(frm)] = to
+    squares.sort()
+    return placement[:c] + (tuple(squares),) + placement[c + 1:]

@@ -1,0 +1,374 @@
+"""A track game in progress, changed in place: the turn flow written once.
+
+A `Table` holds everything of a game (`engine.game.State`'s fields) in mutable form: the
+`Position` (pawns and marks), the pile and discards as lists, the hands, the turn. The
+player to move chooses among `options()`; `play(option)` applies the choice. Every loop,
+player and tool goes through these two methods (the public `Game.legal_moves` and `apply`
+build a table from a `State` and read one back).
+
+Turn flow (RULES R5, R11, R17, R19, R34, R35, A13, A16, A21, P4, P5):
+- draw play: `draw` takes the top card (reshuffling the discards when the pile is empty);
+  the options are what that card allows; playing one discards the card and passes the turn
+  unless the move grants another draw.
+- hand play: the options are every move of every card in the hand (a card that cannot move
+  a pawn is not playable, even if it offers a pass; an explicit pass survives only when
+  every playable card also offers one, A21); when no card can move, one discard per
+  distinct card (P5), none drawing again (A13). Playing refills the hand from the pile
+  (reshuffling the discards, A16); a move that draws again keeps the turn (A13).
+- a card with no legal move gives a single `forfeit` option.
+- turn policies (`engine.turnpolicy`): `take` > 1 draws that many cards at once; the
+  player plays one (card and move are one choice) and the others are discarded with it;
+  stuck, all are discarded. `redraw` turns a stuck turn into a `redraw` (discard, take
+  another card, same turn), at most N a turn. Hand `actions` are options beside the card
+  moves; a hand with an action is not stuck, so P5's free discard is not offered then.
+- filters (`filters:`, `rules.must_bump`) judge the options; consequences (`after:`)
+  follow a move or a pass (counters, bonus turns, marks).
+- the game ends at once when a player's win condition holds (checked after every move,
+  the mover first, then the other seats in order).
+
+The choices are `engine.option.Option`s: the card generators' own (`Game.program`), and the
+turn's forfeits, discards, redraws and hand actions. Options of one turn are distinct by
+result (A24): by placement, draw-again flag and, with marks, the marks after.
+
+Contract: the same table and the same choices give the same game on every machine (the RNG
+lives in the table); nothing here prints.
+"""
+
+from __future__ import annotations
+
+from sorry_rules.base.errors import IllegalMoveError
+from sorry_rules.engine import marks as _marks
+from sorry_rules.engine import rng as _rng
+from sorry_rules.engine.moverules import run_consequences, run_on_events
+from sorry_rules.engine.position import Position
+from sorry_rules.engine.option import DISCARD, DRAW_AGAIN, FORFEIT, MOVE, PASS, PASS_KIND, SPARE, Option, new_option
+from sorry_rules.engine.turnpolicy import ACTION, REDRAW, action_choices, policy_env
+
+
+
+def _option(card, events, flags, kind, cards=(), label="") -> Option:
+    return new_option(Option, (card, events, flags, kind, 0, cards, label))
+
+
+class Table:
+    """A game in progress (module contract). Built by `Game.table(state)`."""
+
+    __slots__ = ("game", "pos", "seats", "turn", "card", "hands", "pile", "discard", "rng", "winner", "plies",
+                 "counters", "bonus", "drawn", "redraws", "programs", "over", "judge_always")
+
+    def __init__(self, game, state):
+        self.game = game
+        self.programs = game.programs
+        self.pos = Position(game.layout, state.placement, game.marks, state.marks)
+        self.seats = state.seats
+        self.turn = state.turn
+        self.card = state.card
+        self.hands = None if state.hands is None else [list(hand) for hand in state.hands]
+        self.pile = list(state.pile)
+        self.discard = list(state.discard)
+        self.rng = state.rng
+        self.winner = state.winner
+        self.over = state.winner is not None  # the game has ended (`winner` set)
+        # whether every move is judged for a winner (else only those that reach Home: `Game.wins_at_setup`)
+        self.judge_always = not game.win_on_home_only or game.wins_at_setup(state.seats)
+        self.plies = state.plies
+        self.counters = state.counters
+        self.bonus = state.bonus
+        self.drawn = state.drawn
+        self.redraws = state.redraws
+
+    def state(self):
+        """The `State` of this table (a snapshot: later plays do not change it)."""
+        hands = None if self.hands is None else tuple(map(tuple, self.hands))
+        return self.game.state_type(self.pos.placement(), self.seats, self.turn, self.card, hands, tuple(self.pile),
+                                    tuple(self.discard), self.rng, self.winner, self.plies, self.counters, self.bonus,
+                                    self.pos.marks, self.drawn, self.redraws)
+
+    def view(self, view_type):
+        """What the player to move may see, as `view_type` (`players.protocol.View`)."""
+        seat = self.turn
+        hand = tuple(self.hands[seat]) if self.hands is not None else None
+        return view_type(self.game, seat, self.seats[seat], self.pos.placement(), self.seats, self.card, hand,
+                         tuple(self.discard), len(self.pile), self.plies, drawn=self.drawn, redraws=self.redraws)
+
+    @property
+    def player(self) -> int:
+        """The colour of the player to move."""
+        return self.seats[self.turn]
+
+    # ---- chance ------------------------------------------------------------------------------
+    def needs_draw(self) -> bool:
+        return not self.game.hand_play and self.card is None and self.winner is None
+
+    def take(self):
+        """The top card of the pile (its last element), reshuffling the discards into a new
+        pile when it is empty (R34, A16, S8); None when both are empty."""
+        if not self.pile:
+            if not self.discard:
+                return None
+            self.rng, pile = _rng.shuffled(self.rng, self.discard)
+            self.pile, self.discard = list(pile), []
+        return self.pile.pop()
+
+    def draw(self) -> None:
+        """Draw the card(s) of a turn of draw play (R5; `turn.take` > 1: that many, one by one)."""
+        if not self.needs_draw():
+            raise IllegalMoveError("no card is to be drawn now")
+        cards = []
+        for _ in range(self.game.take):
+            card = self.take()
+            if card is None:
+                break
+            cards.append(card)
+        if not cards:
+            raise IllegalMoveError("the draw pile and the discards are both empty")
+        self.card, self.drawn = cards[0], tuple(cards[1:])
+
+    # ---- options -----------------------------------------------------------------------------
+    def options(self) -> list:
+        """Every option of the player to move (see the module contract), the turn's card(s)
+        drawn first when it needs them; [] once the game is over."""
+        if self.winner is not None:
+            return []
+        game = self.game
+        p = self.seats[self.turn]
+        if game.hand_play:
+            return self._hand_options(p)
+        if self.card is None:
+            if game.take == 1 and self.pile:
+                self.card = self.pile.pop()
+            else:
+                self.draw()
+        if self.drawn:
+            options = self.cards_options(p, (self.card,) + self.drawn)
+            if game.filters:
+                options = self.filtered(p, options)[0]
+            options = options or [_option(self.card, (), 0, FORFEIT)]
+        else:
+            options = self.card_options(p, self.card)
+        if game.redraw is not None and options[0][3] == FORFEIT:
+            return self._redraws(p, (self.card,)) or options
+        return options
+
+    def card_options(self, p: int, card: int) -> list:
+        """The options `card` gives player colour p, filtered; a forfeit when there is none."""
+        options, spare = self.distinct(p, card)
+        if options and self.game.filters:
+            options = self.filtered(p, options)[0]
+        return options or [self.game.forfeits[card][spare & DRAW_AGAIN]]
+
+    def distinct(self, p: int, card: int) -> tuple[list, int]:
+        """(options, spare flags): one option per distinct result of `card` for player
+        colour p before the filters (A24), and the flags of outcomes that move nothing and
+        are no pass (a forfeited 2 still draws again)."""
+        options: list = []
+        (self.programs[card][p] or self.game.program(card, p))(self.pos, options)
+        n = len(options)
+        if n == 1:
+            if options[0][3] is SPARE:
+                return [], options[0][2]
+            if not self.game.marks:
+                return options, 0
+        elif not n:
+            return options, 0
+        out, spare, seen = [], 0, set()
+        marked = self.game.marks
+        for option in options:
+            kind, flags = option[3], option[2]
+            if kind is MOVE:
+                known = option[4] if not flags & DRAW_AGAIN else (option[4], DRAW_AGAIN)
+            elif kind is PASS_KIND:
+                known = (PASS_KIND, flags & DRAW_AGAIN)
+            else:
+                spare |= flags
+                continue
+            if marked:
+                known = (known, self.pos.marks_after(option[1]) if option[1] else self.pos.marks)
+            if known not in seen:
+                seen.add(known)
+                out.append(option)
+        return out, spare
+
+    def cards_options(self, p: int, cards) -> list:
+        """The options of a choice of cards (a hand, or the cards drawn together): a card that
+        cannot move a pawn is no play, even if it offers a pass (P4); a pass survives only
+        when every playable card offers one (A21)."""
+        options = []
+        declinable = True
+        for card in sorted(set(cards)):
+            own = self.distinct(p, card)[0]
+            if not any(o.kind == MOVE for o in own):
+                continue
+            declinable = declinable and any(o.kind == PASS_KIND for o in own)
+            options.extend(own)
+        if not declinable:
+            options = [o for o in options if o.kind != PASS_KIND]
+        return options
+
+    def _hand_options(self, p: int) -> list:
+        game = self.game
+        hand = self.hands[self.turn]
+        if not hand:
+            return [_option(None, (), 0, FORFEIT)]
+        options = self.cards_options(p, hand)
+        if game.actions:
+            options.extend(self._actions(p, hand))
+        if game.filters:
+            options = self.filtered(p, options)[0]
+        if not options:
+            if game.redraw is not None:
+                options = self._redraws(p, hand)
+            return options or [_option(card, (), 0, DISCARD) for card in sorted(set(hand))]
+        return options
+
+    def _redraws(self, p: int, cards) -> list:
+        """The redraw options replacing a stuck turn (`engine.turnpolicy.Redraw`)."""
+        policy = self.game.redraw
+        if self.redraws >= policy.at_most or not policy.when(p, self.pos, policy_env(self.counters)):
+            return []
+        return [_option(card, (), DRAW_AGAIN, REDRAW, (), policy.label) for card in sorted(set(cards))]
+
+    def _actions(self, p: int, hand) -> list:
+        """Every hand action the hand allows (`engine.turnpolicy.action_choices`)."""
+        env = policy_env(self.counters)
+        return [_option(card, (), DRAW_AGAIN if again else 0, ACTION, others, label)
+                for card, others, again, label in action_choices(self.game.actions, self.pos, env, p, hand)]
+
+    # ---- filters and consequences ------------------------------------------------------------
+    def filtered(self, p: int, options: list) -> tuple[list, list]:
+        """(kept, removed) of `options` under the game's filters, in order (`engine.moverules`):
+        `removed` lists (option, filter) for each option a filter removed."""
+        removed = []
+        counters = self.counters
+        for f in self.game.filters:
+            if not options:
+                break
+            if f.on_events is not None:
+                passing = [f.cards is not None and o.card not in f.cards or f.on_events(p, o.events, counters)
+                           for o in options]
+            else:
+                passing = [f.cards is not None and o.card not in f.cards or f.test(p, self.move(o), counters)
+                           for o in options]
+            in_scope = [f.cards is None or o.card in f.cards for o in options]
+            if f.prefer and not any(ok and scope for ok, scope in zip(passing, in_scope)):
+                continue
+            kept = []
+            for o, ok in zip(options, passing):
+                if ok:
+                    kept.append(o)
+                else:
+                    removed.append((o, f))
+            options = kept
+        return options, removed
+
+    def consequences(self, p: int, option: Option) -> tuple:
+        """(counters after, extra cards, fired consequences) of playing `option` (`after:`)."""
+        after = self.game.after
+        if self.game.after_on_events:
+            return run_on_events(after, p, option.card, option.events, self.counters)
+        return run_consequences(after, p, self.move(option), self.counters)
+
+    # ---- playing -----------------------------------------------------------------------------
+    def play(self, option: Option) -> None:
+        """Play `option` (one of `options()`): the move made, its card(s) discarded, the hand
+        refilled, its consequences run, the winner checked, the turn passed on."""
+        if self.winner is not None:
+            raise IllegalMoveError("the game is over")
+        game = self.game
+        card, events, kind = option[0], option[1], option[3]
+        if card is not None:
+            self.discard.append(card)
+        if option[5] or self.drawn:
+            self.discard.extend(option[5])
+            if self.drawn:
+                self.discard.extend(self._unplayed(card))
+        if game.hand_play:
+            self._refill(option)
+        if kind is MOVE or kind is PASS_KIND:
+            if game.after:
+                self._consequences(option)
+            elif events:
+                self.pos.make(events)
+            if kind is MOVE:
+                judge = self.judge_always
+                if not judge:  # a win condition about Home counts only: judged when a pawn reaches Home
+                    home = game.layout.home
+                    for e in events:
+                        if len(e) == 4 and e[3] == home[e[1]]:
+                            judge = True
+                            break
+                if judge:
+                    self.winner = self._winner()
+                    self.over = self.winner is not None
+        turn = self.turn
+        if self.winner is None and not option[2] & DRAW_AGAIN:
+            if self.bonus:
+                self.bonus -= 1
+            else:
+                self.turn = (turn + 1) % len(self.seats)
+        if game.marks and self.turn != turn:
+            self.pos.set_marks(_marks.turn_begins(game.marks, self.pos.marks, self.seats[self.turn]))
+        if game.redraw is not None:
+            self.redraws = 0 if self.turn != turn else self.redraws + (kind == REDRAW)
+        self.card, self.drawn = None, ()
+        self.plies += 1
+
+    def _consequences(self, option: Option) -> None:
+        """Make a move or a pass whose consequences (`after:`) are judged on it: counters,
+        bonus turns, marks (in the order of `Game.apply`'s contract)."""
+        game, p = self.game, self.seats[self.turn]
+        counters, extra, fired = self.consequences(p, option)
+        if option[1]:
+            self.pos.make(option[1])
+        if fired:
+            self.counters = counters
+            self.bonus += extra
+            if game.marks:
+                self.pos.set_marks(_marks.consequence_marks(game.marks, game.layout, self.pos.marks, fired, p,
+                                                            option[1], self.pos.pos))
+
+    def _refill(self, option: Option) -> None:
+        """Hand play: the cards `option` plays leave the hand and as many are drawn."""
+        hand = self.hands[self.turn]
+        if option.card is None:
+            return
+        for card in (option.card,) + option.cards:
+            if card not in hand:
+                raise IllegalMoveError(f"card {self.game.card_names[card]} is not in the hand")
+            hand.remove(card)
+        for _ in range(1 + len(option.cards)):
+            card = self.take()
+            if card is not None:
+                hand.append(card)
+
+    def _unplayed(self, card) -> list:
+        """The cards drawn this turn other than `card`, in the order drawn (discarded with it)."""
+        cards = [self.card, *self.drawn]
+        if card not in cards:
+            raise IllegalMoveError(f"card {self.game.card_names[card]} was not drawn this turn")
+        cards.remove(card)
+        return cards
+
+    def _winner(self):
+        """The first seat from the mover on whose win condition holds, or None."""
+        game, seats = self.game, self.seats
+        env = game.env(self.counters, self.pos.marks)
+        n = len(seats)
+        for k in range(n):
+            seat = (self.turn + k) % n
+            if game.win(seats[seat], self.pos, env):
+                return seat
+        return None
+
+    # ---- what people and tools look at -------------------------------------------------------
+    def move(self, option: Option):
+        """The public `Move` of `option`: with the placement after it and, for a move or a
+        pass of a variant with marks, the marks after it."""
+        if option[1]:
+            placement, marks = self.pos.after(option[1])
+        else:
+            placement, marks = self.pos.placement(), self.pos.marks
+        if not self.game.marks or option[3] not in (MOVE, PASS_KIND):
+            marks = ()
+        return self.game.move_type(option[0], placement, option[1], bool(option[2] & DRAW_AGAIN), option[3],
+                                   option[5], option[6], marks)

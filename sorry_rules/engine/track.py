@@ -1,0 +1,344 @@
+"""The movement mechanisms of race-track games, each written once over `engine.position`.
+
+A primitive's outcomes are the options of the card it is part of (`engine.option`): the
+resolved events (steps, bumps, slides, switches, marks), flags and key. They are built
+without changing the position where nothing depends on the move before (one pawn's landing);
+a split and `A then B` play their first part on the position in place (`Position.make`)
+and take it back (`Position.unmake`).
+
+Each primitive is a *maker*: `maker(p, flags, card)` binds the tables of player colour
+`p`'s pawns (every colour p controls), the flags its options carry and their card, and
+returns `gen(pos, out)`, which appends the primitive's options on `pos` to `out` and leaves
+`pos` as it found it. The compiler binds one DSL node to one maker (`compiler.plays`).
+
+One function per mechanism:
+  * `Track.landing`: a pawn landing on a square: own pawn (illegal), bump, slide (R16, R26);
+  * `Track.sweep`: a slide taken from its triangle: who it sends back, when it is illegal;
+  * `Track.enter`, `step`, `routed_step`, `sorry`, `switch`: the one-pawn primitives (R9,
+    R13, R24, R25), along the plain tables or the `geometry:` routes;
+  * `engine.splits`: a count of steps shared among pawns (R22, A1-A3);
+  * marks (`engine.marks`) act as hooks: `landing` and `sweep` respect untouchable pawns,
+    `free` drops options that move an immobile pawn or touch an untouchable one, and
+    `from_start` lets a pawn leave Start marked or unmarked.
+Relations (own/partner/opponent) are judged from the colour of the pawn that moves (T9).
+"""
+
+from __future__ import annotations
+
+from sorry_rules.engine.events import BUMP, SLIDE, STEP_KINDS, SWITCH
+from sorry_rules.engine.marks import CARRY, shared_kinds
+from sorry_rules.engine.option import MOVE, Option, new_option
+from sorry_rules.engine.position import key_of
+from sorry_rules.engine.routes import Geometry, Routes
+
+
+class Track:
+    """The movement rules of one compiled track variant (tables built once)."""
+
+    def __init__(self, layout, relation, rules, control_of, geometry: Geometry | None = None, kinds: tuple = (),
+                 weights: tuple = ()):
+        self.layout = layout
+        self.X, self.T = layout.X, layout.T
+        self.start = layout.start
+        C = layout.C
+        self.relation = relation  # relation[c][o] in {"own", "partner", "opponent"}
+        geometry = geometry or Geometry(past_home=layout.past_home)
+        self.geometry = geometry
+        self.bumpable = tuple(tuple(o != c and relation[c][o] in rules.bump and not geometry.blocks_landing(relation[c][o], o)
+                                    for o in range(C)) for c in range(C))
+        self.slides_for = tuple(tuple(relation[c][s] in rules.slide_on for s in range(C)) for c in range(C))
+        if rules.slide_sweep == "all":
+            self.spares = tuple(tuple(False for _ in range(C)) for _ in range(C))
+        else:
+            self.spares = tuple(tuple(not self.bumpable[c][o] for o in range(C)) for c in range(C))
+        self.slide_after_switch = rules.slide_after_switch
+        self.slide_after_sorry = rules.slide_after_sorry
+        self.simultaneous_split = rules.split == "simultaneous"
+        self.control_of = control_of  # player colour -> colours it may move
+        self.routes = Routes(layout, geometry, relation) if geometry.routed else None
+        self.kinds = tuple(kinds)     # engine.marks.MarkKind per declared mark kind
+        self.marked = bool(kinds)
+        self.weights = weights
+        # slide_here[c][sq]: the slide a colour-c pawn takes when it ends a move on sq, or None
+        tail = (None,) * (layout.size - layout.T)
+        self.slide_here = tuple(
+            tuple(info if info is not None and self.slides_for[c][info.colour] else None for info in layout.slide_at) + tail
+            for c in range(C))
+        self._relation_tables: dict = {}
+
+    def matches(self, c: int, o: int, relation: str) -> bool:
+        rel = self.relation[c][o]
+        return rel == relation or (relation == "other" and rel != "own")
+
+    def relation_table(self, relation: str) -> tuple:
+        """table[c][o]: colour o is `relation` (own/partner/opponent/other) to colour c."""
+        table = self._relation_tables.get(relation)
+        if table is None:
+            C = self.layout.C
+            table = self._relation_tables[relation] = tuple(tuple(self.matches(c, o, relation) for o in range(C))
+                                                            for c in range(C))
+        return table
+
+    def option(self, events: tuple, flags: int, card) -> Option:
+        """The move of `events` as an option of `card` carrying `flags` (its key worked out)."""
+        return new_option(Option, (card, events, flags, MOVE, key_of(self.weights, self.start, events), (), ""))
+
+    # ---- one landing -------------------------------------------------------------------------
+    def sweep(self, pos, c: int, at: int, left: int):
+        """The events of the slide colour c's pawn takes from `at`, its triangle, on `pos`
+        where the pawn now stands on `at` and the square `left` is empty: [] when no slide
+        starts there (for c), None when the slide is illegal (a spared pawn on its end)."""
+        info = self.slide_here[c][at]
+        if info is None:
+            return []
+        occ, spares, guard = pos.occ, self.spares[c], pos.guard
+        events = []
+        for sq in info.swept:
+            o = occ[sq]
+            if o < 0 or sq == left:
+                continue
+            if spares[o] or (guard and (o, sq) in guard):
+                if sq == info.end:
+                    return None
+                continue
+            events.append((BUMP, o, sq))
+        events.append((SLIDE, c, at, info.end))
+        return events
+
+    def landing(self, pos, c: int, frm: int, to: int, step: str):
+        """The events of colour c's pawn stepping `frm` -> `to` on `pos` (kind `step`): a bump
+        of the pawn there, then its slide; None when illegal (an own or unbumpable pawn there,
+        an untouchable one, a blocked slide). `to == frm` (a bounce back) lands on the square
+        it left. `pos` is not changed."""
+        o = -1 if to == frm else pos.occ[to]
+        events = [(step, c, frm, to)]
+        if o >= 0:
+            if o == c or not self.bumpable[c][o] or (pos.guard and (o, to) in pos.guard):
+                return None
+            events.append((BUMP, o, to))
+        slid = self.sweep(pos, c, to, frm)
+        if slid is None:
+            return None
+        events.extend(slid)
+        return events
+
+    # ---- marks as hooks ----------------------------------------------------------------------
+    @staticmethod
+    def free(pos, options: list) -> list:
+        """The options in which no immobile pawn steps or switches and no untouchable pawn
+        is bumped or switched with (all of them when no pawn is marked so)."""
+        still, guard = pos.still, pos.guard
+        if not still and not guard:
+            return options
+        out = []
+        for option in options:
+            for e in option[1]:
+                kind = e[0]
+                if (kind in STEP_KINDS and (e[1], e[2]) in still) or (kind == BUMP and (e[1], e[2]) in guard) \
+                        or (kind == SWITCH and ((e[1], e[2]) in still or (e[3], e[4]) in guard)):
+                    break
+            else:
+                out.append(option)
+        return out
+
+    def from_start(self, pos, options: list) -> list:
+        """Each option whose first step leaves Start, once per kind of pawn that may leave
+        (marked, unmarked), with "carry" events naming the marks the leaving pawn takes."""
+        if not any(pos.marks):
+            return options
+        out = []
+        for option in options:
+            first = option[1][0]
+            c, sq = first[1], first[2]
+            if sq < self.X:
+                out.append(option)
+                continue
+            for carried in shared_kinds(pos.marks, c, sq, pos.pos[c].count(sq)):
+                if any(self.kinds[k].immobile for k, _ in carried):
+                    continue
+                out.append(option._replace(events=tuple((CARRY, c, sq, k, by) for k, by in carried) + option[1]))
+        return out
+
+    def hooked(self, gen, hook):
+        """`gen` with its options passed through `hook(pos, options)` when the variant has marks."""
+        if not self.marked:
+            return gen
+
+        def marked(pos, out):
+            options: list = []
+            gen(pos, options)
+            out.extend(hook(pos, options))
+        return marked
+
+    # ---- primitives --------------------------------------------------------------------------
+    def enter(self, p: int, flags: int, card):
+        """A pawn from Start to its start exit (R9, R10)."""
+        rows, W = [], self.weights
+        for c in self.control_of[p]:
+            to, start = self.layout.start_exit[c], self.start[c]
+            plain = new_option(Option, (card, ((STEP_KINDS[0], c, start, to),), flags, MOVE, W[c][to] - W[c][start], (), ""))
+            rows.append((c, start, to, self.slide_here[c][to] is None, plain))
+        landing, option = self.landing, self.option
+
+        def enter(pos, out):
+            occ = pos.occ
+            for c, start, to, no_slide, plain in rows:
+                squares = pos.pos[c]
+                if not squares or squares[-1] != start:  # Start squares sort last
+                    continue
+                o = occ[to]
+                if o < 0 and no_slide:
+                    out.append(plain)
+                elif o != c:
+                    events = landing(pos, c, start, to, "enter")
+                    if events is not None:
+                        out.append(option(tuple(events), flags, card))
+        return self.hooked(enter, self.from_start)
+
+    def step(self, table, kind: str, p: int, flags: int, card):
+        """One pawn `kind` ("forward" or "backward") along `table` (R13, R30)."""
+        X, W = self.X, self.weights
+        rows = []
+        for c in self.control_of[p]:
+            dest, slides = table[c], self.slide_here[c]
+            plain = tuple(None if to < 0 else new_option(Option, (card, ((kind, c, sq, to),), flags, MOVE, W[c][to] - W[c][sq],
+                                                                   (), ""))
+                          for sq, to in enumerate(dest))
+            rows.append((c, dest, slides, plain))
+        landing, option = self.landing, self.option
+
+        def step(pos, out):
+            occ = pos.occ
+            for c, dest, slides, plain in rows:
+                for sq in pos.pos[c]:
+                    if sq >= X:
+                        break
+                    to = dest[sq]
+                    if to < 0:
+                        continue
+                    o = occ[to]
+                    if o < 0 and slides[to] is None:
+                        out.append(plain[sq])
+                    elif o != c:
+                        events = landing(pos, c, sq, to, kind)
+                        if events is not None:
+                            out.append(option(tuple(events), flags, card))
+        return self.hooked(step, self.free)
+
+    def routed_step(self, direction: str, steps: int, p: int, flags: int, card):
+        """`forward steps` / `backward steps` along `geometry:` routes: every way of every
+        pawn, each distinct end square once per pawn, judged for passing, then landed."""
+        routes, X = self.routes, self.X
+        table = routes.options(direction, steps)
+        control = self.control_of[p]
+        landing, option = self.landing, self.option
+
+        def routed(pos, out):
+            occ = pos.occ
+            for c in control:
+                row = table[c]
+                for sq in pos.pos[c]:
+                    if sq >= X:
+                        break
+                    ends = set()
+                    for to, passed, _ in row[sq]:
+                        if to in ends or (passed and not routes.passable(c, occ, sq, passed)):
+                            continue
+                        ends.add(to)
+                        events = landing(pos, c, sq, to, direction)
+                        if events is not None:
+                            out.append(option(tuple(events), flags, card))
+        return self.hooked(routed, self.free)
+
+    def sorry(self, relation: str | None, p: int, flags: int, card):
+        """A pawn from Start replaces a bumpable pawn on the track (R25, T6), then takes the
+        slide it lands on when `slide_after_sorry`."""
+        T, start, W, bumpable = self.T, self.start, self.weights, self.bumpable
+        allowed = None if relation is None else self.relation_table(relation)
+        rows = []
+        for c in self.control_of[p]:
+            targets = tuple(o for o in range(self.layout.C) if bumpable[c][o] and (allowed is None or allowed[c][o]))
+            rows.append((c, start[c], targets, self.slide_here[c] if self.slide_after_sorry else None))
+        sweep, option = self.sweep, self.option
+
+        def sorry(pos, out):
+            P, occ = pos.pos, pos.occ
+            for c, home_start, targets, slides in rows:
+                squares = P[c]
+                if not squares or squares[-1] != home_start or not targets:
+                    continue
+                row = W[c]
+                for sq in _track_squares(P, targets, T):
+                    o = occ[sq]
+                    events = (("sorry", c, home_start, sq), (BUMP, o, sq))
+                    if slides is not None and slides[sq] is not None:
+                        undo = pos.make(events)
+                        slid = sweep(pos, c, sq, -1)
+                        pos.unmake(events, undo)
+                        if slid is not None:
+                            out.append(option(events + tuple(slid), flags, card))
+                        continue
+                    out.append(new_option(Option, (card, events, flags, MOVE,
+                                                   row[sq] - row[home_start] + W[o][start[o]] - W[o][sq], (), "")))
+        if not self.marked:
+            return sorry
+        return self.hooked(sorry, lambda pos, options: self.from_start(pos, self.free(pos, options)))
+
+    def switch(self, relation: str, p: int, flags: int, card):
+        """Swap one of the player's track pawns with a track pawn of `relation` (R24, T10),
+        then the slides `slide_after_switch` fires: the mover's, and with "both" the other's."""
+        T, W, C = self.T, self.weights, self.layout.C
+        allowed = self.relation_table(relation)
+        after = self.slide_after_switch
+        slide_here = self.slide_here
+        rows = tuple((c, tuple(o for o in range(C) if o != c and allowed[c][o])) for c in self.control_of[p])
+        slides, option = self._switch_slides, self.option
+
+        def switch(pos, out):
+            P, occ = pos.pos, pos.occ
+            for c, others in rows:
+                targets = _track_squares(P, others, T)
+                if not targets:
+                    continue
+                mine_row, here = W[c], slide_here[c]
+                for mine in P[c]:
+                    if mine >= T:
+                        break
+                    for sq in targets:
+                        o = occ[sq]
+                        events = ((SWITCH, c, mine, o, sq),)
+                        if after != "none" and (here[sq] is not None or (after == "both" and slide_here[o][mine] is not None)):
+                            slid = slides(pos, events, c, mine, o, sq)
+                            if slid is not None:
+                                out.append(option(events + tuple(slid), flags, card))
+                            continue
+                        out.append(new_option(Option, (card, events, flags, MOVE,
+                                                       mine_row[sq] - mine_row[mine] + W[o][mine] - W[o][sq], (), "")))
+        return self.hooked(switch, self.free)
+
+    def _switch_slides(self, pos, events: tuple, c: int, mine: int, o: int, sq: int):
+        """The events of the slides after a switch: the mover's from sq, then with "both" the
+        other pawn's from `mine` if it is still there; None when one is illegal."""
+        undo = pos.make(events)
+        slid = self.sweep(pos, c, sq, -1)
+        if slid is not None and self.slide_after_switch == "both":
+            first = tuple(slid)
+            made = pos.make(first)
+            if pos.occ[mine] == o:
+                second = self.sweep(pos, o, mine, -1)
+                slid = None if second is None else slid + second
+            pos.unmake(first, made)
+        pos.unmake(events, undo)
+        return slid
+
+
+def _track_squares(P, colours, T: int) -> list:
+    """The track squares of the pawns of `colours`, ascending."""
+    squares = []
+    for o in colours:
+        for sq in P[o]:
+            if sq >= T:
+                break
+            squares.append(sq)
+    squares.sort()
+    return squares
