@@ -121,6 +121,7 @@ def test_compiled_programs_reach_no_tree_and_no_visitor():
     for name in bundled_names():
         game = load_game(name)
         seen: set[int] = set()
-        programs = list(game.card_programs) + [game.win] + [formula for _, _, formula in game.scoring]
+        cards = game.card_makers if game.board_kind == "track" else game.card_programs
+        programs = list(cards) + [game.win] + [formula for _, _, formula in game.scoring]
         functions = [f for program in programs for f in reachable(program, seen)]
         assert len(functions) >= len(programs), name

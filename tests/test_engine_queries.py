@@ -65,7 +65,7 @@ def test_nothing_reachable_from_a_compiled_game_is_a_pydantic_model(variant):
     ids = {id(o) for o in objects}
     # the walk does enter the tables, the mechanics, the programs and their closures
     assert {id(game.layout), id(game.mechanics), id(game.mechanics.slide_here), id(game.win)} <= ids
-    assert id(game.layout.forward(1)) in ids and all(id(f) in ids for f in game.card_programs)
+    assert id(game.layout.forward(1)) in ids and all(id(f) in ids for f in game.card_makers)
     assert not [o for o in objects if isinstance(o, (BaseModel, PlainModel))]
     assert not [o for o in objects if isinstance(o, dsl.Node)]  # no DSL tree is read at play time
     assert not [o for o in objects if type(o).__module__.startswith(("pydantic", "lark", "yaml"))]
@@ -265,20 +265,3 @@ def test_every_event_of_random_games_is_a_documented_kind():
     assert seen <= set(KINDS) and {"forward", "bump", "enter"} <= seen
 
 
-@pytest.mark.parametrize("rules", [(), ("house/freeze.yaml",)])
-def test_the_flat_flavours_are_built_on_first_read_and_hold_no_tree_before(rules):
-    """Loading does not generate the flat flavours (`FastMoves.defer_flat`); until they are
-    read, what builds them keeps the trees as plain data only; the first read builds both,
-    once, and an assignment is kept."""
-    game = load_game("standard", rules)
-    fast = game.fast_moves
-    assert not [o for o in reachable(game) if isinstance(o, dsl.Node)]
-    assert any(isinstance(o, types.FunctionType) and o.__name__ == "build" for o in reachable(fast))
-    flat, marked = fast.flat, fast.flat_marked
-    assert (flat is None) == bool(rules) and (marked is None) == (not rules)
-    built = flat if flat is not None else marked
-    assert "def f0_0(" in built.source
-    assert fast.flat is flat and fast.flat_marked is marked
-    assert not any(isinstance(o, types.FunctionType) and o.__name__ == "build" for o in reachable(fast))
-    fast.flat = None
-    assert fast.flat is None and fast.flat_marked is marked

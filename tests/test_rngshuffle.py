@@ -31,21 +31,3 @@ def test_a_rejected_number_takes_the_swaps_one_by_one(monkeypatch):
         for trial in range(10):
             state = seed_state("rejected", size, trial)
             assert shuffled(state, range(size)) == _reference(state, range(size))
-
-
-def test_first_draws_are_below_at_s_first_numbers():
-    """`first_draws(bases, i)[k] % n` is `below_at(bases[k], i + k, n)` whenever the number
-    is below 2**64 - n, whatever n (the numbers are computed side by side)."""
-    from sorry_rules.engine.rng import below_at, first_draws
-
-    assert first_draws([], 5) == []
-    for count in (1, 2, 7, 16, 32, 33):
-        for trial in range(6):
-            bases = [seed_state("first draws", count, trial, k) for k in range(count)]
-            first = trial * 1_000_003
-            draws = first_draws(bases, first)
-            assert len(draws) == count
-            for k, (base, value) in enumerate(zip(bases, draws)):
-                for n in (2, 3, 40, 255, 256, 1000, 2**20 + 7):
-                    assert value < 2**64 - n
-                    assert value % n == below_at(base, first + k, n)

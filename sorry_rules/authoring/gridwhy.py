@@ -25,7 +25,7 @@ from sorry_rules import dsl
 from sorry_rules.authoring.explain import effect_words, expr_words, source_text
 from sorry_rules.authoring.gridoracle import format_grid_report_text
 from sorry_rules.compiler.gridbuild import grid_compiler
-from sorry_rules.engine.gridgame import EXCHANGE, PASS
+from sorry_rules.engine.gridtable import EXCHANGE, PASS
 from sorry_rules.engine.gridmechanics import PLACE, GridView
 
 _RELATIONS = {"own": ("own",), "partner": ("partner",), "opponent": ("opponent",), "other": ("partner", "opponent")}

@@ -56,9 +56,6 @@ MAX_DSL_NUMBER = 1_000_000
 MAX_WORK = 1_000_000
 #: Movement-table entries of one variant, all tables together.
 MAX_TABLE_CELLS = 4_000_000
-#: Lines of generated move functions of one variant (compiler.codegen); a variant needing more
-#: (many colours, many cards) is played by the interpreter alone. Standard Sorry! needs about 6,400.
-MAX_GENERATED_LINES = 20_000
 
 # ---- play (players.runner) -------------------------------------------------------------------
 #: Moves a game plays before it is stopped unfinished (`--max-plies`'s default).

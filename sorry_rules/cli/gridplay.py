@@ -25,7 +25,7 @@ from sorry_rules.cli import gridscreen
 from sorry_rules.cli.seats import bot_of
 from sorry_rules.cli.terminal import Session
 from sorry_rules.engine.describe import colour_name
-from sorry_rules.engine.gridgame import PASS
+from sorry_rules.engine.gridtable import PASS
 from sorry_rules.players.registry import STRONGEST, make_player
 from sorry_rules.players.runner import play_game
 from sorry_rules.records.files import write_record

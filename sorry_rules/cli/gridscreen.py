@@ -26,7 +26,7 @@ from rich.text import Text
 from sorry_rules.cli import screen
 from sorry_rules.cli.screen import PAGE_MIN, Scene, TurnScreen, beside, colour_styles, fit
 from sorry_rules.engine.describe import colour_name
-from sorry_rules.engine.gridgame import EXCHANGE, PASS
+from sorry_rules.engine.gridtable import EXCHANGE, PASS
 from sorry_rules.engine.gridmechanics import PLACE
 from sorry_rules.records.storage import game_over
 

@@ -25,7 +25,6 @@ from sorry_rules.engine.queries import Origin
 from sorry_rules.engine.settings import MovementRules, TurnRules
 from sorry_rules.compiler import astcache
 from sorry_rules.compiler.checks import check_variant
-from sorry_rules.compiler.codegen import fast_moves
 from sorry_rules.compiler.geometry import check_geometry, engine_geometry
 from sorry_rules.compiler.marking import also_texts, alternatives, check_marks, mark_kinds, mark_warnings
 from sorry_rules.compiler.programs import CompileError, ProgramCompiler
@@ -205,33 +204,9 @@ def compile_variant(loaded: LoadedVariant, oracle: bool = False) -> tuple[Game, 
         card_options=card_options, filters=filters, after=after, counters=counters, marks=mark_kinds(v),
         redraw=redraw, actions=actions,
     )
-    if not oracle:
-        return game, out.problems
-    whens = tuple(asts.get(("after", i, "when")) for i in v.after)
-    asts = [played_asts[name] for name in card_names]
-    fast = fast_moves(game, programs, asts)
-    if fast is not None:
-        fast.defer_flat(_flat_flavours(game, programs, asts, whens))
-    game.use_fast_moves(fast)
+    if oracle:
+        game.use_fast_moves(None)
     return game, out.problems
-
-
-def _flat_flavours(game, programs, asts: list, whens: tuple):
-    """The function building `game`'s two flat flavours (`FastMoves.defer_flat`): they are
-    generated on first use, not at load. It keeps the trees as plain data (`astcache.encode`),
-    rebuilt when called, so no DSL tree is reachable from the compiled game meanwhile."""
-    kept = astcache.encode((tuple(asts), tuple(whens)))
-
-    def build():
-        # lazy: the flat generators only when a flat flavour is first used
-        from sorry_rules.compiler.loopgen import flat_moves
-        from sorry_rules.compiler.markloopgen import flat_marked_moves
-
-        card_asts, card_whens = astcache.decode(kept)
-        card_asts = list(card_asts)
-        return (flat_moves(game, programs, card_asts, card_whens),
-                flat_marked_moves(game, programs, card_asts, card_whens))
-    return build
 
 
 def _with_alternatives(ast, extra: list):

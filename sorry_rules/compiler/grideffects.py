@@ -14,7 +14,7 @@ Expressions are the track's (`compiler.expressions`) with the grid's counts: `se
 Contract: `GridCompiler(grid, team_of, relation)` offers `effect(node, card)` and
 `expression(node, expect)`; both raise `CompileError` at the node that has no meaning.
 `shape(node, card)` is the shape of an effect that is one primitive (a tuple of
-`engine.gridmechanics.SHAPE_*` and integers, for lean loops), or None.
+`engine.gridmechanics.SHAPE_*` and integers, for `engine.gridtable`), or None.
 """
 
 from __future__ import annotations

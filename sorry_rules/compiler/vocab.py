@@ -11,7 +11,7 @@ Contract:
   for `engine.game.Game` from the compiled closures (`compiled[path]`); a variant that uses
   none of it gets three empty tuples, so play pays nothing. A filter whose tree (`asts[path]`)
   reads only facts of the move, counters and numbers also gets its test on events alone
-  (`MoveFilter.on_events`, with the event kinds it reads), for the flat loop; so does a
+  (`MoveFilter.on_events`, with the event kinds it reads), for the table (`engine.table`); so does a
   consequence whose condition and additions all read only those (`Consequence.on_events`).
 """
 

@@ -28,7 +28,7 @@ from sorry_rules.engine import rng as _rng
 from sorry_rules.engine.board import GRID
 from sorry_rules.engine.game import Move
 from sorry_rules.engine.gridmechanics import GridView
-from sorry_rules.engine.gridtable import EXCHANGE, PASS, GridTable
+from sorry_rules.engine.gridtable import GridTable
 
 
 class GridState(NamedTuple):
@@ -78,7 +78,7 @@ class GridGame:
         self.first = first
         self.exchange = exchange
         self.win = win
-        # for lean loops (players.gridloop): per card its shape (gridmechanics.SHAPE_*) or None,
+        # for the table (engine.gridtable): per card its shape (gridmechanics.SHAPE_*) or None,
         # and the count functions the win condition reads (it reads no other part of a position)
         self.card_shapes = tuple(card_shapes) if card_shapes is not None else (None,) * len(self.card_names)
         self.win_reads = frozenset(win_reads)

@@ -14,7 +14,7 @@ windows after it (they would share more than `shared` cells with it) and repeati
 
 Contract: `LineMasks(width, height, length, directions, shared, free)` is immutable; `count`,
 `protected` and `lined` are pure functions of masks and give `engine.grid.Grid`'s `sequences` and
-`protected` (tests/test_gridloop.py compares them on random chip sets).
+`protected` (tests/test_gridtable.py compares them on random chip sets).
 """
 
 from __future__ import annotations

@@ -29,7 +29,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from sorry_rules.engine.events import BUMP
-from sorry_rules.engine.option import MOVE, Option
+from sorry_rules.engine.option import MOVE as PLAYED, Option
 from sorry_rules.engine.marks import CARRY, MARK, SEND, UNMARK, board_marks, count_on, shared_kinds, zone
 
 MOVE = "move"
@@ -195,7 +195,7 @@ def old_unmark(sel: Selector, k: int, layout, p: int, board) -> list:
             if count_on(marks, k, c, sq)]
 
 
-# ---- makers over a Position (engine.track): options of the card (engine.option) -------------------------------------------------
+# ---- makers over a Position (engine.track): options of the card (engine.option) ----------------------------------
 def send(track, sel: Selector, dest, p: int, flags: int, card):
     """The maker of `send SELECTOR to DEST` (module contract)."""
     layout, X, start, home = track.layout, track.X, track.start, track.layout.home
@@ -233,7 +233,7 @@ def mark(track, sel: Selector, k: int, p: int, flags: int, card):
     """The maker of `mark KIND SELECTOR`: a mark on each chosen pawn (no pawn moves)."""
     layout = track.layout
     return lambda pos, out: out.extend(
-        Option(card, ((MARK, c, sq, k, p),), flags, MOVE) for c, sq, _ in select(sel, layout, p, pos.pos, pos.marks))
+        Option(card, ((MARK, c, sq, k, p),), flags, PLAYED) for c, sq, _ in select(sel, layout, p, pos.pos, pos.marks))
 
 
 def unmark(track, sel: Selector, k: int, p: int, flags: int, card):
@@ -242,6 +242,6 @@ def unmark(track, sel: Selector, k: int, p: int, flags: int, card):
 
     def gen(pos, out):
         marks = pos.marks
-        out.extend(Option(card, ((UNMARK, c, sq, k, p),), flags, MOVE) for c, sq, _ in select(sel, layout, p, pos.pos, marks)
+        out.extend(Option(card, ((UNMARK, c, sq, k, p),), flags, PLAYED) for c, sq, _ in select(sel, layout, p, pos.pos, marks)
                    if count_on(marks, k, c, sq))
     return gen

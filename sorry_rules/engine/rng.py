@@ -8,7 +8,6 @@ state, so a seed plus the players' choices replays a game exactly.
 from __future__ import annotations
 
 import functools
-from array import array
 import hashlib
 import sys
 
@@ -89,7 +88,7 @@ def _lanes(count: int) -> tuple:
 
 @functools.lru_cache(maxsize=16)
 def _ladder(count: int) -> tuple:
-    """(ones, ladder, mask) of `_lanes` (also `first_draws`', whose batches are of a few sizes)."""
+    """(ones, ladder, mask) of `_lanes`."""
     ones = sum(1 << (128 * k) for k in range(count))
     ladder = sum((((k + 1) * _GAMMA) & _MASK) << (128 * k) for k in range(count))
     return ones, ladder, _MASK * ones
@@ -110,24 +109,6 @@ def _mix_lanes(z: int, mask: int) -> int:
     z = (((z ^ (z >> 30)) & mask) * 0xBF58476D1CE4E5B9) & mask
     z = (((z ^ (z >> 27)) & mask) * 0x94D049BB133111EB) & mask
     return (z ^ (z >> 31)) & mask
-
-
-def first_draws(bases, first_index: int) -> list:
-    """For each k, the first 64-bit number that `below_at(bases[k], first_index + k, n)`
-    draws (the same whatever n), computed side by side in 128-bit lanes as `_outputs`
-    computes its own. Contract: `below_at(bases[k], first_index + k, n) == value % n`
-    whenever `value < 2**64 - n` (the rejection bound of n is above it); otherwise
-    `below_at` decides (it may draw on)."""
-    count = len(bases)
-    if not count:
-        return []
-    ones, ladder, mask = _ladder(count)
-    words = [0] * (2 * count)
-    words[::2] = bases
-    z = int.from_bytes(array("Q", words).tobytes(), sys.byteorder)  # base k in lane k
-    z = _mix_lanes((z + ((first_index * _GAMMA) & _MASK) * ones + ladder) & mask, mask)  # `stream_at`'s state
-    z = _mix_lanes((z + _GAMMA * ones) & mask, mask)  # the first draw from it
-    return memoryview(z.to_bytes(16 * count, sys.byteorder)).cast("Q")[::2].tolist()
 
 
 def shuffled(state: int, items) -> tuple[int, tuple]:

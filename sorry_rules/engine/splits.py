@@ -91,167 +91,215 @@ def search(track, steps: int, parts: tuple, flags: int, card, prune: bool, symme
     """The split search over `parts` (module contract). `symmetric`: every part may move
     the same pawns the same ways and passing is free, so two plain parts played in either
     order give one result: the order met second is not listed."""
-    X, W, start = track.X, track.weights, track.start
-    slide_here, landing, routes = track.slide_here, track.landing, track.routes
-    final = len(parts) - 1  # the level that takes the steps left (a split has two parts or more)
-    last = parts[final]
-    reuse_last = last.reuse
-    overlay_last = not prune and not reuse_last  # a plain part before the last is not made on the position
-    skip_twins = symmetric and final == 1
-    movers = tuple(sorted({c for part in parts for c in part.colours}))
-    distinct_pawns = not any(part.reuse for part in parts)  # every part moves a pawn of its own
-    # per level: per colour (index, colour, slides, weights, per square the (n, ways) of n = 1..steps)
-    levels = tuple(tuple((ci, c, slide_here[c], W[c], tuple(tuple((n, part.ways[n][c][sq]) for n in range(1, steps + 1)
-                                                                   if part.ways[n][c][sq]) for sq in range(X)))
-                         for ci, c in enumerate(part.colours)) for part in parts[:final])
-    # the last part, per count of steps left: per colour (index, colour, its ways, slides, weights)
-    lasts = tuple(tuple((ci, c, last.ways[n][c], slide_here[c], W[c]) for ci, c in enumerate(last.colours)) if n else ()
-                  for n in range(steps + 1))
+    return track.hooked(Search(track, steps, parts, flags, card, prune, symmetric), track.free)
 
-    def split(pos, out):
-        occ, P = pos.occ, pos.pos
-        if distinct_pawns:  # fewer than two pawns on the board: no split
-            count = 0
-            for c in movers:
-                for sq in P[c]:
-                    if sq >= X:
-                        break
-                    count += 1
-            if count < 2:
+
+class Search:
+    """The generator of one split's options (`search`): tables bound at compile time; each
+    call walks the position with a fresh `_Walk`."""
+
+    def __init__(self, track, steps: int, parts: tuple, flags: int, card, prune: bool, symmetric: bool):
+        self.track, self.steps, self.parts, self.flags, self.card, self.prune = track, steps, parts, flags, card, prune
+        self.X, self.W, self.start = track.X, track.weights, track.start
+        self.final = final = len(parts) - 1  # the level that takes the steps left (a split has two parts or more)
+        last = parts[final]
+        self.reuse_last = last.reuse
+        self.overlay_last = not prune and not last.reuse  # a plain part before the last is not made on the position
+        self.skip_twins = symmetric and final == 1
+        self.movers = tuple(sorted({c for part in parts for c in part.colours}))
+        self.distinct_pawns = not any(part.reuse for part in parts)  # every part moves a pawn of its own
+        slide_here, W, X = track.slide_here, track.weights, track.X
+        # per level but the last: per colour (index, colour, slides, weights, per square the (n, ways) of n = 1..steps)
+        self.levels = tuple(tuple((ci, c, slide_here[c], W[c], tuple(tuple((n, part.ways[n][c][sq]) for n in range(1, steps + 1)
+                                                                        if part.ways[n][c][sq]) for sq in range(X)))
+                                  for ci, c in enumerate(part.colours)) for part in parts[:final])
+        # the last part, per count of steps left: per colour (index, colour, its ways, slides, weights)
+        self.lasts = tuple(tuple((ci, c, last.ways[n][c], slide_here[c], W[c]) for ci, c in enumerate(last.colours))
+                           if n else () for n in range(steps + 1))
+
+    def __call__(self, pos, out) -> None:
+        if self.distinct_pawns and _on_board(pos.pos, self.movers, self.X) < 2:
+            return
+        _Walk(self, pos, out).level(0, self.steps, 0, ())
+
+
+def _on_board(P, colours, X: int) -> int:
+    """How many pawns of `colours` stand below X (neither in Start nor Home)."""
+    count = 0
+    for c in colours:
+        for sq in P[c]:
+            if sq >= X:
+                break
+            count += 1
+    return count
+
+
+def _open_ways(options, occ, routes, c: int, sq: int) -> list:
+    """The ways of `options` a colour-c pawn on sq may take before landing: not onto an own
+    pawn (a bounce back onto sq excepted), passing every square it passes, the first way
+    to each end square."""
+    out, ends = [], set()
+    for way in options:
+        to, passed = way[0], way[1]
+        if (occ[to] == c and to != sq) or to in ends or (passed and not routes.passable(c, occ, sq, passed)):
+            continue
+        ends.add(to)
+        out.append(way)
+    return out
+
+
+class _Walk:
+    """One run of a `Search` over a position: the events of the parts so far and the squares
+    of the pawns they moved (one pawn a square below X)."""
+
+    __slots__ = ("s", "pos", "out", "occ", "P", "events", "used", "seen")
+
+    def __init__(self, search: Search, pos, out):
+        self.s, self.pos, self.out, self.occ, self.P = search, pos, out, pos.occ, pos.pos
+        self.events: list = []
+        self.used: set = set()
+        self.seen = set() if search.prune else None
+
+    def level(self, level: int, remaining: int, key: int, first: tuple) -> None:
+        """Every part of `level` (not the last): each pawn, each count of steps it may take."""
+        s, P, occ, used = self.s, self.P, self.occ, self.used
+        if self.seen is not None and level:
+            known = (self.pos.placement(), frozenset(used), remaining)
+            if known in self.seen:
                 return
-        seen = set() if prune else None
-        events: list = []
-        used: set = set()  # squares of the pawns earlier parts moved (one pawn a square: below X)
-
-        def extend(level: int, remaining: int, key: int, first: tuple) -> None:
-            if seen is not None and level:
-                known = (pos.placement(), frozenset(used), remaining)
-                if known in seen:
-                    return
-                seen.add(known)
-            part = parts[level]
-            top = remaining - part.hold
-            reuse = part.reuse
-            before_last = level + 1 == final
-            for ci, c, here, row_w, by_square in levels[level]:
-                for sq in P[c]:
-                    if sq >= X:
+            self.seen.add(known)
+        part = s.parts[level]
+        top, reuse, X, routes = remaining - part.hold, part.reuse, s.X, s.track.routes
+        overlay = s.overlay_last and level + 1 == s.final
+        for ci, c, here, row_w, by_square in s.levels[level]:
+            for sq in P[c]:
+                if sq >= X:
+                    break
+                if sq in used and not reuse:
+                    continue
+                for n, options in by_square[sq]:
+                    if n > top:
                         break
-                    if sq in used and not reuse:
+                    if len(options) > 1 or options[0][1]:
+                        options = _open_ways(options, occ, routes, c, sq)
+                    ahead = ((ci, sq), sq) if level == 0 else first
+                    for way in options:
+                        to = way[0]
+                        if overlay and occ[to] < 0 and here[to] is None and to != sq and n < remaining:
+                            # a plain part before the last: not made, the last part sees the pawn moved
+                            self.events.append(way[2])
+                            self.last(remaining - n, key + row_w[to] - row_w[sq], ahead + (True,), c, sq, to)
+                            self.events.pop()
+                        elif occ[to] != c or to == sq:
+                            self.part(level, remaining - n, key, ahead, c, sq, way, here, row_w)
+
+    def part(self, level: int, rest: int, key: int, first: tuple, c: int, sq: int, way: tuple, here, row_w) -> None:
+        """Colour c's pawn on sq goes `way` as the part of `level`, then the parts after it."""
+        s, to, step = self.s, way[0], way[2]
+        plain = self.occ[to] < 0 and to != sq and here[to] is None  # no bump, no slide
+        if plain:
+            made, change, end = (step,), key + row_w[to] - row_w[sq], to
+        else:
+            made = s.track.landing(self.pos, c, sq, to, "split")
+            if made is None:
+                return
+            made = tuple(made)
+            change = key + key_of(s.W, s.start, made)
+            end = made[-1][3] if made[-1][0] == SLIDE and made[-1][1] == c else to
+        if not rest:
+            self.out.append(new_option(Option, (s.card, (*self.events, *made), s.flags, MOVE, change, (), "")))
+            return
+        first = first if level else first + (plain,)
+        if level + 1 == s.final and plain and s.overlay_last:  # the last part sees the pawn moved
+            self.events.append(step)
+            self.last(rest, change, first, c, sq, to)
+            self.events.pop()
+            return
+        self.made(level, rest, change, first, made, end)
+
+    def made(self, level: int, rest: int, key: int, first: tuple, made: tuple, end: int) -> None:
+        """The parts after a part whose events `made` are played on the position (and taken
+        back after, also when a generator stops early: `can`)."""
+        pos, used, events = self.pos, self.used, self.events
+        undo = pos.make(made)
+        events.extend(made)
+        fresh = end < self.s.X and end not in used
+        if fresh:
+            used.add(end)
+        try:
+            if level + 1 == self.s.final:
+                self.last(rest, key, first, -1, -1, -1)
+            else:
+                self.level(level + 1, rest, key, first)
+        finally:
+            if fresh:
+                used.discard(end)
+            del events[len(events) - len(made):]
+            pos.unmake(made, undo)
+
+    def last(self, remaining: int, key: int, first: tuple, c1: int, sq1: int, to1: int) -> None:
+        """The last part, exactly `remaining` steps, on the position after the earlier parts;
+        where the part before it was plain and is not made, colour c1's pawn counts as moved
+        from sq1 to to1."""
+        s, P, used = self.s, self.P, self.used
+        skip = s.skip_twins and first[2]
+        X, reuse = s.X, s.reuse_last
+        for ci, c, rows, here, row_w in s.lasts[remaining]:
+            for sq in P[c]:
+                if sq >= X:
+                    break
+                if (sq == sq1 and c == c1) or (sq in used and not reuse):
+                    continue
+                options = rows[sq]
+                if len(options) > 1 or (options and options[0][1]):
+                    options = self.open_after(options, c, sq, c1, sq1, to1)
+                for to, _, step in options:
+                    o = -1 if to == sq1 else (c1 if to == to1 and to < X else self.occ[to])
+                    if o == c and to != sq:
                         continue
-                    for n, options in by_square[sq]:
-                        if n > top:
-                            break
-                        ends = set() if len(options) > 1 else None
-                        for to, passed, step in options:
-                            o = occ[to]
-                            if (o == c and to != sq) or (ends is not None and to in ends):
-                                continue
-                            if passed and not routes.passable(c, occ, sq, passed):
-                                continue
-                            if ends is not None:
-                                ends.add(to)
-                            plain = o < 0 and to != sq and here[to] is None  # no bump, no slide
-                            rest = remaining - n
-                            if plain:
-                                made = (step,)
-                                change = key + row_w[to] - row_w[sq]
-                                end = to
-                            else:
-                                made = landing(pos, c, sq, to, "split")
-                                if made is None:
-                                    continue
-                                made = tuple(made)
-                                change = key + key_of(W, start, made)
-                                end = made[-1][3] if made[-1][0] == SLIDE and made[-1][1] == c else to
-                            if not rest:
-                                out.append(new_option(Option, (card, (*events, *made), flags, MOVE, change, (), "")))
-                                continue
-                            ahead = ((ci, sq), sq, plain) if level == 0 else first
-                            if before_last and plain and overlay_last:  # the last part sees the pawn moved
-                                events.append(step)
-                                last_part(rest, change, ahead, c, sq, to)
-                                events.pop()
-                                continue
-                            undo = pos.make(made)
-                            events.extend(made)
-                            fresh = end < X and end not in used
-                            if fresh:
-                                used.add(end)
-                            try:
-                                if before_last:
-                                    last_part(rest, change, ahead, -1, -1, -1)
-                                else:
-                                    extend(level + 1, rest, change, ahead)
-                            finally:  # a generator stopped early (`can`) leaves the position as it was too
-                                if fresh:
-                                    used.discard(end)
-                                del events[len(events) - len(made):]
-                                pos.unmake(made, undo)
+                    if o < 0 and to != sq and here[to] is None:  # no bump, no slide
+                        if skip and to != first[1] and (ci, sq) < first[0]:
+                            continue  # listed already, in the other order
+                        self.out.append(new_option(Option, (s.card, (*self.events, step), s.flags, MOVE,
+                                                            key + row_w[to] - row_w[sq], (), "")))
+                    else:
+                        self.land_last(key, c, sq, to, c1, sq1, to1)
 
-        def last_part(remaining: int, key: int, first: tuple, c1: int, sq1: int, to1: int) -> None:
-            """The last part, exactly `remaining` steps, on the position after the earlier
-            parts; where the part before it was plain and is not made, colour c1's pawn counts
-            as moved from sq1 to to1."""
-            skip = skip_twins and first[2]
-            for ci, c, rows, here, row_w in lasts[remaining]:
-                for sq in P[c]:
-                    if sq >= X:
-                        break
-                    if (sq == sq1 and c == c1) or (sq in used and not reuse_last):
-                        continue
-                    options = rows[sq]
-                    ends = set() if len(options) > 1 else None
-                    for to, passed, step in options:
-                        if to == sq1:
-                            o = -1
-                        elif to == to1 and to < X:
-                            o = c1
-                        else:
-                            o = occ[to]
-                        if (o == c and to != sq) or (ends is not None and to in ends):
-                            continue
-                        if passed and not _passable(routes, occ, c, sq, passed, c1, sq1, to1):
-                            continue
-                        if ends is not None:
-                            ends.add(to)
-                        if o < 0 and to != sq and here[to] is None:  # no bump, no slide
-                            if skip and to != first[1] and (ci, sq) < first[0]:
-                                continue  # listed already, in the other order
-                            out.append(new_option(Option, (card, (*events, step), flags, MOVE, key + row_w[to] - row_w[sq],
-                                                           (), "")))
-                            continue
-                        if c1 >= 0:  # the earlier part's pawn moves in `occ` for the landing
-                            occ[sq1] = -1
-                            if to1 < X:
-                                occ[to1] = c1
-                            made = landing(pos, c, sq, to, "split")
-                            if to1 < X:
-                                occ[to1] = -1
-                            occ[sq1] = c1
-                        else:
-                            made = landing(pos, c, sq, to, "split")
-                        if made is not None:
-                            out.append(new_option(Option, (card, (*events, *made), flags, MOVE,
-                                                           key + key_of(W, start, made), (), "")))
+    def land_last(self, key: int, c: int, sq: int, to: int, c1: int, sq1: int, to1: int) -> None:
+        """The last part landing with a bump or a slide, the earlier pawn moved (c1 >= 0)."""
+        with _Moved(self.occ, c1, sq1, to1, self.s.X):
+            made = self.s.track.landing(self.pos, c, sq, to, "split")
+        if made is not None:
+            s = self.s
+            self.out.append(new_option(Option, (s.card, (*self.events, *made), s.flags, MOVE,
+                                                key + key_of(s.W, s.start, made), (), "")))
 
-        extend(0, steps, 0, ())
-    return track.hooked(split, track.free)
+    def open_after(self, options, c: int, sq: int, c1: int, sq1: int, to1: int) -> list:
+        """`_open_ways` with the earlier pawn moved (c1 >= 0)."""
+        with _Moved(self.occ, c1, sq1, to1, self.s.X):
+            return _open_ways(options, self.occ, self.s.track.routes, c, sq)
 
 
-def _passable(routes, occ: list, c: int, sq: int, passed: tuple, c1: int, sq1: int, to1: int) -> bool:
-    """`routes.passable` with colour c1's pawn (c1 >= 0) counted as moved from sq1 to to1."""
-    if c1 < 0:
-        return routes.passable(c, occ, sq, passed)
-    held = occ[to1]
-    occ[sq1] = -1
-    if to1 < len(occ) and to1 < routes.layout.X:
-        occ[to1] = c1
-    try:
-        return routes.passable(c, occ, sq, passed)
-    finally:
-        occ[to1] = held
-        occ[sq1] = c1
+class _Moved:
+    """Colour c1's pawn counted as moved sq1 -> to1 in `occ` inside the block (nothing when
+    c1 < 0)."""
+
+    __slots__ = ("occ", "c1", "sq1", "to1", "X")
+
+    def __init__(self, occ, c1: int, sq1: int, to1: int, X: int):
+        self.occ, self.c1, self.sq1, self.to1, self.X = occ, c1, sq1, to1, X
+
+    def __enter__(self):
+        if self.c1 >= 0:
+            self.occ[self.sq1] = -1
+            if self.to1 < self.X:
+                self.occ[self.to1] = self.c1
+
+    def __exit__(self, *exc):
+        if self.c1 >= 0:
+            if self.to1 < self.X:
+                self.occ[self.to1] = -1
+            self.occ[self.sq1] = self.c1
 
 
 def simultaneous(track, steps: int, limit: int, p: int, flags: int, card):

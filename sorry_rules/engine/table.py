@@ -41,13 +41,21 @@ from sorry_rules.engine import marks as _marks
 from sorry_rules.engine import rng as _rng
 from sorry_rules.engine.moverules import run_consequences, run_on_events
 from sorry_rules.engine.position import Position
-from sorry_rules.engine.option import DISCARD, DRAW_AGAIN, FORFEIT, MOVE, PASS, PASS_KIND, SPARE, Option, new_option
+from sorry_rules.engine.option import DISCARD, DRAW_AGAIN, FORFEIT, MOVE, PASS_KIND, SPARE, Option, new_option
 from sorry_rules.engine.turnpolicy import ACTION, REDRAW, action_choices, policy_env
 
 
 
 def _option(card, events, flags, kind, cards=(), label="") -> Option:
     return new_option(Option, (card, events, flags, kind, 0, cards, label))
+
+
+def _reaches_home(events: tuple, home: tuple) -> bool:
+    """Whether a step, slide or send of `events` ends in its pawn's Home."""
+    for e in events:
+        if len(e) == 4 and e[3] == home[e[1]]:
+            return True
+    return False
 
 
 class Table:
@@ -289,17 +297,9 @@ class Table:
                 self._consequences(option)
             elif events:
                 self.pos.make(events)
-            if kind is MOVE:
-                judge = self.judge_always
-                if not judge:  # a win condition about Home counts only: judged when a pawn reaches Home
-                    home = game.layout.home
-                    for e in events:
-                        if len(e) == 4 and e[3] == home[e[1]]:
-                            judge = True
-                            break
-                if judge:
-                    self.winner = self._winner()
-                    self.over = self.winner is not None
+            if kind is MOVE and (self.judge_always or _reaches_home(events, game.layout.home)):
+                self.winner = self._winner()
+                self.over = self.winner is not None
         turn = self.turn
         if self.winner is None and not option[2] & DRAW_AGAIN:
             if self.bonus:

@@ -40,7 +40,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 
-from sorry_rules.engine.gridgame import EXCHANGE, PASS
+from sorry_rules.engine.gridtable import EXCHANGE, PASS
 from sorry_rules.players.gridevaluation import grid_evaluator_for
 
 WIN = 1e9

@@ -319,11 +319,9 @@ def _counters_from_json(data, players: int) -> tuple:
 
 
 class GameCounter:
-    """The `on_turn` hook of one game: counts turns, bumps, slides and move kinds (from the
-    turns alone: `needs_state` False lets `play_game` pass None for the state; a tally,
-    `players.tally`, so the flat loops tell it the plays without building `Move`s)."""
-
-    needs_state = False
+    """The observer of one game: counts turns, bumps, slides and option kinds. It has a
+    method `played`, so the loop (`players.runner.play`) tells it each play's kind and
+    events and builds nothing for it."""
 
     __slots__ = ("turns", "last_seat", "bumps", "slides", "forfeits", "discards", "passes", "redraws", "actions",
                  "removals", "exchanges")
@@ -334,27 +332,8 @@ class GameCounter:
         self.bumps = self.slides = self.forfeits = self.discards = self.passes = self.redraws = self.actions = 0
         self.removals = self.exchanges = 0
 
-    def plain_move(self, seat: int) -> None:
-        """What `__call__` counts for a move of one pawn with no bump and no slide (the flat
-        loop calls this instead, building no `Move`: `players.flatloop.play_flat`)."""
-        if seat != self.last_seat:
-            self.turns += 1
-            self.last_seat = seat
-
-    def forfeit(self, seat: int) -> None:
-        """What `__call__` counts for a card with no move (see `plain_move`)."""
-        if seat != self.last_seat:
-            self.turns += 1
-            self.last_seat = seat
-        self.forfeits += 1
-
-    def __call__(self, turn, _state) -> None:
-        move = turn.move
-        self.played(turn.seat, move.kind, move.events)
-
     def played(self, seat: int, kind: str, events: tuple) -> None:
-        """What a play of `seat` of this `kind` (`Move.kind`) with these `events` counts (the
-        flat loops call this for any play but a plain move or a forfeit: `players.tally`)."""
+        """Count a play of `seat` of this `kind` (`Move.kind`) with these `events`."""
         if seat != self.last_seat:
             self.turns += 1
             self.last_seat = seat

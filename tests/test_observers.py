@@ -1,17 +1,16 @@
-"""A tally (`players.tally`: simulate's game counter) told the plays by the flat loops,
-with no `Move` built, counts what it counts from the general loops' `runner.Turn`s, on the
-same games: every bundled track variant and rule overlay, draw play, hand play, two cards
-a turn, marks."""
+"""The loop's two kinds of observer see the same games: an observer with a method `played`
+(simulate's game counter) is told each play's kind and events, with nothing built for it,
+and counts what it counts from the `runner.Turn`s (and states) an `on_turn` without it gets,
+on every bundled track variant and rule overlay (draw play, hand play, two cards a turn,
+marks) and every grid rule file (placements, removals, exchanges of dead cards, passes)."""
 
 from __future__ import annotations
 
 import pytest
 
 from sorry_rules.compiler import load_game
-from sorry_rules.players import flatloop, handflat, markloop
 from sorry_rules.players.protocol import RandomPlayer
 from sorry_rules.players.runner import play_game
-from sorry_rules.players.tally import is_tally
 from sorry_rules.rules.loader import bundled_names
 from sorry_rules.simulation.simulate import GameCounter
 
@@ -24,22 +23,26 @@ CASES += [("points", ("house/mulligan-8.yaml",)), ("points", ("options/cumulativ
           ("points", ("house/no-start-no-cry.yaml",))]
 
 
-class TurnReports(GameCounter):
-    """The same counter, but not a tally: every loop gives it `runner.Turn`s (with `Move`s)."""
+class TurnReports:
+    """The same counter behind an `on_turn(turn, state)`: the loop builds `Turn`s, `Move`s and
+    states for it."""
 
-    needs_state = True
+    def __init__(self):
+        self.counter = GameCounter()
+        self.states = 0
+
+    def __call__(self, turn, state) -> None:
+        self.states += state is not None
+        self.counter.played(turn.seat, turn.move.kind, turn.move.events)
 
 
-def _counts(game, seed: int, players: int, counter) -> tuple:
+def _counts(game, seed: int, players: int, watcher) -> tuple:
     final = play_game(game, game.new_game(seed, players=players), [RandomPlayer(seed, s) for s in range(players)],
-                      on_turn=counter)
+                      on_turn=watcher)
+    counter = watcher.counter if isinstance(watcher, TurnReports) else watcher
+    if isinstance(watcher, TurnReports):
+        assert watcher.states == final.plies  # a state after every play
     return final, {name: getattr(counter, name) for name in GameCounter.__slots__}
-
-
-def test_the_simulation_counter_is_a_tally_and_a_plain_on_turn_is_not():
-    assert is_tally(GameCounter())
-    assert not is_tally(TurnReports())
-    assert not is_tally(lambda turn, state: None)
 
 
 @pytest.mark.parametrize(("variant", "rules"), CASES, ids=[" + ".join((v, *r)) for v, r in CASES])
@@ -74,16 +77,3 @@ def test_a_tally_counts_what_the_turns_count_on_a_grid(variant):
         reported_all.append(reported)
     assert told_all == reported_all
     assert sum(t["turns"] for t in told_all) > 0 and sum(t["removals"] for t in told_all) > 0
-
-
-def test_the_flat_loops_take_the_tally():
-    """The games above go through the flat loops (else they would compare a loop with itself)."""
-    counter = GameCounter()
-    points, mercy, standard = load_game("points"), load_game("standard", ("house/mercy-start.yaml",)), load_game("standard")
-    assert handflat.applies(points, counter)
-    randoms = [RandomPlayer(1, s) for s in range(4)]
-    marked = mercy.new_game(1, players=4)
-    assert markloop.applies(mercy, marked, randoms, counter)
-    assert flatloop.applies(standard, standard.new_game(1, players=4), randoms, counter)
-    assert not handflat.applies(points, TurnReports())
-    assert not markloop.applies(mercy, marked, randoms, TurnReports())
