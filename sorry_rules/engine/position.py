@@ -121,7 +121,7 @@ class Position:
                 relocate(e[1], self.start[e[1]], e[2])
             elif e[0] == SWITCH:
                 self._switch(e[1], e[4], e[3], e[2])
-        if self.kinds and undo is not self.marks:
+        if self.kinds and undo is not None and undo is not self.marks:
             self.set_marks(undo)
 
     def _switch(self, c: int, a: int, o: int, b: int) -> None:

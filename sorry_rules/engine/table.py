@@ -62,7 +62,7 @@ class Table:
     """A game in progress (module contract). Built by `Game.table(state)`."""
 
     __slots__ = ("game", "pos", "seats", "turn", "card", "hands", "pile", "discard", "rng", "winner", "plies",
-                 "counters", "bonus", "drawn", "redraws", "programs", "over", "judge_always")
+                 "counters", "bonus", "drawn", "redraws", "programs", "over", "judge_always", "pushed")
 
     def __init__(self, game, state):
         self.game = game
@@ -84,6 +84,7 @@ class Table:
         self.bonus = state.bonus
         self.drawn = state.drawn
         self.redraws = state.redraws
+        self.pushed: list = []  # what `pop` takes back, last first
 
     def state(self):
         """The `State` of this table (a snapshot: later plays do not change it)."""
@@ -312,6 +313,28 @@ class Table:
             self.redraws = 0 if self.turn != turn else self.redraws + (kind == REDRAW)
         self.card, self.drawn = None, ()
         self.plies += 1
+
+    # ---- search: play and take back ----------------------------------------------------------
+    def push(self, option: Option) -> None:
+        """`play(option)`, remembering how to take it back (`pop`). For tables whose pile is
+        empty (what a player reasons about: `players.evaluation.view_table`): a play draws
+        nothing then, so taking it back restores everything."""
+        hand = list(self.hands[self.turn]) if self.hands is not None else None
+        self.pushed.append((option, self.turn, self.card, self.drawn, self.winner, self.over, self.plies, self.counters,
+                            self.bonus, self.redraws, self.pos.marks, len(self.discard), hand))
+        self.play(option)
+
+    def pop(self) -> None:
+        """Take back the last `push`."""
+        (option, self.turn, self.card, self.drawn, self.winner, self.over, self.plies, self.counters, self.bonus,
+         self.redraws, marks, discards, hand) = self.pushed.pop()
+        if option[1] and option[3] is MOVE:
+            self.pos.unmake(option[1], marks)
+        elif self.game.marks:
+            self.pos.set_marks(marks)
+        del self.discard[discards:]
+        if hand is not None:
+            self.hands[self.turn] = hand
 
     def _consequences(self, option: Option) -> None:
         """Make a move or a pass whose consequences (`after:`) are judged on it: counters,

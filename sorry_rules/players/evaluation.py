@@ -20,7 +20,8 @@ Nothing here knows a card, a colour or a variant: cards are indices, colours are
 relations come from `game.team_of` and the mechanics' bump table.
 
 `hypothetical(game, placement, seats, turn, card)` builds the engine state a player may
-reason about (no pile, no other hands: only what the `View` shows plus an assumed card).
+reason about (no pile, no other hands: only what the `View` shows plus an assumed card);
+`view_table(view)` the table of what a view shows, to push and pop options on.
 """
 
 from __future__ import annotations
@@ -37,6 +38,23 @@ HOME_BONUS = 4.0       # a pawn Home is finished
 DANGER = 1.0           # weight of the expected loss of pawns threatened before their owner moves
 DANGER_TO_MOVE = 0.25  # the same for the colours whose player moves next (they may escape first)
 WIN = 1e6
+
+
+def view_state(view):
+    """The state of the player to move as far as `view` shows it (no pile, no other hands)."""
+    game = view.game
+    if view.hand is not None:
+        return game.position(view.placement, view.seats, view.seat, hand=view.hand, redraws=view.redraws)
+    if view.drawn or view.redraws:
+        return game.position(view.placement, view.seats, view.seat, card=view.card, drawn=view.drawn,
+                             redraws=view.redraws)
+    return hypothetical(game, view.placement, view.seats, view.seat, view.card)
+
+
+def view_table(view):
+    """A table (`engine.table`) of `view_state(view)`: what the player may reason about,
+    with `push` and `pop`."""
+    return view.game.table(view_state(view))
 
 
 def hypothetical(game, placement, seats, turn, card=None):
@@ -177,9 +195,13 @@ class Evaluator:
 
     def terminal(self, state, colour: int) -> float | None:
         """+WIN / -WIN when `state` is won (for or against `colour`'s team), else None."""
-        if state.winner is None:
+        return self.terminal_table(state, colour)
+
+    def terminal_table(self, table, colour: int) -> float | None:
+        """`terminal` of a state or a table (anything with `winner` and `seats`)."""
+        if table.winner is None:
             return None
-        winner = state.seats[state.winner]
+        winner = table.seats[table.winner]
         return WIN if winner in self.team_of[colour] else -WIN
 
 

@@ -35,10 +35,13 @@ from __future__ import annotations
 import time
 
 from sorry_rules.engine.board import GRID
-from sorry_rules.players.evaluation import evaluator_for, hypothetical, unseen_cards
-from sorry_rules.players.gridchoice import expert_scores
-from sorry_rules.players.greedy import DRAW_AGAIN_BONUS, children, one_ply_scores, pick_best
+from sorry_rules.engine.game import option_of
+from sorry_rules.engine.option import DRAW_AGAIN
 from sorry_rules.engine.rng import Random
+from sorry_rules.players.evaluation import evaluator_for, unseen_cards, view_table
+from sorry_rules.players.gridchoice import expert_scores
+from sorry_rules.players.greedy import DRAW_AGAIN_BONUS, after_score, pick_best
+from sorry_rules.players.protocol import table_view
 
 DEFAULT_DEPTH = 2
 DEFAULT_NODES = 3000
@@ -49,13 +52,15 @@ class _OutOfBudget(Exception):
 
 
 class _Search:
-    """One decision's search: the unseen-card distribution, leaf cache and node count."""
+    """One decision's search: the table of what the player sees (options pushed on it and
+    popped), the unseen-card distribution, leaf cache and node count."""
 
     def __init__(self, view, nodes: int, seconds: float | None):
         self.game = view.game
         self.colour = view.colour
         self.evaluator = evaluator_for(self.game)
         self.team = self.game.team_of[view.colour]
+        self.table = view_table(view)
         dist = unseen_cards(view)
         self.cards = tuple(sorted(dist.items()))
         self.total = sum(dist.values())
@@ -71,37 +76,58 @@ class _Search:
         if self.deadline is not None and time.perf_counter() > self.deadline:
             raise _OutOfBudget
 
-    def leaf(self, state) -> float:
-        key = (state.placement, state.turn)
+    def leaf(self) -> float:
+        table = self.table
+        key = (table.pos.placement(), table.turn)
         found = self.leaves.get(key)
         if found is None:
-            found = self.evaluator.evaluate(state.placement, self.colour, state.seats, state.seats[state.turn])
+            found = self.evaluator.evaluate(table.pos.pos, self.colour, table.seats, table.seats[table.turn])
             self.leaves[key] = found
         return found
 
-    def value(self, state, depth: int) -> float:
-        """Expected value of `state` (no card drawn yet) with `depth` draws to look ahead."""
-        done = self.evaluator.terminal(state, self.colour)
+    def options(self, card: int) -> list:
+        """The options of `card` drawn by the player to move (a stuck draw follows the
+        variant's `redraw` policy)."""
+        table, game = self.table, self.game
+        if game.redraw is not None and not game.hand_play:
+            table.card = card
+            try:
+                return table.options()
+            finally:
+                table.card = None
+        return table.card_options(table.seats[table.turn], card)
+
+    def value(self, depth: int) -> float:
+        """Expected value of the table's position (no card drawn yet) with `depth` draws to look ahead."""
+        table = self.table
+        done = self.evaluator.terminal_table(table, self.colour)
         if done is not None:
             return done
         if depth == 0:
-            return self.leaf(state)
-        game = self.game
-        maximise = state.seats[state.turn] in self.team
+            return self.leaf()
+        maximise = table.seats[table.turn] in self.team
+        hands, turn = table.hands, table.turn
+        kept = hands[turn] if hands is not None else None
         total = 0.0
-        for card, copies in self.cards:
-            s = hypothetical(game, state.placement, state.seats, state.turn, card)
-            if game.redraw is not None and not game.hand_play:
-                moves = game.legal_moves(s._replace(redraws=state.redraws))
-            else:
-                moves = game.card_moves(s, card)
-            self.spend(len(moves))
-            best = None
-            for move in moves:
-                v = self.value(game.apply(s, move), depth - 1)
-                if best is None or (v > best if maximise else v < best):
-                    best = v
-            total += copies * best
+        try:
+            for card, copies in self.cards:
+                if hands is not None:
+                    hands[turn] = [card]  # an opponent's hand is unknown: one card drawn from the unseen ones
+                options = self.options(card)
+                self.spend(len(options))
+                best = None
+                for option in options:
+                    table.push(option)
+                    try:
+                        v = self.value(depth - 1)
+                    finally:
+                        table.pop()
+                    if best is None or (v > best if maximise else v < best):
+                        best = v
+                total += copies * best
+        finally:
+            if hands is not None:
+                hands[turn] = kept
         return total / self.total
 
 
@@ -123,22 +149,45 @@ class ExpertPlayer:
             return 0
         if view.game.board_kind == GRID:
             return pick_best(expert_scores(view, moves), Random(*self.seed_parts, view.plies))
+        return self.search(view, [option_of(move) for move in moves])
+
+    def pick(self, table, options) -> int:
+        """`choose` on a game's table (`players.runner`): the same choice, from the options."""
+        view = table_view(table)
+        if view.game.board_kind == GRID:
+            return self.choose(view, [table.move(option) for option in options])
+        return self.search(view, options)
+
+    def search(self, view, options: list) -> int:
+        """The index of the option of greatest expected value (module docstring)."""
         search = _Search(view, self.nodes, self.seconds)
-        after = children(view, moves)
-        bonus = [DRAW_AGAIN_BONUS if move.draw_again else 0.0 for move in moves]
-        values = one_ply_scores(view, moves, after)
+        table, evaluator = search.table, search.evaluator
+        bonus = [DRAW_AGAIN_BONUS if option[2] & DRAW_AGAIN else 0.0 for option in options]
+        values = []
+        for option in options:
+            table.push(option)
+            values.append(after_score(evaluator, table, view.colour, option))
+            table.pop()
         self.last_depth = 0
-        previous = len(moves)
+        previous = len(options)
         for depth in range(1, self.depth + 1):
             before = search.nodes
             if depth > 1:
-                growth = max(1.0, previous / max(1, len(moves)))
+                growth = max(1.0, previous / max(1, len(options)))
                 if before + previous * growth > self.nodes:
                     break
             try:
-                values = [search.value(child, depth) + b for child, b in zip(after, bonus)]
+                values = [self._deep(search, option, depth) + b for option, b in zip(options, bonus)]
             except _OutOfBudget:
                 break
             previous = search.nodes - before
             self.last_depth = depth
         return pick_best(values, Random(*self.seed_parts, view.plies))
+
+    @staticmethod
+    def _deep(search: _Search, option, depth: int) -> float:
+        search.table.push(option)
+        try:
+            return search.value(depth)
+        finally:
+            search.table.pop()

@@ -1,12 +1,13 @@
 """The `greedy` computer player: the best-looking move one ply ahead.
 
-Each legal move is applied to a hypothetical state built from the `View` only (the player's
-own placement, seats and card; never the pile or other hands) and the result is scored by
-`evaluation.Evaluator` (progress toward Home, leaving Start, the safety zone and Home, the
-opponents' pawns bumped, the danger the moved pawns stand in). A move that wins scores
-highest; a move that draws again is worth a little more. Ties are broken by the player's
-seeded stream, drawn afresh for each decision from (seed parts, ply), so the choice depends
-only on the seed, the view and the moves (a saved game resumes with the same choices).
+Each option is played on a table built from the `View` only (the player's own placement,
+seats and card or hand; never the pile or other hands: `evaluation.view_table`) and taken
+back, and the position it leads to is scored by `evaluation.Evaluator` (progress toward
+Home, leaving Start, the safety zone and Home, the opponents' pawns bumped, the danger the
+moved pawns stand in). A move that wins scores highest; a move that draws again is worth a
+little more. Ties are broken by the player's seeded stream, drawn afresh for each decision
+from (seed parts, ply), so the choice depends only on the seed, the view and the moves (a
+saved game resumes with the same choices).
 
 Grid games (`game.board_kind`) are scored by `gridchoice.greedy_scores` instead (lines,
 open windows, blocking, cards kept), with the same tie-breaking.
@@ -15,23 +16,15 @@ open windows, blocking, cards kept), with the same tie-breaking.
 from __future__ import annotations
 
 from sorry_rules.engine.board import GRID
+from sorry_rules.engine.game import option_of
+from sorry_rules.engine.option import DRAW_AGAIN
 from sorry_rules.engine.rng import Random
-from sorry_rules.players.evaluation import evaluator_for, hypothetical
+from sorry_rules.players.evaluation import evaluator_for, view_table
 from sorry_rules.players.gridchoice import greedy_scores
+from sorry_rules.players.protocol import table_view
 
 DRAW_AGAIN_BONUS = 3.0
 EPSILON = 1e-9
-
-
-def view_state(view):
-    """The hypothetical state of the player to move, from what the view shows."""
-    game = view.game
-    if view.hand is not None:
-        return game.position(view.placement, view.seats, view.seat, hand=view.hand, redraws=view.redraws)
-    if view.drawn or view.redraws:
-        return game.position(view.placement, view.seats, view.seat, card=view.card, drawn=view.drawn,
-                             redraws=view.redraws)
-    return hypothetical(game, view.placement, view.seats, view.seat, view.card)
 
 
 def pick_best(scores: list, random: Random) -> int:
@@ -41,24 +34,25 @@ def pick_best(scores: list, random: Random) -> int:
     return top[0] if len(top) == 1 else top[random.below(len(top))]
 
 
-def children(view, moves) -> list:
-    """The hypothetical state after each move (see `view_state`)."""
-    game = view.game
-    root = view_state(view)
-    return [game.apply(root, move) for move in moves]
+def after_score(evaluator, table, colour: int, option) -> float:
+    """The score of the position `table` is in after `option` was pushed on it."""
+    score = evaluator.terminal_table(table, colour)
+    if score is None:
+        score = evaluator.evaluate(table.pos.pos, colour, table.seats, table.seats[table.turn])
+        if option[2] & DRAW_AGAIN:
+            score += DRAW_AGAIN_BONUS
+    return score
 
 
-def one_ply_scores(view, moves, after) -> list:
-    """Score of each move from the state it leads to (`after[i]` follows `moves[i]`)."""
+def one_ply_scores(view, options) -> list:
+    """The score of each option (`engine.option.Option`) one ply ahead, from what `view` shows."""
     evaluator = evaluator_for(view.game)
+    table = view_table(view)
     out = []
-    for move, child in zip(moves, after):
-        score = evaluator.terminal(child, view.colour)
-        if score is None:
-            score = evaluator.evaluate(child.placement, view.colour, child.seats, child.seats[child.turn])
-            if move.draw_again:
-                score += DRAW_AGAIN_BONUS
-        out.append(score)
+    for option in options:
+        table.push(option)
+        out.append(after_score(evaluator, table, view.colour, option))
+        table.pop()
     return out
 
 
@@ -73,9 +67,16 @@ class GreedyPlayer:
     def scores(self, view, moves) -> list:
         if view.game.board_kind == GRID:
             return greedy_scores(view, moves)
-        return one_ply_scores(view, moves, children(view, moves))
+        return one_ply_scores(view, [option_of(move) for move in moves])
 
     def choose(self, view, moves) -> int:
         if len(moves) == 1:
             return 0
         return pick_best(self.scores(view, moves), Random(*self.seed_parts, view.plies))
+
+    def pick(self, table, options) -> int:
+        """`choose` on a game's table (`players.runner`): the same choice, from the options."""
+        view = table_view(table)
+        if view.game.board_kind == GRID:
+            return self.choose(view, [table.move(option) for option in options])
+        return pick_best(one_ply_scores(view, options), Random(*self.seed_parts, view.plies))
