@@ -13,7 +13,7 @@ from sorry_rules import dsl
 from sorry_rules.base.errors import RuleFileError
 from sorry_rules.compiler import compile_variant
 from sorry_rules.compiler.costs import CostEstimator
-from sorry_rules.compiler.effects import EffectBuilder
+from sorry_rules.compiler.plays import PlayBuilder as EffectBuilder
 from sorry_rules.compiler.expressions import ExpressionBuilder, GroupBuilder
 from sorry_rules.dsl import ast
 from sorry_rules.rules.loader import load_variant

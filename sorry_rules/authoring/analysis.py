@@ -33,12 +33,18 @@ _HOME_FIELDS = (("rules", "slide_on"), ("rules", "overshoot_home"), ("cards",), 
 class _Primitives(dsl.EffectWalker):
     """The primitives of an effect, in source order (conditions and can(...) excluded)."""
 
+    covers = ()  # a structural walk: every primitive alike
+
     def visit_Node(self, node):
         yield node
 
 
 class _Functions(dsl.Visitor):
     """Names of the count functions an expression calls (not looking inside can(...))."""
+
+    covers = dsl.EXPRESSION_NODES
+    #: they call no count function (can(...) is not looked into)
+    defaulted = (dsl.Number, dsl.Bool, dsl.Can, dsl.Name, dsl.CountPawns)
 
     def visit_Call(self, node) -> set:
         return {node.function} | self.visit(node.argument)
@@ -62,6 +68,10 @@ class _Reach(dsl.Visitor):
     """What the primitives of a deck can do to one pawn: forward and backward step counts
     (a split's parts included when there is a second pawn to take the rest), and whether
     any card enters, Sorry!s or switches."""
+
+    covers = dsl.PRIMITIVES
+    #: they move no pawn by a count of steps: the squares a pawn reaches by steps do not follow them
+    defaulted = (dsl.DrawAgain, dsl.Pass, dsl.Place, dsl.Remove, dsl.Send, dsl.MovePawn, dsl.Mark, dsl.Unmark)
 
     def __init__(self, pawns: int):
         self.pawns = pawns

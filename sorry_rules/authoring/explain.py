@@ -98,6 +98,8 @@ def card_rules(loaded) -> dict[str, CardRule]:
 class _FirstPos(dsl.Visitor):
     """Offset of an option's first character (a parenthesised option starts before its node)."""
 
+    covers = ()  # a structural walk: the first character of any node
+
     def visit_Then(self, node) -> int:
         return min(node.pos, self.visit(node.first))
 
@@ -115,6 +117,8 @@ def _first_pos(node) -> int:
 # ---- words -------------------------------------------------------------------------------
 class _EffectWords(dsl.Visitor):
     """What an effect does, in words; `nested` asks for the form used inside a larger one."""
+
+    covers = dsl.EFFECT_NODES
 
     def visit_Enter(self, node, nested):
         if node.selector is not None:
@@ -242,6 +246,8 @@ def _destination_source(dest) -> str:
 class _ExprWords(dsl.Visitor):
     """A condition or formula in words."""
 
+    covers = dsl.EXPRESSION_NODES
+
     def visit_CountPawns(self, node):
         return f"the number of {selector_words(node.selector, 'pawns')}"
 
@@ -299,6 +305,8 @@ _PRECEDENCE = {"or": 1, "and": 2, "==": 4, "!=": 4, "<": 4, "<=": 4, ">": 4, ">=
 class _Source(dsl.Visitor):
     """A DSL text for a node (canonical spacing; parentheses only where the grammar needs
     them), for short references to parts of a rule."""
+
+    covers = dsl.EFFECT_NODES + dsl.EXPRESSION_NODES
 
     def visit_Enter(self, node):
         return "enter" + (f" {selector_source(node.selector)}" if node.selector is not None else "")

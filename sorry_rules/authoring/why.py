@@ -32,7 +32,7 @@ from sorry_rules.authoring.oracle import format_report_text
 from sorry_rules.authoring.routewords import route_notes
 from sorry_rules.engine.describe import describe_move
 from sorry_rules.engine.events import moved_pawns
-from sorry_rules.engine.mechanics import Board
+from sorry_rules.engine.position import Position
 from sorry_rules.compiler.programs import ProgramCompiler
 
 #: The engine primitive each DSL action carries out (the names `Obstacles.concerns` takes).
@@ -52,7 +52,7 @@ class Explainer:
         self.compiler = ProgramCompiler(game.mechanics, game.team_of)
 
     # ---- guards ----------------------------------------------------------------------------
-    def condition(self, node, p: int, board: Board) -> tuple[bool, list[dict]]:
+    def condition(self, node, p: int, board: Position) -> tuple[bool, list[dict]]:
         """Whether a guard's condition holds for player colour `p`, and its parts: the
         operands of a top-level chain of one `and`/`or` (else the condition itself)."""
         def holds(expr) -> bool:
@@ -61,7 +61,7 @@ class Explainer:
         parts = _chain(node, node.op) if isinstance(node, dsl.BinOp) and node.op in ("and", "or") else [node]
         return holds(node), [{"part": source_text(part), "holds": holds(part)} for part in parts]
 
-    def conditions(self, cards: list[int], p: int, board: Board) -> list[dict]:
+    def conditions(self, cards: list[int], p: int, board: Position) -> list[dict]:
         """Every top-level option that is guarded, with whether its condition holds now."""
         out = []
         for card in cards:
@@ -122,7 +122,7 @@ class Explainer:
                             "reasons": reasons})
         return out
 
-    def reasons(self, c: int, sq: int, p: int, board: Board, obstacles, cards: list[int]) -> list[dict]:
+    def reasons(self, c: int, sq: int, p: int, board: Position, obstacles, cards: list[int]) -> list[dict]:
         """Why no option of any of `cards` moves the colour-c pawn on `sq`."""
         if sq == self.layout.home[c]:
             return [_reason(None, None, None, "home", "pawns in Home never move")]
@@ -162,7 +162,11 @@ class _Diagnosis(dsl.EffectWalker):
     """Walks one option of a card's effect for one pawn; yields (effect text, code, short
     text, extra fields) for every primitive that concerns the pawn and gives it no move."""
 
-    def __init__(self, explainer: Explainer, obstacles, c: int, sq: int, p: int, board: Board):
+    covers = dsl.EFFECT_NODES
+    #: no obstacle to name: they do not move a pawn by a count of steps
+    defaulted = (dsl.DrawAgain, dsl.Pass, dsl.Place, dsl.Remove, dsl.Send, dsl.MovePawn, dsl.Mark, dsl.Unmark)
+
+    def __init__(self, explainer: Explainer, obstacles, c: int, sq: int, p: int, board: Position):
         self.explainer, self.obstacles = explainer, obstacles
         self.c, self.sq, self.p, self.board = c, sq, p, board
         self.name = explainer.layout.name

@@ -13,14 +13,11 @@ from __future__ import annotations
 
 from sorry_rules import dsl
 from sorry_rules.engine.game import Game
-from sorry_rules.engine.oracle_game import Game as OldGame
 from sorry_rules.engine.position import placement_weights
 from sorry_rules.engine.track import Track
 from sorry_rules.base.errors import Problem, ProblemCollector, RuleFileError
 from sorry_rules.engine.layout import Layout
 from sorry_rules.rules.loaded import LoadedVariant, cached_variant
-from sorry_rules.engine.marks import MarkedMechanics
-from sorry_rules.engine.mechanics import Mechanics
 from sorry_rules.engine.queries import Origin
 from sorry_rules.engine.settings import MovementRules, TurnRules
 from sorry_rules.compiler import astcache
@@ -68,10 +65,9 @@ def turn_rules(turn) -> TurnRules:
 
 
 class Context:
-    """The board tables, relations and program compiler of one variant (`oracle`: the
-    interpreter kept as the reference while the engine migrates)."""
+    """The board tables, relations and program compiler of one variant."""
 
-    def __init__(self, v, oracle: bool = False):
+    def __init__(self, v):
         b = v.board
         geometry = engine_geometry(v)
         self.layout = Layout(list(v.colours), b.side_length, b.start_exit, b.safety_entry, b.safety_length,
@@ -80,13 +76,8 @@ class Context:
         control_of = self.team_of if v.rules.control == "team" else tuple((c,) for c in range(self.layout.C))
         self.rules = movement_rules(v.rules)
         marks = getattr(v, "marks", {})
-        if not oracle:
-            self.mechanics = Track(self.layout, relation, self.rules, control_of, geometry, mark_kinds(v),
-                                   placement_weights(self.layout, v.pawns))
-        elif marks:
-            self.mechanics = MarkedMechanics(self.layout, relation, self.rules, control_of, mark_kinds(v), geometry)
-        else:
-            self.mechanics = Mechanics(self.layout, relation, self.rules, control_of, geometry)
+        self.mechanics = Track(self.layout, relation, self.rules, control_of, geometry, mark_kinds(v),
+                               placement_weights(self.layout, v.pawns))
         counters = getattr(v, "counters", {})
         self.programs = ProgramCompiler(self.mechanics, self.team_of, v.pawns, tuple(counters),
                                         tuple(getattr(c, "start", 0) for c in counters.values()), tuple(marks))
@@ -122,7 +113,7 @@ def compile_text(programs: ProgramCompiler, out: ProblemCollector, path: tuple, 
         return ast, None
 
 
-def compile_variant(loaded: LoadedVariant, oracle: bool = False) -> tuple[Game, list[Problem]]:
+def compile_variant(loaded: LoadedVariant) -> tuple[Game, list[Problem]]:
     """Compile; raise RuleFileError listing every error, else return (game, warnings)."""
     v = loaded.variant
     out = ProblemCollector(loaded.origins)
@@ -137,7 +128,7 @@ def compile_variant(loaded: LoadedVariant, oracle: bool = False) -> tuple[Game, 
         from sorry_rules.compiler.gridbuild import compile_grid  # lazy: the grid machinery only for a grid variant
 
         return compile_grid(v, out, loaded.content_hash)
-    ctx = Context(v, oracle)
+    ctx = Context(v)
     layout, mechanics, team_of, programs = ctx.layout, ctx.mechanics, ctx.team_of, ctx.programs
     compiled = {}
     asts = {}
@@ -165,7 +156,7 @@ def compile_variant(loaded: LoadedVariant, oracle: bool = False) -> tuple[Game, 
             except CompileError as error:  # each part fits, the whole may not: said at the last alternative
                 out.in_text(("also", extra[-1], "effect"), 0, error.code,
                             f"card {name} with the alternatives of also: {error.message}")
-    card_programs = [compiled[("cards", name)] for name in card_names]
+    card_makers = [compiled[("cards", name)] for name in card_names]
     win = compiled[("win",)]
     scoring = []
     for key, component in v.scoring.items():
@@ -194,9 +185,8 @@ def compile_variant(loaded: LoadedVariant, oracle: bool = False) -> tuple[Game, 
     filters, after, counters = compile_vocab(v, compiled, {n: i for i, n in enumerate(card_names)}, programs, asts)
     redraw, actions = compile_turn_policy(v, compiled, {n: i for i, n in enumerate(card_names)}, asts)
     seating = {int(k): tuple(names) for k, names in v.seating.items()}
-    make_game, programs_field = (OldGame, "card_programs") if oracle else (Game, "card_makers")
-    game = make_game(
-        name=v.name, layout=layout, mechanics=mechanics, card_names=card_names, **{programs_field: card_programs},
+    game = Game(
+        name=v.name, layout=layout, mechanics=mechanics, card_names=card_names, card_makers=card_makers,
         card_sources=[v.cards[n] for n in card_names], deck=deck, pawns=v.pawns,
         on_start_exit=v.setup.on_start_exit, turn=turn_rules(v.turn), rules=ctx.rules, team_of=team_of,
         seating=seating, players_min=v.players.min, players_max=v.players.max, win=win,
@@ -204,8 +194,6 @@ def compile_variant(loaded: LoadedVariant, oracle: bool = False) -> tuple[Game, 
         card_options=card_options, filters=filters, after=after, counters=counters, marks=mark_kinds(v),
         redraw=redraw, actions=actions,
     )
-    if oracle:
-        game.use_fast_moves(None)
     return game, out.problems
 
 

@@ -26,6 +26,10 @@ class CostEstimator(dsl.Visitor):
     """`visit_<Node>` returns the unclamped (outcomes, work) of one node; `cost` clamps and
     checks it. Nodes without a method (numbers, names, draw_again, pass) cost (1, 1)."""
 
+    covers = dsl.EFFECT_NODES + dsl.EXPRESSION_NODES
+    #: one outcome, one step of work: (1, 1)
+    defaulted = (dsl.DrawAgain, dsl.Pass, dsl.Number, dsl.Bool, dsl.Name)
+
     def __init__(self, mechanics, pawns: int):
         layout = mechanics.layout
         self.pawns = pawns

@@ -92,6 +92,8 @@ _AGGREGATES = {"sum": _agg_sum, "count": _agg_count, "max": _agg_max, "min": _ag
 class GroupBuilder(dsl.Visitor):
     """A group argument (a group name or an aggregate variable) -> fn(p, b, env) -> colours."""
 
+    covers = (dsl.Name,)  # a group argument is a name; anything else is refused
+
     def __init__(self, layout, team_of):
         C = layout.C
         # Groups are static per colour; colours not in the game have no pawns, so they add
@@ -120,6 +122,8 @@ class GroupBuilder(dsl.Visitor):
 
 class ExpressionBuilder(dsl.Visitor):
     """Builds expression closures for one variant (see the module contract)."""
+
+    covers = dsl.EXPRESSION_NODES
 
     def __init__(self, compiler):
         self.compiler = compiler

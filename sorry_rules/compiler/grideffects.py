@@ -31,11 +31,18 @@ GRID_NAMES = ("sides",)
 
 NOT_A_GRID_EFFECT = "expected a grid card effect here (place on card, place on empty, remove RELATION [unprotected])"
 
+#: the primitives of race tracks, which mean nothing on a grid
+TRACK_PRIMITIVES = tuple(node for node in dsl.PRIMITIVES if node not in (dsl.Place, dsl.Remove))
+
 _RELATIONS = {"own": ("own",), "partner": ("partner",), "opponent": ("opponent",), "other": ("partner", "opponent")}
 
 
 class GridEffectBuilder(dsl.Visitor):
     """Effect closures for one card of a grid variant (see the module contract)."""
+
+    covers = dsl.EFFECT_NODES
+    #: track primitives: no meaning on a grid (`generic` refuses them, SR304)
+    defaulted = TRACK_PRIMITIVES
 
     def __init__(self, compiler):
         self.compiler = compiler
@@ -90,6 +97,10 @@ class GridShapeBuilder(dsl.Visitor):
     """The shape of a card's effect (`engine.gridmechanics.SHAPE_*`) when it is one
     primitive, else None (combinators and guards: only the closure plays them)."""
 
+    covers = dsl.EFFECT_NODES
+    #: not one grid primitive: no shape (None)
+    defaulted = TRACK_PRIMITIVES + (dsl.Choice, dsl.Then, dsl.Guard)
+
     def __init__(self, compiler):
         self.compiler = compiler
 
@@ -109,6 +120,8 @@ class GridShapeBuilder(dsl.Visitor):
 
 class GridExpressionBuilder(ExpressionBuilder):
     """`compiler.expressions.ExpressionBuilder` with the counts and names of grid boards."""
+
+    covers = dsl.EXPRESSION_NODES
 
     def visit_Name(self, node, allow_can, variables):
         if node.name == "sides":

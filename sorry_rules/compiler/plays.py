@@ -37,6 +37,8 @@ class PlayBuilder(dsl.Visitor):
     """Builds the makers of one variant. `compiler` gives `m` (the `engine.track.Track`) and
     `expression(node, expect, allow_can=...)` for the conditions of guards."""
 
+    covers = dsl.EFFECT_NODES
+
     def __init__(self, compiler):
         self.compiler = compiler
         self.m = compiler.m

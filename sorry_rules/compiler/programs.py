@@ -1,30 +1,28 @@
 """Compile DSL ASTs into Python closures (no AST is walked at play time).
 
-Effects compile to `effect(p, board) -> list[outcome]` (outcomes: see mechanics.py; the
-combinators: `compiler.effects`); `board` is a `mechanics.Board` of the position the effect
-starts from. Expressions compile to `expr(p, board, env) -> int | bool` (`compiler.expressions`).
+Effects compile to makers of options, `maker(p, flags, card) -> gen(pos, out)`
+(`compiler.plays`; options, makers and the position they read: `engine.track`).
+Expressions compile to `expr(p, board, env) -> int | bool` (`compiler.expressions`).
 Errors are `CompileError(offset, message, code)` located by the caller.
 
 Each pass over the tree is one `dsl.Visitor`: `CostEstimator` (the resource bound),
-`EffectBuilder` and `ExpressionBuilder`; `ProgramCompiler` ties them together for one
+`PlayBuilder` and `ExpressionBuilder`; `ProgramCompiler` ties them together for one
 variant. Resource bounds (docs/LIMITS.md), checked before anything is built, so that no
 rule file can make play hang or exhaust memory:
   * `check_cost(node)`: an upper bound of the work one evaluation can take must stay within
     MAX_WORK; else SR303 at the smallest part over it (`compiler.costs`).
   * movement tables: all of a variant's tables together stay within MAX_TABLE_CELLS; else
-    SR303 at the effect that needs the table that does not fit (`compiler.effects`).
+    SR303 at the effect that needs the table that does not fit (`compiler.plays`).
   * steps of one move: 1 .. one lap plus the safety zone (T + L + 1); else SR508.
 """
 
 from __future__ import annotations
 
 from sorry_rules.compiler.costs import MAX_WORK, CostEstimator
-from sorry_rules.compiler.effects import MAX_TABLE_CELLS, EffectBuilder
 from sorry_rules.compiler.expressions import ExpressionBuilder
-from sorry_rules.compiler.plays import PlayBuilder
-from sorry_rules.engine.track import Track
+from sorry_rules.compiler.plays import MAX_TABLE_CELLS, PlayBuilder
 from sorry_rules.compiler.vocabulary import COUNTS, GROUPS, CompileError
-from sorry_rules.engine.mechanics import PASS
+from sorry_rules.engine.option import PASS
 
 __all__ = ["ProgramCompiler", "CompileError", "GROUPS", "COUNTS", "MAX_WORK", "MAX_TABLE_CELLS", "is_move"]
 
@@ -52,8 +50,7 @@ class ProgramCompiler:
         self.pawns = pawns
         self.functions_used: set[str] = set()
         self._costs = CostEstimator(mechanics, pawns)
-        self.plays = isinstance(mechanics, Track)  # effects compile to makers of plays (engine.track)
-        self._effects = PlayBuilder(self) if self.plays else EffectBuilder(self)
+        self._effects = PlayBuilder(self)
         self._expressions = ExpressionBuilder(self)
 
     def check_cost(self, node) -> int:
@@ -69,8 +66,6 @@ class ProgramCompiler:
         """`test(p, board) -> bool`: whether effect `node` has any outcome for player p (the
         makers' generators stop at the first one)."""
         effect = self.effect(node)
-        if not self.plays:
-            return lambda p, board: bool(effect(p, board))
         gens: dict = {}
 
         def can(p, pos):

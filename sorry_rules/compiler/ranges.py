@@ -54,6 +54,10 @@ def _compare(op: str, a: Interval, b: Interval) -> frozenset:
 class ValueRange(dsl.Visitor):
     """The values of an expression (see the module contract)."""
 
+    covers = dsl.EXPRESSION_NODES
+    #: a count of selected pawns: not bounded further than any count
+    defaulted = (dsl.CountPawns,)
+
     def __init__(self, bounds: dict, group_size: int):
         self.bounds = bounds
         self.group_size = group_size

@@ -230,5 +230,8 @@ class Neg(Node):
     operand: Node
 
 
-EFFECT_NODES = (Enter, Forward, Backward, Split, Switch, Sorry, DrawAgain, Pass, Place, Remove, Send, MovePawn, Mark, Unmark,
-                Choice, Then, Guard)
+#: the nodes that do something on their own (a card effect's primitives)
+PRIMITIVES = (Enter, Forward, Backward, Split, Switch, Sorry, DrawAgain, Pass, Place, Remove, Send, MovePawn, Mark, Unmark)
+EFFECT_NODES = PRIMITIVES + (Choice, Then, Guard)
+#: the nodes of conditions and formulas
+EXPRESSION_NODES = (Number, Bool, Can, Call, Name, Aggregate, BinOp, Not, Neg, CountPawns)

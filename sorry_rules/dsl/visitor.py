@@ -1,6 +1,11 @@
 """One way to walk the DSL tree: `Visitor` dispatches on a node's class, `children` and
 `walk` give the structure. The checks, the compiler, explain and why all walk ASTs this way.
 
+Every pass says which nodes it gives a meaning case by case: `covers` (node classes), each
+with its own `visit_<Class>` unless listed in `defaulted` (left to the catch-all on purpose).
+`tests/test_recipes.py` holds every visitor of the package to it, so a new node fails the
+tests until each pass has decided what the node means to it.
+
 Contract: `Visitor.visit(node)` calls the method `visit_<ClassName>(node)` of the most
 specific class of `node` that has one (so `visit_Node` catches every node), else
 `generic(node)`, which raises `NotImplementedError` unless a subclass overrides it. What
@@ -38,6 +43,10 @@ class Visitor:
     """Base class of every pass over DSL trees (see the module contract)."""
 
     _dispatch: dict = {}
+    #: the node classes whose meaning this pass states case by case (see the module docstring)
+    covers: tuple = ()
+    #: the node classes of `covers` left to the catch-all (`visit_Node`, `generic`) on purpose
+    defaulted: tuple = ()
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)

@@ -30,7 +30,7 @@ from typing import NamedTuple
 
 from sorry_rules.engine.events import BUMP
 from sorry_rules.engine.option import MOVE as PLAYED, Option
-from sorry_rules.engine.marks import CARRY, MARK, SEND, UNMARK, board_marks, count_on, shared_kinds, zone
+from sorry_rules.engine.marks import CARRY, MARK, SEND, UNMARK, count_on, shared_kinds, zone
 
 MOVE = "move"
 OWNERS = ("own", "partner", "opponent", "other", "controlled", "any")
@@ -138,61 +138,6 @@ def destination(layout, dest, c: int) -> int:
 
 def _carry(c: int, sq: int, carried) -> tuple:
     return tuple((CARRY, c, sq, k, by) for k, by in carried)
-
-
-def old_send(mechanics, sel: Selector, dest, p: int, board) -> list:
-    layout = mechanics.layout
-    marks = board_marks(board)
-    guard = getattr(board, "guard", ())
-    X = mechanics.X
-    out = []
-    for c, sq, carried in select(sel, layout, p, board.pos, marks):
-        to = destination(layout, dest, c)
-        if to == sq or (c, sq) in guard or sq == layout.home[c]:
-            continue
-        if to < X and board.occ[to] >= 0:
-            continue
-        event = (BUMP, c, sq) if to == layout.start[c] else (SEND, c, sq, to)
-        out.append((board.moved(c, sq, to), _carry(c, sq, carried) + (event,), 0))
-    return out
-
-
-def old_move(mechanics, sel: Selector, dest, p: int, board) -> list:
-    layout = mechanics.layout
-    marks = board_marks(board)
-    still = getattr(board, "still", ())
-    X = mechanics.X
-    out = []
-    for c, sq, carried in select(sel, layout, p, board.pos, marks):
-        to = destination(layout, dest, c)
-        if to == sq or sq == layout.home[c] or (c, sq) in still or any(mechanics_kind_immobile(board, k) for k, _ in carried):
-            continue
-        prefix = _carry(c, sq, carried)
-        if to >= X or (board.occ[to] < 0 and (to >= mechanics.T or mechanics.slide_here[c][to] is None)):
-            out.append((board.moved(c, sq, to), prefix + ((MOVE, c, sq, to),), 0))
-            continue
-        b = board.copy()
-        events: list = list(prefix)
-        if mechanics.land(b, c, sq, to, events, MOVE):
-            out.append((b.placement(), tuple(events), 0))
-    return out
-
-
-def mechanics_kind_immobile(board, k: int) -> bool:
-    kinds = getattr(board, "kinds", ())
-    return bool(kinds) and kinds[k].immobile
-
-
-def old_mark(sel: Selector, k: int, layout, p: int, board) -> list:
-    placement = board.placement()
-    return [(placement, ((MARK, c, sq, k, p),), 0) for c, sq, _ in select(sel, layout, p, board.pos, board_marks(board))]
-
-
-def old_unmark(sel: Selector, k: int, layout, p: int, board) -> list:
-    marks = board_marks(board)
-    placement = board.placement()
-    return [(placement, ((UNMARK, c, sq, k, p),), 0) for c, sq, _ in select(sel, layout, p, board.pos, marks)
-            if count_on(marks, k, c, sq)]
 
 
 # ---- makers over a Position (engine.track): options of the card (engine.option) ----------------------------------

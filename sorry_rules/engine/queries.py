@@ -25,7 +25,7 @@ from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
 
-from sorry_rules.engine.mechanics import Board
+from sorry_rules.engine.position import Position
 
 #: code -> what it means (fields set on the Obstacle in brackets)
 OBSTACLE_CODES = {
@@ -77,7 +77,7 @@ class Obstacles:
     def __init__(self, mechanics, placement: tuple, marks: tuple = ()):
         self.m = mechanics
         self.layout = mechanics.layout
-        self.board = Board.of(placement, self.layout.X)
+        self.board = Position(self.layout, placement)
         self.kinds = getattr(mechanics, "kinds", ())
         self.marks = marks if self.kinds else ()
 

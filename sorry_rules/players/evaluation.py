@@ -85,8 +85,14 @@ class Evaluator:
         self.cards = tuple(sorted(self.counts))
         self.deck_size = max(1, len(game.deck))
         self.value = tuple(self._values(c) for c in range(C))
+        self.start = layout.start
         self._reach: dict = {}
         self._entry: dict = {}
+        # reach_rows[o][s]: per square the card copies with which a lone colour-o pawn on track
+        # square s lands on or sweeps it (`reach`), made on first use; entry_rows[o][c][x]: the
+        # copies with which colour o bumps a colour-c pawn on x leaving Start (`entry_threat`), -1 unknown
+        self.reach_rows = [[None] * self.T for _ in range(C)]
+        self.entry_rows = [[[-1] * self.T for _ in range(C)] for _ in range(C)]
 
     def _values(self, c: int) -> tuple:
         layout = self.layout
@@ -154,39 +160,67 @@ class Evaluator:
     def danger(self, placement, c: int, sq: int) -> float:
         """Chance (0..1) that some opponent of colour c bumps the pawn on track square `sq`
         with its next card."""
-        hits = 0
-        start_of = self.layout.start
-        T = self.T
-        for o in self.threats[c]:
-            squares = placement[o]
-            if not squares:
-                continue
-            for s in squares:
-                if s < T:
-                    hits += self.reach(o, s).get(sq, 0)
-            if start_of[o] in squares:
-                hits += self.entry_threat(o, c, sq)
-        return min(1.0, hits / self.deck_size)
+        return min(1.0, self._hits(self.threat(placement), c, sq) / self.deck_size)
 
-    def strength(self, placement, c: int, mover_team: tuple) -> float:
+    def threat(self, placement) -> list:
+        """Per colour o: (its track squares, whether it has pawns in Start), what the danger
+        of every other pawn reads."""
+        T, start = self.T, self.start
+        out = []
+        for o, squares in enumerate(placement):
+            track = []
+            for s in squares:  # sorted: the track squares first
+                if s >= T:
+                    break
+                track.append(s)
+            out.append((track, bool(squares) and squares[-1] == start[o]))  # Start squares sort last
+        return out
+
+    def _hits(self, threat: list, c: int, sq: int) -> int:
+        """Card copies with which the opponents of colour c bump its pawn on track square sq."""
+        hits = 0
+        for o in self.threats[c]:
+            track, from_start = threat[o]
+            rows = self.reach_rows[o]
+            for s in track:
+                row = rows[s]
+                if row is None:
+                    row = rows[s] = self._reach_row(o, s)
+                hits += row[sq]
+            if from_start:
+                entries = self.entry_rows[o][c]
+                hit = entries[sq]
+                if hit < 0:
+                    hit = entries[sq] = self.entry_threat(o, c, sq)
+                hits += hit
+        return hits
+
+    def _reach_row(self, o: int, s: int) -> tuple:
+        found = self.reach(o, s)
+        return tuple(found.get(sq, 0) for sq in range(self.layout.size))
+
+    def strength(self, placement, c: int, mover_team: tuple, threat: list | None = None) -> float:
+        if threat is None:
+            threat = self.threat(placement)
         value = self.value[c]
         total = 0.0
         weight = DANGER_TO_MOVE if c in mover_team else DANGER
-        T = self.T
+        T, deck_size, hits = self.T, self.deck_size, self._hits
         for sq in placement[c]:
             v = value[sq]
             total += v
             if sq < T and weight:
-                total -= weight * v * self.danger(placement, c, sq)
+                total -= weight * v * min(1.0, hits(threat, c, sq) / deck_size)
         return total
 
     def evaluate(self, placement, colour: int, seats, mover: int) -> float:
         """Value of `placement` for `colour` (and its team) when colour `mover` plays next."""
         mover_team = self.team_of[mover]
+        threat = self.threat(placement)
         teams: dict = {}
         for c in seats:
             team = self.team_of[c]
-            teams[team] = teams.get(team, 0.0) + self.strength(placement, c, mover_team)
+            teams[team] = teams.get(team, 0.0) + self.strength(placement, c, mover_team, threat)
         mine = teams.pop(self.team_of[colour], 0.0)
         if not teams:
             return mine
