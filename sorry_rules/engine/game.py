@@ -135,6 +135,8 @@ class Game:
         self.after_on_events = bool(self.after) and all(c.on_events is not None for c in self.after)
         self.counters = tuple(counters)     # (name, start value, label) per declared counter
         self.marks = tuple(marks)           # engine.marks.MarkKind per declared mark kind
+        #: whether a card's one option is judged beyond listing it (filters; marks tell results apart)
+        self.judged = bool(self.filters) or bool(self.marks)
         self.team_of = team_of
         self.seating = seating
         self.players_min = players_min

@@ -107,6 +107,8 @@ class Search:
         self.overlay_last = not prune and not last.reuse  # a plain part before the last is not made on the position
         self.skip_twins = symmetric and final == 1
         self.movers = tuple(sorted({c for part in parts for c in part.colours}))
+        # two parts along the plain tables (the 7 of most rule files): `_Walk.pairs`
+        self.pairs = final == 1 and not prune and not last.reuse and track.routes is None
         self.distinct_pawns = not any(part.reuse for part in parts)  # every part moves a pawn of its own
         slide_here, W, X = track.slide_here, track.weights, track.X
         # per level but the last: per colour (index, colour, slides, weights, per square the (n, ways) of n = 1..steps)
@@ -120,7 +122,11 @@ class Search:
     def __call__(self, pos, out) -> None:
         if self.distinct_pawns and _on_board(pos.pos, self.movers, self.X) < 2:
             return
-        _Walk(self, pos, out).level(0, self.steps, 0, ())
+        walk = _Walk(self, pos, out)
+        if self.pairs:
+            walk.pairs()
+        else:
+            walk.level(0, self.steps, 0)
 
 
 def _on_board(P, colours, X: int) -> int:
@@ -160,7 +166,7 @@ class _Walk:
         self.used: set = set()
         self.seen = set() if search.prune else None
 
-    def level(self, level: int, remaining: int, key: int, first: tuple) -> None:
+    def level(self, level: int, remaining: int, key: int) -> None:
         """Every part of `level` (not the last): each pawn, each count of steps it may take."""
         s, P, occ, used = self.s, self.P, self.occ, self.used
         if self.seen is not None and level:
@@ -175,29 +181,75 @@ class _Walk:
             for sq in P[c]:
                 if sq >= X:
                     break
-                if sq in used and not reuse:
+                if used and sq in used and not reuse:
                     continue
                 for n, options in by_square[sq]:
                     if n > top:
                         break
                     if len(options) > 1 or options[0][1]:
                         options = _open_ways(options, occ, routes, c, sq)
-                    ahead = ((ci, sq), sq) if level == 0 else first
                     for way in options:
                         to = way[0]
                         if overlay and occ[to] < 0 and here[to] is None and to != sq and n < remaining:
                             # a plain part before the last: not made, the last part sees the pawn moved
                             self.events.append(way[2])
-                            self.last(remaining - n, key + row_w[to] - row_w[sq], ahead + (True,), c, sq, to)
+                            self.last(remaining - n, key + row_w[to] - row_w[sq], ci, c, sq, to)
                             self.events.pop()
                         elif occ[to] != c or to == sq:
-                            self.part(level, remaining - n, key, ahead, c, sq, way, here, row_w)
+                            self.part(level, remaining - n, key, c, sq, way, here, row_w)
 
-    def part(self, level: int, rest: int, key: int, first: tuple, c: int, sq: int, way: tuple, here, row_w) -> None:
+    def pairs(self) -> None:
+        """`level(0, ...)` of a split of two parts along the plain tables (one way a count of
+        steps, nothing passed): a plain first part is not made, the second part sees its pawn
+        moved; the other first parts go through `part`."""
+        s, occ, out, P = self.s, self.occ, self.out, self.P
+        steps, card, flags, skip, X = s.steps, s.card, s.flags, s.skip_twins, s.X
+        seconds = self.seconds()
+        for ci1, c1, here1, row1, by_square in s.levels[0]:
+            for sq1 in P[c1]:
+                if sq1 >= X:
+                    break
+                for n, ((to1, _, step1),) in by_square[sq1]:
+                    if n == steps or occ[to1] == c1:
+                        continue
+                    if occ[to1] >= 0 or here1[to1] is not None:  # the first part bumps or slides
+                        self.part(0, steps - n, 0, c1, sq1, (to1, (), step1), here1, row1)
+                        continue
+                    k1 = row1[to1] - row1[sq1]
+                    for ci, c, sq, to, step, free, delta in seconds[steps - n]:
+                        o = -1 if to == sq1 else (c1 if to == to1 and to < X else occ[to])
+                        if (sq == sq1 and c == c1) or (o == c):
+                            continue
+                        if o >= 0 or not free:
+                            self.second(k1, step1, c1, sq1, to1, c, sq, to)
+                        elif not skip or to == sq1 or ci > ci1 or (ci == ci1 and sq > sq1):  # else listed already
+                            out.append(new_option(Option, (card, (step1, step), flags, MOVE, k1 + delta, (), "")))
+
+    def seconds(self) -> list:
+        """Per count of steps m, the second parts of `pairs` on the position: (colour index,
+        colour, square, end, event, no slide at the end, key change) of each pawn's m steps."""
+        s, P, X = self.s, self.P, self.s.X
+        out = [[] for _ in range(s.steps + 1)]
+        for m in range(1, s.steps):
+            here_out = out[m]
+            for ci, c, rows, here, row_w in s.lasts[m]:
+                for sq in P[c]:
+                    if sq >= X:
+                        break
+                    for to, _, step in rows[sq]:
+                        here_out.append((ci, c, sq, to, step, here[to] is None, row_w[to] - row_w[sq]))
+        return out
+
+    def second(self, key: int, step1: tuple, c1: int, sq1: int, to1: int, c: int, sq: int, to: int) -> None:
+        """A second part of `pairs` that bumps or slides, the first part's pawn moved."""
+        self.events.append(step1)
+        self.land_last(key, c, sq, to, c1, sq1, to1)
+        self.events.pop()
+
+    def part(self, level: int, rest: int, key: int, c: int, sq: int, way: tuple, here, row_w) -> None:
         """Colour c's pawn on sq goes `way` as the part of `level`, then the parts after it."""
         s, to, step = self.s, way[0], way[2]
-        plain = self.occ[to] < 0 and to != sq and here[to] is None  # no bump, no slide
-        if plain:
+        if self.occ[to] < 0 and to != sq and here[to] is None:  # no bump, no slide
             made, change, end = (step,), key + row_w[to] - row_w[sq], to
         else:
             made = s.track.landing(self.pos, c, sq, to, "split")
@@ -209,15 +261,9 @@ class _Walk:
         if not rest:
             self.out.append(new_option(Option, (s.card, (*self.events, *made), s.flags, MOVE, change, (), "")))
             return
-        first = first if level else first + (plain,)
-        if level + 1 == s.final and plain and s.overlay_last:  # the last part sees the pawn moved
-            self.events.append(step)
-            self.last(rest, change, first, c, sq, to)
-            self.events.pop()
-            return
-        self.made(level, rest, change, first, made, end)
+        self.made(level, rest, change, made, end)
 
-    def made(self, level: int, rest: int, key: int, first: tuple, made: tuple, end: int) -> None:
+    def made(self, level: int, rest: int, key: int, made: tuple, end: int) -> None:
         """The parts after a part whose events `made` are played on the position (and taken
         back after, also when a generator stops early: `can`)."""
         pos, used, events = self.pos, self.used, self.events
@@ -228,41 +274,38 @@ class _Walk:
             used.add(end)
         try:
             if level + 1 == self.s.final:
-                self.last(rest, key, first, -1, -1, -1)
+                self.last(rest, key, -1, -1, -1, -1)
             else:
-                self.level(level + 1, rest, key, first)
+                self.level(level + 1, rest, key)
         finally:
             if fresh:
                 used.discard(end)
             del events[len(events) - len(made):]
             pos.unmake(made, undo)
 
-    def last(self, remaining: int, key: int, first: tuple, c1: int, sq1: int, to1: int) -> None:
+    def last(self, remaining: int, key: int, ci1: int, c1: int, sq1: int, to1: int) -> None:
         """The last part, exactly `remaining` steps, on the position after the earlier parts;
-        where the part before it was plain and is not made, colour c1's pawn counts as moved
-        from sq1 to to1."""
-        s, P, used = self.s, self.P, self.used
-        skip = s.skip_twins and first[2]
-        X, reuse = s.X, s.reuse_last
+        where the part before it was plain and is not made (c1 >= 0), colour c1's pawn (the
+        ci1-th colour of the parts) counts as moved from sq1 to to1."""
+        s, P, used, occ, out = self.s, self.P, self.used, self.occ, self.out
+        skip = s.skip_twins and c1 >= 0
+        X, reuse, card, flags, events = s.X, s.reuse_last, s.card, s.flags, self.events
         for ci, c, rows, here, row_w in s.lasts[remaining]:
             for sq in P[c]:
                 if sq >= X:
                     break
-                if (sq == sq1 and c == c1) or (sq in used and not reuse):
-                    continue
                 options = rows[sq]
-                if len(options) > 1 or (options and options[0][1]):
+                if not options or (sq == sq1 and c == c1) or (used and sq in used and not reuse):
+                    continue
+                if len(options) > 1 or options[0][1]:
                     options = self.open_after(options, c, sq, c1, sq1, to1)
                 for to, _, step in options:
-                    o = -1 if to == sq1 else (c1 if to == to1 and to < X else self.occ[to])
-                    if o == c and to != sq:
-                        continue
+                    o = -1 if to == sq1 else (c1 if to == to1 and to < X else occ[to])
                     if o < 0 and to != sq and here[to] is None:  # no bump, no slide
-                        if skip and to != first[1] and (ci, sq) < first[0]:
+                        if skip and to != sq1 and (ci < ci1 or (ci == ci1 and sq < sq1)):
                             continue  # listed already, in the other order
-                        self.out.append(new_option(Option, (s.card, (*self.events, step), s.flags, MOVE,
-                                                            key + row_w[to] - row_w[sq], (), "")))
-                    else:
+                        out.append(new_option(Option, (card, (*events, step), flags, MOVE, key + row_w[to] - row_w[sq], (), "")))
+                    elif o != c or to == sq:
                         self.land_last(key, c, sq, to, c1, sq1, to1)
 
     def land_last(self, key: int, c: int, sq: int, to: int, c1: int, sq1: int, to1: int) -> None:

@@ -41,7 +41,7 @@ from sorry_rules.engine import marks as _marks
 from sorry_rules.engine import rng as _rng
 from sorry_rules.engine.moverules import run_consequences, run_on_events
 from sorry_rules.engine.position import Position
-from sorry_rules.engine.option import DISCARD, DRAW_AGAIN, FORFEIT, MOVE, PASS_KIND, SPARE, Option, new_option
+from sorry_rules.engine.option import DISCARD, DRAW_AGAIN, FORFEIT, MOVE, PASS_KIND, Option, new_option
 from sorry_rules.engine.turnpolicy import ACTION, REDRAW, action_choices, policy_env
 
 
@@ -137,51 +137,53 @@ class Table:
     def options(self) -> list:
         """Every option of the player to move (see the module contract), the turn's card(s)
         drawn first when it needs them; [] once the game is over."""
-        if self.winner is not None:
+        if self.over:
             return []
         game = self.game
-        p = self.seats[self.turn]
         if game.hand_play:
-            return self._hand_options(p)
-        if self.card is None:
+            return self._hand_options(self.seats[self.turn])
+        card = self.card
+        if card is None:
             if game.take == 1 and self.pile:
-                self.card = self.pile.pop()
+                card = self.card = self.pile.pop()
             else:
                 self.draw()
+                card = self.card
+        p = self.seats[self.turn]
         if self.drawn:
-            options = self.cards_options(p, (self.card,) + self.drawn)
+            options = self.cards_options(p, (card,) + self.drawn)
             if game.filters:
                 options = self.filtered(p, options)[0]
-            options = options or [_option(self.card, (), 0, FORFEIT)]
+            options = options or [_option(card, (), 0, FORFEIT)]
         else:
-            options = self.card_options(p, self.card)
+            options = []
+            (self.programs[card][p] or game.program(card, p))(self.pos, options)
+            if len(options) != 1 or options[0][3] is not MOVE or game.judged:  # else: one move, nothing to judge
+                options = self.card_options(p, card, options)
         if game.redraw is not None and options[0][3] == FORFEIT:
-            return self._redraws(p, (self.card,)) or options
+            return self._redraws(p, (card,)) or options
         return options
 
-    def card_options(self, p: int, card: int) -> list:
-        """The options `card` gives player colour p, filtered; a forfeit when there is none."""
-        options, spare = self.distinct(p, card)
+    def card_options(self, p: int, card: int, made: list | None = None) -> list:
+        """The options `card` gives player colour p, filtered; a forfeit when there is none
+        (`made`: the card's options listed already)."""
+        options, spare = self.distinct(p, card, made)
         if options and self.game.filters:
             options = self.filtered(p, options)[0]
         return options or [self.game.forfeits[card][spare & DRAW_AGAIN]]
 
-    def distinct(self, p: int, card: int) -> tuple[list, int]:
+    def distinct(self, p: int, card: int, made: list | None = None) -> tuple[list, int]:
         """(options, spare flags): one option per distinct result of `card` for player
         colour p before the filters (A24), and the flags of outcomes that move nothing and
-        are no pass (a forfeited 2 still draws again)."""
-        options: list = []
-        (self.programs[card][p] or self.game.program(card, p))(self.pos, options)
-        n = len(options)
-        if n == 1:
-            if options[0][3] is SPARE:
-                return [], options[0][2]
-            if not self.game.marks:
-                return options, 0
-        elif not n:
-            return options, 0
-        out, spare, seen = [], 0, set()
+        are no pass (a forfeited 2 still draws again); `made`: the card's options listed already."""
+        options = made
+        if options is None:
+            options = []
+            (self.programs[card][p] or self.game.program(card, p))(self.pos, options)
         marked = self.game.marks
+        if not marked and len({option[4] for option in options if option[3] is MOVE}) == len(options):
+            return options, 0  # moves only, each with a result of its own
+        out, spare, seen = [], 0, set()
         for option in options:
             kind, flags = option[3], option[2]
             if kind is MOVE:
