@@ -146,13 +146,17 @@ class Routes:
             return []
         heads = [(sq, direction, (), ())]
         turns_at = self.turns_at[c]
+        # a move never turns back into the zone it is leaving (H30): a pawn backing out of its
+        # safety zone goes on along the track
+        leaving = direction == BACKWARD and layout.T <= sq
         for i in range(steps):
             moved, known = [], set()
             for at, mode, passed, notes in heads:
                 if i:
                     passed = passed + (at,) if at < layout.X else passed
                 here = turns_at.get(at, ()) if at < layout.T and mode in (FORWARD, BACKWARD) else ()
-                here = [(k, u) for k, u in here if (u.moving == "forward") == (direction == FORWARD)]
+                here = [(k, u) for k, u in here if (u.moving == "forward") == (direction == FORWARD)
+                        and not (leaving and u.onto == "safety")]
                 if not any(u.must for _, u in here):
                     to, next_mode = self._next(c, at, mode)
                     if to >= 0 and (to, next_mode, passed) not in known:
