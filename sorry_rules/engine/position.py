@@ -72,6 +72,15 @@ class Position:
     def placement(self) -> tuple:
         return tuple(map(tuple, self.pos))
 
+    def copy(self) -> "Position":
+        """A position of its own with the same pawns and marks."""
+        other = Position.__new__(Position)
+        other.layout, other.X, other.start, other.home, other.kinds = self.layout, self.X, self.start, self.home, self.kinds
+        other.pos = [squares[:] for squares in self.pos]
+        other.occ = self.occ[:]
+        other.marks, other.marked, other.still, other.guard = self.marks, self.marked, self.still, self.guard
+        return other
+
     def relocate(self, c: int, frm: int, to: int) -> None:
         squares = self.pos[c]
         squares[squares.index(frm)] = to

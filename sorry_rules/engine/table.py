@@ -93,12 +93,27 @@ class Table:
                                     tuple(self.discard), self.rng, self.winner, self.plies, self.counters, self.bonus,
                                     self.pos.marks, self.drawn, self.redraws)
 
+    def seen(self) -> "Table":
+        """A table of what the player to move sees, to reason on with `push` and `pop`: the
+        position, seats, turn, counters, the card(s) drawn or the own hand; no pile, no
+        discards, no other hand (as `players.evaluation.view_table` of its view)."""
+        other = Table.__new__(Table)
+        other.game, other.programs, other.pos = self.game, self.programs, self.pos.copy()
+        other.seats, other.turn, other.card, other.drawn = self.seats, self.turn, self.card, self.drawn
+        other.redraws = self.redraws
+        other.hands = None if self.hands is None else [list(h) if i == self.turn else [] for i, h in enumerate(self.hands)]
+        other.pile, other.discard, other.rng, other.bonus = [], [], 0, 0
+        other.winner, other.over, other.plies, other.counters = self.winner, self.over, self.plies, self.counters
+        other.judge_always, other.pushed = self.judge_always, []
+        return other
+
     def view(self, view_type):
         """What the player to move may see, as `view_type` (`players.protocol.View`)."""
         seat = self.turn
         hand = tuple(self.hands[seat]) if self.hands is not None else None
         return view_type(self.game, seat, self.seats[seat], self.pos.placement(), self.seats, self.card, hand,
-                         tuple(self.discard), len(self.pile), self.plies, drawn=self.drawn, redraws=self.redraws)
+                         tuple(self.discard), len(self.pile), self.plies, drawn=self.drawn, redraws=self.redraws,
+                         counters=self.counters, marks=self.pos.marks)
 
     @property
     def player(self) -> int:
@@ -283,7 +298,7 @@ class Table:
     def play(self, option: Option) -> None:
         """Play `option` (one of `options()`): the move made, its card(s) discarded, the hand
         refilled, its consequences run, the winner checked, the turn passed on."""
-        if self.winner is not None:
+        if self.over:
             raise IllegalMoveError("the game is over")
         game = self.game
         card, events, kind = option[0], option[1], option[3]
@@ -304,35 +319,37 @@ class Table:
                 self.winner = self._winner()
                 self.over = self.winner is not None
         turn = self.turn
-        if self.winner is None and not option[2] & DRAW_AGAIN:
+        if not (self.over or option[2] & DRAW_AGAIN):
             if self.bonus:
                 self.bonus -= 1
             else:
-                self.turn = (turn + 1) % len(self.seats)
-        if game.marks and self.turn != turn:
-            self.pos.set_marks(_marks.turn_begins(game.marks, self.pos.marks, self.seats[self.turn]))
+                self.turn = turn + 1 if turn + 1 < len(self.seats) else 0
+                if game.marks:
+                    self.pos.set_marks(_marks.turn_begins(game.marks, self.pos.marks, self.seats[self.turn]))
         if game.redraw is not None:
             self.redraws = 0 if self.turn != turn else self.redraws + (kind == REDRAW)
-        self.card, self.drawn = None, ()
+        self.card = None
+        if self.drawn:
+            self.drawn = ()
         self.plies += 1
 
     # ---- search: play and take back ----------------------------------------------------------
     def push(self, option: Option) -> None:
         """`play(option)`, remembering how to take it back (`pop`). For tables whose pile is
-        empty (what a player reasons about: `players.evaluation.view_table`): a play draws
-        nothing then, so taking it back restores everything."""
-        hand = list(self.hands[self.turn]) if self.hands is not None else None
+        empty (what a player reasons about: `seen`, `players.evaluation.view_table`): a play
+        draws nothing then, so taking it back restores everything."""
         self.pushed.append((option, self.turn, self.card, self.drawn, self.winner, self.over, self.plies, self.counters,
-                            self.bonus, self.redraws, self.pos.marks, len(self.discard), hand))
+                            self.bonus, self.redraws, self.pos.marks, len(self.discard),
+                            self.hands[self.turn][:] if self.hands is not None else None))
         self.play(option)
 
     def pop(self) -> None:
         """Take back the last `push`."""
         (option, self.turn, self.card, self.drawn, self.winner, self.over, self.plies, self.counters, self.bonus,
          self.redraws, marks, discards, hand) = self.pushed.pop()
-        if option[1] and option[3] is MOVE:
+        if option[3] is MOVE and option[1]:
             self.pos.unmake(option[1], marks)
-        elif self.game.marks:
+        elif self.pos.kinds:
             self.pos.set_marks(marks)
         del self.discard[discards:]
         if hand is not None:

@@ -42,13 +42,9 @@ WIN = 1e6
 
 def view_state(view):
     """The state of the player to move as far as `view` shows it (no pile, no other hands)."""
-    game = view.game
-    if view.hand is not None:
-        return game.position(view.placement, view.seats, view.seat, hand=view.hand, redraws=view.redraws)
-    if view.drawn or view.redraws:
-        return game.position(view.placement, view.seats, view.seat, card=view.card, drawn=view.drawn,
-                             redraws=view.redraws)
-    return hypothetical(game, view.placement, view.seats, view.seat, view.card)
+    counters, marks = view.counters or None, view.marks or None
+    return view.game.position(view.placement, view.seats, view.seat, card=None if view.hand is not None else view.card,
+                              hand=view.hand, counters=counters, marks=marks, drawn=view.drawn, redraws=view.redraws)
 
 
 def view_table(view):
@@ -88,11 +84,15 @@ class Evaluator:
         self.start = layout.start
         self._reach: dict = {}
         self._entry: dict = {}
-        # reach_rows[o][s]: per square the card copies with which a lone colour-o pawn on track
-        # square s lands on or sweeps it (`reach`), made on first use; entry_rows[o][c][x]: the
-        # copies with which colour o bumps a colour-c pawn on x leaving Start (`entry_threat`), -1 unknown
-        self.reach_rows = [[None] * self.T for _ in range(C)]
+        # entry_rows[o][c][x]: the copies with which colour o bumps a colour-c pawn on x
+        # leaving Start (`entry_threat`), made on first use (-1: unknown)
         self.entry_rows = [[[-1] * self.T for _ in range(C)] for _ in range(C)]
+        # packed_rows[o][s]: `reach(o, s)` packed into one int, `bits` bits a square (enough for
+        # every pawn of every other colour reaching one square with every card of the deck)
+        self.packed_rows = [[None] * self.T for _ in range(C)]
+        self._threats: dict = {}
+        self.bits = (max(1, len(game.deck)) * game.pawns * C).bit_length() + 1
+        self.mask = (1 << self.bits) - 1
 
     def _values(self, c: int) -> tuple:
         layout = self.layout
@@ -163,41 +163,56 @@ class Evaluator:
         return min(1.0, self._hits(self.threat(placement), c, sq) / self.deck_size)
 
     def threat(self, placement) -> list:
-        """Per colour o: (its track squares, whether it has pawns in Start), what the danger
-        of every other pawn reads."""
-        T, start = self.T, self.start
+        """Per colour o: (per track square, packed `bits` bits a square, the card copies with
+        which o's track pawns reach it; whether o has pawns in Start), what the danger of
+        every other pawn reads; kept per o's squares when `placement` is a tuple of tuples."""
+        known = self._threats
+        if len(known) >= self.KEPT:
+            known.clear()
         out = []
         for o, squares in enumerate(placement):
-            track = []
-            for s in squares:  # sorted: the track squares first
-                if s >= T:
-                    break
-                track.append(s)
-            out.append((track, bool(squares) and squares[-1] == start[o]))  # Start squares sort last
+            key = (o, squares) if type(squares) is tuple else None
+            found = known.get(key) if key is not None else None
+            if found is None:
+                found = self._threat_of(o, squares)
+                if key is not None:
+                    known[key] = found
+            out.append(found)
         return out
+
+    #: the most colours' threats kept (`threat`; cleared past it)
+    KEPT = 20_000
+
+    def _threat_of(self, o: int, squares) -> tuple:
+        T, rows, reach = self.T, self.packed_rows[o], 0
+        for s in squares:  # sorted: the track squares first
+            if s >= T:
+                break
+            row = rows[s]
+            if row is None:
+                row = rows[s] = self._packed_row(o, s)
+            reach += row
+        return reach, bool(squares) and squares[-1] == self.start[o]  # Start squares sort last
 
     def _hits(self, threat: list, c: int, sq: int) -> int:
         """Card copies with which the opponents of colour c bump its pawn on track square sq."""
+        reach = 0
         hits = 0
         for o in self.threats[c]:
-            track, from_start = threat[o]
-            rows = self.reach_rows[o]
-            for s in track:
-                row = rows[s]
-                if row is None:
-                    row = rows[s] = self._reach_row(o, s)
-                hits += row[sq]
+            packed, from_start = threat[o]
+            reach += packed
             if from_start:
                 entries = self.entry_rows[o][c]
                 hit = entries[sq]
                 if hit < 0:
                     hit = entries[sq] = self.entry_threat(o, c, sq)
                 hits += hit
-        return hits
+        return hits + (reach >> (self.bits * sq) & self.mask)
 
-    def _reach_row(self, o: int, s: int) -> tuple:
-        found = self.reach(o, s)
-        return tuple(found.get(sq, 0) for sq in range(self.layout.size))
+    def _packed_row(self, o: int, s: int) -> int:
+        """`reach(o, s)` as one int: the copies reaching square sq in bits sq * bits and up."""
+        bits = self.bits
+        return sum(copies << (bits * sq) for sq, copies in self.reach(o, s).items())
 
     def strength(self, placement, c: int, mover_team: tuple, threat: list | None = None) -> float:
         if threat is None:
@@ -205,12 +220,30 @@ class Evaluator:
         value = self.value[c]
         total = 0.0
         weight = DANGER_TO_MOVE if c in mover_team else DANGER
-        T, deck_size, hits = self.T, self.deck_size, self._hits
+        T = self.T
+        if not weight:
+            for sq in placement[c]:
+                total += value[sq]
+            return total
+        reach, entry = 0, []
+        for o in self.threats[c]:
+            packed, from_start = threat[o]
+            reach += packed
+            if from_start:
+                entry.append(o)
+        deck_size, bits, mask = self.deck_size, self.bits, self.mask
         for sq in placement[c]:
             v = value[sq]
             total += v
-            if sq < T and weight:
-                total -= weight * v * min(1.0, hits(threat, c, sq) / deck_size)
+            if sq < T:
+                hits = reach >> (bits * sq) & mask
+                for o in entry:
+                    entries = self.entry_rows[o][c]
+                    hit = entries[sq]
+                    if hit < 0:
+                        hit = entries[sq] = self.entry_threat(o, c, sq)
+                    hits += hit
+                total -= weight * v * min(1.0, hits / deck_size)
         return total
 
     def evaluate(self, placement, colour: int, seats, mover: int) -> float:

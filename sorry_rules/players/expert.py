@@ -55,12 +55,12 @@ class _Search:
     """One decision's search: the table of what the player sees (options pushed on it and
     popped), the unseen-card distribution, leaf cache and node count."""
 
-    def __init__(self, view, nodes: int, seconds: float | None):
+    def __init__(self, view, nodes: int, seconds: float | None, table=None):
         self.game = view.game
         self.colour = view.colour
         self.evaluator = evaluator_for(self.game)
         self.team = self.game.team_of[view.colour]
-        self.table = view_table(view)
+        self.table = view_table(view) if table is None else table
         dist = unseen_cards(view)
         self.cards = tuple(sorted(dist.items()))
         self.total = sum(dist.values())
@@ -78,10 +78,11 @@ class _Search:
 
     def leaf(self) -> float:
         table = self.table
-        key = (table.pos.placement(), table.turn)
+        placement = table.pos.placement()
+        key = (placement, table.turn)
         found = self.leaves.get(key)
         if found is None:
-            found = self.evaluator.evaluate(table.pos.pos, self.colour, table.seats, table.seats[table.turn])
+            found = self.evaluator.evaluate(placement, self.colour, table.seats, table.seats[table.turn])
             self.leaves[key] = found
         return found
 
@@ -156,11 +157,12 @@ class ExpertPlayer:
         view = table_view(table)
         if view.game.board_kind == GRID:
             return self.choose(view, [table.move(option) for option in options])
-        return self.search(view, options)
+        return self.search(view, options, table.seen())
 
-    def search(self, view, options: list) -> int:
-        """The index of the option of greatest expected value (module docstring)."""
-        search = _Search(view, self.nodes, self.seconds)
+    def search(self, view, options: list, table=None) -> int:
+        """The index of the option of greatest expected value (module docstring); `table`:
+        the table of what the player sees, when at hand."""
+        search = _Search(view, self.nodes, self.seconds, table)
         table, evaluator = search.table, search.evaluator
         bonus = [DRAW_AGAIN_BONUS if option[2] & DRAW_AGAIN else 0.0 for option in options]
         values = []

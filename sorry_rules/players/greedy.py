@@ -44,14 +44,14 @@ def after_score(evaluator, table, colour: int, option) -> float:
     return score
 
 
-def one_ply_scores(view, options) -> list:
-    """The score of each option (`engine.option.Option`) one ply ahead, from what `view` shows."""
-    evaluator = evaluator_for(view.game)
-    table = view_table(view)
+def one_ply_scores(table, colour: int, options) -> list:
+    """The score of each option (`engine.option.Option`) one ply ahead, pushed on `table` (a
+    table of what the player of `colour` sees) and taken back."""
+    evaluator = evaluator_for(table.game)
     out = []
     for option in options:
         table.push(option)
-        out.append(after_score(evaluator, table, view.colour, option))
+        out.append(after_score(evaluator, table, colour, option))
         table.pop()
     return out
 
@@ -67,7 +67,7 @@ class GreedyPlayer:
     def scores(self, view, moves) -> list:
         if view.game.board_kind == GRID:
             return greedy_scores(view, moves)
-        return one_ply_scores(view, [option_of(move) for move in moves])
+        return one_ply_scores(view_table(view), view.colour, [option_of(move) for move in moves])
 
     def choose(self, view, moves) -> int:
         if len(moves) == 1:
@@ -76,7 +76,7 @@ class GreedyPlayer:
 
     def pick(self, table, options) -> int:
         """`choose` on a game's table (`players.runner`): the same choice, from the options."""
-        view = table_view(table)
-        if view.game.board_kind == GRID:
-            return self.choose(view, [table.move(option) for option in options])
-        return pick_best(one_ply_scores(view, options), Random(*self.seed_parts, view.plies))
+        if table.game.board_kind == GRID:
+            return self.choose(table_view(table), [table.move(option) for option in options])
+        scores = one_ply_scores(table.seen(), table.seats[table.turn], options)
+        return pick_best(scores, Random(*self.seed_parts, table.plies))

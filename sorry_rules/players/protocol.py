@@ -28,6 +28,8 @@ class View(NamedTuple):
     exchanged: bool = False   # grid games: this turn's dead-card exchange was made
     drawn: tuple = ()         # the other cards drawn with `card` this turn (turn.take)
     redraws: int = 0          # extra cards this turn took by turn.redraw
+    counters: tuple = ()      # every colour's counters (public: the scores shown)
+    marks: tuple = ()         # the marks on the pawns (public: shown on the board)
 
 
 def view_of(game, state) -> View:
@@ -37,7 +39,8 @@ def view_of(game, state) -> View:
                     state.discard, len(state.pile), state.plies, state.exchanged)
     hand = state.hands[seat] if state.hands is not None else None
     return View(game, seat, state.seats[seat], state.placement, state.seats, state.card, hand,
-                state.discard, len(state.pile), state.plies, drawn=state.drawn, redraws=state.redraws)
+                state.discard, len(state.pile), state.plies, drawn=state.drawn, redraws=state.redraws,
+                counters=state.counters, marks=state.marks)
 
 
 def table_view(table) -> View:
