@@ -181,7 +181,7 @@ class Evaluator:
         return out
 
     #: the most colours' threats kept (`threat`; cleared past it)
-    KEPT = 20_000
+    KEPT = 16_384
 
     def _threat_of(self, o: int, squares) -> tuple:
         T, rows, reach = self.T, self.packed_rows[o], 0
