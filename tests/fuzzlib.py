@@ -172,8 +172,8 @@ class DslGenerator:
         pattern = self.terminals[name]
         if pattern.type == "str":
             return pattern.value
-        hints = self.hints.get(name)
-        if hints and chooser.chance(85):
+        hints = [hint for hint in self.hints.get(name, ()) if hint not in self.keywords]  # `pawns` is a keyword too:
+        if hints and chooser.chance(85):  # `count(pawns in G: ...)` reads as count(pawns SELECTOR), never parses
             return chooser.choice(hints)
         for _ in range(20):
             value = sample_regex(chooser, pattern.value)

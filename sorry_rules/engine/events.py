@@ -36,17 +36,9 @@ SWITCH = "switch"
 KINDS = STEP_KINDS + (BUMP, SLIDE, SWITCH)
 
 
-def is_step(event: tuple) -> bool:
-    """Whether `event` is a pawn's own move (one of STEP_KINDS)."""
-    return event[0] in STEP_KINDS
-
-
 def moved_pawns(events) -> set:
     """(colour, square before the move) of every pawn moved by its own step or a switch it
     made (not pawns bumped, slid or switched with)."""
     return {(e[1], e[2]) for e in events if e[0] in STEP_KINDS or e[0] == SWITCH}
 
 
-def arrivals(events) -> list:
-    """(colour, square) where each step or slide ended, in order."""
-    return [(e[1], e[3]) for e in events if e[0] in STEP_KINDS or e[0] == SLIDE]

@@ -123,10 +123,3 @@ class Grid:
         """The cells of `chips` that lie in a line of their colour."""
         lines = self.lines
         return frozenset(lines.cells_of(lines.protected(lines.mask(chips))))
-
-    def empty_cells(self, placement) -> tuple:
-        """Cells that show a card and hold no chip, in cell order."""
-        taken = set(self.free)
-        for chips in placement:
-            taken.update(chips)
-        return tuple(i for i in range(self.size) if i not in taken)

@@ -6,11 +6,10 @@ player to move, `move` an `engine.game.Move`, `counters` the per-colour counter 
 before the move (`State.counters`).
 
 Contract:
-- `filter_moves(filters, p, moves, counters)` applies the filters in order; each judges only
-  the moves of its `cards` (None: every move). `must`: a move in scope for which the test
-  fails is removed. `prefer`: when the test holds for a move in scope, the moves in scope
-  for which it fails are removed. Returns `(kept, removed)`, `removed` a list of
-  `(move, MoveFilter)` naming the filter that removed each move.
+- A `MoveFilter` judges only the moves of its `cards` (None: every move). `must`: a move in
+  scope for which the test fails is removed. `prefer`: when the test holds for a move in
+  scope, the moves in scope for which it fails are removed (`engine.table.Table.filtered`
+  applies the filters in order).
 - `run_consequences(after, p, move, counters)`: every consequence whose `cards` include the
   move's card and whose `when` holds, all judged on the move and the counters before any of
   them, contributes its counter additions (applied in file order) and its extra card.
@@ -18,8 +17,6 @@ Contract:
   places the marks of the fired consequences (`engine.marks.consequence_marks`).
 - `run_on_events(after, p, card, events, counters)`: the same judged on a move's card and
   events alone, for consequences that all have `on_events` (decided by the compiler);
-  `OnEvents(after)` is that function remembering its answers per card, player, counters and
-  the move's events of the kinds the consequences read (they read no other).
 """
 
 from __future__ import annotations
@@ -53,25 +50,6 @@ def _in_scope(f, move) -> bool:
     return f.cards is None or move.card in f.cards
 
 
-def filter_moves(filters, p: int, moves: list, counters) -> tuple[list, list]:
-    removed = []
-    for f in filters:
-        if not moves:
-            break
-        test = f.test
-        passing = {id(m) for m in moves if _in_scope(f, m) and test(p, m, counters)}
-        if f.prefer and not passing:
-            continue
-        kept = []
-        for m in moves:
-            if not _in_scope(f, m) or id(m) in passing:
-                kept.append(m)
-            else:
-                removed.append((m, f))
-        moves = kept
-    return moves, removed
-
-
 def run_consequences(after, p: int, move, counters) -> tuple[tuple, int, tuple]:
     fired = tuple(c for c in after if (c.cards is None or move.card in c.cards) and c.when(p, move, counters))
     if not fired:
@@ -102,22 +80,3 @@ def _settled(p: int, fired: tuple, changes: list, counters) -> tuple[tuple, int,
     return counters, extra, fired
 
 
-class OnEvents:
-    """`run_on_events(after, ...)` remembered (module contract); `after` all have `on_events`."""
-
-    __slots__ = ("after", "reads", "known")
-
-    def __init__(self, after: tuple):
-        self.after = after
-        self.reads = frozenset().union(*(c.on_events[2] for c in after))
-        self.known: dict = {}
-
-    def __call__(self, p: int, card: int, events: tuple, counters) -> tuple[tuple, int, tuple]:
-        reads = self.reads
-        key = (card, p, counters, tuple([e for e in events if e[0] in reads]))
-        answer = self.known.get(key)
-        if answer is None:
-            if len(self.known) >= 4096:
-                self.known.clear()
-            answer = self.known[key] = run_on_events(self.after, p, card, events, counters)
-        return answer

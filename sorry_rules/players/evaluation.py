@@ -11,7 +11,7 @@ one colour's point of view:
 * bonuses: out of Start, in the safety zone (cannot be bumped), Home;
 * expected loss: a pawn on the track is worth its value times the chance that an opponent
   bumps it before its owner moves again. That chance comes from *probes*: the engine is asked
-  (`Game.card_moves` on small positions) which squares a lone pawn of each colour on each
+  (a table's `card_options` on small positions) which squares a lone pawn of each colour on each
   track square lands on or sweeps with each card, and which squares a pawn out of Start can
   take (Sorry!-like effects, entering onto an occupied start exit). The tables are computed
   lazily and weighted by the number of copies of each card in the deck.
@@ -121,12 +121,12 @@ class Evaluator:
         game, layout = self.game, self.layout
         pawns = [s] + [layout.home[o]] * (game.pawns - 1)
         placement = tuple(tuple(sorted(pawns)) if c == o else () for c in range(layout.C))
-        state = hypothetical(game, placement, (o,), 0)
+        table = game.table(hypothetical(game, placement, (o,), 0))
         hits: Counter = Counter()
         for card in self.cards:
             squares = set()
-            for move in game.card_moves(state, card):
-                for event in move.events:
+            for option in table.card_options(o, card):
+                for event in option.events:
                     if event[0] in STEPS and event[3] < self.T:
                         squares.add(event[3])
                     elif event[0] == "slide":
@@ -148,10 +148,11 @@ class Evaluator:
             tuple([layout.start[o]] * game.pawns) if c == o else ((x,) if c == victim else ())
             for c in range(layout.C)
         )
-        state = hypothetical(game, placement, (o, victim), 0)
+        table = game.table(hypothetical(game, placement, (o, victim), 0))
         total = 0
         for card in self.cards:
-            if any(e[0] == "bump" and e[1] == victim and e[2] == x for m in game.card_moves(state, card) for e in m.events):
+            if any(e[0] == "bump" and e[1] == victim and e[2] == x for option in table.card_options(o, card)
+                   for e in option.events):
                 total += self.counts[card]
         self._entry[key] = total
         return total
