@@ -90,9 +90,20 @@ class Evaluator:
         # packed_rows[o][s]: `reach(o, s)` packed into one int, `bits` bits a square (enough for
         # every pawn of every other colour reaching one square with every card of the deck)
         self.packed_rows = [[None] * self.T for _ in range(C)]
-        self._threats: dict = {}
+        self._threats: list = [{} for _ in range(C)]  # per colour: its squares -> `_threat_of`
+        self._kept = 0
         self.bits = (max(1, len(game.deck)) * game.pawns * C).bit_length() + 1
         self.mask = (1 << self.bits) - 1
+        self.shift = tuple(self.bits * sq for sq in range(self.T))
+        # chance[h]: h / deck size, for h below it (the chance of a bump is 1 from there on)
+        self.chance = tuple(h / self.deck_size for h in range(self.deck_size))
+        # loss[c][sq], loss_to_move[c][sq]: the weight of a pawn's danger times its value (None: weight 0)
+        self.loss = tuple(self._losses(DANGER, row) for row in self.value)
+        self.loss_to_move = tuple(self._losses(DANGER_TO_MOVE, row) for row in self.value)
+
+    @staticmethod
+    def _losses(weight: float, values: tuple):
+        return tuple(weight * v for v in values) if weight else None
 
     def _values(self, c: int) -> tuple:
         layout = self.layout
@@ -158,26 +169,24 @@ class Evaluator:
         return total
 
     # ---- scoring -----------------------------------------------------------------------
-    def danger(self, placement, c: int, sq: int) -> float:
-        """Chance (0..1) that some opponent of colour c bumps the pawn on track square `sq`
-        with its next card."""
-        return min(1.0, self._hits(self.threat(placement), c, sq) / self.deck_size)
-
     def threat(self, placement) -> list:
         """Per colour o: (per track square, packed `bits` bits a square, the card copies with
         which o's track pawns reach it; whether o has pawns in Start), what the danger of
         every other pawn reads; kept per o's squares when `placement` is a tuple of tuples."""
         known = self._threats
-        if len(known) >= self.KEPT:
-            known.clear()
+        if self._kept >= self.KEPT:
+            for row in known:
+                row.clear()
+            self._kept = 0
         out = []
         for o, squares in enumerate(placement):
-            key = (o, squares) if type(squares) is tuple else None
-            found = known.get(key) if key is not None else None
-            if found is None:
+            if type(squares) is tuple:
+                found = known[o].get(squares)
+                if found is None:
+                    found = known[o][squares] = self._threat_of(o, squares)
+                    self._kept += 1
+            else:
                 found = self._threat_of(o, squares)
-                if key is not None:
-                    known[key] = found
             out.append(found)
         return out
 
@@ -195,67 +204,51 @@ class Evaluator:
             reach += row
         return reach, bool(squares) and squares[-1] == self.start[o]  # Start squares sort last
 
-    def _hits(self, threat: list, c: int, sq: int) -> int:
-        """Card copies with which the opponents of colour c bump its pawn on track square sq."""
-        reach = 0
-        hits = 0
-        for o in self.threats[c]:
-            packed, from_start = threat[o]
-            reach += packed
-            if from_start:
-                entries = self.entry_rows[o][c]
-                hit = entries[sq]
-                if hit < 0:
-                    hit = entries[sq] = self.entry_threat(o, c, sq)
-                hits += hit
-        return hits + (reach >> (self.bits * sq) & self.mask)
-
     def _packed_row(self, o: int, s: int) -> int:
         """`reach(o, s)` as one int: the copies reaching square sq in bits sq * bits and up."""
         bits = self.bits
         return sum(copies << (bits * sq) for sq, copies in self.reach(o, s).items())
 
-    def strength(self, placement, c: int, mover_team: tuple, threat: list | None = None) -> float:
-        if threat is None:
-            threat = self.threat(placement)
-        value = self.value[c]
-        total = 0.0
-        weight = DANGER_TO_MOVE if c in mover_team else DANGER
-        T = self.T
-        if not weight:
-            for sq in placement[c]:
-                total += value[sq]
-            return total
-        reach, entry = 0, []
-        for o in self.threats[c]:
-            packed, from_start = threat[o]
-            reach += packed
-            if from_start:
-                entry.append(o)
-        deck_size, bits, mask = self.deck_size, self.bits, self.mask
-        for sq in placement[c]:
-            v = value[sq]
-            total += v
-            if sq < T:
-                hits = reach >> (bits * sq) & mask
-                for o in entry:
-                    entries = self.entry_rows[o][c]
-                    hit = entries[sq]
-                    if hit < 0:
-                        hit = entries[sq] = self.entry_threat(o, c, sq)
-                    hits += hit
-                total -= weight * v * min(1.0, hits / deck_size)
-        return total
-
     def evaluate(self, placement, colour: int, seats, mover: int) -> float:
-        """Value of `placement` for `colour` (and its team) when colour `mover` plays next."""
-        mover_team = self.team_of[mover]
+        """Value of `placement` for `colour` (and its team) when colour `mover` plays next:
+        per colour, each pawn's value less its weight (DANGER, or DANGER_TO_MOVE for the
+        mover's team) times its value times the chance min(1, hits / deck size) that an
+        opponent's next card bumps it (the copies of the cards reaching its square, from the
+        track and from Start)."""
+        mover_team, team_of = self.team_of[mover], self.team_of
         threat = self.threat(placement)
+        T, shift, mask, deck_size, chance = self.T, self.shift, self.mask, self.deck_size, self.chance
+        threats, entry_rows = self.threats, self.entry_rows
         teams: dict = {}
         for c in seats:
-            team = self.team_of[c]
-            teams[team] = teams.get(team, 0.0) + self.strength(placement, c, mover_team, threat)
-        mine = teams.pop(self.team_of[colour], 0.0)
+            value = self.value[c]
+            loss = self.loss_to_move[c] if c in mover_team else self.loss[c]
+            total = 0.0
+            if loss is None:
+                for sq in placement[c]:
+                    total += value[sq]
+            else:
+                reach, entry = 0, ()
+                for o in threats[c]:
+                    packed, from_start = threat[o]
+                    reach += packed
+                    if from_start:
+                        entry += (o,)
+                for sq in placement[c]:
+                    v = value[sq]
+                    total += v
+                    if sq < T:
+                        hits = reach >> shift[sq] & mask
+                        for o in entry:
+                            entries = entry_rows[o][c]
+                            hit = entries[sq]
+                            if hit < 0:
+                                hit = entries[sq] = self.entry_threat(o, c, sq)
+                            hits += hit
+                        total -= loss[sq] * (chance[hits] if hits < deck_size else 1.0)
+            team = team_of[c]
+            teams[team] = teams.get(team, 0.0) + total
+        mine = teams.pop(team_of[colour], 0.0)
         if not teams:
             return mine
         others = list(teams.values())
