@@ -158,7 +158,8 @@ def test_a_single_load_problem_has_one_prefix(tmp_path):
     bad.write_text("extends: standard\npawns: many\n")
     result = CliRunner().invoke(main, ["--variant", str(bad), "--auto", "--seed", "1"])
     assert result.exit_code == 1
-    assert result.stderr == f"{bad}:2:8: error: pawns: Input should be a valid integer [SR203]\n"
+    assert result.stderr == (f"{bad}:2:8: error: pawns: Input should be a valid integer "
+                             "(write a whole number, e.g. 3, not 'many') [SR203]\n")
 
 
 @pytest.mark.parametrize("args, words", [

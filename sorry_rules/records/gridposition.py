@@ -61,7 +61,7 @@ def parse_grid_position(game, data, origins: Origins | None = None) -> GridPosit
         raise PositionError.of(out.problems) from None
     check = _Checker(game, out)
     seats = tuple(check.seated(model.players))
-    check.seat_count(seats, {len(set(colours)) for colours in game.seating.values()})
+    check.seat_count(model.players, {len(set(colours)) for colours in game.seating.values()})
     turn = check.seat_to_move(model.turn, list(seats))
     placement = check.chips(model.chips, seats)
     hand = check.hand(model.hand)

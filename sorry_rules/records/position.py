@@ -213,9 +213,10 @@ class PositionChecks:
                 seats.append(c)
         return seats
 
-    def seat_count(self, seats, allowed: set) -> None:
-        """A problem (SR510) unless the number of seated colours is one the variant plays
-        with (`allowed`); nothing to say while no colour is known."""
+    def seat_count(self, players, allowed: set) -> None:
+        """A problem (SR510) unless the number of colours listed in `players` is one the
+        variant plays with (`allowed`)."""
+        seats = list(players)
         if seats and len(seats) not in allowed:
             counts = sorted(allowed)
             said = f"{counts[0]}-{counts[-1]}" if counts == list(range(counts[0], counts[-1] + 1)) else \
@@ -244,7 +245,7 @@ class _Checker(PositionChecks):
     def seats(self) -> tuple[list[int], int]:
         """The seated colours in order and the seat to move (0 when that cannot be known)."""
         seats = self.seated(self.model.players)
-        self.seat_count(seats, set(range(self.game.players_min, self.game.players_max + 1)))
+        self.seat_count(self.model.players, set(range(self.game.players_min, self.game.players_max + 1)))
         return seats, self.seat_to_move(self.model.turn, seats)
 
     def counters(self, seats: list[int]) -> tuple:
