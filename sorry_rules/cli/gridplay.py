@@ -24,7 +24,6 @@ from sorry_rules.authoring.gridoracle import describe_grid_move
 from sorry_rules.cli import gridscreen
 from sorry_rules.cli.seats import bot_of
 from sorry_rules.cli.terminal import Session
-from sorry_rules.engine.describe import colour_name
 from sorry_rules.engine.gridgame import PASS
 from sorry_rules.players.registry import STRONGEST, make_player
 from sorry_rules.players.runner import play_game
@@ -60,16 +59,16 @@ class GridSession(Session):
             return f"No move puts a chip on {name} or takes one from it."
         return f"Several moves use {name}: {', '.join(str(i + 1) for i in using)}; type the number of one."
 
-    def tell_move(self, turn, state) -> None:
-        """A person's move made without asking: a pass (no card of the hand can be played,
-        S9) or the only possible move."""
+    def tell_move(self, turn, state, names=None) -> list:
+        """A person's move made without asking, in sentences: a pass (no card of the hand
+        can be played, S9) or the only possible move; [] for a move they chose."""
+        who, you = self.who(state.seats[turn.seat])
         if turn.move.kind == PASS:
-            you = not self.hot_seat
-            who = "You" if you else colour_name(self.game, state.seats[turn.seat])
-            self.tell(f"{who} {'have' if you else 'has'} no card that can be played, so the turn passes.", "bold")
-        elif turn.options == 1:
+            return [f"{who} {'have' if you else 'has'} no card that can be played, so the turn passes."]
+        if turn.options == 1:
             label = gridscreen.move_label(self.game, turn.move, True, state.seats[turn.seat])
-            self.tell(f"Only one move was possible: {label}")
+            return [f"Only one move was possible, so it was played: {label}"]
+        return []
 
 
 # ---- computer-only games ---------------------------------------------------------------------
