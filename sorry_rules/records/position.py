@@ -74,6 +74,7 @@ def read_position_file(path: str) -> PositionFile:
     if not path.endswith((".yaml", ".yml")):
         data = plain_json(raw)
         if data is not None:  # the data the loader gives; its source map only if a problem needs locating
+            _not_a_game(path, data)
             return PositionFile(data, LazyOrigins(lambda: _source_map(raw, path)))
         try:
             json.loads(raw.decode("utf-8"))
@@ -82,7 +83,20 @@ def read_position_file(path: str) -> PositionFile:
         except (UnicodeDecodeError, RecursionError, ValueError):
             pass  # not UTF-8, nested too deeply, a number too long: the loader below locates it
     data, origins = _loaded(raw, path)
+    _not_a_game(path, data)
     return PositionFile(data, origins)
+
+
+#: The `format` of game records of every version (`records.files.READERS`; a test keeps the two equal).
+GAME_FORMATS = ("sorry-rules-game", "sorry-rules-save", "sorry-rules-game-log")
+
+
+def _not_a_game(path: str, data) -> None:
+    """A saved game given where a position file belongs: one problem saying what to use."""
+    if isinstance(data, dict) and data.get("format") in GAME_FORMATS:
+        raise _fail(path, "SR203", f"this is a saved game (a game record), not a position file: draw it at any move "
+                                   f"with `sorry-play render --game {path} --move N`, or watch it with "
+                                   f"`sorry-play replay {path}`")
 
 
 def _loaded(raw: bytes, path: str) -> tuple:
