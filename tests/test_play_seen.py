@@ -127,3 +127,23 @@ def test_q_at_the_hot_seat_hand_over_saves_and_quits(tmp_path):
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0 and not read_save(save).finished
+
+
+def test_replay_step_prompts_and_q_stops(tmp_path):
+    save = tmp_path / "game.json"
+    played = CliRunner().invoke(main, ["--auto", "--seed", "4", "--players", "2", "--save", str(save)])
+    assert played.exit_code == 0
+    child = spawn("replay", "--step", str(save))
+    child.expect_exact("Enter: next move, q: stop, ?: help")
+    child.sendline("")
+    child.expect_exact("Enter: next move, q: stop, ?: help")
+    child.sendline("?")
+    child.expect_exact("replay --step shows one move at a time")
+    child.expect_exact("Enter: next move, q: stop, ?: help")
+    child.sendline("q")
+    child.expect_exact("Stopped after move 2;")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    lines = [line for line in plain("".join(child.transcript)).splitlines() if re.match(r"^\s+\d+  ", line)]
+    assert [line.split()[0] for line in lines] == ["1", "2"]

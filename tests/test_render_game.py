@@ -7,6 +7,7 @@ inside the board, clear of both sides' squares."""
 
 from __future__ import annotations
 
+import json
 import math
 
 import pytest
@@ -22,6 +23,10 @@ from sorry_rules.records.position import GAME_FORMATS
 from sorry_rules.records.files import READERS
 from sorry_rules.records.restore import restore, start_state
 from tests.pictures_util import assert_self_contained_svg, svg_root, with_class
+
+
+def json_text(data) -> str:
+    return json.dumps(data, indent=1)
 
 
 def _saved(tmp_path, *args):
@@ -98,6 +103,24 @@ def test_every_square_carries_its_name(spec):
     numbers = {int(t.get("data-square")): t.text for t in with_class(root, "square-number")}
     assert {sq: numbers[sq] for sq in range(layout.T)} == {sq: str(sq) for sq in range(layout.T)}
     assert {numbers[sq] for sq in range(layout.T, layout.X)} == {str(k) for k in range(1, layout.L + 1)}
+
+
+def test_the_legend_of_marks_stays_inside_the_picture(tmp_path):
+    position = tmp_path / "marks.json"
+    pawns = {"blue": ["track:20", "track:33", "track:41", "track:52"], "yellow": ["track:5", "track:11"],
+             "green": ["track:26", "track:38"]}
+    marks = [{"colour": colour, "square": square, "by": "red"} for colour, squares in pawns.items() for square in squares]
+    position.write_text(json_text({"players": ["red", "blue", "yellow", "green"], "turn": "red", "card": "1",
+                                   "pawns": pawns, "marks": {"frozen": marks}}), encoding="utf-8")
+    result = _render("--rule", "house/freeze.yaml", "--state", position)
+    assert result.exit_code == 0, result.output
+    root = svg_root(result.output)
+    width = float(root.get("width"))
+    said = []
+    for element in with_class(root, "marks") + with_class(root, "more"):
+        assert float(element.get("x")) + 6.6 * len(element.text) <= width + 1, element.text
+        said.append(element.text)
+    assert " ".join(said).count("track:") == len(marks)
 
 
 def test_legend_lines_stay_inside_the_picture():
