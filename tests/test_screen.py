@@ -419,3 +419,17 @@ def test_counters_are_shown_during_the_game_with_every_seats_value():
     plain = load_game("standard")
     plain_scene, _ = _scene_after(plain, 3, 60, NAMES)
     assert "bumps made" not in _print(render_scene(plain_scene), colour=False)
+
+
+def test_the_last_moves_wrap_and_are_never_cut(standard):
+    """A long last move (a 7 split with bumps and a slide) wraps in the panel; its words all
+    show, and the screen still fits 80x24."""
+    long = ("Yellow 7: Y2 track:33 -> track:36, bumps B1 (track:36), slides to track:39; "
+            "then Y3 track:49 -> track:53, bumps G4 (track:53)")
+    scene, state = _position_scene(standard, LONG_LISTS["standard"], [long] * 2)
+    lines = [line.plain for line in render_scene(scene)]
+    panel = " ".join(line[34:].strip() for line in lines)
+    shortened = fit(long, 1, cut=False)                        # bump squares left out, arrows tightened
+    assert shortened.replace(" ", "") in panel.replace(" ", "") and "…" not in panel
+    assert all(len(line) <= 80 for line in lines)
+    assert len(render_turn(scene, standard.legal_moves(state), False, "Red (you) to play. Your moves").lines) + 1 <= 24

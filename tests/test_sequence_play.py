@@ -171,3 +171,18 @@ def test_restore_rebuilds_the_grid_game_exactly(tmp_path):
         saved.choices = saved.choices + [0]
         saved.plies += 1
         restore(saved, str(path))
+
+
+def test_counts_are_said_in_the_singular_for_one():
+    """'1 sequence', '1 chip' (not '1 sequences'), in the printed board's key and on the replay page."""
+    from sorry_rules.cli.gridplay import board_lines
+    from sorry_rules.pictures.replaypage import grid_frames
+
+    game = load_game("grid/mini-grid.yaml")
+    row = [game.grid.cell_names.index(name) for name in ("ay", "by", "cy", "dy")]   # four in a row: one line
+    placement = (tuple(row), (game.grid.cell_names.index("ez"),), ())
+    key = board_lines(game, placement)[-1]
+    assert "(4 chips, 1 sequence)" in key and "(1 chip, 0 sequences)" in key
+    state = game.new_game(1, players=2)._replace(placement=placement)
+    facts = [text for _, text in grid_frames(game, state, [], None)[0].facts]
+    assert facts == ["amber: 4 chips, 1 sequence", "teal: 1 chip, 0 sequences"]
