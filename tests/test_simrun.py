@@ -463,16 +463,14 @@ def test_compare_continue_alone_takes_both_sides_from_the_file(tmp_path):
     assert _figures(continued) == _figures(full)
 
 
-def test_sigint_to_compare_reports_only_the_games_both_sides_finished(tmp_path):
-    command = [sys.executable, "-m", "sorry_rules", "compare", "standard", "standard+house/quick-game.yaml",
-               "--games", "100000", "--players", "2", "--jobs", "1", "--batch-size", "3", "--format", "json",
-               "--out", str(tmp_path / "cmp.jsonl")]
+def _interrupted(command: list, out: Path, lines: int) -> tuple:
+    """(exit code, stdout, stderr) of `command` sent SIGINT once its results file `out` has
+    `lines` lines."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
-    out = tmp_path / "cmp.jsonl"
     try:
         deadline = time.monotonic() + 60
-        while not (out.exists() and len(_lines(out)) >= 6):   # the header, side a's first batch, b's first games
+        while not (out.exists() and len(_lines(out)) >= lines):
             assert process.poll() is None and time.monotonic() < deadline, process.communicate()
             time.sleep(0.02)
         process.send_signal(signal.SIGINT)
@@ -480,7 +478,16 @@ def test_sigint_to_compare_reports_only_the_games_both_sides_finished(tmp_path):
     finally:
         if process.poll() is None:
             process.kill()
-    assert process.returncode == 130, stderr
+    return process.returncode, stdout, stderr
+
+
+def test_sigint_to_compare_reports_only_the_games_both_sides_finished(tmp_path):
+    command = [sys.executable, "-m", "sorry_rules", "compare", "standard", "standard+house/quick-game.yaml",
+               "--games", "100000", "--players", "2", "--jobs", "1", "--batch-size", "3", "--format", "json",
+               "--out", str(tmp_path / "cmp.jsonl")]
+    out = tmp_path / "cmp.jsonl"
+    code, stdout, stderr = _interrupted(command, out, 6)     # the header, side a's first batch, b's first games
+    assert code == 130, stderr
     report = json.loads(stdout)
     assert report["partial"] is True
     assert report["a"]["games"] == report["b"]["games"] >= 1

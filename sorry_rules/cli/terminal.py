@@ -8,9 +8,16 @@ of moves, `?` for help, `h` for a hint (the strongest bot's choice), `b` to redr
 board, `q` to save and quit. Anything else is answered and asked again. Ctrl-D and Ctrl-C
 save and quit too. The game is saved after every move (`savefile.write_save`).
 
+A move made for a person without asking (a forfeit, the only possible move, a pass) is shown
+on a screen of its own, the board after it and what happened, and waits for Enter (`pause`;
+`q` quits there too); with `wait=False` (`--no-wait`) it is played at once and summed up in
+the heading of the person's next screen. Pawns are named (`look.start_names`, carried along
+every move by `note`) on the board, in the moves and in the last moves.
+
 On a real terminal the game runs on the terminal's alternate screen and every screen is
-drawn in place (cleared and drawn again, answers and notices in its header line), so the
-board never scrolls away; each screen with its prompt fits the terminal (80x24 and up).
+drawn in place (cleared and drawn again, answers and notices in its heading, wrapped, never
+cut), so the board never scrolls away; each screen with its prompt fits the terminal (80x24
+and up).
 When the output is not a terminal the screens are printed one after the other, with no
 escape codes, and answers are printed below them.
 
@@ -71,6 +78,8 @@ class Session:
     pages = 1
     message = ""
     notices: tuple = ()
+    names = None
+    wait = True
 
     #: what draws the screens: `cli.screen` (track boards) or a module with the same functions
     #: (`cli.gridscreen`); its `help_text(game)` is the help
