@@ -248,7 +248,8 @@ class Session:
         text = " ".join(notices)
         if not notices or len(wrap(text, self.console.width)) <= MESSAGE_LINES:
             return text
-        played = sum(1 for notice in notices if notice.startswith(("You", *self.game.colours)) and "again" not in notice)
+        people = ("You", *(colour_name(self.game, c) for c in range(len(self.game.colours))))
+        played = sum(1 for notice in notices if notice.startswith(people) and "again" not in notice)
         return (f"{played} turns were played for you since your last choice (forfeits and forced moves, in "
                 f"Last moves). {notices[-1]}")
 
