@@ -20,7 +20,8 @@ from sorry_rules.cli import boardmap
 from sorry_rules.compiler import load_game
 from sorry_rules.players.protocol import RandomPlayer
 from sorry_rules.players.runner import play_game
-from sorry_rules.cli.screen import (MILEPOST, Scene, colour_labels, fit, help_text, start_names, render_board, render_moves, render_outcome, render_scene,
+from sorry_rules.cli.paging import fit
+from sorry_rules.cli.screen import (MILEPOST, Scene, colour_labels, help_text, start_names, render_board, render_moves, render_outcome, render_scene,
                                     render_turn, state_scene, turn_text)
 from sorry_rules.records.position import parse_position
 

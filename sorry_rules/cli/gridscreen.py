@@ -24,7 +24,8 @@ from collections import Counter
 from rich.text import Text
 
 from sorry_rules.cli import screen
-from sorry_rules.cli.screen import PAGE_MIN, Scene, TurnScreen, beside, colour_styles, fit
+from sorry_rules.cli.paging import TurnScreen, fit, heading, page_heading
+from sorry_rules.cli.screen import PAGE_MIN, Scene, beside, colour_styles
 from sorry_rules.engine.describe import colour_name
 from sorry_rules.engine.gridgame import EXCHANGE, PASS
 from sorry_rules.engine.gridmechanics import PLACE
@@ -237,13 +238,13 @@ def render_turn(scene: Scene, moves, hand_play: bool, header: str, page: int = 0
     fit `width` and as many rows as leave room for a one-line prompt in `height` lines."""
     lines = render_scene(scene, width)
     notes = _notes(moves)
-    widest = screen.heading(header, message, len(moves) - 1, 1, len(moves), True, width)
+    widest = heading(header, message, len(moves) - 1, 1, len(moves), True, width)
     rows = max(PAGE_MIN, height - len(lines) - len(notes) - len(widest) - 1)
     colour = scene.seats[scene.turn] if scene.turn is not None else None
     digits = len(str(len(moves)))
     entry = digits + 2 + max(len(move_label(scene.game, m, True, colour)) for m in moves)
     columns = max(1, (width + COLUMN_GAP) // (entry + COLUMN_GAP))
-    head, page, pages, first, count = screen.page_heading(len(moves), rows * columns, page, header, message, width)
+    head, page, pages, first, count = page_heading(len(moves), rows * columns, page, header, message, width)
     rows_here = -(-count // columns)
     body = render_moves(scene.game, moves, colour, width, first, count, rows_here)
     return TurnScreen(lines + head + body + notes, page, pages, first, count)

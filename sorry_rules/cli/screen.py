@@ -1,32 +1,33 @@
 """The play screen: the board and a side panel, as rich `Text` lines.
 
 `render_scene(scene, width)` returns the lines of one screen: the board (drawn from
-`boardmap.build(game.layout)`, so any board shape renders) with a panel beside it (or below
-it when the two do not fit side by side): the seats with their pawns in Start and Home, teams
-and scores where the variant has them, the marks on the board (a marked pawn is drawn with
-its mark's symbol after its label's first letter), the card drawn or the person's own hand,
-the pile, and the last few moves. `render_moves` numbers the legal moves in plain words, one line each.
-`render_turn` puts a whole turn screen together: the scene, a header line and one page of
-the moves, sized so that the lines plus a one-line prompt fit `width` x `height`.
+`boardmap.build(game.layout)`, so any board shape renders; every fifth track square
+numbered, each pawn by its name, R1-R4) with a panel beside it (or below it when the two do
+not fit side by side): the seats with their pawns in Start and Home, teams and scores where
+the variant has them, the marks on the board (a marked pawn is drawn with its mark's symbol
+after its label's first letter), the card drawn or the person's own hand, the pile, and the
+last few moves. `render_moves` numbers the legal moves in plain words. `render_turn` puts a
+whole turn screen together: the scene, the heading and one page of the moves, sized so that
+the lines plus a one-line prompt fit `width` x `height` (`cli.paging`). `help_text` is the
+help of a game's screen.
 
 Contract: pure functions of the data given (no printing, no input); every line fits in
-`width` columns (move texts are shortened, then wrapped; no text is cut); the letters and glyphs alone tell
-everything (colour only helps), so the screen reads the same with NO_COLOR or piped output.
-A hand is shown only when the scene carries one: the caller passes the person's own hand,
-never another player's.
+`width` columns (texts are shortened, then wrapped; none is cut); the letters and glyphs
+alone tell everything (colour only helps), so the screen reads the same with NO_COLOR or
+piped output. A hand is shown only when the scene carries one: the caller passes the
+person's own hand, never another player's.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import re
-
 from rich.color import Color, ColorParseError
 from rich.text import Text
 
 from sorry_rules.cli import boardmap
 from sorry_rules.cli.lines import wrap, wrap_all
+from sorry_rules.cli.paging import TurnScreen, fit, heading, pages_of
 from sorry_rules.engine.describe import colour_name, describe_move, seated_teams
 from sorry_rules.records.pawnnames import PawnNames
 
@@ -40,7 +41,6 @@ PANEL_MIN = 34      # narrowest panel worth putting beside the board
 LOG_MIN = 4         # last moves shown at least (and at least one per seat)
 PAGE_MIN = 3        # moves on a page at least, however small the terminal
 PANEL_MAX = 24 - PAGE_MIN - 2   # panel lines at most where the board is shorter: an 80x24 screen keeps PAGE_MIN moves
-ELLIPSIS = "…"
 
 
 @dataclass
@@ -335,10 +335,6 @@ def beside(board: list, render_panel, width: int) -> list:
 
 
 # ---- moves and the end ---------------------------------------------------------------------------
-_BUMP_SQUARE = re.compile(r"(bumps \w+) \([^)]*\)")
-_BUMPS_AGAIN = re.compile(r"(bumps \w+(?:, \w+)*), bumps ")
-
-
 def move_label(game, move, hand_play: bool, colour: int | None = None, names=None) -> str:
     """A legal move in words: '[7] R2 track:4 -> track:11, bumps B1 (track:11)' (the card in
     brackets in hand play), each pawn by its name in `names` (`records.pawnnames`). Without
@@ -353,28 +349,6 @@ def move_label(game, move, hand_play: bool, colour: int | None = None, names=Non
     if colour is not None and move.kind not in ("pass", "discard", "forfeit"):
         text = text.replace(f"{colour_name(game, colour)} pawn ", "")
     return prefix + text
-
-
-def _bumps_once(text: str) -> str:
-    """'bumps A, bumps B, bumps C' -> 'bumps A, B, C'."""
-    while True:
-        text, n = _BUMPS_AGAIN.subn(r"\1, ", text)
-        if not n:
-            return text
-
-
-def fit(text: str, room: int, cut: bool = True) -> str:
-    """`text` in at most `room` characters, shortened step by step only as far as needed:
-    bumped pawns' squares left out, 'then' dropped between the parts of a split, 'bumps A,
-    bumps B' said as 'bumps A, B', arrows without spaces; as a last resort (with `cut`) cut
-    with an ellipsis, else left longer (for the caller to wrap)."""
-    steps = (lambda t: _BUMP_SQUARE.sub(r"\1", t), lambda t: t.replace("; then ", "; "),
-             _bumps_once, lambda t: t.replace(" -> ", "->").replace(" <-> ", "<->"))
-    for step in steps:
-        if len(text) <= room:
-            return text
-        text = step(text)
-    return text if len(text) <= room or not cut else text[: max(0, room - 1)] + ELLIPSIS
 
 
 def _notes(moves) -> list:
@@ -414,49 +388,6 @@ def render_moves(game, moves, hand_play: bool, colour: int | None = None, width:
     groups = move_lines(game, moves, hand_play, colour, width, label)
     shown = groups[first:] if count is None else groups[first:first + count]
     return [line for group in shown for line in group] + _notes(moves)
-
-
-def pages_of(sizes, room: int) -> list[tuple[int, int]]:
-    """`(first, count)` of each page when items of `sizes` lines each are put on pages of
-    `room` lines (at least one item a page), in order."""
-    pages, first, used = [], 0, 0
-    for i, size in enumerate(sizes):
-        if i > first and used + size > room:
-            pages.append((first, i - first))
-            first, used = i, 0
-        used += size
-    pages.append((first, len(sizes) - first))
-    return pages
-
-
-@dataclass(frozen=True)
-class TurnScreen:
-    """One turn screen: its lines (the prompt not included), the page shown and the pages."""
-
-    lines: list
-    page: int
-    pages: int
-    first: int        # index of the first move on the page
-    count: int        # moves on the page
-
-
-def page_heading(total: int, per_page: int, page: int, header: str, message: str | None, width: int) -> tuple:
-    """`(heading lines, page, pages, first, count)` for page `page` (clamped) of `total`
-    moves shown `per_page` at a time (see `heading`)."""
-    pages = max(1, -(-total // per_page))
-    page = min(max(page, 0), pages - 1)
-    first = page * per_page
-    count = min(per_page, total - first)
-    return heading(header, message, first, count, total, pages > 1, width), page, pages, first, count
-
-
-def heading(header: str, message: str | None, first: int, count: int, total: int, paged: bool, width: int) -> list:
-    """The lines above the moves: `message` if given (an answer or a notice to the person),
-    then `header` with the range shown ("1-20 of 45:") when the moves take more than one
-    page; wrapped to `width`, never cut."""
-    header += f" {first + 1}-{first + count} of {total}:" if paged else ":"
-    told = wrap(Text(message, style="bold"), width) if message else []
-    return told + wrap(Text(header, style="bold"), width)
 
 
 def render_turn(scene: Scene, moves, hand_play: bool, header: str, page: int = 0,

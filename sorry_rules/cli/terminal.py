@@ -36,6 +36,7 @@ from rich.text import Text
 
 from sorry_rules.cli import screen
 from sorry_rules.cli.lines import wrap
+from sorry_rules.cli.paging import ELLIPSIS
 from sorry_rules.players.registry import STRONGEST, make_player
 from sorry_rules.engine.describe import colour_name, describe_move
 from sorry_rules.players.runner import play_game
@@ -342,7 +343,7 @@ class Session:
                     return named
                 self.say(view, moves, named)
             else:
-                shown = answer if len(answer) <= ANSWER_SHOWN else answer[:ANSWER_SHOWN] + screen.ELLIPSIS
+                shown = answer if len(answer) <= ANSWER_SHOWN else answer[:ANSWER_SHOWN] + ELLIPSIS
                 self.say(view, moves, f"{shown!r} is not a move: type a number from 1 to {n}, ? for help, q to quit.")
 
     def named_move(self, answer: str, moves) -> int | str | None:
