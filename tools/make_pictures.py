@@ -103,7 +103,11 @@ def pictures() -> dict:
     game, start, moves = _grid_game(MINI_GRID, 2, 3)
     out["mini-grid-board.svg"] = gridboard.board_svg(game, moves[-1][2], title="mini-grid, seed 2, the end of the game")
     frames = replaypage.grid_frames(game, start, moves, describe_grid_move)
-    out["mini-grid-replay.html"] = replaypage.page(game, frames, "mini-grid: a replay", "mini-grid, seed 2, random players")
+    final = moves[-1][2]
+    end = (f"{game.colours[final.seats[final.winner]]} wins after {final.plies} moves." if final.winner is not None
+           else f"No winner after {final.plies} moves: every player passed for a whole round.")
+    out["mini-grid-replay.html"] = replaypage.page(game, frames, "mini-grid: a replay", "mini-grid, seed 2, random players",
+                                                   end)
     out["standard-replay.html"] = _replay()
     a = _report("standard", (), 4)
     b = _report("standard", ("house/quick-game.yaml",), 4)
