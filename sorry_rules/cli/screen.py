@@ -463,13 +463,13 @@ def render_outcome(game, state, width: int | None = None) -> list:
         home = state.placement[colour].count(game.layout.home[colour])
         detail = " + ".join(f"{line.points} ({line.label})" for line in score_lines) or "no scoring line applies"
         text = f"  {colour_name(game, colour):8} {total:5} points  {home}/{game.pawns} Home  = {detail}"
-        lines += [Text(part) for part in (_folded(text, width) if width else [text])]
+        lines += _folded(text, width) if width else [Text(text)]
     return lines
 
 
 def _folded(text: str, width: int) -> list:
     """A score line broken before its ' + ' parts into lines of at most `width` columns; the
-    continuation lines start with '+' under the points."""
+    continuation lines start with '+' under the points (a part longer than a line wraps)."""
     indent = " " * 10
     parts = text.split(" + ")
     lines = [parts[0]]
@@ -478,7 +478,7 @@ def _folded(text: str, width: int) -> list:
             lines[-1] += " + " + part
         else:
             lines.append(f"{indent} + {part}")
-    return [fit(line, width) for line in lines]
+    return [part for line in lines for part in wrap(Text(line), width, len(indent) + 3)]
 
 
 def turn_text(game, colour: int, move, names=None) -> str:
