@@ -171,7 +171,7 @@ class Session:
         if not self.in_place:
             self.echo("")
         width = self.console.width
-        scene = self.look.state_scene(self.game, state, self.title, self.seat_names(), self.log)
+        scene = self.look.state_scene(self.game, state, self.title, self.seat_names(), self.log, self.names)
         for line in self.look.render_scene(scene, width):
             self.echo(line)
         for line in self.look.render_outcome(self.game, state, width):
