@@ -11,7 +11,8 @@ several (Start, Home) is the lowest-numbered one there.
 Contract: `PawnNames.start(game, placement, labels)` names a placement; `after(move,
 placement)` returns the names after `move` (self is never changed), reconciled with the
 `placement` the move led to, so the squares named are always exactly the placement's
-(events the names cannot follow only cost stability, never correctness). `describe(move)`
+(events the names cannot follow only cost stability, never correctness; `placement` None
+gives the names as the events alone carry them). `describe(move)`
 words a move as `engine.describe.describe_move` does, a pawn said by its name ("R2
 track:4 -> track:11, bumps B1 (track:11)"). Track boards only (grid chips have no names).
 """
