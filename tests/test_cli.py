@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -141,3 +142,17 @@ def test_too_many_players_is_an_error():
 def test_human_seat_without_terminal_suggests_auto():
     result = CliRunner().invoke(main, ["--seed", "1"], input="")
     assert result.exit_code == 2 and "--auto" in result.output
+
+
+README = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+
+
+def test_shell_completion_as_the_readme_says():
+    """README: `eval "$(_SORRY_PLAY_COMPLETE=bash_source sorry-play)"` (zsh and fish alike)."""
+    for shell in ("bash", "zsh", "fish"):
+        script = CliRunner().invoke(main, [], prog_name="sorry-play", env={"_SORRY_PLAY_COMPLETE": f"{shell}_source"})
+        assert script.exit_code == 0 and "_SORRY_PLAY_COMPLETE" in script.output, shell
+        assert f"_SORRY_PLAY_COMPLETE={shell}_source sorry-play" in README
+    words = CliRunner().invoke(main, [], prog_name="sorry-play",
+                               env={"_SORRY_PLAY_COMPLETE": "bash_complete", "COMP_WORDS": "sorry-play ga", "COMP_CWORD": "1"})
+    assert "plain,games" in words.output.splitlines()

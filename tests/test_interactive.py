@@ -19,6 +19,7 @@ from sorry_rules.records.savefile import read_save, restore, state_digest
 
 RULES = Path(__file__).parent / "rules"
 PROMPT = re.compile(r"Move 1-(\d+)(?:, page (\d+)/(\d+))? \((?:n/p page, )?\? help, h hint, q quit\): ")
+PAUSE = re.compile(r"Press Enter to go on \(\? help, q save and quit\): ")
 COLOUR_SGR = re.compile(r"\x1b\[[0-9;]*(?:3[0-9]|4[0-9]|9[0-7])[0-9;]*m")
 ESCAPE = re.compile(r"\x1b(?:\[[0-9;?]*[A-Za-z]|[()][0-9A-Za-z]|[=>])")
 CLEAR = "\x1b[2J"
@@ -80,17 +81,20 @@ class _Collect:
 
 
 def prompt(child) -> int:
-    """Wait for the move prompt; return how many moves are offered."""
-    child.expect(PROMPT)
+    """Wait for the move prompt (going on past the screens of forced moves and forfeits with
+    Enter); return how many moves are offered."""
+    while child.expect([PROMPT, PAUSE]) == 1:
+        child.sendline("")
     return int(child.match.group(1))
 
 
 def play_to_the_end(child) -> int:
-    """Answer 1 to every prompt until the program ends; return how many answers were given."""
+    """Answer 1 to every prompt (Enter to every forced move's screen) until the program ends;
+    return how many answers were given."""
     answers = 0
-    while child.expect([PROMPT, pexpect.EOF]) == 0:
-        child.sendline("1")
-        answers += 1
+    while (seen := child.expect([PROMPT, PAUSE, pexpect.EOF])) < 2:
+        child.sendline("1" if seen == 0 else "")
+        answers += seen == 0
     return answers
 
 
@@ -201,6 +205,8 @@ def test_hot_seat_hand_play_shows_only_the_own_hand(tmp_path):
     for _ in range(3):
         while len(game.legal_moves(state)) == 1:
             state = game.apply(state, game.legal_moves(state)[0])
+            child.expect(PAUSE)       # a person's forced move is shown and waits
+            child.sendline("")
         if state.turn != last:
             child.expect_exact("hand the keyboard over and press Enter")
             child.sendline("")
@@ -244,22 +250,22 @@ def test_long_move_lists_are_paged_with_global_numbers(tmp_path):
     from page 2 is played, and the game quits and resumes with that choice kept."""
     save = tmp_path / "game.json"
     child = spawn("--seed", "11", "--players", "2", "--save", str(save))
-    child.expect(PROMPT)
+    prompt(child)
     n, page, pages = (int(g) for g in child.match.groups())
     assert (page, pages) == (1, 2) and n > 6
     child.sendline("n")
-    child.expect(PROMPT)
+    prompt(child)
     assert child.match.group(2, 3) == ("2", "2")
     page2 = plain(child.before)
     assert f"Your moves 7-{n} of {n}:" in page2 and "\n 7. " in page2 and "\n 1. " not in page2
     child.sendline("n")                      # round to the first page again
-    child.expect(PROMPT)
+    prompt(child)
     assert child.match.group(2) == "1" and "\n 1. " in plain(child.before) and "\n 7. " not in plain(child.before)
     child.sendline("p")                      # and back to the last
-    child.expect(PROMPT)
+    prompt(child)
     assert child.match.group(2) == "2"
     child.sendline("7")
-    child.expect(PROMPT)
+    prompt(child)
     child.sendline("q")
     child.expect_exact("Game saved to")
     child.expect(pexpect.EOF)
@@ -294,7 +300,7 @@ def test_piped_output_is_plain(tmp_path):
     child.transcript = []
     child.logfile_read = _Collect(child.transcript)
     for answer in ("n", "h", "x", "?", "q"):
-        child.expect(PROMPT)
+        prompt(child)
         child.sendline(answer)
     child.expect(pexpect.EOF)
     child.close()

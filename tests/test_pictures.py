@@ -23,9 +23,10 @@ from hypothesis import strategies as st
 
 from sorry_rules.cli.app import main
 from sorry_rules.compiler.build import load_game
-from sorry_rules.engine.describe import describe_move
 from sorry_rules.engine.rng import Random
 from sorry_rules.pictures import boards, gridboard, plots, replaypage, trackboard
+from sorry_rules.pictures.paths import move_paths
+from sorry_rules.records.pawnnames import PawnNames
 from sorry_rules.players.registry import make_player
 from sorry_rules.players.runner import GameRecord, play_game
 from sorry_rules.records.files import read_record, write_record
@@ -270,10 +271,14 @@ def _check_page(game, start, moves, text: str) -> list:
     steps = page.json("steps-data")
     assert len(steps) == len(moves) + 1
     placements = placements_of(steps, len(game.colours))
-    assert placements[0] == start.placement
+    names = PawnNames.start(game, start.placement, trackboard.labels_of(game.colours))
+    assert placements[0] == names.where
     for step, placement, (turn, after) in zip(steps[1:], placements[1:], moves):
-        assert placement == after.placement
-        assert step["t"] == describe_move(game, turn.move)
+        # each colour's squares in its pawns' name order: the placement, pawn by pawn
+        assert step["t"] == names.describe(turn.move)
+        names = names.after(turn.move, after.placement)
+        assert placement == names.where and [sorted(p) for p in placement] == [sorted(p) for p in after.placement]
+        assert [tuple(h) for h in step.get("h", [])] == [(c, list(squares)) for c, squares in move_paths(game, turn.move)]
     return steps
 
 

@@ -158,13 +158,14 @@ def test_a_single_load_problem_has_one_prefix(tmp_path):
     bad.write_text("extends: standard\npawns: many\n")
     result = CliRunner().invoke(main, ["--variant", str(bad), "--auto", "--seed", "1"])
     assert result.exit_code == 1
-    assert result.stderr == f"{bad}:2:8: error: pawns: Input should be a valid integer [SR203]\n"
+    assert result.stderr == (f"{bad}:2:8: error: pawns: Input should be a valid integer "
+                             "(write a whole number, e.g. 3, not 'many') [SR203]\n")
 
 
 @pytest.mark.parametrize("args, words", [
     (["--variant", "standart", "--auto", "--seed", "1"],
      "error: no variant 'standart': not a file, and not a bundled name; did you mean 'standard'? "
-     "(bundled variants: partnership, points, sequence, standard; see `sorry-play variants`)\n"),
+     "(bundled variants: partnership, points, sequence, six-colours, standard, three-colours; see `sorry-play variants`)\n"),
     (["--rule", "house/must-bmp", "--auto", "--seed", "1"], "did you mean 'house/must-bump'?"),
     (["explain", "--variant", "partnrship"], "did you mean 'partnership'"),
     (["validate", "standart"],

@@ -20,9 +20,9 @@ from sorry_rules.cli import boardmap
 from sorry_rules.compiler import load_game
 from sorry_rules.players.protocol import RandomPlayer
 from sorry_rules.players.runner import play_game
-from sorry_rules.cli.screen import (Scene, colour_labels, fit, render_board, render_moves, render_outcome, render_scene,
+from sorry_rules.cli.paging import fit
+from sorry_rules.cli.screen import (MILEPOST, Scene, colour_labels, help_text, start_names, render_board, render_moves, render_outcome, render_scene,
                                     render_turn, state_scene, turn_text)
-from sorry_rules.cli.terminal import HELP
 from sorry_rules.records.position import parse_position
 
 RULES = Path(__file__).parent / "rules"
@@ -35,8 +35,14 @@ def _scene_after(game, seed, plies, names, show_hand=False):
     """A scene after `plies` random moves, for the player to move (their card or own hand)."""
     state = game.new_game(seed, players=game.players_max)
     log = []
+    pawns = [start_names(game, state.placement)]
+
+    def follow(turn, after):
+        log.append(turn_text(game, after.seats[turn.seat], turn.move, pawns[0]))
+        pawns[0] = pawns[0].after(turn.move, after.placement)
+
     state = play_game(game, state, [RandomPlayer(seed, s) for s in range(len(state.seats))], max_plies=plies,
-                      on_turn=lambda turn, s: log.append(turn_text(game, s.seats[turn.seat], turn.move)))
+                      on_turn=follow)
     if game.needs_draw(state):
         state = game.draw(state)
     hand = state.hands[state.turn] if show_hand else None
@@ -44,7 +50,8 @@ def _scene_after(game, seed, plies, names, show_hand=False):
         else names[: len(state.seats)]
     scene = Scene(game, state.placement, state.seats, state.turn, state.plies, f"{game.name}, seed {seed}", names,
                   card=state.card, hand=hand, pile_size=len(state.pile),
-                  discard_size=len(state.discard), log=log, scores=game.standing(state) if game.scoring else None)
+                  discard_size=len(state.discard), log=log, scores=game.standing(state) if game.scoring else None,
+                  names=pawns[0])
     return scene, state
 
 
@@ -122,7 +129,7 @@ def test_golden_second_page_of_a_seven():
     game = load_game("standard")
     scene, state = _position_scene(game, LONG_LISTS["standard"], [f"Blue {n}: track:{n} -> track:{n + 3}" for n in range(12)])
     text = _print(_screen_lines(game, scene, state, page=1), colour=False)
-    assert "Your moves 7-12 of" in text
+    assert "Your moves 7-11 of" in text   # move 10 takes two lines: five moves fill the page
     _golden("standard-7-page2-80x24-plain.txt", text)
 
 
@@ -152,6 +159,11 @@ LONG_LISTS = {
                         "hand": ["7", "11", "sorry", "10", "2"], "pawns": SPREAD},
     "six-colours.yaml": {"players": ["red", "blue", "yellow", "green", "purple", "orange"], "turn": "red", "card": "7",
                          "pawns": {**SPREAD, "purple": ["track:70", "track:75"], "orange": ["track:80", "track:85"]}},
+    "six-colours": {"players": ["red", "blue", "yellow", "green", "purple", "cyan"], "turn": "red", "card": "7",
+                    "pawns": {**SPREAD, "purple": ["track:70", "track:75"], "cyan": ["track:80", "track:85"]}},
+    "three-colours": {"players": ["red", "blue", "yellow"], "turn": "red", "card": "7",
+                      "pawns": {"red": ["track:2", "track:9", "track:20", "track:43"], "blue": SPREAD["blue"],
+                                "yellow": ["track:35", "track:41"]}},
     "short-sides.yaml": {"players": ["red", "blue", "yellow", "green"], "turn": "red", "card": "7",
                          "pawns": {"red": ["track:2", "track:9", "track:20", "track:33"], "blue": ["track:5", "track:13"],
                                    "green": ["track:25", "track:36"]}},
@@ -169,7 +181,7 @@ def _position_scene(game, data, log=()):
     scene = Scene(game, state.placement, state.seats, state.turn, state.plies, f"{game.name}, seed 1", names,
                   card=state.card, hand=state.hands[state.turn] if state.hands is not None else None,
                   pile_size=len(state.pile), discard_size=len(state.discard), log=list(log),
-                  scores=game.standing(state) if game.scoring else None)
+                  scores=game.standing(state) if game.scoring else None, names=start_names(game, state.placement))
     return scene, state
 
 
@@ -194,27 +206,31 @@ def test_every_page_of_the_longest_move_lists_fits_80_by_24(name):
         assert len(lines) + PROMPT_LINES <= 24, f"{name} page {page + 1}: {len(lines)} lines\n{text}"
         assert max(len(line) for line in lines) <= 80, f"{name} page {page + 1}:\n{text}"
         assert f"Your moves {turn.first + 1}-{turn.first + turn.count} of {len(moves)}:" in text
-        numbers += [int(m) for m in re.findall(r"^ *(\d+)\. ", text, re.M)]
+        below = text.split(f"Your moves {turn.first + 1}-")[1]   # the moves, after the heading
+        numbers += [int(m) for m in re.findall(r"^ *(\d+)\. ", below, re.M)]
     assert numbers == list(range(1, len(moves) + 1))
 
 
 def test_pages_are_clamped_and_use_the_room_they_have(standard):
     scene, state = _position_scene(standard, LONG_LISTS["standard"])
-    moves = standard.legal_moves(state)
     small, tall = _turn(standard, scene, state), _turn(standard, scene, state, height=40)
     assert small.count == 24 - len(render_scene(scene)) - 2      # header and prompt
-    assert tall.count == min(len(moves), 40 - len(render_scene(scene)) - 2)
+    assert len(tall.lines) + 1 == 40 and tall.count == 40 - len(render_scene(scene)) - 2 - 1  # one move takes two lines
     assert _turn(standard, scene, state, page=99).page == small.pages - 1
     assert _turn(standard, scene, state, page=-1).page == 0
 
 
-def test_a_message_replaces_the_header_line(standard):
+def test_a_message_comes_whole_above_the_header_line(standard):
     scene, state = _position_scene(standard, LONG_LISTS["standard"])
     moves = standard.legal_moves(state)
-    plain = render_turn(scene, moves, False, "Red (you) to play. Your moves", 0, 80, 24)
-    told = render_turn(scene, moves, False, "Red (you) to play. Your moves", 0, 80, 24, message="Hint: 3. " + "x" * 100)
-    assert len(told.lines) == len(plain.lines)
-    assert told.lines[len(render_scene(scene))].plain == ("Hint: 3. " + "x" * 100)[:79] + "…"
+    message = "You drew 11: no pawn can move with it, so the card is forfeited. " + "x" * 60
+    told = render_turn(scene, moves, False, "Red (you) to play. Your moves", 0, 80, 24, message=message)
+    at = len(render_scene(scene))
+    assert len(told.lines) + 1 <= 24  # the prompt still fits
+    # the message wraps onto a second line, whole (nothing is cut), above the header
+    assert [line.plain for line in told.lines[at:at + 2]] == [message[:65].rstrip(), "  " + "x" * 60]
+    assert told.lines[at + 2].plain.startswith("Red (you) to play. Your moves 1-")
+    assert all(line.cell_len <= 80 for line in told.lines)
 
 
 def test_move_texts_are_shortened_not_wrapped():
@@ -253,17 +269,28 @@ def test_end_screen_fits_80_by_24(name):
         assert folded == "".join(line for line in auto if line != "Scores:").replace(" ", "")
 
 
-def test_help_fits_80_columns_and_tells_how_to_page():
-    lines = HELP.splitlines()
-    assert max(len(line) for line in lines) <= 80 and len(lines) + 1 <= 24
-    assert "n  next page" in HELP and "p  previous page" in HELP and "a hint" in HELP
+@pytest.mark.parametrize("spec", ["standard", "six-colours", "three-colours", str(RULES / "hand-teams.yaml")])
+def test_help_fits_80_columns_and_tells_how_to_page_and_count_squares(spec):
+    game = load_game(spec)
+    text = help_text(game)
+    lines = text.splitlines()
+    assert max(len(line) for line in lines) <= 80 and len(lines) + 3 <= 24   # + where it is saved, and the prompt
+    assert "n  next page" in text and "p  previous page" in text and "a hint" in text
+    label = colour_labels(game.colours)[0]
+    assert f"{label}1-{label}{game.pawns} are {game.colours[0].capitalize()}'s pawns" in text
+    assert f"The {game.layout.T} track squares are numbered from\n0 clockwise" in text
+    assert "safety:K is the K-th square of a safety zone" in text
 
 
-@pytest.mark.parametrize("overlay", [None, "short-sides.yaml", "six-colours.yaml", "teams.yaml"])
+@pytest.mark.parametrize("overlay", [None, "short-sides.yaml", "six-colours.yaml", "teams.yaml", "six-colours",
+                                     "three-colours"])
 def test_board_shows_every_pawn_and_count(overlay):
-    """Every pawn on the track or in a safety zone is drawn with its colour's label in the cell
-    of its square; Start and Home show their counts; nothing is wider than 80 columns."""
-    game = load_game(str(RULES / overlay) if overlay else "standard")
+    """Every pawn on the track or in a safety zone is drawn with its name (R2) in the cell of
+    its square (its colour's label where names do not fit a cell: two-letter labels); every
+    empty track square numbered a multiple of MILEPOST shows its number (unless a pawn or a
+    count comes right before it); Start and Home show their counts; nothing is wider than 80
+    columns."""
+    game = load_game(str(RULES / overlay) if overlay and overlay.endswith(".yaml") else overlay or "standard")
     scene, state = _scene_after(game, 1, 70, NAMES)
     bmap = boardmap.build(game.layout)
     layout = game.layout
@@ -276,9 +303,20 @@ def test_board_shows_every_pawn_and_count(overlay):
             r, col = where[sq]
             shown = rows[r][2 * col: 2 * col + 2].strip()
             if sq < layout.X:
-                assert shown == labels[c], f"{game.colours[c]} pawn on {layout.name(sq)}"
+                named = scene.names.by_square()[sq]
+                assert shown == (named if len(labels[c]) == 1 else labels[c]), f"{game.colours[c]} pawn on {layout.name(sq)}"
+                assert named.startswith(labels[c]) and named[len(labels[c]):].isdigit()
             else:
                 assert shown[1:] == str(squares.count(sq)), f"{game.colours[c]} {layout.name(sq)} count"
+    taken = {sq for squares in state.placement for sq in squares}
+    numbered = 0
+    for sq in range(0, layout.T, MILEPOST):
+        r, col = where[sq]
+        if sq in taken or rows[r][2 * col - 1: 2 * col].isalnum():
+            continue
+        assert rows[r][2 * col: 2 * col + len(str(sq))] == str(sq), f"track:{sq} is numbered on the board"
+        numbered += 1
+    assert numbered >= layout.T // MILEPOST // 2
     for line in render_scene(scene):
         assert line.cell_len <= 80
     panel = _print(render_scene(scene), colour=False)
@@ -382,3 +420,17 @@ def test_counters_are_shown_during_the_game_with_every_seats_value():
     plain = load_game("standard")
     plain_scene, _ = _scene_after(plain, 3, 60, NAMES)
     assert "bumps made" not in _print(render_scene(plain_scene), colour=False)
+
+
+def test_the_last_moves_wrap_and_are_never_cut(standard):
+    """A long last move (a 7 split with bumps and a slide) wraps in the panel; its words all
+    show, and the screen still fits 80x24."""
+    long = ("Yellow 7: Y2 track:33 -> track:36, bumps B1 (track:36), slides to track:39; "
+            "then Y3 track:49 -> track:53, bumps G4 (track:53)")
+    scene, state = _position_scene(standard, LONG_LISTS["standard"], [long] * 2)
+    lines = [line.plain for line in render_scene(scene)]
+    panel = " ".join(line[34:].strip() for line in lines)
+    shortened = fit(long, 1, cut=False)                        # bump squares left out, arrows tightened
+    assert shortened.replace(" ", "") in panel.replace(" ", "") and "…" not in panel
+    assert all(len(line) <= 80 for line in lines)
+    assert len(render_turn(scene, standard.legal_moves(state), False, "Red (you) to play. Your moves").lines) + 1 <= 24

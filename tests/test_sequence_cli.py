@@ -24,8 +24,8 @@ def test_auto_plays_a_whole_game_the_same_way_for_a_seed(players):
     assert run("--variant", "sequence", "--auto", "--seed", "9", "--players", str(players)).output == first.output
     lines = first.output.splitlines()
     assert lines[0].startswith(f"sequence, seed 9, {players} players: blue, green")
-    assert re.fullmatch(r"\w+ wins \(seats? [0-9, ]+\)\.|No winner: every player passed for a whole round \(a draw\)\.",
-                        lines[-1]), lines[-1]
+    assert re.fullmatch(r"[A-Z]\w+ wins after \d+ moves \(seats? [0-9, ]+\)\.|"
+                        r"No winner: every player passed for a whole round \(a draw\) after \d+ moves\.", lines[-1]), lines[-1]
     board = lines[-13:-2]
     assert board[0].split() == list("ABCDEFGHIJ") and len(board) == 11
     assert [row.split()[0] for row in board[1:]] == [str(r) for r in range(1, 11)]

@@ -22,7 +22,7 @@ from sorry_rules.records.restore import restore
 from sorry_rules.records.savefile import new_save, write_save
 from sorry_rules.records.storage import game_over
 
-MOVE_LINE = re.compile(r"^\s+\d+  seat \d+\s+\S.*$", re.M)
+MOVE_LINE = re.compile(r"^\s+\d+  (?:Blue|Green|Red)(?: \(seat \d+\))?\s+\S+  (?:Blue|Green|Red) \S.*$", re.M)
 
 
 def run(*args):
@@ -45,7 +45,7 @@ def test_auto_game_is_saved_after_every_move_and_replays(tmp_path):
     assert shown.returncode == 0, shown.stderr
     assert MOVE_LINE.findall(shown.stdout) == MOVE_LINE.findall(played.stdout)
     end = played.stdout.splitlines()[-1]
-    assert re.fullmatch(r"\w+ wins \(seats? [0-9, ]+\)\.|No winner: every player passed .*", end)
+    assert re.fullmatch(r"[A-Z]\w+ wins after \d+ moves \(seats? [0-9, ]+\)\.|No winner: every player passed .*", end)
     assert "Blue (random), Green (random), Red (random)" in shown.stdout
     assert ("wins after" in shown.stdout) == ("wins" in end)
     assert "Sequences: Blue" in shown.stdout
@@ -171,3 +171,18 @@ def test_restore_rebuilds_the_grid_game_exactly(tmp_path):
         saved.choices = saved.choices + [0]
         saved.plies += 1
         restore(saved, str(path))
+
+
+def test_counts_are_said_in_the_singular_for_one():
+    """'1 sequence', '1 chip' (not '1 sequences'), in the printed board's key and on the replay page."""
+    from sorry_rules.cli.gridplay import board_lines
+    from sorry_rules.pictures.replaypage import grid_frames
+
+    game = load_game("grid/mini-grid.yaml")
+    row = [game.grid.cell_names.index(name) for name in ("ay", "by", "cy", "dy")]   # four in a row: one line
+    placement = (tuple(row), (game.grid.cell_names.index("ez"),), ())
+    key = board_lines(game, placement)[-1]
+    assert "(4 chips, 1 sequence)" in key and "(1 chip, 0 sequences)" in key
+    state = game.new_game(1, players=2)._replace(placement=placement)
+    facts = [text for _, text in grid_frames(game, state, [], None)[0].facts]
+    assert facts == ["amber: 4 chips, 1 sequence", "teal: 1 chip, 0 sequences"]

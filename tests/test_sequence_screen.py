@@ -242,10 +242,11 @@ def test_a_person_is_told_of_a_pass_and_of_a_forced_move(sequence):
     session = GridSession(sequence, saved.kinds, saved, None, console=Console(file=out, width=80, color_system=None))
     colour = state.seats[0]
     passed = Move(None, state.placement, (), False, "pass")
-    session.tell_move(Turn(1, 0, None, passed, 0, 1), state)
     placed = next(m for m in sequence.legal_moves(state._replace(turn=0)) if m.kind == "place")
-    session.tell_move(Turn(2, 0, placed.card, placed, 0, 1), state)
-    session.tell_move(Turn(3, 0, placed.card, placed, 0, 7), state)
-    said = out.getvalue().splitlines()
-    assert said == ["You have no card that can be played, so the turn passes.",
-                    f"Only one move was possible: {gridscreen.move_label(sequence, placed, True, colour)}"]
+    said = [session.tell_move(Turn(1, 0, None, passed, 0, 1), state),
+            session.tell_move(Turn(2, 0, placed.card, placed, 0, 1), state),
+            session.tell_move(Turn(3, 0, placed.card, placed, 0, 7), state)]
+    assert said == [["You have no card that can be played, so the turn passes."],
+                    [f"Only one move was possible, so it was played: {gridscreen.move_label(sequence, placed, True, colour)}"],
+                    []]
+    assert out.getvalue() == ""  # saying is the session's on_turn: shown on a screen of its own (tests/test_interactive.py)

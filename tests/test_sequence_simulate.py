@@ -43,7 +43,7 @@ def test_game_i_is_the_auto_game_of_its_documented_seed():
         assert tally.wins == [int(s == final.winner) for s in range(2)]
         printed = _invoke("--variant", "sequence", "--auto", "--seed", seed)
         assert printed.exit_code == 0
-        assert f"{final.plies:5}  seat" in printed.output.splitlines()[-14]
+        assert printed.output.splitlines()[-14].startswith(f"{final.plies:5}  ")
 
 
 def test_draws_are_counted_apart_from_stopped_games():

@@ -269,10 +269,12 @@ def test_compare_keeps_both_sides_in_one_file(tmp_path):
     full = _json(*args, "--out", out)
     lines = _lines(out)
     assert sorted(json.loads(line)["side"] for line in lines[1:]) == ["a"] * 8 + ["b"] * 8
-    out.write_bytes(b"".join(lines[:5]))
+    out.write_bytes(b"".join(lines[:11]))  # games 0-5 of side a, 0-3 of side b (batches of 4 taking turns)
     partial = _json("compare", "--from", out)
-    assert partial["partial"] is True and partial["games_finished"] == 4 and partial["games_planned"] == 16
-    assert partial["a"]["games"] + partial["b"]["games"] == 4
+    # only the games both sides finished are compared: 0-3 of each; a's games 4 and 5 are left out
+    assert partial["partial"] is True and partial["games_finished"] == 8 and partial["games_planned"] == 16
+    assert partial["a"]["games"] == partial["b"]["games"] == 4
+    assert partial["partial_reason"].endswith("(2 games finished by one side alone left out)")
     continued = _json(*args, "--continue", out)
     assert _figures(continued) == _figures(full)
     assert _figures(_json("compare", "--from", out)) == _figures(full)
@@ -437,3 +439,61 @@ def test_ctrl_c_to_the_whole_group_on_a_local_dask_cluster(tmp_path):
     report = json.loads(stdout)
     assert report["partial"] is True and 3 <= report["games"] < 100000
     assert _figures(_json("simulate", "--from", out)) == _figures(report)
+
+
+def test_continue_alone_takes_the_options_from_the_file(tmp_path):
+    """`--continue FILE` with no other option continues the run the file holds (its sides,
+    games, players, bots, seed ...); an option given must still agree with the file."""
+    out = tmp_path / "run.jsonl"
+    full = _json("simulate", "--games", 6, "--bots", "greedy,random", *BASE, "--out", out)
+    out.write_bytes(b"".join(_lines(out)[:4]))
+    continued = _json("simulate", "--continue", out, "--jobs", 1)
+    assert continued["run"]["games"] == 3 and _figures(continued) == _figures(full)
+    again = _invoke("simulate", "--continue", out, "--seed", 9)
+    assert again.exit_code == 2 and "seed: file 3, command 9" in again.stderr
+    agreeing = _json("simulate", "--continue", out, "--games", 6, "--players", 2)
+    assert agreeing["run"]["games"] == 0 and _figures(agreeing) == _figures(full)
+
+
+def test_compare_continue_alone_takes_both_sides_from_the_file(tmp_path):
+    out = tmp_path / "cmp.jsonl"
+    full = _json("compare", "standard", "standard+house/sorry-forward-4.yaml", "--games", 6, *BASE, "--out", out)
+    out.write_bytes(b"".join(_lines(out)[:6]))
+    continued = _json("compare", "--continue", out)
+    assert _figures(continued) == _figures(full)
+
+
+def _interrupted(command: list, out: Path, lines: int) -> tuple:
+    """(exit code, stdout, stderr) of `command` sent SIGINT once its results file `out` has
+    `lines` lines."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
+    try:
+        deadline = time.monotonic() + 60
+        while not (out.exists() and len(_lines(out)) >= lines):
+            assert process.poll() is None and time.monotonic() < deadline, process.communicate()
+            time.sleep(0.02)
+        process.send_signal(signal.SIGINT)
+        stdout, stderr = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    return process.returncode, stdout, stderr
+
+
+def test_sigint_to_compare_reports_only_the_games_both_sides_finished(tmp_path):
+    command = [sys.executable, "-m", "sorry_rules", "compare", "standard", "standard+house/quick-game.yaml",
+               "--games", "100000", "--players", "2", "--jobs", "1", "--batch-size", "3", "--format", "json",
+               "--out", str(tmp_path / "cmp.jsonl")]
+    out = tmp_path / "cmp.jsonl"
+    code, stdout, stderr = _interrupted(command, out, 6)     # the header, side a's first batch, b's first games
+    assert code == 130, stderr
+    report = json.loads(stdout)
+    assert report["partial"] is True
+    assert report["a"]["games"] == report["b"]["games"] >= 1
+    assert report["games_finished"] == 2 * report["a"]["games"]
+    sides = {}
+    for line in _lines(out)[1:]:
+        game = json.loads(line)
+        sides.setdefault(game["side"], set()).add(game["game"])
+    assert report["a"]["games"] == len(sides["a"] & sides["b"])

@@ -81,7 +81,8 @@ def test_cli_on_the_corpus_exits_1_and_prints_each_problem(monkeypatch):
     monkeypatch.chdir(BROKEN)
     result = run("wrong-type.yaml")
     assert result.exit_code == 1
-    assert result.stdout == "wrong-type.yaml:2:8: error: pawns: Input should be a valid integer [SR203]\n"
+    assert result.stdout == ("wrong-type.yaml:2:8: error: pawns: Input should be a valid integer "
+                             "(write 3 without quotes) [SR203]\n")
     assert "1 error, 0 warnings in 1 rule file" in result.stderr
 
 

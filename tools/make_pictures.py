@@ -21,21 +21,26 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "docs" / "pictures"
-SIX_COLOURS = "tests/rules/six-colours.yaml"
+SIX_COLOURS = "six-colours"
 MINI_GRID = "variants/grid/mini-grid.yaml"
 GAMES = 100          # games per side of the plotted simulations (a small sample, quick to check)
 
 
 def _track_position(spec: str, seed: int, players: int, plies: int):
-    """A seeded game between random players, `plies` moves in."""
+    """A seeded game between random players, `plies` moves in: (game, state, pawn names)."""
     from sorry_rules.compiler.build import load_game
+    from sorry_rules.pictures.trackboard import labels_of
     from sorry_rules.players.registry import make_player
     from sorry_rules.players.runner import play_game
+    from sorry_rules.records.pawnnames import PawnNames
 
     game = load_game(spec, ())
     state = game.new_game(seed, players=players)
+    names = [PawnNames.start(game, state.placement, labels_of(game.colours))]
     bots = [make_player("random", seed, seat) for seat in range(players)]
-    return game, play_game(game, state, bots, max_plies=plies)
+    final = play_game(game, state, bots, max_plies=plies,
+                      on_turn=lambda turn, after: names.append(names[-1].after(turn.move, after.placement)))
+    return game, final, names[-1]
 
 
 def _grid_game(spec: str, seed: int, players: int):
@@ -88,16 +93,21 @@ def pictures() -> dict:
     from sorry_rules.pictures import gridboard, plots, replaypage, trackboard
 
     out = {}
-    game, state = _track_position("standard", 7, 4, 160)
-    out["standard-board.svg"] = trackboard.board_svg(game, state, title="standard, seed 7, after 160 moves")
-    game, state = _track_position(SIX_COLOURS, 3, 6, 300)
-    out["six-colours-board.svg"] = trackboard.board_svg(game, state, title="a six-colour board, seed 3, after 300 moves")
+    game, state, names = _track_position("standard", 7, 4, 160)
+    out["standard-board.svg"] = trackboard.board_svg(game, state, title="standard, seed 7, after 160 moves", names=names)
+    game, state, names = _track_position(SIX_COLOURS, 3, 6, 300)
+    out["six-colours-board.svg"] = trackboard.board_svg(game, state, title="six-colours, seed 3, after 300 moves",
+                                                        names=names)
     game, start, moves = _grid_game("sequence", 5, 2)
     out["sequence-board.svg"] = gridboard.board_svg(game, moves[-1][2], title="sequence, seed 5, the end of the game")
     game, start, moves = _grid_game(MINI_GRID, 2, 3)
     out["mini-grid-board.svg"] = gridboard.board_svg(game, moves[-1][2], title="mini-grid, seed 2, the end of the game")
     frames = replaypage.grid_frames(game, start, moves, describe_grid_move)
-    out["mini-grid-replay.html"] = replaypage.page(game, frames, "mini-grid: a replay", "mini-grid, seed 2, random players")
+    final = moves[-1][2]
+    end = (f"{game.colours[final.seats[final.winner]]} wins after {final.plies} moves." if final.winner is not None
+           else f"No winner after {final.plies} moves: every player passed for a whole round.")
+    out["mini-grid-replay.html"] = replaypage.page(game, frames, "mini-grid: a replay", "mini-grid, seed 2, random players",
+                                                   end)
     out["standard-replay.html"] = _replay()
     a = _report("standard", (), 4)
     b = _report("standard", ("house/quick-game.yaml",), 4)

@@ -63,9 +63,28 @@ def _where(mark, col: bool = True) -> str:
 
 
 def _option_text(source: str, start: int, next_start: int | None) -> str:
-    """The source text of one top-level option: up to the `|` before the next option."""
+    """The source text of one top-level option: up to the `|` before the next option, its
+    brackets balanced (the brackets round a whole option are left out: `(A if B)` -> `A if
+    B`; an option that begins inside a bracket opened before it takes that bracket along)."""
     end = len(source) if next_start is None else source.rfind("|", start, next_start)
-    return source[start:end].strip()
+    text = source[start:end].strip()
+    while text.endswith(")") and _balance(text) < 0:
+        text = text[:-1].rstrip()
+    while text.startswith("(") and _balance(text) > 0:
+        text = text[1:].lstrip()
+    opened = source[:start].rstrip()
+    while _balance(text) < 0 and opened.endswith("("):
+        text, opened = "(" + text, opened[:-1].rstrip()
+    return text
+
+
+def _balance(text: str) -> int:
+    """Brackets opened minus brackets closed, counting a `)` before any `(` as -1."""
+    depth = low = 0
+    for char in text:
+        depth += (char == "(") - (char == ")")
+        low = min(low, depth)
+    return depth if low >= 0 else min(low, depth)
 
 
 def card_rules(loaded) -> dict[str, CardRule]:

@@ -68,3 +68,7 @@ MAX_POSITION_BYTES = 1_000_000
 MAX_RECORD_BYTES = 16 * 1024 * 1024
 #: Choices (moves) in one game record; also the largest `--max-plies`.
 MAX_CHOICES = 1_000_000
+#: Default save files of one variant, house rules and seed (NAME-SEED.json, NAME-SEED-2.json, ...).
+MAX_SAVES_SAME_NAME = 1000
+#: Saved games `sorry-play games` reads from one folder (the newest).
+MAX_SAVES_LISTED = 500

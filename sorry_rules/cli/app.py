@@ -19,6 +19,7 @@ from sorry_rules.cli import simulate as simcli
 from sorry_rules.cli.authoring import explain, schema, validate, variant_lines
 from sorry_rules.base.errors import UsageError
 from sorry_rules.cli.errors import friendly
+from sorry_rules.cli.games import games
 from sorry_rules.cli.options import max_plies_option, players_option, seed_option, variant_options
 from sorry_rules.cli.pictures import render
 from sorry_rules.cli.replay import replay
@@ -43,11 +44,14 @@ def _load(variant: str, rules: tuple):
 @click.option("--bot", default=None, help="Computer player for the other seats (default: greedy; random with --auto).")
 @click.option("--resume", type=click.Path(dir_okay=False), default=None, help="Continue the game saved in FILE.")
 @click.option("--save", type=click.Path(dir_okay=False), default=None,
-              help="Save the game after every move to FILE (default for games with people: the user data folder).")
+              help="Save the game after every move to FILE, a new file (default for games with people: a new file in "
+                   "the user data folder; see `sorry-play games`).")
+@click.option("--no-wait", "no_wait", is_flag=True,
+              help="Play your forced moves and forfeits at once (by default each is shown and waits for Enter).")
 @click.version_option(version=__version__, package_name="sorry-rules")  # given: no package metadata read at start-up
 @click.pass_context
 @friendly
-def main(ctx, variant, rules, players, seed, auto, max_plies, seat_specs, humans, bot, resume, save):
+def main(ctx, variant, rules, players, seed, auto, max_plies, seat_specs, humans, bot, resume, save, no_wait):
     """Play Sorry! in the terminal, or inspect and check rule files.
 
     Without a command, plays a game: you take the first seat against computer players
@@ -58,7 +62,7 @@ def main(ctx, variant, rules, players, seed, auto, max_plies, seat_specs, humans
     from sorry_rules.cli.play import play_command  # lazy: the play machinery (compiler, rich) only to play
 
     play_command(variant, rules, seed=seed, players=players, auto=auto, max_plies=max_plies, seat_specs=seat_specs,
-                 humans=humans, bot=bot, resume=resume, save=save)
+                 humans=humans, bot=bot, resume=resume, save=save, wait=not no_wait)
 
 
 @main.command()
@@ -128,7 +132,7 @@ def variants():
         click.echo(line)
 
 
-for _command in (validate, schema, explain, replay, render, simcli.simulate, simcli.compare):
+for _command in (validate, schema, explain, replay, render, games, simcli.simulate, simcli.compare):
     main.add_command(_command)
 
 

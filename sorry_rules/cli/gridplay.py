@@ -60,16 +60,16 @@ class GridSession(Session):
             return f"No move puts a chip on {name} or takes one from it."
         return f"Several moves use {name}: {', '.join(str(i + 1) for i in using)}; type the number of one."
 
-    def tell_move(self, turn, state) -> None:
-        """A person's move made without asking: a pass (no card of the hand can be played,
-        S9) or the only possible move."""
+    def tell_move(self, turn, state, names=None) -> list:
+        """A person's move made without asking, in sentences: a pass (no card of the hand
+        can be played, S9) or the only possible move; [] for a move they chose."""
+        who, you = self.who(state.seats[turn.seat])
         if turn.move.kind == PASS:
-            you = not self.hot_seat
-            who = "You" if you else colour_name(self.game, state.seats[turn.seat])
-            self.tell(f"{who} {'have' if you else 'has'} no card that can be played, so the turn passes.", "bold")
-        elif turn.options == 1:
+            return [f"{who} {'have' if you else 'has'} no card that can be played, so the turn passes."]
+        if turn.options == 1:
             label = gridscreen.move_label(self.game, turn.move, True, state.seats[turn.seat])
-            self.tell(f"Only one move was possible: {label}")
+            return [f"Only one move was possible, so it was played: {label}"]
+        return []
 
 
 # ---- computer-only games ---------------------------------------------------------------------
@@ -102,8 +102,15 @@ def grid_auto_game(game, state, saved, save_path, resumed: bool) -> None:
 
 
 def turn_line(game, turn, after) -> str:
-    """One move of a printed game: '   12  seat 2  green places a chip on F5 with 4H'."""
-    return f"{turn.ply:5}  seat {turn.seat + 1:<2} {describe_grid_move(game, after.seats[turn.seat], turn.move)}"
+    """One move of a printed game, as a track game's (`play.print_turn`): '   12  Green
+    4H  Green places a chip on F5'; a colour at several seats (a team) says the seat:
+    'Green (seat 2)'."""
+    colour = after.seats[turn.seat]
+    names = [colour_name(game, c) + (f" (seat {s + 1})" if after.seats.count(c) > 1 else "")
+             for s, c in enumerate(after.seats)]
+    card = "-" if turn.move.card is None else game.card_names[turn.move.card]
+    words = describe_grid_move(game, colour, turn.move).removesuffix(f" with {card}")
+    return f"{turn.ply:5}  {names[turn.seat]:{max(8, *map(len, names))}} {card:>6}  {words[:1].upper()}{words[1:]}"
 
 
 def board_lines(game, placement) -> list[str]:
@@ -120,8 +127,8 @@ def board_lines(game, placement) -> list[str]:
             cell = r * grid.width + c
             cells.append(marks[owner[cell]] if cell in owner else "*" if cell in grid.free else ".")
         lines.append(f"{row:>{width}} " + " ".join(f"{m:>2}" for m in cells))
-    key = ", ".join(f"{marks[c]} {name} ({len(placement[c])} chips, {grid.sequences(placement[c])} sequences)"
-                    for c, name in enumerate(game.colours) if placement[c])
+    key = ", ".join(f"{marks[c]} {name} ({plural(len(placement[c]), 'chip')}, "
+                    f"{plural(grid.sequences(placement[c]), 'sequence')})" for c, name in enumerate(game.colours) if placement[c])
     lines.append(f"* free, . empty; {key}" if key else "* free, . empty")
     return lines
 
@@ -134,12 +141,15 @@ def _marks(colours) -> list[str]:
     return [str(i + 1) for i in range(len(colours))]
 
 
+def plural(n: int, word: str) -> str:
+    """'1 sequence', '2 sequences'."""
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
 def end_text(game, state, max_plies: int) -> str:
-    colour = game.winning_colour(state)
-    if colour is not None:
-        seats = [str(i + 1) for i, c in enumerate(state.seats) if c == colour]
-        return f"{game.colours[colour]} wins (seat{'s' if len(seats) > 1 else ''} {', '.join(seats)})."
-    if state.over:
-        return "No winner: every player passed for a whole round (a draw)."
-    return f"No winner: the game was stopped at the --max-plies limit of {max_plies:,} moves."
+    """The end of a printed game, in the words of a track game's end ('Green wins after 406
+    moves', `gridscreen.render_outcome`), or the move limit that stopped it."""
+    if state.winner is None and not state.over:
+        return f"No winner: the game was stopped at the --max-plies limit of {max_plies:,} moves."
+    return gridscreen.render_outcome(game, state)[0].plain
 

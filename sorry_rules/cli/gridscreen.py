@@ -24,7 +24,8 @@ from collections import Counter
 from rich.text import Text
 
 from sorry_rules.cli import screen
-from sorry_rules.cli.screen import PAGE_MIN, Scene, TurnScreen, beside, colour_styles, fit
+from sorry_rules.cli.paging import TurnScreen, fit, heading, page_heading
+from sorry_rules.cli.screen import PAGE_MIN, Scene, beside, colour_styles
 from sorry_rules.engine.describe import colour_name
 from sorry_rules.engine.gridtable import EXCHANGE, PASS
 from sorry_rules.engine.gridmechanics import PLACE
@@ -69,9 +70,10 @@ def cell_width(game) -> int:
     return max(3, faces, labels + 2)
 
 
-def state_scene(game, state, title: str, seat_names, log=()) -> Scene:
+def state_scene(game, state, title: str, seat_names, log=(), names=None) -> Scene:
     """The scene of a whole grid state as everyone may see it (no hand): for the end of a game
-    and for replays (`screen.state_scene` for grid states, which have no counters or scores)."""
+    and for replays (`screen.state_scene` for grid states, which have no counters or scores;
+    chips have no names, so `names` is not used)."""
     return Scene(game, state.placement, state.seats, None if game_over(state) else state.turn, state.plies, title,
                  tuple(seat_names), pile_size=len(state.pile), discard_size=len(state.discard), log=list(log))
 
@@ -80,6 +82,16 @@ def view_scene(game, view, title: str, seat_names, log=()) -> Scene:
     """The scene of a person about to choose: what their `View` shows, their own hand only."""
     return Scene(game, view.placement, view.seats, view.seat, view.plies, title, tuple(seat_names), hand=view.hand,
                  pile_size=view.pile_size, discard_size=len(view.discard), log=list(log))
+
+
+def help_text(game) -> str:
+    """The help of the grid screen (the same for every grid game)."""
+    return HELP
+
+
+def start_names(game, placement):
+    """Chips have no names (see `screen.start_names`)."""
+    return None
 
 
 # ---- the board -------------------------------------------------------------------------------
@@ -132,10 +144,10 @@ def _players_text(names) -> str:
     return ", ".join(name if n == 1 else f"{n} {name}" for name, n in counts.items())
 
 
-def render_panel(scene: Scene, height: int) -> list:
+def render_panel(scene: Scene, height: int, width: int | None = None) -> list:
     """The side panel: the title, one line per side (`>` marks the side to move), the hand
     or nothing, the pile, a key, and as many of the last moves as fit `height` lines (at
-    least `screen.LOG_MIN`)."""
+    least `screen.LOG_MIN`), each wrapped to `width` when given."""
     game = scene.game
     grid = game.grid
     labels, styles = chip_labels(game.colours), colour_styles(game.colours)
@@ -156,22 +168,19 @@ def render_panel(scene: Scene, height: int) -> list:
     when = f"move {scene.plies + 1}" if scene.turn is not None else f"{scene.plies} moves played"
     lines.append(Text(f"Pile {scene.pile_size}, discards {scene.discard_size}, {when}", style="dim"))
     lines.append(Text(f"[{labels[_sides(scene.seats)[0]]}] in a line, * free", style="dim"))
-    room = max(screen.LOG_MIN, len(_sides(scene.seats)), height - len(lines) - 1)
-    if scene.log:
-        lines.append(Text("Last moves:", style="bold"))
-        lines += [Text(entry) for entry in scene.log[-room:]]
-    return lines
+    return lines + screen.log_lines(scene.log, len(_sides(scene.seats)), height - len(lines), width, len(lines))
 
 
 def render_scene(scene: Scene, width: int = 80) -> list:
     """Board and panel side by side (or stacked when narrow), each line at most `width` wide."""
-    return beside(render_board(scene), lambda height: render_panel(scene, height), width)
+    return beside(render_board(scene), lambda height, room: render_panel(scene, height, room), width)
 
 
 # ---- moves and the end ---------------------------------------------------------------------------
-def move_label(game, move, hand_play: bool = True, colour: int | None = None) -> str:
+def move_label(game, move, hand_play: bool = True, colour: int | None = None, names=None) -> str:
     """A legal move in words: 'QS on C3', 'JH takes green F5', 'exchange dead 4H', 'pass'.
-    Without `colour` (the player to move) the chips placed are named by their colour too."""
+    Without `colour` (the player to move) the chips placed are named by their colour too
+    (`names` is not used: chips have none)."""
     if move.kind == PASS:
         return "pass (no play)"
     card = game.card_names[move.card]
@@ -186,8 +195,8 @@ def move_label(game, move, hand_play: bool = True, colour: int | None = None) ->
     return f"{card} {' and '.join(parts)}"
 
 
-def turn_text(game, colour: int, move) -> str:
-    """One applied move for the 'last moves' list: 'Blue: QS on C3'."""
+def turn_text(game, colour: int, move, names=None) -> str:
+    """One applied move for the 'last moves' list: 'Blue: QS on C3' (`names` is not used)."""
     return f"{colour_name(game, colour)}: {move_label(game, move, True, colour)}"
 
 
@@ -223,21 +232,22 @@ def render_moves(game, moves, colour: int | None, width: int, first: int, count:
 
 
 def render_turn(scene: Scene, moves, hand_play: bool, header: str, page: int = 0,
-                width: int = 80, height: int = 24, message: str = "") -> TurnScreen:
-    """The screen of a person about to choose (as `screen.render_turn`): the scene, a header
-    line and page `page` (0-based, clamped) of the moves in as many columns as fit `width`
-    and as many rows as leave room for a one-line prompt in `height` lines."""
+                width: int = 80, height: int = 24, message: str = "", label=None) -> TurnScreen:
+    """The screen of a person about to choose (as `screen.render_turn`): the scene, the
+    heading (wrapped) and page `page` (0-based, clamped) of the moves in as many columns as
+    fit `width` and as many rows as leave room for a one-line prompt in `height` lines."""
     lines = render_scene(scene, width)
     notes = _notes(moves)
-    rows = max(PAGE_MIN, height - len(lines) - len(notes) - 2)
+    widest = heading(header, message, len(moves) - 1, 1, len(moves), True, width)
+    rows = max(PAGE_MIN, height - len(lines) - len(notes) - len(widest) - 1)
     colour = scene.seats[scene.turn] if scene.turn is not None else None
     digits = len(str(len(moves)))
     entry = digits + 2 + max(len(move_label(scene.game, m, True, colour)) for m in moves)
     columns = max(1, (width + COLUMN_GAP) // (entry + COLUMN_GAP))
-    head, page, pages, first, count = screen.page_heading(len(moves), rows * columns, page, header, message, width)
+    head, page, pages, first, count = page_heading(len(moves), rows * columns, page, header, message, width)
     rows_here = -(-count // columns)
     body = render_moves(scene.game, moves, colour, width, first, count, rows_here)
-    return TurnScreen(lines + [head] + body + notes, page, pages, first, count)
+    return TurnScreen(lines + head + body + notes, page, pages, first, count)
 
 
 def render_outcome(game, state, width: int | None = None) -> list:

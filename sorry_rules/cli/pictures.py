@@ -3,14 +3,16 @@ files that `render`, `replay --html` and `simulate`/`compare --plot` share.
 
 Contract: the SVG goes to `-o FILE`, or to stdout without it; a file that cannot be written
 is a `SorryRulesError` (a message, exit code 1), a bad position file a `PositionError`
-located at its line and column. The drawing is `sorry_rules.pictures`.
+located at its line and column, a saved game given as a position file one message saying
+to use `--game`, a damaged saved game or a move it does not have a `SaveFileError`. The
+drawing is `sorry_rules.pictures`.
 """
 
 from __future__ import annotations
 
 import click
 
-from sorry_rules.base.errors import SorryRulesError
+from sorry_rules.base.errors import SorryRulesError, UsageError
 from sorry_rules.cli.errors import friendly
 from sorry_rules.cli.options import variant_options
 
@@ -31,15 +33,39 @@ def write_output(path: str | None, text: str) -> None:
 @variant_options
 @click.option("--state", "state_file", default=None, type=click.Path(dir_okay=False),
               help="Position file (JSON or YAML, as for `moves`) whose pieces to draw (default: the start of a game).")
+@click.option("--game", "game_file", default=None, type=click.Path(dir_okay=False),
+              help="A saved game (or game log) to draw, at its last move or at --move N; its rules are the game's.")
+@click.option("--move", "move", default=None, type=click.IntRange(min=0),
+              help="With --game: draw the board after move N (0: the start), with that move's path.")
 @click.option("--output", "-o", default=None, type=click.Path(dir_okay=False), help="Write the SVG to FILE (default: stdout).")
 @friendly
-def render(variant, rules, state_file, output):
-    """Draw the board of a rule file as SVG, with the pieces of a position."""
-    # lazy: the compiler, position files and the drawing only when `render` runs
+def render(variant, rules, state_file, game_file, move, output):
+    """Draw the board of a rule file as SVG, with the pieces of a position or of a saved game
+    at any move."""
+    # lazy: the compiler, position files, game records and the drawing only when `render` runs
     from sorry_rules.compiler.build import load_game
     from sorry_rules.pictures.boards import board_svg, position_of
     from sorry_rules.records.position import read_position_file
 
+    if game_file is not None:
+        _render_game(game_file, move, output, given={"--variant": variant != "standard", "--rule": bool(rules),
+                                                     "--state": state_file is not None})
+        return
+    if move is not None:
+        raise UsageError("--move goes with --game FILE (a saved game)")
     game = load_game(variant, rules)
     position = None if state_file is None else position_of(game, read_position_file(state_file))
     write_output(output, board_svg(game, position))
+
+
+def _render_game(game_file: str, move: int | None, output: str | None, given: dict) -> None:
+    """`render --game FILE [--move N]`: the board of a saved game after move N (default: the
+    last), checked and replayed as `replay` does."""
+    # lazy: the game records and their drawing only for --game
+    from sorry_rules.pictures.boards import game_svg
+    from sorry_rules.records.files import read_record
+
+    clashing = [name for name, value in given.items() if value]
+    if clashing:
+        raise UsageError(f"--game draws a saved game with its own rules; leave out {', '.join(clashing)}")
+    write_output(output, game_svg(read_record(game_file), move, source=game_file))

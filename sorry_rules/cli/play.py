@@ -7,8 +7,10 @@ Two ways to run a game, chosen by who sits at the table:
 * one or more people: `terminal.Session` draws the board and asks for each choice. A person
   needs a terminal; without one the command fails with a message suggesting `--auto`.
 
-Games with people are saved after every move (default: `savefile.default_save_path`, or
-`--save FILE`); computer-only games are saved only with `--save`. `--resume FILE` continues a
+Games with people are saved after every move (default: `savefile.claim_default`, a new
+file named by the variant, its house rules and the seed, or `--save FILE`); computer-only
+games are saved only with `--save`. A save never replaces another game's file (`--save` of
+an existing file is refused; `--resume FILE` goes on saving to FILE). `--resume FILE` continues a
 saved game exactly where it stopped, and `sorry-play replay FILE` shows one (`replay_command`).
 A game that reaches `--max-plies` moves without a winner is stopped, and the end says so.
 Grid games go the same way (seats, saves, resume, replay); what differs is handed to
@@ -19,6 +21,7 @@ Contract: only this module, `terminal` and `cli` print.
 
 from __future__ import annotations
 
+import os
 import secrets
 import sys
 
@@ -37,7 +40,7 @@ from sorry_rules.players.registry import make_player
 from sorry_rules.players.runner import play_game
 from sorry_rules.records.files import read_record, write_record
 from sorry_rules.records.restore import restore, start_state
-from sorry_rules.records.savefile import default_save_path, new_save
+from sorry_rules.records.savefile import claim, claim_default, new_save, rules_text
 from sorry_rules.records.storage import game_over
 
 
@@ -104,12 +107,12 @@ def _resumed(resume, given: dict):
         raise SaveFileError(f"{resume}: this game record (a game log) does not say who plays each seat, so it cannot "
                             f"be resumed; watch it with: sorry-play replay {resume}")
     turns = []
-    game, state = restore(saved, source=resume, on_turn=lambda turn, after: turns.append(turn))
+    game, state = restore(saved, source=resume, on_turn=lambda turn, after: turns.append((turn, after)))
     return game, state, saved, turns
 
 
 def play_command(variant="standard", rules=(), seed=None, players=None, auto=False, max_plies=DEFAULT_MAX_PLIES,
-                 seat_specs=(), humans=None, bot=None, resume=None, save=None) -> None:
+                 seat_specs=(), humans=None, bot=None, resume=None, save=None, wait=True) -> None:
     """`sorry-play [options]`: a new game, or `--resume FILE`; see the module docstring."""
     if resume is not None:
         game, state, saved, earlier = _resumed(resume, {"--seed": seed is not None, "--players": players is not None,
@@ -117,11 +120,16 @@ def play_command(variant="standard", rules=(), seed=None, players=None, auto=Fal
                                                "--bot": bot is not None, "--rule": bool(rules)})
         if auto and HUMAN in saved.kinds:
             raise UsageError("this saved game has people at the table; resume it without --auto")
-        save_path = save or resume
+        save_path = resume if save is None or _same_file(save, resume) else claim(save, saved)
     else:
         game = load_game(variant, rules)
         game, state, saved = _new_game(game, variant, rules, seed, players, auto, max_plies, seat_specs, humans, bot)
-        save_path, earlier = save, []
+        earlier = []
+        people = HUMAN in saved.kinds
+        if people and not sys.stdin.isatty():
+            raise UsageError("no terminal to play on: use --auto for a game between computer players "
+                             "(or --seat COLOUR=bot:NAME for every seat)")
+        save_path = claim(save, saved) if save is not None else claim_default(saved, rules) if people else None
     if HUMAN not in saved.kinds:
         auto_game = gridplay.grid_auto_game if game.board_kind == GRID else _auto_game
         auto_game(game, state, saved, save_path, resumed=resume is not None)
@@ -133,10 +141,19 @@ def play_command(variant="standard", rules=(), seed=None, players=None, auto=Fal
         _show_finished(game, state, resume)
         return
     session_of = gridplay.GridSession if game.board_kind == GRID else Session
-    session = session_of(game, saved.kinds, saved, save_path or default_save_path(game.name, saved.seed))
-    for turn in earlier[-LOG_LENGTH:]:
-        session.note(turn, state)
+    title = f"{rules_text(game.name, saved.variant.rules)}, seed {saved.seed}"
+    session = session_of(game, saved.kinds, saved, save_path, title=title, wait=wait)
+    session.start(start_state(game, saved, resume) if earlier else state)
+    for k, (turn, after) in enumerate(earlier):  # the pawn names, and the last moves on the screen
+        session.note(turn, after, logged=k >= len(earlier) - LOG_LENGTH)
     session.run(state)
+
+
+def _same_file(a, b) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return os.path.abspath(a) == os.path.abspath(b)
 
 
 def _auto_game(game, state, saved, save_path, resumed: bool) -> None:
@@ -190,22 +207,48 @@ def replay_command(file, boards: bool = False, step: bool = False) -> None:
     log: list = []
 
     look = _look(game)
+    title = f"{rules_text(game.name, saved.variant.rules)}, seed {saved.seed}"
+    pawns = look.start_names(game, start_state(game, saved, file).placement)
 
     def draw(at) -> None:
-        scene = look.state_scene(game, at, f"{game.name}, seed {saved.seed}", names, log[-LOG_LENGTH:])
+        scene = look.state_scene(game, at, title, names, log[-LOG_LENGTH:], pawns)
         for line in look.render_scene(scene, console.width):
             console.print(line)
 
-    for turn, after in moves:
-        log.append(look.turn_text(game, after.seats[turn.seat], turn.move))
+    for k, (turn, after) in enumerate(moves):
+        log.append(look.turn_text(game, after.seats[turn.seat], turn.move, pawns))
+        if pawns is not None:
+            pawns = pawns.after(turn.move, after.placement)
         print_turn(game, turn, after)
         if boards:
             draw(after)
-        if step:
-            click.prompt("", default="", show_default=False, prompt_suffix="")
+        if step and k + 1 < len(moves) and not _step_on(game):
+            click.echo(f"Stopped after move {turn.ply}; the game has {len(moves)} moves.")
+            return
     if not boards:
         draw(final)
     click.echo(_replay_end(game, final, saved, file))
+
+
+STEP_PROMPT = "Enter: next move, q: stop, ?: help "
+STEP_HELP = ("replay --step shows one move at a time: Enter shows the next one, q stops here. "
+             "--boards draws the board after every move.")
+
+
+def _step_on(game) -> bool:
+    """Ask whether to show the next move (`replay --step`): Enter goes on, q (or Ctrl-D)
+    stops, ? explains and asks again."""
+    while True:
+        try:
+            answer = click.prompt(STEP_PROMPT, default="", show_default=False, prompt_suffix="").strip().lower()
+        except (click.exceptions.Abort, EOFError):
+            click.echo("")
+            return False
+        if answer in ("q", "quit", "exit"):
+            return False
+        if answer not in ("?", "help"):
+            return True
+        click.echo(STEP_HELP)
 
 
 def _replay_end(game, final, saved, file) -> str:

@@ -1,42 +1,46 @@
 """The play screen: the board and a side panel, as rich `Text` lines.
 
 `render_scene(scene, width)` returns the lines of one screen: the board (drawn from
-`boardmap.build(game.layout)`, so any board shape renders) with a panel beside it (or below
-it when the two do not fit side by side): the seats with their pawns in Start and Home, teams
-and scores where the variant has them, the marks on the board (a marked pawn is drawn with
-its mark's symbol after its label's first letter), the card drawn or the person's own hand,
-the pile, and the last few moves. `render_moves` numbers the legal moves in plain words, one line each.
-`render_turn` puts a whole turn screen together: the scene, a header line and one page of
-the moves, sized so that the lines plus a one-line prompt fit `width` x `height`.
+`boardmap.build(game.layout)`, so any board shape renders; every fifth track square
+numbered, each pawn by its name, R1-R4) with a panel beside it (or below it when the two do
+not fit side by side): the seats with their pawns in Start and Home, teams and scores where
+the variant has them, the marks on the board (a marked pawn is drawn with its mark's symbol
+after its label's first letter), the card drawn or the person's own hand, the pile, and the
+last few moves. `render_moves` numbers the legal moves in plain words. `render_turn` puts a
+whole turn screen together: the scene, the heading and one page of the moves, sized so that
+the lines plus a one-line prompt fit `width` x `height` (`cli.paging`). `help_text` is the
+help of a game's screen.
 
 Contract: pure functions of the data given (no printing, no input); every line fits in
-`width` columns (move texts are shortened, never wrapped); the letters and glyphs alone tell
-everything (colour only helps), so the screen reads the same with NO_COLOR or piped output.
-A hand is shown only when the scene carries one: the caller passes the person's own hand,
-never another player's.
+`width` columns (texts are shortened, then wrapped; none is cut); the letters and glyphs
+alone tell everything (colour only helps), so the screen reads the same with NO_COLOR or
+piped output. A hand is shown only when the scene carries one: the caller passes the
+person's own hand, never another player's.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import re
-
 from rich.color import Color, ColorParseError
 from rich.text import Text
 
 from sorry_rules.cli import boardmap
+from sorry_rules.cli.lines import wrap, wrap_all
+from sorry_rules.cli.paging import TurnScreen, fit, heading, pages_of
 from sorry_rules.engine.describe import colour_name, describe_move, seated_teams
+from sorry_rules.records.pawnnames import PawnNames
 
 #: Terminal colours for colour names a terminal does not know, by colour index.
 PALETTE = ("red", "blue", "yellow", "green", "magenta", "cyan", "bright_red", "bright_blue",
            "bright_yellow", "bright_green", "bright_magenta", "bright_cyan")
 CELL = 2            # characters per board cell
+MILEPOST = 5        # every track square whose number is a multiple of this shows it when empty
 GAP = 2             # columns between the board and the panel
 PANEL_MIN = 34      # narrowest panel worth putting beside the board
 LOG_MIN = 4         # last moves shown at least (and at least one per seat)
 PAGE_MIN = 3        # moves on a page at least, however small the terminal
-ELLIPSIS = "…"
+PANEL_MAX = 24 - PAGE_MIN - 2   # panel lines at most where the board is shorter: an 80x24 screen keeps PAGE_MIN moves
 
 
 @dataclass
@@ -60,19 +64,20 @@ class Scene:
     marks: tuple = ()             # State.marks: a marked pawn shows its mark's symbol, the panel lists them
     drawn: tuple = ()             # the other cards drawn with `card` (turn.take)
     redraws: int = 0              # extra cards the turn took by turn.redraw (shown under that policy)
+    names: object = None          # records.pawnnames.PawnNames of `placement` (None: pawns show their colour only)
 
 
 #: Single letters a pawn label must not be, as the board draws them (case ignored).
 RESERVED = set("OVSH")
 
 
-def state_scene(game, state, title: str, seat_names, log=()) -> Scene:
+def state_scene(game, state, title: str, seat_names, log=(), names=None) -> Scene:
     """The scene of a whole state as everyone may see it (no card, no hand): for the end of a
-    game and for replays."""
+    game and for replays; `names`: the pawn names of `state`."""
     return Scene(game, state.placement, state.seats, None if state.winner is not None else state.turn, state.plies,
                  title, tuple(seat_names), pile_size=len(state.pile), discard_size=len(state.discard), log=list(log),
                  scores=game.standing(state) if game.scoring else None, counters=state.counters, marks=state.marks,
-                 redraws=state.redraws)
+                 redraws=state.redraws, names=names)
 
 
 def colour_labels(colours) -> tuple:
@@ -112,9 +117,46 @@ class _Look:
         return f"bold {self.styles[c]}"
 
 
+HELP = """\
+On your turn the board shows the card you drew (or your hand), and the moves
+it allows are listed by number. Type a number and press Enter.
+  ?  this help       h  a hint: what the strongest computer player would do
+  n  next page       p  previous page: the numbers run on over the pages
+  b  draw the board  q  save the game and quit (continue with --resume FILE)
+Pawns are named by colour and number: {first}1-{first}{pawns} are {colour}'s pawns, and the
+moves name them: '{first}2 track:4 -> track:9, bumps {second}1 (track:9)'.
+Squares: track:N is track square N. The {track} track squares are numbered from
+0 clockwise; the board shows the number of every {milepost}th one (0, {milepost}, {twice} ...)
+where no pawn stands. safety:K is the K-th square of a safety zone (':'),
+counted from the track; start and home are S and H, with their pawn counts.
+The board: '.' a track square; '>' 'v' '<' '^' a slide's start, '=' its body,
+'o' its end: land exactly on another colour's slide start and the pawn slides
+to the end, bumping every pawn on the way. Your Start is next to the square
+your pawns come out on. A move that 'draws again' gives you another card.
+When no move is possible the card is forfeited (the board then shows it and
+waits for Enter); when no card in your hand can move you discard one."""
+
+
+def help_text(game) -> str:
+    """The help of the play screen for `game`: keys, pawn names, how squares are counted."""
+    labels = colour_labels(game.colours)
+    return HELP.format(first=labels[0], second=labels[1 % len(labels)], pawns=game.pawns,
+                       colour=colour_name(game, 0), track=game.layout.T, milepost=MILEPOST, twice=2 * MILEPOST)
+
+
+def start_names(game, placement):
+    """The pawn names of `placement` as the screen writes them (`records.pawnnames`, with the
+    board's colour labels: R1-R4 on the standard board)."""
+    return PawnNames.start(game, placement, colour_labels(game.colours))
+
+
 # ---- the board -------------------------------------------------------------------------------
 def render_board(scene: Scene, bmap=None) -> list:
-    """The board as lines of `Text`, `CELL` characters per grid cell."""
+    """The board as lines of `Text`, `CELL` characters per grid cell: a pawn shows its name
+    (`R2`, from `scene.names`; its colour's label when the name does not fit a cell), an
+    empty track square whose number is a multiple of `MILEPOST` shows that number (a number
+    wider than a cell runs on into the empty track cells after it; it is left out where it
+    does not fit, or right after a pawn or a count, which it would run into: not "R25")."""
     game = scene.game
     layout = game.layout
     bmap = bmap or boardmap.build(layout)
@@ -124,6 +166,7 @@ def render_board(scene: Scene, bmap=None) -> list:
         for sq in squares:
             if sq < layout.X:
                 occupant[sq] = c
+    named = scene.names.by_square() if scene.names is not None else {}
     symbols = {(c, sq): kind.symbol for kind, entries in zip(game.marks, scene.marks) for c, sq, _ in entries}
     playing = set(scene.seats)
     lines = []
@@ -146,11 +189,17 @@ def render_board(scene: Scene, bmap=None) -> list:
                     line.append(f"{cell.glyph}-", style="dim")
             elif cell.square in occupant:
                 owner = occupant[cell.square]
-                label = look.labels[owner]
+                label = named.get(cell.square, look.labels[owner])
+                label = label if len(label) <= CELL else look.labels[owner]
                 symbol = symbols.get((owner, cell.square)) if symbols else None
                 if symbol is not None:  # a marked pawn: its label's first letter and the mark's symbol
-                    label = label[:CELL - 1] + symbol
+                    label = look.labels[owner][:CELL - 1] + symbol
                 line.append(f"{label:<{CELL}}", style=look.pawn(owner))
+            elif cell.kind == "track" and cell.square % MILEPOST == 0 and not line.plain[-1:].isalnum() and \
+                    (cells := _milepost_cells(bmap, r, c, str(cell.square), occupant)):  # "R2" "5": not "R25"
+                line.append(f"{cell.square:<{CELL * cells}}", style=look.styles[cell.colour] if cell.colour is not None
+                            else "dim")
+                c += cells - 1
             elif cell.colour is not None:
                 line.append(f"{cell.glyph:<{CELL}}", style=look.styles[cell.colour])
             else:
@@ -159,6 +208,17 @@ def render_board(scene: Scene, bmap=None) -> list:
         line.rstrip()
         lines.append(line)
     return lines
+
+
+def _milepost_cells(bmap, r: int, c: int, number: str, occupant: dict) -> int:
+    """How many cells the number of the track square at (r, c) takes (it runs on into the
+    empty plain track cells after it when wider than one), or 0 when it does not fit."""
+    need = -(-len(number) // CELL)
+    for k in range(1, need):
+        after = bmap.cells.get((r, c + k))
+        if after is None or after.kind != "track" or after.glyph != "." or after.square in occupant:
+            return 0
+    return need
 
 
 # ---- the panel -------------------------------------------------------------------------------
@@ -185,9 +245,10 @@ def _teams_line(scene: Scene) -> Text | None:
     return Text("Teams: " + " vs ".join("+".join(colour_name(game, c) for c in t) for t in teams))
 
 
-def render_panel(scene: Scene, height: int) -> list:
+def render_panel(scene: Scene, height: int, width: int | None = None) -> list:
     """The side panel, at least `height` lines when there are moves to fill it; the last
-    moves list shows at least one move per seat (and `LOG_MIN`)."""
+    moves list shows at least one move per seat (and `LOG_MIN`), then as many more as fit
+    `height`. With `width` every line is wrapped to it (`lines.wrap`), never cut."""
     game = scene.game
     look = _Look(game)
     lines = [Text(scene.title, style="bold")]
@@ -214,11 +275,26 @@ def render_panel(scene: Scene, height: int) -> list:
                           style="dim"))
     when = f"move {scene.plies + 1}" if scene.turn is not None else f"{scene.plies} moves played"
     lines.append(Text(f"Pile {scene.pile_size}, discards {scene.discard_size}, {when}", style="dim"))
-    room = max(LOG_MIN, len(scene.seats), height - len(lines) - 1)
-    if scene.log:
-        lines.append(Text("Last moves:", style="bold"))
-        lines += [Text(entry) for entry in scene.log[-room:]]
-    return lines
+    return lines + log_lines(scene.log, len(scene.seats), height - len(lines), width, len(lines))
+
+
+def log_lines(log, seats: int, room: int, width: int | None, above: int = 0) -> list:
+    """'Last moves:' and the newest entries of `log`: at least `LOG_MIN` (and `seats`) while
+    the panel (`above` lines before these) stays within `PANEL_MAX` lines, then as many as
+    fit `room` lines; each entry shortened (`fit`, never cut) and wrapped to `width` (None:
+    one line each, whole)."""
+    if not log:
+        return []
+    entries = []
+    used = 1
+    for entry in reversed(log):
+        wrapped = wrap(Text(fit(entry, width, cut=False)), width) if width else [Text(entry)]
+        least = len(entries) < max(LOG_MIN, seats) and above + used + len(wrapped) <= max(PANEL_MAX, above + room)
+        if not least and used + len(wrapped) > room:
+            break
+        entries.append(wrapped)
+        used += len(wrapped)
+    return [Text("Last moves:", style="bold")] + [line for entry in reversed(entries) for line in entry]
 
 
 def board_map(game, width: int = 80):
@@ -229,73 +305,50 @@ def board_map(game, width: int = 80):
 
 def render_scene(scene: Scene, width: int = 80) -> list:
     """Board and panel side by side (or stacked when narrow), each line at most `width` wide."""
-    return beside(render_board(scene, board_map(scene.game, width)), lambda height: render_panel(scene, height), width)
+    return beside(render_board(scene, board_map(scene.game, width)),
+                  lambda height, room: render_panel(scene, height, room), width)
 
 
 def beside(board: list, render_panel, width: int) -> list:
-    """The lines `board` with the panel `render_panel(height)` to their right (`GAP` columns
-    between) when `PANEL_MIN` columns are left for it, else below them (`render_panel(0)`);
-    each line cut to `width`. Every board kind's screen is put together here."""
+    """The lines `board` with the panel `render_panel(height, width)` to their right (`GAP`
+    columns between) when `PANEL_MIN` columns are left for it, else below them
+    (`render_panel(0, width)`); the panel's lines are wrapped to the room they have, never
+    cut. Every board kind's screen is put together here."""
     board_width = max((line.cell_len for line in board), default=0)
     panel_width = width - board_width - GAP
     if panel_width >= PANEL_MIN:
-        panel = render_panel(len(board))
+        panel = wrap_all(render_panel(len(board), panel_width), panel_width)
         out = []
         for i in range(max(len(board), len(panel))):
             line = board[i].copy() if i < len(board) else Text()
             line.pad_right(board_width - line.cell_len)
             if i < len(panel):
                 line.append(" " * GAP)
-                part = panel[i].copy()
-                part.truncate(panel_width, overflow="ellipsis")
-                line.append_text(part)
+                line.append_text(panel[i])
             out.append(line)
     else:
-        out = [line.copy() for line in board] + [Text()] + render_panel(0)
+        out = [line.copy() for line in board] + [Text()] + wrap_all(render_panel(0, width), width)
     for line in out:
-        line.truncate(width, overflow="ellipsis")
+        line.truncate(width, overflow="ellipsis")  # a board wider than the screen: nothing else is this long
         line.rstrip()
     return out
 
 
 # ---- moves and the end ---------------------------------------------------------------------------
-_BUMP_SQUARE = re.compile(r"(bumps \w+) \([^)]*\)")
-_BUMPS_AGAIN = re.compile(r"(bumps \w+(?:, \w+)*), bumps ")
-
-
-def move_label(game, move, hand_play: bool, colour: int | None = None) -> str:
-    """A legal move in words: '[7] Red pawn track:4 -> track:11' (the card in brackets in
-    hand play). With `colour` (the player to move) that colour's own pawns are not named:
-    '[7] track:4 -> track:11', as in the last moves list."""
+def move_label(game, move, hand_play: bool, colour: int | None = None, names=None) -> str:
+    """A legal move in words: '[7] R2 track:4 -> track:11, bumps B1 (track:11)' (the card in
+    brackets in hand play), each pawn by its name in `names` (`records.pawnnames`). Without
+    names, pawns are said by colour ('Red pawn track:4 -> ...'), and with `colour` (the
+    player to move) that colour's own pawns are not named: '[7] track:4 -> track:11'."""
     named = hand_play or game.take > 1  # the move is one choice among several cards
     shown = named and move.card is not None and move.kind not in ("discard", "redraw")
     prefix = f"[{game.card_names[move.card]}] " if shown else ""
+    if names is not None:
+        return prefix + names.describe(move)
     text = describe_move(game, move)
     if colour is not None and move.kind not in ("pass", "discard", "forfeit"):
         text = text.replace(f"{colour_name(game, colour)} pawn ", "")
     return prefix + text
-
-
-def _bumps_once(text: str) -> str:
-    """'bumps A, bumps B, bumps C' -> 'bumps A, B, C'."""
-    while True:
-        text, n = _BUMPS_AGAIN.subn(r"\1, ", text)
-        if not n:
-            return text
-
-
-def fit(text: str, room: int) -> str:
-    """`text` in at most `room` characters, shortened step by step only as far as needed:
-    bumped pawns' squares left out, 'then' dropped between the parts of a split, 'bumps A,
-    bumps B' said as 'bumps A, B', arrows without spaces; as a last resort cut with an
-    ellipsis."""
-    steps = (lambda t: _BUMP_SQUARE.sub(r"\1", t), lambda t: t.replace("; then ", "; "),
-             _bumps_once, lambda t: t.replace(" -> ", "->").replace(" <-> ", "<->"))
-    for step in steps:
-        if len(text) <= room:
-            return text
-        text = step(text)
-    return text if len(text) <= room else text[: max(0, room - 1)] + ELLIPSIS
 
 
 def _notes(moves) -> list:
@@ -311,51 +364,34 @@ def _notes(moves) -> list:
     return lines
 
 
-def render_moves(game, moves, hand_play: bool, colour: int | None = None, width: int = 80,
-                 first: int = 0, count: int | None = None) -> list:
-    """The numbered legal moves `first` .. `first + count - 1` (all by default), one line
-    each, numbered from 1 over the whole list and shortened to `width` columns (`fit`); then
-    a note on passes or discards when there are any. `colour`: see `move_label`."""
+def move_lines(game, moves, hand_play: bool, colour: int | None = None, width: int = 80, label=None) -> list:
+    """Per legal move, its numbered lines: numbered from 1, shortened step by step to fit
+    `width` columns (`fit` without its last resort) and wrapped under the text when even
+    that does not fit, never cut. `label(move)` words a move (default `move_label`)."""
     digits = max(2, len(str(len(moves))))
-    lines = []
-    shown = moves[first:] if count is None else moves[first:first + count]
-    for i, move in enumerate(shown, first + 1):
+    out = []
+    for i, move in enumerate(moves, 1):
         number = f"{i:>{digits}}. "
+        text = label(move) if label is not None else move_label(game, move, hand_play, colour)
         line = Text()
         line.append(number, style="bold")
-        line.append(fit(move_label(game, move, hand_play, colour), width - len(number)))  # no markup: "[sorry]"
-        lines.append(line)
-    return lines + _notes(moves)
+        line.append(fit(text, width - len(number), cut=False))  # no markup: "[sorry]"
+        out.append(wrap(line, width, len(number)))
+    return out
 
 
-@dataclass(frozen=True)
-class TurnScreen:
-    """One turn screen: its lines (the prompt not included), the page shown and the pages."""
-
-    lines: list
-    page: int
-    pages: int
-    first: int        # index of the first move on the page
-    count: int        # moves on the page
-
-
-def page_heading(total: int, per_page: int, page: int, header: str, message: str | None, width: int) -> tuple:
-    """`(heading, page, pages, first, count)` for page `page` (clamped) of `total` moves shown
-    `per_page` at a time: the heading is `message` if given, else `header` with the range
-    shown ("1-20 of 45:") when there is more than one page, cut to `width`."""
-    pages = max(1, -(-total // per_page))
-    page = min(max(page, 0), pages - 1)
-    first = page * per_page
-    count = min(per_page, total - first)
-    if not message:
-        header += f" {first + 1}-{first + count} of {total}:" if pages > 1 else ":"
-    head = Text(message or header, style="bold")
-    head.truncate(width, overflow="ellipsis")
-    return head, page, pages, first, count
+def render_moves(game, moves, hand_play: bool, colour: int | None = None, width: int = 80,
+                 first: int = 0, count: int | None = None, label=None) -> list:
+    """The numbered legal moves `first` .. `first + count - 1` (all by default), as
+    `move_lines` gives them; then a note on passes or discards when there are any.
+    `colour`: see `move_label`."""
+    groups = move_lines(game, moves, hand_play, colour, width, label)
+    shown = groups[first:] if count is None else groups[first:first + count]
+    return [line for group in shown for line in group] + _notes(moves)
 
 
 def render_turn(scene: Scene, moves, hand_play: bool, header: str, page: int = 0,
-                width: int = 80, height: int = 24, message: str = "") -> TurnScreen:
+                width: int = 80, height: int = 24, message: str = "", label=None) -> TurnScreen:
     """The screen of a person about to choose: the scene, a header line and page `page`
     (0-based, clamped) of the numbered moves. The header line is `message` when there is one
     (an answer to the person), else `header` followed by the numbers of the moves on the
@@ -366,11 +402,18 @@ def render_turn(scene: Scene, moves, hand_play: bool, header: str, page: int = 0
     (`scene.seats[scene.turn]`) do not repeat that player's colour."""
     lines = render_scene(scene, width)
     notes = _notes(moves)
-    per_page = max(PAGE_MIN, height - len(lines) - len(notes) - 2)
-    head, page, pages, first, count = page_heading(len(moves), per_page, page, header, message, width)
     colour = scene.seats[scene.turn] if scene.turn is not None else None
-    lines = lines + [head] + render_moves(scene.game, moves, hand_play, colour, width, first, count)
-    return TurnScreen(lines, page, pages, first, count)
+    if label is None and scene.names is not None:
+        label = lambda move: move_label(scene.game, move, hand_play, colour, scene.names)  # noqa: E731
+    groups = move_lines(scene.game, moves, hand_play, colour, width, label)
+    widest = heading(header, message, len(moves) - 1, 1, len(moves), True, width)  # the longest the heading gets
+    room = max(PAGE_MIN, height - len(lines) - len(notes) - len(widest) - 1)
+    pages = pages_of([len(group) for group in groups], room)
+    page = min(max(page, 0), len(pages) - 1)
+    first, count = pages[page]
+    head = heading(header, message, first, count, len(moves), len(pages) > 1, width)
+    body = [line for group in groups[first:first + count] for line in group]
+    return TurnScreen(lines + head + body + notes, page, len(pages), first, count)
 
 
 def mark_lines(game, marks) -> list:
@@ -420,13 +463,13 @@ def render_outcome(game, state, width: int | None = None) -> list:
         home = state.placement[colour].count(game.layout.home[colour])
         detail = " + ".join(f"{line.points} ({line.label})" for line in score_lines) or "no scoring line applies"
         text = f"  {colour_name(game, colour):8} {total:5} points  {home}/{game.pawns} Home  = {detail}"
-        lines += [Text(part) for part in (_folded(text, width) if width else [text])]
+        lines += _folded(text, width) if width else [Text(text)]
     return lines
 
 
 def _folded(text: str, width: int) -> list:
     """A score line broken before its ' + ' parts into lines of at most `width` columns; the
-    continuation lines start with '+' under the points."""
+    continuation lines start with '+' under the points (a part longer than a line wraps)."""
     indent = " " * 10
     parts = text.split(" + ")
     lines = [parts[0]]
@@ -435,13 +478,16 @@ def _folded(text: str, width: int) -> list:
             lines[-1] += " + " + part
         else:
             lines.append(f"{indent} + {part}")
-    return [fit(line, width) for line in lines]
+    return [part for line in lines for part in wrap(Text(line), width, len(indent) + 3)]
 
 
-def turn_text(game, colour: int, move) -> str:
-    """One applied move for the 'last moves' list: 'Blue 11: track:15 <-> Red pawn track:13'
-    (the mover's own colour is not repeated before its pawns)."""
+def turn_text(game, colour: int, move, names=None) -> str:
+    """One applied move for the 'last moves' list: 'Blue 11: B2 track:15 <-> R1 track:13',
+    pawns by their names in `names` (the names before the move); without names 'Blue 11:
+    track:15 <-> Red pawn track:13' (the mover's own colour is not repeated)."""
     card = "-" if move.card is None else game.card_names[move.card]
     name = colour_name(game, colour)
+    if names is not None:
+        return f"{name} {card}: {names.describe(move)}"
     text = describe_move(game, move).replace(f"{name} pawn ", "")
     return f"{name} {card}: {text}"

@@ -9,10 +9,12 @@ the pool, rich and dask are imported when a command runs (each such import is ma
 
 Results files and interruption: `--out FILE` writes every finished game to FILE as it
 comes (`simulation.simfile`); `--from FILE` reports on such a file instead of playing;
-`--continue FILE` plays only the games missing from it (the command must be the one that
-wrote it) and appends them. The first Ctrl-C stops a run after the games in progress and
-prints the figures of the finished games, marked PARTIAL, then exits 130 (a Ctrl-C before
-the games begin, or a second one, ends the command at once without figures, also 130).
+`--continue FILE` plays only the games missing from it and appends them (options not given
+are the file's; those given must be the ones that wrote it). A comparison counts only the
+games both sides finished (`simulation.simpairs`), so a partial one compares like with like.
+The first Ctrl-C stops a run after the games in progress and prints the figures of the
+finished games, marked PARTIAL, then exits 130 (a Ctrl-C before the games begin, or a
+second one, ends the command at once without figures, also 130).
 
 Comparison sides: `A` and `B` are each a variant with optional overlays joined by `+`,
 e.g. `standard` and `standard+house/sorry-forward-4.yaml` (a spec naming an existing file
@@ -69,8 +71,8 @@ def _results_files(fn):
         click.option("--from", "from_file", type=click.Path(dir_okay=False, exists=True), default=None, metavar="FILE",
                      help="Report on the games of a results file written by --out (complete or cut short); play nothing."),
         click.option("--continue", "continue_file", type=click.Path(dir_okay=False, exists=True), default=None,
-                     metavar="FILE", help="Play only the games missing from FILE (written by --out with the same "
-                     "options) and append them; report on all."),
+                     metavar="FILE", help="Play only the games missing from FILE (written by --out) and append them; "
+                     "options not given are the file's. Report on all."),
     ]
     for option in reversed(options):
         fn = option(fn)
@@ -182,19 +184,50 @@ class _Outcome:
         self.tallies, self.info, self.interrupted, self.out = tallies, info, interrupted, out
 
 
+def _given() -> list:
+    """The options of `_GAME_OPTIONS` given on the command line (or in the environment)."""
+    # lazy: ParameterSource only when a results file is read
+    from click.core import ParameterSource
+
+    context = click.get_current_context()
+    return [name for name in _GAME_OPTIONS if name in context.params
+            and context.get_parameter_source(name) in (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)]
+
+
 def _check_files(out, from_file, continue_file) -> None:
     if sum(x is not None for x in (out, from_file, continue_file)) > 1:
         raise UsageError("give at most one of --out, --from and --continue")
     if from_file is not None:
-        # lazy: ParameterSource only when --from is given
-        from click.core import ParameterSource
-
-        context = click.get_current_context()
-        given = [name.upper() if name in ("a", "b") else f"--{name.replace('_', '-')}" for name in _GAME_OPTIONS
-                 if name in context.params
-                 and context.get_parameter_source(name) in (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)]
+        given = [name.upper() if name in ("a", "b") else f"--{name.replace('_', '-')}" for name in _given()]
         if given:
             raise UsageError(f"--from reads the games and their options from the file; leave out {', '.join(given)}")
+
+
+#: The options of each side a results file's header holds, by option name.
+_SIDE_OPTIONS = ("games", "players", "bots", "rotate", "seed", "max_plies")
+
+
+def _options_of_file(found, given: list, values: dict) -> dict:
+    """`values` (the game options of the command) with each option not given on the command
+    line taken from the results file `found` instead (its first side's; every side of a file
+    shares them), so `--continue FILE` alone continues the file's run."""
+    params = next(iter(found.header["sides"].values()))
+    filled = dict(values)
+    for name in _SIDE_OPTIONS:
+        if name not in given:
+            filled[name] = ",".join(params[name]) if name == "bots" else params[name]
+    return filled
+
+
+def _file_side(found, name: str, options: dict) -> tuple:
+    """(Setup, games) of side `name` of the results file `found`, its rules those the file
+    holds (no rule file is read) and its other options `options`."""
+    from sorry_rules.simulation.simulate import Setup, lineup_of  # lazy: the simulation when a command runs
+
+    setup, _ = found.setups[name]
+    lineup = lineup_of(options["bots"].split(","), options["players"])
+    return Setup(setup.source, options["players"], lineup, options["seed"], options["max_plies"], options["rotate"]), \
+        options["games"]
 
 
 def _read(path: str, command: str):
@@ -222,9 +255,12 @@ def _tallies_of(found) -> dict:
     return tallies
 
 
-def _execute(command: str, plan: dict, label: str, execution: dict, out, continue_file) -> _Outcome:
-    """Play `plan` (the games missing from `continue_file`, if given), writing each game to
-    `out` or appending to `continue_file`."""
+def _execute(command: str, plan: dict, label: str, execution: dict, out, continue_file, found=None,
+             pairs=None) -> _Outcome:
+    """Play `plan` (the games missing from `continue_file`, read as `found`, if given),
+    writing each game to `out` or appending to `continue_file`. With `pairs`
+    (`simpairs.Pairs`, for compare) the outcome's tallies are its own: every game of the file
+    and of the run is given to it, and it counts the games every side finished."""
     # lazy: the pool (and dask) when a command runs
     from sorry_rules.simulation import simfile
     from sorry_rules.simulation.simexec import run
@@ -235,15 +271,24 @@ def _execute(command: str, plan: dict, label: str, execution: dict, out, continu
     tallies = {name: Tally(setup.players) for name, (setup, _) in plan.items()}
     done, writer = {}, None
     if continue_file is not None:
-        found = _read(continue_file, command)
+        found = found or _read(continue_file, command)
         differences = simfile.mismatch(found.header, head)
         if differences:
             raise UsageError(f"{continue_file} was written with other options, so its games are not this command's: "
                              + "; ".join(differences))
         done, tallies = found.done(), _tallies_of(found)
         writer = simfile.Writer(continue_file, keep=found.keep)
+        if pairs is not None:
+            _pair_file(found, pairs)
     elif out is not None:
         writer = simfile.Writer(out, head)
+
+    def on_result(name, result):
+        if writer is not None:
+            writer.add(name, result)
+        if pairs is not None:
+            pairs.add(name, result)
+
     engine, jobs, batch_size = execution["engine"], _jobs(execution["engine"], execution["jobs"]), execution["batch_size"]
     if batch_size is None:
         batch_size = default_batch_size(max(g for _, g in plan.values()), jobs)
@@ -254,7 +299,7 @@ def _execute(command: str, plan: dict, label: str, execution: dict, out, continu
         with _Progress(sum(g for _, g in plan.values()), label, execution["progress"], already) as bar:
             played = run(plan, jobs=jobs, engine=engine, scheduler=execution["scheduler"], batch_size=batch_size,
                          on_progress=bar.update, connect_timeout=execution["connect_timeout"], details=details,
-                         done=done, on_result=writer.add if writer else None)
+                         done=done, on_result=on_result if writer is not None or pairs is not None else None)
     except BaseException:
         if writer is not None:
             writer.discard()
@@ -265,16 +310,28 @@ def _execute(command: str, plan: dict, label: str, execution: dict, out, continu
     for name, tally in played.items():
         tallies[name].merge(tally)
     info = run_info(engine, details.get("workers", jobs), batch_size, seconds, sum(t.games for t in played.values()))
-    return _Outcome(tallies, info, details.get("interrupted", False), out or continue_file)
+    return _Outcome(pairs.tallies if pairs is not None else tallies, info, details.get("interrupted", False),
+                    out or continue_file)
 
 
-def _partial(report: dict, finished: int, planned: int, outcome: _Outcome | None) -> dict:
-    """Mark `report` partial when fewer games than planned finished."""
+def _pair_file(found, pairs) -> None:
+    """Give `pairs` every game of the results file `found`."""
+    for name, results in found.results.items():
+        for index in sorted(results):
+            pairs.add(name, results[index])
+
+
+def _partial(report: dict, finished: int, planned: int, outcome: _Outcome | None, left_out: int = 0) -> dict:
+    """Mark `report` partial when fewer games than planned finished; `left_out`: games that
+    one side of a comparison finished and the other did not (not counted)."""
     from sorry_rules.simulation.simreport import mark_partial  # lazy: the simulation when a command runs
 
     if finished >= planned:
         return report
     reason = "interrupted" if outcome is not None and outcome.interrupted else "the results file holds only these"
+    if left_out:
+        reason += (f"; only the games both sides finished are compared ({left_out:,} game{'s' if left_out != 1 else ''} "
+                   "finished by one side alone left out)")
     return mark_partial(report, finished, planned, reason)
 
 
@@ -327,7 +384,7 @@ def simulate(variant, rules, games, players, bots, rotate, seed, max_plies, jobs
     from sorry_rules.simulation.simreport import format_text, summary
 
     _check_files(out, from_file, continue_file)
-    outcome = None
+    outcome = found = None
     if from_file is not None:
         found = _read(from_file, "simulate")
         (setup, games), = found.setups.values()
@@ -335,10 +392,22 @@ def simulate(variant, rules, games, players, bots, rotate, seed, max_plies, jobs
         tally, = _tallies_of(found).values()
         info = None
     else:
-        setup, game = _setup(variant, rules, players, bots, rotate, seed, max_plies)
+        options = dict(games=games, players=players, bots=bots, rotate=rotate, seed=seed, max_plies=max_plies)
+        given: list = []
+        if continue_file is not None:  # the options not given are the file's
+            found = _read(continue_file, "simulate")
+            given = _given()
+            options = _options_of_file(found, given, options)
+            games = options["games"]
+        if found is not None and not {"variant", "rules"} & set(given):
+            setup, games = _file_side(found, "a", options)
+            game = simfile.compiled_side(found, "a")
+        else:
+            setup, game = _setup(variant, rules, options["players"], options["bots"], options["rotate"], options["seed"],
+                                 options["max_plies"])
         execution = dict(engine=engine, jobs=jobs, scheduler=scheduler, batch_size=batch_size, progress=progress,
                          connect_timeout=connect_timeout)
-        outcome = _execute("simulate", {"a": (setup, games)}, "simulating", execution, out, continue_file)
+        outcome = _execute("simulate", {"a": (setup, games)}, "simulating", execution, out, continue_file, found)
         tally, info = outcome.tallies["a"], outcome.info
     report = _partial(summary(setup, tally, game, info), tally.games, games, outcome)
     _emit(report, fmt, format_text)
@@ -347,6 +416,39 @@ def simulate(variant, rules, games, players, bots, rotate, seed, max_plies, jobs
 
         write_output(plot, simulation_svg(report))
     _finish(outcome, "simulate")
+
+
+def _compare_plan(a, b, rules, a_rules, b_rules, options: dict, continue_file) -> tuple:
+    """`(plan, sides, found)` of a comparison: its two sides from the command line, or with
+    `--continue FILE` and no side given, from the file (`found`, the file read; None without
+    one); the options not given are the file's."""
+    found = None
+    given: list = []
+    if continue_file is not None:
+        found = _read(continue_file, "compare")
+        given = _given()
+        options = _options_of_file(found, given, options)
+    if found is not None and not {"a", "b", "rules", "a_rules", "b_rules"} & set(given):
+        plan = {name: _file_side(found, name, options) for name in found.setups}
+        return plan, {name: (setup, _compiled_side(found, name)) for name, (setup, _) in plan.items()}, found
+    if a is None or b is None:
+        raise UsageError("compare needs two sides A and B (e.g. `standard standard+house/x.yaml`), or --from FILE")
+    variant_a, overlays_a = split_side(a)
+    variant_b, overlays_b = split_side(b)
+    players, bots, rotate, seed, max_plies = (options[k] for k in ("players", "bots", "rotate", "seed", "max_plies"))
+    setup_a, game_a = _setup(variant_a, (*overlays_a, *a_rules, *rules), players, bots, rotate, seed, max_plies)
+    if players is None:
+        players = setup_a.players
+    setup_b, game_b = _setup(variant_b, (*overlays_b, *b_rules, *rules), players, bots, rotate, seed, max_plies)
+    plan = {"a": (setup_a, options["games"]), "b": (setup_b, options["games"])}
+    return plan, {"a": (setup_a, game_a), "b": (setup_b, game_b)}, found
+
+
+def _compiled_side(found, name: str):
+    """The compiled game of side `name` of a results file (`simfile.compiled_side`)."""
+    from sorry_rules.simulation import simfile  # lazy: the simulation when a command runs
+
+    return simfile.compiled_side(found, name)
 
 
 def split_side(spec: str) -> tuple[str, tuple]:
@@ -389,34 +491,32 @@ def compare(a, b, rules, a_rules, b_rules, alpha, games, players, bots, rotate, 
     from sorry_rules.simulation import simfile
     from sorry_rules.simulation.simreport import comparison, format_compare_text
 
+    from sorry_rules.simulation.simpairs import Pairs  # lazy: the simulation when it runs
+
     _check_files(out, from_file, continue_file)
     outcome = None
     if from_file is not None:
         found = _read(from_file, "compare")
         plan = found.setups
         sides = {name: (setup, simfile.compiled_side(found, name)) for name, (setup, _) in plan.items()}
-        tallies, info = _tallies_of(found), None
+        pairs = Pairs({name: setup.players for name, (setup, _) in plan.items()})
+        _pair_file(found, pairs)
+        tallies, info = pairs.tallies, None
     else:
-        if a is None or b is None:
-            raise UsageError("compare needs two sides A and B (e.g. `standard standard+house/x.yaml`), or --from FILE")
-        variant_a, overlays_a = split_side(a)
-        variant_b, overlays_b = split_side(b)
-        setup_a, game_a = _setup(variant_a, (*overlays_a, *a_rules, *rules), players, bots, rotate, seed, max_plies)
-        if players is None:
-            players = setup_a.players
-        setup_b, game_b = _setup(variant_b, (*overlays_b, *b_rules, *rules), players, bots, rotate, seed, max_plies)
-        plan = {"a": (setup_a, games), "b": (setup_b, games)}
-        sides = {"a": (setup_a, game_a), "b": (setup_b, game_b)}
+        plan, sides, found = _compare_plan(a, b, rules, a_rules, b_rules, dict(
+            games=games, players=players, bots=bots, rotate=rotate, seed=seed, max_plies=max_plies), continue_file)
         execution = dict(engine=engine, jobs=jobs, scheduler=scheduler, batch_size=batch_size, progress=progress,
                          connect_timeout=connect_timeout)
-        outcome = _execute("compare", plan, "comparing", execution, out, continue_file)
+        pairs = Pairs({name: setup.players for name, (setup, _) in plan.items()})
+        outcome = _execute("compare", plan, "comparing", execution, out, continue_file, found, pairs)
         tallies, info = outcome.tallies, outcome.info
     (setup_a, game_a), (setup_b, game_b) = sides["a"], sides["b"]
     report = comparison(setup_a, tallies["a"], game_a, setup_b, tallies["b"], game_b, alpha, info)
+    left_out = pairs.unpaired()
     for name in ("a", "b"):
-        report[name] = _partial(report[name], tallies[name].games, plan[name][1], outcome)
+        report[name] = _partial(report[name], tallies[name].games, plan[name][1], outcome, left_out)
     finished = sum(t.games for t in tallies.values())
-    report = _partial(report, finished, sum(g for _, g in plan.values()), outcome)
+    report = _partial(report, finished, sum(g for _, g in plan.values()), outcome, left_out)
     _emit(report, fmt, format_compare_text)
     if plot is not None:
         from sorry_rules.pictures.plots import comparison_svg  # lazy: the drawing only for --plot

@@ -8,9 +8,16 @@ of moves, `?` for help, `h` for a hint (the strongest bot's choice), `b` to redr
 board, `q` to save and quit. Anything else is answered and asked again. Ctrl-D and Ctrl-C
 save and quit too. The game is saved after every move (`savefile.write_save`).
 
+A move made for a person without asking (a forfeit, the only possible move, a pass) is shown
+on a screen of its own, the board after it and what happened, and waits for Enter (`pause`;
+`q` quits there too); with `wait=False` (`--no-wait`) it is played at once and summed up in
+the heading of the person's next screen. Pawns are named (`look.start_names`, carried along
+every move by `note`) on the board, in the moves and in the last moves.
+
 On a real terminal the game runs on the terminal's alternate screen and every screen is
-drawn in place (cleared and drawn again, answers and notices in its header line), so the
-board never scrolls away; each screen with its prompt fits the terminal (80x24 and up).
+drawn in place (cleared and drawn again, answers and notices in its heading, wrapped, never
+cut), so the board never scrolls away; each screen with its prompt fits the terminal (80x24
+and up).
 When the output is not a terminal the screens are printed one after the other, with no
 escape codes, and answers are printed below them.
 
@@ -28,31 +35,21 @@ from rich.console import Console
 from rich.text import Text
 
 from sorry_rules.cli import screen
+from sorry_rules.cli.lines import wrap
+from sorry_rules.cli.paging import ELLIPSIS
 from sorry_rules.players.registry import STRONGEST, make_player
 from sorry_rules.engine.describe import colour_name, describe_move
 from sorry_rules.players.runner import play_game
 from sorry_rules.records.savefile import write_save
+from sorry_rules.records.storage import game_over
 from sorry_rules.cli.seats import HUMAN, bot_of
 
 LOG_LENGTH = 12
 
-HELP = """\
-On your turn the board shows the card you drew (or your hand), and the moves
-it allows are listed by number. Type a number and press Enter.
-  ?  this help       h  a hint: what the strongest computer player would do
-  n  next page       p  previous page: a long list of moves comes in pages;
-                        the numbers run on over the pages, type any of them
-  b  draw the board  q  save the game and quit (continue with --resume FILE)
-In the moves your own pawns are not named: 'track:4 -> track:9' moves yours.
-The board: letters are pawns (R for Red, ...); '.' a track square; '>' 'v'
-'<' '^' a slide's triangle: land exactly on another colour's triangle and the
-pawn slides to the 'o' at the slide's end, bumping every pawn on the way;
-':' safety squares; S and H: Start and Home with the number of pawns there.
-Your Start is next to the square your pawns come out on. A move that 'draws
-again' gives you another card. When no move is possible the card is
-forfeited; when no card in your hand can move you discard one instead."""
 SAVED_IN = "This game is saved after every move in:"
 BACK = "Press Enter to go back to the game. "
+PAUSE = "Press Enter to go on (? help, q save and quit): "
+MESSAGE_LINES = 3     # heading lines at most for the notices kept for a person's next screen
 ANSWER_SHOWN = 8      # characters of a wrong answer repeated back
 
 
@@ -82,20 +79,24 @@ class Session:
     pages = 1
     message = ""
     notices: tuple = ()
+    names = None
+    wait = True
 
     #: what draws the screens: `cli.screen` (track boards) or a module with the same functions
-    #: (`cli.gridscreen`); its `HELP` is the help text
+    #: (`cli.gridscreen`); its `help_text(game)` is the help
     look = screen
     #: the computer player whose choice `h` shows
     hint_bot = STRONGEST
 
-    def __init__(self, game, kinds, saved, save_path, console: Console | None = None, title: str = ""):
+    def __init__(self, game, kinds, saved, save_path, console: Console | None = None, title: str = "",
+                 wait: bool = True):
         self.game = game
         self.kinds = list(kinds)
         self.saved = saved
         self.save_path = save_path
         self.console = console or Console(highlight=False, emoji=False)
         self.title = title or f"{game.name}, seed {saved.seed}"
+        self.wait = wait  # show each forced move and forfeit of a person and wait for Enter
         self.log: deque = deque(maxlen=LOG_LENGTH)
         self.humans = [seat for seat, kind in enumerate(self.kinds) if kind == HUMAN]
         self.hot_seat = len(self.humans) > 1
@@ -103,6 +104,7 @@ class Session:
         self.hinter = make_player(self.hint_bot, saved.seed, "hint")
         self.in_place = self.console.is_terminal
         self.notices = []
+        self.names = None      # the pawn names of the current state (`start`, then `note` after every move)
 
     # ---- names -------------------------------------------------------------------------
     def seat_name(self, seat: int) -> str:
@@ -120,9 +122,17 @@ class Session:
         return [HumanPlayer(self) if kind == HUMAN else make_player(bot_of(kind), seed, seat)
                 for seat, kind in enumerate(self.kinds)]
 
-    def note(self, turn, state) -> None:
-        """Remember a move for the 'last moves' list (also used while a save is replayed)."""
-        self.log.append(self.look.turn_text(self.game, state.seats[turn.seat], turn.move))
+    def start(self, state) -> None:
+        """Name the pawns of `state`, the first state of the game (`look.start_names`)."""
+        self.names = self.look.start_names(self.game, state.placement)
+
+    def note(self, turn, state, logged: bool = True) -> None:
+        """Follow a move (also while a save is replayed): its words in the 'last moves' list
+        (when `logged`), the pawn names carried to `state`, the state after it."""
+        if logged:
+            self.log.append(self.look.turn_text(self.game, state.seats[turn.seat], turn.move, self.names))
+        if self.names is not None:
+            self.names = self.names.after(turn.move, state.placement)
 
     def run(self, state):
         """Play from `state` to the end or until the person quits (q, Ctrl-D, Ctrl-C; the
@@ -161,7 +171,7 @@ class Session:
         if not self.in_place:
             self.echo("")
         width = self.console.width
-        scene = self.look.state_scene(self.game, state, self.title, self.seat_names(), self.log)
+        scene = self.look.state_scene(self.game, state, self.title, self.seat_names(), self.log, self.names)
         for line in self.look.render_scene(scene, width):
             self.echo(line)
         for line in self.look.render_outcome(self.game, state, width):
@@ -170,34 +180,79 @@ class Session:
         self.echo(f"Watch it again with: sorry-play replay {self.save_path}")
 
     def on_turn(self, turn, state) -> None:
+        before = self.names
         self.note(turn, state)
         self.state = state
         self.saved.choices.append(turn.choice)
         self.save(state)
         if self.kinds[turn.seat] == HUMAN:
-            self.tell_move(turn, state)
+            told = self.tell_move(turn, state, before)
+            if told and turn.options == 1 and self.wait:
+                self.pause(state, told)
+            else:
+                for text in told:
+                    self.tell(text, "bold")
 
-    def tell_move(self, turn, state) -> None:
-        """What a person should know about the move just made for them (a forfeit, the only
-        possible move, drawing again)."""
+    def who(self, seat_colour: int) -> tuple[str, bool]:
+        """('You', True) for the one person at the table, else (the colour's name, False)."""
+        return ("You", True) if not self.hot_seat else (colour_name(self.game, seat_colour), False)
+
+    def tell_move(self, turn, state, names=None) -> list:
+        """What a person should know about the move just made for them, in sentences: the
+        card forfeited, the only possible move (pawns by their `names` before the move),
+        drawing again. [] when there is nothing to tell (a move they chose)."""
         game = self.game
-        you = not self.hot_seat
-        who = "You" if you else colour_name(game, state.seats[turn.seat])
+        who, you = self.who(state.seats[turn.seat])
         move = turn.move
+        told = []
+        card = None if move.card is None else game.card_names[move.card]
         if move.kind == "forfeit":
             if move.card is None:
-                self.tell(f"{who} {'have' if you else 'has'} no card to play.", "bold")
+                told.append(f"{who} {'have' if you else 'has'} no card to play.")
             elif game.take > 1:
-                self.tell(f"{who} drew cards none of which can move a pawn: all are discarded.", "bold")
+                told.append(f"{who} drew cards none of which can move a pawn: all are discarded.")
             else:
-                self.tell(f"{who} drew {game.card_names[move.card]}: no pawn can move with it, "
-                          "so the card is forfeited.", "bold")
+                told.append(f"{who} drew {card}: no pawn can move with it, so the card is forfeited.")
         elif move.kind == "redraw" and turn.options == 1:
-            self.tell(f"{who}: {describe_move(game, move)}", "bold")
+            told.append(f"{who}: {describe_move(game, move)}")
         elif turn.options == 1:
-            self.tell(f"Only one move was possible: {describe_move(game, move)}")
-        if move.draw_again and state.winner is None:
-            self.tell(f"{who} {'draw' if you else 'draws'} again.", "bold")
+            label = self.look.move_label(game, move, game.hand_play, state.seats[turn.seat], names)
+            drew = f"{who} drew {card}; " if card is not None and not game.hand_play else ""
+            told.append(f"{drew}only one move was possible, so it was played: {label}")
+        if move.draw_again and not game_over(state):
+            told.append(f"{who} {'draw' if you else 'draws'} again.")
+        return told
+
+    def pause(self, state, told: list) -> None:
+        """Show a move made for a person (forced, or a forfeit) on the board after it, with
+        `told`, and wait for Enter (q quits, ? shows the help first)."""
+        width = self.console.width
+        scene = self.look.state_scene(self.game, state, self.title, self.seat_names(), self.log, self.names)
+        while True:
+            self.clear()
+            for line in self.look.render_scene(scene, width):
+                self.echo(line)
+            for text in told:
+                for line in wrap(Text(text, style="bold"), width):
+                    self.echo(line)
+            answer = self.read(PAUSE).strip().lower()
+            if answer in ("q", "quit", "exit"):
+                raise QuitGame
+            if answer not in ("?", "help"):
+                return
+            self.help_screen()
+
+    def summary(self, notices: list) -> str:
+        """The notices kept since the person's last choice, for the heading of their next
+        screen: all of them when they fit `MESSAGE_LINES` lines, else how many turns were
+        played for them and the last notice (the moves themselves are in 'Last moves')."""
+        text = " ".join(notices)
+        if not notices or len(wrap(text, self.console.width)) <= MESSAGE_LINES:
+            return text
+        people = ("You", *(colour_name(self.game, c) for c in range(len(self.game.colours))))
+        played = sum(1 for notice in notices if notice.startswith(people) and "again" not in notice)
+        return (f"{played} turns were played for you since your last choice (forfeits and forced moves, in "
+                f"Last moves). {notices[-1]}")
 
     def tell(self, text: str, style: str = "") -> None:
         """A notice between two screens: printed, or on a terminal kept for the header line
@@ -221,7 +276,7 @@ class Session:
             title=self.title, seat_names=self.seat_names(), card=view.card, hand=view.hand,
             pile_size=view.pile_size, discard_size=len(view.discard), log=list(self.log),
             scores=game.standing(self.state) if game.scoring else None, counters=self.state.counters,
-            marks=self.state.marks, drawn=view.drawn, redraws=view.redraws,
+            marks=self.state.marks, drawn=view.drawn, redraws=view.redraws, names=self.names,
         )
 
     def show(self, view, moves) -> None:
@@ -253,9 +308,12 @@ class Session:
     def ask(self, view, moves) -> int:
         if self.hot_seat and view.hand is not None and self.last_asked != view.seat:
             self.clear()
-            self.read(f"{colour_name(self.game, view.colour)}'s turn: hand the keyboard over and press Enter. ")
+            answer = self.read(f"{colour_name(self.game, view.colour)}'s turn: hand the keyboard over and press Enter "
+                               "(q: save and quit). ")
+            if answer.strip().lower() in ("q", "quit", "exit"):
+                raise QuitGame
         self.last_asked = view.seat
-        self.page, self.message, self.notices = 0, " ".join(self.notices), []
+        self.page, self.message, self.notices = 0, self.summary(self.notices), []
         self.show(view, moves)
         n = len(moves)
         while True:
@@ -274,7 +332,7 @@ class Session:
                     self.show(view, moves)
             elif answer in ("h", "hint"):
                 best = self.hinter.choose(view, moves)
-                label = self.look.move_label(self.game, moves[best], view.hand is not None, view.colour)
+                label = self.look.move_label(self.game, moves[best], view.hand is not None, view.colour, self.names)
                 self.say(view, moves, f"Hint: {best + 1}. {label}")
             elif answer in ("b", "board"):
                 self.show(view, moves)
@@ -285,7 +343,7 @@ class Session:
                     return named
                 self.say(view, moves, named)
             else:
-                shown = answer if len(answer) <= ANSWER_SHOWN else answer[:ANSWER_SHOWN] + screen.ELLIPSIS
+                shown = answer if len(answer) <= ANSWER_SHOWN else answer[:ANSWER_SHOWN] + ELLIPSIS
                 self.say(view, moves, f"{shown!r} is not a move: type a number from 1 to {n}, ? for help, q to quit.")
 
     def named_move(self, answer: str, moves) -> int | str | None:
@@ -305,18 +363,21 @@ class Session:
 
     def help(self, view, moves) -> None:
         """The help; on a terminal on a screen of its own until Enter is pressed."""
-        text = getattr(self.look, "HELP", HELP)
-        if not self.in_place:
-            self.echo(text)
-            self.echo(SAVED_IN)
-            self.echo(str(self.save_path))
-            return
-        self.clear()
+        self.help_screen()
+        if self.in_place:
+            self.show(view, moves)
+
+    def help_screen(self) -> None:
+        """The help text of this game (`look.help_text`) and where it is saved; on a terminal
+        on a screen of its own until Enter is pressed."""
+        text = self.look.help_text(self.game)
+        if self.in_place:
+            self.clear()
         self.echo(text)
         self.echo(SAVED_IN)
         self.echo(str(self.save_path))
-        self.read(BACK)
-        self.show(view, moves)
+        if self.in_place:
+            self.read(BACK)
 
     def clear(self) -> None:
         """Start a new screen: cleared on a terminal, after an empty line otherwise."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from sorry_rules.base.errors import ProblemCollector
 from sorry_rules.base.suggest import did_you_mean
+from sorry_rules.rules.deals import largest_deal
 
 
 def check_variant(v, out: ProblemCollector) -> None:
@@ -130,7 +131,7 @@ def _check_deck_size(v, out: ProblemCollector) -> None:
     total = sum(v.deck.values())
     if total == 0:
         out.at(("deck",), "SR508", "the deck has no cards")
-    hand_size = getattr(v.turn, "hand_size", 0)
-    if hand_size and hand_size * v.players.max > total:
+    players, hand_size = largest_deal(v)  # the largest deal of any player count, hand_size_by_players included
+    if hand_size and hand_size * players > total:
         out.at(("turn", "hand_size"), "SR508",
-               f"{v.players.max} hands of {hand_size} need {hand_size * v.players.max} cards; the deck has {total}")
+               f"{players} hands of {hand_size} need {hand_size * players} cards; the deck has {total}")

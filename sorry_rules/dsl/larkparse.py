@@ -271,6 +271,19 @@ def _expected_words(parser: Lark, names) -> list[str]:
 
 
 
+def _acceptable(error: UnexpectedToken):
+    """The terminals the parser would shift where `error` stopped it: the state's own table
+    (`error.expected`) can list more after LALR merged states (a condition was offered
+    effect words such as `then` and `|`), so each is tried on a copy of the parser's stack."""
+    interactive = getattr(error, "interactive_parser", None)
+    if interactive is None:
+        return error.expected
+    try:
+        return interactive.accepts() or error.expected
+    except Exception:  # pragma: no cover - lark's simulation failing leaves the table's own list
+        return error.expected
+
+
 def parse_tree(text: str, start: str):
     """The AST of `text` parsed from `start`; DslError for a syntax error or a number too large."""
     parser = lalr_parser()
@@ -280,8 +293,9 @@ def parse_tree(text: str, start: str):
         token = error.token
         shown = "end of text" if token.type == "$END" else f"'{token}'"
         offset = len(text.rstrip()) if token.type == "$END" else (token.start_pos or 0)
-        hint = did_you_mean(str(token), _expected_words(parser, error.expected)) if str(token).isidentifier() else ""
-        expected = _describe_expected(parser, error.expected)
+        acceptable = _acceptable(error)
+        hint = did_you_mean(str(token), _expected_words(parser, acceptable)) if str(token).isidentifier() else ""
+        expected = _describe_expected(parser, acceptable)
         raise DslError(offset, f"unexpected {shown}; expected {expected}{hint}") from None
     except UnexpectedCharacters as error:
         char = text[error.pos_in_stream] if error.pos_in_stream < len(text) else ""

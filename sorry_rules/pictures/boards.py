@@ -1,16 +1,23 @@
 """One board picture for any rule file: the track or the grid drawing, chosen by the board
 kind of the compiled game, with the pieces of a position file or of the start of a game.
 
-Contract: `position_state(game, source)` reads a position file's data
+Contract: `position_of(game, source)` reads a position file's data
 (`records.position.read_position_file`) as `sorry-play moves` does and raises
-`PositionError` for a bad one; `board_svg(game, position)` never reads files.
+`PositionError` for a bad one; `board_svg(game, position)` never reads files;
+`game_svg(record, move)` draws a recorded game at any move (`render --game`).
 """
 
 from __future__ import annotations
 
+from sorry_rules.base.errors import SaveFileError
+from sorry_rules.engine.describe import colour_name
 from sorry_rules.pictures import gridboard, trackboard
+from sorry_rules.pictures.paths import move_paths
 from sorry_rules.records.gridposition import parse_grid_position
+from sorry_rules.records.pawnnames import PawnNames
 from sorry_rules.records.position import parse_position
+from sorry_rules.records.restore import restore, start_state
+from sorry_rules.records.storage import game_over
 
 
 def is_grid(game) -> bool:
@@ -38,3 +45,43 @@ def board_svg(game, position=None) -> str:
     if position.hand:
         card = "hand: " + ", ".join(game.card_names[c] for c in position.hand)
     return trackboard.board_svg(game, position.state, card=card)
+
+
+def game_svg(record, move: int | None = None, source: str = "game record") -> str:
+    """The board of a recorded game (`records.files.read_record`) after move `move` (0: the
+    start; None: the last move), checked and replayed as `sorry-play replay` does: a track
+    board with its pawns named (`records.pawnnames`), the path of move `move` and, in the
+    legend, the move's number and words. Raises SaveFileError for a damaged record or a move
+    it does not have."""
+    moves: list = []
+    game, final = restore(record, source=source, on_turn=lambda turn, after: moves.append((turn, after)))
+    n = len(moves) if move is None else move
+    if n > len(moves):
+        raise SaveFileError(f"{source}: the game has {len(moves)} moves; --move takes 0 to {len(moves)}")
+    start = start_state(game, record, source)
+    state = moves[n - 1][1] if n else start
+    where = f"move {n} of {len(moves)}" if n else f"the start ({len(moves)} moves in all)"
+    if is_grid(game):
+        return gridboard.board_svg(game, state, hand=where)
+    names = PawnNames.start(game, start.placement, trackboard.labels_of(game.colours))
+    for turn, after in moves[:max(n - 1, 0)]:
+        names = names.after(turn.move, after.placement)
+    notes, paths = [where], ()
+    if n:
+        turn, after = moves[n - 1]
+        card = "-" if turn.card is None else game.card_names[turn.card]
+        notes.append(f"{colour_name(game, after.seats[turn.seat])} {card}: {names.describe(turn.move)}")
+        paths = move_paths(game, turn.move)
+        names = names.after(turn.move, after.placement)
+    if n == len(moves) and game_over(final):
+        notes.append(outcome_words(game, final))
+    return trackboard.board_svg(game, state, names=names, paths=paths, notes=notes)
+
+
+def outcome_words(game, state) -> str:
+    """'Red wins after 406 moves' (with partners: 'Red and Yellow win ...') of a finished track game."""
+    outcome = game.outcome(state)
+    if outcome is None:
+        return f"no winner after {state.plies} moves"
+    names = " and ".join(colour_name(game, state.seats[s]) for s in outcome.winning_seats)
+    return f"{names} {'wins' if len(outcome.winning_seats) == 1 else 'win'} after {state.plies} moves"

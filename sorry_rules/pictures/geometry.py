@@ -87,23 +87,35 @@ def _step(layout, cell: float, inner: float) -> float:
     return max(cell * 0.3, min(cell, room / need)) if layout.L else cell
 
 
+def _into_board(layout, sq: int, inward: dict) -> tuple:
+    """`(direction, stretch)` from track square `sq` into the board: its side's inward
+    direction, or, for a square on a corner of the square board, the diagonal between the two
+    sides' (stretched by sqrt 2, so that what is drawn inward clears the squares of both
+    sides instead of running over the previous side's)."""
+    if layout.C == 4 and sq % layout.side == 0:
+        (ax, ay), (bx, by) = inward[sq], inward[(sq - 1) % layout.T]
+        size = math.hypot(ax + bx, ay + by) or 1.0
+        return ((ax + bx) / size, (ay + by) / size), math.sqrt(2)
+    return inward[sq], 1.0
+
+
 def _zone(layout, c: int, cell: float, step: float, at: dict, heading: dict, inward: dict) -> None:
     T, L = layout.T, layout.L
     entry = layout.safety_entry[c]
-    (ex, ey), (ix, iy) = at[entry], inward[entry]
+    (ex, ey), ((ix, iy), stretch) = at[entry], _into_board(layout, entry, inward)
     for j in range(1, L + 1):
-        reach = cell * 0.5 + step * (j - 0.5)
+        reach = (cell * 0.5 + step * (j - 0.5)) * stretch
         at[T + c * L + j - 1] = (ex + ix * reach, ey + iy * reach)
-    reach = cell * 0.5 + step * L + cell * (POOL + 0.1)
+    reach = (cell * 0.5 + step * L) * stretch + cell * (POOL + 0.1)
     at[layout.home[c]] = (ex + ix * reach, ey + iy * reach)
     exit_sq = layout.start_exit[c]
-    (sx, sy), (jx, jy), (hx, hy) = at[exit_sq], inward[exit_sq], heading[exit_sq]
+    (sx, sy), ((jx, jy), stretch), (hx, hy) = at[exit_sq], _into_board(layout, exit_sq, inward), heading[exit_sq]
     apart = (exit_sq - entry) % T
     apart = apart - T if apart > T // 2 else apart
     shift = 0.0
     if abs(apart) * cell < cell * (0.5 + POOL + 0.1) and L:
         shift = (cell * (0.6 + POOL) - abs(apart) * cell) * (1 if apart >= 0 else -1)
-    reach = cell * (0.6 + POOL)
+    reach = cell * (0.6 + POOL) * stretch
     at[layout.start[c]] = (sx + jx * reach + hx * shift, sy + jy * reach + hy * shift)
 
 

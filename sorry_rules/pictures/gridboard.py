@@ -104,7 +104,8 @@ def legend_parts(game, state, x0: float, hand: str | None = None) -> list:
                                     "stroke": "#111"}))
         out.append(element("text", {"class": "seat", "data-colour": game.colours[c], "data-chips": chips,
                                     "data-sequences": made, "x": num(x0 + 16), "y": num(y), "font-size": "12", "style": FONT},
-                           f"{game.colours[c]}: {chips} chips, {made} sequences"))
+                           f"{game.colours[c]}: {chips} chip{'' if chips == 1 else 's'}, "
+                           f"{made} sequence{'' if made == 1 else 's'}"))
     out.append("</g>")
     return out
 

@@ -1,19 +1,26 @@
 """A replay page: one self-contained HTML file that steps through a recorded game.
 
-The page holds one board drawing (the static SVG of `trackboard` or `gridboard`), the board's
-spots as JSON (where a piece on each square is drawn), and one JSON entry per step: the
-pieces that moved (per colour, the squares of the colours whose squares changed), the move
-in words, who moved, the card, and the side panel's lines and (grid boards) the lines drawn
-through sequences when they changed. A small inline
-script rebuilds each step's placement from the changes and draws its pieces, so the page of
-a long game stays small (one board, not one board per step). Arrow keys (left, right) and
-Home/End step through the game, as do the slider and the buttons; it works opened from the
-file system (no network, no external script, stylesheet or font).
+The page holds one board drawing (the static SVG of `trackboard` or `gridboard`, square
+numbers included), the board's spots as JSON (where a piece on each square is drawn), and
+one JSON entry per step: the pieces that moved (per colour, the squares of the colours
+whose squares changed; a track colour's squares in the order of its pawns' names, so pawn
+i is named label + i: R1 ... R4), the move in words (pawns by name), who moved, the card,
+the path of each pawn the move moved (`pictures.paths`), the side panel's lines and (grid
+boards) the lines drawn through sequences when they changed, and, on the last step only,
+how the game ended. A small inline script rebuilds each step's placement from the changes
+and draws its pieces, the moved pawns ringed with their path, so the page of a long game
+stays small (one board, not one board per step). It works opened from the file system (no
+network, no external script, stylesheet or font; the buttons' icons are drawn SVG).
+
+Controls: the buttons First, Back, Play/Pause, Next and Last (each an icon and a word); a
+speed for playing; a box to go to move N; the slider; the keys Left and Right (one move),
+Home and End, Space (play or pause) and G (the box). The address `#move=N` opens the page at
+move N, and the page keeps it up to date, so a move can be linked to. The result is said
+only at the last move.
 
 Frames come from a track game (`track_frames`, as `records.restore` replays it) or from a
-grid game (`grid_frames`, given its states and a describer of moves), so a grid record fits
-the same page: `record_page` takes either (grid records replay once `records.restore`
-replays grid games; on this tree it replays track games only).
+grid game (`grid_frames`, given its states and a describer of moves); `record_page` takes
+a game record of either kind.
 
 Contract: `page(...)` is a pure function of its arguments: the same game gives the same
 bytes. Every string from the rule file or the record is escaped (HTML text, attributes, and
@@ -27,9 +34,11 @@ from dataclasses import dataclass, field
 from html import escape
 
 from sorry_rules.base.errors import SaveFileError
-from sorry_rules.engine.describe import colour_name, describe_move
-from sorry_rules.records.restore import restore, start_state
+from sorry_rules.engine.describe import colour_name
 from sorry_rules.pictures import geometry, gridboard, trackboard
+from sorry_rules.pictures.paths import move_paths
+from sorry_rules.records.pawnnames import PawnNames
+from sorry_rules.records.restore import restore, start_state
 from sorry_rules.pictures.svg import document, fill_of, ink_on, num
 
 
@@ -42,6 +51,7 @@ class Frame:
     who: str = ""                  # the colour that moved
     card: str | None = None        # the card played (or exchanged, discarded)
     facts: tuple = field(default_factory=tuple)   # side panel: (colour index or None, text)
+    paths: tuple = ()              # (colour, [square, ...]) of each pawn the move moved (`pictures.paths`)
 
 
 def _facts_of_track(game, state) -> tuple:
@@ -50,19 +60,29 @@ def _facts_of_track(game, state) -> tuple:
 
 def track_frames(game, start, moves) -> list:
     """Frames of a track game: `start` (the first state) and `moves`, a list of (Turn, state
-    after) as `records.restore.restore(on_turn=...)` reports them."""
-    frames = [Frame(start.placement, facts=_facts_of_track(game, start))]
+    after) as `records.restore.restore(on_turn=...)` reports them. A frame's placement lists
+    each colour's squares in its pawns' name order (`records.pawnnames`), and its text names
+    the pawns."""
+    names = PawnNames.start(game, start.placement, trackboard.labels_of(game.colours))
+    frames = [Frame(names.where, facts=_facts_of_track(game, start))]
     for turn, after in moves:
         card = None if turn.card is None else game.card_names[turn.card]
-        frames.append(Frame(after.placement, describe_move(game, turn.move), colour_name(game, after.seats[turn.seat]),
-                            card, _facts_of_track(game, after)))
+        text = names.describe(turn.move)
+        names = names.after(turn.move, after.placement)
+        frames.append(Frame(names.where, text, colour_name(game, after.seats[turn.seat]), card,
+                            _facts_of_track(game, after), tuple(move_paths(game, turn.move))))
     return frames
 
 
 def _facts_of_grid(game, state) -> tuple:
     grid = game.grid
-    return tuple((c, f"{game.colours[c]}: {len(state.placement[c])} chips, {grid.sequences(state.placement[c])} sequences")
+    return tuple((c, f"{game.colours[c]}: {_plural(len(state.placement[c]), 'chip')}, "
+                     f"{_plural(grid.sequences(state.placement[c]), 'sequence')}")
                  for c in dict.fromkeys(state.seats))
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def grid_frames(game, start, moves, describe) -> list:
@@ -90,7 +110,8 @@ def track_board(game) -> tuple[str, dict]:
         piles[sq] = [num(x), num(y), num(geo.cell * geometry.POOL * 0.62), num(trackboard.pawn_radius(geo, sq, layout))]
     svg = document(geo.width, geo.height, trackboard.static_parts(game, geo) + ['<g id="pieces"></g>'],
                    f"{game.name}: the board", "sorry-board track-board", inline=True)
-    return svg, {"kind": "track", "squares": squares, "piles": piles, "labels": list(trackboard.labels_of(game.colours))}
+    return svg, {"kind": "track", "squares": squares, "piles": piles, "labels": list(trackboard.labels_of(game.colours)),
+                 "cell": num(geo.cell)}
 
 
 def grid_board(game) -> tuple[str, dict]:
@@ -103,7 +124,7 @@ def grid_board(game) -> tuple[str, dict]:
     width, height = gridboard.size_of(grid)
     svg = document(width, height, gridboard.static_parts(grid) + ['<g id="pieces"></g>'], f"{game.name}: the board",
                    "sorry-board grid-board", inline=True)
-    return svg, {"kind": "grid", "squares": squares, "piles": {}, "labels": None}
+    return svg, {"kind": "grid", "squares": squares, "piles": {}, "labels": None, "cell": num(gridboard.CELL)}
 
 
 def _grid_lines(game, placement) -> list:
@@ -130,6 +151,8 @@ def _steps(frames, lines_of=None) -> list:
             step["t"], step["w"] = frame.text, frame.who
         if frame.card is not None:
             step["c"] = frame.card
+        if frame.paths:
+            step["h"] = [[c, list(squares)] for c, squares in frame.paths]
         if frame.facts != facts_before:
             step["f"] = [[c, text] for c, text in frame.facts]
         lines = lines_of(frame.placement) if lines_of is not None else None
@@ -145,8 +168,9 @@ def _json_in_script(value) -> str:
     return text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
 
 
-def page(game, frames, title: str, subtitle: str = "") -> str:
-    """The whole HTML page of a game of `game` given as `frames` (see the module docstring)."""
+def page(game, frames, title: str, subtitle: str = "", end: str = "") -> str:
+    """The whole HTML page of a game of `game` given as `frames` (see the module docstring);
+    `end`, how the game ended, is shown at the last step only."""
     if getattr(game, "grid", None) is not None:
         svg, board = grid_board(game)
         lines_of = lambda placement: _grid_lines(game, placement)  # noqa: E731
@@ -154,29 +178,66 @@ def page(game, frames, title: str, subtitle: str = "") -> str:
         svg, board = track_board(game)
         lines_of = None
     fills = fill_of(game.colours)
+    board["icons"] = {"play": ICONS["play"], "pause": ICONS["pause"]}
     board["fills"] = list(fills)
     board["inks"] = [ink_on(f) for f in fills]
     board["colours"] = list(game.colours)
     steps = _steps(frames, lines_of)
+    if end:
+        steps[-1]["e"] = end
     return "".join([
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n',
         f"<title>{escape(title)}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n",
         f"<h1>{escape(title)}</h1>\n<p class=\"meta\">{escape(subtitle)}</p>\n",
         '<div class="stage">\n<div class="board">\n', svg, "</div>\n",
-        '<div class="side">\n<p id="where"></p>\n<p id="card"></p>\n<p id="move"></p>\n<ul id="facts"></ul>\n</div>\n</div>\n',
-        '<div class="controls">\n<button id="first" title="Home">&#x23EE;</button>'
-        '<button id="prev" title="Left arrow">&#x25C0;</button>'
-        '<button id="play" title="Play or pause">&#x25B6;</button>'
-        '<button id="next" title="Right arrow">&#x25B6;&#x25B6;</button>'
-        '<button id="last" title="End">&#x23ED;</button>\n',
-        f'<input id="slider" type="range" min="0" max="{len(steps) - 1}" value="0" aria-label="step">\n</div>\n',
-        '<p class="keys">Left and right arrows: one move back or on; Home and End: the start and the end.</p>\n',
+        '<div class="side">\n<p id="where"></p>\n<p id="card"></p>\n<p id="move"></p>\n<p id="end"></p>\n'
+        '<ul id="facts"></ul>\n</div>\n</div>\n',
+        _controls(len(steps) - 1),
         f'<noscript><p>This page needs JavaScript to step through the game ({len(steps) - 1} moves).</p></noscript>\n',
         f'<script type="application/json" id="board-data">{_json_in_script(board)}</script>\n',
         f'<script type="application/json" id="steps-data">{_json_in_script(steps)}</script>\n',
         f"<script>{SCRIPT}</script>\n</body>\n</html>\n",
     ])
+
+
+#: The buttons' icons: SVG paths in a 16x16 box (drawn, so no font is needed for them).
+ICONS = {
+    "first": "M2 2h2v12H2z M15 2v12L9 8z M9 2v12L3 8z",
+    "prev": "M12 2v12L4 8z",
+    "play": "M8 1a7 7 0 1 0 0.01 0z M6 4.5v7l5.5-3.5z",
+    "pause": "M8 1a7 7 0 1 0 0.01 0z M5.5 4.5h2v7h-2z M8.5 4.5h2v7h-2z",
+    "next": "M4 2v12l8-6z",
+    "last": "M12 2h2v12h-2z M1 2v12l6-6z M7 2v12l6-6z",
+}
+#: Each button: (id, icon, word, title).
+BUTTONS = (("first", "first", "First", "The start (Home key)"), ("prev", "prev", "Back", "One move back (Left arrow)"),
+           ("play", "play", "Play", "Play the moves one after another, or pause (Space)"),
+           ("next", "next", "Next", "The next move (Right arrow)"), ("last", "last", "Last", "The end (End key)"))
+#: Play speeds: (milliseconds a move, words); the second is the default.
+SPEEDS = ((1000, "1 move a second"), (500, "2 moves a second"), (200, "5 moves a second"), (100, "10 moves a second"))
+
+
+def icon(name: str) -> str:
+    """The inline SVG of icon `name` (`ICONS`), drawn in the button's text colour."""
+    return (f'<svg class="icon" viewBox="0 0 16 16" width="16" height="16" aria-hidden="true" focusable="false">'
+            f'<path fill="currentColor" fill-rule="evenodd" d="{ICONS[name]}"/></svg>')
+
+
+def _controls(moves: int) -> str:
+    """The buttons, the speed, the box to go to a move, the slider and the keys' help."""
+    buttons = "".join(f'<button id="{key}" type="button" title="{title}">{icon(name)}<span class="word">{word}</span>'
+                      f'</button>' for key, name, word, title in BUTTONS)
+    speeds = "".join(f'<option value="{ms}"{" selected" if i == 1 else ""}>{words}</option>'
+                     for i, (ms, words) in enumerate(SPEEDS))
+    return (f'<div class="controls">\n{buttons}\n'
+            f'<label>Speed <select id="speed">{speeds}</select></label>\n'
+            f'<label>Go to move <input id="goto" type="number" min="0" max="{moves}" value="0" inputmode="numeric"></label>\n'
+            f'<a id="here" href="#move=0">link to this move</a>\n</div>\n'
+            f'<input id="slider" type="range" min="0" max="{moves}" value="0" aria-label="move">\n'
+            '<p class="keys">Left and right arrows: one move back or on; Home and End: the start and the end; Space: '
+            'play or pause; G: go to a move (type its number, then Enter). The address ends in #move=N: a link to that '
+            'move.</p>\n')
 
 
 STYLE = """
@@ -188,12 +249,15 @@ h1{font-size:1.3em;margin:0 0 .2em}
 .side{min-width:16em;max-width:28em}
 #where{font-weight:bold}
 #move{min-height:3em}
+#end{font-weight:bold;color:#063}
 #facts{list-style:none;padding:0}
 #facts li{margin:.15em 0}
 #facts .swatch{display:inline-block;width:.9em;height:.9em;margin-right:.4em;border:1px solid #111;vertical-align:middle}
-.controls{display:flex;gap:.4em;align-items:center;margin:.6em 0}
-.controls input{flex:1;max-width:40em}
-button{font-size:1em;min-width:2.4em}
+.controls{display:flex;flex-wrap:wrap;gap:.4em;align-items:center;margin:.6em 0}
+#slider{width:100%;max-width:48em}
+button{font-size:1em;display:inline-flex;align-items:center;gap:.3em;padding:.25em .6em}
+button .icon{width:1em;height:1em}
+#goto{width:5em}
 """
 
 SCRIPT = """
@@ -207,23 +271,40 @@ S.forEach(function(s){
   if(s.l){lines=s.l;}
   P.push(cur);F.push(facts);L.push(lines);
 });
-var pieces=document.getElementById('pieces'),slider=document.getElementById('slider');
+var last=S.length-1,pieces=document.getElementById('pieces'),slider=document.getElementById('slider');
+var play=document.getElementById('play'),speed=document.getElementById('speed'),go=document.getElementById('goto');
 var at=0,timer=null;
 function esc(t){return String(t).replace(/&/g,'&amp;').replace(/</g,'&lt;').replace(/>/g,'&gt;').replace(/"/g,'&quot;');}
-function circle(x,y,r,c,sq){
+function spot(sq){var s=B.squares[sq];if(s){return [s[0],s[1]];}var p=B.piles[sq];return p?[p[0],p[1]]:null;}
+function circle(x,y,r,c,sq,name){
   return '<circle class="'+(B.kind==='grid'?'chip':'pawn')+'" data-colour="'+esc(B.colours[c])+'" data-square="'+sq+
-    '" cx="'+x+'" cy="'+y+'" r="'+r+'" fill="'+B.fills[c]+'" stroke="#111" stroke-width="1.5"/>';
+    (name?'" data-name="'+esc(name):'')+'" cx="'+x+'" cy="'+y+'" r="'+r+'" fill="'+B.fills[c]+
+    '" stroke="#111" stroke-width="1.5"/>';
+}
+function paths(i){
+  var out=[];
+  (S[i].h||[]).forEach(function(h){
+    var pts=h[1].map(spot).filter(function(p){return p;});
+    if(!pts.length){return;}
+    out.push('<polyline class="path" data-colour="'+esc(B.colours[h[0]])+'" points="'+
+      pts.map(function(p){return p.join(',');}).join(' ')+'" fill="none" stroke="'+B.fills[h[0]]+
+      '" stroke-width="5" stroke-dasharray="7 4" stroke-linecap="round" stroke-opacity="0.9"/>');
+    var e=pts[pts.length-1];
+    out.push('<circle class="moved" data-colour="'+esc(B.colours[h[0]])+'" data-square="'+h[1][h[1].length-1]+
+      '" cx="'+e[0]+'" cy="'+e[1]+'" r="'+(B.cell*0.55)+'" fill="none" stroke="#000" stroke-width="3"/>');
+  });
+  return out;
 }
 function draw(i){
-  var out=[],pl=P[i],counts={};
+  var out=paths(i),pl=P[i],counts={};
   pl.forEach(function(squares,c){
-    (squares||[]).forEach(function(sq){
-      var s=B.squares[sq];
+    (squares||[]).forEach(function(sq,k){
+      var s=B.squares[sq],name=B.labels?B.labels[c]+(k+1):'';
       if(s){
-        out.push(circle(s[0],s[1],s[2],c,sq));
-        if(B.labels){out.push('<text x="'+s[0]+'" y="'+(+s[1]+4)+
-          '" font-size="11" font-weight="bold" text-anchor="middle" fill="'+B.inks[c]+
-          '" style="font-family:sans-serif">'+esc(B.labels[c])+'</text>');}
+        out.push(circle(s[0],s[1],s[2],c,sq,name));
+        if(B.labels){out.push('<text class="pawn-label" x="'+s[0]+'" y="'+(+s[1]+4)+
+          '" font-size="9" font-weight="bold" text-anchor="middle" fill="'+B.inks[c]+
+          '" style="font-family:sans-serif">'+esc(name)+'</text>');}
       }else{(counts[sq]=counts[sq]||[c,0])[1]++;}
     });
   });
@@ -231,7 +312,7 @@ function draw(i){
     var p=B.piles[sq],n=counts[sq]?counts[sq][1]:0;
     for(var k=0;k<n;k++){
       var a=(-30+(k+0.5)*240/n)*Math.PI/180;
-      out.push(circle((+p[0]+p[2]*Math.cos(a)).toFixed(2),(+p[1]+p[2]*Math.sin(a)).toFixed(2),p[3],counts[sq][0],sq));
+      out.push(circle((+p[0]+p[2]*Math.cos(a)).toFixed(2),(+p[1]+p[2]*Math.sin(a)).toFixed(2),p[3],counts[sq][0],sq,''));
     }
     out.push('<text class="count" data-square="'+sq+'" x="'+p[0]+'" y="'+(+p[1]+8)+
       '" font-size="12" font-weight="bold" text-anchor="middle" style="font-family:sans-serif">'+n+'</text>');
@@ -243,33 +324,54 @@ function draw(i){
   pieces.innerHTML=out.join('');
 }
 function show(i){
-  at=Math.max(0,Math.min(S.length-1,i));
+  at=Math.max(0,Math.min(last,i|0));
   var s=S[at];
-  slider.value=at;
+  slider.value=at;go.value=at;
   draw(at);
-  document.getElementById('where').textContent=at===0?'Start of the game ('+(S.length-1)+' moves)':'Move '+at+' of '+(S.length-1);
+  document.getElementById('where').textContent=at===0?'Start of the game ('+last+' moves)':'Move '+at+' of '+last;
   document.getElementById('card').textContent=s.c!==undefined?'Card: '+s.c:'';
   document.getElementById('move').textContent=s.t?s.w+': '+s.t:'';
+  document.getElementById('end').textContent=at===last&&S[last].e?S[last].e:'';
   document.getElementById('facts').innerHTML=F[at].map(function(f){
     var sw=f[0]===null?'':'<span class="swatch" style="background:'+B.fills[f[0]]+'"></span>';
     return '<li>'+sw+esc(f[1])+'</li>';}).join('');
+  var here='#move='+at;
+  document.getElementById('here').setAttribute('href',here);
+  if(location.hash!==here){try{history.replaceState(null,'',here);}catch(e){}}
 }
-function stop(){if(timer){clearInterval(timer);timer=null;}}
+function setPlaying(on){
+  play.querySelector('path').setAttribute('d',on?B.icons.pause:B.icons.play);
+  play.querySelector('.word').textContent=on?'Pause':'Play';
+  play.setAttribute('aria-pressed',on?'true':'false');
+}
+function stop(){if(timer){clearInterval(timer);timer=null;}setPlaying(false);}
+function start(){
+  if(at>=last){show(0);}
+  timer=setInterval(function(){if(at>=last){stop();}else{show(at+1);}},+speed.value);
+  setPlaying(true);
+}
+function toggle(){if(timer){stop();}else{start();}}
+function fromHash(){var m=/^#move=(\\d+)$/.exec(location.hash);return m?+m[1]:null;}
 document.getElementById('first').onclick=function(){stop();show(0);};
 document.getElementById('prev').onclick=function(){stop();show(at-1);};
 document.getElementById('next').onclick=function(){stop();show(at+1);};
-document.getElementById('last').onclick=function(){stop();show(S.length-1);};
-document.getElementById('play').onclick=function(){
-  if(timer){stop();return;}
-  timer=setInterval(function(){if(at>=S.length-1){stop();}else{show(at+1);}},400);
-};
+document.getElementById('last').onclick=function(){stop();show(last);};
+play.onclick=toggle;
+speed.onchange=function(){if(timer){clearInterval(timer);timer=null;start();}};
 slider.oninput=function(){stop();show(+slider.value);};
+go.onchange=function(){stop();show(+go.value);};
+go.onkeydown=function(e){if(e.key==='Enter'){e.preventDefault();stop();show(+go.value);go.blur();}};
+window.addEventListener('hashchange',function(){var n=fromHash();if(n!==null&&n!==at){stop();show(n);}});
 document.addEventListener('keydown',function(e){
-  var k={ArrowLeft:at-1,ArrowRight:at+1,Home:0,End:S.length-1}[e.key];
+  if(e.target===go||e.target===speed){return;}
+  if(e.key===' '&&e.target.tagName!=='BUTTON'){e.preventDefault();toggle();return;}
+  if(e.key==='g'||e.key==='G'){e.preventDefault();go.focus();go.select();return;}
+  var k={ArrowLeft:at-1,ArrowRight:at+1,Home:0,End:last}[e.key];
   if(k!==undefined&&e.target!==slider){e.preventDefault();stop();show(k);}
   else if(k!==undefined){stop();setTimeout(function(){show(+slider.value);},0);}
 });
-show(0);
+var first=fromHash();
+show(first===null?0:first);
 })();
 """
 
@@ -291,13 +393,15 @@ def record_page(record, source: str = "game record", describe_grid=None) -> str:
     else:
         frames = track_frames(game, start, moves)
     kinds = record.kinds or [None] * len(final.seats)
-    seats = ", ".join(colour_name(game, c) + (f" ({kind})" if kind else "") for c, kind in zip(final.seats, kinds))
+    who = {None: "", "human": " (person)"}
+    seats = ", ".join(colour_name(game, c) + who.get(kind, f" ({str(kind).removeprefix('bot:')})")
+                      for c, kind in zip(final.seats, kinds))
     if final.winner is not None:
-        end = f"{colour_name(game, final.seats[final.winner])} wins after {final.plies} moves"
+        end = f"{colour_name(game, final.seats[final.winner])} wins after {final.plies} moves."
     elif getattr(final, "over", False):
-        end = f"no winner after {final.plies} moves"
+        end = f"No winner after {final.plies} moves: every player passed for a whole round."
     else:
-        end = f"not finished after {final.plies} moves"
+        end = f"The record stops after {final.plies} moves; the game was not finished."
     rules = "".join(f" + {rule}" for rule in record.variant.rules)
-    subtitle = f"{record.variant.spec}{rules}; seed {record.seed}; {seats}; {end}."
-    return page(game, frames, f"{game.name}: a replay", subtitle)
+    subtitle = f"{record.variant.spec}{rules}; seed {record.seed}; {seats}; {final.plies} moves."
+    return page(game, frames, f"{game.name}: a replay", subtitle, end)

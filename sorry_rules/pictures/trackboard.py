@@ -22,6 +22,7 @@ Contract: pure; the same game and state give the same bytes.
 from __future__ import annotations
 
 import math
+import textwrap
 
 from sorry_rules.pictures import geometry
 from sorry_rules.pictures.svg import FONT, document, element, fill_of, ink_on, num
@@ -84,8 +85,29 @@ def static_parts(game, geo) -> list:
             parts.extend(_slide(geo, info, fills[info.colour], names[info.colour]))
     for c in range(layout.C):
         parts.extend(_pools(game, geo, c, fills[c]))
+    parts.extend(square_numbers(game, geo))
     parts.append("</g>")
     return parts
+
+
+def square_numbers(game, geo) -> list:
+    """Each square's name as the moves say it: a track square's number outside the track
+    (`track:N`), a safety square's K inside it, small (`safety:K`)."""
+    layout = game.layout
+    out = ['<g class="square-numbers" fill="#666" style="font-family:sans-serif">']
+    for sq in range(layout.T):
+        (x, y), (ix, iy) = geo.at[sq], geo.inward[sq]
+        reach = geo.cell * 0.5 + 8
+        out.append(element("text", {"class": "square-number", "data-square": sq, "x": num(x - ix * reach),
+                                    "y": num(y - iy * reach + 3), "font-size": "8", "text-anchor": "middle"}, str(sq)))
+    for c in range(layout.C):
+        for k in range(1, layout.L + 1):
+            sq = layout.T + c * layout.L + k - 1
+            x, y = geo.at[sq]
+            out.append(element("text", {"class": "square-number safety-number", "data-square": sq, "x": num(x),
+                                        "y": num(y + 3), "font-size": "7", "text-anchor": "middle"}, str(k)))
+    out.append("</g>")
+    return out
 
 
 def _slide(geo, info, fill: str, name: str) -> list:
@@ -130,17 +152,20 @@ def _pools(game, geo, c: int, fill: str) -> list:
     return out
 
 
-def pawn_parts(game, geo, placement) -> list:
-    """The pawns of `placement`, and the count of pawns in each Start and Home."""
+def pawn_parts(game, geo, placement, names=None) -> list:
+    """The pawns of `placement`, each on the board labelled with its name in `names`
+    (`records.pawnnames`; without, its colour's label), and the count of pawns in each
+    Start and Home."""
     layout = game.layout
     fills = fill_of(game.colours)
     labels = labels_of(game.colours)
+    named = names.by_square() if names is not None else {}
     out = ['<g class="pawns">']
     for c, squares in enumerate(placement):
         for sq in sorted(set(squares)):
             n = squares.count(sq)
             for i in range(n if sq >= layout.X else 1):
-                out.extend(_pawn(game, geo, c, sq, i, n, fills[c], labels[c]))
+                out.extend(_pawn(game, geo, c, sq, i, n, fills[c], named.get(sq, labels[c])))
     for c in range(layout.C):
         squares = placement[c] if c < len(placement) else ()
         for sq in (layout.start[c], layout.home[c]):
@@ -158,12 +183,12 @@ def _pawn(game, geo, c: int, sq: int, i: int, n: int, fill: str, label: str) -> 
     x, y = pawn_spot(geo, layout, sq, i, n)
     r = pawn_radius(geo, sq, layout)
     out = [element("circle", {"class": "pawn", "data-colour": game.colours[c], "data-square": sq,
-                              "data-at": layout.name(sq), "cx": num(x), "cy": num(y), "r": num(r), "fill": fill,
-                              "stroke": "#111", "stroke-width": "1.5"})]
+                              "data-at": layout.name(sq), "data-name": label if sq < layout.X else None, "cx": num(x),
+                              "cy": num(y), "r": num(r), "fill": fill, "stroke": "#111", "stroke-width": "1.5"})]
     if sq < layout.X:
-        out.append(element("text", {"class": "pawn-label", "x": num(x), "y": num(y + 4), "font-size": "11",
-                                    "font-weight": "bold", "text-anchor": "middle", "fill": ink_on(fill), "style": FONT},
-                           label))
+        out.append(element("text", {"class": "pawn-label", "x": num(x), "y": num(y + 4), "font-size": "11" if len(label) < 2
+                                    else "9", "font-weight": "bold", "text-anchor": "middle", "fill": ink_on(fill),
+                                    "style": FONT}, label))
     return out
 
 
@@ -223,30 +248,73 @@ def mark_parts(game, geo, state) -> list:
     return out
 
 
+#: Characters of a legend line that fit `LEGEND` at the legend's font size; longer lines wrap.
+LEGEND_CHARS = 32
+
+
+def wrapped_legend(lines: list) -> list:
+    """The legend lines with every text longer than `LEGEND_CHARS` broken at spaces into
+    continuation lines (class `more`, indented), so nothing runs past the picture's edge."""
+    out = []
+    for c, kind, text, extra in lines:
+        parts = textwrap.wrap(text, LEGEND_CHARS - (0 if kind in ("title", "card") else 3), break_on_hyphens=False) or [""]
+        out.append((c, kind, parts[0], extra))
+        out += [(c, "more", part, {}) for part in parts[1:]]
+    return out
+
+
 def legend_parts(game, lines: list, x0: float, y0: float) -> list:
     fills = fill_of(game.colours)
     out = ['<g class="legend">']
     y = y0
     for c, kind, text, extra in lines:
         y += LINE
+        if kind == "more":
+            out.append(element("text", {"class": "more", "x": num(x0 + 24), "y": num(y), "style": FONT,
+                                        "font-size": "12"}, text))
+            continue
         attrs = {"class": kind, "data-colour": None if c is None else game.colours[c], **extra}
         if kind == "seat":
             out.append(element("rect", {"x": num(x0), "y": num(y - 11), "width": "12", "height": "12", "fill": fills[c],
                                         "stroke": "#111"}))
-        out.append(element("text", dict(attrs, x=num(x0 + (0 if kind in ("title", "card") else 16)), y=num(y), style=FONT,
+        out.append(element("text", dict(attrs, x=num(x0 + (0 if kind in ("title", "card", "note") else 16)), y=num(y), style=FONT,
                                         **{"font-size": "14" if kind == "title" else "12"}), text))
     out.append("</g>")
     return out
 
 
-def board_svg(game, state=None, card: str | None = None, title: str | None = None) -> str:
+def path_parts(game, geo, paths) -> list:
+    """The way each moved pawn went (`pictures.paths.move_paths`): a line through the centres
+    of its squares (`polyline.path[data-colour]`) and a ring where it stopped
+    (`circle.moved[data-square]`), drawn under the pawns."""
+    fills = fill_of(game.colours)
+    out = ['<g class="move-paths">']
+    for c, squares in paths:
+        points = " ".join(f"{num(geo.at[sq][0])},{num(geo.at[sq][1])}" for sq in squares)
+        out.append(element("polyline", {"class": "path", "data-colour": game.colours[c], "points": points, "fill": "none",
+                                        "stroke": fills[c], "stroke-width": "4", "stroke-dasharray": "6 3",
+                                        "stroke-linecap": "round", "stroke-opacity": "0.9"}))
+        x, y = geo.at[squares[-1]]
+        out.append(element("circle", {"class": "moved", "data-colour": game.colours[c], "data-square": squares[-1],
+                                      "cx": num(x), "cy": num(y), "r": num(geo.cell * 0.5), "fill": "none", "stroke": "#000",
+                                      "stroke-width": "2.5"}))
+    out.append("</g>")
+    return out
+
+
+def board_svg(game, state=None, card: str | None = None, title: str | None = None, names=None, paths=(),
+              notes=()) -> str:
     """The board of `game` with the pawns of `state` (default: the start of a game with the
-    most players) and its legend (with the line `card`, if given), as a whole SVG document."""
+    most players), named by `names` when given, the `paths` of a move (`path_parts`), and
+    its legend (with the line `card`, if given, and the lines `notes` after the title), as a
+    whole SVG document."""
     geo = geometry.build(game.layout)
     if state is None:
         state = game.new_game(0, players=game.players_max)
     lines = legend_lines(game, state, card)
-    body = static_parts(game, geo) + pawn_parts(game, geo, state.placement) + mark_parts(game, geo, state)
-    body += legend_parts(game, lines, geo.width, 8.0)
+    lines[1:1] = [(None, "note", note, {}) for note in notes]
+    lines = wrapped_legend(lines)
+    body = static_parts(game, geo) + path_parts(game, geo, paths) + pawn_parts(game, geo, state.placement, names)
+    body += mark_parts(game, geo, state) + legend_parts(game, lines, geo.width, 8.0)
     height = max(geo.height, 8.0 + LINE * (len(lines) + 1))
     return document(geo.width + LEGEND, height, body, title or f"{game.name}: the board", "sorry-board track-board")

@@ -10,7 +10,8 @@ covers (a colour left out has none); `exchanged` whether this turn's exchange wa
 Contract: `parse_grid_position(game, data, origins)` returns a `GridPosition` or raises
 `PositionError` with every problem found, each located at `file:line:col`: an unknown
 colour (SR501) or card (SR502), a cell that is not on the board or is free (SR601), two
-chips on one cell (SR602), a colour not among the players or listed twice (SR603), a hand
+chips on one cell (SR602), a colour not among the players or listed twice (SR603), a number of colours no
+seating of the variant has (SR510), a hand
 holding more copies of a card than the deck has (SR508), a field of the wrong shape (SR2xx).
 """
 
@@ -60,6 +61,7 @@ def parse_grid_position(game, data, origins: Origins | None = None) -> GridPosit
         raise PositionError.of(out.problems) from None
     check = _Checker(game, out)
     seats = tuple(check.seated(model.players))
+    check.seat_count(model.players, {len(set(colours)) for colours in game.seating.values()})
     turn = check.seat_to_move(model.turn, list(seats))
     placement = check.chips(model.chips, seats)
     hand = check.hand(model.hand)

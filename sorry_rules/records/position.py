@@ -74,6 +74,7 @@ def read_position_file(path: str) -> PositionFile:
     if not path.endswith((".yaml", ".yml")):
         data = plain_json(raw)
         if data is not None:  # the data the loader gives; its source map only if a problem needs locating
+            _not_a_game(path, data)
             return PositionFile(data, LazyOrigins(lambda: _source_map(raw, path)))
         try:
             json.loads(raw.decode("utf-8"))
@@ -82,7 +83,20 @@ def read_position_file(path: str) -> PositionFile:
         except (UnicodeDecodeError, RecursionError, ValueError):
             pass  # not UTF-8, nested too deeply, a number too long: the loader below locates it
     data, origins = _loaded(raw, path)
+    _not_a_game(path, data)
     return PositionFile(data, origins)
+
+
+#: The `format` of game records of every version (`records.files.READERS`; a test keeps the two equal).
+GAME_FORMATS = ("sorry-rules-game", "sorry-rules-save", "sorry-rules-game-log")
+
+
+def _not_a_game(path: str, data) -> None:
+    """A saved game given where a position file belongs: one problem saying what to use."""
+    if isinstance(data, dict) and data.get("format") in GAME_FORMATS:
+        raise _fail(path, "SR203", f"this is a saved game (a game record), not a position file: draw it at any move "
+                                   f"with `sorry-play render --game {path} --move N`, or watch it with "
+                                   f"`sorry-play replay {path}`")
 
 
 def _loaded(raw: bytes, path: str) -> tuple:
@@ -213,6 +227,17 @@ class PositionChecks:
                 seats.append(c)
         return seats
 
+    def seat_count(self, players, allowed: set) -> None:
+        """A problem (SR510) unless the number of colours listed in `players` is one the
+        variant plays with (`allowed`)."""
+        seats = list(players)
+        if seats and len(seats) not in allowed:
+            counts = sorted(allowed)
+            said = f"{counts[0]}-{counts[-1]}" if counts == list(range(counts[0], counts[-1] + 1)) else \
+                ", ".join(map(str, counts))
+            self.out.at(("players",), "SR510", f"players: {len(seats)} colour{'s' if len(seats) != 1 else ''} seated; "
+                                               f"{self.game.name} is played by {said} colours")
+
     def seat_to_move(self, name: str | None, seats: list[int]) -> int:
         """The seat of colour `name` (the first seat when it is None or cannot be known)."""
         if name is None:
@@ -234,6 +259,7 @@ class _Checker(PositionChecks):
     def seats(self) -> tuple[list[int], int]:
         """The seated colours in order and the seat to move (0 when that cannot be known)."""
         seats = self.seated(self.model.players)
+        self.seat_count(self.model.players, set(range(self.game.players_min, self.game.players_max + 1)))
         return seats, self.seat_to_move(self.model.turn, seats)
 
     def counters(self, seats: list[int]) -> tuple:

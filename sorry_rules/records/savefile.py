@@ -10,7 +10,9 @@ is re-exported under the names the play front end uses.
 
 Contract: `new_save` gives a record of a game that has not moved yet; `spec_for_save` names
 bundled rule files as given and other files by absolute path, so a save resumes from any
-folder.
+folder. A new game's first save is made by `claim` or `claim_default`, which never replace
+a file: a save never overwrites another game (the same game's later saves replace its own
+file, `write_save`).
 """
 
 from __future__ import annotations
@@ -19,15 +21,18 @@ import os
 import re
 from pathlib import Path
 
+from sorry_rules.base import limits
+from sorry_rules.base.errors import SaveFileError
 from sorry_rules.base.resources import variants_dir
 from sorry_rules.records.files import FORMAT, VERSION, read_record, to_json, write_record
+from sorry_rules.records.storage import write_new
 from sorry_rules.records.record import Record, VariantRef
 from sorry_rules.records.restore import restore
 from sorry_rules.records.storage import state_digest
 from sorry_rules.rules.loader import resolve
 
-__all__ = ["FORMAT", "VERSION", "SavedGame", "default_save_path", "new_save", "read_save", "restore", "spec_for_save",
-           "state_digest", "to_json", "write_save"]
+__all__ = ["FORMAT", "VERSION", "SavedGame", "claim", "claim_default", "default_save_path", "new_save", "read_save",
+           "restore", "rule_label", "rules_text", "save_folder", "spec_for_save", "state_digest", "to_json", "write_save"]
 
 #: A saved game is a game record; these are the names the play front end uses.
 SavedGame = Record
@@ -35,12 +40,64 @@ read_save = read_record
 write_save = write_record
 
 
-def default_save_path(name: str, seed) -> Path:
-    """Where a game is saved unless `--save` says otherwise: one file per variant name and
-    seed in the user's data folder ($XDG_DATA_HOME/sorry-rules, else ~/.local/share/...)."""
+MAX_SAME_NAME = limits.MAX_SAVES_SAME_NAME
+
+
+def save_folder() -> Path:
+    """The user's folder of saved games: $XDG_DATA_HOME/sorry-rules, else ~/.local/share/sorry-rules."""
     base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
-    safe = re.sub(r"[^A-Za-z0-9_.-]+", "-", name).strip("-.") or "game"
-    return Path(base) / "sorry-rules" / f"{safe}-{seed}.json"
+    return Path(base) / "sorry-rules"
+
+
+def rule_label(spec: str) -> str:
+    """A rule file as people name it: `house/quick-game.yaml` or `/x/y/quick-game.yaml` ->
+    `quick-game`."""
+    name = str(spec).replace("\\", "/").rsplit("/", 1)[-1]
+    return name[:-5] if name.endswith(".yaml") else name[:-4] if name.endswith(".yml") else name
+
+
+def rules_text(name: str, rules) -> str:
+    """The variant and its house rules for a title: `standard + quick-game + must-bump`."""
+    return " + ".join([name, *(rule_label(rule) for rule in rules)])
+
+
+def default_save_path(name: str, seed, rules=()) -> Path:
+    """Where a game is saved unless `--save` says otherwise: named by the variant, its house
+    rules and the seed (`standard+quick-game-5.json`) in `save_folder()`. `claim_default`
+    takes the first of these names that no other game has."""
+    label = "+".join([name, *(rule_label(rule) for rule in rules)])
+    safe = re.sub(r"[^A-Za-z0-9_.+-]+", "-", label).strip("-.") or "game"
+    return save_folder() / f"{safe}-{seed}.json"
+
+
+def claim(path, record: Record) -> Path:
+    """Write `record` as a new save at `path`; a file already there is never replaced:
+    SaveFileError saying how to continue that game or save this one elsewhere."""
+    path = Path(path)
+    try:
+        write_new(path, to_json(record))
+    except FileExistsError:
+        raise SaveFileError(f"{path} holds another game already, and a save never replaces one: continue that game "
+                            f"with --resume {path}, or save this one elsewhere (--save OTHER.json)") from None
+    except OSError as error:
+        raise SaveFileError(f"cannot write the game record to {path}: {error.strerror or error}") from None
+    return path
+
+
+def claim_default(record: Record, rules=()) -> Path:
+    """Write `record` as a new save under the first free name of `default_save_path`
+    (`-2`, `-3`, ... added before `.json` when the plain name holds another game)."""
+    plain = default_save_path(record.variant.name or record.variant.spec, record.seed, rules)
+    for n in range(1, MAX_SAME_NAME + 1):
+        path = plain if n == 1 else plain.with_name(f"{plain.stem}-{n}{plain.suffix}")
+        try:
+            write_new(path, to_json(record))
+            return path
+        except FileExistsError:
+            continue
+        except OSError as error:
+            raise SaveFileError(f"cannot write the game record to {path}: {error.strerror or error}") from None
+    raise SaveFileError(f"{plain.parent} holds {MAX_SAME_NAME} games of {plain.stem} already: save this one with --save FILE")
 
 
 def spec_for_save(spec: str) -> str:

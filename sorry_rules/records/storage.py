@@ -1,8 +1,9 @@
 """Files that must not be lost or half-written (save files, game logs), and state digests.
 
 Contract: `write_atomically` leaves either the old file or the whole new one, never a
-mix (temporary file in the same folder, fsync, rename, fsync of the folder); it raises
-OSError. `state_digest` is a stable fingerprint of every field of an engine State.
+mix (temporary file in the same folder, fsync, rename, fsync of the folder); `write_new`
+likewise makes a file that did not exist and never replaces one (FileExistsError); both
+raise OSError. `state_digest` is a stable fingerprint of every field of an engine State.
 `game_over` says whether a state of any board kind has ended.
 """
 
@@ -38,6 +39,31 @@ def game_over(state) -> bool:
 
 def write_atomically(path, text: str) -> None:
     """Write `text` to `path` (its folder created if needed) so readers never see half a file."""
+    _write_via_temporary(path, text, os.replace)
+
+
+def write_new(path, text: str) -> None:
+    """Write `text` to `path`, which must not exist yet (FileExistsError), so that readers
+    never see half a file: the whole file is written under a temporary name, then linked to
+    `path` (a link never replaces a file)."""
+    _write_via_temporary(path, text, _link_new)
+
+
+def _link_new(tmp: str, path: Path) -> None:
+    try:
+        os.link(tmp, path)
+    except FileExistsError:
+        raise
+    except OSError:  # a file system without hard links: create the file exclusively instead
+        with open(tmp, encoding="utf-8") as source, open(path, "x", encoding="utf-8") as handle:
+            handle.write(source.read())
+            handle.flush()
+            os.fsync(handle.fileno())
+
+
+def _write_via_temporary(path, text: str, put) -> None:
+    """Write `text` whole to a temporary file beside `path` (fsync), `put(tmp, path)` it in
+    place, and fsync the folder; the temporary file never stays behind."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -46,13 +72,12 @@ def write_atomically(path, text: str) -> None:
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
+        put(tmp, path)
+    finally:
         try:
             os.unlink(tmp)
         except OSError:
             pass
-        raise
     _fsync_dir(path.parent)
 
 

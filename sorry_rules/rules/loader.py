@@ -185,10 +185,26 @@ def schema_problems(data: dict, origins: Origins, error, model=None) -> list[Pro
         elif kind == "extra_forbidden":
             problems.at(path, "SR202", _unknown_field(model, loc, path), key=True)
         elif kind.endswith("_type") or kind in {"model_attributes_type", "dict_type", "list_type", "union_tag_not_found"}:
-            problems.at(path, "SR203", f"{dotted}: {item['msg']}")
+            problems.at(path, "SR203", f"{dotted}: {item['msg']}{_what_to_write(kind, item.get('input'))}")
         else:
-            problems.at(path, "SR204", f"{dotted}: {item['msg']}")
+            problems.at(path, "SR204", f"{dotted}: {item['msg']}{_what_to_write(kind, item.get('input'))}")
     return problems.problems
+
+
+#: What to write instead, by pydantic error type: the YAML 1.2 words these files take.
+_WRITE = {"bool": "write true or false", "int": "write a whole number, e.g. 3", "float": "write a number, e.g. 0.5"}
+
+
+def _what_to_write(kind: str, given) -> str:
+    """'; write true or false, not 'yes'' after a message about a value of the wrong kind."""
+    what = next((words for prefix, words in _WRITE.items() if kind in (f"{prefix}_type", f"{prefix}_parsing")), None)
+    if what is None:
+        return ""
+    if isinstance(given, str) and given.strip().lower() in ("true", "false") and kind.startswith("bool") or \
+            isinstance(given, str) and given.strip().lstrip("+-").replace(".", "", kind.startswith("float")).isdigit():
+        return f" (write {given.strip()} without quotes)"
+    shown = f", not {given!r}" if isinstance(given, (str, int, float)) and len(repr(given)) <= 30 else ""
+    return f" ({what}{shown})"
 
 
 def _unknown_field(model, loc: tuple, path: tuple) -> str:

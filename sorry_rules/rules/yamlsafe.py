@@ -33,6 +33,7 @@ from yaml.events import (
 from sorry_rules.base.errors import ProblemCollector, RuleFileError
 from sorry_rules.base import limits
 from sorry_rules.base.diskcache import read_limited
+from sorry_rules.rules.yamlwords import author_message
 
 MAX_BYTES = limits.MAX_YAML_BYTES
 MAX_DEPTH = limits.MAX_YAML_DEPTH
@@ -406,14 +407,16 @@ class _Builder:
             if not any(p.code == "SR106" for p in self.problems.problems):
                 self.problem(mark, "SR106", f"nesting deeper than {_PRESCAN_DEPTH} levels")
             return
-        message = problem
-        if error.context:
-            message += f" ({error.context}"
-            cm = error.context_mark
-            if cm is not None and mark is not None and (cm.line, cm.column) != (mark.line, mark.column):
-                message += f" that starts at line {cm.line + 1}, column {cm.column + 1}"
-            message += ")"
-        self.problem(mark, "SR103", message)
+        context = error.context or ""
+        cm = error.context_mark
+        if context and cm is not None and mark is not None and (cm.line, cm.column) != (mark.line, mark.column):
+            context += f" that starts at line {cm.line + 1}, column {cm.column + 1}"
+        if mark is None:
+            self.problem(mark, "SR103", problem + (f" ({context})" if context else ""))
+            return
+        lines = lambda i: self.text.line(i) if 0 <= i < len(self.text.starts) else ""  # noqa: E731
+        self.problem(mark, "SR103", author_message(problem, context, mark.line, mark.column, lines,
+                                                   cm.line if cm is not None else None))
 
     def _consume(self, events) -> None:
         """Build the data from the event stream; stops at a second document or too many nodes."""

@@ -1,0 +1,78 @@
+"""Rule-file problems said in an author's terms: a YAML syntax error names the cause
+(indentation, a tab, a value holding ': ', an unclosed quote or bracket) with the parser's
+words kept after it; a value of the wrong kind says what to write (`true`/`false`, a whole
+number); a DSL syntax error lists only the words that can come there (no effect words such
+as `then` inside a condition); `explain` and `moves --why` show each option with balanced
+brackets."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from sorry_rules.cli.app import main
+
+
+def validate(tmp_path, text: str) -> str:
+    path = tmp_path / "house.yaml"
+    path.write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(main, ["validate", str(path)])
+    assert result.exit_code == 1, result.output
+    return result.stdout
+
+
+@pytest.mark.parametrize("text, said", [
+    ("extends: standard\nrules:\n  must_bump: true\n    bump: [opponent]\n",
+     "house.yaml:4:9: error: line 4 is indented deeper (4 spaces) than line 3 above it (2), whose value is already "
+     "given: indent it like the key it belongs with (YAML: mapping values are not allowed in this context) [SR103]"),
+    ("extends: standard\nrules:\n    must_bump: true\n  bump: [opponent]\n",
+     "house.yaml:4:3: error: line 4 is indented 2 spaces, like no key or list item above it (the keys above are "
+     "indented 0, 4): the keys of one mapping start in the same column"),
+    ("extends: standard\nrules:\n\tmust_bump: true\n",
+     "house.yaml:3:1: error: line 3 is indented with a tab: YAML indents with spaces only"),
+    ("extends: standard\ndescription: quick: two pawns\n",
+     "error: the value of 'description' contains ': ', which YAML reads as a new key: put the whole value in quotes"),
+    ('extends: standard\ndescription: "quick\n',
+     "error: a quoted value opened on line 2 is not closed: add the closing quote"),
+    ("extends: standard\nrules\n  must_bump: true\n",
+     "error: line 2 ('rules'): a key needs ':' after its name"),
+])
+def test_yaml_syntax_errors_name_the_cause(tmp_path, text, said):
+    out = validate(tmp_path, text)
+    assert said in out and "[SR103]" in out
+
+
+@pytest.mark.parametrize("text, said", [
+    ("extends: standard\nrules:\n  must_bump: yes\n", "rules.must_bump: Input should be a valid boolean "
+                                                      "(write true or false, not 'yes') [SR203]"),
+    ('extends: standard\nrules:\n  must_bump: "true"\n', "(write true without quotes) [SR203]"),
+    ("extends: standard\npawns: three\n", "pawns: Input should be a valid integer (write a whole number, e.g. 3, "
+                                          "not 'three') [SR203]"),
+])
+def test_a_value_of_the_wrong_kind_says_what_to_write(tmp_path, text, said):
+    assert said in validate(tmp_path, text)
+
+
+def test_a_condition_is_offered_condition_words_only(tmp_path):
+    out = validate(tmp_path, 'extends: standard\nwin: "lands(opponent in start_exit)"\n')
+    assert "unexpected 'in'; expected one of '(', ')', '*', '+' or '-', 'and', 'or', a comparison [SR301]" in out
+    assert "then" not in out and "'|'" not in out
+
+
+BRACKETED = 'extends: standard\ncards:\n  "1": "enter | (forward 1 if can(enter))"\n'
+
+
+def test_explain_and_why_show_an_option_with_balanced_brackets(tmp_path):
+    rules = tmp_path / "bracket.yaml"
+    rules.write_text(BRACKETED, encoding="utf-8")
+    explained = CliRunner().invoke(main, ["explain", "--variant", str(rules), "--card", "1"])
+    assert explained.exit_code == 0, explained.output
+    assert "option 2: forward 1 if can(enter)  (" in explained.output
+    position = tmp_path / "pos.json"
+    position.write_text(json.dumps({"players": ["red", "blue"], "turn": "red", "card": "1",
+                                    "pawns": {"red": ["start", "track:10"]}}), encoding="utf-8")
+    why = CliRunner().invoke(main, ["moves", "--variant", str(rules), "--state", str(position), "--why"])
+    assert why.exit_code == 0, why.output
+    assert "from card 1, option 2: forward 1 if can(enter)  (" in why.output

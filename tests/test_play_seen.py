@@ -1,0 +1,149 @@
+"""A person sees every turn of theirs, and no saved game is lost: through a real 80x24
+pseudo-terminal (pexpect), as tests/test_interactive.py.
+
+* Every forced move and every forfeit of the person's seat gets a screen of its own (the
+  board after it, what happened, the card) that waits for Enter; `--no-wait` plays them at
+  once and says them in the heading of the next screen, wrapped, never cut.
+* The title says which house rules are on.
+* A new game never overwrites a saved one: games of the same variant and seed, with and
+  without a house rule, are saved to files of their own, and `sorry-play games` lists them.
+* `q` at the hot-seat hand-over saves and quits.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pexpect
+from click.testing import CliRunner
+
+from sorry_rules.cli.app import main
+from sorry_rules.records.savefile import read_save, restore
+from tests.test_interactive import (ALT_SCREEN_OFF, PAUSE, PROMPT, RULES, assert_screens_fit, plain, screens,
+                                    spawn)
+
+
+def _person_turns(save) -> list:
+    """Every turn of seat 0 (the person) in a saved game, as the game replays."""
+    turns = []
+    restore(read_save(save), on_turn=lambda turn, after: turns.append(turn))
+    return [turn for turn in turns if turn.seat == 0]
+
+
+def test_every_forced_move_and_forfeit_of_the_person_is_shown_and_waits(tmp_path):
+    save = tmp_path / "game.json"
+    child = spawn("--seed", "3", "--players", "2", "--rule", "house/quick-game.yaml", "--save", str(save))
+    pauses = asked = 0
+    while (seen := child.expect([PROMPT, PAUSE, pexpect.EOF])) < 2:
+        if seen == 0:
+            asked += 1
+            child.sendline("1")
+        else:
+            pauses += 1
+            child.sendline("")
+    child.close()
+    assert child.exitstatus == 0
+    raw = "".join(child.transcript)
+    turns = _person_turns(save)
+    forced = [turn for turn in turns if turn.options == 1]
+    forfeits = [turn for turn in forced if turn.move.kind == "forfeit"]
+    assert len(forfeits) >= 3 and len(forced) > len(forfeits), "the seed gives forfeits and forced moves"
+    assert pauses == len(forced) and asked == len(turns) - len(forced)
+    shown = [text for text in screens(raw) if "Press Enter to go on" in text]
+    assert len(shown) == len(forced)
+    game_cards = {"1", "2", "3", "4", "5", "7", "8", "10", "11", "12", "sorry"}
+    for turn, text in zip(forced, shown):
+        flat = " ".join(text.split())
+        if turn.move.kind == "forfeit":
+            drew = re.search(r"You drew (\S+): no pawn can move with it, so the card is forfeited\.", flat)
+            assert drew and drew.group(1) in game_cards, flat
+        else:
+            assert "only one move was possible, so it was played: R" in flat, flat
+        assert "standard + quick-game, seed 3" in text          # the title names the house rule
+    assert_screens_fit(raw, at_least=len(forced) + 1, path=save)
+    assert "wins after" in plain(raw.split(ALT_SCREEN_OFF)[-1])
+
+
+def test_no_wait_plays_them_at_once_and_says_them_whole(tmp_path):
+    save = tmp_path / "game.json"
+    child = spawn("--seed", "3", "--players", "2", "--rule", "house/quick-game.yaml", "--save", str(save), "--no-wait")
+    for _ in range(12):
+        assert child.expect([PROMPT, PAUSE]) == 0, "no forced move waits with --no-wait"
+        child.sendline("1")
+    child.expect(PROMPT)
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    child.close()
+    raw = "".join(child.transcript)
+    said = [" ".join(text.split()) for text in screens(raw)]
+    assert any("turns were played for you since your last choice" in text for text in said)
+    headings = [text.split("Your moves")[0].split("\n")[-6:] for text in screens(raw)]
+    assert not any("…" in line for lines in headings for line in lines), "no message is cut"
+    assert_screens_fit(raw, at_least=10, path=save)
+
+
+def _quit_at_once(child) -> None:
+    child.expect([PROMPT, PAUSE])
+    child.sendline("q")
+    child.expect_exact("Game saved to")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+def test_saves_never_overwrite_another_game_and_games_lists_them(tmp_path):
+    folder = tmp_path / "sorry-rules"
+    for extra in ((), ("--rule", "house/quick-game.yaml"), ()):
+        _quit_at_once(spawn("--seed", "5", "--players", "2", *extra, XDG_DATA_HOME=str(tmp_path)))
+    names = sorted(path.name for path in folder.iterdir())
+    assert names == ["standard+quick-game-5.json", "standard-5-2.json", "standard-5.json"]
+    assert read_save(folder / "standard+quick-game-5.json").variant.rules == ["house/quick-game.yaml"]
+    assert read_save(folder / "standard-5.json").variant.rules == []
+    # --save never replaces a file either
+    before = (folder / "standard-5.json").read_bytes()
+    refused = CliRunner().invoke(main, ["--auto", "--seed", "5", "--save", str(folder / "standard-5.json")])
+    assert refused.exit_code == 1
+    assert "holds another game already, and a save never replaces one" in refused.stderr
+    assert (folder / "standard-5.json").read_bytes() == before
+    listed = CliRunner().invoke(main, ["games"], env={"XDG_DATA_HOME": str(tmp_path)})
+    assert listed.exit_code == 0, listed.output
+    out = listed.output
+    for name in names:
+        assert name in out
+    assert "standard + quick-game, seed 5; red (person), yellow (greedy); " in " ".join(out.split())
+    assert out.count("standard, seed 5; red (person), yellow (greedy)") == 2
+    assert f"Continue one with: sorry-play --resume {folder}" in out
+
+
+def test_q_at_the_hot_seat_hand_over_saves_and_quits(tmp_path):
+    save = tmp_path / "game.json"
+    child = spawn("--variant", str(RULES / "hand5.yaml"), "--humans", "2", "--players", "2", "--seed", "2",
+                  "--save", str(save))
+    while child.expect_exact(["hand the keyboard over and press Enter (q: save and quit)",
+                              "Press Enter to go on (? help, q save and quit): "]) == 1:
+        child.sendline("")     # a forced move of one of them, shown first
+    child.sendline("q")
+    child.expect_exact("Game saved to")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0 and not read_save(save).finished
+
+
+def test_replay_step_prompts_and_q_stops(tmp_path):
+    save = tmp_path / "game.json"
+    played = CliRunner().invoke(main, ["--auto", "--seed", "4", "--players", "2", "--save", str(save)])
+    assert played.exit_code == 0
+    child = spawn("replay", "--step", str(save))
+    child.expect_exact("Enter: next move, q: stop, ?: help")
+    child.sendline("")
+    child.expect_exact("Enter: next move, q: stop, ?: help")
+    child.sendline("?")
+    child.expect_exact("replay --step shows one move at a time")
+    child.expect_exact("Enter: next move, q: stop, ?: help")
+    child.sendline("q")
+    child.expect_exact("Stopped after move 2;")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    lines = [line for line in plain("".join(child.transcript)).splitlines() if re.match(r"^\s+\d+  ", line)]
+    assert [line.split()[0] for line in lines] == ["1", "2"]
