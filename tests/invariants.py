@@ -37,7 +37,7 @@ def check_state(game, state) -> None:
     """Raise AssertionError when `state` breaks a rule that holds in every game."""
     layout = game.layout
     facts = _tables(game)
-    exclusive = []
+    on_square: dict = {}  # square below X -> the colours of the pawns there
     seats = state.seats
     for c, squares in enumerate(state.placement):
         if c in seats:
@@ -49,8 +49,12 @@ def check_state(game, state) -> None:
         for sq in squares:
             assert sq in allowed, f"{game.colours[c]} pawn on square {sq} ({'off the board' if not 0 <= sq < layout.size else 'another colour' + chr(39) + 's ' + layout.name(sq)})"
             if sq < layout.X:
-                exclusive.append(sq)
-    assert len(exclusive) == len(set(exclusive)), "two pawns on one track or safety square (R16)"
+                on_square.setdefault(sq, []).append(c)
+    for sq, colours in on_square.items():
+        if layout.hold[sq] == 1:
+            assert len(colours) == 1, "two pawns on one track or safety square (R16)"
+        assert len(colours) <= layout.hold[sq], f"{len(colours)} pawns on {layout.name(sq)}, which holds {layout.hold[sq]}"
+        assert len(set(colours)) == 1 or layout.share[sq], f"pawns of two colours on {layout.name(sq)}, which they may not share"
     cards = list(state.pile) + list(state.discard)
     if state.card is not None:
         cards.append(state.card)

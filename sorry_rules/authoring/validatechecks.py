@@ -20,14 +20,11 @@ from sorry_rules.authoring.analysis import analyse as run_analyses
 from sorry_rules.base.errors import Problem, ProblemCollector, RuleFileError
 from sorry_rules.base.limits import MAX_PAWNS, MAX_SAFETY, MAX_SIDE
 from sorry_rules.compiler import astcache
-from sorry_rules.compiler.build import Context, compile_text, dsl_texts
-from sorry_rules.compiler.checks import check_variant
-from sorry_rules.compiler.geometry import check_geometry
+from sorry_rules.compiler.build import Context, check_all, compile_text, dsl_texts
 from sorry_rules.compiler.gridbuild import compile_grid
-from sorry_rules.compiler.marking import check_marks, mark_warnings
+from sorry_rules.compiler.marking import mark_warnings
 from sorry_rules.compiler.ranges import condition_warnings, variant_bounds
-from sorry_rules.compiler.turns import check_turn_policy
-from sorry_rules.compiler.vocab import check_vocab, counter_warnings
+from sorry_rules.compiler.vocab import counter_warnings
 from sorry_rules.rules.plain import PlainModel
 
 
@@ -37,11 +34,7 @@ def variant_problems(v, origins, root: str, analyse: bool, trees: tuple | None =
     None for plain values (`rules.plain`) whose cross-field checks fail (module docstring)."""
 
     out = ProblemCollector(origins)
-    check_variant(v, out)
-    check_vocab(v, out)
-    check_geometry(v, out)
-    check_marks(v, out)
-    check_turn_policy(v, out)
+    check_all(v, out)
     checked = not out.errors
     if not checked and isinstance(v, PlainModel):
         return None

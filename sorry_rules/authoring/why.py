@@ -244,6 +244,23 @@ class _Diagnosis(dsl.EffectWalker):
         if code == "passing_blocked":
             colour = self.explainer.layout.colours[obstacle.colour]
             return f"would pass the {obstacle.relation} pawn ({colour}) on {name(obstacle.square)}, which may not be passed"
+        return self._words_of_squares(node, obstacle)
+
+    def _words_of_squares(self, node, obstacle) -> str:
+        """What stops a pawn on a board whose squares hold several pawns (blockades, named squares)."""
+        name, code, layout = self.name, obstacle.code, self.explainer.layout
+        colour = layout.colours[obstacle.colour] if obstacle.colour is not None else ""
+        if code == "passing_blockade":
+            return f"would pass the {obstacle.relation} blockade ({colour}) on {name(obstacle.square)}, which may not be passed"
+        if code == "blockade":
+            return f"the {obstacle.relation} blockade ({colour}) on {name(obstacle.square)} may not be landed on"
+        if code == "no_capture":
+            names = ", ".join(layout.square_labels[n] for n in layout.names_at[obstacle.square]) or "this square"
+            return f"the {colour} pawn on {name(obstacle.square)} may not be captured there ({names}) nor share it"
+        if code == "group":
+            return f"{colour} pawns on {name(obstacle.square)} are not alone there, so they may not be captured"
+        if code == "square_full":
+            return f"{name(obstacle.square)} already holds {obstacle.steps} pawns, as many as it may"
         return self._words_of_kind(node, obstacle)
 
     def _words_of_kind(self, node, obstacle) -> str:

@@ -23,6 +23,7 @@ from sorry_rules.engine.settings import MovementRules, TurnRules
 from sorry_rules.compiler import astcache
 from sorry_rules.compiler.checks import check_variant
 from sorry_rules.compiler.geometry import check_geometry, engine_geometry
+from sorry_rules.compiler.squares import check_squares, engine_squares
 from sorry_rules.compiler.marking import also_texts, alternatives, check_marks, mark_kinds, mark_warnings
 from sorry_rules.compiler.programs import CompileError, ProgramCompiler
 from sorry_rules.compiler.ranges import condition_warnings, variant_bounds
@@ -55,7 +56,7 @@ def movement_rules(rules) -> MovementRules:
         control=rules.control, bump=tuple(rules.bump), slide_on=tuple(rules.slide_on),
         slide_sweep=rules.slide_sweep, slide_after_switch=rules.slide_after_switch,
         slide_after_sorry=rules.slide_after_sorry, split=rules.split,
-        overshoot_home=rules.overshoot_home, must_bump=rules.must_bump,
+        overshoot_home=rules.overshoot_home, must_bump=rules.must_bump, capture=getattr(rules, "capture", "lone"),
     )
 
 
@@ -71,7 +72,8 @@ class Context:
         b = v.board
         geometry = engine_geometry(v)
         self.layout = Layout(list(v.colours), b.side_length, b.start_exit, b.safety_entry, b.safety_length,
-                             [(s.from_, s.to) for s in b.slides], v.rules.overshoot_home == "stop", geometry.past_home)
+                             [(s.from_, s.to) for s in b.slides], v.rules.overshoot_home == "stop", geometry.past_home,
+                             getattr(b, "hold", 1), engine_squares(v), v.pawns)
         self.team_of, relation = _relations(v)
         control_of = self.team_of if v.rules.control == "team" else tuple((c,) for c in range(self.layout.C))
         self.rules = movement_rules(v.rules)
@@ -113,15 +115,18 @@ def compile_text(programs: ProgramCompiler, out: ProblemCollector, path: tuple, 
         return ast, None
 
 
+def check_all(v, out: ProblemCollector) -> None:
+    """Every cross-field check of a variant (what the schema cannot say), in order; each adds
+    its located problems to `out` (`compile_variant` and `sorry-play validate` run the same)."""
+    for check in (check_variant, check_vocab, check_geometry, check_marks, check_squares, check_turn_policy):
+        check(v, out)
+
+
 def compile_variant(loaded: LoadedVariant) -> tuple[Game, list[Problem]]:
     """Compile; raise RuleFileError listing every error, else return (game, warnings)."""
     v = loaded.variant
     out = ProblemCollector(loaded.origins)
-    check_variant(v, out)
-    check_vocab(v, out)
-    check_geometry(v, out)
-    check_marks(v, out)
-    check_turn_policy(v, out)
+    check_all(v, out)
     if out.errors:
         raise RuleFileError(out.problems)
     if v.board.kind == "grid":

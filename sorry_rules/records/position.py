@@ -331,7 +331,7 @@ class _Checker(PositionChecks):
         placement = [() for _ in game.colours]
         for c in seats:
             placement[c] = (layout.start[c],) * game.pawns
-        occupied: dict[int, str] = {}
+        occupied: dict[int, list] = {}
         for name, squares in self.model.pawns.items():
             c = self.colour(name, ("pawns", name), key=True)
             if c is None:
@@ -347,7 +347,7 @@ class _Checker(PositionChecks):
             placement[c] = tuple(sorted(parsed))
         return placement
 
-    def square(self, c: int, name: str, j: int, text: str, occupied: dict[int, str]) -> int | None:
+    def square(self, c: int, name: str, j: int, text: str, occupied: dict[int, list]) -> int | None:
         layout = self.game.layout
         try:
             sq = layout.parse(c, text)
@@ -355,12 +355,23 @@ class _Checker(PositionChecks):
             self.out.at(("pawns", name, j), "SR601", f"pawns.{name}: {error}")
             return None
         if sq < layout.X:
-            if sq in occupied:
-                other = occupied[sq]
-                same = "two pawns" if other == name else f"a {name} and a {other} pawn"
-                self.out.at(("pawns", name, j), "SR602", f"pawns.{name}: {same} on {text} (a square holds one pawn)")
+            there = occupied.setdefault(sq, [])
+            hold = layout.hold[sq]
+            if len(there) >= hold:
+                if hold == 1:
+                    other = there[0]
+                    same = "two pawns" if other == name else f"a {name} and a {other} pawn"
+                else:
+                    same = f"{len(there) + 1} pawns"
+                held = "one pawn" if hold == 1 else f"{hold} pawns"
+                self.out.at(("pawns", name, j), "SR602", f"pawns.{name}: {same} on {text} (a square holds {held})")
                 return None
-            occupied[sq] = name
+            if there and any(other != name for other in there) and not layout.share[sq]:
+                other = next(other for other in there if other != name)
+                self.out.at(("pawns", name, j), "SR602", f"pawns.{name}: a {name} and a {other} pawn on {text} (pawns of "
+                            "two colours share only a square whose name lets them, board.squares)")
+                return None
+            there.append(name)
         return sq
 
     def cards(self, card: int | None) -> tuple[tuple | None, int | None]:
