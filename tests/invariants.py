@@ -55,6 +55,13 @@ def check_state(game, state) -> None:
             assert len(colours) == 1, "two pawns on one track or safety square (R16)"
         assert len(colours) <= layout.hold[sq], f"{len(colours)} pawns on {layout.name(sq)}, which holds {layout.hold[sq]}"
         assert len(set(colours)) == 1 or layout.share[sq], f"pawns of two colours on {layout.name(sq)}, which they may not share"
+    if getattr(game, "dice", None) is not None:  # throws come from the dice: no pile, no discards, no hands
+        assert not state.pile and not state.discard and state.hands is None, "a dice game keeps no cards"
+        assert state.card is None or 0 <= state.card < len(game.dice.throws), "the throw is one of the dice's"
+        assert 0 <= state.turn < len(seats), "turn is not a seat"
+        assert state.winner is None or 0 <= state.winner < len(seats), "winner is not a seat"
+        check_marks(game, state)
+        return
     cards = list(state.pile) + list(state.discard)
     if state.card is not None:
         cards.append(state.card)

@@ -2,7 +2,8 @@
 
 Contract: `moves_report(game, position)` returns plain JSON-ready data:
   {"variant", "turn", "card" | "hand", "moves": [{"text", "result", ...}], "forfeit", "draw_again"}
-`result` is the whole placement after the move (bumps and slides applied). A forfeit is
+`result` is the whole placement after the move (bumps and slides applied); with dice the
+report also gives the faces of the `"throw"` (its `"card"` is the throw's name, "3+5"). A forfeit is
 `"moves": []` with `"forfeit": true`; a legal pass carries `"pass": true`; in hand play each
 move names its `"card"`, and a stuck hand's moves are `"discard"` choices (placement
 unchanged). In team play `"turn"` is the player; its moves may move the partners' pawns.
@@ -36,12 +37,7 @@ def moves_report(game, position) -> dict:
     seats = state.seats
     report: dict = {"variant": game.name, "turn": game.colours[state.seats[state.turn]]}
     policy = game.take > 1 or game.redraw is not None or bool(game.actions)
-    if position.hand is not None:
-        report["hand"] = [game.card_names[c] for c in position.hand]
-    elif position.drawn:
-        report["cards"] = [game.card_names[c] for c in (position.card,) + position.drawn]
-    else:
-        report["card"] = game.card_names[position.card]
+    report.update(_what_is_played(game, position))
     if game.marks:
         report["marks"] = marks_data(game, state.marks)
     if game.redraw is not None:
@@ -77,6 +73,18 @@ def moves_report(game, position) -> dict:
     report["forfeit"] = forfeit
     report["draw_again"] = draw_again
     return report
+
+
+def _what_is_played(game, position) -> dict:
+    """The report's "hand", "cards" (drawn together) or "card" (with dice, also the faces of
+    the "throw")."""
+    if position.hand is not None:
+        return {"hand": [game.card_names[c] for c in position.hand]}
+    if position.drawn:
+        return {"cards": [game.card_names[c] for c in (position.card,) + position.drawn]}
+    if getattr(game, "dice", None) is not None:
+        return {"card": game.card_names[position.card], "throw": list(game.dice.throws[position.card])}
+    return {"card": game.card_names[position.card]}
 
 
 def _mark_turn(game, state, move, entry: dict) -> None:
@@ -130,7 +138,9 @@ def marks_text(marks: dict) -> str:
 
 def format_report_text(report: dict, details=None) -> str:
     """The report as text; `details(move)` may add indented lines under each move."""
-    if "card" in report:
+    if "throw" in report:
+        what = f"throw {report['card']}"
+    elif "card" in report:
         what = f"card {report['card']}"
     elif "cards" in report:
         what = f"cards {', '.join(report['cards'])} (play one, discard the rest)"
@@ -142,7 +152,8 @@ def format_report_text(report: dict, details=None) -> str:
     if report.get("marks") is not None:
         lines.append(f"  marks: {marks_text(report['marks'])}")
     if report["forfeit"]:
-        lost = "the cards are discarded" if "cards" in report else "the card is forfeited"
+        lost = "the cards are discarded" if "cards" in report else "the throw is lost" if "throw" in report else \
+            "the card is forfeited"
         lines.append(f"  no legal move: {lost}" + (" (then draws again)" if report["draw_again"] else ""))
     for i, move in enumerate(report["moves"], 1):
         prefix = f"[{move['card']}] " if "card" in move else ""

@@ -15,7 +15,7 @@ import textwrap
 from itertools import product
 
 from sorry_rules import dsl
-from sorry_rules.authoring.analysis import primitives
+from sorry_rules.authoring.analysis import primitives, rules_of
 
 RELATION_WORDS = {"own": "an own", "partner": "a partner's", "opponent": "an opponent's", "other": "another colour's",
                   "any": "any"}
@@ -55,7 +55,7 @@ def _step_counts(game, rules: dict, card: int | None) -> dict:
     counts: dict = {"forward": set(), "backward": set(), "split": set()}
     if card is None:
         return counts
-    for node in primitives(rules[game.card_names[card]].effect):
+    for node in (n for rule in rules_of(game, rules, card) for n in primitives(rule.effect)):
         if isinstance(node, dsl.Forward):
             counts["forward"].add(node.steps)
         elif isinstance(node, dsl.Backward):

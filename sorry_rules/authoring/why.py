@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from sorry_rules import dsl
 from sorry_rules.authoring.explain import source_text
-from sorry_rules.authoring.analysis import primitives
+from sorry_rules.authoring.analysis import primitives, rules_of
 from sorry_rules.authoring.oracle import format_report_text
 from sorry_rules.authoring.routewords import route_notes
 from sorry_rules.engine.describe import describe_move
@@ -61,11 +61,14 @@ class Explainer:
         parts = _chain(node, node.op) if isinstance(node, dsl.BinOp) and node.op in ("and", "or") else [node]
         return holds(node), [{"part": source_text(part), "holds": holds(part)} for part in parts]
 
+    def card_rules(self, card: int) -> list:
+        """The rule-file cards a card of the game plays (`explain.rules_of`)."""
+        return rules_of(self.game, self.rules, card)
+
     def conditions(self, cards: list[int], p: int, board: Position) -> list[dict]:
         """Every top-level option that is guarded, with whether its condition holds now."""
         out = []
-        for card in cards:
-            rule = self.rules[self.game.card_names[card]]
+        for rule in dict.fromkeys(rule for card in cards for rule in self.card_rules(card)):
             for i, option in enumerate(rule.options, 1):
                 if isinstance(option.node, dsl.Guard):
                     holds, parts = self.condition(option.node.condition, p, board)
@@ -83,11 +86,19 @@ class Explainer:
                 continue
             entries = []
             for origin in traced.origins:
+                if self._several_dice(origin.card):
+                    entries.append({"card": self.game.card_names[origin.card], "option": None,
+                                    "text": self.game.card_sources[origin.card], "where": "turn.dice"})
+                    continue
                 rule = self.rules[self.game.card_names[origin.card]]
                 option = rule.options[origin.option]
                 entries.append({"card": rule.name, "option": origin.option + 1, "text": option.text, "where": option.where})
             out.append(entries)
         return out
+
+    def _several_dice(self, card: int) -> bool:
+        dice = getattr(self.game, "dice", None)
+        return dice is not None and len(dice.throws[card]) > 1
 
     # ---- diagnosis -------------------------------------------------------------------------
     def blocked(self, state, moves, cards: list[int]) -> list[dict]:
@@ -127,13 +138,13 @@ class Explainer:
         if sq == self.layout.home[c]:
             return [_reason(None, None, None, "home", "pawns in Home never move")]
         found: list[dict] = []
-        for card in cards:
-            rule = self.rules[self.game.card_names[card]]
+        rules = list(dict.fromkeys(rule for card in cards for rule in self.card_rules(card)))
+        for rule in rules:
             prims = list(primitives(rule.effect))
             if not any(obstacles.concerns(PRIMITIVE.get(type(n), ""), c, sq) for n in prims):
                 found.append(self._no_primitive(rule.name, sq == self.layout.start[c], prims))
                 continue
-            prefix = f"card {rule.name}: " if len(cards) > 1 else ""
+            prefix = f"card {rule.name}: " if len(rules) > 1 else ""
             for i, option in enumerate(rule.options, 1):
                 diagnosis = _Diagnosis(self, obstacles, c, sq, p, board)
                 for effect, code, text, extra in diagnosis.visit(option.node):

@@ -135,7 +135,18 @@ def _consequence_on_events(i, c, compiled: dict, asts: dict, names: list) -> tup
 
 
 def _scope(cards, card_index):
-    return None if cards is None else frozenset(card_index[c] for c in cards if c in card_index)
+    """The card indices of the card names `cards` (None: every card); `card_index` maps a name
+    to its index, or (dice) a face to the indices of every throw showing it."""
+    if cards is None:
+        return None
+    found = set()
+    for c in cards:
+        index = card_index.get(c)
+        if isinstance(index, tuple):
+            found.update(index)
+        elif index is not None:
+            found.add(index)
+    return frozenset(found)
 
 
 def compile_vocab(v, compiled: dict, card_index: dict, programs, asts: dict | None = None) -> tuple[tuple, tuple, tuple]:

@@ -72,6 +72,8 @@ def describe_move(game, move) -> str:
     if move.kind == "forfeit":
         if move.card is None:
             text = "no card to play"
+        elif getattr(game, "dice", None) is not None:
+            text = "no legal move: the throw is lost"
         else:
             text = "no legal move: the cards drawn are discarded" if game.take > 1 else "no legal move: the card is forfeited"
     elif move.kind == "pass":
@@ -85,8 +87,14 @@ def describe_move(game, move) -> str:
     else:
         text = describe_events(game, move.events)
     if move.draw_again:
-        text += "; draws again"
+        text += again_words(game)
     return text
+
+
+def again_words(game) -> str:
+    """What a move that keeps the turn adds to its words: "; draws again" (cards), "; throws
+    again" (dice)."""
+    return "; throws again" if getattr(game, "dice", None) is not None else "; draws again"
 
 
 def describe_redraw(game, move) -> str:

@@ -108,7 +108,7 @@ class Game:
     def __init__(self, *, name, layout, mechanics, card_names, card_makers, card_sources,
                  deck, pawns, on_start_exit, turn: TurnRules, rules: MovementRules, team_of, seating,
                  players_min, players_max, win, scoring, content_hash, win_on_home_only=False,
-                 card_options=(), filters=(), after=(), counters=(), marks=(), redraw=None, actions=()):
+                 card_options=(), filters=(), after=(), counters=(), marks=(), redraw=None, actions=(), dice=None):
         self.name = name
         self.layout = layout
         self.mechanics = mechanics          # engine.track.Track
@@ -118,7 +118,10 @@ class Game:
         self.card_makers = tuple(card_makers)
         self.card_sources = tuple(card_sources)
         self.card_options = tuple(card_options)
-        self.deck = tuple(deck)
+        self.deck = tuple(deck)             # the cards of the pile; with dice, the bag of every outcome (engine.dice)
+        self.dice = dice                    # engine.dice.Dice, or None: a turn's source is the deck
+        #: what a turn takes, in words: a "card" (drawn or from a hand) or a "throw" of the dice
+        self.source_noun = "card" if dice is None else "throw"
         self.pawns = pawns
         self.on_start_exit = on_start_exit
         self.turn = turn
@@ -199,7 +202,10 @@ class Game:
             seats = self.seats_for(players if players is not None else self.players_max)
         seats = tuple(seats)
         state = _rng.seed_state(seed)
-        state, pile = _rng.shuffled(state, self.deck)
+        if self.dice is None:
+            state, pile = _rng.shuffled(state, self.deck)
+        else:  # dice are thrown with replacement: no pile
+            pile = ()
         if first is None:
             if self.first == "random":
                 state, first = _rng.below(state, len(seats))
@@ -356,8 +362,11 @@ class Game:
     def chance(self, state: State) -> tuple:
         """The distribution of the next card drawn in `state`: ((card, Fraction), ...) over
         the draw pile, or over the discards when the pile is empty (they are reshuffled,
-        R34, A16); () when both are empty. Every order of the pile counts as equally likely
-        (what a player knows), although the state's RNG fixes the actual order."""
+        R34, A16); () when both are empty; with dice, over the bag of their outcomes. Every
+        order of the pile counts as equally likely (what a player knows), although the state's
+        RNG fixes the actual order."""
+        if self.dice is not None:  # every throw from the whole bag of the dice
+            return chance(self.deck, ())
         return chance(state.pile, state.discard)
 
     def win_holds(self, colour: int, placement, counters=(), marks=()) -> bool:

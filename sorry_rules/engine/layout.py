@@ -51,7 +51,8 @@ class Layout:
 
     def __init__(self, colours: list[str], side_length: int, start_exit: int, safety_entry: int,
                  safety_length: int, slides: list[tuple[int, int]], overshoot_stops: bool,
-                 past_home: str | None = None, hold: int = 1, squares: tuple = (), pawns: int = 12):
+                 past_home: str | None = None, hold: int = 1, squares: tuple = (), pawns: int = 12,
+                 home_hold: int | None = None):
         self.colours = tuple(colours)
         self.C = C = len(colours)
         self.side = side_length
@@ -72,8 +73,9 @@ class Layout:
                 swept = tuple((c * side_length + k) % T for k in range(frm + 1, to + 1))
                 slide_at[triangle] = SlideInfo(c, triangle, swept[-1], swept)
         self.slide_at = tuple(slide_at)
-        tables = square_tables(self, hold, squares, pawns)
+        tables = square_tables(self, hold, squares, pawns, home_hold)
         self.hold, self.share, self.capture, self.stacked = tables.hold, tables.share, tables.capture, tables.stacked
+        self.counted = tables.counted
         self.named, self.names_at = tables.named, tables.names_at
         self.square_symbols, self.square_labels = tables.symbols, tables.labels
         # forward(n)[c][sq] / backward(n)[c][sq]: destination after n steps, or -1. Tables

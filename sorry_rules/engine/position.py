@@ -6,8 +6,9 @@ of the pawn on it (`occ[sq]`, -1 when empty). On a board whose squares hold one 
 (`layout.stacked` false: Sorry!), squares below `X` are exclusive; squares from `X` on (Home,
 Start) hold any number of pawns and always read -1 in `occ`, so a landing reads one list
 entry whatever the square. On a board where squares may hold several pawns
-(`engine.squares`), `cnt[sq]` counts the pawns on every square below X and `occ[sq]` is the
-lowest colour among them (-1: empty); `pawns_on(sq)` lists them by colour. `marks` are the
+(`engine.squares`), `cnt[sq]` counts the pawns on every square below `layout.counted` (X, or
+the Homes too where a Home holds fewer pawns than its colour has) and `occ[sq]` is the lowest
+colour among them (-1: empty); `pawns_on(sq)` lists them by colour. `marks` are the
 marks on its pawns (`State.marks`), with `still` and `guard` the (colour, square) of pawns
 that may not move and may not be moved (`engine.marks.shields`).
 
@@ -46,10 +47,11 @@ class Position:
         occ = [-1] * layout.size
         self.cnt = None
         if getattr(layout, "stacked", False):
-            cnt = self.cnt = [0] * X
+            counted = layout.counted
+            cnt = self.cnt = [0] * counted
             for c in range(len(placement) - 1, -1, -1):  # the lowest colour last: it is the one `occ` shows
                 for sq in placement[c]:
-                    if sq < X:
+                    if sq < counted:
                         cnt[sq] += 1
                         occ[sq] = c
         else:
@@ -109,6 +111,7 @@ class Position:
             if to < X:
                 occ[to] = c
             return
+        X = len(cnt)  # the counted squares
         if frm < X:
             cnt[frm] -= 1
             if not cnt[frm]:
@@ -122,7 +125,7 @@ class Position:
 
     def pawns_on(self, sq: int) -> list:
         """[(colour, pawns), ...] on square `sq`, by colour (on any board)."""
-        if sq < self.X and self.occ[sq] < 0:
+        if self.occ[sq] < 0 and (sq < self.X or self.cnt is not None and sq < len(self.cnt)):
             return []
         return [(c, n) for c, squares in enumerate(self.pos) if (n := squares.count(sq))]
 
@@ -201,7 +204,7 @@ def placement_weights(layout, pawns: int) -> tuple:
     for sq in range(layout.X):
         offsets.append(at)
         at += 1 if hold is None else max(1, min(hold[sq], pawns).bit_length())
-    field = at + 2 * width
+    field = at + 2 * width  # Home's counter is wide enough for every pawn, whatever a Home holds
     weights = []
     for c in range(layout.C):
         row = [0] * layout.size

@@ -120,7 +120,7 @@ class Obstacles:
         (None: it can)."""
         layout, m, occ = self.layout, self.m, self.board.occ
         if getattr(m, "stacked", False):
-            found = self.arrival(c, frm, to, step) if to < layout.X else None
+            found = self.arrival(c, frm, to, step) if to < layout.counted else None
             if found is not None:
                 return found
         elif to < layout.X:

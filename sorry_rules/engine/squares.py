@@ -9,15 +9,18 @@ may stand there together (`share`) and how many pawns they hold (`hold`). The co
 and the front ends read.
 
 Contract (`square_tables(layout, hold, names)`):
-- `hold[sq]`: pawns square sq holds, all colours together (Home and Start: every pawn);
+- `hold[sq]`: pawns square sq holds, all colours together (Start: every pawn; Home: every pawn
+  of its colour, or `home_hold`);
 - `share[sq]`: pawns of several colours may stand on sq together;
 - `capture[sq]`: None (a landing there bumps as `rules.bump` says) or the frozenset of step
   kinds (`engine.events.STEP_KINDS`) that may bump there (empty: none);
 - `named[name]`: ((square, owner colour), ...) of every square of that name, in square order;
   the built-in names `start_exit` and `safety_entry` are always there;
 - `names_at[sq]`: the declared names of square sq (track squares only; () for the others);
-- `stacked`: whether any square may hold two pawns (else every table is the Sorry! board's and
-  the engine plays as it always has: one pawn a square).
+- `counted`: the squares below it are counted one by one by the position (`Position.cnt`): X,
+  or X + C when a Home holds fewer pawns than its colour has (Homes are squares X .. X+C-1);
+- `stacked`: whether any square may hold two pawns or a Home is counted (else every table is
+  the Sorry! board's and the engine plays as it always has: one pawn a square).
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ class SquareName(NamedTuple):
 
 
 class SquareTables(NamedTuple):
+    counted: int
     hold: tuple
     share: tuple
     capture: tuple
@@ -50,12 +54,13 @@ class SquareTables(NamedTuple):
     labels: dict            # name -> words
 
 
-def square_tables(layout, hold: int, names: tuple = (), pawns: int = 12) -> SquareTables:
+def square_tables(layout, hold: int, names: tuple = (), pawns: int = 12, home_hold: int | None = None) -> SquareTables:
     """The per-square tables of `layout` (module contract); `pawns` per colour bound what a
     square can ever hold."""
     size, T, X, C, S = layout.size, layout.T, layout.X, layout.C, layout.side
     every = pawns * C
-    holds = [min(hold, every)] * X + [every] * (size - X)
+    homes = pawns if home_hold is None else min(home_hold, pawns)
+    holds = [min(hold, every)] * X + [homes] * C + [every] * (size - X - C)
     share = [False] * size
     capture: list = [None] * size
     named = {"start_exit": tuple((sq, c) for c, sq in enumerate(layout.start_exit)),
@@ -78,5 +83,7 @@ def square_tables(layout, hold: int, names: tuple = (), pawns: int = 12) -> Squa
         named[entry.name] = tuple(sorted(squares))
         symbols[entry.name] = entry.symbol
         labels[entry.name] = entry.label or entry.name.replace("_", " ")
-    stacked = any(h > 1 for h in holds[:X]) or any(share)
-    return SquareTables(tuple(holds), tuple(share), tuple(capture), named, tuple(names_at), stacked, symbols, labels)
+    counted = X + C if homes < pawns else X
+    stacked = any(h > 1 for h in holds[:X]) or any(share) or counted > X
+    return SquareTables(counted, tuple(holds), tuple(share), tuple(capture), named, tuple(names_at), stacked, symbols,
+                        labels)

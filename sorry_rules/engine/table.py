@@ -46,6 +46,16 @@ from sorry_rules.engine.turnpolicy import ACTION, REDRAW, action_choices, policy
 
 
 
+class NoDiscards(list):
+    """The discards of a dice game: a throw goes back to the dice, so nothing is kept."""
+
+    def append(self, card) -> None:
+        pass
+
+    def extend(self, cards) -> None:
+        pass
+
+
 def _option(card, events, flags, kind, cards=(), label="") -> Option:
     return new_option(Option, (card, events, flags, kind, 0, cards, label))
 
@@ -73,7 +83,7 @@ class Table:
         self.card = state.card
         self.hands = None if state.hands is None else [list(hand) for hand in state.hands]
         self.pile = list(state.pile)
-        self.discard = list(state.discard)
+        self.discard = list(state.discard) if game.dice is None else NoDiscards()
         self.rng = state.rng
         self.winner = state.winner
         self.over = state.winner is not None  # the game has ended (`winner` set)
@@ -126,8 +136,13 @@ class Table:
 
     def take(self):
         """The top card of the pile (its last element), reshuffling the discards into a new
-        pile when it is empty (R34, A16, S8); None when both are empty."""
+        pile when it is empty (R34, A16, S8); None when both are empty. With dice (no pile): a
+        throw, drawn from the bag of their outcomes with replacement (`engine.dice`)."""
         if not self.pile:
+            bag = self.game.deck if self.game.dice is not None else None
+            if bag is not None:
+                self.rng, i = _rng.below(self.rng, len(bag))
+                return bag[i]
             if not self.discard:
                 return None
             self.rng, pile = _rng.shuffled(self.rng, self.discard)

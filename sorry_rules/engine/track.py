@@ -50,6 +50,7 @@ class Track:
                                     for o in range(C)) for c in range(C))
         # squares that hold several pawns (engine.squares): counted landings, groups that block
         self.stacked = layout.stacked
+        self.counted = layout.counted  # squares below it are counted (`engine.squares`)
         self.capture_all = getattr(rules, "capture", "lone") == "all"
         #: group_land[c][o]: pawns of colour o together on a square that colour c may not land on (0: no limit)
         self.group_land = tuple(tuple(geometry.group_landing(relation[c][o], o) for o in range(C)) for c in range(C))
@@ -141,7 +142,7 @@ class Track:
         changed."""
         events = [(step, c, frm, to)]
         if self.stacked:
-            if to < self.X and not self.arrive(pos, c, frm, to, step, events):
+            if to < self.counted and not self.arrive(pos, c, frm, to, step, events):
                 return None
         else:
             o = -1 if to == frm else pos.occ[to]
@@ -156,7 +157,7 @@ class Track:
         return events
 
     def arrive(self, pos, c: int, frm: int, to: int, step: str, events: list) -> bool:
-        """Whether colour c's pawn moving `frm` -> `to` (a square below X, kind `step`) may end
+        """Whether colour c's pawn moving `frm` -> `to` (a counted square, kind `step`) may end
         there, on a board whose squares hold several pawns; appends the bumps of the pawns it
         captures to `events`. In order: a group of one colour that colour c may not land on
         (a blockade, `geometry.blockers` with `group`) stops it; a pawn of another colour is

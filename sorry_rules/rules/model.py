@@ -81,6 +81,9 @@ class Board(Strict):
                                "last (with 0, straight from the safety entry).")
     slides: list[Slide] = Field(default_factory=list, max_length=MAX_SIDE, description="Slides, repeated on every side.")
     hold: int = Field(default=1, ge=1, le=MAX_HOLD, description=HOLD_DOC)
+    home_hold: int | None = Field(default=None, ge=1, le=MAX_PAWNS, description=(
+        "How many pawns a Home holds (left out: every pawn of its colour); with fewer, Home is one more square a pawn "
+        "may only end on while it has room, like the last space of a finish line."))
     squares: dict[Annotated[str, Field(pattern=r"^[a-z_][a-z0-9_]*$", max_length=40)], NamedSquare] = Field(
         default_factory=dict, max_length=20, description=(
         "Named squares (`star`, `safe`, any word) with what they change, repeated on every side; read by pawn "

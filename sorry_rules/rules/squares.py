@@ -19,9 +19,9 @@ from sorry_rules.rules.strict import Strict
 
 #: the step kinds of `engine.events` a `capture:` list may name
 STEP_WORDS = Literal["enter", "forward", "backward", "split", "sorry", "move"]
-HOLD_DOC = ("How many pawns one track or safety square may hold, all colours together (Home and Start hold any "
-            "number); with more than 1, own pawns may share a square (R16 is lifted) and `squares:` may let colours "
-            "share one.")
+HOLD_DOC = ("How many pawns one track or safety square may hold, all colours together (Start holds any number, "
+            "Home as `home_hold` says); with more than 1, own pawns may share a square (R16 is lifted) and `squares:` "
+            "may let colours share one.")
 
 
 class NamedSquare(Strict):
