@@ -166,7 +166,8 @@ def test_a_single_load_problem_has_one_prefix(tmp_path):
 @pytest.mark.parametrize("args, words", [
     (["--variant", "standart", "--auto", "--seed", "1"],
      "error: no variant 'standart': not a file, and not a bundled name; did you mean 'standard'? "
-     "(bundled variants: partnership, points, sequence, six-colours, standard, three-colours; see `sorry-play variants`)\n"),
+     "(bundled variants: ludo, parcheesi, partnership, points, sequence, six-colours, standard, three-colours, trouble; "
+     "see `sorry-play variants`)\n"),
     (["--rule", "house/must-bmp", "--auto", "--seed", "1"], "did you mean 'house/must-bump'?"),
     (["explain", "--variant", "partnrship"], "did you mean 'partnership'"),
     (["validate", "standart"],

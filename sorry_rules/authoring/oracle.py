@@ -4,7 +4,9 @@ Contract: `moves_report(game, position)` returns plain JSON-ready data:
   {"variant", "turn", "card" | "hand", "moves": [{"text", "result", ...}], "forfeit", "draw_again"}
 `result` is the whole placement after the move (bumps and slides applied); with dice the
 report also gives the faces of the `"throw"` (its `"card"` is the throw's name, "3+5"). A forfeit is
-`"moves": []` with `"forfeit": true`; a legal pass carries `"pass": true`; in hand play each
+`"moves": []` with `"forfeit": true` (where `after:` consequences follow forfeits, each way the
+forfeit can go is listed as a move with `"forfeit": true`, its consequences and counters with
+it); a legal pass carries `"pass": true`; in hand play each
 move names its `"card"`, and a stuck hand's moves are `"discard"` choices (placement
 unchanged). In team play `"turn"` is the player; its moves may move the partners' pawns.
 A move that ends the game carries `"wins": true` and, when the variant scores,
@@ -49,12 +51,15 @@ def moves_report(game, position) -> dict:
         if move.kind == "forfeit":
             forfeit = True
             draw_again = move.draw_again
-            continue
+            if not move.events and not getattr(game, "after_forfeit", ()):
+                continue  # listed only where consequences follow a forfeit (after: forfeits: true)
         entry: dict = {"text": describe_move(game, move), "result": placement_names(game, move.placement, seats)}
         if (position.hand is not None or position.drawn) and move.kind not in ("discard", "redraw"):
             entry["card"] = game.card_names[move.card]
         if move.kind == "pass":
             entry["pass"] = True
+        if move.kind == "forfeit":  # a forfeit that consequences follow (after: forfeits: true)
+            entry["forfeit"] = True
         if move.kind in ("discard", "redraw"):
             entry["discard"] = game.card_names[move.card]
         if policy:

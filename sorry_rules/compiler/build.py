@@ -82,13 +82,15 @@ class Context:
         self.mechanics = Track(self.layout, relation, self.rules, control_of, geometry, mark_kinds(v),
                                placement_weights(self.layout, v.pawns))
         counters = getattr(v, "counters", {})
+        throws = engine_dice(v).throws if uses_dice(v) else ()
         self.programs = ProgramCompiler(self.mechanics, self.team_of, v.pawns, tuple(counters),
-                                        tuple(getattr(c, "start", 0) for c in counters.values()), tuple(marks))
+                                        tuple(getattr(c, "start", 0) for c in counters.values()), tuple(marks), throws)
 
 
 def dsl_texts(v) -> list[tuple[tuple, str, str]]:
     """Every DSL text of a variant as (path, text, kind); kind is "effect", "bool" or "int",
-    or "move_bool"/"move_int" for texts that judge a move (`compiler.vocab`)."""
+    "move_bool"/"move_int" for texts that judge a move, or "following" for an effect played
+    right after a move (`compiler.vocab`: `after: then:`)."""
     texts = [(("cards", name), text, "effect") for name, text in v.cards.items()]
     texts.append((("win",), v.win, "bool"))
     for key, component in v.scoring.items():
@@ -104,10 +106,10 @@ def compile_text(programs: ProgramCompiler, out: ProblemCollector, path: tuple, 
     (the problem is added to `out`, located at the offending character)."""
     ast = None
     try:
-        ast = dsl.parse_effect(text) if kind == "effect" else dsl.parse_expr(text)
+        ast = dsl.parse_effect(text) if kind in ("effect", "following") else dsl.parse_expr(text)
         programs.check_cost(ast)
-        if kind == "effect":
-            return ast, programs.effect(ast)
+        if kind in ("effect", "following"):
+            return ast, programs.effect(ast, following=kind == "following")
         if kind.startswith("move_"):
             return ast, programs.expression(ast, bool if kind == "move_bool" else int, variables=move_variables())
         return ast, programs.expression(ast, bool if kind == "bool" else int)

@@ -20,7 +20,7 @@ from sorry_rules.engine.dice import outcomes, spend
 
 
 def uses_dice(v) -> bool:
-    return getattr(v.turn, "source", "draw") == "dice"
+    return getattr(getattr(v, "turn", None), "source", "draw") == "dice"
 
 
 def engine_dice(v):

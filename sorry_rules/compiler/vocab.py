@@ -20,7 +20,7 @@ from __future__ import annotations
 from sorry_rules import dsl
 from sorry_rules.base.errors import ProblemCollector
 from sorry_rules.base.suggest import did_you_mean
-from sorry_rules.compiler.vocabulary import COUNTS, FACTS, GROUPS, LITERALS, MOVE
+from sorry_rules.compiler.vocabulary import COUNTS, FACTS, GROUPS, LITERALS, MOVE, THROW_FACTS
 from sorry_rules.engine.facts import READS
 from sorry_rules.engine.moverules import Consequence, MoveFilter
 from sorry_rules.engine.placement import PlacementView
@@ -28,7 +28,7 @@ from sorry_rules.engine.placement import PlacementView
 #: `rules.must_bump: true` is this filter (H17), written before the file's own `filters:`.
 MUST_BUMP = "bumps(opponents) > 0"
 MUST_BUMP_LABEL = "rules.must_bump: a move that bumps an opponent is required"
-RESERVED = COUNTS + FACTS + GROUPS + LITERALS + ("sum", "max", "min", "count", "can")
+RESERVED = COUNTS + FACTS + THROW_FACTS + GROUPS + LITERALS + ("sum", "max", "min", "count", "can")
 
 
 def check_vocab(v, out: ProblemCollector) -> None:
@@ -73,6 +73,8 @@ def vocab_texts(v) -> list[tuple[tuple, str, str]]:
     for i, c in v.after.items():
         texts.append((("after", i, "when"), c.when, "move_bool"))
         texts.extend((("after", i, "add", name), str(amount), "move_int") for name, amount in c.add.items())
+        if getattr(c, "then", None) is not None:
+            texts.append((("after", i, "then"), c.then, "following"))
     return texts
 
 
@@ -85,7 +87,7 @@ def _on_move(expression):
     """(p, move, counters) -> value, from an expression closure (p, board, env)."""
     def judge(p, move, counters):
         return expression(p, PlacementView(move.placement), {"@events": move.events, "@counters": counters,
-                                                             "@marks": move.marks})
+                                                             "@marks": move.marks, "@card": move.card})
     return judge
 
 
@@ -101,16 +103,17 @@ def events_only(ast, counters) -> frozenset | None:
     for node in dsl.walk(ast):
         if isinstance(node, dsl.Call) and node.function in READS:
             kinds |= READS[node.function]
-        elif not (isinstance(node, dsl.Call) and node.function in counters) and not isinstance(node, _ON_EVENTS):
+        elif not (isinstance(node, dsl.Call) and (node.function in counters or node.function in THROW_FACTS)) \
+                and not isinstance(node, _ON_EVENTS):
             return None
     return frozenset(kinds)
 
 
 def _on_events(expression):
-    """(p, events, counters) -> value, from an expression closure that reads no board and no
-    marks (`events_only`): `_on_move`'s judgement from the move's events."""
-    def judge(p, events, counters):
-        return expression(p, None, {"@events": events, "@counters": counters})
+    """(p, events, counters, card) -> value, from an expression closure that reads no board and
+    no marks (`events_only`): `_on_move`'s judgement from the move's events and card."""
+    def judge(p, events, counters, card):
+        return expression(p, None, {"@events": events, "@counters": counters, "@card": card})
     return judge
 
 
@@ -168,6 +171,7 @@ def compile_vocab(v, compiled: dict, card_index: dict, programs, asts: dict | No
         label = c.label or f"after.{i}: when {c.when}"
         marks = tuple((list(v.marks).index(name), which) for name, which in c.mark.items())
         after.append(Consequence(_scope(c.cards, card_index), _on_move(compiled[("after", i, "when")]), adds,
-                                 c.draw_again, label, marks, _consequence_on_events(i, c, compiled, asts or {}, names)))
+                                 c.draw_again, label, marks, _consequence_on_events(i, c, compiled, asts or {}, names),
+                                 compiled.get(("after", i, "then")), getattr(c, "forfeits", False)))
     counters = tuple((name, counter.start, counter.label or name.replace("_", " ")) for name, counter in v.counters.items())
     return tuple(filters), tuple(after), counters

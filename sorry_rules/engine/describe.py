@@ -76,6 +76,8 @@ def describe_move(game, move) -> str:
             text = "no legal move: the throw is lost"
         else:
             text = "no legal move: the cards drawn are discarded" if game.take > 1 else "no legal move: the card is forfeited"
+        if move.events:  # what the consequences of a forfeit do (after: then:)
+            text += "; then " + describe_events(game, move.events)
     elif move.kind == "pass":
         text = "pass (play nothing)"
     elif move.kind == "discard":

@@ -42,3 +42,25 @@ def moved_pawns(events) -> set:
     return {(e[1], e[2]) for e in events if e[0] in STEP_KINDS or e[0] == SWITCH}
 
 
+
+
+def moved_to(start: tuple, events) -> frozenset:
+    """(colour, square after the move) of every pawn moved by its own step, slide or a switch
+    it made, where the move left it (followed through later steps, slides and bumps: a pawn a
+    later event sent back is in its Start, `start[colour]`). What the selector item `moved`
+    chooses (`engine.pawns`)."""
+    where: dict = {}  # (colour, square now) -> pawns of the move there
+    for e in events:
+        kind = e[0]
+        if kind in STEP_KINDS or (kind == SLIDE and where.get((e[1], e[2]))):
+            if kind == SLIDE or where.get((e[1], e[2])):
+                where[(e[1], e[2])] -= 1
+            where[(e[1], e[3])] = where.get((e[1], e[3]), 0) + 1
+        elif kind == SWITCH:
+            if where.get((e[1], e[2])):
+                where[(e[1], e[2])] -= 1
+            where[(e[1], e[4])] = where.get((e[1], e[4]), 0) + 1
+        elif kind == BUMP and where.get((e[1], e[2])):
+            where[(e[1], e[2])] -= 1
+            where[(e[1], start[e[1]])] = where.get((e[1], start[e[1]]), 0) + 1
+    return frozenset(pawn for pawn, n in where.items() if n > 0)

@@ -136,6 +136,11 @@ class Game:
         self.filters = tuple(filters)       # engine.moverules.MoveFilter, rules.must_bump's first
         self.after = tuple(after)           # engine.moverules.Consequence
         self.after_on_events = bool(self.after) and all(c.on_events is not None for c in self.after)
+        self.after_then = tuple(c for c in self.after if c.then is not None)     # consequences that move pawns
+        self.after_forfeit = tuple(c for c in self.after if c.forfeits)          # consequences of a forfeit
+        self.forfeit_on_events = all(c.on_events is not None for c in self.after_forfeit)
+        #: followers[(i, p)]: the generator of the i-th `then:` effect (after_then) for player colour p, made on first use
+        self.followers: dict = {}
         self.counters = tuple(counters)     # (name, start value, label) per declared counter
         self.marks = tuple(marks)           # engine.marks.MarkKind per declared mark kind
         #: whether a card's one option is judged beyond listing it (filters; marks tell results apart)
@@ -343,6 +348,8 @@ class Game:
     def consequences(self, state: State, move: Move) -> tuple:
         """The consequences (`after:`, `engine.moverules.Consequence`s: `label`, `draw_again`,
         ...) that playing `move` in `state` triggers, in order."""
+        if move.kind == "forfeit" and self.after_forfeit:
+            return run_consequences(self.after_forfeit, state.seats[state.turn], move, state.counters)[2]
         if not self.after or move.kind not in ("move", "pass"):
             return ()
         return run_consequences(self.after, state.seats[state.turn], move, state.counters)[2]
