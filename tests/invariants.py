@@ -152,6 +152,8 @@ def check_step(game, before, move, after) -> None:
     assert after.placement == move.placement, "the new placement is the move's placement"
     if move.kind == "move":
         assert move.events, "a move that moves has events"
+    elif move.kind == "forfeit" and move.events:  # the effect of a consequence that follows forfeits (after: then:)
+        assert any(c.forfeits and c.then is not None for c in game.after), "a forfeit moves pawns only by after: then:"
     else:
         assert not move.events and move.placement == before.placement, f"a {move.kind} changes nothing on the board"
     assert placement_after_events(game, before.placement, move.events) == move.placement, \
@@ -204,7 +206,8 @@ def check_moves(game, state, moves) -> None:
     kinds = {m.kind for m in moves}
     assert kinds <= {"move", "pass", "forfeit", "discard", "redraw", "action"}, f"unknown move kinds {kinds}"
     if "forfeit" in kinds:
-        assert len(moves) == 1, "a forfeit is the only move when it is offered"
+        assert kinds == {"forfeit"}, "a forfeit is offered only when nothing else is"
+        assert len(moves) == 1 or all(m.events for m in moves), "a forfeit is one move (its after: then: ways aside)"
     if "discard" in kinds:
         assert kinds == {"discard"}, "discards only when no card can move (P5)"
     if "redraw" in kinds:

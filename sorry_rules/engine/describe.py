@@ -102,6 +102,8 @@ def again_words(game) -> str:
 def describe_redraw(game, move) -> str:
     """A `redraw` move (turn.redraw): the stuck card discarded, another card taken."""
     what = game.card_names[move.card]
+    if getattr(game, "dice", None) is not None:
+        return f"throw {what} moves no pawn: throw again ({move.label})"
     if game.hand_play:
         return f"discard {what} (no card in the hand can move) and play again from the refilled hand ({move.label})"
     cards = "the cards drawn" if game.take > 1 else what

@@ -45,22 +45,18 @@ def moved_pawns(events) -> set:
 
 
 def moved_to(start: tuple, events) -> frozenset:
-    """(colour, square after the move) of every pawn moved by its own step, slide or a switch
-    it made, where the move left it (followed through later steps, slides and bumps: a pawn a
-    later event sent back is in its Start, `start[colour]`). What the selector item `moved`
-    chooses (`engine.pawns`)."""
-    where: dict = {}  # (colour, square now) -> pawns of the move there
+    """(colour, square) of every pawn the move moved by its own step (or a switch it made)
+    that stands where its count ended (R16: a move ends on the square its count reaches,
+    before any slide): a pawn that then slid, or that a later event sent back, is not there
+    any more and is left out. What the selector item `moved` chooses (`engine.pawns`)."""
+    where: dict = {}  # (colour, square) -> pawns of the move whose count ended there and that are still there
     for e in events:
         kind = e[0]
-        if kind in STEP_KINDS or (kind == SLIDE and where.get((e[1], e[2]))):
-            if kind == SLIDE or where.get((e[1], e[2])):
-                where[(e[1], e[2])] -= 1
-            where[(e[1], e[3])] = where.get((e[1], e[3]), 0) + 1
-        elif kind == SWITCH:
-            if where.get((e[1], e[2])):
-                where[(e[1], e[2])] -= 1
-            where[(e[1], e[4])] = where.get((e[1], e[4]), 0) + 1
-        elif kind == BUMP and where.get((e[1], e[2])):
+        if kind in STEP_KINDS or kind == SWITCH:
+            c, frm, to = (e[1], e[2], e[3]) if kind != SWITCH else (e[1], e[2], e[4])
+            if where.get((c, frm)):
+                where[(c, frm)] -= 1
+            where[(c, to)] = where.get((c, to), 0) + 1
+        elif (kind == SLIDE or kind == BUMP) and where.get((e[1], e[2])):
             where[(e[1], e[2])] -= 1
-            where[(e[1], start[e[1]])] = where.get((e[1], start[e[1]]), 0) + 1
     return frozenset(pawn for pawn, n in where.items() if n > 0)

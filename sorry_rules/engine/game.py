@@ -312,16 +312,21 @@ class Game:
                 traced.append(TracedMove(move, ()))
                 continue
             if move.card not in by_card:
-                by_card[move.card] = [(origin, self._option_keys(maker, p, pos, state.placement))
+                table = self.table(state) if self.after_then else None
+                by_card[move.card] = [(origin, self._option_keys(maker, p, pos, state.placement, move.card, table))
                                       for origin, maker in self.card_options[move.card]]
             key = (move.placement, move.kind, move.draw_again) + ((move.marks,) if self.marks else ())
             traced.append(TracedMove(move, tuple(origin for origin, keys in by_card[move.card] if key in keys)))
         return traced
 
-    def _option_keys(self, maker, p: int, pos: Position, placement) -> set:
+    def _option_keys(self, maker, p: int, pos: Position, placement, card=None, table=None) -> set:
+        """The results of the options `maker` gives player colour p on `pos` (with `table`:
+        followed by the effects of the consequences with `then:`, as the table lists them)."""
         keys = set()
         options: list = []
-        maker(p, 0, None)(pos, options)
+        maker(p, 0, card)(pos, options)
+        if table is not None:
+            options = table.followed(p, options)
         for option in options:
             events, flags = option.events, option.flags
             if events:
@@ -349,10 +354,16 @@ class Game:
         """The consequences (`after:`, `engine.moverules.Consequence`s: `label`, `draw_again`,
         ...) that playing `move` in `state` triggers, in order."""
         if move.kind == "forfeit" and self.after_forfeit:
-            return run_consequences(self.after_forfeit, state.seats[state.turn], move, state.counters)[2]
-        if not self.after or move.kind not in ("move", "pass"):
+            fired = run_consequences(self.after_forfeit, state.seats[state.turn], move, state.counters)[2]
+        elif not self.after or move.kind not in ("move", "pass"):
             return ()
-        return run_consequences(self.after, state.seats[state.turn], move, state.counters)[2]
+        else:
+            fired = run_consequences(self.after, state.seats[state.turn], move, state.counters)[2]
+        if not self.after_then:
+            return fired
+        # a consequence with `then:` is judged on the move as listed, before its follow-ups: the move's label names those played
+        followed = set(move.label.split("; ")) if move.label else set()
+        return tuple(c for c in self.after if (c.then is None and c in fired) or (c.then is not None and c.label in followed))
 
     def marks_after(self, state: State, move: Move) -> tuple:
         """The marks once `move` is applied in `state` (its consequences and the next

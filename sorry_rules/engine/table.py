@@ -325,7 +325,8 @@ class Table:
         right after it, as part of it (`engine.moverules`): every way of playing a fired
         effect is one option (none: the option alone), the consequences in file order, each
         judged on the option as listed (a forfeit only by those that follow forfeits); the
-        effects' own moves fire no further `then:`. Options of one result are given once."""
+        effects' own moves fire no further `then:`. A followed option's `label` names the
+        consequences it followed ("; " between them). Options of one result are given once."""
         out, seen = [], set()
         for option in options:
             kind = option[3]
@@ -371,8 +372,9 @@ class Table:
         if not more:
             return [base]
         kind = FORFEIT if base[3] is FORFEIT else MOVE
-        return [base._replace(events=base[1] + m[1], flags=(base[2] | m[2]) & ~PASS, key=base[4] + m[4], kind=kind)
-                for m in more]
+        label = f"{base[6]}; {c.label}" if base[6] else c.label  # the follow-ups a move has, in words
+        return [base._replace(events=base[1] + m[1], flags=(base[2] | m[2]) & ~PASS, key=base[4] + m[4], kind=kind,
+                              label=label) for m in more]
 
     # ---- playing -----------------------------------------------------------------------------
     def play(self, option: Option) -> None:
