@@ -211,10 +211,43 @@ class PlayBuilder(dsl.Visitor):
 
     # ---- combinators ---------------------------------------------------------------------
     def visit_Choice(self, node):
-        makers = tuple(self.visit(o) for o in node.options)
+        """`A | B | ...`: each alternative's options in turn. A `can(X)` in a later
+        alternative's guard, X an earlier alternative, reads whether X listed an option on
+        this position (the same answer as running X again: flags and card change no outcome)."""
+        compiler, outer = self.compiler, self.compiler.known_outcomes
+        listed = [False] * len(node.options)  # per alternative: it listed an option in the call being run
+        read: set = set()                     # the alternatives whose `listed` a `can` reads
+
+        def reader(index):
+            def known():
+                read.add(index)
+                return lambda p, pos: listed[index]
+            return known
+
+        known, makers = dict(outer), []
+        compiler.known_outcomes = known
+        try:
+            for index, option in enumerate(node.options):
+                makers.append(self.visit(option))
+                known.setdefault(dsl.shape(option), reader(index))
+        finally:
+            compiler.known_outcomes = outer
+        makers = tuple(makers)
 
         def choice_maker(p, flags, card):
             gens = tuple(maker(p, flags, card) for maker in makers)
+            if read:
+                noted = tuple((index in read, gen) for index, gen in enumerate(gens))
+
+                def choice_noted(pos, out):
+                    for index, (note, gen) in enumerate(noted):
+                        if note:
+                            n = len(out)
+                            gen(pos, out)
+                            listed[index] = len(out) > n
+                        else:
+                            gen(pos, out)
+                return choice_noted
             if len(gens) == 2:
                 first, second = gens
 
@@ -230,7 +263,12 @@ class PlayBuilder(dsl.Visitor):
         return choice_maker
 
     def visit_Then(self, node):
-        first_maker, second_maker = self.visit(node.first), self.visit(node.second)
+        first_maker = self.visit(node.first)
+        outer, self.compiler.known_outcomes = self.compiler.known_outcomes, {}  # B runs on the position A left
+        try:
+            second_maker = self.visit(node.second)
+        finally:
+            self.compiler.known_outcomes = outer
         if isinstance(node.second, (dsl.DrawAgain, dsl.Pass)):
             flag = DRAW_AGAIN if isinstance(node.second, dsl.DrawAgain) else PASS
 
