@@ -198,7 +198,7 @@ class Table:
         marked = self.game.marks
         if not marked and len({option[4] for option in options if option[3] is MOVE}) == len(options):
             return options, 0  # moves only, each with a result of its own
-        out, spare, seen = [], 0, set()
+        out, spare, seen = [], 0, {}  # seen: result without marks -> [[option kept, its marks or None], ...]
         for option in options:
             kind, flags = option[3], option[2]
             if kind is MOVE:
@@ -208,12 +208,24 @@ class Table:
             else:
                 spare |= flags
                 continue
-            if marked:
-                known = (known, self.pos.marks_after(option[1]) if option[1] else self.pos.marks)
-            if known not in seen:
-                seen.add(known)
+            kept = seen.get(known)
+            if kept is None:
+                seen[known] = [[option, None]]
                 out.append(option)
+            elif marked:  # the same placement: distinct when the marks after differ (worked out only now)
+                mine = self._marks_after(option)
+                for pair in kept:
+                    if pair[1] is None:
+                        pair[1] = self._marks_after(pair[0])
+                    if pair[1] == mine:
+                        break
+                else:
+                    kept.append([option, mine])
+                    out.append(option)
         return out, spare
+
+    def _marks_after(self, option: Option) -> tuple:
+        return self.pos.marks_after(option[1]) if option[1] else self.pos.marks
 
     def cards_options(self, p: int, cards) -> list:
         """The options of a choice of cards (a hand, or the cards drawn together): a card that
