@@ -48,3 +48,35 @@ def test_a_guard_reading_a_sibling_gives_the_moves_of_running_it(known, run):
             checked += 1
             state = ran.apply(state, moves[random.below(len(moves))])
     assert checked > 500
+
+
+def test_games_played_at_once_on_one_compiled_game_play_as_alone():
+    """What a choice notes lives on the position being listed, so games played in threads
+    at once (simulate on a Dask worker's threads) play exactly as one by one."""
+    import sys
+    import threading
+
+    from sorry_rules.players.protocol import RandomPlayer
+    from sorry_rules.players.runner import play_game
+
+    game = load_game("standard")
+
+    def play(seed):
+        state = play_game(game, game.new_game(seed, players=4), [RandomPlayer(seed, s) for s in range(4)])
+        return state.plies, state.winner, state.placement
+
+    seeds = range(24)
+    alone = [play(seed) for seed in seeds]
+    together: dict = {}
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads as often as possible
+    try:
+        threads = [threading.Thread(target=lambda k=k: together.update({s: play(s) for s in seeds[k::3]}))
+                   for k in range(3)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert [together[s] for s in seeds] == alone

@@ -213,15 +213,15 @@ class PlayBuilder(dsl.Visitor):
     def visit_Choice(self, node):
         """`A | B | ...`: each alternative's options in turn. A `can(X)` in a later
         alternative's guard, X an earlier alternative, reads whether X listed an option on
-        this position (the same answer as running X again: flags and card change no outcome)."""
+        this position (the same answer as running X again: flags and card change no outcome),
+        noted on the position itself (`Position.listed`: games played at once never share it)."""
         compiler, outer = self.compiler, self.compiler.known_outcomes
-        listed = [False] * len(node.options)  # per alternative: it listed an option in the call being run
-        read: set = set()                     # the alternatives whose `listed` a `can` reads
+        read: dict = {}  # alternative index -> the key of its note on the position (`Position.listed`)
 
         def reader(index):
             def known():
-                read.add(index)
-                return lambda p, pos: listed[index]
+                key = read.setdefault(index, object())
+                return lambda p, pos: pos.listed[key]
             return known
 
         known, makers = dict(outer), []
@@ -237,14 +237,14 @@ class PlayBuilder(dsl.Visitor):
         def choice_maker(p, flags, card):
             gens = tuple(maker(p, flags, card) for maker in makers)
             if read:
-                noted = tuple((index in read, gen) for index, gen in enumerate(gens))
+                noted = tuple((read.get(index), gen) for index, gen in enumerate(gens))
 
                 def choice_noted(pos, out):
-                    for index, (note, gen) in enumerate(noted):
-                        if note:
+                    for key, gen in noted:
+                        if key is not None:
                             n = len(out)
                             gen(pos, out)
-                            listed[index] = len(out) > n
+                            pos.listed[key] = len(out) > n
                         else:
                             gen(pos, out)
                 return choice_noted

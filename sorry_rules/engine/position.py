@@ -31,7 +31,7 @@ class Position:
     """A mutable position (module contract). `layout` is the board kind's layout (`X`,
     `start`, `home`); `kinds` the game's mark kinds (() without marks)."""
 
-    __slots__ = ("pos", "occ", "marks", "marked", "still", "guard", "X", "start", "home", "kinds", "layout")
+    __slots__ = ("pos", "occ", "marks", "marked", "still", "guard", "X", "start", "home", "kinds", "layout", "listed")
 
     def __init__(self, layout, placement, kinds: tuple = (), marks: tuple = ()):
         self.layout = layout
@@ -47,6 +47,9 @@ class Position:
         self.occ = occ
         self.pos = [list(squares) for squares in placement]
         self.set_marks(marks if kinds else ())
+        #: scratch notes of the card effects being listed on this position (`compiler.plays`:
+        #: whether an alternative of a choice listed an option); never part of the position
+        self.listed: dict = {}
 
     def set_marks(self, marks: tuple) -> None:
         """Put `marks` (as `State.marks`) on the pawns and work out their shields."""
@@ -79,6 +82,7 @@ class Position:
         other.pos = [squares[:] for squares in self.pos]
         other.occ = self.occ[:]
         other.marks, other.marked, other.still, other.guard = self.marks, self.marked, self.still, self.guard
+        other.listed = {}
         return other
 
     def relocate(self, c: int, frm: int, to: int) -> None:
