@@ -42,6 +42,8 @@ CODES: dict[str, str] = {
     # Overlays
     "SR401": "extended rule file not found",
     "SR402": "extends cycle",
+    "SR403": "rule file outside the folders rule files are read from",
+    "SR404": "not a rule file",
     # Meaning (cross-field checks)
     "SR501": "unknown colour",
     "SR502": "unknown card",

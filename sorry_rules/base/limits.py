@@ -71,3 +71,11 @@ MAX_POSITION_BYTES = 1_000_000
 MAX_RECORD_BYTES = 16 * 1024 * 1024
 #: Choices (moves) in one game record; also the largest `--max-plies`.
 MAX_CHOICES = 1_000_000
+#: Nesting of JSON lists and objects in a position file, game record or results file.
+MAX_JSON_DEPTH = 64
+#: Digits of one number in a position file, game record or results file.
+MAX_JSON_DIGITS = 40
+#: Bytes of a results file of `simulate`/`compare` (`--from`, `--continue`).
+MAX_RESULTS_BYTES = 1 << 30
+#: Games per side of one `simulate`/`compare` run (`--games`) and of a results file.
+MAX_GAMES = 10_000_000

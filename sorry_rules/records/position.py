@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 from sorry_rules.base import limits
 from sorry_rules.base.errors import PositionError, ProblemCollector, RuleFileError, UsageError
+from sorry_rules.base.safeio import read_regular
 from sorry_rules.base.suggest import did_you_mean
 from sorry_rules.records.plainposition import plain_json, plain_position
 from sorry_rules.rules.loadcache import LazyOrigins
@@ -65,8 +66,7 @@ def read_position_file(path: str) -> PositionFile:
     """Read a JSON (or YAML) position file into plain data and its source map. A file not
     named *.yaml / *.yml must be JSON (its syntax errors say so). Raises PositionError."""
     try:
-        with open(path, "rb") as handle:
-            raw = handle.read(MAX_POSITION_BYTES + 1)
+        raw = read_regular(path, MAX_POSITION_BYTES)
     except OSError as error:
         raise _fail(path, "SR100", f"cannot read position file {path}: {error.strerror or error}") from None
     if len(raw) > MAX_POSITION_BYTES:

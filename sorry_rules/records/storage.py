@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
-from pathlib import Path
+
+from sorry_rules.base.safeio import replace_file
 
 
 def state_digest(state) -> str:
@@ -37,33 +36,6 @@ def game_over(state) -> bool:
 
 
 def write_atomically(path, text: str) -> None:
-    """Write `text` to `path` (its folder created if needed) so readers never see half a file."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    _fsync_dir(path.parent)
-
-
-def _fsync_dir(folder: Path) -> None:
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
+    """Write `text` to `path` (its folder created if needed) so readers never see half a file;
+    never through a link, into a FIFO, a device or over a folder (`base.safeio.replace_file`)."""
+    replace_file(path, text)

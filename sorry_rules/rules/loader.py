@@ -30,7 +30,9 @@ from sorry_rules.base import limits
 from sorry_rules.base.suggest import did_you_mean
 from sorry_rules.rules import loadcache
 from sorry_rules.rules.loaded import LoadedVariant  # noqa: F401 (defined there, light; used from here)
-from sorry_rules.rules.locate import bundled_names, close_bundled, display_name, not_found, resolve  # noqa: F401 (also used from here)
+from sorry_rules.rules.locate import (  # noqa: F401 (also used from here)
+    TOP_FIELDS, bundled_names, close_bundled, display_name, not_found, outside_roots, resolve, rule_roots,
+)
 from sorry_rules.rules.yamlsafe import Mark, SourceMap, load_yaml, read_yaml_bytes
 
 MAX_EXTENDS_DEPTH = limits.MAX_EXTENDS_DEPTH
@@ -80,18 +82,26 @@ class Origins:
 class _Reader:
     """Reads one file and its `extends:` chain, collecting problems."""
 
-    def __init__(self, problems: ProblemCollector, name_of=None):
+    def __init__(self, problems: ProblemCollector, name_of=None, roots: tuple = ()):
         self.problems = problems
         self.name_of = name_of or display_name
+        self.roots = roots
         self.files: list[str] = []
         self.included: set[Path] = set()  # every file merged so far, bases included
         self.inputs: list[tuple[str, str | None]] = []  # (file, SHA-256 of the bytes parsed, None: unreadable)
         self.lookups: list[tuple[str, str, str | None]] = []  # (an `extends:` name, the folder, the file it found)
 
-    def read(self, path: Path, stack: tuple[Path, ...]) -> tuple[dict | None, Origins]:
+    def read(self, path: Path, stack: tuple[Path, ...], at: Mark | None = None) -> tuple[dict | None, Origins]:
+        """The data of `path` with its bases merged under it; `at`: the `extends:` entry naming it."""
         name = self.name_of(path)
         origins = Origins(fallback=name)
         resolved = path.resolve()
+        if outside_roots(path, self.roots):
+            where = at or Mark(name, 1, 1)
+            self.problems.add(where.file, where.line, where.col, "SR403",
+                              f"{name} is not read: it lies outside the working directory's tree and the folders of "
+                              "the files named on the command line (widen them with --rules-root DIR)")
+            return None, origins
         try:
             raw = read_yaml_bytes(path, name)
         except RuleFileError as error:
@@ -111,6 +121,10 @@ class _Reader:
         if not isinstance(data, dict):
             mark = smap.locate(())
             self.problems.add(name, mark.line, mark.col, "SR203", "a rule file must be a mapping of fields")
+            return None, origins
+        if data and not TOP_FIELDS & set(data):
+            self.problems.add(name, 1, 1, "SR404", f"{name} is not a rule file (none of its {len(data)} keys is a field "
+                                                   "of a rule file)")
             return None, origins
         extends = data.get("extends")
         bases = [extends] if isinstance(extends, str) else extends if isinstance(extends, list) else []
@@ -137,7 +151,7 @@ class _Reader:
             if len(stack) >= MAX_EXTENDS_DEPTH:
                 self.problems.add(name, mark.line, mark.col, "SR402", f"extends chain deeper than {MAX_EXTENDS_DEPTH} files")
                 continue
-            base_data, base_origins = self.read(target, stack + (target.resolve(),))
+            base_data, base_origins = self.read(target, stack + (target.resolve(),), mark)
             if base_data is not None:
                 merged, origins = on_top(merged, origins, base_data, base_origins)
         own = {k: v for k, v in data.items() if k != "extends"}
@@ -224,9 +238,11 @@ def read_merged(spec: str | Path, rules: tuple[str | Path, ...] | list = (), lay
     """Read and merge variant `spec` (a path or bundled name), `rules` overlays on top, then
     in-memory `layers` ((data, SourceMap) pairs, used by tests). Never raises RuleFileError;
     raises UsageError when `spec` or an overlay names no file (`not_found`).
-    `name_of(path)` names files in problems (default `display_name`)."""
+    `name_of(path)` names files in problems (default `display_name`). Only files inside
+    `locate.rule_roots([spec, *rules])` are read (others: SR403), and a file that is not a
+    rule file is reported by name only (SR404), never its contents."""
     problems = ProblemCollector()
-    reader = _Reader(problems, name_of)
+    reader = _Reader(problems, name_of, rule_roots([spec, *rules]))
     merged: dict | None = None
     origins = Origins()
     paths = [resolve(str(item)) for item in [spec, *rules]]

@@ -27,6 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sorry_rules.base.errors import SorryRulesError
+from sorry_rules.base.limits import MAX_CHOICES, MAX_COLOURS, MAX_GAMES, MAX_RESULTS_BYTES
+from sorry_rules.base.safeio import loads_json, read_regular
 from sorry_rules.rules.loader import content_hash
 from sorry_rules.simulation.simulate import Setup, VariantSource, compiled, package_version, result_from_json
 
@@ -139,8 +141,8 @@ class ResultsFile:
 
 def _parse(line: bytes):
     try:
-        return json.loads(line)
-    except (ValueError, UnicodeDecodeError):
+        return loads_json(line)
+    except ValueError:  # bad JSON, not UTF-8, nested too deep, a number too large (JsonLimitError)
         return None
 
 
@@ -148,9 +150,11 @@ def read(path: str | Path) -> ResultsFile:
     """Read a results file (see the module contract). Raises ResultsFileError."""
     path = Path(path)
     try:
-        raw = path.read_bytes()
+        raw = read_regular(path, MAX_RESULTS_BYTES)
     except OSError as error:
         raise ResultsFileError(f"cannot read {path}: {error.strerror or error}") from None
+    if len(raw) > MAX_RESULTS_BYTES:
+        raise ResultsFileError(f"{path}: larger than {MAX_RESULTS_BYTES:,} bytes; not a results file of this program")
     lines = raw.split(b"\n")
     if lines and lines[-1] == b"":
         lines.pop()
@@ -199,7 +203,8 @@ def _check_types(path: Path, name: str, params) -> None:
     wrong = [key for key, kind in _TYPES.items() if type(params.get(key)) is not kind]
     if not wrong:
         players = params["players"]
-        if players < 1 or params["games"] < 1 or params["max_plies"] < 1 or len(params["bots"]) != players:
+        if not (1 <= players <= MAX_COLOURS and 1 <= params["games"] <= MAX_GAMES and 1 <= params["max_plies"] <= MAX_CHOICES
+                and len(params["bots"]) == players):
             wrong = ["players", "bots", "games", "max_plies"]
         elif not all(isinstance(x, str) for x in (*params["rules"], *params["bots"])):
             wrong = ["rules", "bots"]
