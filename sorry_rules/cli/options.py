@@ -74,7 +74,8 @@ def _seed_digits(ctx, param, value):
 
 def seed_option(default: int | None = None, help: str = SEED_HELP):
     """`--seed/-s S`: None (a random seed) unless a command fixes a default."""
-    return click.option("--seed", "-s", type=int, callback=_seed_digits, default=default, show_default=default is not None, help=help)
+    return click.option("--seed", "-s", type=int, callback=_seed_digits, default=default,
+                        show_default=default is not None, help=help)
 
 
 def max_plies_option(help: str = "Stop a game without a winner after this many moves (plies)."):

@@ -40,8 +40,8 @@ def _check_places(record: Record, source: str) -> None:
     for spec in (record.variant.spec, *record.variant.rules):
         path = resolve(str(spec))
         if path is not None and outside_roots(path, roots):
-            raise SaveFileError(f"{source}: the game's rule file {str(spec)!r} is not read: it lies outside the working directory's "
-                                "tree and the record's folder (widen them with --rules-root DIR)")
+            raise SaveFileError(f"{source}: the game's rule file {str(spec)!r} is not read: it lies outside the working "
+                                "directory's tree and the record's folder (widen them with --rules-root DIR)")
 
 
 def _check_rules(game, record: Record, source: str) -> None:

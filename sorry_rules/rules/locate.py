@@ -19,6 +19,7 @@ file, and is reported by name only).
 from __future__ import annotations
 
 import os
+from contextlib import contextmanager
 from pathlib import Path
 
 from sorry_rules.base.resources import variants_dir
@@ -42,6 +43,18 @@ def allow_root(folder) -> None:
     folder = Path(folder).resolve()
     if outside_roots(folder, (Path.cwd().resolve(), *extra_roots())):
         _ALLOWED.append(folder)
+
+
+@contextmanager
+def allowed(folders):
+    """`allow_root` for each of `folders` while the block runs (what `validate DIR` reads)."""
+    before = list(_ALLOWED)
+    try:
+        for folder in folders:
+            allow_root(folder)
+        yield
+    finally:
+        _ALLOWED[:] = before
 
 
 def extra_roots() -> tuple[Path, ...]:
