@@ -45,6 +45,10 @@ MAX_REDRAWS = 20
 #: Other cards a hand action plays with its card (`turn.actions.*.others.max`).
 MAX_ACTION_OTHERS = 4
 
+#: The largest value (and, negated, the lowest) a counter may hold; a counter's `min`/`max`
+#: (`counters:`) default to these and may only narrow them.
+MAX_COUNTER = 1_000_000
+
 # ---- the DSL (dsl.parser) and compiled programs (compiler.programs) --------------------------
 #: Characters of one DSL text.
 MAX_DSL_TEXT = 4000

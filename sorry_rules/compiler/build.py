@@ -28,7 +28,9 @@ from sorry_rules.compiler.marking import also_texts, alternatives, check_marks, 
 from sorry_rules.compiler.programs import CompileError, ProgramCompiler
 from sorry_rules.compiler.ranges import condition_warnings, variant_bounds
 from sorry_rules.compiler.turns import check_turn_policy, compile_turn_policy, turn_texts
-from sorry_rules.compiler.vocab import check_vocab, compile_vocab, counter_warnings, move_variables, vocab_texts
+from sorry_rules.compiler.vocab import (
+    check_vocab, compile_vocab, counter_ranges, counter_warnings, move_variables, vocab_texts,
+)
 
 
 def _relations(v) -> tuple[tuple, tuple]:
@@ -197,6 +199,7 @@ def compile_variant(loaded: LoadedVariant) -> tuple[Game, list[Problem]]:
         card_options=card_options, filters=filters, after=after, counters=counters, marks=mark_kinds(v),
         redraw=redraw, actions=actions,
     )
+    game.counter_ranges = counter_ranges(v)  # (lowest, highest) per counter, beside `counters`
     whens = tuple(asts.get(("after", i, "when")) for i in v.after)
     asts = [played_asts[name] for name in card_names]
     fast = fast_moves(game, programs, asts)

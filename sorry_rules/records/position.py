@@ -224,6 +224,12 @@ class PositionChecks:
         return seats.index(c) if c is not None else 0
 
 
+def _short(value: int) -> str:
+    """A number as shown in a problem: a long one by its first digits and its length."""
+    text = str(value) if abs(value) < 10**30 else f"a number of {len(str(abs(value)))} digits"
+    return text
+
+
 class _Checker(PositionChecks):
     """The checks of a schema-valid track position against one variant."""
 
@@ -240,6 +246,7 @@ class _Checker(PositionChecks):
         """`State.counters` from the start values and the position's `counters`."""
         game = self.game
         names = [name for name, _, _ in game.counters]
+        ranges = getattr(game, "counter_ranges", None) or ((-limits.MAX_COUNTER, limits.MAX_COUNTER),) * len(names)
         values = [list(row) for row in game.initial_counters()]
         for colour, given in self.model.counters.items():
             c = self.colour(colour, ("counters", colour), key=True)
@@ -253,6 +260,11 @@ class _Checker(PositionChecks):
                     known = ", ".join(names) or "the variant declares none"
                     self.out.at(("counters", colour, name), "SR521", f"counters.{colour}: unknown counter {name!r}"
                                 f"{did_you_mean(name, names)} (counters: {known})", key=True)
+                    continue
+                low, high = ranges[names.index(name)]
+                if not low <= value <= high:
+                    self.out.at(("counters", colour, name), "SR508", f"counters.{colour}.{name}: {_short(value)} is not "
+                                f"within the counter's range, {low} to {high}")
                     continue
                 values[c][names.index(name)] = value
         return tuple(tuple(row) for row in values)
