@@ -108,3 +108,76 @@ def test_a_position_counter_outside_its_range_is_refused(tmp_path):
                      "--format", "json")
     assert result.exit_code == 0, result.output
     assert json.loads(result.output)
+
+
+# ---- grid effects -----------------------------------------------------------------------------------
+@pytest.mark.parametrize("places, refused", [(1, False), (2, False), (3, True), (4, True)])
+def test_a_grid_effect_has_a_work_bound(tmp_path, places, refused):
+    """`place on empty` four times over grew past 2 GB at the first Jack; now SR303 at validation."""
+    effect = " then ".join(["place on empty"] * places)
+    path = _write(tmp_path, "grid.yaml", f"extends: sequence\ncards:\n  JD: {effect}\n")
+    if refused:
+        assert _codes(path) == ["SR303"]
+        result = _invoke("validate", path)
+        assert result.exit_code == 1 and "SR303" in result.output
+    else:
+        with time_limit(GUARD):
+            load_game(str(path))
+
+
+def test_a_grid_effect_on_the_largest_grid_is_bounded(tmp_path):
+    side = limits.MAX_GRID_SIDE
+    columns = [chr(ord("A") + i) for i in range(side)]
+    rows = [str(i + 1) for i in range(side)]
+    cells = "\n".join("    - [" + ", ".join(["c1"] * side) + "]" for _ in rows)
+    path = _write(tmp_path, "big.yaml", f"""
+extends: sequence
+board:
+  kind: grid
+  columns: {json.dumps(columns)}
+  rows: {json.dumps(rows)}
+  free: "*"
+  cells:
+{cells}
+  lines: {{length: 5}}
+deck: {{c1: 8, j1: 8}}
+cards: {{c1: place on card, j1: place on empty then remove other}}
+""".replace("\n    - [", "\n    - ["))
+    codes = _codes(path)
+    assert codes == ["SR303"], codes
+
+
+# ---- geometry ---------------------------------------------------------------------------------------
+def _largest(card: str, geometry: dict) -> dict:
+    colours = [f"c{i}" for i in range(limits.MAX_COLOURS)]
+    return {"colours": colours, "players": {"min": 2, "max": len(colours)}, "pawns": 4,
+            "board": {"side_length": limits.MAX_SIDE, "start_exit": 4, "safety_entry": 2, "safety_length": 5,
+                      "slides": []},
+            "deck": {"a": 4, "b": 4}, "cards": {"a": "enter", "b": card}, "geometry": geometry}
+
+
+@pytest.mark.parametrize("turns", [False, True])
+def test_route_tables_of_geometry_count_towards_the_table_limit(tmp_path, turns):
+    """A 12-colour, 200-square board with a `pass: false` blocker and `forward 2451` validated,
+    then a 20-ply game took 183 s (its route tables kept 2,451 squares per colour and square)."""
+    geometry = {"blockers": {"wall": {"pawns": "opponent", "pass": False}}}
+    if turns:
+        geometry["turns"] = {"t": {"at": "safety_entry", "moving": "forward", "onto": "track"}}
+    path = tmp_path / "wide.yaml"
+    data = _largest("forward 2406", geometry)
+    path.write_text("extends: standard\n" + "\n".join(f"{key}: {json.dumps(value)}" for key, value in data.items()) + "\n")
+    with time_limit(GUARD):
+        codes = _codes(path)
+    assert set(codes) == {"SR303"}, codes  # the long move; with turns, the standard cards' tables too
+    for command in (("validate", path), ("render", "--variant", path), ("explain", "--variant", path)):
+        with time_limit(GUARD):
+            result = _invoke(*command)
+        assert result.exit_code == 1 and "SR303" in result.output
+    if turns:
+        return
+    data["cards"]["b"] = "forward 12"  # a short move on the same board plays
+    path.write_text("extends: standard\n" + "\n".join(f"{key}: {json.dumps(value)}" for key, value in data.items()) + "\n")
+    game = load_game(str(path))
+    state = game.new_game(1, players=12)
+    with time_limit(GUARD):
+        play_game(game, state, [make_player("random", 1, s) for s in range(12)], max_plies=40)
