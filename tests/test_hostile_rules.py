@@ -181,3 +181,38 @@ def test_route_tables_of_geometry_count_towards_the_table_limit(tmp_path, turns)
     state = game.new_game(1, players=12)
     with time_limit(GUARD):
         play_game(game, state, [make_player("random", 1, s) for s in range(12)], max_plies=40)
+
+
+# ---- text -------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("field", [
+    'name: "x\\e]0;HACKED\\a"', 'description: "a\\x9bb"', 'colours: ["r\\eed", blue]',
+    'scoring: {x: {kind: formula, for: every, label: "\\e[2J", points: "1"}}', '"ke\\ey": 1',
+    'name: "\\u202eevil"',
+])
+def test_control_characters_in_texts_are_refused(tmp_path, field):
+    """An escape sequence in `name:` retitled the terminal, and made the SVG ill-formed XML."""
+    path = _write(tmp_path, "ctl.yaml", f"extends: standard\n{field}\n")
+    result = _invoke("validate", "--format", "github", path)
+    assert result.exit_code == 1 and "SR101" in result.output
+    assert "\x1b" not in result.output and "\x9b" not in result.output and "\u202e" not in result.output
+
+
+@pytest.mark.parametrize("field", ['name: "two\\nlines"', 'scoring: {x: {kind: formula, for: every, label: "a\\tb", '
+                                   'points: "1"}}', 'description: "one\\u2028two"'])
+def test_names_and_labels_are_one_line(tmp_path, field):
+    path = _write(tmp_path, "lines.yaml", f"extends: standard\n{field}\n")
+    assert _codes(path) == ["SR204"]
+
+
+def test_every_picture_is_well_formed_for_any_text():
+    from xml.etree import ElementTree
+
+    from sorry_rules.pictures.svg import document, element
+
+    hostile = "<&>\"'\x00\x1b\x7f\ud800\uffff]]>"
+    svg = document(10, 10, [element("text", {"data-x": hostile}, hostile)], hostile, hostile)
+    ElementTree.fromstring(svg)
+    game = load_game("standard")
+    from sorry_rules.pictures.boards import board_svg
+
+    ElementTree.fromstring(board_svg(game))

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -126,6 +127,10 @@ class _Reader:
             self.problems.add(name, 1, 1, "SR404", f"{name} is not a rule file (none of its {len(data)} keys is a field "
                                                    "of a rule file)")
             return None, origins
+        for where in one_line_texts(data):
+            mark = smap.locate(where)
+            self.problems.add(name, mark.line, mark.col, "SR204", f"{'.'.join(map(str, where))}: a name or label is one "
+                              "line of text (no line break or tab)")
         extends = data.get("extends")
         bases = [extends] if isinstance(extends, str) else extends if isinstance(extends, list) else []
         if extends is not None and not (isinstance(extends, (str, list)) and all(isinstance(b, str) for b in bases)):
@@ -156,6 +161,35 @@ class _Reader:
                 merged, origins = on_top(merged, origins, base_data, base_origins)
         own = {k: v for k, v in data.items() if k != "extends"}
         return on_top(merged, origins, own, Origins(maps={(): smap}, fallback=name))
+
+
+#: Keys whose text values are shown as one line (names and labels), and the board's cell names.
+_ONE_LINE_KEYS = frozenset({"name", "description", "label", "free", "symbol"})
+_BREAKS = re.compile("[\t\n\r\x85\u2028\u2029]")
+
+
+def one_line_texts(data: dict) -> list[tuple]:
+    """Paths of the texts of a rule file's data that are shown as one line (every `name`,
+    `description` and `label`, the board's `columns`, `rows`, `cells` and `free`) and hold a
+    line break or a tab. Iterative (the data may be nested as deep as the YAML limit)."""
+    found = []
+    stack = [((), data)]
+    while stack:
+        path, node = stack.pop()
+        if isinstance(node, dict):
+            stack.extend((path + (k,), v) for k, v in node.items())
+        elif isinstance(node, list):
+            stack.extend((path + (i,), v) for i, v in enumerate(node))
+        elif isinstance(node, str) and _BREAKS.search(node) and _shown_as_one_line(path):
+            found.append(path)
+    return sorted(found, key=lambda p: [str(x) for x in p])
+
+
+def _shown_as_one_line(path: tuple) -> bool:
+    keys = [k for k in path if isinstance(k, str)]
+    if keys and keys[-1] in _ONE_LINE_KEYS:
+        return True
+    return len(path) >= 2 and path[0] == "board" and path[1] in ("columns", "rows", "cells")
 
 
 def _data_path(data, loc) -> tuple:
