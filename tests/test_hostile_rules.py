@@ -216,3 +216,55 @@ def test_every_picture_is_well_formed_for_any_text():
     from sorry_rules.pictures.boards import board_svg
 
     ElementTree.fromstring(board_svg(game))
+
+
+# ---- positions --------------------------------------------------------------------------------------
+def _moves(tmp_path, data: dict, *variant):
+    pos = tmp_path / "pos.json"
+    pos.write_text(json.dumps(data))
+    with time_limit(GUARD):
+        return _invoke("moves", *variant, "--state", pos, "--format", "json")
+
+
+@pytest.mark.parametrize("hand, code", [(["8"] * 100_000, "SR604"), (["8"] * 25, "SR604"), (["8"] * 5, "SR508")])
+def test_a_hand_is_bounded_by_the_hand_limit_and_the_deck(tmp_path, hand, code):
+    """A hand of 100,000 cards was accepted (quadratic with the mulligan overlay), and 25 eights
+    where the deck has 4."""
+    data = {"players": ["red", "blue"], "turn": "red", "hand": hand}
+    result = _moves(tmp_path, data, "--variant", "points", "--rule", "house/mulligan-8.yaml")
+    assert result.exit_code == 1 and code in result.output and "Traceback" not in result.output
+    assert len(result.output) < 2000
+
+
+def test_a_position_seats_as_many_players_as_the_variant_is_played_by(tmp_path):
+    result = _moves(tmp_path, {"players": ["red"], "turn": "red", "card": "5"})
+    assert result.exit_code == 1 and "SR510" in result.output
+    grid = {"players": ["blue"], "turn": "blue", "hand": ["4H"], "chips": {}}
+    result = _moves(tmp_path, grid, "--variant", "sequence")
+    assert result.exit_code == 1 and "SR510" in result.output
+
+
+def test_a_position_already_won_is_refused(tmp_path):
+    result = _moves(tmp_path, {"players": ["red", "blue"], "turn": "blue", "card": "5",
+                               "pawns": {"red": ["home"] * 4}})
+    assert result.exit_code == 1 and "SR608" in result.output
+    from sorry_rules.compiler import load_game as load
+
+    game = load("sequence")
+    width = game.grid.width
+    cells = [game.grid.name(row * width + col) for row in (1, 3, 5) for col in range(5)]
+    grid = {"players": ["blue", "green"], "turn": "green", "hand": ["4H"], "chips": {"blue": cells}}
+    result = _moves(tmp_path, grid, "--variant", "sequence")
+    assert result.exit_code == 1 and "SR608" in result.output, result.output
+
+
+def test_a_one_per_player_mark_is_placed_once_per_player(tmp_path):
+    data = {"players": ["red", "blue"], "card": "5", "pawns": {"blue": ["track:20", "track:30"]},
+            "marks": {"frozen": [{"colour": "blue", "square": "track:20", "by": "red"},
+                                 {"colour": "blue", "square": "track:30", "by": "red"}]}}
+    result = _moves(tmp_path, data, "--rule", "house/freeze.yaml")
+    assert result.exit_code == 1 and "SR607" in result.output
+    data["marks"]["frozen"][1]["by"] = "blue"
+    data["pawns"]["red"] = ["track:50"]
+    data["marks"]["frozen"][1].update(colour="red", square="track:50")
+    assert _moves(tmp_path, data, "--rule", "house/freeze.yaml").exit_code == 0

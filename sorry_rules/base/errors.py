@@ -78,6 +78,8 @@ CODES: dict[str, str] = {
     "SR604": "card or hand does not fit how the variant plays",
     "SR605": "mark on a square without a pawn to carry it",
     "SR606": "turn state does not fit the variant's turn rules",
+    "SR607": "mark placed more often than its kind allows",
+    "SR608": "game already over in this position",
 }
 
 

@@ -27,6 +27,7 @@ Nothing else is raised on bad input.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from dataclasses import dataclass
 
 from sorry_rules.base import limits
@@ -115,9 +116,12 @@ def parse_position(game, data, card_override: str | None = None, origins=None) -
         raise PositionError.of(out.problems)
     checker = _Checker(game, model, out)
     seats, turn = checker.seats()
+    checker.seat_count(model.players, game.players_min, game.players_max)
     placement = checker.placement(seats)
     counters = checker.counters(seats)
     marks = checker.marks(seats, placement)
+    if not out.errors:
+        checker.already_won(seats, lambda c: game.win_holds(c, tuple(placement), counters, marks))
     hand, drawn = None, ()
     if not failing & {"card", "hand"}:
         hand, card = checker.cards(card)
@@ -213,6 +217,39 @@ class PositionChecks:
                 seats.append(c)
         return seats
 
+    def seat_count(self, players: list, least: int, most: int) -> None:
+        """SR510 when the number of colours listed in `players` is not one the variant is played with."""
+        if not least <= len(players) <= most:
+            self.out.at(("players",), "SR510", f"players: {len(players)} listed; {self.game.name} is played by "
+                                               f"{least} to {most}")
+
+    def hand_cards(self, hand: list, path: tuple = ("hand",)) -> tuple:
+        """The card indexes of `hand` (unknown names reported, SR502), refused as a whole (SR604)
+        when it holds more cards than a hand may (`limits.MAX_HAND`), and SR508 for a card held
+        more often than the deck has it."""
+        game = self.game
+        if len(hand) > limits.MAX_HAND:
+            self.out.at(path, "SR604", f"{field_name(path)}: {len(hand)} cards; a hand holds at most {limits.MAX_HAND}")
+            return ()
+        found = []
+        for i, name in enumerate(hand):
+            card = self.card(name, path + (i,))
+            if card is not None:
+                found.append(card)
+        in_deck = Counter(game.deck)
+        for card, copies in sorted(Counter(found).items()):
+            if copies > in_deck[card]:
+                self.out.at(path, "SR508", f"{field_name(path)}: {copies} copies of {game.card_names[card]}, "
+                                           f"the deck has {in_deck[card]}")
+        return tuple(found)
+
+    def already_won(self, seats, holds) -> None:
+        """SR608 when `holds(colour)` (the win condition) is true for a seated colour."""
+        winners = [self.game.colours[c] for c in seats if holds(c)]
+        if winners:
+            self.out.at((), "SR608", f"the game is over in this position: the win condition holds for "
+                                     f"{', '.join(winners)}")
+
     def seat_to_move(self, name: str | None, seats: list[int]) -> int:
         """The seat of colour `name` (the first seat when it is None or cannot be known)."""
         if name is None:
@@ -303,6 +340,11 @@ class _Checker(PositionChecks):
         except PositionError as error:
             self.out.at(path + ("square",), "SR601", f"marks.{name}[{j}]: {error}")
             return None
+        kind = self.game.marks[[k.name for k in self.game.marks].index(name)]
+        if kind.one_per_player and any(e[2] == by for e in taken):
+            self.out.at(path, "SR607", f"marks.{name}[{j}]: {self.game.colours[by]} has placed a {name} mark already "
+                        "(one per player)")
+            return None
         there = placement[c].count(sq)
         if sum(1 for e in taken if e[0] == c and e[1] == sq) >= there:
             what = "no" if not there else f"only {there}"
@@ -359,8 +401,7 @@ class _Checker(PositionChecks):
                 self.out.at(("hand",), "SR204", "hand: expected a non-empty list of card names")
                 return None, None
             if model.hand is not None:
-                found = [self.card(v, ("hand", i)) for i, v in enumerate(model.hand)]
-                return tuple(found), None
+                return self.hand_cards([str(v) for v in model.hand]), None
             if isinstance(model.card, list):
                 self.out.at(("card",), "SR604", "card: a list of cards is for a variant that draws several at once; "
                             "this one plays from a hand: give \"hand\": [cards]")
