@@ -268,3 +268,25 @@ def test_a_one_per_player_mark_is_placed_once_per_player(tmp_path):
     data["pawns"]["red"] = ["track:50"]
     data["marks"]["frozen"][1].update(colour="red", square="track:50")
     assert _moves(tmp_path, data, "--rule", "house/freeze.yaml").exit_code == 0
+
+
+# ---- turn policies and geometry analyses ------------------------------------------------------------
+def test_hand_actions_that_could_offer_too_many_moves_are_refused(tmp_path):
+    actions = ", ".join(f"a{i}: {{cards: ['1'], others: {{min: 0, max: 4}}}}" for i in range(12))
+    path = _write(tmp_path, "actions.yaml", f"extends: points\nturn: {{source: hand, hand_size: 20, actions: {{{actions}}}}}\n")
+    assert "SR303" in _codes(path)
+    path.write_text(path.read_text().replace("hand_size: 20", "hand_size: 5"))
+    load_game(str(path))
+
+
+def test_a_forward_turn_that_makes_home_unreachable_fails_validation(tmp_path):
+    path = _write(tmp_path, "turn.yaml", """
+        extends: standard
+        geometry:
+          turns:
+            skip_safety: {at: safety_entry, moving: forward, onto: track, must: true}
+    """)
+    result = _invoke("validate", path)
+    assert result.exit_code == 1 and "SR509" in result.output and "geometry.turns" in result.output
+    path.write_text(path.read_text().replace("must: true", "must: false"))
+    assert _invoke("validate", path).exit_code == 0
