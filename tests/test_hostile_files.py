@@ -254,3 +254,44 @@ def test_a_save_naming_rules_outside_the_roots_is_not_read(workdir, tmp_path, se
     for args in (("--resume", save, "--auto"), ("replay", save)):
         result = _invoke(*args)
         assert result.exit_code == 1 and SECRET not in result.output and "is not read" in result.output
+
+
+# ---- a service that is not Dask ---------------------------------------------------------------------
+def test_a_scheduler_address_where_another_service_answers_is_a_clear_error():
+    """An HTTP server on the scheduler's address made `simulate --engine dask` fail with a
+    MemoryError traceback (its reply read as a frame of exabytes). Loopback only, bounded."""
+    import socket
+    import threading
+
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(4)
+    server.settimeout(0.2)
+    done = threading.Event()
+
+    def serve():
+        while not done.is_set():
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                continue
+            with conn:
+                try:
+                    conn.settimeout(2)
+                    conn.recv(65536)
+                    conn.sendall(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n" * 4)
+                except OSError:
+                    pass
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        address = f"tcp://127.0.0.1:{server.getsockname()[1]}"
+        result = _invoke("simulate", "--games", 2, "--players", 2, "--engine", "dask", "--scheduler", address,
+                         "--connect-timeout", 3)
+    finally:
+        done.set()
+        thread.join(5)
+        server.close()
+    assert result.exit_code == 1 and "does not answer as a Dask scheduler" in result.output
+    assert isinstance(result.exception, SystemExit)
