@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Time-boxed fuzzing of the DSL parser, the compiler and the rule-file loader.
+"""Time-boxed fuzzing of the DSL parser, the compiler, the rule-file loader and the readers of
+the files about games.
 
-    python tools/fuzz_rules.py --seconds 60 [--seed 1] [--modes dsl,overlay,bytes,schema]
-                               [--out fuzz-findings] [--json]
+    python tools/fuzz_rules.py --seconds 60 [--seed 1] [--modes dsl,overlay,bytes,schema,...]
+                               [--cases N] [--out fuzz-findings] [--json]
 
 Runs the cases of tests/fuzzlib.py round-robin over the modes until the time is up:
   dsl      grammar sentences (and mutations) through dsl.parse_effect / parse_expr
@@ -11,6 +12,11 @@ Runs the cases of tests/fuzzlib.py round-robin over the modes until the time is 
   bytes    byte-level mutations (bit flips, deletions, insertions, splices) of every
            bundled rule file through load_variant + compile_variant (+ a short game)
   schema   schema-driven mutations of the bundled files' data (+ a short game)
+  grid, counters, geometry, positions, saves, results   hostile input (tests/fuzzhostile.py):
+           generated grid effects, counters with arithmetic, geometry on boards of every
+           size (+ a short game), position files, tampered saves and results files
+A mode named twice in --modes gets twice the cases. --cases stops after N cases (before
+--seconds runs out).
 Prints the number of cases per mode, how they ended (parsed / refused with a DslError or
 RuleFileError / compiled and played a short game), and every finding (uncaught exception, unpositioned problem, hang, broken
 invariant); findings are also saved as JSON under --out. Exit status 1 when anything was
@@ -32,9 +38,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from sorry_rules.rules.yamlsafe import load_yaml  # noqa: E402
+from tests import fuzzhostile as H  # noqa: E402
 from tests import fuzzlib as F  # noqa: E402
 
-MODES = ("dsl", "overlay", "bytes", "schema")
+MODES = ("dsl", "overlay", "bytes", "schema", *H.KINDS)
 
 
 class Fuzzer:
@@ -47,6 +54,7 @@ class Fuzzer:
         self.names = sorted(self.files)
         self.datas = {n: load_yaml(self.files[n], n)[0] for n in self.names}
         self.workdir = workdir
+        (workdir / "hostile").mkdir(parents=True, exist_ok=True)
         self.count = 0
 
     def program(self):
@@ -67,6 +75,8 @@ class Fuzzer:
         """One case of `mode`: (finding or None, accepted?)."""
         c = self.chooser
         self.count += 1
+        if mode in H.CASES:
+            return H.CASES[mode](c, self.workdir / "hostile")
         if mode == "dsl":
             start, text, generated = self.program()
             return F.check_dsl(text, start, generated=generated)
@@ -87,6 +97,7 @@ class Fuzzer:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--cases", type=int, default=None, help="stop after this many cases")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--modes", default=",".join(MODES))
     parser.add_argument("--out", default="fuzz-findings", help="folder for findings (created when needed)")
@@ -101,7 +112,7 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory(prefix="sorry-fuzz-") as work:
         fuzzer = Fuzzer(args.seed, Path(work))
         i = 0
-        while time.perf_counter() - started < args.seconds:
+        while time.perf_counter() - started < args.seconds and (args.cases is None or i < args.cases):
             mode = modes[i % len(modes)]
             i += 1
             finding = fuzzer.run(mode)

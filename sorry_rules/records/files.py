@@ -81,7 +81,7 @@ def from_json(text: str | bytes, where: str = "game record") -> Record:
     Raises SaveFileError naming `where` and what is wrong."""
     data = _decode(text, where)
     formats = {fmt for fmt, _ in READERS}
-    if not isinstance(data, dict) or data.get("format") not in formats:
+    if not isinstance(data, dict) or not isinstance(data.get("format"), str) or data["format"] not in formats:
         raise SaveFileError(f"{where}: not a sorry-rules game record (no \"format\": \"{FORMAT}\")")
     fmt, version = data["format"], data.get("version")
     reader = READERS.get((fmt, version)) if isinstance(version, int) and not isinstance(version, bool) else None
@@ -129,7 +129,7 @@ def _check_replacing(path) -> None:
     except ValueError:
         data = None
     formats = {fmt for fmt, _ in READERS}
-    if not (isinstance(data, dict) and data.get("format") in formats):
+    if not (isinstance(data, dict) and isinstance(data.get("format"), str) and data["format"] in formats):
         raise SaveFileError(f"{path}: not replaced: the file is not a game record of sorry-rules "
                             "(choose another file to save to)")
 

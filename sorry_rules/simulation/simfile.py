@@ -161,6 +161,8 @@ def read(path: str | Path) -> ResultsFile:
     head = _parse(lines[0]) if lines else None
     if not isinstance(head, dict) or head.get("format") != FORMAT:
         raise ResultsFileError(f"{path}: not a results file of sorry-play simulate or compare (first line)")
+    if head.get("command") not in ("simulate", "compare"):
+        raise ResultsFileError(f"{path}:1: the header is damaged (command)")
     if head.get("version") != VERSION:
         raise ResultsFileError(f"{path}: results file version {head.get('version')!r}; this sorry-rules reads {VERSION}")
     setups = _setups(path, head)
@@ -214,7 +216,7 @@ def _check_types(path: Path, name: str, params) -> None:
 
 def _add_game(found: ResultsFile, number: int, data) -> None:
     where = f"{found.path}:{number}"
-    if not isinstance(data, dict) or data.get("side") not in found.setups:
+    if not isinstance(data, dict) or not isinstance(data.get("side"), str) or data["side"] not in found.setups:
         raise ResultsFileError(f"{where}: not a game of this file (a JSON object with a known \"side\")")
     side = data["side"]
     setup, games = found.setups[side]
