@@ -52,3 +52,28 @@ def test_the_cases_reach_past_the_first_check(tmp_path):
     for kind in ("positions", "saves"):
         assert outcomes.get(f"{kind}:accepted", 0) > 0 and outcomes.get(f"{kind}:refused", 0) > 0, outcomes
     assert outcomes.get("results:exit 0", 0) > 0 and outcomes.get("results:exit 1", 0) > 0, outcomes
+
+
+@pytest.mark.slow
+def test_soak_under_a_memory_limit(tmp_path):
+    """The hostile kinds run in a process whose address space is limited (as `ulimit -v`):
+    no case needs more, and none ends in a MemoryError. SORRY_SOAK_SECONDS (default 300)."""
+    import json
+    import resource
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    limit = 1024**3  # bytes of address space (1 GiB): the grid effect of the issue needed over 2 GB
+
+    def limited():
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+    tool = Path(__file__).resolve().parent.parent / "tools" / "fuzz_rules.py"
+    seconds = os.environ.get("SORRY_SOAK_SECONDS", "300")
+    done = subprocess.run([sys.executable, str(tool), "--seconds", seconds, "--seed", "262", "--json", "--out",
+                           str(tmp_path / "findings"), "--modes", ",".join(H.KINDS)],
+                          capture_output=True, text=True, preexec_fn=limited, timeout=float(seconds) * 3 + 120)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    summary = json.loads(done.stdout.splitlines()[-1])
+    assert summary["findings"] == 0 and summary["cases"] > 0

@@ -295,3 +295,26 @@ def test_a_scheduler_address_where_another_service_answers_is_a_clear_error():
         server.close()
     assert result.exit_code == 1 and "does not answer as a Dask scheduler" in result.output
     assert isinstance(result.exception, SystemExit)
+
+
+def test_a_save_never_replaces_a_device(tmp_path, record):
+    """Run as root, `--save /dev/null` turned the null device into a plain file. A null device
+    made in the test's folder (root may make one) stands in for it; elsewhere /dev/null is
+    only checked, never written to."""
+    from sorry_rules.base.safeio import check_replaceable
+
+    device = tmp_path / "null"
+    try:
+        os.mknod(device, stat.S_IFCHR | 0o666, os.makedev(1, 3))
+    except PermissionError:
+        device = Path("/dev/null")
+        with pytest.raises(OSError, match="device"):
+            check_replaceable(device)
+        return
+    for args in (("--auto", "--seed", 1, "--players", 2, "--max-plies", 3, "--save", device),
+                 ("render", "-o", device), ("replay", tmp_path / "missing.json", "--html", device)):
+        result = _invoke(*args)
+        assert result.exit_code != 0 and "Traceback" not in result.output
+    with pytest.raises(SaveFileError, match="device"):
+        write_record(device, record)
+    assert stat.S_ISCHR(os.lstat(device).st_mode)
