@@ -80,6 +80,6 @@ MAX_JSON_DEPTH = 64
 #: Digits of one number in a position file, game record or results file.
 MAX_JSON_DIGITS = 40
 #: Bytes of a results file of `simulate`/`compare` (`--from`, `--continue`).
-MAX_RESULTS_BYTES = 1 << 30
+MAX_RESULTS_BYTES = 512 * 1024 * 1024
 #: Games per side of one `simulate`/`compare` run (`--games`) and of a results file.
-MAX_GAMES = 10_000_000
+MAX_GAMES = 1_000_000

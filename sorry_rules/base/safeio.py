@@ -7,6 +7,7 @@ Contract:
   regular file: a folder, a FIFO, a device, a socket. The file is opened without blocking
   (a FIFO with no writer does not hang the reader) and checked on the open descriptor, so a
   file swapped for a FIFO between a check and the read is refused too.
+- `open_regular(path)` is the same check, giving the open file (to read it line by line).
 - `kind_of(path)` names what a path is ("a FIFO", "a device", ...) without opening it.
 - `check_replaceable(path)` raises `NotRegularFile` when `path` exists and is not a regular
   file (a link, a folder, a FIFO, a device, a socket): no command writes through one.
@@ -55,6 +56,22 @@ def kind_of(path) -> str | None:
 
 class NotRegularFile(OSError):
     """A path that names a folder, FIFO, device or socket where a file was wanted."""
+
+
+def open_regular(path):
+    """The regular file `path` opened for reading in binary (a file object; its size is
+    `os.fstat(f.fileno()).st_size`), opened without blocking and checked on the descriptor;
+    OSError (NotRegularFile) as `read_regular`."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
+    fd = os.open(path, flags)
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise NotRegularFile(0, f"it is {_kind(mode)}, not a regular file")
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
 
 
 def read_regular(path, limit: int) -> bytes:

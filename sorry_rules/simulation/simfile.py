@@ -23,12 +23,13 @@ Contract:
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from sorry_rules.base.errors import SorryRulesError
 from sorry_rules.base.limits import MAX_CHOICES, MAX_COLOURS, MAX_GAMES, MAX_RESULTS_BYTES
-from sorry_rules.base.safeio import loads_json, read_regular
+from sorry_rules.base.safeio import loads_json, open_regular
 from sorry_rules.rules.loader import content_hash
 from sorry_rules.simulation.simulate import Setup, VariantSource, compiled, package_version, result_from_json
 
@@ -147,18 +148,22 @@ def _parse(line: bytes):
 
 
 def read(path: str | Path) -> ResultsFile:
-    """Read a results file (see the module contract). Raises ResultsFileError."""
+    """Read a results file (see the module contract), line by line: a regular file of at most
+    MAX_RESULTS_BYTES. Raises ResultsFileError."""
     path = Path(path)
     try:
-        raw = read_regular(path, MAX_RESULTS_BYTES)
+        with open_regular(path) as handle:
+            if os.fstat(handle.fileno()).st_size > MAX_RESULTS_BYTES:
+                raise ResultsFileError(f"{path}: larger than {MAX_RESULTS_BYTES:,} bytes; not a results file of this "
+                                       "program")
+            return _read_lines(path, handle)
     except OSError as error:
         raise ResultsFileError(f"cannot read {path}: {error.strerror or error}") from None
-    if len(raw) > MAX_RESULTS_BYTES:
-        raise ResultsFileError(f"{path}: larger than {MAX_RESULTS_BYTES:,} bytes; not a results file of this program")
-    lines = raw.split(b"\n")
-    if lines and lines[-1] == b"":
-        lines.pop()
-    head = _parse(lines[0]) if lines else None
+
+
+def _read_lines(path: Path, handle) -> ResultsFile:
+    first = handle.readline(MAX_RESULTS_BYTES + 1)
+    head = _parse(first.rstrip(b"\n")) if first else None
     if not isinstance(head, dict) or head.get("format") != FORMAT:
         raise ResultsFileError(f"{path}: not a results file of sorry-play simulate or compare (first line)")
     if head.get("command") not in ("simulate", "compare"):
@@ -167,15 +172,20 @@ def read(path: str | Path) -> ResultsFile:
         raise ResultsFileError(f"{path}: results file version {head.get('version')!r}; this sorry-rules reads {VERSION}")
     setups = _setups(path, head)
     found = ResultsFile(path, head, setups, {name: {} for name in setups})
-    offset = len(lines[0]) + 1
-    for number, line in enumerate(lines[1:], start=2):
-        data = _parse(line)
-        if data is None and number == len(lines):
+    offset = len(first)
+    number = 1
+    line = handle.readline(MAX_RESULTS_BYTES + 1)
+    while line:
+        number += 1
+        after = handle.readline(MAX_RESULTS_BYTES + 1)
+        data = _parse(line.rstrip(b"\n"))
+        if data is None and not after:
             found.warnings.append(f"{path}:{number}: the last line is torn (a run stopped while writing it); left out")
             break
         _add_game(found, number, data)
-        offset += len(line) + 1
-    found.keep = min(offset, len(raw))
+        offset += len(line)
+        line = after
+    found.keep = offset
     return found
 
 
