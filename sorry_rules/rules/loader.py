@@ -15,7 +15,11 @@ or `UsageError` when the variant or an overlay it was asked for names no file (w
 close bundled names and the list of them). `read_merged` stops before the schema: it
 returns whatever could be merged with the problems found (for `sorry-play validate`) and
 raises only that `UsageError`. `schema_problems` turns pydantic errors of any model into
-located, coded problems (rule files and position files alike).
+located, coded problems (rule files and position files alike). Files are read only inside
+`locate.rule_roots` (the working directory's tree, the named files' folders, the allowed
+ones): a file elsewhere, links followed, is SR403 at the `extends:` naming it and is never
+opened; a mapping with none of a rule file's fields is SR404 (named, nothing of it shown); a
+name or label holding a line break or a tab is SR204 (`one_line_texts`).
 """
 
 from __future__ import annotations
