@@ -180,7 +180,7 @@ def test_route_tables_of_geometry_count_towards_the_table_limit(tmp_path, turns)
     game = load_game(str(path))
     state = game.new_game(1, players=12)
     with time_limit(GUARD):
-        play_game(game, state, [make_player("random", 1, s) for s in range(12)], max_plies=40)
+        play_game(game, state, [make_player("random", 1, s) for s in range(12)], max_plies=15)
 
 
 # ---- text -------------------------------------------------------------------------------------------
