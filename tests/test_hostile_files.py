@@ -318,3 +318,27 @@ def test_a_save_never_replaces_a_device(tmp_path, record):
     with pytest.raises(SaveFileError, match="device"):
         write_record(device, record)
     assert stat.S_ISCHR(os.lstat(device).st_mode)
+
+
+@pytest.mark.parametrize("version", [["0.1"], {"v": 1}])
+def test_a_results_header_whose_version_is_not_text_is_damaged(tmp_path, version):
+    """Fuzzing (results files): a side's `sorry_rules` version as a list or mapping raised
+    TypeError when the file was summarised."""
+    out = _results_file(tmp_path)
+    lines = out.read_text().splitlines()
+    head = json.loads(lines[0])
+    for side in head["sides"].values():
+        side["sorry_rules"] = version
+    out.write_text("\n".join([json.dumps(head), *lines[1:]]) + "\n")
+    result = _invoke("simulate", "--from", out)
+    assert result.exit_code == 1 and "header is damaged" in result.output
+
+
+def test_a_record_whose_format_is_not_text_is_not_a_record(tmp_path, record):
+    """Fuzzing (saves): `"format": [...]` raised TypeError."""
+    path = tmp_path / "save.json"
+    path.write_text(json.dumps({"format": ["sorry-rules-game"], "version": 2}))
+    with pytest.raises(SaveFileError, match="not a sorry-rules game record"):
+        read_record(path)
+    with pytest.raises(SaveFileError, match="not replaced"):
+        write_record(path, record)

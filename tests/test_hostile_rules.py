@@ -290,3 +290,14 @@ def test_a_forward_turn_that_makes_home_unreachable_fails_validation(tmp_path):
     assert result.exit_code == 1 and "SR509" in result.output and "geometry.turns" in result.output
     path.write_text(path.read_text().replace("must: true", "must: false"))
     assert _invoke("validate", path).exit_code == 0
+
+
+def test_an_empty_layer_is_an_empty_overlay():
+    """Fuzzing (counters): an in-memory layer of no data failed an assertion in the loader."""
+    from sorry_rules.rules.loader import load_variant
+    from sorry_rules.rules.yamlsafe import load_yaml
+
+    assert load_variant("standard", layers=[load_yaml("", "empty.yaml")]).variant.name == "standard"
+    with pytest.raises(RuleFileError) as caught:
+        load_variant("standard", layers=[load_yaml("[1, 2]", "list.yaml")])
+    assert [p.code for p in caught.value.problems] == ["SR203"]

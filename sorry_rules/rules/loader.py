@@ -292,6 +292,12 @@ def read_merged(spec: str | Path, rules: tuple[str | Path, ...] | list = (), lay
         if data is not None:
             merged, origins = on_top(merged, origins, data, file_origins)
     for data, smap in layers:
+        if data is None:
+            data = {}  # an empty layer, like an empty file
+        if not isinstance(data, dict):
+            mark = smap.locate(())
+            problems.add(mark.file, mark.line, mark.col, "SR203", "a rule file must be a mapping of fields")
+            continue
         merged, origins = on_top(merged, origins, data, Origins(maps={(): smap}, fallback=smap.file))
     return Merged(merged, origins, tuple(reader.files), problems.problems, tuple(reader.inputs), tuple(reader.lookups))
 

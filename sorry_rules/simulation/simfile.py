@@ -213,6 +213,8 @@ _TYPES = {"variant": str, "rules": list, "content_hash": str, "players": int, "b
 
 def _check_types(path: Path, name: str, params) -> None:
     wrong = [key for key, kind in _TYPES.items() if type(params.get(key)) is not kind]
+    if not isinstance(params.get("sorry_rules", ""), str):
+        wrong.append("sorry_rules")
     if not wrong:
         players = params["players"]
         if not (1 <= players <= MAX_COLOURS and 1 <= params["games"] <= MAX_GAMES and 1 <= params["max_plies"] <= MAX_CHOICES
