@@ -16,7 +16,8 @@ Runs the cases of tests/fuzzlib.py round-robin over the modes until the time is 
            generated grid effects, counters with arithmetic, geometry on boards of every
            size (+ a short game), position files, tampered saves and results files
 A mode named twice in --modes gets twice the cases. --cases stops after N cases (before
---seconds runs out).
+--seconds runs out); --progress N prints the cases and findings so far every N cases on
+stderr. Findings are saved as they are found.
 Prints the number of cases per mode, how they ended (parsed / refused with a DslError or
 RuleFileError / compiled and played a short game), and every finding (uncaught exception, unpositioned problem, hang, broken
 invariant); findings are also saved as JSON under --out. Exit status 1 when anything was
@@ -94,6 +95,14 @@ class Fuzzer:
         return F.check_rule_file(name, data, self.workdir / str(self.count % 50), seed=self.count)
 
 
+def _save(folder: str, seed: int, n: int, finding) -> None:
+    """Write a finding as JSON under `folder` as soon as it is found."""
+    out = Path(folder)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / f"finding-{seed}-{n}.json").write_text(json.dumps(
+        {"kind": finding.kind, "message": finding.message, "case": finding.case}, indent=2))
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=60.0)
@@ -102,6 +111,8 @@ def main(argv=None) -> int:
     parser.add_argument("--modes", default=",".join(MODES))
     parser.add_argument("--out", default="fuzz-findings", help="folder for findings (created when needed)")
     parser.add_argument("--json", action="store_true", help="print the summary as one JSON line")
+    parser.add_argument("--progress", type=int, default=0, metavar="N",
+                        help="every N cases, one JSON line on stderr: cases so far and findings so far")
     args = parser.parse_args(argv)
     modes = [m.strip() for m in args.modes.split(",") if m.strip()]
     unknown = sorted(set(modes) - set(MODES))
@@ -120,13 +131,11 @@ def main(argv=None) -> int:
             if finding is not None:
                 finding.case["fuzz_mode"] = mode
                 findings.append(finding)
+                _save(args.out, args.seed, len(findings) - 1, finding)
+            if args.progress and i % args.progress == 0:
+                print(json.dumps({"seconds": round(time.perf_counter() - started, 1), "cases": i,
+                                  "findings": len(findings)}), file=sys.stderr, flush=True)
     elapsed = time.perf_counter() - started
-    if findings:
-        out = Path(args.out)
-        out.mkdir(parents=True, exist_ok=True)
-        for n, finding in enumerate(findings):
-            (out / f"finding-{args.seed}-{n}.json").write_text(json.dumps(
-                {"kind": finding.kind, "message": finding.message, "case": finding.case}, indent=2))
     summary = {"seconds": round(elapsed, 1), "seed": args.seed, "cases": sum(cases.values()), "per_mode": dict(cases),
                "outcomes": dict(sorted(F.STATS.items())), "findings": len(findings),
                "finding_kinds": dict(Counter(f.kind for f in findings))}
