@@ -108,7 +108,7 @@ class Game:
     def __init__(self, *, name, layout, mechanics, card_names, card_makers, card_sources,
                  deck, pawns, on_start_exit, turn: TurnRules, rules: MovementRules, team_of, seating,
                  players_min, players_max, win, scoring, content_hash, win_on_home_only=False,
-                 card_options=(), filters=(), after=(), counters=(), marks=(), redraw=None, actions=()):
+                 card_options=(), filters=(), after=(), counters=(), counter_ranges=(), marks=(), redraw=None, actions=()):
         self.name = name
         self.layout = layout
         self.mechanics = mechanics          # engine.track.Track
@@ -134,6 +134,8 @@ class Game:
         self.after = tuple(after)           # engine.moverules.Consequence
         self.after_on_events = bool(self.after) and all(c.on_events is not None for c in self.after)
         self.counters = tuple(counters)     # (name, start value, label) per declared counter
+        #: (lowest, highest) value per declared counter, in order: a move's changes are clamped to it
+        self.counter_ranges = tuple(counter_ranges)
         self.marks = tuple(marks)           # engine.marks.MarkKind per declared mark kind
         #: whether a card's one option is judged beyond listing it (filters; marks tell results apart)
         self.judged = bool(self.filters) or bool(self.marks)

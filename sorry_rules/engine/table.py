@@ -303,8 +303,8 @@ class Table:
         """(counters after, extra cards, fired consequences) of playing `option` (`after:`)."""
         after = self.game.after
         if self.game.after_on_events:
-            return run_on_events(after, p, option.card, option.events, self.counters)
-        return run_consequences(after, p, self.move(option), self.counters)
+            return run_on_events(after, p, option.card, option.events, self.counters, self.game.counter_ranges)
+        return run_consequences(after, p, self.move(option), self.counters, self.game.counter_ranges)
 
     # ---- playing -----------------------------------------------------------------------------
     def play(self, option: Option) -> None:

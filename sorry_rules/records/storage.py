@@ -15,6 +15,8 @@ import os
 import tempfile
 from pathlib import Path
 
+from sorry_rules.base.safeio import replace_file
+
 
 def state_digest(state) -> str:
     """SHA-256 of a State's fields as JSON (tuples as lists): the same on every machine. The
@@ -38,8 +40,9 @@ def game_over(state) -> bool:
 
 
 def write_atomically(path, text: str) -> None:
-    """Write `text` to `path` (its folder created if needed) so readers never see half a file."""
-    _write_via_temporary(path, text, os.replace)
+    """Write `text` to `path` (its folder created if needed) so readers never see half a file;
+    never through a link, into a FIFO, a device or over a folder (`base.safeio.replace_file`)."""
+    replace_file(path, text)
 
 
 def write_new(path, text: str) -> None:
