@@ -29,11 +29,6 @@ from sorry_rules.engine.turnpolicy import HandAction, Redraw
 REDRAW_LABEL = "discard and draw again"
 
 
-def uses_policy(turn) -> bool:
-    """Whether a `turn:` section sets any turn policy or hand action."""
-    return turn.take != 1 or turn.redraw is not None or bool(turn.actions)
-
-
 def check_turn_policy(v, out: ProblemCollector) -> None:
     turn = v.turn
     if v.board.kind == "grid":

@@ -32,17 +32,6 @@ from sorry_rules.engine.option import DRAW_AGAIN, PASS, Option
 from sorry_rules.engine.table import Table
 
 
-def take_card(pile: tuple, discard: tuple, rng: int) -> tuple:
-    """The top card of `pile` (its last element) as `(pile, discard, rng, card)`; an empty pile
-    is first refilled by shuffling the discards (R34, A16, S8); card is None when both are empty."""
-    if not pile:
-        if not discard:
-            return pile, discard, rng, None
-        rng, pile = _rng.shuffled(rng, discard)
-        discard = ()
-    return pile[:-1], discard, rng, pile[-1]
-
-
 class State(NamedTuple):
     placement: tuple      # per colour: sorted tuple of squares (empty for colours not playing)
     seats: tuple          # colour index of each seat, in turn order

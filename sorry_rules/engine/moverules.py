@@ -48,10 +48,6 @@ class Consequence(NamedTuple):
     #   they read (`facts.READS`)
 
 
-def _in_scope(f, move) -> bool:
-    return f.cards is None or move.card in f.cards
-
-
 def run_consequences(after, p: int, move, counters, ranges: tuple = ()) -> tuple[tuple, int, tuple]:
     fired = tuple(c for c in after if (c.cards is None or move.card in c.cards) and c.when(p, move, counters))
     if not fired:

@@ -186,22 +186,3 @@ def key_of(weights: tuple, start: tuple, events: tuple) -> int:
             mine, theirs = weights[e[1]], weights[e[3]]
             key += mine[e[4]] - mine[e[2]] + theirs[e[2]] - theirs[e[4]]
     return key
-
-
-def replayed(start: tuple, placement: tuple, events: tuple) -> tuple:
-    """The placement after `events` from `placement` (without building a `Position`)."""
-    for e in events:
-        if len(e) == 4:
-            placement = _moved(placement, e[1], e[2], e[3])
-        elif e[0] == BUMP:
-            placement = _moved(placement, e[1], e[2], start[e[1]])
-        elif e[0] == SWITCH:
-            placement = _moved(_moved(placement, e[1], e[2], e[4]), e[3], e[4], e[2])
-    return placement
-
-
-def _moved(placement: tuple, c: int, frm: int, to: int) -> tuple:
-    squares = list(placement[c])
-    squares[squares.index(frm)] = to
-    squares.sort()
-    return placement[:c] + (tuple(squares),) + placement[c + 1:]
