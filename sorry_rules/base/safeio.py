@@ -14,7 +14,8 @@ Contract:
 - `replace_file(path, text)` writes `text` so that readers see the old file or the whole new
   one, never half (temporary file `.NAME.PID.RANDOM.tmp` in the same folder, fsync, rename,
   fsync of the folder); it refuses what `check_replaceable` refuses, and removes the
-  temporary files of earlier writes of the same file whose process is gone (a kill -9 mid-write).
+  temporary files of earlier writes of the same file whose process is gone (a kill -9 mid-write);
+  `create_file(path, text)` likewise makes a file that did not exist, and never replaces one.
 - `loads_json(text, where)` parses JSON with bounded nesting (`MAX_JSON_DEPTH`) and bounded
   numbers (integers of at most `MAX_JSON_DIGITS` digits, finite floats, no NaN/Infinity),
   raising `JsonLimitError` (a ValueError) past a bound and `json.JSONDecodeError` for bad
@@ -154,21 +155,59 @@ def replace_file(path, text: str, make_folder: bool = True) -> None:
     if make_folder:
         path.parent.mkdir(parents=True, exist_ok=True)
     remove_stray_temporaries(path)
+    tmp = _written(path, text)
+    try:
+        check_replaceable(path)  # not swapped for a link or a FIFO meanwhile
+        os.replace(tmp, path)
+    except BaseException:
+        _remove(tmp)
+        raise
+    _fsync_dir(path.parent)
+
+
+def create_file(path, text: str) -> None:
+    """Write `text` to `path`, which must not exist yet (FileExistsError; also for a link, a
+    FIFO or a device there), so that readers never see half a file: the whole file is written
+    under a temporary name, then linked to `path` (a link never replaces a file); its folder
+    is created if needed."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    remove_stray_temporaries(path)
+    tmp = _written(path, text)
+    try:
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            raise
+        except OSError:  # a file system without hard links: create the file exclusively instead
+            with open(path, "x", encoding="utf-8", newline="\n") as handle:
+                handle.write(text)
+                handle.flush()
+                os.fsync(handle.fileno())
+    finally:
+        _remove(tmp)
+    _fsync_dir(path.parent)
+
+
+def _written(path: Path, text: str) -> str:
+    """A temporary file beside `path`, named for this process, holding `text` whole (fsync)."""
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
-        check_replaceable(path)  # not swapped for a link or a FIFO meanwhile
-        os.replace(tmp, path)
     except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+        _remove(tmp)
         raise
-    _fsync_dir(path.parent)
+    return tmp
+
+
+def _remove(tmp: str) -> None:
+    try:
+        os.unlink(tmp)
+    except OSError:
+        pass
 
 
 def _fsync_dir(folder: Path) -> None:
