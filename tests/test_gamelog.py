@@ -94,7 +94,7 @@ def test_truncated_and_damaged_logs(played):
     assert "damaged or truncated" in _error(text[: len(text) // 2])
     assert "damaged or truncated" in _error("")
     assert "not UTF-8" in _error(b"\xff\xfe{}")
-    assert "damaged or truncated (nested too deep)" in _error("[" * 100_000)
+    assert "damaged or truncated (nested too deep" in _error("[" * 100_000)
     assert "number is too long" in _error('{"seed": ' + "1" * 5000 + "}")  # more digits than int() takes
     data = json.loads(text)
     data["plies"] += 1

@@ -38,7 +38,8 @@ SHOWN_BY = {
     "SR108": "yaml-two-documents.yaml", "SR201": "missing-field.yaml", "SR202": "unknown-field.yaml",
     "SR203": "wrong-type.yaml", "SR204": "invalid-value.yaml", "SR301": "dsl-syntax.yaml",
     "SR302": "dsl-unknown-function.yaml", "SR303": "dsl-number-too-large.yaml", "SR304": "dsl-switch-own.yaml",
-    "SR401": "extends-missing.yaml", "SR402": "extends-cycle-a.yaml", "SR501": "unknown-colour-in-teams.yaml",
+    "SR401": "extends-missing.yaml", "SR402": "extends-cycle-a.yaml", "SR403": "extends-outside.yaml",
+    "SR404": "not-a-rule-file.yaml", "SR501": "unknown-colour-in-teams.yaml",
     "SR502": "unused-effects-unknown.yaml", "SR503": "deck-card-without-effect.yaml",
     "SR504": "effect-without-card.yaml", "SR505": "slide-backwards.yaml", "SR506": "colour-in-two-teams.yaml",
     "SR507": "no-card-starts.yaml", "SR508": "hand-too-big.yaml", "SR509": "home-unreachable-exact.yaml",
@@ -46,6 +47,7 @@ SHOWN_BY = {
     "SR601": "positions/squares.json", "SR602": "positions/squares.json", "SR603": "positions/squares.json",
     "SR604": "positions/hand-in-draw.json", "SR513": "turn-actions-in-draw-play.yaml",
     "SR514": "turn-action-never-offered.yaml", "SR606": "positions/turn-state.json",
+    "SR608": "positions/already-won.json",
 }
 
 
@@ -81,7 +83,20 @@ def _made_sr605(tmp_path):
     raise AssertionError("a valid position")
 
 
-MADE = {"SR100": _made_sr100, "SR102": _made_sr102, "SR109": _made_sr109, "SR605": _made_sr605}
+def _made_sr607(tmp_path):
+    """A `one_per_player` mark placed twice by one player (house/freeze.yaml's `frozen`)."""
+    game = load_game("standard", ("house/freeze.yaml",))
+    data = {"players": ["red", "blue"], "card": "5", "pawns": {"blue": ["track:20", "track:30"]},
+            "marks": {"frozen": [{"colour": "blue", "square": "track:20", "by": "red"},
+                                 {"colour": "blue", "square": "track:30", "by": "red"}]}}
+    try:
+        parse_position(game, data)
+    except PositionError as error:
+        return error.problems
+    raise AssertionError("a valid position")
+
+
+MADE = {"SR100": _made_sr100, "SR102": _made_sr102, "SR109": _made_sr109, "SR605": _made_sr605, "SR607": _made_sr607}
 
 
 def _position_problems(name: str):

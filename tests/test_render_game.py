@@ -106,13 +106,15 @@ def test_every_square_carries_its_name(spec):
 
 
 def test_the_legend_of_marks_stays_inside_the_picture(tmp_path):
-    position = tmp_path / "marks.json"
+    position, rules = tmp_path / "marks.json", tmp_path / "many-frozen.yaml"
+    rules.write_text("extends: house/freeze.yaml\nmarks:\n  frozen: {one_per_player: false}\n",
+                     encoding="utf-8")  # red may freeze eight pawns
     pawns = {"blue": ["track:20", "track:33", "track:41", "track:52"], "yellow": ["track:5", "track:11"],
              "green": ["track:26", "track:38"]}
     marks = [{"colour": colour, "square": square, "by": "red"} for colour, squares in pawns.items() for square in squares]
     position.write_text(json_text({"players": ["red", "blue", "yellow", "green"], "turn": "red", "card": "1",
                                    "pawns": pawns, "marks": {"frozen": marks}}), encoding="utf-8")
-    result = _render("--rule", "house/freeze.yaml", "--state", position)
+    result = _render("--variant", rules, "--state", position)
     assert result.exit_code == 0, result.output
     root = svg_root(result.output)
     width = float(root.get("width"))

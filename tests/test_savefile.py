@@ -166,7 +166,7 @@ def test_rule_file_changed_after_saving(tmp_path, standard):
     write_save(tmp_path / "g.json", record)
     rules.write_text("extends: standard\nname: mine\npawns: 3\n")
     with pytest.raises(SaveFileError, match="has changed since the game was saved"):
-        restore(read_save(tmp_path / "g.json"))
+        restore(read_save(tmp_path / "g.json"), source=str(tmp_path / "g.json"))
 
 
 def test_json_has_format_version_hash_seed_and_choices(saved):

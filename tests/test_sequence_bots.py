@@ -124,7 +124,7 @@ def test_a_twelve_player_game_of_experts_ends(sequence):
 
 
 def test_greedy_beats_random_over_a_small_seeded_batch():
-    """Strength with a wide margin: measured 95% (bench/README.md); 10 of 12 is far below."""
+    """Strength with a wide margin: measured 100% of 200 (bench/README.md); 10 of 12 is far below."""
     source, _ = load_source("sequence")
     tally = play_batch(Setup(source, 2, ("greedy", "random"), 1, 20_000, rotate=True), 0, 12)
     assert tally.kind_wins.get("greedy", 0) >= 10, tally.kind_wins

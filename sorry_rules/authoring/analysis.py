@@ -241,10 +241,11 @@ def _home(v, ctx, prims, win_ast, can_leave: bool, report) -> None:
         for origin in starts:
             if not _HomeSearch(layout, mechanics, c, reach).reaches_home(origin):
                 where = "its start exit" if origin == "exit" else "Start"
-                report(("board",), "SR509",
+                turned = mechanics.routes is not None and bool(mechanics.routes.geometry.turns)
+                report(("geometry", "turns") if turned else ("board",), "SR509",
                        f"Home unreachable: no sequence of the deck's moves takes a {layout.colours[c]} pawn from {where} "
-                       f"exactly to Home (check board.safety_entry, the slides, rules.slide_on and the card steps)", severity,
-                       also=_HOME_FIELDS)
+                       f"exactly to Home (check {'geometry.turns, ' if turned else ''}board.safety_entry, the slides, "
+                       "rules.slide_on and the card steps)", severity, also=_HOME_FIELDS)
                 return
 
 
@@ -292,7 +293,8 @@ class _HomeSearch:
                 + self._walk(sq, self.max_backward, reach.backward, layout.step_backward))
 
     def one_at_a_time(self, origin: str) -> bool:
-        """The quick answer with a 1 in the deck: one step at a time from the start exit."""
+        """The quick answer with a 1 in the deck: one step at a time from the start exit
+        along the plain board (not asked when `geometry:` adds routes: a turn may lead away)."""
         layout = self.layout
         exit_ = layout.start_exit[self.c]
         here = self.after_slide(exit_) if origin == "start" else exit_
@@ -322,7 +324,7 @@ class _HomeSearch:
     def reaches_home(self, origin: str) -> bool:
         """Whether a pawn beginning in Start ("start") or on its start exit ("exit") can
         reach Home exactly (setup places pawns without sliding)."""
-        if 1 in self.reach.forward and self.one_at_a_time(origin):
+        if 1 in self.reach.forward and self.mechanics.routes is None and self.one_at_a_time(origin):
             return True
         first = self.layout.start_exit[self.c] if origin == "exit" else self.start
         seen = {first}

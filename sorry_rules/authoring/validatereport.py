@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sorry_rules.base.errors import BySeverity, Problem, UsageError
-from sorry_rules.rules.locate import close_bundled, display_name, resolve
+from sorry_rules.rules.locate import allowed, close_bundled, display_name, resolve
 
 RULE_SUFFIXES = (".yaml", ".yml")
 _GLOB_CHARS = frozenset("*?[")
@@ -100,12 +100,13 @@ def report_of(args, problems_of) -> Report:
         raise UsageError("no rule files to validate")
     report = Report()
     seen: set[Problem] = set()
-    for path in files:
-        report.files.append(shown_name(path))
-        for problem in problems_of(path):
-            if problem not in seen:
-                seen.add(problem)
-                report.problems.append(problem)
+    with allowed(arg for arg in args if Path(arg).is_dir()):  # a folder named is a tree rule files are read from
+        for path in files:
+            report.files.append(shown_name(path))
+            for problem in problems_of(path):
+                if problem not in seen:
+                    seen.add(problem)
+                    report.problems.append(problem)
     return report
 
 

@@ -36,6 +36,7 @@ from pathlib import Path
 from sorry_rules import __version__
 from sorry_rules.base.limits import MAX_YAML_BYTES
 from sorry_rules.base.resources import cache_dir, data_dir
+from sorry_rules.base.safeio import read_regular
 
 _PACKAGE = Path(__file__).resolve().parent.parent
 _LIBRARIES = ("pydantic", "pydantic_core", "lark", "yaml")
@@ -63,9 +64,8 @@ def data_key(kind: str, data) -> str | None:
 
 def read_limited(path) -> bytes:
     """At most MAX_YAML_BYTES + 1 bytes of `path` (what the rule-file reader parses); OSError
-    when it cannot be read."""
-    with open(path, "rb") as handle:
-        return handle.read(MAX_YAML_BYTES + 1)
+    when it cannot be read or is not a regular file (a FIFO, a device: never blocks)."""
+    return read_regular(path, MAX_YAML_BYTES)
 
 
 def file_digest(path) -> str | None:

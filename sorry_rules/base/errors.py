@@ -42,6 +42,8 @@ CODES: dict[str, str] = {
     # Overlays
     "SR401": "extended rule file not found",
     "SR402": "extends cycle",
+    "SR403": "rule file outside the folders rule files are read from",
+    "SR404": "not a rule file",
     # Meaning (cross-field checks)
     "SR501": "unknown colour",
     "SR502": "unknown card",
@@ -79,6 +81,8 @@ CODES: dict[str, str] = {
     "SR604": "card or hand does not fit how the variant plays",
     "SR605": "mark on a square without a pawn to carry it",
     "SR606": "turn state does not fit the variant's turn rules",
+    "SR607": "mark placed more often than its kind allows",
+    "SR608": "game already over in this position",
 }
 
 

@@ -53,6 +53,10 @@ MAX_FACE = 100
 #: Pawns one square may hold (`board.hold`, `board.squares.*.hold`).
 MAX_HOLD = 144
 
+#: The largest value (and, negated, the lowest) a counter may hold; a counter's `min`/`max`
+#: (`counters:`) default to these and may only narrow them.
+MAX_COUNTER = 1_000_000
+
 # ---- the DSL (dsl.parser) and compiled programs (compiler.programs) --------------------------
 #: Characters of one DSL text.
 MAX_DSL_TEXT = 4000
@@ -80,3 +84,11 @@ MAX_CHOICES = 1_000_000
 MAX_SAVES_SAME_NAME = 1000
 #: Saved games `sorry-play games` reads from one folder (the newest).
 MAX_SAVES_LISTED = 500
+#: Nesting of JSON lists and objects in a position file, game record or results file.
+MAX_JSON_DEPTH = 64
+#: Digits of one number in a position file, game record or results file.
+MAX_JSON_DIGITS = 40
+#: Bytes of a results file of `simulate`/`compare` (`--from`, `--continue`).
+MAX_RESULTS_BYTES = 512 * 1024 * 1024
+#: Games per side of one `simulate`/`compare` run (`--games`) and of a results file.
+MAX_GAMES = 1_000_000

@@ -14,7 +14,7 @@ import click
 
 from sorry_rules.base.errors import SorryRulesError
 from sorry_rules.cli.errors import friendly
-from sorry_rules.cli.options import rules_option, variant_option
+from sorry_rules.cli.options import rules_option, rules_root_option, variant_option
 
 FORMATS = ["text", "json", "github", "auto"]
 
@@ -25,6 +25,7 @@ FORMATS = ["text", "json", "github", "auto"]
               help="Output: text (path:line:col: severity: message [code]), json, github "
                    "(GitHub Actions annotations); auto is github when GITHUB_ACTIONS=true, else text.")
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
+@rules_root_option
 @friendly
 def validate(paths, fmt, strict):
     """Check rule files: YAML, schema, DSL, cross-field rules and whole-game analyses.

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import click
 
-from sorry_rules.base.limits import DEFAULT_MAX_PLIES, MAX_CHOICES
+from sorry_rules.base.limits import DEFAULT_MAX_PLIES, MAX_CHOICES, MAX_JSON_DIGITS
 
 VARIANT_HELP = "Variant: a rule file path or a bundled name (see `sorry-play variants`)."
 RULE_HELP = "House-rule overlay (path or bundled name, e.g. house/sorry-forward-4.yaml); repeatable."
@@ -31,9 +31,28 @@ def variant_option(fn):
     return click.option("--variant", "-v", default="standard", show_default=True, help=VARIANT_HELP)(fn)
 
 
+def _allow_roots(ctx, param, folders):
+    if folders:
+        from sorry_rules.rules.locate import allow_root  # lazy: the rule-file finder only when the option is given
+
+        for folder in folders:
+            allow_root(folder)
+
+
+def rules_root_option(fn):
+    """`--rules-root DIR`, repeatable: one more folder whose tree rule files (an `extends:`, a
+    saved game's variant) may be read from, besides the working directory's and the folders of
+    the files named on the command line. Acts at once; passes nothing to the command."""
+    return click.option("--rules-root", multiple=True, type=click.Path(file_okay=False), expose_value=False,
+                        is_eager=True, callback=_allow_roots, metavar="DIR",
+                        help="Also read rule files (extends:, a save's variant) from this folder's tree; repeatable.")(fn)
+
+
 def rules_option(help: str = RULE_HELP):
-    """`--rule/-r OVERLAY`, repeatable, passed as `rules` (a tuple)."""
-    return click.option("--rule", "-r", "rules", multiple=True, help=help)
+    """`--rule/-r OVERLAY`, repeatable, passed as `rules` (a tuple); with `--rules-root`."""
+    def decorate(fn):
+        return click.option("--rule", "-r", "rules", multiple=True, help=help)(rules_root_option(fn))
+    return decorate
 
 
 def variant_options(fn):
@@ -46,9 +65,17 @@ def players_option(fn):
     return click.option("--players", "-p", type=int, default=None, help=PLAYERS_HELP)(fn)
 
 
+def _seed_digits(ctx, param, value):
+    """A seed is written in saves and results files, whose numbers have at most MAX_JSON_DIGITS digits."""
+    if value is not None and len(str(abs(value))) > MAX_JSON_DIGITS:
+        raise click.BadParameter(f"at most {MAX_JSON_DIGITS} digits")
+    return value
+
+
 def seed_option(default: int | None = None, help: str = SEED_HELP):
     """`--seed/-s S`: None (a random seed) unless a command fixes a default."""
-    return click.option("--seed", "-s", type=int, default=default, show_default=default is not None, help=help)
+    return click.option("--seed", "-s", type=int, callback=_seed_digits, default=default,
+                        show_default=default is not None, help=help)
 
 
 def max_plies_option(help: str = "Stop a game without a winner after this many moves (plies)."):

@@ -13,18 +13,19 @@ from __future__ import annotations
 import click
 
 from sorry_rules.base.errors import SorryRulesError, UsageError
+from sorry_rules.base.safeio import replace_file
 from sorry_rules.cli.errors import friendly
 from sorry_rules.cli.options import variant_options
 
 
 def write_output(path: str | None, text: str) -> None:
-    """Write `text` to the file `path` (UTF-8), or to stdout when `path` is None or `-`."""
+    """Write `text` to the file `path` (UTF-8, atomically; never through a link, into a FIFO or
+    a device, or over a folder), or to stdout when `path` is None or `-`."""
     if path is None or path == "-":
         click.echo(text, nl=False)
         return
     try:
-        with open(path, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
+        replace_file(path, text, make_folder=False)
     except OSError as error:
         raise SorryRulesError(f"cannot write {path}: {error.strerror or error}") from None
 

@@ -14,6 +14,7 @@ import click
 
 from sorry_rules.base.errors import UsageError
 from sorry_rules.cli.errors import friendly
+from sorry_rules.cli.options import rules_root_option
 from sorry_rules.cli.pictures import write_output
 
 
@@ -23,6 +24,7 @@ from sorry_rules.cli.pictures import write_output
 @click.option("--step", is_flag=True, help="Wait for Enter after every move (in a terminal).")
 @click.option("--html", "html_out", default=None, type=click.Path(dir_okay=False),
               help="Write a self-contained replay page (HTML) to FILE instead of showing the game.")
+@rules_root_option
 @friendly
 def replay(file, boards, step, html_out):
     """Show the game saved in FILE turn by turn (or write it as a replay page with --html)."""

@@ -33,6 +33,7 @@ import time
 import click
 
 from sorry_rules.base.errors import UsageError
+from sorry_rules.base.limits import MAX_GAMES
 from sorry_rules.cli.errors import friendly
 from sorry_rules.cli.options import max_plies_option, players_option, rules_option, seed_option, variant_options
 from sorry_rules.cli.pictures import write_output
@@ -81,7 +82,7 @@ def _results_files(fn):
 
 def _common(fn):
     options = [
-        click.option("--games", "-n", type=click.IntRange(min=1), default=1000, show_default=True,
+        click.option("--games", "-n", type=click.IntRange(min=1, max=MAX_GAMES), default=1000, show_default=True,
                      help="Number of games (per side)."),
         players_option,
         click.option("--bots", "-b", default="random", show_default=True, help=BOTS_HELP),

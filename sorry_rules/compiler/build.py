@@ -29,7 +29,9 @@ from sorry_rules.compiler.marking import also_texts, alternatives, check_marks, 
 from sorry_rules.compiler.programs import CompileError, ProgramCompiler
 from sorry_rules.compiler.ranges import condition_warnings, variant_bounds
 from sorry_rules.compiler.turns import check_turn_policy, compile_turn_policy, turn_texts
-from sorry_rules.compiler.vocab import check_vocab, compile_vocab, counter_warnings, move_variables, vocab_texts
+from sorry_rules.compiler.vocab import (
+    check_vocab, compile_vocab, counter_ranges, counter_warnings, move_variables, vocab_texts,
+)
 
 
 def _relations(v) -> tuple[tuple, tuple]:
@@ -189,7 +191,8 @@ def compile_variant(loaded: LoadedVariant) -> tuple[Game, list[Problem]]:
         on_start_exit=v.setup.on_start_exit, turn=turn_rules(v.turn), rules=ctx.rules, team_of=team_of,
         seating=seating, players_min=v.players.min, players_max=v.players.max, win=win,
         scoring=tuple(scoring), content_hash=loaded.content_hash, win_on_home_only=win_on_home_only,
-        card_options=card_options, filters=filters, after=after, counters=counters, marks=mark_kinds(v),
+        card_options=card_options, filters=filters, after=after, counters=counters,
+        counter_ranges=counter_ranges(v), marks=mark_kinds(v),
         redraw=redraw, actions=actions,
     )
     return game, out.problems

@@ -1,11 +1,16 @@
 """The compile-time cost bound of DSL programs (docs/LIMITS.md), so that no rule file can
 make play hang.
 
-Contract: `CostEstimator(mechanics, pawns).cost(node)` returns `(outcomes, work)`, upper
+Contract: `CostEstimator(mechanics, pawns).cost(node)` (a track) and `GridCosts(cells,
+colours).cost(node)` (a grid) return `(outcomes, work)`, upper
 bounds of the outcomes one evaluation of `node` can produce and of the work it takes
 (`then` multiplies, `can`, aggregates and guards add their own work), each clamped at
 `CAP`; it raises `CompileError` (SR303) at the smallest part of the tree whose work is
 over MAX_WORK. Every node is checked on the way up, children before their parent.
+On a grid, a primitive (`place`, `remove`) has at most one outcome per cell, and each outcome
+is a placement of up to every cell, so its work is `cells x max(1, cells // 10)`: `place on
+empty then place on empty` on the 10x10 board is about 101,000, three in a row about 10^7
+(refused).
 """
 
 from __future__ import annotations
@@ -94,9 +99,11 @@ class CostEstimator(dsl.Visitor):
         return self.group * self.targets, self.group * self.targets + self.targets
 
     def visit_Place(self, node):
-        return self.cells, self.cells
+        return self.cells, self.cells * self.outcome_work
 
     visit_Remove = visit_Place
+    #: work of building one outcome of a primitive (a track placement: a few pawns)
+    outcome_work = 1
 
     # ---- combinators ---------------------------------------------------------------------
     def visit_Choice(self, node):
@@ -130,3 +137,19 @@ class CostEstimator(dsl.Visitor):
 
     def visit_Aggregate(self, node):
         return 1, self.C * (self.cost(node.body)[1] + 1)
+
+
+class GridCosts(CostEstimator):
+    """`CostEstimator` of a grid's card effects and expressions: `cells` cells (each a chip at
+    most), `colours` colours; an outcome of a primitive is a placement of the whole grid."""
+
+    covers, defaulted = CostEstimator.covers, CostEstimator.defaulted  # the same cases, other sizes
+
+    def __init__(self, cells: int, colours: int):
+        self.cells = max(1, cells)
+        self.C = max(1, colours)
+        self.pawns = self.cells  # chips of one colour, for counts (`chips(G)`)
+        self.group = 1
+        self.movers = self.targets = self.cells
+        self.ways = 1
+        self.outcome_work = max(1, self.cells // 10)

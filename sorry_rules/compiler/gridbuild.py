@@ -1,7 +1,8 @@
 """Compile a loaded variant whose board is a grid into an `engine.gridgame.GridGame`.
 
 Contract: `compile_grid(variant, out, content_hash)` is `compile_variant` for grid boards: it runs the
-grid checks (`check_grid`), compiles every card effect and the win condition, and returns
+grid checks (`check_grid`), bounds the work of every card effect and the win condition
+(`compiler.costs.GridCosts`, SR303), compiles them, and returns
 `(game, warnings)` or raises `RuleFileError` with every error located in the file.
 `check_grid(v, out)` adds the cross-field problems of a grid board to `out`; `grid_compiler(grid)`
 is the compiler of a grid's effects (one per grid, for tools as for `compile_grid`).
@@ -12,6 +13,7 @@ from __future__ import annotations
 from sorry_rules import dsl
 from sorry_rules.base.errors import Problem, ProblemCollector, RuleFileError
 from sorry_rules.base.suggest import did_you_mean
+from sorry_rules.compiler.costs import GridCosts
 from sorry_rules.compiler.grideffects import GridCompiler
 from sorry_rules.compiler.vocabulary import CompileError
 from sorry_rules.engine.grid import Grid
@@ -59,11 +61,13 @@ def compile_grid(v, out: ProblemCollector, content_hash: str = "") -> tuple[Grid
     team_of = compiler.team_of
     card_names = [name for name in v.deck if name in v.cards]
     programs, shapes = {}, {}
+    costs = GridCosts(grid.size, grid.C)
     for name in card_names:
         programs[name], shapes[name] = _compile(out, ("cards", name), v.cards[name], lambda node, name=name: (
-            compiler.effect(node, name), compiler.shape(node, name))) or (None, None)
+            costs.cost(node), compiler.effect(node, name), compiler.shape(node, name))[1:]) or (None, None)
     compiler.functions_used.clear()
-    win = _compile(out, ("win",), v.win, lambda node: compiler.expression(node, bool), expr=True)
+    win = _compile(out, ("win",), v.win, lambda node: (costs.cost(node), compiler.expression(node, bool))[1],
+                   expr=True)
     win_reads = frozenset(compiler.functions_used)
     if out.errors:
         raise RuleFileError(out.problems)

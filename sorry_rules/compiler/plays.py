@@ -12,8 +12,10 @@ the node that has no meaning as an effect. Makers touch no AST and no builder: e
 they need is bound when they are made (per player colour, by the engine, on first use).
 Resource bounds checked here (docs/LIMITS.md): steps of one move are 1 .. one lap plus the
 safety zone (T + L + 1), else SR508; every distinct `forward N`, `backward N` and split part
-needs a movement table of colours x squares entries, and one variant's tables together stay
-within MAX_TABLE_CELLS, else SR303 at the effect whose table does not fit.
+needs a movement table of colours x squares entries (a route table of `geometry:` keeps the
+squares each way passes: colours x squares x (N + 1) x (1 + 2 x turns) entries), and one
+variant's tables together stay within MAX_TABLE_CELLS, else SR303 at the effect whose table
+does not fit.
 """
 
 from __future__ import annotations
@@ -56,13 +58,24 @@ class PlayBuilder(dsl.Visitor):
     # ---- resource bounds -----------------------------------------------------------------
     def reserve_tables(self, node, kind: str, counts) -> None:
         """Account for the movement tables `node` needs; CompileError (SR303) when the
-        variant's tables would exceed MAX_TABLE_CELLS."""
+        variant's tables would exceed MAX_TABLE_CELLS. A plain table has one entry per colour
+        and square; a route table (`geometry:`, kind "route ...") of n steps keeps, per colour
+        and square, each way with the squares it passes: (n + 1) entries per way, and up to two
+        ways per turn besides the plain one (a move of at most a lap passes a turn's square twice)."""
         wanted = self.tables | {(kind, n) for n in counts}
-        cells = len(wanted) * self.layout.C * self.layout.size
+        cells = sum(self._entries(kind, n) for kind, n in wanted)
         if cells > MAX_TABLE_CELLS:
             raise CompileError(node.pos, f"the movement tables for this board would need {cells:,} entries "
                                f"(at most {MAX_TABLE_CELLS:,}); use fewer or smaller step counts on a board this large", "SR303")
         self.tables = wanted
+
+    def _entries(self, kind: str, steps: int) -> int:
+        entries = self.layout.C * self.layout.size
+        if kind.startswith("route"):
+            routes = self.m.routes
+            ways = 1 + 2 * (len(routes.geometry.turns) if routes is not None else 0)  # a lap passes a turn twice at most
+            entries *= (steps + 1) * ways
+        return entries
 
     def check_steps(self, node, steps: int) -> None:
         limit = self.layout.T + self.layout.L + 1
@@ -215,10 +228,43 @@ class PlayBuilder(dsl.Visitor):
 
     # ---- combinators ---------------------------------------------------------------------
     def visit_Choice(self, node):
-        makers = tuple(self.visit(o) for o in node.options)
+        """`A | B | ...`: each alternative's options in turn. A `can(X)` in a later
+        alternative's guard, X an earlier alternative, reads whether X listed an option on
+        this position (the same answer as running X again: flags and card change no outcome),
+        noted on the position itself (`Position.listed`: games played at once never share it)."""
+        compiler, outer = self.compiler, self.compiler.known_outcomes
+        read: dict = {}  # alternative index -> the key of its note on the position (`Position.listed`)
+
+        def reader(index):
+            def known():
+                key = read.setdefault(index, object())
+                return lambda p, pos: pos.listed[key]
+            return known
+
+        known, makers = dict(outer), []
+        compiler.known_outcomes = known
+        try:
+            for index, option in enumerate(node.options):
+                makers.append(self.visit(option))
+                known.setdefault(dsl.shape(option), reader(index))
+        finally:
+            compiler.known_outcomes = outer
+        makers = tuple(makers)
 
         def choice_maker(p, flags, card):
             gens = tuple(maker(p, flags, card) for maker in makers)
+            if read:
+                noted = tuple((read.get(index), gen) for index, gen in enumerate(gens))
+
+                def choice_noted(pos, out):
+                    for key, gen in noted:
+                        if key is not None:
+                            n = len(out)
+                            gen(pos, out)
+                            pos.listed[key] = len(out) > n
+                        else:
+                            gen(pos, out)
+                return choice_noted
             if len(gens) == 2:
                 first, second = gens
 
@@ -234,7 +280,12 @@ class PlayBuilder(dsl.Visitor):
         return choice_maker
 
     def visit_Then(self, node):
-        first_maker, second_maker = self.visit(node.first), self.visit(node.second)
+        first_maker = self.visit(node.first)
+        outer, self.compiler.known_outcomes = self.compiler.known_outcomes, {}  # B runs on the position A left
+        try:
+            second_maker = self.visit(node.second)
+        finally:
+            self.compiler.known_outcomes = outer
         if isinstance(node.second, (dsl.DrawAgain, dsl.Pass)):
             flag = DRAW_AGAIN if isinstance(node.second, dsl.DrawAgain) else PASS
 

@@ -18,6 +18,7 @@ rule file can make play hang or exhaust memory:
 
 from __future__ import annotations
 
+from sorry_rules import dsl
 from sorry_rules.compiler.costs import MAX_WORK, CostEstimator
 from sorry_rules.compiler.expressions import ExpressionBuilder
 from sorry_rules.compiler.plays import MAX_TABLE_CELLS, PlayBuilder
@@ -52,6 +53,9 @@ class ProgramCompiler:
         self.pawns = pawns
         self.functions_used: set[str] = set()
         self.following = False  # compiling an after: then: effect (its selectors may read `moved`)
+        #: the effects whose outcomes a running `A | B | ...` knows on the position a `can`
+        #: reads (`compiler.plays.PlayBuilder.visit_Choice`): shape -> test
+        self.known_outcomes: dict = {}
         self._costs = CostEstimator(mechanics, pawns)
         self._effects = PlayBuilder(self)
         self._expressions = ExpressionBuilder(self)
@@ -72,7 +76,11 @@ class ProgramCompiler:
 
     def can_test(self, node):
         """`test(p, board) -> bool`: whether effect `node` has any outcome for player p (the
-        makers' generators stop at the first one)."""
+        makers' generators stop at the first one). Where the alternative of a choice being
+        run is that effect on the same position, the test reads what it listed instead."""
+        known = self.known_outcomes.get(dsl.shape(node))
+        if known is not None:
+            return known()
         effect = self.effect(node)
         gens: dict = {}
 

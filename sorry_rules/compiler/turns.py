@@ -5,7 +5,9 @@ Contract:
 - `check_turn_policy(v, out)` adds located problems: a policy on a grid board (SR512), `take`
   above 1 in hand play or `actions` in draw play (SR513), an unknown card in an action's
   `cards` (SR502); a warning (SR514) for an action the hand can never offer (it needs more
-  other cards than a hand holds besides its card, or none of its cards is in the deck).
+  other cards than a hand holds besides its card, or none of its cards is in the deck); SR303
+  when the moves the hand actions can offer in one turn (per action: a card of the hand and
+  each choice of its other cards) are more than `limits.MAX_WORK`.
 - `turn_texts(v)` lists the DSL conditions as `(path, text, "bool")`; `build.dsl_texts`
   includes them, so they are parsed, costed and compiled like the win condition.
 - `compile_turn_policy(v, compiled, card_index)` returns `(redraw, actions)` for
@@ -16,17 +18,15 @@ Contract:
 
 from __future__ import annotations
 
+from math import comb
+
 from sorry_rules import dsl
+from sorry_rules.base import limits
 from sorry_rules.base.errors import ProblemCollector
 from sorry_rules.base.suggest import did_you_mean
 from sorry_rules.engine.turnpolicy import HandAction, Redraw
 
 REDRAW_LABEL = "discard and draw again"
-
-
-def uses_policy(turn) -> bool:
-    """Whether a `turn:` section sets any turn policy or hand action."""
-    return turn.take != 1 or turn.redraw is not None or bool(turn.actions)
 
 
 def check_turn_policy(v, out: ProblemCollector) -> None:
@@ -43,12 +43,29 @@ def check_turn_policy(v, out: ProblemCollector) -> None:
         out.at(("turn", "actions"), "SR513", "turn.actions: hand actions are plays of a hand, but the variant draws its "
                "cards (turn.source: draw); use them with a hand (e.g. --variant points)")
     cards = list(v.cards)
+    _action_work(turn, out)
     for name, action in turn.actions.items():
         for j, card in enumerate(action.cards):
             if card not in v.cards:
                 out.at(("turn", "actions", name, "cards", j), "SR502", f"unknown card '{card}'{did_you_mean(card, cards)} "
                        f"(cards: {', '.join(cards)})")
         _never_offered(v, name, action, out)
+
+
+def _action_work(turn, out: ProblemCollector) -> None:
+    """SR303 at the first hand action from which on the actions together could offer more
+    than MAX_WORK moves in one turn (a hand of `hand_size` cards: per action, each card of
+    the hand with each choice of `others.min`..`others.max` of the rest)."""
+    hand = getattr(turn, "hand_size", 0)
+    if turn.source != "hand" or not hand:
+        return
+    total = 0
+    for name, action in turn.actions.items():
+        total += hand * sum(comb(hand - 1, k) for k in range(action.others.min, action.others.max + 1))
+        if total > limits.MAX_WORK:
+            out.at(("turn", "actions", name), "SR303", f"turn.actions: the hand actions could offer {total:,} moves in "
+                   f"one turn (at most {limits.MAX_WORK:,}); allow fewer other cards or fewer actions", key=True)
+            return
 
 
 def _never_offered(v, name: str, action, out: ProblemCollector) -> None:

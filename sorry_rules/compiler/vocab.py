@@ -8,7 +8,9 @@ Contract:
 - `vocab_texts(v)` lists the DSL texts as `(path, text, kind)` with kind "move_bool" or
   "move_int" (compiled where facts of a move may be read); `build.dsl_texts` includes them.
 - `compile_vocab(v, compiled, card_index, programs, asts)` returns `(filters, after, counters)`
-  for `engine.game.Game` from the compiled closures (`compiled[path]`); a variant that uses
+  for `engine.game.Game` from the compiled closures (`compiled[path]`); every `add:` amount
+  is bounded so that the counter it changes stays within its `min`..`max` (`counter_ranges`,
+  bound into the game as `Game.counter_ranges`), whatever its formula gives; a variant that uses
   none of it gets three empty tuples, so play pays nothing. A filter whose tree (`asts[path]`)
   reads only facts of the move, counters and numbers also gets its test on events alone
   (`MoveFilter.on_events`, with the event kinds it reads), for the table (`engine.table`); so does a
@@ -42,6 +44,10 @@ def check_vocab(v, out: ProblemCollector) -> None:
                 if card not in v.cards:
                     out.at((section, i, "cards", j), "SR502", f"unknown card '{card}'{did_you_mean(card, cards)} "
                            f"(cards: {', '.join(cards)})")
+    for name, counter in v.counters.items():
+        if not counter.min <= counter.start <= counter.max:
+            out.at(("counters", name), "SR508", f"counter '{name}': start {counter.start} is not within min "
+                   f"{counter.min} and max {counter.max}", key=True)
     for i, item in v.after.items():
         for name in item.add:
             if name not in v.counters:
@@ -125,7 +131,7 @@ def _filter(cards, prefer: bool, expression, ast, counters, label: str) -> MoveF
     return MoveFilter(cards, prefer, _on_move(expression), label, _on_events(expression), reads)
 
 
-def _consequence_on_events(i, c, compiled: dict, asts: dict, names: list) -> tuple | None:
+def _consequence_on_events(i, c, compiled: dict, asts: dict, names: list, ranges: tuple) -> tuple | None:
     """`Consequence.on_events` of consequence `i` (`c`): its condition and additions judged on
     events alone, and the event kinds they read, where every one of their trees reads only
     facts, counters and numbers (`events_only`); else None."""
@@ -133,8 +139,26 @@ def _consequence_on_events(i, c, compiled: dict, asts: dict, names: list) -> tup
     reads = [None if asts.get(path) is None else events_only(asts[path], names) for path in paths]
     if None in reads:
         return None
-    adds = tuple((names.index(name), _on_events(compiled[("after", i, "add", name)])) for name in c.add)
+    adds = tuple((names.index(name), _within(names.index(name), ranges, _on_events(compiled[("after", i, "add", name)])))
+                 for name in c.add)
     return _on_events(compiled[paths[0]]), adds, frozenset().union(*reads)
+
+
+def counter_ranges(v) -> tuple:
+    """Per declared counter, in order, its (lowest, highest) value: what `Game.counter_ranges` holds."""
+    return tuple((counter.min, counter.max) for counter in v.counters.values())
+
+
+def _within(index: int, ranges: tuple, amount):
+    """An `add:` amount (p, x, counters[, card]) -> int bounded so that counter `index` of
+    colour `p` stays within its range: however large the formula's value (a counter squared),
+    what is added is at most the distance to the bound."""
+    low, high = ranges[index]
+
+    def bounded(p, x, counters, *card):
+        value = counters[p][index]
+        return min(max(amount(p, x, counters, *card), low - value), high - value)
+    return bounded
 
 
 def _scope(cards, card_index):
@@ -166,12 +190,14 @@ def compile_vocab(v, compiled: dict, card_index: dict, programs, asts: dict | No
         filters.append(_filter(_scope(f.cards, card_index), key == "prefer", compiled[path], (asts or {}).get(path), names,
                                label))
     after = []
+    ranges = counter_ranges(v)
     for i, c in v.after.items():
-        adds = tuple((names.index(name), _on_move(compiled[("after", i, "add", name)])) for name in c.add)
+        adds = tuple((names.index(name), _within(names.index(name), ranges, _on_move(compiled[("after", i, "add", name)])))
+                     for name in c.add)
         label = c.label or f"after.{i}: when {c.when}"
         marks = tuple((list(v.marks).index(name), which) for name, which in c.mark.items())
         after.append(Consequence(_scope(c.cards, card_index), _on_move(compiled[("after", i, "when")]), adds,
-                                 c.draw_again, label, marks, _consequence_on_events(i, c, compiled, asts or {}, names),
+                                 c.draw_again, label, marks, _consequence_on_events(i, c, compiled, asts or {}, names, ranges),
                                  compiled.get(("after", i, "then")), getattr(c, "forfeits", False)))
     counters = tuple((name, counter.start, counter.label or name.replace("_", " ")) for name, counter in v.counters.items())
     return tuple(filters), tuple(after), counters

@@ -42,6 +42,17 @@ class ByFields:
         return f"{self.__class__.__qualname__}({values})"
 
 
+def shape(value):
+    """`value` (a node, a selector, a tuple of them, a leaf) without its text offsets (the
+    fields `pos` and `*_pos`): equal for the same construct wherever it is written."""
+    if isinstance(value, ByFields):
+        return (value.__class__,) + tuple(shape(getattr(value, n)) for n in _names(value.__class__)
+                                          if n != "pos" and not n.endswith("_pos"))
+    if isinstance(value, tuple):
+        return tuple(shape(v) for v in value)
+    return value
+
+
 #: A node class: a frozen dataclass whose equality, hash and repr are `ByFields`'.
 node = dataclass(frozen=True, eq=False, repr=False)
 

@@ -19,8 +19,36 @@ def square_name(game, sq: int) -> str:
     return game.layout.name(sq)
 
 
-def describe_events(game, events) -> str:
-    """'Red pawn track:12 -> track:19, bumps Blue' style text of resolved events."""
+class ColourWords:
+    """How `describe_events` names pawns: by colour ("Red pawn"; a pawn bumped, "Blue"). A
+    front end that names pawns one by one passes an object with the same methods (e.g.
+    `records.pawnnames`), told each event after it is worded (`follow`)."""
+
+    def __init__(self, game):
+        self.game = game
+
+    def pawn(self, c: int, sq: int) -> str:
+        """The pawn of colour c on `sq` that steps, switches or is marked."""
+        return f"{colour_name(self.game, c)} pawn"
+
+    def slider(self, c: int, frm: int) -> str:
+        """The pawn of colour c that slides from its triangle `frm`."""
+        return self.pawn(c, frm)
+
+    def bumped(self, c: int, at: int, subject: bool) -> str:
+        """The pawn of colour c bumped on `at`: after a step ("bumps Blue"), or as the subject
+        of a move that only sends it back (`subject`: "sends Blue pawn ...")."""
+        return self.pawn(c, at) if subject else colour_name(self.game, c)
+
+    def follow(self, event) -> None:
+        """`event` has been worded (names that follow pawns move with it)."""
+
+
+def describe_events(game, events, names=None) -> str:
+    """'Red pawn track:12 -> track:19, bumps Blue (track:12)' style text of resolved events;
+    `names` says the pawns (default `ColourWords`)."""
+    names = ColourWords(game) if names is None else names
+    square = game.layout.name
     segments: list[list[str]] = []
     carried: list[str] = []  # labels of the marks the next pawn leaving Start or Home carries
     for event in events:
@@ -29,42 +57,45 @@ def describe_events(game, events) -> str:
             _, c, frm, to = event
             which = f" ({', '.join(carried)})" if carried else ""
             carried = []
-            segments.append([f"{colour_name(game, c)} pawn{which} {square_name(game, frm)} -> {square_name(game, to)}"])
+            segments.append([f"{names.pawn(c, frm)}{which} {square(frm)} -> {square(to)}"])
         elif kind == "carry":
             carried.append(game.marks[event[3]].label)
         elif kind == SWITCH:
             _, c, a, o, b = event
-            mine = f"{colour_name(game, c)} pawn {square_name(game, a)}"
-            theirs = f"{colour_name(game, o)} pawn {square_name(game, b)}"
-            segments.append([f"{mine} <-> {theirs}"])
+            segments.append([f"{names.pawn(c, a)} {square(a)} <-> {names.pawn(o, b)} {square(b)}"])
         elif kind == SLIDE:
             _, c, frm, to = event
-            text = f"slides to {square_name(game, to)}"
-            if segments and not segments[-1][0].startswith(colour_name(game, c)):
-                text = f"{colour_name(game, c)} pawn {text}"
-            (segments[-1] if segments else segments.append([]) or segments[-1]).append(text)
+            mover = names.slider(c, frm)
+            mine = segments and segments[-1][0].startswith(mover + " ")
+            _last(segments).append(f"slides to {square(to)}" if mine else f"{mover} slides to {square(to)}")
         elif kind == BUMP:
             _, c, at = event
-            text = f"bumps {colour_name(game, c)} ({square_name(game, at)})"
-            if not segments:
-                text = f"sends {colour_name(game, c)} pawn {square_name(game, at)} back to start"
-            (segments[-1] if segments else segments.append([]) or segments[-1]).append(text)
+            if segments:
+                _last(segments).append(f"bumps {names.bumped(c, at, False)} ({square(at)})")
+            else:
+                segments.append([f"sends {names.bumped(c, at, True)} {square(at)} back to start"])
         elif kind in MARK_WORDS:
-            segments.append([_mark_words(game, event)])
+            segments.append([_mark_words(game, names.pawn(event[1], event[2]), event)])
+        names.follow(event)
     return "; then ".join(", ".join(parts) for parts in segments)
+
+
+def _last(segments: list) -> list:
+    if not segments:
+        segments.append([])
+    return segments[-1]
 
 
 #: the words of the mark events (engine.marks) and of a pawn sent elsewhere than its Start
 MARK_WORDS = {"mark": "marks", "unmark": "unmarks", "send": "sends"}
 
 
-def _mark_words(game, event) -> str:
-    kind, c, sq = event[0], event[1], event[2]
-    pawn = f"{colour_name(game, c)} pawn {square_name(game, sq)}"
+def _mark_words(game, who: str, event) -> str:
+    kind, sq = event[0], event[2]
+    pawn = f"{who} {square_name(game, sq)}"
     if kind == "send":
         return f"sends {pawn} to {square_name(game, event[3])}"
-    label = game.marks[event[3]].label
-    return f"{MARK_WORDS[kind]} {pawn} {label}"
+    return f"{MARK_WORDS[kind]} {pawn} {game.marks[event[3]].label}"
 
 
 def describe_move(game, move) -> str:

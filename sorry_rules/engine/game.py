@@ -32,17 +32,6 @@ from sorry_rules.engine.option import DRAW_AGAIN, PASS, Option
 from sorry_rules.engine.table import Table
 
 
-def take_card(pile: tuple, discard: tuple, rng: int) -> tuple:
-    """The top card of `pile` (its last element) as `(pile, discard, rng, card)`; an empty pile
-    is first refilled by shuffling the discards (R34, A16, S8); card is None when both are empty."""
-    if not pile:
-        if not discard:
-            return pile, discard, rng, None
-        rng, pile = _rng.shuffled(rng, discard)
-        discard = ()
-    return pile[:-1], discard, rng, pile[-1]
-
-
 class State(NamedTuple):
     placement: tuple      # per colour: sorted tuple of squares (empty for colours not playing)
     seats: tuple          # colour index of each seat, in turn order
@@ -108,7 +97,8 @@ class Game:
     def __init__(self, *, name, layout, mechanics, card_names, card_makers, card_sources,
                  deck, pawns, on_start_exit, turn: TurnRules, rules: MovementRules, team_of, seating,
                  players_min, players_max, win, scoring, content_hash, win_on_home_only=False,
-                 card_options=(), filters=(), after=(), counters=(), marks=(), redraw=None, actions=(), dice=None):
+                 card_options=(), filters=(), after=(), counters=(), counter_ranges=(), marks=(), redraw=None, actions=(),
+                 dice=None):
         self.name = name
         self.layout = layout
         self.mechanics = mechanics          # engine.track.Track
@@ -142,6 +132,8 @@ class Game:
         #: followers[(i, p)]: the generator of the i-th `then:` effect (after_then) for player colour p, made on first use
         self.followers: dict = {}
         self.counters = tuple(counters)     # (name, start value, label) per declared counter
+        #: (lowest, highest) value per declared counter, in order: a move's changes are clamped to it
+        self.counter_ranges = tuple(counter_ranges)
         self.marks = tuple(marks)           # engine.marks.MarkKind per declared mark kind
         #: whether a card's one option is judged beyond listing it (filters; marks tell results apart)
         self.judged = bool(self.filters) or bool(self.marks)

@@ -28,8 +28,8 @@ class GridView:
     """A read-only position on a grid: `pos[c]` the cells of colour c's chips, `sides` the
     number of colours in the game, `grid` the board (`engine.grid.Grid`). Expressions read
     it as they read a track placement (`pos`), and a colour's sequence count through
-    `sequences(c)`. `counts`, when given, holds every colour's sequence count (a loop that
-    keeps them on masks, `players.gridloop`); such a loop may then give None for the
+    `sequences(c)`. `counts`, when given, holds every colour's sequence count (a table that
+    keeps them on masks, `engine.gridtable`); such a table may then give None for the
     placement to an expression that reads sequence counts only (`GridGame.win_reads`)."""
 
     __slots__ = ("pos", "sides", "grid", "counts", "_taken")

@@ -133,6 +133,15 @@ class Chips:
             self._placement = tuple(cells_of(mask) for mask in self.masks)
         return self._placement
 
+    def placement_after(self, events: tuple) -> tuple:
+        """The placement once `events` (chips placed or removed: each toggles its colour's
+        chip on its cell, as `change`) are played; the chips are not changed."""
+        masks, bit = list(self.masks), self.lines.bit
+        for event in events:
+            masks[event[1]] ^= bit[event[2]]
+        before, cells_of = self.placement(), self.lines.cells_of
+        return tuple(row if mask == was else cells_of(mask) for row, mask, was in zip(before, masks, self.masks))
+
     def removable(self, o: int, unprotected: bool) -> int:
         """The chips of colour o that a `remove` may take, as a mask."""
         if not unprotected or not self.counts[o]:  # no line of colour o: no chip of it is protected
@@ -345,10 +354,5 @@ class GridTable:
 
     def move(self, option):
         """The public `Move` of `option`: with the placement after it."""
-        placement = self.chips.placement()
-        if option[1]:
-            chips = Chips(self.game, placement, self.chips.sides, self.chips.shape)
-            for event in option[1]:
-                chips.change(event[1], event[2])
-            placement = chips.placement()
+        placement = self.chips.placement_after(option[1]) if option[1] else self.chips.placement()
         return self.game.move_type(option[0], placement, option[1], False, option[3])

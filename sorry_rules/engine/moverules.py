@@ -11,13 +11,15 @@ Contract:
   scope for which the test fails is removed. `prefer`: when the test holds for a move in
   scope, the moves in scope for which it fails are removed (`engine.table.Table.filtered`
   applies the filters in order).
-- `run_consequences(after, p, move, counters)`: every consequence whose `cards` include the
-  move's card and whose `when` holds, all judged on the move and the counters before any of
-  them, contributes its counter additions (applied in file order) and its extra card.
+- `run_consequences(after, p, move, counters, ranges)`: every consequence whose `cards`
+  include the move's card and whose `when` holds, all judged on the move and the counters
+  before any of them, contributes its counter additions (applied in file order, then each
+  counter changed is clamped to its (lowest, highest) in `ranges`: `Game.counter_ranges`)
+  and its extra card.
   Returns `(counters after, extra cards, the consequences that fired)`; the engine then
   places the marks of the fired consequences (`engine.marks.consequence_marks`).
-- `run_on_events(after, p, card, events, counters)`: the same judged on a move's card and
-  events alone, for consequences that all have `on_events` (decided by the compiler);
+- `run_on_events(after, p, card, events, counters, ranges)`: the same judged on a move's card
+  and events alone, for consequences that all have `on_events` (decided by the compiler);
 - a consequence with `then` (a maker, as `compiler.plays`') has the moving player play that
   effect right after the move, as part of it (`engine.table.Table.followed`); one with
   `forfeits` also follows a forfeited card or throw (no facts: every fact is 0).
@@ -52,36 +54,37 @@ class Consequence(NamedTuple):
     forfeits: bool = False    # also follows a forfeited card or throw
 
 
-def _in_scope(f, move) -> bool:
-    return f.cards is None or move.card in f.cards
-
-
-def run_consequences(after, p: int, move, counters) -> tuple[tuple, int, tuple]:
+def run_consequences(after, p: int, move, counters, ranges: tuple = ()) -> tuple[tuple, int, tuple]:
     fired = tuple(c for c in after if (c.cards is None or move.card in c.cards) and c.when(p, move, counters))
     if not fired:
         return counters, 0, ()
     changes = [(i, amount(p, move, counters)) for c in fired for i, amount in c.adds]
-    return _settled(p, fired, changes, counters)
+    return _settled(p, fired, changes, counters, ranges)
 
 
-def run_on_events(after, p: int, card: int, events: tuple, counters) -> tuple[tuple, int, tuple]:
+def run_on_events(after, p: int, card: int, events: tuple, counters, ranges: tuple = ()) -> tuple[tuple, int, tuple]:
     """`run_consequences` for a move of `card` with `events`, every consequence judged by its
     `on_events` (call only when each has one)."""
     fired = tuple(c for c in after if (c.cards is None or card in c.cards) and c.on_events[0](p, events, counters, card))
     if not fired:
         return counters, 0, ()
     changes = [(i, amount(p, events, counters, card)) for c in fired for i, amount in c.on_events[1]]
-    return _settled(p, fired, changes, counters)
+    return _settled(p, fired, changes, counters, ranges)
 
 
-def _settled(p: int, fired: tuple, changes: list, counters) -> tuple[tuple, int, tuple]:
-    """(counters with player `p`'s `changes` (index, amount) added, the bonus turns the
-    `fired` consequences give, `fired`)."""
+def _settled(p: int, fired: tuple, changes: list, counters, ranges: tuple) -> tuple[tuple, int, tuple]:
+    """(counters with player `p`'s `changes` (index, amount) added, each counter changed then
+    clamped to its (lowest, highest) in `ranges` when given, the bonus turns the `fired`
+    consequences give, `fired`)."""
     extra = sum(1 for c in fired if c.draw_again)
     if changes:
         mine = list(counters[p])
         for i, value in changes:
             mine[i] += value
+        if ranges:
+            for i, _ in changes:
+                low, high = ranges[i]
+                mine[i] = low if mine[i] < low else high if mine[i] > high else mine[i]
         counters = counters[:p] + (tuple(mine),) + counters[p + 1:]
     return counters, extra, fired
 

@@ -36,7 +36,7 @@ class Position:
     `start`, `home`); `kinds` the game's mark kinds (() without marks)."""
 
     __slots__ = ("pos", "occ", "cnt", "plain", "marks", "marked", "still", "guard", "X", "start", "home", "kinds",
-                 "layout", "moved")
+                 "layout", "moved", "listed")
 
     def __init__(self, layout, placement, kinds: tuple = (), marks: tuple = ()):
         self.layout = layout
@@ -64,6 +64,9 @@ class Position:
         self.pos = [list(squares) for squares in placement]
         self.moved = frozenset()  # (colour, square) of the pawns a move being followed moved (`Table` sets it)
         self.set_marks(marks if kinds else ())
+        #: scratch notes of the card effects being listed on this position (`compiler.plays`:
+        #: whether an alternative of a choice listed an option); never part of the position
+        self.listed: dict = {}
 
     def set_marks(self, marks: tuple) -> None:
         """Put `marks` (as `State.marks`) on the pawns and work out their shields."""
@@ -98,6 +101,7 @@ class Position:
         other.cnt = None if self.cnt is None else self.cnt[:]
         other.plain, other.moved = self.plain, self.moved
         other.marks, other.marked, other.still, other.guard = self.marks, self.marked, self.still, self.guard
+        other.listed = {}
         return other
 
     def relocate(self, c: int, frm: int, to: int) -> None:
@@ -230,22 +234,3 @@ def key_of(weights: tuple, start: tuple, events: tuple) -> int:
             mine, theirs = weights[e[1]], weights[e[3]]
             key += mine[e[4]] - mine[e[2]] + theirs[e[2]] - theirs[e[4]]
     return key
-
-
-def replayed(start: tuple, placement: tuple, events: tuple) -> tuple:
-    """The placement after `events` from `placement` (without building a `Position`)."""
-    for e in events:
-        if len(e) == 4:
-            placement = _moved(placement, e[1], e[2], e[3])
-        elif e[0] == BUMP:
-            placement = _moved(placement, e[1], e[2], start[e[1]])
-        elif e[0] == SWITCH:
-            placement = _moved(_moved(placement, e[1], e[2], e[4]), e[3], e[4], e[2])
-    return placement
-
-
-def _moved(placement: tuple, c: int, frm: int, to: int) -> tuple:
-    squares = list(placement[c])
-    squares[squares.index(frm)] = to
-    squares.sort()
-    return placement[:c] + (tuple(squares),) + placement[c + 1:]

@@ -119,6 +119,13 @@ class Search:
         # the last part, per count of steps left: per colour (index, colour, its ways, slides, weights)
         self.lasts = tuple(tuple((ci, c, last.ways[n][c], slide_here[c], W[c]) for ci, c in enumerate(last.colours))
                            if n else () for n in range(steps + 1))
+        # `pairs`: per count of steps m, colour and square the second part's ways (end, event, no
+        # slide at the end, key change)
+        self.last_colours = tuple(enumerate(last.colours))
+        self.second_ways = tuple(
+            tuple(tuple(tuple((to, step, slide_here[c][to] is None, W[c][to] - W[c][sq]) for to, _, step in ways[sq])
+                        for sq in range(X)) for c, ways in enumerate(last.ways[m])) if m else ()
+            for m in range(steps + 1)) if self.pairs else ()
 
     def __call__(self, pos, out) -> None:
         if self.distinct_pawns and _on_board(pos.pos, self.movers, self.X) < 2:
@@ -206,12 +213,14 @@ class _Walk:
         steps, nothing passed): a plain first part is not made, the second part sees its pawn
         moved; the other first parts go through `part`."""
         s, occ, out, P = self.s, self.occ, self.out, self.P
-        steps, card, flags, skip, X = s.steps, s.card, s.flags, s.skip_twins, s.X
-        seconds = self.seconds()
-        for ci1, c1, here1, row1, by_square in s.levels[0]:
+        steps, card, flags, skip, X, second_ways = s.steps, s.card, s.flags, s.skip_twins, s.X, s.second_ways
+        firsts = s.levels[0]
+        seconds = [(ci, c, sq) for ci, c in s.last_colours for sq in P[c] if sq < X]
+        for ci1, c1, here1, row1, by_square in firsts:
             for sq1 in P[c1]:
                 if sq1 >= X:
                     break
+                others = [pawn for pawn in seconds if pawn[2] != sq1 or pawn[1] != c1]
                 for n, ((to1, _, step1),) in by_square[sq1]:
                     if n == steps or occ[to1] == c1:
                         continue
@@ -219,29 +228,16 @@ class _Walk:
                         self.part(0, steps - n, 0, c1, sq1, (to1, (), step1), here1, row1)
                         continue
                     k1 = row1[to1] - row1[sq1]
-                    for ci, c, sq, to, step, free, delta in seconds[steps - n]:
-                        o = -1 if to == sq1 else (c1 if to == to1 and to < X else occ[to])
-                        if (sq == sq1 and c == c1) or (o == c):
-                            continue
-                        if o >= 0 or not free:
-                            self.second(k1, step1, c1, sq1, to1, c, sq, to)
-                        elif not skip or to == sq1 or ci > ci1 or (ci == ci1 and sq > sq1):  # else listed already
-                            out.append(new_option(Option, (card, (step1, step), flags, MOVE, k1 + delta, (), "")))
-
-    def seconds(self) -> list:
-        """Per count of steps m, the second parts of `pairs` on the position: (colour index,
-        colour, square, end, event, no slide at the end, key change) of each pawn's m steps."""
-        s, P, X = self.s, self.P, self.s.X
-        out = [[] for _ in range(s.steps + 1)]
-        for m in range(1, s.steps):
-            here_out = out[m]
-            for ci, c, rows, here, row_w in s.lasts[m]:
-                for sq in P[c]:
-                    if sq >= X:
-                        break
-                    for to, _, step in rows[sq]:
-                        here_out.append((ci, c, sq, to, step, here[to] is None, row_w[to] - row_w[sq]))
-        return out
+                    ways = second_ways[steps - n]
+                    for ci, c, sq in others:
+                        for to, step, free, delta in ways[c][sq]:
+                            o = -1 if to == sq1 else (c1 if to == to1 and to < X else occ[to])
+                            if o == c:
+                                continue
+                            if o >= 0 or not free:
+                                self.second(k1, step1, c1, sq1, to1, c, sq, to)
+                            elif not skip or to == sq1 or ci > ci1 or (ci == ci1 and sq > sq1):  # else listed already
+                                out.append(new_option(Option, (card, (step1, step), flags, MOVE, k1 + delta, (), "")))
 
     def second(self, key: int, step1: tuple, c1: int, sq1: int, to1: int, c: int, sq: int, to: int) -> None:
         """A second part of `pairs` that bumps or slides, the first part's pawn moved."""

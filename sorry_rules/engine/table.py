@@ -219,7 +219,7 @@ class Table:
         marked = self.game.marks
         if not marked and len({option[4] for option in options if option[3] is MOVE}) == len(options):
             return options, 0  # moves only, each with a result of its own
-        out, spare, seen = [], 0, set()
+        out, spare, seen = [], 0, {}  # seen: result without marks -> [[option kept, its marks or None], ...]
         for option in options:
             kind, flags = option[3], option[2]
             if kind is MOVE:
@@ -229,12 +229,24 @@ class Table:
             else:
                 spare |= flags
                 continue
-            if marked:
-                known = (known, self.pos.marks_after(option[1]) if option[1] else self.pos.marks)
-            if known not in seen:
-                seen.add(known)
+            kept = seen.get(known)
+            if kept is None:
+                seen[known] = [[option, None]]
                 out.append(option)
+            elif marked:  # the same placement: distinct when the marks after differ (worked out only now)
+                mine = self._marks_after(option)
+                for pair in kept:
+                    if pair[1] is None:
+                        pair[1] = self._marks_after(pair[0])
+                    if pair[1] == mine:
+                        break
+                else:
+                    kept.append([option, mine])
+                    out.append(option)
         return out, spare
+
+    def _marks_after(self, option: Option) -> tuple:
+        return self.pos.marks_after(option[1]) if option[1] else self.pos.marks
 
     def cards_options(self, p: int, cards) -> list:
         """The options of a choice of cards (a hand, or the cards drawn together): a card that
@@ -317,8 +329,8 @@ class Table:
         else:
             after, on_events = game.after, game.after_on_events
         if on_events:
-            return run_on_events(after, p, option.card, option.events, self.counters)
-        return run_consequences(after, p, self.move(option), self.counters)
+            return run_on_events(after, p, option.card, option.events, self.counters, game.counter_ranges)
+        return run_consequences(after, p, self.move(option), self.counters, game.counter_ranges)
 
     def followed(self, p: int, options: list) -> list:
         """`options` with the effects of the consequences with `then:` that each fires played

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from html import escape
+from sorry_rules.pictures.svg import escape
 
 from sorry_rules.base.errors import SaveFileError
 from sorry_rules.engine.describe import colour_name

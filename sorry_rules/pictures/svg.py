@@ -1,14 +1,16 @@
 """The small SVG vocabulary every picture shares: elements, numbers, colours.
 
 Contract: `element` writes one element with its attributes in the order given, every value
-escaped; numbers go through `num` (at most two decimals, no `-0`), so the same drawing gives
-the same bytes on every machine. `fill_of(names)` gives each colour name a fill: the name
-itself when it is an SVG colour keyword, else a colour of `PALETTE` by its index.
+escaped (`escape`: no text can make the document ill-formed); numbers go through `num` (at
+most two decimals, no `-0`), so the same drawing gives the same bytes on every machine.
+`fill_of(names)` gives each colour name a fill: the name itself when it is an SVG colour
+keyword, else a colour of `PALETTE` by its index.
 """
 
 from __future__ import annotations
 
-from html import escape
+import re
+from html import escape as _html_escape
 
 #: Fills for colour names SVG does not know, by colour index.
 PALETTE = ("#d62728", "#1f77b4", "#e6b800", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b",
@@ -33,6 +35,16 @@ steelblue tan teal thistle tomato turquoise violet wheat white whitesmoke yellow
 """.split())
 
 FONT = "font-family:sans-serif"
+
+#: Characters XML 1.0 does not allow in a document (C0 controls but tab and line breaks, lone
+#: surrogates, U+FFFE/U+FFFF): an SVG or HTML page holding one is not well-formed.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def escape(text: str, quote: bool = True) -> str:
+    """`html.escape`, with every character XML does not allow written as U+FFFD, so that any
+    text (a rule file's, a record's) gives a well-formed SVG or HTML document."""
+    return _html_escape(_NOT_XML.sub("\ufffd", text), quote=quote)
 
 
 def num(x: float) -> str:

@@ -254,10 +254,6 @@ class Evaluator:
         others = list(teams.values())
         return mine - 0.5 * (max(others) + sum(others) / len(others))
 
-    def terminal(self, state, colour: int) -> float | None:
-        """+WIN / -WIN when `state` is won (for or against `colour`'s team), else None."""
-        return self.terminal_table(state, colour)
-
     def terminal_table(self, table, colour: int) -> float | None:
         """`terminal` of a state or a table (anything with `winner` and `seats`)."""
         if table.winner is None:

@@ -21,6 +21,7 @@ from pydantic import ValidationError
 
 from sorry_rules.base.errors import SaveFileError
 from sorry_rules.base.limits import MAX_RECORD_BYTES
+from sorry_rules.base.safeio import JsonLimitError, NotRegularFile, check_replaceable, loads_json, read_regular
 from sorry_rules.records.legacy import LOG_FORMAT, SAVE_FORMAT, LogV1, SaveV1, save_v1_checksum
 from sorry_rules.records.record import FORMAT, VERSION, Record, RecordFile, checksum_of, problem_text, to_json
 from sorry_rules.records.storage import write_atomically
@@ -67,13 +68,11 @@ def _decode(text: str | bytes, where: str):
         except UnicodeDecodeError:
             raise SaveFileError(f"{where}: not UTF-8 text; not a game record") from None
     try:
-        return json.loads(text)
+        return loads_json(text)
     except json.JSONDecodeError as error:
         detail = f"line {error.lineno}, column {error.colno}: {error.msg}"
-    except RecursionError:
-        detail = "nested too deep"
-    except ValueError:  # a number longer than int() accepts
-        detail = "a number is too long"
+    except JsonLimitError as error:  # nested too deep, a number too long or not finite
+        detail = str(error)
     raise SaveFileError(f"{where}: damaged or truncated ({detail})")
 
 
@@ -82,7 +81,7 @@ def from_json(text: str | bytes, where: str = "game record") -> Record:
     Raises SaveFileError naming `where` and what is wrong."""
     data = _decode(text, where)
     formats = {fmt for fmt, _ in READERS}
-    if not isinstance(data, dict) or data.get("format") not in formats:
+    if not isinstance(data, dict) or not isinstance(data.get("format"), str) or data["format"] not in formats:
         raise SaveFileError(f"{where}: not a sorry-rules game record (no \"format\": \"{FORMAT}\")")
     fmt, version = data["format"], data.get("version")
     reader = READERS.get((fmt, version)) if isinstance(version, int) and not isinstance(version, bool) else None
@@ -98,20 +97,50 @@ def read_record(path: str | os.PathLike) -> Record:
     """Read and check a record file. Raises SaveFileError (unreadable, too large, damaged,
     foreign, newer, edited)."""
     try:
-        with open(path, "rb") as handle:
-            raw = handle.read(MAX_RECORD_BYTES + 1)
+        raw = read_regular(path, MAX_RECORD_BYTES)
     except FileNotFoundError:
         raise SaveFileError(f"{path}: cannot read the game record: no such file") from None
     except IsADirectoryError:
         raise SaveFileError(f"{path}: cannot read the game record: it is a folder") from None
+    except NotRegularFile as error:
+        raise SaveFileError(f"{path}: cannot read the game record: {error.strerror}") from None
     except OSError as error:
         raise SaveFileError(f"{path}: cannot read the game record: {error.strerror or error}") from None
     return from_json(raw, str(path))
 
 
+#: Files this process has written a record to (known to be records: not checked again).
+_WRITTEN: set[str] = set()
+
+
+def _check_replacing(path) -> None:
+    """SaveFileError unless `path` is missing or is a game record file of sorry-rules (of any
+    version, damaged or not): nothing else is ever replaced by a record."""
+    key = os.path.abspath(path)
+    if key in _WRITTEN or not os.path.lexists(path):
+        return
+    try:
+        check_replaceable(path)
+        raw = read_regular(path, MAX_RECORD_BYTES)
+    except OSError as error:
+        raise SaveFileError(f"{path}: not replaced: {error.strerror or error}") from None
+    try:
+        data = loads_json(raw)
+    except ValueError:
+        data = None
+    formats = {fmt for fmt, _ in READERS}
+    if not (isinstance(data, dict) and isinstance(data.get("format"), str) and data["format"] in formats):
+        raise SaveFileError(f"{path}: not replaced: the file is not a game record of sorry-rules "
+                            "(choose another file to save to)")
+
+
 def write_record(path: str | os.PathLike, record: Record) -> None:
-    """Write `record` to `path` atomically (its folder is created if needed)."""
+    """Write `record` to `path` atomically (its folder is created if needed). Only a missing
+    file or a game record is replaced; a link, a FIFO, a device, a folder or any other file
+    is a SaveFileError naming it (`_check_replacing`)."""
+    _check_replacing(path)
     try:
         write_atomically(path, to_json(record))
     except OSError as error:
         raise SaveFileError(f"cannot write the game record to {path}: {error.strerror or error}") from None
+    _WRITTEN.add(os.path.abspath(path))

@@ -17,13 +17,11 @@ holding more copies of a card than the deck has (SR508), a field of the wrong sh
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from sorry_rules.base.errors import PositionError, ProblemCollector
-from sorry_rules.base.suggest import did_you_mean
 from sorry_rules.records.position import PositionChecks
 from sorry_rules.rules.loader import Origins, schema_problems
 
@@ -64,7 +62,9 @@ def parse_grid_position(game, data, origins: Origins | None = None) -> GridPosit
     check.seat_count(model.players, {len(set(colours)) for colours in game.seating.values()})
     turn = check.seat_to_move(model.turn, list(seats))
     placement = check.chips(model.chips, seats)
-    hand = check.hand(model.hand)
+    hand = check.hand_cards(model.hand)
+    if not out.errors:
+        check.already_won(seats, lambda c: game.win_holds(c, placement, seats))
     if out.errors:
         raise PositionError.of(out.problems)
     return GridPosition(game.position(placement, seats, turn, hand, model.exchanged), hand)
@@ -108,19 +108,3 @@ class _Checker(PositionChecks):
             return None
         covered[cell] = name
         return cell
-
-    def hand(self, hand) -> tuple:
-        game = self.game
-        found = []
-        for i, name in enumerate(hand):
-            if name in game.card_index:
-                found.append(game.card_index[name])
-            else:
-                self.out.at(("hand", i), "SR502", f"hand[{i}]: unknown card {name!r}"
-                                                  f"{did_you_mean(name, game.card_names)}")
-        in_deck = Counter(game.deck)
-        for card, copies in sorted(Counter(found).items()):
-            if copies > in_deck[card]:
-                self.out.at(("hand",), "SR508", f"hand: {copies} copies of {game.card_names[card]}, "
-                                                f"the deck has {in_deck[card]}")
-        return tuple(found)

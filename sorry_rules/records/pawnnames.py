@@ -19,7 +19,7 @@ track:4 -> track:11, bumps B1 (track:11)"). Track boards only (grid chips have n
 
 from __future__ import annotations
 
-from sorry_rules.engine.describe import again_words, describe_move
+from sorry_rules.engine.describe import again_words, describe_events, describe_move
 from sorry_rules.engine.events import BUMP, SLIDE, STEP_KINDS, SWITCH
 
 
@@ -81,56 +81,32 @@ class PawnNames:
 
     def describe_events(self, events) -> str:
         """'R2 track:12 -> track:19, bumps B1 (track:19)' of a move's events, in order."""
-        game, square = self.game, self.game.layout.name
-        where = [list(squares) for squares in self.where]      # the names, followed event by event
-        moved: dict = {}
-
-        def pawn(c: int, sq: int, prefer=None, avoid=None) -> str:
-            i = _pick(where[c], sq, prefer, avoid)
-            return f"{self.labels[c]}?" if i is None else self.name(c, i)
-
-        segments: list = []
-        carried: list = []
-        for event in events:
-            kind = event[0]
-            if kind in STEP_KINDS:
-                _, c, frm, to = event
-                which = f" ({', '.join(carried)})" if carried else ""
-                carried = []
-                segments.append([f"{pawn(c, frm)}{which} {square(frm)} -> {square(to)}"])
-            elif kind == "carry":
-                carried.append(game.marks[event[3]].label)
-            elif kind == SWITCH:
-                _, c, a, o, b = event
-                segments.append([f"{pawn(c, a)} {square(a)} <-> {pawn(o, b)} {square(b)}"])
-            elif kind == SLIDE:
-                _, c, frm, to = event
-                mover = pawn(c, frm, moved.get(c))
-                mine = segments and segments[-1][0].startswith(mover + " ")
-                _part(segments).append(f"slides to {square(to)}" if mine else f"{mover} slides to {square(to)}")
-            elif kind == BUMP:
-                _, c, at = event
-                victim = pawn(c, at, avoid=moved.get(c))
-                text = f"bumps {victim} ({square(at)})" if segments else f"sends {victim} {square(at)} back to start"
-                _part(segments).append(text)
-            elif kind in ("mark", "unmark", "send"):
-                segments.append([self._mark_words(pawn(event[1], event[2]), event)])
-            _carry(where, (event,), game.layout.start, moved)
-        return "; then ".join(", ".join(parts) for parts in segments)
-
-    def _mark_words(self, name: str, event) -> str:
-        game = self.game
-        kind, sq = event[0], event[2]
-        pawn = f"{name} {game.layout.name(sq)}"
-        if kind == "send":
-            return f"sends {pawn} to {game.layout.name(event[3])}"
-        return f"{'marks' if kind == 'mark' else 'unmarks'} {pawn} {game.marks[event[3]].label}"
+        return describe_events(self.game, events, _Following(self))
 
 
-def _part(segments: list) -> list:
-    if not segments:
-        segments.append([])
-    return segments[-1]
+class _Following:
+    """The names of `engine.describe.describe_events`, carried along the events it words."""
+
+    def __init__(self, names: PawnNames):
+        self.names = names
+        self.where = [list(squares) for squares in names.where]  # followed event by event
+        self.moved: dict = {}  # per colour, the pawn its last step moved
+
+    def _name(self, c: int, sq: int, prefer=None, avoid=None) -> str:
+        i = _pick(self.where[c], sq, prefer, avoid)
+        return f"{self.names.labels[c]}?" if i is None else self.names.name(c, i)
+
+    def pawn(self, c: int, sq: int) -> str:
+        return self._name(c, sq)
+
+    def slider(self, c: int, frm: int) -> str:
+        return self._name(c, frm, self.moved.get(c))
+
+    def bumped(self, c: int, at: int, subject: bool) -> str:
+        return self._name(c, at, avoid=self.moved.get(c))
+
+    def follow(self, event) -> None:
+        _carry(self.where, (event,), self.names.game.layout.start, self.moved)
 
 
 def _pick(squares: list, sq: int, prefer, avoid=None):

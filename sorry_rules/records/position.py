@@ -27,10 +27,12 @@ Nothing else is raised on bad input.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from dataclasses import dataclass
 
 from sorry_rules.base import limits
 from sorry_rules.base.errors import PositionError, ProblemCollector, RuleFileError, UsageError
+from sorry_rules.base.safeio import read_regular
 from sorry_rules.base.suggest import did_you_mean
 from sorry_rules.records.plainposition import plain_json, plain_position
 from sorry_rules.rules.loadcache import LazyOrigins
@@ -65,8 +67,7 @@ def read_position_file(path: str) -> PositionFile:
     """Read a JSON (or YAML) position file into plain data and its source map. A file not
     named *.yaml / *.yml must be JSON (its syntax errors say so). Raises PositionError."""
     try:
-        with open(path, "rb") as handle:
-            raw = handle.read(MAX_POSITION_BYTES + 1)
+        raw = read_regular(path, MAX_POSITION_BYTES)
     except OSError as error:
         raise _fail(path, "SR100", f"cannot read position file {path}: {error.strerror or error}") from None
     if len(raw) > MAX_POSITION_BYTES:
@@ -132,6 +133,8 @@ def parse_position(game, data, card_override: str | None = None, origins=None) -
     placement = checker.placement(seats)
     counters = checker.counters(seats)
     marks = checker.marks(seats, placement)
+    if not out.errors:
+        checker.already_won(seats, lambda c: game.win_holds(c, tuple(placement), counters, marks))
     hand, drawn = None, ()
     if not failing & {"card", "hand"}:
         hand, card = checker.cards(card)
@@ -238,6 +241,33 @@ class PositionChecks:
             self.out.at(("players",), "SR510", f"players: {len(seats)} colour{'s' if len(seats) != 1 else ''} seated; "
                                                f"{self.game.name} is played by {said} colours")
 
+    def hand_cards(self, hand: list, path: tuple = ("hand",)) -> tuple:
+        """The card indexes of `hand` (unknown names reported, SR502), refused as a whole (SR604)
+        when it holds more cards than a hand may (`limits.MAX_HAND`), and SR508 for a card held
+        more often than the deck has it."""
+        game = self.game
+        if len(hand) > limits.MAX_HAND:
+            self.out.at(path, "SR604", f"{field_name(path)}: {len(hand)} cards; a hand holds at most {limits.MAX_HAND}")
+            return ()
+        found = []
+        for i, name in enumerate(hand):
+            card = self.card(name, path + (i,))
+            if card is not None:
+                found.append(card)
+        in_deck = Counter(game.deck)
+        for card, copies in sorted(Counter(found).items()):
+            if copies > in_deck[card]:
+                self.out.at(path, "SR508", f"{field_name(path)}: {copies} copies of {game.card_names[card]}, "
+                                           f"the deck has {in_deck[card]}")
+        return tuple(found)
+
+    def already_won(self, seats, holds) -> None:
+        """SR608 when `holds(colour)` (the win condition) is true for a seated colour."""
+        winners = [self.game.colours[c] for c in seats if holds(c)]
+        if winners:
+            self.out.at((), "SR608", f"the game is over in this position: the win condition holds for "
+                                     f"{', '.join(winners)}")
+
     def seat_to_move(self, name: str | None, seats: list[int]) -> int:
         """The seat of colour `name` (the first seat when it is None or cannot be known)."""
         if name is None:
@@ -247,6 +277,12 @@ class PositionChecks:
             self.out.at(("turn",), "SR603", f"turn: {name!r} is not one of the players")
             return 0
         return seats.index(c) if c is not None else 0
+
+
+def _short(value: int) -> str:
+    """A number as shown in a problem: a long one by its first digits and its length."""
+    text = str(value) if abs(value) < 10**30 else f"a number of {len(str(abs(value)))} digits"
+    return text
 
 
 class _Checker(PositionChecks):
@@ -266,6 +302,7 @@ class _Checker(PositionChecks):
         """`State.counters` from the start values and the position's `counters`."""
         game = self.game
         names = [name for name, _, _ in game.counters]
+        ranges = getattr(game, "counter_ranges", None) or ((-limits.MAX_COUNTER, limits.MAX_COUNTER),) * len(names)
         values = [list(row) for row in game.initial_counters()]
         for colour, given in self.model.counters.items():
             c = self.colour(colour, ("counters", colour), key=True)
@@ -279,6 +316,11 @@ class _Checker(PositionChecks):
                     known = ", ".join(names) or "the variant declares none"
                     self.out.at(("counters", colour, name), "SR521", f"counters.{colour}: unknown counter {name!r}"
                                 f"{did_you_mean(name, names)} (counters: {known})", key=True)
+                    continue
+                low, high = ranges[names.index(name)]
+                if not low <= value <= high:
+                    self.out.at(("counters", colour, name), "SR508", f"counters.{colour}.{name}: {_short(value)} is not "
+                                f"within the counter's range, {low} to {high}")
                     continue
                 values[c][names.index(name)] = value
         return tuple(tuple(row) for row in values)
@@ -316,6 +358,11 @@ class _Checker(PositionChecks):
             sq = self.game.layout.parse(c, entry.square)
         except PositionError as error:
             self.out.at(path + ("square",), "SR601", f"marks.{name}[{j}]: {error}")
+            return None
+        kind = self.game.marks[[k.name for k in self.game.marks].index(name)]
+        if kind.one_per_player and any(e[2] == by for e in taken):
+            self.out.at(path, "SR607", f"marks.{name}[{j}]: {self.game.colours[by]} has placed a {name} mark already "
+                        "(one per player)")
             return None
         there = placement[c].count(sq)
         if sum(1 for e in taken if e[0] == c and e[1] == sq) >= there:
@@ -384,8 +431,7 @@ class _Checker(PositionChecks):
                 self.out.at(("hand",), "SR204", "hand: expected a non-empty list of card names")
                 return None, None
             if model.hand is not None:
-                found = [self.card(v, ("hand", i)) for i, v in enumerate(model.hand)]
-                return tuple(found), None
+                return self.hand_cards([str(v) for v in model.hand]), None
             if isinstance(model.card, list):
                 self.out.at(("card",), "SR604", "card: a list of cards is for a variant that draws several at once; "
                             "this one plays from a hand: give \"hand\": [cards]")

@@ -16,17 +16,32 @@ from sorry_rules.engine.board import GRID
 from sorry_rules.players.runner import replay
 from sorry_rules.records.record import Record
 from sorry_rules.records.storage import game_over, state_digest
+from sorry_rules.rules.locate import outside_roots, resolve, rule_roots
 
 
 def load_recorded_game(record: Record, source: str = "game record"):
-    """The game of `record`'s rules, checked against the recorded content hash."""
+    """The game of `record`'s rules, checked against the recorded content hash. The rules
+    named in the record are read only when they are bundled names or files inside the trees
+    rule files are read from (`rules.locate.rule_roots`: the working directory's, the record
+    file's folder's, and the allowed ones), never elsewhere: the record is no file the user
+    chose, and its checksum proves nothing."""
     variant = record.variant
+    _check_places(record, source)
     try:
         game = load_game(variant.spec, tuple(variant.rules))
     except SorryRulesError as error:
         raise SaveFileError(f"{source}: the game's rules ({variant.spec!r}) do not load now:\n{error}") from None
     _check_rules(game, record, source)
     return game
+
+
+def _check_places(record: Record, source: str) -> None:
+    roots = rule_roots([source])
+    for spec in (record.variant.spec, *record.variant.rules):
+        path = resolve(str(spec))
+        if path is not None and outside_roots(path, roots):
+            raise SaveFileError(f"{source}: the game's rule file {str(spec)!r} is not read: it lies outside the working "
+                                "directory's tree and the record's folder (widen them with --rules-root DIR)")
 
 
 def _check_rules(game, record: Record, source: str) -> None:

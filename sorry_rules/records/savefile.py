@@ -23,6 +23,7 @@ from pathlib import Path
 
 from sorry_rules.base import limits
 from sorry_rules.base.errors import SaveFileError
+from sorry_rules.base.safeio import kind_of
 from sorry_rules.base.resources import variants_dir
 from sorry_rules.records.files import FORMAT, VERSION, read_record, to_json, write_record
 from sorry_rules.records.storage import write_new
@@ -77,6 +78,10 @@ def claim(path, record: Record) -> Path:
     try:
         write_new(path, to_json(record))
     except FileExistsError:
+        other = kind_of(path) if not path.is_symlink() else "a symbolic link"
+        if other is not None:
+            raise SaveFileError(f"{path} is {other}, not a regular file: save this game elsewhere (--save OTHER.json)") \
+                from None
         raise SaveFileError(f"{path} holds another game already, and a save never replaces one: continue that game "
                             f"with --resume {path}, or save this one elsewhere (--save OTHER.json)") from None
     except OSError as error:

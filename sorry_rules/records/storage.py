@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
-from pathlib import Path
+
+from sorry_rules.base.safeio import create_file, replace_file
 
 
 def state_digest(state) -> str:
@@ -38,57 +37,12 @@ def game_over(state) -> bool:
 
 
 def write_atomically(path, text: str) -> None:
-    """Write `text` to `path` (its folder created if needed) so readers never see half a file."""
-    _write_via_temporary(path, text, os.replace)
+    """Write `text` to `path` (its folder created if needed) so readers never see half a file;
+    never through a link, into a FIFO, a device or over a folder (`base.safeio.replace_file`)."""
+    replace_file(path, text)
 
 
 def write_new(path, text: str) -> None:
-    """Write `text` to `path`, which must not exist yet (FileExistsError), so that readers
-    never see half a file: the whole file is written under a temporary name, then linked to
-    `path` (a link never replaces a file)."""
-    _write_via_temporary(path, text, _link_new)
-
-
-def _link_new(tmp: str, path: Path) -> None:
-    try:
-        os.link(tmp, path)
-    except FileExistsError:
-        raise
-    except OSError:  # a file system without hard links: create the file exclusively instead
-        with open(tmp, encoding="utf-8") as source, open(path, "x", encoding="utf-8") as handle:
-            handle.write(source.read())
-            handle.flush()
-            os.fsync(handle.fileno())
-
-
-def _write_via_temporary(path, text: str, put) -> None:
-    """Write `text` whole to a temporary file beside `path` (fsync), `put(tmp, path)` it in
-    place, and fsync the folder; the temporary file never stays behind."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        put(tmp, path)
-    finally:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-    _fsync_dir(path.parent)
-
-
-def _fsync_dir(folder: Path) -> None:
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
+    """Write `text` to `path`, which must not exist yet (FileExistsError), never half a file
+    (`base.safeio.create_file`)."""
+    create_file(path, text)

@@ -43,7 +43,7 @@ import sys
 from pathlib import Path
 
 from sorry_rules.base import diskcache
-from sorry_rules.rules.locate import resolve
+from sorry_rules.rules.locate import extra_roots, resolve
 from sorry_rules.rules.plain import plain_class
 
 KIND = "variant"
@@ -113,7 +113,7 @@ def decode(data, models: dict[str, type] | None):
 
 def _key(spec, rules) -> str:
     return diskcache.digest(KIND, diskcache.code_fingerprint(), os.getcwd(), os.fspath(spec),
-                            *(os.fspath(item) for item in rules))
+                            *(os.fspath(item) for item in rules), "roots", *map(str, extra_roots()))
 
 
 def _unchanged(entry: dict, spec, rules) -> bool:

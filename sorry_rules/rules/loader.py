@@ -15,13 +15,18 @@ or `UsageError` when the variant or an overlay it was asked for names no file (w
 close bundled names and the list of them). `read_merged` stops before the schema: it
 returns whatever could be merged with the problems found (for `sorry-play validate`) and
 raises only that `UsageError`. `schema_problems` turns pydantic errors of any model into
-located, coded problems (rule files and position files alike).
+located, coded problems (rule files and position files alike). Files are read only inside
+`locate.rule_roots` (the working directory's tree, the named files' folders, the allowed
+ones): a file elsewhere, links followed, is SR403 at the `extends:` naming it and is never
+opened; a mapping with none of a rule file's fields is SR404 (named, nothing of it shown); a
+name or label holding a line break or a tab is SR204 (`one_line_texts`).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -30,7 +35,9 @@ from sorry_rules.base import limits
 from sorry_rules.base.suggest import did_you_mean
 from sorry_rules.rules import loadcache
 from sorry_rules.rules.loaded import LoadedVariant  # noqa: F401 (defined there, light; used from here)
-from sorry_rules.rules.locate import bundled_names, close_bundled, display_name, not_found, resolve  # noqa: F401 (also used from here)
+from sorry_rules.rules.locate import (  # noqa: F401 (also used from here)
+    TOP_FIELDS, bundled_names, close_bundled, display_name, not_found, outside_roots, resolve, rule_roots,
+)
 from sorry_rules.rules.yamlsafe import Mark, SourceMap, load_yaml, read_yaml_bytes
 
 MAX_EXTENDS_DEPTH = limits.MAX_EXTENDS_DEPTH
@@ -80,18 +87,26 @@ class Origins:
 class _Reader:
     """Reads one file and its `extends:` chain, collecting problems."""
 
-    def __init__(self, problems: ProblemCollector, name_of=None):
+    def __init__(self, problems: ProblemCollector, name_of=None, roots: tuple = ()):
         self.problems = problems
         self.name_of = name_of or display_name
+        self.roots = roots
         self.files: list[str] = []
         self.included: set[Path] = set()  # every file merged so far, bases included
         self.inputs: list[tuple[str, str | None]] = []  # (file, SHA-256 of the bytes parsed, None: unreadable)
         self.lookups: list[tuple[str, str, str | None]] = []  # (an `extends:` name, the folder, the file it found)
 
-    def read(self, path: Path, stack: tuple[Path, ...]) -> tuple[dict | None, Origins]:
+    def read(self, path: Path, stack: tuple[Path, ...], at: Mark | None = None) -> tuple[dict | None, Origins]:
+        """The data of `path` with its bases merged under it; `at`: the `extends:` entry naming it."""
         name = self.name_of(path)
         origins = Origins(fallback=name)
         resolved = path.resolve()
+        if outside_roots(path, self.roots):
+            where = at or Mark(name, 1, 1)
+            self.problems.add(where.file, where.line, where.col, "SR403",
+                              f"{name} is not read: it lies outside the working directory's tree and the folders of "
+                              "the files named on the command line (widen them with --rules-root DIR)")
+            return None, origins
         try:
             raw = read_yaml_bytes(path, name)
         except RuleFileError as error:
@@ -112,6 +127,14 @@ class _Reader:
             mark = smap.locate(())
             self.problems.add(name, mark.line, mark.col, "SR203", "a rule file must be a mapping of fields")
             return None, origins
+        if data and not TOP_FIELDS & set(data):
+            self.problems.add(name, 1, 1, "SR404", f"{name} is not a rule file (none of its {len(data)} keys is a field "
+                                                   "of a rule file)")
+            return None, origins
+        for where in one_line_texts(data):
+            mark = smap.locate(where)
+            self.problems.add(name, mark.line, mark.col, "SR204", f"{'.'.join(map(str, where))}: a name or label is one "
+                              "line of text (no line break or tab)")
         extends = data.get("extends")
         bases = [extends] if isinstance(extends, str) else extends if isinstance(extends, list) else []
         if extends is not None and not (isinstance(extends, (str, list)) and all(isinstance(b, str) for b in bases)):
@@ -137,11 +160,40 @@ class _Reader:
             if len(stack) >= MAX_EXTENDS_DEPTH:
                 self.problems.add(name, mark.line, mark.col, "SR402", f"extends chain deeper than {MAX_EXTENDS_DEPTH} files")
                 continue
-            base_data, base_origins = self.read(target, stack + (target.resolve(),))
+            base_data, base_origins = self.read(target, stack + (target.resolve(),), mark)
             if base_data is not None:
                 merged, origins = on_top(merged, origins, base_data, base_origins)
         own = {k: v for k, v in data.items() if k != "extends"}
         return on_top(merged, origins, own, Origins(maps={(): smap}, fallback=name))
+
+
+#: Keys whose text values are shown as one line (names and labels), and the board's cell names.
+_ONE_LINE_KEYS = frozenset({"name", "description", "label", "free", "symbol"})
+_BREAKS = re.compile("[\t\n\r\x85\u2028\u2029]")
+
+
+def one_line_texts(data: dict) -> list[tuple]:
+    """Paths of the texts of a rule file's data that are shown as one line (every `name`,
+    `description` and `label`, the board's `columns`, `rows`, `cells` and `free`) and hold a
+    line break or a tab. Iterative (the data may be nested as deep as the YAML limit)."""
+    found = []
+    stack = [((), data)]
+    while stack:
+        path, node = stack.pop()
+        if isinstance(node, dict):
+            stack.extend((path + (k,), v) for k, v in node.items())
+        elif isinstance(node, list):
+            stack.extend((path + (i,), v) for i, v in enumerate(node))
+        elif isinstance(node, str) and _BREAKS.search(node) and _shown_as_one_line(path):
+            found.append(path)
+    return sorted(found, key=lambda p: [str(x) for x in p])
+
+
+def _shown_as_one_line(path: tuple) -> bool:
+    keys = [k for k in path if isinstance(k, str)]
+    if keys and keys[-1] in _ONE_LINE_KEYS:
+        return True
+    return len(path) >= 2 and path[0] == "board" and path[1] in ("columns", "rows", "cells")
 
 
 def _data_path(data, loc) -> tuple:
@@ -240,9 +292,11 @@ def read_merged(spec: str | Path, rules: tuple[str | Path, ...] | list = (), lay
     """Read and merge variant `spec` (a path or bundled name), `rules` overlays on top, then
     in-memory `layers` ((data, SourceMap) pairs, used by tests). Never raises RuleFileError;
     raises UsageError when `spec` or an overlay names no file (`not_found`).
-    `name_of(path)` names files in problems (default `display_name`)."""
+    `name_of(path)` names files in problems (default `display_name`). Only files inside
+    `locate.rule_roots([spec, *rules])` are read (others: SR403), and a file that is not a
+    rule file is reported by name only (SR404), never its contents."""
     problems = ProblemCollector()
-    reader = _Reader(problems, name_of)
+    reader = _Reader(problems, name_of, rule_roots([spec, *rules]))
     merged: dict | None = None
     origins = Origins()
     paths = [resolve(str(item)) for item in [spec, *rules]]
@@ -254,6 +308,12 @@ def read_merged(spec: str | Path, rules: tuple[str | Path, ...] | list = (), lay
         if data is not None:
             merged, origins = on_top(merged, origins, data, file_origins)
     for data, smap in layers:
+        if data is None:
+            data = {}  # an empty layer, like an empty file
+        if not isinstance(data, dict):
+            mark = smap.locate(())
+            problems.add(mark.file, mark.line, mark.col, "SR203", "a rule file must be a mapping of fields")
+            continue
         merged, origins = on_top(merged, origins, data, Origins(maps={(): smap}, fallback=smap.file))
     return Merged(merged, origins, tuple(reader.files), problems.problems, tuple(reader.inputs), tuple(reader.lookups))
 

@@ -6,14 +6,81 @@ with it before anything heavy is imported. `rules.loader` re-exports these names
 Contract: `resolve(spec, relative_to)` is the one rule for finding a rule file (a path
 relative to the including file first, then the working directory, then a bundled name with
 or without `.yaml`); it never raises.
+
+Where rule files may be read from (`rule_roots`, `outside_roots`): the bundled variants, the
+working directory's tree, the folder of each file named on the command line, the folders of
+`$SORRY_RULES_ROOTS` (separated by the system's path separator) and those given with
+`allow_root` (the command line's `--rules-root`). A file is inside when its real path (every
+symbolic link followed) is in one of those trees, so no link leads out of them. `TOP_FIELDS`
+are the fields a rule file may have at its top level (a file with none of them is not a rule
+file, and is reported by name only).
 """
 
 from __future__ import annotations
 
+import os
+from contextlib import contextmanager
 from pathlib import Path
 
 from sorry_rules.base.resources import variants_dir
 from sorry_rules.base.suggest import close_names
+
+
+#: Environment variable: more folders rule files may be read from (os.pathsep-separated).
+ROOTS_ENV = "SORRY_RULES_ROOTS"
+#: The top-level fields of a rule file (`rules.model.Variant`'s, and `extends`).
+TOP_FIELDS = frozenset({
+    "extends", "name", "description", "colours", "teams", "players", "seating", "pawns", "setup", "board", "deck",
+    "cards", "unused_effects", "turn", "rules", "win", "scoring", "counters", "filters", "after", "geometry", "marks",
+    "also",
+})
+_ALLOWED: list[Path] = []
+
+
+def allow_root(folder) -> None:
+    """Let rule files be read from the tree of `folder` too (for the rest of the process); a
+    folder already inside the working directory's tree or an allowed one changes nothing."""
+    folder = Path(folder).resolve()
+    if outside_roots(folder, (Path.cwd().resolve(), *extra_roots())):
+        _ALLOWED.append(folder)
+
+
+@contextmanager
+def allowed(folders):
+    """`allow_root` for each of `folders` while the block runs (what `validate DIR` reads)."""
+    before = list(_ALLOWED)
+    try:
+        for folder in folders:
+            allow_root(folder)
+        yield
+    finally:
+        _ALLOWED[:] = before
+
+
+def extra_roots() -> tuple[Path, ...]:
+    """The folders added by `$SORRY_RULES_ROOTS` and `allow_root`, resolved (part of cache keys)."""
+    env = [Path(p).resolve() for p in os.environ.get(ROOTS_ENV, "").split(os.pathsep) if p.strip()]
+    return tuple(env) + tuple(_ALLOWED)
+
+
+def rule_roots(named=()) -> tuple[Path, ...]:
+    """The trees rule files may be read from when `named` files were named on the command line."""
+    roots = [variants_dir().resolve(), Path.cwd().resolve(), *extra_roots()]
+    for item in named:
+        try:
+            roots.append(Path(item).absolute().parent.resolve())
+        except (OSError, ValueError):
+            continue
+    return tuple(roots)
+
+
+def outside_roots(path: Path, roots) -> bool:
+    """Whether the real path of `path` (links followed) lies outside every tree of `roots`."""
+    try:
+        real = Path(path).resolve()
+    except (OSError, RuntimeError, ValueError):
+        return True
+    return not any(real == root or real.is_relative_to(root) for root in roots)
 
 
 def display_name(path: Path) -> str:

@@ -13,6 +13,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
+from sorry_rules.base.limits import MAX_COUNTER
 from sorry_rules.rules.strict import Strict
 
 CounterName = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[a-z_][a-z0-9_]*$")]
@@ -24,7 +25,11 @@ CARDS_DOC = ("The cards whose moves this applies to, by name; left out: every ca
 class Counter(Strict):
     """A number kept per colour for the whole game, changed only by consequences (`after:`)."""
 
-    start: int = Field(default=0, ge=-1_000_000, le=1_000_000, description="Each colour's value when the game begins.")
+    start: int = Field(default=0, ge=-MAX_COUNTER, le=MAX_COUNTER, description="Each colour's value when the game begins.")
+    min: int = Field(default=-MAX_COUNTER, ge=-MAX_COUNTER, le=MAX_COUNTER, description=(
+        "The lowest value the counter takes: an `add:` that would go below it stops there (at most start)."))
+    max: int = Field(default=MAX_COUNTER, ge=-MAX_COUNTER, le=MAX_COUNTER, description=(
+        "The highest value the counter takes: an `add:` that would go above it stops there (at least start)."))
     label: str = Field(default="", description="How the counter is named on the screen (default: its name with `_` as "
                        "spaces).")
 

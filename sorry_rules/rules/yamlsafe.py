@@ -9,7 +9,8 @@ Deliberate departures from PyYAML's defaults:
   * scalars follow the YAML 1.2 core schema (`no`/`on` are text, `060` is 60);
   * mapping keys are always the key's text (`1: x` gives key "1");
   * anchors/aliases, tags and multiple documents are rejected;
-  * size, nesting depth, node count and scalar length are bounded.
+  * size, nesting depth, node count and scalar length are bounded;
+  * no text holds a control character, not even written as an escape (`"\\e"`).
 """
 
 from __future__ import annotations
@@ -47,6 +48,9 @@ _PRESCAN_DEPTH = 1000
 
 _BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")  # line breaks as YAML (1.1) counts them
 _NON_PRINTABLE = re.compile("[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+#: Characters no scalar may hold, escapes included: C0 controls but tab and line breaks, DEL,
+#: C1 controls, and the bidirectional overrides and isolates (text shown reversed).
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f\u202a-\u202e\u2066-\u2069]")
 _WS = frozenset(" \t\r\n\x85\u2028\u2029")
 _NULL = re.compile(r"null|Null|NULL|~|")
 _BOOL = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
@@ -501,7 +505,11 @@ class _Builder:
         key, m = event.value, event.start_mark
         top.awaiting_key = False
         first = top.first_lines.get(key)
-        if first is not None:
+        control = _CONTROL.search(key) or re.search("[\t\n\r\x85\u2028\u2029]", key)
+        if control:
+            self.problem(m, "SR101", f"control character U+{ord(control.group()):04X} in a key (keys are printable text)")
+            top.key = _SKIP_KEY
+        elif first is not None:
             self.problem(m, "SR104", f"duplicate key '{key}' (first defined on line {first})")
             top.key = _SKIP_KEY
         else:
@@ -546,8 +554,15 @@ class _Builder:
         )
 
     def _resolve(self, event: ScalarEvent):
-        """YAML 1.2 core schema for untagged plain scalars; everything else is text."""
+        """YAML 1.2 core schema for untagged plain scalars; everything else is text. A text
+        holding a control character (written as an escape: `"\\e"`, `"\\x07"`) is refused:
+        it would reach a terminal raw or make an SVG ill-formed."""
         text = event.value
+        control = _CONTROL.search(text)
+        if control:
+            self.problem(event.start_mark, "SR101", f"control character U+{ord(control.group()):04X} in a text "
+                         "(names, labels and effects are printable text)")
+            return ""
         if event.style or event.tag is not None:
             return text
         if _NULL.fullmatch(text):

@@ -75,6 +75,11 @@ def _client(scheduler: str, jobs: int, connect_timeout: float):
             client = distributed.Client(address, timeout=f"{connect_timeout}s", set_as_default=False)
         except (OSError, TimeoutError, ValueError) as error:
             raise ClusterError(f"cannot reach the Dask scheduler at {scheduler}: {error}") from None
+        except (MemoryError, OverflowError, TypeError, KeyError, EOFError):
+            # what answered is no Dask scheduler: its first bytes read as a message length or
+            # header (e.g. an HTTP server's "HTTP/1.1" as a frame of exabytes)
+            raise ClusterError(f"cannot reach the Dask scheduler at {scheduler}: the service there does not "
+                               "answer as a Dask scheduler") from None
         stack.callback(client.close)
         yield distributed, client
 

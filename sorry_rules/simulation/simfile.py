@@ -23,10 +23,13 @@ Contract:
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from sorry_rules.base.errors import SorryRulesError
+from sorry_rules.base.limits import MAX_CHOICES, MAX_COLOURS, MAX_GAMES, MAX_RESULTS_BYTES
+from sorry_rules.base.safeio import loads_json, open_regular
 from sorry_rules.rules.loader import content_hash
 from sorry_rules.simulation.simulate import Setup, VariantSource, compiled, package_version, result_from_json
 
@@ -139,37 +142,50 @@ class ResultsFile:
 
 def _parse(line: bytes):
     try:
-        return json.loads(line)
-    except (ValueError, UnicodeDecodeError):
+        return loads_json(line)
+    except ValueError:  # bad JSON, not UTF-8, nested too deep, a number too large (JsonLimitError)
         return None
 
 
 def read(path: str | Path) -> ResultsFile:
-    """Read a results file (see the module contract). Raises ResultsFileError."""
+    """Read a results file (see the module contract), line by line: a regular file of at most
+    MAX_RESULTS_BYTES. Raises ResultsFileError."""
     path = Path(path)
     try:
-        raw = path.read_bytes()
+        with open_regular(path) as handle:
+            if os.fstat(handle.fileno()).st_size > MAX_RESULTS_BYTES:
+                raise ResultsFileError(f"{path}: larger than {MAX_RESULTS_BYTES:,} bytes; not a results file of this "
+                                       "program")
+            return _read_lines(path, handle)
     except OSError as error:
         raise ResultsFileError(f"cannot read {path}: {error.strerror or error}") from None
-    lines = raw.split(b"\n")
-    if lines and lines[-1] == b"":
-        lines.pop()
-    head = _parse(lines[0]) if lines else None
+
+
+def _read_lines(path: Path, handle) -> ResultsFile:
+    first = handle.readline(MAX_RESULTS_BYTES + 1)
+    head = _parse(first.rstrip(b"\n")) if first else None
     if not isinstance(head, dict) or head.get("format") != FORMAT:
         raise ResultsFileError(f"{path}: not a results file of sorry-play simulate or compare (first line)")
+    if head.get("command") not in ("simulate", "compare"):
+        raise ResultsFileError(f"{path}:1: the header is damaged (command)")
     if head.get("version") != VERSION:
         raise ResultsFileError(f"{path}: results file version {head.get('version')!r}; this sorry-rules reads {VERSION}")
     setups = _setups(path, head)
     found = ResultsFile(path, head, setups, {name: {} for name in setups})
-    offset = len(lines[0]) + 1
-    for number, line in enumerate(lines[1:], start=2):
-        data = _parse(line)
-        if data is None and number == len(lines):
+    offset = len(first)
+    number = 1
+    line = handle.readline(MAX_RESULTS_BYTES + 1)
+    while line:
+        number += 1
+        after = handle.readline(MAX_RESULTS_BYTES + 1)
+        data = _parse(line.rstrip(b"\n"))
+        if data is None and not after:
             found.warnings.append(f"{path}:{number}: the last line is torn (a run stopped while writing it); left out")
             break
         _add_game(found, number, data)
-        offset += len(line) + 1
-    found.keep = min(offset, len(raw))
+        offset += len(line)
+        line = after
+    found.keep = offset
     return found
 
 
@@ -197,9 +213,12 @@ _TYPES = {"variant": str, "rules": list, "content_hash": str, "players": int, "b
 
 def _check_types(path: Path, name: str, params) -> None:
     wrong = [key for key, kind in _TYPES.items() if type(params.get(key)) is not kind]
+    if not isinstance(params.get("sorry_rules", ""), str):
+        wrong.append("sorry_rules")
     if not wrong:
         players = params["players"]
-        if players < 1 or params["games"] < 1 or params["max_plies"] < 1 or len(params["bots"]) != players:
+        if not (1 <= players <= MAX_COLOURS and 1 <= params["games"] <= MAX_GAMES and 1 <= params["max_plies"] <= MAX_CHOICES
+                and len(params["bots"]) == players):
             wrong = ["players", "bots", "games", "max_plies"]
         elif not all(isinstance(x, str) for x in (*params["rules"], *params["bots"])):
             wrong = ["rules", "bots"]
@@ -209,7 +228,7 @@ def _check_types(path: Path, name: str, params) -> None:
 
 def _add_game(found: ResultsFile, number: int, data) -> None:
     where = f"{found.path}:{number}"
-    if not isinstance(data, dict) or data.get("side") not in found.setups:
+    if not isinstance(data, dict) or not isinstance(data.get("side"), str) or data["side"] not in found.setups:
         raise ResultsFileError(f"{where}: not a game of this file (a JSON object with a known \"side\")")
     side = data["side"]
     setup, games = found.setups[side]
