@@ -43,6 +43,8 @@ def geometry_words(v, where) -> list[str]:
         lines.append(f"  A pawn moving {t.moving} that stands on {at} with steps still to go {how} {onto}{tail}.")
     for name, b in g.blockers.items():
         who = RELATION_WORDS[b.pawns] + " pawn" + (f" of colour {', '.join(b.colours)}" if b.colours else "")
+        if getattr(b, "group", 1) > 1:
+            who = f"{b.group} or more pawns of one colour together ({who.replace(' pawn', '')})"
         place = {"track": " on the track", "safety": " in a safety zone", "any": ""}[b.on]
         cannot = [verb for verb, flag in (("passed over", b.pass_), ("landed on", b.land)) if not flag]
         lines.append(f"Blocker '{name}' - {where(('geometry', 'blockers', name))}")
