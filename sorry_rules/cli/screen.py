@@ -137,11 +137,31 @@ When no move is possible the card is forfeited (the board then shows it and
 waits for Enter); when no card in your hand can move you discard one."""
 
 
+#: what the help adds for a game thrown with dice, with squares that hold several pawns, with named squares
+HELP_DICE = """Dice: each turn you throw; the panel shows the throw ('Throw: 3+5'), and with several
+dice each move says how the dice are spent, die by die."""
+HELP_SEVERAL = """A square holding several pawns shows how many and whose: '{count}{first}' is {count} of
+{colour}'s pawns, '3+' pawns of several colours; the panel names them ('Together:')."""
+HELP_NAMED = """Named squares show their symbol while empty: {names}."""
+
+
 def help_text(game) -> str:
-    """The help of the play screen for `game`: keys, pawn names, how squares are counted."""
+    """The help of the play screen for `game`: keys, pawn names, how squares are counted (and
+    the dice, squares that hold several pawns and named squares, where the game has them)."""
     labels = colour_labels(game.colours)
-    return HELP.format(first=labels[0], second=labels[1 % len(labels)], pawns=game.pawns,
+    text = HELP.format(first=labels[0], second=labels[1 % len(labels)], pawns=game.pawns,
                        colour=colour_name(game, 0), track=game.layout.T, milepost=MILEPOST, twice=2 * MILEPOST)
+    layout = game.layout
+    parts = [text]
+    if getattr(game, "dice", None) is not None:
+        parts.append(HELP_DICE)
+    if getattr(layout, "stacked", False):
+        parts.append(HELP_SEVERAL.format(count=2, first=labels[0], colour=colour_name(game, 0)))
+    symbols = getattr(layout, "square_symbols", {})
+    if symbols:
+        names = ", ".join(f"'{symbol}' {layout.square_labels[name]}" for name, symbol in symbols.items())
+        parts.append(HELP_NAMED.format(names=names))
+    return "\n".join(parts)
 
 
 def start_names(game, placement):
@@ -161,10 +181,12 @@ def render_board(scene: Scene, bmap=None) -> list:
     layout = game.layout
     bmap = bmap or boardmap.build(layout)
     look = _Look(game)
-    occupant = {}
+    occupant, crowd = {}, {}  # square -> the colour on it; square -> its pawns when it holds several
     for c, squares in enumerate(scene.placement):
         for sq in squares:
             if sq < layout.X:
+                if sq in occupant:
+                    crowd.setdefault(sq, [occupant[sq]]).append(c)
                 occupant[sq] = c
     named = scene.names.by_square() if scene.names is not None else {}
     symbols = {(c, sq): kind.symbol for kind, entries in zip(game.marks, scene.marks) for c, sq, _ in entries}
@@ -187,6 +209,11 @@ def render_board(scene: Scene, bmap=None) -> list:
                     line.append(f"{text:<{CELL}}", style=look.colour(cell.colour))
                 else:
                     line.append(f"{cell.glyph}-", style="dim")
+            elif cell.square in crowd:  # several pawns: how many, and whose ("2R"; "3+": several colours)
+                colours = crowd[cell.square]
+                one = len(set(colours)) == 1
+                text = f"{len(colours)}{look.labels[colours[0]][:1] if one else '+'}"
+                line.append(f"{text:<{CELL}}", style=look.pawn(colours[0]) if one else "bold reverse")
             elif cell.square in occupant:
                 owner = occupant[cell.square]
                 label = named.get(cell.square, look.labels[owner])
@@ -263,7 +290,8 @@ def render_panel(scene: Scene, height: int, width: int | None = None) -> list:
         hand.append(" ".join(game.card_names[card] for card in sorted(scene.hand)), style="bold")
         lines.append(hand)
     elif scene.card is not None:
-        card = Text("Cards: " if scene.drawn else "Card: ", style="bold")
+        noun = "Throw: " if getattr(game, "dice", None) is not None else "Cards: " if scene.drawn else "Card: "
+        card = Text(noun, style="bold")
         card.append(" ".join(game.card_names[c] for c in (scene.card,) + scene.drawn), style="bold reverse")
         if scene.drawn:
             card.append(" (play one, discard the rest)", style="dim")
@@ -271,10 +299,14 @@ def render_panel(scene: Scene, height: int, width: int | None = None) -> list:
     if any(scene.marks):
         lines += mark_lines(game, scene.marks)
     if game.redraw is not None and scene.turn is not None:
-        lines.append(Text(f"Extra cards this turn: {scene.redraws} of {game.redraw.at_most} ({game.redraw.label})",
+        lines.append(Text(f"Extra {game.source_noun}s this turn: {scene.redraws} of {game.redraw.at_most} ({game.redraw.label})",
                           style="dim"))
+    lines += together_lines(scene)
     when = f"move {scene.plies + 1}" if scene.turn is not None else f"{scene.plies} moves played"
-    lines.append(Text(f"Pile {scene.pile_size}, discards {scene.discard_size}, {when}", style="dim"))
+    if getattr(game, "dice", None) is not None:  # no pile: the dice
+        lines.append(Text(f"Dice: {game.dice.count} x ({', '.join(map(str, game.dice.faces))}), {when}", style="dim"))
+    else:
+        lines.append(Text(f"Pile {scene.pile_size}, discards {scene.discard_size}, {when}", style="dim"))
     return lines + log_lines(scene.log, len(scene.seats), height - len(lines), width, len(lines))
 
 
@@ -430,6 +462,28 @@ def mark_lines(game, marks) -> list:
                  for (c, sq, by), n in counted.items()]
         lines.append(Text(f"{kind.label} {kind.symbol}: " + ", ".join(parts)))
     return lines
+
+
+def together_lines(scene: Scene) -> list:
+    """One line naming the pawns of every track or safety square that holds several (the
+    board shows only how many: "2R", "3+"): 'Together: track:15 R1 R3; track:16 R2 G1'.
+    [] when no square does."""
+    game, layout = scene.game, scene.game.layout
+    labels = colour_labels(game.colours)
+    on: dict = {}
+    for c, squares in enumerate(scene.placement):
+        for sq in squares:
+            if sq < layout.X:
+                on.setdefault(sq, []).append(c)
+    groups = []
+    for sq in sorted(sq for sq, colours in on.items() if len(colours) > 1):
+        colours = on[sq]
+        if scene.names is not None:
+            names = [name for c in dict.fromkeys(colours) for name in scene.names.at(c, sq)]
+        else:
+            names = [f"{labels[c]}x{colours.count(c)}" for c in dict.fromkeys(colours)]
+        groups.append(f"{layout.name(sq)} {' '.join(names)}")
+    return [Text("Together: " + "; ".join(groups))] if groups else []
 
 
 def counter_lines(game, state) -> list:
