@@ -181,13 +181,7 @@ def render_board(scene: Scene, bmap=None) -> list:
     layout = game.layout
     bmap = bmap or boardmap.build(layout)
     look = _Look(game)
-    occupant, crowd = {}, {}  # square -> the colour on it; square -> its pawns when it holds several
-    for c, squares in enumerate(scene.placement):
-        for sq in squares:
-            if sq < layout.X:
-                if sq in occupant:
-                    crowd.setdefault(sq, [occupant[sq]]).append(c)
-                occupant[sq] = c
+    occupant, crowd = _occupants(scene.placement, layout.X)
     named = scene.names.by_square() if scene.names is not None else {}
     symbols = {(c, sq): kind.symbol for kind, entries in zip(game.marks, scene.marks) for c, sq, _ in entries}
     playing = set(scene.seats)
@@ -235,6 +229,19 @@ def render_board(scene: Scene, bmap=None) -> list:
         line.rstrip()
         lines.append(line)
     return lines
+
+
+def _occupants(placement, board: int) -> tuple:
+    """`({square: the colour on it}, {square: its pawns' colours where it holds several})`
+    for the track and safety squares (ids below `board`)."""
+    occupant, crowd = {}, {}
+    for c, squares in enumerate(placement):
+        for sq in squares:
+            if sq < board:
+                if sq in occupant:
+                    crowd.setdefault(sq, [occupant[sq]]).append(c)
+                occupant[sq] = c
+    return occupant, crowd
 
 
 def _milepost_cells(bmap, r: int, c: int, number: str, occupant: dict) -> int:
