@@ -12,7 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from click.testing import CliRunner
+
 from sorry_rules.base.errors import RuleFileError
+from sorry_rules.cli.app import main
 from sorry_rules.compiler import compile_variant, load_game
 from sorry_rules.engine.dice import outcomes
 from sorry_rules.players.protocol import RandomPlayer
@@ -144,3 +147,19 @@ def test_the_checks_of_a_dice_turn(tmp_path):
     assert codes == ["SR503", "SR504", "SR513"]
     codes = [code for code, _ in _problems(tmp_path, base.replace('whole: {"5": enter}', 'whole: {"13": enter}'))]
     assert codes == ["SR508"]
+
+
+def test_a_throw_too_costly_to_spend_die_by_die_is_refused_at_turn_dice(tmp_path):
+    """Three dice each showing a face whose effect has hundreds of ways: every order of the
+    dice after every way of the others is beyond the work bound (SR303, at turn.dice), while
+    the same faces on one die are fine."""
+    text = ("extends: ludo\nturn:\n  source: dice\n  dice: {dice}\n  faces: [1, 2, 3, 4, 5, 6]\n"
+            "cards:\n  \"6\": enter | split 10 among 3\n")
+    path = tmp_path / "three.yaml"
+    path.write_text(text.format(dice=3))
+    result = CliRunner().invoke(main, ["validate", str(path)])
+    assert result.exit_code == 1 and "[SR303]" in result.output and f"{path}:4:" in result.output, result.output
+    with pytest.raises(RuleFileError, match="SR303"):
+        load_game(str(path), ())
+    path.write_text(text.format(dice=1))
+    assert CliRunner().invoke(main, ["validate", str(path)]).exit_code == 0

@@ -151,8 +151,9 @@ def format_report_text(report: dict, details=None) -> str:
         what = f"cards {', '.join(report['cards'])} (play one, discard the rest)"
     else:
         what = f"hand {', '.join(report['hand'])}"
+    noun = "throw" if "throw" in report else "card"
     if "redraws" in report:
-        what += f"; {report['redraws']} extra card(s) already taken this turn"
+        what += f"; {report['redraws']} extra {noun}(s) already taken this turn"
     lines = [f"{report['turn']} to play, {what}:"]
     if report.get("marks") is not None:
         lines.append(f"  marks: {marks_text(report['marks'])}")
@@ -171,10 +172,10 @@ def format_report_text(report: dict, details=None) -> str:
         if move.get("discards"):
             lines.append(f"      discards: {', '.join(move['discards'])}")
         if "next" in move:
-            taken = f" ({move['redraws']} extra card(s) taken this turn)" if move.get("redraws") else ""
+            taken = f" ({move['redraws']} extra {noun}(s) taken this turn)" if move.get("redraws") else ""
             lines.append(f"      next: {move['next']}{taken}")
         if move.get("extra_cards"):
-            lines.append(f"      extra cards: {move['extra_cards']}")
+            lines.append(f"      extra {noun}s: {move['extra_cards']}")
         if move.get("marks") is not None:
             lines.append(f"      marks after: {marks_text(move['marks'])}")
         if "counters" in move:

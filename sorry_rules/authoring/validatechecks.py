@@ -22,6 +22,7 @@ from sorry_rules.base.limits import MAX_PAWNS, MAX_SAFETY, MAX_SIDE
 from sorry_rules.compiler import astcache
 from sorry_rules.compiler.build import Context, check_all, compile_text, dsl_texts
 from sorry_rules.compiler.gridbuild import compile_grid
+from sorry_rules.compiler.dice import check_throw_costs, engine_dice, uses_dice
 from sorry_rules.compiler.marking import mark_warnings
 from sorry_rules.compiler.ranges import condition_warnings, variant_bounds
 from sorry_rules.compiler.vocab import counter_warnings
@@ -57,6 +58,8 @@ def variant_problems(v, origins, root: str, analyse: bool, trees: tuple | None =
             asts[path] = ast
     if not known:
         astcache.store(*trees, texts, parsed)
+    if checked and uses_dice(v):
+        check_throw_costs(v, engine_dice(v), asts, ctx.programs.cost_of, out)
     counter_warnings(v, asts, out)
     condition_warnings(v, asts, variant_bounds(v, asts), len(v.colours), out)
     mark_warnings(v, ctx.programs.marks_placed, ctx.programs.marks_read, out)

@@ -329,10 +329,11 @@ def _redraw_reasons(game, state, moves) -> list[str]:
     if not moves or moves[0].kind not in ("forfeit", "discard", "redraw"):
         return []
     if moves[0].kind == "redraw":
-        return [f"nothing can move and turn.redraw applies ({policy.label}): extra card {state.redraws + 1} of "
+        return [f"nothing can move and turn.redraw applies ({policy.label}): extra {game.source_noun} {state.redraws + 1} of "
                 f"{policy.at_most} this turn"]
     if state.redraws >= policy.at_most:
-        return [f"no redraw: this turn already took {state.redraws} extra card(s), turn.redraw allows {policy.at_most}"]
+        return [f"no redraw: this turn already took {state.redraws} extra {game.source_noun}(s), "
+                f"turn.redraw allows {policy.at_most}"]
     return [f"no redraw: the condition of turn.redraw ({policy.label}) does not hold"]
 
 

@@ -22,7 +22,7 @@ from sorry_rules.engine.queries import Origin
 from sorry_rules.engine.settings import MovementRules, TurnRules
 from sorry_rules.compiler import astcache
 from sorry_rules.compiler.checks import check_variant
-from sorry_rules.compiler.dice import check_dice, dice_texts, engine_dice, throw_makers, uses_dice
+from sorry_rules.compiler.dice import check_dice, check_throw_costs, dice_texts, engine_dice, throw_makers, uses_dice
 from sorry_rules.compiler.geometry import check_geometry, engine_geometry
 from sorry_rules.compiler.squares import check_squares, engine_squares
 from sorry_rules.compiler.marking import also_texts, alternatives, check_marks, mark_kinds, mark_warnings
@@ -156,6 +156,10 @@ def compile_variant(loaded: LoadedVariant) -> tuple[Game, list[Problem]]:
     win_on_home_only = win_functions <= {"home", "pawns"}
     added = _with_also(v, programs, asts, compiled, out)
     dice = engine_dice(v) if uses_dice(v) else None
+    if dice is not None:
+        check_throw_costs(v, dice, asts, programs.cost_of, out)
+        if out.errors:
+            raise RuleFileError(out.problems)
     card_names = [name for name in v.deck if name in v.cards] if dice is None else list(dice.names)
     card_makers = [compiled[("cards", name)] for name in card_names] if dice is None else throw_makers(v, dice, compiled)
     win = compiled[("win",)]

@@ -6,6 +6,8 @@ Contract:
 - `check_dice(v, out)` adds located problems: a face without a card under `cards:` (SR503),
   a card that is no face (SR504, unless in `unused_effects`), a `deck:`, `take` above 1 or
   `actions` with dice (SR513), two faces alike or a `whole` total no throw adds up to (SR508).
+- `check_throw_costs(...)`: SR303 when a throw spent die by die could take more than
+  MAX_WORK steps (the cost bound of `compiler.costs`, over every order of the dice).
 - `dice_texts(v)` lists the DSL texts of `turn.whole` as `(path, text, "effect")`.
 - `throw_makers(v, dice, compiled)`: per throw of `dice` (`engine.dice.Dice`), the maker of
   its options, `maker(p, flags, card)` as `compiler.plays`' (one die: its face's card; several:
@@ -14,8 +16,11 @@ Contract:
 
 from __future__ import annotations
 
+from math import factorial
+
 from sorry_rules.base.errors import ProblemCollector
 from sorry_rules.base.suggest import did_you_mean
+from sorry_rules.compiler.costs import CAP, MAX_WORK
 from sorry_rules.engine.dice import outcomes, spend
 
 
@@ -61,6 +66,36 @@ def check_dice(v, out: ProblemCollector) -> None:
         if not (key.isascii() and key.isdigit() and int(key) in totals):
             out.at(("turn", "whole", key), "SR508", f"turn.whole: no throw of {turn.dice} dice adds up to {key} "
                    f"(totals: {min(totals)}..{max(totals)})", key=True)
+
+
+def check_throw_costs(v, dice, asts: dict, cost_of, out: ProblemCollector) -> None:
+    """SR303 at `turn.dice` when spending some throw die by die could take more than
+    MAX_WORK steps: every order of its dice, each die's ways after each way of the dice before
+    it (`cost_of(ast)`: the `(outcomes, work)` bounds of a card's effect, `compiler.costs`)."""
+    costs = {}
+    for face in dict.fromkeys(v.turn.faces):
+        ast = asts.get(("cards", str(face)))
+        if ast is None:
+            return  # a card that did not compile is reported already
+        costs[face] = cost_of(ast)
+    worst, at = 0, None
+    for throw in dice.throws:
+        work, ways = 0, 1
+        for face in throw:  # each die after every way of the dice before it, in every order
+            outcomes, steps = costs[face]
+            work += ways * steps
+            ways *= max(1, outcomes)
+        work *= factorial(len(throw))
+        whole = asts.get(("turn", "whole", str(sum(throw))))
+        if whole is not None:
+            work += cost_of(whole)[1]
+        if work > worst:
+            worst, at = work, throw
+    if worst > MAX_WORK:
+        faces = "+".join(map(str, at))
+        out.at(("turn", "dice"), "SR303", f"turn.dice: a throw of {faces}, spent die by die in every order, could take up "
+               f"to {min(worst, CAP):,} steps to work out (at most {MAX_WORK:,}); throw fewer dice or give the faces "
+               "smaller effects")
 
 
 def dice_texts(v) -> list[tuple[tuple, str, str]]:

@@ -65,6 +65,10 @@ class ProgramCompiler:
         evaluate once; return the estimate. Call it before `effect`/`expression`."""
         return self._costs.cost(node)[1]
 
+    def cost_of(self, node) -> tuple[int, int]:
+        """`(outcomes, work)` upper bounds of one evaluation of `node` (`compiler.costs`)."""
+        return self._costs.cost(node)
+
     def effect(self, node, following: bool = False):
         """The closure of a card effect; CompileError when `node` is not one. `following`: an
         `after:` `then:` effect, played right after a move (its selectors may read `moved`)."""

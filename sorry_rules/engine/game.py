@@ -353,9 +353,10 @@ class Game:
             fired = run_consequences(self.after, state.seats[state.turn], move, state.counters)[2]
         if not self.after_then:
             return fired
-        # a consequence with `then:` is judged on the move as listed, before its follow-ups: the move's label names those played
+        # a consequence with `then:` is judged on the move as listed, before its follow-ups: the move's label names those
+        # played; one whose effect had no way to play fired all the same (its counters and extra turn, as the table judges)
         followed = set(move.label.split("; ")) if move.label else set()
-        return tuple(c for c in self.after if (c.then is None and c in fired) or (c.then is not None and c.label in followed))
+        return tuple(c for c in self.after if c in fired or (c.then is not None and c.label in followed))
 
     def marks_after(self, state: State, move: Move) -> tuple:
         """The marks once `move` is applied in `state` (its consequences and the next

@@ -183,10 +183,22 @@ def _validated(data: dict, out: ProblemCollector) -> tuple:
         return None, failing
 
 
+def card_name(game, name: str) -> str:
+    """`name` as the game names its cards: a throw of several dice in any order ('3+1') is
+    named with its faces in the dice's order ('1+3')."""
+    dice = getattr(game, "dice", None)
+    if dice is None or name in game.card_index or "+" not in name:
+        return name
+    faces = [str(face) for face in dice.faces]
+    parts = name.replace(" ", "").split("+")
+    return "+".join(sorted(parts, key=faces.index)) if all(part in faces for part in parts) else name
+
+
 def _override(game, card_override: str | None) -> int | None:
     """The card of `--card`; an unknown one is a usage error (it is in no file)."""
     if card_override is None:
         return None
+    card_override = card_name(game, card_override)
     if card_override not in game.card_index:
         names = game.card_names
         near = did_you_mean(card_override, names)
@@ -212,7 +224,7 @@ class PositionChecks:
 
     def card(self, value, path: tuple) -> int | None:
         names = self.game.card_names
-        name = str(value)
+        name = card_name(self.game, str(value))
         if name in self.game.card_index:
             return self.game.card_index[name]
         near = did_you_mean(name, names)
