@@ -129,6 +129,10 @@ class Game:
         self.after_then = tuple(c for c in self.after if c.then is not None)     # consequences that move pawns
         self.after_forfeit = tuple(c for c in self.after if c.forfeits)          # consequences of a forfeit
         self.forfeit_on_events = all(c.on_events is not None for c in self.after_forfeit)
+        # per card: the filters, consequences and consequences of a forfeit that concern it (its `cards:`)
+        self.filters_of = _concerning(self.filters, len(self.card_names))
+        self.after_of = _concerning(self.after, len(self.card_names))
+        self.after_forfeit_of = _concerning(self.after_forfeit, len(self.card_names))
         #: followers[(i, p)]: the generator of the i-th `then:` effect (after_then) for player colour p, made on first use
         self.followers: dict = {}
         self.counters = tuple(counters)     # (name, start value, label) per declared counter
@@ -457,3 +461,9 @@ class Game:
         env = self.env(state.counters, state.marks)
         return {seat: sum(formula(colour, view, env) for _, for_winner, formula in self.scoring if not for_winner)
                 for seat, colour in enumerate(state.seats)}
+
+
+def _concerning(rules: tuple, cards: int) -> tuple:
+    """Per card index, the filters or consequences of `rules` whose `cards` include it (all
+    cards when None), in order."""
+    return tuple(tuple(r for r in rules if r.cards is None or card in r.cards) for card in range(cards))

@@ -204,8 +204,8 @@ class Table:
         """The options `card` gives player colour p, filtered; a forfeit when there is none
         (`made`: the card's options listed already)."""
         options, spare = self.distinct(p, card, made)
-        if options and self.game.filters:
-            options = self.filtered(p, options)[0]
+        if options and self.game.filters_of[card]:
+            options = self.filtered(p, options, self.game.filters_of[card])[0]
         return options or [self.game.forfeits[card][spare & DRAW_AGAIN]]
 
     def distinct(self, p: int, card: int, made: list | None = None) -> tuple[list, int]:
@@ -294,12 +294,13 @@ class Table:
                 for card, others, again, label in action_choices(self.game.actions, self.pos, env, p, hand)]
 
     # ---- filters and consequences ------------------------------------------------------------
-    def filtered(self, p: int, options: list) -> tuple[list, list]:
-        """(kept, removed) of `options` under the game's filters, in order (`engine.moverules`):
-        `removed` lists (option, filter) for each option a filter removed."""
+    def filtered(self, p: int, options: list, filters: tuple | None = None) -> tuple[list, list]:
+        """(kept, removed) of `options` under the game's filters (or `filters`, those of the
+        options' card), in order (`engine.moverules`): `removed` lists (option, filter) for
+        each option a filter removed."""
         removed = []
         counters = self.counters
-        for f in self.game.filters:
+        for f in self.game.filters if filters is None else filters:
             if not options:
                 break
             if f.on_events is not None:
@@ -324,10 +325,14 @@ class Table:
         """(counters after, extra cards, fired consequences) of playing `option` (`after:`; a
         forfeit: the consequences that follow forfeits)."""
         game = self.game
+        card = option[0]
         if option[3] is FORFEIT:
-            after, on_events = game.after_forfeit, game.forfeit_on_events
+            after = game.after_forfeit if card is None else game.after_forfeit_of[card]
+            on_events = game.forfeit_on_events
         else:
-            after, on_events = game.after, game.after_on_events
+            after, on_events = game.after if card is None else game.after_of[card], game.after_on_events
+        if not after:
+            return self.counters, 0, ()
         if on_events:
             return run_on_events(after, p, option.card, option.events, self.counters, game.counter_ranges)
         return run_consequences(after, p, self.move(option), self.counters, game.counter_ranges)
