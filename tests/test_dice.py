@@ -163,3 +163,19 @@ def test_a_throw_too_costly_to_spend_die_by_die_is_refused_at_turn_dice(tmp_path
         load_game(str(path), ())
     path.write_text(text.format(dice=1))
     assert CliRunner().invoke(main, ["validate", str(path)]).exit_code == 0
+
+
+def test_a_forfeit_whose_consequence_brings_the_last_pawn_home_wins(tmp_path):
+    """A throw with no move is lost, but a consequence that follows forfeits moves a pawn
+    (after: then:): when it brings the last pawn Home the game is won there."""
+    path = tmp_path / "push.yaml"
+    path.write_text("extends: ludo\nafter:\n  push:\n    forfeits: true\n    cards: [\"2\"]\n    then: forward 1\n")
+    game = load_game(str(path), ())
+    data = {"players": ["red", "green"], "turn": "red", "card": "2",
+            "pawns": {"red": ["safety:5", "home", "home", "home"], "green": ["track:20"]}}
+    state = parse_position(game, data).state
+    moves = game.legal_moves(state)
+    assert [m.kind for m in moves] == ["forfeit"] and moves[0].events
+    after = game.apply(state, moves[0])
+    assert after.winner == 0 and after.placement[0].count(game.layout.home[0]) == 4
+    check_state(game, after)

@@ -428,13 +428,14 @@ class Table:
 
     def _made(self, option: Option, kind: str, events: tuple) -> None:
         """Make a move, a pass or a forfeit that consequences follow, run the consequences,
-        and judge the winner after a move."""
+        and judge the winner after a move (or a forfeit that moved pawns)."""
         game = self.game
         if game.after:
             self._consequences(option)
         elif events:
             self.pos.make(events)
-        if kind is MOVE and (self.judge_always or _reaches_home(events, game.layout.home)):
+        # a forfeit moves pawns only by the then: of its consequences (after: forfeits: true), which may bring one Home
+        if (kind is MOVE or events) and (self.judge_always or _reaches_home(events, game.layout.home)):
             self.winner = self._winner()
             self.over = self.winner is not None
 
