@@ -156,7 +156,7 @@ def compile_variant(loaded: LoadedVariant) -> tuple[Game, list[Problem]]:
     win_on_home_only = win_functions <= {"home", "pawns"}
     added = _with_also(v, programs, asts, compiled, out)
     dice = engine_dice(v) if uses_dice(v) else None
-    if dice is not None:
+    if dice is not None and not out.errors:  # a card too costly on its own is reported at the card already
         check_throw_costs(v, dice, asts, programs.cost_of, out)
         if out.errors:
             raise RuleFileError(out.problems)
