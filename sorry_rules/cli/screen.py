@@ -20,6 +20,8 @@ person's own hand, never another player's.
 
 from __future__ import annotations
 
+import textwrap
+
 from dataclasses import dataclass, field
 
 from rich.color import Color, ColorParseError
@@ -118,7 +120,7 @@ class _Look:
 
 
 HELP = """\
-On your turn the board shows the card you drew (or your hand), and the moves
+On your turn the board shows {shows}, and the moves
 it allows are listed by number. Type a number and press Enter.
   ?  this help       h  a hint: what the strongest computer player would do
   n  next page       p  previous page: the numbers run on over the pages
@@ -129,39 +131,47 @@ Squares: track:N is track square N. The {track} track squares are numbered from
 0 clockwise; the board shows the number of every {milepost}th one (0, {milepost}, {twice} ...)
 where no pawn stands. safety:K is the K-th square of a safety zone (':'),
 counted from the track; start and home are S and H, with their pawn counts.
-The board: '.' a track square; '>' 'v' '<' '^' a slide's start, '=' its body,
+{board}"""
+
+#: the last lines of the help: the board's squares and slides, and how a card or a throw is played
+HELP_SLIDES = """The board: '.' a track square; '>' 'v' '<' '^' a slide's start, '=' its body,
 'o' its end: land exactly on another colour's slide start and the pawn slides
 to the end, bumping every pawn on the way. Your Start is next to the square
-your pawns come out on. A move that 'draws again' gives you another card.
+your pawns come out on."""
+HELP_CARDS = """A move that 'draws again' gives you another card.
 When no move is possible the card is forfeited (the board then shows it and
 waits for Enter); when no card in your hand can move you discard one."""
-
-
-#: what the help adds for a game thrown with dice, with squares that hold several pawns, with named squares
-HELP_DICE = """Dice: each turn you throw; the panel shows the throw ('Throw: 3+5'), and with several
-dice each move says how the dice are spent, die by die."""
-HELP_SEVERAL = """A square holding several pawns shows how many and whose: '{count}{first}' is {count} of
-{colour}'s pawns, '3+' pawns of several colours; the panel names them ('Together:')."""
+HELP_PLAIN = """The board: '.' a track square. Your Start is next to the square your pawns
+come out on."""
+HELP_DICE = """A move that 'throws again' gives you another throw; a throw with no move is
+lost (the board then shows it and waits for Enter). With several dice each
+move says what each die does, one after the other ('...; then ...')."""
+#: what the help adds for squares that hold several pawns and for named squares
+HELP_SEVERAL = ("A square holding several pawns shows how many and whose: '{count}{first}' is {count} of "
+                "{colour}'s pawns, '3+' pawns of several colours; the panel names them ('Together:').")
 HELP_NAMED = """Named squares show their symbol while empty: {names}."""
 
 
 def help_text(game) -> str:
-    """The help of the play screen for `game`: keys, pawn names, how squares are counted (and
-    the dice, squares that hold several pawns and named squares, where the game has them)."""
+    """The help of the play screen for `game`: keys, pawn names, how squares are counted,
+    slides where the board has them, cards or dice, and squares that hold several pawns and
+    named squares where the board has them."""
     labels = colour_labels(game.colours)
-    text = HELP.format(first=labels[0], second=labels[1 % len(labels)], pawns=game.pawns,
-                       colour=colour_name(game, 0), track=game.layout.T, milepost=MILEPOST, twice=2 * MILEPOST)
     layout = game.layout
-    parts = [text]
-    if getattr(game, "dice", None) is not None:
-        parts.append(HELP_DICE)
-    if getattr(layout, "stacked", False):
+    dice = getattr(game, "dice", None) is not None
+    slides = any(info is not None for info in layout.slide_at)
+    board = (HELP_SLIDES if slides else HELP_PLAIN) + (" " if slides and not dice else "\n") + \
+        (HELP_DICE if dice else HELP_CARDS)
+    text = HELP.format(first=labels[0], second=labels[1 % len(labels)], pawns=game.pawns,
+                       colour=colour_name(game, 0), track=layout.T, milepost=MILEPOST, twice=2 * MILEPOST,
+                       shows="your throw" if dice else "the card you drew (or your hand)", board=board)
+    parts = []
+    if layout.stacked:
         parts.append(HELP_SEVERAL.format(count=2, first=labels[0], colour=colour_name(game, 0)))
-    symbols = getattr(layout, "square_symbols", {})
-    if symbols:
-        names = ", ".join(f"'{symbol}' {layout.square_labels[name]}" for name, symbol in symbols.items())
+    if layout.square_symbols:
+        names = ", ".join(f"'{symbol}' {layout.square_labels[name]}" for name, symbol in layout.square_symbols.items())
         parts.append(HELP_NAMED.format(names=names))
-    return "\n".join(parts)
+    return "\n".join([text, *(textwrap.fill(part, 79) for part in parts)])
 
 
 def start_names(game, placement):
