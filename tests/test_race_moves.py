@@ -42,6 +42,7 @@ def test_why_names_the_blockade_that_stops_a_pawn(tmp_path):
     assert "yellow pawn track:20:" in result.stdout
     assert "would pass the opponent blockade (blue) on track:22, which may not be passed" in result.stdout
     assert "die by die (3: forward 3 ; 4: forward 4)" in result.stdout
+    assert "die 3 cannot start a pawn" in result.stdout
 
 
 def test_why_names_a_full_square_and_the_throw_is_lost_with_its_consequence(tmp_path):

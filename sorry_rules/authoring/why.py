@@ -142,9 +142,9 @@ class Explainer:
         for rule in rules:
             prims = list(primitives(rule.effect))
             if not any(obstacles.concerns(PRIMITIVE.get(type(n), ""), c, sq) for n in prims):
-                found.append(self._no_primitive(rule.name, sq == self.layout.start[c], prims))
+                found.append(self._no_primitive(self.noun, rule.name, sq == self.layout.start[c], prims))
                 continue
-            prefix = f"card {rule.name}: " if len(rules) > 1 else ""
+            prefix = f"{self.noun} {rule.name}: " if len(rules) > 1 else ""
             for i, option in enumerate(rule.options, 1):
                 diagnosis = _Diagnosis(self, obstacles, c, sq, p, board)
                 for effect, code, text, extra in diagnosis.visit(option.node):
@@ -153,13 +153,18 @@ class Explainer:
                         found.append(_reason(rule.name, i, effect, code, text, **extra))
         return found
 
+    @property
+    def noun(self) -> str:
+        """What a rule of a card is named by: a "card", or a "die" showing a face."""
+        return "card" if getattr(self.game, "dice", None) is None else "die"
+
     @staticmethod
-    def _no_primitive(card: str, in_start: bool, prims) -> dict:
+    def _no_primitive(noun: str, card: str, in_start: bool, prims) -> dict:
         if in_start:
-            return _reason(card, None, None, "cannot_start", f"card {card} cannot start a pawn")
+            return _reason(card, None, None, "cannot_start", f"{noun} {card} cannot start a pawn")
         if any(isinstance(n, (dsl.Enter, dsl.Sorry)) for n in prims):
-            return _reason(card, None, None, "start_only", f"card {card} only moves pawns out of Start")
-        return _reason(card, None, None, "no_primitive", f"card {card} has no move for a pawn here")
+            return _reason(card, None, None, "start_only", f"{noun} {card} only moves pawns out of Start")
+        return _reason(card, None, None, "no_primitive", f"{noun} {card} has no move for a pawn here")
 
 
 def _chain(node, op: str) -> list:
