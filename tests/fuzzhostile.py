@@ -200,13 +200,17 @@ def _position_games() -> tuple:
             ("points", load_game("points", ("house/mulligan-8.yaml", "house/bump-points.yaml"))),
             ("take", load_game("standard", ("house/draw-two-keep-one.yaml",))),
             ("geometry", load_game("standard", ("house/bounce-back.yaml", "house/no-passing-opponents.yaml"))),
+            ("ludo", load_game("ludo", ("ludo/blocks.yaml",))),
+            ("parcheesi", load_game("parcheesi")),
             ("sequence", load_game("sequence")))
 
 
-def _position_data(chooser, grid: bool) -> dict:
+def _position_data(chooser, grid: bool, names=()) -> dict:
     colours = ["red", "blue", "yellow", "green"] if not grid else ["blue", "green", "red"]
     seated = colours[: chooser.integer(2, len(colours))] if chooser.chance(90) else colours[: chooser.integer(0, 1)] * 2
     cards = ["1", "2", "7", "8", "11", "sorry"] if not grid else ["4H", "JD", "2S", "QC", "JS"]
+    if "1+1" in names:  # a throw of two dice, in either order
+        cards = ["3+4", "4+3", "5+5", "1+2", "6+6", "2+5"]
     if chooser.chance(10):
         cards = cards + ["x", "4H", "1"]
     data: dict = {"players": seated}
@@ -247,7 +251,7 @@ def case_positions(chooser, work: Path) -> F.Finding | None:
 
     name, game = chooser.choice(_position_games())
     grid = name == "sequence"
-    raw = _dumps(_position_data(chooser, grid)).encode()
+    raw = _dumps(_position_data(chooser, grid, game.card_names)).encode()
     if chooser.chance(25):
         raw = F.mutate_bytes(chooser, raw, [raw])
     path = work / ("pos.yaml" if chooser.chance(20) else "pos.json")
@@ -259,10 +263,30 @@ def case_positions(chooser, work: Path) -> F.Finding | None:
         if grid:
             report = grid_moves_report(game, parse_grid_position(game, found.data, found.origins))
         else:
-            report = moves_report(game, parse_position(game, found.data, None, found.origins))
+            position = parse_position(game, found.data, None, found.origins)
+            seats = position.state.seats
+            _within_holds(game, position.state.placement, seats)
+            report = moves_report(game, position)
+            for move in game.legal_moves(position.state) if position.state.card is not None else ():
+                _within_holds(game, move.placement, seats)
         json.dumps(report)
 
     return _guarded(case, run, (PositionError, UsageError))
+
+
+def _within_holds(game, placement, seats) -> None:
+    """Every pawn of the seated colours counted once, no square above what it holds, colours
+    together only where they may share."""
+    layout = game.layout
+    assert all(len(placement[c]) == game.pawns for c in seats), "a pawn lost or duplicated"
+    on: dict = {}
+    for c, squares in enumerate(placement):
+        for sq in squares:
+            if sq < layout.X:
+                on.setdefault(sq, []).append(c)
+    for sq, colours in on.items():
+        assert len(colours) <= layout.hold[sq], f"{len(colours)} pawns on {layout.name(sq)}, which holds {layout.hold[sq]}"
+        assert len(set(colours)) == 1 or layout.share[sq], f"colours together on {layout.name(sq)}"
 
 
 # ---- saved games ------------------------------------------------------------------------------------

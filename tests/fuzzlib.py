@@ -100,6 +100,9 @@ def time_limit(seconds: float):
 
 #: the mark the generated programs place and read (declared by `overlay_text` when used)
 MARK = "fz"
+#: the named squares the generated selectors read (`SchemaMutator.race` declares them; the
+#: bundled race games name `star`, `start_square`, `safe` and `entry`)
+SQUARE_NAMES = ("star", "safe", "fzsq", "nowhere")
 
 
 # ---- the DSL grammar as a generator -------------------------------------------------------
@@ -211,6 +214,12 @@ class TypedGenerator:
             items.append(f"in {chooser.choice(['start', 'home', 'track', 'safety', 'start_exit'])}")
         if chooser.chance(30):
             items.append(f"{chooser.choice(['marked', 'unmarked'])} {MARK}")
+        if chooser.chance(15):  # a named square (`SchemaMutator.race` names them), maybe of a relation
+            items.append(f"in {chooser.choice(['', 'own ', 'opponent '])}{chooser.choice(SQUARE_NAMES)}")
+        if chooser.chance(10):
+            items.append("moved")
+        if chooser.chance(10):
+            items.append(chooser.choice(["farthest", "nearest"]))
         if chooser.chance(20) or not items:
             items.append("alone")
         return " ".join(items)
@@ -257,7 +266,7 @@ class TypedGenerator:
             if depth <= 0 or chooser.chance(30):
                 choice = chooser.integer(0, 2 if can else 1)
                 if choice == 0:
-                    return chooser.choice(["true", "false"])
+                    return chooser.choice(["true", "false", "doubles"] if chooser.chance(10) else ["true", "false"])
                 if choice == 2:
                     return f"can({self.effect(chooser, 1)})"
                 return f"{self.expr(chooser, int, depth - 1, variables)} {chooser.choice(self.COMPARE)} {self.expr(chooser, int, depth - 1, variables)}"
@@ -266,6 +275,8 @@ class TypedGenerator:
                 return f"not ({self.expr(chooser, bool, depth - 1, variables, can)})"
             return f"({self.expr(chooser, bool, depth - 1, variables, can)}) {chooser.choice(['and', 'or'])} ({self.expr(chooser, bool, depth - 1, variables, can)})"
         if depth <= 0 or chooser.chance(30):
+            if chooser.chance(8):  # the facts of a throw (refused, located, outside after: and filters:)
+                return chooser.choice(["total", f"thrown({chooser.integer(0, 7)})"])
             if chooser.chance(40):
                 return str(chooser.integer(0, 20))
             if chooser.chance(15):
@@ -526,10 +537,13 @@ class SchemaMutator:
     def mutate(self, chooser, data: dict) -> dict:
         data = json.loads(json.dumps(data))
         for _ in range(chooser.integer(1, 3)):
-            kind = chooser.integer(0, 6)
+            kind = chooser.integer(0, 8)
             paths = list(_paths(data))
             if kind == 6:  # turn policies and hand actions
                 self.turn_policy(chooser, data)
+                continue
+            if kind == 8:  # dice, squares that hold several pawns, named squares, blockades, consequences
+                self.race(chooser, data)
                 continue
             if kind == 0 and paths:  # a field gets a new value of its schema
                 path = chooser.choice(paths)
@@ -541,7 +555,7 @@ class SchemaMutator:
             elif kind == 2 and paths:  # a key disappears
                 path = chooser.choice(paths)
                 _delete(data, path)
-            elif kind == 6:  # movement geometry: past Home, turns, blockers (docs/REFERENCE.md `geometry`)
+            elif kind == 7:  # movement geometry: past Home, turns, blockers (docs/REFERENCE.md `geometry`)
                 data["geometry"] = self.geometry(chooser)
             elif kind == 3:  # new DSL texts
                 cards = data.setdefault("cards", {}) if isinstance(data.get("cards", {}), dict) else {}
@@ -576,6 +590,65 @@ class SchemaMutator:
                     data["geometry"] = self.geometry(chooser)
         return data
 
+    def race(self, chooser, data: dict) -> None:
+        """The constructs of the race games on the file's data, mostly fitting, sometimes off:
+        `board.hold` and `home_hold`, named squares (`board.squares`), `rules.capture`, a dice
+        turn (`dice`, `faces`, `whole`), blockades (a blocker with `group`) and `after:`
+        consequences with `then:` effects (selectors with named squares, `moved`,
+        `farthest`/`nearest`), `forfeits:` and the facts of a throw."""
+        board = data.get("board") if isinstance(data.get("board"), dict) else {"side_length": 15}
+        data["board"] = board
+        side = board.get("side_length") if isinstance(board.get("side_length"), int) else 15
+        if chooser.chance(70):
+            board["hold"] = _off(chooser, [1, 2, 2, 3, 4, 16], [0, 17])
+        if chooser.chance(20):
+            board["home_hold"] = _off(chooser, [1, 2, 4], [0])
+        if chooser.chance(70):
+            names = [_off(chooser, SQUARE_NAMES[:3], ["start", "track", "home"]) for _ in range(chooser.integer(1, 3))]
+            board["squares"] = {name: {"at": [_off(chooser, list(range(side)), [side]) for _ in range(chooser.integer(1, 3))],
+                                       "capture": chooser.choice([True, False, ["enter"], ["forward", "sorry"]]),
+                                       "share": chooser.chance(60), "symbol": _off(chooser, ["*", "o", "e"], ["ab"]),
+                                       **({"hold": _off(chooser, [1, 2, 3], [0])} if chooser.chance(30) else {})}
+                                for name in names}
+        rules = data.get("rules") if isinstance(data.get("rules"), dict) else {}
+        data["rules"] = rules
+        if chooser.chance(50):
+            rules["capture"] = _off(chooser, ["lone", "all"], ["some"])
+        if chooser.chance(60):
+            turn = data.get("turn") if isinstance(data.get("turn"), dict) else {}
+            data["turn"] = turn
+            dice = _off(chooser, [1, 1, 2, 3], [4])
+            faces = _off(chooser, [[1, 2, 3, 4, 5, 6], [1, 2, 3], [2, 5, 7, 11], [0, 1]], [[1, 1]])
+            turn.update({"source": "dice", "dice": dice, "faces": faces})
+            for key in ("hand_size", "take"):
+                turn.pop(key, None) if chooser.chance(80) else None
+            if chooser.chance(40):
+                turn["whole"] = {str(_off(chooser, [dice * faces[0], sum(faces[-1:]) * dice], [97])): self.typed.effect(chooser, 1)}
+            cards = data.get("cards") if isinstance(data.get("cards"), dict) else {}
+            data["cards"] = {str(face): cards.get(str(face)) or self.typed.effect(chooser, chooser.integer(1, 2))
+                             for face in faces} if chooser.chance(85) else cards
+            data.pop("deck", None)
+        if chooser.chance(40):
+            geometry = data.get("geometry") if isinstance(data.get("geometry"), dict) else {}
+            data["geometry"] = geometry
+            geometry["blockers"] = {"blockade": {"group": _off(chooser, [1, 2, 2, 3], [13]),
+                                                 "pawns": chooser.choice(["any", "opponent", "own"]),
+                                                 "pass": chooser.chance(20), "land": chooser.chance(30)}}
+        if chooser.chance(70):
+            after = data.get("after") if isinstance(data.get("after"), dict) else {}
+            data["after"] = after
+            for i in range(chooser.integer(1, 2)):
+                facts = ["doubles", f"total >= {chooser.integer(2, 12)}", f"thrown({chooser.integer(1, 6)}) > 0",
+                         "bumps(opponents) > 0", "reaches_home(player) > 0", "true"]
+                consequence = {"when": chooser.choice(facts), "forfeits": chooser.chance(40),
+                               "then": chooser.choice([f"forward {chooser.choice([1, 10, 20])}",
+                                                       f"send own moved in opponent {chooser.choice(SQUARE_NAMES)} to start",
+                                                       f"send own in track {chooser.choice(['farthest', 'nearest'])} to start",
+                                                       self.typed.effect(chooser, 1)])}
+                if chooser.chance(30):
+                    consequence["draw_again"] = True
+                after[f"fz{i}"] = consequence
+
     def geometry(self, chooser) -> dict:
         """A `geometry:` section: mostly valid turns and blockers, sometimes off (unknown
         colours, offsets past the side, contradictions with `rules.overshoot_home`)."""
@@ -602,6 +675,11 @@ class SchemaMutator:
         if blockers:
             out["blockers"] = blockers
         return out
+
+
+def _off(chooser, valid: list, invalid: list, percent: int = 6):
+    """Mostly one of `valid`, now and then one of `invalid` (a value just outside the schema)."""
+    return chooser.choice(invalid if chooser.chance(percent) else valid)
 
 
 def _paths(data, prefix=()):

@@ -37,7 +37,7 @@ def check_state(game, state) -> None:
     """Raise AssertionError when `state` breaks a rule that holds in every game."""
     layout = game.layout
     facts = _tables(game)
-    exclusive = []
+    on_square: dict = {}  # square below X -> the colours of the pawns there
     seats = state.seats
     for c, squares in enumerate(state.placement):
         if c in seats:
@@ -49,8 +49,19 @@ def check_state(game, state) -> None:
         for sq in squares:
             assert sq in allowed, f"{game.colours[c]} pawn on square {sq} ({'off the board' if not 0 <= sq < layout.size else 'another colour' + chr(39) + 's ' + layout.name(sq)})"
             if sq < layout.X:
-                exclusive.append(sq)
-    assert len(exclusive) == len(set(exclusive)), "two pawns on one track or safety square (R16)"
+                on_square.setdefault(sq, []).append(c)
+    for sq, colours in on_square.items():
+        if layout.hold[sq] == 1:
+            assert len(colours) == 1, "two pawns on one track or safety square (R16)"
+        assert len(colours) <= layout.hold[sq], f"{len(colours)} pawns on {layout.name(sq)}, which holds {layout.hold[sq]}"
+        assert len(set(colours)) == 1 or layout.share[sq], f"pawns of two colours on {layout.name(sq)}, which they may not share"
+    if getattr(game, "dice", None) is not None:  # throws come from the dice: no pile, no discards, no hands
+        assert not state.pile and not state.discard and state.hands is None, "a dice game keeps no cards"
+        assert state.card is None or 0 <= state.card < len(game.dice.throws), "the throw is one of the dice's"
+        assert 0 <= state.turn < len(seats), "turn is not a seat"
+        assert state.winner is None or 0 <= state.winner < len(seats), "winner is not a seat"
+        check_marks(game, state)
+        return
     cards = list(state.pile) + list(state.discard)
     if state.card is not None:
         cards.append(state.card)
@@ -141,6 +152,8 @@ def check_step(game, before, move, after) -> None:
     assert after.placement == move.placement, "the new placement is the move's placement"
     if move.kind == "move":
         assert move.events, "a move that moves has events"
+    elif move.kind == "forfeit" and move.events:  # the effect of a consequence that follows forfeits (after: then:)
+        assert any(c.forfeits and c.then is not None for c in game.after), "a forfeit moves pawns only by after: then:"
     else:
         assert not move.events and move.placement == before.placement, f"a {move.kind} changes nothing on the board"
     assert placement_after_events(game, before.placement, move.events) == move.placement, \
@@ -193,7 +206,8 @@ def check_moves(game, state, moves) -> None:
     kinds = {m.kind for m in moves}
     assert kinds <= {"move", "pass", "forfeit", "discard", "redraw", "action"}, f"unknown move kinds {kinds}"
     if "forfeit" in kinds:
-        assert len(moves) == 1, "a forfeit is the only move when it is offered"
+        assert kinds == {"forfeit"}, "a forfeit is offered only when nothing else is"
+        assert len(moves) == 1 or all(m.events for m in moves), "a forfeit is one move (its after: then: ways aside)"
     if "discard" in kinds:
         assert kinds == {"discard"}, "discards only when no card can move (P5)"
     if "redraw" in kinds:

@@ -323,3 +323,25 @@ def test_explain_words_filters_consequences_and_counters():
     assert "Counter 'bumps made' (bumps_made), per player, starts at 0 - house/bump-points.yaml:7" in text
     assert "to your counter 'bumps made'." in text
     assert "Your counter 'bumps made'." in text
+
+
+def test_explain_words_dice_squares_and_follow_ups():
+    """The constructs of the race games in words: the dice and how a throw is spent, what the
+    squares hold, named squares, a throw's whole total, blockades, the facts of a throw,
+    consequences of forfeits and the moves that follow a move (after: then:)."""
+    text = explain_text(load_explained("parcheesi"))
+    assert "throw 2 dice each turn (faces 1, 2, 3, 4, 5, 6), spent die by die" in text
+    assert "A square holds up to 2 pawns" in text
+    assert "Square 'safety space' (safe, shown o) at offset 4, 8 of every side" in text
+    assert "Only a pawn that moves by enter captures there" in text
+    assert "A throw adding up to 5 may be spent whole" in text
+    assert "A die showing 5" in text
+    assert "2 or more pawns of one colour together (any) cannot be passed over or landed on" in text
+    assert "After a move or a forfeit ('third_doubles')" in text
+    assert "the dice thrown show one face (doubles)" in text
+    assert "then, as part of the move, move one pawn forward 20" in text
+    assert "the one nearest Home back to its Start" in text
+    ludo = explain_text(load_explained("ludo"))
+    assert "If the throw cannot move a pawn and" in ludo and "throw again, at most 2 extra throw(s) a turn" in ludo
+    exits = explain_text(load_explained("standard", ["house/start-exit-penalty.yaml"]))
+    assert "on an opponent's start exit that this move moved (where its count ended)" in exits

@@ -15,6 +15,7 @@ The standalone `tools/fuzz_rules.py --seconds N` runs the same cases for a given
 from __future__ import annotations
 
 import functools
+import json
 import os
 import random
 
@@ -199,6 +200,37 @@ def test_byte_mutations_of_every_bundled_file(tmp_path, cases):
 def test_schema_mutations_of_every_bundled_file(tmp_path, cases):
     """Fields changed along the schema (geometry, colours, teams, turn, rules, DSL texts)."""
     assert _schema_round(tmp_path, cases, seed=11) == cases
+
+
+RACE = ["ludo.yaml", "parcheesi.yaml", "trouble.yaml", "ludo/blocks.yaml", "standard.yaml"]
+
+
+def _race_round(tmp_path, cases: int, seed: int) -> int:
+    """`SchemaMutator.race` on the race games and standard (dice, squares that hold several
+    pawns, named squares, blockades, consequences with `then:` and `forfeits:`), now and then
+    after other mutations; returns how many cases compiled and played."""
+    chooser = F.RandomChooser(random.Random(seed))
+    mutator = F.SchemaMutator()
+    datas = {n: load_yaml(FILES[n], n)[0] for n in RACE}
+    played = F.STATS["file:played"]
+    for i in range(cases):
+        name = RACE[i % len(RACE)]
+        data = mutator.mutate(chooser, datas[name]) if chooser.chance(30) else json.loads(json.dumps(datas[name]))
+        mutator.race(chooser, data)
+        _fail_on(F.check_rule_file(name, F.dump_yaml(data), tmp_path / str(i % 20), seed=i))
+    return F.STATS["file:played"] - played
+
+
+@pytest.mark.parametrize("cases", short_and_full(40, 300))
+def test_race_constructs_compile_and_play_or_point_into_the_file(tmp_path, cases):
+    """A fair share of the cases compile and play a short game with every invariant (no pawn
+    lost or duplicated, no square above what it holds); the others are located problems."""
+    assert _race_round(tmp_path, cases, seed=13) >= cases // 10
+
+
+@pytest.mark.slow
+def test_soak_race_constructs(tmp_path):
+    _race_round(tmp_path, SLOW_CASES // 4, seed=1013)
 
 
 @pytest.mark.slow

@@ -52,6 +52,8 @@ CATALOGUE = {
     "H24 (55)": "house/deck-55.yaml",
     "H30": "house/backward-into-safety.yaml",
     "H32": "house/bounce-back.yaml",
+    "H33": "house/blockade.yaml",
+    "H34": "house/start-exit-penalty.yaml",
     "no jumping (invented)": "house/no-passing-opponents.yaml",
     "seven both ways (invented)": "house/seven-both-ways.yaml",
     "quick game": "house/quick-game.yaml",

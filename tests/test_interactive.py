@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pexpect
+import pytest
 
 from sorry_rules.players.registry import make_player
 from sorry_rules.compiler import load_game
@@ -327,6 +328,26 @@ def test_turn_policies_on_the_play_screen(tmp_path):
     assert re.search(r"Cards: \S+ \S+ \(play one, discard the rest\)", transcript)
     assert "Extra cards this turn: " in transcript
     assert re.search(r" 1\. \[\S+\] ", transcript), "each move names the card it plays"
+    assert_screens_fit(raw, at_least=5, path=save)
+    game, final = restore(read_save(save))
+    assert final.winner is not None
+
+
+@pytest.mark.parametrize("variant", ["parcheesi", pytest.param("ludo", marks=pytest.mark.slow)])
+def test_a_race_game_on_the_play_screen(tmp_path, variant):
+    """A dice game from the command line: the screen shows the throw, the dice instead of a
+    pile, several pawns on a square by count ('2Y') with a 'Together:' line; the person plays
+    to the end and every screen fits 80 x 24."""
+    save = tmp_path / "game.json"
+    child = spawn("--variant", variant, "--players", "2", "--seed", "6", "--save", str(save))
+    answers = play_to_the_end(child)
+    child.close()
+    raw = "".join(child.transcript)
+    transcript = plain(raw)
+    assert answers > 5 and child.exitstatus == 0
+    assert re.search(r"Throw: \d(\+\d)?", transcript) and "Dice: " in transcript and "Pile " not in transcript
+    assert re.search(r"Together: (track|safety):\d+ \w+ \w+", transcript)
+    assert re.search(r"\b2[A-Z]\b", transcript), "a square with two pawns shows their count"
     assert_screens_fit(raw, at_least=5, path=save)
     game, final = restore(read_save(save))
     assert final.winner is not None

@@ -153,7 +153,7 @@ def test_every_bundled_dsl_tree_is_kept_exactly():
         if variant.board.kind == "grid":
             continue
         for _, text, kind in dsl_texts(variant):
-            tree = dsl.parse_effect(text) if kind == "effect" else dsl.parse_expr(text)
+            tree = dsl.parse_effect(text) if kind in ("effect", "following") else dsl.parse_expr(text)
             assert astcache.decode(json.loads(json.dumps(astcache.encode(tree)))) == tree
             count += 1
     assert count > 100

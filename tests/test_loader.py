@@ -109,7 +109,7 @@ def test_schema_problems_all_reported_with_positions(tmp_path):
     assert len(found) == 4
     assert ("bad.yaml:7:3: error: unknown field 'safety_lenght' in board; "
             "did you mean 'safety_length' or 'safety_entry' or 'side_length'? "
-            "(fields: kind, safety_entry, safety_length, side_length, slides, start_exit) [SR202]") in str(error)
+            "(fields: hold, home_hold, kind, safety_entry, safety_length, side_length, slides, squares, start_exit) [SR202]") in str(error)
 
 
 def test_missing_required_field(tmp_path):

@@ -32,6 +32,7 @@ SHOWN_BY = {
     "SR529": "condition-never-holds.yaml",
     "SR550": "geometry-bounce-and-stop.yaml", "SR551": "geometry-no-effect.yaml", "SR552": "geometry-simultaneous-split.yaml",
     "SR560": "mark-reserved-name.yaml", "SR561": "mark-unknown.yaml", "SR562": "mark-never-read.yaml",
+    "SR570": "square-reserved-name.yaml", "SR571": "marks-on-shared-squares.yaml",
     "SR101": "invalid-utf8.yaml", "SR103": "yaml-syntax.yaml", "SR104": "yaml-duplicate-key.yaml",
     "SR105": "yaml-alias-bomb.yaml", "SR106": "deep-nesting.yaml", "SR107": "yaml-tag.yaml",
     "SR108": "yaml-two-documents.yaml", "SR201": "missing-field.yaml", "SR202": "unknown-field.yaml",
@@ -180,7 +181,8 @@ def test_a_single_load_problem_has_one_prefix(tmp_path):
 @pytest.mark.parametrize("args, words", [
     (["--variant", "standart", "--auto", "--seed", "1"],
      "error: no variant 'standart': not a file, and not a bundled name; did you mean 'standard'? "
-     "(bundled variants: partnership, points, sequence, six-colours, standard, three-colours; see `sorry-play variants`)\n"),
+     "(bundled variants: ludo, parcheesi, partnership, points, sequence, six-colours, standard, three-colours, trouble; "
+     "see `sorry-play variants`)\n"),
     (["--rule", "house/must-bmp", "--auto", "--seed", "1"], "did you mean 'house/must-bump'?"),
     (["explain", "--variant", "partnrship"], "did you mean 'partnership'"),
     (["validate", "standart"],

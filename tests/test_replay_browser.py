@@ -174,3 +174,26 @@ def test_a_grid_game_page_draws_the_chips_of_every_move_checked(browser, tmp_pat
         assert sorted(map(tuple, chips)) == sorted((game.colours[c], cell) for c, cells in enumerate(state.placement) for cell in cells)
     assert page.inner_text("#end") != ""
     assert not errors, errors
+
+
+def test_a_race_game_page_draws_several_pawns_on_a_square_apart(browser, tmp_path):
+    """Ludo: at every move where a square holds several pawns, the page draws each of them
+    (colour, square, name as the engine has them), at distinct spots."""
+    replay = Replay(tmp_path, ("--variant", "ludo", "--seed", "5", "--players", "4"))
+    layout = replay.game.layout
+    crowded = [n for n, (_, after) in enumerate(replay.moves, 1)
+               if max(Counter(sq for squares in after.placement for sq in squares if sq < layout.X).values(),
+                      default=0) > 1]
+    assert crowded, "no square held several pawns in this game"
+    page = browser.new_page()
+    errors = watch(page)
+    for n in crowded[:3] + crowded[-1:]:
+        page.goto(f"{replay.url}#move={n}")
+        page.reload()
+        assert drawn(page) == replay.expected(n)
+        spots = page.eval_on_selector_all("#pieces circle.pawn[data-name]:not([data-name=''])",
+                                          "els => els.map(e => [+e.dataset.square, e.getAttribute('cx'), e.getAttribute('cy')])")
+        on = Counter(sq for sq, _, _ in spots)
+        assert max(on.values()) > 1
+        assert len({(x, y) for _, x, y in spots}) == len(spots), "pawns drawn on top of each other"
+    assert not errors, errors

@@ -19,6 +19,8 @@ ROOT = Path(__file__).resolve().parent.parent
 TESTS = ROOT / "tests"
 RULES = ROOT / "docs" / "RULES.md"
 SEQUENCE = ROOT / "docs" / "SEQUENCE.md"
+#: the rule books of the race games, each with the prefix of its ids
+RACE_BOOKS = {"LU": ROOT / "docs" / "LUDO.md", "TR": ROOT / "docs" / "TROUBLE.md", "PA": ROOT / "docs" / "PARCHEESI.md"}
 
 DEFINITION = re.compile(r"^\s*[-*]\s+\*\*([A-Z]+\d+)\*\*(?=\s)", re.MULTILINE)
 SORRY_ID = re.compile(r"\b[RATPH]\d+\b")
@@ -48,7 +50,7 @@ def _cited(pattern: re.Pattern, skip_sequence_files: bool) -> dict[str, list[str
     return cited
 
 
-@pytest.mark.parametrize("path", [RULES, SEQUENCE], ids=lambda p: p.name)
+@pytest.mark.parametrize("path", [RULES, SEQUENCE, *RACE_BOOKS.values()], ids=lambda p: p.name)
 def test_ids_are_defined_once(path):
     ids = definitions(path)
     assert ids, f"{path.name} defines no statement ids"
@@ -97,3 +99,25 @@ def test_every_sequence_id_cited_by_a_test_is_defined():
     unknown = {rule: files for rule, files in _cited(SEQUENCE_ID, skip_sequence_files=False).items()
                if rule not in defined}
     assert not unknown, f"tests cite ids docs/SEQUENCE.md does not define: {unknown}"
+
+
+@pytest.mark.parametrize("prefix", sorted(RACE_BOOKS))
+def test_race_rule_books_number_their_ids_in_order_and_refer_only_to_them(prefix):
+    path = RACE_BOOKS[prefix]
+    ids = definitions(path)
+    assert ids == [f"{prefix}{i}" for i in range(1, len(ids) + 1)], f"{path.name} numbers its ids {ids}"
+    referred = set(re.findall(rf"\b{prefix}\d+\b", path.read_text(encoding="utf-8")))
+    assert referred <= set(ids), f"{path.name} refers to ids it does not define: {sorted(referred - set(ids))}"
+
+
+@pytest.mark.parametrize("prefix", sorted(RACE_BOOKS))
+def test_every_race_id_cited_by_a_test_or_rule_file_is_defined(prefix):
+    defined = set(definitions(RACE_BOOKS[prefix]))
+    pattern = re.compile(rf"\b{prefix}\d+\b")
+    cited = _cited(pattern, skip_sequence_files=False)
+    for rule_file in (ROOT / "variants").rglob("*.yaml"):
+        for rule in set(pattern.findall(rule_file.read_text(encoding="utf-8"))):
+            cited.setdefault(rule, []).append(rule_file.relative_to(ROOT).as_posix())
+    assert cited, f"no test cites a {prefix} id"
+    unknown = {rule: files for rule, files in cited.items() if rule not in defined}
+    assert not unknown, f"tests or rule files cite ids {RACE_BOOKS[prefix].name} does not define: {unknown}"

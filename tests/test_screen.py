@@ -269,7 +269,8 @@ def test_end_screen_fits_80_by_24(name):
         assert folded == "".join(line for line in auto if line != "Scores:").replace(" ", "")
 
 
-@pytest.mark.parametrize("spec", ["standard", "six-colours", "three-colours", str(RULES / "hand-teams.yaml")])
+@pytest.mark.parametrize("spec", ["standard", "six-colours", "three-colours", str(RULES / "hand-teams.yaml"), "ludo",
+                                  "parcheesi", "trouble"])
 def test_help_fits_80_columns_and_tells_how_to_page_and_count_squares(spec):
     game = load_game(spec)
     text = help_text(game)
@@ -280,6 +281,8 @@ def test_help_fits_80_columns_and_tells_how_to_page_and_count_squares(spec):
     assert f"{label}1-{label}{game.pawns} are {game.colours[0].capitalize()}'s pawns" in text
     assert f"The {game.layout.T} track squares are numbered from\n0 clockwise" in text
     assert "safety:K is the K-th square of a safety zone" in text
+    assert ("a slide's start" in text) == any(info is not None for info in game.layout.slide_at)
+    assert ("your throw" in text and "card" not in text) == (game.dice is not None)
 
 
 @pytest.mark.parametrize("overlay", [None, "short-sides.yaml", "six-colours.yaml", "teams.yaml", "six-colours",

@@ -98,6 +98,11 @@ def pictures() -> dict:
     game, state, names = _track_position(SIX_COLOURS, 3, 6, 300)
     out["six-colours-board.svg"] = trackboard.board_svg(game, state, title="six-colours, seed 3, after 300 moves",
                                                         names=names)
+    game, state, names = _track_position("ludo", 5, 4, 160)  # two pawns on a start square
+    out["ludo-board.svg"] = trackboard.board_svg(game, state, title="ludo, seed 5, after 160 moves", names=names)
+    game, state, names = _track_position("parcheesi", 7, 4, 80)  # two blockades
+    out["parcheesi-board.svg"] = trackboard.board_svg(game, state, title="parcheesi, seed 7, after 80 moves",
+                                                      names=names)
     game, start, moves = _grid_game("sequence", 5, 2)
     out["sequence-board.svg"] = gridboard.board_svg(game, moves[-1][2], title="sequence, seed 5, the end of the game")
     game, start, moves = _grid_game(MINI_GRID, 2, 3)

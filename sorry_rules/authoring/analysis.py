@@ -112,6 +112,15 @@ def primitives(node):
         yield from _Primitives().visit(node)
 
 
+def rules_of(game, rules: dict, card: int) -> list:
+    """The rule-file cards (`explain.CardRule`s of `explain.card_rules`) a card of the game plays: itself, or
+    for a throw of several dice the card of each face it shows (`engine.dice`)."""
+    dice = getattr(game, "dice", None)
+    if dice is None:
+        return [rules[game.card_names[card]]]
+    return [rules[str(face)] for face in dict.fromkeys(dice.throws[card])]
+
+
 def functions_in(node) -> set[str]:
     """Names of the count functions an expression calls."""
     return _Functions().visit(node)
@@ -121,8 +130,13 @@ def analyse(v, asts: dict, ctx, report) -> None:
     """Run every analysis; `asts` maps ("cards", name) and ("win",) to parsed ASTs."""
     _teams(v, ctx, report)
     _slides(v, report)
-    dealt = [name for name, count in v.deck.items() if count > 0 and name in v.cards]
-    card_asts = {name: asts.get(("cards", name)) for name in dealt}
+    if getattr(v.turn, "source", "draw") == "dice":  # every face is thrown, and every throw may be spent whole
+        dealt = [name for name in dict.fromkeys(str(f) for f in v.turn.faces) if name in v.cards]
+        card_asts = {name: asts.get(("cards", name)) for name in dealt}
+        card_asts.update({f"whole {key}": asts.get(("turn", "whole", key)) for key in v.turn.whole})
+    else:
+        dealt = [name for name, count in v.deck.items() if count > 0 and name in v.cards]
+        card_asts = {name: asts.get(("cards", name)) for name in dealt}
     if any(ast is None for ast in card_asts.values()):
         return  # a card that does not compile: its moves are unknown
     prims = {name: list(primitives(ast)) for name, ast in card_asts.items()}

@@ -221,17 +221,27 @@ _ZONE = {"start": "in its Start", "home": "in its Home", "track": "on the track"
          "start_exit": "on its start exit"}
 
 
+_SQUARE_OWNER = {None: "a", "own": "its own", "partner": "a partner's", "opponent": "an opponent's",
+                 "other": "another colour's"}
+
+
 def selector_words(selector, noun: str = "") -> str:
     """A pawn selector in words: "an opponent's pawn in its safety zone, marked 'frozen'"."""
     owner = selector.owner or "controlled"
     words = f"{_OWNER[owner]} {noun or 'pawn'}" + (" you control" if owner == "controlled" else "")
     words = words.replace("a pawns", "pawns").replace("an opponent's pawns", "opponents' pawns")
-    if selector.zones:
-        words += " " + " or ".join(_ZONE[z] for z in selector.zones)
+    places = [_ZONE[z] for z in selector.zones]
+    places += [f"on {_SQUARE_OWNER[relation]} {name.replace('_', ' ')}" for relation, name, _ in selector.squares]
+    if places:
+        words += " " + " or ".join(places)
+    if selector.moved:
+        words += " that this move moved (where its count ended)"
     if selector.alone:
         words += ", alone on its square"
     words += "".join(f", marked '{name.replace('_', ' ')}'" for name, _ in selector.marked)
     words += "".join(f", not marked '{name.replace('_', ' ')}'" for name, _ in selector.unmarked)
+    if selector.rank is not None:  # `farthest` along the way: the fewest steps from Home
+        words += ", the one nearest Home" if selector.rank == "farthest" else ", the one farthest from Home"
     return words
 
 
@@ -245,8 +255,10 @@ def selector_source(selector) -> str:
     """The DSL text of a selector (canonical order)."""
     parts = [selector.owner] if selector.owner else []
     parts += [f"in {z}" for z in selector.zones]
+    parts += [f"in {relation} {name}" if relation else f"in {name}" for relation, name, _ in selector.squares]
     parts += [f"marked {n}" for n, _ in selector.marked] + [f"unmarked {n}" for n, _ in selector.unmarked]
-    return " ".join(parts + (["alone"] if selector.alone else []))
+    parts += (["alone"] if selector.alone else []) + (["moved"] if selector.moved else [])
+    return " ".join(parts + ([selector.rank] if selector.rank else []))
 
 
 def _one(node) -> str:
@@ -296,6 +308,8 @@ class _ExprWords(dsl.Visitor):
         return f"({left} {_ARITH[node.op]} {right})"
 
     def visit_Call(self, node):
+        if node.function == "thrown" and isinstance(node.argument, dsl.Number):
+            return f"the number of dice thrown showing {node.argument.value}"
         whose = _GROUP.get(node.argument.name, f"{node.argument.name}'s") if isinstance(node.argument, dsl.Name) else "?"
         if node.function in _FACT:
             return f"the number of {whose} {_FACT[node.function]}"
@@ -312,11 +326,14 @@ class _ExprWords(dsl.Visitor):
         return f"{what}, over each {node.variable} of the {group}, of {body}"
 
     def visit_Name(self, node):
-        return node.name
+        return _THROW.get(node.name, node.name)
 
     def visit_Node(self, node):
         return "?"
 
+
+#: the facts of the throw that are names, in words
+_THROW = {"total": "the total of the dice thrown", "doubles": "the dice thrown show one face (doubles)"}
 
 _PRECEDENCE = {"or": 1, "and": 2, "==": 4, "!=": 4, "<": 4, "<=": 4, ">": 4, ">=": 4, "+": 5, "-": 5, "*": 6}
 
@@ -473,21 +490,19 @@ def explain_text(explained: Explained, only=()) -> str:
     v = explained.loaded.variant
     origins = explained.loaded.origins
     lines = []
+    dice = v.turn.source == "dice"
     if not only:
-        if v.turn.source == "hand":
-            turn = f"play one card from a hand of {v.turn.hand_size} each turn"
-        elif v.turn.take > 1:
-            turn = f"draw {v.turn.take} cards each time, play one and discard the rest"
-        else:
-            turn = "draw one card each turn"
-        total = sum(v.deck.values())
-        lines.append(f"{v.name}: {len(v.colours)} colours, {v.pawns} pawns each, {total} cards; {turn}.")
+        lines.append(_turn_line(v))
+        lines.extend(board_words(v, origins))
         lines.append("")
     for name, rule in cards.items():
         if only and name not in only:
             continue
-        copies = f"{rule.copies} in the deck" if rule.copies else "not in the deck"
-        lines.append(f"Card {name} ({copies}) - {rule.where}")
+        if dice:
+            lines.append(f"A die showing {name} - {rule.where}")
+        else:
+            copies = f"{rule.copies} in the deck" if rule.copies else "not in the deck"
+            lines.append(f"Card {name} ({copies}) - {rule.where}")
         lines.append(textwrap.fill(sentence(effect_words(rule.effect)), WIDTH, initial_indent="  ", subsequent_indent="  "))
         if len(rule.options) > 1:
             for i, option in enumerate(rule.options, 1):
@@ -514,6 +529,59 @@ def explain_text(explained: Explained, only=()) -> str:
     return "\n".join(lines)
 
 
+def _turn_line(v) -> str:
+    """The first line: the game's size and how a turn takes its card or throws."""
+    turn = v.turn
+    if turn.source == "dice":
+        faces = ", ".join(str(f) for f in turn.faces)
+        dice = "a die" if turn.dice == 1 else f"{turn.dice} dice"
+        spent = "" if turn.dice == 1 else ", spent die by die (as many dice as can be used)"
+        return f"{v.name}: {len(v.colours)} colours, {v.pawns} pawns each; throw {dice} each turn (faces {faces}){spent}."
+    if turn.source == "hand":
+        how = f"play one card from a hand of {turn.hand_size} each turn"
+    elif turn.take > 1:
+        how = f"draw {turn.take} cards each time, play one and discard the rest"
+    else:
+        how = "draw one card each turn"
+    return f"{v.name}: {len(v.colours)} colours, {v.pawns} pawns each, {sum(v.deck.values())} cards; {how}."
+
+
+def board_words(v, origins) -> list[str]:
+    """What the board's squares hold (`board.hold`, `board.home_hold`), its named squares and
+    a dice turn's whole totals, in words."""
+    b, lines = v.board, []
+    if getattr(b, "kind", "track") != "track":
+        return lines
+    where = lambda path: _where(origins.key_mark(path), col=False)  # noqa: E731
+    if b.hold > 1:
+        lines.append(f"A square holds up to {b.hold} pawns; pawns of one colour share it"
+                     f"{', several colours where a named square lets them' if b.squares else ''} - {where(('board', 'hold'))}")
+    if b.home_hold is not None:
+        lines.append(f"A Home holds {b.home_hold} pawn(s): a pawn ends there only while it has room - "
+                     f"{where(('board', 'home_hold'))}")
+    for name, square in b.squares.items():
+        label = square.label or name.replace("_", " ")
+        offsets = ", ".join(str(o) for o in square.at)
+        does = []
+        if square.capture is False or square.capture == []:
+            does.append("no pawn is captured there")
+        elif square.capture is not True:
+            does.append(f"only a pawn that moves by {' or '.join(square.capture)} captures there")
+        if square.share:
+            does.append("pawns of several colours share it")
+        if square.hold is not None:
+            does.append(f"it holds {square.hold} pawn(s)")
+        lines.append(f"Square '{label}' ({name}, shown {square.symbol}) at offset {offsets} of every side - "
+                     f"{where(('board', 'squares', name))}")
+        if does:
+            lines.append(f"  {sentence('; '.join(does))}")
+    if v.turn.source == "dice":
+        for total, text in v.turn.whole.items():
+            lines.append(f"A throw adding up to {total} may be spent whole - {where(('turn', 'whole', total))}")
+            lines.append(f"  {sentence(effect_words(dsl.parse_effect(text)))}")
+    return lines
+
+
 def turn_words(v, origins) -> list[str]:
     """The turn policies and hand actions (`turn.take`, `turn.redraw`, `turn.actions`) in words."""
     turn = v.turn
@@ -525,11 +593,14 @@ def turn_words(v, origins) -> list[str]:
     if turn.redraw is not None:
         r = turn.redraw
         label = f" ('{r.label}')" if r.label else ""
-        stuck = "no card of the hand can move a pawn" if turn.source == "hand" else "the card drawn cannot move a pawn"
-        again = "play again from the refilled hand" if turn.source == "hand" else "draw again"
+        stuck = {"hand": "no card of the hand can move a pawn", "dice": "the throw cannot move a pawn"}.get(
+            turn.source, "the card drawn cannot move a pawn")
+        again = {"hand": "play again from the refilled hand", "dice": "throw again"}.get(turn.source, "draw again")
         lines.append(f"When stuck{label} - {_where(origins.key_mark(('turn', 'redraw')), col=False)}")
-        lines.append(f"  If {stuck} and {expr_words(dsl.parse_expr(r.when))}: discard it and {again}, "
-                     f"at most {r.at_most} extra card(s) a turn.")
+        extra = "throw(s)" if turn.source == "dice" else "card(s)"
+        discard = "" if turn.source == "dice" else "discard it and "
+        lines.append(f"  If {stuck} and {expr_words(dsl.parse_expr(r.when))}: {discard}{again}, at most {r.at_most} "
+                     f"extra {extra} a turn.")
     for name, a in turn.actions.items():
         lines.append(f"Hand action '{a.label or name.replace('_', ' ')}' - "
                      f"{_where(origins.key_mark(('turn', 'actions', name)), col=False)}")
@@ -552,8 +623,9 @@ def vocabulary_words(v, origins) -> list[str]:
     if v.rules.must_bump:
         lines.append(f"Filter on every card - {_where(origins.key_mark(('rules', 'must_bump')), col=False)}")
         lines.append("  When some move sends an opponent's pawn back to Start, only such moves are legal.")
+    every = "every throw" if v.turn.source == "dice" else "every card"
     for i, f in v.filters.items():
-        scope = f"cards {', '.join(f.cards)}" if f.cards is not None else "every card"
+        scope = f"cards {', '.join(f.cards)}" if f.cards is not None else every
         lines.append(f"Filter '{i}' on {scope} - {_where(origins.key_mark(('filters', i)), col=False)}")
         if f.must is not None:
             lines.append(f"  Only moves for which {expr_words(dsl.parse_expr(f.must))} are legal.")
@@ -561,14 +633,18 @@ def vocabulary_words(v, origins) -> list[str]:
             lines.append(f"  When, for some move, {expr_words(dsl.parse_expr(f.prefer))}, only the moves for which it holds "
                          "are legal.")
     lines.extend(marks_words(v, origins))
+    extra = "throw" if v.turn.source == "dice" else "card"
     for i, c in v.after.items():
-        scope = f"a move of cards {', '.join(c.cards)}" if c.cards is not None else "a move"
+        what = "a move or a forfeit" if c.forfeits else "a move"
+        scope = f"{what} of cards {', '.join(c.cards)}" if c.cards is not None else what
         lines.append(f"After {scope} ('{i}') - {_where(origins.key_mark(('after', i)), col=False)}")
         does = [f"add {expr_words(dsl.parse_expr(str(amount)))} to your counter '{name.replace('_', ' ')}'"
                 for name, amount in c.add.items()]
         if c.draw_again:
-            does.append("take one extra card")
+            does.append(f"take one extra {extra}")
         does.extend(f"mark every pawn it {which} '{name.replace('_', ' ')}'" for name, which in c.mark.items())
+        if c.then is not None:
+            does.append(f"then, as part of the move, {effect_words(dsl.parse_effect(c.then), True)}")
         lines.append(f"  If {expr_words(dsl.parse_expr(c.when))}: {'; '.join(does) or 'nothing'}.")
     return lines
 

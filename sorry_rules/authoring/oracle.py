@@ -2,8 +2,11 @@
 
 Contract: `moves_report(game, position)` returns plain JSON-ready data:
   {"variant", "turn", "card" | "hand", "moves": [{"text", "result", ...}], "forfeit", "draw_again"}
-`result` is the whole placement after the move (bumps and slides applied). A forfeit is
-`"moves": []` with `"forfeit": true`; a legal pass carries `"pass": true`; in hand play each
+`result` is the whole placement after the move (bumps and slides applied); with dice the
+report also gives the faces of the `"throw"` (its `"card"` is the throw's name, "3+5"). A forfeit is
+`"moves": []` with `"forfeit": true` (where `after:` consequences follow forfeits, each way the
+forfeit can go is listed as a move with `"forfeit": true`, its consequences and counters with
+it); a legal pass carries `"pass": true`; in hand play each
 move names its `"card"`, and a stuck hand's moves are `"discard"` choices (placement
 unchanged). In team play `"turn"` is the player; its moves may move the partners' pawns.
 A move that ends the game carries `"wins": true` and, when the variant scores,
@@ -36,12 +39,7 @@ def moves_report(game, position) -> dict:
     seats = state.seats
     report: dict = {"variant": game.name, "turn": game.colours[state.seats[state.turn]]}
     policy = game.take > 1 or game.redraw is not None or bool(game.actions)
-    if position.hand is not None:
-        report["hand"] = [game.card_names[c] for c in position.hand]
-    elif position.drawn:
-        report["cards"] = [game.card_names[c] for c in (position.card,) + position.drawn]
-    else:
-        report["card"] = game.card_names[position.card]
+    report.update(_what_is_played(game, position))
     if game.marks:
         report["marks"] = marks_data(game, state.marks)
     if game.redraw is not None:
@@ -53,12 +51,15 @@ def moves_report(game, position) -> dict:
         if move.kind == "forfeit":
             forfeit = True
             draw_again = move.draw_again
-            continue
+            if not move.events and not getattr(game, "after_forfeit", ()):
+                continue  # listed only where consequences follow a forfeit (after: forfeits: true)
         entry: dict = {"text": describe_move(game, move), "result": placement_names(game, move.placement, seats)}
         if (position.hand is not None or position.drawn) and move.kind not in ("discard", "redraw"):
             entry["card"] = game.card_names[move.card]
         if move.kind == "pass":
             entry["pass"] = True
+        if move.kind == "forfeit":  # a forfeit that consequences follow (after: forfeits: true)
+            entry["forfeit"] = True
         if move.kind in ("discard", "redraw"):
             entry["discard"] = game.card_names[move.card]
         if policy:
@@ -77,6 +78,18 @@ def moves_report(game, position) -> dict:
     report["forfeit"] = forfeit
     report["draw_again"] = draw_again
     return report
+
+
+def _what_is_played(game, position) -> dict:
+    """The report's "hand", "cards" (drawn together) or "card" (with dice, also the faces of
+    the "throw")."""
+    if position.hand is not None:
+        return {"hand": [game.card_names[c] for c in position.hand]}
+    if position.drawn:
+        return {"cards": [game.card_names[c] for c in (position.card,) + position.drawn]}
+    if getattr(game, "dice", None) is not None:
+        return {"card": game.card_names[position.card], "throw": list(game.dice.throws[position.card])}
+    return {"card": game.card_names[position.card]}
 
 
 def _mark_turn(game, state, move, entry: dict) -> None:
@@ -130,19 +143,23 @@ def marks_text(marks: dict) -> str:
 
 def format_report_text(report: dict, details=None) -> str:
     """The report as text; `details(move)` may add indented lines under each move."""
-    if "card" in report:
+    if "throw" in report:
+        what = f"throw {report['card']}"
+    elif "card" in report:
         what = f"card {report['card']}"
     elif "cards" in report:
         what = f"cards {', '.join(report['cards'])} (play one, discard the rest)"
     else:
         what = f"hand {', '.join(report['hand'])}"
+    noun = "throw" if "throw" in report else "card"
     if "redraws" in report:
-        what += f"; {report['redraws']} extra card(s) already taken this turn"
+        what += f"; {report['redraws']} extra {noun}(s) already taken this turn"
     lines = [f"{report['turn']} to play, {what}:"]
     if report.get("marks") is not None:
         lines.append(f"  marks: {marks_text(report['marks'])}")
     if report["forfeit"]:
-        lost = "the cards are discarded" if "cards" in report else "the card is forfeited"
+        lost = "the cards are discarded" if "cards" in report else "the throw is lost" if "throw" in report else \
+            "the card is forfeited"
         lines.append(f"  no legal move: {lost}" + (" (then draws again)" if report["draw_again"] else ""))
     for i, move in enumerate(report["moves"], 1):
         prefix = f"[{move['card']}] " if "card" in move else ""
@@ -155,10 +172,10 @@ def format_report_text(report: dict, details=None) -> str:
         if move.get("discards"):
             lines.append(f"      discards: {', '.join(move['discards'])}")
         if "next" in move:
-            taken = f" ({move['redraws']} extra card(s) taken this turn)" if move.get("redraws") else ""
+            taken = f" ({move['redraws']} extra {noun}(s) taken this turn)" if move.get("redraws") else ""
             lines.append(f"      next: {move['next']}{taken}")
         if move.get("extra_cards"):
-            lines.append(f"      extra cards: {move['extra_cards']}")
+            lines.append(f"      extra {noun}s: {move['extra_cards']}")
         if move.get("marks") is not None:
             lines.append(f"      marks after: {marks_text(move['marks'])}")
         if "counters" in move:

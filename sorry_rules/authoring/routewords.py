@@ -15,7 +15,7 @@ import textwrap
 from itertools import product
 
 from sorry_rules import dsl
-from sorry_rules.authoring.analysis import primitives
+from sorry_rules.authoring.analysis import primitives, rules_of
 
 RELATION_WORDS = {"own": "an own", "partner": "a partner's", "opponent": "an opponent's", "other": "another colour's",
                   "any": "any"}
@@ -43,6 +43,8 @@ def geometry_words(v, where) -> list[str]:
         lines.append(f"  A pawn moving {t.moving} that stands on {at} with steps still to go {how} {onto}{tail}.")
     for name, b in g.blockers.items():
         who = RELATION_WORDS[b.pawns] + " pawn" + (f" of colour {', '.join(b.colours)}" if b.colours else "")
+        if getattr(b, "group", 1) > 1:
+            who = f"{b.group} or more pawns of one colour together ({who.replace(' pawn', '')})"
         place = {"track": " on the track", "safety": " in a safety zone", "any": ""}[b.on]
         cannot = [verb for verb, flag in (("passed over", b.pass_), ("landed on", b.land)) if not flag]
         lines.append(f"Blocker '{name}' - {where(('geometry', 'blockers', name))}")
@@ -55,7 +57,7 @@ def _step_counts(game, rules: dict, card: int | None) -> dict:
     counts: dict = {"forward": set(), "backward": set(), "split": set()}
     if card is None:
         return counts
-    for node in primitives(rules[game.card_names[card]].effect):
+    for node in (n for rule in rules_of(game, rules, card) for n in primitives(rule.effect)):
         if isinstance(node, dsl.Forward):
             counts["forward"].add(node.steps)
         elif isinstance(node, dsl.Backward):

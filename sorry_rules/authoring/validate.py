@@ -144,7 +144,7 @@ def _raw_grid_dsl_problems(data: dict, origins) -> list[Problem]:
     out = ProblemCollector(origins)
     for path, text, kind in _raw_texts(data):
         try:
-            dsl.parse_effect(text) if kind == "effect" else dsl.parse_expr(text)
+            dsl.parse_effect(text) if kind in ("effect", "following") else dsl.parse_expr(text)
         except dsl.DslError as error:
             out.in_text(path, error.offset, error.code, error.message)
     return out.problems

@@ -20,14 +20,12 @@ from sorry_rules.authoring.analysis import analyse as run_analyses
 from sorry_rules.base.errors import Problem, ProblemCollector, RuleFileError
 from sorry_rules.base.limits import MAX_PAWNS, MAX_SAFETY, MAX_SIDE
 from sorry_rules.compiler import astcache
-from sorry_rules.compiler.build import Context, compile_text, dsl_texts
-from sorry_rules.compiler.checks import check_variant
-from sorry_rules.compiler.geometry import check_geometry
+from sorry_rules.compiler.build import Context, check_all, compile_text, dsl_texts
 from sorry_rules.compiler.gridbuild import compile_grid
-from sorry_rules.compiler.marking import check_marks, mark_warnings
+from sorry_rules.compiler.dice import check_throw_costs, engine_dice, uses_dice
+from sorry_rules.compiler.marking import mark_warnings
 from sorry_rules.compiler.ranges import condition_warnings, variant_bounds
-from sorry_rules.compiler.turns import check_turn_policy
-from sorry_rules.compiler.vocab import check_vocab, counter_warnings
+from sorry_rules.compiler.vocab import counter_warnings
 from sorry_rules.rules.plain import PlainModel
 
 
@@ -37,11 +35,7 @@ def variant_problems(v, origins, root: str, analyse: bool, trees: tuple | None =
     None for plain values (`rules.plain`) whose cross-field checks fail (module docstring)."""
 
     out = ProblemCollector(origins)
-    check_variant(v, out)
-    check_vocab(v, out)
-    check_geometry(v, out)
-    check_marks(v, out)
-    check_turn_policy(v, out)
+    check_all(v, out)
     checked = not out.errors
     if not checked and isinstance(v, PlainModel):
         return None
@@ -64,6 +58,8 @@ def variant_problems(v, origins, root: str, analyse: bool, trees: tuple | None =
             asts[path] = ast
     if not known:
         astcache.store(*trees, texts, parsed)
+    if checked and uses_dice(v):
+        check_throw_costs(v, engine_dice(v), asts, ctx.programs.cost_of, out)
     counter_warnings(v, asts, out)
     condition_warnings(v, asts, variant_bounds(v, asts), len(v.colours), out)
     mark_warnings(v, ctx.programs.marks_placed, ctx.programs.marks_read, out)

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from sorry_rules import dsl
 from sorry_rules.authoring.explain import source_text
-from sorry_rules.authoring.analysis import primitives
+from sorry_rules.authoring.analysis import primitives, rules_of
 from sorry_rules.authoring.oracle import format_report_text
 from sorry_rules.authoring.routewords import route_notes
 from sorry_rules.engine.describe import describe_move
@@ -61,11 +61,14 @@ class Explainer:
         parts = _chain(node, node.op) if isinstance(node, dsl.BinOp) and node.op in ("and", "or") else [node]
         return holds(node), [{"part": source_text(part), "holds": holds(part)} for part in parts]
 
+    def card_rules(self, card: int) -> list:
+        """The rule-file cards a card of the game plays (`explain.rules_of`)."""
+        return rules_of(self.game, self.rules, card)
+
     def conditions(self, cards: list[int], p: int, board: Position) -> list[dict]:
         """Every top-level option that is guarded, with whether its condition holds now."""
         out = []
-        for card in cards:
-            rule = self.rules[self.game.card_names[card]]
+        for rule in dict.fromkeys(rule for card in cards for rule in self.card_rules(card)):
             for i, option in enumerate(rule.options, 1):
                 if isinstance(option.node, dsl.Guard):
                     holds, parts = self.condition(option.node.condition, p, board)
@@ -83,11 +86,19 @@ class Explainer:
                 continue
             entries = []
             for origin in traced.origins:
+                if self._several_dice(origin.card):
+                    entries.append({"card": self.game.card_names[origin.card], "option": None,
+                                    "text": self.game.card_sources[origin.card], "where": "turn.dice"})
+                    continue
                 rule = self.rules[self.game.card_names[origin.card]]
                 option = rule.options[origin.option]
                 entries.append({"card": rule.name, "option": origin.option + 1, "text": option.text, "where": option.where})
             out.append(entries)
         return out
+
+    def _several_dice(self, card: int) -> bool:
+        dice = getattr(self.game, "dice", None)
+        return dice is not None and len(dice.throws[card]) > 1
 
     # ---- diagnosis -------------------------------------------------------------------------
     def blocked(self, state, moves, cards: list[int]) -> list[dict]:
@@ -127,13 +138,13 @@ class Explainer:
         if sq == self.layout.home[c]:
             return [_reason(None, None, None, "home", "pawns in Home never move")]
         found: list[dict] = []
-        for card in cards:
-            rule = self.rules[self.game.card_names[card]]
+        rules = list(dict.fromkeys(rule for card in cards for rule in self.card_rules(card)))
+        for rule in rules:
             prims = list(primitives(rule.effect))
             if not any(obstacles.concerns(PRIMITIVE.get(type(n), ""), c, sq) for n in prims):
-                found.append(self._no_primitive(rule.name, sq == self.layout.start[c], prims))
+                found.append(self._no_primitive(self.noun, rule.name, sq == self.layout.start[c], prims))
                 continue
-            prefix = f"card {rule.name}: " if len(cards) > 1 else ""
+            prefix = f"{self.noun} {rule.name}: " if len(rules) > 1 else ""
             for i, option in enumerate(rule.options, 1):
                 diagnosis = _Diagnosis(self, obstacles, c, sq, p, board)
                 for effect, code, text, extra in diagnosis.visit(option.node):
@@ -142,13 +153,18 @@ class Explainer:
                         found.append(_reason(rule.name, i, effect, code, text, **extra))
         return found
 
+    @property
+    def noun(self) -> str:
+        """What a rule of a card is named by: a "card", or a "die" showing a face."""
+        return "card" if getattr(self.game, "dice", None) is None else "die"
+
     @staticmethod
-    def _no_primitive(card: str, in_start: bool, prims) -> dict:
+    def _no_primitive(noun: str, card: str, in_start: bool, prims) -> dict:
         if in_start:
-            return _reason(card, None, None, "cannot_start", f"card {card} cannot start a pawn")
+            return _reason(card, None, None, "cannot_start", f"{noun} {card} cannot start a pawn")
         if any(isinstance(n, (dsl.Enter, dsl.Sorry)) for n in prims):
-            return _reason(card, None, None, "start_only", f"card {card} only moves pawns out of Start")
-        return _reason(card, None, None, "no_primitive", f"card {card} has no move for a pawn here")
+            return _reason(card, None, None, "start_only", f"{noun} {card} only moves pawns out of Start")
+        return _reason(card, None, None, "no_primitive", f"{noun} {card} has no move for a pawn here")
 
 
 def _chain(node, op: str) -> list:
@@ -244,6 +260,23 @@ class _Diagnosis(dsl.EffectWalker):
         if code == "passing_blocked":
             colour = self.explainer.layout.colours[obstacle.colour]
             return f"would pass the {obstacle.relation} pawn ({colour}) on {name(obstacle.square)}, which may not be passed"
+        return self._words_of_squares(node, obstacle)
+
+    def _words_of_squares(self, node, obstacle) -> str:
+        """What stops a pawn on a board whose squares hold several pawns (blockades, named squares)."""
+        name, code, layout = self.name, obstacle.code, self.explainer.layout
+        colour = layout.colours[obstacle.colour] if obstacle.colour is not None else ""
+        if code == "passing_blockade":
+            return f"would pass the {obstacle.relation} blockade ({colour}) on {name(obstacle.square)}, which may not be passed"
+        if code == "blockade":
+            return f"the {obstacle.relation} blockade ({colour}) on {name(obstacle.square)} may not be landed on"
+        if code == "no_capture":
+            names = ", ".join(layout.square_labels[n] for n in layout.names_at[obstacle.square]) or "this square"
+            return f"the {colour} pawn on {name(obstacle.square)} may not be captured there ({names}) nor share it"
+        if code == "group":
+            return f"{colour} pawns on {name(obstacle.square)} are not alone there, so they may not be captured"
+        if code == "square_full":
+            return f"{name(obstacle.square)} already holds {obstacle.steps} pawns, as many as it may"
         return self._words_of_kind(node, obstacle)
 
     def _words_of_kind(self, node, obstacle) -> str:
@@ -301,10 +334,11 @@ def _redraw_reasons(game, state, moves) -> list[str]:
     if not moves or moves[0].kind not in ("forfeit", "discard", "redraw"):
         return []
     if moves[0].kind == "redraw":
-        return [f"nothing can move and turn.redraw applies ({policy.label}): extra card {state.redraws + 1} of "
+        return [f"nothing can move and turn.redraw applies ({policy.label}): extra {game.source_noun} {state.redraws + 1} of "
                 f"{policy.at_most} this turn"]
     if state.redraws >= policy.at_most:
-        return [f"no redraw: this turn already took {state.redraws} extra card(s), turn.redraw allows {policy.at_most}"]
+        return [f"no redraw: this turn already took {state.redraws} extra {game.source_noun}(s), "
+                f"turn.redraw allows {policy.at_most}"]
     return [f"no redraw: the condition of turn.redraw ({policy.label}) does not hold"]
 
 

@@ -71,6 +71,9 @@ CODES: dict[str, str] = {
     "SR560": "mark named like a DSL word",
     "SR561": "unknown mark",
     "SR562": "mark never placed or never read",
+    # Squares that hold several pawns, named squares (board.hold, board.squares)
+    "SR570": "square named like a DSL word",
+    "SR571": "rule not played where squares hold several pawns",
     # Position files (`sorry-play moves --state`); unknown colours and cards are SR501/SR502
     "SR601": "not a square in position notation",
     "SR602": "two pawns on one square",

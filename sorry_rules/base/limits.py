@@ -44,6 +44,14 @@ MAX_TAKE = 10
 MAX_REDRAWS = 20
 #: Other cards a hand action plays with its card (`turn.actions.*.others.max`).
 MAX_ACTION_OTHERS = 4
+#: Dice thrown together (`turn.dice`).
+MAX_DICE = 3
+#: Faces of one die (`turn.faces`).
+MAX_FACES = 12
+#: The number on one face of a die.
+MAX_FACE = 100
+#: Pawns one square may hold (`board.hold`, `board.squares.*.hold`).
+MAX_HOLD = 144
 
 #: The largest value (and, negated, the lowest) a counter may hold; a counter's `min`/`max`
 #: (`counters:`) default to these and may only narrow them.

@@ -12,7 +12,8 @@ Two layouts, chosen by the geometry:
 Contract: a pure function of the layout (no colour or variant names); every track, safety,
 Home and Start square appears in exactly one cell. Cells know what they show when empty
 (`glyph`): `.` track, `>` `v` `<` `^` a slide's triangle (in the direction of travel),
-`=` a slide's body, `o` its end circle, `:` a safety square; Start and Home show counts.
+`=` a slide's body, `o` its end circle, `:` a safety square, a named square's `symbol`
+(`board.squares`: `*` a star); Start and Home show counts.
 """
 
 from __future__ import annotations
@@ -48,8 +49,14 @@ def build(layout, max_cols: int = 30) -> BoardMap:
 
 
 def _track_glyphs(layout, arrow_of) -> dict:
-    """{square: (glyph, slide colour)} for the track squares that belong to slides."""
+    """{square: (glyph, slide colour)} for the track squares that belong to slides, and the
+    symbol of the named squares (`board.squares`: a star's `*`, in its side's colour)."""
     out = {}
+    for name, squares in getattr(layout, "named", {}).items():
+        symbol = layout.square_symbols.get(name)
+        if symbol is not None:
+            for sq, owner in squares:
+                out.setdefault(sq, (symbol, owner))
     for info in layout.slide_at:
         if info is None:
             continue

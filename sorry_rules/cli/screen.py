@@ -20,6 +20,8 @@ person's own hand, never another player's.
 
 from __future__ import annotations
 
+import textwrap
+
 from dataclasses import dataclass, field
 
 from rich.color import Color, ColorParseError
@@ -118,7 +120,7 @@ class _Look:
 
 
 HELP = """\
-On your turn the board shows the card you drew (or your hand), and the moves
+On your turn the board shows {shows}, and the moves
 it allows are listed by number. Type a number and press Enter.
   ?  this help       h  a hint: what the strongest computer player would do
   n  next page       p  previous page: the numbers run on over the pages
@@ -129,19 +131,47 @@ Squares: track:N is track square N. The {track} track squares are numbered from
 0 clockwise; the board shows the number of every {milepost}th one (0, {milepost}, {twice} ...)
 where no pawn stands. safety:K is the K-th square of a safety zone (':'),
 counted from the track; start and home are S and H, with their pawn counts.
-The board: '.' a track square; '>' 'v' '<' '^' a slide's start, '=' its body,
+{board}"""
+
+#: the last lines of the help: the board's squares and slides, and how a card or a throw is played
+HELP_SLIDES = """The board: '.' a track square; '>' 'v' '<' '^' a slide's start, '=' its body,
 'o' its end: land exactly on another colour's slide start and the pawn slides
 to the end, bumping every pawn on the way. Your Start is next to the square
-your pawns come out on. A move that 'draws again' gives you another card.
+your pawns come out on."""
+HELP_CARDS = """A move that 'draws again' gives you another card.
 When no move is possible the card is forfeited (the board then shows it and
 waits for Enter); when no card in your hand can move you discard one."""
+HELP_PLAIN = """The board: '.' a track square. Your Start is next to the square your pawns
+come out on."""
+HELP_DICE = """A move that 'throws again' gives you another throw; a throw with no move is
+lost (the board then shows it and waits for Enter). With several dice each
+move says what each die does, one after the other ('...; then ...')."""
+#: what the help adds for squares that hold several pawns and for named squares
+HELP_SEVERAL = ("A square holding several pawns shows how many and whose: '{count}{first}' is {count} of "
+                "{colour}'s pawns, '3+' pawns of several colours; the panel names them ('Together:').")
+HELP_NAMED = """Named squares show their symbol while empty: {names}."""
 
 
 def help_text(game) -> str:
-    """The help of the play screen for `game`: keys, pawn names, how squares are counted."""
+    """The help of the play screen for `game`: keys, pawn names, how squares are counted,
+    slides where the board has them, cards or dice, and squares that hold several pawns and
+    named squares where the board has them."""
     labels = colour_labels(game.colours)
-    return HELP.format(first=labels[0], second=labels[1 % len(labels)], pawns=game.pawns,
-                       colour=colour_name(game, 0), track=game.layout.T, milepost=MILEPOST, twice=2 * MILEPOST)
+    layout = game.layout
+    dice = getattr(game, "dice", None) is not None
+    slides = any(info is not None for info in layout.slide_at)
+    board = (HELP_SLIDES if slides else HELP_PLAIN) + (" " if slides and not dice else "\n") + \
+        (HELP_DICE if dice else HELP_CARDS)
+    text = HELP.format(first=labels[0], second=labels[1 % len(labels)], pawns=game.pawns,
+                       colour=colour_name(game, 0), track=layout.T, milepost=MILEPOST, twice=2 * MILEPOST,
+                       shows="your throw" if dice else "the card you drew (or your hand)", board=board)
+    parts = []
+    if layout.stacked:
+        parts.append(HELP_SEVERAL.format(count=2, first=labels[0], colour=colour_name(game, 0)))
+    if layout.square_symbols:
+        names = ", ".join(f"'{symbol}' {layout.square_labels[name]}" for name, symbol in layout.square_symbols.items())
+        parts.append(HELP_NAMED.format(names=names))
+    return "\n".join([text, *(textwrap.fill(part, 79) for part in parts)])
 
 
 def start_names(game, placement):
@@ -161,11 +191,7 @@ def render_board(scene: Scene, bmap=None) -> list:
     layout = game.layout
     bmap = bmap or boardmap.build(layout)
     look = _Look(game)
-    occupant = {}
-    for c, squares in enumerate(scene.placement):
-        for sq in squares:
-            if sq < layout.X:
-                occupant[sq] = c
+    occupant, crowd = _occupants(scene.placement, layout.X)
     named = scene.names.by_square() if scene.names is not None else {}
     symbols = {(c, sq): kind.symbol for kind, entries in zip(game.marks, scene.marks) for c, sq, _ in entries}
     playing = set(scene.seats)
@@ -187,6 +213,11 @@ def render_board(scene: Scene, bmap=None) -> list:
                     line.append(f"{text:<{CELL}}", style=look.colour(cell.colour))
                 else:
                     line.append(f"{cell.glyph}-", style="dim")
+            elif cell.square in crowd:  # several pawns: how many, and whose ("2R"; "3+": several colours)
+                colours = crowd[cell.square]
+                one = len(set(colours)) == 1
+                text = f"{len(colours)}{look.labels[colours[0]][:1] if one else '+'}"
+                line.append(f"{text:<{CELL}}", style=look.pawn(colours[0]) if one else "bold reverse")
             elif cell.square in occupant:
                 owner = occupant[cell.square]
                 label = named.get(cell.square, look.labels[owner])
@@ -208,6 +239,19 @@ def render_board(scene: Scene, bmap=None) -> list:
         line.rstrip()
         lines.append(line)
     return lines
+
+
+def _occupants(placement, board: int) -> tuple:
+    """`({square: the colour on it}, {square: its pawns' colours where it holds several})`
+    for the track and safety squares (ids below `board`)."""
+    occupant, crowd = {}, {}
+    for c, squares in enumerate(placement):
+        for sq in squares:
+            if sq < board:
+                if sq in occupant:
+                    crowd.setdefault(sq, [occupant[sq]]).append(c)
+                occupant[sq] = c
+    return occupant, crowd
 
 
 def _milepost_cells(bmap, r: int, c: int, number: str, occupant: dict) -> int:
@@ -263,7 +307,8 @@ def render_panel(scene: Scene, height: int, width: int | None = None) -> list:
         hand.append(" ".join(game.card_names[card] for card in sorted(scene.hand)), style="bold")
         lines.append(hand)
     elif scene.card is not None:
-        card = Text("Cards: " if scene.drawn else "Card: ", style="bold")
+        noun = "Throw: " if getattr(game, "dice", None) is not None else "Cards: " if scene.drawn else "Card: "
+        card = Text(noun, style="bold")
         card.append(" ".join(game.card_names[c] for c in (scene.card,) + scene.drawn), style="bold reverse")
         if scene.drawn:
             card.append(" (play one, discard the rest)", style="dim")
@@ -271,10 +316,14 @@ def render_panel(scene: Scene, height: int, width: int | None = None) -> list:
     if any(scene.marks):
         lines += mark_lines(game, scene.marks)
     if game.redraw is not None and scene.turn is not None:
-        lines.append(Text(f"Extra cards this turn: {scene.redraws} of {game.redraw.at_most} ({game.redraw.label})",
+        lines.append(Text(f"Extra {game.source_noun}s this turn: {scene.redraws} of {game.redraw.at_most} ({game.redraw.label})",
                           style="dim"))
+    lines += together_lines(scene)
     when = f"move {scene.plies + 1}" if scene.turn is not None else f"{scene.plies} moves played"
-    lines.append(Text(f"Pile {scene.pile_size}, discards {scene.discard_size}, {when}", style="dim"))
+    if getattr(game, "dice", None) is not None:  # no pile: the dice
+        lines.append(Text(f"Dice: {game.dice.count} x ({', '.join(map(str, game.dice.faces))}), {when}", style="dim"))
+    else:
+        lines.append(Text(f"Pile {scene.pile_size}, discards {scene.discard_size}, {when}", style="dim"))
     return lines + log_lines(scene.log, len(scene.seats), height - len(lines), width, len(lines))
 
 
@@ -430,6 +479,28 @@ def mark_lines(game, marks) -> list:
                  for (c, sq, by), n in counted.items()]
         lines.append(Text(f"{kind.label} {kind.symbol}: " + ", ".join(parts)))
     return lines
+
+
+def together_lines(scene: Scene) -> list:
+    """One line naming the pawns of every track or safety square that holds several (the
+    board shows only how many: "2R", "3+"): 'Together: track:15 R1 R3; track:16 R2 G1'.
+    [] when no square does."""
+    game, layout = scene.game, scene.game.layout
+    labels = colour_labels(game.colours)
+    on: dict = {}
+    for c, squares in enumerate(scene.placement):
+        for sq in squares:
+            if sq < layout.X:
+                on.setdefault(sq, []).append(c)
+    groups = []
+    for sq in sorted(sq for sq, colours in on.items() if len(colours) > 1):
+        colours = on[sq]
+        if scene.names is not None:
+            names = [name for c in dict.fromkeys(colours) for name in scene.names.at(c, sq)]
+        else:
+            names = [f"{labels[c]}x{colours.count(c)}" for c in dict.fromkeys(colours)]
+        groups.append(f"{layout.name(sq)} {' '.join(names)}")
+    return [Text("Together: " + "; ".join(groups))] if groups else []
 
 
 def counter_lines(game, state) -> list:

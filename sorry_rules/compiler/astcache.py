@@ -65,7 +65,7 @@ def _key(files) -> str:
 
 
 def _start(kind: str) -> str:
-    return "effect" if kind == "effect" else "expr"
+    return "effect" if kind in ("effect", "following") else "expr"
 
 
 def preload(files, content_hash: str) -> bool:

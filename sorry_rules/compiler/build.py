@@ -22,7 +22,9 @@ from sorry_rules.engine.queries import Origin
 from sorry_rules.engine.settings import MovementRules, TurnRules
 from sorry_rules.compiler import astcache
 from sorry_rules.compiler.checks import check_variant
+from sorry_rules.compiler.dice import check_dice, check_throw_costs, dice_texts, engine_dice, throw_makers, uses_dice
 from sorry_rules.compiler.geometry import check_geometry, engine_geometry
+from sorry_rules.compiler.squares import check_squares, engine_squares
 from sorry_rules.compiler.marking import also_texts, alternatives, check_marks, mark_kinds, mark_warnings
 from sorry_rules.compiler.programs import CompileError, ProgramCompiler
 from sorry_rules.compiler.ranges import condition_warnings, variant_bounds
@@ -57,7 +59,7 @@ def movement_rules(rules) -> MovementRules:
         control=rules.control, bump=tuple(rules.bump), slide_on=tuple(rules.slide_on),
         slide_sweep=rules.slide_sweep, slide_after_switch=rules.slide_after_switch,
         slide_after_sorry=rules.slide_after_sorry, split=rules.split,
-        overshoot_home=rules.overshoot_home, must_bump=rules.must_bump,
+        overshoot_home=rules.overshoot_home, must_bump=rules.must_bump, capture=getattr(rules, "capture", "lone"),
     )
 
 
@@ -73,7 +75,8 @@ class Context:
         b = v.board
         geometry = engine_geometry(v)
         self.layout = Layout(list(v.colours), b.side_length, b.start_exit, b.safety_entry, b.safety_length,
-                             [(s.from_, s.to) for s in b.slides], v.rules.overshoot_home == "stop", geometry.past_home)
+                             [(s.from_, s.to) for s in b.slides], v.rules.overshoot_home == "stop", geometry.past_home,
+                             getattr(b, "hold", 1), engine_squares(v), v.pawns, getattr(b, "home_hold", None))
         self.team_of, relation = _relations(v)
         control_of = self.team_of if v.rules.control == "team" else tuple((c,) for c in range(self.layout.C))
         self.rules = movement_rules(v.rules)
@@ -81,13 +84,15 @@ class Context:
         self.mechanics = Track(self.layout, relation, self.rules, control_of, geometry, mark_kinds(v),
                                placement_weights(self.layout, v.pawns))
         counters = getattr(v, "counters", {})
+        throws = engine_dice(v).throws if uses_dice(v) else ()
         self.programs = ProgramCompiler(self.mechanics, self.team_of, v.pawns, tuple(counters),
-                                        tuple(getattr(c, "start", 0) for c in counters.values()), tuple(marks))
+                                        tuple(getattr(c, "start", 0) for c in counters.values()), tuple(marks), throws)
 
 
 def dsl_texts(v) -> list[tuple[tuple, str, str]]:
     """Every DSL text of a variant as (path, text, kind); kind is "effect", "bool" or "int",
-    or "move_bool"/"move_int" for texts that judge a move (`compiler.vocab`)."""
+    "move_bool"/"move_int" for texts that judge a move, or "following" for an effect played
+    right after a move (`compiler.vocab`: `after: then:`)."""
     texts = [(("cards", name), text, "effect") for name, text in v.cards.items()]
     texts.append((("win",), v.win, "bool"))
     for key, component in v.scoring.items():
@@ -95,7 +100,7 @@ def dsl_texts(v) -> list[tuple[tuple, str, str]]:
             texts.append((("scoring", key, "points"), component.points, "int"))
         else:
             texts.extend((("scoring", key, "tiers", i, "when"), tier.when, "bool") for i, tier in enumerate(component.tiers))
-    return texts + vocab_texts(v) + also_texts(v) + turn_texts(v)
+    return texts + vocab_texts(v) + also_texts(v) + turn_texts(v) + dice_texts(v)
 
 
 def compile_text(programs: ProgramCompiler, out: ProblemCollector, path: tuple, text: str, kind: str):
@@ -103,10 +108,10 @@ def compile_text(programs: ProgramCompiler, out: ProblemCollector, path: tuple, 
     (the problem is added to `out`, located at the offending character)."""
     ast = None
     try:
-        ast = dsl.parse_effect(text) if kind == "effect" else dsl.parse_expr(text)
+        ast = dsl.parse_effect(text) if kind in ("effect", "following") else dsl.parse_expr(text)
         programs.check_cost(ast)
-        if kind == "effect":
-            return ast, programs.effect(ast)
+        if kind in ("effect", "following"):
+            return ast, programs.effect(ast, following=kind == "following")
         if kind.startswith("move_"):
             return ast, programs.expression(ast, bool if kind == "move_bool" else int, variables=move_variables())
         return ast, programs.expression(ast, bool if kind == "bool" else int)
@@ -115,15 +120,18 @@ def compile_text(programs: ProgramCompiler, out: ProblemCollector, path: tuple, 
         return ast, None
 
 
+def check_all(v, out: ProblemCollector) -> None:
+    """Every cross-field check of a variant (what the schema cannot say), in order; each adds
+    its located problems to `out` (`compile_variant` and `sorry-play validate` run the same)."""
+    for check in (check_variant, check_vocab, check_geometry, check_marks, check_squares, check_turn_policy, check_dice):
+        check(v, out)
+
+
 def compile_variant(loaded: LoadedVariant) -> tuple[Game, list[Problem]]:
     """Compile; raise RuleFileError listing every error, else return (game, warnings)."""
     v = loaded.variant
     out = ProblemCollector(loaded.origins)
-    check_variant(v, out)
-    check_vocab(v, out)
-    check_geometry(v, out)
-    check_marks(v, out)
-    check_turn_policy(v, out)
+    check_all(v, out)
     if out.errors:
         raise RuleFileError(out.problems)
     if v.board.kind == "grid":
@@ -146,19 +154,14 @@ def compile_variant(loaded: LoadedVariant) -> tuple[Game, list[Problem]]:
         astcache.store(loaded.files, loaded.content_hash, texts, asts)
     # A win condition that counts only Home and pawns can change only when a pawn reaches Home.
     win_on_home_only = win_functions <= {"home", "pawns"}
-    card_names = [name for name in v.deck if name in v.cards]
-    added = alternatives(v, asts)
-    played_asts = {name: asts.get(("cards", name)) for name in card_names}  # with their `also:` alternatives
-    for name, extra in added.items():
-        if compiled.get(("cards", name)) is not None and all(compiled.get(("also", a, "effect")) for a in extra):
-            combined = played_asts[name] = _with_alternatives(asts[("cards", name)], [asts[("also", a, "effect")] for a in extra])
-            try:
-                programs.check_cost(combined)
-                compiled[("cards", name)] = programs.effect(combined)
-            except CompileError as error:  # each part fits, the whole may not: said at the last alternative
-                out.in_text(("also", extra[-1], "effect"), 0, error.code,
-                            f"card {name} with the alternatives of also: {error.message}")
-    card_makers = [compiled[("cards", name)] for name in card_names]
+    added = _with_also(v, programs, asts, compiled, out)
+    dice = engine_dice(v) if uses_dice(v) else None
+    if dice is not None and not out.errors:  # a card too costly on its own is reported at the card already
+        check_throw_costs(v, dice, asts, programs.cost_of, out)
+        if out.errors:
+            raise RuleFileError(out.problems)
+    card_names = [name for name in v.deck if name in v.cards] if dice is None else list(dice.names)
+    card_makers = [compiled[("cards", name)] for name in card_names] if dice is None else throw_makers(v, dice, compiled)
     win = compiled[("win",)]
     scoring = []
     for key, component in v.scoring.items():
@@ -175,21 +178,20 @@ def compile_variant(loaded: LoadedVariant) -> tuple[Game, list[Problem]]:
     mark_warnings(v, programs.marks_placed, programs.marks_read, out)
     if out.errors:
         raise RuleFileError(out.problems)
-    card_options = []
-    for i, name in enumerate(card_names):
-        card_ast = asts[("cards", name)]
-        alone = programs.effect(card_ast) if name in added else compiled[("cards", name)]  # without its `also:`
-        own = _options(programs, i, card_ast, alone)
-        extra = tuple((Origin(i, len(own) + j, -1), programs.effect(_alone_alternative(card_ast, asts[("also", a, "effect")])))
-                      for j, a in enumerate(added.get(name, ())))
-        card_options.append(own + extra)
-    deck = [i for i, name in enumerate(card_names) for _ in range(v.deck[name])]
-    filters, after, counters = compile_vocab(v, compiled, {n: i for i, n in enumerate(card_names)}, programs, asts)
+    card_options = _card_options(programs, asts, compiled, added, card_names, card_makers, dice)
+    if dice is None:
+        deck = [i for i, name in enumerate(card_names) for _ in range(v.deck[name])]
+        card_index = {n: i for i, n in enumerate(card_names)}
+    else:  # the bag of every outcome; a face names every throw showing it
+        deck = list(dice.bag)
+        card_index = {str(f): tuple(i for i, t in enumerate(dice.throws) if f in t) for f in dice.faces}
+    filters, after, counters = compile_vocab(v, compiled, card_index, programs, asts)
     redraw, actions = compile_turn_policy(v, compiled, {n: i for i, n in enumerate(card_names)}, asts)
     seating = {int(k): tuple(names) for k, names in v.seating.items()}
     game = Game(
         name=v.name, layout=layout, mechanics=mechanics, card_names=card_names, card_makers=card_makers,
-        card_sources=[v.cards[n] for n in card_names], deck=deck, pawns=v.pawns,
+        card_sources=[v.cards[n] for n in card_names] if dice is None else [_throw_source(v, t) for t in dice.throws],
+        deck=deck, pawns=v.pawns, dice=dice,
         on_start_exit=v.setup.on_start_exit, turn=turn_rules(v.turn), rules=ctx.rules, team_of=team_of,
         seating=seating, players_min=v.players.min, players_max=v.players.max, win=win,
         scoring=tuple(scoring), content_hash=loaded.content_hash, win_on_home_only=win_on_home_only,
@@ -198,6 +200,49 @@ def compile_variant(loaded: LoadedVariant) -> tuple[Game, list[Problem]]:
         redraw=redraw, actions=actions,
     )
     return game, out.problems
+
+
+def _with_also(v, programs: ProgramCompiler, asts: dict, compiled: dict, out: ProblemCollector) -> dict:
+    """The `also:` alternatives of every card ({card: [names]}), compiled into its effect in
+    `compiled` (a card too costly with them is said at its last alternative)."""
+    added = alternatives(v, asts)
+    for name, extra in added.items():
+        if compiled.get(("cards", name)) is not None and all(compiled.get(("also", a, "effect")) for a in extra):
+            combined = _with_alternatives(asts[("cards", name)], [asts[("also", a, "effect")] for a in extra])
+            try:
+                programs.check_cost(combined)
+                compiled[("cards", name)] = programs.effect(combined)
+            except CompileError as error:  # each part fits, the whole may not: said at the last alternative
+                out.in_text(("also", extra[-1], "effect"), 0, error.code,
+                            f"card {name} with the alternatives of also: {error.message}")
+    return added
+
+
+def _card_options(programs: ProgramCompiler, asts: dict, compiled: dict, added: dict, card_names: list, card_makers: list,
+                  dice) -> list:
+    """`Game.card_options`: per card, (Origin, maker) per top-level alternative of its effect
+    and per `also:` alternative; a throw of several dice is one alternative, the throw."""
+    card_options = []
+    for i, name in enumerate(card_names):
+        if dice is not None and len(dice.throws[i]) > 1:
+            card_options.append(((Origin(i, 0, -1), card_makers[i]),))
+            continue
+        card_ast = asts[("cards", name)]
+        alone = programs.effect(card_ast) if name in added else compiled[("cards", name)]  # without its `also:`
+        own = _options(programs, i, card_ast, alone)
+        extra = tuple((Origin(i, len(own) + j, -1), programs.effect(_alone_alternative(card_ast, asts[("also", a, "effect")])))
+                      for j, a in enumerate(added.get(name, ())))
+        card_options.append(own + extra)
+    return card_options
+
+
+def _throw_source(v, throw: tuple) -> str:
+    """The DSL text a throw plays: its face's card (one die), or its dice die by die."""
+    if len(throw) == 1:
+        return v.cards[str(throw[0])]
+    each = " ; ".join(f"{f}: {v.cards[str(f)]}" for f in throw)
+    whole = v.turn.whole.get(str(sum(throw)))
+    return f"die by die ({each})" + (f" | whole {sum(throw)}: {whole}" if whole else "")
 
 
 def _with_alternatives(ast, extra: list):

@@ -22,7 +22,8 @@ def check_variant(v, out: ProblemCollector) -> None:
         _check_board(v.board, out)
         _check_slides(v.board, out)
         _check_track_turn(v.turn, out)
-    _check_cards(v, out)
+    if getattr(getattr(v, "turn", None), "source", "draw") != "dice":  # a dice turn's faces are its cards (check_dice)
+        _check_cards(v, out)
     _check_deck_size(v, out)
 
 
@@ -129,7 +130,7 @@ def _check_deck_size(v, out: ProblemCollector) -> None:
     if v.setup.on_start_exit > min(1, v.pawns):
         out.at(("setup", "on_start_exit"), "SR508", "setup.on_start_exit: at most 1 pawn fits on the start exit")
     total = sum(v.deck.values())
-    if total == 0:
+    if total == 0 and getattr(getattr(v, "turn", None), "source", "draw") != "dice":
         out.at(("deck",), "SR508", "the deck has no cards")
     players, hand_size = largest_deal(v)  # the largest deal of any player count, hand_size_by_players included
     if hand_size and hand_size * players > total:

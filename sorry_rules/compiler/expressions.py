@@ -11,7 +11,9 @@ suggesting the close name), a construct not allowed there or of the wrong type (
 `allow_can` says whether `can(...)` may appear (card effects only); `variables` are the
 aggregate variables in scope, plus the marker `MOVE` where a move is being judged (filters
 and consequences): only there may facts (`bumps(opponents)`, FACTS) appear, reading
-`env["@events"]`. Declared counters (`compiler.counters`, read as `NAME(group)`) read
+`env["@events"]`, and the facts of the throw (`total`, `doubles`, `thrown(N)`, THROW_FACTS),
+reading the move's card `env["@card"]` through `compiler.throws`. Declared counters
+(`compiler.counters`, read as `NAME(group)`) read
 `env["@counters"]` (their start values when absent) anywhere but in card effects. Every count function compiled is added to
 `compiler.functions_used`; `compiler.effect(node)` compiles the effect inside `can(...)`.
 """
@@ -22,6 +24,7 @@ from sorry_rules import dsl
 from sorry_rules.compiler.selectors import compile_selector
 from sorry_rules.compiler.vocabulary import COUNTS, FACTS, GROUPS, LITERALS, MOVE, CompileError, unknown
 from sorry_rules.engine import pawns
+from sorry_rules.engine.events import moved_to
 from sorry_rules.engine.facts import FACTS as FACT_FUNCTIONS
 
 _OPS = {
@@ -152,13 +155,16 @@ class ExpressionBuilder(dsl.Visitor):
 
     def visit_Name(self, node, allow_can, variables):
         name = node.name
+        if name in ("total", "doubles") and name not in variables:
+            return self._throw_fact(node, name, variables)
         if name in GROUPS or name in variables:
             raise CompileError(node.pos, f"'{name}' is a group of players; count something of it, e.g. home({name})", "SR304")
         if name in COUNTS:
             raise CompileError(node.pos, f"unknown name '{name}'; '{name}' counts pawns of a group: write {name}(G), "
                                          f"e.g. {name}(team)")
         in_scope = tuple(sorted(v for v in variables if v != MOVE))
-        raise CompileError(node.pos, unknown("name", name, COUNTS + GROUPS + in_scope + LITERALS))
+        throw = ("total", "doubles") if MOVE in variables else ()
+        raise CompileError(node.pos, unknown("name", name, COUNTS + GROUPS + in_scope + throw + LITERALS))
 
     # ---- operators -----------------------------------------------------------------------
     def visit_Can(self, node, allow_can, variables):
@@ -195,23 +201,30 @@ class ExpressionBuilder(dsl.Visitor):
         after it (its marks included)."""
         if not hasattr(self.compiler, "mark_names"):
             raise CompileError(node.pos, "count(pawns ...) counts pawns of a race track; this board has none", "SR304")
-        selector, layout = compile_selector(self.compiler, node.selector), self.layout
+        selector = compile_selector(self.compiler, node.selector, moved_ok=MOVE in variables or self.compiler.following)
+        layout = self.layout
         self.compiler.functions_used.add("count_pawns")  # not a Home-only win condition (build.win_on_home_only)
+        start = layout.start
 
         def count_pawns(p, b, env):
             marks = getattr(b, "marks", None)
             if marks is None:
                 marks = env.get("@marks", ()) if env else ()
-            return pawns.count(selector, layout, p, b.pos, marks)
+            moved = getattr(b, "moved", frozenset())
+            if selector.moved and env and "@events" in env:
+                moved = moved_to(start, env["@events"])
+            return pawns.count(selector, layout, p, b.pos, marks, moved)
         return int, count_pawns
 
     def visit_Call(self, node, allow_can, variables):
         if node.function in FACTS:
             return int, self._fact(node, variables)
+        if node.function == "thrown":
+            return self._throw_fact(node, "thrown", variables)
         if node.function in self.compiler.counters:
             return int, self._counter(node, allow_can, variables)
         if node.function not in COUNTS:
-            known = COUNTS + (FACTS if MOVE in variables else ()) + tuple(self.compiler.counters)
+            known = COUNTS + (FACTS + ("thrown",) if MOVE in variables else ()) + tuple(self.compiler.counters)
             raise CompileError(node.pos, unknown("function", node.function, known))
         group = self.groups.visit(node.argument, variables)
         self.compiler.functions_used.add(node.function)
@@ -225,6 +238,25 @@ class ExpressionBuilder(dsl.Visitor):
         fact, layout = FACT_FUNCTIONS[node.function], self.layout
         self.compiler.functions_used.add(node.function)
         return lambda p, b, env: fact(layout, env["@events"], group(p, b, env))
+
+    def _throw_fact(self, node, fact: str, variables):
+        """`total`, `doubles` and `thrown(N)`: facts of the throw being judged (`engine.dice`),
+        read from the move's card (a card of a deck: no dice, so 0 and false)."""
+        if MOVE not in variables:
+            raise CompileError(node.pos, f"'{fact}' is a fact about the throw of a move; it can only be read in filters: "
+                                         "and after:", "SR304")
+        throws = self.compiler.throws
+        if fact == "total":
+            totals = tuple(sum(t) for t in throws)
+            return int, lambda p, b, env: totals[env["@card"]] if totals and env["@card"] is not None else 0
+        if fact == "doubles":
+            doubles = tuple(len(t) > 1 and len(set(t)) == 1 for t in throws)
+            return bool, lambda p, b, env: bool(doubles) and env["@card"] is not None and doubles[env["@card"]]
+        if not isinstance(node.argument, dsl.Number):
+            raise CompileError(node.argument.pos, "thrown(N) counts the dice showing the number N: write a number", "SR304")
+        face = node.argument.value
+        shown = tuple(t.count(face) for t in throws)
+        return int, lambda p, b, env: shown[env["@card"]] if shown and env["@card"] is not None else 0
 
     def _counter(self, node, allow_can, variables):
         if allow_can:

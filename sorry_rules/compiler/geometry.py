@@ -87,6 +87,6 @@ def engine_geometry(v) -> Geometry:
                   for name, t in g.turns.items())
     blockers = tuple(
         Blocker(RELATIONS[k.pawns], None if k.colours is None else tuple(colours.index(c) for c in k.colours if c in colours),
-                k.on, k.pass_, k.land, k.label or f"geometry.blockers.{name}")
+                k.on, k.pass_, k.land, k.label or f"geometry.blockers.{name}", getattr(k, "group", 1))
         for name, k in g.blockers.items())
     return Geometry(past_home(v), turns, blockers)

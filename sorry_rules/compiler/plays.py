@@ -87,7 +87,7 @@ class PlayBuilder(dsl.Visitor):
         m = self.m
         if node.selector is None:
             return m.enter
-        selector, layout = compile_selector(self.compiler, node.selector), self.layout
+        selector, layout = self._selector(node.selector), self.layout
 
         def maker(p, flags, card):
             enter = m.enter(p, flags, card)
@@ -95,7 +95,7 @@ class PlayBuilder(dsl.Visitor):
             def enter_selected(pos, out):
                 options: list = []
                 enter(pos, options)
-                chosen = pawns.select(selector, layout, p, pos.pos, pos.marks)
+                chosen = pawns.select(selector, layout, p, pos.pos, pos.marks, pos.moved)
                 for option in options:
                     events = option[1]
                     carried = tuple((e[3], e[4]) for e in events if e[0] == "carry")
@@ -115,23 +115,27 @@ class PlayBuilder(dsl.Visitor):
                 raise CompileError(node.pos, f"{kind}:{n}: this board has {kind} squares {low}..{limit}", "SR508")
         return dest
 
+    def _selector(self, selector):
+        """The engine's selector of a primitive's `selector` (`moved` only in an after: then:)."""
+        return compile_selector(self.compiler, selector, moved_ok=self.compiler.following)
+
     def visit_Send(self, node):
-        m, selector, dest = self.m, compile_selector(self.compiler, node.selector), self._destination(node)
+        m, selector, dest = self.m, self._selector(node.selector), self._destination(node)
         return lambda p, flags, card: pawns.send(m, selector, dest, p, flags, card)
 
     def visit_MovePawn(self, node):
-        m, selector, dest = self.m, compile_selector(self.compiler, node.selector), self._destination(node)
+        m, selector, dest = self.m, self._selector(node.selector), self._destination(node)
         return lambda p, flags, card: pawns.move(m, selector, dest, p, flags, card)
 
     def visit_Mark(self, node):
         k = mark_index(self.compiler, node.name, node.name_pos)
         self.compiler.marks_placed.add(node.name)
-        m, selector = self.m, compile_selector(self.compiler, node.selector)
+        m, selector = self.m, self._selector(node.selector)
         return lambda p, flags, card: pawns.mark(m, selector, k, p, flags, card)
 
     def visit_Unmark(self, node):
         k = mark_index(self.compiler, node.name, node.name_pos)
-        m, selector = self.m, compile_selector(self.compiler, node.selector)
+        m, selector = self.m, self._selector(node.selector)
         return lambda p, flags, card: pawns.unmark(m, selector, k, p, flags, card)
 
     def visit_Forward(self, node):
@@ -159,13 +163,13 @@ class PlayBuilder(dsl.Visitor):
         the node has no selector."""
         if node.selector is None:
             return maker
-        selector, layout = compile_selector(self.compiler, node.selector), self.layout
+        selector, layout = self._selector(node.selector), self.layout
 
         def selected_maker(p, flags, card):
             gen = maker(p, flags, card)
 
             def selected(pos, out):
-                chosen = {(c, sq) for c, sq, _ in pawns.select(selector, layout, p, pos.pos, pos.marks)}
+                chosen = {(c, sq) for c, sq, _ in pawns.select(selector, layout, p, pos.pos, pos.marks, pos.moved)}
                 options: list = []
                 gen(pos, options)
                 out.extend(o for o in options if all((e[1], e[2]) in chosen for e in o[1] if e[0] in STEP_KINDS))

@@ -34,14 +34,16 @@ class ProgramCompiler:
     `team_of[c]` is the tuple of colours of c's team (c included); `pawns` is the number of
     pawns per colour (for the cost bound); `counters` the declared counter names (with their
     `counter_starts`), readable in expressions; `mark_names` the declared mark kinds
-    (`marks_read` and `marks_placed` collect those selectors read and `mark` places).
+    (`marks_read` and `marks_placed` collect those selectors read and `mark` places);
+    `throws` the faces of each card of a dice game (`engine.dice.Dice.throws`; () with cards).
     `functions_used` collects the count functions compiled since the caller last cleared it.
     Movement tables are reserved across every effect this compiler builds (one variant's budget)."""
 
     def __init__(self, mechanics, team_of: tuple, pawns: int = 1, counters: tuple = (), counter_starts: tuple = (),
-                 mark_names: tuple = ()):
+                 mark_names: tuple = (), throws: tuple = ()):
         self.m = mechanics
         self.mark_names = tuple(mark_names)          # declared mark kinds, in order
+        self.throws = tuple(throws)                  # per card: the faces of the throw it is (dice; () for cards)
         self.marks_read: set[str] = set()            # mark names read by a selector so far
         self.marks_placed: set[str] = set()          # mark names placed by a `mark` primitive so far
         self.counters = tuple(counters)              # declared counter names, in order
@@ -50,6 +52,7 @@ class ProgramCompiler:
         self.team_of = team_of
         self.pawns = pawns
         self.functions_used: set[str] = set()
+        self.following = False  # compiling an after: then: effect (its selectors may read `moved`)
         #: the effects whose outcomes a running `A | B | ...` knows on the position a `can`
         #: reads (`compiler.plays.PlayBuilder.visit_Choice`): shape -> test
         self.known_outcomes: dict = {}
@@ -62,9 +65,18 @@ class ProgramCompiler:
         evaluate once; return the estimate. Call it before `effect`/`expression`."""
         return self._costs.cost(node)[1]
 
-    def effect(self, node):
-        """The closure of a card effect; CompileError when `node` is not one."""
-        return self._effects.visit(node)
+    def cost_of(self, node) -> tuple[int, int]:
+        """`(outcomes, work)` upper bounds of one evaluation of `node` (`compiler.costs`)."""
+        return self._costs.cost(node)
+
+    def effect(self, node, following: bool = False):
+        """The closure of a card effect; CompileError when `node` is not one. `following`: an
+        `after:` `then:` effect, played right after a move (its selectors may read `moved`)."""
+        self.following = following
+        try:
+            return self._effects.visit(node)
+        finally:
+            self.following = False
 
     def can_test(self, node):
         """`test(p, board) -> bool`: whether effect `node` has any outcome for player p (the

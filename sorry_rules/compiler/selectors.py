@@ -1,16 +1,24 @@
 """Pawn selectors of the DSL (`dsl.Selector`) compiled into the engine's `engine.pawns.Selector`.
 
-Contract: `compile_selector(compiler, selector, default_owner)` returns the engine's
+Contract: `compile_selector(compiler, selector, default_owner, moved_ok)` returns the engine's
 selector or raises `CompileError` at the offending word: a mark name the variant does not
-declare under `marks:` (SR302, listing the declared ones). `compiler` gives `m` (the
-mechanics) and `mark_names` (the declared mark kinds, in order). An owner left out is
-`default_owner` (`controlled` for every primitive and for `count(pawns ...)`).
+declare under `marks:` (SR302, listing the declared ones), a square name the board does not
+have (SR302, listing its named squares), `moved` where no move is being followed (SR304:
+only in `after:` `then:` effects and in the conditions of filters and consequences).
+`compiler` gives `m` (the mechanics) and `mark_names` (the declared mark kinds, in order). An
+owner left out is `default_owner` (`controlled` for every primitive and for `count(pawns ...)`).
+A named square item (`in star`, `in opponent start_exit`) becomes, per pawn colour, the set
+of squares where that colour's pawns count as being there (`layout.named`; a relation is
+judged from the pawn's colour to the colour of the square's side).
 """
 
 from __future__ import annotations
 
 from sorry_rules.compiler.vocabulary import CompileError, unknown
 from sorry_rules.engine.pawns import Selector, owner_table
+
+MOVED_WHERE = ("'moved' chooses the pawns of the move being followed: it may be read only in after: then: effects and "
+               "in the conditions of filters: and after:")
 
 
 def mark_index(compiler, name: str, pos: int) -> int:
@@ -22,8 +30,26 @@ def mark_index(compiler, name: str, pos: int) -> int:
     return names.index(name)
 
 
-def compile_selector(compiler, selector, default_owner: str = "controlled") -> Selector:
+def _squares(compiler, items: tuple):
+    """squares[c]: the squares of the named-square items where a colour-c pawn counts as being."""
+    m = compiler.m
+    layout = m.layout
+    named = getattr(layout, "named", {})
+    per_colour = [set() for _ in range(layout.C)]
+    for relation, name, pos in items:
+        if name not in named:
+            raise CompileError(pos, unknown("square", name, tuple(named)))
+        for c in range(layout.C):
+            per_colour[c].update(sq for sq, owner in named[name] if relation is None or m.matches(c, owner, relation))
+    return tuple(frozenset(found) for found in per_colour)
+
+
+def compile_selector(compiler, selector, default_owner: str = "controlled", moved_ok: bool = False) -> Selector:
     owner = selector.owner or default_owner
     marked = tuple(mark_index(compiler, name, pos) for name, pos in selector.marked)
     unmarked = tuple(mark_index(compiler, name, pos) for name, pos in selector.unmarked)
-    return Selector(owner_table(compiler.m, owner), frozenset(selector.zones), marked, unmarked, selector.alone)
+    if selector.moved and not moved_ok:
+        raise CompileError(selector.pos, MOVED_WHERE, "SR304")
+    squares = _squares(compiler, selector.squares) if selector.squares else None
+    return Selector(owner_table(compiler.m, owner), frozenset(selector.zones), marked, unmarked, selector.alone, squares,
+                    selector.moved, selector.rank)

@@ -22,7 +22,7 @@ from __future__ import annotations
 from sorry_rules import dsl
 from sorry_rules.base.errors import ProblemCollector
 from sorry_rules.base.suggest import did_you_mean
-from sorry_rules.compiler.vocabulary import COUNTS, FACTS, GROUPS, LITERALS, MOVE
+from sorry_rules.compiler.vocabulary import COUNTS, FACTS, GROUPS, LITERALS, MOVE, THROW_FACTS
 from sorry_rules.engine.facts import READS
 from sorry_rules.engine.moverules import Consequence, MoveFilter
 from sorry_rules.engine.placement import PlacementView
@@ -30,7 +30,7 @@ from sorry_rules.engine.placement import PlacementView
 #: `rules.must_bump: true` is this filter (H17), written before the file's own `filters:`.
 MUST_BUMP = "bumps(opponents) > 0"
 MUST_BUMP_LABEL = "rules.must_bump: a move that bumps an opponent is required"
-RESERVED = COUNTS + FACTS + GROUPS + LITERALS + ("sum", "max", "min", "count", "can")
+RESERVED = COUNTS + FACTS + THROW_FACTS + GROUPS + LITERALS + ("sum", "max", "min", "count", "can")
 
 
 def check_vocab(v, out: ProblemCollector) -> None:
@@ -79,6 +79,8 @@ def vocab_texts(v) -> list[tuple[tuple, str, str]]:
     for i, c in v.after.items():
         texts.append((("after", i, "when"), c.when, "move_bool"))
         texts.extend((("after", i, "add", name), str(amount), "move_int") for name, amount in c.add.items())
+        if getattr(c, "then", None) is not None:
+            texts.append((("after", i, "then"), c.then, "following"))
     return texts
 
 
@@ -91,7 +93,7 @@ def _on_move(expression):
     """(p, move, counters) -> value, from an expression closure (p, board, env)."""
     def judge(p, move, counters):
         return expression(p, PlacementView(move.placement), {"@events": move.events, "@counters": counters,
-                                                             "@marks": move.marks})
+                                                             "@marks": move.marks, "@card": move.card})
     return judge
 
 
@@ -107,16 +109,17 @@ def events_only(ast, counters) -> frozenset | None:
     for node in dsl.walk(ast):
         if isinstance(node, dsl.Call) and node.function in READS:
             kinds |= READS[node.function]
-        elif not (isinstance(node, dsl.Call) and node.function in counters) and not isinstance(node, _ON_EVENTS):
+        elif not (isinstance(node, dsl.Call) and (node.function in counters or node.function in THROW_FACTS)) \
+                and not isinstance(node, _ON_EVENTS):
             return None
     return frozenset(kinds)
 
 
 def _on_events(expression):
-    """(p, events, counters) -> value, from an expression closure that reads no board and no
-    marks (`events_only`): `_on_move`'s judgement from the move's events."""
-    def judge(p, events, counters):
-        return expression(p, None, {"@events": events, "@counters": counters})
+    """(p, events, counters, card) -> value, from an expression closure that reads no board and
+    no marks (`events_only`): `_on_move`'s judgement from the move's events and card."""
+    def judge(p, events, counters, card):
+        return expression(p, None, {"@events": events, "@counters": counters, "@card": card})
     return judge
 
 
@@ -147,19 +150,30 @@ def counter_ranges(v) -> tuple:
 
 
 def _within(index: int, ranges: tuple, amount):
-    """An `add:` amount (p, x, counters) -> int bounded so that counter `index` of colour `p`
-    stays within its range: however large the formula's value (a counter squared), what is
-    added is at most the distance to the bound."""
+    """An `add:` amount (p, x, counters[, card]) -> int bounded so that counter `index` of
+    colour `p` stays within its range: however large the formula's value (a counter squared),
+    what is added is at most the distance to the bound."""
     low, high = ranges[index]
 
-    def bounded(p, x, counters):
+    def bounded(p, x, counters, *card):
         value = counters[p][index]
-        return min(max(amount(p, x, counters), low - value), high - value)
+        return min(max(amount(p, x, counters, *card), low - value), high - value)
     return bounded
 
 
 def _scope(cards, card_index):
-    return None if cards is None else frozenset(card_index[c] for c in cards if c in card_index)
+    """The card indices of the card names `cards` (None: every card); `card_index` maps a name
+    to its index, or (dice) a face to the indices of every throw showing it."""
+    if cards is None:
+        return None
+    found = set()
+    for c in cards:
+        index = card_index.get(c)
+        if isinstance(index, tuple):
+            found.update(index)
+        elif index is not None:
+            found.add(index)
+    return frozenset(found)
 
 
 def compile_vocab(v, compiled: dict, card_index: dict, programs, asts: dict | None = None) -> tuple[tuple, tuple, tuple]:
@@ -183,6 +197,7 @@ def compile_vocab(v, compiled: dict, card_index: dict, programs, asts: dict | No
         label = c.label or f"after.{i}: when {c.when}"
         marks = tuple((list(v.marks).index(name), which) for name, which in c.mark.items())
         after.append(Consequence(_scope(c.cards, card_index), _on_move(compiled[("after", i, "when")]), adds,
-                                 c.draw_again, label, marks, _consequence_on_events(i, c, compiled, asts or {}, names, ranges)))
+                                 c.draw_again, label, marks, _consequence_on_events(i, c, compiled, asts or {}, names, ranges),
+                                 compiled.get(("after", i, "then")), getattr(c, "forfeits", False)))
     counters = tuple((name, counter.start, counter.label or name.replace("_", " ")) for name, counter in v.counters.items())
     return tuple(filters), tuple(after), counters

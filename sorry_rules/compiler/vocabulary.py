@@ -18,6 +18,9 @@ COUNTS = ("home", "pawns", "start", "safety", "track")
 LITERALS = ("true", "false")
 #: facts about the move being judged (filters and consequences only; `engine.facts`).
 FACTS = ("bumps", "slides", "reaches_home", "enters_safety", "switches", "moves")
+#: facts about the dice of the turn being judged (filters and consequences only; `engine.dice`): `total` and
+#: `doubles` are names (a number, a condition), `thrown(N)` counts the dice showing N.
+THROW_FACTS = ("total", "doubles", "thrown")
 #: the marker put among an expression's variables where a move is being judged.
 MOVE = "@move"
 

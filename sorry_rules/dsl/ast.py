@@ -83,6 +83,10 @@ class Selector(ByFields):
     marked: tuple = ()           # ((mark name, offset), ...) the pawn carries
     unmarked: tuple = ()         # ((mark name, offset), ...) the pawn does not carry
     alone: bool = False          # the only pawn on its square
+    squares: tuple = ()          # ((relation or None, square name, offset), ...): on a named square (any of them, or
+    #                              zones: `in` items say where the pawn is, any of them)
+    moved: bool = False          # a pawn the move being followed moved (after: then:, filters and after: conditions)
+    rank: str | None = None      # "farthest" (fewest steps from Home) or "nearest" (most): only those of the chosen
 
 
 @node

@@ -62,7 +62,7 @@ class _ToAst(Transformer_NonRecursive):
 
     # ---- pawn selectors and destinations ------------------------------------------------
     def selector(self, meta, children):
-        owner, zones, marked, unmarked, alone = None, [], [], [], False
+        owner, zones, marked, unmarked, squares, flags, rank = None, [], [], [], [], set(), None
         for kind, value, pos in children:
             if kind == "owner":
                 if owner is not None:
@@ -72,14 +72,23 @@ class _ToAst(Transformer_NonRecursive):
                 if value in zones:
                     raise DslError(pos, f"zone '{value}' is named twice", "SR304")
                 zones.append(value)
-            elif kind == "alone":
-                alone = True
+            elif kind == "square":
+                if value in [(r, n) for r, n, _ in squares]:
+                    raise DslError(pos, f"square '{' '.join(w for w in value if w)}' is named twice", "SR304")
+                squares.append(value + (pos,))
+            elif kind in ("alone", "moved"):
+                flags.add(kind)
+            elif kind == "rank":
+                if rank is not None:
+                    raise DslError(pos, f"a selector takes the {rank} pawns or the {value} ones, not both", "SR304")
+                rank = value
             else:
                 (marked if kind == "marked" else unmarked).append((value, pos))
         clash = {n for n, _ in marked} & {n for n, _ in unmarked}
         if clash:
             raise DslError(meta.start_pos, f"a selector cannot ask for a pawn marked and unmarked '{sorted(clash)[0]}'", "SR304")
-        return Selector(meta.start_pos, owner, tuple(zones), tuple(marked), tuple(unmarked), alone)
+        return Selector(meta.start_pos, owner, tuple(zones), tuple(marked), tuple(unmarked), "alone" in flags,
+                        tuple(squares), "moved" in flags, rank)
 
     def owner(self, meta, children):
         return ("owner", str(children[0]), meta.start_pos)
@@ -98,6 +107,27 @@ class _ToAst(Transformer_NonRecursive):
 
     def sel_alone(self, meta, children):
         return ("alone", True, meta.start_pos)
+
+    def sel_square(self, meta, children):
+        return ("square", (None, str(children[0])), children[0].start_pos or 0)
+
+    def sel_square_of(self, meta, children):
+        return ("square", (children[0], children[1]), meta.start_pos)
+
+    def square_owner(self, meta, children):
+        return str(children[0])
+
+    def square_name(self, meta, children):
+        return str(children[0])
+
+    def sel_moved(self, meta, children):
+        return ("moved", True, meta.start_pos)
+
+    def sel_farthest(self, meta, children):
+        return ("rank", "farthest", meta.start_pos)
+
+    def sel_nearest(self, meta, children):
+        return ("rank", "nearest", meta.start_pos)
 
     def dest_word(self, meta, children):
         return str(children[0])

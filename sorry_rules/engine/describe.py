@@ -103,8 +103,12 @@ def describe_move(game, move) -> str:
     if move.kind == "forfeit":
         if move.card is None:
             text = "no card to play"
+        elif getattr(game, "dice", None) is not None:
+            text = "no legal move: the throw is lost"
         else:
             text = "no legal move: the cards drawn are discarded" if game.take > 1 else "no legal move: the card is forfeited"
+        if move.events:  # what the consequences of a forfeit do (after: then:)
+            text += "; then " + describe_events(game, move.events)
     elif move.kind == "pass":
         text = "pass (play nothing)"
     elif move.kind == "discard":
@@ -116,13 +120,21 @@ def describe_move(game, move) -> str:
     else:
         text = describe_events(game, move.events)
     if move.draw_again:
-        text += "; draws again"
+        text += again_words(game)
     return text
+
+
+def again_words(game) -> str:
+    """What a move that keeps the turn adds to its words: "; draws again" (cards), "; throws
+    again" (dice)."""
+    return "; throws again" if getattr(game, "dice", None) is not None else "; draws again"
 
 
 def describe_redraw(game, move) -> str:
     """A `redraw` move (turn.redraw): the stuck card discarded, another card taken."""
     what = game.card_names[move.card]
+    if getattr(game, "dice", None) is not None:
+        return f"throw {what} moves no pawn: throw again ({move.label})"
     if game.hand_play:
         return f"discard {what} (no card in the hand can move) and play again from the refilled hand ({move.label})"
     cards = "the cards drawn" if game.take > 1 else what

@@ -97,7 +97,8 @@ class Game:
     def __init__(self, *, name, layout, mechanics, card_names, card_makers, card_sources,
                  deck, pawns, on_start_exit, turn: TurnRules, rules: MovementRules, team_of, seating,
                  players_min, players_max, win, scoring, content_hash, win_on_home_only=False,
-                 card_options=(), filters=(), after=(), counters=(), counter_ranges=(), marks=(), redraw=None, actions=()):
+                 card_options=(), filters=(), after=(), counters=(), counter_ranges=(), marks=(), redraw=None, actions=(),
+                 dice=None):
         self.name = name
         self.layout = layout
         self.mechanics = mechanics          # engine.track.Track
@@ -107,7 +108,10 @@ class Game:
         self.card_makers = tuple(card_makers)
         self.card_sources = tuple(card_sources)
         self.card_options = tuple(card_options)
-        self.deck = tuple(deck)
+        self.deck = tuple(deck)             # the cards of the pile; with dice, the bag of every outcome (engine.dice)
+        self.dice = dice                    # engine.dice.Dice, or None: a turn's source is the deck
+        #: what a turn takes, in words: a "card" (drawn or from a hand) or a "throw" of the dice
+        self.source_noun = "card" if dice is None else "throw"
         self.pawns = pawns
         self.on_start_exit = on_start_exit
         self.turn = turn
@@ -122,6 +126,15 @@ class Game:
         self.filters = tuple(filters)       # engine.moverules.MoveFilter, rules.must_bump's first
         self.after = tuple(after)           # engine.moverules.Consequence
         self.after_on_events = bool(self.after) and all(c.on_events is not None for c in self.after)
+        self.after_then = tuple(c for c in self.after if c.then is not None)     # consequences that move pawns
+        self.after_forfeit = tuple(c for c in self.after if c.forfeits)          # consequences of a forfeit
+        self.forfeit_on_events = all(c.on_events is not None for c in self.after_forfeit)
+        # per card: the filters, consequences and consequences of a forfeit that concern it (its `cards:`)
+        self.filters_of = _concerning(self.filters, len(self.card_names))
+        self.after_of = _concerning(self.after, len(self.card_names))
+        self.after_forfeit_of = _concerning(self.after_forfeit, len(self.card_names))
+        #: followers[(i, p)]: the generator of the i-th `then:` effect (after_then) for player colour p, made on first use
+        self.followers: dict = {}
         self.counters = tuple(counters)     # (name, start value, label) per declared counter
         #: (lowest, highest) value per declared counter, in order: a move's changes are clamped to it
         self.counter_ranges = tuple(counter_ranges)
@@ -190,7 +203,10 @@ class Game:
             seats = self.seats_for(players if players is not None else self.players_max)
         seats = tuple(seats)
         state = _rng.seed_state(seed)
-        state, pile = _rng.shuffled(state, self.deck)
+        if self.dice is None:
+            state, pile = _rng.shuffled(state, self.deck)
+        else:  # dice are thrown with replacement: no pile
+            pile = ()
         if first is None:
             if self.first == "random":
                 state, first = _rng.below(state, len(seats))
@@ -292,16 +308,21 @@ class Game:
                 traced.append(TracedMove(move, ()))
                 continue
             if move.card not in by_card:
-                by_card[move.card] = [(origin, self._option_keys(maker, p, pos, state.placement))
+                table = self.table(state) if self.after_then else None
+                by_card[move.card] = [(origin, self._option_keys(maker, p, pos, state.placement, move.card, table))
                                       for origin, maker in self.card_options[move.card]]
             key = (move.placement, move.kind, move.draw_again) + ((move.marks,) if self.marks else ())
             traced.append(TracedMove(move, tuple(origin for origin, keys in by_card[move.card] if key in keys)))
         return traced
 
-    def _option_keys(self, maker, p: int, pos: Position, placement) -> set:
+    def _option_keys(self, maker, p: int, pos: Position, placement, card=None, table=None) -> set:
+        """The results of the options `maker` gives player colour p on `pos` (with `table`:
+        followed by the effects of the consequences with `then:`, as the table lists them)."""
         keys = set()
         options: list = []
-        maker(p, 0, None)(pos, options)
+        maker(p, 0, card)(pos, options)
+        if table is not None:
+            options = table.followed(p, options)
         for option in options:
             events, flags = option.events, option.flags
             if events:
@@ -328,9 +349,18 @@ class Game:
     def consequences(self, state: State, move: Move) -> tuple:
         """The consequences (`after:`, `engine.moverules.Consequence`s: `label`, `draw_again`,
         ...) that playing `move` in `state` triggers, in order."""
-        if not self.after or move.kind not in ("move", "pass"):
+        if move.kind == "forfeit" and self.after_forfeit:
+            fired = run_consequences(self.after_forfeit, state.seats[state.turn], move, state.counters)[2]
+        elif not self.after or move.kind not in ("move", "pass"):
             return ()
-        return run_consequences(self.after, state.seats[state.turn], move, state.counters)[2]
+        else:
+            fired = run_consequences(self.after, state.seats[state.turn], move, state.counters)[2]
+        if not self.after_then:
+            return fired
+        # a consequence with `then:` is judged on the move as listed, before its follow-ups: the move's label names those
+        # played; one whose effect had no way to play fired all the same (its counters and extra turn, as the table judges)
+        followed = set(move.label.split("; ")) if move.label else set()
+        return tuple(c for c in self.after if c in fired or (c.then is not None and c.label in followed))
 
     def marks_after(self, state: State, move: Move) -> tuple:
         """The marks once `move` is applied in `state` (its consequences and the next
@@ -347,8 +377,11 @@ class Game:
     def chance(self, state: State) -> tuple:
         """The distribution of the next card drawn in `state`: ((card, Fraction), ...) over
         the draw pile, or over the discards when the pile is empty (they are reshuffled,
-        R34, A16); () when both are empty. Every order of the pile counts as equally likely
-        (what a player knows), although the state's RNG fixes the actual order."""
+        R34, A16); () when both are empty; with dice, over the bag of their outcomes. Every
+        order of the pile counts as equally likely (what a player knows), although the state's
+        RNG fixes the actual order."""
+        if self.dice is not None:  # every throw from the whole bag of the dice
+            return chance(self.deck, ())
         return chance(state.pile, state.discard)
 
     def win_holds(self, colour: int, placement, counters=(), marks=()) -> bool:
@@ -428,3 +461,9 @@ class Game:
         env = self.env(state.counters, state.marks)
         return {seat: sum(formula(colour, view, env) for _, for_winner, formula in self.scoring if not for_winner)
                 for seat, colour in enumerate(state.seats)}
+
+
+def _concerning(rules: tuple, cards: int) -> tuple:
+    """Per card index, the filters or consequences of `rules` whose `cards` include it (all
+    cards when None), in order."""
+    return tuple(tuple(r for r in rules if r.cards is None or card in r.cards) for card in range(cards))

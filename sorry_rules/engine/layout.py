@@ -5,7 +5,8 @@ Square ids (one integer space shared by all colours):
   T + c*L + (k-1)          safety square k (1..L) of colour c
   X + c   (X = T + C*L)    Home of colour c
   X + C + c                Start of colour c
-Squares below X are exclusive (at most one pawn); Home and Start hold any number.
+Squares below X hold `hold[sq]` pawns (one on a Sorry! board: exclusive), of one colour unless
+`share[sq]`; Home and Start hold any number (`engine.squares`: named squares and their tables).
 
 Contract: tables are pure functions of the board spec and the home rule (`past_home`:
 "illegal" R33, "stop" H19, "bounce" H32: the steps left at Home are counted back down the
@@ -21,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sorry_rules.base.errors import PositionError
+from sorry_rules.engine.squares import square_tables
 
 
 @dataclass(frozen=True)
@@ -49,7 +51,8 @@ class Layout:
 
     def __init__(self, colours: list[str], side_length: int, start_exit: int, safety_entry: int,
                  safety_length: int, slides: list[tuple[int, int]], overshoot_stops: bool,
-                 past_home: str | None = None):
+                 past_home: str | None = None, hold: int = 1, squares: tuple = (), pawns: int = 12,
+                 home_hold: int | None = None):
         self.colours = tuple(colours)
         self.C = C = len(colours)
         self.side = side_length
@@ -70,6 +73,11 @@ class Layout:
                 swept = tuple((c * side_length + k) % T for k in range(frm + 1, to + 1))
                 slide_at[triangle] = SlideInfo(c, triangle, swept[-1], swept)
         self.slide_at = tuple(slide_at)
+        tables = square_tables(self, hold, squares, pawns, home_hold)
+        self.hold, self.share, self.capture, self.stacked = tables.hold, tables.share, tables.capture, tables.stacked
+        self.counted = tables.counted
+        self.named, self.names_at = tables.named, tables.names_at
+        self.square_symbols, self.square_labels = tables.symbols, tables.labels
         # forward(n)[c][sq] / backward(n)[c][sq]: destination after n steps, or -1. Tables
         # are built on first use and cached per layout (a plain dict lookup on the hot path).
         self.forward = _Tables(self._forward_row, C).__getitem__

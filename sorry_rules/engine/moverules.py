@@ -3,7 +3,8 @@ compiled to plain data and closures; the engine runs them only when a rule file 
 
 A compiled condition is `test(p, move, counters) -> bool|int`: `p` is the colour of the
 player to move, `move` an `engine.game.Move`, `counters` the per-colour counter values
-before the move (`State.counters`).
+before the move (`State.counters`); judged on the move's events alone it is
+`test(p, events, counters, card)` (`on_events`).
 
 Contract:
 - A `MoveFilter` judges only the moves of its `cards` (None: every move). `must`: a move in
@@ -17,8 +18,11 @@ Contract:
   and its extra card.
   Returns `(counters after, extra cards, the consequences that fired)`; the engine then
   places the marks of the fired consequences (`engine.marks.consequence_marks`).
-- `run_on_events(after, p, card, events, counters, ranges)`: the same judged on a move's card and
-  events alone, for consequences that all have `on_events` (decided by the compiler);
+- `run_on_events(after, p, card, events, counters, ranges)`: the same judged on a move's card
+  and events alone, for consequences that all have `on_events` (decided by the compiler);
+- a consequence with `then` (a maker, as `compiler.plays`') has the moving player play that
+  effect right after the move, as part of it (`engine.table.Table.followed`); one with
+  `forfeits` also follows a forfeited card or throw (no facts: every fact is 0).
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ class MoveFilter(NamedTuple):
     prefer: bool              # prefer (True) or must (False)
     test: Callable            # (p, move, counters) -> bool
     label: str                # words for why / explain
-    on_events: Callable | None = None  # (p, events, counters) -> bool, the same test judged on the move's
+    on_events: Callable | None = None  # (p, events, counters, card) -> bool, the same test judged on the move's
     #                                    events alone, where it reads nothing else (facts, counters, numbers)
     reads: frozenset = frozenset()     # the event kinds `on_events` reads (`facts.READS`)
 
@@ -44,8 +48,10 @@ class Consequence(NamedTuple):
     label: str
     marks: tuple = ()         # ((mark kind index, "bumped" | "moved"), ...): marks placed (engine.marks)
     on_events: tuple | None = None  # (when, adds, reads): `when` and `adds` judged on the move's events alone,
-    #   (p, events, counters), where they read nothing else (facts, counters, numbers); `reads`: the event kinds
+    #   (p, events, counters, card), where they read nothing else (facts, counters, numbers); `reads`: the event kinds
     #   they read (`facts.READS`)
+    then: Callable | None = None  # maker of the effect the player plays right after the move (module contract)
+    forfeits: bool = False    # also follows a forfeited card or throw
 
 
 def run_consequences(after, p: int, move, counters, ranges: tuple = ()) -> tuple[tuple, int, tuple]:
@@ -59,10 +65,10 @@ def run_consequences(after, p: int, move, counters, ranges: tuple = ()) -> tuple
 def run_on_events(after, p: int, card: int, events: tuple, counters, ranges: tuple = ()) -> tuple[tuple, int, tuple]:
     """`run_consequences` for a move of `card` with `events`, every consequence judged by its
     `on_events` (call only when each has one)."""
-    fired = tuple(c for c in after if (c.cards is None or card in c.cards) and c.on_events[0](p, events, counters))
+    fired = tuple(c for c in after if (c.cards is None or card in c.cards) and c.on_events[0](p, events, counters, card))
     if not fired:
         return counters, 0, ()
-    changes = [(i, amount(p, events, counters)) for c in fired for i, amount in c.on_events[1]]
+    changes = [(i, amount(p, events, counters, card)) for c in fired for i, amount in c.on_events[1]]
     return _settled(p, fired, changes, counters, ranges)
 
 

@@ -11,7 +11,8 @@ explicit pass), its kind ("move", "pass", "forfeit", "discard", "redraw", "actio
 grid's "place", "remove", "exchange"; SPARE for a flag-only outcome of an effect that is no
 choice, such as a forfeited 2's extra draw), the exact change of the placement key it makes
 (`position.key_of`: options with equal keys, flags and marks give one result, A24), and for
-an action the other cards it plays and the label of the turn rule behind it.
+an action the other cards it plays and the label of the turn rule behind it (for a move, the
+labels of the `after:` consequences whose `then:` effects it plays, "; " between them).
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ class Option(NamedTuple):
     kind: str             # see the module contract
     key: int = 0          # the exact change of the placement key
     cards: tuple = ()     # the other cards an `action` plays (discards) with `card`
-    label: str = ""       # the turn rule behind a `redraw` or `action`
+    label: str = ""       # the turn rule behind a `redraw` or `action`; a move's follow-ups (after: then:)
 
 
 new_option = tuple.__new__

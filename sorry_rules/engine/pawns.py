@@ -8,12 +8,15 @@ start_exit; empty: any), `marked` / `unmarked` the mark kinds a chosen pawn must
 must not carry, and `alone` whether it must be the only pawn on its square.
 
 Contract:
-- `select(sel, layout, p, pos, marks)` lists the chosen pawns as `(colour, square, carried)`:
-  one per pawn on a square below X, and one per distinct kind of pawn on Start or Home
-  (`carried`: the (mark kind, by) such a pawn carries, for the "carry" events); `pos[c]`
-  lists colour c's squares (a Board or a PlacementView), `marks` as `State.marks`.
-- `count(sel, layout, p, pos, marks)` is how many pawns are chosen (pawns in Start and Home
-  counted one by one).
+- `select(sel, layout, p, pos, marks, moved)` lists the chosen pawns as `(colour, square,
+  carried)`: one per square below X holding such pawns, and one per distinct kind of pawn on
+  Start or Home (`carried`: the (mark kind, by) such a pawn carries, for the "carry" events);
+  `pos[c]` lists colour c's squares (a Board or a PlacementView), `marks` as `State.marks`,
+  `moved` the (colour, square) of the pawns the move being followed moved (`events.moved_to`).
+  Named squares (`in star`, `in opponent start_exit`) count as places beside the zones;
+  `farthest` / `nearest` keep, of the pawns chosen, those fewest / most steps from Home.
+- `count(sel, layout, p, pos, marks, moved)` is how many pawns are chosen (pawns sharing a
+  square counted one by one).
 - The primitives `send`, `move`, `mark` and `unmark` take their bound arguments, then `p` and
   a `Board`, and return outcomes as every `Mechanics` primitive (never mutating the board).
   `send` puts the pawn on its destination without it moving by itself: to its Start it is a
@@ -40,10 +43,13 @@ DESTINATIONS = ("start", "home", "start_exit")
 
 class Selector(NamedTuple):
     owner: tuple          # owner[p][c]: colour c's pawns may be chosen by player p
-    zones: frozenset      # allowed zones (ZONES); empty: anywhere
+    zones: frozenset      # allowed zones (ZONES); empty: anywhere (unless `squares`)
     marked: tuple         # mark kind indices a chosen pawn carries
     unmarked: tuple       # mark kind indices a chosen pawn does not carry
     alone: bool           # the pawn is the only one on its square
+    squares: tuple | None = None  # squares[c]: the named squares a colour-c pawn may stand on (besides `zones`)
+    moved: bool = False   # only pawns the move being followed moved (`Position.moved`, or the move's events)
+    rank: str | None = None  # "farthest" / "nearest": only the chosen pawns fewest / most steps from Home
 
 
 def owner_table(mechanics, owner: str) -> tuple:
@@ -56,10 +62,25 @@ def owner_table(mechanics, owner: str) -> tuple:
     return mechanics.relation_table(owner)
 
 
-def _in_zone(layout, zones, c: int, sq: int) -> bool:
-    if not zones:
+def _in_zone(layout, sel: Selector, c: int, sq: int) -> bool:
+    """Whether a colour-c pawn on sq stands where `sel` allows: in one of its zones or on one
+    of its named squares (anywhere when it names neither)."""
+    zones, squares = sel.zones, sel.squares
+    if not zones and squares is None:
         return True
-    return zone(layout, c, sq) in zones or ("start_exit" in zones and sq == layout.start_exit[c])
+    if zones and (zone(layout, c, sq) in zones or ("start_exit" in zones and sq == layout.start_exit[c])):
+        return True
+    return squares is not None and sq in squares[c]
+
+
+def _ranked(sel: Selector, layout, chosen: list) -> list:
+    """The chosen pawns fewest (`farthest`) or most (`nearest`) steps from their Home."""
+    if sel.rank is None or not chosen:
+        return chosen
+    far = sel.rank == "farthest"
+    steps = [layout.distance_home(c, sq) for c, sq, _ in chosen]
+    best = min(steps) if far else max(steps)
+    return [pawn for pawn, n in zip(chosen, steps) if n == best]
 
 
 def _alone(pos, c: int, sq: int, exclusive: int) -> bool:
@@ -78,9 +99,9 @@ def _marks_fit(sel: Selector, marks: tuple, c: int, sq: int) -> bool:
     return True
 
 
-def select(sel: Selector, layout, p: int, pos, marks: tuple) -> list:
-    if sel.marked and not marks:
-        return []  # no marks to carry
+def select(sel: Selector, layout, p: int, pos, marks: tuple, moved=frozenset()) -> list:
+    if sel.marked and not marks or sel.moved and not moved:
+        return []  # no marks to carry, no pawn moved
     out = []
     X = layout.X
     row = sel.owner[p]
@@ -88,7 +109,8 @@ def select(sel: Selector, layout, p: int, pos, marks: tuple) -> list:
         if not squares or not row[c]:
             continue
         for sq in sorted(set(squares)):
-            if not _in_zone(layout, sel.zones, c, sq) or (sel.alone and not _alone(pos, c, sq, X)):
+            if not _in_zone(layout, sel, c, sq) or (sel.alone and not _alone(pos, c, sq, X)) or \
+                    (sel.moved and (c, sq) not in moved):
                 continue
             if sq < X:
                 if not marks or _marks_fit(sel, marks, c, sq):
@@ -98,20 +120,24 @@ def select(sel: Selector, layout, p: int, pos, marks: tuple) -> list:
                 has = {k for k, _ in carried}
                 if all(k in has for k in sel.marked) and not any(k in has for k in sel.unmarked):
                     out.append((c, sq, carried))
-    return out
+    return _ranked(sel, layout, out)
 
 
-def count(sel: Selector, layout, p: int, pos, marks: tuple) -> int:
-    if sel.marked and not marks:
+def count(sel: Selector, layout, p: int, pos, marks: tuple, moved=frozenset()) -> int:
+    if sel.marked and not marks or sel.moved and not moved:
         return 0
     total = 0
     X = layout.X
     row = sel.owner[p]
+    if sel.rank is not None:  # the pawns at the extreme: count them one by one
+        return sum(pos[c].count(sq) for c, sq, _ in _ranked(sel, layout, select(sel._replace(rank=None), layout, p, pos,
+                                                                                   marks, moved)))
     for c, squares in enumerate(pos):
         if not squares or not row[c]:
             continue
         for sq in set(squares):
-            if not _in_zone(layout, sel.zones, c, sq) or (sel.alone and not _alone(pos, c, sq, X)):
+            if not _in_zone(layout, sel, c, sq) or (sel.alone and not _alone(pos, c, sq, X)) or \
+                    (sel.moved and (c, sq) not in moved):
                 continue
             here = squares.count(sq)
             if marks:
@@ -147,7 +173,7 @@ def send(track, sel: Selector, dest, p: int, flags: int, card):
 
     def gen(pos, out):
         guard = pos.guard
-        for c, sq, carried in select(sel, layout, p, pos.pos, pos.marks):
+        for c, sq, carried in select(sel, layout, p, pos.pos, pos.marks, pos.moved):
             to = destination(layout, dest, c)
             if to == sq or (c, sq) in guard or sq == home[c]:
                 continue
@@ -164,7 +190,7 @@ def move(track, sel: Selector, dest, p: int, flags: int, card):
 
     def gen(pos, out):
         still = pos.still
-        for c, sq, carried in select(sel, layout, p, pos.pos, pos.marks):
+        for c, sq, carried in select(sel, layout, p, pos.pos, pos.marks, pos.moved):
             to = destination(layout, dest, c)
             if to == sq or sq == home[c] or (c, sq) in still or any(kinds[k].immobile for k, _ in carried):
                 continue
@@ -178,7 +204,8 @@ def mark(track, sel: Selector, k: int, p: int, flags: int, card):
     """The maker of `mark KIND SELECTOR`: a mark on each chosen pawn (no pawn moves)."""
     layout = track.layout
     return lambda pos, out: out.extend(
-        Option(card, ((MARK, c, sq, k, p),), flags, PLAYED) for c, sq, _ in select(sel, layout, p, pos.pos, pos.marks))
+        Option(card, ((MARK, c, sq, k, p),), flags, PLAYED)
+        for c, sq, _ in select(sel, layout, p, pos.pos, pos.marks, pos.moved))
 
 
 def unmark(track, sel: Selector, k: int, p: int, flags: int, card):
@@ -187,6 +214,6 @@ def unmark(track, sel: Selector, k: int, p: int, flags: int, card):
 
     def gen(pos, out):
         marks = pos.marks
-        out.extend(Option(card, ((UNMARK, c, sq, k, p),), flags, PLAYED) for c, sq, _ in select(sel, layout, p, pos.pos, marks)
-                   if count_on(marks, k, c, sq))
+        out.extend(Option(card, ((UNMARK, c, sq, k, p),), flags, PLAYED)
+                   for c, sq, _ in select(sel, layout, p, pos.pos, marks, pos.moved) if count_on(marks, k, c, sq))
     return gen

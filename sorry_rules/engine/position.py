@@ -1,20 +1,24 @@
 """The one position layout of race-track games: flat integer lists changed in place.
 
-A `Position` holds, per colour, the sorted list of its pawns' squares (`pos[c]`: Start and
-Home squares repeat once per pawn there, so a colour's pawns are alike, A24) and, per square,
-the colour of the pawn on it (`occ[sq]`, -1 when empty). Squares below `X` are exclusive;
-squares from `X` on (Home, Start) hold any number of pawns and always read -1 in `occ`, so
-a landing reads one list entry whatever the square. `marks` are the marks on its pawns
-(`State.marks`), with `still` and `guard` the (colour, square) of pawns that may not move
-and may not be moved (`engine.marks.shields`).
+A `Position` holds, per colour, the sorted list of its pawns' squares (`pos[c]`: a square
+repeats once per pawn there, so a colour's pawns are alike, A24) and, per square, the colour
+of the pawn on it (`occ[sq]`, -1 when empty). On a board whose squares hold one pawn each
+(`layout.stacked` false: Sorry!), squares below `X` are exclusive; squares from `X` on (Home,
+Start) hold any number of pawns and always read -1 in `occ`, so a landing reads one list
+entry whatever the square. On a board where squares may hold several pawns
+(`engine.squares`), `cnt[sq]` counts the pawns on every square below `layout.counted` (X, or
+the Homes too where a Home holds fewer pawns than its colour has) and `occ[sq]` is the lowest
+colour among them (-1: empty); `pawns_on(sq)` lists them by colour. `marks` are the
+marks on its pawns (`State.marks`), with `still` and `guard` the (colour, square) of pawns
+that may not move and may not be moved (`engine.marks.shields`).
 
 A move is played on it by `make(events)` and taken back by `unmake(events, undo)`:
 python-chess's push/pop. The events (`engine.events`) are the move's record, in order: a
 step, send or slide moves its pawn `from -> to`, a bump sends its pawn to its Start, a
 switch trades two pawns' squares; the mark events change the marks (`engine.marks.replay`).
 
-Contract: `relocate` is the only writer of `pos` and `occ` (a square is cleared only when
-its own pawn leaves it: a bump follows the step that lands on its square); `make` then
+Contract: `relocate` is the only writer of `pos`, `occ` and `cnt` (a square is cleared only
+when its own pawn leaves it: a bump follows the step that lands on its square); `make` then
 `unmake` with what `make` returned gives back exactly the position before; `placement()` is
 the canonical placement (per colour a sorted tuple). `key_of(weights, events)` is the exact
 change of the placement key (`placement_weights`) a move makes: two moves from one position
@@ -31,7 +35,8 @@ class Position:
     """A mutable position (module contract). `layout` is the board kind's layout (`X`,
     `start`, `home`); `kinds` the game's mark kinds (() without marks)."""
 
-    __slots__ = ("pos", "occ", "marks", "marked", "still", "guard", "X", "start", "home", "kinds", "layout", "listed")
+    __slots__ = ("pos", "occ", "cnt", "plain", "marks", "marked", "still", "guard", "X", "start", "home", "kinds",
+                 "layout", "moved", "listed")
 
     def __init__(self, layout, placement, kinds: tuple = (), marks: tuple = ()):
         self.layout = layout
@@ -40,12 +45,24 @@ class Position:
         self.home = layout.home
         self.kinds = kinds
         occ = [-1] * layout.size
-        for c, squares in enumerate(placement):
-            for sq in squares:
-                if sq < X:
-                    occ[sq] = c
+        self.cnt = None
+        if getattr(layout, "stacked", False):
+            counted = layout.counted
+            cnt = self.cnt = [0] * counted
+            for c in range(len(placement) - 1, -1, -1):  # the lowest colour last: it is the one `occ` shows
+                for sq in placement[c]:
+                    if sq < counted:
+                        cnt[sq] += 1
+                        occ[sq] = c
+        else:
+            for c, squares in enumerate(placement):
+                for sq in squares:
+                    if sq < X:
+                        occ[sq] = c
         self.occ = occ
+        self.plain = not kinds and self.cnt is None  # `make`'s one-step shortcut applies
         self.pos = [list(squares) for squares in placement]
+        self.moved = frozenset()  # (colour, square) of the pawns a move being followed moved (`Table` sets it)
         self.set_marks(marks if kinds else ())
         #: scratch notes of the card effects being listed on this position (`compiler.plays`:
         #: whether an alternative of a choice listed an option); never part of the position
@@ -81,6 +98,8 @@ class Position:
         other.layout, other.X, other.start, other.home, other.kinds = self.layout, self.X, self.start, self.home, self.kinds
         other.pos = [squares[:] for squares in self.pos]
         other.occ = self.occ[:]
+        other.cnt = None if self.cnt is None else self.cnt[:]
+        other.plain, other.moved = self.plain, self.moved
         other.marks, other.marked, other.still, other.guard = self.marks, self.marked, self.still, self.guard
         other.listed = {}
         return other
@@ -89,16 +108,35 @@ class Position:
         squares = self.pos[c]
         squares[squares.index(frm)] = to
         squares.sort()
-        occ = self.occ
-        if frm < self.X and occ[frm] == c:
-            occ[frm] = -1
-        if to < self.X:
-            occ[to] = c
+        occ, X, cnt = self.occ, self.X, self.cnt
+        if cnt is None:
+            if frm < X and occ[frm] == c:
+                occ[frm] = -1
+            if to < X:
+                occ[to] = c
+            return
+        X = len(cnt)  # the counted squares
+        if frm < X:
+            cnt[frm] -= 1
+            if not cnt[frm]:
+                occ[frm] = -1
+            elif occ[frm] == c and frm not in squares:
+                occ[frm] = next(o for o, others in enumerate(self.pos) if frm in others)
+        if to < X:
+            cnt[to] += 1
+            if occ[to] < 0 or c < occ[to]:
+                occ[to] = c
+
+    def pawns_on(self, sq: int) -> list:
+        """[(colour, pawns), ...] on square `sq`, by colour (on any board)."""
+        if self.occ[sq] < 0 and (sq < self.X or self.cnt is not None and sq < len(self.cnt)):
+            return []
+        return [(c, n) for c, squares in enumerate(self.pos) if (n := squares.count(sq))]
 
     def make(self, events: tuple):
         """Play `events` in place; returns what `unmake` needs (the marks before, when the
         game has marks)."""
-        if len(events) == 1 and not self.kinds and len(events[0]) == 4:  # one pawn's step: the common move
+        if len(events) == 1 and self.plain and len(events[0]) == 4:  # one pawn's step: the common move
             _, c, frm, to = events[0]
             squares = self.pos[c]
             squares[squares.index(frm)] = to
@@ -138,7 +176,11 @@ class Position:
             self.set_marks(undo)
 
     def _switch(self, c: int, a: int, o: int, b: int) -> None:
-        """Colour c's pawn on `a` and colour o's on `b` trade squares (both exclusive)."""
+        """Colour c's pawn on `a` and colour o's on `b` trade squares (both below X)."""
+        if self.cnt is not None:
+            self.relocate(c, a, b)
+            self.relocate(o, b, a)
+            return
         mine, theirs = self.pos[c], self.pos[o]
         mine[mine.index(a)] = b
         mine.sort()
@@ -157,17 +199,23 @@ class Position:
 
 def placement_weights(layout, pawns: int) -> tuple:
     """weights[c][sq]: what one colour-c pawn on sq adds to a placement's key. Every colour
-    has a field of layout.X bits (its exclusive squares: at most one own pawn each) and two
-    counters wide enough for `pawns` (its Home, its Start), so the key is exact."""
+    has a field per square below X wide enough for the own pawns it may hold (one bit where
+    a square holds one pawn) and two counters wide enough for `pawns` (its Home, its Start),
+    so the key is exact."""
     width = pawns.bit_length() + 1
-    field = layout.X + 2 * width
+    hold = getattr(layout, "hold", None)
+    offsets, at = [], 0
+    for sq in range(layout.X):
+        offsets.append(at)
+        at += 1 if hold is None else max(1, min(hold[sq], pawns).bit_length())
+    field = at + 2 * width  # Home's counter is wide enough for every pawn, whatever a Home holds
     weights = []
     for c in range(layout.C):
         row = [0] * layout.size
         for sq in range(layout.X):
-            row[sq] = 1 << (c * field + sq)
-        row[layout.home[c]] = 1 << (c * field + layout.X)
-        row[layout.start[c]] = 1 << (c * field + layout.X + width)
+            row[sq] = 1 << (c * field + offsets[sq])
+        row[layout.home[c]] = 1 << (c * field + at)
+        row[layout.start[c]] = 1 << (c * field + at + width)
         weights.append(tuple(row))
     return tuple(weights)
 

@@ -37,6 +37,15 @@ OBSTACLE_CODES = {
     "overshoot": "the move would pass Home [steps: steps left to Home]",
     "bounce_out": "the move would bounce back out of the safety zone (geometry past_home: bounce) [steps: steps left to Home]",
     "passing_blocked": "the route passes a pawn that may not be passed (geometry blockers) [square, colour, relation]",
+    "passing_blockade": "the route passes a group of pawns that may not be passed (geometry blockers with group) "
+                        "[square, colour, relation]",
+    "blockade": "a group of pawns of one colour that may not be landed on holds the target square "
+                "(geometry blockers with group) [square, colour, relation]",
+    "no_capture": "a pawn of another colour on the target square may not be captured there and may not share it "
+                  "(board.squares capture, share) [square, colour]",
+    "group": "two or more pawns of another colour hold the target square; a landing captures a pawn alone "
+             "(rules.capture: lone) [square, colour]",
+    "square_full": "the target square holds as many pawns as it may (board.hold) [square, steps: the pawns it holds]",
     "no_route": "the pawn cannot move this way from here",
     "no_target": "no pawn of the wanted relation on the track [relation]",
     "slides_block_all": "every target ends in a blocked slide",
@@ -106,10 +115,15 @@ class Obstacles:
             return sq != layout.start[c] and sq != layout.home[c]
         return False
 
-    def landing(self, c: int, frm: int, to: int) -> Obstacle | None:
-        """Why a colour-c pawn moving from `frm` cannot end on `to` (None: it can)."""
+    def landing(self, c: int, frm: int, to: int, step: str = "forward") -> Obstacle | None:
+        """Why a colour-c pawn moving from `frm` cannot end on `to` by a move of kind `step`
+        (None: it can)."""
         layout, m, occ = self.layout, self.m, self.board.occ
-        if to < layout.X:
+        if getattr(m, "stacked", False):
+            found = self.arrival(c, frm, to, step) if to < layout.counted else None
+            if found is not None:
+                return found
+        elif to < layout.X:
             o = occ[to]
             if o == c:
                 return Obstacle("own_pawn", square=to)
@@ -126,9 +140,38 @@ class Obstacles:
                     return Obstacle("slide_blocked", square=to, end=info.end)
         return None
 
+    def arrival(self, c: int, frm: int, to: int, step: str) -> Obstacle | None:
+        """What stops a landing on a board whose squares hold several pawns: `Track.arrive`'s
+        checks, in its order, each named."""
+        m, layout = self.m, self.layout
+        capture = layout.capture[to]
+        may_capture = capture is None or step in capture
+        stay = 0
+        for o, n in self.board.pawns_on(to):
+            if o == c:
+                n -= frm == to
+            if m.group_land[c][o] and n >= m.group_land[c][o]:
+                return Obstacle("blockade", square=to, colour=o, relation=m.relation[c][o])
+            if o == c:
+                stay += n
+            elif may_capture and m.bumpable[c][o] and (n == 1 or m.capture_all):
+                pass
+            elif layout.share[to]:
+                stay += n
+            elif not may_capture:
+                return Obstacle("no_capture", square=to, colour=o)
+            elif not m.bumpable[c][o]:
+                return Obstacle("unbumpable", square=to, colour=o, relation=m.relation[c][o])
+            else:
+                return Obstacle("group", square=to, colour=o)
+        if stay >= layout.hold[to]:
+            return Obstacle("own_pawn", square=to) if layout.hold[to] == 1 else \
+                Obstacle("square_full", square=to, steps=layout.hold[to])
+        return None
+
     def enter(self, c: int) -> Obstacle | None:
         """`enter` for a colour-c pawn in Start."""
-        return self.landing(c, self.layout.start[c], self.layout.start_exit[c])
+        return self.landing(c, self.layout.start[c], self.layout.start_exit[c], "enter")
 
     def sorry(self, relation: str | None, c: int) -> Obstacle | None:
         """`sorry [relation]` for a colour-c pawn in Start."""
@@ -150,7 +193,7 @@ class Obstacles:
             if direction == "forward":
                 return Obstacle("overshoot", steps=layout.distance_home(c, sq))
             return Obstacle("no_route")
-        return self.landing(c, sq, to)
+        return self.landing(c, sq, to, direction)
 
     def routed(self, direction: str, steps: int, c: int, sq: int) -> Obstacle | None:
         """`step` along the routes of `geometry:`: None when some way is open, else what stops
@@ -164,12 +207,15 @@ class Obstacles:
             return Obstacle(code, steps=layout.distance_home(c, sq))
         first = None
         for to, passed, _ in ways:
-            wall = routes.blocker_on(c, occ, sq, passed)
+            wall = routes.blocker_on(c, occ, sq, passed, self.board)
             if wall >= 0:
                 o = occ[wall]
-                obstacle = Obstacle("passing_blocked", square=wall, colour=o, relation=self.m.relation[c][o])
+                code = "passing_blocked" if routes.no_pass[c][o][0 if wall < layout.T else 1] else "passing_blockade"
+                if code == "passing_blockade":
+                    o = max(self.board.pawns_on(wall), key=lambda pair: pair[1])[0]
+                obstacle = Obstacle(code, square=wall, colour=o, relation=self.m.relation[c][o])
             else:
-                obstacle = None if to == sq else self.landing(c, sq, to)
+                obstacle = None if to == sq and not getattr(self.m, "stacked", False) else self.landing(c, sq, to, direction)
             if obstacle is None:
                 return None
             first = first or obstacle

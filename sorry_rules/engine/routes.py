@@ -57,6 +57,7 @@ class Blocker:
     passable: bool = True
     landable: bool = True
     label: str = ""
+    group: int = 1                                     # pawns of one colour together that block (1: any pawn)
 
     def applies(self, relation: str, o: int) -> bool:
         return relation in self.relations and (self.colours is None or o in self.colours)
@@ -69,7 +70,13 @@ class Geometry:
     blockers: tuple = ()         # Blocker, in the order written
 
     def blocks_landing(self, relation: str, o: int) -> bool:
-        return any(not b.landable and b.applies(relation, o) for b in self.blockers)
+        """Whether any pawn of colour o (of `relation` to the mover) blocks a landing."""
+        return any(not b.landable and b.group <= 1 and b.applies(relation, o) for b in self.blockers)
+
+    def group_landing(self, relation: str, o: int) -> int:
+        """The fewest pawns of colour o together on a square that a mover of `relation` to o
+        may not land on (a blockade, `group` 2 or more); 0: none."""
+        return min((b.group for b in self.blockers if not b.landable and b.group > 1 and b.applies(relation, o)), default=0)
 
     @property
     def routed(self) -> bool:
@@ -103,13 +110,23 @@ class Routes:
         self.turns_at = tuple({sq: tuple(here) for sq, here in by_square.items()} for by_square in turns_at)
         # no_pass[c][o]: (on track, in a safety zone) -> a colour-o pawn there cannot be passed by colour c
         self.no_pass = tuple(tuple(self._no_pass(relation[c][o], o) for o in range(C)) for c in range(C))
+        # group_pass[c][o]: (on track, in a safety zone) -> the fewest colour-o pawns together there that colour c
+        # cannot pass (a blockade; 0: none), or None when no blocker counts pawns
+        groups = [b for b in geometry.blockers if not b.passable and b.group > 1]
+        self.group_pass = None if not groups else tuple(tuple(self._group_pass(groups, relation[c][o], o) for o in range(C))
+                                                         for c in range(C))
         self.walls = any(not b.passable for b in geometry.blockers)  # False: every route may be passed
         self.options = lambda direction, steps: self._tables[direction, steps]
         self._tables = _Cache(self._table)
 
     def _no_pass(self, relation: str, o: int) -> tuple:
-        blockers = [b for b in self.geometry.blockers if not b.passable and b.applies(relation, o)]
+        blockers = [b for b in self.geometry.blockers if not b.passable and b.group <= 1 and b.applies(relation, o)]
         return (any(b.on in ("track", "any") for b in blockers), any(b.on in ("safety", "any") for b in blockers))
+
+    @staticmethod
+    def _group_pass(groups: list, relation: str, o: int) -> tuple:
+        mine = [b for b in groups if b.applies(relation, o)]
+        return tuple(min((b.group for b in mine if b.on in (zone, "any")), default=0) for zone in ("track", "safety"))
 
     # ---- walking ---------------------------------------------------------------------------
     def _next(self, c: int, sq: int, mode: int) -> tuple:
@@ -183,25 +200,29 @@ class Routes:
         return tuple(tuple(tuple(self.walk(c, sq, steps, mode)) for sq in range(size)) for c in range(self.layout.C))
 
     # ---- judging ---------------------------------------------------------------------------
-    def passable(self, c: int, occ: list, sq: int, passed: tuple) -> bool:
+    def passable(self, c: int, occ: list, sq: int, passed: tuple, pos=None) -> bool:
         """Whether colour c's pawn leaving `sq` may pass every square of `passed` (`occ`:
-        the board's exclusive squares, as `mechanics.Board.occ`)."""
+        the position's `occ`; `pos`, the position, where blockers count pawns)."""
         if not self.walls:
             return True
-        no_pass, T = self.no_pass[c], self.layout.T
-        for s in passed:
-            o = occ[s]
-            if o >= 0 and s != sq and no_pass[o][0 if s < T else 1]:
-                return False
-        return True
+        return self.blocker_on(c, occ, sq, passed, pos) < 0
 
-    def blocker_on(self, c: int, occ: list, sq: int, passed: tuple) -> int:
-        """The first square of `passed` whose pawn colour c may not pass, or -1."""
-        no_pass, T = self.no_pass[c], self.layout.T
+    def blocker_on(self, c: int, occ: list, sq: int, passed: tuple, pos=None) -> int:
+        """The first square of `passed` whose pawn (or group of pawns, `pos` given) colour c
+        may not pass, or -1."""
+        no_pass, T, groups = self.no_pass[c], self.layout.T, self.group_pass
         for s in passed:
             o = occ[s]
-            if o >= 0 and s != sq and no_pass[o][0 if s < T else 1]:
+            if o < 0 or s == sq:
+                continue
+            zone = 0 if s < T else 1
+            if no_pass[o][zone]:
                 return s
+            if groups is not None and pos is not None:
+                mine = groups[c]
+                for o, n in pos.pawns_on(s):
+                    if mine[o][zone] and n >= mine[o][zone]:
+                        return s
         return -1
 
     def notes_of(self, direction: str, steps: int, c: int, frm: int, to: int) -> tuple | None:

@@ -25,6 +25,7 @@ class MovementRules:
     split: str = "sequential"                  # "sequential" | "simultaneous" (A2)
     overshoot_home: str = "illegal"            # "illegal" | "stop"
     must_bump: bool = False                    # a move that bumps an opponent is compulsory
+    capture: str = "lone"                      # "lone" | "all": which pawns of a square a landing bumps
 
 
 @dataclass(frozen=True)

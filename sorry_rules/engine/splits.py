@@ -104,11 +104,12 @@ class Search:
         self.final = final = len(parts) - 1  # the level that takes the steps left (a split has two parts or more)
         last = parts[final]
         self.reuse_last = last.reuse
-        self.overlay_last = not prune and not last.reuse  # a plain part before the last is not made on the position
+        self.stacked = stacked = track.stacked  # squares hold several pawns: every landing is judged by `Track.landing`
+        self.overlay_last = not prune and not last.reuse and not stacked  # a plain part before the last is not made
         self.skip_twins = symmetric and final == 1
         self.movers = tuple(sorted({c for part in parts for c in part.colours}))
         # two parts along the plain tables (the 7 of most rule files): `_Walk.pairs`
-        self.pairs = final == 1 and not prune and not last.reuse and track.routes is None
+        self.pairs = final == 1 and not prune and not last.reuse and track.routes is None and not stacked
         self.distinct_pawns = not any(part.reuse for part in parts)  # every part moves a pawn of its own
         slide_here, W, X = track.slide_here, track.weights, track.X
         # per level but the last: per colour (index, colour, slides, weights, per square the (n, ways) of n = 1..steps)
@@ -147,14 +148,16 @@ def _on_board(P, colours, X: int) -> int:
     return count
 
 
-def _open_ways(options, occ, routes, c: int, sq: int) -> list:
+def _open_ways(options, occ, routes, c: int, sq: int, pos=None) -> list:
     """The ways of `options` a colour-c pawn on sq may take before landing: not onto an own
-    pawn (a bounce back onto sq excepted), passing every square it passes, the first way
-    to each end square."""
+    pawn (a bounce back onto sq excepted; on a board whose squares hold several pawns,
+    `pos` given, the landing judges that), passing every square it passes, the first way to
+    each end square."""
     out, ends = [], set()
     for way in options:
         to, passed = way[0], way[1]
-        if (occ[to] == c and to != sq) or to in ends or (passed and not routes.passable(c, occ, sq, passed)):
+        if (pos is None and occ[to] == c and to != sq) or to in ends or \
+                (passed and not routes.passable(c, occ, sq, passed, pos)):
             continue
         ends.add(to)
         out.append(way)
@@ -194,7 +197,7 @@ class _Walk:
                     if n > top:
                         break
                     if len(options) > 1 or options[0][1]:
-                        options = _open_ways(options, occ, routes, c, sq)
+                        options = _open_ways(options, occ, routes, c, sq, self.pos if s.stacked else None)
                     for way in options:
                         to = way[0]
                         if overlay and occ[to] < 0 and here[to] is None and to != sq and n < remaining:
@@ -202,7 +205,7 @@ class _Walk:
                             self.events.append(way[2])
                             self.last(remaining - n, key + row_w[to] - row_w[sq], ci, c, sq, to)
                             self.events.pop()
-                        elif occ[to] != c or to == sq:
+                        elif occ[to] != c or to == sq or s.stacked:
                             self.part(level, remaining - n, key, c, sq, way, here, row_w)
 
     def pairs(self) -> None:
@@ -301,7 +304,7 @@ class _Walk:
                         if skip and to != sq1 and (ci < ci1 or (ci == ci1 and sq < sq1)):
                             continue  # listed already, in the other order
                         out.append(new_option(Option, (card, (*events, step), flags, MOVE, key + row_w[to] - row_w[sq], (), "")))
-                    elif o != c or to == sq:
+                    elif o != c or to == sq or s.stacked:
                         self.land_last(key, c, sq, to, c1, sq1, to1)
 
     def land_last(self, key: int, c: int, sq: int, to: int, c1: int, sq1: int, to1: int) -> None:
@@ -316,7 +319,7 @@ class _Walk:
     def open_after(self, options, c: int, sq: int, c1: int, sq1: int, to1: int) -> list:
         """`_open_ways` with the earlier pawn moved (c1 >= 0)."""
         with _Moved(self.occ, c1, sq1, to1, self.s.X):
-            return _open_ways(options, self.occ, self.s.track.routes, c, sq)
+            return _open_ways(options, self.occ, self.s.track.routes, c, sq, self.pos if self.s.stacked else None)
 
 
 class _Moved:
@@ -383,7 +386,7 @@ def _resolve(track, pos, chosen: list, flags: int, card, out: list) -> None:
         lifted.append(marker)
     made, events, legal = [], [], True
     for (c, sq, to), marker in zip(chosen, lifted):
-        part = None if to < X and pos.occ[to] == c else track.landing(pos, c, marker, to, "split")
+        part = None if to < X and pos.occ[to] == c and not track.stacked else track.landing(pos, c, marker, to, "split")
         if part is None:
             legal = False
             break

@@ -22,7 +22,9 @@ Turn flow (RULES R5, R11, R17, R19, R34, R35, A13, A16, A21, P4, P5):
   another card, same turn), at most N a turn. Hand `actions` are options beside the card
   moves; a hand with an action is not stuck, so P5's free discard is not offered then.
 - filters (`filters:`, `rules.must_bump`) judge the options; consequences (`after:`)
-  follow a move or a pass (counters, bonus turns, marks).
+  follow a move or a pass (counters, bonus turns, marks), and a forfeit where they say so;
+  the effects of consequences with `then:` are played as part of the option they follow
+  (`followed`: the player chooses the way they are played with the option).
 - the game ends at once when a player's win condition holds (checked after every move,
   the mover first, then the other seats in order).
 
@@ -39,11 +41,22 @@ from __future__ import annotations
 from sorry_rules.base.errors import IllegalMoveError
 from sorry_rules.engine import marks as _marks
 from sorry_rules.engine import rng as _rng
+from sorry_rules.engine.events import moved_to
 from sorry_rules.engine.moverules import run_consequences, run_on_events
 from sorry_rules.engine.position import Position
-from sorry_rules.engine.option import DISCARD, DRAW_AGAIN, FORFEIT, MOVE, PASS_KIND, Option, new_option
+from sorry_rules.engine.option import DISCARD, DRAW_AGAIN, FORFEIT, MOVE, PASS, PASS_KIND, Option, new_option
 from sorry_rules.engine.turnpolicy import ACTION, REDRAW, action_choices, policy_env
 
+
+
+class NoDiscards(list):
+    """The discards of a dice game: a throw goes back to the dice, so nothing is kept."""
+
+    def append(self, card) -> None:
+        pass
+
+    def extend(self, cards) -> None:
+        pass
 
 
 def _option(card, events, flags, kind, cards=(), label="") -> Option:
@@ -73,7 +86,7 @@ class Table:
         self.card = state.card
         self.hands = None if state.hands is None else [list(hand) for hand in state.hands]
         self.pile = list(state.pile)
-        self.discard = list(state.discard)
+        self.discard = list(state.discard) if game.dice is None else NoDiscards()
         self.rng = state.rng
         self.winner = state.winner
         self.over = state.winner is not None  # the game has ended (`winner` set)
@@ -126,8 +139,13 @@ class Table:
 
     def take(self):
         """The top card of the pile (its last element), reshuffling the discards into a new
-        pile when it is empty (R34, A16, S8); None when both are empty."""
+        pile when it is empty (R34, A16, S8); None when both are empty. With dice (no pile): a
+        throw, drawn from the bag of their outcomes with replacement (`engine.dice`)."""
         if not self.pile:
+            bag = self.game.deck if self.game.dice is not None else None
+            if bag is not None:
+                self.rng, i = _rng.below(self.rng, len(bag))
+                return bag[i]
             if not self.discard:
                 return None
             self.rng, pile = _rng.shuffled(self.rng, self.discard)
@@ -156,7 +174,8 @@ class Table:
             return []
         game = self.game
         if game.hand_play:
-            return self._hand_options(self.seats[self.turn])
+            options = self._hand_options(self.seats[self.turn])
+            return self.followed(self.seats[self.turn], options) if game.after_then else options
         card = self.card
         if card is None:
             if game.take == 1 and self.pile:
@@ -176,15 +195,17 @@ class Table:
             if len(options) != 1 or options[0][3] is not MOVE or game.judged:  # else: one move, nothing to judge
                 options = self.card_options(p, card, options)
         if game.redraw is not None and options[0][3] == FORFEIT:
-            return self._redraws(p, (card,)) or options
-        return options
+            redraws = self._redraws(p, (card,))
+            if redraws:
+                return redraws
+        return self.followed(p, options) if game.after_then else options
 
     def card_options(self, p: int, card: int, made: list | None = None) -> list:
         """The options `card` gives player colour p, filtered; a forfeit when there is none
         (`made`: the card's options listed already)."""
         options, spare = self.distinct(p, card, made)
-        if options and self.game.filters:
-            options = self.filtered(p, options)[0]
+        if options and self.game.filters_of[card]:
+            options = self.filtered(p, options, self.game.filters_of[card])[0]
         return options or [self.game.forfeits[card][spare & DRAW_AGAIN]]
 
     def distinct(self, p: int, card: int, made: list | None = None) -> tuple[list, int]:
@@ -273,16 +294,17 @@ class Table:
                 for card, others, again, label in action_choices(self.game.actions, self.pos, env, p, hand)]
 
     # ---- filters and consequences ------------------------------------------------------------
-    def filtered(self, p: int, options: list) -> tuple[list, list]:
-        """(kept, removed) of `options` under the game's filters, in order (`engine.moverules`):
-        `removed` lists (option, filter) for each option a filter removed."""
+    def filtered(self, p: int, options: list, filters: tuple | None = None) -> tuple[list, list]:
+        """(kept, removed) of `options` under the game's filters (or `filters`, those of the
+        options' card), in order (`engine.moverules`): `removed` lists (option, filter) for
+        each option a filter removed."""
         removed = []
         counters = self.counters
-        for f in self.game.filters:
+        for f in self.game.filters if filters is None else filters:
             if not options:
                 break
             if f.on_events is not None:
-                passing = [f.cards is not None and o.card not in f.cards or f.on_events(p, o.events, counters)
+                passing = [f.cards is not None and o.card not in f.cards or f.on_events(p, o.events, counters, o.card)
                            for o in options]
             else:
                 passing = [f.cards is not None and o.card not in f.cards or f.test(p, self.move(o), counters)
@@ -300,11 +322,76 @@ class Table:
         return options, removed
 
     def consequences(self, p: int, option: Option) -> tuple:
-        """(counters after, extra cards, fired consequences) of playing `option` (`after:`)."""
-        after = self.game.after
-        if self.game.after_on_events:
-            return run_on_events(after, p, option.card, option.events, self.counters, self.game.counter_ranges)
-        return run_consequences(after, p, self.move(option), self.counters, self.game.counter_ranges)
+        """(counters after, extra cards, fired consequences) of playing `option` (`after:`; a
+        forfeit: the consequences that follow forfeits)."""
+        game = self.game
+        card = option[0]
+        if option[3] is FORFEIT:
+            after = game.after_forfeit if card is None else game.after_forfeit_of[card]
+            on_events = game.forfeit_on_events
+        else:
+            after, on_events = game.after if card is None else game.after_of[card], game.after_on_events
+        if not after:
+            return self.counters, 0, ()
+        if on_events:
+            return run_on_events(after, p, option.card, option.events, self.counters, game.counter_ranges)
+        return run_consequences(after, p, self.move(option), self.counters, game.counter_ranges)
+
+    def followed(self, p: int, options: list) -> list:
+        """`options` with the effects of the consequences with `then:` that each fires played
+        right after it, as part of it (`engine.moverules`): every way of playing a fired
+        effect is one option (none: the option alone), the consequences in file order, each
+        judged on the option as listed (a forfeit only by those that follow forfeits); the
+        effects' own moves fire no further `then:`. A followed option's `label` names the
+        consequences it followed ("; " between them). Options of one result are given once."""
+        out, seen = [], set()
+        for option in options:
+            kind = option[3]
+            if kind is not MOVE and kind is not PASS_KIND and kind is not FORFEIT:
+                out.append(option)
+                continue
+            chain = [option]
+            for i, c in enumerate(self.game.after_then):
+                if (kind is FORFEIT and not c.forfeits) or (c.cards is not None and option[0] not in c.cards):
+                    continue
+                if self._fires(c, p, option):
+                    chain = [joined for base in chain for joined in self._then(i, c, p, base, option)]
+            for joined in chain:
+                known = (joined[3], joined[4], joined[2], joined[0]) if joined[1] else joined
+                if known not in seen:
+                    seen.add(known)
+                    out.append(joined)
+        return out
+
+    def _fires(self, c, p: int, option: Option) -> bool:
+        if c.on_events is not None:
+            return bool(c.on_events[0](p, option[1], self.counters, option[0]))
+        return bool(c.when(p, self.move(option), self.counters))
+
+    def _then(self, i: int, c, p: int, base: Option, first: Option) -> list:
+        """The options of `base` followed by the `then:` effect of consequence `c` (the i-th
+        with one), played by p on the position after `base`; its selectors' `moved` are the
+        pawns `first`, the option as listed, moved."""
+        game, pos = self.game, self.pos
+        gen = game.followers.get((i, p))
+        if gen is None:
+            gen = game.followers[(i, p)] = c.then(p, 0, first[0])
+        undo = pos.make(base[1]) if base[1] else None
+        pos.moved = moved_to(game.layout.start, first[1])
+        more: list = []
+        try:
+            gen(pos, more)
+        finally:
+            pos.moved = frozenset()
+            if base[1]:
+                pos.unmake(base[1], undo)
+        more = [m for m in more if m[3] is MOVE]
+        if not more:
+            return [base]
+        kind = FORFEIT if base[3] is FORFEIT else MOVE
+        label = f"{base[6]}; {c.label}" if base[6] else c.label  # the follow-ups a move has, in words
+        return [base._replace(events=base[1] + m[1], flags=(base[2] | m[2]) & ~PASS, key=base[4] + m[4], kind=kind,
+                              label=label) for m in more]
 
     # ---- playing -----------------------------------------------------------------------------
     def play(self, option: Option) -> None:
@@ -322,14 +409,8 @@ class Table:
                 self.discard.extend(self._unplayed(card))
         if game.hand_play:
             self._refill(option)
-        if kind is MOVE or kind is PASS_KIND:
-            if game.after:
-                self._consequences(option)
-            elif events:
-                self.pos.make(events)
-            if kind is MOVE and (self.judge_always or _reaches_home(events, game.layout.home)):
-                self.winner = self._winner()
-                self.over = self.winner is not None
+        if kind is MOVE or kind is PASS_KIND or (kind is FORFEIT and game.after_forfeit):
+            self._made(option, kind, events)
         turn = self.turn
         if not (self.over or option[2] & DRAW_AGAIN):
             if self.bonus:
@@ -345,6 +426,19 @@ class Table:
             self.drawn = ()
         self.plies += 1
 
+    def _made(self, option: Option, kind: str, events: tuple) -> None:
+        """Make a move, a pass or a forfeit that consequences follow, run the consequences,
+        and judge the winner after a move (or a forfeit that moved pawns)."""
+        game = self.game
+        if game.after:
+            self._consequences(option)
+        elif events:
+            self.pos.make(events)
+        # a forfeit moves pawns only by the then: of its consequences (after: forfeits: true), which may bring one Home
+        if (kind is MOVE or events) and (self.judge_always or _reaches_home(events, game.layout.home)):
+            self.winner = self._winner()
+            self.over = self.winner is not None
+
     # ---- search: play and take back ----------------------------------------------------------
     def push(self, option: Option) -> None:
         """`play(option)`, remembering how to take it back (`pop`). For tables whose pile is
@@ -359,7 +453,7 @@ class Table:
         """Take back the last `push`."""
         (option, self.turn, self.card, self.drawn, self.winner, self.over, self.plies, self.counters, self.bonus,
          self.redraws, marks, discards, hand) = self.pushed.pop()
-        if option[3] is MOVE and option[1]:
+        if option[1] and (option[3] is MOVE or option[3] is FORFEIT):
             self.pos.unmake(option[1], marks)
         elif self.pos.kinds:
             self.pos.set_marks(marks)

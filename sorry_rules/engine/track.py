@@ -13,6 +13,8 @@ returns `gen(pos, out)`, which appends the primitive's options on `pos` to `out`
 
 One function per mechanism:
   * `Track.landing`: a pawn landing on a square: own pawn (illegal), bump, slide (R16, R26);
+    where squares hold several pawns (`engine.squares`), `Track.arrive`: how many the square
+    holds, whose, where a landing captures, blockades (groups that may not be landed on);
   * `Track.sweep`: a slide taken from its triangle: who it sends back, when it is illegal;
   * `Track.enter`, `step`, `routed_step`, `sorry`, `switch`: the one-pawn primitives (R9,
     R13, R24, R25), along the plain tables or the `geometry:` routes;
@@ -46,6 +48,12 @@ class Track:
         self.geometry = geometry
         self.bumpable = tuple(tuple(o != c and relation[c][o] in rules.bump and not geometry.blocks_landing(relation[c][o], o)
                                     for o in range(C)) for c in range(C))
+        # squares that hold several pawns (engine.squares): counted landings, groups that block
+        self.stacked = layout.stacked
+        self.counted = layout.counted  # squares below it are counted (`engine.squares`)
+        self.capture_all = getattr(rules, "capture", "lone") == "all"
+        #: group_land[c][o]: pawns of colour o together on a square that colour c may not land on (0: no limit)
+        self.group_land = tuple(tuple(geometry.group_landing(relation[c][o], o) for o in range(C)) for c in range(C))
         self.slides_for = tuple(tuple(relation[c][s] in rules.slide_on for s in range(C)) for c in range(C))
         if rules.slide_sweep == "all":
             self.spares = tuple(tuple(False for _ in range(C)) for _ in range(C))
@@ -92,6 +100,8 @@ class Track:
         if info is None:
             return []
         occ, spares, guard = pos.occ, self.spares[c], pos.guard
+        if self.stacked:
+            return self._sweep_counted(pos, c, at, left, info)
         events = []
         for sq in info.swept:
             o = occ[sq]
@@ -105,22 +115,77 @@ class Track:
         events.append((SLIDE, c, at, info.end))
         return events
 
+    def _sweep_counted(self, pos, c: int, at: int, left: int, info):
+        """`sweep` where squares hold several pawns: every pawn on the slide's squares (the
+        sliding pawn itself excepted) goes back to its Start, those it spares stay (one on the
+        end circle makes the slide illegal), so the slider always fits its end circle."""
+        spares, events = self.spares[c], []
+        for sq in info.swept:
+            for o, n in pos.pawns_on(sq):
+                if o == c and sq == left:
+                    n -= 1
+                if n <= 0:
+                    continue
+                if spares[o] or (pos.guard and (o, sq) in pos.guard):
+                    if sq == info.end:
+                        return None
+                    continue
+                events.extend((BUMP, o, sq) for _ in range(n))
+        events.append((SLIDE, c, at, info.end))
+        return events
+
     def landing(self, pos, c: int, frm: int, to: int, step: str):
         """The events of colour c's pawn stepping `frm` -> `to` on `pos` (kind `step`): a bump
         of the pawn there, then its slide; None when illegal (an own or unbumpable pawn there,
         an untouchable one, a blocked slide). `to == frm` (a bounce back) lands on the square
-        it left. `pos` is not changed."""
-        o = -1 if to == frm else pos.occ[to]
+        it left. Where squares hold several pawns, `arrive` judges the square. `pos` is not
+        changed."""
         events = [(step, c, frm, to)]
-        if o >= 0:
-            if o == c or not self.bumpable[c][o] or (pos.guard and (o, to) in pos.guard):
+        if self.stacked:
+            if to < self.counted and not self.arrive(pos, c, frm, to, step, events):
                 return None
-            events.append((BUMP, o, to))
+        else:
+            o = -1 if to == frm else pos.occ[to]
+            if o >= 0:  # the one pawn there: `arrive` for a square that holds one pawn
+                if o == c or not self.bumpable[c][o] or (pos.guard and (o, to) in pos.guard):
+                    return None
+                events.append((BUMP, o, to))
         slid = self.sweep(pos, c, to, frm)
         if slid is None:
             return None
         events.extend(slid)
         return events
+
+    def arrive(self, pos, c: int, frm: int, to: int, step: str, events: list) -> bool:
+        """Whether colour c's pawn moving `frm` -> `to` (a counted square, kind `step`) may end
+        there, on a board whose squares hold several pawns; appends the bumps of the pawns it
+        captures to `events`. In order: a group of one colour that colour c may not land on
+        (a blockade, `geometry.blockers` with `group`) stops it; a pawn of another colour is
+        captured when the square lets `step` capture (`squares.*.capture`), colour c may bump
+        it (`rules.bump`) and it is alone there (or `rules.capture: all`); one that is not
+        stays, which needs a square several colours may share (`share`), else the move is
+        illegal; last, the pawns left and the mover must fit the square (`hold`)."""
+        layout = self.layout
+        here = pos.pawns_on(to)
+        if not here:
+            return True
+        capture, guard, group_land = layout.capture[to], pos.guard, self.group_land[c]
+        may_capture = capture is None or step in capture
+        stay = 0
+        for o, n in here:
+            if o == c:
+                n -= frm == to
+            if group_land[o] and n >= group_land[o]:
+                return False
+            if o == c:
+                stay += n
+            elif may_capture and self.bumpable[c][o] and (n == 1 or self.capture_all) and not (guard and (o, to) in guard):
+                events.extend((BUMP, o, to) for _ in range(n))
+            elif layout.share[to]:
+                stay += n
+            else:
+                return False
+        return stay < layout.hold[to]
 
     # ---- marks as hooks ----------------------------------------------------------------------
     @staticmethod
@@ -178,7 +243,7 @@ class Track:
             to, start = self.layout.start_exit[c], self.start[c]
             plain = new_option(Option, (card, ((STEP_KINDS[0], c, start, to),), flags, MOVE, W[c][to] - W[c][start], (), ""))
             rows.append((c, start, to, self.slide_here[c][to] is None, plain))
-        landing, option = self.landing, self.option
+        landing, option, stacked = self.landing, self.option, self.stacked
 
         def enter(pos, out):
             occ = pos.occ
@@ -189,7 +254,7 @@ class Track:
                 o = occ[to]
                 if o < 0 and no_slide:
                     out.append(plain)
-                elif o != c:
+                elif o != c or stacked:
                     events = landing(pos, c, start, to, "enter")
                     if events is not None:
                         out.append(option(tuple(events), flags, card))
@@ -205,7 +270,7 @@ class Track:
                                                                    (), ""))
                           for sq, to in enumerate(dest))
             rows.append((c, dest, slides, plain))
-        landing, option = self.landing, self.option
+        landing, option, stacked = self.landing, self.option, self.stacked
 
         def step(pos, out):
             occ = pos.occ
@@ -219,7 +284,7 @@ class Track:
                     o = occ[to]
                     if o < 0 and slides[to] is None:
                         out.append(plain[sq])
-                    elif o != c:
+                    elif o != c or stacked:
                         events = landing(pos, c, sq, to, kind)
                         if events is not None:
                             out.append(option(tuple(events), flags, card))
@@ -237,12 +302,16 @@ class Track:
             occ = pos.occ
             for c in control:
                 row = table[c]
+                last = -1
                 for sq in pos.pos[c]:
                     if sq >= X:
                         break
+                    if sq == last:  # several pawns on one square: one of them moves
+                        continue
+                    last = sq
                     ends = set()
                     for to, passed, _ in row[sq]:
-                        if to in ends or (passed and not routes.passable(c, occ, sq, passed)):
+                        if to in ends or (passed and not routes.passable(c, occ, sq, passed, pos)):
                             continue
                         ends.add(to)
                         events = landing(pos, c, sq, to, direction)
@@ -259,7 +328,7 @@ class Track:
         for c in self.control_of[p]:
             targets = tuple(o for o in range(self.layout.C) if bumpable[c][o] and (allowed is None or allowed[c][o]))
             rows.append((c, start[c], targets, self.slide_here[c] if self.slide_after_sorry else None))
-        sweep, option = self.sweep, self.option
+        sweep, option, stacked = self.sweep, self.option, self.stacked
 
         def sorry(pos, out):
             P, occ = pos.pos, pos.occ
@@ -267,16 +336,28 @@ class Track:
                 squares = P[c]
                 if not squares or squares[-1] != home_start or not targets:
                     continue
-                row = W[c]
+                row, last = W[c], -1
                 for sq in _track_squares(P, targets, T):
                     o = occ[sq]
-                    events = (("sorry", c, home_start, sq), (BUMP, o, sq))
+                    if stacked:  # the square judged as a landing (it must capture a pawn)
+                        if sq == last:
+                            continue
+                        last = sq
+                        landed = [("sorry", c, home_start, sq)]
+                        if not self.arrive(pos, c, home_start, sq, "sorry", landed) or len(landed) == 1:
+                            continue
+                        events = tuple(landed)
+                    else:
+                        events = (("sorry", c, home_start, sq), (BUMP, o, sq))
                     if slides is not None and slides[sq] is not None:
                         undo = pos.make(events)
                         slid = sweep(pos, c, sq, -1)
                         pos.unmake(events, undo)
                         if slid is not None:
                             out.append(option(events + tuple(slid), flags, card))
+                        continue
+                    if stacked:
+                        out.append(option(events, flags, card))
                         continue
                     out.append(new_option(Option, (card, events, flags, MOVE,
                                                    row[sq] - row[home_start] + W[o][start[o]] - W[o][sq], (), "")))
@@ -286,13 +367,14 @@ class Track:
 
     def switch(self, relation: str, p: int, flags: int, card):
         """Swap one of the player's track pawns with a track pawn of `relation` (R24, T10),
-        then the slides `slide_after_switch` fires: the mover's, and with "both" the other's."""
+        then the slides `slide_after_switch` fires: the mover's, and with "both" the other's.
+        Where squares hold several pawns, only pawns alone on their squares switch."""
         T, W, C = self.T, self.weights, self.layout.C
         allowed = self.relation_table(relation)
         after = self.slide_after_switch
         slide_here = self.slide_here
         rows = tuple((c, tuple(o for o in range(C) if o != c and allowed[c][o])) for c in self.control_of[p])
-        slides, option = self._switch_slides, self.option
+        slides, option, stacked = self._switch_slides, self.option, self.stacked
 
         def switch(pos, out):
             P, occ = pos.pos, pos.occ
@@ -304,8 +386,12 @@ class Track:
                 for mine in P[c]:
                     if mine >= T:
                         break
+                    if stacked and pos.cnt[mine] > 1:
+                        continue
                     for sq in targets:
                         o = occ[sq]
+                        if stacked and pos.cnt[sq] > 1:
+                            continue
                         events = ((SWITCH, c, mine, o, sq),)
                         if after != "none" and (here[sq] is not None or (after == "both" and slide_here[o][mine] is not None)):
                             slid = slides(pos, events, c, mine, o, sq)

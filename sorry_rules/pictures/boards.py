@@ -41,7 +41,7 @@ def board_svg(game, position=None) -> str:
         return gridboard.board_svg(game, position.state, hand=hand)
     if position is None:
         return trackboard.board_svg(game)
-    card = None if position.card is None else f"card: {game.card_names[position.card]}"
+    card = None if position.card is None else f"{game.source_noun}: {game.card_names[position.card]}"
     if position.hand:
         card = "hand: " + ", ".join(game.card_names[c] for c in position.hand)
     return trackboard.board_svg(game, position.state, card=card)

@@ -107,11 +107,14 @@ def track_board(game) -> tuple[str, dict]:
         squares[sq] = [num(x), num(y), num(trackboard.pawn_radius(geo, sq, layout))]
     for sq in (*layout.start, *layout.home):
         x, y = geo.at[sq]
-        piles[sq] = [num(x), num(y), num(geo.cell * geometry.POOL * 0.62), num(trackboard.pawn_radius(geo, sq, layout))]
+        piles[sq] = [num(x), num(y), num(trackboard.pile_ring(geo, sq)), num(trackboard.pawn_radius(geo, sq, layout))]
     svg = document(geo.width, geo.height, trackboard.static_parts(game, geo) + ['<g id="pieces"></g>'],
                    f"{game.name}: the board", "sorry-board track-board", inline=True)
+    # several pawns on a track or safety square: round a ring of `crowd[0]` cells (`crowd[1]` in a safety zone), each
+    # `crowd[2]` of a lone pawn's size (`trackboard.pawn_spot`)
+    crowd = [num(geo.cell * trackboard.CROWD_RING), num(geo.step * trackboard.CROWD_RING), trackboard.CROWD_SIZE, layout.T]
     return svg, {"kind": "track", "squares": squares, "piles": piles, "labels": list(trackboard.labels_of(game.colours)),
-                 "cell": num(geo.cell)}
+                 "cell": num(geo.cell), "crowd": crowd}
 
 
 def grid_board(game) -> tuple[str, dict]:
@@ -124,7 +127,8 @@ def grid_board(game) -> tuple[str, dict]:
     width, height = gridboard.size_of(grid)
     svg = document(width, height, gridboard.static_parts(grid) + ['<g id="pieces"></g>'], f"{game.name}: the board",
                    "sorry-board grid-board", inline=True)
-    return svg, {"kind": "grid", "squares": squares, "piles": {}, "labels": None, "cell": num(gridboard.CELL)}
+    return svg, {"kind": "grid", "squares": squares, "piles": {}, "labels": None, "cell": num(gridboard.CELL),
+                 "crowd": None}
 
 
 def _grid_lines(game, placement) -> list:
@@ -296,16 +300,24 @@ function paths(i){
   return out;
 }
 function draw(i){
-  var out=paths(i),pl=P[i],counts={};
+  var out=paths(i),pl=P[i],counts={},on={},order=[];
   pl.forEach(function(squares,c){
     (squares||[]).forEach(function(sq,k){
-      var s=B.squares[sq],name=B.labels?B.labels[c]+(k+1):'';
-      if(s){
-        out.push(circle(s[0],s[1],s[2],c,sq,name));
-        if(B.labels){out.push('<text class="pawn-label" x="'+s[0]+'" y="'+(+s[1]+4)+
-          '" font-size="9" font-weight="bold" text-anchor="middle" fill="'+B.inks[c]+
-          '" style="font-family:sans-serif">'+esc(name)+'</text>');}
-      }else{(counts[sq]=counts[sq]||[c,0])[1]++;}
+      var name=B.labels?B.labels[c]+(k+1):'';
+      if(B.squares[sq]){if(!on[sq]){on[sq]=[];order.push(sq);}on[sq].push([c,name]);}
+      else{(counts[sq]=counts[sq]||[c,0])[1]++;}
+    });
+  });
+  order.forEach(function(sq){
+    var s=B.squares[sq],here=on[sq],n=here.length;
+    here.forEach(function(p,k){
+      var x=+s[0],y=+s[1],r=+s[2],big=n===1;
+      if(!big){var ring=+sq<B.crowd[3]?B.crowd[0]:B.crowd[1],a=-Math.PI/2+2*Math.PI*k/n;
+        x=(x+ring*Math.cos(a)).toFixed(2);y=(y+ring*Math.sin(a)).toFixed(2);r=(r*B.crowd[2]).toFixed(2);}
+      out.push(circle(x,y,r,p[0],sq,p[1]));
+      if(B.labels){out.push('<text class="pawn-label" x="'+x+'" y="'+(+y+(big?4:2.5))+
+        '" font-size="'+(big?9:7)+'" font-weight="bold" text-anchor="middle" fill="'+B.inks[p[0]]+
+        '" style="font-family:sans-serif">'+esc(p[1])+'</text>');}
     });
   });
   Object.keys(B.piles).forEach(function(sq){

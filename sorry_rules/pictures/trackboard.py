@@ -9,8 +9,11 @@ Elements carry what tests and the replay page's script read:
   * `rect.square.track[data-square]`, `rect.square.safety[data-square][data-colour]`;
   * `g.slide[data-colour]` with `path.slide-start` (the triangle) and `circle.slide-end`;
   * `circle.start` / `circle.home` `[data-square][data-colour]`, `text.count[data-square]`;
+  * `circle.named-square[data-square][data-name]` on each named square (`board.squares`) and
+    `text.square-name[data-name]` in the legend (its symbol and label);
   * `line.start-exit[data-colour]`; `circle.pawn[data-colour][data-square][data-at]`, one per
-    pawn (pawns in Start or Home are small dots round its circle);
+    pawn (pawns in Start or Home are small dots round its circle, several pawns on a track
+    or safety square smaller ones round its centre);
   * `text.counter[data-colour][data-name][data-value]`, `text.score[data-colour][data-value]`;
   * for a variant with marks on pawns (`game.marks`, `state.marks`, when the engine has them):
     `circle.mark[data-kind][data-colour][data-square]` round each marked pawn on the board,
@@ -39,19 +42,38 @@ def labels_of(colours) -> tuple:
     return tuple(str(i + 1) for i in range(len(colours)))
 
 
+#: where several pawns share a track or safety square: on a ring of this many cells round its centre, each this
+#: much of a lone pawn's size (the replay page's script draws them the same way: `replaypage.SCRIPT`)
+CROWD_RING, CROWD_SIZE = 0.2, 0.62
+
+
 def pawn_spot(geo, layout, sq: int, i: int, n: int) -> tuple:
-    """Where the i-th of n pawns on square `sq` is drawn: the square's centre for a track or
-    safety square, else round the Start or Home circle."""
+    """Where the i-th of n pawns on square `sq` is drawn: the square's centre for a lone pawn
+    on a track or safety square, several round a small ring in it (`CROWD_RING`), else
+    round the Start or Home circle."""
     x, y = geo.at[sq]
     if sq < layout.X:
-        return x, y
+        if n <= 1:
+            return x, y
+        angle = -math.pi / 2 + 2 * math.pi * i / n
+        ring = (geo.cell if sq < layout.T else geo.step) * CROWD_RING
+        return x + ring * math.cos(angle), y + ring * math.sin(angle)
     angle = math.radians(-30 + (i + 0.5) * 240 / max(n, 1))  # round the sides and bottom: the label is on top
-    ring = geo.cell * geometry.POOL * 0.62
+    ring = pile_ring(geo, sq)
     return x + ring * math.cos(angle), y + ring * math.sin(angle)
 
 
-def pawn_radius(geo, sq: int, layout) -> float:
-    return geo.cell * (0.34 if sq < layout.T else 0.3 if sq < layout.X else 0.14)
+def pile_ring(geo, sq: int) -> float:
+    """The radius of the ring the pawns of a Start or Home square are drawn on: inside its
+    circle, or on its rim where the circle is small (its count fills it)."""
+    pool = geo.pool(sq)
+    return pool * 0.62 if pool >= geo.cell * 0.6 else pool
+
+
+def pawn_radius(geo, sq: int, layout, n: int = 1) -> float:
+    """The radius of a pawn on `sq` where `n` pawns stand (several on a track or safety square are smaller)."""
+    r = geo.cell * (0.34 if sq < layout.T else 0.3 if sq < layout.X else 0.14)
+    return r * CROWD_SIZE if n > 1 and sq < layout.X else r
 
 
 def _angle(vector) -> str:
@@ -83,6 +105,7 @@ def static_parts(game, geo) -> list:
     for info in layout.slide_at:
         if info is not None:
             parts.extend(_slide(geo, info, fills[info.colour], names[info.colour]))
+    parts.extend(named_squares(game, geo))
     for c in range(layout.C):
         parts.extend(_pools(game, geo, c, fills[c]))
     parts.extend(square_numbers(game, geo))
@@ -129,26 +152,46 @@ def _slide(geo, info, fill: str, name: str) -> list:
             "</g>"]
 
 
+def named_squares(game, geo) -> list:
+    """The named squares of `board.squares` (a star, a safe square): a ring in the colour of
+    the square's side with the name's symbol, `circle.named-square[data-square][data-name]`."""
+    layout = game.layout
+    fills = fill_of(game.colours)
+    symbols = getattr(layout, "square_symbols", {})
+    out = []
+    for name, symbol in symbols.items():
+        for sq, owner in layout.named[name]:
+            x, y = geo.at[sq]
+            out.append(element("circle", {"class": "named-square", "data-square": sq, "data-name": name, "cx": num(x),
+                                          "cy": num(y), "r": num(geo.cell * 0.42), "fill": "none", "stroke": fills[owner],
+                                          "stroke-width": "2"}))
+            out.append(element("text", {"class": "square-symbol", "x": num(x), "y": num(y + 5), "font-size": "14",
+                                        "text-anchor": "middle", "fill": fills[owner], "fill-opacity": "0.6",
+                                        "style": FONT}, symbol))
+    return out
+
+
 def _pools(game, geo, c: int, fill: str) -> list:
     """Start and Home of colour c, and the start exit."""
     layout = game.layout
     name = game.colours[c]
-    radius = num(geo.cell * geometry.POOL)
     out = []
     (sx, sy), (ex, ey) = geo.at[layout.start[c]], geo.at[layout.start_exit[c]]
     apart = math.hypot(ex - sx, ey - sy) or 1.0
-    edge = geo.cell * geometry.POOL / apart  # the line leaves from the circle's rim
+    edge = geo.pool(layout.start[c]) / apart  # the line leaves from the circle's rim
     sx, sy = sx + (ex - sx) * edge, sy + (ey - sy) * edge
     out.append(element("line", {"class": "start-exit", "data-colour": name, "x1": num(sx), "y1": num(sy), "x2": num(ex),
                                 "y2": num(ey), "stroke": fill, "stroke-width": "3", "stroke-dasharray": "4 3"}))
     for kind, sq in (("start", layout.start[c]), ("home", layout.home[c])):
         x, y = geo.at[sq]
+        radius = geo.pool(sq)
         out.append(element("circle", {"class": kind, "data-square": sq, "data-colour": name, "cx": num(x), "cy": num(y),
-                                      "r": radius, "fill": fill, "fill-opacity": "0.25" if kind == "start" else "0.55",
+                                      "r": num(radius), "fill": fill, "fill-opacity": "0.25" if kind == "start" else "0.55",
                                       "stroke": fill, "stroke-width": "2"}))
-        out.append(element("text", {"class": "label", "x": num(x), "y": num(y - geo.cell * 0.3), "font-size": "8",
-                                    "text-anchor": "middle", "style": FONT},
-                           "Start" if kind == "start" else "Home"))
+        if radius >= geo.cell * 0.6:  # a circle too small for its word is known by its place
+            out.append(element("text", {"class": "label", "x": num(x), "y": num(y - geo.cell * 0.3), "font-size": "8",
+                                        "text-anchor": "middle", "style": FONT},
+                               "Start" if kind == "start" else "Home"))
     return out
 
 
@@ -159,13 +202,20 @@ def pawn_parts(game, geo, placement, names=None) -> list:
     layout = game.layout
     fills = fill_of(game.colours)
     labels = labels_of(game.colours)
-    named = names.by_square() if names is not None else {}
+    on: dict = {}  # track or safety square -> [(colour, name), ...] of its pawns, by colour
     out = ['<g class="pawns">']
     for c, squares in enumerate(placement):
         for sq in sorted(set(squares)):
             n = squares.count(sq)
-            for i in range(n if sq >= layout.X else 1):
-                out.extend(_pawn(game, geo, c, sq, i, n, fills[c], named.get(sq, labels[c])))
+            if sq >= layout.X:
+                for i in range(n):
+                    out.extend(_pawn(game, geo, c, sq, i, n, fills[c], labels[c]))
+                continue
+            found = names.at(c, sq) if names is not None else []
+            on.setdefault(sq, []).extend((c, found[i] if i < len(found) else labels[c]) for i in range(n))
+    for sq, pawns in sorted(on.items()):
+        for i, (c, label) in enumerate(pawns):
+            out.extend(_pawn(game, geo, c, sq, i, len(pawns), fills[c], label))
     for c in range(layout.C):
         squares = placement[c] if c < len(placement) else ()
         for sq in (layout.start[c], layout.home[c]):
@@ -181,13 +231,14 @@ def pawn_parts(game, geo, placement, names=None) -> list:
 def _pawn(game, geo, c: int, sq: int, i: int, n: int, fill: str, label: str) -> list:
     layout = game.layout
     x, y = pawn_spot(geo, layout, sq, i, n)
-    r = pawn_radius(geo, sq, layout)
+    r = pawn_radius(geo, sq, layout, n)
     out = [element("circle", {"class": "pawn", "data-colour": game.colours[c], "data-square": sq,
                               "data-at": layout.name(sq), "data-name": label if sq < layout.X else None, "cx": num(x),
                               "cy": num(y), "r": num(r), "fill": fill, "stroke": "#111", "stroke-width": "1.5"})]
     if sq < layout.X:
-        out.append(element("text", {"class": "pawn-label", "x": num(x), "y": num(y + 4), "font-size": "11" if len(label) < 2
-                                    else "9", "font-weight": "bold", "text-anchor": "middle", "fill": ink_on(fill),
+        size = ("11" if len(label) < 2 else "9") if n == 1 else "7"
+        out.append(element("text", {"class": "pawn-label", "x": num(x), "y": num(y + (4 if n == 1 else 2.5)), "font-size": size,
+                                    "font-weight": "bold", "text-anchor": "middle", "fill": ink_on(fill),
                                     "style": FONT}, label))
     return out
 
@@ -203,6 +254,8 @@ def legend_lines(game, state, card: str | None = None) -> list:
     lines = [(None, "title", game.name, {})]
     if card is not None:
         lines.append((None, "card", card, {}))
+    for name, symbol in getattr(layout, "square_symbols", {}).items():
+        lines.append((None, "square-name", f"{symbol} {layout.square_labels[name]}", {"data-name": name}))
     for seat, c in enumerate(dict.fromkeys(seats)):
         squares = placement[c]
         lines.append((c, "seat", f"{game.colours[c]}: Start {squares.count(layout.start[c])}, "
@@ -277,7 +330,8 @@ def legend_parts(game, lines: list, x0: float, y0: float) -> list:
         if kind == "seat":
             out.append(element("rect", {"x": num(x0), "y": num(y - 11), "width": "12", "height": "12", "fill": fills[c],
                                         "stroke": "#111"}))
-        out.append(element("text", dict(attrs, x=num(x0 + (0 if kind in ("title", "card", "note") else 16)), y=num(y), style=FONT,
+        flush = kind in ("title", "card", "note", "square-name")  # no swatch before it
+        out.append(element("text", dict(attrs, x=num(x0 + (0 if flush else 16)), y=num(y), style=FONT,
                                         **{"font-size": "14" if kind == "title" else "12"}), text))
     out.append("</g>")
     return out

@@ -276,7 +276,10 @@ def evaluator_for(game) -> Evaluator:
 def unseen_cards(view) -> dict:
     """{card: copies} the player cannot see: the deck minus the discards, the player's own hand
     and the drawn card. Other players' hands and the pile are in it, in unknown order. Falls back
-    to the whole deck when nothing is unseen."""
+    to the whole deck when nothing is unseen. Dice are thrown with replacement: every throw
+    comes from the whole bag of their outcomes (`game.deck`)."""
+    if getattr(view.game, "dice", None) is not None:
+        return dict(Counter(view.game.deck))
     unseen = Counter(view.game.deck)
     unseen.subtract(view.discard)
     if view.hand:

@@ -19,7 +19,7 @@ track:4 -> track:11, bumps B1 (track:11)"). Track boards only (grid chips have n
 
 from __future__ import annotations
 
-from sorry_rules.engine.describe import describe_events, describe_move
+from sorry_rules.engine.describe import again_words, describe_events, describe_move
 from sorry_rules.engine.events import BUMP, SLIDE, STEP_KINDS, SWITCH
 
 
@@ -77,7 +77,7 @@ class PawnNames:
         if move.kind in ("forfeit", "pass", "discard", "redraw", "action") or not move.events:
             return describe_move(self.game, move)
         text = self.describe_events(move.events)
-        return text + "; draws again" if move.draw_again else text
+        return text + again_words(self.game) if move.draw_again else text
 
     def describe_events(self, events) -> str:
         """'R2 track:12 -> track:19, bumps B1 (track:19)' of a move's events, in order."""

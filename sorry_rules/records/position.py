@@ -183,10 +183,22 @@ def _validated(data: dict, out: ProblemCollector) -> tuple:
         return None, failing
 
 
+def card_name(game, name: str) -> str:
+    """`name` as the game names its cards: a throw of several dice in any order ('3+1') is
+    named with its faces in the dice's order ('1+3')."""
+    dice = getattr(game, "dice", None)
+    if dice is None or name in game.card_index or "+" not in name:
+        return name
+    faces = [str(face) for face in dice.faces]
+    parts = name.replace(" ", "").split("+")
+    return "+".join(sorted(parts, key=faces.index)) if all(part in faces for part in parts) else name
+
+
 def _override(game, card_override: str | None) -> int | None:
     """The card of `--card`; an unknown one is a usage error (it is in no file)."""
     if card_override is None:
         return None
+    card_override = card_name(game, card_override)
     if card_override not in game.card_index:
         names = game.card_names
         near = did_you_mean(card_override, names)
@@ -212,7 +224,7 @@ class PositionChecks:
 
     def card(self, value, path: tuple) -> int | None:
         names = self.game.card_names
-        name = str(value)
+        name = card_name(self.game, str(value))
         if name in self.game.card_index:
             return self.game.card_index[name]
         near = did_you_mean(name, names)
@@ -378,7 +390,7 @@ class _Checker(PositionChecks):
         placement = [() for _ in game.colours]
         for c in seats:
             placement[c] = (layout.start[c],) * game.pawns
-        occupied: dict[int, str] = {}
+        occupied: dict[int, list] = {}
         for name, squares in self.model.pawns.items():
             c = self.colour(name, ("pawns", name), key=True)
             if c is None:
@@ -394,7 +406,7 @@ class _Checker(PositionChecks):
             placement[c] = tuple(sorted(parsed))
         return placement
 
-    def square(self, c: int, name: str, j: int, text: str, occupied: dict[int, str]) -> int | None:
+    def square(self, c: int, name: str, j: int, text: str, occupied: dict[int, list]) -> int | None:
         layout = self.game.layout
         try:
             sq = layout.parse(c, text)
@@ -402,12 +414,23 @@ class _Checker(PositionChecks):
             self.out.at(("pawns", name, j), "SR601", f"pawns.{name}: {error}")
             return None
         if sq < layout.X:
-            if sq in occupied:
-                other = occupied[sq]
-                same = "two pawns" if other == name else f"a {name} and a {other} pawn"
-                self.out.at(("pawns", name, j), "SR602", f"pawns.{name}: {same} on {text} (a square holds one pawn)")
+            there = occupied.setdefault(sq, [])
+            hold = layout.hold[sq]
+            if len(there) >= hold:
+                if hold == 1:
+                    other = there[0]
+                    same = "two pawns" if other == name else f"a {name} and a {other} pawn"
+                else:
+                    same = f"{len(there) + 1} pawns"
+                held = "one pawn" if hold == 1 else f"{hold} pawns"
+                self.out.at(("pawns", name, j), "SR602", f"pawns.{name}: {same} on {text} (a square holds {held})")
                 return None
-            occupied[sq] = name
+            if there and any(other != name for other in there) and not layout.share[sq]:
+                other = next(other for other in there if other != name)
+                self.out.at(("pawns", name, j), "SR602", f"pawns.{name}: a {name} and a {other} pawn on {text} (pawns of "
+                            "two colours share only a square whose name lets them, board.squares)")
+                return None
+            there.append(name)
         return sq
 
     def cards(self, card: int | None) -> tuple[tuple | None, int | None]:

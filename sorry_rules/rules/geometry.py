@@ -53,6 +53,9 @@ class GeometryBlocker(Strict):
     land: bool = Field(default=True, description=(
         "Whether a move may end on such a pawn (and a Sorry! replace it); `false`: its square blocks like an own pawn "
         "(no bump; a slide ending there cannot be taken when slides spare it)."))
+    group: int = Field(default=1, ge=1, le=limits.MAX_PAWNS, description=(
+        "How many pawns of one colour must stand together on a square for them to block (a blockade: 2; on a board "
+        "whose squares hold several pawns, `board.hold`); 1: any pawn."))
     label: str = Field(default="", description=LABEL_DOC)
 
 

@@ -14,6 +14,7 @@ from pydantic import Discriminator, Field, Tag
 
 from sorry_rules.base import limits
 from sorry_rules.rules.geometry import Geometry, GeometryBlocker, GeometryTurn  # noqa: F401 (every rule-file model is reachable here)
+from sorry_rules.rules.squares import HOLD_DOC, NamedSquare
 from sorry_rules.rules.strict import Strict
 from sorry_rules.rules.turns import ACTIONS_DOC, REDRAW_DOC, TAKE_DOC, HandAction, Redraw
 from sorry_rules.rules.vocab import Alternative, Consequence, Counter, MarkKind, MoveFilter
@@ -28,6 +29,10 @@ MAX_CARD_KINDS = limits.MAX_CARD_KINDS
 MAX_HAND = limits.MAX_HAND
 MAX_GRID_SIDE = limits.MAX_GRID_SIDE
 MAX_TAKE = limits.MAX_TAKE
+MAX_DICE = limits.MAX_DICE
+MAX_FACES = limits.MAX_FACES
+MAX_FACE = limits.MAX_FACE
+MAX_HOLD = limits.MAX_HOLD
 
 Relation = Literal["own", "partner", "opponent"]
 OtherRelation = Literal["partner", "opponent"]
@@ -75,6 +80,15 @@ class Board(Strict):
     safety_length: int = Field(ge=0, le=MAX_SAFETY, description="Squares in each safety zone; Home is one step after the "
                                "last (with 0, straight from the safety entry).")
     slides: list[Slide] = Field(default_factory=list, max_length=MAX_SIDE, description="Slides, repeated on every side.")
+    hold: int = Field(default=1, ge=1, le=MAX_HOLD, description=HOLD_DOC)
+    home_hold: int | None = Field(default=None, ge=1, le=MAX_PAWNS, description=(
+        "How many pawns a Home holds (left out: every pawn of its colour); with fewer, Home is one more square a pawn "
+        "may only end on while it has room, like the last space of a finish line."))
+    squares: dict[Annotated[str, Field(pattern=r"^[a-z_][a-z0-9_]*$", max_length=40)], NamedSquare] = Field(
+        default_factory=dict, max_length=20, description=(
+        "Named squares (`star`, `safe`, any word) with what they change, repeated on every side; read by pawn "
+        "selectors (`in star`, `in opponent start_exit`); an overlay adds one by a new name, changes one by its name "
+        "or removes it with null."))
 
 
 class GridLines(Strict):
@@ -157,7 +171,23 @@ class HandTurn(TurnPolicy):
         "draw a replacement."))
 
 
-Turn = Annotated[Union[DrawTurn, HandTurn], Field(discriminator="source")]
+class DiceTurn(TurnPolicy):
+    """Each turn the player throws the dice and plays the throw (drawn with replacement: no pile)."""
+
+    source: Literal["dice"] = Field(description=(
+        "`dice`: each turn the player throws `dice` dice and plays the throw; every throw is as likely as on the first "
+        "turn whatever came before (the dice are drawn with replacement: there is no pile and no `deck:`)."))
+    dice: int = Field(default=1, ge=1, le=MAX_DICE, description="How many dice are thrown together.")
+    faces: list[Annotated[int, Field(ge=0, le=MAX_FACE)]] = Field(min_length=2, max_length=MAX_FACES, description=(
+        "The numbers on the faces of a die (every die alike, every face equally likely); a die showing N does what the "
+        "card named \"N\" does (`cards:`)."))
+    whole: dict[Name, str] = Field(default_factory=dict, max_length=MAX_FACES * MAX_DICE, description=(
+        "Several dice: a throw whose faces add up to the key may also be spent whole, as this DSL effect (e.g. "
+        "`\"5\": enter`), besides die by die."))
+    first: Literal["random", "first_seat"] = Field(default="random", description=FIRST_DOC)
+
+
+Turn = Annotated[Union[DrawTurn, HandTurn, DiceTurn], Field(discriminator="source")]
 
 
 class Rules(Strict):
@@ -184,6 +214,10 @@ class Rules(Strict):
     overshoot_home: Literal["illegal", "stop"] = Field(default="illegal", description=(
         "A forward move past Home is `illegal` (Home by exact count only), or `stop`s in Home (also for each part of a "
         "split). Shorthand for `geometry.past_home`, which says it when both are given."))
+    capture: Literal["lone", "all"] = Field(default="lone", description=(
+        "On squares that hold several pawns: `lone`, a pawn landing on a square bumps a pawn of another colour only "
+        "when that pawn is alone there (two or more of one colour block the landing like an own pawn); `all`, it bumps "
+        "every pawn there that it may bump."))
     must_bump: bool = Field(default=False, description=(
         "When any legal move bumps an opponent (by landing, by a slide or by a Sorry!), only such moves are legal; "
         "bumping a partner does not count; a pass is then not legal either; in hand play it applies across the whole "
@@ -243,8 +277,9 @@ class Variant(Strict):
     board: AnyBoard = Field(description="The board: a race track (sides, start exits, safety zones, slides) or a "
                             "`kind: grid` of card cells.")
     deck: dict[Name, Annotated[int, Field(ge=0, le=MAX_CARD_COPIES)]] = Field(
-        min_length=1, max_length=MAX_CARD_KINDS,
-        description="Card name -> number of copies shuffled into the draw pile; at least one card in all.")
+        default_factory=dict, max_length=MAX_CARD_KINDS,
+        description="Card name -> number of copies shuffled into the draw pile; at least one card in all (left out "
+                    "with `turn.source: dice`, whose faces are the cards).")
     cards: dict[Name, str] = Field(min_length=1, max_length=MAX_CARD_KINDS, description=(
         "Card name -> what the card does, as a DSL effect, e.g. `enter | forward 1`."))
     unused_effects: list[Name] = Field(
@@ -252,7 +287,7 @@ class Variant(Strict):
         description="Cards whose effect under `cards` is kept on purpose though no deck holds them "
                     "(e.g. an overlay takes the card out of the deck); any other effect without a card is an error.")
     turn: Turn = Field(default_factory=lambda: DrawTurn(source="draw"), description=(
-        "How a turn takes its card: draw one, or play from a hand."))
+        "How a turn takes its card: draw one, play from a hand, or throw dice."))
     rules: Rules = Field(default_factory=Rules, description="Switches of the movement mechanisms (bumps, slides, splits, Home).")
     win: str = Field(description="When a player (or team) has won: a DSL condition judged for each seated colour after "
                      "every move, e.g. `home(team) == pawns(team)`.")

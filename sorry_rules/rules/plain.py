@@ -20,11 +20,13 @@ from __future__ import annotations
 #: `rules.loadcache` names them; a test keeps the two lists equal).
 MODELS = frozenset((
     "sorry_rules.rules.geometry.Geometry", "sorry_rules.rules.geometry.GeometryBlocker",
-    "sorry_rules.rules.geometry.GeometryTurn", "sorry_rules.rules.model.Board", "sorry_rules.rules.model.DrawTurn",
+    "sorry_rules.rules.geometry.GeometryTurn", "sorry_rules.rules.model.Board", "sorry_rules.rules.model.DiceTurn",
+    "sorry_rules.rules.model.DrawTurn",
     "sorry_rules.rules.model.FormulaScore", "sorry_rules.rules.model.GridBoard", "sorry_rules.rules.model.GridLines",
     "sorry_rules.rules.model.HandTurn", "sorry_rules.rules.model.PlayerCount", "sorry_rules.rules.model.Rules",
     "sorry_rules.rules.model.Setup", "sorry_rules.rules.model.Slide", "sorry_rules.rules.model.Tier",
     "sorry_rules.rules.model.TierScore", "sorry_rules.rules.model.TurnPolicy", "sorry_rules.rules.model.Variant",
+    "sorry_rules.rules.squares.NamedSquare",
     "sorry_rules.rules.strict.Strict", "sorry_rules.rules.turns.HandAction", "sorry_rules.rules.turns.Others",
     "sorry_rules.rules.turns.Redraw", "sorry_rules.rules.vocab.Alternative", "sorry_rules.rules.vocab.Consequence",
     "sorry_rules.rules.vocab.Counter", "sorry_rules.rules.vocab.MarkKind", "sorry_rules.rules.vocab.MoveFilter",

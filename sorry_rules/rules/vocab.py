@@ -65,6 +65,13 @@ class Consequence(Strict):
     mark: dict[CounterName, Literal["bumped", "moved"]] = Field(default_factory=dict, max_length=20, description=(
         "Mark kind -> which pawns of the move get it, placed by the moving player: `bumped` (every pawn the move sent "
         "to Start, whoever owns it) or `moved` (every pawn that moved by its own steps, where it ended)."))
+    then: str | None = Field(default=None, description=(
+        "A DSL card effect the moving player plays right after the move, as part of it (one decision: each way of "
+        "playing it is one move; none: the move alone), e.g. `forward 20` (the player picks the pawn) or "
+        "`send own moved in opponent start_exit to start`; its selectors may choose the pawns the move `moved`."))
+    forfeits: bool = Field(default=False, description=(
+        "Whether the consequence also follows a forfeited card or throw (one with no legal move; its facts are all 0), "
+        "e.g. to reset a counter of sixes in a row."))
 
 
 class MarkKind(Strict):

@@ -1,0 +1,69 @@
+"""Squares that hold several pawns and named squares (`board.hold`, `board.squares`), checked
+against the rest of a variant and handed to the engine as `engine.squares.SquareName`s.
+
+Contract:
+- `check_squares(v, out)` adds located problems: an offset off the side (SR505); a square
+  named like a DSL word (SR570); marks (`marks:`), which follow a pawn by its square, on a
+  board whose squares may hold several pawns (SR571); and warns (SR551) of a blocker counting
+  pawns (`geometry.blockers.*.group` 2 or more) where no square holds that many.
+- `engine_squares(v)` returns the `SquareName`s of `board.squares`, in the order written.
+- `square_words(v)` is every name the selectors of the variant may read (`in NAME`).
+"""
+
+from __future__ import annotations
+
+from sorry_rules.base.errors import ProblemCollector
+from sorry_rules.compiler.vocabulary import COUNTS, FACTS, GROUPS, LITERALS, THROW_FACTS
+from sorry_rules.engine.pawns import OWNERS, ZONES
+from sorry_rules.engine.squares import BUILT_IN, SquareName
+
+#: words a square may not be named: selectors read `in NAME` beside the zones and owners
+RESERVED = COUNTS + FACTS + THROW_FACTS + GROUPS + LITERALS + OWNERS + ZONES + BUILT_IN + (
+    "sum", "max", "min", "count", "can", "in", "marked", "unmarked", "alone", "moved", "farthest", "nearest", "pawns")
+
+
+def holds_several(v) -> bool:
+    """Whether a square of the variant's board may hold two pawns (`board.hold`, a named
+    square's `hold`, or a square colours share)."""
+    b = v.board
+    if getattr(b, "kind", "track") != "track":
+        return False
+    hold, squares = getattr(b, "hold", 1), getattr(b, "squares", {})
+    return hold > 1 or any((s.hold or hold) > 1 or s.share for s in squares.values())
+
+
+def check_squares(v, out: ProblemCollector) -> None:
+    b = v.board
+    if getattr(b, "kind", "track") != "track":
+        return
+    side, hold, squares = b.side_length, getattr(b, "hold", 1), getattr(b, "squares", {})
+    for name, square in squares.items():
+        if name in RESERVED:
+            out.at(("board", "squares", name), "SR570", f"square '{name}' has the name of a DSL word; rename it", key=True)
+        for i, offset in enumerate(square.at):
+            if offset >= side:
+                out.at(("board", "squares", name, "at", i), "SR505", f"square '{name}': offset {offset} is off the side "
+                       f"(offsets 0..{side - 1})")
+    if holds_several(v) and getattr(v, "marks", None):
+        where = ("board", "hold") if hold > 1 else ("board", "squares")
+        out.at(where, "SR571", f"this board's squares may hold several pawns, but marks: ({', '.join(v.marks)}) follow a "
+               "pawn by its square, so they need squares that hold one pawn each", key=True)
+    most = max([hold] + [s.hold or hold for s in squares.values()])
+    for name, blocker in getattr(getattr(v, "geometry", None), "blockers", {}).items():
+        if blocker.group > 1 and blocker.group > most:
+            out.at(("geometry", "blockers", name, "group"), "SR551", f"blocker '{name}' needs {blocker.group} pawns on "
+                   f"one square, but no square holds more than {most}: it blocks nothing", severity="warning")
+
+
+def engine_squares(v) -> tuple:
+    b = v.board
+    if getattr(b, "kind", "track") != "track":
+        return ()
+    return tuple(SquareName(name, tuple(s.at), s.capture if isinstance(s.capture, bool) else tuple(s.capture), s.share,
+                            s.hold, s.label, s.symbol) for name, s in getattr(b, "squares", {}).items())
+
+
+def square_words(v) -> tuple:
+    """The names of the variant's squares a selector may read: the built-in ones, then `board.squares`."""
+    b = v.board
+    return BUILT_IN + tuple(getattr(b, "squares", {}) or ())

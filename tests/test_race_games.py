@@ -1,0 +1,146 @@
+"""The race games as configurations of the one engine (docs/LUDO.md, docs/TROUBLE.md,
+docs/PARCHEESI.md): their rule files validate with --strict, full seeded games for every
+player count finish with every invariant kept and replay exactly, the seats and the first
+player follow the rule books, the bots play them, and a copy with every name renamed plays
+the same games. What a throw allows in a position is shown by the scenarios in
+tests/scenarios/ludo, trouble and parcheesi."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from sorry_rules.base.resources import variants_dir
+from sorry_rules.cli.app import main
+from sorry_rules.compiler import load_game
+from sorry_rules.players.registry import make_player
+from sorry_rules.players.runner import play_game
+
+from .randomplay import play_random
+from .sizes import short_and_full
+
+GAMES = ("ludo", "trouble", "parcheesi")
+#: player counts each rule book allows (LU1, TR1, PA1)
+COUNTS = {"ludo": (2, 3, 4), "trouble": (2, 3, 4), "parcheesi": (2, 3, 4)}
+
+
+@pytest.fixture(scope="module")
+def games():
+    return {name: load_game(name) for name in GAMES}
+
+
+@pytest.mark.parametrize("name", GAMES + ("ludo --rule ludo/blocks.yaml --rule ludo/capture-throw.yaml "
+                                          "--rule ludo/home-throw.yaml",))
+def test_the_rule_files_validate_strictly(name):
+    """No problem, not even a warning: `sorry-play validate --strict`."""
+    spec, *rest = name.split(" --rule ")
+    files = [str(variants_dir() / f"{spec}.yaml")] + [str(variants_dir() / r) for r in rest]
+    result = CliRunner().invoke(main, ["validate", "--strict", *files])
+    assert result.exit_code == 0, result.output
+    assert "0 warnings" in result.output or "valid" in result.output
+
+
+def _finished(game, state) -> bool:
+    """Whether the winner has every pawn where its game ends: Home (LU14, PA15), the finish
+    line (TR12)."""
+    c = state.seats[state.winner]
+    layout = game.layout
+    done = sum(1 for sq in state.placement[c] if sq == layout.home[c] or layout.T <= sq < layout.X)
+    return done == game.pawns
+
+
+@pytest.mark.parametrize("games_per_count", short_and_full(4, 200))
+@pytest.mark.parametrize("name", GAMES)
+def test_seeded_games_finish_with_every_invariant(games, name, games_per_count):
+    """LU1, LU3, LU14; TR1, TR3, TR12; PA1, PA3, PA15: seeded random games of every player count
+    end with a winner whose pawns are all in, keep every invariant after every move (pawns
+    conserved, no square over what it holds, colours only where they may share, no pile and
+    no discards) and replay from their seed and choices."""
+    game = games[name]
+    for players in COUNTS[name]:
+        for seed in range(games_per_count):
+            played = play_random(game, seed, players, check="all" if seed == 0 else "state")
+            assert played.final.winner is not None
+            assert _finished(game, played.final), f"{name} seed {seed}: the winner is not all in"
+
+
+@pytest.mark.parametrize("name, two, three", [("ludo", ("red", "yellow"), ("red", "green", "yellow")),
+                                              ("trouble", ("red", "green"), ("red", "blue", "green")),
+                                              ("parcheesi", ("yellow", "red"), ("yellow", "blue", "red"))])
+def test_seats_follow_the_rule_books(games, name, two, three):
+    """LU1, TR1, PA1: two players sit opposite each other, three take the first three colours."""
+    game = games[name]
+    assert tuple(game.colours[c] for c in game.seats_for(2)) == two
+    assert tuple(game.colours[c] for c in game.seats_for(3)) == three
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_first_player_follows_the_seed(games, name):
+    """LU4, TR4, PA4: the seed decides who plays first (the same seed, the same seat)."""
+    game = games[name]
+    firsts = [game.new_game(seed, players=4).turn for seed in range(40)]
+    assert len(set(firsts)) == 4
+    assert firsts == [game.new_game(seed, players=4).turn for seed in range(40)]
+
+
+@pytest.mark.parametrize("name, bots", [("ludo", ("greedy", "expert")), ("trouble", ("expert", "greedy")),
+                                        ("parcheesi", ("greedy", "random"))])
+def test_the_bots_play_the_race_games(games, name, bots):
+    """The computer players play a whole game of each (they see the throw, never the dice's
+    future: a throw comes from the whole bag)."""
+    game = games[name]
+    state = game.new_game(3, players=2)
+    players = [make_player(bot, 3, i) for i, bot in enumerate(bots)]
+    final = play_game(game, state, players)
+    assert final.winner is not None and _finished(game, final)
+
+
+def _renamed(name: str, tmp_path) -> str:
+    """A copy of bundled rule file `name` with every name renamed: colours, counters, named
+    squares, filters, consequences (and the DSL texts that read them)."""
+    data = yaml.safe_load((variants_dir() / f"{name}.yaml").read_text())
+    colours = {c: f"colour_{i}" for i, c in enumerate(data["colours"])}
+    words = {}
+    words.update({n: f"count_{i}" for i, n in enumerate(data.get("counters", {}))})
+    words.update({n: f"spot_{i}" for i, n in enumerate(data["board"].get("squares", {}))})
+
+    def text(value: str) -> str:
+        return re.sub(r"\b[a-z_]+\b", lambda m: words.get(m.group(0), m.group(0)), value)
+
+    data["name"] = f"renamed {name}"
+    data["colours"] = [colours[c] for c in data["colours"]]
+    data["board"]["squares"] = {words[n]: square for n, square in data["board"].get("squares", {}).items()}
+    data["counters"] = {words[n]: counter for n, counter in data.get("counters", {}).items()}
+    data["filters"] = {f"filter_{i}": {**f, **{k: text(v) for k, v in f.items() if k in ("must", "prefer")}}
+                       for i, f in enumerate(data.get("filters", {}).values())}
+    after = {}
+    for i, c in enumerate(data.get("after", {}).values()):
+        c = dict(c)
+        for key in ("when", "then"):
+            if key in c:
+                c[key] = text(c[key])
+        c["add"] = {words[k]: text(str(v)) for k, v in c.get("add", {}).items()}
+        after[f"after_{i}"] = c
+    data["after"] = after
+    data["win"] = text(data["win"])
+    if data["turn"].get("redraw"):
+        data["turn"]["redraw"]["when"] = text(data["turn"]["redraw"]["when"])
+    path = tmp_path / f"renamed-{name}.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False))
+    return str(path)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_renamed_rules_play_the_same_games(games, name, tmp_path):
+    """Nothing in Python names a game, a colour, a counter or a square: the renamed copy plays
+    the same games from the same seeds (LU22, TR14, PA20: what the rule books do not play has
+    no rule anywhere, so the files alone are the games)."""
+    renamed = load_game(_renamed(name, tmp_path))
+    assert renamed.colours[0] == "colour_0"
+    for seed in range(3):
+        original = play_random(games[name], seed, 4, check=None)
+        other = play_random(renamed, seed, 4, check=None)
+        assert original.final == other.final and original.choices == other.choices

@@ -1,0 +1,76 @@
+"""`sorry-play moves` on positions of the race games: several pawns on a square, blockades,
+full named squares, throws written in any order, and `--why` naming the rule that stops a
+pawn (docs/LUDO.md, docs/PARCHEESI.md)."""
+
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from sorry_rules.cli.app import main
+
+
+def _moves(tmp_path, variant: str, position: dict, *args: str):
+    path = tmp_path / "position.json"
+    path.write_text(json.dumps(position))
+    return CliRunner().invoke(main, ["moves", "--variant", variant, "--state", str(path), *args])
+
+
+def test_two_pawns_on_a_square_move_as_one_result_and_land_together(tmp_path):
+    """Ludo: red's two tokens on its start square give one result for a 4 (alike tokens,
+    one result); the token on 10 captures green's lone token on 14; green and yellow share
+    the star on 3."""
+    position = {"players": ["red", "green", "yellow", "blue"], "turn": "red", "card": "4",
+                "pawns": {"red": ["track:8", "track:8", "track:10", "start"], "green": ["track:14", "track:3"],
+                          "yellow": ["track:3"]}}
+    result = _moves(tmp_path, "ludo", position, "--format", "json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    placements = sorted(sorted(move["result"]["red"]) for move in report["moves"])
+    assert placements == [["start", "track:10", "track:12", "track:8"], ["start", "track:14", "track:8", "track:8"]]
+    bump = next(move for move in report["moves"] if "track:14" in move["result"]["red"])
+    assert bump["result"]["green"].count("start") == 3 and bump["result"]["green"].count("track:3") == 1
+
+
+def test_why_names_the_blockade_that_stops_a_pawn(tmp_path):
+    position = {"players": ["yellow", "blue", "red", "green"], "turn": "yellow", "card": "3+4",
+                "pawns": {"yellow": ["track:20", "track:4", "track:4", "start"], "blue": ["track:22", "track:22"],
+                          "red": ["track:27"]}}
+    result = _moves(tmp_path, "parcheesi", position, "--why")
+    assert result.exit_code == 0, result.output
+    assert "yellow pawn track:20:" in result.stdout
+    assert "would pass the opponent blockade (blue) on track:22, which may not be passed" in result.stdout
+    assert "die by die (3: forward 3 ; 4: forward 4)" in result.stdout
+    assert "die 3 cannot start a pawn" in result.stdout
+
+
+def test_why_names_a_full_square_and_the_throw_is_lost_with_its_consequence(tmp_path):
+    """Red and green share the safety space 25 (two pawns, all it holds): yellow's 3+3 cannot
+    land there, nothing else moves, the throw is lost and the doubles still throw again."""
+    position = {"players": ["yellow", "blue", "red", "green"], "turn": "yellow", "card": "3+3",
+                "pawns": {"yellow": ["track:22", "home", "home", "home"], "red": ["track:25"],
+                          "green": ["track:25", "track:36"]}}
+    result = _moves(tmp_path, "parcheesi", position, "--why")
+    assert result.exit_code == 0, result.output
+    assert "no legal move: the throw is lost" in result.stdout
+    assert "then: PA7: doubles throw again" in result.stdout and "extra throws: 1" in result.stdout
+    assert "forward 3: track:25 already holds 2 pawns, as many as it may" in result.stdout
+
+
+def test_a_throw_may_be_written_in_any_order_and_a_wrong_one_is_named(tmp_path):
+    position = {"players": ["yellow", "blue"], "turn": "yellow", "card": "4+1", "pawns": {"yellow": ["track:20"]}}
+    result = _moves(tmp_path, "parcheesi", position)
+    assert result.exit_code == 0 and result.stdout.startswith("yellow to play, throw 1+4:"), result.output
+    wrong = _moves(tmp_path, "parcheesi", position, "--card", "6+9")
+    assert wrong.exit_code == 2 and "unknown card '6+9'" in wrong.output and "Traceback" not in wrong.output
+    position["card"] = "7"
+    bad = _moves(tmp_path, "parcheesi", position)
+    assert bad.exit_code == 1 and "[SR502]" in bad.output and "position.json:1:" in bad.output
+
+
+def test_colours_together_only_on_a_square_they_may_share(tmp_path):
+    position = {"players": ["red", "green"], "turn": "red", "card": "4",
+                "pawns": {"red": ["track:14"], "green": ["track:14"]}}
+    result = _moves(tmp_path, "ludo", position)
+    assert result.exit_code == 1 and "[SR602]" in result.output and "board.squares" in result.output
