@@ -16,7 +16,7 @@ A bot is a name from `players.registry` (`random`, `greedy`, `expert`, `search`,
 decision), `search/60/8` (and a horizon of 8 plies), `expert/400` (400 nodes).
 
 `--ladder` plays the ladder instead: random, greedy, the expert and the search player at
-three budgets, in pairings on standard (2 players), partnership (teams), points (2 players),
+two budgets (`medium` and its default), in pairings on standard (2 players), partnership (teams), points (2 players),
 Sequence (2 players) and one house rule; a table of win rates, and per rule file an
 Elo-style rating of every player fitted from all its 2-player pairings (Bradley-Terry,
 greedy at 1500). `--markdown` prints the tables for bench/README.md.
@@ -45,12 +45,12 @@ _OPTIONS: dict = {}
 
 #: the ladder: (rule file, players, lineup, pairings)
 LADDER = (
-    ("standard", 2, "one", ("greedy:random", "expert:greedy", "search/30/8:greedy", "search/120:greedy",
-                            "search:greedy", "search:expert", "search:search/30/8")),
-    ("partnership", 4, "teams", ("greedy:random", "expert:greedy", "search/30/8:greedy", "search:greedy")),
-    ("points", 2, "one", ("greedy:random", "expert:greedy", "search/30/8:greedy", "search:greedy")),
-    ("sequence", 2, "one", ("greedy:random", "expert:greedy", "search/30/4:greedy", "search/60/4:greedy")),
-    ("house/mercy-start", 2, "one", ("greedy:random", "expert:greedy", "search/30/8:greedy", "search:greedy")),
+    ("standard", 2, "one", ("greedy:random", "expert:greedy", "medium:greedy", "search:greedy", "search:expert",
+                            "search:medium")),
+    ("partnership", 4, "teams", ("greedy:random", "expert:greedy", "search:greedy")),
+    ("points", 2, "one", ("greedy:random", "expert:greedy", "medium:greedy", "search:greedy")),
+    ("sequence", 2, "one", ("greedy:random", "expert:greedy", "medium:greedy", "search:greedy")),
+    ("house/mercy-start", 2, "one", ("greedy:random", "expert:greedy", "search:greedy")),
 )
 
 
@@ -78,6 +78,8 @@ def bot_options(spec: str) -> tuple[str, dict]:
         options["playouts"] = int(budget[0])
         if len(budget) > 1:
             options["horizon"] = int(budget[1])
+        if len(budget) > 2:
+            options["caution"] = float(budget[2])
     return kind, options
 
 

@@ -23,7 +23,7 @@ from sorry_rules.players.protocol import RandomPlayer
 from sorry_rules.players.search import SearchPlayer
 
 #: the search budget of the `medium` level
-MEDIUM = {"playouts": 48, "horizon": 8}
+MEDIUM = {"playouts": 48, "horizon": 4, "caution": 1.0}
 
 BOTS = {
     "random": RandomPlayer,

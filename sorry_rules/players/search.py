@@ -16,10 +16,13 @@ For every board kind and rule file alike. A decision among the legal moves:
    (by mean win chance), until one is left. A move that wins at once is taken at once;
    with more moves than the budget gives `MIN_PLAYOUTS` each, the greedy player's best
    `playouts // MIN_PLAYOUTS` are searched.
+4. *Caution*: the greedy player's move is kept unless the move the search prefers beat it,
+   on the deals both had, by more than `caution` standard errors of the mean difference (a
+   small budget's noise would otherwise pick worse moves than the greedy player does).
 
 Hidden information: only the `View` is read (never the real pile or other hands: the deals
 replace them). Teams: a partner's win is the side's. Budget: `playouts` counts playouts (a
-move played on a deal and its playout), so the choice is a function of the seed parts, the
+move played on a deal and its playout; default per board kind, `DEFAULTS`), so the choice is a function of the seed parts, the
 view and the moves: deterministic, and a saved game resumes with the same choices. An
 optional `seconds` budget also stops the search when the time is up (then the choice
 depends on the machine's speed); the moves left in the running are then compared on the
@@ -34,6 +37,7 @@ from __future__ import annotations
 import time
 from typing import NamedTuple
 
+from sorry_rules.engine.board import GRID, TRACK
 from sorry_rules.engine.game import option_of
 from sorry_rules.engine.rng import Random
 from sorry_rules.players.greedy import GreedyPlayer
@@ -42,8 +46,11 @@ from sorry_rules.players.protocol import table_view
 from sorry_rules.players.sampling import Deals
 from sorry_rules.players.winchance import win_chance_for
 
-DEFAULT_PLAYOUTS = 240
-DEFAULT_HORIZON = 16
+#: the default budget per board kind: (playouts, horizon in plies); a grid's greedy ply costs
+#: about forty times a track's (bench/README.md), so its default budget is smaller
+DEFAULTS = {TRACK: (240, 8), GRID: (60, 4)}
+#: standard errors by which a move must beat the greedy player's move to be chosen instead
+DEFAULT_CAUTION = 0.0
 #: the fewest playouts a move searched gets in the first round (more moves: `SearchPlayer.width`)
 MIN_PLAYOUTS = 12
 
@@ -69,8 +76,7 @@ class _Halving:
         self.colour = view.colour
         self.deals = Deals(view, *player.seed_parts)
         self.chance = win_chance_for(view.game, len(view.seats))
-        self.horizon = player.horizon
-        self.limit = player.playouts
+        self.limit, self.horizon = player.budget(view.game)
         self.deadline = None if player.seconds is None else time.perf_counter() + player.seconds
         self.policy = [GreedyPlayer("playout", *player.seed_parts, seat) for seat in range(len(view.seats))]
         n = len(options)
@@ -95,15 +101,26 @@ class _Halving:
             table.play(options[policy[table.turn].pick(table, options) if n > 1 else 0])
         return self.chance.of(table, self.colour)
 
-    def narrow(self, width: int) -> None:
+    def narrow(self, width: int) -> int:
         """Keep the `width` moves the greedy player scores best (all of them when there are
-        no more), in their order."""
-        if len(self.alive) <= width:
-            return
+        no more), in their order; return the greedy player's move (the first best)."""
         table = self.deals.table(0)
         scores = self.policy[self.view.seat].scores(self.view, [table.move(option) for option in self.options])
-        best = sorted(range(len(scores)), key=lambda i: -scores[i])[:width]
-        self.alive = sorted(best)
+        order = sorted(range(len(scores)), key=lambda i: -scores[i])
+        if len(self.alive) > width:
+            self.alive = sorted(order[:width])
+        return order[0]
+
+    def better(self, i: int, j: int, caution: float) -> bool:
+        """Whether move i beat move j on the deals both had by more than `caution` standard
+        errors of the mean difference."""
+        shared = min(self.counts[i], self.counts[j])
+        if shared < 2:
+            return False
+        diffs = [a - b for a, b in zip(self.values[i][:shared], self.values[j][:shared])]
+        mean = sum(diffs) / shared
+        spread = (sum((d - mean) ** 2 for d in diffs) / (shared - 1)) ** 0.5
+        return mean > caution * spread / shared ** 0.5
 
     def run(self) -> list:
         """The moves still in the running when the budget is spent, best first."""
@@ -138,17 +155,24 @@ class SearchPlayer:
 
     name = "search"
 
-    def __init__(self, *seed_parts: object, playouts: int = DEFAULT_PLAYOUTS, horizon: int = DEFAULT_HORIZON,
-                 seconds: float | None = None):
+    def __init__(self, *seed_parts: object, playouts: int | None = None, horizon: int | None = None,
+                 seconds: float | None = None, caution: float = DEFAULT_CAUTION):
         self.seed_parts = ("search-player", *seed_parts)
+        self.caution = caution
         self.playouts = playouts
         self.horizon = horizon
         self.seconds = seconds
         self.last_playouts = 0  # playouts spent on the last decision (for tests and bench)
 
-    def width(self) -> int:
+    def budget(self, game) -> tuple[int, int]:
+        """(playouts, horizon) for `game`: as given, else the board kind's `DEFAULTS`."""
+        playouts, horizon = DEFAULTS[game.board_kind]
+        return (playouts if self.playouts is None else self.playouts,
+                horizon if self.horizon is None else self.horizon)
+
+    def width(self, game) -> int:
         """The most moves searched: the greedy player's best ones beyond it are kept (`narrow`)."""
-        return max(2, self.playouts // MIN_PLAYOUTS)
+        return max(2, self.budget(game)[0] // MIN_PLAYOUTS)
 
     def choose(self, view, moves) -> int:
         if len(moves) == 1:
@@ -188,12 +212,13 @@ class SearchPlayer:
             self.last_playouts = 0
             return Analysis(choice, [1.0 if i in wins else None for i in range(len(options))], [0] * len(options), 0,
                             before)
-        if len(options) > 1:
-            search.narrow(self.width())
+        default = search.narrow(self.width(view.game))
         finalists = search.run() if len(search.alive) > 1 else search.alive
         chances = [s / c if c else None for s, c in zip(search.sums, search.counts)]
         leaders = _tied(finalists, search)
         choice = leaders[0] if len(leaders) == 1 else leaders[random.below(len(leaders))]
+        if choice != default and not search.better(choice, default, self.caution):
+            choice = default
         self.last_playouts = search.spent
         low = [sorted(values)[len(values) // 4] if values else None for values in search.values]
         return Analysis(choice, chances, list(search.counts), search.spent, before, low)
