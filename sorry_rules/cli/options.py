@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import click
 
-from sorry_rules.base.limits import DEFAULT_MAX_PLIES, MAX_CHOICES, MAX_JSON_DIGITS
+from sorry_rules.base.limits import DEFAULT_MAX_PLIES, MAX_CHOICES, MAX_JSON_DIGITS, MAX_THINK_SECONDS
 
 VARIANT_HELP = "Variant: a rule file path or a bundled name (see `sorry-play variants`)."
 RULE_HELP = "House-rule overlay (path or bundled name, e.g. house/sorry-forward-4.yaml); repeatable."
@@ -84,12 +84,8 @@ def max_plies_option(help: str = "Stop a game without a winner after this many m
                         show_default=True, help=help)
 
 
-#: the longest thinking time a computer player may be given, in seconds
-MAX_THINK = 600.0
-
-
 def parse_think(text: str) -> float:
-    """`0.5s`, `0.5`, `500ms` or `2m` -> seconds (above 0, at most MAX_THINK). Raises ValueError."""
+    """`0.5s`, `0.5`, `500ms` or `2m` -> seconds (above 0, at most MAX_THINK_SECONDS). Raises ValueError."""
     word = text.strip().lower()
     scale = 1.0
     for suffix, factor in (("ms", 0.001), ("s", 1.0), ("m", 60.0)):
@@ -100,8 +96,8 @@ def parse_think(text: str) -> float:
         seconds = float(word) * scale
     except ValueError:
         raise ValueError("write a time such as 0.5s, 500ms or 2s") from None
-    if not 0 < seconds <= MAX_THINK:  # also refuses nan and inf
-        raise ValueError(f"a time above 0 and at most {MAX_THINK:g}s")
+    if not 0 < seconds <= MAX_THINK_SECONDS:  # also refuses nan and inf
+        raise ValueError(f"a time above 0 and at most {MAX_THINK_SECONDS}s")
     return seconds
 
 

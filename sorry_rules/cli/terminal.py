@@ -333,7 +333,7 @@ class Session:
                     self.page = (self.page + (1 if answer.startswith("n") else -1)) % self.pages
                     self.show(view, moves)
             elif answer in ("h", "hint"):
-                self.say(view, moves, self.hint(view, moves))
+                self.show_hint(view, moves)
             elif answer in ("b", "board"):
                 self.show(view, moves)
             elif not answer:
@@ -345,6 +345,15 @@ class Session:
             else:
                 shown = answer if len(answer) <= ANSWER_SHOWN else answer[:ANSWER_SHOWN] + ELLIPSIS
                 self.say(view, moves, f"{shown!r} is not a move: type a number from 1 to {n}, ? for help, q to quit.")
+
+    def show_hint(self, view, moves) -> None:
+        """`hint` in the header line on a terminal, else printed in lines that fit."""
+        hint = self.hint(view, moves)
+        if self.in_place:
+            self.say(view, moves, hint)
+        else:
+            for line in wrap(hint, self.console.width or 80):
+                self.echo(line)
 
     def hint(self, view, moves) -> str:
         """The hint line: the strongest bot's choice and, when it can say, why."""

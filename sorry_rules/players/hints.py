@@ -1,8 +1,8 @@
 """One line of why a searching player chose a move, from the search's own numbers.
 
 `reason(analysis, move)` (an `search.Analysis` and the chosen public `Move`) says what the
-move gains (the side's win chance after it, against the next best move's and the chance
-before it), what it captures (the pawns it sends back or the chips it takes away, read from
+move gains (the side's win chance after it and before it, and against the next best move on
+the draws both were tried on), what it captures (the pawns it sends back or the chips it takes away, read from
 the move's events) and what it risks (the win chance in the worst quarter of the sampled
 draws, when that is well below the mean). No game's words: chances, pawns, chips.
 """
@@ -38,13 +38,12 @@ def reason(analysis, move) -> str:
     mine = chances[choice]
     if mine == 1.0 and not analysis.counts[choice]:
         return "it wins the game now"
-    others = [c for i, c in enumerate(chances) if i != choice and c is not None]
     parts = []
     if mine is not None:
-        gain = f"win chance {_percent(mine)} after it"
-        if others:
-            gain += f" against {_percent(max(others))} for the next best move"
-        parts.append(gain + f" ({_percent(analysis.before)} now)")
+        parts.append(f"win chance {_percent(mine)} after it, {_percent(analysis.before)} now")
+    if analysis.rival:
+        ours, theirs = analysis.rival
+        parts.append(f"on the same draws {_percent(ours)} against {_percent(theirs)} for the next best move")
     caught = captures(move)
     if caught:
         parts.append("it " + caught)

@@ -66,6 +66,7 @@ class Analysis(NamedTuple):
     playouts: int
     before: float
     low: list = []      # each move's lower quartile of its playouts' win chances (None: no playout)
+    rival: tuple = ()   # (the choice's, the next best move's mean win chance) on the deals both had
 
 
 class _Halving:
@@ -110,6 +111,20 @@ class _Halving:
         if len(self.alive) > width:
             self.alive = sorted(order[:width])
         return order[0]
+
+    def rival(self, choice: int) -> tuple:
+        """(choice's, the next best move's) mean win chance on the deals both had: the other
+        move that comes closest to the choice there; () when none had a deal with it."""
+        found = ()
+        mine = self.values[choice]
+        for j, theirs in enumerate(self.values):
+            shared = min(len(mine), len(theirs))
+            if j == choice or not shared:
+                continue
+            pair = (sum(mine[:shared]) / shared, sum(theirs[:shared]) / shared)
+            if not found or pair[0] - pair[1] < found[0] - found[1]:
+                found = pair
+        return found
 
     def better(self, i: int, j: int, caution: float) -> bool:
         """Whether move i beat move j on the deals both had by more than `caution` standard
@@ -221,7 +236,7 @@ class SearchPlayer:
             choice = default
         self.last_playouts = search.spent
         low = [sorted(values)[len(values) // 4] if values else None for values in search.values]
-        return Analysis(choice, chances, list(search.counts), search.spent, before, low)
+        return Analysis(choice, chances, list(search.counts), search.spent, before, low, search.rival(choice))
 
 
 def _tied(finalists: list, search: _Halving) -> list:
