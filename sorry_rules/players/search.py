@@ -22,8 +22,9 @@ For every board kind and rule file alike. A decision among the legal moves:
 
 Hidden information: only the `View` is read (never the real pile or other hands: the deals
 replace them). Teams: a partner's win is the side's. Budget: `playouts` counts playouts (a
-move played on a deal and its playout; default per board kind, `DEFAULTS`), so the choice is a function of the seed parts, the
-view and the moves: deterministic, and a saved game resumes with the same choices. An
+move played on a deal and its playout; the default per board kind is `DEFAULTS`), so the
+choice is a function of the seed parts, the view, the moves and the budget: deterministic,
+and a saved game resumes with the same choices. An
 optional `seconds` budget also stops the search when the time is up (then the choice
 depends on the machine's speed); the moves left in the running are then compared on the
 deals they share. Ties are broken by a stream seeded from (seed parts, ply).
