@@ -56,13 +56,18 @@ def _choose(game, kind, state, *seed):
     return moves, make_player(kind, *(seed or (1, state.turn))).choose(view_of(game, state), moves)
 
 
+#: small search budgets (the default budgets are for real play)
+QUICK = {"expert": {"nodes": 400}, "search": {"playouts": 12, "horizon": 4}, "medium": {"playouts": 12, "horizon": 4},
+         "hard": {"playouts": 12, "horizon": 4}}
+
+
 def _quick(kind, *seed):
-    """A bot with a small search budget (the expert's default budget is for real play)."""
-    return make_player(kind, *seed, **({"nodes": 400} if kind == "expert" else {}))
+    """A bot with a small search budget."""
+    return make_player(kind, *seed, **QUICK.get(kind, {}))
 
 
 def test_unknown_bot_is_a_usage_error():
-    with pytest.raises(UsageError, match="known: expert, greedy, random"):
+    with pytest.raises(UsageError, match="known: easy, expert, greedy, hard, medium, random, search"):
         make_player("clever", 1, 0)
 
 
@@ -211,7 +216,7 @@ def test_bots_finish_hand_and_team_games(request, kind, which):
     """Every bot plays hand play (P4, P5) and partnership control (T2, T7, T8) to the end
     through the engine API alone, keeping every invariant."""
     game = request.getfixturevalue(which)
-    for seed in range(1 if kind == "expert" else 3):
+    for seed in range(1 if kind in QUICK else 3):
         state = game.new_game(seed, players=game.players_max)
         players = [_quick(kind, seed, seat) for seat in range(len(state.seats))]
         final = play_game(game, state, players, on_turn=lambda turn, s: check_state(game, s))

@@ -178,3 +178,18 @@ def test_a_game_log_replays_but_does_not_resume(tmp_path):
     resumed = run("--resume", str(path))
     assert resumed.returncode == 1 and "does not say who plays each seat" in resumed.stderr
     assert f"sorry-play replay {path}" in resumed.stderr and "Traceback" not in resumed.stderr
+
+
+def test_levels_are_bot_kinds_and_think_bounds_a_move():
+    """`--bot LEVEL` and `--seat COLOUR=bot:LEVEL` seat the levels; `--think` gives the
+    searching players a time a move (the game still ends)."""
+    done = run("--auto", "--seed", "5", "--players", "2", "--bot", "easy", "--seat", "yellow=bot:medium",
+               "--think", "5ms", "--max-plies", "60")
+    assert done.returncode == 0, done.stderr
+    assert "limit of 60 moves" in done.stdout or "wins after" in done.stdout
+
+
+@pytest.mark.parametrize("value", ["abc", "0", "-1s", "nan", "1e9s"])
+def test_a_bad_think_time_is_a_usage_error(value):
+    done = run("--auto", "--seed", "1", "--think", value)
+    assert done.returncode == 2 and "--think" in done.stderr and "Traceback" not in done.stderr

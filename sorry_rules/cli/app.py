@@ -20,7 +20,7 @@ from sorry_rules.cli.authoring import explain, schema, validate, variant_lines
 from sorry_rules.base.errors import UsageError
 from sorry_rules.cli.errors import friendly
 from sorry_rules.cli.games import games
-from sorry_rules.cli.options import max_plies_option, players_option, seed_option, variant_options
+from sorry_rules.cli.options import max_plies_option, players_option, seed_option, think_option, variant_options
 from sorry_rules.cli.pictures import render
 from sorry_rules.cli.replay import replay
 
@@ -38,10 +38,14 @@ def _load(variant: str, rules: tuple):
 @click.option("--auto", is_flag=True, help="Computer players only; prints the game turn by turn.")
 @max_plies_option("Stop an endless game after this many moves; it ends without a winner.")
 @click.option("--seat", "seat_specs", multiple=True, metavar="COLOUR=KIND",
-              help="Who plays a colour: human, bot, bot:NAME (random, greedy, expert); repeatable (a colour at "
-                   "several seats, a grid side: once per seat, in seat order).")
+              help="Who plays a colour: human, bot, bot:NAME (random, greedy, expert, search, or a level: easy, "
+                   "medium, hard); repeatable (a colour at several seats, a grid side: once per seat, in seat "
+                   "order).")
 @click.option("--humans", type=int, default=None, help="The first N seats are people taking turns at one keyboard.")
-@click.option("--bot", default=None, help="Computer player for the other seats (default: greedy; random with --auto).")
+@click.option("--bot", default=None, help="Computer player for the other seats: random, greedy, expert, search, or a level "
+                                         "(easy: greedy; medium: search, small budget; hard: search) (default: "
+                                         "greedy; random with --auto).")
+@think_option
 @click.option("--resume", type=click.Path(dir_okay=False), default=None, help="Continue the game saved in FILE.")
 @click.option("--save", type=click.Path(dir_okay=False), default=None,
               help="Save the game after every move to FILE, a new file (default for games with people: a new file in "
@@ -51,7 +55,7 @@ def _load(variant: str, rules: tuple):
 @click.version_option(version=__version__, package_name="sorry-rules")  # given: no package metadata read at start-up
 @click.pass_context
 @friendly
-def main(ctx, variant, rules, players, seed, auto, max_plies, seat_specs, humans, bot, resume, save, no_wait):
+def main(ctx, variant, rules, players, seed, auto, max_plies, seat_specs, humans, bot, think, resume, save, no_wait):
     """Play Sorry! in the terminal, or inspect and check rule files.
 
     Without a command, plays a game: you take the first seat against computer players
@@ -62,7 +66,7 @@ def main(ctx, variant, rules, players, seed, auto, max_plies, seat_specs, humans
     from sorry_rules.cli.play import play_command  # lazy: the play machinery (compiler, rich) only to play
 
     play_command(variant, rules, seed=seed, players=players, auto=auto, max_plies=max_plies, seat_specs=seat_specs,
-                 humans=humans, bot=bot, resume=resume, save=save, wait=not no_wait)
+                 humans=humans, bot=bot, resume=resume, save=save, wait=not no_wait, think=think)
 
 
 @main.command()

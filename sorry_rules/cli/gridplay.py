@@ -73,10 +73,10 @@ class GridSession(Session):
 
 
 # ---- computer-only games ---------------------------------------------------------------------
-def grid_auto_game(game, state, saved, save_path, resumed: bool) -> None:
+def grid_auto_game(game, state, saved, save_path, resumed: bool, think: float | None = None) -> None:
     """Play `state` to the end with the bots of `saved.kinds`, printing every move; save to
-    `save_path` (if given) after every move."""
-    players = [make_player(bot_of(kind), saved.seed, seat) for seat, kind in enumerate(saved.kinds)]
+    `save_path` (if given) after every move; `think`: a searching bot's seconds a move."""
+    players = [make_player(bot_of(kind), saved.seed, seat, think=think) for seat, kind in enumerate(saved.kinds)]
     if resumed:
         click.echo(f"{game.name}: resuming at move {state.plies + 1}, seed {saved.seed}.")
     else:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import click
 
-from sorry_rules.base.limits import DEFAULT_MAX_PLIES, MAX_CHOICES, MAX_JSON_DIGITS
+from sorry_rules.base.limits import DEFAULT_MAX_PLIES, MAX_CHOICES, MAX_JSON_DIGITS, MAX_THINK_SECONDS
 
 VARIANT_HELP = "Variant: a rule file path or a bundled name (see `sorry-play variants`)."
 RULE_HELP = "House-rule overlay (path or bundled name, e.g. house/sorry-forward-4.yaml); repeatable."
@@ -82,3 +82,37 @@ def max_plies_option(help: str = "Stop a game without a winner after this many m
     """`--max-plies N`, 1 to `limits.MAX_CHOICES` (default: `limits.DEFAULT_MAX_PLIES`)."""
     return click.option("--max-plies", type=click.IntRange(min=1, max=MAX_CHOICES), default=DEFAULT_MAX_PLIES,
                         show_default=True, help=help)
+
+
+def parse_think(text: str) -> float:
+    """`0.5s`, `0.5`, `500ms` or `2m` -> seconds (above 0, at most MAX_THINK_SECONDS). Raises ValueError."""
+    word = text.strip().lower()
+    scale = 1.0
+    for suffix, factor in (("ms", 0.001), ("s", 1.0), ("m", 60.0)):
+        if word.endswith(suffix):
+            word, scale = word[:-len(suffix)].strip(), factor
+            break
+    try:
+        seconds = float(word) * scale
+    except ValueError:
+        raise ValueError("write a time such as 0.5s, 500ms or 2s") from None
+    if not 0 < seconds <= MAX_THINK_SECONDS:  # also refuses nan and inf
+        raise ValueError(f"a time above 0 and at most {MAX_THINK_SECONDS}s")
+    return seconds
+
+
+def _think_seconds(ctx, param, value):
+    if value is None:
+        return None
+    try:
+        return parse_think(value)
+    except ValueError as error:
+        raise click.BadParameter(f"{value!r}: {error}") from None
+
+
+def think_option(fn):
+    """`--think TIME`: how long a searching computer player may think about a move (None: its budget)."""
+    return click.option("--think", default=None, metavar="TIME", callback=_think_seconds,
+                        help="How long a searching computer player (search, medium, hard, expert) may think about a "
+                             "move, e.g. 0.5s; its moves then depend on the machine's speed (default: a fixed "
+                             "budget of playouts, the same moves every run).")(fn)

@@ -112,8 +112,9 @@ def _resumed(resume, given: dict):
 
 
 def play_command(variant="standard", rules=(), seed=None, players=None, auto=False, max_plies=DEFAULT_MAX_PLIES,
-                 seat_specs=(), humans=None, bot=None, resume=None, save=None, wait=True) -> None:
-    """`sorry-play [options]`: a new game, or `--resume FILE`; see the module docstring."""
+                 seat_specs=(), humans=None, bot=None, resume=None, save=None, wait=True, think=None) -> None:
+    """`sorry-play [options]`: a new game, or `--resume FILE`; see the module docstring. `think`:
+    the seconds a searching computer player may take over a move (None: its playout budget)."""
     if resume is not None:
         game, state, saved, earlier = _resumed(resume, {"--seed": seed is not None, "--players": players is not None,
                                                "--seat": bool(seat_specs), "--humans": humans is not None,
@@ -132,7 +133,7 @@ def play_command(variant="standard", rules=(), seed=None, players=None, auto=Fal
         save_path = claim(save, saved) if save is not None else claim_default(saved, rules) if people else None
     if HUMAN not in saved.kinds:
         auto_game = gridplay.grid_auto_game if game.board_kind == GRID else _auto_game
-        auto_game(game, state, saved, save_path, resumed=resume is not None)
+        auto_game(game, state, saved, save_path, resumed=resume is not None, think=think)
         return
     if not sys.stdin.isatty():
         raise UsageError("no terminal to play on: use --auto for a game between computer players "
@@ -142,7 +143,7 @@ def play_command(variant="standard", rules=(), seed=None, players=None, auto=Fal
         return
     session_of = gridplay.GridSession if game.board_kind == GRID else Session
     title = f"{rules_text(game.name, saved.variant.rules)}, seed {saved.seed}"
-    session = session_of(game, saved.kinds, saved, save_path, title=title, wait=wait)
+    session = session_of(game, saved.kinds, saved, save_path, title=title, wait=wait, think=think)
     session.start(start_state(game, saved, resume) if earlier else state)
     for k, (turn, after) in enumerate(earlier):  # the pawn names, and the last moves on the screen
         session.note(turn, after, logged=k >= len(earlier) - LOG_LENGTH)
@@ -156,8 +157,8 @@ def _same_file(a, b) -> bool:
         return os.path.abspath(a) == os.path.abspath(b)
 
 
-def _auto_game(game, state, saved, save_path, resumed: bool) -> None:
-    players = [make_player(bot_of(kind), saved.seed, seat) for seat, kind in enumerate(saved.kinds)]
+def _auto_game(game, state, saved, save_path, resumed: bool, think: float | None = None) -> None:
+    players = [make_player(bot_of(kind), saved.seed, seat, think=think) for seat, kind in enumerate(saved.kinds)]
     if resumed:
         click.echo(f"{game.name}: resuming at move {state.plies + 1}, seed {saved.seed}.")
     else:

@@ -38,7 +38,8 @@ from sorry_rules.cli.errors import friendly
 from sorry_rules.cli.options import max_plies_option, players_option, rules_option, seed_option, variant_options
 from sorry_rules.cli.pictures import write_output
 
-BOTS_HELP = "Computer players by name, comma separated, given to seats in order and repeated as needed."
+BOTS_HELP = ("Computer players by name (random, greedy, expert, search, or a level: easy, medium, hard), comma "
+             "separated, given to seats in order and repeated as needed.")
 
 
 #: Exit code of a run stopped by Ctrl-C (128 + SIGINT, as shells report it).

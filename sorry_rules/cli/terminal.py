@@ -81,6 +81,7 @@ class Session:
     notices: tuple = ()
     names = None
     wait = True
+    think = None
 
     #: what draws the screens: `cli.screen` (track boards) or a module with the same functions
     #: (`cli.gridscreen`); its `help_text(game)` is the help
@@ -89,7 +90,7 @@ class Session:
     hint_bot = STRONGEST
 
     def __init__(self, game, kinds, saved, save_path, console: Console | None = None, title: str = "",
-                 wait: bool = True):
+                 wait: bool = True, think: float | None = None):
         self.game = game
         self.kinds = list(kinds)
         self.saved = saved
@@ -101,7 +102,8 @@ class Session:
         self.humans = [seat for seat, kind in enumerate(self.kinds) if kind == HUMAN]
         self.hot_seat = len(self.humans) > 1
         self.last_asked: int | None = None
-        self.hinter = make_player(self.hint_bot, saved.seed, "hint")
+        self.think = think  # a searching bot's seconds a move (None: its playout budget)
+        self.hinter = make_player(self.hint_bot, saved.seed, "hint", think=think)
         self.in_place = self.console.is_terminal
         self.notices = []
         self.names = None      # the pawn names of the current state (`start`, then `note` after every move)
@@ -119,7 +121,7 @@ class Session:
     # ---- players and the loop ------------------------------------------------------------
     def players(self):
         seed = self.saved.seed
-        return [HumanPlayer(self) if kind == HUMAN else make_player(bot_of(kind), seed, seat)
+        return [HumanPlayer(self) if kind == HUMAN else make_player(bot_of(kind), seed, seat, think=self.think)
                 for seat, kind in enumerate(self.kinds)]
 
     def start(self, state) -> None:
@@ -331,9 +333,7 @@ class Session:
                     self.page = (self.page + (1 if answer.startswith("n") else -1)) % self.pages
                     self.show(view, moves)
             elif answer in ("h", "hint"):
-                best = self.hinter.choose(view, moves)
-                label = self.look.move_label(self.game, moves[best], view.hand is not None, view.colour, self.names)
-                self.say(view, moves, f"Hint: {best + 1}. {label}")
+                self.show_hint(view, moves)
             elif answer in ("b", "board"):
                 self.show(view, moves)
             elif not answer:
@@ -345,6 +345,22 @@ class Session:
             else:
                 shown = answer if len(answer) <= ANSWER_SHOWN else answer[:ANSWER_SHOWN] + ELLIPSIS
                 self.say(view, moves, f"{shown!r} is not a move: type a number from 1 to {n}, ? for help, q to quit.")
+
+    def show_hint(self, view, moves) -> None:
+        """`hint` in the header line on a terminal, else printed in lines that fit."""
+        hint = self.hint(view, moves)
+        if self.in_place:
+            self.say(view, moves, hint)
+        else:
+            for line in wrap(hint, self.console.width or 80):
+                self.echo(line)
+
+    def hint(self, view, moves) -> str:
+        """The hint line: the strongest bot's choice and, when it can say, why."""
+        advise = getattr(self.hinter, "advise", None)
+        best, why = advise(view, moves) if advise is not None else (self.hinter.choose(view, moves), "")
+        label = self.look.move_label(self.game, moves[best], view.hand is not None, view.colour, self.names)
+        return f"Hint: {best + 1}. {label}" + (f" ({why})" if why else "")
 
     def named_move(self, answer: str, moves) -> int | str | None:
         """A move chosen by name instead of number: its index, or what to tell the person

@@ -240,6 +240,14 @@ class Game:
         return State(tuple(placement), tuple(seats), turn, card, hands, (), (), 0, None, 0, counters, 0, marks,
                      tuple(drawn), redraws)
 
+    def dealt(self, state: State, pile, hands, discard, rng: int) -> Table:
+        """A table of `state` (a position as its player sees it: `position(...)`) with the cards
+        it cannot see as a player guesses them: `hands` every seat's hand (hand play; None
+        for draw play), `pile` the draw pile (drawn from its end), `discard` the public
+        discards and `rng` the state that reshuffles them (search: `players.sampling`)."""
+        hands = None if hands is None else tuple(map(tuple, hands))
+        return Table(self, state._replace(pile=tuple(pile), hands=hands, discard=tuple(discard), rng=rng))
+
     def initial_counters(self) -> tuple:
         """Every colour's counters at the start of a game: () when the variant has none."""
         if not self.counters:

@@ -129,6 +129,14 @@ class GridGame:
         hands = tuple(tuple(hand) if i == turn else () for i in range(len(seats)))
         return GridState(tuple(placement), tuple(seats), turn, hands, (), (), 0, None, 0, exchanged, 0, False)
 
+    def dealt(self, state: GridState, pile, hands, discard, rng: int) -> GridTable:
+        """A table of `state` (a position as its player sees it: `position(...)`) with the cards
+        it cannot see as a player guesses them: `hands` every seat's hand, `pile` the draw
+        pile (drawn from its end), `discard` the public discards and `rng` the state that
+        reshuffles them (search: `players.sampling`)."""
+        return GridTable(self, state._replace(pile=tuple(pile), hands=tuple(map(tuple, hands)), discard=tuple(discard),
+                                              rng=rng))
+
     def view(self, state: GridState) -> GridView:
         return GridView(state.placement, self.sides(state.seats), self.grid)
 
