@@ -49,10 +49,11 @@ def _decisions(game, seed: int, players: int, count: int) -> list:
 
 
 @pytest.mark.parametrize("variant, players", [("standard", 2), ("partnership", 4), ("points", 3), ("sequence", 2),
-                                              ("house/mercy-start", 2)])
+                                              ("house/mercy-start", 2), ("ludo", 3), ("parcheesi", 2)])
 def test_plays_legal_games_to_the_end(variant, players):
     """Every choice is one of the legal moves (the loop refuses any other) and every state
-    keeps the invariants, on track and grid rule files, teams and hand play."""
+    keeps the invariants, on track and grid rule files, teams, hand play and dice (throws
+    drawn with replacement: the deals guess no pile)."""
     game = load_game(variant)
     state = game.new_game(3, players=players)
     bots = [SearchPlayer(3, seat, **SMALL) if seat == 0 else make_player("greedy", 3, seat) for seat in range(players)]
