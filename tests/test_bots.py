@@ -23,7 +23,8 @@ from sorry_rules.players.runner import play_game
 from .invariants import check_state
 
 RULES = Path(__file__).parent / "rules"
-KINDS = sorted(BOTS)
+#: every kind of player once (the levels `easy` and `hard` are greedy and search by other names: tests/test_search.py)
+KINDS = sorted(kind for kind in BOTS if kind not in ("easy", "hard"))
 
 
 @pytest.fixture(scope="module")
@@ -69,6 +70,20 @@ def _quick(kind, *seed):
 def test_unknown_bot_is_a_usage_error():
     with pytest.raises(UsageError, match="known: easy, expert, greedy, hard, medium, random, search"):
         make_player("clever", 1, 0)
+
+
+def test_levels_are_players_at_budgets():
+    """`easy`, `medium` and `hard` name players and budgets (help: registry.LEVELS): greedy,
+    a small search that keeps greedy's move unless another is clearly better, the full search."""
+    from sorry_rules.players.greedy import GreedyPlayer
+    from sorry_rules.players.registry import MEDIUM
+    from sorry_rules.players.search import SearchPlayer
+
+    assert type(make_player("easy", 1, 0)) is GreedyPlayer
+    hard, search, medium = make_player("hard", 1, 0), make_player("search", 1, 0), make_player("medium", 1, 0)
+    assert type(hard) is type(search) is type(medium) is SearchPlayer
+    assert (hard.playouts, hard.horizon, hard.caution) == (search.playouts, search.horizon, search.caution)
+    assert (medium.playouts, medium.horizon, medium.caution) == (MEDIUM["playouts"], MEDIUM["horizon"], MEDIUM["caution"])
 
 
 @pytest.mark.parametrize("kind", ["greedy", "expert"])
