@@ -76,13 +76,10 @@ def open_regular(path):
 
 
 def read_regular(path, limit: int) -> bytes:
-    """At most `limit + 1` bytes of the regular file `path` (see the module contract)."""
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
-    fd = os.open(path, flags)
-    try:
-        mode = os.fstat(fd).st_mode
-        if not stat.S_ISREG(mode):
-            raise NotRegularFile(0, f"it is {_kind(mode)}, not a regular file")
+    """At most `limit + 1` bytes of the regular file `path` (see the module contract), read
+    in pieces so that a large `limit` reserves no memory a small file does not need."""
+    with open_regular(path) as f:
+        fd = f.fileno()
         chunks, left = [], limit + 1
         while left > 0:
             chunk = os.read(fd, min(left, 1 << 20))
@@ -91,8 +88,6 @@ def read_regular(path, limit: int) -> bytes:
             chunks.append(chunk)
             left -= len(chunk)
         return b"".join(chunks)
-    finally:
-        os.close(fd)
 
 
 def check_replaceable(path) -> None:
