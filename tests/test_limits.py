@@ -292,6 +292,30 @@ def test_largest_board_compiles_in_bounded_time_and_memory():
             state = game.apply(state, game.legal_moves(state)[0])
 
 
+def test_split_tables_are_built_once_per_colour_not_once_per_player():
+    """Regression (fuzzing, geometry): each player's split search built the second-part
+    tables of every colour, so `split 7` with every seat taken needed colours x colours
+    tables (3.2 GB for 11 players on 11 sides of 200; 210 MB here). Every player's search
+    now reads one shared table per colour (48 MB here, all six players together)."""
+    colours = [f"c{i}" for i in range(6)]
+    side = model.MAX_SIDE
+    data = {"colours": colours, "players": {"min": 2, "max": len(colours)}, "pawns": 2,
+            "board": {"side_length": side, "start_exit": 4, "safety_entry": 2, "safety_length": 5, "slides": []},
+            "deck": {"a": 4, "b": 4}, "cards": {"a": "enter | forward 1", "b": "split 7"}}
+    game = _compile_layer(data)
+    split = game.card_names.index("b")
+    seats = tuple(range(len(colours)))
+    placement = tuple((c * side + 10, c * side + 20) for c in seats)
+
+    def every_players_split() -> None:
+        with time_limit(GUARD):
+            for turn in seats:
+                moves = game.legal_moves(game.position(placement, seats, turn, card=split))
+                assert len(moves) > 2 and all(len(move.events) == 2 for move in moves)
+
+    assert peak_memory(every_players_split) < 100_000_000
+
+
 def _compile_layer(data):
     with time_limit(GUARD):
         return load_game("standard", layers=[load_yaml(json.dumps(data), "layer.yaml")])

@@ -111,10 +111,9 @@ class Search:
         # two parts along the plain tables (the 7 of most rule files): `_Walk.pairs`
         self.pairs = final == 1 and not prune and not last.reuse and track.routes is None and not stacked
         self.distinct_pawns = not any(part.reuse for part in parts)  # every part moves a pawn of its own
-        slide_here, W, X = track.slide_here, track.weights, track.X
+        slide_here, W = track.slide_here, track.weights
         # per level but the last: per colour (index, colour, slides, weights, per square the (n, ways) of n = 1..steps)
-        self.levels = tuple(tuple((ci, c, slide_here[c], W[c], tuple(tuple((n, part.ways[n][c][sq]) for n in range(1, steps + 1)
-                                                                        if part.ways[n][c][sq]) for sq in range(X)))
+        self.levels = tuple(tuple((ci, c, slide_here[c], W[c], _by_square(track, part.ways, steps, c))
                                   for ci, c in enumerate(part.colours)) for part in parts[:final])
         # the last part, per count of steps left: per colour (index, colour, its ways, slides, weights)
         self.lasts = tuple(tuple((ci, c, last.ways[n][c], slide_here[c], W[c]) for ci, c in enumerate(last.colours))
@@ -122,10 +121,12 @@ class Search:
         # `pairs`: per count of steps m, colour and square the second part's ways (end, event, no
         # slide at the end, key change)
         self.last_colours = tuple(enumerate(last.colours))
-        self.second_ways = tuple(
-            tuple(tuple(tuple((to, step, slide_here[c][to] is None, W[c][to] - W[c][sq]) for to, _, step in ways[sq])
-                        for sq in range(X)) for c, ways in enumerate(last.ways[m])) if m else ()
-            for m in range(steps + 1)) if self.pairs else ()
+        if self.pairs:
+            rows = {c: _second_rows(track, last.ways, steps, c) for c in last.colours}
+            self.second_ways = tuple(tuple(rows[c][m] if c in rows else None for c in range(track.layout.C)) if m else ()
+                                     for m in range(steps + 1))
+        else:
+            self.second_ways = ()
 
     def __call__(self, pos, out) -> None:
         if self.distinct_pawns and _on_board(pos.pos, self.movers, self.X) < 2:
@@ -135,6 +136,32 @@ class Search:
             walk.pairs()
         else:
             walk.level(0, self.steps, 0)
+
+
+def _shared(track, kind: str, ways: tuple, steps: int, c: int, make):
+    """`make()` kept on `track` per (kind, ways table, steps, colour): every player's split
+    search (one per card and player) reads the same rows of a colour, built once."""
+    known = track.__dict__.setdefault("_split_rows", {})
+    key = (kind, id(ways), steps, c)
+    found = known.get(key)
+    if found is None or found[0] is not ways:  # the table kept alive with its rows: an id is not reused under it
+        found = known[key] = (ways, make())
+    return found[1]
+
+
+def _by_square(track, ways: tuple, steps: int, c: int) -> tuple:
+    """Per square, the (n, ways) of n = 1..steps that colour c's pawn there may go."""
+    return _shared(track, "by-square", ways, steps, c, lambda: tuple(
+        tuple((n, ways[n][c][sq]) for n in range(1, steps + 1) if ways[n][c][sq]) for sq in range(track.X)))
+
+
+def _second_rows(track, ways: tuple, steps: int, c: int) -> tuple:
+    """Per count of steps m (0..steps) and square, colour c's second-part ways of `pairs`:
+    (end, event, no slide at the end, key change)."""
+    here, row_w = track.slide_here[c], track.weights[c]
+    return _shared(track, "second", ways, steps, c, lambda: tuple(
+        tuple(tuple((to, step, here[to] is None, row_w[to] - row_w[sq]) for to, _, step in ways[m][c][sq])
+              for sq in range(track.X)) if m else () for m in range(steps + 1)))
 
 
 def _on_board(P, colours, X: int) -> int:
