@@ -161,7 +161,10 @@ class Routes:
         layout = self.layout
         if sq >= layout.X or steps <= 0 or layout.colour_of_square(sq) not in (None, c):
             return []
-        heads = [(sq, direction, (), ())]
+        # a path is an id: paths[k] = (the id of the path before its last square, that square);
+        # 0 is the empty path, so ways are told apart in O(1) whatever their length
+        paths, ids = [(0, -1)], {}
+        heads = [(sq, direction, 0, ())]
         turns_at = self.turns_at[c]
         # a move never turns back into the zone it is leaving (H30): a pawn backing out of its
         # safety zone goes on along the track
@@ -169,8 +172,12 @@ class Routes:
         for i in range(steps):
             moved, known = [], set()
             for at, mode, passed, notes in heads:
-                if i:
-                    passed = passed + (at,) if at < layout.X else passed
+                if i and at < layout.X:
+                    key = (passed, at)
+                    passed = ids.get(key)
+                    if passed is None:
+                        passed = ids[key] = len(paths)
+                        paths.append(key)
                 here = turns_at.get(at, ()) if at < layout.T and mode in (FORWARD, BACKWARD) else ()
                 here = [(k, u) for k, u in here if (u.moving == "forward") == (direction == FORWARD)
                         and not (leaving and u.onto == "safety")]
@@ -191,7 +198,7 @@ class Routes:
         for to, _, passed, notes in heads:
             if (to, passed) not in seen:
                 seen.add((to, passed))
-                out.append((to, passed, notes))
+                out.append((to, _squares(paths, passed), notes))
         return out
 
     def _table(self, direction: str, steps: int) -> tuple:
@@ -235,3 +242,12 @@ class Routes:
         if note >= 0:
             return self.geometry.turns[note].label
         return "past Home it bounced back down the safety zone" if note == BOUNCED else "past Home it stopped in Home"
+
+
+def _squares(paths: list, path: int) -> tuple:
+    """The squares of path id `path` (`Routes.walk`), first to last."""
+    out = []
+    while path:
+        path, square = paths[path]
+        out.append(square)
+    return tuple(reversed(out))
