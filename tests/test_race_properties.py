@@ -32,7 +32,8 @@ def _game(i: int):
 @st.composite
 def positions(draw, game):
     """A state of `game`: 2 to all colours seated, each pawn on a square its colour may use,
-    squares filled no further than they hold (and by one colour where they may not share)."""
+    squares filled no further than they hold (and by one colour where they may not share),
+    no colour whose win condition holds (a game already won: position files refuse it)."""
     layout = game.layout
     seats = sorted(draw(st.sets(st.integers(0, layout.C - 1), min_size=2, max_size=layout.C)))
     on: dict = {}
@@ -53,11 +54,13 @@ def positions(draw, game):
                     on.setdefault(sq, []).append(c)
             squares.append(sq)
         placement.append(tuple(sorted(squares)))
-    if all(placement[c].count(layout.home[c]) == game.pawns for c in seats):
-        placement[seats[0]] = (layout.start[seats[0]],) * game.pawns
     turn = draw(st.integers(0, len(seats) - 1))
     card = draw(st.integers(0, len(game.card_names) - 1))
     counters = tuple(tuple(draw(st.integers(0, 2)) for _ in game.counters) for _ in range(layout.C))
+    for c in seats:  # a colour whose win holds has won: that game is over, not a position to play on
+        if game.win_holds(c, tuple(placement), counters, ()) and layout.home[c] in placement[c]:
+            home = placement[c].index(layout.home[c])
+            placement[c] = tuple(sorted(placement[c][:home] + placement[c][home + 1:] + (layout.start[c],)))
     return game.position(tuple(placement), tuple(seats), turn, card=card, counters=counters)
 
 
