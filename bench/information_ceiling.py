@@ -22,13 +22,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import multiprocessing
 import os
 import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+from bots import wilson  # noqa: E402  (bench/bots.py, beside this script)
 
 _GAMES: dict = {}
 
@@ -84,13 +85,6 @@ def play_one(task: tuple) -> bool:
     bots = [Seer(seed, s, players, horizon) if s == mine else make_player("greedy", seed, s) for s in range(players)]
     final = play_game(game, state, bots)
     return final.winner is not None and game.team_of[final.seats[final.winner]] == game.team_of[final.seats[mine]]
-
-
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple:
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
 
 
 def main(argv=None) -> int:
