@@ -54,7 +54,8 @@ LADDER = (
 )
 
 
-def _game(variant: str):
+def game_of(variant: str):
+    """The compiled `variant`, loaded once per process."""
     from sorry_rules.compiler import load_game
 
     found = _GAMES.get(variant)
@@ -103,7 +104,7 @@ def play_one(task: tuple) -> tuple:
     from sorry_rules.players.runner import play_game
 
     a, b, seed, players, lineup, variant = task
-    game = _game(variant)
+    game = game_of(variant)
     state = game.new_game(seed, players=players)
     mine = _seats_of_a(game, state.seats, seed % players, lineup)
     bots = [_make(a if seat in mine else b, seed, seat) for seat in range(players)]

@@ -29,19 +29,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from bots import wilson  # noqa: E402  (bench/bots.py, beside this script)
-
-_GAMES: dict = {}
-
-
-def _game(variant: str):
-    from sorry_rules.compiler import load_game
-
-    found = _GAMES.get(variant)
-    if found is None:
-        found = _GAMES[variant] = load_game(variant)
-    return found
-
+from bots import game_of, wilson  # noqa: E402  (bench/bots.py, beside this script)
 
 class Seer:
     """Chooses by one greedy playout of `horizon` plies per move on a copy of the real table."""
@@ -79,7 +67,7 @@ def play_one(task: tuple) -> bool:
     from sorry_rules.players.runner import play_game
 
     variant, players, horizon, seed = task
-    game = _game(variant)
+    game = game_of(variant)
     state = game.new_game(seed, players=players)
     mine = seed % players
     bots = [Seer(seed, s, players, horizon) if s == mine else make_player("greedy", seed, s) for s in range(players)]
