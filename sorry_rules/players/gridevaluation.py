@@ -24,6 +24,7 @@ cover come from asking the engine (`card_cells`), and the win from the compiled 
 from __future__ import annotations
 
 import weakref
+from operator import itemgetter
 from typing import NamedTuple
 
 from sorry_rules.engine.gridmechanics import PLACE
@@ -62,6 +63,8 @@ class GridEvaluator:
         self.L = grid.length
         self.step = grid.length - grid.shared
         self.straights = grid.straights
+        # codes_of[s](owner): the owner codes of straight s's cells, in its order
+        self.codes_of = tuple(_getter(cells) for cells in self.straights)
         through: list = [[] for _ in range(grid.size)]
         for s, cells in enumerate(self.straights):
             for cell in cells:
@@ -110,7 +113,7 @@ class GridEvaluator:
         return StraightFacts(count, potential, tuple(finishing))
 
     def straight_facts(self, s: int, owner, colour: int) -> StraightFacts:
-        codes = tuple(owner[cell] for cell in self.straights[s])
+        codes = self.codes_of[s](owner)
         key = (s, codes, colour)
         found = self._facts.get(key)
         if found is None:
@@ -214,6 +217,14 @@ class GridEvaluator:
             found = frozenset(e[2] for move in game.plays(state, card) for e in move.events if e[0] == PLACE)
             self._cells[card] = found
         return found
+
+
+def _getter(cells):
+    """A function of a sequence giving the tuple of its items at `cells` (a tuple even for one cell)."""
+    if len(cells) == 1:
+        cell = cells[0]
+        return lambda owner: (owner[cell],)
+    return itemgetter(*cells)
 
 
 _CACHE: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
