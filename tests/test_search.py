@@ -16,6 +16,7 @@ from sorry_rules.players.registry import make_player
 from sorry_rules.players.runner import play_game
 from sorry_rules.players.sampling import Deals, hand_sizes
 from sorry_rules.players.search import SearchPlayer
+from sorry_rules.players import winchance
 from sorry_rules.players.winchance import fit
 from sorry_rules.records.position import parse_position
 
@@ -158,3 +159,19 @@ def test_fit_recovers_a_logistic_curve():
     assert b > 0
     assert abs(-a / b - 3) < 1.5
     assert fit([], []) == (0.0, 0.0)
+
+
+def test_the_fit_is_kept_in_the_cache_folder_and_read_back_exactly(cache, monkeypatch):
+    """The fitted numbers depend only on the rules, the seats and the code: a new process
+    (a new game object) reads them back bit for bit instead of replaying the fitting games;
+    a damaged entry or other seats are fitted afresh."""
+    first = winchance.win_chance_for(load_game("standard"), 2)
+    fitted = (first.a, first.b)
+    played = []
+    monkeypatch.setattr(winchance, "samples", lambda game, players: played.append(players) or ([], []))
+    again = winchance.win_chance_for(load_game("standard"), 2)
+    assert (again.a, again.b) == fitted and played == []
+    assert (winchance.win_chance_for(load_game("standard"), 3).a, played) == (0.0, [3])
+    for entry in cache.glob(f"{winchance.KIND}-*.json"):
+        entry.write_text(entry.read_text().replace("[", "[1.5, "))
+    assert (winchance.win_chance_for(load_game("standard"), 2).b, played) == (0.0, [3, 2])

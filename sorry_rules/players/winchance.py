@@ -11,7 +11,10 @@ The two numbers are fitted per compiled game and number of seats (`win_chance_fo
 first use, by logistic regression on quick greedy self-play: `FIT_GAMES` seeded games, every
 other position of each scored for every seat's colour against whether its side won. Nothing
 here knows a game: the same fit serves every rule file, and the fit depends only on the rule
-file and the seats (the same numbers every run).
+file and the seats (the same numbers every run). So they are kept: per game object in memory,
+and in the cache folder (`base.diskcache`, kind "win-chance") under the game's
+`content_hash`, the seats and the code fingerprint, so that a search player's first decision
+does not replay the fitting games in every new process.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from __future__ import annotations
 import math
 import weakref
 
+from sorry_rules.base import diskcache
 from sorry_rules.engine.board import GRID
 from sorry_rules.players.evaluation import evaluator_for
 from sorry_rules.players.greedy import GreedyPlayer
@@ -138,6 +142,8 @@ def samples(game, players: int) -> tuple[list, list]:
 
 
 _FITTED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+#: the cache folder's kind of fitted numbers (`base.diskcache`)
+KIND = "win-chance"
 
 
 def win_chance_for(game, players: int) -> WinChance:
@@ -145,5 +151,21 @@ def win_chance_for(game, players: int) -> WinChance:
     per_game = _FITTED.setdefault(game, {})
     found = per_game.get(players)
     if found is None:
-        found = per_game[players] = WinChance(game, *fit(*samples(game, players)))
+        found = per_game[players] = WinChance(game, *fitted(game, players))
     return found
+
+
+def fitted(game, players: int) -> tuple[float, float]:
+    """`fit(*samples(game, players))`, read from the cache folder when it holds them for this
+    game's rules, these seats and this code (a game without a `content_hash` is always fitted)."""
+    rules = getattr(game, "content_hash", "")
+    key = diskcache.digest(KIND, diskcache.code_fingerprint(), rules, str(players)) \
+        if rules and diskcache.enabled() else None
+    if key is not None:
+        kept = diskcache.read(KIND, key)
+        if isinstance(kept, list) and len(kept) == 2 and all(type(x) is float and math.isfinite(x) for x in kept):
+            return kept[0], kept[1]
+    a, b = fit(*samples(game, players))
+    if key is not None and math.isfinite(a) and math.isfinite(b):
+        diskcache.write(KIND, key, [a, b])
+    return a, b
