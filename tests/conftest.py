@@ -7,8 +7,13 @@ worker running alone at the end while the other CPUs wait; `--dist worksteal`
 (pyproject.toml) balances the rest. The order changes nothing else: every test is
 independent of the others.
 
-The DSL parser cache (`sorry_rules.dsl.parsercache`) goes to a folder of this run, removed
-at the end, never to the user's cache folder.
+The package's cache folder (`base.resources.CACHE_ENV`: the DSL parser's tables, validated
+and compiled rule files, fitted win chances) is a folder of this run, removed at the end,
+never the user's cache folder. Where the machine has a memory file system with room to
+spare (/dev/shm), that folder and pytest's temporary folders (`tmp_path`, unless
+`--basetemp` is given) are made there: the games these tests play save after every move
+with fsync (`base.safeio.replace_file`), which on a disk busy with the rest of the run costs
+milliseconds a move; in memory the same code runs and the same files are written.
 """
 
 from __future__ import annotations
@@ -23,6 +28,9 @@ import pytest
 from sorry_rules.base.resources import CACHE_ENV
 
 _CACHE = None
+_BASETEMP = None
+#: the memory file system, used when it has at least this many bytes free
+MEMORY, MEMORY_FREE = "/dev/shm", 2 << 30
 
 FIRST = (
     "tests/test_simulate.py",
@@ -40,17 +48,38 @@ def pytest_collection_modifyitems(session, config, items):
     items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0], len(FIRST)))
 
 
+def _memory() -> str | None:
+    """The memory file system's folder when it is writable with room to spare, else None."""
+    try:
+        stat = os.statvfs(MEMORY)
+    except OSError:
+        return None
+    if not os.access(MEMORY, os.W_OK | os.X_OK) or stat.f_bavail * stat.f_frsize < MEMORY_FREE:
+        return None
+    return MEMORY
+
+
+@pytest.hookimpl(tryfirst=True)
 def pytest_configure(config):
-    global _CACHE
+    """In the controlling process only (pytest-xdist's workers inherit the environment and
+    are given their own folders under the controller's `--basetemp`)."""
+    global _CACHE, _BASETEMP
+    if hasattr(config, "workerinput"):
+        return
+    memory = _memory()
     if CACHE_ENV not in os.environ:
-        _CACHE = tempfile.mkdtemp(prefix="sorry-rules-test-cache-")
+        _CACHE = tempfile.mkdtemp(prefix="sorry-rules-test-cache-", dir=memory)
         os.environ[CACHE_ENV] = _CACHE
+    if memory is not None and config.option.basetemp is None:
+        _BASETEMP = config.option.basetemp = tempfile.mkdtemp(prefix="sorry-rules-test-", dir=memory)
 
 
 def pytest_unconfigure(config):
     if _CACHE is not None:
         os.environ.pop(CACHE_ENV, None)
         shutil.rmtree(_CACHE, ignore_errors=True)
+    if _BASETEMP is not None:
+        shutil.rmtree(_BASETEMP, ignore_errors=True)
 
 
 @pytest.fixture
