@@ -5,7 +5,6 @@ seed and choices. Every screen fits 80x24; NO_COLOR output carries no colour."""
 
 from __future__ import annotations
 
-import os
 import re
 import sys
 
@@ -15,18 +14,8 @@ from sorry_rules.compiler import load_game
 from sorry_rules.players.registry import make_player
 from sorry_rules.players.runner import GameRecord, play_game
 from sorry_rules.records.savefile import read_save, state_digest
-from tests.test_interactive import (COLOUR_SGR, PROMPT, TIMEOUT, assert_screens_fit, plain, play_to_the_end, prompt,
-                                    spawn)
-
-
-class _Transcript(list):
-    """What the child printed (pexpect's logfile_read)."""
-
-    def write(self, text):
-        self.append(text)
-
-    def flush(self):
-        pass
+from tests.test_interactive import (COLOUR_SGR, PROMPT, Terminal, assert_screens_fit, plain,
+                                    play_to_the_end, prompt, spawn, terminal_env)
 
 
 class _FirstMove:
@@ -132,12 +121,9 @@ def test_hot_seat_teams_show_only_the_own_hand(tmp_path):
 def test_piped_output_is_plain_and_still_shows_the_lines(tmp_path):
     """With the output piped (the keyboard still a terminal) the screens follow one another
     with no escape code, and the chips of completed lines are still bracketed (S10, S11)."""
-    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR", "COLUMNS", "LINES")}
-    env["TERM"] = "xterm-256color"
     command = (f"{sys.executable} -m sorry_rules.cli --variant grid/mini-grid.yaml --seed 3 --bot random "
                f"--save {tmp_path / 'g.json'} | cat")
-    child = pexpect.spawn("/bin/sh", ["-c", command], env=env, encoding="utf-8", timeout=TIMEOUT, dimensions=(24, 80))
-    child.transcript = child.logfile_read = _Transcript()
+    child = Terminal("/bin/sh", ["-c", command], env=terminal_env())
     answers = play_to_the_end(child)
     child.close()
     transcript = "".join(child.transcript).replace("\r", "")
