@@ -157,7 +157,7 @@ def test_sigint_prints_the_finished_games_and_exits_130(tmp_path, jobs):
         deadline = time.monotonic() + 60
         while not (out.exists() and len(_lines(out)) >= 4):   # the header and three games
             assert process.poll() is None and time.monotonic() < deadline, process.communicate()
-            time.sleep(0.05)
+            time.sleep(0.01)
         workers = _children(process.pid)
         process.send_signal(signal.SIGINT)
         stdout, stderr = process.communicate(timeout=60)
@@ -169,7 +169,7 @@ def test_sigint_prints_the_finished_games_and_exits_130(tmp_path, jobs):
         assert len(workers) >= jobs - 1
         deadline = time.monotonic() + 10
         while any((PROC / str(pid)).exists() for pid in workers) and time.monotonic() < deadline:
-            time.sleep(0.05)
+            time.sleep(0.01)
         assert not any((PROC / str(pid)).exists() for pid in workers)
     assert "Traceback" not in stderr and f"--continue {out}" in stderr
     report = json.loads(stdout)
@@ -472,7 +472,7 @@ def _interrupted(command: list, out: Path, lines: int) -> tuple:
         deadline = time.monotonic() + 60
         while not (out.exists() and len(_lines(out)) >= lines):
             assert process.poll() is None and time.monotonic() < deadline, process.communicate()
-            time.sleep(0.02)
+            time.sleep(0.01)
         process.send_signal(signal.SIGINT)
         stdout, stderr = process.communicate(timeout=60)
     finally:

@@ -406,7 +406,8 @@ def test_split_side(tmp_path, monkeypatch):
     (["simulate", "--players", "5", "--games", "3"], 1, "2-4 players"),
     (["simulate", "--engine", "dask", "--games", "3"], 2, "--scheduler local"),
     (["simulate", "--scheduler", "tcp://127.0.0.1:1", "--games", "3"], 2, "--engine dask"),
-    (["simulate", "--engine", "dask", "--scheduler", "tcp://127.0.0.1:1", "--connect-timeout", "0.5", "--games", "3"],
+    # nothing listens on port 1: the client is refused until the timeout, the shortest allowed
+    (["simulate", "--engine", "dask", "--scheduler", "tcp://127.0.0.1:1", "--connect-timeout", "0.1", "--games", "3"],
      1, "cannot reach the Dask scheduler at tcp://127.0.0.1:1"),
     (["compare", "standard", "standard+", "--games", "3"], 2, "empty name"),
     (["compare", "standard", "standard+no-such-overlay", "--games", "3"], 2, "no rule overlay 'no-such-overlay'"),

@@ -278,15 +278,19 @@ def test_a_damaged_previous_entry_is_checked_afresh(cache, tmp_path):
         assert json.loads(entry.read_text(encoding="utf-8"))["payload"] != stored["payload"]  # checked and kept again
 
 
-def test_an_edited_number_is_validated_without_pydantic(tmp_path):
+def test_an_edited_number_is_validated_without_pydantic(tmp_path, monkeypatch):
     """In fresh processes: `validate` after a number of the file changed imports neither
-    pydantic nor lark, and prints what a run without any cache prints."""
+    pydantic nor lark, and prints what a run without any cache prints (that run is made in
+    this process: what it prints does not depend on the process, only what it imports does)."""
     import os
     import subprocess
     import sys
 
+    from click.testing import CliRunner
+
+    from sorry_rules.cli.app import main
+
     path = tmp_path / "mine.yaml"
-    path.write_text(BASE, encoding="utf-8")
     script = ("import sys\n"
               "from sorry_rules.cli.app import main\n"
               "try:\n"
@@ -294,15 +298,22 @@ def test_an_edited_number_is_validated_without_pydantic(tmp_path):
               "except SystemExit:\n"
               "    pass\n"
               "print(sorted(m for m in ('pydantic', 'lark') if m in sys.modules))\n")
-    runs = []
-    for n, text in enumerate((BASE, BASE.replace('"12": 4', '"12": 6'), BASE.replace("start_exit: 4 ", "start_exit: 40 "))):
+
+    def in_a_fresh_process(text: str) -> str:
+        """What `validate` prints in a new process with the cache of this test, its imports last."""
         path.write_text(text, encoding="utf-8")
         env = dict(os.environ, **{CACHE_ENV: str(tmp_path / "cache")})
-        cached = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True).stdout
-        env[CACHE_ENV] = "off"
-        fresh = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True).stdout
-        runs.append((cached, fresh))
-    (cold, _), (edited, edited_fresh), (broken, broken_fresh) = runs
+        return subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True).stdout
+
+    def without_cache() -> list[str]:
+        """The lines `validate` prints with no cache at all (standard output only, as above)."""
+        with monkeypatch.context() as patch:
+            patch.setenv(CACHE_ENV, "off")
+            return CliRunner().invoke(main, ["validate", str(path)]).stdout.splitlines()
+
+    cold = in_a_fresh_process(BASE)
     assert "'pydantic'" in cold
-    assert edited.splitlines()[-1] == "[]" and edited.splitlines()[:-1] == edited_fresh.splitlines()[:-1]
-    assert "SR505" in broken and broken.splitlines()[:-1] == broken_fresh.splitlines()[:-1]
+    edited = in_a_fresh_process(BASE.replace('"12": 4', '"12": 6'))
+    assert edited.splitlines()[-1] == "[]" and edited.splitlines()[:-1] == without_cache()
+    broken = in_a_fresh_process(BASE.replace("start_exit: 4 ", "start_exit: 40 "))
+    assert "SR505" in broken and broken.splitlines()[:-1] == without_cache()

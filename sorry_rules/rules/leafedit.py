@@ -38,6 +38,7 @@ are loaded anyway); it is plain JSON data, kept by the caller under the code's f
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 
 #: Keywords a leaf's schema may have for `edited` to check it (anything else: no answer).
 LEAF_KEYWORDS = frozenset({"type", "title", "description", "default", "minimum", "maximum", "exclusiveMinimum",
@@ -50,10 +51,12 @@ class _NoAnswer(Exception):
     """The edit is not one this module can decide."""
 
 
+@lru_cache(maxsize=1)
 def table_of_models() -> dict:
     """The plain constraints of the rule-file models: {"schema": Variant's JSON Schema (by
     alias), "guarded": the models (module.qualname) with validators of their own,
-    "aliases": {model: {alias: field name}}}."""
+    "aliases": {model: {alias: field name}}}. Built once per process (it depends on the code
+    alone); callers read it and never change it."""
     from sorry_rules.rules.model import Variant  # lazy: pydantic and the models (loaded by the caller anyway)
     from sorry_rules.rules.strict import Strict
 
