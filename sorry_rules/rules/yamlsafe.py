@@ -16,6 +16,7 @@ Deliberate departures from PyYAML's defaults:
 from __future__ import annotations
 
 import bisect
+import gc
 import os
 import re
 from dataclasses import dataclass, field
@@ -195,9 +196,12 @@ class SourceMap:
         self.file = file
         self._marks: dict[tuple, Mark] = {}
         self._keys: dict[tuple, Mark] = {}
-        self._scalars: dict[tuple, ScalarInfo] = {}
+        # path -> a ScalarInfo, or the tuple `_scalar_info` makes it of on first use
+        self._scalars: dict[tuple, object] = {}
 
-    def set(self, path: tuple, mark: Mark, *, scalar: ScalarInfo | None = None, key: Mark | None = None) -> None:
+    def set(self, path: tuple, mark: Mark, *, scalar: ScalarInfo | tuple | None = None, key: Mark | None = None) -> None:
+        """Record `path`'s mark, its key's mark, and its `ScalarInfo` (or the tuple of
+        `_scalar_info`'s arguments, made into one on first use)."""
         path = tuple(path)
         self._marks[path] = mark
         if scalar is not None:
@@ -228,7 +232,11 @@ class SourceMap:
         return self._keys.get(tuple(path))
 
     def scalar_info(self, path: tuple) -> ScalarInfo | None:
-        return self._scalars.get(tuple(path))
+        path = tuple(path)
+        info = self._scalars.get(path)
+        if type(info) is tuple:
+            info = self._scalars[path] = _scalar_info(*info)
+        return info
 
     def position_in_scalar(self, path: tuple, offset: int) -> Mark:
         """Position of character `offset` (0-based) of the scalar text at `path`.
@@ -237,7 +245,7 @@ class SourceMap:
         folded or multi-line scalars exact on non-blank characters. Falls back to the
         scalar's start, or to `locate(path)` when `path` is not a scalar."""
         path = tuple(path)
-        info = self._scalars.get(path)
+        info = self.scalar_info(path)
         if info is None or info.source is None:
             return self.locate(path)
         line, col = info.source.line_col(info.index_of(offset))
@@ -253,6 +261,19 @@ class SourceMap:
 
     def paths(self):
         return self._marks.keys()
+
+
+def _scalar_info(style, line0: int, col0: int, end_line0: int, end_col0: int, value: str, text: _Text) -> ScalarInfo:
+    """The `ScalarInfo` of a scalar event's style, 0-based start and end marks and value in `text`."""
+    return ScalarInfo(
+        style=style or None,
+        start_index=text.index(line0, col0),
+        start_line=line0 + 1,
+        start_col=col0 + 1,
+        end_index=text.index(end_line0, end_col0),
+        value=value,
+        source=text,
+    )
 
 
 def _alternatives(comp):
@@ -392,6 +413,9 @@ class _Builder:
                 line, col = self.text.line_col(at)
                 self.problems.add(self.file, line, col, "SR106", f"nesting deeper than {_PRESCAN_DEPTH} levels")
                 return None
+        collecting = gc.isenabled()
+        if collecting:  # the data and its map hold no cycles: only the collector's scans would cost
+            gc.disable()
         try:
             self._consume(yaml.parse(self.text.text, Loader=_LOADER))
         except yaml.MarkedYAMLError as error:
@@ -402,6 +426,9 @@ class _Builder:
             self.problems.add(self.file, line, col, "SR101", f"not a valid text file: {error}")
         except UnicodeError as error:
             self.problem(None, "SR101", f"not a valid text file: {error}")
+        finally:
+            if collecting:
+                gc.enable()
         return self.root
 
     def _syntax_problem(self, error: yaml.MarkedYAMLError) -> None:
@@ -468,7 +495,9 @@ class _Builder:
         mark = Mark(self.file, m.line + 1, m.column + 1)
         if isinstance(event, ScalarEvent):
             if path is not None:
-                self.smap.set(path, mark, scalar=self._scalar_info(event), key=key_mark)
+                s, e = event.start_mark, event.end_mark
+                self.smap.set(path, mark, scalar=(event.style, s.line, s.column, e.line, e.column, event.value, self.text),
+                              key=key_mark)
             self._deliver(self._resolve(event))
         elif isinstance(event, AliasEvent):
             if path is not None:
@@ -540,18 +569,6 @@ class _Builder:
             if top.key is not _SKIP_KEY:
                 top.container[top.key] = value
             top.awaiting_key, top.key, top.key_mark = True, None, None
-
-    def _scalar_info(self, event: ScalarEvent) -> ScalarInfo:
-        s, e = event.start_mark, event.end_mark
-        return ScalarInfo(
-            style=event.style or None,
-            start_index=self.text.index(s.line, s.column),
-            start_line=s.line + 1,
-            start_col=s.column + 1,
-            end_index=self.text.index(e.line, e.column),
-            value=event.value,
-            source=self.text,
-        )
 
     def _resolve(self, event: ScalarEvent):
         """YAML 1.2 core schema for untagged plain scalars; everything else is text. A text
