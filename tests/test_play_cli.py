@@ -122,6 +122,39 @@ def test_interrupted_auto_game_resumes_to_the_same_end(tmp_path):
     assert again.returncode == 0 and "wins after" in again.stdout and not TURN_LINE.findall(again.stdout)
 
 
+def test_ctrl_c_in_an_auto_game_keeps_every_move_printed(tmp_path):
+    """`--auto --save` writes its file now and then while the game runs (cli/autosave.py,
+    for track and grid games alike) and whole when stopped: after Ctrl-C the save holds at
+    least every move printed, resumes, and ends byte for byte as the game played straight
+    through (256 moves; Ctrl-C after the 8th)."""
+    import os
+    import signal
+    import sys
+
+    args = ["--auto", "--seed", "11", "--players", "4", "--bot", "expert"]
+    whole, part = tmp_path / "whole.json", tmp_path / "part.json"
+    assert run(*args, "--save", str(whole)).returncode == 0
+    child = subprocess.Popen([sys.executable, "-m", "sorry_rules.cli", *args, "--save", str(part)],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             env=dict(os.environ, PYTHONUNBUFFERED="1"))
+    printed = 0
+    try:
+        while printed < 8:
+            line = child.stdout.readline()
+            assert line, child.communicate()
+            printed += bool(TURN_LINE.match(line))
+        child.send_signal(signal.SIGINT)
+        rest, errors = child.communicate(timeout=60)
+    finally:
+        child.kill()
+    assert child.returncode == 1 and "Traceback" not in errors, errors
+    printed += len(TURN_LINE.findall(rest))
+    stopped = read_save(part)
+    assert not stopped.finished and len(stopped.choices) >= printed
+    assert run("--resume", str(part)).returncode == 0
+    assert part.read_bytes() == whole.read_bytes()
+
+
 def test_replay_of_an_unfinished_game_says_so(tmp_path):
     game = load_game(str(RULES / "hand5.yaml"))
     state = game.new_game(2, players=2)

@@ -48,8 +48,9 @@ def _load(variant: str, rules: tuple):
 @think_option
 @click.option("--resume", type=click.Path(dir_okay=False), default=None, help="Continue the game saved in FILE.")
 @click.option("--save", type=click.Path(dir_okay=False), default=None,
-              help="Save the game after every move to FILE, a new file (default for games with people: a new file in "
-                   "the user data folder; see `sorry-play games`).")
+              help="Save the game to FILE, a new file: after every move of a game with people (default for them: a "
+                   "new file in the user data folder; see `sorry-play games`); a computer-only game at least every "
+                   "half second and when it ends or is stopped.")
 @click.option("--no-wait", "no_wait", is_flag=True,
               help="Play your forced moves and forfeits at once (by default each is shown and waits for Enter).")
 @click.version_option(version=__version__, package_name="sorry-rules")  # given: no package metadata read at start-up

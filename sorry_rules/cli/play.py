@@ -9,7 +9,8 @@ Two ways to run a game, chosen by who sits at the table:
 
 Games with people are saved after every move (default: `savefile.claim_default`, a new
 file named by the variant, its house rules and the seed, or `--save FILE`); computer-only
-games are saved only with `--save`. A save never replaces another game's file (`--save` of
+games are saved only with `--save`, at least every half second and at the end or when
+stopped (`cli.autosave`). A save never replaces another game's file (`--save` of
 an existing file is refused; `--resume FILE` goes on saving to FILE). `--resume FILE` continues a
 saved game exactly where it stopped, and `sorry-play replay FILE` shows one (`replay_command`).
 A game that reaches `--max-plies` moves without a winner is stopped, and the end says so.
@@ -31,6 +32,7 @@ from rich.console import Console
 from sorry_rules.base.errors import SaveFileError, UsageError
 from sorry_rules.base.limits import DEFAULT_MAX_PLIES
 from sorry_rules.cli import gridplay, gridscreen, screen
+from sorry_rules.cli.autosave import AutoSave
 from sorry_rules.cli.seats import HUMAN, bot_of, seat_kinds
 from sorry_rules.cli.terminal import LOG_LENGTH, Session
 from sorry_rules.compiler.build import load_game
@@ -38,7 +40,7 @@ from sorry_rules.engine.board import GRID
 from sorry_rules.engine.describe import colour_name, describe_move, seated_teams
 from sorry_rules.players.registry import make_player
 from sorry_rules.players.runner import play_game
-from sorry_rules.records.files import read_record, write_record
+from sorry_rules.records.files import read_record
 from sorry_rules.records.restore import restore, start_state
 from sorry_rules.records.savefile import claim, claim_default, new_save, rules_text
 from sorry_rules.records.storage import game_over
@@ -168,21 +170,21 @@ def _auto_game(game, state, saved, save_path, resumed: bool, think: float | None
         if teams:
             click.echo(f"Teams: {teams}.")
 
+    autosave = AutoSave(save_path, saved) if save_path is not None else None
+
     def on_turn(turn, after):
+        if autosave is not None:  # first: a move printed is a move kept, whenever Ctrl-C comes
+            autosave.moved(turn.choice, after)
         print_turn(game, turn, after)
-        if save_path is not None:
-            saved.choices.append(turn.choice)
-            _save(save_path, saved, after)
 
-    if save_path is not None:
-        _save(save_path, saved, state)
-    state = play_game(game, state, players, on_turn=on_turn, max_plies=saved.max_plies)
+    if autosave is not None:
+        autosave.start(state)
+    try:
+        state = play_game(game, state, players, on_turn=on_turn, max_plies=saved.max_plies)
+    finally:
+        if autosave is not None:
+            autosave.close()
     print_outcome(game, state, saved.max_plies)
-
-
-def _save(path, saved, state) -> None:
-    saved.reached(state)
-    write_record(path, saved)
 
 
 def _show_finished(game, state, path) -> None:

@@ -1,0 +1,48 @@
+"""Saving a computer-only game (`--auto --save`): often enough while it runs, whole at the end.
+
+Contract: `AutoSave(path, saved)` keeps the game record `saved` in the file `path` while its
+game is played. `start(state)` writes it at once; `moved(choice, after)` records each move
+and writes the file when `EVERY` seconds have passed since the last write; `close()` writes
+what was played, when the game ends or is stopped (Ctrl-C, an error). So the file ends whole
+and up to date, byte for byte the record of every move, while a fast game between computer
+players does not replace its file (two fsyncs, `records.files.write_record`) after each of
+its hundreds of moves. A person's game (`terminal.Session`) is saved after every move.
+"""
+
+from __future__ import annotations
+
+import time
+
+from sorry_rules.records.files import write_record
+
+#: the most seconds between two writes of a running game
+EVERY = 0.5
+
+
+class AutoSave:
+    """See the module docstring."""
+
+    def __init__(self, path, saved):
+        self.path, self.saved = path, saved
+        self.point = None     # (the last state played, how many choices lead to it): one store, never torn
+        self.written = 0.0
+
+    def start(self, state) -> None:
+        self.point = (state, len(self.saved.choices))
+        self._write()
+
+    def moved(self, choice: int, after) -> None:
+        self.saved.choices.append(choice)
+        self.point = (after, len(self.saved.choices))
+        if time.monotonic() - self.written >= EVERY:
+            self._write()
+
+    def close(self) -> None:
+        state, count = self.point
+        del self.saved.choices[count:]  # a choice stopped before its state was kept
+        self._write()
+
+    def _write(self) -> None:
+        self.saved.reached(self.point[0])
+        write_record(self.path, self.saved)
+        self.written = time.monotonic()
