@@ -1,18 +1,21 @@
 """Saving a computer-only game (`--auto --save`): often enough while it runs, whole at the end.
 
-Contract: `AutoSave(path, saved)` keeps the game record `saved` in the file `path` while its
-game is played. `start(state)` writes it at once; `moved(choice, after)` records each move
-and writes the file when `EVERY` seconds have passed since the last write; `close()` writes
-what was played, when the game ends or is stopped (Ctrl-C, an error). So the file ends whole
-and up to date, byte for byte the record of every move, while a fast game between computer
-players does not replace its file (two fsyncs, `records.files.write_record`) after each of
-its hundreds of moves. A person's game (`terminal.Session`) is saved after every move.
+Contract: `play_saved(game, state, players, saved, path, show)` plays the game to its end,
+showing each move with `show(turn, after)` once it is kept, and keeps the game record `saved`
+in the file `path` (None: no file) as `AutoSave` does. `AutoSave(path, saved)` keeps `saved`
+in `path` while its game is played: `start(state)` writes it at once; `moved(choice, after)`
+records each move and writes the file when `EVERY` seconds have passed since the last write;
+`close()` writes what was played, when the game ends or is stopped (Ctrl-C, an error). So
+the file ends whole and up to date, byte for byte the record of every move, while a fast game
+between computer players does not replace its file (two fsyncs, `records.files.write_record`)
+after each of its hundreds of moves. A person's game (`terminal.Session`) is saved after every move.
 """
 
 from __future__ import annotations
 
 import time
 
+from sorry_rules.players.runner import play_game
 from sorry_rules.records.files import write_record
 
 #: the most seconds between two writes of a running game
@@ -46,3 +49,22 @@ class AutoSave:
         self.saved.reached(self.point[0])
         write_record(self.path, self.saved)
         self.written = time.monotonic()
+
+
+def play_saved(game, state, players, saved, path, show):
+    """The final state of `state` played to the end (`saved.max_plies` at most) by `players`;
+    see the module docstring."""
+    autosave = AutoSave(path, saved) if path is not None else None
+
+    def on_turn(turn, after):
+        if autosave is not None:  # first: a move shown is a move kept, whenever Ctrl-C comes
+            autosave.moved(turn.choice, after)
+        show(turn, after)
+
+    if autosave is None:
+        return play_game(game, state, players, on_turn=on_turn, max_plies=saved.max_plies)
+    autosave.start(state)
+    try:
+        return play_game(game, state, players, on_turn=on_turn, max_plies=saved.max_plies)
+    finally:
+        autosave.close()

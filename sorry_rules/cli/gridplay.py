@@ -22,13 +22,12 @@ import click
 
 from sorry_rules.authoring.gridoracle import describe_grid_move
 from sorry_rules.cli import gridscreen
-from sorry_rules.cli.autosave import AutoSave
+from sorry_rules.cli.autosave import play_saved
 from sorry_rules.cli.seats import bot_of
 from sorry_rules.cli.terminal import Session
 from sorry_rules.engine.describe import colour_name
 from sorry_rules.engine.gridtable import PASS
 from sorry_rules.players.registry import STRONGEST, make_player
-from sorry_rules.players.runner import play_game
 
 #: The computer player of grid seats nobody names (`--bot` overrides it), and the one whose
 #: choice a hint (`h`) shows: as for track games (the bots dispatch on the board kind).
@@ -85,20 +84,7 @@ def grid_auto_game(game, state, saved, save_path, resumed: bool, think: float | 
         if any(kind != "bot:random" for kind in saved.kinds):
             click.echo("Seats: " + ", ".join(f"{s + 1} {bot_of(kind)}" for s, kind in enumerate(saved.kinds)))
 
-    autosave = AutoSave(save_path, saved) if save_path is not None else None
-
-    def on_turn(turn, after):
-        if autosave is not None:  # first: a move printed is a move kept, whenever Ctrl-C comes
-            autosave.moved(turn.choice, after)
-        click.echo(turn_line(game, turn, after))
-
-    if autosave is not None:
-        autosave.start(state)
-    try:
-        state = play_game(game, state, players, on_turn=on_turn, max_plies=saved.max_plies)
-    finally:
-        if autosave is not None:
-            autosave.close()
+    state = play_saved(game, state, players, saved, save_path, lambda turn, after: click.echo(turn_line(game, turn, after)))
     for line in board_lines(game, state.placement):
         click.echo(line)
     click.echo(end_text(game, state, saved.max_plies))

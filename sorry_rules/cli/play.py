@@ -32,14 +32,13 @@ from rich.console import Console
 from sorry_rules.base.errors import SaveFileError, UsageError
 from sorry_rules.base.limits import DEFAULT_MAX_PLIES
 from sorry_rules.cli import gridplay, gridscreen, screen
-from sorry_rules.cli.autosave import AutoSave
+from sorry_rules.cli.autosave import play_saved
 from sorry_rules.cli.seats import HUMAN, bot_of, seat_kinds
 from sorry_rules.cli.terminal import LOG_LENGTH, Session
 from sorry_rules.compiler.build import load_game
 from sorry_rules.engine.board import GRID
 from sorry_rules.engine.describe import colour_name, describe_move, seated_teams
 from sorry_rules.players.registry import make_player
-from sorry_rules.players.runner import play_game
 from sorry_rules.records.files import read_record
 from sorry_rules.records.restore import restore, start_state
 from sorry_rules.records.savefile import claim, claim_default, new_save, rules_text
@@ -170,20 +169,7 @@ def _auto_game(game, state, saved, save_path, resumed: bool, think: float | None
         if teams:
             click.echo(f"Teams: {teams}.")
 
-    autosave = AutoSave(save_path, saved) if save_path is not None else None
-
-    def on_turn(turn, after):
-        if autosave is not None:  # first: a move printed is a move kept, whenever Ctrl-C comes
-            autosave.moved(turn.choice, after)
-        print_turn(game, turn, after)
-
-    if autosave is not None:
-        autosave.start(state)
-    try:
-        state = play_game(game, state, players, on_turn=on_turn, max_plies=saved.max_plies)
-    finally:
-        if autosave is not None:
-            autosave.close()
+    state = play_saved(game, state, players, saved, save_path, lambda turn, after: print_turn(game, turn, after))
     print_outcome(game, state, saved.max_plies)
 
 
