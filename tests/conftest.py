@@ -21,6 +21,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -56,7 +57,21 @@ def _memory() -> str | None:
         return None
     if not os.access(MEMORY, os.W_OK | os.X_OK) or stat.f_bavail * stat.f_frsize < MEMORY_FREE:
         return None
+    _remove_stale(MEMORY)
     return MEMORY
+
+
+def _remove_stale(folder: str, age: float = 86_400.0) -> None:
+    """Remove this suite's folders in `folder` left a day ago or more by a run that was killed
+    (one that ends removes its own): memory is not a disk to fill up."""
+    now = time.time()
+    for entry in os.scandir(folder):
+        try:
+            stale = entry.name.startswith("sorry-rules-test-") and now - entry.stat(follow_symlinks=False).st_mtime > age
+        except OSError:
+            continue
+        if stale and entry.is_dir(follow_symlinks=False):
+            shutil.rmtree(entry.path, ignore_errors=True)
 
 
 @pytest.hookimpl(tryfirst=True)
