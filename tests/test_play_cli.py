@@ -126,12 +126,12 @@ def test_ctrl_c_in_an_auto_game_keeps_every_move_printed(tmp_path):
     """`--auto --save` writes its file now and then while the game runs (cli/autosave.py,
     for track and grid games alike) and whole when stopped: after Ctrl-C the save holds at
     least every move printed, resumes, and ends byte for byte as the game played straight
-    through (256 moves; Ctrl-C after the 8th)."""
+    through (151 moves; Ctrl-C after the 8th)."""
     import os
     import signal
     import sys
 
-    args = ["--auto", "--seed", "11", "--players", "4", "--bot", "expert"]
+    args = ["--auto", "--seed", "13", "--players", "2", "--bot", "expert"]
     whole, part = tmp_path / "whole.json", tmp_path / "part.json"
     assert run(*args, "--save", str(whole)).returncode == 0
     child = subprocess.Popen([sys.executable, "-m", "sorry_rules.cli", *args, "--save", str(part)],
