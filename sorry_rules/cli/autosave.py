@@ -41,8 +41,7 @@ class AutoSave:
             self._write()
 
     def close(self) -> None:
-        state, count = self.point
-        del self.saved.choices[count:]  # a choice stopped before its state was kept
+        del self.saved.choices[self.point[1]:]  # a choice stopped before its state was kept
         self._write()
 
     def _write(self) -> None:
@@ -61,10 +60,10 @@ def play_saved(game, state, players, saved, path, show):
             autosave.moved(turn.choice, after)
         show(turn, after)
 
-    if autosave is None:
-        return play_game(game, state, players, on_turn=on_turn, max_plies=saved.max_plies)
-    autosave.start(state)
+    if autosave is not None:
+        autosave.start(state)
     try:
         return play_game(game, state, players, on_turn=on_turn, max_plies=saved.max_plies)
     finally:
-        autosave.close()
+        if autosave is not None:
+            autosave.close()
