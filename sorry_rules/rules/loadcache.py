@@ -204,33 +204,19 @@ def keep_validated(data, variant):
 
 
 class LazyOrigins:
-    """The `Origins` (source map) of a cached variant, read from its files on first use."""
+    """The `Origins` (source map) of a cached variant, read from its files on first use:
+    every attribute (`maps`, `fallback`, `mark`, `key_mark`, `in_text`) is the real one's."""
 
     def __init__(self, reread):
         self._reread = reread
         self._origins = None
 
-    def _real(self):
+    def __getattr__(self, name):
+        if name.startswith("_"):  # not set (a copy being built): never read the files for it
+            raise AttributeError(name)
         if self._origins is None:
             self._origins = self._reread()
-        return self._origins
-
-    @property
-    def maps(self):
-        return self._real().maps
-
-    @property
-    def fallback(self):
-        return self._real().fallback
-
-    def mark(self, path):
-        return self._real().mark(path)
-
-    def key_mark(self, path):
-        return self._real().key_mark(path)
-
-    def in_text(self, path, offset: int):
-        return self._real().in_text(path, offset)
+        return getattr(self._origins, name)
 
 
 def _table_key() -> str:
