@@ -208,12 +208,9 @@ def _data_path(data, loc) -> tuple:
         elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
             path.append(part)
             node = node[part]
-        elif isinstance(node, dict) and isinstance(part, str) and (part.endswith("]") or index < last):
-            continue  # a union member or discriminator tag ("hand" in turn.hand.hand_size)
-        else:
-            if not (isinstance(node, dict) and isinstance(part, str)):
-                continue
-            return tuple(path), part
+        elif isinstance(node, dict) and isinstance(part, str) and not part.endswith("]") and index == last:
+            return tuple(path), part  # the missing field
+        # any other part is a union member or discriminator tag ("hand" in turn.hand.hand_size): skipped
     return tuple(path), None
 
 
