@@ -104,7 +104,6 @@ class ScalarInfo:
     style: str | None  # None plain, "'", '"', '|', '>'
     start_index: int  # 0-based character index in the source (after a UTF-8 BOM)
     start_line: int  # 1-based
-    start_col: int  # 1-based
     end_index: int
     value: str = field(compare=False, repr=False)  # the scalar's text before resolution
     source: _Text | None = field(default=None, compare=False, repr=False)
@@ -269,7 +268,6 @@ def _scalar_info(style, line0: int, col0: int, end_line0: int, end_col0: int, va
         style=style or None,
         start_index=text.index(line0, col0),
         start_line=line0 + 1,
-        start_col=col0 + 1,
         end_index=text.index(end_line0, end_col0),
         value=value,
         source=text,
@@ -522,11 +520,7 @@ class _Builder:
             self.problem(m, "SR105", f"anchor '&{event.anchor}' is not allowed (YAML anchors and aliases are not supported)")
         if event.tag is not None:
             self.problem(m, "SR107", f"YAML tag '{_tag_name(event.tag)}' is not allowed")
-        if isinstance(event, ScalarEvent):
-            self._check_length(event)
-
-    def _check_length(self, event: ScalarEvent) -> None:
-        if len(event.value) > MAX_SCALAR_CHARS:
+        if isinstance(event, ScalarEvent) and len(event.value) > MAX_SCALAR_CHARS:
             self.problem(event.start_mark, "SR103",
                          f"text of {len(event.value)} characters is too long (at most {MAX_SCALAR_CHARS})")
 
