@@ -72,11 +72,7 @@ class Origins:
     def in_text(self, path, offset: int) -> Mark:
         """Position of character `offset` of the DSL text stored at `path`."""
         smap = self._smap(tuple(path))
-        if smap is None:
-            return Mark(self.fallback, 1, 1)
-        if smap.get(tuple(path)) is None:
-            return smap.locate(tuple(path))
-        return smap.position_in_scalar(tuple(path), offset)
+        return smap.position_in_scalar(tuple(path), offset) if smap else Mark(self.fallback, 1, 1)
 
     def replace_subtree(self, path: tuple, smap: SourceMap) -> None:
         for known in [p for p in self.maps if p[: len(path)] == path]:
