@@ -220,34 +220,27 @@ _TOKEN_WORDS = {
 }
 
 
+def _keyword(parser: Lark, name: str) -> str | None:
+    """The text of terminal `name` when it is a fixed string (a keyword, '('), else None."""
+    try:
+        pattern = parser.get_terminal(name).pattern
+    except KeyError:
+        return None
+    return pattern.value if pattern.type == "str" else None
+
+
 def _describe_expected(parser: Lark, names) -> str:
     words = set()
     for name in names:
-        if name in _TOKEN_WORDS:
-            words.add(_TOKEN_WORDS[name])
-            continue
-        try:
-            pattern = parser.get_terminal(name).pattern
-            words.add(f"'{pattern.value}'" if pattern.type == "str" else name.lower())
-        except KeyError:
-            words.add(name.lower())
+        keyword = _keyword(parser, name)
+        words.add(_TOKEN_WORDS.get(name) or (f"'{keyword}'" if keyword is not None else name.lower()))
     ordered = sorted(words)
     return ordered[0] if len(ordered) == 1 else "one of " + ", ".join(ordered)
 
 
 def _expected_words(parser: Lark, names) -> list[str]:
     """The keywords (enter, forward, opponent, ...) among the expected terminals `names`."""
-    words = []
-    for name in names:
-        try:
-            pattern = parser.get_terminal(name).pattern
-        except KeyError:
-            continue
-        if pattern.type == "str" and pattern.value.isidentifier():
-            words.append(pattern.value)
-    return words
-
-
+    return [word for word in (_keyword(parser, name) for name in names) if word is not None and word.isidentifier()]
 
 
 def _acceptable(error: UnexpectedToken):
