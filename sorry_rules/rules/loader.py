@@ -359,15 +359,11 @@ def load_variant(spec: str | Path, rules: tuple[str | Path, ...] | list = (), la
 
 
 def on_top(merged: dict | None, origins: Origins, data: dict, layer: Origins) -> tuple[dict, Origins]:
-    """Stack `data` (positions in `layer`) on `merged` (None: nothing yet)."""
+    """Stack overlay `data` (positions in `layer`) on `merged` (None: nothing yet; positions
+    in `origins`, updated in place) with the semantics in the module docstring: the merged
+    data and its positions."""
     if merged is None:
         return data, layer
-    return merge_layer(merged, origins, data, layer), origins
-
-
-def merge_layer(merged: dict, origins: Origins, data: dict, layer: Origins) -> dict:
-    """Merge overlay `data` (positions in `layer`) on top of `merged` (positions in
-    `origins`, updated in place) with the semantics in the module docstring."""
 
     def walk(base, over, path):
         if isinstance(base, dict) and isinstance(over, dict):
@@ -392,4 +388,4 @@ def merge_layer(merged: dict, origins: Origins, data: dict, layer: Origins) -> d
             if len(sub) > len(path) and sub[: len(path)] == path:
                 origins.maps[sub] = smap
 
-    return walk(merged, data, ())
+    return walk(merged, data, ()), origins
