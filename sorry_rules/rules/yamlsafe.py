@@ -106,14 +106,12 @@ class ScalarInfo:
     start_line: int  # 1-based
     end_index: int
     value: str = field(compare=False, repr=False)  # the scalar's text before resolution
-    source: _Text | None = field(default=None, compare=False, repr=False)
+    source: _Text = field(compare=False, repr=False)
 
     def index_of(self, offset: int) -> int:
         """Source index of character `offset` of `value` (clamped to 0..len(value))."""
-        value, src = self.value, self.source
+        value = self.value
         offset = max(0, min(offset, len(value)))
-        if src is None:
-            return self.start_index
         if self.style == "|":
             found = self._literal_index(offset)
             if found is not None:
@@ -245,7 +243,7 @@ class SourceMap:
         scalar's start, or to `locate(path)` when `path` is not a scalar."""
         path = tuple(path)
         info = self.scalar_info(path)
-        if info is None or info.source is None:
+        if info is None:
             return self.locate(path)
         line, col = info.source.line_col(info.index_of(offset))
         return Mark(self._marks[path].file, line, col)
