@@ -135,10 +135,8 @@ def _unchanged(entry: dict, spec, rules) -> bool:
 
 def cached(spec, rules, reread, plain: bool = False) -> tuple | None:
     """(variant, origins, files, data, content_hash) stored for `spec` with `rules` when all
-    it depends on is unchanged, else None. `reread()` gives the source map (`Origins`) again
-    when it is first needed. With `plain`, the variant's models come back as
-    `rules.plain.PlainModel`s of the same values, and neither pydantic nor the models are
-    imported (the entry's key names the code, so the models are those that stored it)."""
+    it depends on is unchanged, else None (module docstring). With `plain` the models are not
+    imported: the entry's key names the code, so they are those that stored it."""
     if not diskcache.enabled():
         return None
     entry = diskcache.read(KIND, _key(spec, rules))
