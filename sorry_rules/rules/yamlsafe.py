@@ -32,7 +32,7 @@ from yaml.events import (
     ScalarEvent,
 )
 
-from sorry_rules.base.errors import ProblemCollector, RuleFileError
+from sorry_rules.base.errors import Problem, ProblemCollector, RuleFileError
 from sorry_rules.base import limits
 from sorry_rules.base.diskcache import read_limited
 from sorry_rules.rules.yamlwords import author_message
@@ -296,9 +296,7 @@ def read_yaml_bytes(path: str | os.PathLike, name: str) -> bytes:
         return read_limited(path)
     except OSError as error:
         reason = error.strerror or type(error).__name__
-        problems = ProblemCollector()
-        problems.add(name, 1, 1, "SR100", f"cannot read {name}: {reason}")
-        raise RuleFileError(problems.problems) from None
+        raise RuleFileError([Problem(name, 1, 1, "SR100", f"cannot read {name}: {reason}")]) from None
 
 
 def load_yaml(source: bytes | str, file: str) -> tuple[object, SourceMap]:
