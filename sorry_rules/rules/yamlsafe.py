@@ -58,6 +58,7 @@ _BOOL = {"true": True, "True": True, "TRUE": True, "false": False, "False": Fals
 _INT = re.compile(r"[-+]?[0-9]+")
 _OCT = re.compile(r"0o[0-7]+")
 _HEX = re.compile(r"0x[0-9a-fA-F]+")
+_INTEGERS = ((_INT, 0, 10), (_OCT, 2, 8), (_HEX, 2, 16))  # (pattern, length of its prefix, base)
 _FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?")
 _INF = re.compile(r"[-+]?\.(inf|Inf|INF)")
 _NAN = re.compile(r"\.(nan|NaN|NAN)")
@@ -577,12 +578,9 @@ class _Builder:
         if text in _BOOL:
             return _BOOL[text]
         try:
-            if _INT.fullmatch(text):
-                return int(text)
-            if _OCT.fullmatch(text):
-                return int(text[2:], 8)
-            if _HEX.fullmatch(text):
-                return int(text[2:], 16)
+            for pattern, prefix, base in _INTEGERS:
+                if pattern.fullmatch(text):
+                    return int(text[prefix:], base)
         except ValueError:  # more digits than int() accepts (sys.int_info.str_digits_check_threshold)
             self.problem(event.start_mark, "SR103", f"number too long ({len(text)} characters)")
             return text
