@@ -278,10 +278,9 @@ def parse_tree(text: str, start: str):
     except UnexpectedInput as error:  # pragma: no cover - other lark input errors
         raise DslError(getattr(error, "pos_in_stream", 0) or 0, str(error).splitlines()[0]) from None
     try:
-        ast = _ToAst().transform(tree)
+        return _ToAst().transform(tree)
     except Exception as error:  # lark wraps DslError raised in callbacks
         inner = getattr(error, "orig_exc", error)
         if isinstance(inner, DslError):
             raise inner from None
         raise
-    return ast
