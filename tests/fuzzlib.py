@@ -34,7 +34,7 @@ except ImportError:  # pragma: no cover
     import sre_parse  # type: ignore
 
 from sorry_rules import dsl
-from sorry_rules.dsl import parser as dsl_parser
+from sorry_rules.dsl import larkparse
 from sorry_rules.compiler import programs
 from sorry_rules.compiler import compile_variant
 from sorry_rules.base.errors import CODES, RuleFileError
@@ -110,7 +110,7 @@ class DslGenerator:
     """Random sentences of the DSL, derived from the parser's own grammar."""
 
     def __init__(self):
-        parser = dsl_parser.lalr_parser()
+        parser = larkparse.lalr_parser()
         self.rules: dict[str, list[list[tuple[str, bool]]]] = defaultdict(list)
         for rule in parser.rules:
             self.rules[rule.origin.name].append([(s.name, s.is_term) for s in rule.expansion])

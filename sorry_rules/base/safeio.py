@@ -39,10 +39,7 @@ _KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (s
 
 
 def _kind(mode: int) -> str:
-    for test, name in _KINDS:
-        if test(mode):
-            return name
-    return "something else"
+    return next((name for test, name in _KINDS if test(mode)), "something else")
 
 
 def kind_of(path) -> str | None:

@@ -13,10 +13,7 @@ from typing import Iterable
 
 def close_names(word: str, choices: Iterable[str], limit: int = 3) -> list[str]:
     """The names of `choices` closest to `word` (case-insensitive), at most `limit`."""
-    names = sorted(set(choices))
-    by_lower: dict[str, str] = {}
-    for name in names:
-        by_lower.setdefault(name.lower(), name)
+    by_lower = {name.lower(): name for name in sorted(set(choices), reverse=True)}  # the first name of each spelling
     found = difflib.get_close_matches(word.lower(), list(by_lower), n=limit, cutoff=0.6)
     return [by_lower[f] for f in found]
 

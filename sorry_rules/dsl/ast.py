@@ -12,15 +12,12 @@ command that compiles a rule file pays.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from functools import cache
 
-_NAMES: dict[type, tuple] = {}
 
-
+@cache
 def _names(cls: type) -> tuple:
-    names = _NAMES.get(cls)
-    if names is None:
-        names = _NAMES[cls] = tuple(f.name for f in fields(cls))
-    return names
+    return tuple(f.name for f in fields(cls))
 
 
 class ByFields:

@@ -41,8 +41,70 @@ def _int(token: Token) -> int:
     return int(token)
 
 
+def _word(self, meta, children):
+    return str(children[0])
+
+
+def _build(cls, *given):
+    """The callback of a rule whose node is `cls(position, *given, *children)`."""
+    return lambda self, meta, children: cls(meta.start_pos, *given, *children)
+
+
+def _item(kind: str, value):
+    """The callback of a selector item written as one word (`alone`, `farthest`)."""
+    return lambda self, meta, children: (kind, value, meta.start_pos)
+
+
+def _counted(cls):
+    """The callback of `forward N [selector]`, `backward N [selector]`."""
+    return lambda self, meta, children: cls(meta.start_pos, _int(children[0]), *children[1:])
+
+
+def _marking(cls):
+    """The callback of `mark NAME selector`, `unmark NAME selector`."""
+    return lambda self, meta, children: cls(meta.start_pos, str(children[0]), children[0].start_pos or 0, children[1])
+
+
+def _aggregate(kind: str):
+    """The callback of `KIND(variable in group: body)`."""
+
+    def build(self, meta, children):
+        variable, group, body = children
+        return Aggregate(meta.start_pos, kind, str(variable), str(group), group.start_pos or 0, body)
+
+    return build
+
+
 @v_args(meta=True)
 class _ToAst(Transformer_NonRecursive):
+    # rules whose value is the text of their one token
+    zone = square_owner = square_name = dest_word = part_direction = part_pawn = relation = place_on = protection = _word
+    then = _build(Then)
+    guard = _build(Guard)
+    switch = _build(Switch)
+    draw_again = _build(DrawAgain)
+    pass_ = _build(Pass)
+    place = _build(Place)
+    send = _build(Send)
+    move_pawn = _build(MovePawn)
+    count_pawns = _build(CountPawns)
+    forward = _counted(Forward)
+    backward = _counted(Backward)
+    mark = _marking(Mark)
+    unmark = _marking(Unmark)
+    true = _build(Bool, True)
+    false = _build(Bool, False)
+    can = _build(Can)
+    agg_sum = _aggregate("sum")
+    agg_max = _aggregate("max")
+    agg_min = _aggregate("min")
+    agg_count = _aggregate("count")
+    mul = _build(BinOp, "*")
+    and_ = _build(BinOp, "and")
+    or_ = _build(BinOp, "or")
+    not_ = _build(Not)
+    neg = _build(Neg)
+
     def effect(self, meta, children):
         return children[0]
 
@@ -50,12 +112,6 @@ class _ToAst(Transformer_NonRecursive):
         left, right = children
         options = (left.options if isinstance(left, Choice) else (left,)) + (right,)
         return Choice(meta.start_pos, options)
-
-    def then(self, meta, children):
-        return Then(meta.start_pos, children[0], children[1])
-
-    def guard(self, meta, children):
-        return Guard(meta.start_pos, children[0], children[1])
 
     def enter(self, meta, children):
         return Enter(meta.start_pos, children[0] if children else None)
@@ -93,9 +149,6 @@ class _ToAst(Transformer_NonRecursive):
     def owner(self, meta, children):
         return ("owner", str(children[0]), meta.start_pos)
 
-    def zone(self, meta, children):
-        return str(children[0])
-
     def sel_zone(self, meta, children):
         return ("zone", children[0], meta.start_pos)
 
@@ -105,59 +158,22 @@ class _ToAst(Transformer_NonRecursive):
     def sel_unmarked(self, meta, children):
         return ("unmarked", str(children[0]), children[0].start_pos or 0)
 
-    def sel_alone(self, meta, children):
-        return ("alone", True, meta.start_pos)
-
     def sel_square(self, meta, children):
         return ("square", (None, str(children[0])), children[0].start_pos or 0)
 
     def sel_square_of(self, meta, children):
         return ("square", (children[0], children[1]), meta.start_pos)
 
-    def square_owner(self, meta, children):
-        return str(children[0])
-
-    def square_name(self, meta, children):
-        return str(children[0])
-
-    def sel_moved(self, meta, children):
-        return ("moved", True, meta.start_pos)
-
-    def sel_farthest(self, meta, children):
-        return ("rank", "farthest", meta.start_pos)
-
-    def sel_nearest(self, meta, children):
-        return ("rank", "nearest", meta.start_pos)
-
-    def dest_word(self, meta, children):
-        return str(children[0])
+    sel_alone = _item("alone", True)
+    sel_moved = _item("moved", True)
+    sel_farthest = _item("rank", "farthest")
+    sel_nearest = _item("rank", "nearest")
 
     def dest_track(self, meta, children):
         return ("track", _int(children[0]))
 
     def dest_safety(self, meta, children):
         return ("safety", _int(children[0]))
-
-    def send(self, meta, children):
-        return Send(meta.start_pos, children[0], children[1])
-
-    def move_pawn(self, meta, children):
-        return MovePawn(meta.start_pos, children[0], children[1])
-
-    def mark(self, meta, children):
-        return Mark(meta.start_pos, str(children[0]), children[0].start_pos or 0, children[1])
-
-    def unmark(self, meta, children):
-        return Unmark(meta.start_pos, str(children[0]), children[0].start_pos or 0, children[1])
-
-    def count_pawns(self, meta, children):
-        return CountPawns(meta.start_pos, children[0])
-
-    def forward(self, meta, children):
-        return Forward(meta.start_pos, _int(children[0]), children[1] if len(children) > 1 else None)
-
-    def backward(self, meta, children):
-        return Backward(meta.start_pos, _int(children[0]), children[1] if len(children) > 1 else None)
 
     def split(self, meta, children):
         steps = _int(children[0])
@@ -173,37 +189,11 @@ class _ToAst(Transformer_NonRecursive):
     def part(self, meta, children):
         return (children[0], children[1] if len(children) > 1 else None)
 
-    def part_direction(self, meta, children):
-        return str(children[0])
-
-    part_pawn = part_direction
-
     def among(self, meta, children):
         return _int(children[0]) if children else None
 
-    def relation(self, meta, children):
-        return str(children[0])
-
-    def switch(self, meta, children):
-        return Switch(meta.start_pos, children[0])
-
     def sorry(self, meta, children):
         return Sorry(meta.start_pos, children[0] if children else None)
-
-    def draw_again(self, meta, children):
-        return DrawAgain(meta.start_pos)
-
-    def pass_(self, meta, children):
-        return Pass(meta.start_pos)
-
-    def place_on(self, meta, children):
-        return str(children[0])
-
-    def protection(self, meta, children):
-        return str(children[0])
-
-    def place(self, meta, children):
-        return Place(meta.start_pos, children[0])
 
     def remove(self, meta, children):
         return Remove(meta.start_pos, children[0], len(children) > 1)
@@ -211,57 +201,16 @@ class _ToAst(Transformer_NonRecursive):
     def number(self, meta, children):
         return Number(meta.start_pos, _int(children[0]))
 
-    def true(self, meta, children):
-        return Bool(meta.start_pos, True)
-
-    def false(self, meta, children):
-        return Bool(meta.start_pos, False)
-
-    def can(self, meta, children):
-        return Can(meta.start_pos, children[0])
-
     def call(self, meta, children):
         return Call(meta.start_pos, str(children[0]), children[1])
 
     def name(self, meta, children):
         return Name(meta.start_pos, str(children[0]))
 
-    def _aggregate(self, kind, meta, children):
-        variable, group, body = children
-        return Aggregate(meta.start_pos, kind, str(variable), str(group), group.start_pos or 0, body)
-
-    def agg_sum(self, meta, children):
-        return self._aggregate("sum", meta, children)
-
-    def agg_max(self, meta, children):
-        return self._aggregate("max", meta, children)
-
-    def agg_min(self, meta, children):
-        return self._aggregate("min", meta, children)
-
-    def agg_count(self, meta, children):
-        return self._aggregate("count", meta, children)
-
     def comparison(self, meta, children):
         return BinOp(meta.start_pos, str(children[1]), children[0], children[2])
 
-    def arith(self, meta, children):
-        return BinOp(meta.start_pos, str(children[1]), children[0], children[2])
-
-    def mul(self, meta, children):
-        return BinOp(meta.start_pos, "*", children[0], children[1])
-
-    def and_(self, meta, children):
-        return BinOp(meta.start_pos, "and", children[0], children[1])
-
-    def or_(self, meta, children):
-        return BinOp(meta.start_pos, "or", children[0], children[1])
-
-    def not_(self, meta, children):
-        return Not(meta.start_pos, children[0])
-
-    def neg(self, meta, children):
-        return Neg(meta.start_pos, children[0])
+    arith = comparison
 
 
 _TOKEN_WORDS = {
@@ -271,34 +220,27 @@ _TOKEN_WORDS = {
 }
 
 
+def _keyword(parser: Lark, name: str) -> str | None:
+    """The text of terminal `name` when it is a fixed string (a keyword, '('), else None."""
+    try:
+        pattern = parser.get_terminal(name).pattern
+    except KeyError:
+        return None
+    return pattern.value if pattern.type == "str" else None
+
+
 def _describe_expected(parser: Lark, names) -> str:
     words = set()
     for name in names:
-        if name in _TOKEN_WORDS:
-            words.add(_TOKEN_WORDS[name])
-            continue
-        try:
-            pattern = parser.get_terminal(name).pattern
-            words.add(f"'{pattern.value}'" if pattern.type == "str" else name.lower())
-        except KeyError:
-            words.add(name.lower())
+        keyword = _keyword(parser, name)
+        words.add(_TOKEN_WORDS.get(name) or (f"'{keyword}'" if keyword is not None else name.lower()))
     ordered = sorted(words)
     return ordered[0] if len(ordered) == 1 else "one of " + ", ".join(ordered)
 
 
 def _expected_words(parser: Lark, names) -> list[str]:
     """The keywords (enter, forward, opponent, ...) among the expected terminals `names`."""
-    words = []
-    for name in names:
-        try:
-            pattern = parser.get_terminal(name).pattern
-        except KeyError:
-            continue
-        if pattern.type == "str" and pattern.value.isidentifier():
-            words.append(pattern.value)
-    return words
-
-
+    return [word for word in (_keyword(parser, name) for name in names) if word is not None and word.isidentifier()]
 
 
 def _acceptable(error: UnexpectedToken):
@@ -336,10 +278,9 @@ def parse_tree(text: str, start: str):
     except UnexpectedInput as error:  # pragma: no cover - other lark input errors
         raise DslError(getattr(error, "pos_in_stream", 0) or 0, str(error).splitlines()[0]) from None
     try:
-        ast = _ToAst().transform(tree)
+        return _ToAst().transform(tree)
     except Exception as error:  # lark wraps DslError raised in callbacks
         inner = getattr(error, "orig_exc", error)
         if isinstance(inner, DslError):
             raise inner from None
         raise
-    return ast

@@ -19,11 +19,7 @@ from functools import lru_cache
 
 from sorry_rules.base import limits
 from sorry_rules.dsl.visitor import children
-from sorry_rules.dsl.ast import (  # noqa: F401  (the AST is part of the parser's API)
-    DslError, Node, Enter, Forward, Backward, Split, Switch, Sorry, DrawAgain, Pass, Place, Remove, Choice, Then, Guard,
-    Number, Bool, Can, Call, Name, Aggregate, BinOp, Not, Neg, EFFECT_NODES, Selector, Send, MovePawn, Mark, Unmark,
-    CountPawns,
-)
+from sorry_rules.dsl.ast import DslError, Node
 
 MAX_TEXT = limits.MAX_DSL_TEXT
 MAX_NESTING = limits.MAX_DSL_NESTING
@@ -33,13 +29,6 @@ MAX_NUMBER = limits.MAX_DSL_NUMBER
 # ---- parsing ---------------------------------------------------------------------------
 #: ASTs given by `remember` (e.g. a cached compilation's), used instead of parsing.
 _known: dict[tuple[str, str], Node] = {}
-
-
-def lalr_parser():
-    """The LALR parser (`dsl.larkparse`), its tables loaded from the user's cache when valid."""
-    from sorry_rules.dsl.larkparse import lalr_parser as build  # lazy: lark only when parsing
-
-    return build()
 
 
 def remember(text: str, start: str, ast: Node) -> None:

@@ -112,14 +112,9 @@ def _annotation_has_function(annotation) -> bool:
 
 
 # ---- deciding an edit ----------------------------------------------------------------------
-def changed_leaves(old, new) -> list[tuple[tuple, object, object]] | None:
-    """[(path, old value, new value)] of the leaves where `new` differs from `old`, or None
-    when the shapes differ (module docstring)."""
-    found: list = []
-    return found if _diff(old, new, (), found) else None
-
-
 def _diff(old, new, path: tuple, found: list) -> bool:
+    """Whether `new` has the shape of `old` (module docstring); adds (path, old value, new
+    value) of each leaf where they differ to `found`."""
     if type(old) is not type(new):
         return False
     if isinstance(old, dict):
@@ -136,8 +131,8 @@ def _diff(old, new, path: tuple, found: list) -> bool:
 
 def edited(table, encoded, old, new):
     """The encoding of the variant `new` validates to, or None (module docstring)."""
-    leaves = changed_leaves(old, new)
-    if leaves is None:
+    leaves: list = []
+    if not _diff(old, new, (), leaves):
         return None
     result = json.loads(json.dumps(encoded))  # a copy to change
     try:

@@ -135,10 +135,8 @@ def _unchanged(entry: dict, spec, rules) -> bool:
 
 def cached(spec, rules, reread, plain: bool = False) -> tuple | None:
     """(variant, origins, files, data, content_hash) stored for `spec` with `rules` when all
-    it depends on is unchanged, else None. `reread()` gives the source map (`Origins`) again
-    when it is first needed. With `plain`, the variant's models come back as
-    `rules.plain.PlainModel`s of the same values, and neither pydantic nor the models are
-    imported (the entry's key names the code, so the models are those that stored it)."""
+    it depends on is unchanged, else None (module docstring). With `plain` the models are not
+    imported: the entry's key names the code, so they are those that stored it."""
     if not diskcache.enabled():
         return None
     entry = diskcache.read(KIND, _key(spec, rules))
@@ -204,33 +202,19 @@ def keep_validated(data, variant):
 
 
 class LazyOrigins:
-    """The `Origins` (source map) of a cached variant, read from its files on first use."""
+    """The `Origins` (source map) of a cached variant, read from its files on first use:
+    every attribute (`maps`, `fallback`, `mark`, `key_mark`, `in_text`) is the real one's."""
 
     def __init__(self, reread):
         self._reread = reread
         self._origins = None
 
-    def _real(self):
+    def __getattr__(self, name):
+        if name.startswith("_"):  # not set (a copy being built): never read the files for it
+            raise AttributeError(name)
         if self._origins is None:
             self._origins = self._reread()
-        return self._origins
-
-    @property
-    def maps(self):
-        return self._real().maps
-
-    @property
-    def fallback(self):
-        return self._real().fallback
-
-    def mark(self, path):
-        return self._real().mark(path)
-
-    def key_mark(self, path):
-        return self._real().key_mark(path)
-
-    def in_text(self, path, offset: int):
-        return self._real().in_text(path, offset)
+        return getattr(self._origins, name)
 
 
 def _table_key() -> str:

@@ -72,11 +72,7 @@ class Origins:
     def in_text(self, path, offset: int) -> Mark:
         """Position of character `offset` of the DSL text stored at `path`."""
         smap = self._smap(tuple(path))
-        if smap is None:
-            return Mark(self.fallback, 1, 1)
-        if smap.get(tuple(path)) is None:
-            return smap.locate(tuple(path))
-        return smap.position_in_scalar(tuple(path), offset)
+        return smap.position_in_scalar(tuple(path), offset) if smap else Mark(self.fallback, 1, 1)
 
     def replace_subtree(self, path: tuple, smap: SourceMap) -> None:
         for known in [p for p in self.maps if p[: len(path)] == path]:
@@ -102,10 +98,9 @@ class _Reader:
         origins = Origins(fallback=name)
         resolved = path.resolve()
         if outside_roots(path, self.roots):
-            where = at or Mark(name, 1, 1)
-            self.problems.add(where.file, where.line, where.col, "SR403",
-                              f"{name} is not read: it lies outside the working directory's tree and the folders of "
-                              "the files named on the command line (widen them with --rules-root DIR)")
+            self.problems.add_at(at or Mark(name, 1, 1), "SR403", f"{name} is not read: it lies outside the working "
+                                 "directory's tree and the folders of the files named on the command line (widen them "
+                                 "with --rules-root DIR)")
             return None, origins
         try:
             raw = read_yaml_bytes(path, name)
@@ -124,22 +119,19 @@ class _Reader:
         if data is None:
             data = {}
         if not isinstance(data, dict):
-            mark = smap.locate(())
-            self.problems.add(name, mark.line, mark.col, "SR203", "a rule file must be a mapping of fields")
+            self.problems.add_at(smap.locate(()), "SR203", "a rule file must be a mapping of fields")
             return None, origins
         if data and not TOP_FIELDS & set(data):
             self.problems.add(name, 1, 1, "SR404", f"{name} is not a rule file (none of its {len(data)} keys is a field "
                                                    "of a rule file)")
             return None, origins
         for where in one_line_texts(data):
-            mark = smap.locate(where)
-            self.problems.add(name, mark.line, mark.col, "SR204", f"{'.'.join(map(str, where))}: a name or label is one "
-                              "line of text (no line break or tab)")
+            self.problems.add_at(smap.locate(where), "SR204", f"{'.'.join(map(str, where))}: a name or label is one "
+                                 "line of text (no line break or tab)")
         extends = data.get("extends")
         bases = [extends] if isinstance(extends, str) else extends if isinstance(extends, list) else []
         if extends is not None and not (isinstance(extends, (str, list)) and all(isinstance(b, str) for b in bases)):
-            mark = smap.locate(("extends",))
-            self.problems.add(name, mark.line, mark.col, "SR203", "extends: expected a file name or a list of file names")
+            self.problems.add_at(smap.locate(("extends",)), "SR203", "extends: expected a file name or a list of file names")
             bases = []
         merged: dict | None = None
         for index, base in enumerate(bases):
@@ -147,18 +139,17 @@ class _Reader:
             target = resolve(base, path.parent)
             self.lookups.append((base, str(path.parent), None if target is None else str(target)))
             if target is None:
-                near = close_bundled(base)
-                self.problems.add(name, mark.line, mark.col, "SR401",
-                                  f"extends: no rule file {base!r} (looked beside {name} and among the bundled variants){near}")
+                self.problems.add_at(mark, "SR401", f"extends: no rule file {base!r} (looked beside {name} and among the "
+                                     f"bundled variants){close_bundled(base)}")
                 continue
             if target.resolve() in stack:
                 chain = " -> ".join(self.name_of(p) for p in stack + (target.resolve(),))
-                self.problems.add(name, mark.line, mark.col, "SR402", f"extends cycle: {chain}")
+                self.problems.add_at(mark, "SR402", f"extends cycle: {chain}")
                 continue
             if target.resolve() in self.included:
                 continue  # already part of the merge (e.g. an overlay's base under --rule)
             if len(stack) >= MAX_EXTENDS_DEPTH:
-                self.problems.add(name, mark.line, mark.col, "SR402", f"extends chain deeper than {MAX_EXTENDS_DEPTH} files")
+                self.problems.add_at(mark, "SR402", f"extends chain deeper than {MAX_EXTENDS_DEPTH} files")
                 continue
             base_data, base_origins = self.read(target, stack + (target.resolve(),), mark)
             if base_data is not None:
@@ -208,12 +199,9 @@ def _data_path(data, loc) -> tuple:
         elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
             path.append(part)
             node = node[part]
-        elif isinstance(node, dict) and isinstance(part, str) and (part.endswith("]") or index < last):
-            continue  # a union member or discriminator tag ("hand" in turn.hand.hand_size)
-        else:
-            if not (isinstance(node, dict) and isinstance(part, str)):
-                continue
-            return tuple(path), part
+        elif isinstance(node, dict) and isinstance(part, str) and not part.endswith("]") and index == last:
+            return tuple(path), part  # the missing field
+        # any other part is a union member or discriminator tag ("hand" in turn.hand.hand_size): skipped
     return tuple(path), None
 
 
@@ -311,8 +299,7 @@ def read_merged(spec: str | Path, rules: tuple[str | Path, ...] | list = (), lay
         if data is None:
             data = {}  # an empty layer, like an empty file
         if not isinstance(data, dict):
-            mark = smap.locate(())
-            problems.add(mark.file, mark.line, mark.col, "SR203", "a rule file must be a mapping of fields")
+            problems.add_at(smap.locate(()), "SR203", "a rule file must be a mapping of fields")
             continue
         merged, origins = on_top(merged, origins, data, Origins(maps={(): smap}, fallback=smap.file))
     return Merged(merged, origins, tuple(reader.files), problems.problems, tuple(reader.inputs), tuple(reader.lookups))
@@ -366,15 +353,11 @@ def load_variant(spec: str | Path, rules: tuple[str | Path, ...] | list = (), la
 
 
 def on_top(merged: dict | None, origins: Origins, data: dict, layer: Origins) -> tuple[dict, Origins]:
-    """Stack `data` (positions in `layer`) on `merged` (None: nothing yet)."""
+    """Stack overlay `data` (positions in `layer`) on `merged` (None: nothing yet; positions
+    in `origins`, updated in place) with the semantics in the module docstring: the merged
+    data and its positions."""
     if merged is None:
         return data, layer
-    return merge_layer(merged, origins, data, layer), origins
-
-
-def merge_layer(merged: dict, origins: Origins, data: dict, layer: Origins) -> dict:
-    """Merge overlay `data` (positions in `layer`) on top of `merged` (positions in
-    `origins`, updated in place) with the semantics in the module docstring."""
 
     def walk(base, over, path):
         if isinstance(base, dict) and isinstance(over, dict):
@@ -399,4 +382,4 @@ def merge_layer(merged: dict, origins: Origins, data: dict, layer: Origins) -> d
             if len(sub) > len(path) and sub[: len(path)] == path:
                 origins.maps[sub] = smap
 
-    return walk(merged, data, ())
+    return walk(merged, data, ()), origins

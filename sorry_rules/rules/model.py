@@ -27,12 +27,6 @@ MAX_SAFETY = limits.MAX_SAFETY
 MAX_CARD_COPIES = limits.MAX_CARD_COPIES
 MAX_CARD_KINDS = limits.MAX_CARD_KINDS
 MAX_HAND = limits.MAX_HAND
-MAX_GRID_SIDE = limits.MAX_GRID_SIDE
-MAX_TAKE = limits.MAX_TAKE
-MAX_DICE = limits.MAX_DICE
-MAX_FACES = limits.MAX_FACES
-MAX_FACE = limits.MAX_FACE
-MAX_HOLD = limits.MAX_HOLD
 
 Relation = Literal["own", "partner", "opponent"]
 OtherRelation = Literal["partner", "opponent"]
@@ -80,7 +74,7 @@ class Board(Strict):
     safety_length: int = Field(ge=0, le=MAX_SAFETY, description="Squares in each safety zone; Home is one step after the "
                                "last (with 0, straight from the safety entry).")
     slides: list[Slide] = Field(default_factory=list, max_length=MAX_SIDE, description="Slides, repeated on every side.")
-    hold: int = Field(default=1, ge=1, le=MAX_HOLD, description=HOLD_DOC)
+    hold: int = Field(default=1, ge=1, le=limits.MAX_HOLD, description=HOLD_DOC)
     home_hold: int | None = Field(default=None, ge=1, le=MAX_PAWNS, description=(
         "How many pawns a Home holds (left out: every pawn of its colour); with fewer, Home is one more square a pawn "
         "may only end on while it has room, like the last space of a finish line."))
@@ -94,11 +88,11 @@ class Board(Strict):
 class GridLines(Strict):
     """What a line of a grid board is and how lines are counted (SEQUENCE.md S10, S11)."""
 
-    length: int = Field(ge=2, le=MAX_GRID_SIDE, description="Cells in a line: adjacent cells along one direction.")
+    length: int = Field(ge=2, le=limits.MAX_GRID_SIDE, description="Cells in a line: adjacent cells along one direction.")
     directions: list[Literal["row", "column", "diagonal"]] = Field(
         min_length=1, max_length=3, description="Where lines run: along a `row`, a `column`, or a `diagonal` (both "
         "diagonal directions).")
-    shared: int = Field(ge=1, le=MAX_GRID_SIDE, description="The most cells two lines counted together may share "
+    shared: int = Field(ge=1, le=limits.MAX_GRID_SIDE, description="The most cells two lines counted together may share "
                         "(less than `length`); a colour's count is the most of its lines that pairwise share no more.")
 
 
@@ -108,10 +102,10 @@ class GridBoard(Strict):
     A free cell takes no chip and belongs to every colour when lines are judged."""
 
     kind: Literal["grid"] = Field(description="`grid`: a grid of card cells covered with chips.")
-    columns: list[Name] = Field(min_length=1, max_length=MAX_GRID_SIDE, description="Column names, left to right.")
-    rows: list[Name] = Field(min_length=1, max_length=MAX_GRID_SIDE, description="Row names, top to bottom.")
+    columns: list[Name] = Field(min_length=1, max_length=limits.MAX_GRID_SIDE, description="Column names, left to right.")
+    rows: list[Name] = Field(min_length=1, max_length=limits.MAX_GRID_SIDE, description="Row names, top to bottom.")
     free: str = Field(default="**", min_length=1, max_length=8, description="The mark of a free cell in `cells`.")
-    cells: list[list[str]] = Field(min_length=1, max_length=MAX_GRID_SIDE, description=(
+    cells: list[list[str]] = Field(min_length=1, max_length=limits.MAX_GRID_SIDE, description=(
         "One list per row, one entry per column: the card the cell shows, or the `free` mark."))
     lines: GridLines = Field(description="What a line is and how lines are counted.")
 
@@ -136,7 +130,7 @@ class TurnPolicy(Strict):
     """Turn policies and hand actions, written the same way under either kind of turn
     (`rules.turns`); the compiler refuses the ones the kind does not play (SR513)."""
 
-    take: int = Field(default=1, ge=1, le=MAX_TAKE, description=TAKE_DOC)
+    take: int = Field(default=1, ge=1, le=limits.MAX_TAKE, description=TAKE_DOC)
     redraw: Redraw | None = Field(default=None, description=REDRAW_DOC)
     actions: dict[Name, HandAction] = Field(default_factory=dict, max_length=20, description=ACTIONS_DOC)
 
@@ -177,11 +171,11 @@ class DiceTurn(TurnPolicy):
     source: Literal["dice"] = Field(description=(
         "`dice`: each turn the player throws `dice` dice and plays the throw; every throw is as likely as on the first "
         "turn whatever came before (the dice are drawn with replacement: there is no pile and no `deck:`)."))
-    dice: int = Field(default=1, ge=1, le=MAX_DICE, description="How many dice are thrown together.")
-    faces: list[Annotated[int, Field(ge=0, le=MAX_FACE)]] = Field(min_length=2, max_length=MAX_FACES, description=(
+    dice: int = Field(default=1, ge=1, le=limits.MAX_DICE, description="How many dice are thrown together.")
+    faces: list[Annotated[int, Field(ge=0, le=limits.MAX_FACE)]] = Field(min_length=2, max_length=limits.MAX_FACES, description=(
         "The numbers on the faces of a die (every die alike, every face equally likely); a die showing N does what the "
         "card named \"N\" does (`cards:`)."))
-    whole: dict[Name, str] = Field(default_factory=dict, max_length=MAX_FACES * MAX_DICE, description=(
+    whole: dict[Name, str] = Field(default_factory=dict, max_length=limits.MAX_FACES * limits.MAX_DICE, description=(
         "Several dice: a throw whose faces add up to the key may also be spent whole, as this DSL effect (e.g. "
         "`\"5\": enter`), besides die by die."))
     first: Literal["random", "first_seat"] = Field(default="random", description=FIRST_DOC)

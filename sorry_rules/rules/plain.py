@@ -41,11 +41,10 @@ class PlainModel:
     def __init__(self, values: dict):
         self.__dict__.update(values)
 
-    def __setattr__(self, name, value):
+    def __setattr__(self, name, *value):
         raise AttributeError(f"{type(self).__name__} is frozen")
 
-    def __delattr__(self, name):
-        raise AttributeError(f"{type(self).__name__} is frozen")
+    __delattr__ = __setattr__
 
     def __eq__(self, other):
         return type(other) is type(self) and vars(other) == vars(self)

@@ -70,18 +70,14 @@ def _partial(node, in_list: bool = False):
             out[key] = value.replace("#/$defs/", "#/$defs/Partial")
         elif key in ("required", "minProperties"):
             continue
-        elif key == "oneOf":
-            out["anyOf"] = _partial(value)
-        elif key == "items":
-            out[key] = value  # lists replace: items in full
+        elif key in ("oneOf", "anyOf", "allOf"):
+            out["anyOf" if key == "oneOf" else key] = _partial(value)
         elif key == "properties":
             out[key] = {k: _nullable(_partial(v)) for k, v in value.items()}
         elif key == "additionalProperties" and isinstance(value, dict):
             out[key] = _nullable(_partial(value))
-        elif key in ("anyOf", "allOf"):
-            out[key] = _partial(value)
         else:
-            out[key] = value
+            out[key] = value  # `items` too: lists replace, so their items are checked in full
     return out
 
 

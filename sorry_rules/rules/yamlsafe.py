@@ -32,7 +32,7 @@ from yaml.events import (
     ScalarEvent,
 )
 
-from sorry_rules.base.errors import ProblemCollector, RuleFileError
+from sorry_rules.base.errors import Problem, ProblemCollector, RuleFileError
 from sorry_rules.base import limits
 from sorry_rules.base.diskcache import read_limited
 from sorry_rules.rules.yamlwords import author_message
@@ -58,6 +58,7 @@ _BOOL = {"true": True, "True": True, "TRUE": True, "false": False, "False": Fals
 _INT = re.compile(r"[-+]?[0-9]+")
 _OCT = re.compile(r"0o[0-7]+")
 _HEX = re.compile(r"0x[0-9a-fA-F]+")
+_INTEGERS = ((_INT, 0, 10), (_OCT, 2, 8), (_HEX, 2, 16))  # (pattern, length of its prefix, base)
 _FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?")
 _INF = re.compile(r"[-+]?\.(inf|Inf|INF)")
 _NAN = re.compile(r"\.(nan|NaN|NAN)")
@@ -104,17 +105,14 @@ class ScalarInfo:
     style: str | None  # None plain, "'", '"', '|', '>'
     start_index: int  # 0-based character index in the source (after a UTF-8 BOM)
     start_line: int  # 1-based
-    start_col: int  # 1-based
     end_index: int
     value: str = field(compare=False, repr=False)  # the scalar's text before resolution
-    source: _Text | None = field(default=None, compare=False, repr=False)
+    source: _Text = field(compare=False, repr=False)
 
     def index_of(self, offset: int) -> int:
         """Source index of character `offset` of `value` (clamped to 0..len(value))."""
-        value, src = self.value, self.source
+        value = self.value
         offset = max(0, min(offset, len(value)))
-        if src is None:
-            return self.start_index
         if self.style == "|":
             found = self._literal_index(offset)
             if found is not None:
@@ -246,7 +244,7 @@ class SourceMap:
         scalar's start, or to `locate(path)` when `path` is not a scalar."""
         path = tuple(path)
         info = self.scalar_info(path)
-        if info is None or info.source is None:
+        if info is None:
             return self.locate(path)
         line, col = info.source.line_col(info.index_of(offset))
         return Mark(self._marks[path].file, line, col)
@@ -269,7 +267,6 @@ def _scalar_info(style, line0: int, col0: int, end_line0: int, end_col0: int, va
         style=style or None,
         start_index=text.index(line0, col0),
         start_line=line0 + 1,
-        start_col=col0 + 1,
         end_index=text.index(end_line0, end_col0),
         value=value,
         source=text,
@@ -300,9 +297,7 @@ def read_yaml_bytes(path: str | os.PathLike, name: str) -> bytes:
         return read_limited(path)
     except OSError as error:
         reason = error.strerror or type(error).__name__
-        problems = ProblemCollector()
-        problems.add(name, 1, 1, "SR100", f"cannot read {name}: {reason}")
-        raise RuleFileError(problems.problems) from None
+        raise RuleFileError([Problem(name, 1, 1, "SR100", f"cannot read {name}: {reason}")]) from None
 
 
 def load_yaml(source: bytes | str, file: str) -> tuple[object, SourceMap]:
@@ -522,11 +517,7 @@ class _Builder:
             self.problem(m, "SR105", f"anchor '&{event.anchor}' is not allowed (YAML anchors and aliases are not supported)")
         if event.tag is not None:
             self.problem(m, "SR107", f"YAML tag '{_tag_name(event.tag)}' is not allowed")
-        if isinstance(event, ScalarEvent):
-            self._check_length(event)
-
-    def _check_length(self, event: ScalarEvent) -> None:
-        if len(event.value) > MAX_SCALAR_CHARS:
+        if isinstance(event, ScalarEvent) and len(event.value) > MAX_SCALAR_CHARS:
             self.problem(event.start_mark, "SR103",
                          f"text of {len(event.value)} characters is too long (at most {MAX_SCALAR_CHARS})")
 
@@ -587,12 +578,9 @@ class _Builder:
         if text in _BOOL:
             return _BOOL[text]
         try:
-            if _INT.fullmatch(text):
-                return int(text)
-            if _OCT.fullmatch(text):
-                return int(text[2:], 8)
-            if _HEX.fullmatch(text):
-                return int(text[2:], 16)
+            for pattern, prefix, base in _INTEGERS:
+                if pattern.fullmatch(text):
+                    return int(text[prefix:], base)
         except ValueError:  # more digits than int() accepts (sys.int_info.str_digits_check_threshold)
             self.problem(event.start_mark, "SR103", f"number too long ({len(text)} characters)")
             return text
