@@ -109,7 +109,7 @@ def compile_text(programs: ProgramCompiler, out: ProblemCollector, path: tuple, 
     ast = None
     try:
         ast = dsl.parse_effect(text) if kind in ("effect", "following") else dsl.parse_expr(text)
-        programs.check_cost(ast)
+        programs.cost_of(ast)
         if kind in ("effect", "following"):
             return ast, programs.effect(ast, following=kind == "following")
         if kind.startswith("move_"):
@@ -210,7 +210,7 @@ def _with_also(v, programs: ProgramCompiler, asts: dict, compiled: dict, out: Pr
         if compiled.get(("cards", name)) is not None and all(compiled.get(("also", a, "effect")) for a in extra):
             combined = _with_alternatives(asts[("cards", name)], [asts[("also", a, "effect")] for a in extra])
             try:
-                programs.check_cost(combined)
+                programs.cost_of(combined)
                 compiled[("cards", name)] = programs.effect(combined)
             except CompileError as error:  # each part fits, the whole may not: said at the last alternative
                 out.in_text(("also", extra[-1], "effect"), 0, error.code,

@@ -7,7 +7,6 @@ Contract:
   board whose squares may hold several pawns (SR571); and warns (SR551) of a blocker counting
   pawns (`geometry.blockers.*.group` 2 or more) where no square holds that many.
 - `engine_squares(v)` returns the `SquareName`s of `board.squares`, in the order written.
-- `square_words(v)` is every name the selectors of the variant may read (`in NAME`).
 """
 
 from __future__ import annotations
@@ -61,9 +60,3 @@ def engine_squares(v) -> tuple:
         return ()
     return tuple(SquareName(name, tuple(s.at), s.capture if isinstance(s.capture, bool) else tuple(s.capture), s.share,
                             s.hold, s.label, s.symbol) for name, s in getattr(b, "squares", {}).items())
-
-
-def square_words(v) -> tuple:
-    """The names of the variant's squares a selector may read: the built-in ones, then `board.squares`."""
-    b = v.board
-    return BUILT_IN + tuple(getattr(b, "squares", {}) or ())
