@@ -22,10 +22,8 @@ from dataclasses import dataclass
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from sorry_rules.base.errors import PositionError, ProblemCollector
-from sorry_rules.records.position import PositionChecks
+from sorry_rules.records.position import IN_MEMORY, PositionChecks
 from sorry_rules.rules.loader import Origins, schema_problems
-
-IN_MEMORY = "<position>"
 
 
 class GridPositionModel(BaseModel):

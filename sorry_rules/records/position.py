@@ -76,7 +76,7 @@ def read_position_file(path: str) -> PositionFile:
         data = plain_json(raw)
         if data is not None:  # the data the loader gives; its source map only if a problem needs locating
             _not_a_game(path, data)
-            return PositionFile(data, LazyOrigins(lambda: _source_map(raw, path)))
+            return PositionFile(data, LazyOrigins(lambda: _loaded(raw, path)[1]))
         try:
             json.loads(raw.decode("utf-8"))
         except json.JSONDecodeError as error:
@@ -111,10 +111,6 @@ def _loaded(raw: bytes, path: str) -> tuple:
     except RuleFileError as error:
         raise PositionError.of(error.problems) from None
     return data, Origins(maps={(): smap}, fallback=path)
-
-
-def _source_map(raw: bytes, path: str):
-    return _loaded(raw, path)[1]
 
 
 def parse_position(game, data, card_override: str | None = None, origins=None) -> Position:
@@ -293,8 +289,7 @@ class PositionChecks:
 
 def _short(value: int) -> str:
     """A number as shown in a problem: a long one by its first digits and its length."""
-    text = str(value) if abs(value) < 10**30 else f"a number of {len(str(abs(value)))} digits"
-    return text
+    return str(value) if abs(value) < 10**30 else f"a number of {len(str(abs(value)))} digits"
 
 
 class _Checker(PositionChecks):
