@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from sorry_rules import dsl
 from sorry_rules.compiler.expressions import ExpressionBuilder
+from sorry_rules.compiler.geometry import RELATIONS
 from sorry_rules.compiler.vocabulary import GROUPS, LITERALS, CompileError, unknown
 from sorry_rules.engine import gridmechanics as gm
 
@@ -34,7 +35,10 @@ NOT_A_GRID_EFFECT = "expected a grid card effect here (place on card, place on e
 #: the primitives of race tracks, which mean nothing on a grid
 TRACK_PRIMITIVES = tuple(node for node in dsl.PRIMITIVES if node not in (dsl.Place, dsl.Remove))
 
-_RELATIONS = {"own": ("own",), "partner": ("partner",), "opponent": ("opponent",), "other": ("partner", "opponent")}
+
+def _removable(relation: tuple, word: str) -> tuple:
+    """Per colour p, the colours whose chips `remove WORD` takes (`relation[p][o]` says how o is to p)."""
+    return tuple(tuple(o for o in range(len(row)) if row[o] in RELATIONS[word]) for row in relation)
 
 
 class GridEffectBuilder(dsl.Visitor):
@@ -58,9 +62,7 @@ class GridEffectBuilder(dsl.Visitor):
         return lambda p, view: gm.place(p, view, cells)
 
     def visit_Remove(self, node, card):
-        wanted = _RELATIONS[node.relation]
-        relation = self.compiler.relation
-        colours = tuple(tuple(o for o in range(len(row)) if row[o] in wanted) for row in relation)
+        colours = _removable(self.compiler.relation, node.relation)
         unprotected = node.unprotected
         return lambda p, view: gm.remove(p, view, colours[p], unprotected)
 
@@ -113,9 +115,7 @@ class GridShapeBuilder(dsl.Visitor):
         return (gm.SHAPE_CELLS, self.compiler.layout.cells_of_card.get(card, ()))
 
     def visit_Remove(self, node, card):
-        wanted = _RELATIONS[node.relation]
-        colours = tuple(tuple(o for o in range(len(row)) if row[o] in wanted) for row in self.compiler.relation)
-        return (gm.SHAPE_REMOVE, colours, bool(node.unprotected))
+        return (gm.SHAPE_REMOVE, _removable(self.compiler.relation, node.relation), bool(node.unprotected))
 
 
 class GridExpressionBuilder(ExpressionBuilder):
