@@ -16,7 +16,7 @@ Contract:
 from __future__ import annotations
 
 from sorry_rules.base.errors import ProblemCollector
-from sorry_rules.base.suggest import did_you_mean
+from sorry_rules.compiler.checks import unknown_colour
 from sorry_rules.engine.routes import Blocker, Geometry, Turn
 
 RELATIONS = {"own": ("own",), "partner": ("partner",), "opponent": ("opponent",), "other": ("partner", "opponent"),
@@ -60,8 +60,8 @@ def check_geometry(v, out: ProblemCollector) -> None:
     for name, blocker in g.blockers.items():
         for i, colour in enumerate(blocker.colours or ()):
             if colour not in colours:
-                out.at(("geometry", "blockers", name, "colours", i), "SR501", f"unknown colour '{colour}' in blocker "
-                       f"'{name}'{did_you_mean(colour, colours)} (colours: {', '.join(colours)})")
+                out.at(("geometry", "blockers", name, "colours", i), "SR501",
+                       unknown_colour(colour, colours, f"blocker '{name}'"))
         if blocker.pass_ and blocker.land:
             out.at(("geometry", "blockers", name), "SR551", f"blocker '{name}' has pass: true and land: true: it "
                    "blocks nothing", severity="warning", key=True)

@@ -154,13 +154,9 @@ class GridCompiler:
         self._effects = GridEffectBuilder(self)
         self._shapes = GridShapeBuilder(self)
         self._expressions = GridExpressionBuilder(self)
-        self._card = None
 
-    def effect(self, node, card=None):
+    def effect(self, node, card):
         """The closure of a card effect for `card` (the card `place on card` looks for)."""
-        if card is None:
-            card = self._card
-        self._card = card
         return self._effects.visit(node, card)
 
     def shape(self, node, card):

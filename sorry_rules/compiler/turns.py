@@ -23,7 +23,7 @@ from math import comb
 from sorry_rules import dsl
 from sorry_rules.base import limits
 from sorry_rules.base.errors import ProblemCollector
-from sorry_rules.base.suggest import did_you_mean
+from sorry_rules.compiler.checks import unknown_cards
 from sorry_rules.engine.turnpolicy import HandAction, Redraw
 
 REDRAW_LABEL = "discard and draw again"
@@ -42,13 +42,9 @@ def check_turn_policy(v, out: ProblemCollector) -> None:
     if turn.source == "draw" and turn.actions:
         out.at(("turn", "actions"), "SR513", "turn.actions: hand actions are plays of a hand, but the variant draws its "
                "cards (turn.source: draw); use them with a hand (e.g. --variant points)")
-    cards = list(v.cards)
     _action_work(turn, out)
     for name, action in turn.actions.items():
-        for j, card in enumerate(action.cards):
-            if card not in v.cards:
-                out.at(("turn", "actions", name, "cards", j), "SR502", f"unknown card '{card}'{did_you_mean(card, cards)} "
-                       f"(cards: {', '.join(cards)})")
+        unknown_cards(v, out, ("turn", "actions", name, "cards"), action.cards)
         _never_offered(v, name, action, out)
 
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 from sorry_rules import dsl
 from sorry_rules.base.errors import ProblemCollector
 from sorry_rules.base.suggest import did_you_mean
+from sorry_rules.compiler.checks import unknown_cards
 from sorry_rules.compiler.vocabulary import COUNTS, FACTS, GROUPS, LITERALS, MOVE, THROW_FACTS
 from sorry_rules.engine.facts import READS
 from sorry_rules.engine.moverules import Consequence, MoveFilter
@@ -37,13 +38,9 @@ def check_vocab(v, out: ProblemCollector) -> None:
     for name in v.counters:
         if name in RESERVED:
             out.at(("counters", name), "SR520", f"counter '{name}' has the name of a DSL word; rename it", key=True)
-    cards = list(v.cards)
     for section, items in (("filters", v.filters), ("after", v.after)):
         for i, item in items.items():
-            for j, card in enumerate(item.cards or ()):
-                if card not in v.cards:
-                    out.at((section, i, "cards", j), "SR502", f"unknown card '{card}'{did_you_mean(card, cards)} "
-                           f"(cards: {', '.join(cards)})")
+            unknown_cards(v, out, (section, i, "cards"), item.cards)
     for name, counter in v.counters.items():
         if not counter.min <= counter.start <= counter.max:
             out.at(("counters", name), "SR508", f"counter '{name}': start {counter.start} is not within min "
