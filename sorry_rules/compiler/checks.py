@@ -14,7 +14,6 @@ from sorry_rules.rules.deals import largest_deal
 
 
 def check_variant(v, out: ProblemCollector) -> None:
-    """Cross-field checks that the schema cannot express."""
     _check_colours(v, out)
     _check_players(v, out)
     _check_seating(v, out)

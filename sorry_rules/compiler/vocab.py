@@ -81,9 +81,8 @@ def vocab_texts(v) -> list[tuple[tuple, str, str]]:
     return texts
 
 
-def move_variables() -> frozenset:
-    """The variables an expression judging a move is compiled with (facts allowed)."""
-    return frozenset({MOVE})
+#: The variables an expression judging a move is compiled with (facts allowed).
+MOVE_VARIABLES = frozenset({MOVE})
 
 
 def _on_move(expression):
@@ -178,7 +177,7 @@ def compile_vocab(v, compiled: dict, card_index: dict, programs, asts: dict | No
     names = list(v.counters)
     if v.rules.must_bump:
         tree = dsl.parse_expr(MUST_BUMP)
-        must_bump = programs.expression(tree, bool, variables=move_variables())
+        must_bump = programs.expression(tree, bool, variables=MOVE_VARIABLES)
         filters.append(_filter(None, True, must_bump, tree, names, MUST_BUMP_LABEL))
     for i, f in v.filters.items():
         key = "must" if f.must is not None else "prefer"

@@ -75,11 +75,8 @@ class _Checker(PositionChecks):
         placement = [() for _ in self.game.colours]
         covered: dict[int, str] = {}
         for name, cells in chips.items():
-            c = self.colour(name, ("chips", name), key=True)
+            c = self.player(name, "chips", seats)
             if c is None:
-                continue
-            if c not in seats:
-                self.out.at(("chips", name), "SR603", f"chips: {name!r} is not one of the players", key=True)
                 continue
             found = []
             for j, text in enumerate(cells):

@@ -218,6 +218,14 @@ class PositionChecks:
                                    f"(colours: {', '.join(colours)})", key=key)
         return None
 
+    def player(self, name: str, field: str, seats) -> int | None:
+        """The colour `name`, a key of `field`, when it is seated; else None (SR501, SR603 at the key)."""
+        c = self.colour(name, (field, name), key=True)
+        if c is not None and c not in seats:
+            self.out.at((field, name), "SR603", f"{field}: {name!r} is not one of the players", key=True)
+            return None
+        return c
+
     def card(self, value, path: tuple) -> int | None:
         names = self.game.card_names
         name = card_name(self.game, str(value))
@@ -312,11 +320,8 @@ class _Checker(PositionChecks):
         ranges = getattr(game, "counter_ranges", None) or ((-limits.MAX_COUNTER, limits.MAX_COUNTER),) * len(names)
         values = [list(row) for row in game.initial_counters()]
         for colour, given in self.model.counters.items():
-            c = self.colour(colour, ("counters", colour), key=True)
+            c = self.player(colour, "counters", seats)
             if c is None:
-                continue
-            if c not in seats:
-                self.out.at(("counters", colour), "SR603", f"counters: {colour!r} is not one of the players", key=True)
                 continue
             for name, value in given.items():
                 if name not in names:
@@ -387,11 +392,8 @@ class _Checker(PositionChecks):
             placement[c] = (layout.start[c],) * game.pawns
         occupied: dict[int, list] = {}
         for name, squares in self.model.pawns.items():
-            c = self.colour(name, ("pawns", name), key=True)
+            c = self.player(name, "pawns", seats)
             if c is None:
-                continue
-            if c not in seats:
-                self.out.at(("pawns", name), "SR603", f"pawns: {name!r} is not one of the players", key=True)
                 continue
             if len(squares) > game.pawns:
                 self.out.at(("pawns", name), "SR508", f"pawns.{name}: {len(squares)} pawns, but each colour has {game.pawns}")
