@@ -139,11 +139,9 @@ def parse_position(game, data, card_override: str | None = None, origins=None) -
     redraws = checker.redraws()
     if out.errors:
         raise PositionError.of(out.problems)
-    if game.hand_play:
-        return Position(game.position(placement, seats, turn, hand=hand, counters=counters, marks=marks, redraws=redraws),
-                        None, hand)
-    state = game.position(placement, seats, turn, card=card, counters=counters, marks=marks, drawn=drawn, redraws=redraws)
-    return Position(state, card, None, drawn)
+    # hand play: `cards` gave no card and nothing drawn with it; draw play: no hand
+    state = game.position(placement, seats, turn, card, hand, counters, marks, drawn, redraws)
+    return Position(state, card, hand, drawn)
 
 
 def _in_memory():
