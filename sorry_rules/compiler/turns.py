@@ -10,7 +10,7 @@ Contract:
   each choice of its other cards) are more than `limits.MAX_WORK`.
 - `turn_texts(v)` lists the DSL conditions as `(path, text, "bool")`; `build.dsl_texts`
   includes them, so they are parsed, costed and compiled like the win condition.
-- `compile_turn_policy(v, compiled, card_index)` returns `(redraw, actions)` for
+- `compile_turn_policy(v, compiled, card_index, asts)` returns `(redraw, actions)` for
   `engine.game.Game`: an `engine.turnpolicy.Redraw` or None, and a tuple of
   `engine.turnpolicy.HandAction`; a variant that uses none gets `(None, ())`, so play pays
   nothing.
@@ -84,7 +84,7 @@ def turn_texts(v) -> list[tuple[tuple, str, str]]:
     return texts
 
 
-def compile_turn_policy(v, compiled: dict, card_index: dict, asts: dict | None = None) -> tuple:
+def compile_turn_policy(v, compiled: dict, card_index: dict, asts: dict) -> tuple:
     """(redraw, actions) of the rule file's turn policies (`engine.turnpolicy`); `asts` (the
     conditions' trees by path) tells a condition that reads nothing (`constant`)."""
     turn = v.turn
@@ -100,7 +100,7 @@ def compile_turn_policy(v, compiled: dict, card_index: dict, asts: dict | None =
     return redraw, actions
 
 
-def _constant(asts: dict | None, path: tuple) -> bool | None:
+def _constant(asts: dict, path: tuple) -> bool | None:
     """The value of the condition at `path` when its tree is a literal (`true`, `false`), else None."""
-    tree = (asts or {}).get(path)
+    tree = asts.get(path)
     return tree.value if isinstance(tree, dsl.Bool) else None

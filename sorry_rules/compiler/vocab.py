@@ -172,7 +172,7 @@ def _scope(cards, card_index):
     return frozenset(found)
 
 
-def compile_vocab(v, compiled: dict, card_index: dict, programs, asts: dict | None = None) -> tuple[tuple, tuple, tuple]:
+def compile_vocab(v, compiled: dict, card_index: dict, programs, asts: dict) -> tuple[tuple, tuple, tuple]:
     filters = []
     names = list(v.counters)
     if v.rules.must_bump:
@@ -183,8 +183,7 @@ def compile_vocab(v, compiled: dict, card_index: dict, programs, asts: dict | No
         key = "must" if f.must is not None else "prefer"
         label = f.label or f"filters.{i}: {key} {getattr(f, key)}"
         path = ("filters", i, key)
-        filters.append(_filter(_scope(f.cards, card_index), key == "prefer", compiled[path], (asts or {}).get(path), names,
-                               label))
+        filters.append(_filter(_scope(f.cards, card_index), key == "prefer", compiled[path], asts.get(path), names, label))
     after = []
     ranges = counter_ranges(v)
     for i, c in v.after.items():
@@ -193,7 +192,7 @@ def compile_vocab(v, compiled: dict, card_index: dict, programs, asts: dict | No
         label = c.label or f"after.{i}: when {c.when}"
         marks = tuple((list(v.marks).index(name), which) for name, which in c.mark.items())
         after.append(Consequence(_scope(c.cards, card_index), _on_move(compiled[("after", i, "when")]), adds,
-                                 c.draw_again, label, marks, _consequence_on_events(i, c, compiled, asts or {}, names, ranges),
+                                 c.draw_again, label, marks, _consequence_on_events(i, c, compiled, asts, names, ranges),
                                  compiled.get(("after", i, "then")), getattr(c, "forfeits", False)))
     counters = tuple((name, counter.start, counter.label or name.replace("_", " ")) for name, counter in v.counters.items())
     return tuple(filters), tuple(after), counters

@@ -22,7 +22,7 @@ from pydantic import ValidationError
 from sorry_rules.base.errors import SaveFileError
 from sorry_rules.base.limits import MAX_RECORD_BYTES
 from sorry_rules.base.safeio import JsonLimitError, NotRegularFile, check_replaceable, loads_json, read_regular, replace_file
-from sorry_rules.records.legacy import LOG_FORMAT, SAVE_FORMAT, LogV1, SaveV1, save_v1_checksum
+from sorry_rules.records.legacy import LOG_FORMAT, SAVE_FORMAT, LogV1, SaveV1
 from sorry_rules.records.record import FORMAT, VERSION, Record, RecordFile, checksum_of, problem_text, to_json
 
 __all__ = ["FORMAT", "VERSION", "READERS", "from_json", "read_record", "to_json", "write_record"]
@@ -36,7 +36,7 @@ def _current(data: dict, where: str) -> Record:
 
 
 def _save_v1(data: dict, where: str) -> Record:
-    if data.get("checksum") != save_v1_checksum(data):
+    if data.get("checksum") != checksum_of(data, ensure_ascii=True):
         raise SaveFileError(f"{where}: the save file was edited or damaged (checksum mismatch)")
     return _validated(SaveV1, data, where).upgrade()
 
