@@ -189,9 +189,8 @@ class PlayBuilder(dsl.Visitor):
             self.reserve_tables(node, "route forward", range(1, node.steps + 1))
         steps = node.steps
         limit = node.among if node.among is not None else steps
-        if m.simultaneous_split:
-            return self._selected(node, lambda p, flags, card: splits.simultaneous(m, steps, limit, p, flags, card))
-        return self._selected(node, lambda p, flags, card: splits.among(m, steps, limit, p, flags, card))
+        split = splits.simultaneous if m.simultaneous_split else splits.among
+        return self._selected(node, lambda p, flags, card: split(m, steps, limit, p, flags, card))
 
     def _split_into(self, node):
         """`split N into PART, PART ...`: parts in order, each with its direction and pawn."""

@@ -12,13 +12,12 @@ Contract:
 from __future__ import annotations
 
 from sorry_rules.base.errors import ProblemCollector
-from sorry_rules.compiler.vocabulary import COUNTS, FACTS, GROUPS, LITERALS, THROW_FACTS
+from sorry_rules.compiler.vocab import RESERVED as DSL_WORDS
 from sorry_rules.engine.pawns import OWNERS, ZONES
 from sorry_rules.engine.squares import BUILT_IN, SquareName
 
 #: words a square may not be named: selectors read `in NAME` beside the zones and owners
-RESERVED = COUNTS + FACTS + THROW_FACTS + GROUPS + LITERALS + OWNERS + ZONES + BUILT_IN + (
-    "sum", "max", "min", "count", "can", "in", "marked", "unmarked", "alone", "moved", "farthest", "nearest", "pawns")
+RESERVED = DSL_WORDS + OWNERS + ZONES + BUILT_IN + ("in", "marked", "unmarked", "alone", "moved", "farthest", "nearest", "pawns")
 
 
 def holds_several(v) -> bool:
