@@ -255,19 +255,15 @@ class PositionChecks:
             self.out.at(("players",), "SR510", f"players: {len(seats)} colour{'s' if len(seats) != 1 else ''} seated; "
                                                f"{self.game.name} is played by {said} colours")
 
-    def hand_cards(self, hand: list, path: tuple = ("hand",)) -> tuple:
+    def hand_cards(self, hand: list) -> tuple:
         """The card indexes of `hand` (unknown names reported, SR502), refused as a whole (SR604)
         when it holds more cards than a hand may (`limits.MAX_HAND`), and SR508 for a card held
         more often than the deck has it."""
-        game = self.game
+        game, path = self.game, ("hand",)
         if len(hand) > limits.MAX_HAND:
             self.out.at(path, "SR604", f"{field_name(path)}: {len(hand)} cards; a hand holds at most {limits.MAX_HAND}")
             return ()
-        found = []
-        for i, name in enumerate(hand):
-            card = self.card(name, path + (i,))
-            if card is not None:
-                found.append(card)
+        found = [card for i, name in enumerate(hand) if (card := self.card(name, path + (i,))) is not None]
         in_deck = Counter(game.deck)
         for card, copies in sorted(Counter(found).items()):
             if copies > in_deck[card]:
