@@ -77,11 +77,8 @@ def _never_offered(v, name: str, action, out: ProblemCollector) -> None:
 
 def turn_texts(v) -> list[tuple[tuple, str, str]]:
     turn = v.turn
-    texts = []
-    if turn.redraw is not None:
-        texts.append((("turn", "redraw", "when"), turn.redraw.when, "bool"))
-    texts.extend((("turn", "actions", name, "when"), action.when, "bool") for name, action in turn.actions.items())
-    return texts
+    texts = [(("turn", "redraw", "when"), turn.redraw.when, "bool")] if turn.redraw is not None else []
+    return texts + [(("turn", "actions", name, "when"), action.when, "bool") for name, action in turn.actions.items()]
 
 
 def compile_turn_policy(v, compiled: dict, card_index: dict, asts: dict) -> tuple:

@@ -21,7 +21,7 @@ from pydantic import ValidationError
 
 from sorry_rules.base.errors import SaveFileError
 from sorry_rules.base.limits import MAX_RECORD_BYTES
-from sorry_rules.base.safeio import JsonLimitError, NotRegularFile, check_replaceable, loads_json, read_regular, replace_file
+from sorry_rules.base.safeio import JsonLimitError, check_replaceable, loads_json, read_regular, replace_file
 from sorry_rules.records.legacy import LOG_FORMAT, SAVE_FORMAT, LogV1, SaveV1
 from sorry_rules.records.record import FORMAT, VERSION, Record, RecordFile, checksum_of, problem_text, to_json
 
@@ -105,9 +105,7 @@ def read_record(path: str | os.PathLike) -> Record:
         raise SaveFileError(f"{path}: cannot read the game record: no such file") from None
     except IsADirectoryError:
         raise SaveFileError(f"{path}: cannot read the game record: it is a folder") from None
-    except NotRegularFile as error:
-        raise SaveFileError(f"{path}: cannot read the game record: {error.strerror}") from None
-    except OSError as error:
+    except OSError as error:  # NotRegularFile among them: its strerror says what the path is
         raise SaveFileError(f"{path}: cannot read the game record: {error.strerror or error}") from None
     return from_json(raw, str(path))
 

@@ -78,11 +78,7 @@ class _Checker(PositionChecks):
             c = self.player(name, "chips", seats)
             if c is None:
                 continue
-            found = []
-            for j, text in enumerate(cells):
-                cell = self.cell(c, name, j, text, covered)
-                if cell is not None:
-                    found.append(cell)
+            found = [cell for j, text in enumerate(cells) if (cell := self.cell(c, name, j, text, covered)) is not None]
             placement[c] = tuple(sorted(found))
         return tuple(placement)
 
