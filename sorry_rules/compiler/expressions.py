@@ -113,8 +113,6 @@ class GroupBuilder(dsl.Visitor):
 
 
 class ExpressionBuilder(dsl.Visitor):
-    """Builds expression closures for one variant (see the module contract)."""
-
     covers = dsl.EXPRESSION_NODES
 
     def __init__(self, compiler):

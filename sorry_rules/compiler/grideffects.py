@@ -42,8 +42,6 @@ def _removable(relation: tuple, word: str) -> tuple:
 
 
 class GridEffectBuilder(dsl.Visitor):
-    """Effect closures for one card of a grid variant (see the module contract)."""
-
     covers = dsl.EFFECT_NODES
     #: track primitives: no meaning on a grid (`generic` refuses them, SR304)
     defaulted = TRACK_PRIMITIVES

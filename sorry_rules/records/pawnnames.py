@@ -66,7 +66,6 @@ class PawnNames:
 
     # ---- following a move -----------------------------------------------------------------
     def after(self, move, placement) -> "PawnNames":
-        """The names after `move`, which led to `placement` (module contract)."""
         where = [list(squares) for squares in self.where]
         _carry(where, move.events or (), self.game.layout.start)
         return PawnNames(self.game, _reconciled(where, placement), self.labels)
