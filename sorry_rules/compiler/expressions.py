@@ -168,14 +168,13 @@ class ExpressionBuilder(dsl.Visitor):
 
     def visit_BinOp(self, node, allow_can, variables):
         op = node.op
-        if op in ("and", "or"):
-            left = self.typed(node.left, bool, allow_can, variables)
-            right = self.typed(node.right, bool, allow_can, variables)
-            if op == "and":
-                return bool, lambda p, b, env: left(p, b, env) and right(p, b, env)
+        operands = bool if op in ("and", "or") else int
+        left = self.typed(node.left, operands, allow_can, variables)
+        right = self.typed(node.right, operands, allow_can, variables)
+        if op == "and":
+            return bool, lambda p, b, env: left(p, b, env) and right(p, b, env)
+        if op == "or":
             return bool, lambda p, b, env: left(p, b, env) or right(p, b, env)
-        left = self.typed(node.left, int, allow_can, variables)
-        right = self.typed(node.right, int, allow_can, variables)
         kind, f = _OPS[op]
         return kind, lambda p, b, env: f(left(p, b, env), right(p, b, env))
 

@@ -28,17 +28,12 @@ def past_home(v) -> str:
     return (g.past_home if g is not None else None) or v.rules.overshoot_home
 
 
-def uses_geometry(v) -> bool:
-    g = getattr(v, "geometry", None)
-    return g is not None and (g.past_home is not None or bool(g.turns) or bool(g.blockers))
-
-
 def check_geometry(v, out: ProblemCollector) -> None:
     g = getattr(v, "geometry", None)
     if g is None:
         return
     if v.board.kind != "track":
-        if uses_geometry(v):
+        if g.past_home is not None or g.turns or g.blockers:
             out.at(("geometry",), "SR512", "geometry: is a race-track rule; a grid board has no routes", key=True)
         return
     if g.past_home is not None and g.past_home != "stop" and v.rules.overshoot_home == "stop":
