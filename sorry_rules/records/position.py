@@ -345,12 +345,13 @@ class _Checker(PositionChecks):
                 continue
             k = names.index(name)
             for j, entry in enumerate(listed):
-                found = self._mark_entry(seats, placement, entries[k], name, j, entry)
+                found = self._mark_entry(seats, placement, entries[k], game.marks[k], j, entry)
                 if found is not None:
                     entries[k].append(found)
         return tuple(tuple(sorted(e)) for e in entries)
 
-    def _mark_entry(self, seats, placement, taken: list, name: str, j: int, entry) -> tuple | None:
+    def _mark_entry(self, seats, placement, taken: list, kind, j: int, entry) -> tuple | None:
+        name = kind.name
         path = ("marks", name, j)
         c = self.colour(entry.colour, path + ("colour",))
         by = self.colour(entry.by, path + ("by",)) if entry.by is not None else c
@@ -365,7 +366,6 @@ class _Checker(PositionChecks):
         except PositionError as error:
             self.out.at(path + ("square",), "SR601", f"marks.{name}[{j}]: {error}")
             return None
-        kind = self.game.marks[[k.name for k in self.game.marks].index(name)]
         if kind.one_per_player and any(e[2] == by for e in taken):
             self.out.at(path, "SR607", f"marks.{name}[{j}]: {self.game.colours[by]} has placed a {name} mark already "
                         "(one per player)")
