@@ -64,10 +64,6 @@ def _key(files) -> str:
     return diskcache.digest(KIND, diskcache.code_fingerprint(), *files)
 
 
-def _start(kind: str) -> str:
-    return "effect" if kind in ("effect", "following") else "expr"
-
-
 def preload(files, content_hash: str) -> bool:
     """Remember the stored ASTs of the variant of `files` (of any content hash); whether the
     entry is of `content_hash` (every text of the variant is then known)."""
@@ -96,7 +92,7 @@ def store(files, content_hash: str, texts, asts: dict) -> None:
     try:
         for path, text, kind in texts:
             if asts.get(path) is not None:
-                trees.append([text, _start(kind), encode(asts[path])])
+                trees.append([text, "effect" if kind in ("effect", "following") else "expr", encode(asts[path])])
     except TypeError:
         return
     diskcache.write(KIND, _key(files), {"content_hash": content_hash, "trees": trees})

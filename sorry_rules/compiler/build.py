@@ -11,6 +11,8 @@ The stages (`check_variant`, `Context`, `dsl_texts`, `compile_text`) are also us
 
 from __future__ import annotations
 
+from itertools import count
+
 from sorry_rules import dsl
 from sorry_rules.engine.game import Game
 from sorry_rules.engine.position import placement_weights
@@ -30,7 +32,7 @@ from sorry_rules.compiler.programs import CompileError, ProgramCompiler
 from sorry_rules.compiler.ranges import condition_warnings, variant_bounds
 from sorry_rules.compiler.turns import check_turn_policy, compile_turn_policy, turn_texts
 from sorry_rules.compiler.vocab import (
-    check_vocab, compile_vocab, counter_ranges, counter_warnings, move_variables, vocab_texts,
+    check_vocab, compile_vocab, counter_ranges, counter_warnings, MOVE_VARIABLES, vocab_texts,
 )
 
 
@@ -40,11 +42,8 @@ def _relations(v) -> tuple[tuple, tuple]:
     for t, team in enumerate(v.teams or []):
         for name in team:
             team_index.setdefault(colours.index(name), t)
-    next_team = len(v.teams or [])
-    for c in range(len(colours)):
-        if c not in team_index:
-            team_index[c] = next_team
-            next_team += 1
+    alone = count(len(v.teams or []))  # a colour in no team is a team of its own
+    team_index = {c: team_index[c] if c in team_index else next(alone) for c in range(len(colours))}
     team_of = tuple(tuple(o for o in range(len(colours)) if team_index[o] == team_index[c]) for c in range(len(colours)))
     relation = tuple(
         tuple("own" if o == c else "partner" if team_index[o] == team_index[c] else "opponent" for o in range(len(colours)))
@@ -109,11 +108,11 @@ def compile_text(programs: ProgramCompiler, out: ProblemCollector, path: tuple, 
     ast = None
     try:
         ast = dsl.parse_effect(text) if kind in ("effect", "following") else dsl.parse_expr(text)
-        programs.check_cost(ast)
+        programs.cost_of(ast)
         if kind in ("effect", "following"):
             return ast, programs.effect(ast, following=kind == "following")
         if kind.startswith("move_"):
-            return ast, programs.expression(ast, bool if kind == "move_bool" else int, variables=move_variables())
+            return ast, programs.expression(ast, bool if kind == "move_bool" else int, variables=MOVE_VARIABLES)
         return ast, programs.expression(ast, bool if kind == "bool" else int)
     except (dsl.DslError, CompileError) as error:
         out.in_text(path, error.offset, error.code, error.message)
@@ -210,7 +209,7 @@ def _with_also(v, programs: ProgramCompiler, asts: dict, compiled: dict, out: Pr
         if compiled.get(("cards", name)) is not None and all(compiled.get(("also", a, "effect")) for a in extra):
             combined = _with_alternatives(asts[("cards", name)], [asts[("also", a, "effect")] for a in extra])
             try:
-                programs.check_cost(combined)
+                programs.cost_of(combined)
                 compiled[("cards", name)] = programs.effect(combined)
             except CompileError as error:  # each part fits, the whole may not: said at the last alternative
                 out.in_text(("also", extra[-1], "effect"), 0, error.code,

@@ -14,7 +14,6 @@ from sorry_rules.rules.deals import largest_deal
 
 
 def check_variant(v, out: ProblemCollector) -> None:
-    """Cross-field checks that the schema cannot express."""
     _check_colours(v, out)
     _check_players(v, out)
     _check_seating(v, out)
@@ -27,7 +26,15 @@ def check_variant(v, out: ProblemCollector) -> None:
     _check_deck_size(v, out)
 
 
-def _unknown_colour(name: str, colours: list[str], where: str) -> str:
+def unknown_cards(v, out: ProblemCollector, path: tuple, names) -> None:
+    """SR502 at `path + (j,)` for each name `names[j]` that is no card under `cards:` (None: no names)."""
+    cards = list(v.cards)
+    for j, card in enumerate(names or ()):
+        if card not in v.cards:
+            out.at(path + (j,), "SR502", f"unknown card '{card}'{did_you_mean(card, cards)} (cards: {', '.join(cards)})")
+
+
+def unknown_colour(name: str, colours: list[str], where: str) -> str:
     return f"unknown colour '{name}' in {where}{did_you_mean(name, colours)} (colours: {', '.join(colours)})"
 
 
@@ -40,7 +47,7 @@ def _check_colours(v, out: ProblemCollector) -> None:
     for t, team in enumerate(v.teams or []):
         for i, name in enumerate(team):
             if name not in colours:
-                out.at(("teams", t, i), "SR501", _unknown_colour(name, colours, "teams"))
+                out.at(("teams", t, i), "SR501", unknown_colour(name, colours, "teams"))
             elif name in seen_team:
                 out.at(("teams", t, i), "SR506", f"colour '{name}' is in two teams")
             else:
@@ -65,7 +72,7 @@ def _check_seating(v, out: ProblemCollector) -> None:
             out.at(("seating", key), "SR510", f"seating {key}: lists {len(names)} colours")
         for i, name in enumerate(names):
             if name not in colours:
-                out.at(("seating", key, i), "SR501", _unknown_colour(name, colours, "seating"))
+                out.at(("seating", key, i), "SR501", unknown_colour(name, colours, "seating"))
             elif name in names[:i] and v.board.kind == "track":
                 out.at(("seating", key, i), "SR510", f"colour '{name}' is seated twice")
 

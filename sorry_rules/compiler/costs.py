@@ -47,7 +47,6 @@ class CostEstimator(dsl.Visitor):
         self.ways = 1 + (len(routes.geometry.turns) if routes is not None else 0)  # ways one pawn may go n steps
 
     def cost(self, node) -> tuple[int, int]:
-        """(outcomes, work) upper bounds of one evaluation of `node` (see the module contract)."""
         out, work = self.visit(node)
         out, work = min(out, CAP), min(work, CAP)
         if work > MAX_WORK:

@@ -107,12 +107,8 @@ def dice_texts(v) -> list[tuple[tuple, str, str]]:
 def throw_makers(v, dice, compiled: dict) -> list:
     """The maker of each throw of `dice` (module contract); `compiled[path]` the compiled
     makers of the cards and of `turn.whole`."""
-    makers = []
-    for throw in dice.throws:
-        faces = tuple(compiled[("cards", str(f))] for f in throw)
-        whole = compiled.get(("turn", "whole", str(sum(throw))))
-        makers.append(_thrown(faces, whole))
-    return makers
+    return [_thrown(tuple(compiled[("cards", str(f))] for f in throw), compiled.get(("turn", "whole", str(sum(throw)))))
+            for throw in dice.throws]
 
 
 def _thrown(faces: tuple, whole):

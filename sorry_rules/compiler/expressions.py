@@ -72,24 +72,13 @@ assert tuple(_COUNTERS) == COUNTS
 assert tuple(FACT_FUNCTIONS) == FACTS
 
 
-def _agg_sum(values):
-    return lambda p, b, env: sum(values(p, b, env))
-
-
-def _agg_count(values):
-    return lambda p, b, env: sum(1 for v in values(p, b, env) if v)
-
-
-def _agg_max(values):
-    return lambda p, b, env: max(values(p, b, env), default=0)
-
-
-def _agg_min(values):
-    return lambda p, b, env: min(values(p, b, env), default=0)
-
-
 #: aggregate kind -> maker of its closure from the generator of its body's values.
-_AGGREGATES = {"sum": _agg_sum, "count": _agg_count, "max": _agg_max, "min": _agg_min}
+_AGGREGATES = {
+    "sum": lambda values: lambda p, b, env: sum(values(p, b, env)),
+    "count": lambda values: lambda p, b, env: sum(1 for v in values(p, b, env) if v),
+    "max": lambda values: lambda p, b, env: max(values(p, b, env), default=0),
+    "min": lambda values: lambda p, b, env: min(values(p, b, env), default=0),
+}
 
 
 class GroupBuilder(dsl.Visitor):
@@ -124,8 +113,6 @@ class GroupBuilder(dsl.Visitor):
 
 
 class ExpressionBuilder(dsl.Visitor):
-    """Builds expression closures for one variant (see the module contract)."""
-
     covers = dsl.EXPRESSION_NODES
 
     def __init__(self, compiler):
@@ -147,11 +134,9 @@ class ExpressionBuilder(dsl.Visitor):
     # ---- literals and names --------------------------------------------------------------
     def visit_Number(self, node, allow_can, variables):
         value = node.value
-        return int, lambda p, b, env: value
+        return bool if isinstance(node, dsl.Bool) else int, lambda p, b, env: value
 
-    def visit_Bool(self, node, allow_can, variables):
-        value = node.value
-        return bool, lambda p, b, env: value
+    visit_Bool = visit_Number
 
     def visit_Name(self, node, allow_can, variables):
         name = node.name
@@ -183,14 +168,13 @@ class ExpressionBuilder(dsl.Visitor):
 
     def visit_BinOp(self, node, allow_can, variables):
         op = node.op
-        if op in ("and", "or"):
-            left = self.typed(node.left, bool, allow_can, variables)
-            right = self.typed(node.right, bool, allow_can, variables)
-            if op == "and":
-                return bool, lambda p, b, env: left(p, b, env) and right(p, b, env)
+        operands = bool if op in ("and", "or") else int
+        left = self.typed(node.left, operands, allow_can, variables)
+        right = self.typed(node.right, operands, allow_can, variables)
+        if op == "and":
+            return bool, lambda p, b, env: left(p, b, env) and right(p, b, env)
+        if op == "or":
             return bool, lambda p, b, env: left(p, b, env) or right(p, b, env)
-        left = self.typed(node.left, int, allow_can, variables)
-        right = self.typed(node.right, int, allow_can, variables)
         kind, f = _OPS[op]
         return kind, lambda p, b, env: f(left(p, b, env), right(p, b, env))
 
@@ -246,17 +230,16 @@ class ExpressionBuilder(dsl.Visitor):
             raise CompileError(node.pos, f"'{fact}' is a fact about the throw of a move; it can only be read in filters: "
                                          "and after:", "SR304")
         throws = self.compiler.throws
-        if fact == "total":
-            totals = tuple(sum(t) for t in throws)
-            return int, lambda p, b, env: totals[env["@card"]] if totals and env["@card"] is not None else 0
         if fact == "doubles":
             doubles = tuple(len(t) > 1 and len(set(t)) == 1 for t in throws)
             return bool, lambda p, b, env: bool(doubles) and env["@card"] is not None and doubles[env["@card"]]
-        if not isinstance(node.argument, dsl.Number):
+        if fact == "total":
+            values = tuple(sum(t) for t in throws)
+        elif not isinstance(node.argument, dsl.Number):
             raise CompileError(node.argument.pos, "thrown(N) counts the dice showing the number N: write a number", "SR304")
-        face = node.argument.value
-        shown = tuple(t.count(face) for t in throws)
-        return int, lambda p, b, env: shown[env["@card"]] if shown and env["@card"] is not None else 0
+        else:
+            values = tuple(t.count(node.argument.value) for t in throws)
+        return int, lambda p, b, env: values[env["@card"]] if values and env["@card"] is not None else 0
 
     def _counter(self, node, allow_can, variables):
         if allow_can:

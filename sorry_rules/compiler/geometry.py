@@ -16,7 +16,7 @@ Contract:
 from __future__ import annotations
 
 from sorry_rules.base.errors import ProblemCollector
-from sorry_rules.base.suggest import did_you_mean
+from sorry_rules.compiler.checks import unknown_colour
 from sorry_rules.engine.routes import Blocker, Geometry, Turn
 
 RELATIONS = {"own": ("own",), "partner": ("partner",), "opponent": ("opponent",), "other": ("partner", "opponent"),
@@ -28,17 +28,12 @@ def past_home(v) -> str:
     return (g.past_home if g is not None else None) or v.rules.overshoot_home
 
 
-def uses_geometry(v) -> bool:
-    g = getattr(v, "geometry", None)
-    return g is not None and (g.past_home is not None or bool(g.turns) or bool(g.blockers))
-
-
 def check_geometry(v, out: ProblemCollector) -> None:
     g = getattr(v, "geometry", None)
     if g is None:
         return
     if v.board.kind != "track":
-        if uses_geometry(v):
+        if g.past_home is not None or g.turns or g.blockers:
             out.at(("geometry",), "SR512", "geometry: is a race-track rule; a grid board has no routes", key=True)
         return
     if g.past_home is not None and g.past_home != "stop" and v.rules.overshoot_home == "stop":
@@ -60,8 +55,8 @@ def check_geometry(v, out: ProblemCollector) -> None:
     for name, blocker in g.blockers.items():
         for i, colour in enumerate(blocker.colours or ()):
             if colour not in colours:
-                out.at(("geometry", "blockers", name, "colours", i), "SR501", f"unknown colour '{colour}' in blocker "
-                       f"'{name}'{did_you_mean(colour, colours)} (colours: {', '.join(colours)})")
+                out.at(("geometry", "blockers", name, "colours", i), "SR501",
+                       unknown_colour(colour, colours, f"blocker '{name}'"))
         if blocker.pass_ and blocker.land:
             out.at(("geometry", "blockers", name), "SR551", f"blocker '{name}' has pass: true and land: true: it "
                    "blocks nothing", severity="warning", key=True)

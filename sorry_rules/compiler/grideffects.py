@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from sorry_rules import dsl
 from sorry_rules.compiler.expressions import ExpressionBuilder
+from sorry_rules.compiler.geometry import RELATIONS
 from sorry_rules.compiler.vocabulary import GROUPS, LITERALS, CompileError, unknown
 from sorry_rules.engine import gridmechanics as gm
 
@@ -34,12 +35,13 @@ NOT_A_GRID_EFFECT = "expected a grid card effect here (place on card, place on e
 #: the primitives of race tracks, which mean nothing on a grid
 TRACK_PRIMITIVES = tuple(node for node in dsl.PRIMITIVES if node not in (dsl.Place, dsl.Remove))
 
-_RELATIONS = {"own": ("own",), "partner": ("partner",), "opponent": ("opponent",), "other": ("partner", "opponent")}
+
+def _removable(relation: tuple, word: str) -> tuple:
+    """Per colour p, the colours whose chips `remove WORD` takes (`relation[p][o]` says how o is to p)."""
+    return tuple(tuple(o for o in range(len(row)) if row[o] in RELATIONS[word]) for row in relation)
 
 
 class GridEffectBuilder(dsl.Visitor):
-    """Effect closures for one card of a grid variant (see the module contract)."""
-
     covers = dsl.EFFECT_NODES
     #: track primitives: no meaning on a grid (`generic` refuses them, SR304)
     defaulted = TRACK_PRIMITIVES
@@ -58,9 +60,7 @@ class GridEffectBuilder(dsl.Visitor):
         return lambda p, view: gm.place(p, view, cells)
 
     def visit_Remove(self, node, card):
-        wanted = _RELATIONS[node.relation]
-        relation = self.compiler.relation
-        colours = tuple(tuple(o for o in range(len(row)) if row[o] in wanted) for row in relation)
+        colours = _removable(self.compiler.relation, node.relation)
         unprotected = node.unprotected
         return lambda p, view: gm.remove(p, view, colours[p], unprotected)
 
@@ -113,9 +113,7 @@ class GridShapeBuilder(dsl.Visitor):
         return (gm.SHAPE_CELLS, self.compiler.layout.cells_of_card.get(card, ()))
 
     def visit_Remove(self, node, card):
-        wanted = _RELATIONS[node.relation]
-        colours = tuple(tuple(o for o in range(len(row)) if row[o] in wanted) for row in self.compiler.relation)
-        return (gm.SHAPE_REMOVE, colours, bool(node.unprotected))
+        return (gm.SHAPE_REMOVE, _removable(self.compiler.relation, node.relation), bool(node.unprotected))
 
 
 class GridExpressionBuilder(ExpressionBuilder):
@@ -154,13 +152,9 @@ class GridCompiler:
         self._effects = GridEffectBuilder(self)
         self._shapes = GridShapeBuilder(self)
         self._expressions = GridExpressionBuilder(self)
-        self._card = None
 
-    def effect(self, node, card=None):
+    def effect(self, node, card):
         """The closure of a card effect for `card` (the card `place on card` looks for)."""
-        if card is None:
-            card = self._card
-        self._card = card
         return self._effects.visit(node, card)
 
     def shape(self, node, card):

@@ -21,6 +21,7 @@ from __future__ import annotations
 from sorry_rules import dsl
 from sorry_rules.base.errors import ProblemCollector
 from sorry_rules.base.suggest import did_you_mean
+from sorry_rules.compiler.checks import unknown_cards
 from sorry_rules.compiler.vocab import RESERVED
 from sorry_rules.engine.marks import MarkKind
 
@@ -47,12 +48,8 @@ def check_marks(v, out: ProblemCollector) -> None:
                 known = ", ".join(v.marks) or "none declared under marks:"
                 out.at(("after", i, "mark", name), "SR561", f"unknown mark '{name}'"
                        f"{did_you_mean(name, list(v.marks))} (marks: {known})", key=True)
-    cards = list(v.cards)
     for i, item in v.also.items():
-        for j, card in enumerate(item.cards or ()):
-            if card not in v.cards:
-                out.at(("also", i, "cards", j), "SR502", f"unknown card '{card}'{did_you_mean(card, cards)} "
-                       f"(cards: {', '.join(cards)})")
+        unknown_cards(v, out, ("also", i, "cards"), item.cards)
 
 
 def mark_kinds(v) -> tuple:

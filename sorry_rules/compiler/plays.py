@@ -120,33 +120,32 @@ class PlayBuilder(dsl.Visitor):
         return compile_selector(self.compiler, selector, moved_ok=self.compiler.following)
 
     def visit_Send(self, node):
+        """`send` and `move`: the selected pawn to a destination."""
+        play = pawns.send if isinstance(node, dsl.Send) else pawns.move
         m, selector, dest = self.m, self._selector(node.selector), self._destination(node)
-        return lambda p, flags, card: pawns.send(m, selector, dest, p, flags, card)
+        return lambda p, flags, card: play(m, selector, dest, p, flags, card)
 
-    def visit_MovePawn(self, node):
-        m, selector, dest = self.m, self._selector(node.selector), self._destination(node)
-        return lambda p, flags, card: pawns.move(m, selector, dest, p, flags, card)
+    visit_MovePawn = visit_Send
 
     def visit_Mark(self, node):
+        """`mark` and `unmark`: a declared mark put on or taken off the selected pawn."""
         k = mark_index(self.compiler, node.name, node.name_pos)
-        self.compiler.marks_placed.add(node.name)
+        if isinstance(node, dsl.Mark):
+            self.compiler.marks_placed.add(node.name)
+        play = pawns.mark if isinstance(node, dsl.Mark) else pawns.unmark
         m, selector = self.m, self._selector(node.selector)
-        return lambda p, flags, card: pawns.mark(m, selector, k, p, flags, card)
+        return lambda p, flags, card: play(m, selector, k, p, flags, card)
 
-    def visit_Unmark(self, node):
-        k = mark_index(self.compiler, node.name, node.name_pos)
-        m, selector = self.m, self._selector(node.selector)
-        return lambda p, flags, card: pawns.unmark(m, selector, k, p, flags, card)
+    visit_Unmark = visit_Mark
 
     def visit_Forward(self, node):
+        """`forward N` and `backward N`."""
+        direction = "forward" if isinstance(node, dsl.Forward) else "backward"
         self.check_steps(node, node.steps)
-        self.reserve_tables(node, "forward", (node.steps,))
-        return self._selected(node, self._step(node, "forward", self.layout.forward(node.steps)))
+        self.reserve_tables(node, direction, (node.steps,))
+        return self._selected(node, self._step(node, direction, getattr(self.layout, direction)(node.steps)))
 
-    def visit_Backward(self, node):
-        self.check_steps(node, node.steps)
-        self.reserve_tables(node, "backward", (node.steps,))
-        return self._selected(node, self._step(node, "backward", self.layout.backward(node.steps)))
+    visit_Backward = visit_Forward
 
     def _step(self, node, direction: str, table):
         """One pawn `direction` `node.steps` steps: along the plain table, or along the routes
@@ -190,9 +189,8 @@ class PlayBuilder(dsl.Visitor):
             self.reserve_tables(node, "route forward", range(1, node.steps + 1))
         steps = node.steps
         limit = node.among if node.among is not None else steps
-        if m.simultaneous_split:
-            return self._selected(node, lambda p, flags, card: splits.simultaneous(m, steps, limit, p, flags, card))
-        return self._selected(node, lambda p, flags, card: splits.among(m, steps, limit, p, flags, card))
+        split = splits.simultaneous if m.simultaneous_split else splits.among
+        return self._selected(node, lambda p, flags, card: split(m, steps, limit, p, flags, card))
 
     def _split_into(self, node):
         """`split N into PART, PART ...`: parts in order, each with its direction and pawn."""
@@ -207,24 +205,21 @@ class PlayBuilder(dsl.Visitor):
         return lambda p, flags, card: splits.into(m, steps, parts, p, flags, card)
 
     def visit_Switch(self, node):
+        """`switch RELATION` and `sorry RELATION`: never with the player's own colour."""
         m, relation = self.m, node.relation
         if relation == "own":
-            raise CompileError(node.pos, "switch own: a pawn cannot switch with its own colour; "
+            word, what = ("switch", "switch with") if isinstance(node, dsl.Switch) else ("sorry", "replace")
+            raise CompileError(node.pos, f"{word} own: a pawn cannot {what} its own colour; "
                                          "use opponent, partner or other", "SR304")
-        return lambda p, flags, card: m.switch(relation, p, flags, card)
+        play = m.switch if isinstance(node, dsl.Switch) else m.sorry
+        return lambda p, flags, card: play(relation, p, flags, card)
 
-    def visit_Sorry(self, node):
-        m, relation = self.m, node.relation
-        if relation == "own":
-            raise CompileError(node.pos, "sorry own: a pawn cannot replace its own colour; "
-                                         "use opponent, partner or other", "SR304")
-        return lambda p, flags, card: m.sorry(relation, p, flags, card)
+    visit_Sorry = visit_Switch
 
     def visit_DrawAgain(self, node):
-        return _flag_only(DRAW_AGAIN)
+        return _flag_only(DRAW_AGAIN if isinstance(node, dsl.DrawAgain) else PASS)
 
-    def visit_Pass(self, node):
-        return _flag_only(PASS)
+    visit_Pass = visit_DrawAgain
 
     # ---- combinators ---------------------------------------------------------------------
     def visit_Choice(self, node):

@@ -9,7 +9,7 @@ Each pass over the tree is one `dsl.Visitor`: `CostEstimator` (the resource boun
 `PlayBuilder` and `ExpressionBuilder`; `ProgramCompiler` ties them together for one
 variant. Resource bounds (docs/LIMITS.md), checked before anything is built, so that no
 rule file can make play hang or exhaust memory:
-  * `check_cost(node)`: an upper bound of the work one evaluation can take must stay within
+  * `cost_of(node)`: an upper bound of the work one evaluation can take must stay within
     MAX_WORK; else SR303 at the smallest part over it (`compiler.costs`).
   * movement tables: all of a variant's tables together stay within MAX_TABLE_CELLS; else
     SR303 at the effect that needs the table that does not fit (`compiler.plays`).
@@ -23,9 +23,8 @@ from sorry_rules.compiler.costs import MAX_WORK, CostEstimator
 from sorry_rules.compiler.expressions import ExpressionBuilder
 from sorry_rules.compiler.plays import MAX_TABLE_CELLS, PlayBuilder
 from sorry_rules.compiler.vocabulary import COUNTS, GROUPS, CompileError
-from sorry_rules.engine.option import PASS
 
-__all__ = ["ProgramCompiler", "CompileError", "GROUPS", "COUNTS", "MAX_WORK", "MAX_TABLE_CELLS", "is_move"]
+__all__ = ["ProgramCompiler", "CompileError", "GROUPS", "COUNTS", "MAX_WORK", "MAX_TABLE_CELLS"]
 
 
 class ProgramCompiler:
@@ -60,13 +59,10 @@ class ProgramCompiler:
         self._effects = PlayBuilder(self)
         self._expressions = ExpressionBuilder(self)
 
-    def check_cost(self, node) -> int:
-        """Raise CompileError (SR303) when `node` could take more than MAX_WORK work to
-        evaluate once; return the estimate. Call it before `effect`/`expression`."""
-        return self._costs.cost(node)[1]
-
     def cost_of(self, node) -> tuple[int, int]:
-        """`(outcomes, work)` upper bounds of one evaluation of `node` (`compiler.costs`)."""
+        """`(outcomes, work)` upper bounds of one evaluation of `node` (`compiler.costs`);
+        CompileError (SR303) when it could take more than MAX_WORK work to evaluate once.
+        Call it before `effect`/`expression`."""
         return self._costs.cost(node)
 
     def effect(self, node, following: bool = False):
@@ -124,8 +120,3 @@ class _First:
 
 
 _FIRST = _First()
-
-
-def is_move(flags: int, events: tuple) -> bool:
-    """An outcome that plays the card: it moves a pawn or is an explicit pass."""
-    return bool(events) or bool(flags & PASS)

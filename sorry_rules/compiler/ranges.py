@@ -52,8 +52,6 @@ def _compare(op: str, a: Interval, b: Interval) -> frozenset:
 
 
 class ValueRange(dsl.Visitor):
-    """The values of an expression (see the module contract)."""
-
     covers = dsl.EXPRESSION_NODES
     #: a count of selected pawns: not bounded further than any count
     defaulted = (dsl.CountPawns,)

@@ -1,12 +1,12 @@
 """Pawn selectors of the DSL (`dsl.Selector`) compiled into the engine's `engine.pawns.Selector`.
 
-Contract: `compile_selector(compiler, selector, default_owner, moved_ok)` returns the engine's
+Contract: `compile_selector(compiler, selector, moved_ok)` returns the engine's
 selector or raises `CompileError` at the offending word: a mark name the variant does not
 declare under `marks:` (SR302, listing the declared ones), a square name the board does not
 have (SR302, listing its named squares), `moved` where no move is being followed (SR304:
 only in `after:` `then:` effects and in the conditions of filters and consequences).
 `compiler` gives `m` (the mechanics) and `mark_names` (the declared mark kinds, in order). An
-owner left out is `default_owner` (`controlled` for every primitive and for `count(pawns ...)`).
+owner left out is `controlled` (for every primitive and for `count(pawns ...)`).
 A named square item (`in star`, `in opponent start_exit`) becomes, per pawn colour, the set
 of squares where that colour's pawns count as being there (`layout.named`; a relation is
 judged from the pawn's colour to the colour of the square's side).
@@ -44,8 +44,8 @@ def _squares(compiler, items: tuple):
     return tuple(frozenset(found) for found in per_colour)
 
 
-def compile_selector(compiler, selector, default_owner: str = "controlled", moved_ok: bool = False) -> Selector:
-    owner = selector.owner or default_owner
+def compile_selector(compiler, selector, moved_ok: bool) -> Selector:
+    owner = selector.owner or "controlled"
     marked = tuple(mark_index(compiler, name, pos) for name, pos in selector.marked)
     unmarked = tuple(mark_index(compiler, name, pos) for name, pos in selector.unmarked)
     if selector.moved and not moved_ok:

@@ -7,19 +7,17 @@ Contract:
   board whose squares may hold several pawns (SR571); and warns (SR551) of a blocker counting
   pawns (`geometry.blockers.*.group` 2 or more) where no square holds that many.
 - `engine_squares(v)` returns the `SquareName`s of `board.squares`, in the order written.
-- `square_words(v)` is every name the selectors of the variant may read (`in NAME`).
 """
 
 from __future__ import annotations
 
 from sorry_rules.base.errors import ProblemCollector
-from sorry_rules.compiler.vocabulary import COUNTS, FACTS, GROUPS, LITERALS, THROW_FACTS
+from sorry_rules.compiler.vocab import RESERVED as DSL_WORDS
 from sorry_rules.engine.pawns import OWNERS, ZONES
 from sorry_rules.engine.squares import BUILT_IN, SquareName
 
 #: words a square may not be named: selectors read `in NAME` beside the zones and owners
-RESERVED = COUNTS + FACTS + THROW_FACTS + GROUPS + LITERALS + OWNERS + ZONES + BUILT_IN + (
-    "sum", "max", "min", "count", "can", "in", "marked", "unmarked", "alone", "moved", "farthest", "nearest", "pawns")
+RESERVED = DSL_WORDS + OWNERS + ZONES + BUILT_IN + ("in", "marked", "unmarked", "alone", "moved", "farthest", "nearest", "pawns")
 
 
 def holds_several(v) -> bool:
@@ -61,9 +59,3 @@ def engine_squares(v) -> tuple:
         return ()
     return tuple(SquareName(name, tuple(s.at), s.capture if isinstance(s.capture, bool) else tuple(s.capture), s.share,
                             s.hold, s.label, s.symbol) for name, s in getattr(b, "squares", {}).items())
-
-
-def square_words(v) -> tuple:
-    """The names of the variant's squares a selector may read: the built-in ones, then `board.squares`."""
-    b = v.board
-    return BUILT_IN + tuple(getattr(b, "squares", {}) or ())

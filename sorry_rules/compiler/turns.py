@@ -10,7 +10,7 @@ Contract:
   each choice of its other cards) are more than `limits.MAX_WORK`.
 - `turn_texts(v)` lists the DSL conditions as `(path, text, "bool")`; `build.dsl_texts`
   includes them, so they are parsed, costed and compiled like the win condition.
-- `compile_turn_policy(v, compiled, card_index)` returns `(redraw, actions)` for
+- `compile_turn_policy(v, compiled, card_index, asts)` returns `(redraw, actions)` for
   `engine.game.Game`: an `engine.turnpolicy.Redraw` or None, and a tuple of
   `engine.turnpolicy.HandAction`; a variant that uses none gets `(None, ())`, so play pays
   nothing.
@@ -23,7 +23,7 @@ from math import comb
 from sorry_rules import dsl
 from sorry_rules.base import limits
 from sorry_rules.base.errors import ProblemCollector
-from sorry_rules.base.suggest import did_you_mean
+from sorry_rules.compiler.checks import unknown_cards
 from sorry_rules.engine.turnpolicy import HandAction, Redraw
 
 REDRAW_LABEL = "discard and draw again"
@@ -42,13 +42,9 @@ def check_turn_policy(v, out: ProblemCollector) -> None:
     if turn.source == "draw" and turn.actions:
         out.at(("turn", "actions"), "SR513", "turn.actions: hand actions are plays of a hand, but the variant draws its "
                "cards (turn.source: draw); use them with a hand (e.g. --variant points)")
-    cards = list(v.cards)
     _action_work(turn, out)
     for name, action in turn.actions.items():
-        for j, card in enumerate(action.cards):
-            if card not in v.cards:
-                out.at(("turn", "actions", name, "cards", j), "SR502", f"unknown card '{card}'{did_you_mean(card, cards)} "
-                       f"(cards: {', '.join(cards)})")
+        unknown_cards(v, out, ("turn", "actions", name, "cards"), action.cards)
         _never_offered(v, name, action, out)
 
 
@@ -81,14 +77,11 @@ def _never_offered(v, name: str, action, out: ProblemCollector) -> None:
 
 def turn_texts(v) -> list[tuple[tuple, str, str]]:
     turn = v.turn
-    texts = []
-    if turn.redraw is not None:
-        texts.append((("turn", "redraw", "when"), turn.redraw.when, "bool"))
-    texts.extend((("turn", "actions", name, "when"), action.when, "bool") for name, action in turn.actions.items())
-    return texts
+    texts = [(("turn", "redraw", "when"), turn.redraw.when, "bool")] if turn.redraw is not None else []
+    return texts + [(("turn", "actions", name, "when"), action.when, "bool") for name, action in turn.actions.items()]
 
 
-def compile_turn_policy(v, compiled: dict, card_index: dict, asts: dict | None = None) -> tuple:
+def compile_turn_policy(v, compiled: dict, card_index: dict, asts: dict) -> tuple:
     """(redraw, actions) of the rule file's turn policies (`engine.turnpolicy`); `asts` (the
     conditions' trees by path) tells a condition that reads nothing (`constant`)."""
     turn = v.turn
@@ -104,7 +97,7 @@ def compile_turn_policy(v, compiled: dict, card_index: dict, asts: dict | None =
     return redraw, actions
 
 
-def _constant(asts: dict | None, path: tuple) -> bool | None:
+def _constant(asts: dict, path: tuple) -> bool | None:
     """The value of the condition at `path` when its tree is a literal (`true`, `false`), else None."""
-    tree = (asts or {}).get(path)
+    tree = asts.get(path)
     return tree.value if isinstance(tree, dsl.Bool) else None

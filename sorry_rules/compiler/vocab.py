@@ -22,6 +22,7 @@ from __future__ import annotations
 from sorry_rules import dsl
 from sorry_rules.base.errors import ProblemCollector
 from sorry_rules.base.suggest import did_you_mean
+from sorry_rules.compiler.checks import unknown_cards
 from sorry_rules.compiler.vocabulary import COUNTS, FACTS, GROUPS, LITERALS, MOVE, THROW_FACTS
 from sorry_rules.engine.facts import READS
 from sorry_rules.engine.moverules import Consequence, MoveFilter
@@ -37,13 +38,9 @@ def check_vocab(v, out: ProblemCollector) -> None:
     for name in v.counters:
         if name in RESERVED:
             out.at(("counters", name), "SR520", f"counter '{name}' has the name of a DSL word; rename it", key=True)
-    cards = list(v.cards)
     for section, items in (("filters", v.filters), ("after", v.after)):
         for i, item in items.items():
-            for j, card in enumerate(item.cards or ()):
-                if card not in v.cards:
-                    out.at((section, i, "cards", j), "SR502", f"unknown card '{card}'{did_you_mean(card, cards)} "
-                           f"(cards: {', '.join(cards)})")
+            unknown_cards(v, out, (section, i, "cards"), item.cards)
     for name, counter in v.counters.items():
         if not counter.min <= counter.start <= counter.max:
             out.at(("counters", name), "SR508", f"counter '{name}': start {counter.start} is not within min "
@@ -84,9 +81,8 @@ def vocab_texts(v) -> list[tuple[tuple, str, str]]:
     return texts
 
 
-def move_variables() -> frozenset:
-    """The variables an expression judging a move is compiled with (facts allowed)."""
-    return frozenset({MOVE})
+#: The variables an expression judging a move is compiled with (facts allowed).
+MOVE_VARIABLES = frozenset({MOVE})
 
 
 def _on_move(expression):
@@ -176,19 +172,18 @@ def _scope(cards, card_index):
     return frozenset(found)
 
 
-def compile_vocab(v, compiled: dict, card_index: dict, programs, asts: dict | None = None) -> tuple[tuple, tuple, tuple]:
+def compile_vocab(v, compiled: dict, card_index: dict, programs, asts: dict) -> tuple[tuple, tuple, tuple]:
     filters = []
     names = list(v.counters)
     if v.rules.must_bump:
         tree = dsl.parse_expr(MUST_BUMP)
-        must_bump = programs.expression(tree, bool, variables=move_variables())
+        must_bump = programs.expression(tree, bool, variables=MOVE_VARIABLES)
         filters.append(_filter(None, True, must_bump, tree, names, MUST_BUMP_LABEL))
     for i, f in v.filters.items():
         key = "must" if f.must is not None else "prefer"
         label = f.label or f"filters.{i}: {key} {getattr(f, key)}"
         path = ("filters", i, key)
-        filters.append(_filter(_scope(f.cards, card_index), key == "prefer", compiled[path], (asts or {}).get(path), names,
-                               label))
+        filters.append(_filter(_scope(f.cards, card_index), key == "prefer", compiled[path], asts.get(path), names, label))
     after = []
     ranges = counter_ranges(v)
     for i, c in v.after.items():
@@ -197,7 +192,7 @@ def compile_vocab(v, compiled: dict, card_index: dict, programs, asts: dict | No
         label = c.label or f"after.{i}: when {c.when}"
         marks = tuple((list(v.marks).index(name), which) for name, which in c.mark.items())
         after.append(Consequence(_scope(c.cards, card_index), _on_move(compiled[("after", i, "when")]), adds,
-                                 c.draw_again, label, marks, _consequence_on_events(i, c, compiled, asts or {}, names, ranges),
+                                 c.draw_again, label, marks, _consequence_on_events(i, c, compiled, asts, names, ranges),
                                  compiled.get(("after", i, "then")), getattr(c, "forfeits", False)))
     counters = tuple((name, counter.start, counter.label or name.replace("_", " ")) for name, counter in v.counters.items())
     return tuple(filters), tuple(after), counters

@@ -21,10 +21,9 @@ from pydantic import ValidationError
 
 from sorry_rules.base.errors import SaveFileError
 from sorry_rules.base.limits import MAX_RECORD_BYTES
-from sorry_rules.base.safeio import JsonLimitError, NotRegularFile, check_replaceable, loads_json, read_regular
-from sorry_rules.records.legacy import LOG_FORMAT, SAVE_FORMAT, LogV1, SaveV1, save_v1_checksum
+from sorry_rules.base.safeio import JsonLimitError, check_replaceable, loads_json, read_regular, replace_file
+from sorry_rules.records.legacy import LOG_FORMAT, SAVE_FORMAT, LogV1, SaveV1
 from sorry_rules.records.record import FORMAT, VERSION, Record, RecordFile, checksum_of, problem_text, to_json
-from sorry_rules.records.storage import write_atomically
 
 __all__ = ["FORMAT", "VERSION", "READERS", "from_json", "read_record", "to_json", "write_record"]
 
@@ -37,7 +36,7 @@ def _current(data: dict, where: str) -> Record:
 
 
 def _save_v1(data: dict, where: str) -> Record:
-    if data.get("checksum") != save_v1_checksum(data):
+    if data.get("checksum") != checksum_of(data, ensure_ascii=True):
         raise SaveFileError(f"{where}: the save file was edited or damaged (checksum mismatch)")
     return _validated(SaveV1, data, where).upgrade()
 
@@ -56,6 +55,11 @@ def _validated(model, data: dict, where: str):
 #: (format, version) -> reader of that version's JSON object.
 READERS = {(FORMAT, VERSION): _current, (SAVE_FORMAT, 1): _save_v1, (LOG_FORMAT, 1): _log_v1}
 _READS = f"this sorry-rules reads {FORMAT} version {VERSION}, and version 1 of {SAVE_FORMAT} and {LOG_FORMAT}"
+
+
+def _is_record(data) -> bool:
+    """Whether JSON `data` says it is a game record of a format in `READERS` (of any version)."""
+    return isinstance(data, dict) and isinstance(data.get("format"), str) and data["format"] in {fmt for fmt, _ in READERS}
 
 
 def _decode(text: str | bytes, where: str):
@@ -80,14 +84,13 @@ def from_json(text: str | bytes, where: str = "game record") -> Record:
     """Parse and check a record of any version in `READERS` (older ones are upgraded).
     Raises SaveFileError naming `where` and what is wrong."""
     data = _decode(text, where)
-    formats = {fmt for fmt, _ in READERS}
-    if not isinstance(data, dict) or not isinstance(data.get("format"), str) or data["format"] not in formats:
+    if not _is_record(data):
         raise SaveFileError(f"{where}: not a sorry-rules game record (no \"format\": \"{FORMAT}\")")
     fmt, version = data["format"], data.get("version")
-    reader = READERS.get((fmt, version)) if isinstance(version, int) and not isinstance(version, bool) else None
+    whole = isinstance(version, int) and not isinstance(version, bool)
+    reader = READERS.get((fmt, version)) if whole else None
     if reader is None:
-        newest = max(v for f, v in READERS if f == fmt)
-        newer = isinstance(version, int) and not isinstance(version, bool) and version > newest
+        newer = whole and version > max(v for f, v in READERS if f == fmt)
         why = "written by a newer sorry-rules" if newer else "an unknown version"
         raise SaveFileError(f"{where}: {fmt} version {version!r} is {why}; {_READS}")
     return reader(data, where)
@@ -102,9 +105,7 @@ def read_record(path: str | os.PathLike) -> Record:
         raise SaveFileError(f"{path}: cannot read the game record: no such file") from None
     except IsADirectoryError:
         raise SaveFileError(f"{path}: cannot read the game record: it is a folder") from None
-    except NotRegularFile as error:
-        raise SaveFileError(f"{path}: cannot read the game record: {error.strerror}") from None
-    except OSError as error:
+    except OSError as error:  # NotRegularFile among them: its strerror says what the path is
         raise SaveFileError(f"{path}: cannot read the game record: {error.strerror or error}") from None
     return from_json(raw, str(path))
 
@@ -128,8 +129,7 @@ def _check_replacing(path) -> None:
         data = loads_json(raw)
     except ValueError:
         data = None
-    formats = {fmt for fmt, _ in READERS}
-    if not (isinstance(data, dict) and isinstance(data.get("format"), str) and data["format"] in formats):
+    if not _is_record(data):
         raise SaveFileError(f"{path}: not replaced: the file is not a game record of sorry-rules "
                             "(choose another file to save to)")
 
@@ -140,7 +140,7 @@ def write_record(path: str | os.PathLike, record: Record) -> None:
     is a SaveFileError naming it (`_check_replacing`)."""
     _check_replacing(path)
     try:
-        write_atomically(path, to_json(record))
+        replace_file(path, to_json(record))
     except OSError as error:
         raise SaveFileError(f"cannot write the game record to {path}: {error.strerror or error}") from None
     _WRITTEN.add(os.path.abspath(path))

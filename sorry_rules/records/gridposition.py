@@ -22,10 +22,8 @@ from dataclasses import dataclass
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from sorry_rules.base.errors import PositionError, ProblemCollector
-from sorry_rules.records.position import PositionChecks
+from sorry_rules.records.position import IN_MEMORY, PositionChecks
 from sorry_rules.rules.loader import Origins, schema_problems
-
-IN_MEMORY = "<position>"
 
 
 class GridPositionModel(BaseModel):
@@ -77,17 +75,10 @@ class _Checker(PositionChecks):
         placement = [() for _ in self.game.colours]
         covered: dict[int, str] = {}
         for name, cells in chips.items():
-            c = self.colour(name, ("chips", name), key=True)
+            c = self.player(name, "chips", seats)
             if c is None:
                 continue
-            if c not in seats:
-                self.out.at(("chips", name), "SR603", f"chips: {name!r} is not one of the players", key=True)
-                continue
-            found = []
-            for j, text in enumerate(cells):
-                cell = self.cell(c, name, j, text, covered)
-                if cell is not None:
-                    found.append(cell)
+            found = [cell for j, text in enumerate(cells) if (cell := self.cell(c, name, j, text, covered)) is not None]
             placement[c] = tuple(sorted(found))
         return tuple(placement)
 

@@ -14,8 +14,6 @@ Nothing writes these formats any more.
 
 from __future__ import annotations
 
-import hashlib
-import json
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -25,12 +23,6 @@ from sorry_rules.records.record import Choice, Digest, Record, VariantRef
 
 SAVE_FORMAT = "sorry-rules-save"
 LOG_FORMAT = "sorry-rules-game-log"
-
-
-def save_v1_checksum(fields: dict) -> str:
-    """The checksum version-1 save files carry (ASCII JSON, sorted keys, no spaces)."""
-    body = {k: v for k, v in fields.items() if k != "checksum"}
-    return hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
 
 class SaveV1(BaseModel):

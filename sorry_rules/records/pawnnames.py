@@ -66,7 +66,6 @@ class PawnNames:
 
     # ---- following a move -----------------------------------------------------------------
     def after(self, move, placement) -> "PawnNames":
-        """The names after `move`, which led to `placement` (module contract)."""
         where = [list(squares) for squares in self.where]
         _carry(where, move.events or (), self.game.layout.start)
         return PawnNames(self.game, _reconciled(where, placement), self.labels)
@@ -92,18 +91,15 @@ class _Following:
         self.where = [list(squares) for squares in names.where]  # followed event by event
         self.moved: dict = {}  # per colour, the pawn its last step moved
 
-    def _name(self, c: int, sq: int, prefer=None, avoid=None) -> str:
+    def pawn(self, c: int, sq: int, prefer=None, avoid=None) -> str:
         i = _pick(self.where[c], sq, prefer, avoid)
         return f"{self.names.labels[c]}?" if i is None else self.names.name(c, i)
 
-    def pawn(self, c: int, sq: int) -> str:
-        return self._name(c, sq)
-
     def slider(self, c: int, frm: int) -> str:
-        return self._name(c, frm, self.moved.get(c))
+        return self.pawn(c, frm, self.moved.get(c))
 
     def bumped(self, c: int, at: int, subject: bool) -> str:
-        return self._name(c, at, avoid=self.moved.get(c))
+        return self.pawn(c, at, avoid=self.moved.get(c))
 
     def follow(self, event) -> None:
         _carry(self.where, (event,), self.names.game.layout.start, self.moved)

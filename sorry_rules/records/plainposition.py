@@ -96,7 +96,6 @@ def _bounded(value, depth: int) -> None:
 
 
 def plain_json(raw: bytes):
-    """The data of `raw` when it is plain JSON (module docstring), else None."""
     if len(raw) > PLAIN_BYTES:
         return None
     try:
@@ -180,7 +179,6 @@ def _position(data) -> PlainPosition:
 
 
 def plain_position(data) -> PlainPosition | None:
-    """The values of plainly valid position data (module docstring), else None."""
     try:
         return _position(data)
     except NotPlain:

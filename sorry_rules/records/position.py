@@ -76,7 +76,7 @@ def read_position_file(path: str) -> PositionFile:
         data = plain_json(raw)
         if data is not None:  # the data the loader gives; its source map only if a problem needs locating
             _not_a_game(path, data)
-            return PositionFile(data, LazyOrigins(lambda: _source_map(raw, path)))
+            return PositionFile(data, LazyOrigins(lambda: _loaded(raw, path)[1]))
         try:
             json.loads(raw.decode("utf-8"))
         except json.JSONDecodeError as error:
@@ -113,10 +113,6 @@ def _loaded(raw: bytes, path: str) -> tuple:
     return data, Origins(maps={(): smap}, fallback=path)
 
 
-def _source_map(raw: bytes, path: str):
-    return _loaded(raw, path)[1]
-
-
 def parse_position(game, data, card_override: str | None = None, origins=None) -> Position:
     """Check a position against the variant and build an engine state for it; `origins`
     locates its values (`PositionFile.origins`; None: data without a file)."""
@@ -143,11 +139,9 @@ def parse_position(game, data, card_override: str | None = None, origins=None) -
     redraws = checker.redraws()
     if out.errors:
         raise PositionError.of(out.problems)
-    if game.hand_play:
-        return Position(game.position(placement, seats, turn, hand=hand, counters=counters, marks=marks, redraws=redraws),
-                        None, hand)
-    state = game.position(placement, seats, turn, card=card, counters=counters, marks=marks, drawn=drawn, redraws=redraws)
-    return Position(state, card, None, drawn)
+    # hand play: `cards` gave no card and nothing drawn with it; draw play: no hand
+    state = game.position(placement, seats, turn, card, hand, counters, marks, drawn, redraws)
+    return Position(state, card, hand, drawn)
 
 
 def _in_memory():
@@ -222,6 +216,14 @@ class PositionChecks:
                                    f"(colours: {', '.join(colours)})", key=key)
         return None
 
+    def player(self, name: str, field: str, seats) -> int | None:
+        """The colour `name`, a key of `field`, when it is seated; else None (SR501, SR603 at the key)."""
+        c = self.colour(name, (field, name), key=True)
+        if c is not None and c not in seats:
+            self.out.at((field, name), "SR603", f"{field}: {name!r} is not one of the players", key=True)
+            return None
+        return c
+
     def card(self, value, path: tuple) -> int | None:
         names = self.game.card_names
         name = card_name(self.game, str(value))
@@ -253,19 +255,15 @@ class PositionChecks:
             self.out.at(("players",), "SR510", f"players: {len(seats)} colour{'s' if len(seats) != 1 else ''} seated; "
                                                f"{self.game.name} is played by {said} colours")
 
-    def hand_cards(self, hand: list, path: tuple = ("hand",)) -> tuple:
+    def hand_cards(self, hand: list) -> tuple:
         """The card indexes of `hand` (unknown names reported, SR502), refused as a whole (SR604)
         when it holds more cards than a hand may (`limits.MAX_HAND`), and SR508 for a card held
         more often than the deck has it."""
-        game = self.game
+        game, path = self.game, ("hand",)
         if len(hand) > limits.MAX_HAND:
             self.out.at(path, "SR604", f"{field_name(path)}: {len(hand)} cards; a hand holds at most {limits.MAX_HAND}")
             return ()
-        found = []
-        for i, name in enumerate(hand):
-            card = self.card(name, path + (i,))
-            if card is not None:
-                found.append(card)
+        found = [card for i, name in enumerate(hand) if (card := self.card(name, path + (i,))) is not None]
         in_deck = Counter(game.deck)
         for card, copies in sorted(Counter(found).items()):
             if copies > in_deck[card]:
@@ -293,8 +291,7 @@ class PositionChecks:
 
 def _short(value: int) -> str:
     """A number as shown in a problem: a long one by its first digits and its length."""
-    text = str(value) if abs(value) < 10**30 else f"a number of {len(str(abs(value)))} digits"
-    return text
+    return str(value) if abs(value) < 10**30 else f"a number of {len(str(abs(value)))} digits"
 
 
 class _Checker(PositionChecks):
@@ -317,11 +314,8 @@ class _Checker(PositionChecks):
         ranges = getattr(game, "counter_ranges", None) or ((-limits.MAX_COUNTER, limits.MAX_COUNTER),) * len(names)
         values = [list(row) for row in game.initial_counters()]
         for colour, given in self.model.counters.items():
-            c = self.colour(colour, ("counters", colour), key=True)
+            c = self.player(colour, "counters", seats)
             if c is None:
-                continue
-            if c not in seats:
-                self.out.at(("counters", colour), "SR603", f"counters: {colour!r} is not one of the players", key=True)
                 continue
             for name, value in given.items():
                 if name not in names:
@@ -351,12 +345,13 @@ class _Checker(PositionChecks):
                 continue
             k = names.index(name)
             for j, entry in enumerate(listed):
-                found = self._mark_entry(seats, placement, entries[k], name, j, entry)
+                found = self._mark_entry(seats, placement, entries[k], game.marks[k], j, entry)
                 if found is not None:
                     entries[k].append(found)
         return tuple(tuple(sorted(e)) for e in entries)
 
-    def _mark_entry(self, seats, placement, taken: list, name: str, j: int, entry) -> tuple | None:
+    def _mark_entry(self, seats, placement, taken: list, kind, j: int, entry) -> tuple | None:
+        name = kind.name
         path = ("marks", name, j)
         c = self.colour(entry.colour, path + ("colour",))
         by = self.colour(entry.by, path + ("by",)) if entry.by is not None else c
@@ -371,7 +366,6 @@ class _Checker(PositionChecks):
         except PositionError as error:
             self.out.at(path + ("square",), "SR601", f"marks.{name}[{j}]: {error}")
             return None
-        kind = self.game.marks[[k.name for k in self.game.marks].index(name)]
         if kind.one_per_player and any(e[2] == by for e in taken):
             self.out.at(path, "SR607", f"marks.{name}[{j}]: {self.game.colours[by]} has placed a {name} mark already "
                         "(one per player)")
@@ -392,11 +386,8 @@ class _Checker(PositionChecks):
             placement[c] = (layout.start[c],) * game.pawns
         occupied: dict[int, list] = {}
         for name, squares in self.model.pawns.items():
-            c = self.colour(name, ("pawns", name), key=True)
+            c = self.player(name, "pawns", seats)
             if c is None:
-                continue
-            if c not in seats:
-                self.out.at(("pawns", name), "SR603", f"pawns: {name!r} is not one of the players", key=True)
                 continue
             if len(squares) > game.pawns:
                 self.out.at(("pawns", name), "SR508", f"pawns.{name}: {len(squares)} pawns, but each colour has {game.pawns}")

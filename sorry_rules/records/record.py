@@ -106,10 +106,11 @@ class RecordFile(Record):
         return data
 
 
-def checksum_of(fields: dict) -> str:
-    """The checksum of a record's JSON fields (any `checksum` key is left out)."""
+def checksum_of(fields: dict, ensure_ascii: bool = False) -> str:
+    """The checksum of a record's JSON fields (any `checksum` key is left out); with
+    `ensure_ascii`, the one version-1 save files carry (ASCII JSON, `records.legacy`)."""
     body = {k: v for k, v in fields.items() if k != "checksum"}
-    return hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()).hexdigest()
+    return hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=ensure_ascii).encode()).hexdigest()
 
 
 def to_json(record: Record) -> str:

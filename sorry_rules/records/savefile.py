@@ -23,10 +23,9 @@ from pathlib import Path
 
 from sorry_rules.base import limits
 from sorry_rules.base.errors import SaveFileError
-from sorry_rules.base.safeio import kind_of
+from sorry_rules.base.safeio import create_file, kind_of
 from sorry_rules.base.resources import variants_dir
 from sorry_rules.records.files import FORMAT, VERSION, read_record, to_json, write_record
-from sorry_rules.records.storage import write_new
 from sorry_rules.records.record import Record, VariantRef
 from sorry_rules.records.restore import restore
 from sorry_rules.records.storage import state_digest
@@ -76,7 +75,7 @@ def claim(path, record: Record) -> Path:
     SaveFileError saying how to continue that game or save this one elsewhere."""
     path = Path(path)
     try:
-        write_new(path, to_json(record))
+        create_file(path, to_json(record))
     except FileExistsError:
         other = kind_of(path) if not path.is_symlink() else "a symbolic link"
         if other is not None:
@@ -96,7 +95,7 @@ def claim_default(record: Record, rules=()) -> Path:
     for n in range(1, MAX_SAME_NAME + 1):
         path = plain if n == 1 else plain.with_name(f"{plain.stem}-{n}{plain.suffix}")
         try:
-            write_new(path, to_json(record))
+            create_file(path, to_json(record))
             return path
         except FileExistsError:
             continue

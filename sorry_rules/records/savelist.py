@@ -41,10 +41,7 @@ def _who(kind) -> str:
 
 def entry_of(path: Path) -> SavedEntry:
     """The summary of one file (see the module contract)."""
-    try:
-        modified = path.stat().st_mtime
-    except OSError:
-        modified = 0.0
+    modified = _mtime(path)
     try:
         record = read_record(path)
     except SaveFileError as error:

@@ -1,18 +1,14 @@
-"""Files that must not be lost or half-written (save files, game logs), and state digests.
+"""State digests and the end of a game, for the records of games.
 
-Contract: `write_atomically` leaves either the old file or the whole new one, never a
-mix (temporary file in the same folder, fsync, rename, fsync of the folder); `write_new`
-likewise makes a file that did not exist and never replaces one (FileExistsError); both
-raise OSError. `state_digest` is a stable fingerprint of every field of an engine State.
-`game_over` says whether a state of any board kind has ended.
+Contract: `state_digest` is a stable fingerprint of every field of an engine State.
+`game_over` says whether a state of any board kind has ended. (Record files are written
+atomically by `base.safeio.replace_file` and `create_file`.)
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-
-from sorry_rules.base.safeio import create_file, replace_file
 
 
 def state_digest(state) -> str:
@@ -34,15 +30,3 @@ def state_digest(state) -> str:
 def game_over(state) -> bool:
     """Whether the game of `state` has ended: a winner, or (grid games) ended without one."""
     return state.winner is not None or bool(getattr(state, "over", False))
-
-
-def write_atomically(path, text: str) -> None:
-    """Write `text` to `path` (its folder created if needed) so readers never see half a file;
-    never through a link, into a FIFO, a device or over a folder (`base.safeio.replace_file`)."""
-    replace_file(path, text)
-
-
-def write_new(path, text: str) -> None:
-    """Write `text` to `path`, which must not exist yet (FileExistsError), never half a file
-    (`base.safeio.create_file`)."""
-    create_file(path, text)
