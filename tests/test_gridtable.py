@@ -41,14 +41,16 @@ def _mini(tmp_path, name: str, **changes) -> object:
 
 @pytest.fixture(scope="module")
 def combos(tmp_path_factory):
-    """Cards that are no single primitive, a guard reading the position, and a win that
-    reads the chip counts (judged after every play)."""
+    """Cards that are no single primitive, guards reading the position or asking whether
+    another effect could be played (`can`), and a win that reads the chip counts (judged
+    after every play)."""
     return _mini(tmp_path_factory.mktemp("combos"), "combos", cards={
         "c1": "place on card | remove opponent",
         "c2": "place on empty if sequences(team) >= 1",
         "c3": "remove opponent then place on card",
         "c4": "place on card | place on card",
         "c5": "place on card if chips(opponents) > chips(team)",
+        "joker": "place on empty if can(remove opponent)",
         "bomb": "remove opponent unprotected",
     }, win="sequences(team) >= 3 or chips(team) >= 15")
 
@@ -151,6 +153,25 @@ def test_combinator_cards_and_a_chips_win(combos):
                           if turn.move.kind in (PLACE, REMOVE))
     assert won >= 6 and by_chips >= 1
     assert {("c1", 1), ("c2", 1), ("c3", 2), ("c4", 1), ("c5", 1)} <= played
+
+
+def test_a_guard_asks_whether_another_effect_has_a_play(combos, tmp_path):
+    """`place on empty if can(remove opponent)`: the card has the plays of `place on empty`
+    where `remove opponent` (S5's removal, protected chips kept) has a play on the position
+    the card is played on, and none elsewhere; at every position of seeded games."""
+    plain = _mini(tmp_path, "plain", cards={"c1": "remove opponent", "c2": "place on empty"})
+    joker = combos.card_programs[combos.card_index["joker"]]
+    removal, placing = (plain.card_programs[plain.card_index[c]] for c in ("c1", "c2"))
+    seen = set()
+    for seed in range(3):
+        state = combos.new_game(seed, players=2)
+        for _, after in _checked_game(combos, seed, 2)[2]:
+            p, view = state.seats[state.turn], combos.view(state)
+            allowed = bool(removal(p, view))
+            assert joker(p, view) == (placing(p, view) if allowed else [])
+            seen.add(allowed)
+            state = after
+    assert seen == {True, False}
 
 
 def test_games_ending_in_a_round_of_passes(stalled):

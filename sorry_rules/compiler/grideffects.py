@@ -152,10 +152,18 @@ class GridCompiler:
         self._effects = GridEffectBuilder(self)
         self._shapes = GridShapeBuilder(self)
         self._expressions = GridExpressionBuilder(self)
+        self.card = None  # the card whose effect is being compiled (`effect`)
 
     def effect(self, node, card):
         """The closure of a card effect for `card` (the card `place on card` looks for)."""
+        self.card = card
         return self._effects.visit(node, card)
+
+    def can_test(self, node):
+        """`test(p, view) -> bool`: whether effect `node`, played with the card whose effect
+        is being compiled, has any outcome for player p (`can(...)` in a card's guard)."""
+        effect = self._effects.visit(node, self.card)
+        return lambda p, view: bool(effect(p, view))
 
     def shape(self, node, card):
         """The shape of `card`'s effect `node` (`GridShapeBuilder`), or None."""
