@@ -27,6 +27,8 @@ from sorry_rules.cli.seats import bot_of
 from sorry_rules.cli.terminal import Session
 from sorry_rules.engine.describe import colour_name
 from sorry_rules.engine.gridtable import PASS
+from sorry_rules.pictures.gridboard import plural
+from sorry_rules.pictures.trackboard import labels_of
 from sorry_rules.players.registry import STRONGEST, make_player
 
 #: The computer player of grid seats nobody names (`--bot` overrides it), and the one whose
@@ -106,7 +108,7 @@ def board_lines(game, placement) -> list[str]:
     """The grid as text: a chip shows its colour's initial (upper case), a free cell `*`,
     an empty cell `.`; then the key."""
     grid = game.grid
-    marks = _marks(game.colours)
+    marks = labels_of(game.colours)
     owner = {cell: c for c, chips in enumerate(placement) for cell in chips}
     width = max(len(r) for r in grid.rows)
     lines = [" " * (width + 1) + " ".join(f"{c:>2}" for c in grid.columns)]
@@ -120,19 +122,6 @@ def board_lines(game, placement) -> list[str]:
                     f"{plural(grid.sequences(placement[c]), 'sequence')})" for c, name in enumerate(game.colours) if placement[c])
     lines.append(f"* free, . empty; {key}" if key else "* free, . empty")
     return lines
-
-
-def _marks(colours) -> list[str]:
-    """One short mark per colour: its initial, or its number when initials clash."""
-    initials = [name[0].upper() for name in colours]
-    if len(set(initials)) == len(initials):
-        return initials
-    return [str(i + 1) for i in range(len(colours))]
-
-
-def plural(n: int, word: str) -> str:
-    """'1 sequence', '2 sequences'."""
-    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def end_text(game, state, max_plies: int) -> str:
