@@ -203,16 +203,21 @@ def _check_files(out, from_file, continue_file) -> None:
 _SIDE_OPTIONS = ("games", "players", "bots", "rotate", "seed", "max_plies")
 
 
-def _options_of_file(found, given: list, values: dict) -> dict:
-    """`values` (the game options of the command) with each option not given on the command
-    line taken from the results file `found` instead (its first side's; every side of a file
-    shares them), so `--continue FILE` alone continues the file's run."""
+def _continued(continue_file, command: str, values: dict, rule_options: tuple) -> tuple:
+    """`(found, options, own)` for `--continue FILE` of `command`: the results file read (None
+    without one); `values` (the game options of the command) with each option not given on the
+    command line taken from the file instead (its first side's; every side of a file shares
+    them), so `--continue FILE` alone continues the file's run; and whether the file's own
+    rules are played (none of `rule_options` given)."""
+    if continue_file is None:
+        return None, values, False
+    found, given = _read(continue_file, command), _given()
     params = next(iter(found.header["sides"].values()))
     filled = dict(values)
     for name in _SIDE_OPTIONS:
         if name not in given:
             filled[name] = ",".join(params[name]) if name == "bots" else params[name]
-    return filled
+    return found, filled, not set(rule_options) & set(given)
 
 
 def _file_side(found, name: str, options: dict) -> tuple:
@@ -393,14 +398,10 @@ def simulate(variant, rules, games, players, bots, rotate, seed, max_plies, jobs
         tally, = _tallies_of(found).values()
         info = None
     else:
-        options = dict(games=games, players=players, bots=bots, rotate=rotate, seed=seed, max_plies=max_plies)
-        given: list = []
-        if continue_file is not None:  # the options not given are the file's
-            found = _read(continue_file, "simulate")
-            given = _given()
-            options = _options_of_file(found, given, options)
-            games = options["games"]
-        if found is not None and not {"variant", "rules"} & set(given):
+        found, options, own = _continued(continue_file, "simulate", dict(
+            games=games, players=players, bots=bots, rotate=rotate, seed=seed, max_plies=max_plies), ("variant", "rules"))
+        games = options["games"]
+        if own:
             setup, games = _file_side(found, "a", options)
             game = simfile.compiled_side(found, "a")
         else:
@@ -419,13 +420,8 @@ def _compare_plan(a, b, rules, a_rules, b_rules, options: dict, continue_file) -
     """`(plan, sides, found)` of a comparison: its two sides from the command line, or with
     `--continue FILE` and no side given, from the file (`found`, the file read; None without
     one); the options not given are the file's."""
-    found = None
-    given: list = []
-    if continue_file is not None:
-        found = _read(continue_file, "compare")
-        given = _given()
-        options = _options_of_file(found, given, options)
-    if found is not None and not {"a", "b", "rules", "a_rules", "b_rules"} & set(given):
+    found, options, own = _continued(continue_file, "compare", options, ("a", "b", "rules", "a_rules", "b_rules"))
+    if own:
         from sorry_rules.simulation.simfile import compiled_side  # lazy: the simulation when a command runs
 
         plan = {name: _file_side(found, name, options) for name in found.setups}
