@@ -41,13 +41,12 @@ def validate(paths, fmt, strict):
     report = validate_paths(paths)
     if strict:
         report = report.strict()
-    chosen = fmt
-    if chosen == "auto":
-        chosen = "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
-    if chosen == "json":
+    if fmt == "auto":
+        fmt = "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
+    if fmt == "json":
         click.echo(format_json(report))
     else:
-        text = format_github(report) if chosen == "github" else format_text(report)
+        text = format_github(report) if fmt == "github" else format_text(report)
         if text:
             click.echo(text)
         click.echo(summary(report), err=True)

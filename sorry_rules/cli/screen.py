@@ -21,7 +21,7 @@ person's own hand, never another player's.
 from __future__ import annotations
 
 import textwrap
-
+from collections import Counter
 from dataclasses import dataclass, field
 
 from rich.color import Color, ColorParseError
@@ -231,10 +231,8 @@ def render_board(scene: Scene, bmap=None) -> list:
                 line.append(f"{cell.square:<{CELL * cells}}", style=look.styles[cell.colour] if cell.colour is not None
                             else "dim")
                 c += cells - 1
-            elif cell.colour is not None:
-                line.append(f"{cell.glyph:<{CELL}}", style=look.styles[cell.colour])
             else:
-                line.append(f"{cell.glyph:<{CELL}}", style="dim")
+                line.append(f"{cell.glyph:<{CELL}}", style=look.styles[cell.colour] if cell.colour is not None else "dim")
             c += 1
         line.rstrip()
         lines.append(line)
@@ -470,9 +468,7 @@ def mark_lines(game, marks) -> list:
     for kind, entries in zip(game.marks, marks):
         if not entries:
             continue
-        counted: dict = {}
-        for c, sq, by in entries:
-            counted[(c, sq, by)] = counted.get((c, sq, by), 0) + 1
+        counted = Counter(entries)  # in the order first placed
         parts = [f"{colour_name(game, c)} {game.layout.name(sq)}{f' x{n}' if n > 1 else ''} (by {colour_name(game, by)})"
                  for (c, sq, by), n in counted.items()]
         lines.append(Text(f"{kind.label} {kind.symbol}: " + ", ".join(parts)))
