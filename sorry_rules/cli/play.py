@@ -204,7 +204,7 @@ def replay_command(file, boards: bool = False, step: bool = False) -> None:
         print_turn(game, turn, after)
         if boards:
             draw(after)
-        if step and k + 1 < len(moves) and not _step_on(game):
+        if step and k + 1 < len(moves) and not _step_on():
             click.echo(f"Stopped after move {turn.ply}; the game has {len(moves)} moves.")
             return
     if not boards:
@@ -217,7 +217,7 @@ STEP_HELP = ("replay --step shows one move at a time: Enter shows the next one, 
              "--boards draws the board after every move.")
 
 
-def _step_on(game) -> bool:
+def _step_on() -> bool:
     """Ask whether to show the next move (`replay --step`): Enter goes on, q (or Ctrl-D)
     stops, ? explains and asks again."""
     while True:

@@ -78,8 +78,7 @@ def build(layout, cell: float = CELL) -> TrackGeometry:
                 heading[sq] = (dx, dy)
                 inward[sq] = (-dy, dx)  # clockwise on screen (y down): the inside is on the right
     else:
-        radius = max(T * cell / (2 * math.pi), 3 * cell)
-        inner = radius
+        inner = radius = max(T * cell / (2 * math.pi), 3 * cell)
         for sq in range(T):
             angle = -math.pi / 2 + 2 * math.pi * sq / T
             at[sq] = _polar(radius, angle)
@@ -87,7 +86,7 @@ def build(layout, cell: float = CELL) -> TrackGeometry:
             inward[sq] = (-math.cos(angle), -math.sin(angle))
     step = _step(layout, cell, inner)
     for c in range(C):
-        _zone(layout, c, cell, step, at, heading, inward)
+        _zone(layout, c, cell, step, at, inward)
     return _framed(at, heading, inward, cell, step, _fitted_pools(layout, at, cell, step))
 
 
@@ -185,7 +184,7 @@ def _into_board(layout, sq: int, inward: dict) -> tuple:
     return inward[sq], 1.0
 
 
-def _zone(layout, c: int, cell: float, step: float, at: dict, heading: dict, inward: dict) -> None:
+def _zone(layout, c: int, cell: float, step: float, at: dict, inward: dict) -> None:
     T, L = layout.T, layout.L
     entry = layout.safety_entry[c]
     (ex, ey), ((ix, iy), stretch) = at[entry], _into_board(layout, entry, inward)
