@@ -161,15 +161,16 @@ class _Progress:
             self.bar.stop()
 
 
-def _setup(variant: str, rules, players, bots: str, rotate: bool, seed: int, max_plies: int):
+def _setup(variant: str, rules, options: dict):
+    """(Setup, compiled game) of `variant` with the overlays `rules`, played with the game
+    options `options` (players None: the variant's maximum)."""
     from sorry_rules.simulation.simulate import Setup, lineup_of, load_source  # lazy: the simulation when a command runs
 
     source, game = load_source(variant, rules)
-    if players is None:
-        players = game.players_max
+    players = game.players_max if options["players"] is None else options["players"]
     game.seats_for(players)  # raises a clear error for a player count the variant does not allow
-    lineup = lineup_of(bots.split(","), players)
-    return Setup(source, players, lineup, seed, max_plies, rotate), game
+    lineup = lineup_of(options["bots"].split(","), players)
+    return Setup(source, players, lineup, options["seed"], options["max_plies"], options["rotate"]), game
 
 
 class _Outcome:
@@ -405,8 +406,7 @@ def simulate(variant, rules, games, players, bots, rotate, seed, max_plies, jobs
             setup, games = _file_side(found, "a", options)
             game = simfile.compiled_side(found, "a")
         else:
-            setup, game = _setup(variant, rules, options["players"], options["bots"], options["rotate"], options["seed"],
-                                 options["max_plies"])
+            setup, game = _setup(variant, rules, options)
         execution = dict(engine=engine, jobs=jobs, scheduler=scheduler, batch_size=batch_size, progress=progress,
                          connect_timeout=connect_timeout)
         outcome = _execute("simulate", {"a": (setup, games)}, "simulating", execution, out, continue_file, found)
@@ -430,11 +430,8 @@ def _compare_plan(a, b, rules, a_rules, b_rules, options: dict, continue_file) -
         raise UsageError("compare needs two sides A and B (e.g. `standard standard+house/x.yaml`), or --from FILE")
     variant_a, overlays_a = split_side(a)
     variant_b, overlays_b = split_side(b)
-    players, bots, rotate, seed, max_plies = (options[k] for k in ("players", "bots", "rotate", "seed", "max_plies"))
-    setup_a, game_a = _setup(variant_a, (*overlays_a, *a_rules, *rules), players, bots, rotate, seed, max_plies)
-    if players is None:
-        players = setup_a.players
-    setup_b, game_b = _setup(variant_b, (*overlays_b, *b_rules, *rules), players, bots, rotate, seed, max_plies)
+    setup_a, game_a = _setup(variant_a, (*overlays_a, *a_rules, *rules), options)
+    setup_b, game_b = _setup(variant_b, (*overlays_b, *b_rules, *rules), dict(options, players=setup_a.players))  # A's count
     plan = {"a": (setup_a, options["games"]), "b": (setup_b, options["games"])}
     return plan, {"a": (setup_a, game_a), "b": (setup_b, game_b)}, found
 
