@@ -29,19 +29,14 @@ from sorry_rules.engine.describe import colour_name
 from sorry_rules.engine.gridtable import PASS
 from sorry_rules.pictures.gridboard import plural
 from sorry_rules.pictures.trackboard import labels_of
-from sorry_rules.players.registry import STRONGEST, make_player
-
-#: The computer player of grid seats nobody names (`--bot` overrides it), and the one whose
-#: choice a hint (`h`) shows: as for track games (the bots dispatch on the board kind).
-DEFAULT_BOT = "greedy"
-HINT_BOT = STRONGEST
+from sorry_rules.players.registry import make_player
 
 
 class GridSession(Session):
-    """An interactive grid game (see `terminal.Session`): the grid screen, the grid help."""
+    """An interactive grid game (see `terminal.Session`): the grid screen, the grid help; the
+    hint's computer player is a track game's (the bots dispatch on the board kind)."""
 
     look = gridscreen
-    hint_bot = HINT_BOT
 
     def view_scene(self, view):
         return gridscreen.view_scene(self.game, view, self.title, self.seat_names(), self.log)

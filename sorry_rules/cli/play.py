@@ -86,7 +86,7 @@ def _new_game(game, variant, rules, seed, players, auto, max_plies, seat_specs, 
     if seed is None:
         seed = secrets.randbelow(10**9)
     state = game.new_game(seed, players=players)
-    default_bot = bot or ("random" if auto else gridplay.DEFAULT_BOT if game.board_kind == GRID else "greedy")
+    default_bot = bot or ("random" if auto else "greedy")  # grid games too: the bots dispatch on the board kind
     kinds = seat_kinds(game.colours, state.seats, seat_specs, humans, auto, default_bot)
     return game, state, new_save(game, variant, rules, seed, state, kinds, max_plies)
 
