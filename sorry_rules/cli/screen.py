@@ -279,12 +279,12 @@ def _seat_line(scene: Scene, seat: int, look: _Look) -> Text:
     return line
 
 
-def _teams_line(scene: Scene) -> Text | None:
+def _teams_lines(scene: Scene) -> list:
     game = scene.game
     teams = seated_teams(game, scene.seats)
     if all(len(t) == 1 for t in teams):
-        return None
-    return Text("Teams: " + " vs ".join("+".join(colour_name(game, c) for c in t) for t in teams))
+        return []
+    return [Text("Teams: " + " vs ".join("+".join(colour_name(game, c) for c in t) for t in teams))]
 
 
 def render_panel(scene: Scene, height: int, width: int | None = None) -> list:
@@ -295,9 +295,7 @@ def render_panel(scene: Scene, height: int, width: int | None = None) -> list:
     look = _Look(game)
     lines = [Text(scene.title, style="bold")]
     lines += [_seat_line(scene, seat, look) for seat in range(len(scene.seats))]
-    teams = _teams_line(scene)
-    if teams is not None:
-        lines.append(teams)
+    lines += _teams_lines(scene)
     if scene.counters:
         lines += counter_lines(game, scene)
     if scene.hand is not None:
@@ -309,8 +307,7 @@ def render_panel(scene: Scene, height: int, width: int | None = None) -> list:
         if scene.drawn:
             card.append(" (play one, discard the rest)", style="dim")
         lines.append(card)
-    if any(scene.marks):
-        lines += mark_lines(game, scene.marks)
+    lines += mark_lines(game, scene.marks)
     if game.redraw is not None and scene.turn is not None:
         lines.append(Text(f"Extra {game.source_noun}s this turn: {scene.redraws} of {game.redraw.at_most} ({game.redraw.label})",
                           style="dim"))
