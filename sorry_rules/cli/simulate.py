@@ -273,7 +273,6 @@ def _execute(command: str, plan: dict, label: str, execution: dict, out, continu
     tallies = {name: Tally(setup.players) for name, (setup, _) in plan.items()}
     done, writer = {}, None
     if continue_file is not None:
-        found = found or _read(continue_file, command)
         differences = simfile.mismatch(found.header, head)
         if differences:
             raise UsageError(f"{continue_file} was written with other options, so its games are not this command's: "
