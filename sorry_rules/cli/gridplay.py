@@ -108,11 +108,9 @@ def board_lines(game, placement) -> list[str]:
     width = max(len(r) for r in grid.rows)
     lines = [" " * (width + 1) + " ".join(f"{c:>2}" for c in grid.columns)]
     for r, row in enumerate(grid.rows):
-        cells = []
-        for c in range(grid.width):
-            cell = r * grid.width + c
-            cells.append(marks[owner[cell]] if cell in owner else "*" if cell in grid.free else ".")
-        lines.append(f"{row:>{width}} " + " ".join(f"{m:>2}" for m in cells))
+        cells = range(r * grid.width, (r + 1) * grid.width)
+        shown = (marks[owner[cell]] if cell in owner else "*" if cell in grid.free else "." for cell in cells)
+        lines.append(f"{row:>{width}} " + " ".join(f"{m:>2}" for m in shown))
     key = ", ".join(f"{marks[c]} {name} ({plural(len(placement[c]), 'chip')}, "
                     f"{plural(grid.sequences(placement[c]), 'sequence')})" for c, name in enumerate(game.colours) if placement[c])
     lines.append(f"* free, . empty; {key}" if key else "* free, . empty")
