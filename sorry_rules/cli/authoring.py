@@ -14,7 +14,7 @@ import click
 
 from sorry_rules.base.errors import SorryRulesError
 from sorry_rules.cli.errors import friendly
-from sorry_rules.cli.options import rules_option, rules_root_option, variant_option
+from sorry_rules.cli.options import rules_root_option, variant_options
 
 FORMATS = ["text", "json", "github", "auto"]
 
@@ -63,8 +63,7 @@ def schema():
 
 
 @click.command()
-@variant_option
-@rules_option()
+@variant_options
 @click.option("--card", "-c", "cards", multiple=True, help="Explain only this card; repeatable.")
 @friendly
 def explain(variant, rules, cards):
