@@ -25,12 +25,6 @@ from sorry_rules.cli.pictures import render
 from sorry_rules.cli.replay import replay
 
 
-def _load(variant: str, rules: tuple):
-    from sorry_rules.compiler.build import load_game  # lazy: the compiler (lark, pydantic) only when a command runs
-
-    return load_game(variant, rules)
-
-
 @click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
 @variant_options
 @players_option
@@ -93,25 +87,25 @@ def moves(variant, rules, state_file, card, fmt, why):
         explained = load_explained(variant, rules)
         game = explained.game
     else:
-        game = _load(variant, rules)
+        from sorry_rules.compiler.build import load_game  # lazy: the compiler (lark, pydantic) only when a command runs
+
+        game = load_game(variant, rules)
     source = read_position_file(state_file)
     if getattr(game, "grid", None) is not None:
-        _grid_moves(game, source, card, fmt, explained.cards if why else None)
-        return
-    position = parse_position(game, source.data, card, source.origins)
-    report = moves_report(game, position)
-    if why:
-        add_why(game, explained.cards, position, report)
-    if fmt == "json":
-        click.echo(json.dumps(report, indent=2))
+        report, text = _grid_moves(game, source, card, explained.cards if why else None)
     else:
-        click.echo(format_why_text(report) if why else format_report_text(report))
+        position = parse_position(game, source.data, card, source.origins)
+        report = moves_report(game, position)
+        if why:
+            add_why(game, explained.cards, position, report)
+        text = format_why_text if why else format_report_text
+    click.echo(json.dumps(report, indent=2) if fmt == "json" else text(report))
 
 
-def _grid_moves(game, source, card, fmt, cards) -> None:
-    """`moves` for a grid variant: the contract of docs/SEQUENCE.md section 5; with `cards`
-    (the card rules, for --why) each move says which card option gives it and each card
-    without a play why (`authoring.gridwhy`)."""
+def _grid_moves(game, source, card, cards) -> tuple:
+    """`(report, the function that words it)` of `moves` for a grid variant: the contract of
+    docs/SEQUENCE.md section 5; with `cards` (the card rules, for --why) each move says which
+    card option gives it and each card without a play why (`authoring.gridwhy`)."""
     # lazy: the grid oracle and its position files only for a grid variant's `moves`
     from sorry_rules.authoring.gridoracle import format_grid_report_text, grid_moves_report
     from sorry_rules.authoring.gridwhy import add_grid_why, format_grid_why_text
@@ -121,12 +115,10 @@ def _grid_moves(game, source, card, fmt, cards) -> None:
         raise UsageError("--card is not offered for grid variants: give the hand in the position file")
     position = parse_grid_position(game, source.data, source.origins)
     report = grid_moves_report(game, position)
-    if cards is not None:
-        add_grid_why(game, cards, position, report)
-    if fmt == "json":
-        click.echo(json.dumps(report, indent=2))
-    else:
-        click.echo(format_grid_why_text(report) if cards is not None else format_grid_report_text(report))
+    if cards is None:
+        return report, format_grid_report_text
+    add_grid_why(game, cards, position, report)
+    return report, format_grid_why_text
 
 
 @main.command()

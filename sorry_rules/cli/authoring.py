@@ -14,7 +14,7 @@ import click
 
 from sorry_rules.base.errors import SorryRulesError
 from sorry_rules.cli.errors import friendly
-from sorry_rules.cli.options import rules_option, rules_root_option, variant_option
+from sorry_rules.cli.options import rules_root_option, variant_options
 
 FORMATS = ["text", "json", "github", "auto"]
 
@@ -41,13 +41,12 @@ def validate(paths, fmt, strict):
     report = validate_paths(paths)
     if strict:
         report = report.strict()
-    chosen = fmt
-    if chosen == "auto":
-        chosen = "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
-    if chosen == "json":
+    if fmt == "auto":
+        fmt = "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
+    if fmt == "json":
         click.echo(format_json(report))
     else:
-        text = format_github(report) if chosen == "github" else format_text(report)
+        text = format_github(report) if fmt == "github" else format_text(report)
         if text:
             click.echo(text)
         click.echo(summary(report), err=True)
@@ -64,8 +63,7 @@ def schema():
 
 
 @click.command()
-@variant_option
-@rules_option()
+@variant_options
 @click.option("--card", "-c", "cards", multiple=True, help="Explain only this card; repeatable.")
 @friendly
 def explain(variant, rules, cards):

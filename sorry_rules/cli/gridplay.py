@@ -27,19 +27,16 @@ from sorry_rules.cli.seats import bot_of
 from sorry_rules.cli.terminal import Session
 from sorry_rules.engine.describe import colour_name
 from sorry_rules.engine.gridtable import PASS
-from sorry_rules.players.registry import STRONGEST, make_player
-
-#: The computer player of grid seats nobody names (`--bot` overrides it), and the one whose
-#: choice a hint (`h`) shows: as for track games (the bots dispatch on the board kind).
-DEFAULT_BOT = "greedy"
-HINT_BOT = STRONGEST
+from sorry_rules.pictures.gridboard import plural
+from sorry_rules.pictures.trackboard import labels_of
+from sorry_rules.players.registry import make_player
 
 
 class GridSession(Session):
-    """An interactive grid game (see `terminal.Session`): the grid screen, the grid help."""
+    """An interactive grid game (see `terminal.Session`): the grid screen, the grid help; the
+    hint's computer player is a track game's (the bots dispatch on the board kind)."""
 
     look = gridscreen
-    hint_bot = HINT_BOT
 
     def view_scene(self, view):
         return gridscreen.view_scene(self.game, view, self.title, self.seat_names(), self.log)
@@ -106,33 +103,18 @@ def board_lines(game, placement) -> list[str]:
     """The grid as text: a chip shows its colour's initial (upper case), a free cell `*`,
     an empty cell `.`; then the key."""
     grid = game.grid
-    marks = _marks(game.colours)
+    marks = labels_of(game.colours)
     owner = {cell: c for c, chips in enumerate(placement) for cell in chips}
     width = max(len(r) for r in grid.rows)
     lines = [" " * (width + 1) + " ".join(f"{c:>2}" for c in grid.columns)]
     for r, row in enumerate(grid.rows):
-        cells = []
-        for c in range(grid.width):
-            cell = r * grid.width + c
-            cells.append(marks[owner[cell]] if cell in owner else "*" if cell in grid.free else ".")
-        lines.append(f"{row:>{width}} " + " ".join(f"{m:>2}" for m in cells))
+        cells = range(r * grid.width, (r + 1) * grid.width)
+        shown = (marks[owner[cell]] if cell in owner else "*" if cell in grid.free else "." for cell in cells)
+        lines.append(f"{row:>{width}} " + " ".join(f"{m:>2}" for m in shown))
     key = ", ".join(f"{marks[c]} {name} ({plural(len(placement[c]), 'chip')}, "
                     f"{plural(grid.sequences(placement[c]), 'sequence')})" for c, name in enumerate(game.colours) if placement[c])
     lines.append(f"* free, . empty; {key}" if key else "* free, . empty")
     return lines
-
-
-def _marks(colours) -> list[str]:
-    """One short mark per colour: its initial, or its number when initials clash."""
-    initials = [name[0].upper() for name in colours]
-    if len(set(initials)) == len(initials):
-        return initials
-    return [str(i + 1) for i in range(len(colours))]
-
-
-def plural(n: int, word: str) -> str:
-    """'1 sequence', '2 sequences'."""
-    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def end_text(game, state, max_plies: int) -> str:

@@ -162,9 +162,7 @@ def render_panel(scene: Scene, height: int, width: int | None = None) -> list:
         line.append(_players_text(scene.seat_names[s] for s, sc in enumerate(scene.seats) if sc == c))
         lines.append(line)
     if scene.hand is not None:
-        hand = Text("Your hand: ", style="bold")
-        hand.append(" ".join(game.card_names[card] for card in sorted(scene.hand)), style="bold")
-        lines.append(hand)
+        lines.append(screen.hand_line(game, scene.hand))
     when = f"move {scene.plies + 1}" if scene.turn is not None else f"{scene.plies} moves played"
     lines.append(Text(f"Pile {scene.pile_size}, discards {scene.discard_size}, {when}", style="dim"))
     lines.append(Text(f"[{labels[_sides(scene.seats)[0]]}] in a line, * free", style="dim"))
@@ -232,7 +230,7 @@ def render_moves(game, moves, colour: int | None, width: int, first: int, count:
 
 
 def render_turn(scene: Scene, moves, hand_play: bool, header: str, page: int = 0,
-                width: int = 80, height: int = 24, message: str = "", label=None) -> TurnScreen:
+                width: int = 80, height: int = 24, message: str = "") -> TurnScreen:
     """The screen of a person about to choose (as `screen.render_turn`): the scene, the
     heading (wrapped) and page `page` (0-based, clamped) of the moves in as many columns as
     fit `width` and as many rows as leave room for a one-line prompt in `height` lines."""

@@ -21,15 +21,12 @@ def _breaks(plain: str, width: int, indent: int) -> list[tuple[int, int]]:
             spans.append((start, n))
             break
         cut = plain.rfind(" ", start, start + room + 1)
-        if cut <= start:  # one word longer than the line: break inside it
+        if cut <= start:  # one word longer than the line: break inside it (no space follows the cut)
             cut = start + room
-            spans.append((start, cut))
-            start = cut
-        else:
-            spans.append((start, cut))
-            start = cut
-            while start < n and plain[start] == " ":
-                start += 1
+        spans.append((start, cut))
+        start = cut
+        while start < n and plain[start] == " ":
+            start += 1
         room = width - indent
     return spans
 

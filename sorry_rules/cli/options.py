@@ -26,11 +26,6 @@ PLAYERS_HELP = "Number of players (default: the variant's maximum)."
 SEED_HELP = "Seed for the shuffle and the computer players (default: random)."
 
 
-def variant_option(fn):
-    """`--variant/-v VARIANT` (default: standard)."""
-    return click.option("--variant", "-v", default="standard", show_default=True, help=VARIANT_HELP)(fn)
-
-
 def _allow_roots(ctx, param, folders):
     if folders:
         from sorry_rules.rules.locate import allow_root  # lazy: the rule-file finder only when the option is given
@@ -56,8 +51,8 @@ def rules_option(help: str = RULE_HELP):
 
 
 def variant_options(fn):
-    """`--variant` and `--rule`: the rules a command plays or inspects."""
-    return variant_option(rules_option()(fn))
+    """`--variant/-v VARIANT` (default: standard) and `--rule`: the rules a command plays or inspects."""
+    return click.option("--variant", "-v", default="standard", show_default=True, help=VARIANT_HELP)(rules_option()(fn))
 
 
 def players_option(fn):

@@ -45,20 +45,12 @@ from sorry_rules.records.savefile import claim, claim_default, new_save, rules_t
 from sorry_rules.records.storage import game_over
 
 
-def _seats_text(game, state) -> str:
-    return ", ".join(colour_name(game, c) for c in state.seats)
-
-
 def _teams_text(game, state) -> str:
     """'Red + Yellow against Blue + Green' when some seated colours play as a team, else ''."""
     teams = seated_teams(game, state.seats)
     if all(len(team) == 1 for team in teams):
         return ""
     return " against ".join(" + ".join(colour_name(game, c) for c in team) for team in teams)
-
-
-def _card_text(game, card) -> str:
-    return "-" if card is None else game.card_names[card]
 
 
 def _look(game):
@@ -71,7 +63,7 @@ def print_turn(game, turn, state) -> None:
         click.echo(gridplay.turn_line(game, turn, state))
         return
     player = colour_name(game, state.seats[turn.seat])
-    card = _card_text(game, turn.card)
+    card = "-" if turn.card is None else game.card_names[turn.card]
     click.echo(f"{turn.ply:5}  {player:8} {card:>6}  {describe_move(game, turn.move)}")
 
 
@@ -94,7 +86,7 @@ def _new_game(game, variant, rules, seed, players, auto, max_plies, seat_specs, 
     if seed is None:
         seed = secrets.randbelow(10**9)
     state = game.new_game(seed, players=players)
-    default_bot = bot or ("random" if auto else gridplay.DEFAULT_BOT if game.board_kind == GRID else "greedy")
+    default_bot = bot or ("random" if auto else "greedy")  # grid games too: the bots dispatch on the board kind
     kinds = seat_kinds(game.colours, state.seats, seat_specs, humans, auto, default_bot)
     return game, state, new_save(game, variant, rules, seed, state, kinds, max_plies)
 
@@ -163,7 +155,8 @@ def _auto_game(game, state, saved, save_path, resumed: bool, think: float | None
     if resumed:
         click.echo(f"{game.name}: resuming at move {state.plies + 1}, seed {saved.seed}.")
     else:
-        click.echo(f"{game.name}: {len(state.seats)} players ({_seats_text(game, state)}), seed {saved.seed}; "
+        seats = ", ".join(colour_name(game, c) for c in state.seats)
+        click.echo(f"{game.name}: {len(state.seats)} players ({seats}), seed {saved.seed}; "
                    f"{colour_name(game, state.seats[state.turn])} plays first.")
         teams = _teams_text(game, state)
         if teams:
@@ -211,7 +204,7 @@ def replay_command(file, boards: bool = False, step: bool = False) -> None:
         print_turn(game, turn, after)
         if boards:
             draw(after)
-        if step and k + 1 < len(moves) and not _step_on(game):
+        if step and k + 1 < len(moves) and not _step_on():
             click.echo(f"Stopped after move {turn.ply}; the game has {len(moves)} moves.")
             return
     if not boards:
@@ -224,7 +217,7 @@ STEP_HELP = ("replay --step shows one move at a time: Enter shows the next one, 
              "--boards draws the board after every move.")
 
 
-def _step_on(game) -> bool:
+def _step_on() -> bool:
     """Ask whether to show the next move (`replay --step`): Enter goes on, q (or Ctrl-D)
     stops, ? explains and asks again."""
     while True:

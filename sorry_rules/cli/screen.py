@@ -21,7 +21,7 @@ person's own hand, never another player's.
 from __future__ import annotations
 
 import textwrap
-
+from collections import Counter
 from dataclasses import dataclass, field
 
 from rich.color import Color, ColorParseError
@@ -231,10 +231,8 @@ def render_board(scene: Scene, bmap=None) -> list:
                 line.append(f"{cell.square:<{CELL * cells}}", style=look.styles[cell.colour] if cell.colour is not None
                             else "dim")
                 c += cells - 1
-            elif cell.colour is not None:
-                line.append(f"{cell.glyph:<{CELL}}", style=look.styles[cell.colour])
             else:
-                line.append(f"{cell.glyph:<{CELL}}", style="dim")
+                line.append(f"{cell.glyph:<{CELL}}", style=look.styles[cell.colour] if cell.colour is not None else "dim")
             c += 1
         line.rstrip()
         lines.append(line)
@@ -281,12 +279,12 @@ def _seat_line(scene: Scene, seat: int, look: _Look) -> Text:
     return line
 
 
-def _teams_line(scene: Scene) -> Text | None:
+def _teams_lines(scene: Scene) -> list:
     game = scene.game
     teams = seated_teams(game, scene.seats)
     if all(len(t) == 1 for t in teams):
-        return None
-    return Text("Teams: " + " vs ".join("+".join(colour_name(game, c) for c in t) for t in teams))
+        return []
+    return [Text("Teams: " + " vs ".join("+".join(colour_name(game, c) for c in t) for t in teams))]
 
 
 def render_panel(scene: Scene, height: int, width: int | None = None) -> list:
@@ -297,15 +295,11 @@ def render_panel(scene: Scene, height: int, width: int | None = None) -> list:
     look = _Look(game)
     lines = [Text(scene.title, style="bold")]
     lines += [_seat_line(scene, seat, look) for seat in range(len(scene.seats))]
-    teams = _teams_line(scene)
-    if teams is not None:
-        lines.append(teams)
+    lines += _teams_lines(scene)
     if scene.counters:
         lines += counter_lines(game, scene)
     if scene.hand is not None:
-        hand = Text("Your hand: ", style="bold")
-        hand.append(" ".join(game.card_names[card] for card in sorted(scene.hand)), style="bold")
-        lines.append(hand)
+        lines.append(hand_line(game, scene.hand))
     elif scene.card is not None:
         noun = "Throw: " if getattr(game, "dice", None) is not None else "Cards: " if scene.drawn else "Card: "
         card = Text(noun, style="bold")
@@ -313,8 +307,7 @@ def render_panel(scene: Scene, height: int, width: int | None = None) -> list:
         if scene.drawn:
             card.append(" (play one, discard the rest)", style="dim")
         lines.append(card)
-    if any(scene.marks):
-        lines += mark_lines(game, scene.marks)
+    lines += mark_lines(game, scene.marks)
     if game.redraw is not None and scene.turn is not None:
         lines.append(Text(f"Extra {game.source_noun}s this turn: {scene.redraws} of {game.redraw.at_most} ({game.redraw.label})",
                           style="dim"))
@@ -325,6 +318,13 @@ def render_panel(scene: Scene, height: int, width: int | None = None) -> list:
     else:
         lines.append(Text(f"Pile {scene.pile_size}, discards {scene.discard_size}, {when}", style="dim"))
     return lines + log_lines(scene.log, len(scene.seats), height - len(lines), width, len(lines))
+
+
+def hand_line(game, hand) -> Text:
+    """'Your hand: 3 7 Sorry': the person's own cards, sorted."""
+    line = Text("Your hand: ", style="bold")
+    line.append(" ".join(game.card_names[card] for card in sorted(hand)), style="bold")
+    return line
 
 
 def log_lines(log, seats: int, room: int, width: int | None, above: int = 0) -> list:
@@ -400,17 +400,15 @@ def move_label(game, move, hand_play: bool, colour: int | None = None, names=Non
     return prefix + text
 
 
+#: The notes under the moves: (a move kind, whether any or all of the moves must be of it, the note).
+NOTES = (("pass", any, "     (pass: this card may be declined; nothing moves and the turn ends)"),
+         ("discard", all, "     (no card in your hand can move: discard one and draw a new card)"),
+         ("redraw", all, "     (no pawn can move: discard and take another card, this turn)"),
+         ("action", any, "     (an action plays cards of your hand together: all are discarded, as many drawn)"))
+
+
 def _notes(moves) -> list:
-    lines = []
-    if any(m.kind == "pass" for m in moves):
-        lines.append(Text("     (pass: this card may be declined; nothing moves and the turn ends)", style="dim"))
-    if moves and all(m.kind == "discard" for m in moves):
-        lines.append(Text("     (no card in your hand can move: discard one and draw a new card)", style="dim"))
-    if moves and all(m.kind == "redraw" for m in moves):
-        lines.append(Text("     (no pawn can move: discard and take another card, this turn)", style="dim"))
-    if any(m.kind == "action" for m in moves):
-        lines.append(Text("     (an action plays cards of your hand together: all are discarded, as many drawn)", style="dim"))
-    return lines
+    return [Text(note, style="dim") for kind, test, note in NOTES if moves and test(m.kind == kind for m in moves)]
 
 
 def move_lines(game, moves, hand_play: bool, colour: int | None = None, width: int = 80, label=None) -> list:
@@ -429,18 +427,14 @@ def move_lines(game, moves, hand_play: bool, colour: int | None = None, width: i
     return out
 
 
-def render_moves(game, moves, hand_play: bool, colour: int | None = None, width: int = 80,
-                 first: int = 0, count: int | None = None, label=None) -> list:
-    """The numbered legal moves `first` .. `first + count - 1` (all by default), as
-    `move_lines` gives them; then a note on passes or discards when there are any.
-    `colour`: see `move_label`."""
-    groups = move_lines(game, moves, hand_play, colour, width, label)
-    shown = groups[first:] if count is None else groups[first:first + count]
-    return [line for group in shown for line in group] + _notes(moves)
+def render_moves(game, moves, hand_play: bool, colour: int | None = None, width: int = 80) -> list:
+    """The numbered legal moves, as `move_lines` gives them; then a note on passes or
+    discards when there are any. `colour`: see `move_label`."""
+    return [line for group in move_lines(game, moves, hand_play, colour, width) for line in group] + _notes(moves)
 
 
 def render_turn(scene: Scene, moves, hand_play: bool, header: str, page: int = 0,
-                width: int = 80, height: int = 24, message: str = "", label=None) -> TurnScreen:
+                width: int = 80, height: int = 24, message: str = "") -> TurnScreen:
     """The screen of a person about to choose: the scene, a header line and page `page`
     (0-based, clamped) of the numbered moves. The header line is `message` when there is one
     (an answer to the person), else `header` followed by the numbers of the moves on the
@@ -452,8 +446,7 @@ def render_turn(scene: Scene, moves, hand_play: bool, header: str, page: int = 0
     lines = render_scene(scene, width)
     notes = _notes(moves)
     colour = scene.seats[scene.turn] if scene.turn is not None else None
-    if label is None and scene.names is not None:
-        label = lambda move: move_label(scene.game, move, hand_play, colour, scene.names)  # noqa: E731
+    label = (lambda move: move_label(scene.game, move, hand_play, colour, scene.names)) if scene.names is not None else None
     groups = move_lines(scene.game, moves, hand_play, colour, width, label)
     widest = heading(header, message, len(moves) - 1, 1, len(moves), True, width)  # the longest the heading gets
     room = max(PAGE_MIN, height - len(lines) - len(notes) - len(widest) - 1)
@@ -472,9 +465,7 @@ def mark_lines(game, marks) -> list:
     for kind, entries in zip(game.marks, marks):
         if not entries:
             continue
-        counted: dict = {}
-        for c, sq, by in entries:
-            counted[(c, sq, by)] = counted.get((c, sq, by), 0) + 1
+        counted = Counter(entries)  # in the order first placed
         parts = [f"{colour_name(game, c)} {game.layout.name(sq)}{f' x{n}' if n > 1 else ''} (by {colour_name(game, by)})"
                  for (c, sq, by), n in counted.items()]
         lines.append(Text(f"{kind.label} {kind.symbol}: " + ", ".join(parts)))

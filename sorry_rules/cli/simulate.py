@@ -66,51 +66,53 @@ def _interruptible(fn):
     return wrapper
 
 
-def _results_files(fn):
-    options = [
-        click.option("--out", type=click.Path(dir_okay=False), default=None, metavar="FILE",
-                     help="Write every finished game to FILE (one JSON line each) as it comes; FILE must not exist."),
-        click.option("--from", "from_file", type=click.Path(dir_okay=False, exists=True), default=None, metavar="FILE",
-                     help="Report on the games of a results file written by --out (complete or cut short); play nothing."),
-        click.option("--continue", "continue_file", type=click.Path(dir_okay=False, exists=True), default=None,
-                     metavar="FILE", help="Play only the games missing from FILE (written by --out) and append them; "
-                     "options not given are the file's. Report on all."),
-    ]
-    for option in reversed(options):
-        fn = option(fn)
-    return fn
+def _stacked(*options):
+    """One decorator applying `options` (click option decorators) in the order listed."""
+
+    def decorate(fn):
+        for option in reversed(options):
+            fn = option(fn)
+        return fn
+
+    return decorate
 
 
-def _common(fn):
-    options = [
-        click.option("--games", "-n", type=click.IntRange(min=1, max=MAX_GAMES), default=1000, show_default=True,
-                     help="Number of games (per side)."),
-        players_option,
-        click.option("--bots", "-b", default="random", show_default=True, help=BOTS_HELP),
-        click.option("--rotate", is_flag=True, help="Shift the bots one seat per game (game i: seat s gets bot s+i)."),
-        seed_option(default=1, help="Simulation seed S; game i plays a seed derived from (S, i)."),
-        max_plies_option("Stop a game without a winner after this many plies; it counts as won by nobody."),
-        click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
-                     help="Processes to play in: this one and J-1 workers, or a local Dask cluster's "
-                     "(default: the number of CPUs)."),
-        click.option("--engine", type=click.Choice(["local", "dask"]), default="local", show_default=True,
-                     help="Where to play: a local process pool or a Dask cluster."),
-        click.option("--scheduler", default=None, metavar="ADDRESS",
-                     help="Dask scheduler address, e.g. tcp://HOST:8786, or `local` for a local Dask cluster "
-                     "of --jobs processes (with --engine dask)."),
-        click.option("--connect-timeout", type=click.FloatRange(min=0.1), default=10.0, show_default=True,
-                     help="Seconds to wait for the Dask scheduler."),
-        click.option("--batch-size", type=click.IntRange(min=1), default=None,
-                     help="Games per task (default: about 16 tasks per job, at most 250)."),
-        click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True),
-        click.option("--progress/--no-progress", default=None,
-                     help="Progress bar on stderr (default: when stderr is a terminal)."),
-        click.option("--plot", default=None, type=click.Path(dir_okay=False),
-                     help="Also write an SVG plot to FILE: game lengths, win rate by seat with 95% intervals."),
-    ]
-    for option in reversed(options):
-        fn = option(fn)
-    return fn
+_results_files = _stacked(
+    click.option("--out", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+                 help="Write every finished game to FILE (one JSON line each) as it comes; FILE must not exist."),
+    click.option("--from", "from_file", type=click.Path(dir_okay=False, exists=True), default=None, metavar="FILE",
+                 help="Report on the games of a results file written by --out (complete or cut short); play nothing."),
+    click.option("--continue", "continue_file", type=click.Path(dir_okay=False, exists=True), default=None,
+                 metavar="FILE", help="Play only the games missing from FILE (written by --out) and append them; "
+                 "options not given are the file's. Report on all."),
+)
+
+_common = _stacked(
+    click.option("--games", "-n", type=click.IntRange(min=1, max=MAX_GAMES), default=1000, show_default=True,
+                 help="Number of games (per side)."),
+    players_option,
+    click.option("--bots", "-b", default="random", show_default=True, help=BOTS_HELP),
+    click.option("--rotate", is_flag=True, help="Shift the bots one seat per game (game i: seat s gets bot s+i)."),
+    seed_option(default=1, help="Simulation seed S; game i plays a seed derived from (S, i)."),
+    max_plies_option("Stop a game without a winner after this many plies; it counts as won by nobody."),
+    click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+                 help="Processes to play in: this one and J-1 workers, or a local Dask cluster's "
+                 "(default: the number of CPUs)."),
+    click.option("--engine", type=click.Choice(["local", "dask"]), default="local", show_default=True,
+                 help="Where to play: a local process pool or a Dask cluster."),
+    click.option("--scheduler", default=None, metavar="ADDRESS",
+                 help="Dask scheduler address, e.g. tcp://HOST:8786, or `local` for a local Dask cluster "
+                 "of --jobs processes (with --engine dask)."),
+    click.option("--connect-timeout", type=click.FloatRange(min=0.1), default=10.0, show_default=True,
+                 help="Seconds to wait for the Dask scheduler."),
+    click.option("--batch-size", type=click.IntRange(min=1), default=None,
+                 help="Games per task (default: about 16 tasks per job, at most 250)."),
+    click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True),
+    click.option("--progress/--no-progress", default=None,
+                 help="Progress bar on stderr (default: when stderr is a terminal)."),
+    click.option("--plot", default=None, type=click.Path(dir_okay=False),
+                 help="Also write an SVG plot to FILE: game lengths, win rate by seat with 95% intervals."),
+)
 
 
 class _Progress:
@@ -159,23 +161,16 @@ class _Progress:
             self.bar.stop()
 
 
-def _jobs(engine: str, jobs: int | None) -> int:
-    """Local processes to use (this one included), or a local Dask cluster's; for a remote
-    Dask cluster, only what the default batch size is cut for."""
-    if jobs is not None:
-        return jobs
-    return os.cpu_count() or 1
-
-
-def _setup(variant: str, rules, players, bots: str, rotate: bool, seed: int, max_plies: int):
+def _setup(variant: str, rules, options: dict):
+    """(Setup, compiled game) of `variant` with the overlays `rules`, played with the game
+    options `options` (players None: the variant's maximum)."""
     from sorry_rules.simulation.simulate import Setup, lineup_of, load_source  # lazy: the simulation when a command runs
 
     source, game = load_source(variant, rules)
-    if players is None:
-        players = game.players_max
+    players = game.players_max if options["players"] is None else options["players"]
     game.seats_for(players)  # raises a clear error for a player count the variant does not allow
-    lineup = lineup_of(bots.split(","), players)
-    return Setup(source, players, lineup, seed, max_plies, rotate), game
+    lineup = lineup_of(options["bots"].split(","), players)
+    return Setup(source, players, lineup, options["seed"], options["max_plies"], options["rotate"]), game
 
 
 class _Outcome:
@@ -209,16 +204,21 @@ def _check_files(out, from_file, continue_file) -> None:
 _SIDE_OPTIONS = ("games", "players", "bots", "rotate", "seed", "max_plies")
 
 
-def _options_of_file(found, given: list, values: dict) -> dict:
-    """`values` (the game options of the command) with each option not given on the command
-    line taken from the results file `found` instead (its first side's; every side of a file
-    shares them), so `--continue FILE` alone continues the file's run."""
+def _continued(continue_file, command: str, values: dict, rule_options: tuple) -> tuple:
+    """`(found, options, own)` for `--continue FILE` of `command`: the results file read (None
+    without one); `values` (the game options of the command) with each option not given on the
+    command line taken from the file instead (its first side's; every side of a file shares
+    them), so `--continue FILE` alone continues the file's run; and whether the file's own
+    rules are played (none of `rule_options` given)."""
+    if continue_file is None:
+        return None, values, False
+    found, given = _read(continue_file, command), _given()
     params = next(iter(found.header["sides"].values()))
     filled = dict(values)
     for name in _SIDE_OPTIONS:
         if name not in given:
             filled[name] = ",".join(params[name]) if name == "bots" else params[name]
-    return filled
+    return found, filled, not set(rule_options) & set(given)
 
 
 def _file_side(found, name: str, options: dict) -> tuple:
@@ -273,7 +273,6 @@ def _execute(command: str, plan: dict, label: str, execution: dict, out, continu
     tallies = {name: Tally(setup.players) for name, (setup, _) in plan.items()}
     done, writer = {}, None
     if continue_file is not None:
-        found = found or _read(continue_file, command)
         differences = simfile.mismatch(found.header, head)
         if differences:
             raise UsageError(f"{continue_file} was written with other options, so its games are not this command's: "
@@ -291,7 +290,9 @@ def _execute(command: str, plan: dict, label: str, execution: dict, out, continu
         if pairs is not None:
             pairs.add(name, result)
 
-    engine, jobs, batch_size = execution["engine"], _jobs(execution["engine"], execution["jobs"]), execution["batch_size"]
+    # local processes (this one included), or a local Dask cluster's; for a remote Dask cluster,
+    # only what the default batch size is cut for
+    engine, jobs, batch_size = execution["engine"], execution["jobs"] or os.cpu_count() or 1, execution["batch_size"]
     if batch_size is None:
         batch_size = default_batch_size(max(g for _, g in plan.values()), jobs)
     details = {}
@@ -349,11 +350,14 @@ def _finish(outcome: _Outcome | None, command: str) -> None:
     sys.exit(INTERRUPTED_EXIT)
 
 
-def _emit(report: dict, fmt: str, text) -> None:
-    if fmt == "json":
-        click.echo(json.dumps(report, indent=2))
-    else:
-        click.echo(text(report))
+def _emit(report: dict, fmt: str, text, plot: str | None, drawing: str) -> None:
+    """Print `report` (JSON, or `text(report)`); with `plot`, write to it the picture of
+    `pictures.plots` named `drawing`."""
+    click.echo(json.dumps(report, indent=2) if fmt == "json" else text(report))
+    if plot is not None:
+        from sorry_rules.pictures import plots  # lazy: the drawing only for --plot
+
+        write_output(plot, getattr(plots, drawing)(report))
 
 
 @click.command()
@@ -394,29 +398,20 @@ def simulate(variant, rules, games, players, bots, rotate, seed, max_plies, jobs
         tally, = _tallies_of(found).values()
         info = None
     else:
-        options = dict(games=games, players=players, bots=bots, rotate=rotate, seed=seed, max_plies=max_plies)
-        given: list = []
-        if continue_file is not None:  # the options not given are the file's
-            found = _read(continue_file, "simulate")
-            given = _given()
-            options = _options_of_file(found, given, options)
-            games = options["games"]
-        if found is not None and not {"variant", "rules"} & set(given):
+        found, options, own = _continued(continue_file, "simulate", dict(
+            games=games, players=players, bots=bots, rotate=rotate, seed=seed, max_plies=max_plies), ("variant", "rules"))
+        games = options["games"]
+        if own:
             setup, games = _file_side(found, "a", options)
             game = simfile.compiled_side(found, "a")
         else:
-            setup, game = _setup(variant, rules, options["players"], options["bots"], options["rotate"], options["seed"],
-                                 options["max_plies"])
+            setup, game = _setup(variant, rules, options)
         execution = dict(engine=engine, jobs=jobs, scheduler=scheduler, batch_size=batch_size, progress=progress,
                          connect_timeout=connect_timeout)
         outcome = _execute("simulate", {"a": (setup, games)}, "simulating", execution, out, continue_file, found)
         tally, info = outcome.tallies["a"], outcome.info
     report = _partial(summary(setup, tally, game, info), tally.games, games, outcome)
-    _emit(report, fmt, format_text)
-    if plot is not None:
-        from sorry_rules.pictures.plots import simulation_svg  # lazy: the drawing only for --plot
-
-        write_output(plot, simulation_svg(report))
+    _emit(report, fmt, format_text, plot, "simulation_svg")
     _finish(outcome, "simulate")
 
 
@@ -424,33 +419,20 @@ def _compare_plan(a, b, rules, a_rules, b_rules, options: dict, continue_file) -
     """`(plan, sides, found)` of a comparison: its two sides from the command line, or with
     `--continue FILE` and no side given, from the file (`found`, the file read; None without
     one); the options not given are the file's."""
-    found = None
-    given: list = []
-    if continue_file is not None:
-        found = _read(continue_file, "compare")
-        given = _given()
-        options = _options_of_file(found, given, options)
-    if found is not None and not {"a", "b", "rules", "a_rules", "b_rules"} & set(given):
+    found, options, own = _continued(continue_file, "compare", options, ("a", "b", "rules", "a_rules", "b_rules"))
+    if own:
+        from sorry_rules.simulation.simfile import compiled_side  # lazy: the simulation when a command runs
+
         plan = {name: _file_side(found, name, options) for name in found.setups}
-        return plan, {name: (setup, _compiled_side(found, name)) for name, (setup, _) in plan.items()}, found
+        return plan, {name: (setup, compiled_side(found, name)) for name, (setup, _) in plan.items()}, found
     if a is None or b is None:
         raise UsageError("compare needs two sides A and B (e.g. `standard standard+house/x.yaml`), or --from FILE")
     variant_a, overlays_a = split_side(a)
     variant_b, overlays_b = split_side(b)
-    players, bots, rotate, seed, max_plies = (options[k] for k in ("players", "bots", "rotate", "seed", "max_plies"))
-    setup_a, game_a = _setup(variant_a, (*overlays_a, *a_rules, *rules), players, bots, rotate, seed, max_plies)
-    if players is None:
-        players = setup_a.players
-    setup_b, game_b = _setup(variant_b, (*overlays_b, *b_rules, *rules), players, bots, rotate, seed, max_plies)
+    setup_a, game_a = _setup(variant_a, (*overlays_a, *a_rules, *rules), options)
+    setup_b, game_b = _setup(variant_b, (*overlays_b, *b_rules, *rules), dict(options, players=setup_a.players))  # A's count
     plan = {"a": (setup_a, options["games"]), "b": (setup_b, options["games"])}
     return plan, {"a": (setup_a, game_a), "b": (setup_b, game_b)}, found
-
-
-def _compiled_side(found, name: str):
-    """The compiled game of side `name` of a results file (`simfile.compiled_side`)."""
-    from sorry_rules.simulation import simfile  # lazy: the simulation when a command runs
-
-    return simfile.compiled_side(found, name)
 
 
 def split_side(spec: str) -> tuple[str, tuple]:
@@ -519,9 +501,5 @@ def compare(a, b, rules, a_rules, b_rules, alpha, games, players, bots, rotate, 
         report[name] = _partial(report[name], tallies[name].games, plan[name][1], outcome, left_out)
     finished = sum(t.games for t in tallies.values())
     report = _partial(report, finished, sum(g for _, g in plan.values()), outcome, left_out)
-    _emit(report, fmt, format_compare_text)
-    if plot is not None:
-        from sorry_rules.pictures.plots import comparison_svg  # lazy: the drawing only for --plot
-
-        write_output(plot, comparison_svg(report))
+    _emit(report, fmt, format_compare_text, plot, "comparison_svg")
     _finish(outcome, "compare")

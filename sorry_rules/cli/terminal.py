@@ -174,9 +174,7 @@ class Session:
             self.echo("")
         width = self.console.width
         scene = self.look.state_scene(self.game, state, self.title, self.seat_names(), self.log, self.names)
-        for line in self.look.render_scene(scene, width):
-            self.echo(line)
-        for line in self.look.render_outcome(self.game, state, width):
+        for line in [*self.look.render_scene(scene, width), *self.look.render_outcome(self.game, state, width)]:
             self.echo(line)
         self.echo(f"The whole game is saved in {self.save_path}")
         self.echo(f"Watch it again with: sorry-play replay {self.save_path}")

@@ -34,17 +34,13 @@ def position_of(game, source):
 def board_svg(game, position=None) -> str:
     """The board of `game` as an SVG document, with the pieces of `position` (see
     `position_of`; None: a track game's start with the most players, an empty grid)."""
-    if is_grid(game):
-        if position is None:
-            return gridboard.board_svg(game)
-        hand = "hand: " + ", ".join(game.card_names[c] for c in position.hand) if position.hand else None
-        return gridboard.board_svg(game, position.state, hand=hand)
     if position is None:
-        return trackboard.board_svg(game)
+        return (gridboard if is_grid(game) else trackboard).board_svg(game)
+    hand = "hand: " + ", ".join(game.card_names[c] for c in position.hand) if position.hand else None
+    if is_grid(game):
+        return gridboard.board_svg(game, position.state, hand=hand)
     card = None if position.card is None else f"{game.source_noun}: {game.card_names[position.card]}"
-    if position.hand:
-        card = "hand: " + ", ".join(game.card_names[c] for c in position.hand)
-    return trackboard.board_svg(game, position.state, card=card)
+    return trackboard.board_svg(game, position.state, card=hand or card)
 
 
 def game_svg(record, move: int | None = None, source: str = "game record") -> str:

@@ -78,8 +78,7 @@ def build(layout, cell: float = CELL) -> TrackGeometry:
                 heading[sq] = (dx, dy)
                 inward[sq] = (-dy, dx)  # clockwise on screen (y down): the inside is on the right
     else:
-        radius = max(T * cell / (2 * math.pi), 3 * cell)
-        inner = radius
+        inner = radius = max(T * cell / (2 * math.pi), 3 * cell)
         for sq in range(T):
             angle = -math.pi / 2 + 2 * math.pi * sq / T
             at[sq] = _polar(radius, angle)
@@ -87,8 +86,8 @@ def build(layout, cell: float = CELL) -> TrackGeometry:
             inward[sq] = (-math.cos(angle), -math.sin(angle))
     step = _step(layout, cell, inner)
     for c in range(C):
-        _zone(layout, c, cell, step, at, heading, inward)
-    return _framed(at, heading, inward, cell, step, radius, _fitted_pools(layout, at, cell, step))
+        _zone(layout, c, cell, step, at, inward)
+    return _framed(at, heading, inward, cell, step, _fitted_pools(layout, at, cell, step))
 
 
 def _cross(layout, cell: float) -> TrackGeometry:
@@ -124,11 +123,10 @@ def _cross(layout, cell: float) -> TrackGeometry:
         side = -1 if exit_offset > R else 1  # the yard beside the start exit: right (next arm) or left (last arm)
         bisector = theta + side * -math.pi / C
         at[layout.start[c]] = (math.cos(bisector) * reach * cell, math.sin(bisector) * reach * cell)
-    radius = max(math.hypot(x, y) for x, y in at.values()) + cell
     # Homes share the middle: each a small circle at the foot of its arm
     home = cell * min(0.45, (d0 - 0.55) * math.sin(math.pi / C))
     pools = {**{layout.home[c]: home for c in range(C)}, **{layout.start[c]: yard for c in range(C)}}
-    return _framed(at, heading, inward, cell, cell, radius, pools)
+    return _framed(at, heading, inward, cell, cell, pools)
 
 
 def _yard(C: int, R: int, d0: float) -> tuple:
@@ -186,7 +184,7 @@ def _into_board(layout, sq: int, inward: dict) -> tuple:
     return inward[sq], 1.0
 
 
-def _zone(layout, c: int, cell: float, step: float, at: dict, heading: dict, inward: dict) -> None:
+def _zone(layout, c: int, cell: float, step: float, at: dict, inward: dict) -> None:
     T, L = layout.T, layout.L
     entry = layout.safety_entry[c]
     (ex, ey), ((ix, iy), stretch) = at[entry], _into_board(layout, entry, inward)
@@ -205,8 +203,7 @@ def _zone(layout, c: int, cell: float, step: float, at: dict, heading: dict, inw
     at[layout.start[c]] = (sx + jx * reach, sy + jy * reach)
 
 
-def _framed(at: dict, heading: dict, inward: dict, cell: float, step: float, radius: float,
-            pools: dict | None = None) -> TrackGeometry:
+def _framed(at: dict, heading: dict, inward: dict, cell: float, step: float, pools: dict | None = None) -> TrackGeometry:
     """Move everything so the drawing starts at (MARGIN, MARGIN): every square and circle
     (`pools`, or `POOL` cells) inside, with a margin."""
     pad = {sq: (pools.get(sq, 0.0) if pools else 0.0) or cell * POOL for sq in at}

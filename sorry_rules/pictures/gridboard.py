@@ -85,6 +85,16 @@ def chip_parts(game, placement, size: float = CELL) -> list:
     return out
 
 
+def plural(n: int, word: str) -> str:
+    """'1 sequence', '2 sequences'."""
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def side_text(game, placement, c: int) -> str:
+    """'green: 5 chips, 1 sequence': colour `c`'s chips and sequences (the legend, the replay page)."""
+    return f"{game.colours[c]}: {plural(len(placement[c]), 'chip')}, {plural(game.grid.sequences(placement[c]), 'sequence')}"
+
+
 def legend_parts(game, state, x0: float, hand: str | None = None) -> list:
     grid = game.grid
     fills = fill_of(game.colours)
@@ -104,8 +114,7 @@ def legend_parts(game, state, x0: float, hand: str | None = None) -> list:
                                     "stroke": "#111"}))
         out.append(element("text", {"class": "seat", "data-colour": game.colours[c], "data-chips": chips,
                                     "data-sequences": made, "x": num(x0 + 16), "y": num(y), "font-size": "12", "style": FONT},
-                           f"{game.colours[c]}: {chips} chip{'' if chips == 1 else 's'}, "
-                           f"{made} sequence{'' if made == 1 else 's'}"))
+                           side_text(game, placement, c)))
     out.append("</g>")
     return out
 

@@ -49,7 +49,7 @@ def move_paths(game, move) -> list:
     paths: list = []
     for event in move.events or ():
         kind = event[0]
-        if kind in STEP_KINDS:
+        if kind in STEP_KINDS or kind == "send":  # a send is one jump (`WALKED` has no way for it)
             _, c, frm, to = event
             paths.append((c, _way(layout, kind, c, frm, to)))
         elif kind == SLIDE:
@@ -66,7 +66,4 @@ def move_paths(game, move) -> list:
             _, c, a, o, b = event
             paths.append((c, [a, b]))
             paths.append((o, [b, a]))
-        elif kind == "send":
-            _, c, frm, to = event
-            paths.append((c, [frm, to]))
     return paths

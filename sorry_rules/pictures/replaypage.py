@@ -75,14 +75,7 @@ def track_frames(game, start, moves) -> list:
 
 
 def _facts_of_grid(game, state) -> tuple:
-    grid = game.grid
-    return tuple((c, f"{game.colours[c]}: {_plural(len(state.placement[c]), 'chip')}, "
-                     f"{_plural(grid.sequences(state.placement[c]), 'sequence')}")
-                 for c in dict.fromkeys(state.seats))
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
+    return tuple((c, gridboard.side_text(game, state.placement, c)) for c in dict.fromkeys(state.seats))
 
 
 def grid_frames(game, start, moves, describe) -> list:

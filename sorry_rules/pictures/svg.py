@@ -80,11 +80,8 @@ def document(width: float, height: float, body: list, title: str, css_class: str
 
 def fill_of(names) -> tuple:
     """A fill per colour name (see the module contract)."""
-    out = []
-    for i, name in enumerate(names):
-        key = str(name).lower()
-        out.append(key if key in KEYWORDS else PALETTE[i % len(PALETTE)])
-    return tuple(out)
+    keys = [str(name).lower() for name in names]
+    return tuple(key if key in KEYWORDS else PALETTE[i % len(PALETTE)] for i, key in enumerate(keys))
 
 
 def ink_on(fill: str) -> str:

@@ -247,17 +247,15 @@ def legend_lines(game, state, card: str | None = None) -> list:
     """(colour index or None, class, text, extra attributes) per legend line; `card` is the
     line saying the card (or hand) of a position, if any."""
     layout = game.layout
-    seats = tuple(state.seats) if state is not None else tuple(range(layout.C))
-    placement = state.placement if state is not None else ((),) * layout.C
     counters = getattr(state, "counters", ()) or ()
-    scores = game.standing(state) if state is not None and game.scoring else {}
+    scores = game.standing(state) if game.scoring else {}
     lines = [(None, "title", game.name, {})]
     if card is not None:
         lines.append((None, "card", card, {}))
     for name, symbol in getattr(layout, "square_symbols", {}).items():
         lines.append((None, "square-name", f"{symbol} {layout.square_labels[name]}", {"data-name": name}))
-    for seat, c in enumerate(dict.fromkeys(seats)):
-        squares = placement[c]
+    for seat, c in enumerate(dict.fromkeys(state.seats)):
+        squares = state.placement[c]
         lines.append((c, "seat", f"{game.colours[c]}: Start {squares.count(layout.start[c])}, "
                                  f"Home {squares.count(layout.home[c])}", {}))
         if counters:
