@@ -270,21 +270,12 @@ class Game:
                               rng=table.rng)
 
     # ---- moves -------------------------------------------------------------------------------
-    def player(self, state: State) -> int:
-        """Colour index of the player to move."""
-        return state.seats[state.turn]
-
     def legal_moves(self, state: State) -> list:
         """Every legal move of the player to move; a single forfeit/discard list when stuck."""
         if self.needs_draw(state):
             raise IllegalMoveError("draw a card first")
         table = self.table(state)
         return [table.move(option) for option in table.options()]
-
-    def card_moves(self, state: State, card: int) -> list:
-        """What `card` would allow the player to move in `state` (forfeit included)."""
-        table = self.table(state)
-        return [table.move(option) for option in table.card_options(state.seats[state.turn], card)]
 
     def board(self, state: State) -> Position:
         """The position of `state` the card makers start from (with its marks)."""
@@ -298,7 +289,7 @@ class Game:
     def candidate_moves(self, state: State, card: int) -> list:
         """The moves `card` offers the player to move before the filters (`rules.must_bump`,
         `filters:`) remove any (deduplicated as `legal_moves` does; no forfeit entry). Equal
-        to `card_moves` when the variant has no filter or nothing is filtered."""
+        to the card's legal moves when the variant has no filter or nothing is filtered."""
         table = self.table(state)
         return [table.move(option) for option in table.distinct(state.seats[state.turn], card)[0]]
 
@@ -431,14 +422,6 @@ class Game:
             view = PlacementView(self.initial_placement(seats))
             known = self._setup_wins[seats] = any(self.win(c, view, None) for c in seats)
         return known
-
-    def reaches_home(self, events) -> bool:
-        """Whether a step of `events` ends in its pawn's Home."""
-        home = self.layout.home
-        for e in events:
-            if len(e) == 4 and e[3] == home[e[1]]:
-                return True
-        return False
 
     # ---- the end -----------------------------------------------------------------------------
     def outcome(self, state: State) -> Outcome | None:

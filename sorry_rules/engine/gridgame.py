@@ -141,9 +141,6 @@ class GridGame:
         return GridView(state.placement, self.sides(state.seats), self.grid)
 
     # ---- moves ---------------------------------------------------------------------------
-    def player(self, state: GridState) -> int:
-        return state.seats[state.turn]
-
     def plays(self, state: GridState, card: int) -> list:
         """The moves of `card` for the player to move, one per distinct result."""
         return self._plays(state.seats[state.turn], card, self.view(state))
@@ -159,10 +156,6 @@ class GridGame:
             seen.add(placement)
             moves.append(Move(card, placement, events, False, events[0][0]))
         return moves
-
-    def dead_cards(self, state: GridState) -> tuple:
-        """The distinct cards of the hand to move that have no play (S12), in card order."""
-        return tuple(card for card in sorted(set(state.hands[state.turn])) if not self.plays(state, card))
 
     def table(self, state: GridState) -> GridTable:
         """A `GridTable` set up from `state` (changed in place by its `play`; `state` is not)."""
@@ -188,15 +181,6 @@ class GridGame:
         table = self.table(state)
         table.play((move.card, move.events, 0, move.kind))
         return table.state()
-
-    def _winner(self, placement, seats, mover: int) -> int | None:
-        view = GridView(placement, self.sides(seats), self.grid)
-        n = len(seats)
-        for k in range(n):
-            seat = (mover + k) % n
-            if self.win(seats[seat], view, None):
-                return seat
-        return None
 
     def win_holds(self, colour: int, placement, seats) -> bool:
         """Whether the win condition holds for `colour` on `placement` (a query for players:
