@@ -202,26 +202,9 @@ class Game:
         if seats is None:
             seats = self.seats_for(players if players is not None else self.players_max)
         seats = tuple(seats)
-        state = _rng.seed_state(seed)
-        if self.dice is None:
-            state, pile = _rng.shuffled(state, self.deck)
-        else:  # dice are thrown with replacement: no pile
-            pile = ()
-        if first is None:
-            if self.first == "random":
-                state, first = _rng.below(state, len(seats))
-            else:
-                first = 0
-        hands = None
-        if self.hand_play:
-            dealt = [[] for _ in seats]
-            pile = list(pile)
-            for _ in range(self.hand_size):
-                for i in range(len(seats)):
-                    if pile:
-                        dealt[i].append(pile.pop())
-            pile = tuple(pile)
-            hands = tuple(tuple(h) for h in dealt)
+        deck = self.deck if self.dice is None else None  # dice are thrown with replacement: no pile
+        state, pile, first, hands = deal(seed, deck, len(seats), self.first, first,
+                                         self.hand_size if self.hand_play else None)
         return State(self.initial_placement(seats), seats, first, None, hands, pile, (), state, None, 0,
                      self.initial_counters(), 0, _marks.empty(self.marks))
 
@@ -452,6 +435,31 @@ class Game:
         env = self.env(state.counters, state.marks)
         return {seat: sum(formula(colour, view, env) for _, for_winner, formula in self.scoring if not for_winner)
                 for seat, colour in enumerate(state.seats)}
+
+
+def deal(seed, deck: tuple | None, seats: int, first_rule: str, first: int | None, hand_size: int | None) -> tuple:
+    """(RNG state, pile, first seat, hands) of a new game of `seats` seats: `deck` shuffled
+    by `seed` (no pile when `deck` is None), the first seat `first`, else drawn when
+    `first_rule` is "random" (R3, S5; seat 0 otherwise), then `hand_size` cards dealt one at a
+    time round the table from the pile's end (S4; hands None when `hand_size` is None)."""
+    state = _rng.seed_state(seed)
+    pile: tuple = ()
+    if deck is not None:
+        state, pile = _rng.shuffled(state, deck)
+    if first is None:
+        if first_rule == "random":
+            state, first = _rng.below(state, seats)
+        else:
+            first = 0
+    if hand_size is None:
+        return state, pile, first, None
+    dealt: list = [[] for _ in range(seats)]
+    rest = list(pile)
+    for _ in range(hand_size):
+        for hand in dealt:
+            if rest:
+                hand.append(rest.pop())
+    return state, tuple(rest), first, tuple(tuple(h) for h in dealt)
 
 
 def _concerning(rules: tuple, cards: int) -> tuple:
