@@ -29,7 +29,7 @@ from __future__ import annotations
 import weakref
 from collections import Counter
 
-from sorry_rules.engine.describe import STEPS
+from sorry_rules.engine.events import STEP_KINDS
 
 #: Tunable weights (in forward steps).
 OUT_BONUS = 8.0        # a pawn out of Start (leaving Start needs particular cards)
@@ -138,7 +138,7 @@ class Evaluator:
             squares = set()
             for option in table.card_options(o, card):
                 for event in option.events:
-                    if event[0] in STEPS and event[3] < self.T:
+                    if event[0] in STEP_KINDS and event[3] < self.T:
                         squares.add(event[3])
                     elif event[0] == "slide":
                         squares.update(layout.slide_at[event[2]].swept)
