@@ -262,11 +262,7 @@ class Game:
 
     def board(self, state: State) -> Position:
         """The position of `state` the card makers start from (with its marks)."""
-        return self.board_of(state.placement, state.marks)
-
-    def board_of(self, placement, marks: tuple) -> Position:
-        """`board` of a placement and its marks."""
-        return Position(self.layout, placement, self.marks, marks)
+        return Position(self.layout, state.placement, self.marks, state.marks)
 
     # ---- queries (authoring tools and tests; never on the play path) -----------------------
     def candidate_moves(self, state: State, card: int) -> list:
