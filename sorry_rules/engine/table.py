@@ -119,14 +119,6 @@ class Table:
         other.judge_always, other.pushed = self.judge_always, []
         return other
 
-    def view(self, view_type):
-        """What the player to move may see, as `view_type` (`players.protocol.View`)."""
-        seat = self.turn
-        hand = tuple(self.hands[seat]) if self.hands is not None else None
-        return view_type(self.game, seat, self.seats[seat], self.pos.placement(), self.seats, self.card, hand,
-                         tuple(self.discard), len(self.pile), self.plies, drawn=self.drawn, redraws=self.redraws,
-                         counters=self.counters, marks=self.pos.marks)
-
     # ---- chance ------------------------------------------------------------------------------
     def needs_draw(self) -> bool:
         return not self.game.hand_play and self.card is None and self.winner is None
