@@ -47,7 +47,6 @@ MARK = "mark"
 UNMARK = "unmark"
 CARRY = "carry"
 SEND = "send"
-LIFETIMES = ("removed", "next_turn", "leaves_start", "leaves_track", "leaves_safety", "moves")
 MOVES_PAWN = frozenset(STEP_KINDS + (SLIDE, SEND))
 #: the events about marks themselves
 MARK_EVENTS = frozenset({MARK, UNMARK, CARRY})
@@ -56,7 +55,7 @@ MARK_EVENTS = frozenset({MARK, UNMARK, CARRY})
 class MarkKind(NamedTuple):
     name: str
     label: str
-    until: str              # one of LIFETIMES
+    until: str              # the rule file's `until:` (rules.vocab), see the module contract
     one_per_player: bool    # a player's new mark of this kind replaces their earlier one
     immobile: bool          # a marked pawn cannot move
     untouchable: bool       # a marked pawn cannot be moved: bumped, landed on, swept, switched, Sorry!'d, sent
@@ -202,10 +201,6 @@ def turn_begins(kinds, marks: tuple, colour: int) -> tuple:
                 out = list(marks)
             out[k] = tuple(e for e in entries if e[2] != colour)
     return marks if out is None else tuple(out)
-
-
-#: which pawns of a move a consequence marks (`after: ... mark: {KIND: WHICH}`)
-CONSEQUENCE_PAWNS = ("bumped", "moved")
 
 
 def _pawns_of(layout, events, which: str) -> list:
