@@ -187,15 +187,9 @@ class Game:
         return f"{self.players_min}-{self.players_max}"
 
     def initial_placement(self, seats) -> tuple:
-        layout = self.layout
-        placement = []
-        for c in range(layout.C):
-            if c in seats:
-                squares = [layout.start[c]] * (self.pawns - self.on_start_exit) + [layout.start_exit[c]] * self.on_start_exit
-                placement.append(tuple(sorted(squares)))
-            else:
-                placement.append(())
-        return tuple(placement)
+        layout, exits = self.layout, self.on_start_exit
+        return tuple(tuple(sorted([layout.start[c]] * (self.pawns - exits) + [layout.start_exit[c]] * exits))
+                     if c in seats else () for c in range(layout.C))
 
     def new_game(self, seed, players: int | None = None, seats: tuple | None = None, first: int | None = None) -> State:
         """A fresh game: shuffled deck, hands dealt (hand play), first seat chosen (R3)."""

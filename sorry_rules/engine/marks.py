@@ -221,12 +221,8 @@ def _pawns_of(layout, events, which: str) -> list:
 def consequence_events(layout, fired, p: int, events) -> tuple:
     """The "mark" events of the marks the fired consequences place (by player `p`) on the
     pawns of a move with `events` they name, in file order."""
-    out = []
-    for consequence in fired:
-        for k, which in consequence.marks:
-            for c, sq in _pawns_of(layout, events, which):
-                out.append((MARK, c, sq, k, p))
-    return tuple(out)
+    return tuple((MARK, c, sq, k, p) for consequence in fired for k, which in consequence.marks
+                 for c, sq in _pawns_of(layout, events, which))
 
 
 def consequence_marks(kinds, layout, marks: tuple, fired, p: int, events: tuple, placement) -> tuple:
