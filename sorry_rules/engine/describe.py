@@ -7,16 +7,10 @@ from __future__ import annotations
 
 from sorry_rules.engine.events import BUMP, SLIDE, STEP_KINDS, SWITCH
 
-STEPS = STEP_KINDS  # the pawn's own moves (engine.events)
-
 
 def colour_name(game, c: int) -> str:
     name = game.colours[c]
     return name[:1].upper() + name[1:]
-
-
-def square_name(game, sq: int) -> str:
-    return game.layout.name(sq)
 
 
 class ColourWords:
@@ -53,7 +47,7 @@ def describe_events(game, events, names=None) -> str:
     carried: list[str] = []  # labels of the marks the next pawn leaving Start or Home carries
     for event in events:
         kind = event[0]
-        if kind in STEPS:
+        if kind in STEP_KINDS:
             _, c, frm, to = event
             which = f" ({', '.join(carried)})" if carried else ""
             carried = []
@@ -92,9 +86,9 @@ MARK_WORDS = {"mark": "marks", "unmark": "unmarks", "send": "sends"}
 
 def _mark_words(game, who: str, event) -> str:
     kind, sq = event[0], event[2]
-    pawn = f"{who} {square_name(game, sq)}"
+    pawn = f"{who} {game.layout.name(sq)}"
     if kind == "send":
-        return f"sends {pawn} to {square_name(game, event[3])}"
+        return f"sends {pawn} to {game.layout.name(event[3])}"
     return f"{MARK_WORDS[kind]} {pawn} {game.marks[event[3]].label}"
 
 
@@ -161,12 +155,12 @@ def seated_teams(game, seats) -> list[tuple]:
 
 def placement_names(game, placement, seats) -> dict:
     """{colour name: [position, ...]} for the seated colours, in a stable order."""
-    return {game.colours[c]: [square_name(game, sq) for sq in placement[c]] for c in seats}
+    return {game.colours[c]: [game.layout.name(sq) for sq in placement[c]] for c in seats}
 
 
 def marks_data(game, marks) -> dict:
     """{mark name: [{"colour", "square", "by"}, ...]} of `State.marks` (every declared mark,
     an empty list when none is placed); {} for a variant without marks."""
-    return {kind.name: [{"colour": game.colours[c], "square": square_name(game, sq), "by": game.colours[by]}
+    return {kind.name: [{"colour": game.colours[c], "square": game.layout.name(sq), "by": game.colours[by]}
                         for c, sq, by in entries]
             for kind, entries in zip(game.marks, marks or ((),) * len(game.marks))}

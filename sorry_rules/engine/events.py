@@ -42,8 +42,6 @@ def moved_pawns(events) -> set:
     return {(e[1], e[2]) for e in events if e[0] in STEP_KINDS or e[0] == SWITCH}
 
 
-
-
 def moved_to(start: tuple, events) -> frozenset:
     """(colour, square) of every pawn the move moved by its own step (or a switch it made)
     that stands where its count ended (R16: a move ends on the square its count reaches,

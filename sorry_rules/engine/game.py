@@ -187,41 +187,18 @@ class Game:
         return f"{self.players_min}-{self.players_max}"
 
     def initial_placement(self, seats) -> tuple:
-        layout = self.layout
-        placement = []
-        for c in range(layout.C):
-            if c in seats:
-                squares = [layout.start[c]] * (self.pawns - self.on_start_exit) + [layout.start_exit[c]] * self.on_start_exit
-                placement.append(tuple(sorted(squares)))
-            else:
-                placement.append(())
-        return tuple(placement)
+        layout, exits = self.layout, self.on_start_exit
+        return tuple(tuple(sorted([layout.start[c]] * (self.pawns - exits) + [layout.start_exit[c]] * exits))
+                     if c in seats else () for c in range(layout.C))
 
     def new_game(self, seed, players: int | None = None, seats: tuple | None = None, first: int | None = None) -> State:
         """A fresh game: shuffled deck, hands dealt (hand play), first seat chosen (R3)."""
         if seats is None:
             seats = self.seats_for(players if players is not None else self.players_max)
         seats = tuple(seats)
-        state = _rng.seed_state(seed)
-        if self.dice is None:
-            state, pile = _rng.shuffled(state, self.deck)
-        else:  # dice are thrown with replacement: no pile
-            pile = ()
-        if first is None:
-            if self.first == "random":
-                state, first = _rng.below(state, len(seats))
-            else:
-                first = 0
-        hands = None
-        if self.hand_play:
-            dealt = [[] for _ in seats]
-            pile = list(pile)
-            for _ in range(self.hand_size):
-                for i in range(len(seats)):
-                    if pile:
-                        dealt[i].append(pile.pop())
-            pile = tuple(pile)
-            hands = tuple(tuple(h) for h in dealt)
+        deck = self.deck if self.dice is None else None  # dice are thrown with replacement: no pile
+        state, pile, first, hands = deal(seed, deck, len(seats), self.first, first,
+                                         self.hand_size if self.hand_play else None)
         return State(self.initial_placement(seats), seats, first, None, hands, pile, (), state, None, 0,
                      self.initial_counters(), 0, _marks.empty(self.marks))
 
@@ -270,10 +247,6 @@ class Game:
                               rng=table.rng)
 
     # ---- moves -------------------------------------------------------------------------------
-    def player(self, state: State) -> int:
-        """Colour index of the player to move."""
-        return state.seats[state.turn]
-
     def legal_moves(self, state: State) -> list:
         """Every legal move of the player to move; a single forfeit/discard list when stuck."""
         if self.needs_draw(state):
@@ -281,24 +254,15 @@ class Game:
         table = self.table(state)
         return [table.move(option) for option in table.options()]
 
-    def card_moves(self, state: State, card: int) -> list:
-        """What `card` would allow the player to move in `state` (forfeit included)."""
-        table = self.table(state)
-        return [table.move(option) for option in table.card_options(state.seats[state.turn], card)]
-
     def board(self, state: State) -> Position:
         """The position of `state` the card makers start from (with its marks)."""
-        return self.board_of(state.placement, state.marks)
-
-    def board_of(self, placement, marks: tuple) -> Position:
-        """`board` of a placement and its marks."""
-        return Position(self.layout, placement, self.marks, marks)
+        return Position(self.layout, state.placement, self.marks, state.marks)
 
     # ---- queries (authoring tools and tests; never on the play path) -----------------------
     def candidate_moves(self, state: State, card: int) -> list:
         """The moves `card` offers the player to move before the filters (`rules.must_bump`,
         `filters:`) remove any (deduplicated as `legal_moves` does; no forfeit entry). Equal
-        to `card_moves` when the variant has no filter or nothing is filtered."""
+        to the card's legal moves when the variant has no filter or nothing is filtered."""
         table = self.table(state)
         return [table.move(option) for option in table.distinct(state.seats[state.turn], card)[0]]
 
@@ -432,14 +396,6 @@ class Game:
             known = self._setup_wins[seats] = any(self.win(c, view, None) for c in seats)
         return known
 
-    def reaches_home(self, events) -> bool:
-        """Whether a step of `events` ends in its pawn's Home."""
-        home = self.layout.home
-        for e in events:
-            if len(e) == 4 and e[3] == home[e[1]]:
-                return True
-        return False
-
     # ---- the end -----------------------------------------------------------------------------
     def outcome(self, state: State) -> Outcome | None:
         """Winner, the winning team's seats and every seat's score, once the game is over."""
@@ -469,6 +425,31 @@ class Game:
         env = self.env(state.counters, state.marks)
         return {seat: sum(formula(colour, view, env) for _, for_winner, formula in self.scoring if not for_winner)
                 for seat, colour in enumerate(state.seats)}
+
+
+def deal(seed, deck: tuple | None, seats: int, first_rule: str, first: int | None, hand_size: int | None) -> tuple:
+    """(RNG state, pile, first seat, hands) of a new game of `seats` seats: `deck` shuffled
+    by `seed` (no pile when `deck` is None), the first seat `first`, else drawn when
+    `first_rule` is "random" (R3, S5; seat 0 otherwise), then `hand_size` cards dealt one at a
+    time round the table from the pile's end (S4; hands None when `hand_size` is None)."""
+    state = _rng.seed_state(seed)
+    pile: tuple = ()
+    if deck is not None:
+        state, pile = _rng.shuffled(state, deck)
+    if first is None:
+        if first_rule == "random":
+            state, first = _rng.below(state, seats)
+        else:
+            first = 0
+    if hand_size is None:
+        return state, pile, first, None
+    dealt: list = [[] for _ in range(seats)]
+    rest = list(pile)
+    for _ in range(hand_size):
+        for hand in dealt:
+            if rest:
+                hand.append(rest.pop())
+    return state, tuple(rest), first, tuple(tuple(h) for h in dealt)
 
 
 def _concerning(rules: tuple, cards: int) -> tuple:

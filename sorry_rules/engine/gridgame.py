@@ -1,17 +1,8 @@
 """The engine of grid games played from hands (SEQUENCE.md S4-S13).
 
-Turn flow: the player to move holds a hand. `legal_moves` lists every play of every card
-(kind `place` or `remove`, one move per card and distinct result), then, when the variant
-allows an exchange and none was made this turn, one `exchange` per distinct *dead* card
-(a card with no play, S12); a player with no play may also `pass` (S9). `apply`:
-  * a play: the chips change, the card is discarded, one card is drawn (the discards are
-    reshuffled into a new pile when the pile is empty; nothing when both are empty, S8),
-    the win condition is judged for every seated colour (the mover's first), and the turn
-    passes on;
-  * an exchange: the dead card is discarded and a replacement drawn; the same player goes
-    on, with no further exchange this turn (S6);
-  * a pass: hand kept, nothing drawn; when every seat has passed in a row the game ends
-    with no winner (S9).
+Turn flow: the player to move holds a hand; `legal_moves` lists the options of a grid table
+(`engine.gridtable`'s contract: plays, exchanges of dead cards, a pass) as `Move`s, and
+`apply` plays one as the table does.
 
 Seats may share a colour (a team has one chip colour, S1, S2): `seats[i]` is a colour.
 
@@ -24,9 +15,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from sorry_rules.base.errors import IllegalMoveError
-from sorry_rules.engine import rng as _rng
 from sorry_rules.engine.board import GRID
-from sorry_rules.engine.game import Move
+from sorry_rules.engine.game import Move, deal
 from sorry_rules.engine.gridmechanics import GridView
 from sorry_rules.engine.gridtable import GridTable
 
@@ -107,22 +97,9 @@ class GridGame:
         if seats is None:
             seats = self.seats_for(players if players is not None else min(self.seating))
         seats = tuple(seats)
-        state = _rng.seed_state(seed)
-        state, pile = _rng.shuffled(state, self.deck)
-        if first is None:
-            if self.first == "random":
-                state, first = _rng.below(state, len(seats))
-            else:
-                first = 0
-        dealt = [[] for _ in seats]
-        pile = list(pile)
-        for _ in range(self.hand_sizes[len(seats)]):
-            for hand in dealt:
-                if pile:
-                    hand.append(pile.pop())
+        state, pile, first, hands = deal(seed, self.deck, len(seats), self.first, first, self.hand_sizes[len(seats)])
         placement = tuple(() for _ in self.colours)
-        return GridState(placement, seats, first, tuple(tuple(h) for h in dealt), tuple(pile), (), state, None, 0,
-                         False, 0, False)
+        return GridState(placement, seats, first, hands, pile, (), state, None, 0, False, 0, False)
 
     def position(self, placement, seats, turn: int, hand, exchanged: bool = False) -> GridState:
         """A state for asking about one position (the moves oracle): no pile, no discards."""
@@ -130,10 +107,8 @@ class GridGame:
         return GridState(tuple(placement), tuple(seats), turn, hands, (), (), 0, None, 0, exchanged, 0, False)
 
     def dealt(self, state: GridState, pile, hands, discard, rng: int) -> GridTable:
-        """A table of `state` (a position as its player sees it: `position(...)`) with the cards
-        it cannot see as a player guesses them: `hands` every seat's hand, `pile` the draw
-        pile (drawn from its end), `discard` the public discards and `rng` the state that
-        reshuffles them (search: `players.sampling`)."""
+        """`Game.dealt` of a grid game: a table of `state` with the guessed `pile`, `hands` (every
+        seat's), `discard` and `rng` (search: `players.sampling`)."""
         return GridTable(self, state._replace(pile=tuple(pile), hands=tuple(map(tuple, hands)), discard=tuple(discard),
                                               rng=rng))
 
@@ -141,15 +116,9 @@ class GridGame:
         return GridView(state.placement, self.sides(state.seats), self.grid)
 
     # ---- moves ---------------------------------------------------------------------------
-    def player(self, state: GridState) -> int:
-        return state.seats[state.turn]
-
     def plays(self, state: GridState, card: int) -> list:
         """The moves of `card` for the player to move, one per distinct result."""
-        return self._plays(state.seats[state.turn], card, self.view(state))
-
-    def _plays(self, p: int, card: int, view: GridView) -> list:
-        outcomes = self.card_programs[card](p, view)
+        outcomes = self.card_programs[card](state.seats[state.turn], self.view(state))
         if self.card_shapes[card] is not None:  # one primitive: its outcomes are distinct
             return [Move(card, placement, events, False, events[0][0]) for placement, events in outcomes]
         moves, seen = [], set()
@@ -159,10 +128,6 @@ class GridGame:
             seen.add(placement)
             moves.append(Move(card, placement, events, False, events[0][0]))
         return moves
-
-    def dead_cards(self, state: GridState) -> tuple:
-        """The distinct cards of the hand to move that have no play (S12), in card order."""
-        return tuple(card for card in sorted(set(state.hands[state.turn])) if not self.plays(state, card))
 
     def table(self, state: GridState) -> GridTable:
         """A `GridTable` set up from `state` (changed in place by its `play`; `state` is not)."""
@@ -188,15 +153,6 @@ class GridGame:
         table = self.table(state)
         table.play((move.card, move.events, 0, move.kind))
         return table.state()
-
-    def _winner(self, placement, seats, mover: int) -> int | None:
-        view = GridView(placement, self.sides(seats), self.grid)
-        n = len(seats)
-        for k in range(n):
-            seat = (mover + k) % n
-            if self.win(seats[seat], view, None):
-                return seat
-        return None
 
     def win_holds(self, colour: int, placement, seats) -> bool:
         """Whether the win condition holds for `colour` on `placement` (a query for players:

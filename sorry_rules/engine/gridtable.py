@@ -274,12 +274,6 @@ class GridTable:
                                     tuple(self.pile), tuple(self.discard), self.rng, self.winner, self.plies,
                                     self.exchanged, self.passes, self.over)
 
-    def view(self, view_type):
-        """What the player to move may see, as `view_type` (`players.protocol.View`)."""
-        seat = self.turn
-        return view_type(self.game, seat, self.seats[seat], self.chips.placement(), self.seats, None,
-                         tuple(self.hands[seat]), tuple(self.discard), len(self.pile), self.plies, self.exchanged)
-
     def options(self):
         """The options of the player to move (module contract); () once the game is over."""
         if self.over:

@@ -47,7 +47,6 @@ MARK = "mark"
 UNMARK = "unmark"
 CARRY = "carry"
 SEND = "send"
-LIFETIMES = ("removed", "next_turn", "leaves_start", "leaves_track", "leaves_safety", "moves")
 MOVES_PAWN = frozenset(STEP_KINDS + (SLIDE, SEND))
 #: the events about marks themselves
 MARK_EVENTS = frozenset({MARK, UNMARK, CARRY})
@@ -56,7 +55,7 @@ MARK_EVENTS = frozenset({MARK, UNMARK, CARRY})
 class MarkKind(NamedTuple):
     name: str
     label: str
-    until: str              # one of LIFETIMES
+    until: str              # the rule file's `until:` (rules.vocab), see the module contract
     one_per_player: bool    # a player's new mark of this kind replaces their earlier one
     immobile: bool          # a marked pawn cannot move
     untouchable: bool       # a marked pawn cannot be moved: bumped, landed on, swept, switched, Sorry!'d, sent
@@ -204,10 +203,6 @@ def turn_begins(kinds, marks: tuple, colour: int) -> tuple:
     return marks if out is None else tuple(out)
 
 
-#: which pawns of a move a consequence marks (`after: ... mark: {KIND: WHICH}`)
-CONSEQUENCE_PAWNS = ("bumped", "moved")
-
-
 def _pawns_of(layout, events, which: str) -> list:
     """(colour, square after the move) of the pawns the move bumped, or of those it moved
     (by their own steps, slides included)."""
@@ -226,12 +221,8 @@ def _pawns_of(layout, events, which: str) -> list:
 def consequence_events(layout, fired, p: int, events) -> tuple:
     """The "mark" events of the marks the fired consequences place (by player `p`) on the
     pawns of a move with `events` they name, in file order."""
-    out = []
-    for consequence in fired:
-        for k, which in consequence.marks:
-            for c, sq in _pawns_of(layout, events, which):
-                out.append((MARK, c, sq, k, p))
-    return tuple(out)
+    return tuple((MARK, c, sq, k, p) for consequence in fired for k, which in consequence.marks
+                 for c, sq in _pawns_of(layout, events, which))
 
 
 def consequence_marks(kinds, layout, marks: tuple, fired, p: int, events: tuple, placement) -> tuple:

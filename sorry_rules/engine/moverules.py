@@ -87,5 +87,3 @@ def _settled(p: int, fired: tuple, changes: list, counters, ranges: tuple) -> tu
                 mine[i] = low if mine[i] < low else high if mine[i] > high else mine[i]
         counters = counters[:p] + (tuple(mine),) + counters[p + 1:]
     return counters, extra, fired
-
-

@@ -38,7 +38,6 @@ from sorry_rules.engine.marks import CARRY, MARK, SEND, UNMARK, count_on, shared
 MOVE = "move"
 OWNERS = ("own", "partner", "opponent", "other", "controlled", "any")
 ZONES = ("start", "home", "track", "safety", "start_exit")
-DESTINATIONS = ("start", "home", "start_exit")
 
 
 class Selector(NamedTuple):

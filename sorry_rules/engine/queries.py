@@ -227,12 +227,9 @@ class Obstacles:
         for part in range(1, steps):
             if self.m.routes is not None:
                 obstacle = self.routed("forward", part, c, sq)
-                if obstacle is None:
-                    return Obstacle("no_partner_pawn", steps=steps)
-                parts.append((part, obstacle))
-                continue
-            to = self.layout.forward(part)[c][sq]
-            obstacle = Obstacle("overshoot") if to < 0 else self.landing(c, sq, to)
+            else:
+                to = self.layout.forward(part)[c][sq]
+                obstacle = Obstacle("overshoot") if to < 0 else self.landing(c, sq, to)
             if obstacle is None:
                 return Obstacle("no_partner_pawn", steps=steps)
             parts.append((part, obstacle))

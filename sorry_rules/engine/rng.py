@@ -83,15 +83,9 @@ def _lanes(count: int) -> tuple:
     """(ones, ladder, mask) for `_outputs`: 1, k * _GAMMA mod 2**64 (k = 1..count) and
     2**64 - 1 in the low half of lane k - 1 (128 bits each), and the lowest rejection bound
     of a shuffle with `count` swaps."""
-    return _ladder(count) + (min(limit for _, _, limit in _swaps(count + 1)),)
-
-
-@functools.lru_cache(maxsize=16)
-def _ladder(count: int) -> tuple:
-    """(ones, ladder, mask) of `_lanes`."""
     ones = sum(1 << (128 * k) for k in range(count))
     ladder = sum((((k + 1) * _GAMMA) & _MASK) << (128 * k) for k in range(count))
-    return ones, ladder, _MASK * ones
+    return ones, ladder, _MASK * ones, min(limit for _, _, limit in _swaps(count + 1))
 
 
 def _outputs(state: int, count: int) -> tuple[list, int]:

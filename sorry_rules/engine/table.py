@@ -48,7 +48,6 @@ from sorry_rules.engine.option import DISCARD, DRAW_AGAIN, FORFEIT, MOVE, PASS, 
 from sorry_rules.engine.turnpolicy import ACTION, REDRAW, action_choices, policy_env
 
 
-
 class NoDiscards(list):
     """The discards of a dice game: a throw goes back to the dice, so nothing is kept."""
 
@@ -119,19 +118,6 @@ class Table:
         other.winner, other.over, other.plies, other.counters = self.winner, self.over, self.plies, self.counters
         other.judge_always, other.pushed = self.judge_always, []
         return other
-
-    def view(self, view_type):
-        """What the player to move may see, as `view_type` (`players.protocol.View`)."""
-        seat = self.turn
-        hand = tuple(self.hands[seat]) if self.hands is not None else None
-        return view_type(self.game, seat, self.seats[seat], self.pos.placement(), self.seats, self.card, hand,
-                         tuple(self.discard), len(self.pile), self.plies, drawn=self.drawn, redraws=self.redraws,
-                         counters=self.counters, marks=self.pos.marks)
-
-    @property
-    def player(self) -> int:
-        """The colour of the player to move."""
-        return self.seats[self.turn]
 
     # ---- chance ------------------------------------------------------------------------------
     def needs_draw(self) -> bool:

@@ -69,5 +69,3 @@ def action_choices(actions: tuple, view, env, colour: int, hand) -> list:
 def policy_env(counters):
     """The environment the conditions of turn policies read: the counters, if any."""
     return {"@counters": counters} if counters else None
-
-

@@ -19,9 +19,8 @@ one colour's point of view:
 Nothing here knows a card, a colour or a variant: cards are indices, colours are indices,
 relations come from `game.team_of` and the mechanics' bump table.
 
-`hypothetical(game, placement, seats, turn, card)` builds the engine state a player may
-reason about (no pile, no other hands: only what the `View` shows plus an assumed card);
-`view_table(view)` the table of what a view shows, to push and pop options on.
+`view_state(view)` is the engine state a player may reason about (no pile, no other hands:
+only what the `View` shows); `view_table(view)` its table, to push and pop options on.
 """
 
 from __future__ import annotations
@@ -29,7 +28,7 @@ from __future__ import annotations
 import weakref
 from collections import Counter
 
-from sorry_rules.engine.describe import STEPS
+from sorry_rules.engine.events import STEP_KINDS
 
 #: Tunable weights (in forward steps).
 OUT_BONUS = 8.0        # a pawn out of Start (leaving Start needs particular cards)
@@ -51,16 +50,6 @@ def view_table(view):
     """A table (`engine.table`) of `view_state(view)`: what the player may reason about,
     with `push` and `pop`."""
     return view.game.table(view_state(view))
-
-
-def hypothetical(game, placement, seats, turn, card=None):
-    """An engine state for reasoning: `placement`, `seats`, `turn`, and (if given) `card` as
-    the drawn card (draw play) or the one-card hand (hand play). No pile and no discards."""
-    if card is None:
-        return game.position(placement, seats, turn)
-    if game.hand_play:
-        return game.position(placement, seats, turn, hand=(card,))
-    return game.position(placement, seats, turn, card=card)
 
 
 class Evaluator:
@@ -132,13 +121,13 @@ class Evaluator:
         game, layout = self.game, self.layout
         pawns = [s] + [layout.home[o]] * (game.pawns - 1)
         placement = tuple(tuple(sorted(pawns)) if c == o else () for c in range(layout.C))
-        table = game.table(hypothetical(game, placement, (o,), 0))
+        table = game.table(game.position(placement, (o,), 0))
         hits: Counter = Counter()
         for card in self.cards:
             squares = set()
             for option in table.card_options(o, card):
                 for event in option.events:
-                    if event[0] in STEPS and event[3] < self.T:
+                    if event[0] in STEP_KINDS and event[3] < self.T:
                         squares.add(event[3])
                     elif event[0] == "slide":
                         squares.update(layout.slide_at[event[2]].swept)
@@ -159,7 +148,7 @@ class Evaluator:
             tuple([layout.start[o]] * game.pawns) if c == o else ((x,) if c == victim else ())
             for c in range(layout.C)
         )
-        table = game.table(hypothetical(game, placement, (o, victim), 0))
+        table = game.table(game.position(placement, (o, victim), 0))
         total = 0
         for card in self.cards:
             if any(e[0] == "bump" and e[1] == victim and e[2] == x for option in table.card_options(o, card)

@@ -40,7 +40,7 @@ from sorry_rules.engine.option import DRAW_AGAIN
 from sorry_rules.engine.rng import Random
 from sorry_rules.players.evaluation import evaluator_for, unseen_cards, view_table
 from sorry_rules.players.gridchoice import expert_scores
-from sorry_rules.players.greedy import DRAW_AGAIN_BONUS, after_score, pick_best
+from sorry_rules.players.greedy import DRAW_AGAIN_BONUS, one_ply_scores, pick_best
 from sorry_rules.players.protocol import table_view
 
 DEFAULT_DEPTH = 2
@@ -163,13 +163,8 @@ class ExpertPlayer:
         """The index of the option of greatest expected value (module docstring); `table`:
         the table of what the player sees, when at hand."""
         search = _Search(view, self.nodes, self.seconds, table)
-        table, evaluator = search.table, search.evaluator
         bonus = [DRAW_AGAIN_BONUS if option[2] & DRAW_AGAIN else 0.0 for option in options]
-        values = []
-        for option in options:
-            table.push(option)
-            values.append(after_score(evaluator, table, view.colour, option))
-            table.pop()
+        values = one_ply_scores(search.table, view.colour, options)
         self.last_depth = 0
         previous = len(options)
         for depth in range(1, self.depth + 1):

@@ -41,7 +41,7 @@ import math
 from collections import Counter
 
 from sorry_rules.engine.gridtable import EXCHANGE, PASS
-from sorry_rules.players.gridevaluation import grid_evaluator_for
+from sorry_rules.players.gridevaluation import combine, grid_evaluator_for
 
 WIN = 1e9
 EXCHANGE_FIRST = WIN / 2
@@ -85,14 +85,7 @@ class _Judge:
             else:
                 key = self.game.team_of[c]
                 others[key] = others.get(key, 0.0) + analysis.strength[c] + (self.threat(c, wins) if wins else 0.0)
-        return _combine(mine, others, self.defence)
-
-
-def _combine(mine: float, others: dict, defence: float = 1.0) -> float:
-    if not others:
-        return mine
-    values = list(others.values())
-    return mine - defence * 0.5 * (max(values) + sum(values) / len(values))
+        return combine(mine, others, self.defence)
 
 
 def _card_costs(moves) -> dict:
@@ -230,7 +223,4 @@ def _tempo(judge: _Judge, analysis, reach: set, opponent_has) -> float:
         else:
             key = judge.game.team_of[c]
             enemy[key] = enemy.get(key, 0.0) + OPPONENT * opponent_has(c, cells)
-    if enemy:
-        values = list(enemy.values())
-        value -= 0.5 * (max(values) + sum(values) / len(values))
-    return value
+    return combine(value, enemy)

@@ -173,23 +173,8 @@ class GridEvaluator:
         return Analysis(owner, facts, strength, finishing)
 
     def strengths_after(self, base: Analysis, changes) -> dict:
-        """{colour: strength} of `base` after `changes`, as `changed` gives them (cheaper:
-        no facts kept)."""
-        owner = list(base.owner)
-        touched = set()
-        for cell, code in changes:
-            owner[cell] = code
-            touched.update(self.through[cell])
-        lv = self.line_value
-        out = {}
-        for c, old in base.facts.items():
-            delta = 0.0
-            for s in touched:
-                f = self.straight_facts(s, owner, c)
-                o = old[s]
-                delta += (f.count - o.count) * lv + f.potential - o.potential
-            out[c] = base.strength[c] + delta
-        return out
+        """{colour: strength} of `base` after `changes`, as `changed` gives them."""
+        return self.changed(base, changes).strength
 
     def changes_of(self, move) -> list:
         """[(cell, new owner code)] of a play's events (`engine.gridmechanics` events)."""
@@ -217,6 +202,15 @@ class GridEvaluator:
             found = frozenset(e[2] for move in game.plays(state, card) for e in move.events if e[0] == PLACE)
             self._cells[card] = found
         return found
+
+
+def combine(mine: float, others: dict, defence: float = 1.0) -> float:
+    """A side's value `mine` less `defence` times the other sides' (`others`: side -> value):
+    half their max, half their mean."""
+    if not others:
+        return mine
+    values = list(others.values())
+    return mine - defence * 0.5 * (max(values) + sum(values) / len(values))
 
 
 def _getter(cells):

@@ -45,7 +45,7 @@ def view_of(game, state) -> View:
 
 def table_view(table) -> View:
     """`view_of` the state of a table (`Game.table`), for the player to move."""
-    return table.view(View)
+    return view_of(table.game, table.state())
 
 
 class Player(Protocol):

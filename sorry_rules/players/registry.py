@@ -1,7 +1,7 @@
 """The computer players by name: `make_player("random", seed, seat)`.
 
 Contract: every bot works for every variant through the engine's public API alone
-(`legal_moves`, `card_moves`, `apply`, `position`, the `View`), never by knowing cards or
+(`legal_moves`, `table`, `apply`, `position`, the `View`), never by knowing cards or
 colours, sees only its `View` (never other hands or the order of the pile), and is
 deterministic given its seed parts (and, for `search`, its playout budget). A bot's choice
 depends only on its seed parts, the view and the moves (not on earlier calls), so a saved

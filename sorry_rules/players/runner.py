@@ -22,10 +22,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sorry_rules.base import limits
+from sorry_rules.base.limits import DEFAULT_MAX_PLIES
 from sorry_rules.players.protocol import table_view
-
-DEFAULT_MAX_PLIES = limits.DEFAULT_MAX_PLIES
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ from sorry_rules.base import diskcache
 from sorry_rules.engine.board import GRID
 from sorry_rules.players.evaluation import evaluator_for
 from sorry_rules.players.greedy import GreedyPlayer
-from sorry_rules.players.gridevaluation import grid_evaluator_for
+from sorry_rules.players.gridevaluation import combine, grid_evaluator_for
 
 #: greedy self-play games per fit (track, grid: a grid game's greedy plies cost more)
 FIT_GAMES = {False: 48, True: 16}
@@ -48,10 +48,7 @@ def score(table, colour: int) -> float:
             else:
                 key = team_of[c]
                 others[key] = others.get(key, 0.0) + strength[c]
-        if not others:
-            return mine
-        values = list(others.values())
-        return mine - 0.5 * (max(values) + sum(values) / len(values))
+        return combine(mine, others)
     return evaluator_for(game).evaluate(table.pos.pos, colour, table.seats, table.seats[table.turn])
 
 
