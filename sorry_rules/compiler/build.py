@@ -185,7 +185,7 @@ def compile_variant(loaded: LoadedVariant) -> tuple[Game, list[Problem]]:
         deck = list(dice.bag)
         card_index = {str(f): tuple(i for i, t in enumerate(dice.throws) if f in t) for f in dice.faces}
     filters, after, counters = compile_vocab(v, compiled, card_index, programs, asts)
-    redraw, actions = compile_turn_policy(v, compiled, {n: i for i, n in enumerate(card_names)}, asts)
+    redraw, actions = compile_turn_policy(v, compiled, {n: i for i, n in enumerate(card_names)})
     seating = {int(k): tuple(names) for k, names in v.seating.items()}
     game = Game(
         name=v.name, layout=layout, mechanics=mechanics, card_names=card_names, card_makers=card_makers,

@@ -10,7 +10,7 @@ Contract:
   each choice of its other cards) are more than `limits.MAX_WORK`.
 - `turn_texts(v)` lists the DSL conditions as `(path, text, "bool")`; `build.dsl_texts`
   includes them, so they are parsed, costed and compiled like the win condition.
-- `compile_turn_policy(v, compiled, card_index, asts)` returns `(redraw, actions)` for
+- `compile_turn_policy(v, compiled, card_index)` returns `(redraw, actions)` for
   `engine.game.Game`: an `engine.turnpolicy.Redraw` or None, and a tuple of
   `engine.turnpolicy.HandAction`; a variant that uses none gets `(None, ())`, so play pays
   nothing.
@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from math import comb
 
-from sorry_rules import dsl
 from sorry_rules.base import limits
 from sorry_rules.base.errors import ProblemCollector
 from sorry_rules.compiler.checks import unknown_cards
@@ -81,23 +80,16 @@ def turn_texts(v) -> list[tuple[tuple, str, str]]:
     return texts + [(("turn", "actions", name, "when"), action.when, "bool") for name, action in turn.actions.items()]
 
 
-def compile_turn_policy(v, compiled: dict, card_index: dict, asts: dict) -> tuple:
-    """(redraw, actions) of the rule file's turn policies (`engine.turnpolicy`); `asts` (the
-    conditions' trees by path) tells a condition that reads nothing (`constant`)."""
+def compile_turn_policy(v, compiled: dict, card_index: dict) -> tuple:
+    """(redraw, actions) of the rule file's turn policies (`engine.turnpolicy`)."""
     turn = v.turn
     redraw = None
     if turn.redraw is not None:
         path = ("turn", "redraw", "when")
-        redraw = Redraw(turn.redraw.at_most, compiled[path], turn.redraw.label or REDRAW_LABEL, _constant(asts, path))
+        redraw = Redraw(turn.redraw.at_most, compiled[path], turn.redraw.label or REDRAW_LABEL)
     actions = tuple(
         HandAction(frozenset(card_index[c] for c in action.cards if c in card_index), action.others.min, action.others.max,
-                   compiled[("turn", "actions", name, "when")], action.draw_again, action.label or name.replace("_", " "),
-                   _constant(asts, ("turn", "actions", name, "when")))
+                   compiled[("turn", "actions", name, "when")], action.draw_again, action.label or name.replace("_", " "))
         for name, action in turn.actions.items())
     return redraw, actions
 
-
-def _constant(asts: dict, path: tuple) -> bool | None:
-    """The value of the condition at `path` when its tree is a literal (`true`, `false`), else None."""
-    tree = asts.get(path)
-    return tree.value if isinstance(tree, dsl.Bool) else None

@@ -30,7 +30,6 @@ class Redraw(NamedTuple):
     at_most: int              # extra cards one turn may take this way
     when: Callable            # (colour, view, env) -> bool
     label: str                # words for the move list, why and explain
-    constant: bool | None = None  # what `when` gives when it reads nothing (a literal), else None
 
 
 class HandAction(NamedTuple):
@@ -40,7 +39,6 @@ class HandAction(NamedTuple):
     when: Callable            # (colour, view, env) -> bool
     draw_again: bool          # the player plays again after refilling the hand
     label: str                # words for the move list, why and explain
-    constant: bool | None = None  # what `when` gives when it reads nothing (a literal), else None
 
 
 def action_choices(actions: tuple, view, env, colour: int, hand) -> list:
