@@ -100,17 +100,13 @@ def load_source(variant: str, rules=()) -> tuple[VariantSource, object]:
     loaded = load_variant(variant, tuple(rules))
     game, _ = compile_variant(loaded)
     source = VariantSource(str(variant), tuple(str(r) for r in rules), loaded.data, loaded.content_hash, package_version())
-    _remember(source, game)
+    with _GAMES_LOCK:
+        _GAMES[(source.content_hash, source.version)] = game
     return source, game
 
 
 _GAMES: dict = {}
 _GAMES_LOCK = threading.Lock()
-
-
-def _remember(source: VariantSource, game) -> None:
-    with _GAMES_LOCK:
-        _GAMES[(source.content_hash, source.version)] = game
 
 
 def compiled(source: VariantSource):
@@ -210,10 +206,9 @@ class Tally:
         for mine, theirs in ((self.wins, other.wins), (self.team_wins, other.team_wins), (self.order_wins, other.order_wins)):
             for i, value in enumerate(theirs):
                 mine[i] += value
-        for key, value in other.kind_wins.items():
-            self.kind_wins[key] = self.kind_wins.get(key, 0) + value
-        for key, value in other.turns_counts.items():
-            self.turns_counts[key] = self.turns_counts.get(key, 0) + value
+        for mine, theirs in ((self.kind_wins, other.kind_wins), (self.turns_counts, other.turns_counts)):
+            for key, value in theirs.items():
+                mine[key] = mine.get(key, 0) + value
         for name, moments in other.metrics.items():
             self.metrics.setdefault(name, Moments()).merge(moments)
         return self
@@ -279,14 +274,10 @@ def result_from_json(data, players: int) -> GameResult:
     is missing, of the wrong type or out of range for `players` seats."""
     if not isinstance(data, dict):
         raise ValueError("a game result is a JSON object")
-    values = {}
-    for name in GameResult._fields:
-        if name in data:
-            values[name] = data[name]
-        elif name in GameResult._field_defaults:
-            values[name] = GameResult._field_defaults[name]
-        else:
-            raise ValueError(f"no {name!r}")
+    missing = [name for name in GameResult._fields if name not in data and name not in GameResult._field_defaults]
+    if missing:
+        raise ValueError(f"no {missing[0]!r}")
+    values = {name: data.get(name, GameResult._field_defaults.get(name)) for name in GameResult._fields}
     counts = ("game", *METRICS)
     if any(type(values[name]) is not int or values[name] < 0 for name in counts):
         raise ValueError(f"{', '.join(counts)} must be whole numbers >= 0")
@@ -318,6 +309,11 @@ def _counters_from_json(data, players: int) -> tuple:
     return tuple((name, tuple(values)) for name, values in data)
 
 
+#: The `Move.kind`s a GameCounter counts, besides moves, and the field that counts each.
+_COUNTED_KINDS = {"forfeit": "forfeits", "discard": "discards", "pass": "passes", "redraw": "redraws", "action": "actions",
+                  "remove": "removals", "exchange": "exchanges"}
+
+
 class GameCounter:
     """The observer of one game: counts turns, bumps, slides and option kinds. It has a
     method `played`, so the loop (`players.runner.play`) tells it each play's kind and
@@ -327,10 +323,9 @@ class GameCounter:
                  "removals", "exchanges")
 
     def __init__(self):
-        self.turns = 0
+        for name in self.__slots__:
+            setattr(self, name, 0)
         self.last_seat = None
-        self.bumps = self.slides = self.forfeits = self.discards = self.passes = self.redraws = self.actions = 0
-        self.removals = self.exchanges = 0
 
     def played(self, seat: int, kind: str, events: tuple) -> None:
         """Count a play of `seat` of this `kind` (`Move.kind`) with these `events`."""
@@ -344,20 +339,9 @@ class GameCounter:
                     self.bumps += 1
                 elif tag == "slide":
                     self.slides += 1
-        elif kind == "forfeit":
-            self.forfeits += 1
-        elif kind == "discard":
-            self.discards += 1
-        elif kind == "pass":
-            self.passes += 1
-        elif kind == "redraw":
-            self.redraws += 1
-        elif kind == "action":
-            self.actions += 1
-        elif kind == "remove":
-            self.removals += 1
-        elif kind == "exchange":
-            self.exchanges += 1
+        elif kind in _COUNTED_KINDS:
+            name = _COUNTED_KINDS[kind]
+            setattr(self, name, getattr(self, name) + 1)
 
 
 def play_one(game, setup: Setup, index: int) -> GameResult:
