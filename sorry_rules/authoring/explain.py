@@ -155,10 +155,9 @@ class _EffectWords(dsl.Visitor):
         return f"take the mark '{node.name.replace('_', ' ')}' off {selector_words(node.selector)}"
 
     def visit_Forward(self, node, nested):
-        return f"move {_one(node)} forward {node.steps}"
+        return f"move {_one(node)} {'forward' if isinstance(node, dsl.Forward) else 'backward'} {node.steps}"
 
-    def visit_Backward(self, node, nested):
-        return f"move {_one(node)} backward {node.steps}"
+    visit_Backward = visit_Forward
 
     def visit_Split(self, node, nested):
         if node.parts:
@@ -358,10 +357,9 @@ class _Source(dsl.Visitor):
         return f"count(pawns {selector_source(node.selector)})"
 
     def visit_Forward(self, node):
-        return f"forward {node.steps}" + _selector_suffix(node)
+        return f"{'forward' if isinstance(node, dsl.Forward) else 'backward'} {node.steps}" + _selector_suffix(node)
 
-    def visit_Backward(self, node):
-        return f"backward {node.steps}" + _selector_suffix(node)
+    visit_Backward = visit_Forward
 
     def visit_Split(self, node):
         if node.parts:

@@ -204,11 +204,10 @@ class _Diagnosis(dsl.EffectWalker):
 
     def visit_Forward(self, node):
         if self._concerns(node):
-            yield from self._report(node, self.obstacles.step("forward", node.steps, self.c, self.sq))
+            direction = "forward" if isinstance(node, dsl.Forward) else "backward"
+            yield from self._report(node, self.obstacles.step(direction, node.steps, self.c, self.sq))
 
-    def visit_Backward(self, node):
-        if self._concerns(node):
-            yield from self._report(node, self.obstacles.step("backward", node.steps, self.c, self.sq))
+    visit_Backward = visit_Forward
 
     def visit_Split(self, node):
         if self._concerns(node):

@@ -320,17 +320,11 @@ def comparison(setup_a, tally_a, game_a, setup_b, tally_b, game_b, alpha: float 
     return report
 
 
-def _fmt_value(row, x) -> str:
+def _fmt_value(row, x, sign: str = "", unit: str = "%") -> str:
+    """A figure of a comparison row: a rate in percent (`unit`), a mean with two decimals."""
     if x is None:
         return "-"
-    return f"{100 * x:.1f}%" if row["kind"] == "rate" else f"{x:.2f}"
-
-
-def _fmt_diff(row) -> str:
-    d = row["difference"]
-    if d is None:
-        return "-"
-    return f"{100 * d:+.1f} pt" if row["kind"] == "rate" else f"{d:+.2f}"
+    return f"{100 * x:{sign}.1f}{unit}" if row["kind"] == "rate" else f"{x:{sign}.2f}"
 
 
 def _fmt_p(p) -> str:
@@ -358,7 +352,7 @@ def format_compare_text(report: dict) -> str:
     for row in rows:
         mark = " *" if row["significant"] else ""
         lines.append(f"{row['metric']:{width}}  {_fmt_value(row, row['a']):>11} {_fmt_value(row, row['b']):>11} "
-                     f"{_fmt_diff(row):>10} {_fmt_p(row['p']):>8}{mark}")
+                     f"{_fmt_value(row, row['difference'], '+', ' pt'):>10} {_fmt_p(row['p']):>8}{mark}")
     ta, tb = a["length"]["turns"], b["length"]["turns"]
     lines.append(f"{'median / p90 turns':{width}}  {_num(ta['median'], 0) + ' / ' + _num(ta['p90'], 0):>11} "
                  f"{_num(tb['median'], 0) + ' / ' + _num(tb['p90'], 0):>11}   (no test)")
