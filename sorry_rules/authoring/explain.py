@@ -163,12 +163,7 @@ class _EffectWords(dsl.Visitor):
         if node.parts:
             return f"split {node.steps} steps into parts played in this order (each at least 1, all used): " + \
                 ", then ".join(f"{direction} {PART_PAWN[who]}" for direction, who in node.parts)
-        if node.among == 2:
-            among = "between two pawns"
-        elif node.among is None:
-            among = "among any number of pawns"
-        else:
-            among = f"among two to {node.among} pawns"
+        among = {2: "between two pawns", None: "among any number of pawns"}.get(node.among, f"among two to {node.among} pawns")
         whose = f" ({selector_words(node.selector, 'pawns')})" if node.selector is not None else ""
         return f"split {node.steps} forward steps {among}{whose} (each at least 1, all used)"
 

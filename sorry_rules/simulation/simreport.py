@@ -63,9 +63,7 @@ def _sides(game, seats, tally, n: int) -> list:
     for team in dict.fromkeys(game.team_of[c] for c in seats):
         at = [s for s, c in enumerate(seats) if c in team]
         names = dict.fromkeys(game.colours[seats[s]] for s in at)
-        row = {"side": " + ".join(names), "seats": [s + 1 for s in at]}
-        row.update(_rate(tally.team_wins[at[0]], n))
-        rows.append(row)
+        rows.append(dict({"side": " + ".join(names), "seats": [s + 1 for s in at]}, **_rate(tally.team_wins[at[0]], n)))
     return rows
 
 
@@ -84,12 +82,8 @@ def summary(setup, tally, game, info: dict | None = None) -> dict:
         if teams:
             row["team"] = _rate(tally.team_wins[s], n)
         by_seat.append(row)
-    by_bot = []
-    for kind in dict.fromkeys(setup.lineup):
-        seats_of_kind = setup.lineup.count(kind)
-        row = {"bot": kind, "seats": seats_of_kind, "fair_share": seats_of_kind / setup.players}
-        row.update(_rate(tally.kind_wins.get(kind, 0), n))
-        by_bot.append(row)
+    by_bot = [dict({"bot": kind, "seats": setup.lineup.count(kind), "fair_share": setup.lineup.count(kind) / setup.players},
+                   **_rate(tally.kind_wins.get(kind, 0), n)) for kind in dict.fromkeys(setup.lineup)]
     by_order = [dict({"position": k + 1}, **_rate(tally.order_wins[k], n)) for k in range(setup.players)]
     turns = tally.metrics["turns"]
     counts = tally.turns_counts

@@ -73,11 +73,6 @@ def game_seed(seed: int, index: int) -> int:
     return seed_state("simulate", seed, index)
 
 
-def package_version() -> str:
-
-    return __version__
-
-
 @dataclass(frozen=True)
 class VariantSource:
     """A variant as workers receive it: its names (for reports) and the merged rule data."""
@@ -99,7 +94,7 @@ def load_source(variant: str, rules=()) -> tuple[VariantSource, object]:
 
     loaded = load_variant(variant, tuple(rules))
     game, _ = compile_variant(loaded)
-    source = VariantSource(str(variant), tuple(str(r) for r in rules), loaded.data, loaded.content_hash, package_version())
+    source = VariantSource(str(variant), tuple(str(r) for r in rules), loaded.data, loaded.content_hash, __version__)
     with _GAMES_LOCK:
         _GAMES[(source.content_hash, source.version)] = game
     return source, game
@@ -112,9 +107,6 @@ _GAMES_LOCK = threading.Lock()
 def compiled(source: VariantSource):
     """The Game of `source`, compiled at most once per process (thread-safe)."""
     key = (source.content_hash, source.version)
-    game = _GAMES.get(key)
-    if game is not None:
-        return game
     with _GAMES_LOCK:
         game = _GAMES.get(key)
         if game is None:
@@ -125,7 +117,7 @@ def compiled(source: VariantSource):
 
 def _compile_data(source: VariantSource):
 
-    here = package_version()
+    here = __version__
     if source.version != here:
         raise WorkerError(f"this worker runs sorry-rules {here}, the client {source.version}: "
                           "install the same version everywhere")
@@ -408,9 +400,6 @@ def play_batch(setup: Setup, start: int, count: int) -> Tally:
 def batches(games: int, size: int, skip=frozenset()):
     """Split games 0..games-1, leaving out the indices in `skip`, into (start, count) batches
     of at most `size` consecutive games (lazily)."""
-    if not skip:
-        yield from ((start, min(size, games - start)) for start in range(0, games, size))
-        return
     start = count = 0
     for index in range(games):
         if index in skip:
