@@ -122,7 +122,6 @@ def rules_of(game, rules: dict, card: int) -> list:
 
 
 def functions_in(node) -> set[str]:
-    """Names of the count functions an expression calls."""
     return _Functions().visit(node)
 
 

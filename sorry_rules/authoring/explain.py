@@ -264,8 +264,6 @@ def _destination_source(dest) -> str:
 
 
 class _ExprWords(dsl.Visitor):
-    """A condition or formula in words."""
-
     covers = dsl.EXPRESSION_NODES
 
     def visit_CountPawns(self, node):

@@ -102,10 +102,8 @@ class GridExplainer:
             if card in played:
                 continue
             name = self.game.card_names[card]
-            reasons = []
-            for i, option in enumerate(self.rules[name].options, 1):
-                for effect, code, text in self.diagnose(option.node, name):
-                    reasons.append(reason_entry(name, i, effect, code, text))
+            reasons = [reason_entry(name, i, effect, code, text) for i, option in enumerate(self.rules[name].options, 1)
+                       for effect, code, text in self.diagnose(option.node, name)]
             out.append({"card": name, "exchange": card in exchangeable, "reasons": reasons})
         return out
 

@@ -75,7 +75,7 @@ def mismatch(found: dict, wanted: dict) -> list[str]:
 
 
 class Writer:
-    """Appends game lines to a results file, one flushed line per game. A context manager."""
+    """Appends game lines to a results file, one flushed line per game."""
 
     def __init__(self, path: str | Path, head: dict | None = None, *, keep: int | None = None):
         """A new file with header `head` (refused if `path` exists), or, with `keep`, the
@@ -117,12 +117,6 @@ class Writer:
         self.close()
         if self.new and not self.written:
             self.path.unlink(missing_ok=True)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
 
 
 @dataclass

@@ -337,8 +337,6 @@ class GameCounter:
 
 
 def play_one(game, setup: Setup, index: int) -> GameResult:
-    """Play game `index` of `setup`."""
-
     seed = game_seed(setup.seed, index)
     state = game.new_game(seed, players=setup.players)
     first = state.turn
