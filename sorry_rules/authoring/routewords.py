@@ -92,10 +92,8 @@ def _split_notes(routes, totals, parts, name, game) -> list[str]:
     options = [[(n, notes) for n, notes in part if notes is not None] for part in options]
     for combo in product(*options):
         if sum(n for n, _ in combo) in totals:
-            out = []
-            for (_, c, frm, to), (_, notes) in zip(parts, combo):
-                out.extend(_words(routes, notes, c, frm, to, name, game))
-            return out
+            return [note for (_, c, frm, to), (_, notes) in zip(parts, combo)
+                    for note in _words(routes, notes, c, frm, to, name, game)]
     return []
 
 
