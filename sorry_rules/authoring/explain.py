@@ -474,8 +474,7 @@ def explain_text(explained: Explained, only=()) -> str:
     if unknown:
         raise UsageError(f"unknown card {unknown[0]!r}{did_you_mean(unknown[0], cards)} (cards: {', '.join(cards)})")
     v = explained.loaded.variant
-    origins = explained.loaded.origins
-    where = lambda path: _where(origins.key_mark(path), col=False)  # noqa: E731 - the file:line of the key at `path`
+    where = lambda path: _where(explained.loaded.origins.key_mark(path), col=False)  # noqa: E731 - file:line of the key at path
     lines = []
     dice = v.turn.source == "dice"
     if not only:
@@ -495,10 +494,9 @@ def explain_text(explained: Explained, only=()) -> str:
             for i, option in enumerate(rule.options, 1):
                 lines.append(f"    option {i}: {option.text}  ({option.where})")
     if not only:
-        win = dsl.parse_expr(v.win)
         lines.append("")
         lines.append(f"To win - {where(('win',))}")
-        lines.append(f"  {sentence(expr_words(win))}")
+        lines.append(f"  {sentence(expr_words(dsl.parse_expr(v.win)))}")
         for key, component in v.scoring.items():
             label = component.label or key.replace("_", " ")
             who = "each player" if component.for_ == "every" else "the winner"
