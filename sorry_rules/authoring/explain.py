@@ -140,10 +140,9 @@ class _EffectWords(dsl.Visitor):
         return "start a pawn"
 
     def visit_Send(self, node, nested):
-        dest = destination_words(node.destination)
         if node.destination == "start":
             return f"send {selector_words(node.selector)} back to its Start (a bump)"
-        return f"send {selector_words(node.selector)} to {dest} (it does not move by itself)"
+        return f"send {selector_words(node.selector)} to {destination_words(node.destination)} (it does not move by itself)"
 
     def visit_MovePawn(self, node, nested):
         return f"move {selector_words(node.selector)} straight to {destination_words(node.destination)}"
