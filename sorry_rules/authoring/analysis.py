@@ -122,7 +122,6 @@ def rules_of(game, rules: dict, card: int) -> list:
 
 
 def functions_in(node) -> set[str]:
-    """Names of the count functions an expression calls."""
     return _Functions().visit(node)
 
 
@@ -205,15 +204,12 @@ def _progress(v, prims, report) -> bool:
                "(setup.on_start_exit is 0)")
     else:
         why = "no card in the deck has 'enter' or 'sorry'"
-    if in_start > 0 and on_exit == 0:
-        report(("cards",), "SR507", f"no card can start a pawn: {why}, so no pawn ever moves", "error", also=_START_FIELDS)
-    elif in_start > 0:
-        report(("cards",), "SR507",
-               f"no card can start a pawn: {why}, so the {in_start} pawn(s) that begin in Start never leave it", "error",
-               also=_START_FIELDS)
+    if in_start > 0:
+        so = "no pawn ever moves" if on_exit == 0 else f"the {in_start} pawn(s) that begin in Start never leave it"
     else:
-        report(("cards",), "SR507", f"no card can start a pawn: {why}, so a pawn bumped back to Start never leaves it", "warning",
-               also=_START_FIELDS)
+        so = "a pawn bumped back to Start never leaves it"
+    report(("cards",), "SR507", f"no card can start a pawn: {why}, so {so}", "error" if in_start > 0 else "warning",
+           also=_START_FIELDS)
     return False
 
 

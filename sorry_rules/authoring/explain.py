@@ -22,7 +22,6 @@ from sorry_rules.base.suggest import did_you_mean
 from sorry_rules.authoring.routewords import geometry_words
 
 WIDTH = 88
-_RELATION = {"opponent": "an opponent's", "partner": "a partner's", "other": "another colour's", "own": "your own"}
 _GROUP = {"player": "your", "team": "your team's", "partners": "your partners'", "opponents": "your opponents'",
           "players": "all players'"}
 _COUNT = {"home": "pawns in Home", "start": "pawns in Start", "safety": "pawns in safety zones",
@@ -101,8 +100,8 @@ def card_rules(loaded) -> dict[str, CardRule]:
         nodes = effect.options if isinstance(effect, dsl.Choice) else (effect,)
         options = []
         for i, node in enumerate(nodes):
-            start = _first_pos(node)
-            following = _first_pos(nodes[i + 1]) if i + 1 < len(nodes) else None
+            start = _FirstPos().visit(node)
+            following = _FirstPos().visit(nodes[i + 1]) if i + 1 < len(nodes) else None
             text = _option_text(source, start, following)
             options.append(Option(node, text, _where(loaded.origins.in_text(path, start))))
         for extra in added.get(name, ()):
@@ -129,10 +128,6 @@ class _FirstPos(dsl.Visitor):
         return node.pos
 
 
-def _first_pos(node) -> int:
-    return _FirstPos().visit(node)
-
-
 # ---- words -------------------------------------------------------------------------------
 class _EffectWords(dsl.Visitor):
     """What an effect does, in words; `nested` asks for the form used inside a larger one."""
@@ -145,10 +140,9 @@ class _EffectWords(dsl.Visitor):
         return "start a pawn"
 
     def visit_Send(self, node, nested):
-        dest = destination_words(node.destination)
         if node.destination == "start":
             return f"send {selector_words(node.selector)} back to its Start (a bump)"
-        return f"send {selector_words(node.selector)} to {dest} (it does not move by itself)"
+        return f"send {selector_words(node.selector)} to {destination_words(node.destination)} (it does not move by itself)"
 
     def visit_MovePawn(self, node, nested):
         return f"move {selector_words(node.selector)} straight to {destination_words(node.destination)}"
@@ -160,29 +154,23 @@ class _EffectWords(dsl.Visitor):
         return f"take the mark '{node.name.replace('_', ' ')}' off {selector_words(node.selector)}"
 
     def visit_Forward(self, node, nested):
-        return f"move {_one(node)} forward {node.steps}"
+        return f"move {_one(node)} {'forward' if isinstance(node, dsl.Forward) else 'backward'} {node.steps}"
 
-    def visit_Backward(self, node, nested):
-        return f"move {_one(node)} backward {node.steps}"
+    visit_Backward = visit_Forward
 
     def visit_Split(self, node, nested):
         if node.parts:
             return f"split {node.steps} steps into parts played in this order (each at least 1, all used): " + \
                 ", then ".join(f"{direction} {PART_PAWN[who]}" for direction, who in node.parts)
-        if node.among == 2:
-            among = "between two pawns"
-        elif node.among is None:
-            among = "among any number of pawns"
-        else:
-            among = f"among two to {node.among} pawns"
+        among = {2: "between two pawns", None: "among any number of pawns"}.get(node.among, f"among two to {node.among} pawns")
         whose = f" ({selector_words(node.selector, 'pawns')})" if node.selector is not None else ""
         return f"split {node.steps} forward steps {among}{whose} (each at least 1, all used)"
 
     def visit_Switch(self, node, nested):
-        return f"switch one of your pawns on the track with {_RELATION[node.relation]} pawn on the track"
+        return f"switch one of your pawns on the track with {_OWNER[node.relation]} pawn on the track"
 
     def visit_Sorry(self, node, nested):
-        whose = "a pawn it may bump" if node.relation is None else f"{_RELATION[node.relation]} pawn"
+        whose = "a pawn it may bump" if node.relation is None else f"{_OWNER[node.relation]} pawn"
         return f"take a pawn from Start and put it on a track square held by {whose}, which goes back to its Start"
 
     def visit_DrawAgain(self, node, nested):
@@ -197,7 +185,7 @@ class _EffectWords(dsl.Visitor):
 
     def visit_Remove(self, node, nested):
         which = ", one that is in no line of its colour" if node.unprotected else ""
-        return f"take away {_RELATION[node.relation]} chip{which}"
+        return f"take away {_OWNER[node.relation]} chip{which}"
 
     def visit_Choice(self, node, nested):
         parts = [self.visit(o, True) for o in node.options]
@@ -275,8 +263,6 @@ def _destination_source(dest) -> str:
 
 
 class _ExprWords(dsl.Visitor):
-    """A condition or formula in words."""
-
     covers = dsl.EXPRESSION_NODES
 
     def visit_CountPawns(self, node):
@@ -363,10 +349,9 @@ class _Source(dsl.Visitor):
         return f"count(pawns {selector_source(node.selector)})"
 
     def visit_Forward(self, node):
-        return f"forward {node.steps}" + _selector_suffix(node)
+        return f"{'forward' if isinstance(node, dsl.Forward) else 'backward'} {node.steps}" + _selector_suffix(node)
 
-    def visit_Backward(self, node):
-        return f"backward {node.steps}" + _selector_suffix(node)
+    visit_Backward = visit_Forward
 
     def visit_Split(self, node):
         if node.parts:
@@ -488,12 +473,12 @@ def explain_text(explained: Explained, only=()) -> str:
     if unknown:
         raise UsageError(f"unknown card {unknown[0]!r}{did_you_mean(unknown[0], cards)} (cards: {', '.join(cards)})")
     v = explained.loaded.variant
-    origins = explained.loaded.origins
+    where = lambda path: _where(explained.loaded.origins.key_mark(path), col=False)  # noqa: E731 - file:line of the key at path
     lines = []
     dice = v.turn.source == "dice"
     if not only:
         lines.append(_turn_line(v))
-        lines.extend(board_words(v, origins))
+        lines.extend(board_words(v, where))
         lines.append("")
     for name, rule in cards.items():
         if only and name not in only:
@@ -508,14 +493,13 @@ def explain_text(explained: Explained, only=()) -> str:
             for i, option in enumerate(rule.options, 1):
                 lines.append(f"    option {i}: {option.text}  ({option.where})")
     if not only:
-        win = dsl.parse_expr(v.win)
         lines.append("")
-        lines.append(f"To win - {_where(origins.key_mark(('win',)), col=False)}")
-        lines.append(f"  {sentence(expr_words(win))}")
+        lines.append(f"To win - {where(('win',))}")
+        lines.append(f"  {sentence(expr_words(dsl.parse_expr(v.win)))}")
         for key, component in v.scoring.items():
             label = component.label or key.replace("_", " ")
             who = "each player" if component.for_ == "every" else "the winner"
-            lines.append(f"Score '{label}' for {who} - {_where(origins.key_mark(('scoring', key)), col=False)}")
+            lines.append(f"Score '{label}' for {who} - {where(('scoring', key))}")
             if component.kind == "formula":
                 lines.append(f"  {sentence(expr_words(dsl.parse_expr(component.points)))}")
             else:
@@ -523,9 +507,9 @@ def explain_text(explained: Explained, only=()) -> str:
                 lines.append(f"  Tiers ({how}):")
                 for tier in component.tiers:
                     lines.append(f"    {tier.points:+} if {expr_words(dsl.parse_expr(tier.when))}")
-        lines.extend(vocabulary_words(v, origins))
-        lines.extend(geometry_words(v, lambda path: _where(origins.key_mark(path), col=False)))
-        lines.extend(turn_words(v, origins))
+        lines.extend(vocabulary_words(v, where))
+        lines.extend(geometry_words(v, where))
+        lines.extend(turn_words(v, where))
     return "\n".join(lines)
 
 
@@ -546,13 +530,12 @@ def _turn_line(v) -> str:
     return f"{v.name}: {len(v.colours)} colours, {v.pawns} pawns each, {sum(v.deck.values())} cards; {how}."
 
 
-def board_words(v, origins) -> list[str]:
+def board_words(v, where) -> list[str]:
     """What the board's squares hold (`board.hold`, `board.home_hold`), its named squares and
     a dice turn's whole totals, in words."""
     b, lines = v.board, []
     if getattr(b, "kind", "track") != "track":
         return lines
-    where = lambda path: _where(origins.key_mark(path), col=False)  # noqa: E731
     if b.hold > 1:
         lines.append(f"A square holds up to {b.hold} pawns; pawns of one colour share it"
                      f"{', several colours where a named square lets them' if b.squares else ''} - {where(('board', 'hold'))}")
@@ -582,12 +565,12 @@ def board_words(v, origins) -> list[str]:
     return lines
 
 
-def turn_words(v, origins) -> list[str]:
+def turn_words(v, where) -> list[str]:
     """The turn policies and hand actions (`turn.take`, `turn.redraw`, `turn.actions`) in words."""
     turn = v.turn
     lines = []
     if turn.take > 1:
-        lines.append(f"Drawing - {_where(origins.key_mark(('turn', 'take')), col=False)}")
+        lines.append(f"Drawing - {where(('turn', 'take'))}")
         lines.append(f"  Each draw takes {turn.take} cards (a 2's extra draw too); play one of them (card and move are one "
                      "choice) and discard the others; when none can move, all are discarded.")
     if turn.redraw is not None:
@@ -596,14 +579,13 @@ def turn_words(v, origins) -> list[str]:
         stuck = {"hand": "no card of the hand can move a pawn", "dice": "the throw cannot move a pawn"}.get(
             turn.source, "the card drawn cannot move a pawn")
         again = {"hand": "play again from the refilled hand", "dice": "throw again"}.get(turn.source, "draw again")
-        lines.append(f"When stuck{label} - {_where(origins.key_mark(('turn', 'redraw')), col=False)}")
+        lines.append(f"When stuck{label} - {where(('turn', 'redraw'))}")
         extra = "throw(s)" if turn.source == "dice" else "card(s)"
         discard = "" if turn.source == "dice" else "discard it and "
         lines.append(f"  If {stuck} and {expr_words(dsl.parse_expr(r.when))}: {discard}{again}, at most {r.at_most} "
                      f"extra {extra} a turn.")
     for name, a in turn.actions.items():
-        lines.append(f"Hand action '{a.label or name.replace('_', ' ')}' - "
-                     f"{_where(origins.key_mark(('turn', 'actions', name)), col=False)}")
+        lines.append(f"Hand action '{a.label or name.replace('_', ' ')}' - {where(('turn', 'actions', name))}")
         others = f"{a.others.min}" if a.others.min == a.others.max else f"{a.others.min} to {a.others.max}"
         when = "" if a.when == "true" else f"if {expr_words(dsl.parse_expr(a.when))}, "
         then = "; then play again" if a.draw_again else "; the turn ends"
@@ -613,31 +595,31 @@ def turn_words(v, origins) -> list[str]:
     return lines
 
 
-def vocabulary_words(v, origins) -> list[str]:
+def vocabulary_words(v, where) -> list[str]:
     """Counters, filters on moves and consequences of moves (`counters:`, `filters:`,
     `after:`, `rules.must_bump`) in words, in the order the engine applies them."""
     lines = []
     for name, counter in v.counters.items():
         lines.append(f"Counter '{counter.label or name.replace('_', ' ')}' ({name}), per player, starts at {counter.start}"
-                     f" - {_where(origins.key_mark(('counters', name)), col=False)}")
+                     f" - {where(('counters', name))}")
     if v.rules.must_bump:
-        lines.append(f"Filter on every card - {_where(origins.key_mark(('rules', 'must_bump')), col=False)}")
+        lines.append(f"Filter on every card - {where(('rules', 'must_bump'))}")
         lines.append("  When some move sends an opponent's pawn back to Start, only such moves are legal.")
     every = "every throw" if v.turn.source == "dice" else "every card"
     for i, f in v.filters.items():
         scope = f"cards {', '.join(f.cards)}" if f.cards is not None else every
-        lines.append(f"Filter '{i}' on {scope} - {_where(origins.key_mark(('filters', i)), col=False)}")
+        lines.append(f"Filter '{i}' on {scope} - {where(('filters', i))}")
         if f.must is not None:
             lines.append(f"  Only moves for which {expr_words(dsl.parse_expr(f.must))} are legal.")
         else:
             lines.append(f"  When, for some move, {expr_words(dsl.parse_expr(f.prefer))}, only the moves for which it holds "
                          "are legal.")
-    lines.extend(marks_words(v, origins))
+    lines.extend(marks_words(v, where))
     extra = "throw" if v.turn.source == "dice" else "card"
     for i, c in v.after.items():
         what = "a move or a forfeit" if c.forfeits else "a move"
         scope = f"{what} of cards {', '.join(c.cards)}" if c.cards is not None else what
-        lines.append(f"After {scope} ('{i}') - {_where(origins.key_mark(('after', i)), col=False)}")
+        lines.append(f"After {scope} ('{i}') - {where(('after', i))}")
         does = [f"add {expr_words(dsl.parse_expr(str(amount)))} to your counter '{name.replace('_', ' ')}'"
                 for name, amount in c.add.items()]
         if c.draw_again:
@@ -654,12 +636,11 @@ _UNTIL = {"removed": "until an effect takes it off", "next_turn": "until the nex
           "leaves_safety": "until the pawn leaves its safety zone", "moves": "until the pawn changes square"}
 
 
-def marks_words(v, origins) -> list[str]:
+def marks_words(v, where) -> list[str]:
     """The marks (`marks:`) and the alternatives added to cards (`also:`) in words."""
     lines = []
     for name, m in v.marks.items():
-        lines.append(f"Mark '{m.label or name.replace('_', ' ')}' ({name}, shown {m.symbol}) - "
-                     f"{_where(origins.key_mark(('marks', name)), col=False)}")
+        lines.append(f"Mark '{m.label or name.replace('_', ' ')}' ({name}, shown {m.symbol}) - {where(('marks', name))}")
         does = [_UNTIL[m.until]]
         if m.one_per_player:
             does.append("each player has at most one on the board (a new one replaces it)")
@@ -675,8 +656,7 @@ def marks_words(v, origins) -> list[str]:
             scope.append(f"cards {', '.join(item.cards)}")
         if item.having is not None:
             scope.append(f"every card whose effect has {' or '.join(item.having)}")
-        lines.append(f"Also on {' and '.join(scope) or 'every card'} ('{name}') - "
-                     f"{_where(origins.key_mark(('also', name)), col=False)}")
+        lines.append(f"Also on {' and '.join(scope) or 'every card'} ('{name}') - {where(('also', name))}")
         lines.append(textwrap.fill(sentence("instead " + effect_words(dsl.parse_effect(item.effect))), WIDTH,
                                    initial_indent="  ", subsequent_indent="  "))
     return lines

@@ -39,12 +39,8 @@ def describe_grid_move(game, colour: int, move) -> str:
         return f"{who} exchanges the dead card {card}"
     if move.kind == "pass":
         return f"{who} passes"
-    parts = []
-    for kind, c, cell in move.events:
-        if kind == "place":
-            parts.append(f"places a chip on {game.grid.name(cell)}")
-        else:
-            parts.append(f"removes {game.colours[c]}'s chip from {game.grid.name(cell)}")
+    parts = [f"places a chip on {game.grid.name(cell)}" if kind == "place" else
+             f"removes {game.colours[c]}'s chip from {game.grid.name(cell)}" for kind, c, cell in move.events]
     return f"{who} {' and '.join(parts)} with {card}"
 
 

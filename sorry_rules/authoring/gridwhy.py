@@ -24,15 +24,12 @@ from __future__ import annotations
 from sorry_rules import dsl
 from sorry_rules.authoring.explain import effect_words, expr_words, source_text
 from sorry_rules.authoring.gridoracle import format_grid_report_text
+from sorry_rules.authoring.why import reason_entry, reason_lines
 from sorry_rules.compiler.gridbuild import grid_compiler
 from sorry_rules.engine.gridtable import EXCHANGE, PASS
 from sorry_rules.engine.gridmechanics import PLACE, GridView
 
 _RELATIONS = {"own": ("own",), "partner": ("partner",), "opponent": ("opponent",), "other": ("partner", "opponent")}
-
-
-def _reason(card, option, effect, code: str, text: str) -> dict:
-    return {"card": card, "option": option, "effect": effect, "code": code, "text": text}
 
 
 class GridExplainer:
@@ -105,10 +102,8 @@ class GridExplainer:
             if card in played:
                 continue
             name = self.game.card_names[card]
-            reasons = []
-            for i, option in enumerate(self.rules[name].options, 1):
-                for effect, code, text in self.diagnose(option.node, name):
-                    reasons.append(_reason(name, i, effect, code, text))
+            reasons = [reason_entry(name, i, effect, code, text) for i, option in enumerate(self.rules[name].options, 1)
+                       for effect, code, text in self.diagnose(option.node, name)]
             out.append({"card": name, "exchange": card in exchangeable, "reasons": reasons})
         return out
 
@@ -178,10 +173,5 @@ def format_grid_why_text(report: dict) -> str:
         lines.append("no play for:")
         for entry in report["no_play"]:
             offered = " (an exchange is offered)" if entry["exchange"] else ""
-            texts = [reason["text"] for reason in entry["reasons"]]
-            if len(texts) == 1:
-                lines.append(f"  card {entry['card']}{offered}: {texts[0]}")
-            else:
-                lines.append(f"  card {entry['card']}{offered}:")
-                lines.extend(f"    {text}" for text in texts)
+            lines.extend(reason_lines(f"card {entry['card']}{offered}", entry["reasons"]))
     return "\n".join(lines)

@@ -58,13 +58,13 @@ def _step_counts(game, rules: dict, card: int | None) -> dict:
     if card is None:
         return counts
     for node in (n for rule in rules_of(game, rules, card) for n in primitives(rule.effect)):
-        if isinstance(node, dsl.Forward):
-            counts["forward"].add(node.steps)
-        elif isinstance(node, dsl.Backward):
-            counts["backward"].add(node.steps)
-        elif isinstance(node, dsl.Split):
-            counts["split"].add(node.steps)
+        if type(node) in _COUNTED:
+            counts[_COUNTED[type(node)]].add(node.steps)
     return counts
+
+
+#: The primitives that move a pawn by a count of steps, and the direction each counts for.
+_COUNTED = {dsl.Forward: "forward", dsl.Backward: "backward", dsl.Split: "split"}
 
 
 def route_notes(game, rules: dict, move) -> list[str]:
@@ -92,10 +92,8 @@ def _split_notes(routes, totals, parts, name, game) -> list[str]:
     options = [[(n, notes) for n, notes in part if notes is not None] for part in options]
     for combo in product(*options):
         if sum(n for n, _ in combo) in totals:
-            out = []
-            for (_, c, frm, to), (_, notes) in zip(parts, combo):
-                out.extend(_words(routes, notes, c, frm, to, name, game))
-            return out
+            return [note for (_, c, frm, to), (_, notes) in zip(parts, combo)
+                    for note in _words(routes, notes, c, frm, to, name, game)]
     return []
 
 

@@ -96,12 +96,8 @@ def safe_context(colours, teams, board, rules, pawns=None, marks=None):
     from sorry_rules.rules.model import Board, Rules  # lazy: pydantic and the models only for a file that failed a check
     from sorry_rules.rules.vocab import MarkKind
 
-    names = []
-    for name in colours if isinstance(colours, (list, tuple)) else []:
-        if isinstance(name, str) and name not in names:
-            names.append(name)
-    if not names:
-        names = ["colour"]
+    names = list(dict.fromkeys(n for n in colours if isinstance(n, str))) if isinstance(colours, (list, tuple)) else []
+    names = names or ["colour"]
     groups, placed = [], set()
     for team in teams if isinstance(teams, (list, tuple)) else []:
         if isinstance(team, (list, tuple)):

@@ -82,13 +82,10 @@ def collect_paths(args) -> list[Path]:
             if bundled is None:
                 raise UsageError(f"{arg}: no such file or folder, and not a bundled variant name{close_bundled(arg)}")
             files.append(bundled)
-    unique, seen = [], set()
+    unique: dict = {}
     for file in files:
-        key = file.resolve()
-        if key not in seen:
-            seen.add(key)
-            unique.append(file)
-    return unique
+        unique.setdefault(file.resolve(), file)  # the first of the names of one file
+    return list(unique.values())
 
 
 
@@ -148,8 +145,5 @@ def _escape_property(text: str) -> str:
 
 def format_github(report: Report) -> str:
     """GitHub Actions workflow commands: one `::error` / `::warning` annotation per problem."""
-    lines = []
-    for p in report.problems:
-        lines.append(f"::{p.severity} file={_escape_property(p.file)},line={p.line},col={p.col},"
-                     f"title={_escape_property(p.code)}::{_escape_data(p.message)} [{p.code}]")
-    return "\n".join(lines)
+    return "\n".join(f"::{p.severity} file={_escape_property(p.file)},line={p.line},col={p.col},"
+                     f"title={_escape_property(p.code)}::{_escape_data(p.message)} [{p.code}]" for p in report.problems)

@@ -40,7 +40,7 @@ PRIMITIVE = {dsl.Enter: "enter", dsl.Sorry: "sorry", dsl.Forward: "forward", dsl
              dsl.Split: "split", dsl.Switch: "switch"}
 
 
-def _reason(card, option, effect, code: str, text: str, **extra) -> dict:
+def reason_entry(card, option, effect, code: str, text: str, **extra) -> dict:
     return {"card": card, "option": option, "effect": effect, "code": code, "text": text, **extra}
 
 
@@ -61,14 +61,10 @@ class Explainer:
         parts = _chain(node, node.op) if isinstance(node, dsl.BinOp) and node.op in ("and", "or") else [node]
         return holds(node), [{"part": source_text(part), "holds": holds(part)} for part in parts]
 
-    def card_rules(self, card: int) -> list:
-        """The rule-file cards a card of the game plays (`explain.rules_of`)."""
-        return rules_of(self.game, self.rules, card)
-
     def conditions(self, cards: list[int], p: int, board: Position) -> list[dict]:
         """Every top-level option that is guarded, with whether its condition holds now."""
         out = []
-        for rule in dict.fromkeys(rule for card in cards for rule in self.card_rules(card)):
+        for rule in dict.fromkeys(rule for card in cards for rule in rules_of(self.game, self.rules, card)):
             for i, option in enumerate(rule.options, 1):
                 if isinstance(option.node, dsl.Guard):
                     holds, parts = self.condition(option.node.condition, p, board)
@@ -121,14 +117,14 @@ class Explainer:
                 held = obstacles.held(c, sq)
                 if held is not None:
                     label = game.marks[held.mark].label
-                    reasons = [_reason(None, None, None, "marked", f"marked '{label}': a {label} pawn cannot move")]
+                    reasons = [reason_entry(None, None, None, "marked", f"marked '{label}': a {label} pawn cannot move")]
                 else:
                     reasons = self.reasons(c, sq, p, board, obstacles, cards)
                 if (c, sq) in filtered:
-                    reasons = [_reason(None, None, None, "filter", f"removed by a filter: {label}")
+                    reasons = [reason_entry(None, None, None, "filter", f"removed by a filter: {label}")
                                for label in dict.fromkeys(filtered[(c, sq)])]
                 if not reasons:
-                    reasons = [_reason(None, None, None, "duplicate", "its moves give the same result as a listed move")]
+                    reasons = [reason_entry(None, None, None, "duplicate", "its moves give the same result as a listed move")]
                 out.append({"colour": layout.colours[c], "at": layout.name(sq), "pawns": state.placement[c].count(sq),
                             "reasons": reasons})
         return out
@@ -136,9 +132,9 @@ class Explainer:
     def reasons(self, c: int, sq: int, p: int, board: Position, obstacles, cards: list[int]) -> list[dict]:
         """Why no option of any of `cards` moves the colour-c pawn on `sq`."""
         if sq == self.layout.home[c]:
-            return [_reason(None, None, None, "home", "pawns in Home never move")]
+            return [reason_entry(None, None, None, "home", "pawns in Home never move")]
         found: list[dict] = []
-        rules = list(dict.fromkeys(rule for card in cards for rule in self.card_rules(card)))
+        rules = list(dict.fromkeys(rule for card in cards for rule in rules_of(self.game, self.rules, card)))
         for rule in rules:
             prims = list(primitives(rule.effect))
             if not any(obstacles.concerns(PRIMITIVE.get(type(n), ""), c, sq) for n in prims):
@@ -150,7 +146,7 @@ class Explainer:
                 for effect, code, text, extra in diagnosis.visit(option.node):
                     text = prefix + text
                     if all(r["text"] != text for r in found):
-                        found.append(_reason(rule.name, i, effect, code, text, **extra))
+                        found.append(reason_entry(rule.name, i, effect, code, text, **extra))
         return found
 
     @property
@@ -161,10 +157,10 @@ class Explainer:
     @staticmethod
     def _no_primitive(noun: str, card: str, in_start: bool, prims) -> dict:
         if in_start:
-            return _reason(card, None, None, "cannot_start", f"{noun} {card} cannot start a pawn")
+            return reason_entry(card, None, None, "cannot_start", f"{noun} {card} cannot start a pawn")
         if any(isinstance(n, (dsl.Enter, dsl.Sorry)) for n in prims):
-            return _reason(card, None, None, "start_only", f"{noun} {card} only moves pawns out of Start")
-        return _reason(card, None, None, "no_primitive", f"{noun} {card} has no move for a pawn here")
+            return reason_entry(card, None, None, "start_only", f"{noun} {card} only moves pawns out of Start")
+        return reason_entry(card, None, None, "no_primitive", f"{noun} {card} has no move for a pawn here")
 
 
 def _chain(node, op: str) -> list:
@@ -208,11 +204,10 @@ class _Diagnosis(dsl.EffectWalker):
 
     def visit_Forward(self, node):
         if self._concerns(node):
-            yield from self._report(node, self.obstacles.step("forward", node.steps, self.c, self.sq))
+            direction = "forward" if isinstance(node, dsl.Forward) else "backward"
+            yield from self._report(node, self.obstacles.step(direction, node.steps, self.c, self.sq))
 
-    def visit_Backward(self, node):
-        if self._concerns(node):
-            yield from self._report(node, self.obstacles.step("backward", node.steps, self.c, self.sq))
+    visit_Backward = visit_Forward
 
     def visit_Split(self, node):
         if self._concerns(node):
@@ -240,13 +235,12 @@ class _Diagnosis(dsl.EffectWalker):
     def words(self, node, obstacle) -> str:
         """What stops the pawn, in a few words."""
         name, code = self.name, obstacle.code
+        colour = self.explainer.layout.colours[obstacle.colour] if obstacle.colour is not None else ""
         if code == "own_pawn":
             return f"own pawn on {name(obstacle.square)}"
         if code == "unbumpable":
-            colour = self.explainer.layout.colours[obstacle.colour]
             return f"{obstacle.relation} pawn ({colour}) on {name(obstacle.square)}, which may not be bumped"
         if code == "marked":
-            colour = self.explainer.layout.colours[obstacle.colour]
             label = self.explainer.game.marks[obstacle.mark].label
             return f"the {colour} pawn on {name(obstacle.square)} is marked '{label}' and cannot be moved"
         if code == "slide_blocked":
@@ -258,14 +252,12 @@ class _Diagnosis(dsl.EffectWalker):
                 return f"would {verb}"
             return f"would {verb} ({obstacle.steps} step{'s' if obstacle.steps != 1 else ''} to Home)"
         if code == "passing_blocked":
-            colour = self.explainer.layout.colours[obstacle.colour]
             return f"would pass the {obstacle.relation} pawn ({colour}) on {name(obstacle.square)}, which may not be passed"
-        return self._words_of_squares(node, obstacle)
+        return self._words_of_squares(node, obstacle, colour)
 
-    def _words_of_squares(self, node, obstacle) -> str:
+    def _words_of_squares(self, node, obstacle, colour: str) -> str:
         """What stops a pawn on a board whose squares hold several pawns (blockades, named squares)."""
         name, code, layout = self.name, obstacle.code, self.explainer.layout
-        colour = layout.colours[obstacle.colour] if obstacle.colour is not None else ""
         if code == "passing_blockade":
             return f"would pass the {obstacle.relation} blockade ({colour}) on {name(obstacle.square)}, which may not be passed"
         if code == "blockade":
@@ -360,13 +352,7 @@ def format_why_text(report: dict) -> str:
     if report.get("blocked"):
         lines.append("no move for:")
         for pawn in report["blocked"]:
-            who = f"{pawn['colour']} pawn{'s' if pawn['pawns'] > 1 else ''} {pawn['at']}"
-            texts = [reason["text"] for reason in pawn["reasons"]]
-            if len(texts) == 1:
-                lines.append(f"  {who}: {texts[0]}")
-            else:
-                lines.append(f"  {who}:")
-                lines.extend(f"    {text}" for text in texts)
+            lines.extend(reason_lines(f"{pawn['colour']} pawn{'s' if pawn['pawns'] > 1 else ''} {pawn['at']}", pawn["reasons"]))
     if report.get("filtered"):
         lines.append("filtered out:")
         lines.extend(f"  {entry['text']}: {entry['filter']}" for entry in report["filtered"])
@@ -377,3 +363,11 @@ def format_why_text(report: dict) -> str:
             lines.append(f"  card {guard['card']}, option {guard['option']} ({guard['effect']}): {verdict}")
             lines.extend(f"    {part['part']}: {'yes' if part['holds'] else 'no'}" for part in guard["condition"])
     return "\n".join(lines)
+
+
+def reason_lines(who: str, reasons: list) -> list[str]:
+    """`who` and the texts of its reasons: on one line when there is one, else one line each below it."""
+    texts = [reason["text"] for reason in reasons]
+    if len(texts) == 1:
+        return [f"  {who}: {texts[0]}"]
+    return [f"  {who}:"] + [f"    {text}" for text in texts]

@@ -33,6 +33,8 @@ use them (in `simpool` and `simdask`), never when the package or the CLI is impo
 
 from __future__ import annotations
 
+from itertools import zip_longest
+
 from sorry_rules.base.errors import UsageError
 from sorry_rules.simulation.simdask import ClusterError, run_dask
 from sorry_rules.simulation.simpool import run_pool
@@ -53,13 +55,8 @@ def _tasks(plan: dict, batch_size: int, done: dict | None = None):
             yield name, setup, start, count
 
     streams = [stream(name, setup, games) for name, (setup, games) in plan.items()]
-    while streams:
-        for stream in list(streams):
-            task = next(stream, None)
-            if task is None:
-                streams.remove(stream)
-            else:
-                yield task
+    for turn in zip_longest(*streams):  # a setup with no batch left gives None
+        yield from (task for task in turn if task is not None)
 
 
 def run(plan: dict, *, jobs: int = 1, engine: str = "local", scheduler: str | None = None,

@@ -31,7 +31,8 @@ from sorry_rules.base.errors import SorryRulesError
 from sorry_rules.base.limits import MAX_CHOICES, MAX_COLOURS, MAX_GAMES, MAX_RESULTS_BYTES
 from sorry_rules.base.safeio import loads_json, open_regular
 from sorry_rules.rules.loader import content_hash
-from sorry_rules.simulation.simulate import Setup, VariantSource, compiled, package_version, result_from_json
+from sorry_rules import __version__
+from sorry_rules.simulation.simulate import Setup, VariantSource, compiled, result_from_json
 
 FORMAT = "sorry-rules-simulation"
 VERSION = 1
@@ -74,7 +75,7 @@ def mismatch(found: dict, wanted: dict) -> list[str]:
 
 
 class Writer:
-    """Appends game lines to a results file, one flushed line per game. A context manager."""
+    """Appends game lines to a results file, one flushed line per game."""
 
     def __init__(self, path: str | Path, head: dict | None = None, *, keep: int | None = None):
         """A new file with header `head` (refused if `path` exists), or, with `keep`, the
@@ -116,12 +117,6 @@ class Writer:
         self.close()
         if self.new and not self.written:
             self.path.unlink(missing_ok=True)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
 
 
 @dataclass
@@ -197,7 +192,7 @@ def _setups(path: Path, head: dict) -> dict:
             data = head["rule_data"][name]
             if content_hash(data) != params["content_hash"]:
                 raise ResultsFileError(f"{path}:1: the rule data of side {name} does not match its digest (file damaged)")
-            source = VariantSource(params["variant"], tuple(params["rules"]), data, params["content_hash"], package_version())
+            source = VariantSource(params["variant"], tuple(params["rules"]), data, params["content_hash"], __version__)
             setup = Setup(source, params["players"], tuple(params["bots"]), params["seed"], params["max_plies"],
                           params["rotate"])
             setups[name] = (setup, params["games"])
@@ -257,7 +252,7 @@ def compiled_side(found: ResultsFile, name: str):
 
 def version_note(found: ResultsFile) -> str | None:
     """A warning when the file was written by another sorry-rules version."""
-    here = package_version()
+    here = __version__
     versions = sorted({params.get("sorry_rules") for params in found.header["sides"].values()} - {here}, key=str)
     if versions:
         return f"{found.path} was written by sorry-rules {', '.join(map(str, versions))}; this is {here}"

@@ -89,9 +89,6 @@ class _Queue:
                 return
             self.submit(task)
 
-    def collect_done(self) -> None:
-        self.collect_finished([future for future in self.pending if future.done()])
-
     def take_back(self):
         """A queued batch no worker has started (the latest queued first), or None."""
         for future in reversed(list(self.pending)):
@@ -188,7 +185,7 @@ def _play_here(batches: _Batches, queue: _Queue, limit: int, collect, stop) -> N
     index = end = 0
     name = setup = None
     while not stop.is_set():
-        queue.collect_done()
+        queue.collect_finished([future for future in queue.pending if future.done()])
         if index == end:
             task = batches.take()
             if task is None:

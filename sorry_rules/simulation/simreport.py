@@ -63,9 +63,7 @@ def _sides(game, seats, tally, n: int) -> list:
     for team in dict.fromkeys(game.team_of[c] for c in seats):
         at = [s for s, c in enumerate(seats) if c in team]
         names = dict.fromkeys(game.colours[seats[s]] for s in at)
-        row = {"side": " + ".join(names), "seats": [s + 1 for s in at]}
-        row.update(_rate(tally.team_wins[at[0]], n))
-        rows.append(row)
+        rows.append(dict({"side": " + ".join(names), "seats": [s + 1 for s in at]}, **_rate(tally.team_wins[at[0]], n)))
     return rows
 
 
@@ -84,12 +82,8 @@ def summary(setup, tally, game, info: dict | None = None) -> dict:
         if teams:
             row["team"] = _rate(tally.team_wins[s], n)
         by_seat.append(row)
-    by_bot = []
-    for kind in dict.fromkeys(setup.lineup):
-        seats_of_kind = setup.lineup.count(kind)
-        row = {"bot": kind, "seats": seats_of_kind, "fair_share": seats_of_kind / setup.players}
-        row.update(_rate(tally.kind_wins.get(kind, 0), n))
-        by_bot.append(row)
+    by_bot = [dict({"bot": kind, "seats": setup.lineup.count(kind), "fair_share": setup.lineup.count(kind) / setup.players},
+                   **_rate(tally.kind_wins.get(kind, 0), n)) for kind in dict.fromkeys(setup.lineup)]
     by_order = [dict({"position": k + 1}, **_rate(tally.order_wins[k], n)) for k in range(setup.players)]
     turns = tally.metrics["turns"]
     counts = tally.turns_counts
@@ -170,9 +164,16 @@ def _range(ci) -> str:
     return "" if ci is None else f"[{ci[0]:.1f}, {ci[1]:.1f}]"
 
 
-def _where(run: dict) -> str:
+def _run_line(run: dict) -> str:
+    """How many games in how long, and where they were played (the report's "run")."""
     unit = "worker" if run["engine"] == "dask" else "job"
-    return f"{run['engine']}, {run['jobs']} {unit}{'s' if run['jobs'] != 1 else ''}"
+    return (f"{run['games']} games in {run['seconds']:.1f} s: {_num(run['games_per_second'])} games/s "
+            f"({run['engine']}, {run['jobs']} {unit}{'s' if run['jobs'] != 1 else ''})")
+
+
+def _rate_line(who: str, row: dict) -> str:
+    """One line of the text report's win rates: who, wins, rate and 95% interval."""
+    return f"  {who:28} {row['wins']:6} {_pct(row['rate'])}  {_ci(row['ci95'])}"
 
 
 def _ordinal(k: int) -> str:
@@ -201,28 +202,25 @@ def format_text(report: dict) -> str:
     lines.append("Win rate (95% Wilson CI)        wins   rate   CI")
     for row in report["wins"]["by_seat"]:
         who = f"seat {row['seat']} {row['colour']}" + (f" ({row['bot']})" if "bot" in row else "")
-        lines.append(f"  {who:28} {row['wins']:6} {_pct(row['rate'])}  {_ci(row['ci95'])}")
+        lines.append(_rate_line(who, row))
         if "team" in row:
-            team = row["team"]
-            lines.append(f"  {'  with partners':28} {team['wins']:6} {_pct(team['rate'])}  {_ci(team['ci95'])}")
+            lines.append(_rate_line("  with partners", row["team"]))
     if len(report["wins"]["by_bot"]) > 1 or report["rotate"]:
         for row in report["wins"]["by_bot"]:
             who = f"bot {row['bot']} x{row['seats']} (fair {100 * row['fair_share']:.0f}%)"
-            lines.append(f"  {who:28} {row['wins']:6} {_pct(row['rate'])}  {_ci(row['ci95'])}")
+            lines.append(_rate_line(who, row))
     sides = report["wins"]["by_side"]
     if len(sides) < report["players"]:
         for row in sides:
             who = f"side {row['side']} (seats {', '.join(str(s) for s in row['seats'])})"
-            lines.append(f"  {who:28} {row['wins']:6} {_pct(row['rate'])}  {_ci(row['ci95'])}")
+            lines.append(_rate_line(who, row))
     for row in report["wins"]["by_turn_order"]:
         who = f"{_ordinal(row['position'])} to play"
-        lines.append(f"  {who:28} {row['wins']:6} {_pct(row['rate'])}  {_ci(row['ci95'])}")
+        lines.append(_rate_line(who, row))
     if len(sides) < report["players"]:
-        first = report["first_side"]
-        lines.append(f"  {'side of the 1st to play':28} {first['wins']:6} {_pct(first['rate'])}  {_ci(first['ci95'])}")
+        lines.append(_rate_line("side of the 1st to play", report["first_side"]))
     if report["draws"]:
-        drawn = report["drawn"]
-        lines.append(f"  {'drawn (no winner)':28} {drawn['wins']:6} {_pct(drawn['rate'])}  {_ci(drawn['ci95'])}")
+        lines.append(_rate_line("drawn (no winner)", report["drawn"]))
     turns = report["length"]["turns"]
     plies = report["length"]["plies"]
     lines.append("")
@@ -245,10 +243,8 @@ def format_text(report: dict) -> str:
         lines.append("Counters, mean per player at the end of a game (95% CI): " + ", ".join(
             f"{c['label']} {_num(c['mean'], 2)}" + (f" [{_num(c['ci95'][0], 2)}, {_num(c['ci95'][1], 2)}]" if c["ci95"] else "")
             for c in report["counters"].values()))
-    run = report.get("run")
-    if run:
-        rate = _num(run['games_per_second'])
-        lines.append(f"{run['games']} games in {run['seconds']:.1f} s: {rate} games/s ({_where(run)})")
+    if report.get("run"):
+        lines.append(_run_line(report["run"]))
     return "\n".join(lines)
 
 
@@ -277,24 +273,25 @@ def comparison(setup_a, tally_a, game_a, setup_b, tally_b, game_b, alpha: float 
     a = summary(setup_a, tally_a, game_a)
     b = summary(setup_b, tally_b, game_b)
     tests = []
+
+    def rate_test(label: str, a_wins: int, b_wins: int) -> dict:
+        return _rate_test(label, a_wins, b_wins, tally_a.games, tally_b.games, alpha)
+
     for s in range(setup_a.players):
         colour = a["wins"]["by_seat"][s]["colour"]
         other = b["wins"]["by_seat"][s]["colour"]
         label = f"win rate seat {s + 1} ({colour if colour == other else colour + '/' + other})"
-        tests.append(_rate_test(label, tally_a.wins[s], tally_b.wins[s], tally_a.games, tally_b.games, alpha))
+        tests.append(rate_test(label, tally_a.wins[s], tally_b.wins[s]))
     for k in range(setup_a.players):
-        tests.append(_rate_test(f"win rate {_ordinal(k + 1)} to play", tally_a.order_wins[k], tally_b.order_wins[k],
-                                tally_a.games, tally_b.games, alpha))
+        tests.append(rate_test(f"win rate {_ordinal(k + 1)} to play", tally_a.order_wins[k], tally_b.order_wins[k]))
     kinds = list(dict.fromkeys(setup_a.lineup))
     if len(kinds) > 1:
         for kind in kinds:
-            tests.append(_rate_test(f"win rate bot {kind}", tally_a.kind_wins.get(kind, 0), tally_b.kind_wins.get(kind, 0),
-                                    tally_a.games, tally_b.games, alpha))
-    tests.append(_rate_test("win rate of the first side", tally_a.first_side_wins, tally_b.first_side_wins,
-                            tally_a.games, tally_b.games, alpha))
-    tests.append(_rate_test("games drawn", tally_a.draws, tally_b.draws, tally_a.games, tally_b.games, alpha))
-    tests.append(_rate_test("games stopped without a winner", tally_a.games - tally_a.finished - tally_a.draws,
-                            tally_b.games - tally_b.finished - tally_b.draws, tally_a.games, tally_b.games, alpha))
+            tests.append(rate_test(f"win rate bot {kind}", tally_a.kind_wins.get(kind, 0), tally_b.kind_wins.get(kind, 0)))
+    tests.append(rate_test("win rate of the first side", tally_a.first_side_wins, tally_b.first_side_wins))
+    tests.append(rate_test("games drawn", tally_a.draws, tally_b.draws))
+    tests.append(rate_test("games stopped without a winner", tally_a.games - tally_a.finished - tally_a.draws,
+                           tally_b.games - tally_b.finished - tally_b.draws))
     for name in dict.fromkeys(metrics_of(game_a) + metrics_of(game_b)):
         label = {"turns": "length in turns", "plies": "length in plies"}.get(name, f"{name} per game")
         tests.append(_mean_test(label, tally_a.metrics[name], tally_b.metrics[name], alpha))
@@ -317,17 +314,11 @@ def comparison(setup_a, tally_a, game_a, setup_b, tally_b, game_b, alpha: float 
     return report
 
 
-def _fmt_value(row, x) -> str:
+def _fmt_value(row, x, sign: str = "", unit: str = "%") -> str:
+    """A figure of a comparison row: a rate in percent (`unit`), a mean with two decimals."""
     if x is None:
         return "-"
-    return f"{100 * x:.1f}%" if row["kind"] == "rate" else f"{x:.2f}"
-
-
-def _fmt_diff(row) -> str:
-    d = row["difference"]
-    if d is None:
-        return "-"
-    return f"{100 * d:+.1f} pt" if row["kind"] == "rate" else f"{d:+.2f}"
+    return f"{100 * x:{sign}.1f}{unit}" if row["kind"] == "rate" else f"{x:{sign}.2f}"
 
 
 def _fmt_p(p) -> str:
@@ -355,14 +346,13 @@ def format_compare_text(report: dict) -> str:
     for row in rows:
         mark = " *" if row["significant"] else ""
         lines.append(f"{row['metric']:{width}}  {_fmt_value(row, row['a']):>11} {_fmt_value(row, row['b']):>11} "
-                     f"{_fmt_diff(row):>10} {_fmt_p(row['p']):>8}{mark}")
+                     f"{_fmt_value(row, row['difference'], '+', ' pt'):>10} {_fmt_p(row['p']):>8}{mark}")
     ta, tb = a["length"]["turns"], b["length"]["turns"]
     lines.append(f"{'median / p90 turns':{width}}  {_num(ta['median'], 0) + ' / ' + _num(ta['p90'], 0):>11} "
                  f"{_num(tb['median'], 0) + ' / ' + _num(tb['p90'], 0):>11}   (no test)")
     lines.append("")
     lines.append(f"* significant at {report['alpha']:g} (two-sided; rates: two-proportion z-test, means: Welch t-test; "
                  "not corrected for multiple comparisons)")
-    run = report.get("run")
-    if run:
-        lines.append(f"{run['games']} games in {run['seconds']:.1f} s: {_num(run['games_per_second'])} games/s ({_where(run)})")
+    if report.get("run"):
+        lines.append(_run_line(report["run"]))
     return "\n".join(lines)

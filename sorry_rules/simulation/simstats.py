@@ -72,19 +72,11 @@ def histogram(counts: dict, bins: int = 12) -> list[tuple[int, int, int]]:
     if not counts:
         return []
     low, high = min(counts), max(counts)
-    width = max(1, math.ceil((high - low + 1) / bins))
-    for nice in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000, 10000):
-        if nice >= width:
-            width = nice
-            break
-    start = low - low % width
-    out = []
-    edge = start
-    while edge <= high:
-        top = edge + width - 1
-        out.append((edge, top, sum(c for v, c in counts.items() if edge <= v <= top)))
-        edge += width
-    return out
+    rough = max(1, math.ceil((high - low + 1) / bins))
+    width = next((nice for nice in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000, 10000) if nice >= rough),
+                 rough)
+    return [(edge, edge + width - 1, sum(c for v, c in counts.items() if edge <= v <= edge + width - 1))
+            for edge in range(low - low % width, high + 1, width)]
 
 
 def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float] | None:
@@ -101,11 +93,6 @@ def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float] | None
     return low, high
 
 
-def normal_two_sided(z: float) -> float:
-    """Two-sided p-value of a standard normal statistic."""
-    return math.erfc(abs(z) / math.sqrt(2))
-
-
 def two_proportion_z(x1: int, n1: int, x2: int, n2: int) -> tuple[float | None, float | None]:
     """Pooled two-proportion z-test of x1/n1 against x2/n2: (z, two-sided p).
     (None, None) when a side is empty; (0, 1) when both proportions are 0 or both 1."""
@@ -116,7 +103,7 @@ def two_proportion_z(x1: int, n1: int, x2: int, n2: int) -> tuple[float | None, 
     if se == 0:
         return 0.0, 1.0
     z = (x1 / n1 - x2 / n2) / se
-    return z, normal_two_sided(z)
+    return z, math.erfc(abs(z) / math.sqrt(2))  # the two-sided p-value of a standard normal statistic
 
 
 def welch_t(a: Moments, b: Moments) -> tuple[float | None, float | None, float | None]:

@@ -73,11 +73,6 @@ def game_seed(seed: int, index: int) -> int:
     return seed_state("simulate", seed, index)
 
 
-def package_version() -> str:
-
-    return __version__
-
-
 @dataclass(frozen=True)
 class VariantSource:
     """A variant as workers receive it: its names (for reports) and the merged rule data."""
@@ -99,8 +94,9 @@ def load_source(variant: str, rules=()) -> tuple[VariantSource, object]:
 
     loaded = load_variant(variant, tuple(rules))
     game, _ = compile_variant(loaded)
-    source = VariantSource(str(variant), tuple(str(r) for r in rules), loaded.data, loaded.content_hash, package_version())
-    _remember(source, game)
+    source = VariantSource(str(variant), tuple(str(r) for r in rules), loaded.data, loaded.content_hash, __version__)
+    with _GAMES_LOCK:
+        _GAMES[(source.content_hash, source.version)] = game
     return source, game
 
 
@@ -108,17 +104,9 @@ _GAMES: dict = {}
 _GAMES_LOCK = threading.Lock()
 
 
-def _remember(source: VariantSource, game) -> None:
-    with _GAMES_LOCK:
-        _GAMES[(source.content_hash, source.version)] = game
-
-
 def compiled(source: VariantSource):
     """The Game of `source`, compiled at most once per process (thread-safe)."""
     key = (source.content_hash, source.version)
-    game = _GAMES.get(key)
-    if game is not None:
-        return game
     with _GAMES_LOCK:
         game = _GAMES.get(key)
         if game is None:
@@ -129,7 +117,7 @@ def compiled(source: VariantSource):
 
 def _compile_data(source: VariantSource):
 
-    here = package_version()
+    here = __version__
     if source.version != here:
         raise WorkerError(f"this worker runs sorry-rules {here}, the client {source.version}: "
                           "install the same version everywhere")
@@ -210,10 +198,9 @@ class Tally:
         for mine, theirs in ((self.wins, other.wins), (self.team_wins, other.team_wins), (self.order_wins, other.order_wins)):
             for i, value in enumerate(theirs):
                 mine[i] += value
-        for key, value in other.kind_wins.items():
-            self.kind_wins[key] = self.kind_wins.get(key, 0) + value
-        for key, value in other.turns_counts.items():
-            self.turns_counts[key] = self.turns_counts.get(key, 0) + value
+        for mine, theirs in ((self.kind_wins, other.kind_wins), (self.turns_counts, other.turns_counts)):
+            for key, value in theirs.items():
+                mine[key] = mine.get(key, 0) + value
         for name, moments in other.metrics.items():
             self.metrics.setdefault(name, Moments()).merge(moments)
         return self
@@ -279,14 +266,10 @@ def result_from_json(data, players: int) -> GameResult:
     is missing, of the wrong type or out of range for `players` seats."""
     if not isinstance(data, dict):
         raise ValueError("a game result is a JSON object")
-    values = {}
-    for name in GameResult._fields:
-        if name in data:
-            values[name] = data[name]
-        elif name in GameResult._field_defaults:
-            values[name] = GameResult._field_defaults[name]
-        else:
-            raise ValueError(f"no {name!r}")
+    missing = [name for name in GameResult._fields if name not in data and name not in GameResult._field_defaults]
+    if missing:
+        raise ValueError(f"no {missing[0]!r}")
+    values = {name: data.get(name, GameResult._field_defaults.get(name)) for name in GameResult._fields}
     counts = ("game", *METRICS)
     if any(type(values[name]) is not int or values[name] < 0 for name in counts):
         raise ValueError(f"{', '.join(counts)} must be whole numbers >= 0")
@@ -318,6 +301,11 @@ def _counters_from_json(data, players: int) -> tuple:
     return tuple((name, tuple(values)) for name, values in data)
 
 
+#: The `Move.kind`s a GameCounter counts, besides moves, and the field that counts each.
+_COUNTED_KINDS = {"forfeit": "forfeits", "discard": "discards", "pass": "passes", "redraw": "redraws", "action": "actions",
+                  "remove": "removals", "exchange": "exchanges"}
+
+
 class GameCounter:
     """The observer of one game: counts turns, bumps, slides and option kinds. It has a
     method `played`, so the loop (`players.runner.play`) tells it each play's kind and
@@ -327,10 +315,9 @@ class GameCounter:
                  "removals", "exchanges")
 
     def __init__(self):
-        self.turns = 0
+        for name in self.__slots__:
+            setattr(self, name, 0)
         self.last_seat = None
-        self.bumps = self.slides = self.forfeits = self.discards = self.passes = self.redraws = self.actions = 0
-        self.removals = self.exchanges = 0
 
     def played(self, seat: int, kind: str, events: tuple) -> None:
         """Count a play of `seat` of this `kind` (`Move.kind`) with these `events`."""
@@ -344,25 +331,12 @@ class GameCounter:
                     self.bumps += 1
                 elif tag == "slide":
                     self.slides += 1
-        elif kind == "forfeit":
-            self.forfeits += 1
-        elif kind == "discard":
-            self.discards += 1
-        elif kind == "pass":
-            self.passes += 1
-        elif kind == "redraw":
-            self.redraws += 1
-        elif kind == "action":
-            self.actions += 1
-        elif kind == "remove":
-            self.removals += 1
-        elif kind == "exchange":
-            self.exchanges += 1
+        elif kind in _COUNTED_KINDS:
+            name = _COUNTED_KINDS[kind]
+            setattr(self, name, getattr(self, name) + 1)
 
 
 def play_one(game, setup: Setup, index: int) -> GameResult:
-    """Play game `index` of `setup`."""
-
     seed = game_seed(setup.seed, index)
     state = game.new_game(seed, players=setup.players)
     first = state.turn
@@ -424,9 +398,6 @@ def play_batch(setup: Setup, start: int, count: int) -> Tally:
 def batches(games: int, size: int, skip=frozenset()):
     """Split games 0..games-1, leaving out the indices in `skip`, into (start, count) batches
     of at most `size` consecutive games (lazily)."""
-    if not skip:
-        yield from ((start, min(size, games - start)) for start in range(0, games, size))
-        return
     start = count = 0
     for index in range(games):
         if index in skip:
