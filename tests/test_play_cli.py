@@ -134,8 +134,10 @@ def test_ctrl_c_in_an_auto_game_keeps_every_move_printed(tmp_path):
     args = ["--auto", "--seed", "13", "--players", "2", "--bot", "expert"]
     whole, part = tmp_path / "whole.json", tmp_path / "part.json"
     assert run(*args, "--save", str(whole)).returncode == 0
+    # a pipe of one page: the game (9.5 kB printed) cannot run to its end before Ctrl-C, however
+    # slowly this process reads on a loaded machine
     child = subprocess.Popen([sys.executable, "-m", "sorry_rules.cli", *args, "--save", str(part)],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, pipesize=4096,
                              env=dict(os.environ, PYTHONUNBUFFERED="1"))
     printed = 0
     try:
@@ -144,7 +146,8 @@ def test_ctrl_c_in_an_auto_game_keeps_every_move_printed(tmp_path):
             assert line, child.communicate()
             printed += bool(TURN_LINE.match(line))
         child.send_signal(signal.SIGINT)
-        rest, errors = child.communicate(timeout=60)
+        rest, errors = child.stdout.read(), child.stderr.read()  # not communicate(): it skips what readline buffered
+        child.wait(timeout=60)
     finally:
         child.kill()
     assert child.returncode == 1 and "Traceback" not in errors, errors
