@@ -80,8 +80,20 @@ def _compile_layer(case: dict, base: str, text: str, seed: int):
 # ---- grid rule files --------------------------------------------------------------------------------
 _GRID_PRIMITIVES = ("place on card", "place on empty", "remove opponent", "remove other unprotected", "remove own",
                     "remove partner", "place on card", "place on empty")
-_GRID_CONDITIONS = ("chips(team) > 3", "sequences(opponents) < 1", "sides == 2", "chips(player) >= chips(opponents)",
-                    "not sequences(team) > 0", "true")
+_GRID_COUNTS = ("chips(team) > 3", "sequences(opponents) < 1", "sides == 2", "chips(player) >= chips(opponents)",
+                "sum(c in opponents: chips(c)) > 4", "max(c in players: sequences(c)) >= 1", "true")
+
+
+def grid_condition(chooser, depth: int) -> str:
+    """A condition on a grid position: the counts above, `can(effect)`, `not`, `and`, `or`."""
+    if depth <= 0 or chooser.chance(40):
+        return chooser.choice(_GRID_COUNTS)
+    how = chooser.choice(["can", "can", "not", "and", "or"])
+    if how == "can":
+        return f"can({grid_effect(chooser, depth - 1)})"
+    if how == "not":
+        return f"not ({grid_condition(chooser, depth - 1)})"
+    return f"({grid_condition(chooser, depth - 1)}) {how} ({grid_condition(chooser, depth - 1)})"
 
 
 def grid_effect(chooser, depth: int) -> str:
@@ -90,7 +102,7 @@ def grid_effect(chooser, depth: int) -> str:
     a, b = grid_effect(chooser, depth - 1), grid_effect(chooser, depth - 1)
     how = chooser.choice(["then", "|", "if", "paren"])
     if how == "if":
-        return f"({a}) if {chooser.choice(_GRID_CONDITIONS)}"
+        return f"({a}) if {grid_condition(chooser, depth - 1)}"
     if how == "paren":
         return f"({a} | {b}) then {grid_effect(chooser, depth - 1)}"
     return f"{a} {how} {b}"
@@ -108,7 +120,7 @@ def case_grid(chooser, work: Path) -> F.Finding | None:
             text = F.mutate_text(chooser, text)
         lines.append(f"  {card}: {json.dumps(text)}")
     if chooser.chance(30):
-        lines.append(f"win: {json.dumps(chooser.choice(_GRID_CONDITIONS) + ' or sequences(team) >= 2')}")
+        lines.append(f"win: {json.dumps(grid_condition(chooser, 1) + ' or sequences(team) >= 2')}")
     if chooser.chance(20):
         lines.append(f"board: {{lines: {{length: {chooser.integer(2, 12)}, shared: {chooser.integer(0, 3)}}}}}")
     text = "\n".join(lines) + "\n"

@@ -174,6 +174,32 @@ def test_a_guard_asks_whether_another_effect_has_a_play(combos, tmp_path):
     assert seen == {True, False}
 
 
+def test_aggregates_range_over_the_seated_colours(tmp_path):
+    """REFERENCE's aggregates, "over the seated colours of a group", on a grid: a seated colour
+    with no chip yet counts (it is no colour missing from the game), an unseated one does not;
+    and a win that reads sequence counts through an aggregate is judged on the counts alone."""
+    game = _mini(tmp_path, "aggregates", win="min(c in players: chips(c)) >= 1 and max(c in opponents: sequences(c)) < 9")
+    amber, teal, plum = (game.colours.index(name) for name in ("amber", "teal", "plum"))
+    cells = [cell for cell in range(game.grid.size) if cell not in game.grid.free]
+    one_each = tuple((cells[0],) if c in (amber, teal) else () for c in range(3))
+    amber_only = tuple((cells[0],) if c == amber else () for c in range(3))
+    seats = (amber, teal)
+    assert game.win_holds(amber, one_each, seats)  # plum is not seated: min over amber and teal
+    assert not game.win_holds(amber, amber_only, seats)  # teal is seated with no chip: min is 0
+    assert not game.win_holds(amber, one_each, (amber, teal, plum))
+    counted = _mini(tmp_path, "counted", win="sequences(team) >= 1 and max(c in opponents: sequences(c)) < 1")
+    assert counted.win_reads == {"sequences"}
+    won = 0
+    for seed in range(6):
+        final = _checked_game(counted, seed, 3)[0]
+        if final.winner is not None:  # else a round of passes ended it
+            won += 1
+            winner = final.seats[final.winner]
+            assert counted.sequences(final.placement, winner) >= 1
+            assert all(counted.sequences(final.placement, c) < 1 for c in final.seats if c != winner)
+    assert won
+
+
 def test_games_ending_in_a_round_of_passes(stalled):
     assert not stalled.exchange
     for players in (2, 3):
@@ -249,7 +275,7 @@ def test_chips_keep_counts_of_plays_and_lines(spec):
     cells = [cell for cell in range(game.grid.size) if lines.bit[cell] & lines.cells]
     rng = random.Random(spec)
     for sides in (2, 3):
-        chips = gridtable.Chips(game, tuple(() for _ in game.colours), sides)
+        chips = gridtable.Chips(game, tuple(() for _ in game.colours), frozenset(range(sides)))
         for _ in range(300):
             cell = rng.choice(cells)
             bit = lines.bit[cell]
@@ -265,7 +291,7 @@ def test_chips_keep_counts_of_plays_and_lines(spec):
             for o, mask in enumerate(chips.masks):
                 assert chips.removable(o, True) == mask & ~lines.protected(mask)
             assert chips.placement() == tuple(lines.cells_of(mask) for mask in chips.masks)
-        fresh = gridtable.Chips(game, chips.placement(), sides)
+        fresh = gridtable.Chips(game, chips.placement(), chips.seated)
         assert (fresh.masks, fresh.counts, fresh.avail) == (chips.masks, chips.counts, chips.avail)
 
 
@@ -280,7 +306,7 @@ def test_the_win_verdicts_kept_are_the_win_condition(combos):
         judged = gridtable.shapes(game).judged
         assert judged
         for (seats, mover, counts), seat in judged.items():
-            view = GridView(None, game.sides(seats), game.grid, counts)
+            view = GridView(None, frozenset(seats), game.grid, counts)
             holds = [k for k in range(len(seats)) if game.win(seats[(mover + k) % len(seats)], view, None)]
             assert seat == ((mover + holds[0]) % len(seats) if holds else None)
     for seed in range(3):

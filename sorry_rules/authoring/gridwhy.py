@@ -41,7 +41,7 @@ class GridExplainer:
         self.rules = rules  # card name -> explain.CardRule
         self.state = state
         self.p = state.seats[state.turn]
-        self.view = GridView(state.placement, game.sides(state.seats), game.grid)
+        self.view = GridView(state.placement, frozenset(state.seats), game.grid)
         self.compiler = grid_compiler(game.grid)
 
     # ---- attribution -------------------------------------------------------------------

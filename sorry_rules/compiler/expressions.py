@@ -88,8 +88,8 @@ class GroupBuilder(dsl.Visitor):
 
     def __init__(self, layout, team_of):
         C = layout.C
-        # Groups are static per colour; colours not in the game have no pawns, so they add
-        # nothing to counts, and aggregates skip them.
+        # Groups are static per colour; colours not in the game have no pawns or chips, so they
+        # add nothing to counts, and aggregates skip them (`ExpressionBuilder.seated`).
         self.tables = {
             "player": tuple((p,) for p in range(C)),
             "team": team_of,
@@ -119,6 +119,12 @@ class ExpressionBuilder(dsl.Visitor):
         self.compiler = compiler
         self.layout = compiler.layout
         self.groups = GroupBuilder(compiler.layout, compiler.team_of)
+
+    @staticmethod
+    def seated(b, c: int) -> bool:
+        """Whether colour c plays on board `b` (the colours an aggregate ranges over): on a
+        track, a colour in the game has pawns and one not in it has none."""
+        return bool(b.pos[c])
 
     def typed(self, node, expect, allow_can, variables):
         """The closure of `node`, which must produce `expect` (int or bool); else SR304."""
@@ -263,11 +269,12 @@ class ExpressionBuilder(dsl.Visitor):
         inner_vars = variables | {node.variable}
         variable = node.variable
         body = self.typed(node.body, bool if node.kind == "count" else int, allow_can, inner_vars)
+        seated = self.seated
 
         def values(p, b, env):
             for c in group(p, b, env):
-                if not b.pos[c]:
-                    continue  # not in this game
+                if not seated(b, c):
+                    continue
                 scope = dict(env or {})
                 scope[variable] = c
                 yield body(p, b, scope)

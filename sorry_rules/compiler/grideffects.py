@@ -85,7 +85,7 @@ class GridEffectBuilder(dsl.Visitor):
         def then(p, view):
             out = []
             for placement, events in first(p, view):
-                after = second(p, gm.GridView(placement, view.sides, view.grid))
+                after = second(p, gm.GridView(placement, view.seated, view.grid))
                 if not after:
                     out.append((placement, events))
                 out.extend((result, events + more) for result, more in after)
@@ -120,6 +120,11 @@ class GridExpressionBuilder(ExpressionBuilder):
     """`compiler.expressions.ExpressionBuilder` with the counts and names of grid boards."""
 
     covers = dsl.EXPRESSION_NODES
+
+    @staticmethod
+    def seated(b, c: int) -> bool:
+        """Whether colour c is seated (a seated colour may have no chip yet)."""
+        return c in b.seated
 
     def visit_Name(self, node, allow_can, variables):
         if node.name == "sides":

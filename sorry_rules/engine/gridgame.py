@@ -88,9 +88,6 @@ class GridGame:
             raise IllegalMoveError(f"{self.name} is for {self.player_counts()} players, not {players}")
         return tuple(self.colours.index(n) for n in names)
 
-    def sides(self, seats) -> int:
-        return len(set(seats))
-
     def new_game(self, seed, players: int | None = None, seats: tuple | None = None, first: int | None = None) -> GridState:
         """A fresh game: shuffled deck, hands dealt one card at a time round the table (S4),
         first seat chosen by the seed (S5)."""
@@ -113,7 +110,7 @@ class GridGame:
                                               rng=rng))
 
     def view(self, state: GridState) -> GridView:
-        return GridView(state.placement, self.sides(state.seats), self.grid)
+        return GridView(state.placement, frozenset(state.seats), self.grid)
 
     # ---- moves ---------------------------------------------------------------------------
     def plays(self, state: GridState, card: int) -> list:
@@ -156,8 +153,8 @@ class GridGame:
 
     def win_holds(self, colour: int, placement, seats) -> bool:
         """Whether the win condition holds for `colour` on `placement` (a query for players:
-        "would this chip win?"), with the sides of `seats`."""
-        return bool(self.win(colour, GridView(placement, self.sides(seats), self.grid), None))
+        "would this chip win?"), with the colours of `seats` seated."""
+        return bool(self.win(colour, GridView(placement, frozenset(seats), self.grid), None))
 
     # ---- the end -------------------------------------------------------------------------
     def winning_colour(self, state: GridState) -> int | None:

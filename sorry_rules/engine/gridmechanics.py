@@ -25,18 +25,19 @@ SHAPE_REMOVE = 2   # (SHAPE_REMOVE, colours, unprotected): `remove(p, view, colo
 
 
 class GridView:
-    """A read-only position on a grid: `pos[c]` the cells of colour c's chips, `sides` the
-    number of colours in the game, `grid` the board (`engine.grid.Grid`). Expressions read
+    """A read-only position on a grid: `pos[c]` the cells of colour c's chips, `seated` the
+    colours in the game (a frozenset), `sides` how many, `grid` the board (`engine.grid.Grid`). Expressions read
     it as they read a track placement (`pos`), and a colour's sequence count through
     `sequences(c)`. `counts`, when given, holds every colour's sequence count (a table that
     keeps them on masks, `engine.gridtable`); such a table may then give None for the
     placement to an expression that reads sequence counts only (`GridGame.win_reads`)."""
 
-    __slots__ = ("pos", "sides", "grid", "counts", "_taken")
+    __slots__ = ("pos", "seated", "sides", "grid", "counts", "_taken")
 
-    def __init__(self, placement: tuple | None, sides: int, grid, counts: list | tuple | None = None):
+    def __init__(self, placement: tuple | None, seated: frozenset, grid, counts: list | tuple | None = None):
         self.pos = placement
-        self.sides = sides
+        self.seated = seated
+        self.sides = len(seated)
         self.grid = grid
         self.counts = counts
         self._taken = None

@@ -105,11 +105,11 @@ class Chips:
     sequence counts, per card of a cell mask its count of plays (`avail[card]`, -1 for the
     other cards), and the whole placement made when asked."""
 
-    __slots__ = ("game", "grid", "sides", "shape", "cards_at", "lines", "lined", "masks", "empty", "counts", "avail",
+    __slots__ = ("game", "grid", "seated", "shape", "cards_at", "lines", "lined", "masks", "empty", "counts", "avail",
                  "_placement", "_protected")
 
-    def __init__(self, game, placement: tuple, sides: int, shape: Shapes | None = None):
-        self.game, self.grid, self.sides = game, game.grid, sides
+    def __init__(self, game, placement: tuple, seated: frozenset, shape: Shapes | None = None):
+        self.game, self.grid, self.seated = game, game.grid, seated
         shape = self.shape = shape if shape is not None else shapes(game)
         self.cards_at = shape.cards_at
         lines = self.lines = game.grid.lines
@@ -175,7 +175,7 @@ class Chips:
         return False  # no line through the cell, with the chip or without
 
     def view(self) -> GridView:
-        return GridView(self.placement(), self.sides, self.grid, tuple(self.counts))
+        return GridView(self.placement(), self.seated, self.grid, tuple(self.counts))
 
 
 class GridOptions:
@@ -258,7 +258,7 @@ class GridTable:
 
     def __init__(self, game, state):
         self.game = game
-        self.chips = Chips(game, state.placement, game.sides(state.seats))
+        self.chips = Chips(game, state.placement, frozenset(state.seats))
         self.seats = state.seats
         self.turn = state.turn
         self.hands = [list(hand) for hand in state.hands]
@@ -330,7 +330,7 @@ class GridTable:
             judged = chips.shape.judged
             if key in judged:
                 return judged[key]
-            view = GridView(None, chips.sides, chips.grid, key[2])
+            view = GridView(None, chips.seated, chips.grid, key[2])
         else:
             view = chips.view()
         win, n = game.win, len(seats)
