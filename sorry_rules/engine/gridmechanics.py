@@ -26,9 +26,9 @@ SHAPE_REMOVE = 2   # (SHAPE_REMOVE, colours, unprotected): `remove(p, view, colo
 
 class GridView:
     """A read-only position on a grid: `pos[c]` the cells of colour c's chips, `seated` the
-    colours in the game (a frozenset), `sides` how many, `grid` the board (`engine.grid.Grid`). Expressions read
-    it as they read a track placement (`pos`), and a colour's sequence count through
-    `sequences(c)`. `counts`, when given, holds every colour's sequence count (a table that
+    colours in the game (a frozenset), `sides` how many, `grid` the board
+    (`engine.grid.Grid`). Expressions read it as they read a track placement (`pos`), and a
+    colour's sequence count through `sequences(c)`. `counts`, when given, holds every colour's sequence count (a table that
     keeps them on masks, `engine.gridtable`); such a table may then give None for the
     placement to an expression that reads sequence counts only (`GridGame.win_reads`)."""
 
