@@ -10,6 +10,8 @@ is the compiler of a grid's effects (one per grid, for tools as for `compile_gri
 
 from __future__ import annotations
 
+from dataclasses import fields
+
 from sorry_rules import dsl
 from sorry_rules.base.errors import Problem, ProblemCollector, RuleFileError
 from sorry_rules.base.suggest import did_you_mean
@@ -18,10 +20,17 @@ from sorry_rules.compiler.grideffects import GridCompiler
 from sorry_rules.compiler.vocabulary import CompileError
 from sorry_rules.engine.grid import Grid
 from sorry_rules.engine.gridgame import GridGame
+from sorry_rules.engine.settings import MovementRules
+
+#: sections of a rule file that only pawns on a race track play
+TRACK_SECTIONS = ("filters", "after", "counters", "scoring")
 
 
 def check_grid(v, out: ProblemCollector) -> None:
-    """The shape of the grid, its cards, its lines, and the hand sizes."""
+    """The shape of the grid, its cards, its lines, and the hand sizes; the race-track rules
+    a grid board does not play (SR512: `filters`, `after`, `counters`, `scoring`, a `rules`
+    switch or `setup` other than the default)."""
+    _track_rules(v, out)
     b = v.board
     width = len(b.columns)
     for r, row in enumerate(b.cells):
@@ -48,6 +57,20 @@ def check_grid(v, out: ProblemCollector) -> None:
             out.at(("turn", "hand_size_by_players", key), "SR510", f"no seating for {key} players", key=True)
     if not v.seating:
         out.at(("seating",), "SR510", "a grid board needs a seating table (the colour of every seat, by player count)")
+
+
+def _track_rules(v, out: ProblemCollector) -> None:
+    from sorry_rules.compiler.build import movement_rules  # build imports this module when it compiles a grid
+
+    for section in TRACK_SECTIONS:
+        if getattr(v, section):
+            out.at((section,), "SR512", f"{section}: is a race-track rule; a grid board does not play it", key=True)
+    rules = movement_rules(v.rules)
+    for field in fields(MovementRules):
+        if getattr(rules, field.name) != field.default:
+            out.at(("rules", field.name), "SR512", f"rules.{field.name} is a race-track rule; a grid board does not play it")
+    if v.setup.on_start_exit:
+        out.at(("setup", "on_start_exit"), "SR512", "setup.on_start_exit is a race-track rule; a grid board has no pawns")
 
 
 def compile_grid(v, out: ProblemCollector, content_hash: str = "") -> tuple[GridGame, list[Problem]]:

@@ -193,7 +193,7 @@ def _data_path(data, loc) -> tuple:
     node = data
     last = len(loc) - 1
     for index, part in enumerate(loc):
-        if isinstance(node, dict) and part in node:
+        if isinstance(node, dict) and part in node and not (index < last and part in node.values()):
             path.append(part)
             node = node[part]
         elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
@@ -201,7 +201,9 @@ def _data_path(data, loc) -> tuple:
             node = node[part]
         elif isinstance(node, dict) and isinstance(part, str) and not part.endswith("]") and index == last:
             return tuple(path), part  # the missing field
-        # any other part is a union member or discriminator tag ("hand" in turn.hand.hand_size): skipped
+        # any other part is a union member or discriminator tag ("hand" in turn.hand.hand_size; a
+        # tag is the value of a field beside it, even where a field has its name: turn.dice.x)
+        # and is skipped
     return tuple(path), None
 
 
