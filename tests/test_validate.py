@@ -142,6 +142,21 @@ def test_every_problem_of_a_file_is_reported_across_stages(tmp_path, monkeypatch
     assert got == [(2, "SR501"), (4, "SR301"), (5, "SR304"), (6, "SR302")]
 
 
+@pytest.mark.parametrize("overlay, expected", [
+    ("turn: {faces: [1, 1, 2]}\n", "SR508"),  # a cross-field check fails: the texts are checked on the parts left
+    ("deck: {'1': 4}\n", "SR513"),
+    ("pawns: 0\n", "SR204"),                 # the schema fails: the texts are checked on the raw data
+])
+def test_a_problem_elsewhere_does_not_fail_the_texts_that_read_counters(tmp_path, monkeypatch, overlay, expected):
+    """Ludo's `after:` texts read its counter `sixes(...)`: a problem elsewhere in the file is
+    reported alone, not with an "unknown function" for every text and "never read" for the
+    counter."""
+    monkeypatch.chdir(tmp_path)
+    Path("mine.yaml").write_text("extends: ludo.yaml\nname: mine\n" + overlay)
+    codes = {p.code for p in validate_file(Path("mine.yaml"))}
+    assert expected in codes and not codes & {"SR302", "SR522"}, codes
+
+
 # ---- formats and exit codes -------------------------------------------------------------------
 def test_json_format(monkeypatch):
     monkeypatch.chdir(BROKEN)

@@ -131,7 +131,7 @@ def _raw_dsl_problems(data: dict, origins) -> list[Problem]:
     if isinstance(board, dict) and board.get("kind") == "grid":
         return _raw_grid_dsl_problems(data, origins)
     ctx = safe_context(data.get("colours"), data.get("teams"), data.get("board"), data.get("rules"), data.get("pawns"),
-                        data.get("marks"))
+                        data.get("marks"), data.get("counters"), data.get("turn"))
     out = ProblemCollector(origins)
     for path, text, kind in _raw_texts(data):
         compile_text(ctx.programs, out, path, text, kind)

@@ -18,7 +18,7 @@ from types import SimpleNamespace
 
 from sorry_rules.authoring.analysis import analyse as run_analyses
 from sorry_rules.base.errors import Problem, ProblemCollector, RuleFileError
-from sorry_rules.base.limits import MAX_PAWNS, MAX_SAFETY, MAX_SIDE
+from sorry_rules.base.limits import MAX_DICE, MAX_FACE, MAX_FACES, MAX_PAWNS, MAX_SAFETY, MAX_SIDE
 from sorry_rules.compiler import astcache
 from sorry_rules.compiler.build import Context, check_all, compile_text, dsl_texts
 from sorry_rules.compiler.gridbuild import compile_grid
@@ -46,7 +46,8 @@ def variant_problems(v, origins, root: str, analyse: bool, trees: tuple | None =
             except RuleFileError:
                 pass  # its problems are in `out`
         return out.problems
-    ctx = Context(v) if checked else safe_context(v.colours, v.teams, v.board, v.rules, v.pawns, v.marks)
+    ctx = Context(v) if checked else safe_context(v.colours, v.teams, v.board, v.rules, v.pawns, v.marks, v.counters,
+                                                  v.turn)
     asts = {}
     parsed = {}
     texts = dsl_texts(v)
@@ -88,10 +89,12 @@ def prefer_root(origins, paths, root: str):
 
 
 # ---- DSL texts when the schema failed ----------------------------------------------------
-def safe_context(colours, teams, board, rules, pawns=None, marks=None):
+def safe_context(colours, teams, board, rules, pawns=None, marks=None, counters=None, turn=None):
     """A compiler context from whatever parts of a variant are usable, for checking DSL
     names and types. Unusable parts fall back to the largest board (so step limits, which
-    depend on the board, are not reported against a board the file does not have)."""
+    depend on the board, are not reported against a board the file does not have); the
+    counters and the dice's throws are named as the file declares them, so the texts that
+    read them are not reported for a problem elsewhere."""
 
     from sorry_rules.rules.model import Board, Rules  # lazy: pydantic and the models only for a file that failed a check
     from sorry_rules.rules.vocab import MarkKind
@@ -128,4 +131,33 @@ def safe_context(colours, teams, board, rules, pawns=None, marks=None):
     if not (isinstance(pawns, int) and not isinstance(pawns, bool) and 1 <= pawns <= MAX_PAWNS):
         pawns = 1  # unusable: the cost estimates then assume the fewest pawns
     kinds = {name: MarkKind() for name in marks if isinstance(name, str)} if isinstance(marks, dict) else {}
-    return Context(SimpleNamespace(colours=names, teams=groups or None, board=board, rules=rules, pawns=pawns, marks=kinds))
+    declared = {name: SimpleNamespace(start=_field(counter, "start", 0)) for name, counter in counters.items()
+                if isinstance(name, str)} if isinstance(counters, dict) else {}
+    return Context(SimpleNamespace(colours=names, teams=groups or None, board=board, rules=rules, pawns=pawns, marks=kinds,
+                                   counters=declared, turn=_usable_dice(turn)))
+
+
+def _field(part, name: str, default):
+    """Field `name` of a model or of raw data, when it is a whole number, else `default`."""
+    value = part.get(name, default) if isinstance(part, dict) else getattr(part, name, default)
+    return value if isinstance(value, int) and not isinstance(value, bool) else default
+
+
+def _usable_dice(turn):
+    """A dice turn of the file when its dice can be thrown, for the throws the texts name;
+    else None (no dice)."""
+    source, dice, faces = (_raw(turn, name) for name in ("source", "dice", "faces"))
+    dice = 1 if dice is None else dice
+    if source != "dice" or not isinstance(faces, (list, tuple)) or not 2 <= len(faces) <= MAX_FACES \
+            or not all(type(n) is int and 0 <= n <= MAX_FACE for n in (*faces, dice)) or not 1 <= dice <= MAX_DICE:
+        return None  # the models' bounds keep the throws few
+    candidate = SimpleNamespace(turn=SimpleNamespace(source="dice", dice=dice, faces=list(faces)))
+    try:
+        engine_dice(candidate)
+    except Exception:  # noqa: BLE001 - dice that cannot be thrown: the texts are checked without throws
+        return None
+    return candidate.turn
+
+
+def _raw(part, name: str):
+    return part.get(name) if isinstance(part, dict) else getattr(part, name, None)
