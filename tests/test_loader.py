@@ -112,6 +112,27 @@ def test_schema_problems_all_reported_with_positions(tmp_path):
             "(fields: hold, home_hold, kind, safety_entry, safety_length, side_length, slides, squares, start_exit) [SR202]") in str(error)
 
 
+@pytest.mark.parametrize("overlay, expected", [
+    # dice over points' hand turn: its hand fields are unknown, not `dice`, the union's tag
+    ("turn: {source: dice, dice: 2, faces: [1, 2, 3]}\n",
+     [("points.yaml", 15, 3, "SR202", "unknown field 'hand_size' in turn"),
+      ("points.yaml", 16, 3, "SR202", "unknown field 'stuck' in turn")]),
+    # a tiers component named `tiers`: the tag and the field share the name
+    ("scoring:\n  tiers:\n    kind: tiers\n    for: winner\n    label: t\n    tiers:\n"
+     "      - {when: 'true', points: 5, bogus: 1}\n",
+     [("mine.yaml", 9, 35, "SR202", "unknown field 'bogus' in scoring.tiers.tiers.0")]),
+])
+def test_union_tags_named_like_fields_are_not_taken_for_them(tmp_path, overlay, expected):
+    """pydantic puts a tagged union's tag in the location (turn.dice.hand_size,
+    scoring.tiers.tiers.tiers.0.bogus); a tag named like a field of its model is skipped
+    once, so the problem names and points at the field that is wrong."""
+    mine = write(tmp_path, "mine.yaml", "extends: points\nname: mine\n" + overlay)
+    found, error = problems(mine)
+    assert [place[:4] for place in found] == [place[:4] for place in expected]
+    for *_, words in expected:
+        assert words in str(error)
+
+
 def test_missing_required_field(tmp_path):
     bad = write(tmp_path, "short.yaml", "name: short\ncolours: [a, b]\n")
     found, error = problems(bad)

@@ -192,8 +192,12 @@ def _data_path(data, loc) -> tuple:
     path: list = []
     node = data
     last = len(loc) - 1
+    tagged = None  # the mapping whose union tag was skipped: pydantic puts at most one after it
     for index, part in enumerate(loc):
-        if isinstance(node, dict) and part in node and not (index < last and part in node.values()):
+        # a union's tag is the value of a field of the mapping, even where a field has its name
+        # (turn.dice.hand_size: `source: dice`; scoring.s.tiers.tiers: `kind: tiers`)
+        tag = isinstance(node, dict) and index < last and node is not tagged and part in node.values()
+        if isinstance(node, dict) and part in node and not tag:
             path.append(part)
             node = node[part]
         elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
@@ -201,9 +205,9 @@ def _data_path(data, loc) -> tuple:
             node = node[part]
         elif isinstance(node, dict) and isinstance(part, str) and not part.endswith("]") and index == last:
             return tuple(path), part  # the missing field
-        # any other part is a union member or discriminator tag ("hand" in turn.hand.hand_size; a
-        # tag is the value of a field beside it, even where a field has its name: turn.dice.x)
-        # and is skipped
+        elif tag:
+            tagged = node
+        # any other part is a union member ("DrawTurn", "function-after[...]"): skipped
     return tuple(path), None
 
 
