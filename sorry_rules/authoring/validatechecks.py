@@ -139,24 +139,19 @@ def safe_context(colours, teams, board, rules, pawns=None, marks=None, counters=
 
 def _field(part, name: str, default):
     """Field `name` of a model or of raw data, when it is a whole number, else `default`."""
-    value = part.get(name, default) if isinstance(part, dict) else getattr(part, name, default)
+    value = _raw(part, name)
     return value if isinstance(value, int) and not isinstance(value, bool) else default
 
 
 def _usable_dice(turn):
-    """A dice turn of the file when its dice can be thrown, for the throws the texts name;
-    else None (no dice)."""
+    """The file's dice turn when its dice are within the models' bounds (so the throws are
+    few and `Context` names them), else None (no dice)."""
     source, dice, faces = (_raw(turn, name) for name in ("source", "dice", "faces"))
     dice = 1 if dice is None else dice
     if source != "dice" or not isinstance(faces, (list, tuple)) or not 2 <= len(faces) <= MAX_FACES \
             or not all(type(n) is int and 0 <= n <= MAX_FACE for n in (*faces, dice)) or not 1 <= dice <= MAX_DICE:
-        return None  # the models' bounds keep the throws few
-    candidate = SimpleNamespace(turn=SimpleNamespace(source="dice", dice=dice, faces=list(faces)))
-    try:
-        engine_dice(candidate)
-    except Exception:  # noqa: BLE001 - dice that cannot be thrown: the texts are checked without throws
         return None
-    return candidate.turn
+    return SimpleNamespace(source="dice", dice=dice, faces=list(faces))
 
 
 def _raw(part, name: str):
