@@ -144,3 +144,160 @@ def trouble_results(pegs: dict, turn: str, pop: int) -> set:
                     after[colour] = ["start" if p == target else p for p in after[colour]]
         out.add(placement(after))
     return out
+
+
+# ---- Parcheesi: the board of section 1, PA5, PA6, PA8-PA14, PA16, PA17 --------------------------
+PARCHEESI_COLOURS = ("yellow", "blue", "red", "green")
+PARCHEESI_TRACK = 68
+PARCHEESI_HOME = 72  # from the entry space: 64 to the tip, seven up the home path, one into Home
+
+
+def parcheesi_safe(square: int) -> bool:
+    """PA10: the safety spaces, offsets 4, 8 (the tip) and 12 (the entry space) of every arm."""
+    return square % 17 in (4, 8, 12)
+
+
+def parcheesi_entry(c: int) -> int:
+    return 17 * c + 12
+
+
+def parcheesi_steps(c: int, where: str) -> int | None:
+    if where == "start":
+        return None
+    if where == "home":
+        return PARCHEESI_HOME
+    kind, _, n = where.partition(":")
+    return 64 + int(n) if kind == "safety" else (int(n) - parcheesi_entry(c)) % PARCHEESI_TRACK
+
+
+def parcheesi_where(c: int, steps: int) -> str:
+    if steps == PARCHEESI_HOME:
+        return "home"
+    if steps > 64:
+        return f"safety:{steps - 64}"
+    return f"track:{(parcheesi_entry(c) + steps) % PARCHEESI_TRACK}"
+
+
+class _Parcheesi:
+    """One throw of a Parcheesi position worked out move by move."""
+
+    def __init__(self, turn: str):
+        self.turn = turn
+        self.c = PARCHEESI_COLOURS.index(turn)
+
+    def occupants(self, pawns: dict, where: str) -> list:
+        """The colours of the pawns on `where` (a home path space: the mover's own)."""
+        if where.startswith("safety:"):
+            return [self.turn] * pawns[self.turn].count(where)
+        return [colour for colour, mine in pawns.items() for p in mine if p == where]
+
+    def blockade(self, pawns: dict, where: str) -> bool:
+        """PA9: two pawns of one colour stand there."""
+        here = self.occupants(pawns, where)
+        return len(here) == 2 and here[0] == here[1]
+
+    def land(self, pawns: dict, i: int, target: str) -> tuple | None:
+        """(pawns after, pawns captured) once pawn i of the mover stands on `target`, or
+        None when it may not end there (PA9, PA10)."""
+        here = self.occupants(pawns, target)
+        after = {colour: list(mine) for colour, mine in pawns.items()}
+        after[self.turn][i] = target
+        if target == "home":
+            return after, 0
+        others = [colour for colour in here if colour != self.turn]
+        if pawns[self.turn][i] == "start":
+            # PA10's exception: coming out captures each single pawn of another colour on the
+            # entry space (a blockade is no single pawn), then the space holds two at most
+            if len(set(others)) < len(others) or here.count(self.turn) >= 2:
+                return None
+            for victim in others:
+                after[victim][after[victim].index(target)] = "start"
+            return after, len(others)
+        if len(here) >= 2:
+            return None  # a blockade, or two colours sharing a safety space: full
+        if not others or parcheesi_safe(int(target.partition(":")[2])):
+            return after, 0  # PA10: a safety space shares
+        after[others[0]][after[others[0]].index(target)] = "start"  # PA8
+        return after, 1
+
+    def step(self, pawns: dict, i: int, n: int) -> tuple | None:
+        """Pawn i of the mover moved n forward (PA5, PA9, PA12, PA13): (pawns after, captures,
+        reached Home) or None."""
+        here = parcheesi_steps(self.c, pawns[self.turn][i])
+        if here is None or here + n > PARCHEESI_HOME:
+            return None
+        for s in range(here + 1, here + n):
+            if self.blockade(pawns, parcheesi_where(self.c, s)):
+                return None  # PA9: nobody passes a blockade
+        target = parcheesi_where(self.c, here + n)
+        landed = self.land(pawns, i, target)
+        return None if landed is None else (*landed, target == "home")
+
+    def enter(self, pawns: dict, i: int) -> tuple | None:
+        """PA6: pawn i of the mover from its nest onto its entry space."""
+        if pawns[self.turn][i] != "start":
+            return None
+        landed = self.land(pawns, i, parcheesi_where(self.c, 0))
+        return None if landed is None else (*landed, False)
+
+    def die(self, pawns: dict, face: int) -> list:
+        """Every (pawns after, captures, homes) of one die (`5: enter | forward 5`)."""
+        out = []
+        for i in range(len(pawns[self.turn])):
+            moved = self.step(pawns, i, face)
+            if moved is not None:
+                out.append(moved)
+            if face == 5:
+                entered = self.enter(pawns, i)
+                if entered is not None:
+                    out.append(entered)
+        return out
+
+    def bonus(self, pawns: dict, n: int) -> list:
+        """PA11, PA14, PA16: n spaces by one pawn of the mover's choice (captures there earn
+        nothing more); [pawns] unchanged when no pawn can take them."""
+        ways = [moved[0] for i in range(len(pawns[self.turn])) if (moved := self.step(pawns, i, n)) is not None]
+        return ways or [pawns]
+
+
+def parcheesi_results(pawns: dict, turn: str, dice: tuple) -> set:
+    """The placements a throw of `dice` (two faces) may lead to: the dice die by die in
+    either order, or a total of five entering (PA5, PA6); only the ways using the most dice;
+    then the bonuses, captures first (PA11, PA14, PA16, PA17). Empty when the throw is lost."""
+    game = _Parcheesi(turn)
+    pawns = {colour: list(mine) for colour, mine in pawns.items()}
+    ways = []  # (dice used, pawns after, captures, homes)
+    for first, second in {dice, dice[::-1]}:
+        for after, caught, home in game.die(pawns, first):
+            then = game.die(after, second)
+            ways += [(2, p, caught + c2, home + h2) for p, c2, h2 in then] or [(1, after, caught, home)]
+    if sum(dice) == 5:
+        ways += [(2, *moved) for i in range(len(pawns[turn])) if (moved := game.enter(pawns, i)) is not None]
+    most = max((used for used, *_ in ways), default=0)
+    out = set()
+    for used, after, caught, homes in ways:
+        if used != most:
+            continue
+        bonuses = [20] * min(caught, 2) + [10] * min(homes, 2)
+        states = [after]
+        for n in bonuses:
+            states = [p for state in states for p in game.bonus(state, n)]
+        out.update(placement({colour: tuple(mine) for colour, mine in state.items()}) for state in states)
+    return out
+
+
+def parcheesi_third_doubles(pawns: dict, turn: str) -> set:
+    """PA7, PA19: a third doubles moves nothing; the mover's pawn fewest steps from Home on the
+    track or the home path goes back to the nest (each of the nearest, when several are)."""
+    c = PARCHEESI_COLOURS.index(turn)
+    steps = [parcheesi_steps(c, p) for p in pawns[turn]]
+    out = [p for p in steps if p is not None and p < PARCHEESI_HOME]
+    if not out:
+        return {placement({colour: tuple(mine) for colour, mine in pawns.items()})}
+    results = set()
+    for i, s in enumerate(steps):
+        if s == max(out):
+            after = {colour: list(mine) for colour, mine in pawns.items()}
+            after[turn][i] = "start"
+            results.add(placement({colour: tuple(mine) for colour, mine in after.items()}))
+    return results

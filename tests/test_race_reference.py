@@ -1,9 +1,13 @@
-"""The moves oracle of Ludo (with and without blocks, LU17) and Trouble against independent
-references (`race_reference`, written from docs/LUDO.md and docs/TROUBLE.md alone) on
-random positions: which pieces a throw moves where, entering on a six, the exact count
-into Home, captures (every opponent token on an unsafe Ludo square, LU8, LU9; a single
-peg, the START space included, TR8), safe squares (LU10, LU18), blocks (LU17, LU21), a
-third six lost (LU13) and the finish line that holds one peg a space (TR11, TR13)."""
+"""The moves oracle of Ludo (with and without blocks, LU17), Trouble and Parcheesi against
+independent references (`race_reference`, written from docs/LUDO.md, docs/TROUBLE.md and
+docs/PARCHEESI.md alone) on random positions: which pieces a throw moves where, entering
+(a six, LU5, TR5; a five or two dice adding up to five, PA6), the exact count into Home,
+captures (every opponent token on an unsafe Ludo square, LU8, LU9; a single peg, the START
+space included, TR8; a single pawn, and on its own entry space every single pawn of another
+colour, PA8, PA10), safe squares (LU10, LU18, PA10), blocks and blockades (LU17, LU21,
+PA9), a third six lost (LU13), the finish line that holds one peg a space (TR11, TR13), two
+dice die by die using as many as can be used (PA5), the 20 and 10 space bonuses (PA11,
+PA14, PA16, PA17) and the third doubles (PA7, PA19)."""
 
 from __future__ import annotations
 
@@ -18,6 +22,7 @@ from tests import race_reference as ref
 
 LUDO_SEATS = {2: ("red", "yellow"), 3: ("red", "green", "yellow"), 4: ref.COLOURS}
 TROUBLE_SEATS = {2: ("red", "green"), 3: ("red", "blue", "green"), 4: ref.TROUBLE_COLOURS}
+PARCHEESI_SEATS = {2: ("yellow", "red"), 3: ("yellow", "blue", "red"), 4: ref.PARCHEESI_COLOURS}
 
 
 def ludo_position(rng: random.Random) -> dict:
@@ -70,6 +75,45 @@ def trouble_position(rng: random.Random) -> dict:
     return {"players": list(players), "turn": rng.choice(players), "card": str(rng.randint(1, 6)), "pawns": pegs}
 
 
+def parcheesi_position(rng: random.Random) -> dict:
+    """Pawns in the nest, on the spaces their colour passes (the safety spaces and a few
+    others crowded: two pawns at most, two colours only on a safety space), on the home path
+    (two a space at most) and Home; two dice, a total of five or a five often; now and then
+    a third doubles."""
+    players = PARCHEESI_SEATS[rng.choice((2, 3, 4))]
+    crowded = [rng.randrange(ref.PARCHEESI_TRACK) for _ in range(6)] + [17 * c + k for c in range(4) for k in (4, 8, 12)]
+    pawns, held = {}, {}
+    for colour in players:
+        c = ref.PARCHEESI_COLOURS.index(colour)
+        mine = []
+        for _ in range(4):
+            kind = rng.choices(("start", "track", "crowded", "safety", "home"), (3, 4, 5, 1, 1))[0]
+            if kind == "track":
+                pawn = ref.parcheesi_where(c, rng.randint(0, 64))
+            elif kind == "crowded":
+                square = rng.choice(crowded)
+                pawn = f"track:{square}" if ref.parcheesi_steps(c, f"track:{square}") <= 64 else "start"
+            else:
+                pawn = f"safety:{rng.randint(1, 7)}" if kind == "safety" else kind
+            if pawn.startswith("track:"):
+                here = held.setdefault(pawn, [])
+                if len(here) < 2 and (not here or here[0] == colour or ref.parcheesi_safe(int(pawn[6:]))):
+                    here.append(colour)
+                else:
+                    pawn = "start"
+            elif pawn.startswith("safety:") and mine.count(pawn) >= 2:
+                pawn = "start"
+            mine.append(pawn)
+        pawns[colour] = mine
+    dice = sorted(rng.choice(((1, 4), (2, 3), (5, 5), (1, 5), (5, 6))) if rng.random() < 0.3 else
+                  (rng.randint(1, 6), rng.randint(1, 6)))
+    turn = rng.choice(players)
+    position = {"players": list(players), "turn": turn, "card": f"{dice[0]}+{dice[1]}", "pawns": pawns}
+    if dice[0] == dice[1] and rng.random() < 0.3:
+        position["counters"] = {turn: {"doubles_thrown": 2}}
+    return position
+
+
 def engine_results(game, position: dict) -> set:
     """The placements of the moves the oracle lists (a lost throw's consequences and an LU6
     throw again move nothing and are left out)."""
@@ -106,6 +150,26 @@ def compare_trouble(game, seed: int, positions: int) -> int:
     return compared
 
 
+def compare_parcheesi(game, seed: int, positions: int) -> int:
+    rng = random.Random(seed)
+    compared = 0
+    for _ in range(positions):
+        position = parcheesi_position(rng)
+        pawns, turn = position["pawns"], position["turn"]
+        if any(all(p == "home" for p in mine) for mine in pawns.values()):
+            continue  # PA15: a game already won
+        if "counters" in position:  # the third doubles: no die moves, what PA7 does is each way of the forfeit
+            report = moves_report(game, parse_position(game, position))
+            got = {ref.placement({c: tuple(v) for c, v in move["result"].items()}) for move in report["moves"]}
+            want = ref.parcheesi_third_doubles(pawns, turn)
+        else:
+            got = engine_results(game, position)
+            want = ref.parcheesi_results(pawns, turn, tuple(int(face) for face in position["card"].split("+")))
+        assert got == want, position
+        compared += len(want)
+    return compared
+
+
 @pytest.mark.parametrize("rules,blocks", [((), False), (("ludo/blocks.yaml",), True)])
 def test_ludo_moves_as_its_rule_book_says(rules, blocks):
     assert compare_ludo(load_game("ludo", rules), blocks, seed=1, positions=150) > 200
@@ -115,8 +179,13 @@ def test_trouble_moves_as_its_rule_book_says():
     assert compare_trouble(load_game("trouble"), seed=1, positions=150) > 200
 
 
+def test_parcheesi_moves_as_its_rule_book_says():
+    assert compare_parcheesi(load_game("parcheesi"), seed=1, positions=150) > 1000
+
+
 @pytest.mark.slow
 def test_thousands_of_race_positions():
     assert compare_ludo(load_game("ludo"), False, seed=10, positions=5000) > 10_000
     assert compare_ludo(load_game("ludo", ("ludo/blocks.yaml",)), True, seed=11, positions=5000) > 10_000
     assert compare_trouble(load_game("trouble"), seed=12, positions=5000) > 8_000
+    assert compare_parcheesi(load_game("parcheesi"), seed=13, positions=10_000) > 50_000
