@@ -206,7 +206,7 @@ class _Parcheesi:
             return after, 0
         others = [colour for colour in here if colour != self.turn]
         if pawns[self.turn][i] == "start":
-            # PA10's exception: coming out captures each single pawn of another colour on the
+            # PA10's exception, PA21: coming out captures each single pawn of another colour on the
             # entry space (a blockade is no single pawn), then the space holds two at most
             if len(set(others)) < len(others) or here.count(self.turn) >= 2:
                 return None

@@ -4,7 +4,7 @@ docs/PARCHEESI.md alone) on random positions: which pieces a throw moves where, 
 (a six, LU5, TR5; a five or two dice adding up to five, PA6), the exact count into Home,
 captures (every opponent token on an unsafe Ludo square, LU8, LU9; a single peg, the START
 space included, TR8; a single pawn, and on its own entry space every single pawn of another
-colour, PA8, PA10), safe squares (LU10, LU18, PA10), blocks and blockades (LU17, LU21,
+colour, PA8, PA10, PA21), safe squares (LU10, LU18, PA10), blocks and blockades (LU17, LU21,
 PA9), a third six lost (LU13), the finish line that holds one peg a space (TR11, TR13), two
 dice die by die using as many as can be used (PA5), the 20 and 10 space bonuses (PA11,
 PA14, PA16, PA17) and the third doubles (PA7, PA19)."""
