@@ -1,6 +1,7 @@
 """An independent Sorry!: the results a card allows in a position, written from RULES.md alone
-(the board of section 1, R6-R33, A1-A14, A24, and partnership T2, T4-T6, T9, T10), sharing
-no code with the engine. `test_sorry_reference.py` compares the engine's moves oracle with it.
+(the board of section 1, R6-R33, A1-A14, A21, A24, partnership T2, T4-T6, T9, T10, and the
+hands and scores of play for points P4, P5, P7), sharing no code with the engine.
+`test_sorry_reference.py` compares the engine's moves oracle with it.
 
 A position is in the notation of position files: per colour its pawns' positions (`start`,
 `track:N`, `safety:K`, `home`). A result is the placement after the move: per colour the
@@ -225,3 +226,36 @@ class Sorry:
         elif card == "sorry":
             ways = self.sorry()
         return {placement(after) for after in ways}
+
+
+def hand_moves(pawns: dict, turn: str, hand) -> set:
+    """Play for points (P4, P5, A21): {(card, placement, kind)} of a hand, kind "move",
+    "pass" (declining an 11: only when every card that moves offers only switches) or
+    "discard" (no card can move: any card, the placement unchanged)."""
+    game = Sorry(pawns, turn)
+    unchanged = placement(game.pawns)
+    plays, declinable = set(), True
+    for card in set(hand):
+        results = game.results(card)
+        moving = results - {unchanged} if card == "11" and not game.step(game.pawns, 11) else results
+        if not moving:
+            continue
+        declinable = declinable and card == "11" and not game.step(game.pawns, 11)
+        plays |= {(card, result, "move") for result in moving}
+    if not plays:
+        return {(card, unchanged, "discard") for card in set(hand)}
+    if declinable:
+        plays.add(("11", unchanged, "pass"))
+    return plays
+
+
+def points(pawns: dict, winner: str) -> dict:
+    """P7: 5 per own pawn Home for everyone; the winner also 5 per opponent pawn not Home and
+    the highest shut-out bonus that applies (100, 50, 25)."""
+    home = {colour: list(mine).count("home") for colour, mine in pawns.items()}
+    scores = {colour: 5 * n for colour, n in home.items()}
+    others = [n for colour, n in home.items() if colour != winner]
+    scores[winner] += 5 * sum(len(pawns[colour]) - home[colour] for colour in pawns if colour != winner)
+    best = max(others, default=0)
+    scores[winner] += 100 if best == 0 else 50 if best <= 1 else 25 if best <= 2 else 0
+    return scores

@@ -1,9 +1,11 @@
-"""The moves oracle of standard and partnership Sorry! against an independent Sorry!
-(`sorry_reference`, written from RULES.md alone) on random positions crowded round the
-slides, start exits and safety entries: every card's results (R6-R33), the split 7 in
-either order (R22, A1-A3), the 11's switches and when it may be declined (R24, A4, A14),
-Sorry! (R25, A6), distinct results only (A24), and with partners moving each other's pawns,
-bumping and Sorry!-ing partners, switching only with the other team (T2, T4-T6, T9, T10)."""
+"""The moves oracle of standard, partnership and play-for-points Sorry! against an
+independent Sorry! (`sorry_reference`, written from RULES.md alone) on random positions
+crowded round the slides, start exits and safety entries: every card's results (R6-R33),
+the split 7 in either order (R22, A1-A3), the 11's switches and when it may be declined
+(R24, A4, A14), Sorry! (R25, A6), distinct results only (A24); with partners moving each
+other's pawns, bumping and Sorry!-ing partners, switching only with the other team (T2,
+T4-T6, T9, T10); with hands, the cards that move, declining an 11, the free discard and
+the scores of a winning move (P4, P5, P7, A21)."""
 
 from __future__ import annotations
 
@@ -69,12 +71,61 @@ def compare(game, teams: bool, seed: int, positions: int) -> int:
     return compared
 
 
+DECK = ("1",) * 5 + tuple(card for card in CARDS if card != "1" for _ in range(4))
+
+
+def compare_hands(game, seed: int, positions: int) -> tuple:
+    """(moves compared, winning moves whose scores were compared) on random hands."""
+    rng = random.Random(seed)
+    compared = scored = 0
+    for _ in range(positions):
+        position = random_position(rng, teams=False)
+        if won(position["pawns"], False):
+            continue
+        del position["card"]
+        position["hand"] = rng.sample(DECK, rng.randint(1, 5))
+        if rng.random() < 0.4:  # near the end: the mover one pawn from winning, the others' pawns Home or not
+            for colour, mine in position["pawns"].items():
+                if colour == position["turn"]:
+                    mine[:] = ["home"] * 3 + [f"safety:{rng.randint(1, 5)}"]
+                else:
+                    mine[:] = [p if rng.random() < 0.5 else "home" for p in mine]
+            if won(position["pawns"], False):
+                continue
+        got, scores = set(), {}
+        for move in moves_report(game, parse_position(game, position))["moves"]:
+            kind = "discard" if "discard" in move else "pass" if move.get("pass") else "move"
+            key = (move.get("card", move.get("discard")), ref.placement(move["result"]), kind)
+            got.add(key)
+            if move.get("wins"):
+                scores[key] = move["scores"]
+        want = ref.hand_moves(position["pawns"], position["turn"], position["hand"])
+        assert got == want, (position, sorted(want - got)[:2], sorted(got - want)[:2])
+        turn = position["turn"]
+        winning = {key: ref.points(dict(key[1]), turn) for key in want if set(dict(key[1])[turn]) == {"home"}}
+        assert scores == winning, position
+        compared += len(want)
+        scored += len(winning)
+    return compared, scored
+
+
 @pytest.mark.parametrize("variant,teams", [("standard", False), ("partnership", True)])
 def test_every_card_moves_as_the_rule_book_says(variant, teams):
     assert compare(load_game(variant), teams, seed=1, positions=200) > 1000
+
+
+def test_hands_and_scores_of_play_for_points():
+    compared, scored = compare_hands(load_game("points"), seed=1, positions=200)
+    assert compared > 1000 and scored > 5
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("variant,teams", [("standard", False), ("partnership", True)])
 def test_thousands_of_positions(variant, teams):
     assert compare(load_game(variant), teams, seed=100, positions=10_000) > 50_000
+
+
+@pytest.mark.slow
+def test_thousands_of_hands():
+    compared, scored = compare_hands(load_game("points"), seed=100, positions=10_000)
+    assert compared > 50_000 and scored > 300
