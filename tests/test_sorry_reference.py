@@ -83,7 +83,12 @@ def compare_hands(game, seed: int, positions: int) -> tuple:
         if won(position["pawns"], False):
             continue
         del position["card"]
-        position["hand"] = rng.sample(DECK, rng.randint(1, 5)) if rng.random() < 0.9 else ["11"] * rng.randint(1, 2)
+        position["hand"] = rng.sample(DECK, rng.randint(1, 5))
+        if rng.random() < 0.1:  # lone 11s and a pawn too near its zone to go 11 forward: a switch may be declined
+            position["hand"] = ["11"] * rng.randint(1, 2)
+            near = f"track:{(ref.safety_entry(ref.COLOURS.index(position['turn'])) - rng.randint(0, 4)) % ref.TRACK}"
+            if all(near not in mine for mine in position["pawns"].values()):
+                position["pawns"][position["turn"]] = [near, "home", "home", "start"]
         if rng.random() < 0.4:  # near the end: the mover one pawn from winning, the others' pawns Home or not
             for colour, mine in position["pawns"].items():
                 if colour == position["turn"]:
