@@ -1,6 +1,7 @@
 """An independent Sorry!: the results a card allows in a position, written from RULES.md alone
-(the board of section 1, R6-R33, A1-A14, A21, A24, partnership T2, T4-T6, T9, T10, and the
-hands and scores of play for points P4, P5, P7), sharing no code with the engine.
+(the board of section 1, R6-R33, A1-A14, A21, A24, partnership T2, T4-T6, T9, T10, the
+hands and scores of play for points P4, P5, P7, and the house rules that change moves,
+named as the bundled overlays: `HOUSE`), sharing no code with the engine.
 `test_sorry_reference.py` compares the engine's moves oracle with it.
 
 A position is in the notation of position files: per colour its pawns' positions (`start`,
@@ -13,6 +14,16 @@ from __future__ import annotations
 COLOURS = ("red", "blue", "yellow", "green")
 TRACK = 60
 TEAMS = (("red", "yellow"), ("blue", "green"))  # T1
+FORWARD = {"1": 1, "2": 2, "3": 3, "5": 5, "6": 6, "8": 8, "9": 9, "12": 12}
+#: the house rules (overlay names) this reference plays, with the rule book's ids
+HOUSE = {
+    "sorry-forward-4": "H1", "start-on-any-forward": "H6", "slide-own-colour": "H10",
+    "slide-spares-own": "H12", "partners-safe": "H13", "split-7-any": "H14", "switch-partner": "H15",
+    "must-bump": "H17", "overshoot-home": "H19", "revenge-7": "H20", "safety-sprint": "H28",
+    "sorry-safety": "H29", "backward-into-safety": "H30", "bounce-back": "H32", "deck-55": "H24",
+}
+#: H6: the cards that may also start a pawn
+STARTERS = ("1", "2", "3", "5", "7", "8", "10", "11", "12")
 
 
 def start_exit(c: int) -> int:
@@ -37,47 +48,72 @@ def placement(pawns: dict) -> tuple:
     return tuple((colour, tuple(sorted(pawns[colour]))) for colour in sorted(pawns))
 
 
-class Sorry:
-    """One position's moves (module docstring); `teams` plays partnership (T2, T4-T6, T10)."""
+def _copy(pawns: dict) -> dict:
+    return {colour: list(mine) for colour, mine in pawns.items()}
 
-    def __init__(self, pawns: dict, turn: str, teams: bool = False):
-        self.pawns = {colour: list(mine) for colour, mine in pawns.items()}
+
+class Sorry:
+    """One position's moves (module docstring); `teams` plays partnership (T2, T4-T6, T10),
+    `house` the house rules named (keys of `HOUSE`)."""
+
+    def __init__(self, pawns: dict, turn: str, teams: bool = False, house=()):
+        self.pawns = _copy(pawns)
         self.turn = turn
         self.teams = teams
+        self.house = frozenset(house)
         team = next((t for t in TEAMS if turn in t), (turn,)) if teams else (turn,)
         self.movers = [colour for colour in team if colour in pawns]  # T2: whose pawns the player moves
 
-    def opponent(self, a: str, b: str) -> bool:
-        """Whether colours a and b play against each other (T10)."""
-        return a != b and not (self.teams and any(a in t and b in t for t in TEAMS))
+    def partners(self, a: str, b: str) -> bool:
+        return a == b or (self.teams and any(a in t and b in t for t in TEAMS))
 
     # ---- one pawn ---------------------------------------------------------------------------
-    def forward(self, colour: str, where: str, n: int) -> str | None:
-        """Where n steps forward take a pawn (R13, R31, R33), or None."""
+    def zone(self, k: int) -> str | None:
+        """The k-th step into the zone: safety:1-5, Home at 6 (R33), past it H19 or H32."""
+        if k <= 5:
+            return f"safety:{k}"
+        if k == 6 or "overshoot-home" in self.house:
+            return "home"
+        if "bounce-back" in self.house and 12 - k >= 1:
+            return f"safety:{12 - k}"
+        return None
+
+    def forward(self, colour: str, where: str, n: int) -> list:
+        """Where n steps forward take a pawn (R13, R31, R33, H19, H32)."""
         c = COLOURS.index(colour)
         if where.startswith("track:"):
             square = int(where[6:])
             to_entry = (safety_entry(c) - square) % TRACK
             if n <= to_entry:
-                return f"track:{(square + n) % TRACK}"
+                return [f"track:{(square + n) % TRACK}"]
             k = n - to_entry
         elif where.startswith("safety:"):
             k = int(where[7:]) + n
         else:
-            return None
-        return f"safety:{k}" if k <= 5 else "home" if k == 6 else None
+            return []
+        end = self.zone(k)
+        return [] if end is None else [end]
 
-    def backward(self, colour: str, where: str, n: int) -> str | None:
-        """Where n steps backward take a pawn (R13, R30, A12), or None."""
+    def backward(self, colour: str, where: str, n: int) -> list:
+        """Where n steps backward take a pawn (R13, R30, A12; H30: turning into the zone at
+        the safety entry reached along the track with steps to go)."""
         c = COLOURS.index(colour)
-        if where.startswith("track:"):
-            return f"track:{(int(where[6:]) - n) % TRACK}"
         if where.startswith("safety:"):
             k = int(where[7:])
-            return f"safety:{k - n}" if n < k else f"track:{(safety_entry(c) - (n - k)) % TRACK}"
-        return None
+            return [f"safety:{k - n}" if n < k else f"track:{(safety_entry(c) - (n - k)) % TRACK}"]
+        if not where.startswith("track:"):
+            return []
+        square = int(where[6:])
+        out = [f"track:{(square - n) % TRACK}"]
+        if "backward-into-safety" in self.house:
+            for k in range(n):
+                if (square - k) % TRACK == safety_entry(c):
+                    turned = self.zone(n - k)
+                    if turned is not None:
+                        out.append(turned)
+        return out
 
-    def at(self, pawns: dict, where: str, colour: str | None = None) -> str | None:
+    def at(self, pawns: dict, where: str, colour: str) -> str | None:
         """The colour of the pawn on `where` (a safety square: of `colour`'s zone; Home holds
         any number and blocks nobody: None)."""
         if where == "home":
@@ -92,33 +128,50 @@ class Sorry:
             if where in mine:
                 mine[mine.index(where)] = "start"
 
+    def blocks(self, colour: str, other: str) -> bool:
+        """Whether a pawn of `other` keeps a `colour` pawn from landing on it: its own (R16),
+        and a partner's under H13."""
+        return other == colour or ("partners-safe" in self.house and self.partners(colour, other))
+
     def arrive(self, pawns: dict, colour: str, i: int, target: str) -> dict | None:
-        """Pawn i of `colour` ends its move on `target`: blocked by its own colour (R16), a
-        bump (R15, T5), then a slide of another colour (R26, T9). A new dict, or None."""
-        if self.at(pawns, target, colour) == colour and pawns[colour][i] != target:
+        """Pawn i of `colour` ends its move on `target`: blocked (R16, H13), a bump (R15,
+        T5), then a slide (R26, T9, H10, H12). A new dict, or None."""
+        other = self.at(pawns, target, colour)
+        if other is not None and self.blocks(colour, other) and pawns[colour][i] != target:
             return None
-        after = {other: list(mine) for other, mine in pawns.items()}
+        after = _copy(pawns)
         after[colour][i] = "moving"
         if target.startswith("track:"):
             self.send_home(after, target)
             after[colour][i] = target
-            self.slide(after, colour, i)
+            if not self.slide(after, colour, i):
+                return None
         else:
             after[colour][i] = target
         return after
 
-    def slide(self, pawns: dict, colour: str, i: int) -> None:
-        """R26, T9: on another colour's triangle the pawn slides to the end circle, every pawn
-        on the slide's other squares (own included) going back to Start."""
+    def slide(self, pawns: dict, colour: str, i: int) -> bool:
+        """R26, T9: on a triangle of another colour (any under H10) the pawn slides to the end
+        circle, the pawns on the slide's other squares going back to Start (H12: not those
+        the slider may not bump; such a pawn on the end circle makes the move illegal)."""
         where = pawns[colour][i]
         found = slide_at(int(where[6:])) if where.startswith("track:") else None
-        if found is None or COLOURS[found[0]] == colour:
-            return
+        if found is None or (COLOURS[found[0]] == colour and "slide-own-colour" not in self.house):
+            return True
         square = int(where[6:])
         pawns[colour][i] = "moving"
+        spared = "slide-spares-own" in self.house
         for k in range(square + 1, found[1] + 1):
+            other = self.at(pawns, f"track:{k}", colour)
+            if other is None:
+                continue
+            if spared and self.blocks(colour, other):
+                if k == found[1]:
+                    return False
+                continue
             self.send_home(pawns, f"track:{k}")
         pawns[colour][i] = f"track:{found[1]}"
+        return True
 
     # ---- cards ------------------------------------------------------------------------------
     def pawns_of(self, pawns: dict):
@@ -129,8 +182,7 @@ class Sorry:
         """One pawn n forward (or backward): every (colour, index, pawns after)."""
         out = []
         for colour, i, where in self.pawns_of(pawns):
-            target = (self.backward if backward else self.forward)(colour, where, n)
-            if target is not None:
+            for target in (self.backward if backward else self.forward)(colour, where, n):
                 after = self.arrive(pawns, colour, i, target)
                 if after is not None:
                     out.append((colour, i, after))
@@ -146,85 +198,125 @@ class Sorry:
                     out.append(after)
         return out
 
-    def split(self, total: int) -> list:
-        """R22, A1-A3, T4: forward `total` split between two different pawns, one part after
-        the other, both parts legal exact moves on the board the first part left."""
-        out = []
-        for first in range(1, total):
-            for colour, i, after in self.step(self.pawns, first):
-                for other, j, where in self.pawns_of(self.pawns):
-                    if (other, j) == (colour, i) or where in ("start", "home"):
+    def split(self, pawns: dict, total: int, parts: int, used: tuple = (), known: dict | None = None) -> list:
+        """R22, A1-A3, T4, H14: forward `total` split among 2 .. `parts` different pawns, one
+        part after the other, each a legal exact move on the board the parts before left
+        (`known`: the ways found from a board, pawns used and steps left, met in another order)."""
+        known = {} if known is None else known
+        key = (placement(pawns), frozenset(used), total)
+        if key in known:
+            return known[key]
+        out = known[key] = []
+        for colour, i, where in self.pawns_of(pawns):
+            if (colour, i) in used:
+                continue
+            last = len(used) + 1 == parts
+            for n in ([total] if last else range(1, total + (len(used) >= 1))):
+                if n == total and not used:
+                    continue
+                for target in self.forward(colour, where, n):
+                    after = self.arrive(pawns, colour, i, target)
+                    if after is None:
                         continue
-                    now = after[other][j]
-                    if now == "start":
-                        continue  # A2: the first part sent the second pawn back
-                    target = self.forward(other, now, total - first)
-                    if target is not None:
-                        done = self.arrive(after, other, j, target)
-                        if done is not None:
-                            out.append(done)
+                    if n == total:
+                        out.append(after)
+                    else:
+                        out += self.split(after, total - n, parts, used + ((colour, i),), known)
         return out
 
     def switch(self) -> list:
-        """R24, A4, T10: one of the player's pawns on the track trades places with an opposing
-        pawn on the track; then each slides, the mover first."""
+        """R24, A4, T10 (H15: a partner's pawn too): one of the player's pawns on the track
+        trades places with another colour's pawn on the track; then each slides, the mover
+        first."""
         out = []
         for colour, i, where in self.pawns_of(self.pawns):
             if not where.startswith("track:"):
                 continue
             for other, mine in self.pawns.items():
-                if not self.opponent(colour, other) or other in self.movers:
+                if other == colour or (self.partners(self.turn, other) and "switch-partner" not in self.house):
                     continue
                 for j, theirs in enumerate(mine):
                     if theirs.startswith("track:"):
-                        after = {o: list(m) for o, m in self.pawns.items()}
+                        after = _copy(self.pawns)
                         after[colour][i], after[other][j] = theirs, where
-                        self.slide(after, colour, i)
-                        if after[other][j] == where:
-                            self.slide(after, other, j)
+                        if not self.slide(after, colour, i):
+                            continue
+                        if after[other][j] == where and not self.slide(after, other, j):
+                            continue
                         out.append(after)
         return out
 
     def sorry(self) -> list:
-        """R25, A6, T6: a pawn from Start onto a track square held by a pawn of another colour
-        (an opponent's; with partners, any colour but the placed pawn's), which goes back."""
+        """R25, A6, T6 (H13: never onto the own team): a pawn from Start onto a track square
+        held by a pawn of another colour, which goes back; H29: or an opposing pawn in its
+        safety zone back to Start."""
         out = []
         for colour in self.movers:
             if "start" not in self.pawns[colour]:
                 continue
             i = self.pawns[colour].index("start")
             for other, mine in self.pawns.items():
-                if other == colour or not (self.teams or self.opponent(colour, other)):
+                if other == colour or (self.partners(self.turn, other) and (not self.teams or "partners-safe" in self.house)):
                     continue
                 for theirs in mine:
                     if theirs.startswith("track:"):
-                        out.append(self.arrive(self.pawns, colour, i, theirs))
+                        after = self.arrive(self.pawns, colour, i, theirs)
+                        if after is not None:
+                            out.append(after)
+        if "sorry-safety" in self.house:
+            for other, mine in self.pawns.items():
+                if not self.partners(self.turn, other):
+                    for j, theirs in enumerate(mine):
+                        if theirs.startswith("safety:"):
+                            after = _copy(self.pawns)
+                            after[other][j] = "start"
+                            out.append(after)
         return out
+
+    def bumps(self, after: dict) -> bool:
+        """Whether a move bumped an opposing pawn (H17, H20): more of them in Start."""
+        return any(after[other].count("start") > self.pawns[other].count("start")
+                   for other in self.pawns if not self.partners(self.turn, other))
 
     def results(self, card: str) -> set:
         """Every distinct placement `card` leads to (A24); empty: the card is forfeit."""
-        pawns = self.pawns
-        ways = []
-        number = {"1": 1, "2": 2, "3": 3, "5": 5, "8": 8, "12": 12}.get(card)
-        if number is not None:
-            ways = [after for _, _, after in self.step(pawns, number)]
-            if card in ("1", "2"):
-                ways += self.enter(pawns)
+        pawns, house = self.pawns, self.house
+        ways, forward = [], False
+        if card in FORWARD and (card in ("1", "2", "3", "5", "8", "12") or "deck-55" in house):
+            ways, forward = [after for _, _, after in self.step(pawns, FORWARD[card])], True
         elif card == "4":
             ways = [after for _, _, after in self.step(pawns, 4, backward=True)]
         elif card == "7":
-            ways = [after for _, _, after in self.step(pawns, 7)] + self.split(7)
+            ways = [after for _, _, after in self.step(pawns, 7)]
+            ways += self.split(pawns, 7, 7 if "split-7-any" in house else 2)
+            forward = True
         elif card == "10":
             ways = [after for _, _, after in self.step(pawns, 10)] + \
                    [after for _, _, after in self.step(pawns, 1, backward=True)]
+            forward = True
         elif card == "11":
-            ways = [after for _, _, after in self.step(pawns, 11)]
-            switches = self.switch()
-            if switches and not ways:
-                switches.append(pawns)  # R24, A14: with no forward 11, the switch may be declined
-            ways += switches
+            ways, forward = [after for _, _, after in self.step(pawns, 11)], True
         elif card == "sorry":
             ways = self.sorry()
+            if "sorry-forward-4" in house:
+                ways += [after for _, _, after in self.step(pawns, 4)]
+                forward = True
+        if card in ("1", "2") or ("start-on-any-forward" in house and card in STARTERS):
+            ways += self.enter(pawns)
+        if card == "11":
+            switches = self.switch()
+            if switches and not ways:
+                ways.append(pawns)  # R24, A14: with no move forward (H6: nor out of Start), the switch may be declined
+            ways += switches
+        if forward and "safety-sprint" in house:
+            for colour, i, where in self.pawns_of(pawns):
+                if where.startswith("safety:"):
+                    after = _copy(pawns)
+                    after[colour][i] = "home"
+                    ways.append(after)
+        if "must-bump" in house or (card == "7" and "revenge-7" in house):
+            bumping = [after for after in ways if self.bumps(after)]
+            ways = bumping or ways  # H17, H20: a bump there must be taken (a pass is no bump)
         return {placement(after) for after in ways}
 
 

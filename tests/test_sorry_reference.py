@@ -5,7 +5,9 @@ the split 7 in either order (R22, A1-A3), the 11's switches and when it may be d
 (R24, A4, A14), Sorry! (R25, A6), distinct results only (A24); with partners moving each
 other's pawns, bumping and Sorry!-ing partners, switching only with the other team (T2,
 T4-T6, T9, T10); with hands, the cards that move, declining an 11, the free discard and
-the scores of a winning move (P4, P5, P7, A21)."""
+the scores of a winning move (P4, P5, P7, A21); and under every bundled house rule that
+changes moves (`sorry_reference.HOUSE`: H1, H6, H10, H12-H15, H17, H19, H20, H24, H28-H30,
+H32), alone and combined, with partners and without."""
 
 from __future__ import annotations
 
@@ -55,14 +57,16 @@ def won(pawns: dict, teams: bool) -> bool:
     return any(all(p == "home" for colour in side for p in pawns.get(colour, ())) for side in sides)
 
 
-def compare(game, teams: bool, seed: int, positions: int) -> int:
+def compare(game, teams: bool, seed: int, positions: int, house=()) -> int:
     rng = random.Random(seed)
     compared = 0
     for _ in range(positions):
         position = random_position(rng, teams)
+        if "deck-55" in house and rng.random() < 0.2:
+            position["card"] = rng.choice(("6", "9"))
         if won(position["pawns"], teams):
             continue
-        want = ref.Sorry(position["pawns"], position["turn"], teams).results(position["card"])
+        want = ref.Sorry(position["pawns"], position["turn"], teams, house).results(position["card"])
         report = moves_report(game, parse_position(game, position))
         got = {ref.placement(move["result"]) for move in report["moves"]}
         assert got == want, (position, sorted(want - got)[:2], sorted(got - want)[:2])
@@ -119,6 +123,38 @@ def test_every_card_moves_as_the_rule_book_says(variant, teams):
     assert compare(load_game(variant), teams, seed=1, positions=200) > 1000
 
 
+def house_game(teams: bool, house):
+    return load_game("partnership" if teams else "standard", tuple(f"house/{name}.yaml" for name in house))
+
+
+@pytest.mark.parametrize("name", sorted(ref.HOUSE))
+def test_each_house_rule_moves_as_the_rule_book_says(name):
+    for teams in (False, True):
+        assert compare(house_game(teams, (name,)), teams, seed=len(name), positions=25, house=(name,)) > 40
+
+
+#: house rules that cannot be played together: H19 and H32 contradict (SR550); H6 gives the 7 and
+#: the 11 effects that H14 and H15 replace (the overlay read last decides)
+CONFLICTS = ({"overshoot-home", "bounce-back"}, {"start-on-any-forward", "split-7-any"},
+             {"start-on-any-forward", "switch-partner"})
+
+
+def combinations(seed: int, count: int):
+    """`count` random sets of two to five house rules that may be played together."""
+    rng = random.Random(seed)
+    names = sorted(ref.HOUSE)
+    while count:
+        house = tuple(rng.sample(names, rng.randint(2, 5)))
+        if not any(conflict <= set(house) for conflict in CONFLICTS):
+            count -= 1
+            yield house, rng.random() < 0.5 and "split-7-any" not in house
+
+
+def test_house_rules_combined_move_as_the_rule_book_says():
+    for house, teams in combinations(seed=1, count=4):
+        assert compare(house_game(teams, house), teams, seed=2, positions=60, house=house) > 100
+
+
 def test_hands_and_scores_of_play_for_points():
     compared, scored = compare_hands(load_game("points"), seed=1, positions=200)
     assert compared > 1000 and scored > 5
@@ -134,3 +170,9 @@ def test_thousands_of_positions(variant, teams):
 def test_thousands_of_hands():
     compared, scored = compare_hands(load_game("points"), seed=100, positions=10_000)
     assert compared > 50_000 and scored > 300
+
+
+@pytest.mark.slow
+def test_hundreds_of_house_rule_combinations():
+    for k, (house, teams) in enumerate(combinations(seed=2026, count=200)):
+        assert compare(house_game(teams, house), teams, seed=k, positions=300, house=house) > 500
