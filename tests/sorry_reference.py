@@ -21,6 +21,7 @@ HOUSE = {
     "slide-spares-own": "H12", "partners-safe": "H13", "split-7-any": "H14", "switch-partner": "H15",
     "must-bump": "H17", "overshoot-home": "H19", "revenge-7": "H20", "safety-sprint": "H28",
     "sorry-safety": "H29", "backward-into-safety": "H30", "bounce-back": "H32", "deck-55": "H24",
+    "freeze": "H31",
 }
 #: H6: the cards that may also start a pawn
 STARTERS = ("1", "2", "3", "5", "7", "8", "10", "11", "12")
@@ -56,11 +57,14 @@ class Sorry:
     """One position's moves (module docstring); `teams` plays partnership (T2, T4-T6, T10),
     `house` the house rules named (keys of `HOUSE`)."""
 
-    def __init__(self, pawns: dict, turn: str, teams: bool = False, house=()):
+    def __init__(self, pawns: dict, turn: str, teams: bool = False, house=(), frozen=()):
         self.pawns = _copy(pawns)
         self.turn = turn
         self.teams = teams
         self.house = frozenset(house)
+        #: H31: (colour, square, by) of the frozen pawns (on the track)
+        self.frozen = frozenset(frozen)
+        self.still = {(colour, where) for colour, where, _ in self.frozen}
         team = next((t for t in TEAMS if turn in t), (turn,)) if teams else (turn,)
         self.movers = [colour for colour in team if colour in pawns]  # T2: whose pawns the player moves
 
@@ -137,8 +141,9 @@ class Sorry:
         """Pawn i of `colour` ends its move on `target`: blocked (R16, H13), a bump (R15,
         T5), then a slide (R26, T9, H10, H12). A new dict, or None."""
         other = self.at(pawns, target, colour)
-        if other is not None and self.blocks(colour, other) and pawns[colour][i] != target:
-            return None
+        if other is not None and (self.blocks(colour, other) or (other, target) in self.still) and \
+                pawns[colour][i] != target:
+            return None  # H31: nothing lands on a frozen pawn
         after = _copy(pawns)
         after[colour][i] = "moving"
         if target.startswith("track:"):
@@ -165,7 +170,7 @@ class Sorry:
             other = self.at(pawns, f"track:{k}", colour)
             if other is None:
                 continue
-            if spared and self.blocks(colour, other):
+            if (spared and self.blocks(colour, other)) or (other, f"track:{k}") in self.still:
                 if k == found[1]:
                     return False
                 continue
@@ -176,7 +181,8 @@ class Sorry:
     # ---- cards ------------------------------------------------------------------------------
     def pawns_of(self, pawns: dict):
         """(colour, index, where) of every pawn the player moves (T2)."""
-        return [(colour, i, where) for colour in self.movers for i, where in enumerate(pawns[colour])]
+        return [(colour, i, where) for colour in self.movers for i, where in enumerate(pawns[colour])
+                if (colour, where) not in self.still]
 
     def step(self, pawns: dict, n: int, backward: bool = False) -> list:
         """One pawn n forward (or backward): every (colour, index, pawns after)."""
@@ -236,7 +242,7 @@ class Sorry:
                 if other == colour or (self.partners(self.turn, other) and "switch-partner" not in self.house):
                     continue
                 for j, theirs in enumerate(mine):
-                    if theirs.startswith("track:"):
+                    if theirs.startswith("track:") and (other, theirs) not in self.still:
                         after = _copy(self.pawns)
                         after[colour][i], after[other][j] = theirs, where
                         if not self.slide(after, colour, i):
@@ -280,6 +286,24 @@ class Sorry:
 
     def results(self, card: str) -> set:
         """Every distinct placement `card` leads to (A24); empty: the card is forfeit."""
+        return {placement(after) for after, _ in self.ways(card)}
+
+    def results_and_freezes(self, card: str, seats) -> set:
+        """H31: every distinct (placement, frozen pawns after) `card` leads to, the frozen
+        pawns as (colour, square, by): a freeze of the player replaces an older one of its
+        own, and the freezes of the player whose turn begins next end (`seats` in turn order;
+        after a 2 the turn goes on and none ends)."""
+        after_turn = None if card == "2" else seats[(seats.index(self.turn) + 1) % len(seats)]  # a 2: the turn goes on
+        out = set()
+        for after, freeze in self.ways(card):
+            frozen = self.frozen
+            if freeze is not None:
+                frozen = {mark for mark in frozen if mark[2] != self.turn} | {freeze}
+            out.add((placement(after), frozenset(mark for mark in frozen if mark[2] != after_turn)))
+        return out
+
+    def ways(self, card: str) -> list:
+        """(pawns after, the freeze it makes or None) of every way to play `card`."""
         pawns, house = self.pawns, self.house
         ways, forward = [], False
         if card in FORWARD and (card in ("1", "2", "3", "5", "8", "12") or "deck-55" in house):
@@ -314,10 +338,16 @@ class Sorry:
                     after = _copy(pawns)
                     after[colour][i] = "home"
                     ways.append(after)
+        ways = [(after, None) for after in ways]
+        if card == "sorry" and "freeze" in house:  # H31: or freeze a lone opposing pawn on the track, not frozen yet
+            for other, mine in pawns.items():
+                if not self.partners(self.turn, other):
+                    ways += [(pawns, (other, where, self.turn)) for where in set(mine)
+                             if where.startswith("track:") and (other, where) not in self.still]
         if "must-bump" in house or (card == "7" and "revenge-7" in house):
-            bumping = [after for after in ways if self.bumps(after)]
+            bumping = [way for way in ways if self.bumps(way[0])]
             ways = bumping or ways  # H17, H20: a bump there must be taken (a pass is no bump)
-        return {placement(after) for after in ways}
+        return ways
 
 
 def hand_moves(pawns: dict, turn: str, hand) -> set:

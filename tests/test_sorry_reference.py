@@ -6,8 +6,9 @@ the split 7 in either order (R22, A1-A3), the 11's switches and when it may be d
 other's pawns, bumping and Sorry!-ing partners, switching only with the other team (T2,
 T4-T6, T9, T10); with hands, the cards that move, declining an 11, the free discard and
 the scores of a winning move (P4, P5, P7, A21); and under every bundled house rule that
-changes moves (`sorry_reference.HOUSE`: H1, H6, H10, H12-H15, H17, H19, H20, H24, H28-H30,
-H32), alone and combined, with partners and without."""
+changes moves (`sorry_reference.HOUSE`: H1, H6, H10, H12-H15, H17, H19, H20, H24, H28-H32),
+alone and combined, with partners and without; under H31 also the frozen pawns each move
+leaves (a freeze replaces the player's older one, the next player's freezes end)."""
 
 from __future__ import annotations
 
@@ -70,7 +71,8 @@ def compare(game, teams: bool, seed: int, positions: int, house=()) -> int:
         report = moves_report(game, parse_position(game, position))
         got = {ref.placement(move["result"]) for move in report["moves"]}
         assert got == want, (position, sorted(want - got)[:2], sorted(got - want)[:2])
-        assert len(report["moves"]) == len(got), "a result listed twice (A24)"
+        distinct = {(ref.placement(move["result"]), repr(move.get("marks"))) for move in report["moves"]}
+        assert len(report["moves"]) == len(distinct), "a result listed twice (A24)"
         compared += len(want)
     return compared
 
@@ -155,6 +157,42 @@ def test_house_rules_combined_move_as_the_rule_book_says():
         assert compare(house_game(teams, house), teams, seed=2, positions=60, house=house) > 100
 
 
+def compare_freezes(game, teams: bool, seed: int, positions: int) -> int:
+    """H31 with frozen pawns in the positions (one freeze a player at most, now and then a
+    stale one of the mover's)."""
+    rng = random.Random(seed)
+    compared = 0
+    for _ in range(positions):
+        position = random_position(rng, teams)
+        if rng.random() < 0.4:
+            position["card"] = "sorry"
+        if won(position["pawns"], teams):
+            continue
+        players, turn = position["players"], position["turn"]
+        frozen, freezers = set(), set()
+        on_track = sorted({(c, p) for c in players for p in position["pawns"][c] if p.startswith("track:")})
+        for colour, square in rng.sample(on_track, min(len(on_track), rng.randint(0, 3))):
+            by = rng.choice(players)
+            stale = by == turn and rng.random() < 0.3  # a freeze of the mover's own a position may hold
+            if by not in freezers and (by != turn or stale) and not ref.Sorry({}, colour, teams).partners(colour, by):
+                freezers.add(by)
+                frozen.add((colour, square, by))
+        if frozen:
+            position["marks"] = {"frozen": [{"colour": c, "square": sq, "by": by} for c, sq, by in sorted(frozen)]}
+        want = ref.Sorry(position["pawns"], turn, teams, ("freeze",), frozen).results_and_freezes(position["card"], players)
+        got = {(ref.placement(move["result"]),
+                frozenset((m["colour"], m["square"], m["by"]) for m in move.get("marks", {}).get("frozen", ())))
+               for move in moves_report(game, parse_position(game, position))["moves"]}
+        assert got == want, (position, sorted(want - got)[:2], sorted(got - want)[:2])
+        compared += len(want)
+    return compared
+
+
+@pytest.mark.parametrize("teams", [False, True])
+def test_frozen_pawns_and_freezes_as_the_rule_book_says(teams):
+    assert compare_freezes(house_game(teams, ("freeze",)), teams, seed=3, positions=100) > 300
+
+
 def test_hands_and_scores_of_play_for_points():
     compared, scored = compare_hands(load_game("points"), seed=1, positions=200)
     assert compared > 1000 and scored > 5
@@ -170,6 +208,12 @@ def test_thousands_of_positions(variant, teams):
 def test_thousands_of_hands():
     compared, scored = compare_hands(load_game("points"), seed=100, positions=10_000)
     assert compared > 50_000 and scored > 300
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("teams", [False, True])
+def test_thousands_of_frozen_positions(teams):
+    assert compare_freezes(house_game(teams, ("freeze",)), teams, seed=30, positions=5000) > 20_000
 
 
 @pytest.mark.slow
