@@ -21,7 +21,7 @@ HOUSE = {
     "slide-spares-own": "H12", "partners-safe": "H13", "split-7-any": "H14", "switch-partner": "H15",
     "must-bump": "H17", "overshoot-home": "H19", "revenge-7": "H20", "safety-sprint": "H28",
     "sorry-safety": "H29", "backward-into-safety": "H30", "bounce-back": "H32", "deck-55": "H24",
-    "freeze": "H31",
+    "freeze": "H31", "mercy-start": "H27",
 }
 #: H6: the cards that may also start a pawn
 STARTERS = ("1", "2", "3", "5", "7", "8", "10", "11", "12")
@@ -46,7 +46,18 @@ def slide_at(square: int) -> tuple | None:
 
 
 def placement(pawns: dict) -> tuple:
-    return tuple((colour, tuple(sorted(pawns[colour]))) for colour in sorted(pawns))
+    """Per colour the sorted positions (a pawn in Start carrying H27's mark, `start+BY`,
+    is in Start)."""
+    return tuple((colour, tuple(sorted(p.partition("+")[0] for p in pawns[colour]))) for colour in sorted(pawns))
+
+
+def in_start(where: str) -> bool:
+    return where.partition("+")[0] == "start"
+
+
+def mercy_marks(pawns: dict) -> tuple:
+    """H27: (colour, by) of every marked pawn in Start, sorted."""
+    return tuple(sorted((colour, p.partition("+")[2]) for colour, mine in pawns.items() for p in mine if "+" in p))
 
 
 def _copy(pawns: dict) -> dict:
@@ -127,10 +138,21 @@ class Sorry:
         return next((other for other, mine in pawns.items() if where in mine), None)
 
     def send_home(self, pawns: dict, where: str) -> None:
-        """The pawn on track square `where` goes back to its Start (R15)."""
+        """The pawn on track square `where` goes back to its Start (R15); H27 marks it, by
+        the player who moves."""
         for mine in pawns.values():
             if where in mine:
-                mine[mine.index(where)] = "start"
+                mine[mine.index(where)] = f"start+{self.turn}" if "mercy-start" in self.house else "start"
+
+    def leaving(self, mine: list, marked_only: bool = False) -> list:
+        """The indices of the pawns in Start that may leave it, one of each kind (A24): an
+        unmarked one and a marked one (H27; of its marks the one whose placer comes first
+        in seat order, the engine's choice when two differ only in who marked them)."""
+        out = [] if marked_only or "start" not in mine else [mine.index("start")]
+        marked = [i for i, p in enumerate(mine) if p.startswith("start+")]
+        if marked:
+            out.append(min(marked, key=lambda i: COLOURS.index(mine[i].partition("+")[2])))
+        return out
 
     def blocks(self, colour: str, other: str) -> bool:
         """Whether a pawn of `other` keeps a `colour` pawn from landing on it: its own (R16),
@@ -194,11 +216,11 @@ class Sorry:
                     out.append((colour, i, after))
         return out
 
-    def enter(self, pawns: dict) -> list:
-        """R6, R9, R10: a pawn from Start onto its start exit."""
+    def enter(self, pawns: dict, marked_only: bool = False) -> list:
+        """R6, R9, R10: a pawn from Start onto its start exit (H27: `marked_only`)."""
         out = []
-        for colour, i, where in self.pawns_of(pawns):
-            if where == "start":
+        for colour in self.movers:
+            for i in self.leaving(pawns[colour], marked_only):
                 after = self.arrive(pawns, colour, i, f"track:{start_exit(COLOURS.index(colour))}")
                 if after is not None:
                     out.append(after)
@@ -258,35 +280,37 @@ class Sorry:
         safety zone back to Start."""
         out = []
         for colour in self.movers:
-            if "start" not in self.pawns[colour]:
-                continue
-            i = self.pawns[colour].index("start")
-            for other, mine in self.pawns.items():
-                if other == colour or (self.partners(self.turn, other) and (not self.teams or "partners-safe" in self.house)):
-                    continue
-                for theirs in mine:
-                    if theirs.startswith("track:"):
-                        after = self.arrive(self.pawns, colour, i, theirs)
-                        if after is not None:
-                            out.append(after)
+            for i in self.leaving(self.pawns[colour]):
+                for other, mine in self.pawns.items():
+                    if other == colour or (self.partners(self.turn, other) and (not self.teams or "partners-safe" in self.house)):
+                        continue
+                    for theirs in mine:
+                        if theirs.startswith("track:"):
+                            after = self.arrive(self.pawns, colour, i, theirs)
+                            if after is not None:
+                                out.append(after)
         if "sorry-safety" in self.house:
             for other, mine in self.pawns.items():
                 if not self.partners(self.turn, other):
                     for j, theirs in enumerate(mine):
                         if theirs.startswith("safety:"):
                             after = _copy(self.pawns)
-                            after[other][j] = "start"
+                            after[other][j] = f"start+{self.turn}" if "mercy-start" in self.house else "start"
                             out.append(after)
         return out
 
     def bumps(self, after: dict) -> bool:
         """Whether a move bumped an opposing pawn (H17, H20): more of them in Start."""
-        return any(after[other].count("start") > self.pawns[other].count("start")
+        return any(sum(map(in_start, after[other])) > sum(map(in_start, self.pawns[other]))
                    for other in self.pawns if not self.partners(self.turn, other))
 
     def results(self, card: str) -> set:
         """Every distinct placement `card` leads to (A24); empty: the card is forfeit."""
         return {placement(after) for after, _ in self.ways(card)}
+
+    def results_and_mercy(self, card: str) -> set:
+        """H27: every distinct (placement, marked pawns in Start after) `card` leads to."""
+        return {(placement(after), mercy_marks(after)) for after, _ in self.ways(card)}
 
     def results_and_freezes(self, card: str, seats) -> set:
         """H31: every distinct (placement, frozen pawns after) `card` leads to, the frozen
@@ -332,6 +356,8 @@ class Sorry:
             if switches and not ways:
                 ways.append(pawns)  # R24, A14: with no move forward (H6: nor out of Start), the switch may be declined
             ways += switches
+        if "mercy-start" in house and (forward or card == "7"):  # H27: a marked pawn leaves Start with any forward card
+            ways += self.enter(pawns, marked_only=True)
         if forward and "safety-sprint" in house:
             for colour, i, where in self.pawns_of(pawns):
                 if where.startswith("safety:"):

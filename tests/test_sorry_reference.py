@@ -6,9 +6,11 @@ the split 7 in either order (R22, A1-A3), the 11's switches and when it may be d
 other's pawns, bumping and Sorry!-ing partners, switching only with the other team (T2,
 T4-T6, T9, T10); with hands, the cards that move, declining an 11, the free discard and
 the scores of a winning move (P4, P5, P7, A21); and under every bundled house rule that
-changes moves (`sorry_reference.HOUSE`: H1, H6, H10, H12-H15, H17, H19, H20, H24, H28-H32),
+changes moves (`sorry_reference.HOUSE`: H1, H6, H10, H12-H15, H17, H19, H20, H24, H27-H32),
 alone and combined, with partners and without; under H31 also the frozen pawns each move
-leaves (a freeze replaces the player's older one, the next player's freezes end)."""
+leaves (a freeze replaces the player's older one, the next player's freezes end), under H27
+the marked pawns in Start (marked when sent back, leaving with any forward card, a marked
+and an unmarked pawn in Start two different results)."""
 
 from __future__ import annotations
 
@@ -193,6 +195,38 @@ def test_frozen_pawns_and_freezes_as_the_rule_book_says(teams):
     assert compare_freezes(house_game(teams, ("freeze",)), teams, seed=3, positions=100) > 300
 
 
+def compare_mercy(game, teams: bool, seed: int, positions: int) -> int:
+    """H27 with marked pawns in Start in the positions (marked by any player)."""
+    rng = random.Random(seed)
+    compared = 0
+    for _ in range(positions):
+        position = random_position(rng, teams)
+        if won(position["pawns"], teams):
+            continue
+        pawns = {colour: list(mine) for colour, mine in position["pawns"].items()}
+        marks = []
+        for colour, mine in pawns.items():
+            for i, where in enumerate(mine):
+                if where == "start" and rng.random() < 0.5:
+                    by = rng.choice(position["players"])
+                    mine[i] = f"start+{by}"
+                    marks.append({"colour": colour, "square": "start", "by": by})
+        if marks:
+            position["marks"] = {"mercy": marks}
+        want = ref.Sorry(pawns, position["turn"], teams, ("mercy-start",)).results_and_mercy(position["card"])
+        got = {(ref.placement(move["result"]),
+                tuple(sorted((m["colour"], m["by"]) for m in move.get("marks", {}).get("mercy", ()))))
+               for move in moves_report(game, parse_position(game, position))["moves"]}
+        assert got == want, (position, sorted(want - got)[:2], sorted(got - want)[:2])
+        compared += len(want)
+    return compared
+
+
+@pytest.mark.parametrize("teams", [False, True])
+def test_marked_pawns_leave_start_as_the_rule_book_says(teams):
+    assert compare_mercy(house_game(teams, ("mercy-start",)), teams, seed=4, positions=100) > 300
+
+
 def test_hands_and_scores_of_play_for_points():
     compared, scored = compare_hands(load_game("points"), seed=1, positions=200)
     assert compared > 1000 and scored > 5
@@ -214,6 +248,12 @@ def test_thousands_of_hands():
 @pytest.mark.parametrize("teams", [False, True])
 def test_thousands_of_frozen_positions(teams):
     assert compare_freezes(house_game(teams, ("freeze",)), teams, seed=30, positions=5000) > 20_000
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("teams", [False, True])
+def test_thousands_of_marked_positions(teams):
+    assert compare_mercy(house_game(teams, ("mercy-start",)), teams, seed=40, positions=5000) > 20_000
 
 
 @pytest.mark.slow
