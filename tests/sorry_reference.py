@@ -21,7 +21,7 @@ HOUSE = {
     "slide-spares-own": "H12", "partners-safe": "H13", "split-7-any": "H14", "switch-partner": "H15",
     "must-bump": "H17", "overshoot-home": "H19", "revenge-7": "H20", "safety-sprint": "H28",
     "sorry-safety": "H29", "backward-into-safety": "H30", "bounce-back": "H32", "deck-55": "H24",
-    "freeze": "H31", "mercy-start": "H27",
+    "freeze": "H31", "mercy-start": "H27", "start-exit-penalty": "H34",
 }
 #: H6: the cards that may also start a pawn
 STARTERS = ("1", "2", "3", "5", "7", "8", "10", "11", "12")
@@ -76,6 +76,8 @@ class Sorry:
         #: H31: (colour, square, by) of the frozen pawns (on the track)
         self.frozen = frozenset(frozen)
         self.still = {(colour, where) for colour, where, _ in self.frozen}
+        #: H34: per board made, (that board, the (colour, index, square) where counts ended on the way to it)
+        self.ends: dict = {}
         team = next((t for t in TEAMS if turn in t), (turn,)) if teams else (turn,)
         self.movers = [colour for colour in team if colour in pawns]  # T2: whose pawns the player moves
 
@@ -175,6 +177,24 @@ class Sorry:
                 return None
         else:
             after[colour][i] = target
+        self.ended(pawns, after, (colour, i, target))
+        return after
+
+    def ended(self, before: dict, after: dict, end: tuple) -> None:
+        """Note that a count ended on `end`'s square on the way from `before` to `after` (H34)."""
+        self.ends[id(after)] = (after, self.ends.get(id(before), (None, ()))[1] + (end,))
+
+    def off_limits(self, after: dict) -> dict:
+        """H34: the player's pawns whose count ended on an opposing colour's start exit, and
+        are still there once the move is made, go back to Start (the bumps they made stand)."""
+        exits = {f"track:{start_exit(c)}" for c, colour in enumerate(COLOURS) if not self.partners(self.turn, colour)}
+        back = [(colour, i) for colour, i, square in self.ends.get(id(after), (None, ()))[1]
+                if square in exits and after[colour][i] == square]
+        if not back:
+            return after
+        after = _copy(after)
+        for colour, i in back:
+            after[colour][i] = "start"
         return after
 
     def slide(self, pawns: dict, colour: str, i: int) -> bool:
@@ -267,6 +287,7 @@ class Sorry:
                     if theirs.startswith("track:") and (other, theirs) not in self.still:
                         after = _copy(self.pawns)
                         after[colour][i], after[other][j] = theirs, where
+                        self.ended(self.pawns, after, (colour, i, theirs))
                         if not self.slide(after, colour, i):
                             continue
                         if after[other][j] == where and not self.slide(after, other, j):
@@ -364,6 +385,8 @@ class Sorry:
                     after = _copy(pawns)
                     after[colour][i] = "home"
                     ways.append(after)
+        if "start-exit-penalty" in house:
+            ways = [self.off_limits(after) for after in ways]
         ways = [(after, None) for after in ways]
         if card == "sorry" and "freeze" in house:  # H31: or freeze a lone opposing pawn on the track, not frozen yet
             for other, mine in pawns.items():

@@ -174,6 +174,10 @@ def test_count_pawns_reads_marks_in_a_guard(tmp_path):
     ("cards: {sorry: send opponent in safety to track:99}", "SR508"),
     ("cards: {sorry: send opponent opponent to start}", "SR304"),
     ("cards: {sorry: send opponent marked frozen unmarked frozen to start}", "SR304"),
+    ("cards: {sorry: move every controlled in safety to home}", "SR304"),
+    ("cards: {sorry: enter every marked frozen}", "SR304"),
+    ("cards: {\"3\": forward 3 every}", "SR304"),
+    ("cards: {sorry: sorry if count(pawns every opponent) > 0}", "SR304"),
 ])
 def test_selector_errors_are_located(tmp_path, text, code):
     path = tmp_path / "bad.yaml"
@@ -278,3 +282,23 @@ def test_pawns_in_home_are_never_sent_or_moved(tmp_path):
     assert [m.kind for m in game.legal_moves(pos.state)] == ["forfeit"]
     pos = _position(game, {"card": "5", "pawns": {"red": ["track:10"]}})
     assert [m.kind for m in game.legal_moves(pos.state)] == ["forfeit"]
+
+
+def test_every_acts_on_all_the_chosen_pawns_at_once(tmp_path):
+    """`send every S` and `mark M every S`: one move acting on every pawn S chooses (none: no
+    move), where `send S` and `mark M S` offer one move per pawn; pawns that cannot be sent
+    are left out."""
+    path = tmp_path / "every.yaml"
+    path.write_text('extends: house/freeze.yaml\ncards:\n  "3": send every opponent in track to start\n'
+                    '  "5": send opponent in track to start\n  "8": mark frozen every opponent in track\n')
+    game = load_game(str(path))
+    pawns = {"red": ["track:10"], "blue": ["track:20", "track:30", "safety:2"], "yellow": ["track:40"]}
+    every = game.legal_moves(_position(game, {"card": "3", "pawns": pawns}).state)
+    names = [[[game.layout.name(sq) for sq in squares] for squares in m.placement[1:3]] for m in every]
+    assert names == [[["safety:2", "start", "start", "start"], ["start"] * 4]], "blue's two and yellow's one"
+    one = game.legal_moves(_position(game, {"card": "5", "pawns": pawns}).state)
+    assert len(one) == 3
+    marked = game.legal_moves(_position(game, {"card": "8", "pawns": pawns}).state)
+    assert len(marked) == 1 and sorted(e[1:3] for e in marked[0].events) == [(1, 20), (1, 30), (2, 40)]
+    alone = game.legal_moves(_position(game, {"card": "3", "pawns": {"red": ["track:10"], "blue": ["safety:1"]}}).state)
+    assert [m.kind for m in alone] == ["forfeit"]

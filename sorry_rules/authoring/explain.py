@@ -230,6 +230,9 @@ def selector_words(selector, noun: str = "") -> str:
     words += "".join(f", not marked '{name.replace('_', ' ')}'" for name, _ in selector.unmarked)
     if selector.rank is not None:  # `farthest` along the way: the fewest steps from Home
         words += ", the one nearest Home" if selector.rank == "farthest" else ", the one farthest from Home"
+    if selector.every:  # "a pawn" -> "every pawn", "an opponent's pawn" -> "every opponent's pawn", at once
+        words = "every " + words.split(" ", 1)[1] + " at once" if words.startswith(("a ", "an ")) else \
+            f"{words} (every one at once)"
     return words
 
 
@@ -241,7 +244,7 @@ def destination_words(dest) -> str:
 
 def selector_source(selector) -> str:
     """The DSL text of a selector (canonical order)."""
-    parts = [selector.owner] if selector.owner else []
+    parts = (["every"] if selector.every else []) + ([selector.owner] if selector.owner else [])
     parts += [f"in {z}" for z in selector.zones]
     parts += [f"in {relation} {name}" if relation else f"in {name}" for relation, name, _ in selector.squares]
     parts += [f"marked {n}" for n, _ in selector.marked] + [f"unmarked {n}" for n, _ in selector.unmarked]

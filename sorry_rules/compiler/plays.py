@@ -115,14 +115,15 @@ class PlayBuilder(dsl.Visitor):
                 raise CompileError(node.pos, f"{kind}:{n}: this board has {kind} squares {low}..{limit}", "SR508")
         return dest
 
-    def _selector(self, selector):
-        """The engine's selector of a primitive's `selector` (`moved` only in an after: then:)."""
-        return compile_selector(self.compiler, selector, moved_ok=self.compiler.following)
+    def _selector(self, selector, every_ok: bool = False):
+        """The engine's selector of a primitive's `selector` (`moved` only in an after: then:,
+        `every` only where the primitive acts on all chosen pawns at once)."""
+        return compile_selector(self.compiler, selector, moved_ok=self.compiler.following, every_ok=every_ok)
 
     def visit_Send(self, node):
         """`send` and `move`: the selected pawn to a destination."""
         play = pawns.send if isinstance(node, dsl.Send) else pawns.move
-        m, selector, dest = self.m, self._selector(node.selector), self._destination(node)
+        m, selector, dest = self.m, self._selector(node.selector, play is pawns.send), self._destination(node)
         return lambda p, flags, card: play(m, selector, dest, p, flags, card)
 
     visit_MovePawn = visit_Send
@@ -133,7 +134,7 @@ class PlayBuilder(dsl.Visitor):
         if isinstance(node, dsl.Mark):
             self.compiler.marks_placed.add(node.name)
         play = pawns.mark if isinstance(node, dsl.Mark) else pawns.unmark
-        m, selector = self.m, self._selector(node.selector)
+        m, selector = self.m, self._selector(node.selector, every_ok=True)
         return lambda p, flags, card: play(m, selector, k, p, flags, card)
 
     visit_Unmark = visit_Mark

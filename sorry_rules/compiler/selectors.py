@@ -4,7 +4,8 @@ Contract: `compile_selector(compiler, selector, moved_ok)` returns the engine's
 selector or raises `CompileError` at the offending word: a mark name the variant does not
 declare under `marks:` (SR302, listing the declared ones), a square name the board does not
 have (SR302, listing its named squares), `moved` where no move is being followed (SR304:
-only in `after:` `then:` effects and in the conditions of filters and consequences).
+only in `after:` `then:` effects and in the conditions of filters and consequences), `every`
+outside `send`, `mark` and `unmark` (SR304, `every_ok`).
 `compiler` gives `m` (the mechanics) and `mark_names` (the declared mark kinds, in order). An
 owner left out is `controlled` (for every primitive and for `count(pawns ...)`).
 A named square item (`in star`, `in opponent start_exit`) becomes, per pawn colour, the set
@@ -17,6 +18,8 @@ from __future__ import annotations
 from sorry_rules.compiler.vocabulary import CompileError, unknown
 from sorry_rules.engine.pawns import Selector, owner_table
 
+EVERY_WHERE = ("'every' acts on all the chosen pawns at once: only 'send', 'mark' and 'unmark' take it (not 'move', "
+               "'enter', 'forward', 'backward', 'split' or count(pawns ...), which counts them all anyway)")
 MOVED_WHERE = ("'moved' chooses the pawns of the move being followed: it may be read only in after: then: effects and "
                "in the conditions of filters: and after:")
 
@@ -44,12 +47,14 @@ def _squares(compiler, items: tuple):
     return tuple(frozenset(found) for found in per_colour)
 
 
-def compile_selector(compiler, selector, moved_ok: bool) -> Selector:
+def compile_selector(compiler, selector, moved_ok: bool, every_ok: bool = False) -> Selector:
     owner = selector.owner or "controlled"
+    if selector.every and not every_ok:
+        raise CompileError(selector.pos, EVERY_WHERE, "SR304")
     marked = tuple(mark_index(compiler, name, pos) for name, pos in selector.marked)
     unmarked = tuple(mark_index(compiler, name, pos) for name, pos in selector.unmarked)
     if selector.moved and not moved_ok:
         raise CompileError(selector.pos, MOVED_WHERE, "SR304")
     squares = _squares(compiler, selector.squares) if selector.squares else None
     return Selector(owner_table(compiler.m, owner), frozenset(selector.zones), marked, unmarked, selector.alone, squares,
-                    selector.moved, selector.rank)
+                    selector.moved, selector.rank, selector.every)

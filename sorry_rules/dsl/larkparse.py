@@ -132,7 +132,7 @@ class _ToAst(Transformer_NonRecursive):
                 if value in [(r, n) for r, n, _ in squares]:
                     raise DslError(pos, f"square '{' '.join(w for w in value if w)}' is named twice", "SR304")
                 squares.append(value + (pos,))
-            elif kind in ("alone", "moved"):
+            elif kind in ("alone", "moved", "every"):
                 flags.add(kind)
             elif kind == "rank":
                 if rank is not None:
@@ -144,7 +144,7 @@ class _ToAst(Transformer_NonRecursive):
         if clash:
             raise DslError(meta.start_pos, f"a selector cannot ask for a pawn marked and unmarked '{sorted(clash)[0]}'", "SR304")
         return Selector(meta.start_pos, owner, tuple(zones), tuple(marked), tuple(unmarked), "alone" in flags,
-                        tuple(squares), "moved" in flags, rank)
+                        tuple(squares), "moved" in flags, rank, "every" in flags)
 
     def owner(self, meta, children):
         return ("owner", str(children[0]), meta.start_pos)
@@ -168,6 +168,7 @@ class _ToAst(Transformer_NonRecursive):
     sel_moved = _item("moved", True)
     sel_farthest = _item("rank", "farthest")
     sel_nearest = _item("rank", "nearest")
+    sel_every = _item("every", True)
 
     def dest_track(self, meta, children):
         return ("track", _int(children[0]))

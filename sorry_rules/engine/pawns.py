@@ -24,7 +24,9 @@ Contract:
   event, illegal onto an occupied square. `move` is the pawn's own move ("move" step): it
   lands as a step does (bumps, slides). A pawn in Home is never sent or moved (R33); a pawn
   whose marks make it untouchable is never sent; one that is immobile never moves; a
-  destination that is the pawn's own square is no move.
+  destination that is the pawn's own square is no move. With `every` in the selector, `send`,
+  `mark` and `unmark` give one outcome acting on every chosen pawn they can act on (none:
+  no outcome) instead of one outcome per pawn.
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ class Selector(NamedTuple):
     squares: tuple | None = None  # squares[c]: the named squares a colour-c pawn may stand on (besides `zones`)
     moved: bool = False   # only pawns the move being followed moved (`Position.moved`, or the move's events)
     rank: str | None = None  # "farthest" / "nearest": only the chosen pawns fewest / most steps from Home
+    every: bool = False   # send, mark, unmark: one option acting on every chosen pawn, not one option per pawn
 
 
 def owner_table(mechanics, owner: str) -> tuple:
@@ -171,15 +174,22 @@ def send(track, sel: Selector, dest, p: int, flags: int, card):
     layout, X, start, home = track.layout, track.X, track.start, track.layout.home
 
     def gen(pos, out):
-        guard = pos.guard
+        guard, taken, every = pos.guard, set(), ()
         for c, sq, carried in select(sel, layout, p, pos.pos, pos.marks, pos.moved):
             to = destination(layout, dest, c)
             if to == sq or (c, sq) in guard or sq == home[c]:
                 continue
-            if to < X and pos.occ[to] >= 0:
+            if to < X and (pos.occ[to] >= 0 or to in taken):
                 continue
-            event = (BUMP, c, sq) if to == start[c] else (SEND, c, sq, to)
-            out.append(track.option(_carry(c, sq, carried) + (event,), flags, card))
+            events = _carry(c, sq, carried) + ((BUMP, c, sq) if to == start[c] else (SEND, c, sq, to),)
+            if sel.every:  # every pawn chosen: on a square below X that holds several, each of them
+                every += events * (pos.pos[c].count(sq) if sq < X else 1)
+                if to < X:
+                    taken.add(to)
+            else:
+                out.append(track.option(events, flags, card))
+        if every:
+            out.append(track.option(every, flags, card))
     return gen
 
 
@@ -199,12 +209,22 @@ def move(track, sel: Selector, dest, p: int, flags: int, card):
     return gen
 
 
+def _each_or_every(sel: Selector, events: list, card, flags: int, out: list) -> None:
+    """One option per event tuple, or with `every` one option of them all (if any)."""
+    if sel.every:
+        if events:
+            out.append(Option(card, sum(events, ()), flags, PLAYED))
+    else:
+        out.extend(Option(card, e, flags, PLAYED) for e in events)
+
+
 def mark(track, sel: Selector, k: int, p: int, flags: int, card):
-    """The maker of `mark KIND SELECTOR`: a mark on each chosen pawn (no pawn moves)."""
+    """The maker of `mark KIND SELECTOR`: a mark on a chosen pawn, one option each (no pawn
+    moves); with `every`, on all of them in one option."""
     layout = track.layout
-    return lambda pos, out: out.extend(
-        Option(card, ((MARK, c, sq, k, p),), flags, PLAYED)
-        for c, sq, _ in select(sel, layout, p, pos.pos, pos.marks, pos.moved))
+    return lambda pos, out: _each_or_every(
+        sel, [((MARK, c, sq, k, p),) for c, sq, _ in select(sel, layout, p, pos.pos, pos.marks, pos.moved)], card, flags,
+        out)
 
 
 def unmark(track, sel: Selector, k: int, p: int, flags: int, card):
@@ -213,6 +233,6 @@ def unmark(track, sel: Selector, k: int, p: int, flags: int, card):
 
     def gen(pos, out):
         marks = pos.marks
-        out.extend(Option(card, ((UNMARK, c, sq, k, p),), flags, PLAYED)
-                   for c, sq, _ in select(sel, layout, p, pos.pos, marks, pos.moved) if count_on(marks, k, c, sq))
+        _each_or_every(sel, [((UNMARK, c, sq, k, p),) for c, sq, _ in select(sel, layout, p, pos.pos, marks, pos.moved)
+                             if count_on(marks, k, c, sq)], card, flags, out)
     return gen

@@ -197,12 +197,16 @@ class Table:
     def distinct(self, p: int, card: int, made: list | None = None) -> tuple[list, int]:
         """(options, spare flags): one option per distinct result of `card` for player
         colour p before the filters (A24), and the flags of outcomes that move nothing and
-        are no pass (a forfeited 2 still draws again); `made`: the card's options listed already."""
+        are no pass (a forfeited 2 still draws again); `made`: the card's options listed already.
+        Where consequences play `then:` effects, moves of one result whose pawns' counts ended
+        on different squares (`events.moved_to`, what `moved` selectors and the facts of where
+        a move ends read) are kept apart: `followed` plays those effects and merges what then
+        has one result."""
         options = made
         if options is None:
             options = []
             (self.programs[card][p] or self.game.program(card, p))(self.pos, options)
-        marked = self.game.marks
+        marked, followed, start = self.game.marks, self.game.after_then, self.game.layout.start
         if not marked and len({option[4] for option in options if option[3] is MOVE}) == len(options):
             return options, 0  # moves only, each with a result of its own
         out, spare, seen = [], 0, {}  # seen: result without marks -> [[option kept, its marks or None], ...]
@@ -210,6 +214,8 @@ class Table:
             kind, flags = option[3], option[2]
             if kind is MOVE:
                 known = option[4] if not flags & DRAW_AGAIN else (option[4], DRAW_AGAIN)
+                if followed:  # one result, but `then:` may read where counts ended (H34): told apart by it
+                    known = (known, moved_to(start, option[1]))
             elif kind is PASS_KIND:
                 known = (PASS_KIND, flags & DRAW_AGAIN)
             else:

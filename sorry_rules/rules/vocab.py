@@ -68,7 +68,7 @@ class Consequence(Strict):
     then: str | None = Field(default=None, description=(
         "A DSL card effect the moving player plays right after the move, as part of it (one decision: each way of "
         "playing it is one move; none: the move alone), e.g. `forward 20` (the player picks the pawn) or "
-        "`send own moved in opponent start_exit to start`; its selectors may choose the pawns the move `moved`."))
+        "`send every own moved in opponent start_exit to start`; its selectors may choose the pawns the move `moved`."))
     forfeits: bool = Field(default=False, description=(
         "Whether the consequence also follows a forfeited card or throw (one with no legal move; its facts are all 0), "
         "e.g. to reset a counter of sixes in a row."))
