@@ -21,7 +21,8 @@ HOUSE = {
     "slide-spares-own": "H12", "partners-safe": "H13", "split-7-any": "H14", "switch-partner": "H15",
     "must-bump": "H17", "overshoot-home": "H19", "revenge-7": "H20", "safety-sprint": "H28",
     "sorry-safety": "H29", "backward-into-safety": "H30", "bounce-back": "H32", "deck-55": "H24",
-    "freeze": "H31", "mercy-start": "H27", "start-exit-penalty": "H34",
+    "freeze": "H31", "mercy-start": "H27", "start-exit-penalty": "H34", "blockade": "H33",
+    "no-passing-opponents": "no jumping over opponents (invented)",
 }
 #: H6: the cards that may also start a pawn
 STARTERS = ("1", "2", "3", "5", "7", "8", "10", "11", "12")
@@ -85,49 +86,58 @@ class Sorry:
         return a == b or (self.teams and any(a in t and b in t for t in TEAMS))
 
     # ---- one pawn ---------------------------------------------------------------------------
-    def zone(self, k: int) -> str | None:
-        """The k-th step into the zone: safety:1-5, Home at 6 (R33), past it H19 or H32."""
+    def zone(self, k: int, start: int = 0) -> tuple | None:
+        """(square, squares passed in the zone) of the k-th step into the zone from its
+        `start`-th square (0: from the track): safety:1-5, Home at 6 (R33), past it H19 or
+        H32 (counted back down)."""
+        ups = [f"safety:{j}" for j in range(start + 1, min(k, 6))]
         if k <= 5:
-            return f"safety:{k}"
+            return f"safety:{k}", ups
         if k == 6 or "overshoot-home" in self.house:
-            return "home"
+            return "home", ups
         if "bounce-back" in self.house and 12 - k >= 1:
-            return f"safety:{12 - k}"
+            return f"safety:{12 - k}", ups + ["home"] + [f"safety:{j}" for j in range(5, 12 - k, -1)]
         return None
 
     def forward(self, colour: str, where: str, n: int) -> list:
-        """Where n steps forward take a pawn (R13, R31, R33, H19, H32)."""
+        """[(square, squares passed)] n steps forward take a pawn to (R13, R31, R33, H19, H32)."""
         c = COLOURS.index(colour)
         if where.startswith("track:"):
             square = int(where[6:])
             to_entry = (safety_entry(c) - square) % TRACK
+            track = [f"track:{(square + j) % TRACK}" for j in range(1, min(n, to_entry) + 1)]
             if n <= to_entry:
-                return [f"track:{(square + n) % TRACK}"]
+                return [(track[-1], track[:-1])]
             k = n - to_entry
         elif where.startswith("safety:"):
-            k = int(where[7:]) + n
+            k, track = int(where[7:]) + n, []
         else:
             return []
-        end = self.zone(k)
-        return [] if end is None else [end]
+        end = self.zone(k, int(where[7:]) if where.startswith("safety:") else 0)
+        return [] if end is None else [(end[0], track + end[1])]
 
     def backward(self, colour: str, where: str, n: int) -> list:
-        """Where n steps backward take a pawn (R13, R30, A12; H30: turning into the zone at
-        the safety entry reached along the track with steps to go)."""
+        """[(square, squares passed)] n steps backward take a pawn to (R13, R30, A12; H30:
+        turning into the zone at the safety entry reached along the track with steps to go)."""
         c = COLOURS.index(colour)
         if where.startswith("safety:"):
             k = int(where[7:])
-            return [f"safety:{k - n}" if n < k else f"track:{(safety_entry(c) - (n - k)) % TRACK}"]
+            down = [f"safety:{j}" for j in range(k - 1, max(k - n, 0), -1)]
+            if n < k:
+                return [(f"safety:{k - n}", down)]
+            track = [f"track:{(safety_entry(c) - j) % TRACK}" for j in range(0, n - k + 1)]
+            return [(track[-1], down + track[:-1])]
         if not where.startswith("track:"):
             return []
         square = int(where[6:])
-        out = [f"track:{(square - n) % TRACK}"]
+        track = [f"track:{(square - j) % TRACK}" for j in range(1, n + 1)]
+        out = [(track[-1], track[:-1])]
         if "backward-into-safety" in self.house:
             for k in range(n):
                 if (square - k) % TRACK == safety_entry(c):
                     turned = self.zone(n - k)
                     if turned is not None:
-                        out.append(turned)
+                        out.append((turned[0], track[:k] + turned[1]))
         return out
 
     def at(self, pawns: dict, where: str, colour: str) -> str | None:
@@ -140,11 +150,33 @@ class Sorry:
         return next((other for other, mine in pawns.items() if where in mine), None)
 
     def send_home(self, pawns: dict, where: str) -> None:
-        """The pawn on track square `where` goes back to its Start (R15); H27 marks it, by
-        the player who moves."""
+        """The pawns on track square `where` go back to their Start (R15; both of an H33
+        blockade a slide sweeps); H27 marks them, by the player who moves."""
         for mine in pawns.values():
-            if where in mine:
+            while where in mine:
                 mine[mine.index(where)] = f"start+{self.turn}" if "mercy-start" in self.house else "start"
+
+    def occupants(self, pawns: dict, where: str, colour: str) -> list:
+        """The colours of the pawns on `where`, one entry a pawn (a safety square: `colour`'s zone)."""
+        if where.startswith("safety:"):
+            return [colour] * pawns[colour].count(where)
+        return [other for other, mine in pawns.items() for p in mine if p == where]
+
+    def alone(self, pawns: dict, where: str) -> bool:
+        """H33: a switch and a Sorry! take only pawns alone on their track squares."""
+        return "blockade" not in self.house or len(self.occupants(pawns, where, "")) == 1
+
+    def passable(self, pawns: dict, colour: str, passed) -> bool:
+        """Whether a `colour` pawn may pass these squares: not an H33 blockade (two pawns of
+        one colour, any colour), not an opposing pawn on the track (no-passing-opponents)."""
+        for where in passed:
+            here = self.occupants(pawns, where, colour) if where != "home" else []
+            if "blockade" in self.house and len(here) >= 2:
+                return False
+            if "no-passing-opponents" in self.house and where.startswith("track:") and \
+                    any(not self.partners(self.turn, other) for other in here):
+                return False
+        return True
 
     def leaving(self, mine: list, marked_only: bool = False) -> list:
         """The indices of the pawns in Start that may leave it, one of each kind (A24): an
@@ -165,13 +197,18 @@ class Sorry:
         """Pawn i of `colour` ends its move on `target`: blocked (R16, H13), a bump (R15,
         T5), then a slide (R26, T9, H10, H12). A new dict, or None."""
         other = self.at(pawns, target, colour)
-        if other is not None and (self.blocks(colour, other) or (other, target) in self.still) and \
+        if "blockade" in self.house and other is not None and pawns[colour][i] != target:
+            here = self.occupants(pawns, target, colour)  # H33: onto an own lone pawn (a blockade then), never onto two
+            if len(here) >= 2 or (other != colour and self.blocks(colour, other)):
+                return None
+        elif other is not None and (self.blocks(colour, other) or (other, target) in self.still) and \
                 pawns[colour][i] != target:
             return None  # H31: nothing lands on a frozen pawn
         after = _copy(pawns)
         after[colour][i] = "moving"
         if target.startswith("track:"):
-            self.send_home(after, target)
+            if other is not None and other != colour:
+                self.send_home(after, target)
             after[colour][i] = target
             if not self.slide(after, colour, i):
                 return None
@@ -230,8 +267,8 @@ class Sorry:
         """One pawn n forward (or backward): every (colour, index, pawns after)."""
         out = []
         for colour, i, where in self.pawns_of(pawns):
-            for target in (self.backward if backward else self.forward)(colour, where, n):
-                after = self.arrive(pawns, colour, i, target)
+            for target, passed in (self.backward if backward else self.forward)(colour, where, n):
+                after = self.arrive(pawns, colour, i, target) if self.passable(pawns, colour, passed) else None
                 if after is not None:
                     out.append((colour, i, after))
         return out
@@ -262,8 +299,8 @@ class Sorry:
             for n in ([total] if last else range(1, total + (len(used) >= 1))):
                 if n == total and not used:
                     continue
-                for target in self.forward(colour, where, n):
-                    after = self.arrive(pawns, colour, i, target)
+                for target, passed in self.forward(colour, where, n):
+                    after = self.arrive(pawns, colour, i, target) if self.passable(pawns, colour, passed) else None
                     if after is None:
                         continue
                     if n == total:
@@ -284,7 +321,8 @@ class Sorry:
                 if other == colour or (self.partners(self.turn, other) and "switch-partner" not in self.house):
                     continue
                 for j, theirs in enumerate(mine):
-                    if theirs.startswith("track:") and (other, theirs) not in self.still:
+                    if theirs.startswith("track:") and (other, theirs) not in self.still and \
+                            self.alone(self.pawns, where) and self.alone(self.pawns, theirs):
                         after = _copy(self.pawns)
                         after[colour][i], after[other][j] = theirs, where
                         self.ended(self.pawns, after, (colour, i, theirs))
@@ -306,7 +344,7 @@ class Sorry:
                     if other == colour or (self.partners(self.turn, other) and (not self.teams or "partners-safe" in self.house)):
                         continue
                     for theirs in mine:
-                        if theirs.startswith("track:"):
+                        if theirs.startswith("track:") and self.alone(self.pawns, theirs):
                             after = self.arrive(self.pawns, colour, i, theirs)
                             if after is not None:
                                 out.append(after)

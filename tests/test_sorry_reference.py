@@ -6,7 +6,8 @@ the split 7 in either order (R22, A1-A3), the 11's switches and when it may be d
 other's pawns, bumping and Sorry!-ing partners, switching only with the other team (T2,
 T4-T6, T9, T10); with hands, the cards that move, declining an 11, the free discard and
 the scores of a winning move (P4, P5, P7, A21); and under every bundled house rule that
-changes moves (`sorry_reference.HOUSE`: H1, H6, H10, H12-H15, H17, H19, H20, H24, H27-H32),
+changes moves (`sorry_reference.HOUSE`: H1, H6, H10, H12-H15, H17, H19, H20, H24, H27-H34 and
+the invented no-passing-opponents),
 alone and combined, with partners and without; under H31 also the frozen pawns each move
 leaves (a freeze replaces the player's older one, the next player's freezes end), under H27
 the marked pawns in Start (marked when sent back, leaving with any forward card, a marked
@@ -28,9 +29,10 @@ CARDS = ("1", "2", "3", "4", "5", "7", "8", "10", "11", "12", "sorry")
 CROWDED = tuple(15 * side + offset for side in range(4) for offset in (0, 1, 2, 3, 4, 5, 8, 9, 10, 11, 12, 13, 14))
 
 
-def random_position(rng: random.Random, teams: bool) -> dict:
+def random_position(rng: random.Random, teams: bool, doubled: bool = False) -> dict:
     """Pawns in Start, on the track (mostly where moves interact; one pawn a square), in
-    their safety zone (one a square) and Home; any card, the interacting ones more often."""
+    their safety zone (one a square) and Home; any card, the interacting ones more often.
+    `doubled` (H33): often a second pawn of a colour on one of its squares (a blockade)."""
     seated = ref.COLOURS if teams else rng.sample(ref.COLOURS, rng.choice((2, 3, 4)))
     players = [colour for colour in ref.COLOURS if colour in seated]
     taken, pawns = set(), {}
@@ -51,6 +53,11 @@ def random_position(rng: random.Random, teams: bool) -> dict:
                 pawn = kind
             mine.append(pawn)
         pawns[colour] = mine
+    for mine in pawns.values() if doubled else ():
+        board = [p for p in mine if p.startswith(("track:", "safety:"))]
+        spare = [i for i, p in enumerate(mine) if p in ("start", "home")]
+        if board and spare and rng.random() < 0.6:
+            mine[spare[0]] = rng.choice(board)
     card = rng.choice(("4", "7", "10", "11", "sorry") if rng.random() < 0.5 else CARDS)
     return {"players": players, "turn": rng.choice(players), "card": card, "pawns": pawns}
 
@@ -64,7 +71,7 @@ def compare(game, teams: bool, seed: int, positions: int, house=()) -> int:
     rng = random.Random(seed)
     compared = 0
     for _ in range(positions):
-        position = random_position(rng, teams)
+        position = random_position(rng, teams, doubled="blockade" in house)
         if "deck-55" in house and rng.random() < 0.2:
             position["card"] = rng.choice(("6", "9"))
         if won(position["pawns"], teams):
