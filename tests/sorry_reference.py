@@ -166,9 +166,13 @@ class Sorry:
         """H33: a switch and a Sorry! take only pawns alone on their track squares."""
         return "blockade" not in self.house or len(self.occupants(pawns, where, "")) == 1
 
-    def passable(self, pawns: dict, colour: str, passed) -> bool:
-        """Whether a `colour` pawn may pass these squares: not an H33 blockade (two pawns of
-        one colour, any colour), not an opposing pawn on the track (no-passing-opponents)."""
+    def passable(self, pawns: dict, colour: str, i: int, passed) -> bool:
+        """Whether pawn i of `colour` may pass these squares: not an H33 blockade (two pawns
+        of one colour, any colour; the pawn itself has left its square), not an opposing pawn
+        on the track (no-passing-opponents)."""
+        if passed:
+            pawns = _copy(pawns)
+            pawns[colour][i] = "moving"
         for where in passed:
             here = self.occupants(pawns, where, colour) if where != "home" else []
             if "blockade" in self.house and len(here) >= 2:
@@ -268,7 +272,7 @@ class Sorry:
         out = []
         for colour, i, where in self.pawns_of(pawns):
             for target, passed in (self.backward if backward else self.forward)(colour, where, n):
-                after = self.arrive(pawns, colour, i, target) if self.passable(pawns, colour, passed) else None
+                after = self.arrive(pawns, colour, i, target) if self.passable(pawns, colour, i, passed) else None
                 if after is not None:
                     out.append((colour, i, after))
         return out
@@ -300,7 +304,7 @@ class Sorry:
                 if n == total and not used:
                     continue
                 for target, passed in self.forward(colour, where, n):
-                    after = self.arrive(pawns, colour, i, target) if self.passable(pawns, colour, passed) else None
+                    after = self.arrive(pawns, colour, i, target) if self.passable(pawns, colour, i, passed) else None
                     if after is None:
                         continue
                     if n == total:

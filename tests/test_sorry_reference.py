@@ -144,10 +144,11 @@ def test_each_house_rule_moves_as_the_rule_book_says(name):
         assert compare(house_game(teams, (name,)), teams, seed=len(name), positions=25, house=(name,)) > 40
 
 
-#: house rules that cannot be played together: H19 and H32 contradict (SR550); H6 gives the 7 and
-#: the 11 effects that H14 and H15 replace (the overlay read last decides)
-CONFLICTS = ({"overshoot-home", "bounce-back"}, {"start-on-any-forward", "split-7-any"},
-             {"start-on-any-forward", "switch-partner"})
+#: house rules that cannot be played together: H19 and H32 contradict (SR550); marks need squares
+#: that hold one pawn (SR571); H6 gives the 7 and the 11 effects that H14 and H15 replace (the
+#: overlay read last decides)
+CONFLICTS = ({"overshoot-home", "bounce-back"}, {"blockade", "freeze"}, {"blockade", "mercy-start"},
+             {"start-on-any-forward", "split-7-any"}, {"start-on-any-forward", "switch-partner"})
 
 
 def combinations(seed: int, count: int):

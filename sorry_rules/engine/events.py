@@ -42,11 +42,12 @@ def moved_pawns(events) -> set:
     return {(e[1], e[2]) for e in events if e[0] in STEP_KINDS or e[0] == SWITCH}
 
 
-def moved_to(start: tuple, events) -> frozenset:
-    """(colour, square) of every pawn the move moved by its own step (or a switch it made)
-    that stands where its count ended (R16: a move ends on the square its count reaches,
-    before any slide): a pawn that then slid, or that a later event sent back, is not there
-    any more and is left out. What the selector item `moved` chooses (`engine.pawns`)."""
+def moved_to(start: tuple, events) -> dict:
+    """{(colour, square): how many}: the pawns the move moved by their own step (or a switch
+    they made) that stand where their count ended (R16: a move ends on the square its count
+    reaches, before any slide): a pawn that then slid, or that a later event sent back, is not
+    there any more and is left out; a pawn that was on the square before is not counted. What
+    the selector item `moved` chooses (`engine.pawns`)."""
     where: dict = {}  # (colour, square) -> pawns of the move whose count ended there and that are still there
     for e in events:
         kind = e[0]
@@ -57,4 +58,4 @@ def moved_to(start: tuple, events) -> frozenset:
             where[(c, to)] = where.get((c, to), 0) + 1
         elif (kind == SLIDE or kind == BUMP) and where.get((e[1], e[2])):
             where[(e[1], e[2])] -= 1
-    return frozenset(pawn for pawn, n in where.items() if n > 0)
+    return {pawn: n for pawn, n in where.items() if n > 0}

@@ -12,11 +12,11 @@ Contract:
   carried)`: one per square below X holding such pawns, and one per distinct kind of pawn on
   Start or Home (`carried`: the (mark kind, by) such a pawn carries, for the "carry" events);
   `pos[c]` lists colour c's squares (a Board or a PlacementView), `marks` as `State.marks`,
-  `moved` the (colour, square) of the pawns the move being followed moved (`events.moved_to`).
+  `moved` {(colour, square): pawns} the move being followed moved there (`events.moved_to`).
   Named squares (`in star`, `in opponent start_exit`) count as places beside the zones;
   `farthest` / `nearest` keep, of the pawns chosen, those fewest / most steps from Home.
 - `count(sel, layout, p, pos, marks, moved)` is how many pawns are chosen (pawns sharing a
-  square counted one by one).
+  square counted one by one; with `moved`, only those the move brought there).
 - The primitives `send`, `move`, `mark` and `unmark` take their bound arguments, then `p` and
   a `Board`, and return outcomes as every `Mechanics` primitive (never mutating the board).
   `send` puts the pawn on its destination without it moving by itself: to its Start it is a
@@ -132,8 +132,8 @@ def count(sel: Selector, layout, p: int, pos, marks: tuple, moved=frozenset()) -
     X = layout.X
     row = sel.owner[p]
     if sel.rank is not None:  # the pawns at the extreme: count them one by one
-        return sum(pos[c].count(sq) for c, sq, _ in _ranked(sel, layout, select(sel._replace(rank=None), layout, p, pos,
-                                                                                   marks, moved)))
+        return sum(moved[(c, sq)] if sel.moved else pos[c].count(sq)
+                   for c, sq, _ in _ranked(sel, layout, select(sel._replace(rank=None), layout, p, pos, marks, moved)))
     for c, squares in enumerate(pos):
         if not squares or not row[c]:
             continue
@@ -141,7 +141,7 @@ def count(sel: Selector, layout, p: int, pos, marks: tuple, moved=frozenset()) -
             if not _in_zone(layout, sel, c, sq) or (sel.alone and not _alone(pos, c, sq, X)) or \
                     (sel.moved and (c, sq) not in moved):
                 continue
-            here = squares.count(sq)
+            here = squares.count(sq) if not sel.moved else moved[(c, sq)]
             if marks:
                 for k in sel.marked:
                     here = min(here, count_on(marks, k, c, sq))
@@ -182,8 +182,8 @@ def send(track, sel: Selector, dest, p: int, flags: int, card):
             if to < X and (pos.occ[to] >= 0 or to in taken):
                 continue
             events = _carry(c, sq, carried) + ((BUMP, c, sq) if to == start[c] else (SEND, c, sq, to),)
-            if sel.every:  # every pawn chosen: on a square below X that holds several, each of them
-                every += events * (pos.pos[c].count(sq) if sq < X else 1)
+            if sel.every:  # every pawn chosen: on a square below X that holds several, each of them chosen
+                every += events * ((pos.moved[(c, sq)] if sel.moved else pos.pos[c].count(sq)) if sq < X else 1)
                 if to < X:
                     taken.add(to)
             else:

@@ -62,7 +62,7 @@ class Position:
         self.occ = occ
         self.plain = not kinds and self.cnt is None  # `make`'s one-step shortcut applies
         self.pos = [list(squares) for squares in placement]
-        self.moved = frozenset()  # (colour, square) of the pawns a move being followed moved (`Table` sets it)
+        self.moved = {}  # {(colour, square): pawns} a move being followed moved there (`Table` sets it, `events.moved_to`)
         self.set_marks(marks if kinds else ())
         #: scratch notes of the card effects being listed on this position (`compiler.plays`:
         #: whether an alternative of a choice listed an option); never part of the position

@@ -215,7 +215,7 @@ class Table:
             if kind is MOVE:
                 known = option[4] if not flags & DRAW_AGAIN else (option[4], DRAW_AGAIN)
                 if followed:  # one result, but `then:` may read where counts ended (H34): told apart by it
-                    known = (known, moved_to(start, option[1]))
+                    known = (known, frozenset(moved_to(start, option[1]).items()))
             elif kind is PASS_KIND:
                 known = (PASS_KIND, flags & DRAW_AGAIN)
             else:
@@ -374,7 +374,7 @@ class Table:
         try:
             gen(pos, more)
         finally:
-            pos.moved = frozenset()
+            pos.moved = {}
             if base[1]:
                 pos.unmake(base[1], undo)
         more = [m for m in more if m[3] is MOVE]
