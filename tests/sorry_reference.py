@@ -22,7 +22,8 @@ HOUSE = {
     "must-bump": "H17", "overshoot-home": "H19", "revenge-7": "H20", "safety-sprint": "H28",
     "sorry-safety": "H29", "backward-into-safety": "H30", "bounce-back": "H32", "deck-55": "H24",
     "freeze": "H31", "mercy-start": "H27", "start-exit-penalty": "H34", "blockade": "H33",
-    "no-passing-opponents": "no jumping over opponents (invented)",
+    "no-passing-opponents": "no jumping over opponents (invented)", "seven-both-ways": "a 7 split back and forth (invented)",
+    "bump-bonus": "H21", "two-no-draw-again": "H2", "quick-game": "quick game (two pawns Home win)", "three-pawns": "H3",
 }
 #: H6: the cards that may also start a pawn
 STARTERS = ("1", "2", "3", "5", "7", "8", "10", "11", "12")
@@ -223,7 +224,8 @@ class Sorry:
 
     def ended(self, before: dict, after: dict, end: tuple) -> None:
         """Note that a count ended on `end`'s square on the way from `before` to `after` (H34)."""
-        self.ends[id(after)] = (after, self.ends.get(id(before), (None, ()))[1] + (end,))
+        if "start-exit-penalty" in self.house:
+            self.ends[id(after)] = (after, self.ends.get(id(before), (None, ()))[1] + (end,))
 
     def off_limits(self, after: dict) -> dict:
         """H34: the player's pawns whose count ended on an opposing colour's start exit, and
@@ -292,7 +294,7 @@ class Sorry:
         part after the other, each a legal exact move on the board the parts before left
         (`known`: the ways found from a board, pawns used and steps left, met in another order)."""
         known = {} if known is None else known
-        key = (placement(pawns), frozenset(used), total)
+        key = (placement(pawns), frozenset(used), total, self.ends.get(id(pawns), (None, ()))[1])
         if key in known:
             return known[key]
         out = known[key] = []
@@ -311,6 +313,24 @@ class Sorry:
                         out.append(after)
                     else:
                         out += self.split(after, total - n, parts, used + ((colour, i),), known)
+        return out
+
+    def split_into(self, pawns: dict, total: int, directions: tuple, used: tuple = ()) -> list:
+        """`split N into D1, D2`: the parts in the order written, each one step or more in its
+        direction with a pawn no earlier part moved, all N used (seven-both-ways)."""
+        out = []
+        for colour, i, where in self.pawns_of(pawns):
+            if (colour, i) in used:
+                continue
+            last = len(used) + 1 == len(directions)
+            for n in [total] if last else range(1, total - (len(directions) - len(used) - 1) + 1):
+                if n == total and not last:
+                    continue
+                way = self.backward if directions[len(used)] == "backward" else self.forward
+                for target, passed in way(colour, where, n):
+                    after = self.arrive(pawns, colour, i, target) if self.passable(pawns, colour, i, passed) else None
+                    if after is not None:
+                        out += [after] if last else self.split_into(after, total - n, directions, used + ((colour, i),))
         return out
 
     def switch(self) -> list:
@@ -375,6 +395,26 @@ class Sorry:
         """H27: every distinct (placement, marked pawns in Start after) `card` leads to."""
         return {(placement(after), mercy_marks(after)) for after, _ in self.ways(card)}
 
+    def side(self) -> tuple:
+        """The colours that win together with the player (T8)."""
+        return tuple(colour for colour in self.pawns if self.partners(self.turn, colour))
+
+    def won(self, pawns: dict) -> bool:
+        """R35, T8: every pawn of the player's side Home (quick-game: two of them)."""
+        home = [p == "home" for colour in self.side() for p in pawns[colour]]
+        return sum(home) >= 2 if "quick-game" in self.house else all(home)
+
+    def outcomes(self, card: str) -> set:
+        """Every distinct (placement, whether it wins, extra cards it earns) of `card`: a 2
+        draws again (R19; not under H2), a move that bumps an opposing pawn earns one more
+        (H21)."""
+        out = set()
+        for after, _ in self.ways(card):
+            extra = (card == "2" and "two-no-draw-again" not in self.house) + \
+                ("bump-bonus" in self.house and self.bumps(after))
+            out.add((placement(after), self.won(after), int(extra)))
+        return out
+
     def results_and_freezes(self, card: str, seats) -> set:
         """H31: every distinct (placement, frozen pawns after) `card` leads to, the frozen
         pawns as (colour, square, by): a freeze of the player replaces an older one of its
@@ -400,6 +440,8 @@ class Sorry:
         elif card == "7":
             ways = [after for _, _, after in self.step(pawns, 7)]
             ways += self.split(pawns, 7, 7 if "split-7-any" in house else 2)
+            if "seven-both-ways" in house:
+                ways += self.split_into(pawns, 7, ("forward", "backward")) + self.split_into(pawns, 7, ("backward", "forward"))
             forward = True
         elif card == "10":
             ways = [after for _, _, after in self.step(pawns, 10)] + \

@@ -193,21 +193,22 @@ def _open_ways(options, occ, routes, c: int, sq: int, pos=None) -> list:
 
 class _Walk:
     """One run of a `Search` over a position: the events of the parts so far and the squares
-    of the pawns they moved (one pawn a square below X)."""
+    of the pawns they moved ({square: pawns the parts moved there}, below X: where a square
+    holds several pawns of a colour, those no part moved there may still move)."""
 
     __slots__ = ("s", "pos", "out", "occ", "P", "events", "used", "seen")
 
     def __init__(self, search: Search, pos, out):
         self.s, self.pos, self.out, self.occ, self.P = search, pos, out, pos.occ, pos.pos
         self.events: list = []
-        self.used: set = set()
+        self.used: dict = {}
         self.seen = set() if search.prune else None
 
     def level(self, level: int, remaining: int, key: int) -> None:
         """Every part of `level` (not the last): each pawn, each count of steps it may take."""
         s, P, occ, used = self.s, self.P, self.occ, self.used
         if self.seen is not None and level:
-            known = (self.pos.placement(), frozenset(used), remaining)
+            known = (self.pos.placement(), frozenset(used.items()), remaining)
             if known in self.seen:
                 return
             self.seen.add(known)
@@ -218,7 +219,7 @@ class _Walk:
             for sq in P[c]:
                 if sq >= X:
                     break
-                if used and sq in used and not reuse:
+                if used and sq in used and not reuse and used[sq] >= P[c].count(sq):
                     continue
                 for n, options in by_square[sq]:
                     if n > top:
@@ -295,9 +296,9 @@ class _Walk:
         pos, used, events = self.pos, self.used, self.events
         undo = pos.make(made)
         events.extend(made)
-        fresh = end < self.s.X and end not in used
+        fresh = end < self.s.X
         if fresh:
-            used.add(end)
+            used[end] = used.get(end, 0) + 1
         try:
             if level + 1 == self.s.final:
                 self.last(rest, key, -1, -1, -1, -1)
@@ -305,7 +306,9 @@ class _Walk:
                 self.level(level + 1, rest, key)
         finally:
             if fresh:
-                used.discard(end)
+                used[end] -= 1
+                if not used[end]:
+                    del used[end]
             del events[len(events) - len(made):]
             pos.unmake(made, undo)
 
@@ -321,7 +324,8 @@ class _Walk:
                 if sq >= X:
                     break
                 options = rows[sq]
-                if not options or (sq == sq1 and c == c1) or (used and sq in used and not reuse):
+                if not options or (sq == sq1 and c == c1 and P[c].count(sq) <= 1 + used.get(sq, 0)) or \
+                        (used and sq in used and not reuse and used[sq] >= P[c].count(sq)):
                     continue
                 if len(options) > 1 or options[0][1]:
                     options = self.open_after(options, c, sq, c1, sq1, to1)
