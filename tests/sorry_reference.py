@@ -483,25 +483,33 @@ class Sorry:
         return ways
 
 
-def hand_moves(pawns: dict, turn: str, hand) -> set:
+def hand_moves(pawns: dict, turn: str, hand, house=()) -> set:
     """Play for points (P4, P5, A21): {(card, placement, kind)} of a hand, kind "move",
     "pass" (declining an 11: only when every card that moves offers only switches) or
-    "discard" (no card can move: any card, the placement unchanged)."""
-    game = Sorry(pawns, turn)
+    "discard" (no card can move: any card, the placement unchanged). H17 applies across the
+    hand (a bump with any card must be taken), H20 to the 7's own moves."""
+    game = Sorry(pawns, turn, house=tuple(h for h in house if h != "must-bump"))
     unchanged = placement(game.pawns)
-    plays, declinable = set(), True
+    plays, declinable = [], True
     for card in set(hand):
-        results = game.results(card)
-        moving = results - {unchanged} if card == "11" and not game.step(game.pawns, 11) else results
+        ways = [after for after, _ in game.ways(card)]
+        declines = card == "11" and not game.step(game.pawns, 11) and \
+            not ("start-on-any-forward" in house and game.enter(game.pawns))
+        moving = [after for after in ways if placement(after) != unchanged] if declines else ways
         if not moving:
             continue
-        declinable = declinable and card == "11" and not game.step(game.pawns, 11)
-        plays |= {(card, result, "move") for result in moving}
+        switches = {placement(game.off_limits(after) if "start-exit-penalty" in house else after)
+                    for after in game.switch()} if declines else set()
+        declinable = declinable and declines and all(placement(after) in switches for after in moving)
+        plays += [(card, after) for after in moving]
     if not plays:
         return {(card, unchanged, "discard") for card in set(hand)}
+    if "must-bump" in house and any(game.bumps(after) for _, after in plays):
+        return {(card, placement(after), "move") for card, after in plays if game.bumps(after)}
+    out = {(card, placement(after), "move") for card, after in plays}
     if declinable:
-        plays.add(("11", unchanged, "pass"))
-    return plays
+        out.add(("11", unchanged, "pass"))
+    return out
 
 
 def points(pawns: dict, winner: str) -> dict:

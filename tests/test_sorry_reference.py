@@ -93,12 +93,12 @@ def compare(game, teams: bool, seed: int, positions: int, house=()) -> int:
 DECK = ("1",) * 5 + tuple(card for card in CARDS if card != "1" for _ in range(4))
 
 
-def compare_hands(game, seed: int, positions: int) -> tuple:
+def compare_hands(game, seed: int, positions: int, house=()) -> tuple:
     """(moves compared, winning moves whose scores were compared) on random hands."""
     rng = random.Random(seed)
     compared = scored = 0
     for _ in range(positions):
-        position = random_position(rng, teams=False)
+        position = random_position(rng, teams=False, doubled="blockade" in house)
         if won(position["pawns"], False):
             continue
         del position["card"]
@@ -123,7 +123,7 @@ def compare_hands(game, seed: int, positions: int) -> tuple:
             got.add(key)
             if move.get("wins"):
                 scores[key] = move["scores"]
-        want = ref.hand_moves(position["pawns"], position["turn"], position["hand"])
+        want = ref.hand_moves(position["pawns"], position["turn"], position["hand"], house)
         assert got == want, (position, sorted(want - got)[:2], sorted(got - want)[:2])
         turn = position["turn"]
         winning = {key: ref.points(dict(key[1]), turn) for key in want if set(dict(key[1])[turn]) == {"home"}}
@@ -249,6 +249,25 @@ def test_hands_and_scores_of_play_for_points():
 @pytest.mark.parametrize("variant,teams", [("standard", False), ("partnership", True)])
 def test_thousands_of_positions(variant, teams):
     assert compare(load_game(variant), teams, seed=100, positions=10_000) > 50_000
+
+
+#: the house rules compared in hand play: those of `sorry_reference.HOUSE` that hands do not change
+#: further (marks, pawns, the deck and the win need positions of their own)
+HAND_HOUSE = sorted(set(ref.HOUSE) - {"freeze", "mercy-start", "three-pawns", "quick-game", "deck-55"})
+
+
+@pytest.mark.parametrize("name", ["must-bump", "revenge-7", "start-on-any-forward", "sorry-safety"])
+def test_house_rules_in_hand_play(name):
+    """H17 across the hand, H20 on the 7 alone, H6 and the declining of an 11 (A21), H29."""
+    compared, _ = compare_hands(load_game("points", (f"house/{name}.yaml",)), seed=5, positions=60, house=(name,))
+    assert compared > 200
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", HAND_HOUSE)
+def test_every_house_rule_in_hand_play(name):
+    compared, _ = compare_hands(load_game("points", (f"house/{name}.yaml",)), seed=50, positions=1500, house=(name,))
+    assert compared > 3000
 
 
 @pytest.mark.slow
