@@ -512,6 +512,21 @@ def hand_moves(pawns: dict, turn: str, hand, house=()) -> set:
     return out
 
 
+def drawn_moves(pawns: dict, turn: str, cards, house=()) -> set:
+    """H25, draw two and keep one: {(card, placement, kind)} of the two cards drawn, played
+    as a hand of two for A21 (kind "move" or "pass"); neither can move: empty (both are
+    discarded and the turn ends)."""
+    plays = hand_moves(pawns, turn, cards, house)
+    return {play for play in plays if play[2] != "discard"}
+
+
+def redraws(pawns: dict, turn: str, card: str, redrawn: int, teams: bool = False, house=()) -> bool:
+    """H26, no start no cry: the card cannot move, every pawn of the player is in Start or
+    Home and fewer than two cards were redrawn this turn: the card is discarded for another."""
+    return redrawn < 2 and all(p in ("start", "home") for p in pawns[turn]) and \
+        not Sorry(pawns, turn, teams, house).outcomes(card)
+
+
 def points(pawns: dict, winner: str) -> dict:
     """P7: 5 per own pawn Home for everyone; the winner also 5 per opponent pawn not Home and
     the highest shut-out bonus that applies (100, 50, 25)."""

@@ -276,6 +276,49 @@ def test_thousands_of_hands():
     assert compared > 50_000 and scored > 300
 
 
+def compare_turn_policies(seed: int, positions: int) -> int:
+    """H25 (two cards drawn, one played) and H26 (a stuck card redrawn while every pawn of the
+    player is in Start or Home, twice a turn at most), with and without partners."""
+    two, redraw = (load_game("standard", ("house/draw-two-keep-one.yaml",)),
+                   {teams: house_game(teams, ("no-start-no-cry",)) for teams in (False, True)})
+    rng = random.Random(seed)
+    compared = 0
+    for k in range(positions):
+        teams = bool(k % 2)
+        position = random_position(rng, teams)
+        if won(position["pawns"], teams):
+            continue
+        if not teams:  # H25
+            position["card"] = [position["card"], rng.choice(CARDS)]
+            got = {(move["card"], ref.placement(move["result"]), "pass" if move.get("pass") else "move")
+                   for move in moves_report(two, parse_position(two, position))["moves"]}
+            want = ref.drawn_moves(position["pawns"], position["turn"], position["card"])
+            assert got == want, (position, sorted(want - got)[:2], sorted(got - want)[:2])
+            compared += len(want)
+        mine = position["pawns"][position["turn"]]  # H26: often nothing of the player's out
+        mine[:] = [p if p in ("start", "home") or rng.random() < 0.2 else rng.choice(("start", "home")) for p in mine]
+        if won(position["pawns"], teams):
+            continue
+        position["card"] = position["card"][0] if isinstance(position["card"], list) else position["card"]
+        position["redraws"] = rng.choice((0, 0, 1, 2))
+        game = redraw[teams]
+        report = moves_report(game, parse_position(game, position))
+        offered = any("redraw" in move for move in report["moves"])
+        assert offered == ref.redraws(position["pawns"], position["turn"], position["card"], position["redraws"], teams,
+                                      ("no-start-no-cry",)), position
+        compared += 1
+    return compared
+
+
+def test_turn_policies_as_the_rule_book_says():
+    assert compare_turn_policies(seed=6, positions=150) > 300
+
+
+@pytest.mark.slow
+def test_thousands_of_turn_policy_positions():
+    assert compare_turn_policies(seed=60, positions=6000) > 12_000
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("teams", [False, True])
 def test_thousands_of_frozen_positions(teams):
