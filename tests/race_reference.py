@@ -50,6 +50,14 @@ def placement(pawns: dict) -> tuple:
 def results(pawns: dict, turn: str, throw: int, blocks: bool = False, sixes: int = 0) -> set:
     """The placements a throw of `throw` may lead to (LU5, LU7-LU12; LU17 when `blocks`);
     empty when the throw is lost (no token can use it, or a third six, LU13)."""
+    return {result for result, _ in outcomes(pawns, turn, throw, blocks, sixes)}
+
+
+def outcomes(pawns: dict, turn: str, throw: int, blocks: bool = False, sixes: int = 0, capture_throw: bool = False,
+             home_throw: bool = False) -> set:
+    """`results` with the extra throws each earns: a six (LU13, not the third), a capture
+    (LU15 when `capture_throw`), a token reaching Home (LU16 when `home_throw`); they add up
+    (LU20)."""
     if throw == 6 and sixes >= 2:
         return set()
     c = COLOURS.index(turn)
@@ -85,13 +93,16 @@ def results(pawns: dict, turn: str, throw: int, blocks: bool = False, sixes: int
             target = where_of(c, end)
         after = {colour: list(tokens) for colour, tokens in pawns.items()}
         after[turn][i] = target
+        captured = False
         if target.startswith("track:") and here is not None:
             square = int(target.partition(":")[2])
             if not safe(square):  # LU8, LU9: every token of another colour there goes back
                 for colour in after:
                     if colour != turn:
+                        captured = captured or target in after[colour]
                         after[colour] = ["start" if t == target else t for t in after[colour]]
-        out.add(placement(after))
+        extra = (throw == 6) + (capture_throw and captured) + (home_throw and target == "home")
+        out.add((placement(after), int(extra)))
     return out
 
 

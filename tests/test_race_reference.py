@@ -5,7 +5,8 @@ docs/PARCHEESI.md alone) on random positions: which pieces a throw moves where, 
 captures (every opponent token on an unsafe Ludo square, LU8, LU9; a single peg, the START
 space included, TR8; a single pawn, and on its own entry space every single pawn of another
 colour, PA8, PA10, PA21), safe squares (LU10, LU18, PA10), blocks and blockades (LU17, LU21,
-PA9), a third six lost (LU13), the finish line that holds one peg a space (TR11, TR13), two
+PA9), a third six lost (LU13), the extra throws of a six, a capture and a token Home (LU13, LU15,
+LU16, LU19, LU20), the finish line that holds one peg a space (TR11, TR13), two
 dice die by die using as many as can be used (PA5), the 20 and 10 space bonuses (PA11,
 PA14, PA16, PA17) and the third doubles (PA7, PA19)."""
 
@@ -136,6 +137,25 @@ def compare_ludo(game, blocks: bool, seed: int, positions: int) -> int:
     return compared
 
 
+def compare_ludo_throws(game, seed: int, positions: int) -> int:
+    """LU13, LU15, LU16, LU19, LU20: the extra throws each move earns, with both options on."""
+    rng = random.Random(seed)
+    compared = 0
+    for _ in range(positions):
+        position = ludo_position(rng)
+        if any(all(t == "home" for t in tokens) for tokens in position["pawns"].values()):
+            continue
+        sixes = position.get("counters", {}).get(position["turn"], {}).get("sixes", 0)
+        want = ref.outcomes(position["pawns"], position["turn"], int(position["card"]), sixes=sixes,
+                            capture_throw=True, home_throw=True)
+        got = {(ref.placement({c: tuple(v) for c, v in move["result"].items()}), move.get("extra_cards", 0))
+               for move in moves_report(game, parse_position(game, position))["moves"]
+               if not move.get("forfeit") and "redraw" not in move}
+        assert got == want, position
+        compared += len(want)
+    return compared
+
+
 def compare_trouble(game, seed: int, positions: int) -> int:
     rng = random.Random(seed)
     compared = 0
@@ -175,6 +195,11 @@ def test_ludo_moves_as_its_rule_book_says(rules, blocks):
     assert compare_ludo(load_game("ludo", rules), blocks, seed=1, positions=150) > 200
 
 
+def test_ludo_extra_throws_as_its_rule_book_says():
+    game = load_game("ludo", ("ludo/capture-throw.yaml", "ludo/home-throw.yaml"))
+    assert compare_ludo_throws(game, seed=2, positions=150) > 200
+
+
 def test_trouble_moves_as_its_rule_book_says():
     assert compare_trouble(load_game("trouble"), seed=1, positions=150) > 200
 
@@ -188,4 +213,6 @@ def test_thousands_of_race_positions():
     assert compare_ludo(load_game("ludo"), False, seed=10, positions=5000) > 10_000
     assert compare_ludo(load_game("ludo", ("ludo/blocks.yaml",)), True, seed=11, positions=5000) > 10_000
     assert compare_trouble(load_game("trouble"), seed=12, positions=5000) > 8_000
+    assert compare_ludo_throws(load_game("ludo", ("ludo/capture-throw.yaml", "ludo/home-throw.yaml")), seed=14,
+                               positions=5000) > 10_000
     assert compare_parcheesi(load_game("parcheesi"), seed=13, positions=10_000) > 50_000
