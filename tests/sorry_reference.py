@@ -527,13 +527,24 @@ def redraws(pawns: dict, turn: str, card: str, redrawn: int, teams: bool = False
         not Sorry(pawns, turn, teams, house).outcomes(card)
 
 
-def points(pawns: dict, winner: str) -> dict:
+def bumps_made(pawns: dict, after: dict, turn: str) -> int:
+    """H22: the opposing pawns a move sent back to Start (R15, R26, R25)."""
+    game = Sorry(pawns, turn)
+    return sum(max(0, sum(map(in_start, after[other])) - sum(map(in_start, pawns[other])))
+               for other in pawns if not game.partners(turn, other))
+
+
+def points(pawns: dict, winner: str, cumulative: bool = False) -> dict:
     """P7: 5 per own pawn Home for everyone; the winner also 5 per opponent pawn not Home and
-    the highest shut-out bonus that applies (100, 50, 25)."""
+    the highest shut-out bonus that applies (100, 50, 25), or all that apply (`cumulative`,
+    the P7 option)."""
     home = {colour: list(mine).count("home") for colour, mine in pawns.items()}
     scores = {colour: 5 * n for colour, n in home.items()}
     others = [n for colour, n in home.items() if colour != winner]
     scores[winner] += 5 * sum(len(pawns[colour]) - home[colour] for colour in pawns if colour != winner)
     best = max(others, default=0)
-    scores[winner] += 100 if best == 0 else 50 if best <= 1 else 25 if best <= 2 else 0
+    if cumulative:
+        scores[winner] += 100 * (best == 0) + 50 * (best <= 1) + 25 * (best <= 2)
+    else:
+        scores[winner] += 100 if best == 0 else 50 if best <= 1 else 25 if best <= 2 else 0
     return scores

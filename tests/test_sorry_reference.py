@@ -93,7 +93,7 @@ def compare(game, teams: bool, seed: int, positions: int, house=()) -> int:
 DECK = ("1",) * 5 + tuple(card for card in CARDS if card != "1" for _ in range(4))
 
 
-def compare_hands(game, seed: int, positions: int, house=()) -> tuple:
+def compare_hands(game, seed: int, positions: int, house=(), cumulative: bool = False) -> tuple:
     """(moves compared, winning moves whose scores were compared) on random hands."""
     rng = random.Random(seed)
     compared = scored = 0
@@ -126,7 +126,7 @@ def compare_hands(game, seed: int, positions: int, house=()) -> tuple:
         want = ref.hand_moves(position["pawns"], position["turn"], position["hand"], house)
         assert got == want, (position, sorted(want - got)[:2], sorted(got - want)[:2])
         turn = position["turn"]
-        winning = {key: ref.points(dict(key[1]), turn) for key in want if set(dict(key[1])[turn]) == {"home"}}
+        winning = {key: ref.points(dict(key[1]), turn, cumulative) for key in want if set(dict(key[1])[turn]) == {"home"}}
         assert scores == winning, position
         compared += len(want)
         scored += len(winning)
@@ -254,6 +254,43 @@ def test_thousands_of_positions(variant, teams):
 #: the house rules compared in hand play: those of `sorry_reference.HOUSE` that hands do not change
 #: further (marks, pawns, the deck and the win need positions of their own)
 HAND_HOUSE = sorted(set(ref.HOUSE) - {"freeze", "mercy-start", "three-pawns", "quick-game", "deck-55"})
+
+
+def test_cumulative_bonuses_score_as_the_rule_book_says():
+    """The P7 option: every shut-out bonus that applies, added up."""
+    compared, scored = compare_hands(load_game("options/cumulative-bonus"), seed=7, positions=200, cumulative=True)
+    assert compared > 1000 and scored > 5
+
+
+def compare_bump_points(seed: int, positions: int) -> int:
+    """H22: each move's counters (the mover's bumps made grow by the opposing pawns it sends
+    back) and, for a winning move, every player's score (a point per bump made)."""
+    game = load_game("standard", ("house/bump-points.yaml",))
+    rng = random.Random(seed)
+    compared = 0
+    for _ in range(positions):
+        position = random_position(rng, teams=False)
+        if won(position["pawns"], False):
+            continue
+        if rng.random() < 0.4:
+            position["pawns"][position["turn"]] = ["home"] * 3 + [f"safety:{rng.randint(1, 5)}"]
+        made = {colour: rng.randint(0, 9) for colour in position["players"]}
+        position["counters"] = {colour: {"bumps_made": n} for colour, n in made.items()}
+        turn = position["turn"]
+        want = {}
+        for after, _ in ref.Sorry(position["pawns"], turn).ways(position["card"]):
+            counters = dict(made, **{turn: made[turn] + ref.bumps_made(position["pawns"], after, turn)})
+            want[ref.placement(after)] = (counters, counters if all(p == "home" for p in after[turn]) else None)
+        got = {ref.placement(move["result"]): ({c: v["bumps_made"] for c, v in move["counters"].items()},
+                                              move.get("scores"))
+               for move in moves_report(game, parse_position(game, position))["moves"]}
+        assert got == want, position
+        compared += len(want)
+    return compared
+
+
+def test_points_per_bump_as_the_rule_book_says():
+    assert compare_bump_points(seed=8, positions=150) > 300
 
 
 @pytest.mark.parametrize("name", ["must-bump", "revenge-7", "start-on-any-forward", "sorry-safety"])
