@@ -145,7 +145,9 @@ def house_game(teams: bool, house):
 @pytest.mark.parametrize("name", sorted(ref.HOUSE))
 def test_each_house_rule_moves_as_the_rule_book_says(name):
     for teams in (False, True):
-        assert compare(house_game(teams, (name,)), teams, seed=len(name), positions=20, house=(name,)) > 30
+        # a 7 split among any of a team's eight pawns: the reference tries every order, so fewer positions
+        positions = 8 if teams and name == "split-7-any" else 20
+        assert compare(house_game(teams, (name,)), teams, seed=len(name), positions=positions, house=(name,)) > 30
 
 
 #: house rules that cannot be played together: H19 and H32 contradict (SR550); marks need squares
