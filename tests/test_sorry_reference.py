@@ -135,7 +135,7 @@ def compare_hands(game, seed: int, positions: int, house=(), cumulative: bool = 
 
 @pytest.mark.parametrize("variant,teams", [("standard", False), ("partnership", True)])
 def test_every_card_moves_as_the_rule_book_says(variant, teams):
-    assert compare(load_game(variant), teams, seed=1, positions=200) > 1000
+    assert compare(load_game(variant), teams, seed=1, positions=120) > 600
 
 
 def house_game(teams: bool, house):
@@ -146,8 +146,8 @@ def house_game(teams: bool, house):
 def test_each_house_rule_moves_as_the_rule_book_says(name):
     for teams in (False, True):
         # a 7 split among any of a team's eight pawns: the reference tries every order, so fewer positions
-        positions = 8 if teams and name == "split-7-any" else 20
-        assert compare(house_game(teams, (name,)), teams, seed=len(name), positions=positions, house=(name,)) > 30
+        positions = 6 if teams and name == "split-7-any" else 14
+        assert compare(house_game(teams, (name,)), teams, seed=3 * len(name), positions=positions, house=(name,)) > 20
 
 
 #: house rules that cannot be played together: H19 and H32 contradict (SR550); marks need squares
@@ -170,8 +170,8 @@ def combinations(seed: int, count: int):
 
 
 def test_house_rules_combined_move_as_the_rule_book_says():
-    for house, teams in combinations(seed=1, count=4):
-        assert compare(house_game(teams, house), teams, seed=2, positions=60, house=house) > 100
+    for house, teams in combinations(seed=1, count=3):
+        assert compare(house_game(teams, house), teams, seed=2, positions=50, house=house) > 100
 
 
 def compare_freezes(game, teams: bool, seed: int, positions: int) -> int:
@@ -207,7 +207,7 @@ def compare_freezes(game, teams: bool, seed: int, positions: int) -> int:
 
 @pytest.mark.parametrize("teams", [False, True])
 def test_frozen_pawns_and_freezes_as_the_rule_book_says(teams):
-    assert compare_freezes(house_game(teams, ("freeze",)), teams, seed=3, positions=100) > 300
+    assert compare_freezes(house_game(teams, ("freeze",)), teams, seed=3, positions=70) > 200
 
 
 def compare_mercy(game, teams: bool, seed: int, positions: int) -> int:
@@ -239,11 +239,11 @@ def compare_mercy(game, teams: bool, seed: int, positions: int) -> int:
 
 @pytest.mark.parametrize("teams", [False, True])
 def test_marked_pawns_leave_start_as_the_rule_book_says(teams):
-    assert compare_mercy(house_game(teams, ("mercy-start",)), teams, seed=4, positions=100) > 300
+    assert compare_mercy(house_game(teams, ("mercy-start",)), teams, seed=4, positions=70) > 200
 
 
 def test_hands_and_scores_of_play_for_points():
-    compared, scored = compare_hands(load_game("points"), seed=1, positions=200)
+    compared, scored = compare_hands(load_game("points"), seed=1, positions=150)
     assert compared > 1000 and scored > 5
 
 
@@ -260,8 +260,8 @@ HAND_HOUSE = sorted(set(ref.HOUSE) - {"freeze", "mercy-start", "three-pawns", "q
 
 def test_cumulative_bonuses_score_as_the_rule_book_says():
     """The P7 option: every shut-out bonus that applies, added up."""
-    compared, scored = compare_hands(load_game("options/cumulative-bonus"), seed=7, positions=200, cumulative=True)
-    assert compared > 1000 and scored > 5
+    compared, scored = compare_hands(load_game("options/cumulative-bonus"), seed=7, positions=120, cumulative=True)
+    assert compared > 600 and scored > 3
 
 
 def compare_bump_points(seed: int, positions: int) -> int:
@@ -292,14 +292,14 @@ def compare_bump_points(seed: int, positions: int) -> int:
 
 
 def test_points_per_bump_as_the_rule_book_says():
-    assert compare_bump_points(seed=8, positions=150) > 300
+    assert compare_bump_points(seed=8, positions=100) > 200
 
 
 @pytest.mark.parametrize("name", ["must-bump", "revenge-7", "start-on-any-forward", "sorry-safety"])
 def test_house_rules_in_hand_play(name):
     """H17 across the hand, H20 on the 7 alone, H6 and the declining of an 11 (A21), H29."""
-    compared, _ = compare_hands(load_game("points", (f"house/{name}.yaml",)), seed=5, positions=60, house=(name,))
-    assert compared > 200
+    compared, _ = compare_hands(load_game("points", (f"house/{name}.yaml",)), seed=5, positions=40, house=(name,))
+    assert compared > 120
 
 
 @pytest.mark.slow
@@ -350,7 +350,7 @@ def compare_turn_policies(seed: int, positions: int) -> int:
 
 
 def test_turn_policies_as_the_rule_book_says():
-    assert compare_turn_policies(seed=6, positions=150) > 300
+    assert compare_turn_policies(seed=6, positions=100) > 200
 
 
 @pytest.mark.slow
