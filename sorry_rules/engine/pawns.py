@@ -101,7 +101,13 @@ def _marks_fit(sel: Selector, marks: tuple, c: int, sq: int) -> bool:
     return True
 
 
-def select(sel: Selector, layout, p: int, pos, marks: tuple, moved=frozenset()) -> list:
+def _pawns_at(sel: Selector, pos, moved, c: int, sq: int) -> int:
+    """How many of colour c's pawns on `sq` a selector with `moved` may choose: those the move
+    brought there; without `moved`, all of them."""
+    return moved[(c, sq)] if sel.moved else pos[c].count(sq)
+
+
+def select(sel: Selector, layout, p: int, pos, marks: tuple, moved=None) -> list:
     if sel.marked and not marks or sel.moved and not moved:
         return []  # no marks to carry, no pawn moved
     out = []
@@ -125,14 +131,14 @@ def select(sel: Selector, layout, p: int, pos, marks: tuple, moved=frozenset()) 
     return _ranked(sel, layout, out)
 
 
-def count(sel: Selector, layout, p: int, pos, marks: tuple, moved=frozenset()) -> int:
+def count(sel: Selector, layout, p: int, pos, marks: tuple, moved=None) -> int:
     if sel.marked and not marks or sel.moved and not moved:
         return 0
     total = 0
     X = layout.X
     row = sel.owner[p]
     if sel.rank is not None:  # the pawns at the extreme: count them one by one
-        return sum(moved[(c, sq)] if sel.moved else pos[c].count(sq)
+        return sum(_pawns_at(sel, pos, moved, c, sq)
                    for c, sq, _ in _ranked(sel, layout, select(sel._replace(rank=None), layout, p, pos, marks, moved)))
     for c, squares in enumerate(pos):
         if not squares or not row[c]:
@@ -141,7 +147,7 @@ def count(sel: Selector, layout, p: int, pos, marks: tuple, moved=frozenset()) -
             if not _in_zone(layout, sel, c, sq) or (sel.alone and not _alone(pos, c, sq, X)) or \
                     (sel.moved and (c, sq) not in moved):
                 continue
-            here = squares.count(sq) if not sel.moved else moved[(c, sq)]
+            here = _pawns_at(sel, pos, moved, c, sq)
             if marks:
                 for k in sel.marked:
                     here = min(here, count_on(marks, k, c, sq))
@@ -174,7 +180,7 @@ def send(track, sel: Selector, dest, p: int, flags: int, card):
     layout, X, start, home = track.layout, track.X, track.start, track.layout.home
 
     def gen(pos, out):
-        guard, taken, every = pos.guard, set(), ()
+        guard, taken, chosen = pos.guard, set(), []
         for c, sq, carried in select(sel, layout, p, pos.pos, pos.marks, pos.moved):
             to = destination(layout, dest, c)
             if to == sq or (c, sq) in guard or sq == home[c]:
@@ -183,13 +189,11 @@ def send(track, sel: Selector, dest, p: int, flags: int, card):
                 continue
             events = _carry(c, sq, carried) + ((BUMP, c, sq) if to == start[c] else (SEND, c, sq, to),)
             if sel.every:  # every pawn chosen: on a square below X that holds several, each of them chosen
-                every += events * ((pos.moved[(c, sq)] if sel.moved else pos.pos[c].count(sq)) if sq < X else 1)
+                events *= _pawns_at(sel, pos.pos, pos.moved, c, sq) if sq < X else 1
                 if to < X:
                     taken.add(to)
-            else:
-                out.append(track.option(events, flags, card))
-        if every:
-            out.append(track.option(every, flags, card))
+            chosen.append(events)
+        _each_or_every(sel, chosen, lambda events: track.option(events, flags, card), out)
     return gen
 
 
@@ -209,13 +213,14 @@ def move(track, sel: Selector, dest, p: int, flags: int, card):
     return gen
 
 
-def _each_or_every(sel: Selector, events: list, card, flags: int, out: list) -> None:
-    """One option per event tuple, or with `every` one option of them all (if any)."""
+def _each_or_every(sel: Selector, chosen: list, option, out: list) -> None:
+    """`option(events)` of each chosen pawn's event tuple, or with `every` one of them all
+    (none chosen: none)."""
     if sel.every:
-        if events:
-            out.append(Option(card, sum(events, ()), flags, PLAYED))
+        if chosen:
+            out.append(option(sum(chosen, ())))
     else:
-        out.extend(Option(card, e, flags, PLAYED) for e in events)
+        out.extend(option(events) for events in chosen)
 
 
 def mark(track, sel: Selector, k: int, p: int, flags: int, card):
@@ -223,8 +228,8 @@ def mark(track, sel: Selector, k: int, p: int, flags: int, card):
     moves); with `every`, on all of them in one option."""
     layout = track.layout
     return lambda pos, out: _each_or_every(
-        sel, [((MARK, c, sq, k, p),) for c, sq, _ in select(sel, layout, p, pos.pos, pos.marks, pos.moved)], card, flags,
-        out)
+        sel, [((MARK, c, sq, k, p),) for c, sq, _ in select(sel, layout, p, pos.pos, pos.marks, pos.moved)],
+        lambda events: Option(card, events, flags, PLAYED), out)
 
 
 def unmark(track, sel: Selector, k: int, p: int, flags: int, card):
@@ -234,5 +239,5 @@ def unmark(track, sel: Selector, k: int, p: int, flags: int, card):
     def gen(pos, out):
         marks = pos.marks
         _each_or_every(sel, [((UNMARK, c, sq, k, p),) for c, sq, _ in select(sel, layout, p, pos.pos, marks, pos.moved)
-                             if count_on(marks, k, c, sq)], card, flags, out)
+                             if count_on(marks, k, c, sq)], lambda events: Option(card, events, flags, PLAYED), out)
     return gen
