@@ -11,6 +11,8 @@ unchanged placement among its results."""
 
 from __future__ import annotations
 
+import itertools
+
 COLOURS = ("red", "blue", "yellow", "green")
 TRACK = 60
 TEAMS = (("red", "yellow"), ("blue", "green"))  # T1
@@ -456,11 +458,6 @@ class Sorry:
                 forward = True
         if card in ("1", "2") or ("start-on-any-forward" in house and card in STARTERS):
             ways += self.enter(pawns)
-        if card == "11":
-            switches = self.switch()
-            if switches and not ways:
-                ways.append(pawns)  # R24, A14: with no move forward (H6: nor out of Start), the switch may be declined
-            ways += switches
         if "mercy-start" in house and (forward or card == "7"):  # H27: a marked pawn leaves Start with any forward card
             ways += self.enter(pawns, marked_only=True)
         if forward and "safety-sprint" in house:
@@ -469,6 +466,11 @@ class Sorry:
                     after = _copy(pawns)
                     after[colour][i] = "home"
                     ways.append(after)
+        if card == "11":
+            switches = self.switch()
+            if switches and not ways:
+                ways.append(pawns)  # R24, A14, R17: the switch may be declined when the 11 has no other play
+            ways += switches
         if "start-exit-penalty" in house:
             ways = [self.off_limits(after) for after in ways]
         ways = [(after, None) for after in ways]
@@ -483,18 +485,30 @@ class Sorry:
         return ways
 
 
+def mulligans(hand) -> set:
+    """H23: the kinds ("mulligan", other cards sorted) of the 8 played with one or two other
+    cards of `hand` (another 8 among them)."""
+    if "8" not in hand:
+        return set()
+    rest = list(hand)
+    rest.remove("8")
+    return {("mulligan", tuple(sorted(rest[i] for i in chosen)))
+            for k in (1, 2) for chosen in itertools.combinations(range(len(rest)), k)}
+
+
 def hand_moves(pawns: dict, turn: str, hand, house=()) -> set:
     """Play for points (P4, P5, A21): {(card, placement, kind)} of a hand, kind "move",
     "pass" (declining an 11: only when every card that moves offers only switches) or
     "discard" (no card can move: any card, the placement unchanged). H17 applies across the
-    hand (a bump with any card must be taken), H20 to the 7's own moves."""
+    hand (a bump with any card must be taken), H20 to the 7's own moves. H23 (mulligan-8)
+    adds the 8 played with others, kind ("mulligan", others), placement unchanged; a hand
+    with an 8 is then never stuck (no P5 discard)."""
     game = Sorry(pawns, turn, house=tuple(h for h in house if h != "must-bump"))
     unchanged = placement(game.pawns)
     plays, declinable = [], True
     for card in set(hand):
         ways = [after for after, _ in game.ways(card)]
-        declines = card == "11" and not game.step(game.pawns, 11) and \
-            not ("start-on-any-forward" in house and game.enter(game.pawns))
+        declines = card == "11" and any(placement(after) == unchanged for after in ways)  # the 11 offers a pass
         moving = [after for after in ways if placement(after) != unchanged] if declines else ways
         if not moving:
             continue
@@ -502,12 +516,13 @@ def hand_moves(pawns: dict, turn: str, hand, house=()) -> set:
                     for after in game.switch()} if declines else set()
         declinable = declinable and declines and all(placement(after) in switches for after in moving)
         plays += [(card, after) for after in moving]
-    if not plays:
+    actions = {("8", unchanged, kind) for kind in mulligans(hand)} if "mulligan-8" in house else set()
+    if not plays and not actions:
         return {(card, unchanged, "discard") for card in set(hand)}
     if "must-bump" in house and any(game.bumps(after) for _, after in plays):
         return {(card, placement(after), "move") for card, after in plays if game.bumps(after)}
-    out = {(card, placement(after), "move") for card, after in plays}
-    if declinable:
+    out = {(card, placement(after), "move") for card, after in plays} | actions
+    if declinable and plays and not actions:  # A21: a mulligan (H23) is a play that is no switch
         out.add(("11", unchanged, "pass"))
     return out
 

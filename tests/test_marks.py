@@ -255,6 +255,22 @@ def test_explain_words_marks_and_added_alternatives():
     assert "option 2: enter marked mercy  (house/mercy-start.yaml:" in text
 
 
+def test_an_added_alternative_joins_the_condition_of_the_elevens_pass():
+    """R17, A21: an `also:` alternative is a move that must be made if nothing else is, so the
+    11's `pass if C` is played as `C and not can(the alternative)`, and explain says so at
+    the pass's own place in standard.yaml; a card without a pass is left as written."""
+    from sorry_rules.authoring.explain import explain_text, load_explained
+
+    explained = load_explained("standard", ("house/safety-sprint.yaml",))
+    eleven = explained.cards["11"].options
+    assert eleven[2].text == ("pass if can(switch opponent) and not can(forward 11) "
+                              "and not can(move controlled in safety to home)")
+    assert eleven[2].where.startswith("standard.yaml:")
+    assert explained.cards["3"].options[0].text == "forward 3"
+    assert "and you could not move a pawn you control in its safety zone straight to its Home" in \
+        " ".join(explain_text(explained).split())
+
+
 def test_selectors_narrow_forward_backward_and_split(tmp_path):
     """The same selector after `forward N`, `backward N` and `split N`: only the chosen pawns
     move (here: the 3 goes forward in the safety zone only, or back on the track; the 7's

@@ -118,7 +118,8 @@ def compare_hands(game, seed: int, positions: int, house=(), cumulative: bool = 
                 continue
         got, scores = set(), {}
         for move in moves_report(game, parse_position(game, position))["moves"]:
-            kind = "discard" if "discard" in move else "pass" if move.get("pass") else "move"
+            kind = "discard" if "discard" in move else "pass" if move.get("pass") else \
+                ("mulligan", tuple(sorted(move["with"]))) if "action" in move else "move"
             key = (move.get("card", move.get("discard")), ref.placement(move["result"]), kind)
             got.add(key)
             if move.get("wins"):
@@ -254,8 +255,8 @@ def test_thousands_of_positions(variant, teams):
 
 
 #: the house rules compared in hand play: those of `sorry_reference.HOUSE` that hands do not change
-#: further (marks, pawns, the deck and the win need positions of their own)
-HAND_HOUSE = sorted(set(ref.HOUSE) - {"freeze", "mercy-start", "three-pawns", "quick-game", "deck-55"})
+#: further (marks, pawns, the deck and the win need positions of their own), and H23, a hand action
+HAND_HOUSE = sorted(set(ref.HOUSE) - {"freeze", "mercy-start", "three-pawns", "quick-game", "deck-55"} | {"mulligan-8"})
 
 
 def test_cumulative_bonuses_score_as_the_rule_book_says():
@@ -295,9 +296,11 @@ def test_points_per_bump_as_the_rule_book_says():
     assert compare_bump_points(seed=8, positions=100) > 200
 
 
-@pytest.mark.parametrize("name", ["must-bump", "revenge-7", "start-on-any-forward", "sorry-safety"])
+@pytest.mark.parametrize("name", ["must-bump", "revenge-7", "start-on-any-forward", "sorry-safety", "mulligan-8",
+                                  "safety-sprint"])
 def test_house_rules_in_hand_play(name):
-    """H17 across the hand, H20 on the 7 alone, H6 and the declining of an 11 (A21), H29."""
+    """H17 across the hand, H20 on the 7 alone, H6 and the declining of an 11 (A21), H29,
+    H23, H28."""
     compared, _ = compare_hands(load_game("points", (f"house/{name}.yaml",)), seed=5, positions=40, house=(name,))
     assert compared > 120
 
@@ -378,12 +381,12 @@ def test_hundreds_of_house_rule_combinations():
 
 @pytest.mark.slow
 def test_house_rule_combinations_in_hand_play():
-    """Random sets in hand play, without H28: where no 11 can go forward (no-passing-opponents,
-    blockades) but a switch and an H28 sprint can, the engine lets the 11 be declined (its pass
-    condition reads only the forward 11), while A21 declines only a hand whose plays are all
-    switches; the rule book does not settle H28 with A21 yet."""
+    """Random sets in hand play (A21 with every rule: an 11 is declined only where the hand's
+    plays are all switches, so an H27 exit or an H28 sprint of the 11 forbids it)."""
     for k, (house, _) in enumerate(combinations(seed=2027, count=300)):
-        if set(house) <= set(HAND_HOUSE) - {"safety-sprint"}:
+        if k % 2 and "must-bump" not in house:
+            house += ("mulligan-8",)
+        if set(house) <= set(HAND_HOUSE):
             compared, _ = compare_hands(load_game("points", tuple(f"house/{name}.yaml" for name in house)), seed=k,
                                         positions=200, house=house)
             assert compared > 300

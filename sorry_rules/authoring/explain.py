@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from sorry_rules import dsl
 from sorry_rules.base.errors import UsageError
 from sorry_rules.compiler.build import compile_variant
-from sorry_rules.compiler.marking import alternatives
+from sorry_rules.compiler.marking import alternatives, declining_without
 from sorry_rules.rules.loader import load_variant
 from sorry_rules.base.suggest import did_you_mean
 from sorry_rules.authoring.routewords import geometry_words
@@ -95,15 +95,17 @@ def card_rules(loaded) -> dict[str, CardRule]:
     added = alternatives(v, asts)
     for name in names:
         source = v.cards[name]
-        effect = asts[("cards", name)]
+        written = asts[("cards", name)]
+        effect = declining_without(written, [dsl.parse_effect(v.also[extra].effect) for extra in added.get(name, ())])
         path = ("cards", name)
-        nodes = effect.options if isinstance(effect, dsl.Choice) else (effect,)
+        nodes = written.options if isinstance(written, dsl.Choice) else (written,)
+        played = effect.options if isinstance(effect, dsl.Choice) else (effect,)
         options = []
         for i, node in enumerate(nodes):
             start = _FirstPos().visit(node)
             following = _FirstPos().visit(nodes[i + 1]) if i + 1 < len(nodes) else None
-            text = _option_text(source, start, following)
-            options.append(Option(node, text, _where(loaded.origins.in_text(path, start))))
+            text = _option_text(source, start, following) if played[i] is node else source_text(played[i])
+            options.append(Option(played[i], text, _where(loaded.origins.in_text(path, start))))
         for extra in added.get(name, ()):
             text = v.also[extra].effect
             where = _where(loaded.origins.in_text(("also", extra, "effect"), 0))

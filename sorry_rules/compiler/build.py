@@ -27,7 +27,8 @@ from sorry_rules.compiler.checks import check_variant
 from sorry_rules.compiler.dice import check_dice, check_throw_costs, dice_texts, engine_dice, throw_makers, uses_dice
 from sorry_rules.compiler.geometry import check_geometry, engine_geometry
 from sorry_rules.compiler.squares import check_squares, engine_squares
-from sorry_rules.compiler.marking import also_texts, alternatives, check_marks, mark_kinds, mark_warnings
+from sorry_rules.compiler.marking import (also_texts, alternatives, check_marks, declining_without, mark_kinds,
+                                          mark_warnings, with_alternatives)
 from sorry_rules.compiler.programs import CompileError, ProgramCompiler
 from sorry_rules.compiler.ranges import condition_warnings, variant_bounds
 from sorry_rules.compiler.turns import check_turn_policy, compile_turn_policy, turn_texts
@@ -207,7 +208,7 @@ def _with_also(v, programs: ProgramCompiler, asts: dict, compiled: dict, out: Pr
     added = alternatives(v, asts)
     for name, extra in added.items():
         if compiled.get(("cards", name)) is not None and all(compiled.get(("also", a, "effect")) for a in extra):
-            combined = _with_alternatives(asts[("cards", name)], [asts[("also", a, "effect")] for a in extra])
+            combined = with_alternatives(asts[("cards", name)], [asts[("also", a, "effect")] for a in extra])
             try:
                 programs.cost_of(combined)
                 compiled[("cards", name)] = programs.effect(combined)
@@ -227,10 +228,12 @@ def _card_options(programs: ProgramCompiler, asts: dict, compiled: dict, added: 
             card_options.append(((Origin(i, 0, -1), card_makers[i]),))
             continue
         card_ast = asts[("cards", name)]
-        alone = programs.effect(card_ast) if name in added else compiled[("cards", name)]  # without its `also:`
-        own = _options(programs, i, card_ast, alone)
-        extra = tuple((Origin(i, len(own) + j, -1), programs.effect(_alone_alternative(card_ast, asts[("also", a, "effect")])))
-                      for j, a in enumerate(added.get(name, ())))
+        extra_asts = [asts[("also", a, "effect")] for a in added.get(name, ())]
+        own_ast = declining_without(card_ast, extra_asts)
+        alone = programs.effect(own_ast) if name in added else compiled[("cards", name)]  # without its `also:`
+        own = _options(programs, i, own_ast, alone)
+        extra = tuple((Origin(i, len(own) + j, -1), programs.effect(_alone_alternative(card_ast, extra_ast)))
+                      for j, extra_ast in enumerate(extra_asts))
         card_options.append(own + extra)
     return card_options
 
@@ -242,15 +245,6 @@ def _throw_source(v, throw: tuple) -> str:
     each = " ; ".join(f"{f}: {v.cards[str(f)]}" for f in throw)
     whole = v.turn.whole.get(str(sum(throw)))
     return f"die by die ({each})" + (f" | whole {sum(throw)}: {whole}" if whole else "")
-
-
-def _with_alternatives(ast, extra: list):
-    """A card's effect with the `also:` alternatives it gets: `A | B | extra...`, inside a
-    trailing `then draw_again` when the card has one (a 2's alternatives draw again too)."""
-    if isinstance(ast, dsl.Then) and isinstance(ast.second, dsl.DrawAgain):
-        return dsl.Then(ast.pos, _with_alternatives(ast.first, extra), ast.second)
-    options = ast.options if isinstance(ast, dsl.Choice) else (ast,)
-    return dsl.Choice(ast.pos, tuple(options) + tuple(extra))
 
 
 def _alone_alternative(card_ast, extra_ast):

@@ -11,6 +11,11 @@ Contract:
 - `alternatives(v, asts)` maps each card name to the names of the `also:` entries it gets,
   in file order: a card named in `cards`, or (with `having`) whose effect uses one of those
   primitives anywhere outside conditions (`asts` maps `("cards", name)` to the card's tree).
+- `with_alternatives(ast, extra)` is a card's effect with the alternatives it gets, and
+  `declining_without(ast, extra)` the card's own effect as they change it: a conditional
+  `pass if C` becomes `pass if C and not can(extra)`, since an added alternative is a move
+  that must be made when it can be (R17; the 11 is declined only where its plays are all
+  switches, A21).
 - `mark_warnings(v, placed, read, out)` warns (SR562) of a mark nothing places or nothing
   reads (`placed`, `read`: names used by `mark` effects and selectors; `after:` marks count
   as placing, `immobile`/`untouchable` as reading).
@@ -83,6 +88,34 @@ def alternatives(v, asts: dict) -> dict:
             if named or having or every:
                 out.setdefault(card, []).append(name)
     return out
+
+
+def with_alternatives(ast, extra: list):
+    """`ast | extra...` (inside a trailing `then draw_again`: a 2 played the new way draws
+    again too), its conditional passes declining only where no `extra` can be played."""
+    if isinstance(ast, dsl.Then) and isinstance(ast.second, dsl.DrawAgain):
+        return dsl.Then(ast.pos, with_alternatives(ast.first, extra), ast.second)
+    ast = declining_without(ast, extra)
+    options = ast.options if isinstance(ast, dsl.Choice) else (ast,)
+    return dsl.Choice(ast.pos, tuple(options) + tuple(extra))
+
+
+def declining_without(ast, extra: list):
+    """`ast` with each top-level `pass if C` made `pass if C and not can(extra)` (`ast`
+    itself when it has none)."""
+    if not extra:
+        return ast
+    if isinstance(ast, dsl.Then) and isinstance(ast.second, dsl.DrawAgain):
+        first = declining_without(ast.first, extra)
+        return ast if first is ast.first else dsl.Then(ast.pos, first, ast.second)
+    if isinstance(ast, dsl.Choice):
+        options = tuple(declining_without(option, extra) for option in ast.options)
+        return ast if all(a is b for a, b in zip(options, ast.options)) else dsl.Choice(ast.pos, options)
+    if isinstance(ast, dsl.Guard) and isinstance(ast.effect, dsl.Pass):
+        added = extra[0] if len(extra) == 1 else dsl.Choice(extra[0].pos, tuple(extra))
+        blocked = dsl.Not(ast.condition.pos, dsl.Can(added.pos, added))
+        return dsl.Guard(ast.pos, ast.effect, dsl.BinOp(ast.condition.pos, "and", ast.condition, blocked))
+    return ast
 
 
 def mark_warnings(v, placed: set, read: set, out: ProblemCollector) -> None:

@@ -20,7 +20,8 @@ Turn flow (RULES R5, R11, R17, R19, R34, R35, A13, A16, A21, P4, P5):
   player plays one (card and move are one choice) and the others are discarded with it;
   stuck, all are discarded. `redraw` turns a stuck turn into a `redraw` (discard, take
   another card, same turn), at most N a turn. Hand `actions` are options beside the card
-  moves; a hand with an action is not stuck, so P5's free discard is not offered then.
+  moves; a hand with an action is not stuck, so P5's free discard is not offered then, and
+  its 11 is not declined (the action is a play that is no switch, A21).
 - filters (`filters:`, `rules.must_bump`) judge the options; consequences (`after:`)
   follow a move or a pass (counters, bonus turns, marks), and a forfeit where they say so;
   the effects of consequences with `then:` are played as part of the option they follow
@@ -263,7 +264,9 @@ class Table:
             return [_option(None, (), 0, FORFEIT)]
         options = self.cards_options(p, hand)
         if game.actions:
-            options.extend(self._actions(p, hand))
+            actions = self._actions(p, hand)
+            if actions:  # a hand action is a play that is no switch: the 11 is not declined (A21)
+                options = [o for o in options if o.kind != PASS_KIND] + actions
         if game.filters:
             options = self.filtered(p, options)[0]
         if not options:

@@ -25,7 +25,8 @@ REDRAW_DOC = ("When the card drawn (draw play; all the cards drawn with `take`) 
               "refilled hand.")
 ACTIONS_DOC = ("Hand play: named plays offered beside the card moves: one of `cards` together with `others` other "
                "cards of the hand, all discarded, and as many drawn. A hand that allows an action is not stuck, so "
-               "the free discard (`stuck: discard_one`) is not offered then.")
+               "the free discard (`stuck: discard_one`) is not offered then, nor a `pass` (an action is a play "
+               "that is no switch, A21).")
 
 
 class Redraw(Strict):
