@@ -66,6 +66,7 @@ class Evaluator:
         # threats[c]: colours whose pawns bump colour c's pawns on purpose (opponents)
         self.threats = tuple(tuple(o for o in range(C) if relation[o][c] == "opponent" and bumpable[o][c]) for c in range(C))
         self.team_of = game.team_of
+        self.alone = all(len(team) == 1 for team in game.team_of)
         self.counts = Counter(game.deck)
         self.cards = tuple(sorted(self.counts))
         self.deck_size = max(1, len(game.deck))
@@ -73,9 +74,9 @@ class Evaluator:
         self.start = layout.start
         self._reach: dict = {}
         self._entry: dict = {}
-        # entry_rows[o][c][x]: the copies with which colour o bumps a colour-c pawn on x
-        # leaving Start (`entry_threat`), made on first use (-1: unknown)
-        self.entry_rows = [[[-1] * self.T for _ in range(C)] for _ in range(C)]
+        # entry_rows[o][c]: `entry_threat(o, c, x)` of every track square x packed as
+        # `packed_rows` are, made on first use
+        self.entry_rows = [[None] * C for _ in range(C)]
         # packed_rows[o][s]: `reach(o, s)` packed into one int, `bits` bits a square (enough for
         # every pawn of every other colour reaching one square with every card of the deck)
         self.packed_rows = [[None] * self.T for _ in range(C)]
@@ -84,11 +85,14 @@ class Evaluator:
         self.bits = (max(1, len(game.deck)) * game.pawns * C).bit_length() + 1
         self.mask = (1 << self.bits) - 1
         self.shift = tuple(self.bits * sq for sq in range(self.T))
-        # chance[h]: h / deck size, for h below it (the chance of a bump is 1 from there on)
-        self.chance = tuple(h / self.deck_size for h in range(self.deck_size))
+        # chance[h]: min(1, h / deck size), for every h a square's `bits` hold
+        self.chance = tuple(h / self.deck_size if h < self.deck_size else 1.0 for h in range(self.mask + 1))
         # loss[c][sq], loss_to_move[c][sq]: the weight of a pawn's danger times its value (None: weight 0)
         self.loss = tuple(self._losses(DANGER, row) for row in self.value)
         self.loss_to_move = tuple(self._losses(DANGER_TO_MOVE, row) for row in self.value)
+        # losses[m][c]: colour c's loss row when colour m moves next
+        self.losses = tuple(tuple(self.loss_to_move[c] if c in self.team_of[m] else self.loss[c] for c in range(C))
+                            for m in range(C))
 
     @staticmethod
     def _losses(weight: float, values: tuple):
@@ -193,6 +197,11 @@ class Evaluator:
             reach += row
         return reach, bool(squares) and squares[-1] == self.start[o]  # Start squares sort last
 
+    def _entry_row(self, o: int, c: int) -> int:
+        """`entry_threat(o, c, x)` for every track square x, packed as `_packed_row`'s."""
+        row = self.entry_rows[o][c] = sum(self.entry_threat(o, c, x) << (self.bits * x) for x in range(self.T))
+        return row
+
     def _packed_row(self, o: int, s: int) -> int:
         """`reach(o, s)` as one int: the copies reaching square sq in bits sq * bits and up."""
         bits = self.bits
@@ -204,40 +213,35 @@ class Evaluator:
         mover's team) times its value times the chance min(1, hits / deck size) that an
         opponent's next card bumps it (the copies of the cards reaching its square, from the
         track and from Start)."""
-        mover_team, team_of = self.team_of[mover], self.team_of
+        team_of, losses = self.team_of, self.losses[mover]
         threat = self.threat(placement)
-        T, shift, mask, deck_size, chance = self.T, self.shift, self.mask, self.deck_size, self.chance
-        threats, entry_rows = self.threats, self.entry_rows
-        teams: dict = {}
+        T, shift, mask, chance = self.T, self.shift, self.mask, self.chance
+        threats, entry_rows, alone, values = self.threats, self.entry_rows, self.alone, self.value
+        teams: dict = {}  # per team (per colour when every colour plays alone): its pawns' worth
         for c in seats:
-            value = self.value[c]
-            loss = self.loss_to_move[c] if c in mover_team else self.loss[c]
+            value, loss = values[c], losses[c]
             total = 0.0
             if loss is None:
                 for sq in placement[c]:
                     total += value[sq]
             else:
-                reach, entry = 0, ()
+                reach = 0
                 for o in threats[c]:
                     packed, from_start = threat[o]
                     reach += packed
                     if from_start:
-                        entry += (o,)
+                        row = entry_rows[o][c]
+                        reach += self._entry_row(o, c) if row is None else row
                 for sq in placement[c]:
-                    v = value[sq]
-                    total += v
+                    total += value[sq]
                     if sq < T:
-                        hits = reach >> shift[sq] & mask
-                        for o in entry:
-                            entries = entry_rows[o][c]
-                            hit = entries[sq]
-                            if hit < 0:
-                                hit = entries[sq] = self.entry_threat(o, c, sq)
-                            hits += hit
-                        total -= loss[sq] * (chance[hits] if hits < deck_size else 1.0)
-            team = team_of[c]
-            teams[team] = teams.get(team, 0.0) + total
-        mine = teams.pop(team_of[colour], 0.0)
+                        total -= loss[sq] * chance[reach >> shift[sq] & mask]
+            if alone:
+                teams[c] = total
+            else:
+                team = team_of[c]
+                teams[team] = teams.get(team, 0.0) + total
+        mine = teams.pop(colour if alone else team_of[colour], 0.0)
         if not teams:
             return mine
         others = list(teams.values())
