@@ -31,22 +31,44 @@ HOUSE = {
 STARTERS = ("1", "2", "3", "5", "7", "8", "10", "11", "12")
 
 
+class Board:
+    """A Sorry! board as section 1 draws it, with the numbers a rule file may change: the
+    colours clockwise (colour c owns side c), the squares of a side, the offsets of the start
+    exit and the safety entry on every side, the safety zone's length (Home one step after
+    its last square; with none, one step after the safety entry), the slides `(from, to)`
+    of every side (the triangle at `from`, the end circle `to - from` squares on)."""
+
+    def __init__(self, colours=("red", "blue", "yellow", "green"), side: int = 15, start_exit: int = 4,
+                 safety_entry: int = 2, safety: int = 5, slides=((1, 4), (9, 13))):
+        self.colours, self.side, self.safety = tuple(colours), side, safety
+        self.exit_offset, self.entry_offset, self.slides = start_exit, safety_entry, tuple(slides)
+        self.track = side * len(self.colours)
+
+    def start_exit(self, c: int) -> int:
+        return self.side * c + self.exit_offset
+
+    def safety_entry(self, c: int) -> int:
+        return self.side * c + self.entry_offset
+
+    def slide_at(self, square: int) -> tuple | None:
+        """(owner colour, the squares swept: triangle + 1 .. end circle) of the slide whose
+        triangle is `square` (R26)."""
+        side, offset = divmod(square, self.side)
+        for start, end in self.slides:
+            if offset == start:
+                return side, [(square + k) % self.track for k in range(1, end - start + 1)]
+        return None
+
+
+STANDARD = Board()
+
+
 def start_exit(c: int) -> int:
-    return 15 * c + 4
+    return STANDARD.start_exit(c)
 
 
 def safety_entry(c: int) -> int:
-    return 15 * c + 2
-
-
-def slide_at(square: int) -> tuple | None:
-    """(owner colour, end circle) of the slide whose triangle is `square` (R26)."""
-    side, offset = divmod(square, 15)
-    if offset == 1:
-        return side, square + 3
-    if offset == 9:
-        return side, square + 4
-    return None
+    return STANDARD.safety_entry(c)
 
 
 def placement(pawns: dict) -> tuple:
@@ -72,7 +94,8 @@ class Sorry:
     """One position's moves (module docstring); `teams` plays partnership (T2, T4-T6, T10),
     `house` the house rules named (keys of `HOUSE`)."""
 
-    def __init__(self, pawns: dict, turn: str, teams: bool = False, house=(), frozen=()):
+    def __init__(self, pawns: dict, turn: str, teams: bool = False, house=(), frozen=(), board: Board = STANDARD):
+        self.board = board
         self.pawns = _copy(pawns)
         self.turn = turn
         self.teams = teams
@@ -91,24 +114,27 @@ class Sorry:
     # ---- one pawn ---------------------------------------------------------------------------
     def zone(self, k: int, start: int = 0) -> tuple | None:
         """(square, squares passed in the zone) of the k-th step into the zone from its
-        `start`-th square (0: from the track): safety:1-5, Home at 6 (R33), past it H19 or
-        H32 (counted back down)."""
-        ups = [f"safety:{j}" for j in range(start + 1, min(k, 6))]
-        if k <= 5:
+        `start`-th square (0: from the track): safety:1-5 (the board's length), Home at 6
+        (R33), past it H19 or H32 (counted back down)."""
+        length = self.board.safety
+        ups = [f"safety:{j}" for j in range(start + 1, min(k, length + 1))]
+        if k <= length:
             return f"safety:{k}", ups
-        if k == 6 or "overshoot-home" in self.house:
+        if k == length + 1 or "overshoot-home" in self.house:
             return "home", ups
-        if "bounce-back" in self.house and 12 - k >= 1:
-            return f"safety:{12 - k}", ups + ["home"] + [f"safety:{j}" for j in range(5, 12 - k, -1)]
+        back = 2 * (length + 1) - k
+        if "bounce-back" in self.house and back >= 1:
+            return f"safety:{back}", ups + ["home"] + [f"safety:{j}" for j in range(length, back, -1)]
         return None
 
     def forward(self, colour: str, where: str, n: int) -> list:
         """[(square, squares passed)] n steps forward take a pawn to (R13, R31, R33, H19, H32)."""
-        c = COLOURS.index(colour)
+        board = self.board
+        c, track_length = board.colours.index(colour), board.track
         if where.startswith("track:"):
             square = int(where[6:])
-            to_entry = (safety_entry(c) - square) % TRACK
-            track = [f"track:{(square + j) % TRACK}" for j in range(1, min(n, to_entry) + 1)]
+            to_entry = (board.safety_entry(c) - square) % track_length
+            track = [f"track:{(square + j) % track_length}" for j in range(1, min(n, to_entry) + 1)]
             if n <= to_entry:
                 return [(track[-1], track[:-1])]
             k = n - to_entry
@@ -122,22 +148,23 @@ class Sorry:
     def backward(self, colour: str, where: str, n: int) -> list:
         """[(square, squares passed)] n steps backward take a pawn to (R13, R30, A12; H30:
         turning into the zone at the safety entry reached along the track with steps to go)."""
-        c = COLOURS.index(colour)
+        board = self.board
+        c, track_length = board.colours.index(colour), board.track
         if where.startswith("safety:"):
             k = int(where[7:])
             down = [f"safety:{j}" for j in range(k - 1, max(k - n, 0), -1)]
             if n < k:
                 return [(f"safety:{k - n}", down)]
-            track = [f"track:{(safety_entry(c) - j) % TRACK}" for j in range(0, n - k + 1)]
+            track = [f"track:{(board.safety_entry(c) - j) % track_length}" for j in range(0, n - k + 1)]
             return [(track[-1], down + track[:-1])]
         if not where.startswith("track:"):
             return []
         square = int(where[6:])
-        track = [f"track:{(square - j) % TRACK}" for j in range(1, n + 1)]
+        track = [f"track:{(square - j) % track_length}" for j in range(1, n + 1)]
         out = [(track[-1], track[:-1])]
         if "backward-into-safety" in self.house:
             for k in range(n):
-                if (square - k) % TRACK == safety_entry(c):
+                if (square - k) % track_length == board.safety_entry(c):
                     turned = self.zone(n - k)
                     if turned is not None:
                         out.append((turned[0], track[:k] + turned[1]))
@@ -192,7 +219,7 @@ class Sorry:
         out = [] if marked_only or "start" not in mine else [mine.index("start")]
         marked = [i for i, p in enumerate(mine) if p.startswith("start+")]
         if marked:
-            out.append(min(marked, key=lambda i: COLOURS.index(mine[i].partition("+")[2])))
+            out.append(min(marked, key=lambda i: self.board.colours.index(mine[i].partition("+")[2])))
         return out
 
     def blocks(self, colour: str, other: str) -> bool:
@@ -232,7 +259,8 @@ class Sorry:
     def off_limits(self, after: dict) -> dict:
         """H34: the player's pawns whose count ended on an opposing colour's start exit, and
         are still there once the move is made, go back to Start (the bumps they made stand)."""
-        exits = {f"track:{start_exit(c)}" for c, colour in enumerate(COLOURS) if not self.partners(self.turn, colour)}
+        exits = {f"track:{self.board.start_exit(c)}" for c, colour in enumerate(self.board.colours)
+                 if not self.partners(self.turn, colour)}
         back = [(colour, i) for colour, i, square in self.ends.get(id(after), (None, ()))[1]
                 if square in exits and after[colour][i] == square]
         if not back:
@@ -247,22 +275,22 @@ class Sorry:
         circle, the pawns on the slide's other squares going back to Start (H12: not those
         the slider may not bump; such a pawn on the end circle makes the move illegal)."""
         where = pawns[colour][i]
-        found = slide_at(int(where[6:])) if where.startswith("track:") else None
-        if found is None or (COLOURS[found[0]] == colour and "slide-own-colour" not in self.house):
+        found = self.board.slide_at(int(where[6:])) if where.startswith("track:") else None
+        if found is None or (self.board.colours[found[0]] == colour and "slide-own-colour" not in self.house):
             return True
-        square = int(where[6:])
+        swept = found[1]
         pawns[colour][i] = "moving"
         spared = "slide-spares-own" in self.house
-        for k in range(square + 1, found[1] + 1):
+        for k in swept:
             other = self.at(pawns, f"track:{k}", colour)
             if other is None:
                 continue
             if (spared and self.blocks(colour, other)) or (other, f"track:{k}") in self.still:
-                if k == found[1]:
+                if k == swept[-1]:
                     return False
                 continue
             self.send_home(pawns, f"track:{k}")
-        pawns[colour][i] = f"track:{found[1]}"
+        pawns[colour][i] = f"track:{swept[-1]}"
         return True
 
     # ---- cards ------------------------------------------------------------------------------
@@ -286,7 +314,7 @@ class Sorry:
         out = []
         for colour in self.movers:
             for i in self.leaving(pawns[colour], marked_only):
-                after = self.arrive(pawns, colour, i, f"track:{start_exit(COLOURS.index(colour))}")
+                after = self.arrive(pawns, colour, i, f"track:{self.board.start_exit(self.board.colours.index(colour))}")
                 if after is not None:
                     out.append(after)
         return out

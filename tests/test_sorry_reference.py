@@ -8,7 +8,8 @@ T4-T6, T9, T10); with hands, the cards that move, declining an 11, the free disc
 the scores of a winning move (P4, P5, P7, A21); and under every bundled house rule that
 changes moves (`sorry_reference.HOUSE`: H1, H6, H10, H12-H15, H17, H19, H20, H24, H27-H34 and
 the invented no-passing-opponents),
-alone and combined, with partners and without; under H31 also the frozen pawns each move
+alone and combined, with partners and without, and on boards no rule file bundles (other
+sides, slides, safety zones and colour counts, section 1 as data); under H31 also the frozen pawns each move
 leaves (a freeze replaces the player's older one, the next player's freezes end), under H27
 the marked pawns in Start (marked when sent back, leaving with any forward card, a marked
 and an unmarked pawn in Start two different results)."""
@@ -29,25 +30,39 @@ CARDS = ("1", "2", "3", "4", "5", "7", "8", "10", "11", "12", "sorry")
 CROWDED = tuple(15 * side + offset for side in range(4) for offset in (0, 1, 2, 3, 4, 5, 8, 9, 10, 11, 12, 13, 14))
 
 
-def random_position(rng: random.Random, teams: bool, doubled: bool = False, count: int = 4) -> dict:
+def crowded(board: ref.Board) -> tuple:
+    """The squares of `board` where moves interact: triangles, the squares slides sweep, start
+    exits, safety entries, and their neighbours."""
+    offsets = {board.exit_offset, board.entry_offset}
+    for start, end in board.slides:
+        offsets.update(range(start, end + 1))
+    near = {(offset + d) % board.side for offset in offsets for d in (-1, 0, 1)}
+    return tuple(sorted({(board.side * c + offset + d) % board.track for c in range(len(board.colours))
+                         for offset in near for d in (0, board.side)}))
+
+
+def random_position(rng: random.Random, teams: bool, doubled: bool = False, count: int = 4,
+                    board: ref.Board = ref.STANDARD) -> dict:
     """Pawns in Start, on the track (mostly where moves interact; one pawn a square), in
     their safety zone (one a square) and Home; any card, the interacting ones more often.
     `doubled` (H33): often a second pawn of a colour on one of its squares (a blockade);
     `count` pawns a colour (H3)."""
-    seated = ref.COLOURS if teams else rng.sample(ref.COLOURS, rng.choice((2, 3, 4)))
-    players = [colour for colour in ref.COLOURS if colour in seated]
+    colours = board.colours
+    seated = colours if teams else rng.sample(colours, rng.randint(2, len(colours)))
+    players = [colour for colour in colours if colour in seated]
+    near = CROWDED if board is ref.STANDARD else crowded(board)
     taken, pawns = set(), {}
     for colour in players:
         mine = []
         for _ in range(count):
             kind = rng.choices(("start", "crowded", "track", "safety", "home"), (3, 6, 3, 2, 1))[0]
             if kind in ("crowded", "track"):
-                pawn = f"track:{rng.choice(CROWDED) if kind == 'crowded' else rng.randrange(ref.TRACK)}"
+                pawn = f"track:{rng.choice(near) if kind == 'crowded' else rng.randrange(board.track)}"
                 if pawn in taken:
                     pawn = "start"
                 taken.add(pawn)
             elif kind == "safety":
-                pawn = f"safety:{rng.randint(1, 5)}"
+                pawn = f"safety:{rng.randint(1, board.safety)}" if board.safety else "home"
                 if pawn in mine:
                     pawn = "home"
             else:
@@ -70,24 +85,89 @@ def won(pawns: dict, teams: bool, house=()) -> bool:
     return any(sum(home) >= 2 if "quick-game" in house else all(home) for home in homes if home)
 
 
-def compare(game, teams: bool, seed: int, positions: int, house=()) -> int:
+def compare(game, teams: bool, seed: int, positions: int, house=(), board: ref.Board = ref.STANDARD) -> int:
     rng = random.Random(seed)
     compared = 0
     for _ in range(positions):
-        position = random_position(rng, teams, doubled="blockade" in house, count=3 if "three-pawns" in house else 4)
+        position = random_position(rng, teams, doubled="blockade" in house, count=3 if "three-pawns" in house else 4,
+                                   board=board)
         if "deck-55" in house and rng.random() < 0.2:
             position["card"] = rng.choice(("6", "9"))
         if won(position["pawns"], teams, house):
             continue
-        want = ref.Sorry(position["pawns"], position["turn"], teams, house).outcomes(position["card"])
+        want = ref.Sorry(position["pawns"], position["turn"], teams, house, board=board).outcomes(position["card"])
         report = moves_report(game, parse_position(game, position))
         got = {(ref.placement(move["result"]), bool(move.get("wins")),
                 move.get("extra_cards", int(bool(move.get("draw_again"))))) for move in report["moves"]}
-        assert got == want, (position, sorted(want - got)[:2], sorted(got - want)[:2])
+        assert got == want, (vars(board), position, sorted(want - got)[:2], sorted(got - want)[:2])
         distinct = {(ref.placement(move["result"]), repr(move.get("marks"))) for move in report["moves"]}
         assert len(report["moves"]) == len(distinct), "a result listed twice (A24)"
         compared += len(want)
     return compared
+
+
+#: colour names for boards of up to six colours, clockwise
+NAMES = ("red", "blue", "yellow", "green", "purple", "cyan")
+
+
+def random_board(rng: random.Random) -> ref.Board:
+    """A board no bundled file has (section 1's numbers as data): 2-6 colours, sides of 5-18
+    squares (a lap of at least 13), any start exit and safety entry, a safety zone of 0-6 squares, up to three
+    slides a side (a slide may run onto the next side, not over that side's safety entry,
+    which the rule book does not cover; none ends on a triangle)."""
+    colours = NAMES[:rng.randint(2, 6)]
+    side = rng.randint(max(5, -(-13 // len(colours))), 18)  # a lap of 13 or more: a 12 never laps (SR508)
+    entry = rng.randrange(side)
+    slides: list = []
+    for _ in range(rng.randint(0, 3)):
+        start = rng.randrange(side)
+        end = start + rng.randint(1, side - 1)
+        triangles = {s for s, _ in slides} | {start}
+        if start in {s for s, _ in slides} or any(e % side in triangles for _, e in slides + [(start, end)]) or \
+                any(k - side == entry for k in range(start + 1, end + 1)):
+            continue
+        slides.append((start, end))
+    return ref.Board(colours, side, rng.randrange(side), entry, rng.randint(0, 6), sorted(slides))
+
+
+def board_file(folder, board: ref.Board, teams: bool, number: int) -> str:
+    """An overlay of standard (partnership with `teams`) that plays on `board`, file `number`."""
+    slides = ", ".join(f"{{from: {start}, to: {end}}}" for start, end in board.slides)
+    path = folder / f"board-{number}.yaml"
+    path.write_text(f"extends: {'partnership' if teams else 'standard'}\nname: board\n"
+                    f"colours: [{', '.join(board.colours)}]\nplayers: {{min: 2, max: {len(board.colours)}}}\n"
+                    f"board:\n  side_length: {board.side}\n  start_exit: {board.exit_offset}\n"
+                    f"  safety_entry: {board.entry_offset}\n  safety_length: {board.safety}\n"
+                    f"  slides: [{slides}]\n", encoding="utf-8")
+    return str(path)
+
+
+def compare_boards(folder, seed: int, boards: int, positions: int) -> int:
+    """Every card on `boards` random boards (`random_board`; four colours in partnership now
+    and then), `positions` random positions each, half of the boards with one to three
+    house rules (`combinations`)."""
+    rng = random.Random(seed)
+    sets = combinations(seed=seed, count=boards)
+    compared = 0
+    for number in range(boards):
+        board = random_board(rng)
+        house, teams = next(sets)
+        house = house[:rng.randint(1, 3)] if rng.random() < 0.5 else ()
+        teams = len(board.colours) == 4 and rng.random() < 0.4 and "split-7-any" not in house
+        game = load_game(board_file(folder, board, teams, number), tuple(f"house/{name}.yaml" for name in house))
+        compared += compare(game, teams, rng.randrange(1 << 30), positions, house, board)
+    return compared
+
+
+def test_boards_never_bundled_move_as_the_rule_book_says(tmp_path):
+    """Section 1's numbers as data (other side lengths, slides, safety zones, colours): every
+    card of R6-R33 and A1-A14 on random boards, partnership (T2-T10) on some."""
+    assert compare_boards(tmp_path, seed=11, boards=8, positions=40) > 500
+
+
+@pytest.mark.slow
+def test_hundreds_of_boards_never_bundled(tmp_path):
+    assert compare_boards(tmp_path, seed=12, boards=300, positions=200) > 100_000
 
 
 DECK = ("1",) * 5 + tuple(card for card in CARDS if card != "1" for _ in range(4))

@@ -120,7 +120,7 @@ class _Search:
                 for option in options:
                     table.push(option)
                     try:
-                        v = self.value(depth - 1)
+                        v = self.value(depth - 1) if depth > 1 or table.winner is not None else self.leaf()
                     finally:
                         table.pop()
                     if best is None or (v > best if maximise else v < best):
