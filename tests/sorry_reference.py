@@ -417,6 +417,27 @@ class Sorry:
         return any(sum(map(in_start, after[other])) > sum(map(in_start, self.pawns[other]))
                    for other in self.pawns if not self.partners(self.turn, other))
 
+    def alternative_ways(self, alternative: tuple) -> list:
+        """The pawns after each way to play one alternative of a card written as data:
+        ("forward", N), ("backward", N), ("enter",), ("split", N, K) (2 .. K pawns),
+        ("switch",) or ("sorry",), as R6-R33, A1-A14 and T2-T10 say them of the cards that have them."""
+        kind, numbers, pawns = alternative[0], alternative[1:], self.pawns
+        if kind in ("forward", "backward"):
+            return [after for _, _, after in self.step(pawns, numbers[0], backward=kind == "backward")]
+        if kind == "split":
+            return self.split(pawns, numbers[0], numbers[1])
+        return {"enter": self.enter, "switch": self.switch, "sorry": self.sorry}[kind](*((pawns,) if kind == "enter" else ()))
+
+    def card_outcomes(self, alternatives: tuple, declinable: bool = False, draw_again: bool = False) -> set:
+        """`outcomes` of a card whose effect is `alternatives` (`alternative_ways`); with
+        `declinable`, the switches may be declined when no other alternative can be played
+        (R24, A14); with `draw_again`, every way draws again (R19)."""
+        ways = [after for alternative in alternatives for after in self.alternative_ways(alternative)]
+        others = [alternative for alternative in alternatives if alternative[0] != "switch"]
+        if declinable and self.switch() and not any(self.alternative_ways(alternative) for alternative in others):
+            ways.append(self.pawns)
+        return {(placement(after), self.won(after), int(draw_again)) for after in ways}
+
     def results(self, card: str) -> set:
         """Every distinct placement `card` leads to (A24); empty: the card is forfeit."""
         return {placement(after) for after, _ in self.ways(card)}

@@ -9,7 +9,8 @@ the scores of a winning move (P4, P5, P7, A21); and under every bundled house ru
 changes moves (`sorry_reference.HOUSE`: H1, H6, H10, H12-H15, H17, H19, H20, H24, H27-H34 and
 the invented no-passing-opponents),
 alone and combined, with partners and without, and on boards no rule file bundles (other
-sides, slides, safety zones and colour counts, section 1 as data); under H31 also the frozen pawns each move
+sides, slides, safety zones and colour counts, section 1 as data) with decks of cards no rule
+file bundles (random alternatives of the primitives); under H31 also the frozen pawns each move
 leaves (a freeze replaces the player's older one, the next player's freezes end), under H27
 the marked pawns in Start (marked when sent back, leaving with any forward card, a marked
 and an unmarked pawn in Start two different results)."""
@@ -168,6 +169,65 @@ def test_boards_never_bundled_move_as_the_rule_book_says(tmp_path):
 @pytest.mark.slow
 def test_hundreds_of_boards_never_bundled(tmp_path):
     assert compare_boards(tmp_path, seed=12, boards=300, positions=200) > 100_000
+
+
+def random_card(rng: random.Random) -> tuple:
+    """(alternatives, declinable, draw_again, DSL text) of a card no bundled file has: one
+    to three of forward N, backward N, enter, split N among K, switch, Sorry!; a switch
+    declinable now and then (as the 11's), a draw again now and then (as the 2's)."""
+    makers = (lambda: ("forward", rng.randint(1, 12)), lambda: ("backward", rng.randint(1, 6)), lambda: ("enter",),
+              lambda: ("split", rng.randint(2, 10), rng.randint(2, 3)), lambda: ("switch",), lambda: ("sorry",))
+    alternatives = tuple(dict.fromkeys(rng.choice(makers)() for _ in range(rng.randint(1, 3))))
+    words = {"forward": "forward {}", "backward": "backward {}", "enter": "enter", "split": "split {} among {}",
+             "switch": "switch opponent", "sorry": "sorry"}
+    texts = [words[a[0]].format(*a[1:]) for a in alternatives]
+    declinable = ("switch",) in alternatives and rng.random() < 0.6
+    if declinable:
+        others = [t for a, t in zip(alternatives, texts) if a[0] != "switch"]
+        texts.append("pass if can(switch opponent)" + (f" and not can({' | '.join(others)})" if others else ""))
+    draw_again = rng.random() < 0.15
+    text = " | ".join(texts)
+    return alternatives, declinable, draw_again, f"({text}) then draw_again" if draw_again else text
+
+
+def compare_decks(folder, seed: int, decks: int, positions: int) -> int:
+    """Every card of `decks` random decks (`random_card` for each of the eleven cards), on
+    the standard board or a random one (`random_board`), partnership now and then."""
+    rng = random.Random(seed)
+    compared = 0
+    for number in range(decks):
+        board = random_board(rng) if rng.random() < 0.5 else ref.STANDARD
+        teams = len(board.colours) == 4 and rng.random() < 0.3
+        cards = {card: random_card(rng) for card in CARDS}
+        path = board_file(folder, board, teams, number)
+        lines = "".join(f'  "{card}": {text}\n' for card, (_, _, _, text) in cards.items())
+        with open(path, "a", encoding="utf-8") as out:
+            out.write("cards:\n" + lines)
+        game = load_game(path)
+        for _ in range(positions):
+            position = random_position(rng, teams, board=board)
+            if won(position["pawns"], teams):
+                continue
+            alternatives, declinable, draw_again, text = cards[position["card"]]
+            want = ref.Sorry(position["pawns"], position["turn"], teams, board=board).card_outcomes(
+                alternatives, declinable, draw_again)
+            report = moves_report(game, parse_position(game, position))
+            got = {(ref.placement(move["result"]), bool(move.get("wins")), int(bool(move.get("draw_again"))))
+                   for move in report["moves"]}
+            assert got == want, (text, vars(board), position, sorted(want - got)[:2], sorted(got - want)[:2])
+            compared += len(want)
+    return compared
+
+
+def test_cards_never_bundled_move_as_the_rule_book_says(tmp_path):
+    """Card effects as data: random alternatives of the primitives the standard cards are
+    made of (R6-R33, A1-A14; T2-T10 on some decks), on the standard board and on others."""
+    assert compare_decks(tmp_path, seed=21, decks=8, positions=40) > 300
+
+
+@pytest.mark.slow
+def test_hundreds_of_decks_never_bundled(tmp_path):
+    assert compare_decks(tmp_path, seed=22, decks=300, positions=200) > 50_000
 
 
 DECK = ("1",) * 5 + tuple(card for card in CARDS if card != "1" for _ in range(4))
