@@ -545,14 +545,14 @@ def mulligans(hand) -> set:
             for k in (1, 2) for chosen in itertools.combinations(range(len(rest)), k)}
 
 
-def hand_moves(pawns: dict, turn: str, hand, house=()) -> set:
+def hand_moves(pawns: dict, turn: str, hand, house=(), board: Board = STANDARD) -> set:
     """Play for points (P4, P5, A21): {(card, placement, kind)} of a hand, kind "move",
     "pass" (declining an 11: only when every card that moves offers only switches) or
     "discard" (no card can move: any card, the placement unchanged). H17 applies across the
     hand (a bump with any card must be taken), H20 to the 7's own moves. H23 (mulligan-8)
     adds the 8 played with others, kind ("mulligan", others), placement unchanged; a hand
     with an 8 is then never stuck (no P5 discard)."""
-    game = Sorry(pawns, turn, house=tuple(h for h in house if h != "must-bump"))
+    game = Sorry(pawns, turn, house=tuple(h for h in house if h != "must-bump"), board=board)
     unchanged = placement(game.pawns)
     plays, declinable = [], True
     for card in set(hand):

@@ -131,11 +131,11 @@ def random_board(rng: random.Random) -> ref.Board:
     return ref.Board(colours, side, rng.randrange(side), entry, rng.randint(0, 6), sorted(slides))
 
 
-def board_file(folder, board: ref.Board, teams: bool, number: int) -> str:
-    """An overlay of standard (partnership with `teams`) that plays on `board`, file `number`."""
+def board_file(folder, board: ref.Board, base: str, number: int) -> str:
+    """An overlay of the bundled variant `base` that plays on `board`, file `number`."""
     slides = ", ".join(f"{{from: {start}, to: {end}}}" for start, end in board.slides)
     path = folder / f"board-{number}.yaml"
-    path.write_text(f"extends: {'partnership' if teams else 'standard'}\nname: board\n"
+    path.write_text(f"extends: {base}\nname: board\n"
                     f"colours: [{', '.join(board.colours)}]\nplayers: {{min: 2, max: {len(board.colours)}}}\n"
                     f"board:\n  side_length: {board.side}\n  start_exit: {board.exit_offset}\n"
                     f"  safety_entry: {board.entry_offset}\n  safety_length: {board.safety}\n"
@@ -155,7 +155,8 @@ def compare_boards(folder, seed: int, boards: int, positions: int) -> int:
         house, teams = next(sets)
         house = house[:rng.randint(1, 3)] if rng.random() < 0.5 else ()
         teams = len(board.colours) == 4 and rng.random() < 0.4 and "split-7-any" not in house
-        game = load_game(board_file(folder, board, teams, number), tuple(f"house/{name}.yaml" for name in house))
+        game = load_game(board_file(folder, board, "partnership" if teams else "standard", number),
+                         tuple(f"house/{name}.yaml" for name in house))
         compared += compare(game, teams, rng.randrange(1 << 30), positions, house, board)
     return compared
 
@@ -164,6 +165,27 @@ def test_boards_never_bundled_move_as_the_rule_book_says(tmp_path):
     """Section 1's numbers as data (other side lengths, slides, safety zones, colours): every
     card of R6-R33 and A1-A14 on random boards, partnership (T2-T10) on some."""
     assert compare_boards(tmp_path, seed=11, boards=8, positions=40) > 500
+
+
+def compare_board_hands(folder, seed: int, boards: int, positions: int) -> int:
+    """`compare_hands` of play for points on random boards (`random_board`)."""
+    rng = random.Random(seed)
+    compared = 0
+    for number in range(boards):
+        board = random_board(rng)
+        game = load_game(board_file(folder, board, "points", number))
+        compared += compare_hands(game, rng.randrange(1 << 30), positions, board=board)[0]
+    return compared
+
+
+def test_hands_on_boards_never_bundled(tmp_path):
+    """P4, P5, P7 and A21 on random boards."""
+    assert compare_board_hands(tmp_path, seed=31, boards=4, positions=30) > 200
+
+
+@pytest.mark.slow
+def test_hands_on_hundreds_of_boards(tmp_path):
+    assert compare_board_hands(tmp_path, seed=32, boards=150, positions=200) > 50_000
 
 
 @pytest.mark.slow
@@ -199,7 +221,7 @@ def compare_decks(folder, seed: int, decks: int, positions: int) -> int:
         board = random_board(rng) if rng.random() < 0.5 else ref.STANDARD
         teams = len(board.colours) == 4 and rng.random() < 0.3
         cards = {card: random_card(rng) for card in CARDS}
-        path = board_file(folder, board, teams, number)
+        path = board_file(folder, board, "partnership" if teams else "standard", number)
         lines = "".join(f'  "{card}": {text}\n' for card, (_, _, _, text) in cards.items())
         with open(path, "a", encoding="utf-8") as out:
             out.write("cards:\n" + lines)
@@ -233,25 +255,27 @@ def test_hundreds_of_decks_never_bundled(tmp_path):
 DECK = ("1",) * 5 + tuple(card for card in CARDS if card != "1" for _ in range(4))
 
 
-def compare_hands(game, seed: int, positions: int, house=(), cumulative: bool = False) -> tuple:
+def compare_hands(game, seed: int, positions: int, house=(), cumulative: bool = False,
+                  board: ref.Board = ref.STANDARD) -> tuple:
     """(moves compared, winning moves whose scores were compared) on random hands."""
     rng = random.Random(seed)
     compared = scored = 0
     for _ in range(positions):
-        position = random_position(rng, teams=False, doubled="blockade" in house)
+        position = random_position(rng, teams=False, doubled="blockade" in house, board=board)
         if won(position["pawns"], False):
             continue
         del position["card"]
         position["hand"] = rng.sample(DECK, rng.randint(1, 5))
         if rng.random() < 0.1:  # lone 11s and a pawn too near its zone to go 11 forward: a switch may be declined
             position["hand"] = ["11"] * rng.randint(1, 2)
-            near = f"track:{(ref.safety_entry(ref.COLOURS.index(position['turn'])) - rng.randint(0, 4)) % ref.TRACK}"
+            entry = board.safety_entry(board.colours.index(position["turn"]))
+            near = f"track:{(entry - rng.randint(0, 4)) % board.track}"
             if all(near not in mine for mine in position["pawns"].values()):
                 position["pawns"][position["turn"]] = [near, "home", "home", "start"]
         if rng.random() < 0.4:  # near the end: the mover one pawn from winning, the others' pawns Home or not
             for colour, mine in position["pawns"].items():
                 if colour == position["turn"]:
-                    mine[:] = ["home"] * 3 + [f"safety:{rng.randint(1, 5)}"]
+                    mine[:] = ["home"] * 3 + [f"safety:{rng.randint(1, board.safety)}" if board.safety else "start"]
                 else:
                     mine[:] = [p if rng.random() < 0.5 else "home" for p in mine]
             if won(position["pawns"], False):
@@ -264,7 +288,7 @@ def compare_hands(game, seed: int, positions: int, house=(), cumulative: bool = 
             got.add(key)
             if move.get("wins"):
                 scores[key] = move["scores"]
-        want = ref.hand_moves(position["pawns"], position["turn"], position["hand"], house)
+        want = ref.hand_moves(position["pawns"], position["turn"], position["hand"], house, board)
         assert got == want, (position, sorted(want - got)[:2], sorted(got - want)[:2])
         turn = position["turn"]
         winning = {key: ref.points(dict(key[1]), turn, cumulative) for key in want if set(dict(key[1])[turn]) == {"home"}}
