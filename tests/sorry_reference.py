@@ -27,6 +27,9 @@ HOUSE = {
     "no-passing-opponents": "no jumping over opponents (invented)", "seven-both-ways": "a 7 split back and forth (invented)",
     "bump-bonus": "H21", "two-no-draw-again": "H2", "quick-game": "quick game (two pawns Home win)", "three-pawns": "H3",
 }
+#: the rule book's options this reference plays (no bundled file: `rules:` of an overlay)
+OPTIONS = {"a4-mover-only": "A4 option: after a switch only the mover's pawn slides",
+           "a6-no-slide": "A6 option: a pawn a Sorry! places does not slide"}
 #: H6: the cards that may also start a pawn
 STARTERS = ("1", "2", "3", "5", "7", "8", "10", "11", "12")
 
@@ -227,9 +230,9 @@ class Sorry:
         and a partner's under H13."""
         return other == colour or ("partners-safe" in self.house and self.partners(colour, other))
 
-    def arrive(self, pawns: dict, colour: str, i: int, target: str) -> dict | None:
+    def arrive(self, pawns: dict, colour: str, i: int, target: str, slides: bool = True) -> dict | None:
         """Pawn i of `colour` ends its move on `target`: blocked (R16, H13), a bump (R15,
-        T5), then a slide (R26, T9, H10, H12). A new dict, or None."""
+        T5), then a slide (R26, T9, H10, H12; none when not `slides`). A new dict, or None."""
         other = self.at(pawns, target, colour)
         if "blockade" in self.house and other is not None and pawns[colour][i] != target:
             here = self.occupants(pawns, target, colour)  # H33: onto an own lone pawn (a blockade then), never onto two
@@ -244,7 +247,7 @@ class Sorry:
             if other is not None and other != colour:
                 self.send_home(after, target)
             after[colour][i] = target
-            if not self.slide(after, colour, i):
+            if slides and not self.slide(after, colour, i):
                 return None
         else:
             after[colour][i] = target
@@ -382,8 +385,9 @@ class Sorry:
                         self.ended(self.pawns, after, (colour, i, theirs))
                         if not self.slide(after, colour, i):
                             continue
-                        if after[other][j] == where and not self.slide(after, other, j):
-                            continue
+                        if after[other][j] == where and "a4-mover-only" not in self.house and \
+                                not self.slide(after, other, j):
+                            continue  # A4 (its option: the mover's pawn alone slides)
                         out.append(after)
         return out
 
@@ -399,7 +403,7 @@ class Sorry:
                         continue
                     for theirs in mine:
                         if theirs.startswith("track:") and self.alone(self.pawns, theirs):
-                            after = self.arrive(self.pawns, colour, i, theirs)
+                            after = self.arrive(self.pawns, colour, i, theirs, "a6-no-slide" not in self.house)
                             if after is not None:
                                 out.append(after)
         if "sorry-safety" in self.house:

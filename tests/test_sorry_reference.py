@@ -7,7 +7,7 @@ other's pawns, bumping and Sorry!-ing partners, switching only with the other te
 T4-T6, T9, T10); with hands, the cards that move, declining an 11, the free discard and
 the scores of a winning move (P4, P5, P7, A21); and under every bundled house rule that
 changes moves (`sorry_reference.HOUSE`: H1, H6, H10, H12-H15, H17, H19, H20, H24, H27-H34 and
-the invented no-passing-opponents),
+the invented no-passing-opponents) and the options of A4 and A6 (`sorry_reference.OPTIONS`),
 alone and combined, with partners and without, and on boards no rule file bundles (other
 sides, slides, safety zones and colour counts, section 1 as data) with decks of cards no rule
 file bundles (random alternatives of the primitives); under H31 also the frozen pawns each move
@@ -18,6 +18,7 @@ and an unmarked pawn in Start two different results)."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -155,8 +156,7 @@ def compare_boards(folder, seed: int, boards: int, positions: int) -> int:
         house, teams = next(sets)
         house = house[:rng.randint(1, 3)] if rng.random() < 0.5 else ()
         teams = len(board.colours) == 4 and rng.random() < 0.4 and "split-7-any" not in house
-        game = load_game(board_file(folder, board, "partnership" if teams else "standard", number),
-                         tuple(f"house/{name}.yaml" for name in house))
+        game = load_game(board_file(folder, board, "partnership" if teams else "standard", number), overlays(house))
         compared += compare(game, teams, rng.randrange(1 << 30), positions, house, board)
     return compared
 
@@ -303,11 +303,19 @@ def test_every_card_moves_as_the_rule_book_says(variant, teams):
     assert compare(load_game(variant), teams, seed=1, positions=120) > 600
 
 
+OPTIONS_DIR = Path(__file__).parent / "rules" / "options"
+
+
+def overlays(house) -> tuple:
+    """The overlay of each house rule (bundled) or option (`tests/rules/options/`) named."""
+    return tuple(str(OPTIONS_DIR / f"{name}.yaml") if name in ref.OPTIONS else f"house/{name}.yaml" for name in house)
+
+
 def house_game(teams: bool, house):
-    return load_game("partnership" if teams else "standard", tuple(f"house/{name}.yaml" for name in house))
+    return load_game("partnership" if teams else "standard", overlays(house))
 
 
-@pytest.mark.parametrize("name", sorted(ref.HOUSE))
+@pytest.mark.parametrize("name", sorted(ref.HOUSE) + sorted(ref.OPTIONS))
 def test_each_house_rule_moves_as_the_rule_book_says(name):
     for teams in (False, True):
         # a 7 split among any of a team's eight pawns: the reference tries every order, so fewer positions
@@ -326,7 +334,7 @@ CONFLICTS = ({"overshoot-home", "bounce-back"}, {"blockade", "freeze"}, {"blocka
 def combinations(seed: int, count: int):
     """`count` random sets of two to five house rules that may be played together."""
     rng = random.Random(seed)
-    names = sorted(ref.HOUSE)
+    names = sorted(ref.HOUSE) + sorted(ref.OPTIONS)
     while count:
         house = tuple(rng.sample(names, rng.randint(2, 5)))
         if not any(conflict <= set(house) for conflict in CONFLICTS):
@@ -420,7 +428,8 @@ def test_thousands_of_positions(variant, teams):
 
 #: the house rules compared in hand play: those of `sorry_reference.HOUSE` that hands do not change
 #: further (marks, pawns, the deck and the win need positions of their own), and H23, a hand action
-HAND_HOUSE = sorted(set(ref.HOUSE) - {"freeze", "mercy-start", "three-pawns", "quick-game", "deck-55"} | {"mulligan-8"})
+HAND_HOUSE = sorted(set(ref.HOUSE) - {"freeze", "mercy-start", "three-pawns", "quick-game", "deck-55"}
+                    | {"mulligan-8"} | set(ref.OPTIONS))
 
 
 def test_cumulative_bonuses_score_as_the_rule_book_says():
@@ -465,14 +474,14 @@ def test_points_per_bump_as_the_rule_book_says():
 def test_house_rules_in_hand_play(name):
     """H17 across the hand, H20 on the 7 alone, H6 and the declining of an 11 (A21), H29,
     H23, H28."""
-    compared, _ = compare_hands(load_game("points", (f"house/{name}.yaml",)), seed=5, positions=40, house=(name,))
+    compared, _ = compare_hands(load_game("points", overlays((name,))), seed=5, positions=40, house=(name,))
     assert compared > 120
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", HAND_HOUSE)
 def test_every_house_rule_in_hand_play(name):
-    compared, _ = compare_hands(load_game("points", (f"house/{name}.yaml",)), seed=50, positions=1500, house=(name,))
+    compared, _ = compare_hands(load_game("points", overlays((name,))), seed=50, positions=1500, house=(name,))
     assert compared > 3000
 
 
@@ -551,6 +560,6 @@ def test_house_rule_combinations_in_hand_play():
         if k % 2 and "must-bump" not in house:
             house += ("mulligan-8",)
         if set(house) <= set(HAND_HOUSE):
-            compared, _ = compare_hands(load_game("points", tuple(f"house/{name}.yaml" for name in house)), seed=k,
+            compared, _ = compare_hands(load_game("points", overlays(house)), seed=k,
                                         positions=200, house=house)
             assert compared > 300
