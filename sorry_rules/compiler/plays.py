@@ -95,6 +95,8 @@ class PlayBuilder(dsl.Visitor):
             def enter_selected(pos, out):
                 options: list = []
                 enter(pos, options)
+                if not options:
+                    return
                 chosen = pawns.select(selector, layout, p, pos.pos, pos.marks, pos.moved)
                 for option in options:
                     events = option[1]
