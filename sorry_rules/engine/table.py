@@ -413,7 +413,9 @@ class Table:
             else:
                 self.turn = turn + 1 if turn + 1 < len(self.seats) else 0
                 if game.marks:
-                    self.pos.set_marks(_marks.turn_begins(game.marks, self.pos.marks, self.seats[self.turn]))
+                    marks = _marks.turn_begins(game.marks, self.pos.marks, self.seats[self.turn])
+                    if marks is not self.pos.marks:
+                        self.pos.set_marks(marks)
         if game.redraw is not None:
             self.redraws = 0 if self.turn != turn else self.redraws + (kind == REDRAW)
         self.card = None
@@ -450,7 +452,7 @@ class Table:
          self.redraws, marks, discards, hand) = self.pushed.pop()
         if option[1] and (option[3] is MOVE or option[3] is FORFEIT):
             self.pos.unmake(option[1], marks)
-        elif self.pos.kinds:
+        elif self.pos.kinds and marks is not self.pos.marks:
             self.pos.set_marks(marks)
         del self.discard[discards:]
         if hand is not None:
