@@ -172,6 +172,8 @@ class PlayBuilder(dsl.Visitor):
 
             def selected(pos, out):
                 chosen = {(c, sq) for c, sq, _ in pawns.select(selector, layout, p, pos.pos, pos.marks, pos.moved)}
+                if not chosen:
+                    return
                 options: list = []
                 gen(pos, options)
                 out.extend(o for o in options if all((e[1], e[2]) in chosen for e in o[1] if e[0] in STEP_KINDS))

@@ -108,7 +108,7 @@ def _pawns_at(sel: Selector, pos, moved, c: int, sq: int) -> int:
 
 
 def select(sel: Selector, layout, p: int, pos, marks: tuple, moved=None) -> list:
-    if sel.marked and not marks or sel.moved and not moved:
+    if sel.marked and not any(marks) or sel.moved and not moved:
         return []  # no marks to carry, no pawn moved
     out = []
     X = layout.X
@@ -132,7 +132,7 @@ def select(sel: Selector, layout, p: int, pos, marks: tuple, moved=None) -> list
 
 
 def count(sel: Selector, layout, p: int, pos, marks: tuple, moved=None) -> int:
-    if sel.marked and not marks or sel.moved and not moved:
+    if sel.marked and not any(marks) or sel.moved and not moved:
         return 0
     total = 0
     X = layout.X

@@ -208,8 +208,8 @@ class Table:
             options = []
             (self.programs[card][p] or self.game.program(card, p))(self.pos, options)
         marked, followed, start = self.game.marks, self.game.after_then, self.game.layout.start
-        if not marked and len({option[4] for option in options if option[3] is MOVE}) == len(options):
-            return options, 0  # moves only, each with a result of its own
+        if len({option[4] for option in options if option[3] is MOVE}) == len(options):
+            return options, 0  # moves only, each with a placement (so a result) of its own, whatever the marks
         out, spare, seen = [], 0, {}  # seen: result without marks -> [[option kept, its marks or None], ...]
         for option in options:
             kind, flags = option[3], option[2]
