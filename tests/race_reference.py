@@ -9,58 +9,71 @@ move: per colour the sorted tuple of its positions (`placement`)."""
 from __future__ import annotations
 
 # ---- Ludo: the board of section 1, LU5, LU7-LU13, LU17, LU18, LU21 --------------------------
-COLOURS = ("red", "green", "yellow", "blue")
-TRACK = 52
-HOME_STEPS = 56  # from the start square: 50 to the tip, five up the home column, one into Home
+class LudoBoard:
+    """A Ludo board with the numbers a rule file may change: the colours clockwise (colour c
+    owns arm c), the squares of an arm, the offsets of the start square and of the arm's tip
+    (the last square before the home column), the home column's length and the offsets of
+    the stars (safe squares, as the start squares are: LU10)."""
+
+    def __init__(self, colours=("red", "green", "yellow", "blue"), side: int = 13, start: int = 8, tip: int = 6,
+                 column: int = 5, stars=(3,)):
+        self.colours, self.side, self.start, self.tip = tuple(colours), side, start, tip
+        self.column, self.stars = column, tuple(stars)
+        self.track = side * len(self.colours)
+        self.to_tip = (tip - start) % self.track  # steps from the start square to the tip
+        self.home = self.to_tip + column + 1      # steps from the start square to Home
+
+    def start_square(self, c: int) -> int:
+        return self.side * c + self.start
+
+    def safe(self, square: int) -> bool:
+        """LU10: the start squares and the stars."""
+        return square % self.side in (self.start, *self.stars)
+
+    def steps_of(self, c: int, where: str) -> int | None:
+        """Steps from colour c's start square to `where` (None: in the yard)."""
+        if where == "start":
+            return None
+        if where == "home":
+            return self.home
+        kind, _, n = where.partition(":")
+        if kind == "safety":
+            return self.to_tip + int(n)
+        return (int(n) - self.start_square(c)) % self.track
+
+    def where_of(self, c: int, steps: int) -> str:
+        if steps == self.home:
+            return "home"
+        if steps > self.to_tip:
+            return f"safety:{steps - self.to_tip}"
+        return f"track:{(self.start_square(c) + steps) % self.track}"
 
 
-def start_square(c: int) -> int:
-    return 13 * c + 8
-
-
-def safe(square: int) -> bool:
-    """LU10: the start squares (offset 8 of an arm) and the stars (offset 3)."""
-    return square % 13 in (3, 8)
-
-
-def steps_of(c: int, where: str) -> int | None:
-    """Steps from colour c's start square to `where` (None: in the yard)."""
-    if where == "start":
-        return None
-    if where == "home":
-        return HOME_STEPS
-    kind, _, n = where.partition(":")
-    if kind == "safety":
-        return 50 + int(n)
-    return (int(n) - start_square(c)) % TRACK
-
-
-def where_of(c: int, steps: int) -> str:
-    if steps == HOME_STEPS:
-        return "home"
-    if steps > 50:
-        return f"safety:{steps - 50}"
-    return f"track:{(start_square(c) + steps) % TRACK}"
+LUDO = LudoBoard()
+COLOURS = LUDO.colours
+TRACK = LUDO.track
+start_square, safe, steps_of, where_of = LUDO.start_square, LUDO.safe, LUDO.steps_of, LUDO.where_of
 
 
 def placement(pawns: dict) -> tuple:
     return tuple((colour, tuple(sorted(pawns[colour]))) for colour in sorted(pawns))
 
 
-def results(pawns: dict, turn: str, throw: int, blocks: bool = False, sixes: int = 0) -> set:
+def results(pawns: dict, turn: str, throw: int, blocks: bool = False, sixes: int = 0, board: LudoBoard = LUDO) -> set:
     """The placements a throw of `throw` may lead to (LU5, LU7-LU12; LU17 when `blocks`);
     empty when the throw is lost (no token can use it, or a third six, LU13)."""
-    return {result for result, _ in outcomes(pawns, turn, throw, blocks, sixes)}
+    return {result for result, _ in outcomes(pawns, turn, throw, blocks, sixes, board=board)}
 
 
 def outcomes(pawns: dict, turn: str, throw: int, blocks: bool = False, sixes: int = 0, capture_throw: bool = False,
-             home_throw: bool = False) -> set:
+             home_throw: bool = False, board: LudoBoard = LUDO) -> set:
     """`results` with the extra throws each earns: a six (LU13, not the third), a capture
     (LU15 when `capture_throw`), a token reaching Home (LU16 when `home_throw`); they add up
     (LU20)."""
     if throw == 6 and sixes >= 2:
         return set()
-    c = COLOURS.index(turn)
+    c = board.colours.index(turn)
+    start_square, safe, steps_of, where_of = board.start_square, board.safe, board.steps_of, board.where_of
     on_track: dict = {}  # track square -> {colour: tokens}
     for colour, tokens in pawns.items():
         for t in tokens:
@@ -85,9 +98,9 @@ def outcomes(pawns: dict, turn: str, throw: int, blocks: bool = False, sixes: in
             target = where_of(c, 0)
         else:
             end = here + throw
-            if end > HOME_STEPS:  # LU12
+            if end > board.home:  # LU12
                 continue
-            passed = [(start_square(c) + s) % TRACK for s in range(here + 1, min(end, 50) + 1)]
+            passed = [(start_square(c) + s) % board.track for s in range(here + 1, min(end, board.to_tip) + 1)]
             if any(blocked(square) for square in passed):  # LU17: a block is not passed nor landed on
                 continue
             target = where_of(c, end)

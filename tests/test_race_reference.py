@@ -8,7 +8,8 @@ colour, PA8, PA10, PA21), safe squares (LU10, LU18, PA10), blocks and blockades 
 PA9), a third six lost (LU13), the extra throws of a six, a capture and a token Home (LU13, LU15,
 LU16, LU19, LU20), the finish line that holds one peg a space (TR11, TR13), two
 dice die by die using as many as can be used (PA5), the 20 and 10 space bonuses (PA11,
-PA14, PA16, PA17) and the third doubles (PA7, PA19)."""
+PA14, PA16, PA17) and the third doubles (PA7, PA19); Ludo also on boards no rule file
+bundles (LU2's numbers as data)."""
 
 from __future__ import annotations
 
@@ -26,26 +27,32 @@ TROUBLE_SEATS = {2: ("red", "green"), 3: ("red", "blue", "green"), 4: ref.TROUBL
 PARCHEESI_SEATS = {2: ("yellow", "red"), 3: ("yellow", "blue", "red"), 4: ref.PARCHEESI_COLOURS}
 
 
-def ludo_position(rng: random.Random) -> dict:
+def ludo_position(rng: random.Random, board: ref.LudoBoard = ref.LUDO) -> dict:
     """Tokens in the yard, on the squares their colour passes (a few squares crowded), in
     the home column and Home; two colours share only a safe square; the mover has thrown
     a six already this turn now and then."""
-    players = LUDO_SEATS[rng.choice((2, 3, 4))]
-    crowded = [rng.randrange(ref.TRACK) for _ in range(5)]
+    if board is ref.LUDO:
+        players = LUDO_SEATS[rng.choice((2, 3, 4))]
+    else:
+        seated = rng.sample(board.colours, rng.randint(2, len(board.colours)))
+        players = tuple(colour for colour in board.colours if colour in seated)
+    crowded = [rng.randrange(board.track) for _ in range(5)]
     pawns, held = {}, {}
     for colour in players:
-        c = ref.COLOURS.index(colour)
+        c = board.colours.index(colour)
         tokens = []
         for _ in range(4):
             kind = rng.choices(("start", "track", "crowded", "safety", "home"), (3, 4, 4, 1, 1))[0]
             if kind == "track":
-                token = ref.where_of(c, rng.randint(0, 50))
+                token = board.where_of(c, rng.randint(0, board.to_tip))
             elif kind == "crowded":
                 square = rng.choice(crowded)
-                token = f"track:{square}" if ref.steps_of(c, f"track:{square}") <= 50 else "start"
+                token = f"track:{square}" if board.steps_of(c, f"track:{square}") <= board.to_tip else "start"
+            elif kind == "safety":
+                token = f"safety:{rng.randint(1, board.column)}" if board.column else "home"
             else:
-                token = f"safety:{rng.randint(1, 5)}" if kind == "safety" else kind
-            if token.startswith("track:") and not ref.safe(int(token[6:])) and held.setdefault(token, colour) != colour:
+                token = kind
+            if token.startswith("track:") and not board.safe(int(token[6:])) and held.setdefault(token, colour) != colour:
                 token = "start"  # LU8: an unsafe square holds one colour
             tokens.append(token)
         pawns[colour] = tokens
@@ -123,16 +130,16 @@ def engine_results(game, position: dict) -> set:
             if not move.get("forfeit") and "redraw" not in move}
 
 
-def compare_ludo(game, blocks: bool, seed: int, positions: int) -> int:
+def compare_ludo(game, blocks: bool, seed: int, positions: int, board: ref.LudoBoard = ref.LUDO) -> int:
     rng = random.Random(seed)
     compared = 0
     for _ in range(positions):
-        position = ludo_position(rng)
+        position = ludo_position(rng, board)
         if any(all(t == "home" for t in tokens) for tokens in position["pawns"].values()):
             continue  # a game already over
         sixes = position.get("counters", {}).get(position["turn"], {}).get("sixes", 0)
-        want = ref.results(position["pawns"], position["turn"], int(position["card"]), blocks, sixes)
-        assert engine_results(game, position) == want, position
+        want = ref.results(position["pawns"], position["turn"], int(position["card"]), blocks, sixes, board)
+        assert engine_results(game, position) == want, (vars(board), position)
         compared += len(want)
     return compared
 
@@ -188,6 +195,56 @@ def compare_parcheesi(game, seed: int, positions: int) -> int:
         assert got == want, position
         compared += len(want)
     return compared
+
+
+#: colour names for Ludo boards of up to six colours, clockwise
+LUDO_NAMES = ("red", "green", "yellow", "blue", "purple", "cyan")
+
+
+def random_ludo_board(rng: random.Random) -> ref.LudoBoard:
+    """A Ludo board no bundled file has: 2-6 colours, arms of 4-16 squares (a lap of 12 or
+    more), any start square and tip (not one square), a home column of 0-7 squares, up to
+    two stars besides the start square."""
+    colours = LUDO_NAMES[:rng.randint(2, 6)]
+    side = rng.randint(max(4, -(-12 // len(colours))), 16)
+    start, tip = rng.sample(range(side), 2)
+    stars = sorted(rng.sample([o for o in range(side) if o != start], rng.randint(0, min(2, side - 1))))
+    return ref.LudoBoard(colours, side, start, tip, rng.randint(0, 7), stars)
+
+
+def ludo_board_file(folder, board: ref.LudoBoard, number: int) -> str:
+    """An overlay of Ludo that plays on `board`, file `number`."""
+    stars = f"{{at: [{', '.join(map(str, board.stars))}], capture: false, share: true}}" if board.stars else "null"
+    path = folder / f"ludo-{number}.yaml"
+    path.write_text(f"extends: ludo\nname: ludo-board\ncolours: [{', '.join(board.colours)}]\n"
+                    f"players: {{min: 2, max: {len(board.colours)}}}\n"
+                    f"board:\n  side_length: {board.side}\n  start_exit: {board.start}\n"
+                    f"  safety_entry: {board.tip}\n  safety_length: {board.column}\n  squares:\n"
+                    f"    start_square: {{at: [{board.start}], capture: false, share: true}}\n"
+                    f"    star: {stars}\n", encoding="utf-8")
+    return str(path)
+
+
+def compare_ludo_boards(folder, seed: int, boards: int, positions: int) -> int:
+    """`compare_ludo` on random boards (`random_ludo_board`), with blocks (LU17) on half."""
+    rng = random.Random(seed)
+    compared = 0
+    for number in range(boards):
+        board = random_ludo_board(rng)
+        blocks = rng.random() < 0.5
+        game = load_game(ludo_board_file(folder, board, number), ("ludo/blocks.yaml",) if blocks else ())
+        compared += compare_ludo(game, blocks, rng.randrange(1 << 30), positions, board)
+    return compared
+
+
+def test_ludo_on_boards_never_bundled(tmp_path):
+    """LU2's numbers as data: arms, start squares, tips, home columns, stars, colours."""
+    assert compare_ludo_boards(tmp_path, seed=41, boards=6, positions=40) > 150
+
+
+@pytest.mark.slow
+def test_ludo_on_hundreds_of_boards(tmp_path):
+    assert compare_ludo_boards(tmp_path, seed=42, boards=200, positions=200) > 20_000
 
 
 @pytest.mark.parametrize("rules,blocks", [((), False), (("ludo/blocks.yaml",), True)])
