@@ -96,7 +96,8 @@ def card_rules(loaded) -> dict[str, CardRule]:
     for name in names:
         source = v.cards[name]
         written = asts[("cards", name)]
-        effect = declining_without(written, [dsl.parse_effect(v.also[extra].effect) for extra in added.get(name, ())])
+        extras = {extra: dsl.parse_effect(v.also[extra].effect) for extra in added.get(name, ())}
+        effect = declining_without(written, list(extras.values()))
         path = ("cards", name)
         nodes = written.options if isinstance(written, dsl.Choice) else (written,)
         played = effect.options if isinstance(effect, dsl.Choice) else (effect,)
@@ -106,10 +107,9 @@ def card_rules(loaded) -> dict[str, CardRule]:
             following = _FirstPos().visit(nodes[i + 1]) if i + 1 < len(nodes) else None
             text = _option_text(source, start, following) if played[i] is node else source_text(played[i])
             options.append(Option(played[i], text, _where(loaded.origins.in_text(path, start))))
-        for extra in added.get(name, ()):
-            text = v.also[extra].effect
+        for extra, extra_ast in extras.items():
             where = _where(loaded.origins.in_text(("also", extra, "effect"), 0))
-            options.append(Option(dsl.parse_effect(text), text, where))
+            options.append(Option(extra_ast, v.also[extra].effect, where))
         mark = loaded.origins.key_mark(path)
         rules[name] = CardRule(name, v.deck.get(name, 0), effect, source, _where(mark, col=False), tuple(options))
     return rules
