@@ -78,15 +78,16 @@ class Evaluator:
         # `packed_rows` are, made on first use
         self.entry_rows = [[None] * C for _ in range(C)]
         # packed_rows[o][s]: `reach(o, s)` packed into one int, `bits` bits a square (enough for
-        # every pawn of every other colour reaching one square with every card of the deck)
+        # every pawn of every other colour reaching one square with every card of the deck,
+        # the entries from Start of `entry_rows` included)
         self.packed_rows = [[None] * self.T for _ in range(C)]
         self._threats: list = [{} for _ in range(C)]  # per colour: its squares -> `_threat_of`
         self._kept = 0
         self.bits = (max(1, len(game.deck)) * game.pawns * C).bit_length() + 1
         self.mask = (1 << self.bits) - 1
         self.shift = tuple(self.bits * sq for sq in range(self.T))
-        # chance[h]: min(1, h / deck size), for every h a square's `bits` hold
-        self.chance = tuple(h / self.deck_size if h < self.deck_size else 1.0 for h in range(self.mask + 1))
+        # chance[h]: h / deck size, for h below it (the chance of a bump is 1 from there on)
+        self.chance = tuple(h / self.deck_size for h in range(self.deck_size))
         # loss[c][sq], loss_to_move[c][sq]: the weight of a pawn's danger times its value (None: weight 0)
         self.loss = tuple(self._losses(DANGER, row) for row in self.value)
         self.loss_to_move = tuple(self._losses(DANGER_TO_MOVE, row) for row in self.value)
@@ -215,7 +216,7 @@ class Evaluator:
         track and from Start)."""
         team_of, losses = self.team_of, self.losses[mover]
         threat = self.threat(placement)
-        T, shift, mask, chance = self.T, self.shift, self.mask, self.chance
+        T, shift, mask, deck_size, chance = self.T, self.shift, self.mask, self.deck_size, self.chance
         threats, entry_rows, alone, values = self.threats, self.entry_rows, self.alone, self.value
         teams: dict = {}  # per team (per colour when every colour plays alone): its pawns' worth
         for c in seats:
@@ -235,7 +236,8 @@ class Evaluator:
                 for sq in placement[c]:
                     total += value[sq]
                     if sq < T:
-                        total -= loss[sq] * chance[reach >> shift[sq] & mask]
+                        hits = reach >> shift[sq] & mask
+                        total -= loss[sq] * (chance[hits] if hits < deck_size else 1.0)
             if alone:
                 teams[c] = total
             else:
