@@ -75,7 +75,8 @@ class Evaluator:
         self._reach: dict = {}
         self._entry: dict = {}
         # entry_rows[o][c]: `entry_threat(o, c, x)` of every track square x packed as
-        # `packed_rows` are, made on first use
+        # `packed_rows` are, made on first use (`_entry_row`; None: not made, or a board too
+        # large to make it whole)
         self.entry_rows = [[None] * C for _ in range(C)]
         # packed_rows[o][s]: `reach(o, s)` packed into one int, `bits` bits a square (enough for
         # every pawn of every other colour reaching one square with every card of the deck,
@@ -198,10 +199,19 @@ class Evaluator:
             reach += row
         return reach, bool(squares) and squares[-1] == self.start[o]  # Start squares sort last
 
-    def _entry_row(self, o: int, c: int) -> int:
-        """`entry_threat(o, c, x)` for every track square x, packed as `_packed_row`'s."""
-        row = self.entry_rows[o][c] = sum(self.entry_threat(o, c, x) << (self.bits * x) for x in range(self.T))
-        return row
+    #: boards of up to this many track squares make `entry_rows` whole (a probe a square);
+    #: larger ones work out only the squares pawns stand on
+    EAGER_SQUARES = 240
+
+    def _entry_row(self, o: int, c: int, squares) -> int:
+        """`entry_threat(o, c, x)` packed as `_packed_row`'s: of every track square x, kept in
+        `entry_rows`, on a board of up to `EAGER_SQUARES` track squares; else of colour c's
+        `squares` only (each probed once, `entry_threat` keeps them)."""
+        shift, T = self.shift, self.T
+        if T <= self.EAGER_SQUARES:
+            row = self.entry_rows[o][c] = sum(self.entry_threat(o, c, x) << shift[x] for x in range(T))
+            return row
+        return sum(self.entry_threat(o, c, sq) << shift[sq] for sq in set(squares) if sq < T)
 
     def _packed_row(self, o: int, s: int) -> int:
         """`reach(o, s)` as one int: the copies reaching square sq in bits sq * bits and up."""
@@ -232,7 +242,7 @@ class Evaluator:
                     reach += packed
                     if from_start:
                         row = entry_rows[o][c]
-                        reach += self._entry_row(o, c) if row is None else row
+                        reach += self._entry_row(o, c, placement[c]) if row is None else row
                 for sq in placement[c]:
                     total += value[sq]
                     if sq < T:
