@@ -87,6 +87,13 @@ def won(pawns: dict, teams: bool, house=()) -> bool:
     return any(sum(home) >= 2 if "quick-game" in house else all(home) for home in homes if home)
 
 
+def outcomes_of(report: dict) -> set:
+    """The moves oracle's (placement, whether it wins, extra cards) of every move, as
+    `sorry_reference.Sorry.outcomes` gives them."""
+    return {(ref.placement(move["result"]), bool(move.get("wins")),
+             move.get("extra_cards", int(bool(move.get("draw_again"))))) for move in report["moves"]}
+
+
 def compare(game, teams: bool, seed: int, positions: int, house=(), board: ref.Board = ref.STANDARD) -> int:
     rng = random.Random(seed)
     compared = 0
@@ -99,8 +106,7 @@ def compare(game, teams: bool, seed: int, positions: int, house=(), board: ref.B
             continue
         want = ref.Sorry(position["pawns"], position["turn"], teams, house, board=board).outcomes(position["card"])
         report = moves_report(game, parse_position(game, position))
-        got = {(ref.placement(move["result"]), bool(move.get("wins")),
-                move.get("extra_cards", int(bool(move.get("draw_again"))))) for move in report["moves"]}
+        got = outcomes_of(report)
         assert got == want, (vars(board), position, sorted(want - got)[:2], sorted(got - want)[:2])
         distinct = {(ref.placement(move["result"]), repr(move.get("marks"))) for move in report["moves"]}
         assert len(report["moves"]) == len(distinct), "a result listed twice (A24)"
@@ -233,9 +239,7 @@ def compare_decks(folder, seed: int, decks: int, positions: int) -> int:
             alternatives, declinable, draw_again, text = cards[position["card"]]
             want = ref.Sorry(position["pawns"], position["turn"], teams, board=board).card_outcomes(
                 alternatives, declinable, draw_again)
-            report = moves_report(game, parse_position(game, position))
-            got = {(ref.placement(move["result"]), bool(move.get("wins")), int(bool(move.get("draw_again"))))
-                   for move in report["moves"]}
+            got = outcomes_of(moves_report(game, parse_position(game, position)))
             assert got == want, (text, vars(board), position, sorted(want - got)[:2], sorted(got - want)[:2])
             compared += len(want)
     return compared
