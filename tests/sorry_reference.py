@@ -27,9 +27,11 @@ HOUSE = {
     "no-passing-opponents": "no jumping over opponents (invented)", "seven-both-ways": "a 7 split back and forth (invented)",
     "bump-bonus": "H21", "two-no-draw-again": "H2", "quick-game": "quick game (two pawns Home win)", "three-pawns": "H3",
 }
-#: the rule book's options this reference plays (no bundled file: `rules:` of an overlay)
+#: the rule book's options, and rules written another way, this reference plays (no bundled
+#: file: an overlay in tests/rules/options/)
 OPTIONS = {"a4-mover-only": "A4 option: after a switch only the mover's pawn slides",
-           "a6-no-slide": "A6 option: a pawn a Sorry! places does not slide"}
+           "a6-no-slide": "A6 option: a pawn a Sorry! places does not slide",
+           "revenge-7-11": "H20 with the author's list of the 7 and the 11: each must bump where it can"}
 #: H6: the cards that may also start a pawn
 STARTERS = ("1", "2", "3", "5", "7", "8", "10", "11", "12")
 
@@ -532,7 +534,8 @@ class Sorry:
                 if not self.partners(self.turn, other):
                     ways += [(pawns, (other, where, self.turn)) for where in set(mine)
                              if where.startswith("track:") and (other, where) not in self.still]
-        if "must-bump" in house or (card == "7" and "revenge-7" in house):
+        if "must-bump" in house or (card == "7" and "revenge-7" in house) or \
+                (card in ("7", "11") and "revenge-7-11" in house):
             bumping = [way for way in ways if self.bumps(way[0])]
             ways = bumping or ways  # H17, H20: a bump there must be taken (a pass is no bump)
         return ways
@@ -553,7 +556,7 @@ def hand_moves(pawns: dict, turn: str, hand, house=(), board: Board = STANDARD) 
     """Play for points (P4, P5, A21): {(card, placement, kind)} of a hand, kind "move",
     "pass" (declining an 11: only when every card that moves offers only switches) or
     "discard" (no card can move: any card, the placement unchanged). H17 applies across the
-    hand (a bump with any card must be taken), H20 to the 7's own moves. H23 (mulligan-8)
+    hand (a bump with any card must be taken), H20 to each listed card's own moves. H23 (mulligan-8)
     adds the 8 played with others, kind ("mulligan", others), placement unchanged; a hand
     with an 8 is then never stuck (no P5 discard)."""
     game = Sorry(pawns, turn, house=tuple(h for h in house if h != "must-bump"), board=board)

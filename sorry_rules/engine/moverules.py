@@ -9,8 +9,9 @@ before the move (`State.counters`); judged on the move's events alone it is
 Contract:
 - A `MoveFilter` judges only the moves of its `cards` (None: every move). `must`: a move in
   scope for which the test fails is removed. `prefer`: when the test holds for a move in
-  scope, the moves in scope for which it fails are removed (`engine.table.Table.filtered`
-  applies the filters in order).
+  scope, the moves in scope for which it fails are removed; with `cards`, each listed
+  card's moves are judged on their own (a card none of whose moves passes keeps them all),
+  without, every move together (`engine.table.Table.filtered` applies the filters in order).
 - `run_consequences(after, p, move, counters, ranges)`: every consequence whose `cards`
   include the move's card and whose `when` holds, all judged on the move and the counters
   before any of them, contributes its counter additions (applied in file order, then each

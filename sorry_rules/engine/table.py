@@ -304,9 +304,15 @@ class Table:
             else:
                 passing = [f.cards is not None and o.card not in f.cards or f.test(p, self.move(o), counters)
                            for o in options]
-            in_scope = [f.cards is None or o.card in f.cards for o in options]
-            if f.prefer and not any(ok and scope for ok, scope in zip(passing, in_scope)):
-                continue
+            if f.prefer:
+                if f.cards is None:  # every card's moves together (H17 across a hand)
+                    if not any(passing):
+                        continue
+                else:  # each listed card narrowed by its own moves alone (H20 in a hand)
+                    met = {o.card for o, ok in zip(options, passing) if ok and o.card in f.cards}
+                    if not met:
+                        continue
+                    passing = [ok or o.card not in met for o, ok in zip(options, passing)]
             kept = []
             for o, ok in zip(options, passing):
                 if ok:

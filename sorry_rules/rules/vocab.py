@@ -18,8 +18,10 @@ from sorry_rules.rules.strict import Strict
 
 CounterName = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[a-z_][a-z0-9_]*$")]
 CardName = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_][A-Za-z0-9_!'.\- ]*$")]
-CARDS_DOC = ("The cards whose moves this applies to, by name; left out: every card. In hand play the moves of all "
-             "the listed cards in the hand are judged together.")
+CARDS_DOC = "The cards whose moves this applies to, by name; left out: every card."
+FILTER_CARDS_DOC = ("The cards whose moves this applies to, by name; left out: every card. A `prefer` judges each "
+                    "listed card's moves on their own (a hand, or cards drawn together, narrows each listed card by "
+                    "its own moves); left out, the moves of every card together.")
 
 
 class Counter(Strict):
@@ -37,7 +39,7 @@ class Counter(Strict):
 class MoveFilter(Strict):
     """A filter on the moves of some cards, judged on each move's facts: exactly one of `must` and `prefer`."""
 
-    cards: list[CardName] | None = Field(default=None, max_length=100, description=CARDS_DOC)
+    cards: list[CardName] | None = Field(default=None, max_length=100, description=FILTER_CARDS_DOC)
     must: str | None = Field(default=None, description="A DSL condition: moves for which it does not hold are not "
                              "legal (a card left with none is forfeited, or in hand play not playable).")
     prefer: str | None = Field(default=None, description="A DSL condition: when it holds for at least one move in "
