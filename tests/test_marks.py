@@ -243,6 +243,58 @@ def test_why_names_the_mark_that_stops_a_pawn_and_the_option_of_also():
     assert freeze["why"][0]["where"].startswith("house/freeze.yaml:")
 
 
+def test_why_judges_a_guard_that_reads_marks():
+    """`moves --why` judges every guarded option now: the 11's pass under H27 reads
+    `not can(enter marked mercy)` (A21, H27)."""
+    from sorry_rules.authoring.explain import load_explained
+    from sorry_rules.authoring.why import add_why
+
+    explained = load_explained("standard", ("house/mercy-start.yaml",))
+    game = explained.game
+    position = _position(game, {"card": "11", "pawns": {"red": ["track:58"], "blue": ["track:20"]},
+                                "marks": {"mercy": [{"colour": "red", "square": "start"}]}})
+    report = add_why(game, explained.cards, position, moves_report(game, position))
+    (guard,) = [c for c in report["conditions"] if c["card"] == "11"]
+    assert guard["holds"] is False  # the marked pawn can leave Start: the 11 may not be declined
+    assert guard["condition"][-1] == {"part": "not can(enter marked mercy)", "holds": False}
+
+
+def test_why_names_what_stops_an_added_enter():
+    """H27 on a 5 (`also:` adds `enter marked mercy`): a marked pawn in Start is stopped by
+    the own pawn on its start exit (R9), an unmarked one because the selector does not choose
+    it; not "the card cannot start a pawn"."""
+    from sorry_rules.authoring.explain import load_explained
+    from sorry_rules.authoring.why import add_why
+
+    explained = load_explained("standard", ("house/mercy-start.yaml",))
+    game = explained.game
+
+    def reasons(pawns, marks):
+        position = _position(game, {"card": "5", "pawns": {"red": pawns}, "marks": {"mercy": marks}})
+        report = add_why(game, explained.cards, position, moves_report(game, position))
+        return {pawn["at"]: [r["text"] for r in pawn["reasons"]] for pawn in report["blocked"]}
+
+    marked = [{"colour": "red", "square": "start", "by": "blue"}]
+    assert reasons(["track:4", "start", "start", "start"], marked)["start"] == \
+        ["enter marked mercy: own pawn on track:4 (the start exit)"]
+    assert reasons(["track:10", "start", "start", "start"], [])["start"] == \
+        ["enter marked mercy: it moves a pawn you control, marked 'mercy', and this pawn is not one"]
+
+
+def test_explain_words_each_card_with_its_added_alternatives():
+    """The card's sentence is the card as played; under a 2's trailing `then draw_again` an
+    added alternative draws again too (A13, H27), and its option says so."""
+    from sorry_rules.authoring.explain import explain_text, load_explained
+
+    explained = load_explained("standard", ("house/mercy-start.yaml",))
+    two = explained.cards["2"].options
+    assert [o.text for o in two] == ["(enter | forward 2) then draw_again", "(enter marked mercy) then draw_again"]
+    text = " ".join(explain_text(explained).split())
+    assert ("Either start a pawn or move one pawn forward 2 or start a pawn you control, marked 'mercy' from Start, "
+            "then draw again.") in text
+    assert explained.cards["4"].options[0].text == "backward 4"
+
+
 def test_explain_words_marks_and_added_alternatives():
     from sorry_rules.authoring.explain import explain_text, load_explained
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from sorry_rules import dsl
 from sorry_rules.base.errors import UsageError
 from sorry_rules.compiler.build import compile_variant
-from sorry_rules.compiler.marking import alternatives, declining_without
+from sorry_rules.compiler.marking import alternatives, declining_without, with_alternatives
 from sorry_rules.rules.loader import load_variant
 from sorry_rules.base.suggest import did_you_mean
 from sorry_rules.authoring.routewords import geometry_words
@@ -45,7 +45,7 @@ class Option:
 class CardRule:
     name: str
     copies: int
-    effect: object     # AST of the whole effect
+    effect: object     # AST of the whole effect as played (with the alternatives `also:` adds)
     source: str
     where: str         # file:line of the card's definition
     options: tuple     # top-level alternatives (one Option when the effect is not a choice), then those `also:` adds
@@ -98,6 +98,7 @@ def card_rules(loaded) -> dict[str, CardRule]:
         written = asts[("cards", name)]
         extras = {extra: dsl.parse_effect(v.also[extra].effect) for extra in added.get(name, ())}
         effect = declining_without(written, list(extras.values()))
+        again = isinstance(written, dsl.Then) and isinstance(written.second, dsl.DrawAgain)  # the 2: extras draw again too
         path = ("cards", name)
         nodes = written.options if isinstance(written, dsl.Choice) else (written,)
         played = effect.options if isinstance(effect, dsl.Choice) else (effect,)
@@ -109,9 +110,11 @@ def card_rules(loaded) -> dict[str, CardRule]:
             options.append(Option(played[i], text, _where(loaded.origins.in_text(path, start))))
         for extra, extra_ast in extras.items():
             where = _where(loaded.origins.in_text(("also", extra, "effect"), 0))
-            options.append(Option(extra_ast, v.also[extra].effect, where))
+            text = v.also[extra].effect
+            options.append(Option(extra_ast, f"({text}) then draw_again" if again else text, where))
         mark = loaded.origins.key_mark(path)
-        rules[name] = CardRule(name, v.deck.get(name, 0), effect, source, _where(mark, col=False), tuple(options))
+        played_effect = with_alternatives(written, list(extras.values())) if extras else written
+        rules[name] = CardRule(name, v.deck.get(name, 0), played_effect, source, _where(mark, col=False), tuple(options))
     return rules
 
 

@@ -26,14 +26,16 @@ explains). Guards are judged on the position, so a guard inside the second half 
 from __future__ import annotations
 
 from sorry_rules import dsl
-from sorry_rules.authoring.explain import source_text
+from sorry_rules.authoring.explain import selector_words, source_text
 from sorry_rules.authoring.analysis import primitives, rules_of
 from sorry_rules.authoring.oracle import format_report_text
 from sorry_rules.authoring.routewords import route_notes
 from sorry_rules.engine.describe import describe_move
 from sorry_rules.engine.events import moved_pawns
+from sorry_rules.engine.pawns import select
 from sorry_rules.engine.position import Position
 from sorry_rules.compiler.programs import ProgramCompiler
+from sorry_rules.compiler.selectors import compile_selector
 
 #: The engine primitive each DSL action carries out (the names `Obstacles.concerns` takes).
 PRIMITIVE = {dsl.Enter: "enter", dsl.Sorry: "sorry", dsl.Forward: "forward", dsl.Backward: "backward",
@@ -49,7 +51,12 @@ class Explainer:
         self.game = game
         self.layout = game.layout
         self.rules = rules  # card name -> explain.CardRule
-        self.compiler = ProgramCompiler(game.mechanics, game.team_of)
+        # the game's vocabulary, so a guard may read counters and marks (`can(enter marked mercy)`)
+        dice = getattr(game, "dice", None)
+        self.compiler = ProgramCompiler(game.mechanics, game.team_of, game.pawns,
+                                        tuple(name for name, _, _ in game.counters),
+                                        tuple(start for _, start, _ in game.counters),
+                                        tuple(kind.name for kind in game.marks), dice.throws if dice is not None else ())
 
     # ---- guards ----------------------------------------------------------------------------
     def condition(self, node, p: int, board: Position) -> tuple[bool, list[dict]]:
@@ -196,6 +203,9 @@ class _Diagnosis(dsl.EffectWalker):
 
     def visit_Enter(self, node):
         if self._concerns(node):
+            if not self._chosen(node):
+                yield self._unchosen(node)
+                return
             yield from self._report(node, self.obstacles.enter(self.c), " (the start exit)")
 
     def visit_Sorry(self, node):
@@ -204,6 +214,9 @@ class _Diagnosis(dsl.EffectWalker):
 
     def visit_Forward(self, node):
         if self._concerns(node):
+            if not self._chosen(node):
+                yield self._unchosen(node)
+                return
             direction = "forward" if isinstance(node, dsl.Forward) else "backward"
             yield from self._report(node, self.obstacles.step(direction, node.steps, self.c, self.sq))
 
@@ -226,6 +239,19 @@ class _Diagnosis(dsl.EffectWalker):
 
     def _concerns(self, node) -> bool:
         return self.obstacles.concerns(PRIMITIVE.get(type(node), ""), self.c, self.sq)
+
+    def _chosen(self, node) -> bool:
+        """Whether the primitive's pawn selector (if any) chooses this pawn on the board."""
+        if node.selector is None:
+            return True
+        explainer = self.explainer
+        selector = compile_selector(explainer.compiler, node.selector, moved_ok=False)
+        chosen = select(selector, explainer.layout, self.p, self.board.pos, self.board.marks)
+        return any(c == self.c and sq == self.sq for c, sq, _ in chosen)
+
+    def _unchosen(self, node) -> tuple:
+        effect = source_text(node)
+        return effect, "not_chosen", f"{effect}: it moves {selector_words(node.selector)}, and this pawn is not one", {}
 
     def _report(self, node, obstacle, suffix: str = ""):
         if obstacle is not None:
