@@ -229,3 +229,23 @@ def test_levels_are_bot_kinds_and_think_bounds_a_move():
 def test_a_bad_think_time_is_a_usage_error(value):
     done = run("--auto", "--seed", "1", "--think", value)
     assert done.returncode == 2 and "--think" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_game_stopped_at_its_move_limit_resumes_with_a_higher_one(tmp_path):
+    """`--resume FILE --max-plies N` plays on to the new limit (kept in the save); left out,
+    the saved limit holds; a limit the game has reached already is a usage error that leaves
+    the save as it was; the whole game ends as the game played straight through."""
+    path, whole = tmp_path / "part.json", tmp_path / "whole.json"
+    straight = run("--auto", "--seed", "1", "--players", "2", "--save", str(whole))
+    assert run("--auto", "--seed", "1", "--players", "2", "--max-plies", "60", "--save", str(path)).returncode == 0
+    lower = run("--resume", str(path), "--max-plies", "30")
+    assert lower.returncode == 2 and "has 60 moves already" in lower.stderr
+    assert read_save(path).max_plies == 60 and len(read_save(path).choices) == 60
+    kept = run("--resume", str(path))
+    assert "limit of 60 moves" in kept.stdout and not TURN_LINE.findall(kept.stdout)
+    higher = run("--resume", str(path), "--max-plies", "120")
+    assert "resuming at move 61" in higher.stdout and "limit of 120 moves" in higher.stdout
+    assert read_save(path).max_plies == 120
+    rest = run("--resume", str(path), "--max-plies", "20000")
+    assert rest.stdout.splitlines()[-1] == straight.stdout.splitlines()[-1]
+    assert read_save(path).choices == read_save(whole).choices

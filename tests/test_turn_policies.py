@@ -195,3 +195,17 @@ def test_turn_state_in_positions_is_checked(data, code):
     with pytest.raises(PositionError) as error:
         parse_position(game, {"players": ["red", "blue"], **data})
     assert code in {p.code for p in error.value.problems}
+
+
+def test_moves_names_who_plays_next_except_after_a_winning_move():
+    """`moves` under a turn policy (H23 here) says who plays next; a move that wins (R35,
+    P6) ends the game, so none is named."""
+    from sorry_rules.authoring.oracle import moves_report
+
+    game = load_game("points", ("house/mulligan-8.yaml",))
+    position = parse_position(game, {"players": ["red", "blue"], "turn": "red", "hand": ["8", "8", "11", "12", "5"],
+                                     "pawns": {"red": ["track:0", "home", "home", "home"], "blue": ["track:20"]}})
+    moves = moves_report(game, position)["moves"]
+    winning = [m for m in moves if m.get("wins")]
+    assert len(winning) == 1 and "next" not in winning[0]
+    assert all(m["next"] == "blue" for m in moves if not m.get("wins"))

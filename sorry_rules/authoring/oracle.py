@@ -23,8 +23,8 @@ drawn reports `"cards"` (in the order drawn) instead of `"card"`, and each move 
 `"redraw": label` and `"discard"` (the card it discards; with several drawn, the rest in
 `"discards"`); an `action` carries
 `"action": label`, its `"card"` and the other cards it plays, `"with"`. Under any turn
-policy every move also says what it does to the turn: `"next"` (the colour to play next)
-and, with `turn.redraw`, `"redraws"` (extra cards taken this turn after it); the report
+policy every move also says what it does to the turn: `"next"` (the colour to play next;
+left out after a winning move) and, with `turn.redraw`, `"redraws"` (extra cards taken this turn after it); the report
 gives the position's `"redraws"`.
 """
 
@@ -106,7 +106,8 @@ def _mark_turn(game, state, move, entry: dict) -> None:
         entry["action"] = move.label
         entry["with"] = [names[c] for c in move.cards]
     after = game.apply(state, move)
-    entry["next"] = game.colours[after.seats[after.turn]]
+    if after.winner is None:  # a winning move ends the game: no one plays next
+        entry["next"] = game.colours[after.seats[after.turn]]
     if game.redraw is not None:
         entry["redraws"] = after.redraws
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 
 import click
+from click.core import ParameterSource
 
 from sorry_rules import __version__
 from sorry_rules.cli import simulate as simcli
@@ -30,7 +31,8 @@ from sorry_rules.cli.replay import replay
 @players_option
 @seed_option()
 @click.option("--auto", is_flag=True, help="Computer players only; prints the game turn by turn.")
-@max_plies_option("Stop an endless game after this many moves; it ends without a winner.")
+@max_plies_option("Stop an endless game after this many moves; it ends without a winner (with --resume: the "
+                  "saved game's new limit; left out, it keeps its own).")
 @click.option("--seat", "seat_specs", multiple=True, metavar="COLOUR=KIND",
               help="Who plays a colour: human, bot, bot:NAME (random, greedy, expert, search, or a level: easy, "
                    "medium, hard); repeatable (a colour at several seats, a grid side: once per seat, in seat "
@@ -60,6 +62,8 @@ def main(ctx, variant, rules, players, seed, auto, max_plies, seat_specs, humans
         return
     from sorry_rules.cli.play import play_command  # lazy: the play machinery (compiler, rich) only to play
 
+    if resume is not None and ctx.get_parameter_source("max_plies") is ParameterSource.DEFAULT:
+        max_plies = None  # a resumed game keeps its own limit
     play_command(variant, rules, seed=seed, players=players, auto=auto, max_plies=max_plies, seat_specs=seat_specs,
                  humans=humans, bot=bot, resume=resume, save=save, wait=not no_wait, think=think)
 

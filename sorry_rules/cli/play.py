@@ -114,6 +114,11 @@ def play_command(variant="standard", rules=(), seed=None, players=None, auto=Fal
                                                "--bot": bot is not None, "--rule": bool(rules)})
         if auto and HUMAN in saved.kinds:
             raise UsageError("this saved game has people at the table; resume it without --auto")
+        if max_plies is not None and max_plies != saved.max_plies and not game_over(state):  # a new limit to play on
+            if max_plies <= state.plies:
+                raise UsageError(f"--max-plies {max_plies:,}: the saved game has {state.plies:,} moves already; "
+                                 "give a higher limit to play on")
+            saved.max_plies = max_plies
         save_path = resume if save is None or _same_file(save, resume) else claim(save, saved)
     else:
         game = load_game(variant, rules)
