@@ -100,6 +100,7 @@ def test_h32_with_h19_is_an_error_at_the_bounce():
         load_game("standard", ["house/overshoot-home.yaml", "house/bounce-back.yaml"])
     lines = [p.format() for p in error.value.problems]
     assert any("bounce-back.yaml:9:14:" in line and "[SR550]" in line for line in lines), lines
+    assert any("overshoot-home.yaml:" in line and "[SR550]" in line for line in lines), lines  # the other place named
 
 
 def test_a_variant_without_geometry_pays_nothing():

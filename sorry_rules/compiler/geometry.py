@@ -37,8 +37,10 @@ def check_geometry(v, out: ProblemCollector) -> None:
             out.at(("geometry",), "SR512", "geometry: is a race-track rule; a grid board has no routes", key=True)
         return
     if g.past_home is not None and g.past_home != "stop" and v.rules.overshoot_home == "stop":
+        other = out.locator.mark(("rules", "overshoot_home")) if out.locator is not None else None
+        where = f" ({other.file}:{other.line}:{other.col})" if other is not None else ""
         out.at(("geometry", "past_home"), "SR550", f"geometry.past_home: {g.past_home} contradicts rules.overshoot_home: "
-               "stop (H19: a pawn stops in Home); a rule file says one of them")
+               f"stop{where} (H19: a pawn stops in Home); a rule file says one of them")
     routed = bool(g.turns) or any(not b.pass_ for b in g.blockers.values())
     if routed and v.rules.split == "simultaneous":
         out.at(("geometry",), "SR552", "geometry turns and passing rules work with rules.split: sequential only "
