@@ -1,7 +1,7 @@
 """The grid table (`engine.gridtable`): its options, listed lazily on the chip masks, are the
 plays of every card of the hand (each card's compiled effect run on the position, one per
 distinct result, in card order), then the exchanges of dead cards (S6, S12), then a pass when
-there is no play (S9), at every position of seeded games of every bundled grid rule file and
+there is neither a play nor an exchange (S9), at every position of seeded games of every bundled grid rule file and
 of test files whose cards are combinators, whose win reads the chip counts, or that end in a
 round of passes. The bit masks (`engine.gridmasks`) count and protect as the runs of
 `engine.grid` do."""
@@ -66,7 +66,8 @@ def stalled(tmp_path_factory):
 
 def _reference_moves(game, state) -> list:
     """SEQUENCE.md S6, S9, S12 read literally: every card's plays from its compiled effect on
-    the whole placement (distinct results, card order), the dead cards' exchanges, a pass."""
+    the whole placement (distinct results, card order), the dead cards' exchanges, a pass
+    where there is nothing else (S9: after any exchange)."""
     p, view = state.seats[state.turn], game.view(state)
     moves, dead = [], []
     for card in sorted(set(state.hands[state.turn])):
@@ -78,10 +79,9 @@ def _reference_moves(game, state) -> list:
         moves.extend(plays)
         if not plays:
             dead.append(card)
-    playable = bool(moves)
     if game.exchange and not state.exchanged:
         moves.extend((card, state.placement, (), False, "exchange") for card in dead)
-    if not playable:
+    if not moves:
         moves.append((None, state.placement, (), False, "pass"))
     return moves
 

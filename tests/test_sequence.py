@@ -52,9 +52,9 @@ MOVE_SCENARIOS = [
      {("place", "4H", ("I8",))}),
     ("S7: own chip covers a cell too", {"blue": ["I8"]}, ["4H"], False,
      {("place", "4H", ("F5",))}),
-    ("S12, S6: both cells covered: the card is dead and may be exchanged; with no play, a pass (S9)",
+    ("S12, S6, S9: both cells covered: the card is dead and is exchanged; the pass comes only after any exchange",
      {"blue": ["F5"], "green": ["I8"]}, ["4H"], False,
-     {("exchange", "4H", ()), ("pass", None, ())}),
+     {("exchange", "4H", ())}),
     ("S6: one exchange per turn: after it, a dead card gives nothing",
      {"blue": ["F5"], "green": ["I8"]}, ["4H"], True, {("pass", None, ())}),
     ("S6, S12: a dead card beside a playable one: play or exchange, no pass",
@@ -63,7 +63,7 @@ MOVE_SCENARIOS = [
     ("S7: two copies of a card give each result once", {}, ["2S", "2S"], False,
      {("place", "2S", ("B1",)), ("place", "2S", ("G9",))}),
     ("S7, S12: a one-eyed Jack with no opponent chip cannot be played; it is dead",
-     {"blue": ["E5"]}, ["JH"], False, {("exchange", "JH", ()), ("pass", None, ())}),
+     {"blue": ["E5"]}, ["JH"], False, {("exchange", "JH", ())}),
     ("S7: a one-eyed Jack removes any opponent chip, never an own one",
      {"blue": ["E5"], "green": ["D4", "J2"]}, ["JS"], False,
      {("remove", "JS", ("D4",)), ("remove", "JS", ("J2",))}),
@@ -214,18 +214,23 @@ def test_the_draw_reshuffles_the_discards():
 
 
 def test_a_pass_keeps_the_hand_and_a_round_of_passes_is_a_draw():
-    """S9: nothing drawn on a pass; when every seat passes in a row the game is drawn."""
+    """S9: nothing drawn on a pass; when every seat passes in a row the game is drawn. S6, S9:
+    a seat whose only card is dead exchanges it first (the pass comes after any exchange)."""
     game = sequence()
     dead = {"blue": ["F5"], "green": ["I8"]}
     s = state_of(dead, ["4H"], exchanged=True)
-    s = s._replace(hands=(s.hands[0], (game.card_index["4H"],)), pile=(game.card_index["2S"],))
+    s = s._replace(hands=(s.hands[0], (game.card_index["4H"],)), pile=())
     (move,) = game.legal_moves(s)
     after = game.apply(s, move)
     assert move.kind == "pass" and after.hands == s.hands and after.pile == s.pile
     assert not after.over and after.passes == 1
-    (move,) = [m for m in game.legal_moves(after) if m.kind == "pass"]
-    end = game.apply(after, move)
-    assert end.over and end.winner is None and game.legal_moves(end) == []
+    (move,) = game.legal_moves(after)
+    assert move.kind == "exchange"
+    again = game.apply(after, move)  # the 4H goes to the discards and comes back, shuffled: still dead
+    assert again.hands == after.hands and again.exchanged and again.passes == 1
+    (move,) = game.legal_moves(again)
+    end = game.apply(again, move)
+    assert move.kind == "pass" and end.over and end.winner is None and game.legal_moves(end) == []
 
 
 def test_a_play_breaks_the_round_of_passes():

@@ -131,7 +131,7 @@ class GridGame:
         return GridTable(self, state)
 
     def legal_moves(self, state: GridState) -> list:
-        """Plays, then exchanges of dead cards, then a pass when there is no play."""
+        """Plays, then exchanges of dead cards, then a pass when there is neither (S9)."""
         table = self.table(state)
         return [table.move(option) for option in table.options()]
 

@@ -9,7 +9,8 @@ choice, as on a track table (`engine.table`): the one loop (`players.runner`) pl
 Turn flow: the options are every play of every card of the hand (cards in card order, each
 card's plays in its effect's order, one per distinct result: kind "place" or "remove"),
 then, when the variant allows an exchange and none was made this turn, one "exchange" per
-distinct *dead* card (a card with no play, S12), then a "pass" when there is no play (S9).
+distinct *dead* card (a card with no play, S12); a "pass" only when there is neither a play
+nor an exchange (S9: the pass comes after any exchange).
 Playing: a play changes the chips, discards the card, draws one (the discards reshuffled
 into a new pile when the pile is empty; nothing when both are empty, S8), judges the win
 condition for every seat from the mover's, and passes the turn; an exchange discards the
@@ -215,7 +216,7 @@ class GridOptions:
         return total
 
     def __len__(self) -> int:
-        return self.total + len(self.dead) + (not self.total)
+        return self.total + len(self.dead) + (not self.total and not self.dead)
 
     def __getitem__(self, k: int) -> Option:
         if not 0 <= k < len(self):
