@@ -157,6 +157,18 @@ def test_a_problem_elsewhere_does_not_fail_the_texts_that_read_counters(tmp_path
     assert expected in codes and not codes & {"SR302", "SR522"}, codes
 
 
+@pytest.mark.parametrize("overlay", ["turn: {exchange: yes}\n", "turn: {hand_size_by_players: {'3': '6'}}\n"])
+def test_a_field_that_fails_the_schema_is_not_blamed_again_for_its_default(tmp_path, monkeypatch, overlay):
+    """A grid file whose `turn:` breaks the schema gets that error alone, not also "a grid
+    board is played from hands" at the base's `turn.source`, judged on the default `turn`
+    the cross-field checks set in its place."""
+    monkeypatch.chdir(tmp_path)
+    Path("mine.yaml").write_text("extends: sequence\nname: mine\n" + overlay)
+    problems = validate_file(Path("mine.yaml"))
+    assert [(p.file, p.line) for p in problems] == [("mine.yaml", 3)], [p.format() for p in problems]
+    assert problems[0].code in ("SR203", "SR204")
+
+
 # ---- formats and exit codes -------------------------------------------------------------------
 def test_json_format(monkeypatch):
     monkeypatch.chdir(BROKEN)

@@ -96,7 +96,19 @@ def _cross_field_despite(error, merged, path) -> list[Problem]:
     except ValidationError:
         return []
     found = variant_problems(variant, merged.origins, shown_name(Path(path)), analyse=False)
-    return [p for p in found if p.code.startswith("SR5")]
+    set_aside = set()  # where the fields that failed stand: their defaults' problems would point there
+    for name in failing:
+        set_aside |= _places(merged.data.get(name), merged.origins, (name,))
+    return [p for p in found if p.code.startswith("SR5") and (p.file, p.line, p.col) not in set_aside]
+
+
+def _places(data, origins, path: tuple) -> set:
+    """(file, line, column) of the value and the key at `path` and at every path below it."""
+    places = {(m.file, m.line, m.col) for m in (origins.mark(path), origins.key_mark(path))}
+    items = data.items() if isinstance(data, dict) else enumerate(data) if isinstance(data, list) else ()
+    for key, value in items:
+        places |= _places(value, origins, path + (key,))
+    return places
 
 
 def _raw_texts(data: dict) -> list[tuple[tuple, str, str]]:

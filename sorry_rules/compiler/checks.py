@@ -69,7 +69,8 @@ def _check_seating(v, out: ProblemCollector) -> None:
                    f"seating: '{key}' is not a player count between {v.players.min} and {v.players.max}", key=True)
             continue
         if len(names) != int(key):
-            out.at(("seating", key), "SR510", f"seating {key}: lists {len(names)} colours")
+            out.at(("seating", key), "SR510", f"seating {key}: lists {len(names)} colour{'s' if len(names) != 1 else ''} "
+                   f"for {key} seats (one colour a seat)")
         for i, name in enumerate(names):
             if name not in colours:
                 out.at(("seating", key, i), "SR501", unknown_colour(name, colours, "seating"))

@@ -54,7 +54,8 @@ def check_grid(v, out: ProblemCollector) -> None:
         return
     for key, size in v.turn.hand_size_by_players.items():
         if key not in v.seating:
-            out.at(("turn", "hand_size_by_players", key), "SR510", f"no seating for {key} players", key=True)
+            out.at(("turn", "hand_size_by_players", key), "SR510", f"turn.hand_size_by_players: no seating for {key} players "
+                   f"(add one under seating:, or remove this key)", key=True)
     if not v.seating:
         out.at(("seating",), "SR510", "a grid board needs a seating table (the colour of every seat, by player count)")
 

@@ -250,8 +250,8 @@ class PositionChecks:
         seats = list(players)
         if seats and len(seats) not in allowed:
             counts = sorted(allowed)
-            said = f"{counts[0]}-{counts[-1]}" if counts == list(range(counts[0], counts[-1] + 1)) else \
-                ", ".join(map(str, counts))
+            said = str(counts[0]) if len(counts) == 1 else f"{counts[0]}-{counts[-1]}" \
+                if counts == list(range(counts[0], counts[-1] + 1)) else ", ".join(map(str, counts))
             self.out.at(("players",), "SR510", f"players: {len(seats)} colour{'s' if len(seats) != 1 else ''} seated; "
                                                f"{self.game.name} is played by {said} colours")
 

@@ -47,8 +47,9 @@ class PlayerCount(Strict):
     """How many players may sit at the table."""
 
     min: int = Field(ge=1, le=MAX_COLOURS, description="Fewest players.")
-    max: int = Field(ge=1, le=MAX_COLOURS, description="Most players, at most the number of colours; `sorry-play` seats "
-                     "this many unless `--players` says otherwise.")
+    max: int = Field(ge=1, le=MAX_COLOURS, description="Most players. On a track board at most the number of colours, "
+                     "and `sorry-play` seats this many unless `--players` says otherwise; on a grid, players share "
+                     "colours in teams (`seating:`) and `sorry-play` seats the fewest players `seating:` lists.")
 
 
 class Slide(Strict):
