@@ -485,7 +485,7 @@ def explain_text(explained: Explained, only=()) -> str:
     lines = []
     dice = v.turn.source == "dice"
     if not only:
-        lines.append(_turn_line(v))
+        lines.append(textwrap.fill(_turn_line(v), WIDTH, subsequent_indent="  "))
         lines.extend(board_words(v, where))
         lines.append("")
     for name, rule in cards.items():
@@ -530,20 +530,53 @@ def _turn_line(v) -> str:
         spent = "" if turn.dice == 1 else ", spent die by die (as many dice as can be used)"
         return f"{v.name}: {len(v.colours)} colours, {v.pawns} pawns each; throw {dice} each turn (faces {faces}){spent}."
     if turn.source == "hand":
-        how = f"play one card from a hand of {turn.hand_size} each turn"
+        sizes = {n: turn.hand_size_by_players.get(n, turn.hand_size) for n in v.seating} if v.seating else {}
+        if len(set(sizes.values())) > 1:
+            hands = ", ".join(f"{size} with {n} players" for n, size in sorted(sizes.items(), key=lambda kv: int(kv[0])))
+            how = f"play one card from a hand each turn (a hand of {hands})"
+        else:
+            how = f"play one card from a hand of {turn.hand_size} each turn"
     elif turn.take > 1:
         how = f"draw {turn.take} cards each time, play one and discard the rest"
     else:
         how = "draw one card each turn"
+    if getattr(v.board, "kind", "track") == "grid":
+        counts = ", ".join(sorted(v.seating, key=int)) if v.seating else f"{v.players.min}-{v.players.max}"
+        return (f"{v.name}: {counts} players in {len(v.colours)} chip colours ({', '.join(v.colours)}), "
+                f"{sum(v.deck.values())} cards; {how}.")
     return f"{v.name}: {len(v.colours)} colours, {v.pawns} pawns each, {sum(v.deck.values())} cards; {how}."
+
+
+def _listed(words: list) -> str:
+    """"a", "a and b", "a, b and c"."""
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+def grid_words(v, where) -> list[str]:
+    """A grid board's lines, free cells and turn rules (exchange, pass), in words."""
+    b, turn = v.board, v.turn
+    ways = {"row": "rows", "column": "columns", "diagonal": "diagonals"}
+    lines = [f"A grid of {len(b.columns)} x {len(b.rows)} cells; a line is {b.lines.length} cells in a row along "
+             f"{_listed([ways[d] for d in b.lines.directions])}; two lines counted together share at most "
+             f"{b.lines.shared} cell{'s' if b.lines.shared != 1 else ''} - {where(('board', 'lines'))}"]
+    if any(cell == b.free for row in b.cells for cell in row):
+        lines.append(f"Cells marked {b.free} are free: they count for every colour and take no chip - "
+                     f"{where(('board', 'free'))}")
+    if turn.exchange == "dead":
+        lines.append(f"Once a turn, before playing, a dead card (one with no play) may be exchanged for a new one - "
+                     f"{where(('turn', 'exchange'))}")
+    if turn.stuck == "pass":
+        lines.append(f"With no play (after any exchange) the player passes; a full round of passes ends the game "
+                     f"without a winner - {where(('turn', 'stuck'))}")
+    return [textwrap.fill(line, WIDTH, subsequent_indent="  ") for line in lines]
 
 
 def board_words(v, where) -> list[str]:
     """What the board's squares hold (`board.hold`, `board.home_hold`), its named squares and
     a dice turn's whole totals, in words."""
     b, lines = v.board, []
-    if getattr(b, "kind", "track") != "track":
-        return lines
+    if getattr(b, "kind", "track") == "grid":
+        return grid_words(v, where)
     if b.hold > 1:
         lines.append(f"A square holds up to {b.hold} pawns; pawns of one colour share it"
                      f"{', several colours where a named square lets them' if b.squares else ''} - {where(('board', 'hold'))}")
