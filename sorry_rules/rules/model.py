@@ -267,7 +267,8 @@ class Variant(Strict):
         "Which colours sit, in seat order, for an N-player game (keys \"2\", \"3\", ...); without an entry the players "
         "are spread evenly round the board (colour `i * C // N` for seat i: 2 of 4 sit opposite, 3 of 4 are the first "
         "three)."))
-    pawns: int = Field(ge=1, le=MAX_PAWNS, description="Pawns per colour.")
+    pawns: int = Field(ge=1, le=MAX_PAWNS, description="Pawns per colour (required on every board; a grid board "
+                       "plays chips from an unlimited supply and does not read it: write 1).")
     setup: Setup = Field(default_factory=Setup, description="Where pawns begin.")
     board: AnyBoard = Field(description="The board: a race track (sides, start exits, safety zones, slides) or a "
                             "`kind: grid` of card cells.")
