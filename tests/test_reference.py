@@ -142,7 +142,7 @@ def test_field_table_tool_checks_and_rewrites(tmp_path, monkeypatch):
     tool = _reference_fields()
     assert tool.main(["--check"]) == 0
     stale = tmp_path / "REFERENCE.md"
-    stale.write_text(REFERENCE.replace("| Pawns per colour. |", "| pawns per colour |"), encoding="utf-8")
+    stale.write_text(REFERENCE.replace("| Fewest players. |", "| fewest players |"), encoding="utf-8")
     monkeypatch.setattr(tool, "REFERENCE", stale)
     assert tool.main(["--check"]) == 1
     assert tool.main([]) == 0
