@@ -209,3 +209,17 @@ def test_moves_names_who_plays_next_except_after_a_winning_move():
     winning = [m for m in moves if m.get("wins")]
     assert len(winning) == 1 and "next" not in winning[0]
     assert all(m["next"] == "blue" for m in moves if not m.get("wins"))
+
+
+def test_a_forfeit_of_cards_drawn_together_names_them_all():
+    """H25: neither card drawn can move, so both are discarded; the forfeit names both (and
+    the discards get both, in the order drawn)."""
+    from sorry_rules.engine.describe import describe_move
+
+    game = load_game("standard", ("house/draw-two-keep-one.yaml",))
+    position = parse_position(game, {"players": ["red", "blue"], "turn": "red", "card": ["12", "10"]})
+    (move,) = game.legal_moves(position.state)
+    assert move.kind == "forfeit"
+    assert describe_move(game, move) == "no legal move: the cards drawn (12, 10) are discarded"
+    after = game.apply(position.state, move)
+    assert [game.card_names[c] for c in after.discard[-2:]] == ["12", "10"]

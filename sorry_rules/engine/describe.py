@@ -100,7 +100,10 @@ def describe_move(game, move) -> str:
         elif getattr(game, "dice", None) is not None:
             text = "no legal move: the throw is lost"
         else:
-            text = "no legal move: the cards drawn are discarded" if game.take > 1 else "no legal move: the card is forfeited"
+            text = "no legal move: the card is forfeited"
+            if game.take > 1:
+                names = [game.card_names[c] for c in (move.card, *move.cards)]
+                text = f"no legal move: the cards drawn ({', '.join(names)}) are discarded"
         if move.events:  # what the consequences of a forfeit do (after: then:)
             text += "; then " + describe_events(game, move.events)
     elif move.kind == "pass":

@@ -11,7 +11,8 @@ explicit pass), its kind ("move", "pass", "forfeit", "discard", "redraw", "actio
 grid's "place", "remove", "exchange"; SPARE for a flag-only outcome of an effect that is no
 choice, such as a forfeited 2's extra draw), the exact change of the placement key it makes
 (`position.key_of`: options with equal keys, flags and marks give one result, A24), and for
-an action the other cards it plays and the label of the turn rule behind it (for a move, the
+an action the other cards it plays (for a forfeit of cards drawn together, the others drawn)
+and the label of the turn rule behind it (for a move, the
 labels of the `after:` consequences whose `then:` effects it plays, "; " between them).
 """
 

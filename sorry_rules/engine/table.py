@@ -175,7 +175,7 @@ class Table:
             options = self.cards_options(p, (card,) + self.drawn)
             if game.filters:
                 options = self.filtered(p, options)[0]
-            options = options or [_option(card, (), 0, FORFEIT)]
+            options = options or [_option(card, (), 0, FORFEIT, self.drawn)]  # the others are discarded with it
         else:
             options = []
             (self.programs[card][p] or game.program(card, p))(self.pos, options)
@@ -404,10 +404,10 @@ class Table:
         card, events, kind = option[0], option[1], option[3]
         if card is not None:
             self.discard.append(card)
-        if option[5] or self.drawn:
+        if self.drawn:  # the other cards drawn this turn (a forfeit names them as its `cards`)
+            self.discard.extend(self._unplayed(card))
+        elif option[5]:
             self.discard.extend(option[5])
-            if self.drawn:
-                self.discard.extend(self._unplayed(card))
         if game.hand_play:
             self._refill(option)
         if kind is MOVE or kind is PASS_KIND or (kind is FORFEIT and game.after_forfeit):
