@@ -172,6 +172,7 @@ def test_screen_shows_the_cards_drawn_and_the_redraws(games):
     ("extends: sequence\ncounters: {pts: {start: 0}}\n", "2:1", "SR512"),
     ("extends: sequence\nrules: {must_bump: true}\n", "2:20", "SR512"),
     ("extends: sequence\nsetup: {on_start_exit: 1}\n", "2:24", "SR512"),
+    ("extends: sequence\nteams: [[blue, green]]\n", "2:1", "SR512"),
 ])
 def test_turn_policy_problems_are_located_and_coded(tmp_path, text, where, code):
     from sorry_rules.authoring.validate import validate_file

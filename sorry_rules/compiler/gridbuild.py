@@ -28,7 +28,7 @@ TRACK_SECTIONS = ("filters", "after", "counters", "scoring")
 
 def check_grid(v, out: ProblemCollector) -> None:
     """The shape of the grid, its cards, its lines, and the hand sizes; the race-track rules
-    a grid board does not play (SR512: `filters`, `after`, `counters`, `scoring`, a `rules`
+    a grid board does not play (SR512: `teams`, `filters`, `after`, `counters`, `scoring`, a `rules`
     switch or `setup` other than the default)."""
     _track_rules(v, out)
     b = v.board
@@ -72,6 +72,9 @@ def _track_rules(v, out: ProblemCollector) -> None:
             out.at(("rules", field.name), "SR512", f"rules.{field.name} is a race-track rule; a grid board does not play it")
     if v.setup.on_start_exit:
         out.at(("setup", "on_start_exit"), "SR512", "setup.on_start_exit is a race-track rule; a grid board has no pawns")
+    if v.teams:
+        out.at(("teams",), "SR512", "teams: a grid board's sides are its chip colours (the players seated with one "
+               "colour are a team, seating:); teams of several colours are not played", key=True)
 
 
 def compile_grid(v, out: ProblemCollector, content_hash: str = "") -> tuple[GridGame, list[Problem]]:
