@@ -98,3 +98,17 @@ def test_validate_warns_of_a_slide_filter_on_a_board_without_slides(tmp_path):
 def test_validate_is_silent_on_the_bundled_rule_files():
     for path in sorted(variants_dir().rglob("*.yaml")):
         assert _warnings(path) == [], path
+
+
+def test_validate_warns_of_a_win_no_one_can_reach(tmp_path):
+    """R35 with more pawns Home than a side has (a quick game over H3's three pawns): no game
+    ends but by its move limit. Partners count together (T8), so eight is reachable there."""
+    (tmp_path / "five.yaml").write_text("extends: standard\nwin: home(team) >= 5\n")
+    (tmp_path / "three.yaml").write_text("extends: house/three-pawns.yaml\nwin: home(player) == 4\n")
+    (tmp_path / "partners.yaml").write_text("extends: partnership\nwin: home(team) >= 8\n")
+    (tmp_path / "nine.yaml").write_text("extends: partnership\nwin: home(team) >= 9\n")
+    never = "win: this condition can never hold ({} pawns a colour), so no one ever wins: every game runs to its move limit"
+    assert _warnings(tmp_path / "five.yaml") == [never.format(4)]
+    assert _warnings(tmp_path / "three.yaml") == [never.format(3)]
+    assert _warnings(tmp_path / "partners.yaml") == []
+    assert _warnings(tmp_path / "nine.yaml") == [never.format(4)]

@@ -63,7 +63,7 @@ CODES: dict[str, str] = {
     "SR520": "counter named like a DSL word",
     "SR521": "unknown counter",
     "SR522": "counter never changed or never read",
-    "SR529": "filter or consequence condition that can never hold (or a filter that always holds)",
+    "SR529": "filter, consequence or win condition that can never hold (or a filter that always holds)",
     # Movement geometry (geometry:)
     "SR550": "geometry contradicts another rule",
     "SR551": "geometry rule changes nothing",

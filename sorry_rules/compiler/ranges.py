@@ -10,7 +10,9 @@ colour; a call over a group multiplies that by the group's largest size. Names a
 does not know (counters, later constructs) may take any value.
 `variant_bounds(v, asts)` gives those bounds for a track variant;
 `condition_warnings(v, asts, bounds, group_size, out)` warns (SR529) of each `filters:` condition and
-each `after:` `when:` that can never hold, and of a filter that always holds.
+each `after:` `when:` that can never hold, of a filter that always holds, and of a `win:` that
+can never hold. A count over a group word is bounded by the most colours the word holds
+(`group_sizes`: `player` one, `team` the largest team, ...).
 """
 
 from __future__ import annotations
@@ -56,9 +58,10 @@ class ValueRange(dsl.Visitor):
     #: a count of selected pawns: not bounded further than any count
     defaulted = (dsl.CountPawns,)
 
-    def __init__(self, bounds: dict, group_size: int):
+    def __init__(self, bounds: dict, group_size: int, sizes: dict | None = None):
         self.bounds = bounds
         self.group_size = group_size
+        self.sizes = sizes or {}  # group word -> the most colours it holds (`player`: 1, `team`: ...)
 
     def generic(self, node, *args):
         return ANY
@@ -76,7 +79,9 @@ class ValueRange(dsl.Visitor):
         unit = self.bounds.get(node.function)
         if unit is None:
             return ANY
-        return Interval(_product(unit.lo, self.group_size), _product(unit.hi, self.group_size))
+        size = self.sizes.get(node.argument.name, self.group_size) if isinstance(node.argument, dsl.Name) else \
+            self.group_size
+        return Interval(_product(unit.lo, size), _product(unit.hi, size))
 
     def visit_Name(self, node):
         return BOTH if node.name in ("true", "false") else ANY
@@ -121,17 +126,29 @@ class ValueRange(dsl.Visitor):
         return frozenset(a or b for a in left for b in right)
 
 
+def group_sizes(v) -> dict:
+    """The most colours each group word of the DSL holds in track variant `v`."""
+    colours = len(v.colours)
+    team = max((len(t) for t in v.teams or ()), default=1)
+    return {"player": 1, "team": team, "partners": team - 1, "opponents": colours - 1, "players": colours}
+
+
 def condition_warnings(v, asts: dict, bounds: dict, group_size: int, out: ProblemCollector) -> None:
     """A warning (SR529) for each `filters:` condition of `v` that can never hold or always
-    holds, and each `after:` `when:` that can never hold; `asts` maps each DSL text's path to
-    its tree (absent where it failed)."""
+    holds, each `after:` `when:` that can never hold, and a `win:` that can never hold; `asts`
+    maps each DSL text's path to its tree (absent where it failed)."""
     paths = [("filters", name, "must" if f.must is not None else "prefer") for name, f in v.filters.items()]
     paths += [("after", name, "when") for name in v.after]
+    sizes = group_sizes(v)
+    win = asts.get(("win",))
+    if win is not None and ValueRange(bounds, group_size, sizes).visit(win) == frozenset((False,)):
+        out.at(("win",), "SR529", f"win: this condition can never hold ({v.pawns} pawns a colour), so no one ever "
+               "wins: every game runs to its move limit", severity="warning")
     for path in paths:
         ast = asts.get(path)
         if ast is None:
             continue
-        values = ValueRange(bounds, group_size).visit(ast)
+        values = ValueRange(bounds, group_size, sizes).visit(ast)
         if values == frozenset((False,)):
             out.at(path, "SR529", f"{path[0]}.{path[1]}: this condition can never hold, so {_NEVER[path[2]]}",
                    severity="warning")
