@@ -359,3 +359,18 @@ def test_explain_words_a_grid_game():
     assert "a dead card (one with no play) may be exchanged" in text
     assert "a full round of passes ends the game without a winner" in text
     assert "pawns each" not in text
+
+
+def test_explain_names_the_teams_and_every_switch_set_away_from_its_default():
+    """An overlay that changes only `rules:` or `setup:` (H10, H5) shows what it changed, with
+    the field's meaning; partnership names its teams (T1) and its control (T2)."""
+    own = " ".join(explain_text(load_explained("standard", ("house/slide-own-colour.yaml",))).split())
+    assert "Rule rules.slide_on: own, partner, opponent (default partner, opponent) - house/slide-own-colour.yaml:" in own
+    assert "Whose slides a pawn takes when it ends a move on their triangle" in own
+    quick = " ".join(explain_text(load_explained("standard", ("house/quick-start.yaml",))).split())
+    assert "Rule setup.on_start_exit: 1 (default 0) - house/quick-start.yaml:" in quick
+    teams = " ".join(explain_text(load_explained("partnership")).split())
+    assert "Teams (partners play together): red and yellow; blue and green - partnership.yaml:" in teams
+    assert "Rule rules.control: team (default own)" in teams
+    plain = explain_text(load_explained("standard"))
+    assert "Rule " not in plain and "Teams" not in plain

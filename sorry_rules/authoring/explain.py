@@ -487,6 +487,7 @@ def explain_text(explained: Explained, only=()) -> str:
     if not only:
         lines.append(textwrap.fill(_turn_line(v), WIDTH, subsequent_indent="  "))
         lines.extend(board_words(v, where))
+        lines.extend(switch_words(v, where))
         lines.append("")
     for name, rule in cards.items():
         if only and name not in only:
@@ -545,6 +546,34 @@ def _turn_line(v) -> str:
         return (f"{v.name}: {counts} players in {len(v.colours)} chip colours ({', '.join(v.colours)}), "
                 f"{sum(v.deck.values())} cards; {how}.")
     return f"{v.name}: {len(v.colours)} colours, {v.pawns} pawns each, {sum(v.deck.values())} cards; {how}."
+
+
+def switch_words(v, where) -> list[str]:
+    """The teams, and the `rules:` switches and the `setup:` a track variant sets away from
+    their defaults, each with its meaning (the schema's words); `must_bump` is worded with
+    the filters."""
+    if getattr(v.board, "kind", "track") != "track":
+        return []
+    from sorry_rules.rules.model import Rules, Setup  # the defaults and the meanings of the fields
+
+    def shown(value) -> str:
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        return ", ".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
+
+    lines = []
+    if v.teams:
+        teams = "; ".join(_listed(list(team)) for team in v.teams)
+        lines.append(f"Teams (partners play together): {teams} - {where(('teams',))}")
+    for section, model, values in (("rules", Rules, v.rules), ("setup", Setup, v.setup)):
+        defaults = model()
+        for name, field in model.model_fields.items():
+            value, default = getattr(values, name), getattr(defaults, name)
+            if name == "must_bump" or value == default:
+                continue
+            lines.append(f"Rule {section}.{name}: {shown(value)} (default {shown(default)}) - {where((section, name))}")
+            lines.append(textwrap.fill(field.description or "", WIDTH, initial_indent="  ", subsequent_indent="  "))
+    return lines
 
 
 def _listed(words: list) -> str:
