@@ -79,3 +79,27 @@ def _kinds(game, played):
         kinds.append(move.kind)
         state = game.apply(state, move)
     return kinds
+
+
+def test_r35_a_winning_two_draws_no_card_in_the_moves_report():
+    """R35 over A13: the game ends at once, so `moves` says no card follows the winning 2
+    (draw play and hand play), while the 2's other moves still draw again."""
+    from sorry_rules.authoring.oracle import moves_report
+    from sorry_rules.records.position import parse_position
+
+    game = load_game("standard")
+    position = parse_position(game, {"players": ["red", "blue"], "turn": "red", "card": "2",
+                                     "pawns": {"red": ["safety:4", "home", "home", "home"], "blue": ["track:20"]}})
+    report = moves_report(game, position)
+    (move,) = report["moves"]
+    assert move["wins"] and "draw_again" not in move and "draws again" not in move["text"]
+    assert report["draw_again"] is False
+    points = load_game("points")
+    hand = parse_position(points, {"players": ["red", "blue"], "turn": "red", "hand": ["2", "3", "5", "8", "12"],
+                                   "pawns": {"red": ["safety:4", "home", "home", "home"], "blue": ["track:20"]}})
+    (two,) = [m for m in moves_report(points, hand)["moves"] if m["card"] == "2"]
+    assert two["wins"] and "draw_again" not in two
+    on_track = parse_position(points, {"players": ["red", "blue"], "turn": "red", "hand": ["2", "3", "5", "8", "12"],
+                                       "pawns": {"red": ["track:10", "home", "home", "home"], "blue": ["track:20"]}})
+    (two,) = [m for m in moves_report(points, on_track)["moves"] if m["card"] == "2"]
+    assert two["draw_again"] and "wins" not in two  # A13: a 2 that does not win plays again

@@ -150,3 +150,33 @@ def test_a_corner_safety_entry_or_start_exit_is_drawn_clear_of_the_track(tmp_pat
         assert min(math.dist(geo.at[sq], t) for t in track) >= 0.95 * geo.cell, layout.name(sq)
     for sq in (*layout.home, *layout.start):       # Start and Home circles do not cover a track square's centre
         assert min(math.dist(geo.at[sq], t) for t in track) >= geometry.POOL * geo.cell, sq
+
+
+def test_picture_outputs_never_overwrite_a_file_that_is_no_picture(tmp_path, monkeypatch):
+    """`render -o`, `replay --html` and `simulate --plot` replace a picture or page of their
+    own (or an empty file), but refuse a saved game, a results file or notes before doing any
+    work, leaving them as they were; a missing folder or a plot on the results file is refused
+    up front too."""
+    monkeypatch.chdir(tmp_path)
+    runner = CliRunner()
+    assert runner.invoke(main, ["--auto", "--seed", "1", "--players", "2", "--save", "g.json"]).exit_code == 0
+    assert runner.invoke(main, ["simulate", "--games", "2", "--out", "r.jsonl"]).exit_code == 0
+    (tmp_path / "notes.txt").write_text("mine\n")
+    kept = {name: (tmp_path / name).read_bytes() for name in ("g.json", "r.jsonl", "notes.txt")}
+    refused = [["replay", "g.json", "--html", "g.json"], ["simulate", "--games", "2", "--plot", "r.jsonl"],
+               ["render", "-o", "notes.txt"], ["compare", "standard", "standard", "--games", "2", "--plot", "g.json"]]
+    for args in refused:
+        result = runner.invoke(main, args)
+        assert result.exit_code == 1 and "is not an SVG picture or HTML page" in result.output, (args, result.output)
+        assert "games" not in result.output.split("error:")[0].lower() or args[0] == "replay", result.output
+    assert {name: (tmp_path / name).read_bytes() for name in kept} == kept
+    same = runner.invoke(main, ["simulate", "--games", "2", "--out", "s.jsonl", "--plot", "s.jsonl"])
+    assert same.exit_code == 2 and not (tmp_path / "s.jsonl").exists()
+    missing = runner.invoke(main, ["simulate", "--games", "2", "--plot", "nowhere/p.svg"])
+    assert missing.exit_code == 1 and "no such folder" in missing.output and "win" not in missing.output
+    (tmp_path / "empty.svg").write_text("")
+    for _ in range(2):  # a picture of ours is replaced by the next one
+        assert runner.invoke(main, ["render", "-o", "empty.svg"]).exit_code == 0
+        assert runner.invoke(main, ["replay", "g.json", "--html", "page.html"]).exit_code == 0
+        assert runner.invoke(main, ["simulate", "--games", "2", "--plot", "plot.svg"]).exit_code == 0
+    assert (tmp_path / "empty.svg").read_text().startswith("<svg")

@@ -9,8 +9,10 @@ forfeit can go is listed as a move with `"forfeit": true`, its consequences and 
 it); a legal pass carries `"pass": true`; in hand play each
 move names its `"card"`, and a stuck hand's moves are `"discard"` choices (placement
 unchanged). In team play `"turn"` is the player; its moves may move the partners' pawns.
-A move that ends the game carries `"wins": true` and, when the variant scores,
-`"scores": {colour: points}` for every seated colour. Under `after:` consequences or
+A move that ends the game carries `"wins": true` (and never `"draw_again"`: no card follows
+it) and, when the variant scores, `"scores": {colour: points}` for every seated colour. The
+report's `"draw_again"` is true when some move listed draws again, or when the card
+forfeited still does (a 2). Under `after:` consequences or
 `counters:` every move also carries `"after"` (the labels of the consequences it triggers),
 `"extra_cards"` (the cards its player takes next, the card's own extra draw included) and,
 with counters, `"counters": {colour: {name: value}}` after it. Under `marks:` every move
@@ -53,6 +55,7 @@ def moves_report(game, position) -> dict:
             draw_again = move.draw_again
             if not move.events and not getattr(game, "after_forfeit", ()):
                 continue  # listed only where consequences follow a forfeit (after: forfeits: true)
+        move = _as_reported(game, state, move)
         entry: dict = {"text": describe_move(game, move), "result": placement_names(game, move.placement, seats)}
         if (position.hand is not None or position.drawn) and move.kind not in ("discard", "redraw"):
             entry["card"] = game.card_names[move.card]
@@ -78,6 +81,13 @@ def moves_report(game, position) -> dict:
     report["forfeit"] = forfeit
     report["draw_again"] = draw_again
     return report
+
+
+def _as_reported(game, state, move):
+    """`move`, without its extra draw when it wins: the game ends at once (R35), no card follows."""
+    if move.draw_again and move.kind == "move" and game.apply(state, move).winner is not None:
+        return move._replace(draw_again=False)
+    return move
 
 
 def _what_is_played(game, position) -> dict:

@@ -1,8 +1,9 @@
 """`sorry-play render`: a picture of any rule file's board, and the one writer of picture
 files that `render`, `replay --html` and `simulate`/`compare --plot` share.
 
-Contract: the SVG goes to `-o FILE`, or to stdout without it; a file that cannot be written
-is a `SorryRulesError` (a message, exit code 1), a bad position file a `PositionError`
+Contract: the SVG goes to `-o FILE`, or to stdout without it; a file that cannot be written,
+or an existing file that is no SVG picture or HTML page (a saved game, a results file: never
+overwritten), is a `SorryRulesError` (a message, exit code 1), a bad position file a `PositionError`
 located at its line and column, a saved game given as a position file one message saying
 to use `--game`, a damaged saved game or a move it does not have a `SaveFileError`. The
 drawing is `sorry_rules.pictures`.
@@ -10,20 +11,48 @@ drawing is `sorry_rules.pictures`.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
 from sorry_rules.base.errors import SorryRulesError, UsageError
-from sorry_rules.base.safeio import replace_file
+from sorry_rules.base.safeio import read_regular, replace_file
 from sorry_rules.cli.errors import friendly
 from sorry_rules.cli.options import variant_options
 
 
+#: how the pictures and pages this command line writes begin: such a file may be replaced
+PICTURE_STARTS = (b"<svg", b"<?xml", b"<!DOCTYPE html")
+
+
+def check_output(path: str | None) -> None:
+    """Refuse, before any work, an output path `write_output` would refuse: a file that is no
+    picture or page of ours (a saved game, a results file, notes: never overwritten), or
+    anything that is not a regular file, or a folder that does not exist."""
+    if path is None or path == "-":
+        return
+    target = Path(path)
+    if not target.parent.is_dir():
+        raise SorryRulesError(f"cannot write {path}: no such folder {str(target.parent)!r}")
+    if not (target.exists() or target.is_symlink()):
+        return
+    try:
+        head = read_regular(target, 64)
+    except OSError as error:
+        raise SorryRulesError(f"cannot write {path}: {error.strerror or error}") from None
+    if head.strip() and not head.lstrip().startswith(PICTURE_STARTS):  # an empty file holds nothing to lose
+        raise SorryRulesError(f"{path} exists and is not an SVG picture or HTML page: it is left as it is; "
+                              "choose another file name")
+
+
 def write_output(path: str | None, text: str) -> None:
     """Write `text` to the file `path` (UTF-8, atomically; never through a link, into a FIFO or
-    a device, or over a folder), or to stdout when `path` is None or `-`."""
+    a device, or over a folder, and over an existing file only when it is a picture or page,
+    `check_output`), or to stdout when `path` is None or `-`."""
     if path is None or path == "-":
         click.echo(text, nl=False)
         return
+    check_output(path)
     try:
         replace_file(path, text, make_folder=False)
     except OSError as error:

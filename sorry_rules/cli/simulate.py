@@ -36,7 +36,7 @@ from sorry_rules.base.errors import UsageError
 from sorry_rules.base.limits import MAX_GAMES
 from sorry_rules.cli.errors import friendly
 from sorry_rules.cli.options import max_plies_option, players_option, rules_option, seed_option, variant_options
-from sorry_rules.cli.pictures import write_output
+from sorry_rules.cli.pictures import check_output, write_output
 
 BOTS_HELP = ("Computer players by name (random, greedy, expert, search, or a level: easy, medium, hard), comma "
              "separated, given to seats in order and repeated as needed.")
@@ -191,9 +191,14 @@ def _given() -> list:
             and context.get_parameter_source(name) in (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)]
 
 
-def _check_files(out, from_file, continue_file) -> None:
+def _check_files(out, from_file, continue_file, plot=None) -> None:
+    """The results files and the plot, checked before any game is played."""
     if sum(x is not None for x in (out, from_file, continue_file)) > 1:
         raise UsageError("give at most one of --out, --from and --continue")
+    results = next((f for f in (out, from_file, continue_file) if f is not None), None)
+    if plot is not None and results is not None and os.path.abspath(plot) == os.path.abspath(results):
+        raise UsageError(f"--plot {plot} is the results file too: give the picture a file of its own")
+    check_output(plot)
     if from_file is not None:
         given = [name.upper() if name in ("a", "b") else f"--{name.replace('_', '-')}" for name in _given()]
         if given:
@@ -389,7 +394,7 @@ def simulate(variant, rules, games, players, bots, rotate, seed, max_plies, jobs
     from sorry_rules.simulation import simfile
     from sorry_rules.simulation.simreport import format_text, summary
 
-    _check_files(out, from_file, continue_file)
+    _check_files(out, from_file, continue_file, plot)
     outcome = found = None
     if from_file is not None:
         found = _read(from_file, "simulate")
@@ -477,7 +482,7 @@ def compare(a, b, rules, a_rules, b_rules, alpha, games, players, bots, rotate, 
 
     from sorry_rules.simulation.simpairs import Pairs  # lazy: the simulation when it runs
 
-    _check_files(out, from_file, continue_file)
+    _check_files(out, from_file, continue_file, plot)
     outcome = None
     if from_file is not None:
         found = _read(from_file, "compare")
