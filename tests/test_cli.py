@@ -136,7 +136,7 @@ def test_auto_game_is_byte_for_byte_reproducible():
 
 def test_too_many_players_is_an_error():
     result = run("--auto", "--players", "5", "--seed", "1")
-    assert result.exit_code == 1 and "2-4 players" in result.output
+    assert result.exit_code == 2 and "2-4 players" in result.output
 
 
 def test_human_seat_without_terminal_suggests_auto():

@@ -150,7 +150,8 @@ def test_ctrl_c_in_an_auto_game_keeps_every_move_printed(tmp_path):
         child.wait(timeout=60)
     finally:
         child.kill()
-    assert child.returncode == 1 and "Traceback" not in errors, errors
+    assert child.returncode == 130 and "Traceback" not in errors, errors
+    assert f"every move shown is saved in {part}: continue with sorry-play --resume {part}" in errors, errors
     printed += len(TURN_LINE.findall(rest))
     stopped = read_save(part)
     assert not stopped.finished and len(stopped.choices) >= printed

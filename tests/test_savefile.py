@@ -261,3 +261,22 @@ def test_cli_resume_of_a_damaged_save_is_a_message_not_a_traceback(tmp_path, sav
             assert code == 1
             assert stderr.startswith("error: ") and "Traceback" not in stderr
             assert str(path) in stderr
+
+
+def test_an_overlay_changed_after_saving_is_among_the_files_named(tmp_path, monkeypatch):
+    """A game saved with `--rule ov.yaml`: editing the overlay names the overlay among the
+    files that may have changed, not only the unchanged base."""
+    from click.testing import CliRunner
+
+    from sorry_rules.cli.app import main
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "ov.yaml").write_text("extends: standard\ncards:\n  '3': forward 3\n")
+    runner = CliRunner()
+    assert runner.invoke(main, ["--auto", "--seed", "1", "--players", "2", "--rule", "ov.yaml", "--save",
+                                "g.json"]).exit_code == 0
+    (tmp_path / "ov.yaml").write_text("extends: standard\ncards:\n  '3': forward 3 | backward 3\n")
+    result = runner.invoke(main, ["replay", "g.json"])
+    assert result.exit_code == 1
+    assert "one of the rule files 'standard', '" in result.output and "ov.yaml' (the variant and its overlays) " \
+        "has changed since the game was saved" in result.output

@@ -403,7 +403,7 @@ def test_split_side(tmp_path, monkeypatch):
     (["simulate", "--games", "0"], 2, "--games"),
     (["simulate", "--jobs", "0"], 2, "--jobs"),
     (["simulate", "--variant", "no-such-variant", "--games", "3"], 2, "no variant 'no-such-variant'"),
-    (["simulate", "--players", "5", "--games", "3"], 1, "2-4 players"),
+    (["simulate", "--players", "5", "--games", "3"], 2, "2-4 players"),
     (["simulate", "--engine", "dask", "--games", "3"], 2, "--scheduler local"),
     (["simulate", "--scheduler", "tcp://127.0.0.1:1", "--games", "3"], 2, "--engine dask"),
     # nothing listens on port 1: the client is refused until the timeout, the shortest allowed

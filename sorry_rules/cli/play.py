@@ -33,7 +33,7 @@ from sorry_rules.base.errors import SaveFileError, UsageError
 from sorry_rules.base.limits import DEFAULT_MAX_PLIES
 from sorry_rules.cli import gridplay, gridscreen, screen
 from sorry_rules.cli.autosave import play_saved
-from sorry_rules.cli.seats import HUMAN, bot_of, seat_kinds
+from sorry_rules.cli.seats import HUMAN, bot_of, check_player_count, seat_kinds
 from sorry_rules.cli.terminal import LOG_LENGTH, Session
 from sorry_rules.compiler.build import load_game
 from sorry_rules.engine.board import GRID
@@ -43,6 +43,9 @@ from sorry_rules.records.files import read_record
 from sorry_rules.records.restore import restore, start_state
 from sorry_rules.records.savefile import claim, claim_default, new_save, rules_text
 from sorry_rules.records.storage import game_over
+
+#: the exit status of a game stopped by Ctrl-C (as `simulate`'s)
+INTERRUPTED_EXIT = 130
 
 
 def _teams_text(game, state) -> str:
@@ -83,6 +86,7 @@ def print_outcome(game, state, max_plies: int | None = None) -> None:
 
 
 def _new_game(game, variant, rules, seed, players, auto, max_plies, seat_specs, humans, bot):
+    check_player_count(game, players)
     if seed is None:
         seed = secrets.randbelow(10**9)
     state = game.new_game(seed, players=players)
@@ -131,7 +135,13 @@ def play_command(variant="standard", rules=(), seed=None, players=None, auto=Fal
         save_path = claim(save, saved) if save is not None else claim_default(saved, rules) if people else None
     if HUMAN not in saved.kinds:
         auto_game = gridplay.grid_auto_game if game.board_kind == GRID else _auto_game
-        auto_game(game, state, saved, save_path, resumed=resume is not None, think=think)
+        try:
+            auto_game(game, state, saved, save_path, resumed=resume is not None, think=think)
+        except KeyboardInterrupt:  # Ctrl-C: say what is kept, exit 130 (not click's "Aborted!")
+            kept = f"; every move shown is saved in {save_path}: continue with sorry-play --resume {save_path}" \
+                if save_path is not None else " (not saved: --save FILE keeps a game to continue it)"
+            click.echo(f"Stopped{kept}", err=True)
+            sys.exit(INTERRUPTED_EXIT)
         return
     if not sys.stdin.isatty():
         raise UsageError("no terminal to play on: use --auto for a game between computer players "

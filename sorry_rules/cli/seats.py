@@ -10,9 +10,19 @@ Contract: `seat_kinds` returns one kind per seat or raises `UsageError` saying w
 from __future__ import annotations
 
 from sorry_rules.players.registry import BOTS, bot_names
-from sorry_rules.base.errors import UsageError
+from sorry_rules.base.errors import IllegalMoveError, UsageError
 
 HUMAN = "human"
+
+
+def check_player_count(game, players: int | None) -> None:
+    """A usage error (exit 2) for `--players N` the variant does not seat (None: its default)."""
+    if players is None:
+        return
+    try:
+        game.seats_for(players)
+    except IllegalMoveError as error:
+        raise UsageError(f"--players {players}: {error}") from None
 
 
 def parse_kind(text: str, default_bot: str) -> str:

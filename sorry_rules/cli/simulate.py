@@ -164,11 +164,12 @@ class _Progress:
 def _setup(variant: str, rules, options: dict):
     """(Setup, compiled game) of `variant` with the overlays `rules`, played with the game
     options `options` (players None: the variant's maximum)."""
+    from sorry_rules.cli.seats import check_player_count  # lazy: the players' registry when a command runs
     from sorry_rules.simulation.simulate import Setup, lineup_of, load_source  # lazy: the simulation when a command runs
 
     source, game = load_source(variant, rules)
+    check_player_count(game, options["players"])
     players = game.players_max if options["players"] is None else options["players"]
-    game.seats_for(players)  # raises a clear error for a player count the variant does not allow
     lineup = lineup_of(options["bots"].split(","), players)
     return Setup(source, players, lineup, options["seed"], options["max_plies"], options["rotate"]), game
 

@@ -46,8 +46,11 @@ def _check_places(record: Record, source: str) -> None:
 
 def _check_rules(game, record: Record, source: str) -> None:
     if game.content_hash != record.variant.content_hash:
-        raise SaveFileError(f"{source}: the rule file {record.variant.spec!r} has changed since the game was saved "
-                            "(content hash differs); these are other rules, and the game cannot be replayed with them")
+        files = [str(spec) for spec in (record.variant.spec, *record.variant.rules)]
+        named = f"the rule file {files[0]!r}" if len(files) == 1 else \
+            f"one of the rule files {', '.join(map(repr, files))} (the variant and its overlays)"
+        raise SaveFileError(f"{source}: {named} has changed since the game was saved (content hash differs); these "
+                            "are other rules, and the game cannot be replayed with them")
 
 
 def start_state(game, record: Record, source: str = "game record"):
