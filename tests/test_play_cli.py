@@ -250,3 +250,15 @@ def test_a_game_stopped_at_its_move_limit_resumes_with_a_higher_one(tmp_path):
     rest = run("--resume", str(path), "--max-plies", "20000")
     assert rest.stdout.splitlines()[-1] == straight.stdout.splitlines()[-1]
     assert read_save(path).choices == read_save(whole).choices
+
+
+def test_a_finished_computer_game_resumed_says_it_is_over(tmp_path):
+    """`--resume` of a won computer game shows the end (no "resuming at move N + 1"), and
+    `games --folder` of a folder that does not exist is a usage error, not "no saved games"."""
+    path = tmp_path / "done.json"
+    assert run("--auto", "--seed", "1", "--players", "2", "--save", str(path)).returncode == 0
+    again = run("--resume", str(path))
+    assert again.returncode == 0 and again.stdout.startswith("That game is over.\n"), again.stdout
+    assert "resuming" not in again.stdout and "wins after" in again.stdout
+    missing = run("games", "--folder", str(tmp_path / "nowhere"))
+    assert missing.returncode == 2 and "no such folder" in missing.stderr

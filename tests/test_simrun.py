@@ -295,7 +295,13 @@ def test_continue_refuses_a_file_of_other_options(tmp_path):
     assert compare.exit_code == 2 and "holds a simulate run, not a compare run" in compare.stderr
     sides = _invoke("compare", "standard", "standard", "--from", out)
     assert sides.exit_code == 2 and "leave out A, B" in sides.stderr
+    players = _invoke("simulate", "--continue", out, "--players", 3)  # its bots are the file's two: named as players
+    assert players.exit_code == 2 and "players: file 2, command 3" in players.stderr, players.stderr
     assert out.read_bytes() == before
+    cmp = tmp_path / "cmp.jsonl"
+    assert _invoke("compare", "standard", "standard", "--games", 2, *BASE, "--out", cmp).exit_code == 0
+    ruled = _invoke("compare", "--continue", cmp, "--rule", "house/freeze.yaml")
+    assert ruled.exit_code == 2 and "plays the file's own two sides" in ruled.stderr, ruled.stderr
 
 
 def test_continue_refuses_changed_rules(tmp_path):

@@ -10,12 +10,14 @@ Contract: prints to stdout; exit code 0 (an empty or missing folder says so).
 
 from __future__ import annotations
 
+import os
 import shutil
 import textwrap
 import time
 
 import click
 
+from sorry_rules.base.errors import UsageError
 from sorry_rules.cli.errors import friendly
 
 
@@ -45,6 +47,8 @@ def games(folder):
     from sorry_rules.records.savelist import saved_games
 
     where = save_folder() if folder is None else folder
+    if folder is not None and not os.path.isdir(folder):
+        raise UsageError(f"--folder {folder}: no such folder")
     found = saved_games(where)
     if not found:
         click.echo(f"No saved games in {where}.")

@@ -134,6 +134,9 @@ def play_command(variant="standard", rules=(), seed=None, players=None, auto=Fal
                              "(or --seat COLOUR=bot:NAME for every seat)")
         save_path = claim(save, saved) if save is not None else claim_default(saved, rules) if people else None
     if HUMAN not in saved.kinds:
+        if resume is not None and game_over(state):
+            _show_finished(game, state, resume)
+            return
         auto_game = gridplay.grid_auto_game if game.board_kind == GRID else _auto_game
         try:
             auto_game(game, state, saved, save_path, resumed=resume is not None, think=think)

@@ -220,6 +220,9 @@ def _continued(continue_file, command: str, values: dict, rule_options: tuple) -
         return None, values, False
     found, given = _read(continue_file, command), _given()
     params = next(iter(found.header["sides"].values()))
+    if "players" in given and "bots" not in given and values["players"] != params["players"]:
+        raise UsageError(f"{continue_file} was written with other options, so its games are not this command's: "
+                         f"players: file {params['players']}, command {values['players']}")
     filled = dict(values)
     for name in _SIDE_OPTIONS:
         if name not in given:
@@ -432,6 +435,9 @@ def _compare_plan(a, b, rules, a_rules, b_rules, options: dict, continue_file) -
         plan = {name: _file_side(found, name, options) for name in found.setups}
         return plan, {name: (setup, compiled_side(found, name)) for name, (setup, _) in plan.items()}, found
     if a is None or b is None:
+        if continue_file is not None:
+            raise UsageError(f"--continue {continue_file} plays the file's own two sides: leave out --rule, --a-rule "
+                             "and --b-rule, or give both sides A and B (the file's games must be theirs)")
         raise UsageError("compare needs two sides A and B (e.g. `standard standard+house/x.yaml`), or --from FILE")
     variant_a, overlays_a = split_side(a)
     variant_b, overlays_b = split_side(b)
