@@ -76,3 +76,14 @@ def test_explain_and_why_show_an_option_with_balanced_brackets(tmp_path):
     why = CliRunner().invoke(main, ["moves", "--variant", str(rules), "--state", str(position), "--why"])
     assert why.exit_code == 0, why.output
     assert "from card 1, option 2: forward 1 if can(enter)  (" in why.output
+
+
+def test_a_value_where_a_mapping_of_fields_belongs_says_what_to_write(tmp_path):
+    """`players: [2, 4]` (a list where `{min: 2, max: 4}` belongs) names no internal model."""
+    from sorry_rules.authoring.validate import validate_file
+
+    path = tmp_path / "list.yaml"
+    path.write_text("extends: standard\nplayers: [2, 4]\n")
+    (problem,) = validate_file(path)
+    assert problem.message == "players: write a mapping of its fields (name: value), not a list"
+    assert (problem.line, problem.col, problem.code) == (2, 10, "SR203")

@@ -230,6 +230,9 @@ def schema_problems(data: dict, origins: Origins, error, model=None) -> list[Pro
             problems.at(path, "SR201", f"{dotted}: required field '{field_name}' is missing")
         elif kind == "extra_forbidden":
             problems.at(path, "SR202", _unknown_field(model, loc, path), key=True)
+        elif kind == "model_type":  # pydantic names the model ("... or instance of PlayerCount"): say what to write
+            problems.at(path, "SR203", f"{dotted}: write a mapping of its fields (name: value), not "
+                        f"{_kind_of_value(item.get('input'))}")
         elif kind.endswith("_type") or kind in {"model_attributes_type", "dict_type", "list_type", "union_tag_not_found"}:
             problems.at(path, "SR203", f"{dotted}: {item['msg']}{_what_to_write(kind, item.get('input'))}")
         else:
@@ -239,6 +242,19 @@ def schema_problems(data: dict, origins: Origins, error, model=None) -> list[Pro
 
 #: What to write instead, by pydantic error type: the YAML 1.2 words these files take.
 _WRITE = {"bool": "write true or false", "int": "write a whole number, e.g. 3", "float": "write a number, e.g. 0.5"}
+
+
+def _kind_of_value(given) -> str:
+    """"a list", "a text", ... : what a YAML value is, in words."""
+    if isinstance(given, list):
+        return "a list"
+    if isinstance(given, bool):
+        return "true or false"
+    if isinstance(given, (int, float)):
+        return "a number"
+    if isinstance(given, str):
+        return "a text"
+    return "nothing" if given is None else "this value"
 
 
 def _what_to_write(kind: str, given) -> str:
