@@ -111,3 +111,13 @@ def test_histogram_bins_cover_every_count_once():
         assert next_lo == hi + 1
     for value, count in counts.items():
         assert sum(c for lo, hi, c in bins if lo <= value <= hi) >= count
+
+
+def test_the_interval_of_a_mean_uses_students_t():
+    """The 95% interval of a mean of n games has half-width t(0.975, n - 1) * sd / sqrt(n): with
+    few games far wider than the normal 1.96 (published quantiles: 12.706, 4.303, 2.228, 2.042)."""
+    from sorry_rules.simulation.simstats import t95
+
+    for df, published in ((1, 12.706), (2, 4.303), (10, 2.228), (30, 2.042), (120, 1.980)):
+        assert abs(t95(df) - published) < 5e-4, df
+    assert abs(t95(100_000) - 1.95996) < 1e-4

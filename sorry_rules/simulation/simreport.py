@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 
-from sorry_rules.simulation.simstats import Z95, Moments, histogram, quantile, two_proportion_z, welch_t, wilson
+from sorry_rules.simulation.simstats import Moments, histogram, quantile, t95, two_proportion_z, welch_t, wilson
 from sorry_rules.simulation.simulate import COUNTER, metrics_of
 
 TURN_NOTE = ("a turn is one player's turn including draw-again plays and exchanges; a ply is one card played, "
@@ -44,7 +44,7 @@ def _with_interval(moments) -> dict:
     if out["sd"] is None:
         out["ci95"] = None
     else:
-        half = Z95 * out["sd"] / math.sqrt(moments.n)
+        half = t95(moments.n - 1) * out["sd"] / math.sqrt(moments.n)  # Student's t: exact for few games too
         out["ci95"] = [out["mean"] - half, out["mean"] + half]
     return out
 

@@ -11,7 +11,8 @@ Contract: pure functions and plain data; no engine, no I/O, no third-party impor
 - `wilson` is the Wilson score interval (95% by default); `two_proportion_z` is the pooled
   two-proportion z-test; `welch_t` is Welch's unequal-variances t-test with the
   Welch-Satterthwaite degrees of freedom, p-value from the Student t distribution (computed
-  through the regularized incomplete beta function). All p-values are two-sided.
+  through the regularized incomplete beta function). All p-values are two-sided. `t95(df)`
+  is the t quantile of a mean's 95% interval.
 """
 
 from __future__ import annotations
@@ -127,6 +128,21 @@ def student_t_two_sided(t: float, df: float) -> float:
         return 0.0
     x = df / (df + t * t)
     return min(1.0, max(0.0, regularized_beta(x, df / 2, 0.5)))
+
+
+def t95(df: int) -> float:
+    """The 97.5% quantile of Student's t with `df` degrees of freedom (the half-width factor of
+    a 95% interval of a mean of df + 1 observations): bisection on `student_t_two_sided`."""
+    if df >= 10_000:
+        return Z95
+    low, high = 0.0, 1.0e4
+    for _ in range(100):
+        middle = (low + high) / 2
+        if student_t_two_sided(middle, df) > 0.05:
+            low = middle
+        else:
+            high = middle
+    return (low + high) / 2
 
 
 def regularized_beta(x: float, a: float, b: float) -> float:
