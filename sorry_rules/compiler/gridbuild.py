@@ -20,6 +20,7 @@ from sorry_rules.compiler.grideffects import GridCompiler
 from sorry_rules.compiler.vocabulary import CompileError
 from sorry_rules.engine.grid import Grid
 from sorry_rules.engine.gridgame import GridGame
+from sorry_rules.engine.gridmechanics import SHAPE_CELLS
 from sorry_rules.engine.settings import MovementRules
 
 #: sections of a rule file that only pawns on a race track play
@@ -92,6 +93,11 @@ def compile_grid(v, out: ProblemCollector, content_hash: str = "") -> tuple[Grid
     for name in card_names:
         programs[name], shapes[name] = _compile(out, ("cards", name), v.cards[name], lambda node, name=name: (
             costs.cost(node), compiler.effect(node, name), compiler.shape(node, name))[1:]) or (None, None)
+    for name in card_names:
+        if shapes[name] == (SHAPE_CELLS, ()) and v.deck[name]:
+            out.at(("cards", name), "SR515", f"card '{name}': no cell shows it, so `place on card` never plays it "
+                   "(always a dead card, S12): add its cells to board.cells, or give it another effect",
+                   severity="warning", key=True)
     compiler.functions_used.clear()
     win = _compile(out, ("win",), v.win, lambda node: (costs.cost(node), compiler.expression(node, bool))[1],
                    expr=True)
