@@ -100,9 +100,24 @@ def with_alternatives(ast, extra: list):
     return dsl.Choice(ast.pos, tuple(options) + tuple(extra))
 
 
+def _only_switches(ast) -> bool:
+    """Whether every play of `ast` is a switch (guards and a trailing `then draw_again` aside)."""
+    if isinstance(ast, dsl.Switch):
+        return True
+    if isinstance(ast, dsl.Guard):
+        return _only_switches(ast.effect)
+    if isinstance(ast, dsl.Choice):
+        return all(_only_switches(option) for option in ast.options)
+    if isinstance(ast, dsl.Then) and isinstance(ast.second, dsl.DrawAgain):
+        return _only_switches(ast.first)
+    return False
+
+
 def declining_without(ast, extra: list):
     """`ast` with each top-level `pass if C` made `pass if C and not can(extra)` (`ast`
-    itself when it has none)."""
+    itself when it has none); an added alternative that only switches leaves the pass as it
+    is (a switch may be declined, A14, A21)."""
+    extra = [e for e in extra if not _only_switches(e)]
     if not extra:
         return ast
     if isinstance(ast, dsl.Then) and isinstance(ast.second, dsl.DrawAgain):
