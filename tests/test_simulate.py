@@ -373,6 +373,8 @@ def test_compare_finds_the_missing_slides(no_slides):
     tests = {row["metric"]: row for row in report["tests"]}
     slides = tests["slides per game"]
     assert slides["b"] == 0 and slides["a"] > 0 and slides["significant"] and slides["test"] == "Welch t"
+    signed = [row for row in report["tests"] if row["statistic"] and row["difference"]]
+    assert signed and all((row["statistic"] > 0) == (row["difference"] > 0) for row in signed)  # both B - A
     assert tests["win rate seat 1 (red)"]["test"] == "two-proportion z"
     assert report["b"]["variant"]["rules"] == [str(no_slides)]
     # side A is exactly `simulate` of A with the same seed

@@ -252,7 +252,7 @@ def format_text(report: dict) -> str:
 
 
 def _rate_test(label: str, a: int, b: int, n_a: int, n_b: int, alpha: float) -> dict:
-    z, p = two_proportion_z(a, n_a, b, n_b)
+    z, p = two_proportion_z(b, n_b, a, n_a)  # B against A: the statistic has the sign of the difference
     ra, rb = (a / n_a if n_a else None), (b / n_b if n_b else None)
     return {"metric": label, "kind": "rate", "a": ra, "b": rb,
             "difference": rb - ra if ra is not None and rb is not None else None,
@@ -260,7 +260,7 @@ def _rate_test(label: str, a: int, b: int, n_a: int, n_b: int, alpha: float) -> 
 
 
 def _mean_test(label: str, a, b, alpha: float) -> dict:
-    t, df, p = welch_t(a, b)
+    t, df, p = welch_t(b, a)  # B against A: the statistic has the sign of the difference
     if t is not None and math.isinf(t):
         t = None  # two constant samples with different means: p is 0, the statistic has no value (JSON)
     return {"metric": label, "kind": "mean", "a": a.mean, "b": b.mean,
