@@ -271,19 +271,21 @@ def test_team_game_from_the_command_line(tmp_path):
 
 
 def test_long_move_lists_are_paged_with_global_numbers(tmp_path):
-    """Seed 11: the person's first card allows 8 moves, more than the 6 that fit under the
-    board at 80x24. n and p turn the pages (the numbers run on over the pages), a number
-    from page 2 is played, and the game quits and resumes with that choice kept."""
+    """Seed 11: the person's first card allows 8 moves, more than fit under the board at
+    80x24. n and p turn the pages (the numbers run on over the pages, and page 2 goes on from
+    the last move of page 1 although the help line of the first screen is gone, leaving more
+    room), a number from page 2 is played, and the game quits and resumes with that choice kept."""
     save = tmp_path / "game.json"
     child = spawn("--seed", "11", "--players", "2", "--save", str(save))
     prompt(child)
     n, page, pages = (int(g) for g in child.match.groups())
     assert (page, pages) == (1, 2) and n > 6
+    shown = int(re.search(r"Your moves 1-(\d+) of", plain(child.before)).group(1))
     child.sendline("n")
     prompt(child)
     assert child.match.group(2, 3) == ("2", "2")
     page2 = plain(child.before)
-    assert f"Your moves 7-{n} of {n}:" in page2 and "\n 7. " in page2 and "\n 1. " not in page2
+    assert f"Your moves {shown + 1}-{n} of {n}:" in page2 and f"\n {shown + 1}. " in page2 and "\n 1. " not in page2
     child.sendline("n")                      # round to the first page again
     prompt(child)
     assert child.match.group(2) == "1" and "\n 1. " in plain(child.before) and "\n 7. " not in plain(child.before)

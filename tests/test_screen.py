@@ -437,3 +437,18 @@ def test_the_last_moves_wrap_and_are_never_cut(standard):
     assert shortened.replace(" ", "") in panel.replace(" ", "") and "…" not in panel
     assert all(len(line) <= 80 for line in lines)
     assert len(render_turn(scene, standard.legal_moves(state), False, "Red (you) to play. Your moves").lines) + 1 <= 24
+
+
+def test_paging_goes_on_from_the_move_shown_first_when_the_room_changes():
+    """Pages of 3 while a message takes a line, then of 4: the next page begins right after
+    the last move shown, and the pages before it are counted from the start."""
+    from sorry_rules.cli.paging import paged
+
+    sizes = [1] * 10
+    pages, shown = paged(sizes, 3)
+    assert pages[shown] == (0, 3)
+    pages, shown = paged(sizes, 4, first=pages[1][0])  # "n" with more room: from move 3 on
+    assert pages[shown] == (3, 4) and shown == 1 and pages == [(0, 3), (3, 4), (7, 3)]
+    pages, shown = paged(sizes, 4, first=0)
+    assert pages == [(0, 4), (4, 4), (8, 2)] and shown == 0
+    assert paged(sizes, 4, page=9) == ([(0, 4), (4, 4), (8, 2)], 2)  # a page number is clamped

@@ -24,7 +24,7 @@ from collections import Counter
 from rich.text import Text
 
 from sorry_rules.cli import screen
-from sorry_rules.cli.paging import TurnScreen, fit, heading, page_heading
+from sorry_rules.cli.paging import TurnScreen, fit, heading, paged
 from sorry_rules.cli.screen import PAGE_MIN, Scene, beside, colour_styles
 from sorry_rules.engine.describe import colour_name
 from sorry_rules.engine.gridtable import EXCHANGE, PASS
@@ -230,9 +230,10 @@ def render_moves(game, moves, colour: int | None, width: int, first: int, count:
 
 
 def render_turn(scene: Scene, moves, hand_play: bool, header: str, page: int = 0,
-                width: int = 80, height: int = 24, message: str = "") -> TurnScreen:
+                width: int = 80, height: int = 24, message: str = "", first: int | None = None) -> TurnScreen:
     """The screen of a person about to choose (as `screen.render_turn`): the scene, the
-    heading (wrapped) and page `page` (0-based, clamped) of the moves in as many columns as
+    heading (wrapped) and page `page` (0-based, clamped; or the page that begins at move
+    `first`) of the moves in as many columns as
     fit `width` and as many rows as leave room for a one-line prompt in `height` lines."""
     lines = render_scene(scene, width)
     notes = _notes(moves)
@@ -242,10 +243,12 @@ def render_turn(scene: Scene, moves, hand_play: bool, header: str, page: int = 0
     digits = len(str(len(moves)))
     entry = digits + 2 + max(len(move_label(scene.game, m, True, colour)) for m in moves)
     columns = max(1, (width + COLUMN_GAP) // (entry + COLUMN_GAP))
-    head, page, pages, first, count = page_heading(len(moves), rows * columns, page, header, message, width)
+    pages, page = paged([1] * len(moves), rows * columns, page, first)
+    first, count = pages[page]
+    head = heading(header, message, first, count, len(moves), len(pages) > 1, width)
     rows_here = -(-count // columns)
     body = render_moves(scene.game, moves, colour, width, first, count, rows_here)
-    return TurnScreen(lines + head + body + notes, page, pages, first, count)
+    return TurnScreen(lines + head + body + notes, page, len(pages), first, count, tuple(p[0] for p in pages))
 
 
 def render_outcome(game, state, width: int | None = None) -> list:

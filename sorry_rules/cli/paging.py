@@ -2,7 +2,8 @@
 pages, the heading above them.
 
 Contract: pure functions of their arguments. `fit` shortens step by step and only as far as
-needed (and cuts with an ellipsis only when asked); `pages_of` fills pages in order, each
+needed (and cuts with an ellipsis only when asked); `pages_of` fills pages in order (`paged`:
+from a given move on), each
 with at least one item; `heading` wraps, never cuts. Shared by every board kind's screen
 (`cli.screen`, `cli.gridscreen`).
 """
@@ -56,6 +57,19 @@ def pages_of(sizes, room: int) -> list[tuple[int, int]]:
     return pages
 
 
+def paged(sizes, room: int, page: int = 0, first: int | None = None) -> tuple[list, int]:
+    """`(pages, shown)`: the `(first, count)` pages of `pages_of`, and the index of the page
+    shown: page `page` (clamped), or, given `first`, a page that begins at that item, the
+    pages before it filled from the start. So a screen whose room changed (a message came or
+    went) goes on from the move it showed first, never skipping one."""
+    if first is None:
+        pages = pages_of(sizes, room)
+        return pages, min(max(page, 0), len(pages) - 1)
+    first = min(max(first, 0), max(len(sizes) - 1, 0))
+    before = pages_of(sizes[:first], room) if first else []
+    return before + [(start + first, count) for start, count in pages_of(sizes[first:], room)], len(before)
+
+
 @dataclass(frozen=True)
 class TurnScreen:
     """One turn screen: its lines (the prompt not included), the page shown and the pages."""
@@ -65,16 +79,7 @@ class TurnScreen:
     pages: int
     first: int        # index of the first move on the page
     count: int        # moves on the page
-
-
-def page_heading(total: int, per_page: int, page: int, header: str, message: str | None, width: int) -> tuple:
-    """`(heading lines, page, pages, first, count)` for page `page` (clamped) of `total`
-    moves shown `per_page` at a time (see `heading`)."""
-    pages = max(1, -(-total // per_page))
-    page = min(max(page, 0), pages - 1)
-    first = page * per_page
-    count = min(per_page, total - first)
-    return heading(header, message, first, count, total, pages > 1, width), page, pages, first, count
+    starts: tuple = ()  # the index of the first move of every page (to page on from)
 
 
 def heading(header: str, message: str | None, first: int, count: int, total: int, paged: bool, width: int) -> list:

@@ -29,7 +29,7 @@ from rich.text import Text
 
 from sorry_rules.cli import boardmap
 from sorry_rules.cli.lines import wrap, wrap_all
-from sorry_rules.cli.paging import TurnScreen, fit, heading, pages_of
+from sorry_rules.cli.paging import TurnScreen, fit, heading, paged
 from sorry_rules.engine.describe import colour_name, describe_move, seated_teams
 from sorry_rules.records.pawnnames import PawnNames
 
@@ -434,9 +434,10 @@ def render_moves(game, moves, hand_play: bool, colour: int | None = None, width:
 
 
 def render_turn(scene: Scene, moves, hand_play: bool, header: str, page: int = 0,
-                width: int = 80, height: int = 24, message: str = "") -> TurnScreen:
+                width: int = 80, height: int = 24, message: str = "", first: int | None = None) -> TurnScreen:
     """The screen of a person about to choose: the scene, a header line and page `page`
-    (0-based, clamped) of the numbered moves. The header line is `message` when there is one
+    (0-based, clamped; or, given `first`, the page that begins at move `first`) of the
+    numbered moves. The header line is `message` when there is one
     (an answer to the person), else `header` followed by the numbers of the moves on the
     page ('Your moves 7-12 of 18:') when there are several pages; it is cut to `width`.
     Each page holds as many moves a
@@ -450,12 +451,11 @@ def render_turn(scene: Scene, moves, hand_play: bool, header: str, page: int = 0
     groups = move_lines(scene.game, moves, hand_play, colour, width, label)
     widest = heading(header, message, len(moves) - 1, 1, len(moves), True, width)  # the longest the heading gets
     room = max(PAGE_MIN, height - len(lines) - len(notes) - len(widest) - 1)
-    pages = pages_of([len(group) for group in groups], room)
-    page = min(max(page, 0), len(pages) - 1)
+    pages, page = paged([len(group) for group in groups], room, page, first)
     first, count = pages[page]
     head = heading(header, message, first, count, len(moves), len(pages) > 1, width)
     body = [line for group in groups[first:first + count] for line in group]
-    return TurnScreen(lines + head + body + notes, page, len(pages), first, count)
+    return TurnScreen(lines + head + body + notes, page, len(pages), first, count, tuple(p[0] for p in pages))
 
 
 def mark_lines(game, marks) -> list:

@@ -77,6 +77,8 @@ class Session:
     in_place = False
     page = 0
     pages = 1
+    first = None   # the first move of the page shown (None: page 0), kept while the room for moves changes
+    starts = (0,)  # the first move of every page
     message = ""
     notices: tuple = ()
     names = None
@@ -280,8 +282,9 @@ class Session:
         )
 
     def show(self, view, moves) -> None:
-        """Draw the screen (in place on a terminal) with page `self.page` of the moves and
-        `self.message`, if any, in the header line; the message is shown once."""
+        """Draw the screen (in place on a terminal) with the page of the moves that begins at
+        `self.first` (None: the first page) and `self.message`, if any, in the header line;
+        the message is shown once."""
         game = self.game
         who = colour_name(game, view.colour)
         you = "" if self.hot_seat else " (you)"
@@ -294,8 +297,9 @@ class Session:
         width, height = self.console.size
         header = f"{who}{you} to play, {what}. Your moves"
         turn = self.look.render_turn(self.view_scene(view), moves, view.hand is not None, header,
-                                     self.page, width, height, self.message)
+                                     self.page, width, height, self.message, first=self.first)
         self.page, self.pages, self.message = turn.page, turn.pages, ""
+        self.first, self.starts = turn.first, turn.starts
         self.clear()
         for line in turn.lines:
             self.echo(line)
@@ -313,7 +317,7 @@ class Session:
             if answer.strip().lower() in ("q", "quit", "exit"):
                 raise QuitGame
         self.last_asked = view.seat
-        self.page, self.message, self.notices = 0, self.summary(self.notices), []
+        self.page, self.first, self.message, self.notices = 0, None, self.summary(self.notices), []
         self.show(view, moves)
         n = len(moves)
         while True:
@@ -328,7 +332,7 @@ class Session:
                 if self.pages == 1:
                     self.say(view, moves, "All the moves are on this page.")
                 else:
-                    self.page = (self.page + (1 if answer.startswith("n") else -1)) % self.pages
+                    self.first = self.starts[(self.page + (1 if answer.startswith("n") else -1)) % self.pages]
                     self.show(view, moves)
             elif answer in ("h", "hint"):
                 self.show_hint(view, moves)
