@@ -129,11 +129,20 @@ def _mark_consequences(game, state, move, entry: dict) -> None:
     counters after it ("counters")."""
     fired = game.consequences(state, move)
     entry["after"] = [c.label for c in fired]
-    entry["extra_cards"] = int(move.draw_again) + sum(1 for c in fired if c.draw_again)
+    after = game.apply(state, move)
+    entry["extra_cards"] = _extra_cards(state, move, after)
     if game.counters:
-        after = game.apply(state, move)
         entry["counters"] = {game.colours[c]: {name: after.counters[c][i] for i, (name, _, _) in enumerate(game.counters)}
                              for c in state.seats}
+
+
+def _extra_cards(state, move, after) -> int:
+    """The cards the mover takes next because of `move`, as the game played it: its own
+    extra draw and its consequences' (none after a win; a redraw is one)."""
+    if after.winner is not None:
+        return 0
+    kept = int(move.draw_again) if len(state.seats) == 1 else int(after.turn == state.turn)
+    return after.bonus - state.bonus + kept
 
 
 def _mark_game_end(game, state, move, entry: dict) -> None:

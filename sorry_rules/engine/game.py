@@ -321,7 +321,7 @@ class Game:
     def consequences(self, state: State, move: Move) -> tuple:
         """The consequences (`after:`, `engine.moverules.Consequence`s: `label`, `draw_again`,
         ...) that playing `move` in `state` triggers, in order."""
-        if move.kind == "forfeit" and self.after_forfeit:
+        if move.kind in ("forfeit", "redraw") and self.after_forfeit:
             fired = run_consequences(self.after_forfeit, state.seats[state.turn], move, state.counters)[2]
         elif not self.after or move.kind not in ("move", "pass"):
             return ()

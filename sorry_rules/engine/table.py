@@ -19,7 +19,9 @@ Turn flow (RULES R5, R11, R17, R19, R34, R35, A13, A16, A21, P4, P5):
 - turn policies (`engine.turnpolicy`): `take` > 1 draws that many cards at once; the
   player plays one (card and move are one choice) and the others are discarded with it;
   stuck, all are discarded. `redraw` turns a stuck turn into a `redraw` (discard, take
-  another card, same turn), at most N a turn. Hand `actions` are options beside the card
+  another card, same turn), at most N a turn; the consequences that follow forfeits follow
+  a redraw too (their counters and marks: a stuck throw still counts, LU19; their extra
+  cards are not added, the redraw being itself the card taken again). Hand `actions` are options beside the card
   moves; a hand with an action is not stuck, so P5's free discard is not offered then, and
   its 11 is not declined (the action is a play that is no switch, A21).
 - filters (`filters:`, `rules.must_bump`) judge the options; consequences (`after:`)
@@ -327,7 +329,7 @@ class Table:
         forfeit: the consequences that follow forfeits)."""
         game = self.game
         card = option[0]
-        if option[3] is FORFEIT:
+        if option[3] is FORFEIT or option[3] == REDRAW:  # a redraw is a card that could not be played, drawn anew
             after = game.after_forfeit if card is None else game.after_forfeit_of[card]
             on_events = game.forfeit_on_events
         else:
@@ -410,7 +412,7 @@ class Table:
             self.discard.extend(option[5])
         if game.hand_play:
             self._refill(option)
-        if kind is MOVE or kind is PASS_KIND or (kind is FORFEIT and game.after_forfeit):
+        if kind is MOVE or kind is PASS_KIND or ((kind is FORFEIT or kind == REDRAW) and game.after_forfeit):
             self._made(option, kind, events)
         turn = self.turn
         if not (self.over or option[2] & DRAW_AGAIN):
@@ -473,7 +475,8 @@ class Table:
             self.pos.make(option[1])
         if fired:
             self.counters = counters
-            self.bonus += extra
+            if option[3] != REDRAW:  # a redraw is itself the card taken again: no extra card on top
+                self.bonus += extra
             if game.marks:
                 self.pos.set_marks(_marks.consequence_marks(game.marks, game.layout, self.pos.marks, fired, p,
                                                             option[1], self.pos.pos))

@@ -73,7 +73,8 @@ class Consequence(Strict):
         "`send every own moved in opponent start_exit to start`; its selectors may choose the pawns the move `moved`."))
     forfeits: bool = Field(default=False, description=(
         "Whether the consequence also follows a forfeited card or throw (one with no legal move; its facts are all 0), "
-        "e.g. to reset a counter of sixes in a row."))
+        "and one drawn anew under `turn.redraw` (its counters and marks; the redraw is the extra card), e.g. to reset a "
+        "counter of sixes in a row."))
 
 
 class MarkKind(Strict):
