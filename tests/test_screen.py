@@ -452,3 +452,13 @@ def test_paging_goes_on_from_the_move_shown_first_when_the_room_changes():
     pages, shown = paged(sizes, 4, first=0)
     assert pages == [(0, 4), (4, 4), (8, 2)] and shown == 0
     assert paged(sizes, 4, page=9) == ([(0, 4), (4, 4), (8, 2)], 2)  # a page number is clamped
+
+
+def test_the_help_of_a_team_game_says_partners_pawns_are_moved_too():
+    """T2: in partnership your moves list your partner's pawns; the help says so, and only
+    where a player moves another colour's pawns."""
+    from sorry_rules.cli.screen import help_text
+
+    assert "Partners play together: your moves list your partner's pawns" in \
+        " ".join(help_text(load_game("partnership")).split())
+    assert "Partners" not in help_text(load_game("standard"))

@@ -150,12 +150,15 @@ move says what each die does, one after the other ('...; then ...')."""
 HELP_SEVERAL = ("A square holding several pawns shows how many and whose: '{count}{first}' is {count} of "
                 "{colour}'s pawns, '3+' pawns of several colours; the panel names them ('Together:').")
 HELP_NAMED = """Named squares show their symbol while empty: {names}."""
+HELP_TEAM = ("Partners play together: your moves list your partner's pawns beside yours, by their names, and "
+             "a card may move either; what a card may bump, switch or replace (a partner's pawn too) is in "
+             "`sorry-play explain`.")
 
 
 def help_text(game) -> str:
     """The help of the play screen for `game`: keys, pawn names, how squares are counted,
-    slides where the board has them, cards or dice, and squares that hold several pawns and
-    named squares where the board has them."""
+    slides where the board has them, cards or dice, partners' pawns where a player moves
+    them, and squares that hold several pawns and named squares where the board has them."""
     labels = colour_labels(game.colours)
     layout = game.layout
     dice = getattr(game, "dice", None) is not None
@@ -166,6 +169,8 @@ def help_text(game) -> str:
                        colour=colour_name(game, 0), track=layout.T, milepost=MILEPOST, twice=2 * MILEPOST,
                        shows="your throw" if dice else "the card you drew (or your hand)", board=board)
     parts = []
+    if any(len(colours) > 1 for colours in game.mechanics.control_of):
+        parts.append(HELP_TEAM)
     if layout.stacked:
         parts.append(HELP_SEVERAL.format(count=2, first=labels[0], colour=colour_name(game, 0)))
     if layout.square_symbols:

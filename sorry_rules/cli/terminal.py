@@ -219,8 +219,8 @@ class Session:
             told.append(f"{who}: {describe_move(game, move)}")
         elif turn.options == 1:
             label = self.look.move_label(game, move, game.hand_play, state.seats[turn.seat], names)
-            drew = f"{who} drew {card}; " if card is not None and not game.hand_play else ""
-            told.append(f"{drew}only one move was possible, so it was played: {label}")
+            drew = f"{who} drew {card}; only" if card is not None and not game.hand_play else "Only"
+            told.append(f"{drew} one move was possible, so it was played: {label}")
         if move.draw_again and not game_over(state):
             told.append(f"{who} {'draw' if you else 'draws'} again.")
         return told
@@ -391,7 +391,10 @@ class Session:
         text = self.look.help_text(self.game)
         if self.in_place:
             self.clear()
-        self.echo(text)
+        width = max(20, self.console.size.width - 1)  # a narrow terminal: lines re-wrapped at words, never mid-word
+        for line in text.split("\n"):
+            for part in wrap(line, width, len(line) - len(line.lstrip()) + 2):
+                self.echo(part)
         self.echo(SAVED_IN)
         self.echo(str(self.save_path))
         if self.in_place:
