@@ -37,6 +37,7 @@ def test_grid_play_quit_and_resume_reaches_the_uninterrupted_end(tmp_path):
     assert "Your hand: " in first and " A   B   C " in first and "[B] in a line, * free" in first
     child.sendline("zz")
     child.expect_exact("'zz' is not a move: type a number from 1 to")
+    child.expect_exact("or a cell such as j10")     # a cell chooses too
     prompt(child)
     child.sendline("a1")                                # a free corner takes no chip
     child.expect_exact("No move puts a chip on A1 or takes one from it.")

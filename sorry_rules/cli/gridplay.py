@@ -41,6 +41,9 @@ class GridSession(Session):
     def view_scene(self, view):
         return gridscreen.view_scene(self.game, view, self.title, self.seat_names(), self.log)
 
+    def answer_words(self, n: int) -> str:
+        return f"a number from 1 to {n}, or a cell such as {self.game.grid.cell_names[-1].lower()}"
+
     def named_move(self, answer: str, moves) -> int | str | None:
         """A cell name (`c3`) chooses the one move that puts a chip on that cell or takes one
         from it; when several moves do, the person is told their numbers."""

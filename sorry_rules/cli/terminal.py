@@ -346,7 +346,7 @@ class Session:
                 self.say(view, moves, named)
             else:
                 shown = answer if len(answer) <= ANSWER_SHOWN else answer[:ANSWER_SHOWN] + ELLIPSIS
-                self.say(view, moves, f"{shown!r} is not a move: type a number from 1 to {n}, ? for help, q to quit.")
+                self.say(view, moves, f"{shown!r} is not a move: type {self.answer_words(n)}, ? for help, q to quit.")
 
     def show_hint(self, view, moves) -> None:
         """`hint` in the header line on a terminal, else printed in lines that fit."""
@@ -363,6 +363,10 @@ class Session:
         best, why = advise(view, moves) if advise is not None else (self.hinter.choose(view, moves), "")
         label = self.look.move_label(self.game, moves[best], view.hand is not None, view.colour, self.names)
         return f"Hint: {best + 1}. {label}" + (f" ({why})" if why else "")
+
+    def answer_words(self, n: int) -> str:
+        """What a person may type to choose among `n` moves, in words."""
+        return f"a number from 1 to {n}"
 
     def named_move(self, answer: str, moves) -> int | str | None:
         """A move chosen by name instead of number: its index, or what to tell the person
