@@ -40,10 +40,11 @@ def reason(analysis, move) -> str:
         return "it wins the game now"
     parts = []
     if mine is not None:
-        parts.append(f"win chance {_percent(mine)} after it, {_percent(analysis.before)} now")
+        parts.append(f"your win chance {_percent(mine)} after it ({_percent(analysis.before)} before this move)")
     if analysis.rival:
         ours, theirs = analysis.rival
-        parts.append(f"on the same draws {_percent(ours)} against {_percent(theirs)} for the next best move")
+        parts.append(f"the next best move: {_percent(theirs)} against {_percent(ours)} for this one, played out on "
+                     "the same cards")
     caught = captures(move)
     if caught:
         parts.append("it " + caught)
