@@ -274,7 +274,7 @@ def test_compare_keeps_both_sides_in_one_file(tmp_path):
     # only the games both sides finished are compared: 0-3 of each; a's games 4 and 5 are left out
     assert partial["partial"] is True and partial["games_finished"] == 8 and partial["games_planned"] == 16
     assert partial["a"]["games"] == partial["b"]["games"] == 4
-    assert partial["partial_reason"].endswith("(2 games finished by one side alone left out)")
+    assert partial["partial_reason"].endswith("; 2 more games finished on one side only, left out: only games both sides finished are compared")
     continued = _json(*args, "--continue", out)
     assert _figures(continued) == _figures(full)
     assert _figures(_json("compare", "--from", out)) == _figures(full)

@@ -342,8 +342,8 @@ def _partial(report: dict, finished: int, planned: int, outcome: _Outcome | None
         return report
     reason = "interrupted" if outcome is not None and outcome.interrupted else "the results file holds only these"
     if left_out:
-        reason += (f"; only the games both sides finished are compared ({left_out:,} game{'s' if left_out != 1 else ''} "
-                   "finished by one side alone left out)")
+        more = f"{left_out:,} more game{'s' if left_out != 1 else ''} finished on one side only"
+        reason += f"; {more}, left out: only games both sides finished are compared"
     return mark_partial(report, finished, planned, reason)
 
 
