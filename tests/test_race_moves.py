@@ -74,3 +74,17 @@ def test_colours_together_only_on_a_square_they_may_share(tmp_path):
                 "pawns": {"red": ["track:14"], "green": ["track:14"]}}
     result = _moves(tmp_path, "ludo", position)
     assert result.exit_code == 1 and "[SR602]" in result.output and "board.squares" in result.output
+
+
+def test_a_position_with_more_pegs_in_a_home_than_it_holds_is_refused(tmp_path):
+    """TR11: Trouble's Home (the fourth finish space) holds one peg; a position with two there
+    is a located error (SR602), as two pegs on one track square are."""
+    path = tmp_path / "two.json"
+    path.write_text(json.dumps({"players": ["red", "blue"], "turn": "red", "card": "3",
+                                "pawns": {"red": ["home", "home", "start", "start"]}}))
+    result = CliRunner().invoke(main, ["moves", "--variant", "trouble", "--state", str(path)])
+    assert result.exit_code == 1 and "two pawns on home (a square holds one pawn) [SR602]" in result.output
+    path.write_text(json.dumps({"players": ["red", "blue"], "turn": "red", "card": "3",
+                                "pawns": {"red": ["home", "home", "start", "start"]}}))
+    ludo = CliRunner().invoke(main, ["moves", "--variant", "ludo", "--state", str(path)])
+    assert ludo.exit_code == 0  # a Ludo Home holds every token

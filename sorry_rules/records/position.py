@@ -404,7 +404,7 @@ class _Checker(PositionChecks):
         except PositionError as error:
             self.out.at(("pawns", name, j), "SR601", f"pawns.{name}: {error}")
             return None
-        if sq < layout.X:
+        if sq < layout.counted:  # a track or safety square, or a Home that holds fewer pawns than a colour has
             there = occupied.setdefault(sq, [])
             hold = layout.hold[sq]
             if len(there) >= hold:
