@@ -70,7 +70,7 @@ def moves_report(game, position) -> dict:
         if move.draw_again:
             entry["draw_again"] = True
             draw_again = True
-        if move.kind == "move":
+        if move.kind == "move" or game.after:  # with consequences a pass or a forfeit may win too (counters)
             _mark_game_end(game, state, move, entry)
         if game.after or game.counters:
             _mark_consequences(game, state, move, entry)

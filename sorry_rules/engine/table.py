@@ -435,12 +435,15 @@ class Table:
         """Make a move, a pass or a forfeit that consequences follow, run the consequences,
         and judge the winner after a move (or a forfeit that moved pawns)."""
         game = self.game
+        counters, marks = self.counters, self.pos.marks
         if game.after:
             self._consequences(option)
         elif events:
             self.pos.make(events)
-        # a forfeit moves pawns only by the then: of its consequences (after: forfeits: true), which may bring one Home
-        if (kind is MOVE or events) and (self.judge_always or _reaches_home(events, game.layout.home)):
+        # a forfeit moves pawns only by the then: of its consequences (after: forfeits: true), which may bring one Home;
+        # a pass or a forfeit may change the counters or marks a win condition reads
+        changed = events or self.counters is not counters or self.pos.marks is not marks
+        if (kind is MOVE or changed) and (self.judge_always or _reaches_home(events, game.layout.home)):
             self.winner = self._winner()
             self.over = self.winner is not None
 
