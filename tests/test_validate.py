@@ -375,3 +375,18 @@ def test_validate_does_not_import_heavy_modules():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
+
+
+@pytest.mark.parametrize("effect, refused", [
+    ("move own in start to start_exit | forward 1", False),   # leaves Start without `enter`
+    ("send own in start to start_exit | forward 1", False),
+    ("move own in track to start_exit | forward 1", True),    # never chooses a pawn in Start
+])
+def test_sr507_counts_every_way_out_of_start(tmp_path, monkeypatch, effect, refused):
+    """R6 written another way: a `move` or `send` that may take a pawn out of Start starts
+    one, so the game can progress and SR507 (a certain problem) is not reported."""
+    monkeypatch.chdir(tmp_path)
+    Path("mine.yaml").write_text(f'extends: standard\ncards:\n  "1": {effect}\n  "2": forward 2 then draw_again\n'
+                                 '  sorry: forward 4\n')
+    codes = [p.code for p in validate_file(Path("mine.yaml"))]
+    assert ("SR507" in codes) == refused, codes

@@ -2,8 +2,9 @@
 
 These checks look at the card effects (their ASTs) together with the board tables and ask
 questions no single field answers:
-  * SR507: can any pawn ever leave Start? (an `enter` somewhere in a dealt card, or a
-    `sorry` with a pawn that begins on the track to replace);
+  * SR507: can any pawn ever leave Start? (an `enter`, or a `move`/`send` that may take a
+    pawn out of Start, somewhere in a dealt card, or a `sorry` with a pawn that begins on the
+    track to replace);
   * SR509: can a pawn ever reach Home? (a search over one pawn's squares with every step
     the deck's cards offer, slides included, exact count as the board's tables say);
   * SR511: slides that overlap (a warning);
@@ -191,9 +192,20 @@ def _slides(v, report) -> None:
 
 
 # ---- leaving Start ----------------------------------------------------------------------
+def _leaves_start(node) -> bool:
+    """Whether a primitive may take a pawn out of Start: `enter`, or a `move`/`send` whose
+    selector may choose a pawn in Start (no zone, or `in start`) to somewhere else."""
+    if isinstance(node, dsl.Enter):
+        return True
+    if isinstance(node, (dsl.MovePawn, dsl.Send)):
+        zones = node.selector.zones if node.selector is not None else ()
+        return (not zones or "start" in zones) and node.destination != "start"
+    return False
+
+
 def _progress(v, prims, report) -> bool:
     """SR507: can a pawn in Start ever leave it? Returns True when one can."""
-    enters = any(isinstance(n, dsl.Enter) for nodes in prims.values() for n in nodes)
+    enters = any(_leaves_start(n) for nodes in prims.values() for n in nodes)
     sorries = any(isinstance(n, dsl.Sorry) for nodes in prims.values() for n in nodes)
     on_exit = v.setup.on_start_exit
     in_start = v.pawns - on_exit
@@ -203,7 +215,7 @@ def _progress(v, prims, report) -> bool:
         why = ("no card has 'enter', and 'sorry' needs a pawn on the track to replace, but every pawn begins in Start "
                "(setup.on_start_exit is 0)")
     else:
-        why = "no card in the deck has 'enter' or 'sorry'"
+        why = "no card in the deck has 'enter' or 'sorry' (or moves or sends a pawn out of Start)"
     if in_start > 0:
         so = "no pawn ever moves" if on_exit == 0 else f"the {in_start} pawn(s) that begin in Start never leave it"
     else:
