@@ -374,3 +374,12 @@ def test_explain_names_the_teams_and_every_switch_set_away_from_its_default():
     assert "Rule rules.control: team (default own)" in teams
     plain = explain_text(load_explained("standard"))
     assert "Rule " not in plain and "Teams" not in plain
+
+
+def test_explain_shows_the_labels_authors_give():
+    """A filter's, a consequence's and an added alternative's `label` are the author's words:
+    explain quotes them under each."""
+    text = explain_text(load_explained("standard", ("house/mercy-start.yaml", "house/revenge-7.yaml")))
+    assert '"H27 mercy start: a marked pawn leaves Start with any card that moves forward"' in text
+    assert '"H27 mercy: a pawn sent back to Start is marked"' in text
+    assert '"H20 revenge: a way of playing the 7 bumps an opponent, so the 7 must bump"' in " ".join(text.split())

@@ -665,6 +665,11 @@ def turn_words(v, where) -> list[str]:
     return lines
 
 
+def _label_line(label: str) -> list[str]:
+    """The author's label of a filter, consequence or added alternative, as written."""
+    return [textwrap.fill(f'"{label}"', WIDTH, initial_indent="  ", subsequent_indent="   ")] if label else []
+
+
 def vocabulary_words(v, where) -> list[str]:
     """Counters, filters on moves and consequences of moves (`counters:`, `filters:`,
     `after:`, `rules.must_bump`) in words, in the order the engine applies them."""
@@ -679,6 +684,7 @@ def vocabulary_words(v, where) -> list[str]:
     for i, f in v.filters.items():
         scope = f"cards {', '.join(f.cards)}" if f.cards is not None else every
         lines.append(f"Filter '{i}' on {scope} - {where(('filters', i))}")
+        lines.extend(_label_line(f.label))
         if f.must is not None:
             lines.append(f"  Only moves for which {expr_words(dsl.parse_expr(f.must))} are legal.")
         else:
@@ -690,6 +696,7 @@ def vocabulary_words(v, where) -> list[str]:
         what = "a move or a forfeit" if c.forfeits else "a move"
         scope = f"{what} of cards {', '.join(c.cards)}" if c.cards is not None else what
         lines.append(f"After {scope} ('{i}') - {where(('after', i))}")
+        lines.extend(_label_line(c.label))
         does = [f"add {expr_words(dsl.parse_expr(str(amount)))} to your counter '{name.replace('_', ' ')}'"
                 for name, amount in c.add.items()]
         if c.draw_again:
@@ -727,6 +734,7 @@ def marks_words(v, where) -> list[str]:
         if item.having is not None:
             scope.append(f"every card whose effect has {' or '.join(item.having)}")
         lines.append(f"Also on {' and '.join(scope) or 'every card'} ('{name}') - {where(('also', name))}")
+        lines.extend(_label_line(item.label))
         lines.append(textwrap.fill(sentence("instead " + effect_words(dsl.parse_effect(item.effect))), WIDTH,
                                    initial_indent="  ", subsequent_indent="  "))
     return lines

@@ -110,4 +110,5 @@ class Alternative(Strict):
             "The cards whose effect has a top-level alternative using one of these primitives (e.g. `[forward, split]`: "
             "every card with a forward move), worked out from the card effects, not their names."))
     effect: str = Field(description="The alternative, a DSL card effect (it may use pawn selectors and marks).")
-    label: str = Field(default="", description="Words for `explain` and `moves --why` (default: the effect).")
+    label: str = Field(default="", description="Words for `explain` (default: the effect; `moves --why` names the "
+                       "effect and where it is written).")
