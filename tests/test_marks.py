@@ -370,3 +370,17 @@ def test_every_acts_on_all_the_chosen_pawns_at_once(tmp_path):
     assert len(marked) == 1 and sorted(e[1:3] for e in marked[0].events) == [(1, 20), (1, 30), (2, 40)]
     alone = game.legal_moves(_position(game, {"card": "3", "pawns": {"red": ["track:10"], "blue": ["safety:1"]}}).state)
     assert [m.kind for m in alone] == ["forfeit"]
+
+
+def test_unmark_every_takes_each_mark_once_in_start(tmp_path):
+    """`unmark KIND every own in start` with two pawns in Start, one marked: one unmark of the
+    marked pawn (the unmarked one carries nothing to take off)."""
+    path = tmp_path / "cure.yaml"
+    path.write_text("extends: standard\nmarks:\n  sick: {until: removed}\nafter:\n  sicken: {when: bumps(players) > 0, "
+                    "mark: {sick: bumped}}\nalso:\n  cure: {cards: ['2'], effect: unmark sick every own in start}\n")
+    game = load_game(str(path))
+    pos = _position(game, {"card": "2", "pawns": {"red": ["start", "start", "track:10", "track:20"]},
+                           "marks": {"sick": [{"colour": "red", "square": "start", "by": "blue"}]}})
+    cures = [m for m in game.legal_moves(pos.state) if any(e[0] == "unmark" for e in m.events)]
+    assert len(cures) == 1 and [e[0] for e in cures[0].events] == ["unmark"]
+    assert game.apply(pos.state, cures[0]).marks == ((),)

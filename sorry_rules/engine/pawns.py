@@ -237,7 +237,9 @@ def unmark(track, sel: Selector, k: int, p: int, flags: int, card):
     layout = track.layout
 
     def gen(pos, out):
-        marks = pos.marks
-        _each_or_every(sel, [((UNMARK, c, sq, k, p),) for c, sq, _ in select(sel, layout, p, pos.pos, marks, pos.moved)
-                             if count_on(marks, k, c, sq)], lambda events: Option(card, events, flags, PLAYED), out)
+        marks, X = pos.marks, layout.X
+        # in Start or Home a chosen kind of pawn carries the mark or not (`carried`); elsewhere the square says
+        _each_or_every(sel, [((UNMARK, c, sq, k, p),) for c, sq, carried in select(sel, layout, p, pos.pos, marks, pos.moved)
+                             if (any(kind == k for kind, _ in carried) if sq >= X else count_on(marks, k, c, sq))],
+                       lambda events: Option(card, events, flags, PLAYED), out)
     return gen
