@@ -302,7 +302,7 @@ def parcheesi_results(pawns: dict, turn: str, dice: tuple) -> set:
     for used, after, caught, homes in ways:
         if used != most:
             continue
-        bonuses = [20] * min(caught, 2) + [10] * min(homes, 2)
+        bonuses = [20] * caught + [10] * min(homes, 2)  # PA11, PA21: 20 for each capture
         states = [after]
         for n in bonuses:
             states = [p for state in states for p in game.bonus(state, n)]

@@ -437,12 +437,12 @@ class Sorry:
     def card_outcomes(self, alternatives: tuple, declinable: bool = False, draw_again: bool = False) -> set:
         """`outcomes` of a card whose effect is `alternatives` (`alternative_ways`); with
         `declinable`, the switches may be declined when no other alternative can be played
-        (R24, A14); with `draw_again`, every way draws again (R19)."""
+        (R24, A14); with `draw_again`, every way draws again (R19) but one that wins (R35)."""
         ways = [after for alternative in alternatives for after in self.alternative_ways(alternative)]
         others = [alternative for alternative in alternatives if alternative[0] != "switch"]
         if declinable and self.switch() and not any(self.alternative_ways(alternative) for alternative in others):
             ways.append(self.pawns)
-        return {(placement(after), self.won(after), int(draw_again)) for after in ways}
+        return {(placement(after), self.won(after), int(draw_again and not self.won(after))) for after in ways}
 
     def results(self, card: str) -> set:
         """Every distinct placement `card` leads to (A24); empty: the card is forfeit."""
@@ -464,12 +464,13 @@ class Sorry:
     def outcomes(self, card: str) -> set:
         """Every distinct (placement, whether it wins, extra cards it earns) of `card`: a 2
         draws again (R19; not under H2), a move that bumps an opposing pawn earns one more
-        (H21)."""
+        (H21); a move that wins earns none, the game ending at once (R35)."""
         out = set()
         for after, _ in self.ways(card):
             extra = (card == "2" and "two-no-draw-again" not in self.house) + \
                 ("bump-bonus" in self.house and self.bumps(after))
-            out.add((placement(after), self.won(after), int(extra)))
+            wins = self.won(after)
+            out.add((placement(after), wins, 0 if wins else int(extra)))
         return out
 
     def results_and_freezes(self, card: str, seats) -> set:
