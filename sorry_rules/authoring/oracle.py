@@ -38,7 +38,6 @@ from sorry_rules.engine.describe import describe_move, marks_data, placement_nam
 def moves_report(game, position) -> dict:
     state = position.state
     moves = game.legal_moves(state)
-    seats = state.seats
     report: dict = {"variant": game.name, "turn": game.colours[state.seats[state.turn]]}
     policy = game.take > 1 or game.redraw is not None or bool(game.actions)
     report.update(_what_is_played(game, position))
@@ -55,27 +54,8 @@ def moves_report(game, position) -> dict:
             draw_again = move.draw_again
             if not move.events and not getattr(game, "after_forfeit", ()):
                 continue  # listed only where consequences follow a forfeit (after: forfeits: true)
-        move = _as_reported(game, state, move)
-        entry: dict = {"text": describe_move(game, move), "result": placement_names(game, move.placement, seats)}
-        if (position.hand is not None or position.drawn) and move.kind not in ("discard", "redraw"):
-            entry["card"] = game.card_names[move.card]
-        if move.kind == "pass":
-            entry["pass"] = True
-        if move.kind == "forfeit":  # a forfeit that consequences follow (after: forfeits: true)
-            entry["forfeit"] = True
-        if move.kind in ("discard", "redraw"):
-            entry["discard"] = game.card_names[move.card]
-        if policy:
-            _mark_turn(game, state, move, entry)
-        if move.draw_again:
-            entry["draw_again"] = True
-            draw_again = True
-        if move.kind == "move" or game.after:  # with consequences a pass or a forfeit may win too (counters)
-            _mark_game_end(game, state, move, entry)
-        if game.after or game.counters:
-            _mark_consequences(game, state, move, entry)
-        if game.marks:
-            entry["marks"] = marks_data(game, game.marks_after(state, move))
+        entry = _entry(game, position, move, policy)
+        draw_again = draw_again or entry.get("draw_again", False)
         listed.append(entry)
     report["moves"] = listed
     report["forfeit"] = forfeit
@@ -83,11 +63,32 @@ def moves_report(game, position) -> dict:
     return report
 
 
-def _as_reported(game, state, move):
-    """`move`, without its extra draw when it wins: the game ends at once (R35), no card follows."""
-    if move.draw_again and move.kind == "move" and game.apply(state, move).winner is not None:
-        return move._replace(draw_again=False)
-    return move
+def _entry(game, position, move, policy: bool) -> dict:
+    """One move of the report (module contract)."""
+    state, seats = position.state, position.state.seats
+    after = game.apply(state, move)  # the state the move leads to, read by every mark below
+    if after.winner is not None and move.draw_again:
+        move = move._replace(draw_again=False)  # the game ends at once (R35): no card follows a winning move
+    entry: dict = {"text": describe_move(game, move), "result": placement_names(game, move.placement, seats)}
+    if (position.hand is not None or position.drawn) and move.kind not in ("discard", "redraw"):
+        entry["card"] = game.card_names[move.card]
+    if move.kind == "pass":
+        entry["pass"] = True
+    if move.kind == "forfeit":  # a forfeit that consequences follow (after: forfeits: true)
+        entry["forfeit"] = True
+    if move.kind in ("discard", "redraw"):
+        entry["discard"] = game.card_names[move.card]
+    if policy:
+        _mark_turn(game, state, move, after, entry)
+    if move.draw_again:
+        entry["draw_again"] = True
+    if move.kind == "move" or game.after:  # with consequences a pass or a forfeit may win too (counters)
+        _mark_game_end(game, after, entry)
+    if game.after or game.counters:
+        _mark_consequences(game, state, move, after, entry)
+    if game.marks:
+        entry["marks"] = marks_data(game, game.marks_after(state, move))
+    return entry
 
 
 def _what_is_played(game, position) -> dict:
@@ -102,7 +103,7 @@ def _what_is_played(game, position) -> dict:
     return {"card": game.card_names[position.card]}
 
 
-def _mark_turn(game, state, move, entry: dict) -> None:
+def _mark_turn(game, state, move, after, entry: dict) -> None:
     """What a move does to the turn under a turn policy: the cards discarded with it, the
     redraw or action it is, who plays next and the extra cards taken this turn after it."""
     names = game.card_names
@@ -115,21 +116,19 @@ def _mark_turn(game, state, move, entry: dict) -> None:
     if move.kind == "action":
         entry["action"] = move.label
         entry["with"] = [names[c] for c in move.cards]
-    after = game.apply(state, move)
     if after.winner is None:  # a winning move ends the game: no one plays next
         entry["next"] = game.colours[after.seats[after.turn]]
     if game.redraw is not None:
         entry["redraws"] = after.redraws
 
 
-def _mark_consequences(game, state, move, entry: dict) -> None:
+def _mark_consequences(game, state, move, after, entry: dict) -> None:
     """What follows the move under `after:`: the labels of the consequences it triggers
     ("after"), the extra cards the player takes next, the card's own included
     ("extra_cards"), and, when the variant declares counters, every seated colour's
     counters after it ("counters")."""
     fired = game.consequences(state, move)
     entry["after"] = [c.label for c in fired]
-    after = game.apply(state, move)
     entry["extra_cards"] = _extra_cards(state, move, after)
     if game.counters:
         entry["counters"] = {game.colours[c]: {name: after.counters[c][i] for i, (name, _, _) in enumerate(game.counters)}
@@ -145,8 +144,7 @@ def _extra_cards(state, move, after) -> int:
     return after.bonus - state.bonus + kept
 
 
-def _mark_game_end(game, state, move, entry: dict) -> None:
-    after = game.apply(state, move)
+def _mark_game_end(game, after, entry: dict) -> None:
     if after.winner is None:
         return
     entry["wins"] = True
