@@ -21,9 +21,10 @@ Turn flow (RULES R5, R11, R17, R19, R34, R35, A13, A16, A21, P4, P5):
   stuck, all are discarded. `redraw` turns a stuck turn into a `redraw` (discard, take
   another card, same turn), at most N a turn; the consequences that follow forfeits follow
   a redraw too (their counters and marks: a stuck throw still counts, LU19; their extra
-  cards are not added, the redraw being itself the card taken again). Hand `actions` are options beside the card
-  moves; a hand with an action is not stuck, so P5's free discard is not offered then, and
-  its 11 is not declined (the action is a play that is no switch, A21).
+  cards are not added, the redraw being itself the card taken again). Hand `actions` are
+  options beside the card moves; a hand with an action is not stuck, so P5's free discard
+  is not offered then, and its 11 is not declined (the action is a play that is no switch,
+  A21).
 - filters (`filters:`, `rules.must_bump`) judge the options; consequences (`after:`)
   follow a move or a pass (counters, bonus turns, marks), and a forfeit where they say so;
   the effects of consequences with `then:` are played as part of the option they follow
@@ -432,8 +433,10 @@ class Table:
         self.plies += 1
 
     def _made(self, option: Option, kind: str, events: tuple) -> None:
-        """Make a move, a pass or a forfeit that consequences follow, run the consequences,
-        and judge the winner after a move (or a forfeit that moved pawns)."""
+        """Make a move, a pass, a forfeit or a redraw that consequences follow, run the
+        consequences, and judge the winner after a move, or after any play that changed the
+        pawns, the counters or the marks (a forfeit whose consequences moved a pawn Home, a
+        pass that brought a counter to its target)."""
         game = self.game
         counters, marks = self.counters, self.pos.marks
         if game.after:
