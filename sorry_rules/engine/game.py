@@ -23,7 +23,6 @@ from sorry_rules.base.errors import IllegalMoveError
 from sorry_rules.engine import marks as _marks
 from sorry_rules.engine import rng as _rng
 from sorry_rules.engine.board import TRACK
-from sorry_rules.engine.moverules import run_consequences
 from sorry_rules.engine.placement import PlacementView
 from sorry_rules.engine.position import Position
 from sorry_rules.engine.queries import Obstacles, TracedMove, chance
@@ -321,12 +320,9 @@ class Game:
     def consequences(self, state: State, move: Move) -> tuple:
         """The consequences (`after:`, `engine.moverules.Consequence`s: `label`, `draw_again`,
         ...) that playing `move` in `state` triggers, in order."""
-        if move.kind in ("forfeit", "redraw") and self.after_forfeit:
-            fired = run_consequences(self.after_forfeit, state.seats[state.turn], move, state.counters)[2]
-        elif not self.after or move.kind not in ("move", "pass"):
+        if not self.after or move.kind not in ("move", "pass", "forfeit", "redraw"):
             return ()
-        else:
-            fired = run_consequences(self.after, state.seats[state.turn], move, state.counters)[2]
+        fired = self.table(state).consequences(state.seats[state.turn], option_of(move))[2]  # as play judges them
         if not self.after_then:
             return fired
         # a consequence with `then:` is judged on the move as listed, before its follow-ups: the move's label names those
