@@ -156,3 +156,15 @@ def test_shell_completion_as_the_readme_says():
     words = CliRunner().invoke(main, [], prog_name="sorry-play",
                                env={"_SORRY_PLAY_COMPLETE": "bash_complete", "COMP_WORDS": "sorry-play ga", "COMP_CWORD": "1"})
     assert "plain,games" in words.output.splitlines()
+
+
+@pytest.mark.parametrize("command, reads_saves", [
+    ((), True), (("replay",), True), (("validate",), False), (("moves",), False),
+    (("explain",), False), (("simulate",), False), (("compare",), False), (("render",), False),
+])
+def test_rules_root_help_names_saves_only_where_the_command_reads_them(command, reads_saves):
+    """`--rules-root` lets a save's variant be read only on commands that read saves."""
+    result = CliRunner().invoke(main, [*command, "--help"], terminal_width=200)
+    assert result.exit_code == 0
+    line = next(line for line in result.output.splitlines() if "--rules-root" in line)
+    assert ("a save's variant" in line) is reads_saves

@@ -27,7 +27,7 @@ from sorry_rules.cli.replay import replay
 
 
 @click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
-@variant_options
+@variant_options(saves=True)
 @players_option
 @seed_option()
 @click.option("--auto", is_flag=True, help="Computer players only; prints the game turn by turn.")

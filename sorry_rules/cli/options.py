@@ -34,25 +34,33 @@ def _allow_roots(ctx, param, folders):
             allow_root(folder)
 
 
-def rules_root_option(fn):
-    """`--rules-root DIR`, repeatable: one more folder whose tree rule files (an `extends:`, a
-    saved game's variant) may be read from, besides the working directory's and the folders of
-    the files named on the command line. Acts at once; passes nothing to the command."""
-    return click.option("--rules-root", multiple=True, type=click.Path(file_okay=False), expose_value=False,
-                        is_eager=True, callback=_allow_roots, metavar="DIR",
-                        help="Also read rule files (extends:, a save's variant) from this folder's tree; repeatable.")(fn)
+def rules_root_option(fn=None, *, saves: bool = False):
+    """`--rules-root DIR`, repeatable: one more folder whose tree rule files (an `extends:`, and
+    with `saves` a saved game's variant) may be read from, besides the working directory's and
+    the folders of the files named on the command line. Acts at once; passes nothing to the
+    command. Usable bare (`@rules_root_option`) or called (`@rules_root_option(saves=True)`)."""
+    read = "extends:, a save's variant" if saves else "extends:"
+    def decorate(fn):
+        return click.option("--rules-root", multiple=True, type=click.Path(file_okay=False), expose_value=False,
+                            is_eager=True, callback=_allow_roots, metavar="DIR",
+                            help=f"Also read rule files ({read}) from this folder's tree; repeatable.")(fn)
+    return decorate(fn) if fn is not None else decorate
 
 
-def rules_option(help: str = RULE_HELP):
+def rules_option(help: str = RULE_HELP, *, saves: bool = False):
     """`--rule/-r OVERLAY`, repeatable, passed as `rules` (a tuple); with `--rules-root`."""
     def decorate(fn):
-        return click.option("--rule", "-r", "rules", multiple=True, help=help)(rules_root_option(fn))
+        return click.option("--rule", "-r", "rules", multiple=True, help=help)(rules_root_option(fn, saves=saves))
     return decorate
 
 
-def variant_options(fn):
-    """`--variant/-v VARIANT` (default: standard) and `--rule`: the rules a command plays or inspects."""
-    return click.option("--variant", "-v", default="standard", show_default=True, help=VARIANT_HELP)(rules_option()(fn))
+def variant_options(fn=None, *, saves: bool = False):
+    """`--variant/-v VARIANT` (default: standard) and `--rule`: the rules a command plays or
+    inspects; `saves` when the command also reads saved games (their variant's rule files)."""
+    def decorate(fn):
+        return click.option("--variant", "-v", default="standard", show_default=True,
+                            help=VARIANT_HELP)(rules_option(saves=saves)(fn))
+    return decorate(fn) if fn is not None else decorate
 
 
 def players_option(fn):

@@ -24,7 +24,7 @@ from sorry_rules.cli.pictures import write_output
 @click.option("--step", is_flag=True, help="Wait for Enter after every move (in a terminal).")
 @click.option("--html", "html_out", default=None, type=click.Path(dir_okay=False),
               help="Write a self-contained replay page (HTML) to FILE instead of showing the game.")
-@rules_root_option
+@rules_root_option(saves=True)
 @friendly
 def replay(file, boards, step, html_out):
     """Show the game saved in FILE turn by turn (or write it as a replay page with --html)."""
