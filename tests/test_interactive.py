@@ -374,3 +374,19 @@ def test_a_race_game_on_the_play_screen(tmp_path, variant):
     assert_screens_fit(raw, at_least=5, path=save)
     game, final = restore(read_save(save))
     assert final.winner is not None
+
+
+def test_a_forfeit_says_why_no_pawn_can_move(tmp_path):
+    """R6, R3: with every pawn in Start a card other than 1 or 2 moves none, and is forfeited;
+    the screen that says so gives the reason the rule book gives (a 1 or 2 starts a pawn)."""
+    child = spawn("--seed", "3", "--players", "2", "--save", str(tmp_path / "g.json"))
+    while (seen := child.expect([PROMPT, PAUSE])) == 1 and "forfeited" not in plain(child.before):
+        child.sendline("")
+    assert seen == 1, "the person moved before any forfeit: pick a seed whose first card forfeits"
+    told = " ".join(plain(child.before).split())
+    assert re.search(r"You drew (\d+): no pawn can move with it, so the card is forfeited\. "
+                     r"Why: red pawns start: card \1 cannot start a pawn\.", told), told
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert_screens_fit("".join(child.transcript), path=tmp_path)

@@ -338,6 +338,16 @@ def add_why(game, rules: dict, position, report: dict) -> dict:
     return report
 
 
+def stuck_reasons(game, rules: dict, state, cards) -> list[str]:
+    """Why no pawn of the player to move in `state` can move with `cards` (card indices: a
+    forfeited card and the others drawn with it), one short line per pawn or group of pawns
+    on one square: "red pawns Start: card 3 cannot start a pawn"."""
+    blocked = Explainer(game, rules).blocked(state, [], sorted(set(cards)))
+    return [f"{pawn['colour']} pawn{'s' if pawn['pawns'] > 1 else ''} {pawn['at']}: "
+            + "; ".join(dict.fromkeys(reason["text"] for reason in pawn["reasons"]))
+            for pawn in blocked if any(reason["code"] != "home" for reason in pawn["reasons"])]
+
+
 def _turn_rule(game, move) -> list[dict]:
     """The turn rule behind a `redraw` or `action` move (no card option gives it)."""
     if move.kind not in ("redraw", "action"):

@@ -29,7 +29,7 @@ import sys
 import click
 from rich.console import Console
 
-from sorry_rules.base.errors import SaveFileError, UsageError
+from sorry_rules.base.errors import SaveFileError, SorryRulesError, UsageError
 from sorry_rules.base.limits import DEFAULT_MAX_PLIES
 from sorry_rules.cli import gridplay, gridscreen, screen
 from sorry_rules.cli.autosave import play_saved
@@ -155,10 +155,32 @@ def play_command(variant="standard", rules=(), seed=None, players=None, auto=Fal
     session_of = gridplay.GridSession if game.board_kind == GRID else Session
     title = f"{rules_text(game.name, saved.variant.rules)}, seed {saved.seed}"
     session = session_of(game, saved.kinds, saved, save_path, title=title, wait=wait, think=think)
+    session.stuck_words = _stuck_words(game, saved)
     session.start(start_state(game, saved, resume) if earlier else state)
     for k, (turn, after) in enumerate(earlier):  # the pawn names, and the last moves on the screen
         session.note(turn, after, logged=k >= len(earlier) - LOG_LENGTH)
     session.run(state)
+
+
+def _stuck_words(game, saved):
+    """`(state, cards) -> [line, ...]`: why no pawn can move (`authoring.why.stuck_reasons`),
+    the card rules read once, at the first forfeit, from the files the game was loaded from;
+    [] when they cannot be read (the game goes on without the reasons)."""
+    explained = []
+
+    def words(state, cards) -> list:
+        from sorry_rules.authoring.explain import load_explained  # lazy: the rule-file model only at a forfeit
+        from sorry_rules.authoring.why import stuck_reasons
+
+        try:
+            if not explained:
+                explained.append(load_explained(saved.variant.spec, tuple(saved.variant.rules)))
+            if explained[0].game.content_hash != game.content_hash:
+                return []
+            return stuck_reasons(explained[0].game, explained[0].cards, state, cards)
+        except SorryRulesError:
+            return []
+    return words
 
 
 def _same_file(a, b) -> bool:

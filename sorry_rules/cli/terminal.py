@@ -84,6 +84,10 @@ class Session:
     names = None
     wait = True
     think = None
+    #: `(state, cards) -> [line, ...]`: why no pawn can move with `cards` in `state` (a
+    #: forfeit's words), or None when the session cannot say
+    stuck_words = None
+    state = None  # the state after the last move followed (`run`, `on_turn`)
 
     #: what draws the screens: `cli.screen` (track boards) or a module with the same functions
     #: (`cli.gridscreen`); its `help_text(game)` is the help
@@ -182,13 +186,13 @@ class Session:
         self.echo(f"Watch it again with: sorry-play replay {self.save_path}")
 
     def on_turn(self, turn, state) -> None:
-        before = self.names
+        before, previous = self.names, self.state
         self.note(turn, state)
         self.state = state
         self.saved.choices.append(turn.choice)
         self.save(state)
         if self.kinds[turn.seat] == HUMAN:
-            told = self.tell_move(turn, state, before)
+            told = self.tell_move(turn, state, before) + self.why_forfeit(turn, previous)
             if told and turn.options == 1 and self.wait:
                 self.pause(state, told)
             else:
@@ -224,6 +228,15 @@ class Session:
         if move.draw_again and not game_over(state):
             told.append(f"{who} {'draw' if you else 'draws'} again.")
         return told
+
+    def why_forfeit(self, turn, previous) -> list:
+        """Why the person's card was forfeited in `previous` (the state before it), one
+        sentence; [] for any other move, or when `stuck_words` cannot say."""
+        move = turn.move
+        if move.kind != "forfeit" or move.card is None or self.stuck_words is None or previous is None:
+            return []
+        lines = self.stuck_words(previous, (move.card, *move.cards))
+        return [f"Why: {'; '.join(lines)}."] if lines else []
 
     def pause(self, state, told: list) -> None:
         """Show a move made for a person (forced, or a forfeit) on the board after it, with
