@@ -119,6 +119,24 @@ def test_a13_two_played_from_hand_plays_again_after_refill(points):
     assert names(points, fourth.hands[0]) == ["4", "5", "sorry", "sorry", "sorry"]
 
 
+def test_a13_the_words_of_a_two_in_hand_play_say_it_plays_again(points):
+    """A13: in hand play a 2 lets the player play one more card after refilling: the move,
+    the card's explanation and the play screen's help say "plays again", not "draws again"."""
+    from sorry_rules.authoring.explain import explain_text, load_explained
+    from sorry_rules.cli.screen import help_text
+    from sorry_rules.engine.describe import describe_move
+
+    state = make_state(points, ["red", "blue"], {"red": ["track:10", "home", "home", "home"]},
+                       {"red": ["2", "sorry", "sorry", "sorry", "12"], "blue": ["1", "1", "1", "1", "1"]},
+                       pile=["4", "5", "2"])
+    two = next(m for m in points.legal_moves(state) if points.card_names[m.card] == "2")
+    assert describe_move(points, two).endswith("; plays again")
+    said = " ".join(explain_text(load_explained("points"), only=("2",)).split())
+    assert "Either start a pawn or move one pawn forward 2, then play again from the refilled hand." in said
+    assert "'plays again' gives you another card" in help_text(points)
+    assert "'draws again' gives you another card" in help_text(load_game("standard"))
+
+
 def test_a21_declining_an_eleven_discards_it(points):
     """A21: the only plays are 11-switches: the player may decline; the 11 is discarded, a
     replacement drawn, the turn ends and nothing moves."""

@@ -134,10 +134,18 @@ class _FirstPos(dsl.Visitor):
 
 
 # ---- words -------------------------------------------------------------------------------
+#: what `draw_again` does, by where the player's cards come from (`turn.source`), A13
+AGAIN_WORDS = {"hand": "play again from the refilled hand", "dice": "throw again", "draw": "draw again"}
+
+
 class _EffectWords(dsl.Visitor):
-    """What an effect does, in words; `nested` asks for the form used inside a larger one."""
+    """What an effect does, in words; `nested` asks for the form used inside a larger one;
+    `source`: where the player's cards come from (`turn.source`), for `draw_again`."""
 
     covers = dsl.EFFECT_NODES
+
+    def __init__(self, source: str = "draw"):
+        self.again = AGAIN_WORDS.get(source, AGAIN_WORDS["draw"])
 
     def visit_Enter(self, node, nested):
         if node.selector is not None:
@@ -179,7 +187,7 @@ class _EffectWords(dsl.Visitor):
         return f"take a pawn from Start and put it on a track square held by {whose}, which goes back to its Start"
 
     def visit_DrawAgain(self, node, nested):
-        return "draw again"
+        return self.again
 
     def visit_Pass(self, node, nested):
         return "pass (play nothing)"
@@ -441,9 +449,10 @@ class _Source(dsl.Visitor):
         return f"({text})" if binds < least else text
 
 
-def effect_words(node, nested: bool = False) -> str:
-    """What an effect does, in words (lower case; see `sentence`)."""
-    return _EffectWords().visit(node, nested)
+def effect_words(node, nested: bool = False, source: str = "draw") -> str:
+    """What an effect does, in words (lower case; see `sentence`); `source`: where the
+    player's cards come from (`turn.source`: "draw", "hand" or "dice")."""
+    return _EffectWords(source).visit(node, nested)
 
 
 def expr_words(node) -> str:
@@ -497,7 +506,8 @@ def explain_text(explained: Explained, only=()) -> str:
         else:
             copies = f"{rule.copies} in the deck" if rule.copies else "not in the deck"
             lines.append(f"Card {name} ({copies}) - {rule.where}")
-        lines.append(textwrap.fill(sentence(effect_words(rule.effect)), WIDTH, initial_indent="  ", subsequent_indent="  "))
+        lines.append(textwrap.fill(sentence(effect_words(rule.effect, source=v.turn.source)), WIDTH, initial_indent="  ",
+                                   subsequent_indent="  "))
         if len(rule.options) > 1:
             for i, option in enumerate(rule.options, 1):
                 lines.append(f"    option {i}: {option.text}  ({option.where})")
@@ -648,7 +658,7 @@ def turn_words(v, where) -> list[str]:
         label = f" ('{r.label}')" if r.label else ""
         stuck = {"hand": "no card of the hand can move a pawn", "dice": "the throw cannot move a pawn"}.get(
             turn.source, "the card drawn cannot move a pawn")
-        again = {"hand": "play again from the refilled hand", "dice": "throw again"}.get(turn.source, "draw again")
+        again = AGAIN_WORDS.get(turn.source, AGAIN_WORDS["draw"])
         lines.append(f"When stuck{label} - {where(('turn', 'redraw'))}")
         extra = "throw(s)" if turn.source == "dice" else "card(s)"
         discard = "" if turn.source == "dice" else "discard it and "

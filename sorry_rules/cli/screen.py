@@ -138,7 +138,7 @@ HELP_SLIDES = """The board: '.' a track square; '>' 'v' '<' '^' a slide's start,
 'o' its end: land exactly on another colour's slide start and the pawn slides
 to the end, bumping every pawn on the way. Your Start is next to the square
 your pawns come out on."""
-HELP_CARDS = """A move that 'draws again' gives you another card.
+HELP_CARDS = """A move that '{again}' gives you another card.
 When no move is possible the card is forfeited (the board then shows it and
 waits for Enter); when no card in your hand can move you discard one."""
 HELP_PLAIN = """The board: '.' a track square. Your Start is next to the square your pawns
@@ -164,7 +164,7 @@ def help_text(game) -> str:
     dice = getattr(game, "dice", None) is not None
     slides = any(info is not None for info in layout.slide_at)
     board = (HELP_SLIDES if slides else HELP_PLAIN) + (" " if slides and not dice else "\n") + \
-        (HELP_DICE if dice else HELP_CARDS)
+        (HELP_DICE if dice else HELP_CARDS.format(again="plays again" if game.hand_play else "draws again"))
     text = HELP.format(first=labels[0], second=labels[1 % len(labels)], pawns=game.pawns,
                        colour=colour_name(game, 0), track=layout.T, milepost=MILEPOST, twice=2 * MILEPOST,
                        shows="your throw" if dice else "the card you drew (or your hand)", board=board)

@@ -226,7 +226,8 @@ class Session:
             drew = f"{who} drew {card}; only" if card is not None and not game.hand_play else "Only"
             told.append(f"{drew} one move was possible, so it was played: {label}")
         if move.draw_again and not game_over(state):
-            told.append(f"{who} {'draw' if you else 'draws'} again.")
+            again = ("play" if you else "plays") if game.hand_play else ("draw" if you else "draws")
+            told.append(f"{who} {again} again.")
         return told
 
     def why_forfeit(self, turn, previous) -> list:

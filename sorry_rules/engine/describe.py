@@ -122,9 +122,12 @@ def describe_move(game, move) -> str:
 
 
 def again_words(game) -> str:
-    """What a move that keeps the turn adds to its words: "; draws again" (cards), "; throws
-    again" (dice)."""
-    return "; throws again" if getattr(game, "dice", None) is not None else "; draws again"
+    """What a move that keeps the turn adds to its words: "; draws again" (cards drawn),
+    "; plays again" (hand play: another card from the refilled hand, A13), "; throws again"
+    (dice)."""
+    if getattr(game, "dice", None) is not None:
+        return "; throws again"
+    return "; plays again" if game.hand_play else "; draws again"
 
 
 def describe_redraw(game, move) -> str:
