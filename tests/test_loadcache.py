@@ -24,8 +24,9 @@ from .uncached import load_uncached
 TESTS = Path(__file__).parent
 BASE = (variants_dir() / "standard.yaml").read_text(encoding="utf-8")
 OVERLAYS = [name for name in bundled_names() if name.startswith(("house/", "options/"))]
+#: each overlay on the game it extends (`--rule` brings only its own changes: REFERENCE.md, "Overlays")
 CASES = ([(name, ()) for name in bundled_names() if name not in OVERLAYS]
-         + [("standard", (name,)) for name in OVERLAYS]
+         + [(load_yaml((variants_dir() / name).read_bytes(), name)[0]["extends"], (name,)) for name in OVERLAYS]
          + [(str(path), ()) for path in sorted((TESTS / "rules").glob("*.yaml"))])
 
 

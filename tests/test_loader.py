@@ -68,6 +68,38 @@ def test_rule_overlays_stack_in_order_and_skip_bases_already_merged(tmp_path):
     assert v.deck["sorry"] == 2  # the later overlay wins
 
 
+def test_a_rule_overlay_brings_only_its_own_changes_onto_any_variant(tmp_path):
+    """An overlay used with --rule carries its own fields and those of the overlays it extends,
+    never the game it extends: a house rule written over standard keeps Ludo's dice and board,
+    or a variant of the author's own, and one written over points (a hand) does not turn
+    standard into points (SR513 at the overlay's own line)."""
+    ludo = load_variant("ludo", ["house/quick-game.yaml"])
+    plain = load_variant("ludo")
+    quick = load_variant("standard", ["house/quick-game.yaml"])
+    assert ludo.variant.name == "ludo" and ludo.variant.turn == plain.variant.turn
+    assert ludo.variant.board == plain.variant.board and ludo.variant.cards == plain.variant.cards
+    assert ludo.variant.win == quick.variant.win != plain.variant.win
+    assert ludo.files == ("ludo.yaml", "house/quick-game.yaml")
+    own = write(tmp_path, "pent.yaml", """
+        name: pent
+        colours: [red, blue, yellow, green, purple]
+        players: {min: 2, max: 5}
+        pawns: 3
+        board: {side_length: 10, start_exit: 3, safety_entry: 1, safety_length: 3, slides: []}
+        deck: {"6": 8, back: 4}
+        cards: {"6": enter | forward 6, back: backward 3}
+    """)
+    middle = write(tmp_path, "middle.yaml", """
+        extends: house/quick-game.yaml
+        rules: {must_bump: true}
+    """)
+    v = load_variant(str(own), [str(middle)]).variant
+    assert (v.name, len(v.colours), v.pawns, sorted(v.deck)) == ("pent", 5, 3, ["6", "back"])
+    assert v.rules.must_bump is True and v.win == quick.variant.win  # the overlay it extends comes along
+    found, _ = problems("standard", ["house/mulligan-8.yaml"])
+    assert [(file, code) for file, _, _, code in found] == [("mulligan-8.yaml", "SR513")]
+
+
 def test_extends_list_merges_in_order(tmp_path):
     a = write(tmp_path, "a.yaml", "pawns: 2\ndeck: {sorry: 1}\n")
     b = write(tmp_path, "b.yaml", "pawns: 3\n")
@@ -131,6 +163,32 @@ def test_union_tags_named_like_fields_are_not_taken_for_them(tmp_path, overlay, 
     assert [place[:4] for place in found] == [place[:4] for place in expected]
     for *_, words in expected:
         assert words in str(error)
+
+
+def test_the_kind_of_a_mapping_left_out_or_misspelt(tmp_path):
+    """`turn.source` left out is `draw` (its documented default), so an overlay may write
+    `turn:` over a base that leaves it out; a kind that is no kind names the kinds and the
+    close one (SR204, at the value); a scoring component without its `kind` is SR201."""
+    write(tmp_path, "base.yaml", """
+        name: base
+        colours: [red, blue]
+        players: {min: 2, max: 2}
+        pawns: 2
+        board: {side_length: 8, start_exit: 2, safety_entry: 1, safety_length: 2, slides: []}
+        deck: {"1": 4, "3": 4}
+        cards: {"1": enter | forward 1, "3": forward 3}
+        win: home(player) == pawns(player)
+    """)
+    taking = write(tmp_path, "take.yaml", "extends: base.yaml\nturn:\n  take: 2\n")
+    assert load_variant(str(taking)).variant.turn.take == 2
+    misspelt = write(tmp_path, "draws.yaml", "extends: base.yaml\nturn:\n  source: draws\n")
+    found, error = problems(misspelt)
+    assert found == [("draws.yaml", 3, 11, "SR204")]
+    assert "turn.source: 'draws' is not one of draw, hand, dice; did you mean 'draw'?" in str(error)
+    kindless = write(tmp_path, "bonus.yaml", "extends: base.yaml\nscoring:\n  bonus: {mode: cumulative}\n")
+    found, error = problems(kindless)
+    assert found == [("bonus.yaml", 3, 10, "SR201")]
+    assert "scoring.bonus: required field 'kind' is missing" in str(error)
 
 
 def test_missing_required_field(tmp_path):

@@ -170,7 +170,7 @@ def _stuck_words(game, saved):
 
     def words(state, cards) -> list:
         from sorry_rules.authoring.explain import load_explained  # lazy: the rule-file model only at a forfeit
-        from sorry_rules.authoring.why import stuck_reasons
+        from sorry_rules.authoring.why import stuck_reasons  # lazy: as above
 
         try:
             if not explained:

@@ -44,7 +44,7 @@ def check_dice(v, out: ProblemCollector) -> None:
                    "write a face once)")
     if v.deck:
         out.at(("deck",), "SR513", "deck: is the pile of a card turn; a dice turn draws its faces from the dice "
-               "(remove deck:)", key=True)
+               "(remove deck:, or in an overlay write deck: null)", key=True)
     if turn.take > 1:
         out.at(("turn", "take"), "SR513", "turn.take: dice are thrown all together; take is for drawing cards")
     if turn.actions:

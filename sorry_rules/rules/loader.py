@@ -7,7 +7,10 @@ it; any other value (text, number, list) replaces the value below; `null` remove
 (so the field falls back to its default). `extends` itself never reaches the merged data.
 `--rule` overlays given on the command line go on top of the variant in the order given.
 A base that is already part of the merge is not merged again: `--variant partnership --rule
-house/x.yaml` with `x` extending `standard` keeps partnership's changes to standard.
+house/x.yaml` with `x` extending `standard` keeps partnership's changes to standard. Under
+`--rule` a base that is a game of its own (it has `name:`) is never merged: an overlay
+brings only its own changes (and those of the overlays it extends) onto the variant chosen,
+so `--variant ludo --rule house/quick-game.yaml` is Ludo with the quick game's `win:`.
 
 Contract: `load_variant` returns a `LoadedVariant` or raises `RuleFileError` with every
 problem found, each located at `file:line:col` in the file the offending value came from,
@@ -92,8 +95,11 @@ class _Reader:
         self.inputs: list[tuple[str, str | None]] = []  # (file, SHA-256 of the bytes parsed, None: unreadable)
         self.lookups: list[tuple[str, str, str | None]] = []  # (an `extends:` name, the folder, the file it found)
 
-    def read(self, path: Path, stack: tuple[Path, ...], at: Mark | None = None) -> tuple[dict | None, Origins]:
-        """The data of `path` with its bases merged under it; `at`: the `extends:` entry naming it."""
+    def read(self, path: Path, stack: tuple[Path, ...], at: Mark | None = None,
+             overlay: bool = False) -> tuple[dict | None, Origins]:
+        """The data of `path` with its bases merged under it; `at`: the `extends:` entry naming
+        it; `overlay`: `path` is a `--rule` overlay (or a base of one), whose bases that are
+        games of their own (`name:`) are not merged: its changes go on the variant chosen."""
         name = self.name_of(path)
         origins = Origins(fallback=name)
         resolved = path.resolve()
@@ -128,6 +134,13 @@ class _Reader:
         for where in one_line_texts(data):
             self.problems.add_at(smap.locate(where), "SR204", f"{'.'.join(map(str, where))}: a name or label is one "
                                  "line of text (no line break or tab)")
+        merged, origins = self._bases(path, data, smap, stack, origins, overlay)
+        own = {k: v for k, v in data.items() if k != "extends"}
+        return on_top(merged, origins, own, Origins(maps={(): smap}, fallback=name))
+
+    def _bases(self, path: Path, data: dict, smap, stack: tuple, origins: Origins, overlay: bool) -> tuple:
+        """(the merge of the bases `data`'s `extends:` names, their origins): `read` for each."""
+        name = self.name_of(path)
         extends = data.get("extends")
         bases = [extends] if isinstance(extends, str) else extends if isinstance(extends, list) else []
         if extends is not None and not (isinstance(extends, (str, list)) and all(isinstance(b, str) for b in bases)):
@@ -151,11 +164,15 @@ class _Reader:
             if len(stack) >= MAX_EXTENDS_DEPTH:
                 self.problems.add_at(mark, "SR402", f"extends chain deeper than {MAX_EXTENDS_DEPTH} files")
                 continue
-            base_data, base_origins = self.read(target, stack + (target.resolve(),), mark)
+            files, included = len(self.files), set(self.included)
+            base_data, base_origins = self.read(target, stack + (target.resolve(),), mark, overlay)
+            if overlay and base_data is not None and "name" in base_data:
+                del self.files[files:]  # a game under a --rule overlay: not part of the merge
+                self.included = included
+                continue
             if base_data is not None:
                 merged, origins = on_top(merged, origins, base_data, base_origins)
-        own = {k: v for k, v in data.items() if k != "extends"}
-        return on_top(merged, origins, own, Origins(maps={(): smap}, fallback=name))
+        return merged, origins
 
 
 #: Keys whose text values are shown as one line (names and labels), and the board's cell names.
@@ -228,16 +245,33 @@ def schema_problems(data: dict, origins: Origins, error, model=None) -> list[Pro
         if kind == "missing":
             field_name = missing if missing is not None else str(loc[-1])
             problems.at(path, "SR201", f"{dotted}: required field '{field_name}' is missing")
+        elif kind in ("union_tag_not_found", "union_tag_invalid"):  # the field that says which kind of mapping
+            field_name, code, message = _tag_problem(item, dotted)
+            problems.at(path + (field_name,) if code == "SR204" else path, code, message)
         elif kind == "extra_forbidden":
             problems.at(path, "SR202", _unknown_field(model, loc, path), key=True)
         elif kind == "model_type":  # pydantic names the model ("... or instance of PlayerCount"): say what to write
             problems.at(path, "SR203", f"{dotted}: write a mapping of its fields (name: value), not "
                         f"{_kind_of_value(item.get('input'))}")
-        elif kind.endswith("_type") or kind in {"model_attributes_type", "dict_type", "list_type", "union_tag_not_found"}:
+        elif kind.endswith("_type") or kind in {"model_attributes_type", "dict_type", "list_type"}:
             problems.at(path, "SR203", f"{dotted}: {item['msg']}{_what_to_write(kind, item.get('input'))}")
         else:
             problems.at(path, "SR204", f"{dotted}: {item['msg']}{_what_to_write(kind, item.get('input'))}")
     return problems.problems
+
+
+def _tag_problem(item: dict, dotted: str) -> tuple[str, str, str]:
+    """(the tag field, code, message) of a mapping whose tag field (`turn.source`, `scoring.bonus.kind`) is
+    missing (SR201) or names no kind (SR204, with the kinds and the close one)."""
+    ctx = item.get("ctx", {})
+    given = item.get("input")
+    tags = [t.strip().strip("'") for t in str(ctx.get("expected_tags", "")).split(",") if t.strip()]
+    named = str(ctx.get("discriminator", "")).strip("'")
+    if item["type"] == "union_tag_not_found":
+        return named, "SR201", f"{dotted}: required field '{named}' is missing (it says which kind this is)"
+    tag = str(ctx.get("tag", ""))
+    field_name = next((k for k, v in given.items() if str(v) == tag), named) if isinstance(given, dict) else named
+    return field_name, "SR204", f"{dotted}.{field_name}: {tag!r} is not one of {', '.join(tags)}{did_you_mean(tag, tags)}"
 
 
 #: What to write instead, by pydantic error type: the YAML 1.2 words these files take.
@@ -313,8 +347,8 @@ def read_merged(spec: str | Path, rules: tuple[str | Path, ...] | list = (), lay
     for index, (item, path) in enumerate(zip([spec, *rules], paths)):
         if path is None:
             raise UsageError(not_found(str(item), "variant" if index == 0 else "rule overlay"))
-    for path in paths:
-        data, file_origins = reader.read(path, (path.resolve(),))
+    for index, path in enumerate(paths):
+        data, file_origins = reader.read(path, (path.resolve(),), overlay=index > 0)
         if data is not None:
             merged, origins = on_top(merged, origins, data, file_origins)
     for data, smap in layers:

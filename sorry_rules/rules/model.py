@@ -139,8 +139,9 @@ class TurnPolicy(Strict):
 class DrawTurn(TurnPolicy):
     """Each turn the player draws the top card of the pile and plays it (R5)."""
 
-    source: Literal["draw"] = Field(description="`draw`: each turn the player draws the top card of the pile and plays it; "
-                                    "when the pile is empty the discards are reshuffled into a new pile.")
+    source: Literal["draw"] = Field(default="draw", description=(
+        "`draw` (the default): each turn the player draws the top card of the pile and plays it; when the pile is "
+        "empty the discards are reshuffled into a new pile."))
     first: Literal["random", "first_seat"] = Field(default="random", description=FIRST_DOC)
 
 
@@ -182,7 +183,15 @@ class DiceTurn(TurnPolicy):
     first: Literal["random", "first_seat"] = Field(default="random", description=FIRST_DOC)
 
 
-Turn = Annotated[Union[DrawTurn, HandTurn, DiceTurn], Field(discriminator="source")]
+def _turn_source(data) -> str:
+    if isinstance(data, dict):
+        return data.get("source", "draw")
+    return getattr(data, "source", "draw")
+
+
+#: `turn.source` says which kind of turn; left out, a turn draws (`source: draw`)
+Turn = Annotated[Union[Annotated[DrawTurn, Tag("draw")], Annotated[HandTurn, Tag("hand")], Annotated[DiceTurn, Tag("dice")]],
+                 Discriminator(_turn_source)]
 
 
 class Rules(Strict):
