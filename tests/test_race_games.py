@@ -67,6 +67,59 @@ def test_seeded_games_finish_with_every_invariant(games, name, games_per_count):
             assert _finished(game, played.final), f"{name} seed {seed}: the winner is not all in"
 
 
+def _ludo_turn_flow(game, capture_throw: bool, home_throw: bool):
+    """An observer that checks, move by move, who throws next as LUDO.md says: a six throws
+    again (LU13), so do a capture (LU15) and a token reaching Home (LU16) under their options,
+    the extra throws add up (LU20), every throw counts toward three sixes in a row and a
+    non-six ends the run (LU19), and a third six is lost and ends the turn whatever extra
+    throws were still due (LU13). A turn of LU6 throws again with the same extra throws due."""
+    layout, names = game.layout, game.card_names
+    flow = {"seat": None, "due": 0, "sixes": 0, "before": None}
+
+    def observe(turn, after) -> None:
+        before, throw = flow["before"], int(names[turn.card])
+        if flow["seat"] is not None:
+            assert turn.seat == flow["seat"], f"ply {turn.ply}: seat {turn.seat} threw, LU13/LU15/LU16 say {flow['seat']}"
+        keeps = False
+        if turn.move.kind == "redraw":  # LU6: the same player throws again; a non-six ends the run
+            keeps, flow["sixes"] = True, 0
+        elif throw == 6 and flow["sixes"] >= 2:  # LU13: the third six is lost and ends the turn
+            flow["due"] = flow["sixes"] = 0
+        else:
+            mover = before.seats[before.turn]
+            captured = sum(after.placement[c].count(layout.start[c]) - before.placement[c].count(layout.start[c])
+                           for c in before.seats if c != mover)
+            reached = after.placement[mover].count(layout.home[mover]) - before.placement[mover].count(layout.home[mover])
+            flow["due"] += (throw == 6) + (capture_throw and captured > 0) + (home_throw and reached > 0)
+            flow["sixes"] = flow["sixes"] + 1 if throw == 6 else 0
+            if flow["due"]:
+                flow["due"] -= 1
+                keeps = True
+        if not keeps:
+            flow["sixes"] = 0
+        flow["seat"] = turn.seat if keeps else (turn.seat + 1) % len(after.seats)
+        flow["before"] = after
+
+    return flow, observe
+
+
+@pytest.mark.parametrize("games_per_option", short_and_full(12, 120))
+@pytest.mark.parametrize("options", [(), ("ludo/capture-throw.yaml",), ("ludo/home-throw.yaml",),
+                                     ("ludo/capture-throw.yaml", "ludo/home-throw.yaml")])
+def test_ludo_extra_throws_and_the_third_six_follow_the_rule_book(options, games_per_option):
+    """LU13, LU15, LU16, LU19, LU20 over whole seeded games of four players: who throws next
+    after every move. A third six after a capture's extra throw ends the turn (the game used
+    to throw that extra throw)."""
+    game = load_game("ludo", options)
+    for seed in range(games_per_option):
+        state = game.new_game(seed, players=4)
+        flow, observe = _ludo_turn_flow(game, "ludo/capture-throw.yaml" in options, "ludo/home-throw.yaml" in options)
+        flow["before"] = state
+        players = [make_player("random", seed, seat) for seat in range(4)]
+        final = play_game(game, state, players, on_turn=observe)
+        assert final.winner is not None
+
+
 @pytest.mark.parametrize("name, two, three", [("ludo", ("red", "yellow"), ("red", "green", "yellow")),
                                               ("trouble", ("red", "green"), ("red", "blue", "green")),
                                               ("parcheesi", ("yellow", "red"), ("yellow", "blue", "red"))])

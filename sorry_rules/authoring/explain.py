@@ -714,6 +714,8 @@ def vocabulary_words(v, where) -> list[str]:
         does.extend(f"mark every pawn it {which} '{name.replace('_', ' ')}'" for name, which in c.mark.items())
         if c.then is not None:
             does.append(f"then, as part of the move, {effect_words(dsl.parse_effect(c.then), True)}")
+        if c.ends_turn:
+            does.append(f"your turn ends (any extra {extra} still due this turn is not taken)")
         lines.append(f"  If {expr_words(dsl.parse_expr(c.when))}: {'; '.join(does) or 'nothing'}.")
     return lines
 

@@ -138,9 +138,9 @@ def _mark_consequences(game, state, move, after, entry: dict) -> None:
 def _extra_cards(state, move, after) -> int:
     """The cards the mover takes next because of `move`, as the game played it: its own
     extra draw and its consequences' (none after a win; a redraw is one)."""
-    if after.winner is not None:
-        return 0
-    kept = int(move.draw_again) if len(state.seats) == 1 else int(after.turn == state.turn)
+    if after.winner is not None or (len(state.seats) > 1 and after.turn != state.turn):
+        return 0  # the game or the turn ended (`ends_turn` drops the extra cards still due)
+    kept = int(move.draw_again) if len(state.seats) == 1 else 1
     return after.bonus - state.bonus + kept
 
 

@@ -193,6 +193,7 @@ def compile_vocab(v, compiled: dict, card_index: dict, programs, asts: dict) -> 
         marks = tuple((list(v.marks).index(name), which) for name, which in c.mark.items())
         after.append(Consequence(_scope(c.cards, card_index), _on_move(compiled[("after", i, "when")]), adds,
                                  c.draw_again, label, marks, _consequence_on_events(i, c, compiled, asts, names, ranges),
-                                 compiled.get(("after", i, "then")), getattr(c, "forfeits", False)))
+                                 compiled.get(("after", i, "then")), getattr(c, "forfeits", False),
+                                 getattr(c, "ends_turn", False)))
     counters = tuple((name, counter.start, counter.label or name.replace("_", " ")) for name, counter in v.counters.items())
     return tuple(filters), tuple(after), counters

@@ -53,6 +53,7 @@ class Consequence(NamedTuple):
     #   they read (`facts.READS`)
     then: Callable | None = None  # maker of the effect the player plays right after the move (module contract)
     forfeits: bool = False    # also follows a forfeited card or throw
+    ends_turn: bool = False   # the play ends the turn: the extra cards still due are not taken
 
 
 def run_consequences(after, p: int, move, counters, ranges: tuple = ()) -> tuple[tuple, int, tuple]:

@@ -413,10 +413,11 @@ class Table:
             self.discard.extend(option[5])
         if game.hand_play:
             self._refill(option)
+        ends = False
         if kind is MOVE or kind is PASS_KIND or ((kind is FORFEIT or kind == REDRAW) and game.after_forfeit):
-            self._made(option, kind, events)
+            ends = self._made(option, kind, events)
         turn = self.turn
-        if not (self.over or option[2] & DRAW_AGAIN):
+        if not self.over and (ends or not option[2] & DRAW_AGAIN):
             if self.bonus:
                 self.bonus -= 1
             else:
@@ -432,15 +433,16 @@ class Table:
             self.drawn = ()
         self.plies += 1
 
-    def _made(self, option: Option, kind: str, events: tuple) -> None:
+    def _made(self, option: Option, kind: str, events: tuple) -> bool:
         """Make a move, a pass, a forfeit or a redraw that consequences follow, run the
         consequences, and judge the winner after a move, or after any play that changed the
         pawns, the counters or the marks (a forfeit whose consequences moved a pawn Home, a
-        pass that brought a counter to its target)."""
+        pass that brought a counter to its target). Whether a consequence ended the turn."""
         game = self.game
         counters, marks = self.counters, self.pos.marks
+        ends = False
         if game.after:
-            self._consequences(option)
+            ends = self._consequences(option)
         elif events:
             self.pos.make(events)
         # a forfeit moves pawns only by the then: of its consequences (after: forfeits: true), which may bring one Home;
@@ -449,6 +451,7 @@ class Table:
         if (kind is MOVE or changed) and (self.judge_always or _reaches_home(events, game.layout.home)):
             self.winner = self._winner()
             self.over = self.winner is not None
+        return ends
 
     # ---- search: play and take back ----------------------------------------------------------
     def push(self, option: Option) -> None:
@@ -472,9 +475,10 @@ class Table:
         if hand is not None:
             self.hands[self.turn] = hand
 
-    def _consequences(self, option: Option) -> None:
+    def _consequences(self, option: Option) -> bool:
         """Make a move or a pass whose consequences (`after:`) are judged on it: counters,
-        bonus turns, marks (in the order of `Game.apply`'s contract)."""
+        bonus turns, marks (in the order of `Game.apply`'s contract). Whether one of them
+        ends the turn (`ends_turn`: the extra cards still due are dropped)."""
         game, p = self.game, self.seats[self.turn]
         counters, extra, fired = self.consequences(p, option)
         if option[1]:
@@ -486,6 +490,10 @@ class Table:
             if game.marks:
                 self.pos.set_marks(_marks.consequence_marks(game.marks, game.layout, self.pos.marks, fired, p,
                                                             option[1], self.pos.pos))
+            if any(c.ends_turn for c in fired):
+                self.bonus = 0
+                return True
+        return False
 
     def _refill(self, option: Option) -> None:
         """Hand play: the cards `option` plays leave the hand and as many are drawn."""

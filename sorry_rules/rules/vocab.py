@@ -75,6 +75,10 @@ class Consequence(Strict):
         "Whether the consequence also follows a forfeited card or throw (one with no legal move; its facts are all 0), "
         "and one drawn anew under `turn.redraw` (its counters and marks; the redraw is the extra card), e.g. to reset a "
         "counter of sixes in a row."))
+    ends_turn: bool = Field(default=False, description=(
+        "The play ends the player's turn: the extra cards or throws still due this turn (the card's own `draw_again`, "
+        "earlier consequences' `draw_again`, this play's included) are not taken, and the next player plays, e.g. "
+        "Ludo's third six in a row (LU13) after a capture's extra throw (LU15)."))
 
 
 class MarkKind(Strict):
