@@ -604,7 +604,7 @@ def grid_words(v, where) -> list[str]:
     if turn.exchange == "dead":
         lines.append(f"Once a turn, before playing, a dead card (one with no play) may be exchanged for a new one - "
                      f"{where(('turn', 'exchange'))}")
-    if turn.stuck == "pass":
+    if turn.stuck != "discard_one":  # a grid's stuck hand passes (S9), its default
         lines.append(f"With no play (after any exchange) the player passes; a full round of passes ends the game "
                      f"without a winner - {where(('turn', 'stuck'))}")
     return [textwrap.fill(line, WIDTH, subsequent_indent="  ") for line in lines]

@@ -53,6 +53,9 @@ def check_grid(v, out: ProblemCollector) -> None:
     if v.turn.source != "hand":
         out.at(("turn", "source"), "SR512", "a grid board is played from hands (turn.source: hand)")
         return
+    if v.turn.stuck == "discard_one":
+        out.at(("turn", "stuck"), "SR512", "turn.stuck: discard_one is played on race tracks only; a grid board's "
+               "player with no play passes (S9: write pass, or leave stuck out)")
     for key, size in v.turn.hand_size_by_players.items():
         if key not in v.seating:
             out.at(("turn", "hand_size_by_players", key), "SR510", f"turn.hand_size_by_players: no seating for {key} players "

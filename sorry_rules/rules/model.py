@@ -154,11 +154,11 @@ class HandTurn(TurnPolicy):
     hand_size: int = Field(ge=1, le=MAX_HAND, description="Cards dealt to each player at the start, one at a time round "
                            "the table.")
     first: Literal["random", "first_seat"] = Field(default="random", description=FIRST_DOC)
-    stuck: Literal["discard_one", "pass"] = Field(default="discard_one", description=(
-        "When no card of the hand can move a pawn: `discard_one`, the moves are \"discard one card of your choice\" (one "
-        "per distinct card), then draw; the turn ends, and a discarded card never gives another play. `pass` (grid "
-        "boards): the player passes, keeps the hand and draws nothing; when every seat passes in a row the game ends "
-        "with no winner."))
+    stuck: Literal["discard_one", "pass"] | None = Field(default=None, description=(
+        "When no card of the hand can be played: `discard_one` (race tracks, their default), the moves are \"discard one "
+        "card of your choice\" (one per distinct card), then draw; the turn ends, and a discarded card never gives "
+        "another play. `pass` (grid boards, their default): the player passes, keeps the hand and draws nothing; when "
+        "every seat passes in a row the game ends with no winner."))
     hand_size_by_players: dict[str, Annotated[int, Field(ge=1, le=MAX_HAND)]] = Field(
         default_factory=dict, max_length=MAX_COLOURS, description=(
             "Hand size for an N-player game (keys \"2\", \"3\", ...), in place of `hand_size` (grid boards)."))
