@@ -84,6 +84,7 @@ def test_text_format(tmp_path):
     ({**EXAMPLE, "turn": "red"}, ["'red' is not one of the players", "[SR603]"]),
     ({**EXAMPLE, "players": ["blue", "pink"]}, ["unknown colour 'pink'", "[SR501]"]),
     ({**EXAMPLE, "exchanged": "no"}, ["exchanged", "[SR203]"]),
+    ({key: value for key, value in EXAMPLE.items() if key != "hand"}, ['give "hand"', "[SR604]"]),  # [] is S8's
 ])
 def test_bad_positions_are_located_coded_and_exit_1(tmp_path, position, problems):
     result = moves(tmp_path, position)

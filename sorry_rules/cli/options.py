@@ -22,7 +22,7 @@ from sorry_rules.base.limits import DEFAULT_MAX_PLIES, MAX_CHOICES, MAX_JSON_DIG
 
 VARIANT_HELP = "Variant: a rule file path or a bundled name (see `sorry-play variants`)."
 RULE_HELP = "House-rule overlay (path or bundled name, e.g. house/sorry-forward-4.yaml); repeatable."
-PLAYERS_HELP = "Number of players (default: the variant's maximum)."
+PLAYERS_HELP = "Number of players (default: the variant's maximum; a grid variant: the fewest its seating lists)."
 SEED_HELP = "Seed for the shuffle and the computer players (default: random)."
 
 

@@ -11,7 +11,7 @@ Contract: `parse_grid_position(game, data, origins)` returns a `GridPosition` or
 `PositionError` with every problem found, each located at `file:line:col`: an unknown
 colour (SR501) or card (SR502), a cell that is not on the board or is free (SR601), two
 chips on one cell (SR602), a colour not among the players or listed twice (SR603), a number of colours no
-seating of the variant has (SR510), a hand
+seating of the variant has (SR510), no `hand` (SR604: an empty one is `[]`), a hand
 holding more copies of a card than the deck has (SR508), a field of the wrong shape (SR2xx).
 """
 
@@ -56,6 +56,8 @@ def parse_grid_position(game, data, origins: Origins | None = None) -> GridPosit
         out.extend(schema_problems(data, out.locator, error, GridPositionModel))
         raise PositionError.of(out.problems) from None
     check = _Checker(game, out)
+    if "hand" not in data:  # an empty hand is written `[]` (S8): a hand left out is a mistake
+        out.at((), "SR604", "this variant plays from a hand: give \"hand\": [cards] (an empty hand: [])")
     seats = tuple(check.seated(model.players))
     check.seat_count(model.players, {len(set(colours)) for colours in game.seating.values()})
     turn = check.seat_to_move(model.turn, list(seats))
