@@ -358,8 +358,8 @@ def test_turn_policies_on_the_play_screen(tmp_path):
 
 @pytest.mark.parametrize("variant", ["parcheesi", pytest.param("ludo", marks=pytest.mark.slow)])
 def test_a_race_game_on_the_play_screen(tmp_path, variant):
-    """A dice game from the command line: the screen shows the throw, the dice instead of a
-    pile, several pawns on a square by count ('2Y') with a 'Together:' line; the person plays
+    """A dice game from the command line: the screen shows the throw (and says "throw", not
+    "card"), the dice instead of a pile, several pawns on a square by count ('2Y') with a 'Together:' line; the person plays
     to the end and every screen fits 80 x 24."""
     save = tmp_path / "game.json"
     child = spawn("--variant", variant, "--players", "2", "--seed", "6", "--save", str(save))
@@ -369,6 +369,9 @@ def test_a_race_game_on_the_play_screen(tmp_path, variant):
     transcript = plain(raw)
     assert answers > 5 and child.exitstatus == 0
     assert re.search(r"Throw: \d(\+\d)?", transcript) and "Dice: " in transcript and "Pile " not in transcript
+    # a throw is said as a throw: "to play, throw 3+5", "You threw 2: ... the throw is lost", "You throw again"
+    assert re.search(r"to play, throw \d(\+\d)?\.", transcript)
+    assert "to play, card" not in transcript and "You drew" not in transcript and "forfeited" not in transcript
     assert re.search(r"Together: (track|safety):\d+ \w+ \w+", transcript)
     assert re.search(r"\b2[A-Z]\b", transcript), "a square with two pawns shows their count"
     assert_screens_fit(raw, at_least=5, path=save)

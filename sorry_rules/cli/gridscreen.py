@@ -169,9 +169,11 @@ def render_panel(scene: Scene, height: int, width: int | None = None) -> list:
     return lines + screen.log_lines(scene.log, len(_sides(scene.seats)), height - len(lines), width, len(lines))
 
 
-def render_scene(scene: Scene, width: int = 80) -> list:
-    """Board and panel side by side (or stacked when narrow), each line at most `width` wide."""
-    return beside(render_board(scene), lambda height, room: render_panel(scene, height, room), width)
+def render_scene(scene: Scene, width: int = 80, room: int | None = None) -> list:
+    """Board and panel side by side (or stacked when narrow), each line at most `width` wide;
+    with `room`, as few of the last moves as make it fit (`screen.within`)."""
+    return screen.within(lambda shown: beside(render_board(shown), lambda height, wide: render_panel(shown, height, wide),
+                                              width), scene, room)
 
 
 # ---- moves and the end ---------------------------------------------------------------------------
@@ -235,9 +237,9 @@ def render_turn(scene: Scene, moves, hand_play: bool, header: str, page: int = 0
     heading (wrapped) and page `page` (0-based, clamped; or the page that begins at move
     `first`) of the moves in as many columns as
     fit `width` and as many rows as leave room for a one-line prompt in `height` lines."""
-    lines = render_scene(scene, width)
     notes = _notes(moves)
     widest = heading(header, message, len(moves) - 1, 1, len(moves), True, width)
+    lines = render_scene(scene, width, height - len(notes) - len(widest) - 1 - min(PAGE_MIN, len(moves)))
     rows = max(PAGE_MIN, height - len(lines) - len(notes) - len(widest) - 1)
     colour = scene.seats[scene.turn] if scene.turn is not None else None
     digits = len(str(len(moves)))

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import textwrap
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from rich.color import Color, ColorParseError
 from rich.text import Text
@@ -357,10 +357,24 @@ def board_map(game, width: int = 80):
     return boardmap.build(game.layout, max_cols=max(5, (width - GAP - PANEL_MIN) // CELL - 2))
 
 
-def render_scene(scene: Scene, width: int = 80) -> list:
-    """Board and panel side by side (or stacked when narrow), each line at most `width` wide."""
-    return beside(render_board(scene, board_map(scene.game, width)),
-                  lambda height, room: render_panel(scene, height, room), width)
+def render_scene(scene: Scene, width: int = 80, room: int | None = None) -> list:
+    """Board and panel side by side (or stacked when narrow), each line at most `width` wide;
+    with `room`, the oldest of the last moves are left out until the lines fit in `room`
+    (`within`)."""
+    return within(lambda shown: beside(render_board(shown, board_map(shown.game, width)),
+                                       lambda height, wide: render_panel(shown, height, wide), width), scene, room)
+
+
+def within(render, scene, room: int | None) -> list:
+    """`render(scene)`, or with `room`, `render` of the scene with the fewest oldest entries of
+    its last moves left out that makes it at most `room` lines (none left: as it comes). A
+    panel taller than the board must not push the board's top off a screen."""
+    lines = render(scene)
+    log = list(scene.log)
+    while room is not None and len(lines) > room and log:
+        del log[0]
+        lines = render(replace(scene, log=log))
+    return lines
 
 
 def beside(board: list, render_panel, width: int) -> list:
@@ -449,12 +463,13 @@ def render_turn(scene: Scene, moves, hand_play: bool, header: str, page: int = 0
     page as leave room for a one-line prompt in `height` lines (`PAGE_MIN` at least, for
     tiny terminals). Moves keep their numbers across pages; the moves of the player to move
     (`scene.seats[scene.turn]`) do not repeat that player's colour."""
-    lines = render_scene(scene, width)
     notes = _notes(moves)
     colour = scene.seats[scene.turn] if scene.turn is not None else None
     label = (lambda move: move_label(scene.game, move, hand_play, colour, scene.names)) if scene.names is not None else None
     groups = move_lines(scene.game, moves, hand_play, colour, width, label)
     widest = heading(header, message, len(moves) - 1, 1, len(moves), True, width)  # the longest the heading gets
+    least = min(PAGE_MIN, sum(len(group) for group in groups))  # the fewest move lines a page shows
+    lines = render_scene(scene, width, height - len(notes) - len(widest) - 1 - least)
     room = max(PAGE_MIN, height - len(lines) - len(notes) - len(widest) - 1)
     pages, page = paged([len(group) for group in groups], room, page, first)
     first, count = pages[page]

@@ -212,26 +212,29 @@ class Session:
         move = turn.move
         told = []
         card = None if move.card is None else game.card_names[move.card]
+        dice = getattr(game, "dice", None) is not None
+        drew = "threw" if dice else "drew"
         if move.kind == "forfeit":
             if move.card is None:
                 told.append(f"{who} {'have' if you else 'has'} no card to play.")
             elif game.take > 1:
                 told.append(f"{who} drew cards none of which can move a pawn: all are discarded.")
             else:
-                told.append(f"{who} drew {card}: no pawn can move with it, so the card is forfeited.")
+                lost = "the throw is lost" if dice else "the card is forfeited"
+                told.append(f"{who} {drew} {card}: no pawn can move with it, so {lost}.")
         elif move.kind == "redraw" and turn.options == 1:
             told.append(f"{who}: {describe_move(game, move)}")
         elif turn.options == 1:
             label = self.look.move_label(game, move, game.hand_play, state.seats[turn.seat], names)
-            drew = f"{who} drew {card}; only" if card is not None and not game.hand_play else "Only"
-            told.append(f"{drew} one move was possible, so it was played: {label}")
+            only = f"{who} {drew} {card}; only" if card is not None and not game.hand_play else "Only"
+            told.append(f"{only} one move was possible, so it was played: {label}")
         if move.draw_again and not game_over(state):
-            again = ("play" if you else "plays") if game.hand_play else ("draw" if you else "draws")
-            told.append(f"{who} {again} again.")
+            verb = "throw" if dice else "play" if game.hand_play else "draw"
+            told.append(f"{who} {verb if you else verb + 's'} again.")
         return told
 
     def why_forfeit(self, turn, previous) -> list:
-        """Why the person's card was forfeited in `previous` (the state before it), one
+        """Why the person's card (or throw) was lost in `previous` (the state before it), one
         sentence; [] for any other move, or when `stuck_words` cannot say."""
         move = turn.move
         if move.kind != "forfeit" or move.card is None or self.stuck_words is None or previous is None:
@@ -244,13 +247,13 @@ class Session:
         `told`, and wait for Enter (q quits, ? shows the help first)."""
         width = self.console.width
         scene = self.look.state_scene(self.game, state, self.title, self.seat_names(), self.log, self.names)
+        said = [line for text in told for line in wrap(Text(text, style="bold"), width)]
         while True:
             self.clear()
-            for line in self.look.render_scene(scene, width):
+            for line in self.look.render_scene(scene, width, self.console.height - len(said) - 1):
                 self.echo(line)
-            for text in told:
-                for line in wrap(Text(text, style="bold"), width):
-                    self.echo(line)
+            for line in said:
+                self.echo(line)
             answer = self.read(PAUSE).strip().lower()
             if answer in ("q", "quit", "exit"):
                 raise QuitGame
@@ -307,7 +310,7 @@ class Session:
         elif view.drawn:
             what = "cards " + ", ".join(game.card_names[c] for c in (view.card,) + view.drawn)
         else:
-            what = f"card {game.card_names[view.card]}"
+            what = f"{game.source_noun} {game.card_names[view.card]}"
         width, height = self.console.size
         header = f"{who}{you} to play, {what}. Your moves"
         turn = self.look.render_turn(self.view_scene(view), moves, view.hand is not None, header,

@@ -42,9 +42,9 @@ def reason(analysis, move) -> str:
     if mine is not None:
         parts.append(f"your win chance {_percent(mine)} after it ({_percent(analysis.before)} before this move)")
     if analysis.rival:
-        ours, theirs = analysis.rival
-        parts.append(f"the next best move: {_percent(theirs)} against {_percent(ours)} for this one, played out on "
-                     "the same cards")
+        ours, theirs, deals = analysis.rival
+        parts.append(f"the next best move: {_percent(theirs)} against {_percent(ours)} for this one on the {deals} "
+                     f"deal{'s' if deals != 1 else ''} both were played out on")
     caught = captures(move)
     if caught:
         parts.append("it " + caught)

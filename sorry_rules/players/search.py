@@ -67,7 +67,7 @@ class Analysis(NamedTuple):
     playouts: int
     before: float
     low: list = []      # each move's lower quartile of its playouts' win chances (None: no playout)
-    rival: tuple = ()   # (the choice's, the next best move's mean win chance) on the deals both had
+    rival: tuple = ()   # (the choice's, the next best move's mean win chance, how many deals) on the deals both had
 
 
 class _Halving:
@@ -114,15 +114,16 @@ class _Halving:
         return order[0]
 
     def rival(self, choice: int) -> tuple:
-        """(choice's, the next best move's) mean win chance on the deals both had: the other
-        move that comes closest to the choice there; () when none had a deal with it."""
+        """(choice's, the next best move's mean win chance, the number of deals) on the deals
+        both had: the other move that comes closest to the choice there; () when none had a
+        deal with it."""
         found = ()
         mine = self.values[choice]
         for j, theirs in enumerate(self.values):
             shared = min(len(mine), len(theirs))
             if j == choice or not shared:
                 continue
-            pair = (sum(mine[:shared]) / shared, sum(theirs[:shared]) / shared)
+            pair = (sum(mine[:shared]) / shared, sum(theirs[:shared]) / shared, shared)
             if not found or pair[0] - pair[1] < found[0] - found[1]:
                 found = pair
         return found
