@@ -481,3 +481,28 @@ def test_a_tall_panel_leaves_out_old_moves_rather_than_the_top_of_the_board(spec
         turn = render_turn(scene, moves, False, "Red (you) to play. Your moves", 0, 80, 24, message)
         assert len(turn.lines) + 1 <= 24, "\n".join(line.plain for line in turn.lines)
         assert turn.lines[0].plain.startswith(board[0].plain.rstrip()[:20])
+
+
+def test_a_hint_shows_the_page_of_the_move_it_names():
+    """`h` on a long, paged list: the screen drawn with the hint begins at the move it names,
+    so the person sees it without paging."""
+    from sorry_rules.cli.terminal import Session
+    from sorry_rules.players.protocol import view_of
+    from sorry_rules.records.savefile import new_save
+
+    game = load_game("standard")
+    state = parse_position(game, LONG_LISTS["standard"]).state
+    saved = new_save(game, "standard", (), 1, state, ["human", "bot:greedy", "bot:greedy", "bot:greedy"], 100)
+    out = io.StringIO()
+    session = Session(game, saved.kinds, saved, None, console=Console(file=out, width=80, height=24, force_terminal=True,
+                                                                      color_system=None))
+    session.hinter = type("Fixed", (), {"choose": lambda self, view, moves: len(moves) - 1})()  # the last move
+    session.clear = lambda: None
+    session.state = state
+    view = view_of(game, state)
+    moves = game.legal_moves(state)
+    session.show(view, moves)
+    assert session.pages > 1 and session.first == 0
+    session.show_hint(view, moves)
+    assert session.first == len(moves) - 1 and session.page == session.pages - 1
+    assert f"Hint: {len(moves)}. " in out.getvalue()

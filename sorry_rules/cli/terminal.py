@@ -366,20 +366,23 @@ class Session:
                 self.say(view, moves, f"{shown!r} is not a move: type {self.answer_words(n)}, ? for help, q to quit.")
 
     def show_hint(self, view, moves) -> None:
-        """`hint` in the header line on a terminal, else printed in lines that fit."""
-        hint = self.hint(view, moves)
+        """`hint` in the header line on a terminal, the page shown beginning at the move it
+        names; else printed in lines that fit."""
+        best, hint = self.hint(view, moves)
         if self.in_place:
+            if self.pages > 1:
+                self.first = best
             self.say(view, moves, hint)
         else:
             for line in wrap(hint, self.console.width or 80):
                 self.echo(line)
 
-    def hint(self, view, moves) -> str:
-        """The hint line: the strongest bot's choice and, when it can say, why."""
+    def hint(self, view, moves) -> tuple[int, str]:
+        """(the strongest bot's choice, the hint line: that move and, when it can say, why)."""
         advise = getattr(self.hinter, "advise", None)
         best, why = advise(view, moves) if advise is not None else (self.hinter.choose(view, moves), "")
         label = self.look.move_label(self.game, moves[best], view.hand is not None, view.colour, self.names)
-        return f"Hint: {best + 1}. {label}" + (f" ({why})" if why else "")
+        return best, f"Hint: {best + 1}. {label}" + (f" ({why})" if why else "")
 
     def answer_words(self, n: int) -> str:
         """What a person may type to choose among `n` moves, in words."""
