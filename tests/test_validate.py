@@ -169,6 +169,34 @@ def test_a_field_that_fails_the_schema_is_not_blamed_again_for_its_default(tmp_p
     assert problems[0].code in ("SR203", "SR204")
 
 
+@pytest.mark.parametrize("wrong, schema", [
+    ("pawns: 13\n", ("SR204", 3)),                    # out of range (the most is 12)
+    ("colour: [red]\n", ("SR202", 3)),                 # an unknown field beside the real ones
+    ("players: {min: 2, max: '4'}\n", ("SR203", 3)),   # a number written as text
+])
+def test_a_schema_problem_does_not_hide_the_cross_field_problems(tmp_path, monkeypatch, wrong, schema):
+    """Every problem of a file is reported at once (REFERENCE section 6): a value the schema
+    refuses, even a required one, leaves the cross-field problems of the rest reported."""
+    monkeypatch.chdir(tmp_path)
+    Path("many.yaml").write_text(
+        "extends: standard\n"
+        "teams: [[red, mauve]]\n"          # unknown colour (SR501)
+        + wrong +
+        "board: {start_exit: 40}\n"        # off the side (SR505)
+    )
+    got = [(p.code, p.line) for p in validate_file(Path("many.yaml"))]
+    assert got == sorted([("SR501", 2), schema, ("SR505", 4)], key=lambda g: g[1]), got
+
+
+@pytest.mark.parametrize("count, code", [("'4'", "SR203"), ("-1", "SR204")])
+def test_a_wrong_deck_count_does_not_make_every_card_unheld(tmp_path, monkeypatch, count, code):
+    """A deck count the schema refuses is that one problem: not also "no deck holds it"
+    (SR504) for every card, as if the whole deck were gone, nor for the card itself."""
+    monkeypatch.chdir(tmp_path)
+    Path("mine.yaml").write_text(f"extends: standard\ndeck: {{'3': {count}}}\n")
+    assert [(p.code, p.line) for p in validate_file(Path("mine.yaml"))] == [(code, 2)]
+
+
 # ---- formats and exit codes -------------------------------------------------------------------
 def test_json_format(monkeypatch):
     monkeypatch.chdir(BROKEN)

@@ -29,7 +29,7 @@ from sorry_rules.authoring.validatereport import (  # noqa: F401 (the report and
 from sorry_rules.base.errors import Problem, ProblemCollector, RuleFileError
 from sorry_rules.authoring.validatechecks import safe_context, variant_problems
 from sorry_rules.compiler.build import compile_text
-from sorry_rules.rules.loader import content_hash, read_merged, resolve, schema_problems
+from sorry_rules.rules.loader import content_hash, data_path, read_merged, resolve, schema_problems
 from sorry_rules.rules.model import Variant
 from sorry_rules.rules.yamlsafe import load_yaml_file
 
@@ -82,24 +82,78 @@ def validate_file_traced(path, merged=None, on_valid=None) -> tuple[list[Problem
 
 
 def _cross_field_despite(error, merged, path) -> list[Problem]:
-    """Cross-field problems (SR5xx) of the rest of a file whose schema failed: fields that
-    failed and have a default are set aside, and the rest is checked as a whole."""
-
-
-    failing = {item["loc"][0] for item in error.errors() if item["loc"]}
-    optional = {name for name, info in Variant.model_fields.items() if not info.is_required()}
-    if not failing or not failing <= optional:
+    """Cross-field problems (SR5xx) of the rest of a file whose schema failed: the data is
+    mended where it failed (`_mended`) and checked as a whole; problems at the places of the
+    values mended, or naming a key mended (a card whose count was wrong), are left out: they
+    would only repeat the schema's problem or follow from the mending."""
+    mended = _mended(merged.data, error)
+    if mended is None:
         return []
-    rest = {k: v for k, v in merged.data.items() if k not in failing}
-    try:
-        variant = Variant.model_validate(rest)
-    except ValidationError:
-        return []
+    data, paths = mended
+    variant = Variant.model_validate(data)
     found = variant_problems(variant, merged.origins, shown_name(Path(path)), analyse=False)
-    set_aside = set()  # where the fields that failed stand: their defaults' problems would point there
-    for name in failing:
-        set_aside |= _places(merged.data.get(name), merged.origins, (name,))
-    return [p for p in found if p.code.startswith("SR5") and (p.file, p.line, p.col) not in set_aside]
+    set_aside = set()
+    for where in paths:
+        set_aside |= _places(_at(merged.data, where), merged.origins, where)
+    keys = {f"'{where[-1]}'" for where in paths if len(where) > 1 and isinstance(where[-1], str)}
+    return [p for p in found if p.code.startswith("SR5") and (p.file, p.line, p.col) not in set_aside
+            and not any(key in p.message for key in keys)]
+
+
+#: a number out of range is mended to the bound it crossed
+_BOUNDS = {"less_than_equal": ("le", 0), "less_than": ("lt", -1), "greater_than_equal": ("ge", 0),
+           "greater_than": ("gt", 1)}
+
+
+def _mended(data: dict, error, rounds: int = 4) -> tuple[dict, list] | None:
+    """(a copy of `data` the models accept, the paths mended) or None: each value the schema
+    refused is mended the least way that keeps the rest meaningful: an unknown field is left
+    out, a number out of range set to its bound, a number written as text read as one, any
+    other value left out (its default) unless it is required. Several rounds, as mending one
+    value may let the models reach another."""
+    import copy
+
+    data = copy.deepcopy(data)
+    paths: list = []
+    for _ in range(rounds):
+        found = [(data_path(data, tuple(item["loc"])), item) for item in error.errors()]
+        # the last places first, so that leaving out an item of a list does not move the others
+        for (where, missing), item in sorted(found, key=lambda f: [(isinstance(k, str), k) for k in f[0][0]], reverse=True):
+            if missing is not None or not where or not _mend(data, where, item):
+                return None
+            paths.append(where)
+        try:
+            Variant.model_validate(data)
+            return data, paths
+        except ValidationError as again:
+            error = again
+    return None
+
+
+def _mend(data: dict, where: tuple, item: dict) -> bool:
+    """Mend the value at `where` for pydantic error `item` (see `_mended`); False when it cannot."""
+    parent, key = _at(data, where[:-1]), where[-1]
+    kind, value, ctx = item["type"], item.get("input"), item.get("ctx") or {}
+    if kind in _BOUNDS and isinstance(value, (int, float)) and not isinstance(value, bool):
+        name, step = _BOUNDS[kind]
+        parent[key] = ctx[name] + step
+    elif kind in ("int_type", "int_parsing") and isinstance(value, str) and value.strip().lstrip("+-").isdigit():
+        parent[key] = int(value)
+    elif kind == "missing":
+        return False
+    elif isinstance(parent, dict):
+        del parent[key]
+    elif isinstance(parent, list):
+        del parent[key]
+    else:
+        return False
+    return True
+
+
+def _at(data, where: tuple):
+    for key in where:
+        data = data[key]
+    return data
 
 
 def _places(data, origins, path: tuple) -> set:

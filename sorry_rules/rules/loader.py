@@ -204,8 +204,9 @@ def _shown_as_one_line(path: tuple) -> bool:
     return len(path) >= 2 and path[0] == "board" and path[1] in ("columns", "rows", "cells")
 
 
-def _data_path(data, loc) -> tuple:
-    """Map a pydantic error location onto a path that exists in the data (drops union tags)."""
+def data_path(data, loc) -> tuple:
+    """(the path that exists in `data` of a pydantic error location `loc` (union tags and
+    members dropped), the name of the missing field there or None)."""
     path: list = []
     node = data
     last = len(loc) - 1
@@ -239,7 +240,7 @@ def schema_problems(data: dict, origins: Origins, error, model=None) -> list[Pro
     problems = ProblemCollector(origins)
     for item in error.errors(include_url=False):
         loc = tuple(item["loc"])
-        path, missing = _data_path(data, loc)
+        path, missing = data_path(data, loc)
         dotted = ".".join(str(p) for p in path) or "the file"
         kind = item["type"]
         if kind == "missing":
