@@ -503,3 +503,24 @@ def test_sigint_to_compare_reports_only_the_games_both_sides_finished(tmp_path):
         game = json.loads(line)
         sides.setdefault(game["side"], set()).add(game["game"])
     assert report["a"]["games"] == len(sides["a"] & sides["b"])
+
+
+@pytest.mark.parametrize("ignored_at_start", [False, True])
+def test_a_second_ctrl_c_ends_the_run_even_where_sigint_began_ignored(ignored_at_start):
+    """The first SIGINT sets the run's stop flag; the second raises KeyboardInterrupt (the
+    command's exit 130, no report), also in a process that began with SIGINT ignored (a job a
+    script put in the background), where Python has no handler of its own."""
+    from sorry_rules.simulation.simsignals import stop_on_ctrl_c
+
+    before = signal.getsignal(signal.SIGINT)
+    if ignored_at_start:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        with stop_on_ctrl_c(None) as flag:
+            signal.raise_signal(signal.SIGINT)
+            assert flag.is_set()
+            with pytest.raises(KeyboardInterrupt):
+                signal.raise_signal(signal.SIGINT)
+        assert signal.getsignal(signal.SIGINT) == (signal.SIG_IGN if ignored_at_start else before)
+    finally:
+        signal.signal(signal.SIGINT, before)

@@ -3,8 +3,9 @@
 Contract:
 - `stop_on_ctrl_c(stop)` yields the run's stop flag (anything with `is_set()`): `stop` itself
   when given; else, in the main thread, an Event set by the first SIGINT, after which the
-  previous handler is back (so a second Ctrl-C acts as before the run), and back after the
-  run too; in another thread, an Event nothing sets.
+  previous handler is back (so a second Ctrl-C acts as before the run; where SIGINT was
+  ignored, it raises KeyboardInterrupt), and back after the run too; in another thread, an
+  Event nothing sets.
 - `sigint_ignored()` ignores SIGINT in this process while its block runs (main thread only;
   elsewhere it does nothing). Processes started meanwhile inherit the ignored signal through
   exec, and Python leaves an ignored SIGINT ignored, so a terminal's Ctrl-C (which reaches
@@ -35,7 +36,9 @@ def stop_on_ctrl_c(stop):
 
     def on_sigint(signum, frame):
         event.set()
-        signal.signal(signal.SIGINT, previous)
+        # a second Ctrl-C ends the command; where SIGINT was ignored when the process began (a
+        # job started in the background by a script), the run's own Ctrl-C asked for a stop already
+        signal.signal(signal.SIGINT, signal.default_int_handler if previous == signal.SIG_IGN else previous)
 
     signal.signal(signal.SIGINT, on_sigint)
     try:
