@@ -321,6 +321,16 @@ def test_games_stopped_at_max_plies_count_as_won_by_nobody():
     assert text.exit_code == 0 and "4 games stopped after 30 plies" in text.output
 
 
+def test_progress_asked_for_off_a_terminal_is_written_as_lines():
+    """`--progress` where stderr is no terminal (a log file) writes plain lines, the last one
+    with every game; the report on stdout is the same as without it."""
+    result = _invoke("simulate", "--games", 20, "--players", 2, "--jobs", 1, "--progress", "--seed", 3)
+    plain = _invoke("simulate", "--games", 20, "--players", 2, "--jobs", 1, "--seed", 3)
+    assert result.exit_code == 0 and "\x1b" not in result.stderr
+    assert result.stderr.splitlines()[-1].startswith("simulating: 20 of 20 games (100%)")
+    assert result.stdout.split("games in")[0] == plain.stdout.split("games in")[0]
+
+
 def test_text_report_for_people_and_no_progress_noise_when_not_a_terminal():
     result = _invoke("simulate", "--games", 20, "--players", 4, "--jobs", 1)
     assert result.exit_code == 0

@@ -109,7 +109,8 @@ _common = _stacked(
                  help="Games per task (default: about 16 tasks per job, at most 250)."),
     click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True),
     click.option("--progress/--no-progress", default=None,
-                 help="Progress bar on stderr (default: when stderr is a terminal)."),
+                 help="Progress on stderr (default: when stderr is a terminal): a bar on a terminal, else a "
+                      "line every second."),
     click.option("--plot", default=None, type=click.Path(dir_okay=False),
                  help="Also write an SVG plot to FILE: game lengths, win rate by seat with 95% intervals."),
 )
@@ -118,15 +119,23 @@ _common = _stacked(
 class _Progress:
     """A rich progress bar on stderr, or nothing. It is redrawn by `update` (at most every
     `REDRAW` seconds), never by a thread of its own: a run with no thread may fork its
-    workers (`simulation.simpool`)."""
+    workers (`simulation.simpool`). Asked for on a stderr that is no terminal (a log file),
+    it writes a plain line instead, at most every `LINE_EVERY` seconds, and one at the end."""
 
     REDRAW = 0.1
+    LINE_EVERY = 1.0
 
     def __init__(self, total: int, label: str, enabled: bool | None, start: int = 0):
         self.bar = None
+        self.lines = False
         if enabled is None:
             enabled = sys.stderr.isatty()
         if not enabled:
+            return
+        self.total, self.label, self.offset, self.done = total, label, start, 0
+        self.start = self.drawn = time.perf_counter()
+        if not sys.stderr.isatty():
+            self.lines = True
             return
         # lazy: rich only when a progress bar is drawn
         from rich.console import Console
@@ -137,8 +146,6 @@ class _Progress:
                             TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
                             console=Console(stderr=True), transient=True, auto_refresh=False)
         self.task = self.bar.add_task(label, total=total, completed=start, rate="")
-        self.offset = start
-        self.start = self.drawn = time.perf_counter()
 
     def __enter__(self):
         if self.bar is not None:
@@ -147,7 +154,11 @@ class _Progress:
 
     def update(self, done: int) -> None:
         """`done` games played by this run (after the `start` ones already done)."""
-        if self.bar is not None:
+        if self.lines:
+            self.done = done
+            if time.perf_counter() - self.drawn >= self.LINE_EVERY:
+                self._line()
+        elif self.bar is not None:
             now = time.perf_counter()
             elapsed = now - self.start
             rate = f"{done / elapsed:,.0f} games/s" if elapsed > 0 else ""
@@ -156,8 +167,17 @@ class _Progress:
                 self.drawn = now
             self.bar.update(self.task, completed=self.offset + done, rate=rate, refresh=redraw)
 
+    def _line(self) -> None:
+        now = time.perf_counter()
+        self.drawn = now
+        rate = f", {self.done / (now - self.start):,.0f} games/s" if now > self.start else ""
+        games = self.offset + self.done
+        click.echo(f"{self.label}: {games:,} of {self.total:,} games ({100 * games // max(self.total, 1)}%){rate}", err=True)
+
     def __exit__(self, *exc):
-        if self.bar is not None:
+        if self.lines:
+            self._line()
+        elif self.bar is not None:
             self.bar.stop()
 
 
