@@ -72,6 +72,7 @@ def test_a_person_without_a_terminal_is_told_to_use_auto():
     (["--humans", "5"], "--humans 5: this game has 4 seats"),
     (["--bot", "human"], "--bot 'human'"),
     (["--resume", "x.json", "--seed", "3"], "leave out --seed"),
+    (["--resume", "x.json", "--variant", "ludo"], "leave out --variant"),
 ])
 def test_seat_option_errors(args, message):
     from click.testing import CliRunner
@@ -81,6 +82,24 @@ def test_seat_option_errors(args, message):
     done = CliRunner().invoke(main, args, input="")
     assert done.exit_code == 2, done.output
     assert message in done.stderr
+
+
+def test_a_game_with_people_resumed_off_a_terminal_says_what_can_be_done(tmp_path):
+    """A saved game with a person cannot go on without a terminal: the message names the
+    replay, never --auto or --seat (which --resume refuses)."""
+    from click.testing import CliRunner
+
+    from sorry_rules.cli.app import main
+    from sorry_rules.compiler import load_game
+    from sorry_rules.records.savefile import new_save, write_save
+
+    game = load_game("standard")
+    state = game.new_game(3, players=2)
+    path = tmp_path / "people.json"
+    write_save(path, new_save(game, "standard", (), 3, state, ["human", "bot:greedy"], 100))
+    done = CliRunner().invoke(main, ["--resume", str(path)], input="")
+    assert done.exit_code == 2, done.output
+    assert f"sorry-play replay {path}" in done.stderr and "--auto" not in done.stderr and "--seat" not in done.stderr
 
 
 def test_replay_shows_the_saved_game(tmp_path):

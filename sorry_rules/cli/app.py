@@ -64,8 +64,10 @@ def main(ctx, variant, rules, players, seed, auto, max_plies, seat_specs, humans
 
     if resume is not None and ctx.get_parameter_source("max_plies") is ParameterSource.DEFAULT:
         max_plies = None  # a resumed game keeps its own limit
+    variant_given = ctx.get_parameter_source("variant") is not ParameterSource.DEFAULT
     play_command(variant, rules, seed=seed, players=players, auto=auto, max_plies=max_plies, seat_specs=seat_specs,
-                 humans=humans, bot=bot, resume=resume, save=save, wait=not no_wait, think=think)
+                 humans=humans, bot=bot, resume=resume, save=save, wait=not no_wait, think=think,
+                 variant_given=variant_given)
 
 
 @main.command()

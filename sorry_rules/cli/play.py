@@ -109,13 +109,15 @@ def _resumed(resume, given: dict):
 
 
 def play_command(variant="standard", rules=(), seed=None, players=None, auto=False, max_plies=DEFAULT_MAX_PLIES,
-                 seat_specs=(), humans=None, bot=None, resume=None, save=None, wait=True, think=None) -> None:
+                 seat_specs=(), humans=None, bot=None, resume=None, save=None, wait=True, think=None,
+                 variant_given=False) -> None:
     """`sorry-play [options]`: a new game, or `--resume FILE`; see the module docstring. `think`:
-    the seconds a searching computer player may take over a move (None: its playout budget)."""
+    the seconds a searching computer player may take over a move (None: its playout budget);
+    `variant_given`: --variant was given (a resumed game has its own)."""
     if resume is not None:
-        game, state, saved, earlier = _resumed(resume, {"--seed": seed is not None, "--players": players is not None,
-                                               "--seat": bool(seat_specs), "--humans": humans is not None,
-                                               "--bot": bot is not None, "--rule": bool(rules)})
+        game, state, saved, earlier = _resumed(resume, {
+            "--variant": variant_given, "--seed": seed is not None, "--players": players is not None,
+            "--seat": bool(seat_specs), "--humans": humans is not None, "--bot": bot is not None, "--rule": bool(rules)})
         if auto and HUMAN in saved.kinds:
             raise UsageError("this saved game has people at the table; resume it without --auto")
         if max_plies is not None and max_plies != saved.max_plies and not game_over(state):  # a new limit to play on
@@ -147,6 +149,9 @@ def play_command(variant="standard", rules=(), seed=None, players=None, auto=Fal
             sys.exit(INTERRUPTED_EXIT)
         return
     if not sys.stdin.isatty():
+        if resume is not None:
+            raise UsageError("no terminal to play on: this saved game has people at the table; resume it in a "
+                             f"terminal (watch it with: sorry-play replay {resume})")
         raise UsageError("no terminal to play on: use --auto for a game between computer players "
                          "(or --seat COLOUR=bot:NAME for every seat)")
     if game_over(state):
