@@ -112,6 +112,22 @@ def test_validate_a_folder_of_links_to_system_files_a_fifo_and_a_device(workdir)
     assert "SR403" in lines[1] and "FIFO" in lines[2] and "device" in lines[0] and "device" in lines[3]
 
 
+def test_extends_naming_a_fifo_a_folder_or_a_device_is_sr100_not_missing(workdir):
+    """REFERENCE section 3: only regular files are read; a FIFO, a device or a folder named
+    in `extends:` is SR100 at that entry (never opened for reading), not "no rule file"."""
+    os.mkfifo(workdir / "pipe.yaml")
+    (workdir / "folder.yaml").mkdir()
+    for name, target in (("a", "pipe.yaml"), ("b", "folder.yaml"), ("c", "/dev/zero")):
+        (workdir / f"{name}.yaml").write_text(f"extends: {target}\n")
+    started = time.monotonic()
+    code, output = _validate("a.yaml", "b.yaml", "c.yaml")
+    assert time.monotonic() - started < 30 and code == 1
+    lines = [line for line in output.splitlines() if ".yaml:" in line]
+    assert [line.split(": error: ")[0] for line in lines] == ["a.yaml:1:10", "b.yaml:1:10", "c.yaml:1:10"]
+    assert all(line.endswith("[SR100]") for line in lines), lines
+    assert "FIFO" in lines[0] and "folder" in lines[1] and "device" in lines[2]
+
+
 def test_readers_refuse_fifos_and_devices_without_blocking(tmp_path):
     fifo = tmp_path / "pipe.json"
     os.mkfifo(fifo)

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -152,8 +153,7 @@ class _Reader:
             target = resolve(base, path.parent)
             self.lookups.append((base, str(path.parent), None if target is None else str(target)))
             if target is None:
-                self.problems.add_at(mark, "SR401", f"extends: no rule file {base!r} (looked beside {name} and among the "
-                                     f"bundled variants){close_bundled(base)}")
+                self._not_found(base, path, name, mark)
                 continue
             if target.resolve() in stack:
                 chain = " -> ".join(self.name_of(p) for p in stack + (target.resolve(),))
@@ -173,6 +173,20 @@ class _Reader:
             if base_data is not None:
                 merged, origins = on_top(merged, origins, base_data, base_origins)
         return merged, origins
+
+
+    def _not_found(self, base: str, path: Path, name: str, mark: Mark) -> None:
+        """`extends:` names no regular file: SR100 when something else stands there (a FIFO,
+        a device, a folder; never opened for reading), else SR401."""
+        there = path.parent / base
+        if os.path.lexists(there):
+            try:
+                read_yaml_bytes(there, base)  # refused before any read: the reason it is no rule file
+            except RuleFileError as error:
+                self.problems.add_at(mark, "SR100", f"extends: {error.problems[0].message}")
+                return
+        self.problems.add_at(mark, "SR401", f"extends: no rule file {base!r} (looked beside {name} and among the "
+                             f"bundled variants){close_bundled(base)}")
 
 
 #: Keys whose text values are shown as one line (names and labels), and the board's cell names.
