@@ -358,3 +358,26 @@ def test_a_record_whose_format_is_not_text_is_not_a_record(tmp_path, record):
         read_record(path)
     with pytest.raises(SaveFileError, match="not replaced"):
         write_record(path, record)
+
+
+def test_a_refused_output_file_is_refused_for_what_it_is(workdir):
+    """A file the program will not write over is named for what it is: a text is no game
+    record (not "another game": --resume would fail on it), a link or a FIFO is no regular
+    file (not "continue it with --continue"), and a dangling link is a link; none is changed."""
+    (workdir / "notes.txt").write_text("my notes\n")
+    (workdir / "gone.jsonl").symlink_to(workdir / "nowhere.jsonl")
+    (workdir / "gone.svg").symlink_to(workdir / "nowhere.svg")
+    os.mkfifo(workdir / "pipe.jsonl")
+    said = {
+        "save": _invoke("--auto", "--seed", "3", "--players", "2", "--save", "notes.txt"),
+        "link": _invoke("simulate", "--games", "2", "--jobs", "1", "--out", "gone.jsonl"),
+        "fifo": _invoke("simulate", "--games", "2", "--jobs", "1", "--out", "pipe.jsonl"),
+        "picture": _invoke("render", "-o", "gone.svg"),
+    }
+    assert all(result.exit_code == 1 for result in said.values()), {k: r.output for k, r in said.items()}
+    assert "notes.txt exists and is not a game record" in said["save"].output
+    assert "gone.jsonl is a symbolic link, not a regular file" in said["link"].output
+    assert "pipe.jsonl is a FIFO (named pipe), not a regular file" in said["fifo"].output
+    assert "gone.svg: it is a symbolic link" in said["picture"].output
+    assert not any("--continue" in result.output or "--resume" in result.output for result in said.values())
+    assert (workdir / "notes.txt").read_text() == "my notes\n" and not (workdir / "nowhere.jsonl").exists()

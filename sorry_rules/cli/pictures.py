@@ -36,6 +36,8 @@ def check_output(path: str | None) -> None:
         raise SorryRulesError(f"cannot write {path}: no such folder {str(target.parent)!r}")
     if not (target.exists() or target.is_symlink()):
         return
+    if target.is_symlink():  # replaced atomically, a link would be lost: never written through
+        raise SorryRulesError(f"cannot write {path}: it is a symbolic link, not a regular file; choose another file name")
     try:
         head = read_regular(target, 64)
     except OSError as error:

@@ -81,6 +81,11 @@ def claim(path, record: Record) -> Path:
         if other is not None:
             raise SaveFileError(f"{path} is {other}, not a regular file: save this game elsewhere (--save OTHER.json)") \
                 from None
+        try:
+            read_record(path)
+        except SaveFileError:  # not a game record (a text, notes, a damaged save): named as such
+            raise SaveFileError(f"{path} exists and is not a game record; a save never replaces a file: save this "
+                                "game elsewhere (--save OTHER.json)") from None
         raise SaveFileError(f"{path} holds another game already, and a save never replaces one: continue that game "
                             f"with --resume {path}, or save this one elsewhere (--save OTHER.json)") from None
     except OSError as error:

@@ -29,7 +29,7 @@ from pathlib import Path
 
 from sorry_rules.base.errors import SorryRulesError
 from sorry_rules.base.limits import MAX_CHOICES, MAX_COLOURS, MAX_GAMES, MAX_RESULTS_BYTES
-from sorry_rules.base.safeio import loads_json, open_regular
+from sorry_rules.base.safeio import kind_of, loads_json, open_regular
 from sorry_rules.rules.loader import content_hash
 from sorry_rules import __version__
 from sorry_rules.simulation.simulate import Setup, VariantSource, compiled, result_from_json
@@ -94,6 +94,9 @@ class Writer:
                 if keep and self.file.read(1) != b"\n":   # a whole last line without its newline
                     self.file.write(b"\n")
         except FileExistsError:
+            other = "a symbolic link" if os.path.islink(path) else kind_of(path)
+            if other is not None:
+                raise ResultsFileError(f"{path} is {other}, not a regular file: choose another file") from None
             raise ResultsFileError(f"{path} exists: continue it with --continue {path}, or choose another file") from None
         except OSError as error:
             raise ResultsFileError(f"cannot write {path}: {error.strerror or error}") from None
