@@ -8,6 +8,7 @@ a second or two each."""
 from __future__ import annotations
 
 import json
+import re
 import os
 import signal
 import subprocess
@@ -328,6 +329,10 @@ def _rehash(header: bytes, change) -> bytes:
     (lambda lines: [b"not json\n", *lines[1:]], "not a results file"),
     (lambda lines: [lines[0], b"{oops\n", *lines[2:]], ":2: not a game of this file"),
     (lambda lines: [lines[0], lines[1].replace(b'"turns":', b'"turns":-'), *lines[2:]], ":2: bad game result"),
+    (lambda lines: [lines[0], re.sub(rb'"turns":\d+', b'"turns":' + b"9" * 30, lines[1]), *lines[2:]],
+     ":2: bad game result: a game has at most"),     # more turns than any game has plies
+    (lambda lines: [lines[0], re.sub(rb'"plies":\d+', b'"plies":1', lines[1]), *lines[2:]],
+     ":2: bad game result: a game has at most"),     # fewer plies than turns
     (lambda lines: [lines[0], lines[1], lines[1].replace(b'"plies":', b'"plies":1'), *lines[2:]],
      ":3: game 0 is already in the file with other results"),
     (lambda lines: [lines[0].replace(b'"pawns":4', b'"pawns":3'), *lines[1:]], ":1: the rule data of side a"),

@@ -224,6 +224,10 @@ def _check_types(path: Path, name: str, params) -> None:
         raise ResultsFileError(f"{path}:1: the header is damaged (side {name}: {', '.join(wrong)})")
 
 
+#: what a game counts once per ply at most (a forfeit, a discard, ... is one ply)
+PER_PLY = ("forfeits", "discards", "passes", "redraws", "actions", "exchanges")
+
+
 def _add_game(found: ResultsFile, number: int, data) -> None:
     where = f"{found.path}:{number}"
     if not isinstance(data, dict) or not isinstance(data.get("side"), str) or data["side"] not in found.setups:
@@ -236,6 +240,10 @@ def _add_game(found: ResultsFile, number: int, data) -> None:
         raise ResultsFileError(f"{where}: bad game result: {error}") from None
     if result.game >= games:
         raise ResultsFileError(f"{where}: game {result.game} is out of range (the run has {games} games)")
+    if result.plies > setup.max_plies or result.turns > result.plies or \
+            any(getattr(result, kind) > result.plies for kind in PER_PLY):
+        raise ResultsFileError(f"{where}: bad game result: a game has at most {setup.max_plies:,} plies (max_plies), "
+                               f"turns and each of {', '.join(PER_PLY)} at most its plies")
     seen = found.results[side].setdefault(result.game, result)
     if seen != result:
         raise ResultsFileError(f"{where}: game {result.game} is already in the file with other results")
