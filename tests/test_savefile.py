@@ -280,3 +280,31 @@ def test_an_overlay_changed_after_saving_is_among_the_files_named(tmp_path, monk
     assert result.exit_code == 1
     assert "one of the rule files 'standard', '" in result.output and "ov.yaml' (the variant and its overlays) " \
         "has changed since the game was saved" in result.output
+
+
+def test_a_save_moved_with_its_overlay_replays_from_the_new_folder(tmp_path, monkeypatch):
+    """README: rule files are read from the save's folder: a save and the house rule it was
+    played with, moved together to another folder, replay there (the recorded path is gone;
+    the file of that name beside the save is taken, and must hold the recorded rules)."""
+    first, second = tmp_path / "first", tmp_path / "second"
+    first.mkdir()
+    second.mkdir()
+    overlay = first / "fast.yaml"
+    overlay.write_text("extends: standard\nwin: home(player) >= 2\n")
+    monkeypatch.chdir(first)
+    game = load_game("standard", (str(overlay),))
+    state = game.new_game(3, players=2)
+    players = [make_player("random", 3, seat) for seat in range(2)]
+    final = play_game(game, state, players, record=(record := GameRecord(3, state.seats, state.turn)))
+    saved = new_save(game, "standard", (str(overlay),), 3, state, ["bot:random", "bot:random"], 1000)
+    saved.choices = record.choices
+    saved.reached(final)
+    write_save(second / "game.json", saved)
+    (second / "fast.yaml").write_text(overlay.read_text())
+    overlay.unlink()
+    monkeypatch.chdir(tmp_path)
+    _, again = restore(read_save(second / "game.json"), source=str(second / "game.json"))
+    assert state_digest(again) == state_digest(final)
+    (second / "fast.yaml").write_text("extends: standard\nwin: home(player) >= 3\n")  # other rules: refused
+    with pytest.raises(SaveFileError, match="has changed since the game was saved"):
+        restore(read_save(second / "game.json"), source=str(second / "game.json"))

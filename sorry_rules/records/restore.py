@@ -10,6 +10,8 @@ recorded state (digest, finished). A record resumes exactly or not at all.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from sorry_rules.base.errors import SaveFileError, SorryRulesError
 from sorry_rules.compiler.build import load_game
 from sorry_rules.engine.board import GRID
@@ -26,18 +28,30 @@ def load_recorded_game(record: Record, source: str = "game record"):
     file's folder's, and the allowed ones), never elsewhere: the record is no file the user
     chose, and its checksum proves nothing."""
     variant = record.variant
-    _check_places(record, source)
+    spec, rules = _beside(variant.spec, source), tuple(_beside(rule, source) for rule in variant.rules)
+    _check_places(spec, rules, source)
     try:
-        game = load_game(variant.spec, tuple(variant.rules))
+        game = load_game(spec, rules)
     except SorryRulesError as error:
-        raise SaveFileError(f"{source}: the game's rules ({variant.spec!r}) do not load now:\n{error}") from None
+        named = ", ".join(repr(str(s)) for s in (spec, *rules))
+        raise SaveFileError(f"{source}: the game's rules ({named}) do not load now:\n{error}") from None
     _check_rules(game, record, source)
     return game
 
 
-def _check_places(record: Record, source: str) -> None:
+def _beside(spec, source: str):
+    """`spec` as recorded, or, when it names a rule file that is no longer there, the file of
+    the same name beside the record `source` (a save moved or shared together with its rule
+    files; the content hash still decides whether they are the recorded rules)."""
+    if resolve(str(spec)) is not None or not str(spec).endswith((".yaml", ".yml")):
+        return spec
+    moved = Path(source).parent / Path(str(spec)).name
+    return str(moved) if moved.is_file() else spec
+
+
+def _check_places(spec, rules, source: str) -> None:
     roots = rule_roots([source])
-    for spec in (record.variant.spec, *record.variant.rules):
+    for spec in (spec, *rules):
         path = resolve(str(spec))
         if path is not None and outside_roots(path, roots):
             raise SaveFileError(f"{source}: the game's rule file {str(spec)!r} is not read: it lies outside the working "
