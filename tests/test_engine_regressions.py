@@ -81,6 +81,21 @@ def _kinds(game, played):
     return kinds
 
 
+def test_r35_a_winning_bump_lists_its_points_but_no_extra_card():
+    """R35 with H21 and H22: a winning 7 split that bumps scores H22's point, and H21's extra
+    card, which the game never gives, is not listed among what follows the move."""
+    from sorry_rules.authoring.oracle import moves_report
+    from sorry_rules.records.position import parse_position
+
+    game = load_game("standard", ["house/quick-game.yaml", "house/bump-points.yaml", "house/bump-bonus.yaml"])
+    position = parse_position(game, {"players": ["red", "blue"], "turn": "red", "card": "7",
+                                     "pawns": {"red": ["safety:3", "home", "track:11", "start"], "blue": ["track:15"]}})
+    wins = [move for move in moves_report(game, position)["moves"] if move.get("wins")]
+    assert wins and all(move["extra_cards"] == 0 for move in wins)
+    bumping = [move for move in wins if "bumps" in move["text"]]
+    assert bumping and all(move["after"] == ["H22: a point per opponent pawn bumped"] for move in bumping)
+
+
 def test_r35_a_winning_two_draws_no_card_in_the_moves_report():
     """R35 over A13: the game ends at once, so `moves` says no card follows the winning 2
     (draw play and hand play), while the 2's other moves still draw again."""

@@ -124,10 +124,12 @@ def _mark_turn(game, state, move, after, entry: dict) -> None:
 
 def _mark_consequences(game, state, move, after, entry: dict) -> None:
     """What follows the move under `after:`: the labels of the consequences it triggers
-    ("after"), the extra cards the player takes next, the card's own included
-    ("extra_cards"), and, when the variant declares counters, every seated colour's
-    counters after it ("counters")."""
+    ("after"; after a winning move, not those that would only give an extra card), the
+    extra cards the player takes next, the card's own included ("extra_cards"), and, when
+    the variant declares counters, every seated colour's counters after it ("counters")."""
     fired = game.consequences(state, move)
+    if after.winner is not None:  # the game ends at once (R35): an extra card alone gives nothing
+        fired = [c for c in fired if c.adds or c.marks or c.then is not None or not c.draw_again]
     entry["after"] = [c.label for c in fired]
     entry["extra_cards"] = _extra_cards(state, move, after)
     if game.counters:
@@ -171,7 +173,8 @@ def format_report_text(report: dict, details=None) -> str:
         what = f"hand {', '.join(report['hand'])}"
     noun = "throw" if "throw" in report else "card"
     if "redraws" in report:
-        what += f"; {report['redraws']} extra {noun}(s) already taken this turn"
+        taken = report["redraws"]  # redraws under turn.redraw (each takes as many cards as a draw)
+        what += f"; {taken} redraw{'' if taken == 1 else 's'} (turn.redraw) already this turn"
     lines = [f"{report['turn']} to play, {what}:"]
     if report.get("marks") is not None:
         lines.append(f"  marks: {marks_text(report['marks'])}")
@@ -190,7 +193,7 @@ def format_report_text(report: dict, details=None) -> str:
         if move.get("discards"):
             lines.append(f"      discards: {', '.join(move['discards'])}")
         if "next" in move:
-            taken = f" ({move['redraws']} extra {noun}(s) taken this turn)" if move.get("redraws") else ""
+            taken = f" ({move['redraws']} redraw{'' if move['redraws'] == 1 else 's'} this turn)" if move.get("redraws") else ""
             lines.append(f"      next: {move['next']}{taken}")
         if move.get("extra_cards"):
             lines.append(f"      extra {noun}s: {move['extra_cards']}")
