@@ -96,6 +96,20 @@ def test_r35_a_winning_bump_lists_its_points_but_no_extra_card():
     assert bumping and all(move["after"] == ["H22: a point per opponent pawn bumped"] for move in bumping)
 
 
+def test_why_names_the_hand_actions_a_filter_removed():
+    """H17 over H23 in play for points: a bump is possible, so the mulligans are filtered out
+    like the other plays that bump no one, and `moves --why` lists them among what the filter
+    removed (it listed the card moves only)."""
+    from sorry_rules.records.position import parse_position
+
+    game = load_game("points", ["house/mulligan-8.yaml", "house/must-bump.yaml"])
+    state = parse_position(game, {"players": ["red", "blue"], "turn": "red", "hand": ["8", "5", "4", "3", "12"],
+                                  "pawns": {"red": ["track:10", "home"], "blue": ["track:15"]}}).state
+    kinds = [move.kind for move in game.legal_moves(state)]
+    removed = [move.kind for move, _ in game.filtered_moves(state)]
+    assert kinds == ["move"] and removed.count("action") == 10 and removed.count("move") == 4
+
+
 def test_r35_a_winning_two_draws_no_card_in_the_moves_report():
     """R35 over A13: the game ends at once, so `moves` says no card follows the winning 2
     (draw play and hand play), while the 2's other moves still draw again."""

@@ -311,10 +311,10 @@ class Game:
         table = self.table(state)
         p = state.seats[state.turn]
         if self.hand_play:
-            cards = sorted(set(state.hands[state.turn]))
+            candidates = table.hand_candidates(p, state.hands[state.turn]) if state.hands[state.turn] else []
         else:
             cards = sorted(set((state.card,) + state.drawn)) if state.card is not None else []
-        candidates = [o for card in cards for o in table.distinct(p, card)[0]]
+            candidates = [o for card in cards for o in table.distinct(p, card)[0]]
         return [(table.move(o), f.label) for o, f in table.filtered(p, candidates)[1]]
 
     def consequences(self, state: State, move: Move) -> tuple:

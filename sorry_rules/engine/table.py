@@ -260,16 +260,22 @@ class Table:
             options = [o for o in options if o.kind != PASS_KIND]
         return options
 
+    def hand_candidates(self, p: int, hand) -> list:
+        """The plays of `hand` for player colour p before the filters: its cards' options
+        (`cards_options`) and its hand actions."""
+        options = self.cards_options(p, hand)
+        if self.game.actions:
+            actions = self._actions(p, hand)
+            if actions:  # a hand action is a play that is no switch: the 11 is not declined (A21)
+                options = [o for o in options if o.kind != PASS_KIND] + actions
+        return options
+
     def _hand_options(self, p: int) -> list:
         game = self.game
         hand = self.hands[self.turn]
         if not hand:
             return [_option(None, (), 0, FORFEIT)]
-        options = self.cards_options(p, hand)
-        if game.actions:
-            actions = self._actions(p, hand)
-            if actions:  # a hand action is a play that is no switch: the 11 is not declined (A21)
-                options = [o for o in options if o.kind != PASS_KIND] + actions
+        options = self.hand_candidates(p, hand)
         if game.filters:
             options = self.filtered(p, options)[0]
         if not options:
