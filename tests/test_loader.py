@@ -191,6 +191,23 @@ def test_the_kind_of_a_mapping_left_out_or_misspelt(tmp_path):
     assert "scoring.bonus: required field 'kind' is missing" in str(error)
 
 
+def test_a_card_name_written_as_a_number(tmp_path):
+    """REFERENCE: as a key of deck: or cards: a bare number is the card's name; in a list it
+    is refused (SR203), and the message says to quote it."""
+    mine = write(tmp_path, "mine.yaml", """
+        extends: standard
+        deck: {5: 4}
+        cards: {5: forward 5}
+        filters:
+          r: {cards: [5], prefer: bumps(opponents) > 0}
+    """)
+    found, error = problems(mine)
+    assert found == [("mine.yaml", 5, 15, "SR203")]
+    assert 'write "5" in quotes' in str(error)
+    keys = write(tmp_path, "keys.yaml", "extends: standard\ndeck: {5: 4}\ncards: {5: forward 5}\n")
+    assert load_variant(str(keys)).variant.deck["5"] == 4
+
+
 def test_missing_required_field(tmp_path):
     bad = write(tmp_path, "short.yaml", "name: short\ncolours: [a, b]\n")
     found, error = problems(bad)

@@ -384,3 +384,19 @@ def test_unmark_every_takes_each_mark_once_in_start(tmp_path):
     cures = [m for m in game.legal_moves(pos.state) if any(e[0] == "unmark" for e in m.events)]
     assert len(cures) == 1 and [e[0] for e in cures[0].events] == ["unmark"]
     assert game.apply(pos.state, cures[0]).marks == ((),)
+
+
+@pytest.mark.parametrize("name", ["moved", "every", "farthest", "nearest", "alone", "card"])
+def test_a_mark_named_like_any_word_of_the_dsl_is_refused(tmp_path, name):
+    """REFERENCE: a mark may not be named like a DSL word (SR560): the selector words
+    `moved`, `every`, `farthest`, `nearest` too (`mark every every opponent in track` would
+    read two ways), not only some of them."""
+    from sorry_rules.rules.loader import load_variant
+    from sorry_rules.compiler import compile_variant
+
+    path = tmp_path / "mine.yaml"
+    path.write_text(f"extends: standard\nmarks:\n  {name}: {{immobile: true}}\n"
+                    f"also:\n  stun: {{cards: [sorry], effect: mark {name} opponent in track}}\n")
+    with pytest.raises(RuleFileError) as refused:
+        compile_variant(load_variant(str(path)))
+    assert "SR560" in {p.code for p in refused.value.problems}

@@ -23,16 +23,19 @@ Contract:
 
 from __future__ import annotations
 
+import re
+
 from sorry_rules import dsl
 from sorry_rules.base.errors import ProblemCollector
+from sorry_rules.base.resources import grammar_text
 from sorry_rules.base.suggest import did_you_mean
 from sorry_rules.compiler.checks import unknown_cards
 from sorry_rules.compiler.vocab import RESERVED
 from sorry_rules.engine.marks import MarkKind
 
-#: DSL words a mark may not be named like (they would read as a selector or effect word)
-MARK_RESERVED = RESERVED + ("own", "partner", "opponent", "other", "controlled", "any", "in", "marked", "unmarked",
-                            "alone", "start_exit", "to", "send", "move", "mark", "unmark", "enter", "pawns")
+#: DSL words a mark may not be named like (they would read as a selector or effect word):
+#: the functions and groups of expressions, and every word of the grammar (`moved`, `every`, ...)
+MARK_RESERVED = RESERVED + tuple(sorted(set(re.findall(r'"([a-z_]+)"', grammar_text()))))
 _PRIMITIVES = {"enter": dsl.Enter, "forward": dsl.Forward, "backward": dsl.Backward, "split": dsl.Split,
                "switch": dsl.Switch, "sorry": dsl.Sorry}
 

@@ -309,6 +309,8 @@ def _kind_of_value(given) -> str:
 def _what_to_write(kind: str, given) -> str:
     """'; write true or false, not 'yes'' after a message about a value of the wrong kind."""
     what = next((words for prefix, words in _WRITE.items() if kind in (f"{prefix}_type", f"{prefix}_parsing")), None)
+    if kind == "string_type" and isinstance(given, (int, float)) and not isinstance(given, bool):
+        return f' (write "{given}" in quotes: a name, not a number)'
     if what is None:
         return ""
     if isinstance(given, str) and given.strip().lower() in ("true", "false") and kind.startswith("bool") or \
