@@ -17,6 +17,7 @@ from sorry_rules.base.errors import Problem, ProblemCollector, RuleFileError
 from sorry_rules.base.suggest import did_you_mean
 from sorry_rules.compiler.costs import GridCosts
 from sorry_rules.compiler.grideffects import GridCompiler
+from sorry_rules.compiler.ranges import grid_win_warning
 from sorry_rules.compiler.vocabulary import CompileError
 from sorry_rules.engine.grid import Grid
 from sorry_rules.engine.gridgame import GridGame
@@ -107,6 +108,7 @@ def compile_grid(v, out: ProblemCollector, content_hash: str = "") -> tuple[Grid
     win_reads = frozenset(compiler.functions_used)
     if out.errors:
         raise RuleFileError(out.problems)
+    grid_win_warning(v, grid, out)
     seating = {int(k): tuple(names) for k, names in v.seating.items()}
     hand_sizes = {n: v.turn.hand_size_by_players.get(str(n), v.turn.hand_size) for n in seating}
     game = GridGame(

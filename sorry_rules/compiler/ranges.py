@@ -58,10 +58,11 @@ class ValueRange(dsl.Visitor):
     #: a count of selected pawns: not bounded further than any count
     defaulted = (dsl.CountPawns,)
 
-    def __init__(self, bounds: dict, group_size: int, sizes: dict | None = None):
+    def __init__(self, bounds: dict, group_size: int, sizes: dict | None = None, names: dict | None = None):
         self.bounds = bounds
         self.group_size = group_size
         self.sizes = sizes or {}  # group word -> the most colours it holds (`player`: 1, `team`: ...)
+        self.names = names or {}  # a name read as a number (a grid's `sides`) -> its interval
 
     def generic(self, node, *args):
         return ANY
@@ -84,7 +85,7 @@ class ValueRange(dsl.Visitor):
         return Interval(_product(unit.lo, size), _product(unit.hi, size))
 
     def visit_Name(self, node):
-        return BOTH if node.name in ("true", "false") else ANY
+        return BOTH if node.name in ("true", "false") else self.names.get(node.name, ANY)
 
     def visit_Aggregate(self, node):
         body = self.visit(node.body)
@@ -155,6 +156,26 @@ def condition_warnings(v, asts: dict, bounds: dict, group_size: int, out: Proble
         elif values == frozenset((True,)) and path[0] == "filters":
             out.at(path, "SR529", f"filters.{path[1]}: this condition always holds, so the filter removes "
                    "no move", severity="warning")
+
+
+def grid_win_warning(v, grid, out: ProblemCollector) -> None:
+    """A warning (SR529) when the `win:` of grid variant `v` (board `grid`) can never hold:
+    a side's sequences lie between none and the lines of `length` cells the board has, its
+    chips between none and the cells that take chips, and `sides` between the fewest and the
+    most colours a seating has."""
+    try:
+        win = dsl.parse_expr(v.win)
+    except dsl.DslError:
+        return
+    segments = sum(max(0, len(straight) - grid.length + 1) for straight in grid.straights)
+    sides = [len(set(names)) for names in v.seating.values()] or [grid.C]
+    bounds = {"sequences": Interval(0, segments), "chips": Interval(0, grid.size - len(grid.free))}
+    sizes = {"player": 1, "team": 1, "opponents": grid.C - 1, "players": grid.C}
+    values = ValueRange(bounds, grid.C, sizes, {"sides": Interval(min(sides), max(sides))}).visit(win)
+    if values == frozenset((False,)):
+        out.at(("win",), "SR529", f"win: this condition can never hold ({segments} lines of {grid.length} cells on the "
+               f"board, {grid.size - len(grid.free)} cells for chips, {min(sides)} to {max(sides)} sides), so no one "
+               "ever wins: every game ends in a draw or at its move limit", severity="warning")
 
 
 def variant_bounds(v, asts: dict) -> dict:
