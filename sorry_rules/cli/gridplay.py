@@ -30,6 +30,7 @@ from sorry_rules.engine.gridtable import PASS
 from sorry_rules.pictures.gridboard import plural
 from sorry_rules.pictures.trackboard import labels_of
 from sorry_rules.players.registry import make_player
+from sorry_rules.records.savefile import rules_text
 
 
 class GridSession(Session):
@@ -76,11 +77,12 @@ def grid_auto_game(game, state, saved, save_path, resumed: bool, think: float | 
     """Play `state` to the end with the bots of `saved.kinds`, printing every move; save to
     `save_path` (if given) as `cli.autosave` does; `think`: a searching bot's seconds a move."""
     players = [make_player(bot_of(kind), saved.seed, seat, think=think) for seat, kind in enumerate(saved.kinds)]
+    named = rules_text(game.name, saved.variant.rules)
     if resumed:
-        click.echo(f"{game.name}: resuming at move {state.plies + 1}, seed {saved.seed}.")
+        click.echo(f"{named}: resuming at move {state.plies + 1}, seed {saved.seed}.")
     else:
         seats = ", ".join(game.colours[c] for c in state.seats)
-        click.echo(f"{game.name}, seed {saved.seed}, {len(state.seats)} players: {seats}")
+        click.echo(f"{named}, seed {saved.seed}, {len(state.seats)} players: {seats}")
         if any(kind != "bot:random" for kind in saved.kinds):
             click.echo("Seats: " + ", ".join(f"{s + 1} {bot_of(kind)}" for s, kind in enumerate(saved.kinds)))
 

@@ -197,11 +197,12 @@ def _same_file(a, b) -> bool:
 
 def _auto_game(game, state, saved, save_path, resumed: bool, think: float | None = None) -> None:
     players = [make_player(bot_of(kind), saved.seed, seat, think=think) for seat, kind in enumerate(saved.kinds)]
+    named = rules_text(game.name, saved.variant.rules)  # the house rules too, as on the play screen
     if resumed:
-        click.echo(f"{game.name}: resuming at move {state.plies + 1}, seed {saved.seed}.")
+        click.echo(f"{named}: resuming at move {state.plies + 1}, seed {saved.seed}.")
     else:
         seats = ", ".join(colour_name(game, c) for c in state.seats)
-        click.echo(f"{game.name}: {len(state.seats)} players ({seats}), seed {saved.seed}; "
+        click.echo(f"{named}: {len(state.seats)} players ({seats}), seed {saved.seed}; "
                    f"{colour_name(game, state.seats[state.turn])} plays first.")
         teams = _teams_text(game, state)
         if teams:
@@ -229,7 +230,7 @@ def replay_command(file, boards: bool = False, step: bool = False) -> None:
     kinds = saved.kinds or ["?"] * len(final.seats)
     names = tuple(bot_of(kind) or ("person" if kind == HUMAN else kind) for kind in kinds)
     who = ", ".join(f"{colour_name(game, c)} ({name})" for c, name in zip(final.seats, names))
-    click.echo(f"{game.name}: {len(final.seats)} players: {who}; seed {saved.seed}; "
+    click.echo(f"{rules_text(game.name, saved.variant.rules)}: {len(final.seats)} players: {who}; seed {saved.seed}; "
                f"{colour_name(game, final.seats[first])} plays first.")
     log: list = []
 
