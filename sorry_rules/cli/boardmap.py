@@ -6,8 +6,9 @@ Two layouts, chosen by the geometry:
   colour; each safety zone runs inward from its colour's safety entry with Home after it,
   and each Start sits just inside its start exit.
 * `sides`: any other board (other numbers of colours, long safety zones, ...). One band per
-  colour side: the side's track squares in a row (wrapped when long), then a row with the
-  colour's Start, safety zone and Home.
+  colour side: the side's track squares in a row (wrapped when long), then the colour's
+  safety zone from under its safety entry with Home after it, and its Start under its start
+  exit (on a row of its own when the zone is in the way).
 
 Contract: a pure function of the layout (no colour or variant names); every track, safety,
 Home and Start square appears in exactly one cell. Cells know what they show when empty
@@ -120,12 +121,16 @@ def _sides(layout, max_cols: int) -> BoardMap:
                 row += 1
             cells[(row, 2 + k % width)] = Cell("track", sq, owner, glyph)
         row += 1
-        lane = [Cell("start", layout.start[c], c, "S")]
-        lane += [Cell("safety", T + c * L + j, c, ":") for j in range(L)]
-        lane.append(Cell("home", layout.home[c], c, "H"))
+        # the safety zone from under the safety entry (turning off the track there), Home after
+        # it; then Start under the start exit, on a row of its own when the zone is in the way
+        lane = [Cell("safety", T + c * L + j, c, ":") for j in range(L)] + [Cell("home", layout.home[c], c, "H")]
+        at = (layout.safety_entry[c] - c * S) % width
         for j, cell in enumerate(lane):
-            if j and j % width == 0:
-                row += 1
-            cells[(row, 2 + j % width)] = cell
+            cells[(row + (at + j) // width, 2 + (at + j) % width)] = cell
+        row += (at + len(lane) - 1) // width
+        exit_col = 2 + (layout.start_exit[c] - c * S) % width
+        if (row, exit_col) in cells:
+            row += 1
+        cells[(row, exit_col)] = Cell("start", layout.start[c], c, "S")
         row += 1
     return BoardMap("sides", row, width + 2, cells)
