@@ -203,7 +203,7 @@ def test_a_card_name_written_as_a_number(tmp_path):
     """)
     found, error = problems(mine)
     assert found == [("mine.yaml", 5, 15, "SR203")]
-    assert 'write "5" in quotes' in str(error)
+    assert 'write "5" in quotes: a card name' in str(error)
     keys = write(tmp_path, "keys.yaml", "extends: standard\ndeck: {5: 4}\ncards: {5: forward 5}\n")
     assert load_variant(str(keys)).variant.deck["5"] == 4
 

@@ -16,14 +16,17 @@ from sorry_rules.players.protocol import RandomPlayer
 from sorry_rules.players.runner import play_game
 from sorry_rules.records.pawnnames import PawnNames
 from sorry_rules.rules.loader import bundled_names
+from sorry_rules.rules.yamlsafe import load_yaml_file
+from sorry_rules.base.resources import variants_dir
 
 TRACK = [name for name in bundled_names() if not name.startswith("grid/") and name != "sequence.yaml"]
 PLIES = 160
 
 
 def _spec(name: str) -> tuple:
+    """An overlay on the game it extends (`--rule` brings only the overlay's own changes)."""
     if name.startswith(("house/", "options/")):
-        return ("points" if name.startswith("options/") else "standard", (name,))
+        return (load_yaml_file(variants_dir() / name, name)[0]["extends"], (name,))
     return (name, ())
 
 

@@ -269,9 +269,9 @@ def schema_problems(data: dict, origins: Origins, error, model=None) -> list[Pro
             problems.at(path, "SR203", f"{dotted}: write a mapping of its fields (name: value), not "
                         f"{_kind_of_value(item.get('input'))}")
         elif kind.endswith("_type") or kind in {"model_attributes_type", "dict_type", "list_type"}:
-            problems.at(path, "SR203", f"{dotted}: {item['msg']}{_what_to_write(kind, item.get('input'))}")
+            problems.at(path, "SR203", f"{dotted}: {item['msg']}{_what_to_write(kind, item.get('input'), path)}")
         else:
-            problems.at(path, "SR204", f"{dotted}: {item['msg']}{_what_to_write(kind, item.get('input'))}")
+            problems.at(path, "SR204", f"{dotted}: {item['msg']}{_what_to_write(kind, item.get('input'), path)}")
     return problems.problems
 
 
@@ -306,11 +306,11 @@ def _kind_of_value(given) -> str:
     return "nothing" if given is None else "this value"
 
 
-def _what_to_write(kind: str, given) -> str:
+def _what_to_write(kind: str, given, path: tuple = ()) -> str:
     """'; write true or false, not 'yes'' after a message about a value of the wrong kind."""
     what = next((words for prefix, words in _WRITE.items() if kind in (f"{prefix}_type", f"{prefix}_parsing")), None)
-    if kind == "string_type" and isinstance(given, (int, float)) and not isinstance(given, bool):
-        return f' (write "{given}" in quotes: a name, not a number)'
+    if kind == "string_type" and "cards" in path and isinstance(given, (int, float)) and not isinstance(given, bool):
+        return f' (write "{given}" in quotes: a card name, not a number)'
     if what is None:
         return ""
     if isinstance(given, str) and given.strip().lower() in ("true", "false") and kind.startswith("bool") or \
