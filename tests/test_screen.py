@@ -464,11 +464,14 @@ def test_the_help_of_a_team_game_says_partners_pawns_are_moved_too():
     assert "Partners" not in help_text(load_game("standard"))
 
 
-@pytest.mark.parametrize("spec, players", [("parcheesi", 4), ("ludo", 4), ("standard", 4), ("six-colours", 6)])
-def test_a_tall_panel_leaves_out_old_moves_rather_than_the_top_of_the_board(spec, players):
+@pytest.mark.parametrize("spec, players, width", [("parcheesi", 4, 80), ("ludo", 4, 80), ("standard", 4, 80),
+                                                  ("six-colours", 6, 80), ("standard", 4, 60), ("partnership", 4, 60),
+                                                  ("standard", 2, 60)])
+def test_a_tall_panel_leaves_out_old_moves_rather_than_the_top_of_the_board(spec, players, width):
     """The panel beside the board (seats, throw, dice, last moves) may be taller than the
     board; the screen of a choice then shows fewer of the last moves, so that its first line
-    is still the board's top row and the whole screen, prompt included, fits 80x24."""
+    is still the board's top row and the whole screen, prompt included, fits 80x24 (and
+    60x24 for the Sorry! board, whose panel then sits beside it with its lines wrapped)."""
     game = load_game(spec)
     state = game.draw(game.new_game(6, players=players))
     log = [f"Blue {n}: B1 track:{n} -> track:{n + 5}, bumps G2 (track:{n + 5}); then B2 track:1 -> track:2"
@@ -478,8 +481,9 @@ def test_a_tall_panel_leaves_out_old_moves_rather_than_the_top_of_the_board(spec
     moves = game.legal_moves(state)
     for message in ("", "'zz' is not a move: type a number from 1 to 9, n or p for another page, ? for help, h for "
                         "a hint, q to save and quit"):
-        turn = render_turn(scene, moves, False, "Red (you) to play. Your moves", 0, 80, 24, message)
-        assert len(turn.lines) + 1 <= 24, "\n".join(line.plain for line in turn.lines)
+        turn = render_turn(scene, moves, False, "Red (you) to play. Your moves", 0, width, 24, message)
+        assert len(turn.lines) + 1 <= 24 and all(line.cell_len <= width for line in turn.lines), \
+            "\n".join(line.plain for line in turn.lines)
         assert turn.lines[0].plain.startswith(board[0].plain.rstrip()[:20])
 
 
