@@ -171,7 +171,7 @@ def help_text(game) -> str:
     parts = []
     if any(len(colours) > 1 for colours in game.mechanics.control_of):
         parts.append(HELP_TEAM)
-    if layout.stacked:
+    if layout.several:
         parts.append(HELP_SEVERAL.format(count=2, first=labels[0], colour=colour_name(game, 0)))
     if layout.square_symbols:
         names = ", ".join(f"'{symbol}' {layout.square_labels[name]}" for name, symbol in layout.square_symbols.items())

@@ -19,8 +19,11 @@ Contract (`square_tables(layout, hold, names)`):
 - `names_at[sq]`: the declared names of square sq (track squares only; () for the others);
 - `counted`: the squares below it are counted one by one by the position (`Position.cnt`): X,
   or X + C when a Home holds fewer pawns than its colour has (Homes are squares X .. X+C-1);
-- `stacked`: whether any square may hold two pawns or a Home is counted (else every table is
-  the Sorry! board's and the engine plays as it always has: one pawn a square).
+- `several`: whether any square may hold two pawns or a Home is counted;
+- `stacked`: `several`, or a square where a landing captures otherwise than `rules.bump`
+  says (`capture`): the engine then judges every landing square by square (`Track.arrive`);
+  else every table is the Sorry! board's and the engine plays as it always has: one pawn a
+  square.
 """
 
 from __future__ import annotations
@@ -50,6 +53,7 @@ class SquareTables(NamedTuple):
     named: dict
     names_at: tuple
     stacked: bool
+    several: bool
     symbols: dict           # name -> one character (the screen's glyph)
     labels: dict            # name -> words
 
@@ -84,6 +88,7 @@ def square_tables(layout, hold: int, names: tuple = (), pawns: int = 12, home_ho
         symbols[entry.name] = entry.symbol
         labels[entry.name] = entry.label or entry.name.replace("_", " ")
     counted = X + C if homes < pawns else X
-    stacked = any(h > 1 for h in holds[:X]) or any(share) or counted > X
-    return SquareTables(counted, tuple(holds), tuple(share), tuple(capture), named, tuple(names_at), stacked, symbols,
-                        labels)
+    several = any(h > 1 for h in holds[:X]) or any(share) or counted > X
+    stacked = several or any(kinds is not None for kinds in capture)
+    return SquareTables(counted, tuple(holds), tuple(share), tuple(capture), named, tuple(names_at), stacked, several,
+                        symbols, labels)
