@@ -1,7 +1,7 @@
 """Every counter stays within its range, `min`..`max`, however many `after:` additions to it
-fire in one move: the compiler bounds each addition by the distance to the bound from the
-value before the move (`compiler.vocab`), and the engine clamps a move's sum where it settles
-the changes (`engine.moverules`, with `Game.counter_ranges`)."""
+fire in one move: the additions are made in the order written, each stopping at the bounds
+(`engine.moverules`, with `Game.counter_ranges`); the compiler bounds a formula's value by
+the width of the range (`compiler.vocab`), which changes nothing else."""
 
 from __future__ import annotations
 
@@ -36,3 +36,25 @@ def test_two_additions_in_one_move_stay_within_the_range(tmp_path):
             seen |= {row[0] for row in final.counters if row}
         assert seen <= set(range(-4, 11)), sorted(seen)
         assert 10 in seen
+
+
+def test_additions_in_one_move_are_made_in_order_each_stopping_at_the_bounds(tmp_path):
+    """REFERENCE "Counters": from 2 in 0..5, +4 then -4 gives 5 then 1 (the additions were
+    each bounded from the value before the move and summed: 3)."""
+    from sorry_rules.records.position import parse_position
+
+    for start, first, second, expected in ((2, 4, -4, 1), (2, 10, -10, 0), (5, -10, 10, 5), (0, 3, 1, 4)):
+        path = tmp_path / "order.yaml"
+        path.write_text(textwrap.dedent(f"""
+            extends: standard
+            counters: {{c: {{start: {start}, min: 0, max: 5}}}}
+            after:
+              first: {{add: {{c: {first}}}}}
+              second: {{add: {{c: {second}}}}}
+            win: "home(team) == pawns(team) or c(player) > 100"
+        """).lstrip())
+        game = load_game(str(path))
+        state = parse_position(game, {"players": ["red", "blue"], "turn": "red", "card": "5",
+                                      "pawns": {"red": ["track:10"]}}).state
+        (move,) = game.legal_moves(state)
+        assert game.apply(state, move).counters[0] == (expected,), (start, first, second)

@@ -146,14 +146,14 @@ def counter_ranges(v) -> tuple:
 
 
 def _within(index: int, ranges: tuple, amount):
-    """An `add:` amount (p, x, counters[, card]) -> int bounded so that counter `index` of
-    colour `p` stays within its range: however large the formula's value (a counter squared),
-    what is added is at most the distance to the bound."""
+    """An `add:` amount (p, x, counters[, card]) -> int no larger than the width of counter
+    `index`'s range (however large the formula's value: a counter squared), which changes
+    nothing once each addition stops at the bounds (`engine.moverules`)."""
     low, high = ranges[index]
+    widest = high - low
 
     def bounded(p, x, counters, *card):
-        value = counters[p][index]
-        return min(max(amount(p, x, counters, *card), low - value), high - value)
+        return min(max(amount(p, x, counters, *card), -widest), widest)
     return bounded
 
 

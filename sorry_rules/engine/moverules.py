@@ -75,17 +75,17 @@ def run_on_events(after, p: int, card: int, events: tuple, counters, ranges: tup
 
 
 def _settled(p: int, fired: tuple, changes: list, counters, ranges: tuple) -> tuple[tuple, int, tuple]:
-    """(counters with player `p`'s `changes` (index, amount) added, each counter changed then
-    clamped to its (lowest, highest) in `ranges` when given, the bonus turns the `fired`
-    consequences give, `fired`)."""
+    """(counters with player `p`'s `changes` (index, amount) added in order, each addition
+    stopping at the counter's (lowest, highest) in `ranges` when given, the bonus turns the
+    `fired` consequences give, `fired`)."""
     extra = sum(1 for c in fired if c.draw_again)
     if changes:
         mine = list(counters[p])
         for i, value in changes:
-            mine[i] += value
-        if ranges:
-            for i, _ in changes:
+            value += mine[i]
+            if ranges:
                 low, high = ranges[i]
-                mine[i] = low if mine[i] < low else high if mine[i] > high else mine[i]
+                value = low if value < low else high if value > high else value
+            mine[i] = value
         counters = counters[:p] + (tuple(mine),) + counters[p + 1:]
     return counters, extra, fired
