@@ -132,3 +132,22 @@ def test_r35_a_winning_two_draws_no_card_in_the_moves_report():
                                        "pawns": {"red": ["track:10", "home", "home", "home"], "blue": ["track:20"]}})
     (two,) = [m for m in moves_report(points, on_track)["moves"] if m["card"] == "2"]
     assert two["draw_again"] and "wins" not in two  # A13: a 2 that does not win plays again
+
+
+def test_a_move_whose_consequence_ends_the_turn_does_not_draw_again(tmp_path):
+    """`after:` `ends_turn` drops the card's own extra draw (REFERENCE): the 2 that slides is
+    listed without "draws again", and playing it passes the turn; the 2's other moves draw
+    again as R19 says."""
+    path = tmp_path / "ends.yaml"
+    path.write_text("extends: standard\nafter:\n  stop: {when: slides(player) > 0, ends_turn: true}\n")
+    game = load_game(str(path))
+    from sorry_rules.engine.describe import describe_move
+    from sorry_rules.records.position import parse_position
+
+    state = parse_position(game, {"players": ["red", "blue"], "turn": "red", "card": "2",
+                                  "pawns": {"red": ["track:22", "track:40"], "blue": ["track:30"]}}).state
+    moves = game.legal_moves(state)
+    sliding = [m for m in moves if any(e[0] == "slide" for e in m.events)]
+    assert len(sliding) == 1 and not sliding[0].draw_again and "again" not in describe_move(game, sliding[0])
+    assert game.apply(state, sliding[0]).turn == 1
+    assert all(m.draw_again and game.apply(state, m).turn == 0 for m in moves if m not in sliding)

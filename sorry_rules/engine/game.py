@@ -127,6 +127,7 @@ class Game:
         self.after_on_events = bool(self.after) and all(c.on_events is not None for c in self.after)
         self.after_then = tuple(c for c in self.after if c.then is not None)     # consequences that move pawns
         self.after_forfeit = tuple(c for c in self.after if c.forfeits)          # consequences of a forfeit
+        self.ends_turns = any(c.ends_turn for c in self.after)                     # some may end a turn
         self.forfeit_on_events = all(c.on_events is not None for c in self.after_forfeit)
         # per card: the filters, consequences and consequences of a forfeit that concern it (its `cards:`)
         self.filters_of = _concerning(self.filters, len(self.card_names))

@@ -331,9 +331,10 @@ class Table:
             options = kept
         return options, removed
 
-    def consequences(self, p: int, option: Option) -> tuple:
+    def consequences(self, p: int, option: Option, move=None) -> tuple:
         """(counters after, extra cards, fired consequences) of playing `option` (`after:`; a
-        forfeit: the consequences that follow forfeits)."""
+        forfeit: the consequences that follow forfeits); `move`: its public `Move`, when the
+        caller has it."""
         game = self.game
         card = option[0]
         if option[3] is FORFEIT or option[3] == REDRAW:  # a redraw is a card that could not be played, drawn anew
@@ -345,7 +346,7 @@ class Table:
             return self.counters, 0, ()
         if on_events:
             return run_on_events(after, p, option.card, option.events, self.counters, game.counter_ranges)
-        return run_consequences(after, p, self.move(option), self.counters, game.counter_ranges)
+        return run_consequences(after, p, move or self.move(option), self.counters, game.counter_ranges)
 
     def followed(self, p: int, options: list) -> list:
         """`options` with the effects of the consequences with `then:` that each fires played
@@ -544,5 +545,9 @@ class Table:
             placement, marks = self.pos.placement(), self.pos.marks
         if not self.game.marks or option[3] not in (MOVE, PASS_KIND):
             marks = ()
-        return self.game.move_type(option[0], placement, option[1], bool(option[2] & DRAW_AGAIN), option[3],
+        move = self.game.move_type(option[0], placement, option[1], bool(option[2] & DRAW_AGAIN), option[3],
                                    option[5], option[6], marks)
+        if move.draw_again and self.game.ends_turns and option[3] != REDRAW and \
+                any(c.ends_turn for c in self.consequences(self.seats[self.turn], option, move)[2]):
+            return move._replace(draw_again=False)  # a consequence ends the turn: no card follows
+        return move
