@@ -45,7 +45,8 @@ def describe_events(game, events, names=None) -> str:
     square = game.layout.name
     segments: list[list[str]] = []
     carried: list[str] = []  # labels of the marks the next pawn leaving Start or Home carries
-    for event in events:
+    landed = _landing_bumps(game, events)
+    for i, event in enumerate(events):
         kind = event[0]
         if kind in STEP_KINDS:
             _, c, frm, to = event
@@ -64,14 +65,40 @@ def describe_events(game, events, names=None) -> str:
             _last(segments).append(f"slides to {square(to)}" if mine else f"{mover} slides to {square(to)}")
         elif kind == BUMP:
             _, c, at = event
-            if segments:
+            if i in landed:
                 _last(segments).append(f"bumps {names.bumped(c, at, False)} ({square(at)})")
-            else:
-                segments.append([f"sends {names.bumped(c, at, True)} {square(at)} back to start"])
+            else:  # sent back by an effect (`send ... to start`): said as its own part
+                sent = f"sends {names.bumped(c, at, True)} {square(at)} back to start"
+                if segments and i - 1 >= 0 and events[i - 1][0] == BUMP and i - 1 not in landed:
+                    segments[-1].append(sent)  # `send every`: the pawns it sends together
+                else:
+                    segments.append([sent])
         elif kind in MARK_WORDS:
             segments.append([_mark_words(game, names.pawn(event[1], event[2]), event)])
         names.follow(event)
     return "; then ".join(", ".join(parts) for parts in segments)
+
+
+def _landing_bumps(game, events) -> set:
+    """The indexes of the bumps in `events` that a step's landing or the slides it starts made
+    (on the square the step ended on, or swept by a slide before the next step or switch);
+    the others are pawns an effect sent back (`send ... to start`)."""
+    landed, to, swept = set(), None, frozenset()
+    slide_at = game.layout.slide_at
+    for i, event in enumerate(events):
+        kind = event[0]
+        if kind in STEP_KINDS or kind == SWITCH:
+            to = event[3] if kind != SWITCH else None
+            slides = []
+            for later in events[i + 1:]:
+                if later[0] in STEP_KINDS or later[0] == SWITCH:
+                    break
+                if later[0] == SLIDE and later[2] < len(slide_at) and slide_at[later[2]] is not None:
+                    slides.append(slide_at[later[2]])
+            swept = frozenset(sq for info in slides for sq in info.swept)
+        elif kind == BUMP and (event[2] == to or event[2] in swept):
+            landed.add(i)
+    return landed
 
 
 def _last(segments: list) -> list:
