@@ -208,6 +208,19 @@ def test_a_card_name_written_as_a_number(tmp_path):
     assert load_variant(str(keys)).variant.deck["5"] == 4
 
 
+def test_loading_reports_the_syntax_errors_beside_the_cross_field_ones(tmp_path):
+    """Playing or explaining a file whose cross-field checks fail still says what is wrong in
+    its DSL texts (SR301), not only the cross-field problem (REFERENCE section 6)."""
+    mine = write(tmp_path, "mine.yaml", """
+        extends: standard
+        cards:
+          "3": forward 3 |
+          "9": forward 9
+    """)
+    found, _ = problems(mine)
+    assert [(line, code) for _, line, _, code in found] == [(3, "SR301"), (4, "SR504")]
+
+
 def test_missing_required_field(tmp_path):
     bad = write(tmp_path, "short.yaml", "name: short\ncolours: [a, b]\n")
     found, error = problems(bad)

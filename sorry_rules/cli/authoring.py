@@ -91,7 +91,7 @@ def variant_lines() -> list[str]:
             continue
         raw = raw if isinstance(raw, dict) else {}
         extends = raw.get("extends")
-        kind = "variant" if extends is None else "overlay"
+        kind = "variant" if extends is None or "name" in raw else "overlay"  # a game of its own names itself
         description = raw.get("description") or loaded.variant.name
         if extends is not None:
             bases = ", ".join(extends) if isinstance(extends, list) else str(extends)

@@ -127,12 +127,23 @@ def check_all(v, out: ProblemCollector) -> None:
         check(v, out)
 
 
+def _syntax_problems(v, out: ProblemCollector) -> None:
+    """The syntax errors (SR301) of every DSL text of `v`, added to `out`: what can be said of
+    the texts when the cross-field checks failed (`sorry-play validate` says more)."""
+    for path, text, kind in dsl_texts(v):
+        try:
+            dsl.parse_effect(text) if kind in ("effect", "following") else dsl.parse_expr(text)
+        except dsl.DslError as error:
+            out.in_text(path, error.offset, error.code, error.message)
+
+
 def compile_variant(loaded: LoadedVariant) -> tuple[Game, list[Problem]]:
     """Compile; raise RuleFileError listing every error, else return (game, warnings)."""
     v = loaded.variant
     out = ProblemCollector(loaded.origins)
     check_all(v, out)
     if out.errors:
+        _syntax_problems(v, out)  # the texts cannot be compiled on a broken board, but they can be read
         raise RuleFileError(out.problems)
     if v.board.kind == "grid":
         from sorry_rules.compiler.gridbuild import compile_grid  # lazy: the grid machinery only for a grid variant
