@@ -197,6 +197,16 @@ def test_a_wrong_deck_count_does_not_make_every_card_unheld(tmp_path, monkeypatc
     assert [(p.code, p.line) for p in validate_file(Path("mine.yaml"))] == [(code, 2)]
 
 
+def test_a_grid_whose_board_is_wrong_still_has_its_texts_and_other_fields_checked(tmp_path, monkeypatch):
+    """Every problem of a grid file at once: lines that do not fit the board (SR505) beside a
+    misspelt card effect (SR301) and a hand size the schema refuses (SR204)."""
+    monkeypatch.chdir(tmp_path)
+    Path("g.yaml").write_text("extends: sequence\nboard:\n  lines: {length: 11}\ncards: {JD: place on crad}\n")
+    assert [(p.line, p.code) for p in validate_file(Path("g.yaml"))] == [(3, "SR505"), (4, "SR301")]
+    Path("h.yaml").write_text("extends: sequence\nboard:\n  lines: {length: 11}\nturn: {hand_size: 0}\n")
+    assert [(p.line, p.code) for p in validate_file(Path("h.yaml"))] == [(3, "SR505"), (4, "SR204")]
+
+
 # ---- formats and exit codes -------------------------------------------------------------------
 def test_json_format(monkeypatch):
     monkeypatch.chdir(BROKEN)

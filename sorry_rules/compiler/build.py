@@ -127,7 +127,7 @@ def check_all(v, out: ProblemCollector) -> None:
         check(v, out)
 
 
-def _syntax_problems(v, out: ProblemCollector) -> None:
+def syntax_problems(v, out: ProblemCollector) -> None:
     """The syntax errors (SR301) of every DSL text of `v`, added to `out`: what can be said of
     the texts when the cross-field checks failed (`sorry-play validate` says more)."""
     for path, text, kind in dsl_texts(v):
@@ -143,7 +143,7 @@ def compile_variant(loaded: LoadedVariant) -> tuple[Game, list[Problem]]:
     out = ProblemCollector(loaded.origins)
     check_all(v, out)
     if out.errors:
-        _syntax_problems(v, out)  # the texts cannot be compiled on a broken board, but they can be read
+        syntax_problems(v, out)  # the texts cannot be compiled on a broken board, but they can be read
         raise RuleFileError(out.problems)
     if v.board.kind == "grid":
         from sorry_rules.compiler.gridbuild import compile_grid  # lazy: the grid machinery only for a grid variant

@@ -85,6 +85,9 @@ def _track_rules(v, out: ProblemCollector) -> None:
 def compile_grid(v, out: ProblemCollector, content_hash: str = "") -> tuple[GridGame, list[Problem]]:
     check_grid(v, out)
     if out.errors:
+        from sorry_rules.compiler.build import syntax_problems  # build imports this module when it compiles a grid
+
+        syntax_problems(v, out)  # the texts cannot be compiled on a broken board, but they can be read
         raise RuleFileError(out.problems)
     b = v.board
     cards = [None if card == b.free else card for row in b.cells for card in row]
