@@ -221,6 +221,14 @@ def test_loading_reports_the_syntax_errors_beside_the_cross_field_ones(tmp_path)
     assert [(line, code) for _, line, _, code in found] == [(3, "SR301"), (4, "SR504")]
 
 
+def test_a_required_field_removed_with_null_is_reported_where_it_was_removed(tmp_path):
+    """REFERENCE section 3: a problem is reported where the offending value came from: a
+    required field an overlay removes with `null` is missing at that line, not in the base."""
+    mine = write(tmp_path, "mine.yaml", "extends: standard\nwin: null\n")
+    found, error = problems(mine)
+    assert found == [("mine.yaml", 2, 6, "SR201")] and "removed here with null" in str(error)
+
+
 def test_missing_required_field(tmp_path):
     bad = write(tmp_path, "short.yaml", "name: short\ncolours: [a, b]\n")
     found, error = problems(bad)

@@ -259,7 +259,12 @@ def schema_problems(data: dict, origins: Origins, error, model=None) -> list[Pro
         kind = item["type"]
         if kind == "missing":
             field_name = missing if missing is not None else str(loc[-1])
-            problems.at(path, "SR201", f"{dotted}: required field '{field_name}' is missing")
+            removed = path + (field_name,)
+            if removed in getattr(origins, "maps", {}):  # an overlay took it away with `null`: said where it did
+                problems.at(removed, "SR201", f"{dotted}: required field '{field_name}' is missing (removed here "
+                            "with null)")
+            else:
+                problems.at(path, "SR201", f"{dotted}: required field '{field_name}' is missing")
         elif kind in ("union_tag_not_found", "union_tag_invalid"):  # the field that says which kind of mapping
             field_name, code, message = _tag_problem(item, dotted)
             problems.at(path + (field_name,) if code == "SR204" else path, code, message)
