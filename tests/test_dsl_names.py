@@ -72,6 +72,19 @@ def test_unknown_primitives_and_relations_list_the_known_and_suggest_the_close_o
     assert message.endswith("; " + suggestion)
 
 
+@pytest.mark.parametrize("text, word, suggestion", [
+    ("forwards 3", "forwards", "did you mean 'forward'?"),
+    ("split 7 amongst 2", "amongst", "did you mean 'among'?"),
+    ("switchy opponent", "switchy", "did you mean 'switch'?"),
+])
+def test_a_keyword_with_letters_after_it_is_one_unknown_word(text, word, suggestion):
+    """A keyword followed by more letters (`forwards`) is one unknown word, reported at its
+    first letter with the close keyword, not as an unexpected 's' in the middle of it."""
+    line, col, code, message = problem("cards", text)
+    assert (line, col, code) == (2, 9 + text.index(word), "SR301")
+    assert message == f"unknown word '{word}'; {suggestion}"
+
+
 def test_nothing_close_gives_the_list_and_no_suggestion():
     assert "did you mean" not in problem("cards", "zzz 1")[3]
     assert "did you mean" not in problem("win", "home(xyz) > 0")[3]

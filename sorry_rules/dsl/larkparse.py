@@ -257,6 +257,25 @@ def _acceptable(error: UnexpectedToken):
         return error.expected
 
 
+def _word_around(text: str, offset: int) -> tuple[int, str] | None:
+    """(start, word) when `offset` falls inside a word that began before it (a keyword read as
+    the start of a longer word: `forwards`), else None."""
+    if not (0 < offset <= len(text)) or not (text[offset - 1].isalnum() or text[offset - 1] == "_"):
+        return None
+    if offset < len(text) and not (text[offset].isalnum() or text[offset] == "_"):
+        return None
+    start, end = offset, offset
+    while start > 0 and (text[start - 1].isalnum() or text[start - 1] == "_"):
+        start -= 1
+    while end < len(text) and (text[end].isalnum() or text[end] == "_"):
+        end += 1
+    return start, text[start:end]
+
+
+def _all_keywords(parser: Lark) -> list[str]:
+    return [t.pattern.value for t in parser.terminals if t.pattern.type == "str" and t.pattern.value.isidentifier()]
+
+
 def parse_tree(text: str, start: str):
     """The AST of `text` parsed from `start`; DslError for a syntax error or a number too large."""
     parser = lalr_parser()
@@ -266,11 +285,19 @@ def parse_tree(text: str, start: str):
         token = error.token
         shown = "end of text" if token.type == "$END" else f"'{token}'"
         offset = len(text.rstrip()) if token.type == "$END" else (token.start_pos or 0)
+        inside = _word_around(text, offset) if token.type != "$END" else None
+        if inside is not None:  # a keyword with more letters after it: the whole word is unknown
+            word_start, word = inside
+            raise DslError(word_start, f"unknown word '{word}'{did_you_mean(word, _all_keywords(parser))}") from None
         acceptable = _acceptable(error)
         hint = did_you_mean(str(token), _expected_words(parser, acceptable)) if str(token).isidentifier() else ""
         expected = _describe_expected(parser, acceptable)
         raise DslError(offset, f"unexpected {shown}; expected {expected}{hint}") from None
     except UnexpectedCharacters as error:
+        inside = _word_around(text, error.pos_in_stream)
+        if inside is not None:
+            word_start, word = inside
+            raise DslError(word_start, f"unknown word '{word}'{did_you_mean(word, _all_keywords(parser))}") from None
         char = text[error.pos_in_stream] if error.pos_in_stream < len(text) else ""
         raise DslError(error.pos_in_stream, f"unexpected character {char!r}") from None
     except UnexpectedEOF as error:
