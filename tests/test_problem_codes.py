@@ -251,6 +251,15 @@ def test_every_position_problem_is_reported_at_once():
                                                      (6, "SR601"), (7, "SR508")]
 
 
+def test_too_many_pawns_do_not_hide_the_squares_that_are_wrong():
+    """A colour with more pawns than the variant gives (SR508) still has each of its squares
+    checked (SR601): every problem of a position file at once."""
+    with pytest.raises(PositionError) as caught:
+        parse_position(_standard(), {"players": ["red", "blue"], "turn": "red", "card": "1",
+                                     "pawns": {"red": ["start", "track:60", "safety:6", "hme", "track:3"]}})
+    assert sorted(p.code for p in caught.value.problems) == ["SR508", "SR601", "SR601", "SR601"]
+
+
 def test_position_data_without_a_file_is_located_at_its_start():
     with pytest.raises(PositionError) as caught:
         parse_position(_standard(), {"players": ["red", "pink"], "card": "1"})

@@ -92,3 +92,12 @@ def test_bad_positions_are_located_coded_and_exit_1(tmp_path, position, problems
     line = next(line for line in result.output.splitlines() if problems[-1] in line)
     assert line.startswith(str(tmp_path / "pos.json") + ":")
     assert all(p in line for p in problems), line
+
+
+def test_a_field_of_the_wrong_type_does_not_hide_the_other_problems(tmp_path):
+    """Every problem of a grid position at once (REFERENCE section 6): `exchanged` written as
+    text is reported beside the unknown card and the chip on a free cell."""
+    result = moves(tmp_path, {**EXAMPLE, "hand": ["4H", "ZZ"], "chips": {"blue": ["A1"]}, "exchanged": "no"})
+    assert result.exit_code == 1
+    codes = [line.rsplit("[", 1)[-1].rstrip("]") for line in result.output.splitlines() if "[SR" in line]
+    assert sorted(codes) == ["SR203", "SR502", "SR601"], result.output

@@ -52,11 +52,16 @@ def parse_grid_position(game, data, origins: Origins | None = None) -> GridPosit
         raise PositionError.of(out.problems)
     try:
         model = GridPositionModel.model_validate(data)
-    except ValidationError as error:
+    except ValidationError as error:  # the fields that failed are reported, the rest still checked
         out.extend(schema_problems(data, out.locator, error, GridPositionModel))
-        raise PositionError.of(out.problems) from None
+        failing = {item["loc"][0] for item in error.errors() if item["loc"]}
+        try:
+            model = GridPositionModel.model_validate({k: v for k, v in data.items()
+                                                      if k in GridPositionModel.model_fields and k not in failing})
+        except ValidationError:  # `players` failed: nothing is left to check against
+            raise PositionError.of(out.problems) from None
     check = _Checker(game, out)
-    if "hand" not in data:  # an empty hand is written `[]` (S8): a hand left out is a mistake
+    if "hand" not in data:  # an empty hand is written `[]` (S8): a hand left out is a mistake (or one that failed)
         out.at((), "SR604", "this variant plays from a hand: give \"hand\": [cards] (an empty hand: [])")
     seats = tuple(check.seated(model.players))
     check.seat_count(model.players, {len(set(colours)) for colours in game.seating.values()})

@@ -389,10 +389,10 @@ class _Checker(PositionChecks):
             c = self.player(name, "pawns", seats)
             if c is None:
                 continue
-            if len(squares) > game.pawns:
+            parsed = [sq for j, text in enumerate(squares) if (sq := self.square(c, name, j, text, occupied)) is not None]
+            if len(squares) > game.pawns:  # each square is still checked: every problem at once
                 self.out.at(("pawns", name), "SR508", f"pawns.{name}: {len(squares)} pawns, but each colour has {game.pawns}")
                 continue
-            parsed = [sq for j, text in enumerate(squares) if (sq := self.square(c, name, j, text, occupied)) is not None]
             parsed += [layout.start[c]] * (game.pawns - len(parsed))
             placement[c] = tuple(sorted(parsed))
         return placement
