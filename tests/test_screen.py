@@ -510,3 +510,15 @@ def test_a_hint_shows_the_page_of_the_move_it_names():
     session.show_hint(view, moves)
     assert session.first == len(moves) - 1 and session.page == session.pages - 1
     assert f"Hint: {len(moves)}. " in out.getvalue()
+
+
+@pytest.mark.parametrize("rules, whose, sweep", [
+    ((), "another colour's slide start", "bumping every pawn on the way"),
+    (("house/slide-own-colour.yaml",), "any colour's slide start", "bumping every pawn on the way"),
+    (("house/slide-spares-own.yaml",), "another colour's slide start", "that it may bump (the others stay)"),
+])
+def test_the_help_says_whose_slides_are_taken_and_what_they_sweep(rules, whose, sweep):
+    """H10 and H12 change the slides; the help the player reads says so (it described the
+    standard slides under every house rule)."""
+    text = " ".join(help_text(load_game("standard", rules)).split())
+    assert f"land exactly on {whose}" in text and sweep in text

@@ -134,13 +134,16 @@ counted from the track; start and home are S and H, with their pawn counts.
 {board}"""
 
 #: the last lines of the help: the board's squares and slides, and how a card or a throw is played
-HELP_SLIDES = """The board: '.' a track square; '>' 'v' '<' '^' a slide's start, '=' its body,
-'o' its end: land exactly on another colour's slide start and the pawn slides
-to the end, bumping every pawn on the way. Your Start is next to the square
-your pawns come out on."""
-HELP_CARDS = """A move that '{again}' gives you another card.
-When no move is possible the card is forfeited (the board then shows it and
-waits for Enter); when no card in your hand can move you discard one."""
+HELP_SLIDES = ("The board: '.' a track square; '>' 'v' '<' '^' a slide's start, '=' its body, 'o' its end: land "
+               "exactly on {whose} slide start and the pawn slides to the end, {sweep}. Your Start is next to the "
+               "square your pawns come out on.")
+HELP_CARDS = ("A move that '{again}' gives you another card. When no move is possible the card is forfeited (the "
+              "board then shows it and waits for Enter); when no card in your hand can move you discard one.")
+#: whose slides a pawn takes (`rules.slide_on`), in words
+_SLIDE_WHOSE = {frozenset(("own", "partner", "opponent")): "any colour's", frozenset(("partner", "opponent")):
+                "another colour's", frozenset(("opponent",)): "an opponent's", frozenset(("own",)): "your own colour's",
+                frozenset(("own", "opponent")): "your own or an opponent's", frozenset(("partner",)): "a partner's",
+                frozenset(("own", "partner")): "your own or a partner's"}
 HELP_PLAIN = """The board: '.' a track square. Your Start is next to the square your pawns
 come out on."""
 HELP_DICE = """A move that 'throws again' gives you another throw; a throw with no move is
@@ -163,8 +166,16 @@ def help_text(game) -> str:
     layout = game.layout
     dice = getattr(game, "dice", None) is not None
     slides = any(info is not None for info in layout.slide_at)
-    board = (HELP_SLIDES if slides else HELP_PLAIN) + (" " if slides and not dice else "\n") + \
-        (HELP_DICE if dice else HELP_CARDS.format(again="plays again" if game.hand_play else "draws again"))
+    cards = HELP_CARDS.format(again="plays again" if game.hand_play else "draws again")
+    if slides:
+        rules = game.rules
+        whose = _SLIDE_WHOSE.get(frozenset(rules.slide_on), "a")
+        sweep = "bumping every pawn on the way" if rules.slide_sweep == "all" else \
+            "bumping the pawns on the way that it may bump (the others stay)"
+        words = HELP_SLIDES.format(whose=whose, sweep=sweep)
+        board = textwrap.fill(words + ("" if dice else " " + cards), 79) + ("\n" + HELP_DICE if dice else "")
+    else:
+        board = HELP_PLAIN + "\n" + (HELP_DICE if dice else textwrap.fill(cards, 79))
     text = HELP.format(first=labels[0], second=labels[1 % len(labels)], pawns=game.pawns,
                        colour=colour_name(game, 0), track=layout.T, milepost=MILEPOST, twice=2 * MILEPOST,
                        shows="your throw" if dice else "the card you drew (or your hand)", board=board)
