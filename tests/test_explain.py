@@ -65,7 +65,7 @@ def test_explain_one_card_with_an_overlay(tmp_path, monkeypatch):
     lines = result.stdout.splitlines()
     assert lines[0] == "Card sorry (4 in the deck) - h1.yaml:3"
     assert " ".join(" ".join(lines[1:-2]).split()) == ("Take a pawn from Start and put it on a track square held by an "
-                                                      "opponent's pawn, which goes back to its Start, or move one pawn forward 4.")
+                                                      "opponent's pawn, which goes back to its Start; or move one pawn forward 4.")
     assert lines[-2:] == ["    option 1: sorry opponent  (h1.yaml:3:10)", "    option 2: forward 4  (h1.yaml:3:27)"]
 
 
@@ -383,3 +383,17 @@ def test_explain_shows_the_labels_authors_give():
     assert '"H27 mercy start: a marked pawn leaves Start with any card that moves forward"' in text
     assert '"H27 mercy: a pawn sent back to Start is marked"' in text
     assert '"H20 revenge: a way of playing the 7 bumps an opponent, so the 7 must bump"' in " ".join(text.split())
+
+
+def test_an_added_alternative_is_said_apart_from_the_pass_it_widens():
+    """A14 with H27: the 11's pass (whose condition the overlay widened) and the added mercy
+    start read as separate alternatives, and the pass says where its condition was widened;
+    in partnership the 11 switches any pawn the player controls (T2)."""
+    from sorry_rules.authoring.explain import explain_text, load_explained
+
+    explained = load_explained("standard", ("house/mercy-start.yaml",))
+    text = " ".join(explain_text(explained, only=("11",)).split())
+    assert "you could not bring out of Start a pawn you control, marked 'mercy'; or bring out of Start" in text
+    assert "(standard.yaml:42:40; its condition widened by house/mercy-start.yaml:" in text
+    partners = " ".join(explain_text(load_explained("partnership"), only=("11",)).split())
+    assert "switch a pawn you control on the track with an opponent's pawn" in partners

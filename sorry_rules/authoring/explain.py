@@ -103,13 +103,19 @@ def card_rules(loaded) -> dict[str, CardRule]:
         nodes = written.options if isinstance(written, dsl.Choice) else (written,)
         played = effect.options if isinstance(effect, dsl.Choice) else (effect,)
         options = []
+        added_at = {extra: _where(loaded.origins.in_text(("also", extra, "effect"), 0)) for extra in extras}
         for i, node in enumerate(nodes):
             start = _FirstPos().visit(node)
             following = _FirstPos().visit(nodes[i + 1]) if i + 1 < len(nodes) else None
-            text = _option_text(source, start, following) if played[i] is node else source_text(played[i])
-            options.append(Option(played[i], text, _where(loaded.origins.in_text(path, start))))
+            where = _where(loaded.origins.in_text(path, start))
+            if played[i] is node:
+                text = _option_text(source, start, following)
+            else:  # a pass whose condition the added alternatives widened (A14)
+                text = source_text(played[i])
+                where += "; its condition widened by " + ", ".join(added_at.values())
+            options.append(Option(played[i], text, where))
         for extra, extra_ast in extras.items():
-            where = _where(loaded.origins.in_text(("also", extra, "effect"), 0))
+            where = added_at[extra]
             text = v.also[extra].effect
             options.append(Option(extra_ast, f"({text}) then draw_again" if again else text, where))
         mark = loaded.origins.key_mark(path)
@@ -149,7 +155,7 @@ class _EffectWords(dsl.Visitor):
 
     def visit_Enter(self, node, nested):
         if node.selector is not None:
-            return f"start {selector_words(node.selector)} from Start"
+            return f"bring out of Start {selector_words(node.selector)}"
         return "start a pawn"
 
     def visit_Send(self, node, nested):
@@ -180,7 +186,7 @@ class _EffectWords(dsl.Visitor):
         return f"split {node.steps} forward steps {among}{whose} (each at least 1, all used)"
 
     def visit_Switch(self, node, nested):
-        return f"switch one of your pawns on the track with {_OWNER[node.relation]} pawn on the track"
+        return f"switch a pawn you control on the track with {_OWNER[node.relation]} pawn on the track"
 
     def visit_Sorry(self, node, nested):
         whose = "a pawn it may bump" if node.relation is None else f"{_OWNER[node.relation]} pawn"
@@ -202,9 +208,10 @@ class _EffectWords(dsl.Visitor):
 
     def visit_Choice(self, node, nested):
         parts = [self.visit(o, True) for o in node.options]
+        joint = "; or " if any("," in part for part in parts) else ", or "  # a part with commas of its own
         if nested:
-            return "either " + " or ".join(parts)
-        return ", or ".join(parts)
+            return "either " + (joint if joint == "; or " else " or ").join(parts)
+        return joint.join(parts)
 
     def visit_Then(self, node, nested):
         return f"{self.visit(node.first, True)}, then {self.visit(node.second, True)}"
@@ -569,7 +576,9 @@ def switch_words(v, where) -> list[str]:
     def shown(value) -> str:
         if isinstance(value, bool):
             return "true" if value else "false"
-        return ", ".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
+        if isinstance(value, (list, tuple)):
+            return ", ".join(map(str, value)) or "none"
+        return str(value)
 
     lines = []
     if v.teams:

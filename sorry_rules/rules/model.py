@@ -200,7 +200,7 @@ class Rules(Strict):
     control: Literal["own", "team"] = Field(default="own", description="The colours a player moves: `own`, only its "
                                             "own; `team`, every colour of its team (start, move, split, switch, Sorry!).")
     bump: list[OtherRelation] = Field(default_factory=lambda: ["partner", "opponent"], max_length=2, description=(
-        "Whose pawns a pawn sends back to Start by landing on them (and may replace with a Sorry!); a pawn of another "
+        "Whose pawns a pawn sends back to Start by landing on them (and a `sorry` effect may replace); a pawn of another "
         "relation on the target square blocks the move like an own pawn."))
     slide_on: list[Relation] = Field(default_factory=lambda: ["partner", "opponent"], max_length=3, description=(
         "Whose slides a pawn takes when it ends a move on their triangle (a slide belongs to the colour of its side)."))
