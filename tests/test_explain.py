@@ -397,3 +397,18 @@ def test_an_added_alternative_is_said_apart_from_the_pass_it_widens():
     assert "(standard.yaml:42:40; its condition widened by house/mercy-start.yaml:" in text
     partners = " ".join(explain_text(load_explained("partnership"), only=("11",)).split())
     assert "switch a pawn you control on the track with an opponent's pawn" in partners
+
+
+def test_explain_says_the_board_and_groups_either_or():
+    """AUTHORING: without --card, explain starts with the board: the sides' start exits and
+    safety zones and the slides (R6, R26, R31); a win of two `and`s joined by `or` says which
+    goes with which (S13), and `sides` is said in words."""
+    from sorry_rules.authoring.explain import explain_text, load_explained
+
+    standard = " ".join(explain_text(load_explained("standard")).split())
+    assert ("Each side has 15 squares (offsets 0 to 14, clockwise): pawns leave Start onto offset 4; after offset 2 a "
+            "pawn of the side's colour turns into a safety zone of 5 squares, then Home") in standard
+    assert "Slides from offset 1 to 4 and 9 to 13 of every side" in standard
+    sequence = " ".join(explain_text(load_explained("sequence")).split())
+    assert ("Either the number of sides (chip colours) in the game equals 2 and the number of your team's sequences is "
+            "at least 2, or the number of sides") in sequence

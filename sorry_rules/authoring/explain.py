@@ -310,6 +310,8 @@ class _ExprWords(dsl.Visitor):
 
     def visit_BinOp(self, node):
         left, right = self.visit(node.left), self.visit(node.right)
+        if node.op == "or" and any(isinstance(side, dsl.BinOp) and side.op == "and" for side in (node.left, node.right)):
+            return f"either {left}, or {right}"  # `and` binds tighter: said so
         if node.op in ("and", "or"):
             return f"{left} {node.op} {right}"
         if node.op in _COMPARE:
@@ -342,7 +344,8 @@ class _ExprWords(dsl.Visitor):
 
 
 #: the facts of the throw that are names, in words
-_THROW = {"total": "the total of the dice thrown", "doubles": "the dice thrown show one face (doubles)"}
+_THROW = {"total": "the total of the dice thrown", "doubles": "the dice thrown show one face (doubles)",
+          "sides": "the number of sides (chip colours) in the game"}
 
 _PRECEDENCE = {"or": 1, "and": 2, "==": 4, "!=": 4, "<": 4, "<=": 4, ">": 4, ">=": 4, "+": 5, "-": 5, "*": 6}
 
@@ -620,11 +623,21 @@ def grid_words(v, where) -> list[str]:
 
 
 def board_words(v, where) -> list[str]:
-    """What the board's squares hold (`board.hold`, `board.home_hold`), its named squares and
-    a dice turn's whole totals, in words."""
+    """The board's sides (start exits, safety zones, slides), what its squares hold
+    (`board.hold`, `board.home_hold`), its named squares and a dice turn's whole totals, in
+    words."""
     b, lines = v.board, []
     if getattr(b, "kind", "track") == "grid":
         return grid_words(v, where)
+    zone = f"a safety zone of {b.safety_length} squares, then Home" if b.safety_length else "Home (no safety zone)"
+    lines.append(f"Each side has {b.side_length} squares (offsets 0 to {b.side_length - 1}, clockwise): pawns leave Start "
+                 f"onto offset {b.start_exit}; after offset {b.safety_entry} a pawn of the side's colour turns into "
+                 f"{zone} - {where(('board',))}")
+    if b.slides:
+        spans = _listed([f"{s.from_} to {s.to}" for s in b.slides])
+        lines.append(f"Slides from offset {spans} of every side: a pawn that ends its move on a slide's first "
+                     f"square (when rules.slide_on lets it) goes to its last, bumping as rules.slide_sweep says - "
+                     f"{where(('board', 'slides'))}")
     if b.hold > 1:
         lines.append(f"A square holds up to {b.hold} pawns; pawns of one colour share it"
                      f"{', several colours where a named square lets them' if b.squares else ''} - {where(('board', 'hold'))}")
