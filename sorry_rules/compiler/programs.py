@@ -13,7 +13,7 @@ rule file can make play hang or exhaust memory:
     MAX_WORK; else SR303 at the smallest part over it (`compiler.costs`).
   * movement tables: all of a variant's tables together stay within MAX_TABLE_CELLS; else
     SR303 at the effect that needs the table that does not fit (`compiler.plays`).
-  * steps of one move: 1 .. one lap plus the safety zone (T + L + 1); else SR508.
+  * steps of one move: 1 .. a lap, the safety zone and the step into Home (T + L + 1); else SR508.
 """
 
 from __future__ import annotations
