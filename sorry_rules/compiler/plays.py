@@ -80,7 +80,8 @@ class PlayBuilder(dsl.Visitor):
     def check_steps(self, node, steps: int) -> None:
         limit = self.layout.T + self.layout.L + 1
         if not 1 <= steps <= limit:
-            raise CompileError(node.pos, f"{steps} steps: must be between 1 and {limit} (a lap, the safety zone and the step into Home)", "SR508")
+            raise CompileError(node.pos, f"{steps} steps: must be between 1 and {limit} (a lap, the safety zone and the "
+                               "step into Home)", "SR508")
 
     # ---- primitives ----------------------------------------------------------------------
     def visit_Enter(self, node):

@@ -212,7 +212,8 @@ class PositionChecks:
         colours = self.game.colours
         if name in colours:
             return colours.index(name)
-        self.out.at(path, "SR501", f"{field_name(path)}: unknown colour {name!r}{did_you_mean(name, colours)} "
+        named = field_name(path[:-1] if key else path)  # a key is named by the mapping it is a key of
+        self.out.at(path, "SR501", f"{named}: unknown colour {name!r}{did_you_mean(name, colours)} "
                                    f"(colours: {', '.join(colours)})", key=key)
         return None
 
@@ -478,5 +479,5 @@ class _Checker(PositionChecks):
 
 
 def field_name(path: tuple) -> str:
-    """How a field is named in messages: `players[1]`, `hand[0]`, `turn`, `pawns`."""
-    return path[0] + "".join(f"[{p}]" for p in path[1:] if isinstance(p, int))
+    """How a field is named in messages: `players[1]`, `hand[0]`, `turn`, `marks.frozen[1].by`."""
+    return path[0] + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path[1:])
