@@ -125,6 +125,8 @@ def play(game, state, picks, on_turn=None, max_plies: int = DEFAULT_MAX_PLIES, c
         elif watch is not None:
             move = table.move(option)
             table.play(option)
+            if table.over and move.draw_again:  # a winning move: the game ends at once, no card follows (R35)
+                move = move._replace(draw_again=False)
             watch(Turn(table.plies, seat, move.card, move, choice, n), table.state() if needs_state else None)
         else:
             table.play(option)
