@@ -80,6 +80,31 @@ def test_budget_is_kept_and_counted():
     assert timed.last_playouts < 10_000
 
 
+def test_a_thinking_time_is_the_budget_and_is_kept(monkeypatch):
+    """`--think`: with time to spare the search plays more playouts than its fixed budget
+    (it only ever cut the budget short), and never runs past the time given. The clock is
+    a counter (each reading 0.1 ms later), so the test does not depend on the machine."""
+    from sorry_rules.players import search
+
+    clock = iter(range(10**9))
+    monkeypatch.setattr(search.time, "perf_counter", lambda: next(clock) * 1e-4)
+    game = load_game("standard")
+    view, moves = next((view, moves) for view, moves in _decisions(game, 5, 2, 12) if len(moves) > 2)
+    fixed = SearchPlayer(1, 0)
+    fixed.choose(view, moves)
+    timed = SearchPlayer(1, 0, seconds=0.05)
+    start = search.time.perf_counter()
+    assert 0 <= timed.choose(view, moves) < len(moves)
+    assert timed.last_playouts > fixed.last_playouts
+    assert search.time.perf_counter() - start <= 0.05 + 0.01  # the deadline, and the readings after it
+
+
+def test_a_throw_of_several_dice_shares_the_default_playouts():
+    """The default budget per decision is shared among the dice of a throw (a Parcheesi ply
+    weighs every way of spending its two dice), so a decision stays well under a second."""
+    assert SearchPlayer(1).budget(load_game("parcheesi"))[0] * 2 == SearchPlayer(1).budget(load_game("ludo"))[0]
+
+
 @pytest.mark.parametrize("variant", ["standard", "sequence"])
 def test_same_seed_and_budget_same_choice(variant):
     """The choice depends only on the seed parts, the view, the moves and the budget (not on

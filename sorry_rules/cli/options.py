@@ -116,6 +116,7 @@ def _think_seconds(ctx, param, value):
 def think_option(fn):
     """`--think TIME`: how long a searching computer player may think about a move (None: its budget)."""
     return click.option("--think", default=None, metavar="TIME", callback=_think_seconds,
-                        help="How long a searching computer player (search, medium, hard, expert) may think about a "
-                             "move, e.g. 0.5s; its moves then depend on the machine's speed (default: a fixed "
-                             "budget of playouts, the same moves every run).")(fn)
+                        help="How long a searching computer player may think about a move, e.g. 0.5s: search, "
+                             "medium and hard search about that long (more playouts as the time allows), expert "
+                             "stops by then at the latest; its moves then depend on the machine's speed (default: "
+                             "a fixed budget of playouts, the same moves every run).")(fn)

@@ -25,9 +25,11 @@ replace them). Teams: a partner's win is the side's. Budget: `playouts` counts p
 move played on a deal and its playout; the default per board kind is `DEFAULTS`), so the
 choice is a function of the seed parts, the view, the moves and the budget: deterministic,
 and a saved game resumes with the same choices. An
-optional `seconds` budget also stops the search when the time is up (then the choice
-depends on the machine's speed); the moves left in the running are then compared on the
-deals they share. Ties are broken by a stream seeded from (seed parts, ply).
+optional `seconds` budget (without `playouts`) makes the time the budget: the search is
+run again with twice the playouts while twice the last run's time still fits, and stops
+when the time is up (then the choice depends on the machine's speed); the moves left in
+the running are then compared on the deals they share. Ties are broken by a stream seeded
+from (seed parts, ply). A throw of several dice shares the default playouts among its dice.
 
 `analyse(view, moves)` returns the numbers behind a choice (`Analysis`); `advise` gives the
 choice with one line of why (`hints.reason`), for the terminal's hints.
@@ -73,13 +75,16 @@ class Analysis(NamedTuple):
 class _Halving:
     """One decision's search (module docstring, steps 2 and 3)."""
 
-    def __init__(self, player, view, options: list):
+    def __init__(self, player, view, options: list, limit: int | None = None, deadline: float | None = None):
         self.view, self.options = view, options
         self.colour = view.colour
         self.deals = Deals(view, *player.seed_parts)
         self.chance = win_chance_for(view.game, len(view.seats))
         self.limit, self.horizon = player.budget(view.game)
-        self.deadline = None if player.seconds is None else time.perf_counter() + player.seconds
+        if limit is not None:
+            self.limit = limit
+        self.deadline = deadline if deadline is not None or player.seconds is None else \
+            time.perf_counter() + player.seconds
         self.policy = [GreedyPlayer("playout", *player.seed_parts, seat) for seat in range(len(view.seats))]
         n = len(options)
         self.sums, self.counts, self.spent = [0.0] * n, [0] * n, 0
@@ -182,8 +187,13 @@ class SearchPlayer:
         self.last_playouts = 0  # playouts spent on the last decision (for tests and bench)
 
     def budget(self, game) -> tuple[int, int]:
-        """(playouts, horizon) for `game`: as given, else the board kind's `DEFAULTS`."""
+        """(playouts, horizon) for `game`: as given, else the board kind's `DEFAULTS`, the
+        playouts shared out among the dice of a throw of several (each ply of a playout then
+        weighs every way of spending the dice: Parcheesi's plies cost several of Ludo's)."""
         playouts, horizon = DEFAULTS[game.board_kind]
+        dice = getattr(game, "dice", None)
+        if dice is not None and dice.count > 1:
+            playouts //= dice.count
         return (playouts if self.playouts is None else self.playouts,
                 horizon if self.horizon is None else self.horizon)
 
@@ -230,7 +240,16 @@ class SearchPlayer:
             return Analysis(choice, [1.0 if i in wins else None for i in range(len(options))], [0] * len(options), 0,
                             before)
         default = search.narrow(self.width(view.game))
+        started = time.perf_counter()
         finalists = search.run() if len(search.alive) > 1 else search.alive
+        while self.seconds is not None and self.playouts is None and len(search.alive) > 1 and not search.out_of_time():
+            took = time.perf_counter() - started
+            if search.deadline - time.perf_counter() < 2.5 * took:  # twice the playouts would not fit the time
+                break
+            started = time.perf_counter()  # a thinking budget: the search again with twice the playouts
+            search = _Halving(self, view, options, 2 * search.limit, search.deadline)
+            default = search.narrow(self.width(view.game))
+            finalists = search.run()
         chances = [s / c if c else None for s, c in zip(search.sums, search.counts)]
         leaders = _tied(finalists, search)
         choice = leaders[0] if len(leaders) == 1 else leaders[random.below(len(leaders))]
