@@ -154,7 +154,7 @@ def test_wins_by_playing_the_two_first(hand_game):
     assert names[analysis.choice] == "2"
     assert analysis.chances[analysis.choice] == 1.0
     choice, why = player.advise(view, moves)
-    assert choice == analysis.choice and "win chance 100%" in why
+    assert choice == analysis.choice and "win chance after it 100%" in why
 
 
 def test_sets_up_a_capture_the_greedy_player_misses(hand_game):
@@ -200,3 +200,14 @@ def test_the_fit_is_kept_in_the_cache_folder_and_read_back_exactly(cache, monkey
     for entry in cache.glob(f"{winchance.KIND}-*.json"):
         entry.write_text(entry.read_text().replace("[", "[1.5, "))
     assert (winchance.win_chance_for(load_game("standard"), 2).b, played) == (0.0, [3, 2])
+
+
+def test_the_hint_compares_like_with_like():
+    """The hint's two figures are the same estimate (the mean win chance over each move's
+    playouts): the move it names and the next best, searched longest beside it; it never
+    sets a static evaluation of the position before the move against them."""
+    from sorry_rules.players.hints import reason
+    from sorry_rules.players.search import Analysis
+
+    analysis = Analysis(1, [0.30, 0.55, 0.52, None], [24, 96, 96, 0], 216, [0.2, 0.5, 0.4, None])
+    assert reason(analysis, type("M", (), {"events": ()})()) == "your win chance after it 55%; after the next best move 52%"

@@ -1,8 +1,8 @@
 """One line of why a searching player chose a move, from the search's own numbers.
 
 `reason(analysis, move)` (an `search.Analysis` and the chosen public `Move`) says what the
-move gains (the side's win chance after it and before it, and against the next best move on
-the draws both were tried on), what it captures (the pawns it sends back or the chips it takes away, read from
+move gains (the side's win chance after it, and after the next best move, both the mean of
+their playouts), what it captures (the pawns it sends back or the chips it takes away, read from
 the move's events) and what it risks (the win chance in the worst quarter of the sampled
 draws, when that is well below the mean). No game's words: chances, pawns, chips.
 """
@@ -34,17 +34,17 @@ def captures(move) -> str:
 
 def reason(analysis, move) -> str:
     """The line of why (module docstring)."""
-    choice, chances = analysis.choice, analysis.chances
+    choice, chances, counts = analysis.choice, analysis.chances, analysis.counts
     mine = chances[choice]
-    if mine == 1.0 and not analysis.counts[choice]:
+    if mine == 1.0 and not counts[choice]:
         return "it wins the game now"
     parts = []
     if mine is not None:
-        parts.append(f"your win chance {_percent(mine)} after it ({_percent(analysis.before)} before this move)")
-    if analysis.rival:
-        ours, theirs, deals = analysis.rival
-        parts.append(f"the next best move: {_percent(theirs)} against {_percent(ours)} for this one on the {deals} "
-                     f"deal{'s' if deals != 1 else ''} both were played out on")
+        parts.append(f"your win chance after it {_percent(mine)}")
+    others = [i for i in range(len(chances)) if i != choice and chances[i] is not None and counts[i]]
+    if others:  # the move searched longest beside it: its estimate is the surest
+        second = max(others, key=lambda i: (counts[i], chances[i]))
+        parts.append(f"after the next best move {_percent(chances[second])}")
     caught = captures(move)
     if caught:
         parts.append("it " + caught)

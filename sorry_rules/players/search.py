@@ -61,15 +61,13 @@ MIN_PLAYOUTS = 12
 class Analysis(NamedTuple):
     """The numbers behind one decision: the chosen index, each move's mean win chance over
     its playouts (None for a move dropped before any), the playouts of each, the playouts
-    spent, the win chance of the position before the move and each move's lower quartile."""
+    spent and each move's lower quartile."""
 
     choice: int
     chances: list
     counts: list
     playouts: int
-    before: float
     low: list = []      # each move's lower quartile of its playouts' win chances (None: no playout)
-    rival: tuple = ()   # (the choice's, the next best move's mean win chance, how many deals) on the deals both had
 
 
 class _Halving:
@@ -117,21 +115,6 @@ class _Halving:
         if len(self.alive) > width:
             self.alive = sorted(order[:width])
         return order[0]
-
-    def rival(self, choice: int) -> tuple:
-        """(choice's, the next best move's mean win chance, the number of deals) on the deals
-        both had: the other move that comes closest to the choice there; () when none had a
-        deal with it."""
-        found = ()
-        mine = self.values[choice]
-        for j, theirs in enumerate(self.values):
-            shared = min(len(mine), len(theirs))
-            if j == choice or not shared:
-                continue
-            pair = (sum(mine[:shared]) / shared, sum(theirs[:shared]) / shared, shared)
-            if not found or pair[0] - pair[1] < found[0] - found[1]:
-                found = pair
-        return found
 
     def better(self, i: int, j: int, caution: float) -> bool:
         """Whether move i beat move j on the deals both had by more than `caution` standard
@@ -226,7 +209,6 @@ class SearchPlayer:
     def decide(self, view, options: list) -> Analysis:
         search = _Halving(self, view, options)
         chance = search.chance
-        before = chance.of(search.deals.table(0), view.colour)
         wins = []
         for i, option in enumerate(options):
             table = search.deals.table(0)
@@ -237,8 +219,7 @@ class SearchPlayer:
         if wins:
             choice = wins[0] if len(wins) == 1 else wins[random.below(len(wins))]
             self.last_playouts = 0
-            return Analysis(choice, [1.0 if i in wins else None for i in range(len(options))], [0] * len(options), 0,
-                            before)
+            return Analysis(choice, [1.0 if i in wins else None for i in range(len(options))], [0] * len(options), 0)
         default = search.narrow(self.width(view.game))
         started = time.perf_counter()
         finalists = search.run() if len(search.alive) > 1 else search.alive
@@ -257,7 +238,7 @@ class SearchPlayer:
             choice = default
         self.last_playouts = search.spent
         low = [sorted(values)[len(values) // 4] if values else None for values in search.values]
-        return Analysis(choice, chances, list(search.counts), search.spent, before, low, search.rival(choice))
+        return Analysis(choice, chances, list(search.counts), search.spent, low)
 
 
 def _tied(finalists: list, search: _Halving) -> list:
