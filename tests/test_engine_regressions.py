@@ -151,3 +151,20 @@ def test_a_move_whose_consequence_ends_the_turn_does_not_draw_again(tmp_path):
     assert len(sliding) == 1 and not sliding[0].draw_again and "again" not in describe_move(game, sliding[0])
     assert game.apply(state, sliding[0]).turn == 1
     assert all(m.draw_again and game.apply(state, m).turn == 0 for m in moves if m not in sliding)
+
+
+def test_a_bonus_not_played_is_not_listed_among_what_follows():
+    """PA11, PA16: a bonus move that captures earns no further bonus, so the move lists the
+    first capture's 20 only (it listed 'a second capture earns 20 more' too, unplayed); a
+    forfeit that consequences follow is said once, as its way (PA7's doubles)."""
+    from sorry_rules.authoring.oracle import format_report_text, moves_report
+    from sorry_rules.records.position import parse_position
+
+    game = load_game("parcheesi")
+    position = parse_position(game, {"players": ["yellow", "blue"], "turn": "yellow", "card": "1+3",
+                                     "pawns": {"yellow": ["track:12", "home", "home", "home"],
+                                               "blue": ["track:15", "track:36"]}})
+    (both,) = [m for m in moves_report(game, position)["moves"] if m["text"].count("bumps") == 2]
+    assert both["after"] == ["PA11: a capture earns 20 spaces"]
+    doubles = parse_position(game, {"players": ["yellow", "red"], "turn": "yellow", "card": "3+3", "pawns": {}})
+    assert format_report_text(moves_report(game, doubles)).count("no legal move") == 1

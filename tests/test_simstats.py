@@ -121,3 +121,15 @@ def test_the_interval_of_a_mean_uses_students_t():
     for df, published in ((1, 12.706), (2, 4.303), (10, 2.228), (30, 2.042), (120, 1.980)):
         assert abs(t95(df) - published) < 5e-4, df
     assert abs(t95(100_000) - 1.95996) < 1e-4
+
+
+def test_the_interval_of_a_mean_stops_at_the_lowest_value():
+    """A mean of counts that are mostly 0 (doubles in a row) has a 95% interval from 0 up,
+    not below 0: the lowest value is kept, merged too."""
+    from sorry_rules.simulation.simreport import _with_interval
+
+    a, b = Moments(), Moments()
+    for value in (0, 0, 0, 0, 0, 0, 0, 1):
+        a.add(value)
+    b.merge(a)
+    assert b.low == 0 and _with_interval(b)["ci95"][0] == 0 and _with_interval(b)["ci95"][1] > b.mean

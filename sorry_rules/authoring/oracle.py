@@ -178,7 +178,7 @@ def format_report_text(report: dict, details=None) -> str:
     lines = [f"{report['turn']} to play, {what}:"]
     if report.get("marks") is not None:
         lines.append(f"  marks: {marks_text(report['marks'])}")
-    if report["forfeit"]:
+    if report["forfeit"] and not report["moves"]:  # a forfeit that consequences follow is listed as its ways
         lost = "the cards are discarded" if "cards" in report else "the throw is lost" if "throw" in report else \
             "the card is forfeited"
         lines.append(f"  no legal move: {lost}" + (" (then draws again)" if report["draw_again"] else ""))

@@ -327,9 +327,10 @@ class Game:
         if not self.after_then:
             return fired
         # a consequence with `then:` is judged on the move as listed, before its follow-ups: the move's label names those
-        # played; one whose effect had no way to play fired all the same (its counters and extra turn, as the table judges)
+        # played; one whose effect was not played counts only for its counters, marks and extra turn, where it has some
         followed = set(move.label.split("; ")) if move.label else set()
-        return tuple(c for c in self.after if c in fired or (c.then is not None and c.label in followed))
+        return tuple(c for c in self.after if (c.then is None and c in fired) or (c.then is not None and (
+            c.label in followed or (c in fired and (c.adds or c.marks or c.draw_again)))))
 
     def marks_after(self, state: State, move: Move) -> tuple:
         """The marks once `move` is applied in `state` (its consequences and the next

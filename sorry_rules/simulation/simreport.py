@@ -39,20 +39,24 @@ def _distribution(moments) -> dict:
     return {"mean": moments.mean, "sd": variance ** 0.5 if variance is not None else None}
 
 
-def _with_interval(moments) -> dict:
+def _with_interval(moments, lowest: float = 0) -> dict:
+    """Mean, sd and 95% interval (Student's t) of a quantity no value of which is below
+    `lowest` (a count: 0), nor, as far as the games show, below the lowest value seen: the
+    interval is cut there (a mean of non-negative values has no negative bound)."""
     out = _distribution(moments)
     if out["sd"] is None:
         out["ci95"] = None
     else:
         half = t95(moments.n - 1) * out["sd"] / math.sqrt(moments.n)  # Student's t: exact for few games too
-        out["ci95"] = [out["mean"] - half, out["mean"] + half]
+        floor = lowest if moments.low is None else max(lowest, moments.low)
+        out["ci95"] = [max(floor, out["mean"] - half), out["mean"] + half]
     return out
 
 
-def _per_player(moments, players: int) -> dict:
+def _per_player(moments, players: int, lowest: float) -> dict:
     """Mean, sd and 95% interval per player per game of a counter kept as its total over the
-    seats (`simulate.COUNTER`)."""
-    out = _with_interval(moments)
+    seats (`simulate.COUNTER`), whose every value is `lowest` at least."""
+    out = _with_interval(moments, lowest * players)
     return {key: (None if value is None else [v / players for v in value] if isinstance(value, list) else value / players)
             for key, value in out.items()}
 
@@ -116,8 +120,9 @@ def summary(setup, tally, game, info: dict | None = None) -> dict:
         "per_game": {name: _distribution(tally.metrics[name]) for name in metrics_of(game)[2:]},
     }
     if getattr(game, "counters", ()):
-        report["counters"] = {name: dict(_per_player(tally.metrics.get(COUNTER + name, Moments()), setup.players),
-                                         label=label) for name, _, label in game.counters}
+        report["counters"] = {name: dict(_per_player(tally.metrics.get(COUNTER + name, Moments()), setup.players, low),
+                                         label=label) for (name, _, label), (low, _) in zip(game.counters,
+                                                                                          game.counter_ranges)}
     if info is not None:
         report["run"] = info
     return report
