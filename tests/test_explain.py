@@ -412,3 +412,14 @@ def test_explain_says_the_board_and_groups_either_or():
     sequence = " ".join(explain_text(load_explained("sequence")).split())
     assert ("Either the number of sides (chip colours) in the game equals 2 and the number of your team's sequences is "
             "at least 2, or the number of sides") in sequence
+
+
+def test_alternatives_inside_a_condition_are_not_taken_for_the_cards_own():
+    """H27 and H28 together: the 11's pass condition names both added plays with ', or'
+    inside it; only the card's own alternatives are parted by '; or'."""
+    from sorry_rules.authoring.explain import explain_text, load_explained
+
+    text = " ".join(explain_text(load_explained("standard", ("house/mercy-start.yaml", "house/safety-sprint.yaml")),
+                                 only=("11",)).split())
+    assert ("you could not either bring out of Start a pawn you control, marked 'mercy', or move a pawn you control in "
+            "its safety zone straight to its Home; or bring out of Start") in text

@@ -290,7 +290,7 @@ def test_explain_words_each_card_with_its_added_alternatives():
     two = explained.cards["2"].options
     assert [o.text for o in two] == ["(enter | forward 2) then draw_again", "(enter marked mercy) then draw_again"]
     text = " ".join(explain_text(explained).split())
-    assert ("Either start a pawn; or move one pawn forward 2; or bring out of Start a pawn you control, marked "
+    assert ("Either start a pawn, or move one pawn forward 2, or bring out of Start a pawn you control, marked "
             "'mercy', then draw again.") in text
     assert explained.cards["4"].options[0].text == "backward 4"
 

@@ -208,10 +208,10 @@ class _EffectWords(dsl.Visitor):
 
     def visit_Choice(self, node, nested):
         parts = [self.visit(o, True) for o in node.options]
-        joint = "; or " if any("," in part for part in parts) else ", or "  # a part with commas of its own
-        if nested:
-            return "either " + (joint if joint == "; or " else " or ").join(parts)
-        return joint.join(parts)
+        commas = any("," in part for part in parts)  # a part with commas of its own
+        if nested:  # inside a larger sentence (a condition, a `then`): the top level keeps the semicolons
+            return "either " + (", or " if commas else " or ").join(parts)
+        return ("; or " if commas else ", or ").join(parts)
 
     def visit_Then(self, node, nested):
         return f"{self.visit(node.first, True)}, then {self.visit(node.second, True)}"
