@@ -327,12 +327,18 @@ def _rehash(header: bytes, change) -> bytes:
 
 @pytest.mark.parametrize("damage, message", [
     (lambda lines: [b"not json\n", *lines[1:]], "not a results file"),
-    (lambda lines: [lines[0], b"{oops\n", *lines[2:]], ":2: not a game of this file"),
+    (lambda lines: [lines[0], b"{oops\n", *lines[2:]], ":2: not a game result of this file"),
     (lambda lines: [lines[0], lines[1].replace(b'"turns":', b'"turns":-'), *lines[2:]], ":2: bad game result"),
     (lambda lines: [lines[0], re.sub(rb'"turns":\d+', b'"turns":' + b"9" * 30, lines[1]), *lines[2:]],
      ":2: bad game result: a game has at most"),     # more turns than any game has plies
     (lambda lines: [lines[0], re.sub(rb'"plies":\d+', b'"plies":1', lines[1]), *lines[2:]],
      ":2: bad game result: a game has at most"),     # fewer plies than turns
+    (lambda lines: [lines[0], re.sub(rb'"bot":"[a-z]+"', b'"bot":"zzz"', lines[1]), *lines[2:]],
+     ":2: bad game result: bot 'zzz' plays no seat"),  # a winner's bot the run has not
+    (lambda lines: [lines[0], re.sub(rb'"turns":\d+', b'"turns":NaN', lines[1]), *lines[2:]],
+     ":2: not a game result of this file"),          # a whole line with a number JSON has not
+    (lambda lines: [*lines[:-1], re.sub(rb'"turns":\d+', b'"turns":1e999', lines[-1])],
+     ":4: not a game result of this file"),          # the same on the last line, which ends whole: not torn
     (lambda lines: [lines[0], lines[1], lines[1].replace(b'"plies":', b'"plies":1'), *lines[2:]],
      ":3: game 0 is already in the file with other results"),
     (lambda lines: [lines[0].replace(b'"pawns":4', b'"pawns":3'), *lines[1:]], ":1: the rule data of side a"),

@@ -139,10 +139,15 @@ class ResultsFile:
 
 
 def _parse(line: bytes):
+    return _parsed(line)[0]
+
+
+def _parsed(line: bytes) -> tuple:
+    """(the JSON value of `line`, None) or (None, why it is none)."""
     try:
-        return loads_json(line)
-    except ValueError:  # bad JSON, not UTF-8, nested too deep, a number too large (JsonLimitError)
-        return None
+        return loads_json(line), None
+    except ValueError as error:  # bad JSON, not UTF-8, nested too deep, a number too large (JsonLimitError)
+        return None, str(error).split("\n")[0]
 
 
 def read(path: str | Path) -> ResultsFile:
@@ -176,10 +181,12 @@ def _read_lines(path: Path, handle) -> ResultsFile:
     while line:
         number += 1
         after = handle.readline(MAX_RESULTS_BYTES + 1)
-        data = _parse(line.rstrip(b"\n"))
-        if data is None and not after:
+        data, why = _parsed(line.rstrip(b"\n"))
+        if data is None and not after and not line.endswith(b"\n"):
             found.warnings.append(f"{path}:{number}: the last line is torn (a run stopped while writing it); left out")
             break
+        if data is None:  # a whole line that is no JSON value: damaged, not torn
+            raise ResultsFileError(f"{path}:{number}: not a game result of this file: {why}")
         _add_game(found, number, data)
         offset += len(line)
         line = after
@@ -240,6 +247,9 @@ def _add_game(found: ResultsFile, number: int, data) -> None:
         raise ResultsFileError(f"{where}: bad game result: {error}") from None
     if result.game >= games:
         raise ResultsFileError(f"{where}: game {result.game} is out of range (the run has {games} games)")
+    if result.bot is not None and result.bot not in setup.lineup:
+        raise ResultsFileError(f"{where}: bad game result: bot {result.bot!r} plays no seat of this run "
+                               f"({', '.join(dict.fromkeys(setup.lineup))})")
     if result.plies > setup.max_plies or result.turns > result.plies or \
             any(getattr(result, kind) > result.plies for kind in PER_PLY):
         raise ResultsFileError(f"{where}: bad game result: a game has at most {setup.max_plies:,} plies (max_plies), "
