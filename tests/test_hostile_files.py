@@ -381,3 +381,20 @@ def test_a_refused_output_file_is_refused_for_what_it_is(workdir):
     assert "gone.svg: it is a symbolic link" in said["picture"].output
     assert not any("--continue" in result.output or "--resume" in result.output for result in said.values())
     assert (workdir / "notes.txt").read_text() == "my notes\n" and not (workdir / "nowhere.jsonl").exists()
+
+
+def test_written_files_get_the_usual_permissions(workdir):
+    """A picture, page or save is written whole under a temporary name, then put in place;
+    it gets the permissions any new file gets (the umask's), not the temporary file's private
+    ones, and a picture written again keeps its own."""
+    mask = os.umask(0o022)
+    try:
+        assert _invoke("render", "-o", "new.svg").exit_code == 0
+        assert stat.S_IMODE(os.stat(workdir / "new.svg").st_mode) == 0o644
+        os.chmod(workdir / "new.svg", 0o640)
+        assert _invoke("render", "-o", "new.svg").exit_code == 0
+        assert stat.S_IMODE(os.stat(workdir / "new.svg").st_mode) == 0o640
+        assert _invoke("--auto", "--seed", "3", "--players", "2", "--max-plies", "5", "--save", "g.json").exit_code == 0
+        assert stat.S_IMODE(os.stat(workdir / "g.json").st_mode) == 0o644
+    finally:
+        os.umask(mask)

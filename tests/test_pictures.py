@@ -317,7 +317,9 @@ def test_the_replay_page_of_every_rule_file_holds_every_move(spec):
         assert_self_contained_page(text, page)
         steps = page.json("steps-data")
         assert placements_of(steps, game.grid.C) == [start.placement] + [after.placement for _, _, after in moves]
-        assert [step["t"] for step in steps[1:]] == [describe_grid_move(game, c, m) for c, m, _ in moves]
+        # the page says who moved ("Blue"), then the move without its colour
+        assert [f"{game.colours[c]} {step['t']}" for step, (c, _, _) in zip(steps[1:], moves)] == \
+            [describe_grid_move(game, c, m) for c, m, _ in moves]
         return
     start = game.new_game(4, players=game.players_max)
     moves = []
@@ -371,7 +373,7 @@ def test_a_grid_game_fits_the_same_page():
     assert len(steps) == len(moves) + 1
     lines: list = []
     for step, placement, (colour, move, after) in zip(steps[1:], placements_of(steps, game.grid.C)[1:], moves):
-        assert placement == after.placement and step["t"] == describe_grid_move(game, colour, move)
+        assert placement == after.placement and f"{game.colours[colour]} {step['t']}" == describe_grid_move(game, colour, move)
         lines = step.get("l", lines)
         assert len(lines) == sum(game.grid.sequences(chips) for chips in after.placement)
     assert lines, "the game made no sequence: choose another seed"
@@ -467,5 +469,26 @@ def test_replay_html_of_a_saved_grid_game_holds_every_move(tmp_path, spec):
     game, final = restore(record, on_turn=lambda turn, after: played.append((turn, after)))
     assert len(steps) == len(record.choices) + 1 == len(played) + 1
     assert placements_of(steps, game.grid.C)[1:] == [after.placement for _, after in played]
-    assert [step["t"] for step in steps[1:]] == [describe_grid_move(game, final.seats[turn.seat], turn.move)
-                                                 for turn, _ in played]
+    assert [f"{game.colours[final.seats[turn.seat]]} {step['t']}" for step, (turn, _) in zip(steps[1:], played)] == \
+        [describe_grid_move(game, final.seats[turn.seat], turn.move) for turn, _ in played]
+
+
+def test_the_end_of_a_game_as_pictures_say_it(tmp_path):
+    """T8: a team wins together, and the replay page says both colours (as `replay` and the
+    picture do); P7: a won game's picture shows the final scores, the winner's bonus
+    included; a dice game's page names its throw 'Throw'."""
+    partnership = tmp_path / "partners.json"
+    assert CliRunner().invoke(main, ["--variant", "partnership", "--auto", "--seed", "3", "--save",
+                                     str(partnership)]).exit_code == 0
+    page = replaypage.record_page(read_record(partnership), source=str(partnership))
+    assert " and " in page.split("win after")[0].rsplit(">", 1)[-1] and " win after " in page
+    points = load_game("points")
+    state = points.new_game(3, players=3)
+    final = play_game(points, state, [make_player("random", 3, seat) for seat in range(3)])
+    totals = {seat: total for seat, (total, _) in points.outcome(final).scores.items()}
+    assert points.standing(final) == totals and totals[final.winner] > 5 * points.pawns
+    assert f"points: {totals[final.winner]}" in trackboard.board_svg(points, final)
+    ludo = tmp_path / "ludo.json"
+    assert CliRunner().invoke(main, ["--variant", "ludo", "--auto", "--seed", "1", "--players", "2", "--max-plies", "30",
+                                     "--save", str(ludo)]).exit_code == 0
+    assert '"noun":"Throw"' in replaypage.record_page(read_record(ludo), source=str(ludo))

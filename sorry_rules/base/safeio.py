@@ -181,10 +181,24 @@ def create_file(path, text: str) -> None:
     _fsync_dir(path.parent)
 
 
+def _mode_for(path: Path) -> int:
+    """The permissions `path` keeps when it is replaced, or a new file's (what the umask
+    leaves of rw-rw-rw-, as `open` gives): never the temporary file's private 0600."""
+    try:
+        return stat.S_IMODE(os.stat(path).st_mode)
+    except OSError:
+        mask = os.umask(0)
+        os.umask(mask)
+        return 0o666 & ~mask
+
+
 def _written(path: Path, text: str) -> str:
-    """A temporary file beside `path`, named for this process, holding `text` whole (fsync)."""
+    """A temporary file beside `path`, named for this process, holding `text` whole (fsync),
+    with the permissions `path` is to have (`_mode_for`)."""
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp", dir=path.parent)
     try:
+        if hasattr(os, "fchmod"):
+            os.fchmod(fd, _mode_for(path))
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
             handle.write(text)
             handle.flush()

@@ -416,9 +416,12 @@ class Game:
 
     def standing(self, state: State) -> dict:
         """Every seat's points so far from the score components that count for every player
-        (winner-only components wait for `outcome`); {} when the variant does not score."""
+        (winner-only components wait for `outcome`), and once the game is won the final scores
+        (`outcome`'s totals); {} when the variant does not score."""
         if not self.scoring:
             return {}
+        if state.winner is not None:
+            return {seat: total for seat, (total, _) in self.outcome(state).scores.items()}
         view = PlacementView(state.placement)
         env = self.env(state.counters, state.marks)
         return {seat: sum(formula(colour, view, env) for _, for_winner, formula in self.scoring if not for_winner)

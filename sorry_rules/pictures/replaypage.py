@@ -36,6 +36,7 @@ from sorry_rules.pictures.svg import escape
 from sorry_rules.base.errors import SaveFileError
 from sorry_rules.engine.describe import colour_name
 from sorry_rules.pictures import geometry, gridboard, trackboard
+from sorry_rules.pictures.boards import outcome_words
 from sorry_rules.pictures.paths import move_paths
 from sorry_rules.records.pawnnames import PawnNames
 from sorry_rules.records.restore import restore, start_state
@@ -84,8 +85,8 @@ def grid_frames(game, start, moves, describe) -> list:
     frames = [Frame(start.placement, facts=_facts_of_grid(game, start))]
     for colour, move, after in moves:
         card = None if move.card is None else game.card_names[move.card]
-        frames.append(Frame(after.placement, describe(game, colour, move), game.colours[colour], card,
-                            _facts_of_grid(game, after)))
+        text = describe(game, colour, move).removeprefix(game.colours[colour] + " ")  # the page says who before it
+        frames.append(Frame(after.placement, text, colour_name(game, colour), card, _facts_of_grid(game, after)))
     return frames
 
 
@@ -179,6 +180,7 @@ def page(game, frames, title: str, subtitle: str = "", end: str = "") -> str:
     board["fills"] = list(fills)
     board["inks"] = [ink_on(f) for f in fills]
     board["colours"] = list(game.colours)
+    board["noun"] = "Throw" if getattr(game, "dice", None) is not None else "Card"  # what a step's `c` names
     steps = _steps(frames, lines_of)
     if end:
         steps[-1]["e"] = end
@@ -334,7 +336,7 @@ function show(i){
   slider.value=at;go.value=at;
   draw(at);
   document.getElementById('where').textContent=at===0?'Start of the game ('+last+' moves)':'Move '+at+' of '+last;
-  document.getElementById('card').textContent=s.c!==undefined?'Card: '+s.c:'';
+  document.getElementById('card').textContent=s.c!==undefined?B.noun+': '+s.c:'';
   document.getElementById('move').textContent=s.t?s.w+': '+s.t:'';
   document.getElementById('end').textContent=at===last&&S[last].e?S[last].e:'';
   document.getElementById('facts').innerHTML=F[at].map(function(f){
@@ -401,7 +403,9 @@ def record_page(record, source: str = "game record", describe_grid=None) -> str:
     who = {None: "", "human": " (person)"}
     seats = ", ".join(colour_name(game, c) + who.get(kind, f" ({str(kind).removeprefix('bot:')})")
                       for c, kind in zip(final.seats, kinds))
-    if final.winner is not None:
+    if final.winner is not None and getattr(game, "grid", None) is None:
+        end = f"{outcome_words(game, final)}."  # the winning team's colours all
+    elif final.winner is not None:
         end = f"{colour_name(game, final.seats[final.winner])} wins after {final.plies} moves."
     elif getattr(final, "over", False):
         end = f"No winner after {final.plies} moves: every player passed for a whole round."
