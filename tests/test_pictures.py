@@ -492,3 +492,11 @@ def test_the_end_of_a_game_as_pictures_say_it(tmp_path):
     assert CliRunner().invoke(main, ["--variant", "ludo", "--auto", "--seed", "1", "--players", "2", "--max-plies", "30",
                                      "--save", str(ludo)]).exit_code == 0
     assert '"noun":"Throw"' in replaypage.record_page(read_record(ludo), source=str(ludo))
+
+
+def test_a_comparison_plot_names_the_house_rules_of_each_side():
+    """A comparison of standard with and without a house rule is not titled 'standard and
+    standard'."""
+    side = {"variant": {"name": "standard", "rules": []}, "games": 0, "players": 2, "bots": ["random"], "seed": 1}
+    ruled = {**side, "variant": {"name": "standard", "rules": ["house/quick-game.yaml"]}}
+    assert plots._named(side) == "standard" and plots._named(ruled) == "standard + house/quick-game.yaml"

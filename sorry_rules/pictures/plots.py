@@ -137,9 +137,13 @@ def win_panel(sides: dict, x0: float, y0: float) -> list:
     return out
 
 
+def _named(report: dict) -> str:
+    """The variant of a report with its overlays: 'standard + house/quick-game.yaml'."""
+    return report["variant"]["name"] + "".join(f" + {r}" for r in report["variant"]["rules"])
+
+
 def _describe(report: dict) -> str:
-    rules = "".join(f" + {r}" for r in report["variant"]["rules"])
-    return (f"{report['variant']['name']}{rules}: {report['games']:,} games, {report['players']} players, "
+    return (f"{_named(report)}: {report['games']:,} games, {report['players']} players, "
             f"bots {','.join(report['bots'])}, seed {report['seed']}")
 
 
@@ -156,11 +160,11 @@ def _figure(sides: dict, heading: list, title: str) -> str:
 
 def simulation_svg(report: dict) -> str:
     """The plot of one simulation report (`simreport.summary`)."""
-    return _figure({"a": report}, [(None, _describe(report))], f"simulation: {report['variant']['name']}")
+    return _figure({"a": report}, [(None, _describe(report))], f"simulation: {_named(report)}")
 
 
 def comparison_svg(report: dict) -> str:
     """The plot of a comparison report (`simreport.comparison`): A and B side by side."""
     a, b = report["a"], report["b"]
     heading = [("a", "A: " + _describe(a)), ("b", "B: " + _describe(b))]
-    return _figure({"a": a, "b": b}, heading, f"comparison: {a['variant']['name']} and {b['variant']['name']}")
+    return _figure({"a": a, "b": b}, heading, f"comparison: {_named(a)} and {_named(b)}")
