@@ -207,6 +207,19 @@ def test_a_grid_whose_board_is_wrong_still_has_its_texts_and_other_fields_checke
     assert [(p.line, p.code) for p in validate_file(Path("h.yaml"))] == [(3, "SR505"), (4, "SR204")]
 
 
+def test_a_count_that_is_no_number_is_mended_to_one(tmp_path, monkeypatch):
+    """A deck count the schema refuses keeps its card in the deck while the rest is checked:
+    no false 'the deck has 19 cards' for the hands (P2), and a grid's win text still has its
+    names judged (SR302)."""
+    monkeypatch.chdir(tmp_path)
+    counts = ", ".join(f'"{name}": 1' for name in ("1", "2", "4", "5", "7", "8", "10", "11", "12"))
+    Path("hand.yaml").write_text(f'extends: points\nname: hand\ndeck: {{{counts}, "3": "four", sorry: 10}}\n')
+    assert [p.code for p in validate_file(Path("hand.yaml"))] == ["SR203"]
+    Path("grid.yaml").write_text('extends: grid/mini-grid.yaml\nname: g\ndeck: {c3: "x"}\n'
+                                 'win: "sequences(team) >= 3 and homes(player) > 0"\n')
+    assert [p.code for p in validate_file(Path("grid.yaml"))] == ["SR203", "SR302"]
+
+
 # ---- formats and exit codes -------------------------------------------------------------------
 def test_json_format(monkeypatch):
     monkeypatch.chdir(BROKEN)

@@ -96,7 +96,9 @@ def _cross_field_despite(error, merged, path) -> list[Problem]:
     for where in paths:
         set_aside |= _places(_at(merged.data, where), merged.origins, where)
     keys = {f"'{where[-1]}'" for where in paths if len(where) > 1 and isinstance(where[-1], str)}
-    return [p for p in found if p.code.startswith("SR5") and (p.file, p.line, p.col) not in set_aside
+    # a grid's texts were only read for their syntax (`_raw_grid_dsl_problems`): their names are judged here
+    codes = ("SR5", "SR3") if variant.board.kind == "grid" else ("SR5",)
+    return [p for p in found if p.code.startswith(codes) and (p.file, p.line, p.col) not in set_aside
             and not any(key in p.message for key in keys)]
 
 
@@ -108,8 +110,8 @@ _BOUNDS = {"less_than_equal": ("le", 0), "less_than": ("lt", -1), "greater_than_
 def _mended(data: dict, error, rounds: int = 4) -> tuple[dict, list] | None:
     """(a copy of `data` the models accept, the paths mended) or None: each value the schema
     refused is mended the least way that keeps the rest meaningful: an unknown field is left
-    out, a number out of range set to its bound, a number written as text read as one, any
-    other value left out (its default) unless it is required. Several rounds, as mending one
+    out, a number out of range set to its bound, a number written as text read as one, a count
+    that is no number set to 1, any other value left out (its default) unless it is required. Several rounds, as mending one
     value may let the models reach another."""
     import copy
 
@@ -141,6 +143,9 @@ def _mend(data: dict, where: tuple, item: dict) -> bool:
         parent[key] = int(value)
     elif kind == "missing":
         return False
+    elif isinstance(parent, dict) and kind in ("int_type", "int_parsing") and \
+            all(type(v) is int for k, v in parent.items() if k != key):
+        parent[key] = 1  # a mapping of counts (a deck): the entry stays, so nothing else loses it
     elif isinstance(parent, dict):
         del parent[key]
     elif isinstance(parent, list):
