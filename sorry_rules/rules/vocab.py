@@ -63,7 +63,8 @@ class Consequence(Strict):
         "Counter -> a number, or a DSL number expression, added to the moving player's counter (judged like `when`)."))
     draw_again: bool = Field(default=False, description="The player gets one extra card (drawing again in draw play, "
                              "playing again in hand play), in addition to the card's own `draw_again`.")
-    label: str = Field(default="", description="Words for `moves --why` and `explain` (default: what it does).")
+    label: str = Field(default="", description=(
+        "Words for `moves --why` and `explain` (default: its name and `when`, e.g. `after.up: when true`)."))
     mark: dict[CounterName, Literal["bumped", "moved"]] = Field(default_factory=dict, max_length=20, description=(
         "Mark kind -> which pawns of the move get it, placed by the moving player: `bumped` (every pawn the move sent "
         "to Start, whoever owns it) or `moved` (every pawn that moved by its own steps, where it ended)."))
