@@ -168,3 +168,25 @@ def test_a_bonus_not_played_is_not_listed_among_what_follows():
     assert both["after"] == ["PA11: a capture earns 20 spaces"]
     doubles = parse_position(game, {"players": ["yellow", "red"], "turn": "yellow", "card": "3+3", "pawns": {}})
     assert format_report_text(moves_report(game, doubles)).count("no legal move") == 1
+
+
+def test_why_names_a_square_where_no_capture_is_allowed(tmp_path):
+    """REFERENCE `capture`: a Sorry! whose every target stands where a Sorry! may not capture
+    is stopped by that square (it said 'every placement ends in a blocked slide'), and a pawn
+    of another colour filling a one-pawn square is no 'own pawn'."""
+    from sorry_rules.authoring.explain import load_explained
+    from sorry_rules.authoring.why import stuck_reasons
+    from sorry_rules.records.position import parse_position
+
+    path = tmp_path / "sq.yaml"
+    path.write_text("extends: standard\nboard:\n  squares:\n    haven: {at: [6], capture: false, share: true}\n")
+    explained = load_explained(str(path))
+    game = explained.game
+    sorry = parse_position(game, {"players": ["red", "blue"], "turn": "red", "card": "sorry",
+                                  "pawns": {"red": ["start", "start", "start", "start"], "blue": ["track:6"]}})
+    assert stuck_reasons(game, explained.cards, sorry.state, [sorry.state.card]) == [
+        "red pawns start: sorry opponent: the blue pawn on track:6 may not be captured there (haven) nor share it"]
+    three = parse_position(game, {"players": ["red", "blue"], "turn": "red", "card": "3",
+                                  "pawns": {"red": ["track:3"], "blue": ["track:6"]}})
+    words = " ".join(stuck_reasons(game, explained.cards, three.state, [three.state.card]))
+    assert "track:6 already holds 1 pawn, as many as it may" in words and "own pawn" not in words

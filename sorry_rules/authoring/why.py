@@ -294,7 +294,8 @@ class _Diagnosis(dsl.EffectWalker):
         if code == "group":
             return f"{colour} pawns on {name(obstacle.square)} are not alone there, so they may not be captured"
         if code == "square_full":
-            return f"{name(obstacle.square)} already holds {obstacle.steps} pawns, as many as it may"
+            held = f"{obstacle.steps} pawn{'s' if obstacle.steps != 1 else ''}"
+            return f"{name(obstacle.square)} already holds {held}, as many as it may"
         return self._words_of_kind(node, obstacle)
 
     def _words_of_kind(self, node, obstacle) -> str:

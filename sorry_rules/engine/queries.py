@@ -165,7 +165,8 @@ class Obstacles:
             else:
                 return Obstacle("group", square=to, colour=o)
         if stay >= layout.hold[to]:
-            return Obstacle("own_pawn", square=to) if layout.hold[to] == 1 else \
+            own = any(o == c for o, _ in self.board.pawns_on(to))
+            return Obstacle("own_pawn", square=to) if layout.hold[to] == 1 and own else \
                 Obstacle("square_full", square=to, steps=layout.hold[to])
         return None
 
@@ -180,6 +181,10 @@ class Obstacles:
                    and (relation is None or m.matches(c, occ[s], relation))]
         if not targets:
             return Obstacle("no_target", relation=relation)
+        capture = self.layout.capture
+        open_squares = [s for s in targets if capture[s] is None or "sorry" in capture[s]]
+        if not open_squares:  # every target stands where a Sorry! may not capture (a named square's `capture`)
+            return Obstacle("no_capture", square=targets[0], colour=occ[targets[0]])
         return Obstacle("slides_block_all")
 
     def step(self, direction: str, steps: int, c: int, sq: int) -> Obstacle | None:
