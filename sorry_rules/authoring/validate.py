@@ -18,17 +18,17 @@ that match nothing raise `UsageError`. Only light modules are imported here (no 
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 
 from pydantic import ValidationError
 
-from sorry_rules import dsl
 from sorry_rules.authoring.validatereport import (  # noqa: F401 (the report and its formats, re-exported)
     Report, collect_paths, format_github, format_json, format_text, report_of, shown_name, summary,
 )
 from sorry_rules.base.errors import Problem, ProblemCollector, RuleFileError
 from sorry_rules.authoring.validatechecks import safe_context, variant_problems
-from sorry_rules.compiler.build import compile_text
+from sorry_rules.compiler.build import compile_text, texts_syntax
 from sorry_rules.rules.loader import content_hash, data_path, read_merged, resolve, schema_problems
 from sorry_rules.rules.model import Variant
 from sorry_rules.rules.yamlsafe import load_yaml_file
@@ -113,8 +113,6 @@ def _mended(data: dict, error, rounds: int = 4) -> tuple[dict, list] | None:
     out, a number out of range set to its bound, a number written as text read as one, a count
     that is no number set to 1, any other value left out (its default) unless it is required. Several rounds, as mending one
     value may let the models reach another."""
-    import copy
-
     data = copy.deepcopy(data)
     paths: list = []
     for _ in range(rounds):
@@ -213,11 +211,7 @@ def _raw_grid_dsl_problems(data: dict, origins) -> list[Problem]:
     """The DSL syntax of a grid variant whose schema failed (names are judged only on a
     built grid, so only the syntax is checked here)."""
     out = ProblemCollector(origins)
-    for path, text, kind in _raw_texts(data):
-        try:
-            dsl.parse_effect(text) if kind in ("effect", "following") else dsl.parse_expr(text)
-        except dsl.DslError as error:
-            out.in_text(path, error.offset, error.code, error.message)
+    texts_syntax(_raw_texts(data), out)
     return out.problems
 
 

@@ -130,7 +130,13 @@ def check_all(v, out: ProblemCollector) -> None:
 def syntax_problems(v, out: ProblemCollector) -> None:
     """The syntax errors (SR301) of every DSL text of `v`, added to `out`: what can be said of
     the texts when the cross-field checks failed (`sorry-play validate` says more)."""
-    for path, text, kind in dsl_texts(v):
+    texts_syntax(dsl_texts(v), out)
+
+
+def texts_syntax(texts, out: ProblemCollector) -> None:
+    """The syntax errors (SR301) of DSL `texts` ((path, text, kind) as `dsl_texts` gives),
+    each located at its character, added to `out`."""
+    for path, text, kind in texts:
         try:
             dsl.parse_effect(text) if kind in ("effect", "following") else dsl.parse_expr(text)
         except dsl.DslError as error:
