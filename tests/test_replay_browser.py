@@ -134,6 +134,8 @@ def test_a_link_opens_the_page_at_its_move_with_the_path_of_that_move(browser, s
         paths = move_paths(standard.game, standard.moves[n - 1][0].move)
         assert page.locator("#pieces polyline.path").count() == len(paths)
     assert page.get_attribute("#here", "href") == f"#move={ends}"
+    # a screen reader is told each move as the page steps (the move's words live in a polite region)
+    assert page.locator("[aria-live=polite] #move").count() == 1
     assert not errors, errors
 
 

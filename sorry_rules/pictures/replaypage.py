@@ -190,7 +190,7 @@ def page(game, frames, title: str, subtitle: str = "", end: str = "") -> str:
         f"<title>{escape(title)}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n",
         f"<h1>{escape(title)}</h1>\n<p class=\"meta\">{escape(subtitle)}</p>\n",
         '<div class="stage">\n<div class="board">\n', svg, "</div>\n",
-        '<div class="side">\n<p id="where"></p>\n<p id="card"></p>\n<p id="move"></p>\n<p id="end"></p>\n'
+        '<div class="side">\n<div aria-live="polite">\n<p id="where"></p>\n<p id="card"></p>\n<p id="move"></p>\n<p id="end"></p>\n</div>\n'
         '<ul id="facts"></ul>\n</div>\n</div>\n',
         _controls(len(steps) - 1),
         f'<noscript><p>This page needs JavaScript to step through the game ({len(steps) - 1} moves).</p></noscript>\n',
