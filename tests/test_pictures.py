@@ -240,6 +240,9 @@ def test_render_draws_the_chips_of_a_grid_position_file(tmp_path):
     assert sorted((el.get("data-colour"), el.get("data-cell")) for el in with_class(root, "chip")) == [
         ("amber", "bx"), ("amber", "cx"), ("amber", "dx"), ("amber", "ex"), ("teal", "by")]
     assert [el.get("data-colour") for el in with_class(root, "sequence")] == ["amber"]
+    # drawn in its colour's own fill (on a dark casing), so two sides' lines are told apart
+    amber = next(el.get("fill") for el in with_class(root, "chip") if el.get("data-colour") == "amber")
+    assert [el.get("stroke") for el in with_class(root, "sequence")] == [amber]
     assert [el.text for el in with_class(root, "card")] == ["hand: c1"]
 
 

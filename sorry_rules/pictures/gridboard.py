@@ -76,11 +76,13 @@ def chip_parts(game, placement, size: float = CELL) -> list:
             out.append(element("circle", {"class": "chip", "data-colour": game.colours[c], "data-cell": grid.cell_names[cell],
                                           "cx": num(x), "cy": num(y + size * 0.1), "r": num(size * 0.3), "fill": fills[c],
                                           "stroke": "#111", "stroke-width": "1.5"}))
-    for c, first, last in sequence_lines(grid, placement):
+    for c, first, last in sequence_lines(grid, placement):  # the colour's own, on a dark casing: whose line it is
         (x1, y1), (x2, y2) = cell_centre(grid, first, size), cell_centre(grid, last, size)
-        out.append(element("line", {"class": "sequence", "data-colour": game.colours[c], "x1": num(x1),
-                                    "y1": num(y1 + size * 0.1), "x2": num(x2), "y2": num(y2 + size * 0.1), "stroke": "#111",
-                                    "stroke-width": "5", "stroke-linecap": "round", "stroke-opacity": "0.75"}))
+        ends = {"x1": num(x1), "y1": num(y1 + size * 0.1), "x2": num(x2), "y2": num(y2 + size * 0.1),
+                "stroke-linecap": "round"}
+        out.append(element("line", {"class": "casing", **ends, "stroke": "#111", "stroke-width": "8"}))
+        out.append(element("line", {"class": "sequence", "data-colour": game.colours[c], **ends, "stroke": fills[c],
+                                    "stroke-width": "4"}))
     out.append("</g>")
     return out
 

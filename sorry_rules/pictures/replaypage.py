@@ -190,7 +190,8 @@ def page(game, frames, title: str, subtitle: str = "", end: str = "") -> str:
         f"<title>{escape(title)}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n",
         f"<h1>{escape(title)}</h1>\n<p class=\"meta\">{escape(subtitle)}</p>\n",
         '<div class="stage">\n<div class="board">\n', svg, "</div>\n",
-        '<div class="side">\n<div aria-live="polite">\n<p id="where"></p>\n<p id="card"></p>\n<p id="move"></p>\n<p id="end"></p>\n</div>\n'
+        '<div class="side">\n<div aria-live="polite">\n<p id="where"></p>\n<p id="card"></p>\n<p id="move"></p>\n'
+        '<p id="end"></p>\n</div>\n'
         '<ul id="facts"></ul>\n</div>\n</div>\n',
         _controls(len(steps) - 1),
         f'<noscript><p>This page needs JavaScript to step through the game ({len(steps) - 1} moves).</p></noscript>\n',
@@ -325,8 +326,9 @@ function draw(i){
       '" font-size="12" font-weight="bold" text-anchor="middle" style="font-family:sans-serif">'+n+'</text>');
   });
   L[i].forEach(function(l){
-    out.push('<line class="sequence" data-colour="'+esc(B.colours[l[0]])+'" x1="'+l[1]+'" y1="'+l[2]+'" x2="'+l[3]+'" y2="'+l[4]+
-      '" stroke="#111" stroke-width="5" stroke-linecap="round" stroke-opacity="0.75"/>');
+    var ends='x1="'+l[1]+'" y1="'+l[2]+'" x2="'+l[3]+'" y2="'+l[4]+'" stroke-linecap="round"';
+    out.push('<line class="casing" '+ends+' stroke="#111" stroke-width="8"/>'+
+      '<line class="sequence" data-colour="'+esc(B.colours[l[0]])+'" '+ends+' stroke="'+B.fills[l[0]]+'" stroke-width="4"/>');
   });
   pieces.innerHTML=out.join('');
 }
