@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import json
 from pathlib import Path
 
@@ -423,3 +425,27 @@ def test_alternatives_inside_a_condition_are_not_taken_for_the_cards_own():
                                  only=("11",)).split())
     assert ("you could not either bring out of Start a pawn you control, marked 'mercy', or move a pawn you control in "
             "its safety zone straight to its Home; or bring out of Start") in text
+
+
+def test_a_condition_in_brackets_keeps_them_in_every_word_of_it(tmp_path):
+    """`A and (B or C)`: `moves --why` shows the part in brackets, explain says it in
+    brackets, and the board's line is located where the overlay wrote its board."""
+    from sorry_rules.authoring.explain import explain_text, load_explained
+
+    path = tmp_path / "paren.yaml"
+    path.write_text('extends: standard\nboard: {side_length: 12, start_exit: 3, safety_entry: 1, safety_length: 4, '
+                    'slides: []}\ncards:\n  "3": forward 3 if home(player) > 0 and (start(player) == 0 or '
+                    'track(player) > 1)\n')
+    explained = load_explained(str(path))
+    text = " ".join(explain_text(explained).split())
+    assert ("and (the number of your pawns in Start equals 0 or the number of your pawns on the track is more than 1)"
+            in text)
+    assert re.search(r"safety zone of 4 squares, then Home - \S*paren\.yaml:2 ", text)
+    from sorry_rules.authoring.why import Explainer
+    from sorry_rules.records.position import parse_position
+
+    state = parse_position(explained.game, {"players": ["red", "blue"], "turn": "red", "card": "3",
+                                            "pawns": {"red": ["track:10"]}}).state
+    guard = explained.cards["3"].effect
+    _, parts = Explainer(explained.game, explained.cards).condition(guard.condition, 0, explained.game.board(state))
+    assert [part["part"] for part in parts] == ["home(player) > 0", "(start(player) == 0 or track(player) > 1)"]

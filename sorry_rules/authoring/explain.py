@@ -312,6 +312,9 @@ class _ExprWords(dsl.Visitor):
         left, right = self.visit(node.left), self.visit(node.right)
         if node.op == "or" and any(isinstance(side, dsl.BinOp) and side.op == "and" for side in (node.left, node.right)):
             return f"either {left}, or {right}"  # `and` binds tighter: said so
+        if node.op == "and":  # an `or` under it was written in brackets: said in brackets
+            left, right = (f"({words})" if isinstance(side, dsl.BinOp) and side.op == "or" else words
+                           for side, words in ((node.left, left), (node.right, right)))
         if node.op in ("and", "or"):
             return f"{left} {node.op} {right}"
         if node.op in _COMPARE:
@@ -632,7 +635,7 @@ def board_words(v, where) -> list[str]:
     zone = f"a safety zone of {b.safety_length} squares, then Home" if b.safety_length else "Home (no safety zone)"
     lines.append(f"Each side has {b.side_length} squares (offsets 0 to {b.side_length - 1}, clockwise): pawns leave Start "
                  f"onto offset {b.start_exit}; after offset {b.safety_entry} a pawn of the side's colour turns into "
-                 f"{zone} - {where(('board',))}")
+                 f"{zone} - {where(('board', 'side_length'))}")
     if b.slides:
         spans = _listed([f"{s.from_} to {s.to}" for s in b.slides])
         lines.append(f"Slides from offset {spans} of every side: a pawn that ends its move on a slide's first "

@@ -66,7 +66,7 @@ class Explainer:
             return bool(self.compiler.expression(expr, bool, allow_can=True)(p, board, None))
 
         parts = _chain(node, node.op) if isinstance(node, dsl.BinOp) and node.op in ("and", "or") else [node]
-        return holds(node), [{"part": source_text(part), "holds": holds(part)} for part in parts]
+        return holds(node), [{"part": _grouped(part, node), "holds": holds(part)} for part in parts]
 
     def conditions(self, cards: list[int], p: int, board: Position) -> list[dict]:
         """Every top-level option that is guarded, with whether its condition holds now."""
@@ -168,6 +168,14 @@ class Explainer:
         if any(isinstance(n, (dsl.Enter, dsl.Sorry)) for n in prims):
             return reason_entry(card, None, None, "start_only", f"{noun} {card} only moves pawns out of Start")
         return reason_entry(card, None, None, "no_primitive", f"{noun} {card} has no move for a pawn here")
+
+
+def _grouped(part, whole) -> str:
+    """The DSL text of `part`, an operand of the chain `whole`: in brackets when it is an `or`
+    under an `and` (so the parts joined again read as written)."""
+    text = source_text(part)
+    inner = isinstance(part, dsl.BinOp) and part.op == "or" and isinstance(whole, dsl.BinOp) and whole.op == "and"
+    return f"({text})" if inner else text
 
 
 def _chain(node, op: str) -> list:

@@ -64,8 +64,9 @@ def check_dice(v, out: ProblemCollector) -> None:
     totals = {sum(t) for t in outcomes(turn.dice, tuple(dict.fromkeys(turn.faces))).throws}
     for key in turn.whole:
         if not (key.isascii() and key.isdigit() and int(key) in totals):
-            out.at(("turn", "whole", key), "SR508", f"turn.whole: no throw of {turn.dice} dice adds up to {key} "
-                   f"(totals: {min(totals)}..{max(totals)})", key=True)
+            dice = "1 die" if turn.dice == 1 else f"{turn.dice} dice"
+            out.at(("turn", "whole", key), "SR508", f"turn.whole: no throw of {dice} adds up to {key} "
+                   f"(totals: {', '.join(map(str, sorted(totals)))})", key=True)
 
 
 def check_throw_costs(v, dice, asts: dict, cost_of, out: ProblemCollector) -> None:
