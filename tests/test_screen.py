@@ -466,12 +466,12 @@ def test_the_help_of_a_team_game_says_partners_pawns_are_moved_too():
 
 @pytest.mark.parametrize("spec, players, width", [("parcheesi", 4, 80), ("ludo", 4, 80), ("standard", 4, 80),
                                                   ("six-colours", 6, 80), ("standard", 4, 60), ("partnership", 4, 60),
-                                                  ("standard", 2, 60)])
+                                                  ("standard", 2, 60), ("parcheesi", 4, 60), ("ludo", 4, 60)])
 def test_a_tall_panel_leaves_out_old_moves_rather_than_the_top_of_the_board(spec, players, width):
     """The panel beside the board (seats, throw, dice, last moves) may be taller than the
     board; the screen of a choice then shows fewer of the last moves, so that its first line
     is still the board's top row and the whole screen, prompt included, fits 80x24 (and
-    60x24 for the Sorry! board, whose panel then sits beside it with its lines wrapped)."""
+    60x24, where the panel sits beside the board with its lines wrapped)."""
     game = load_game(spec)
     state = game.draw(game.new_game(6, players=players))
     log = [f"Blue {n}: B1 track:{n} -> track:{n + 5}, bumps G2 (track:{n + 5}); then B2 track:1 -> track:2"

@@ -39,7 +39,7 @@ PALETTE = ("red", "blue", "yellow", "green", "magenta", "cyan", "bright_red", "b
 CELL = 2            # characters per board cell
 MILEPOST = 5        # every track square whose number is a multiple of this shows it when empty
 GAP = 2             # columns between the board and the panel
-PANEL_MIN = 24      # narrowest panel worth putting beside the board (its lines wrap)
+PANEL_MIN = 20      # narrowest panel worth putting beside the board (its lines wrap)
 LOG_MIN = 4         # last moves shown at least (and at least one per seat)
 PAGE_MIN = 3        # moves on a page at least, however small the terminal
 PANEL_MAX = 24 - PAGE_MIN - 2   # panel lines at most where the board is shorter: an 80x24 screen keeps PAGE_MIN moves
@@ -431,14 +431,20 @@ def move_label(game, move, hand_play: bool, colour: int | None = None, names=Non
 
 
 #: The notes under the moves: (a move kind, whether any or all of the moves must be of it, the note).
-NOTES = (("pass", any, "     (pass: this card may be declined; nothing moves and the turn ends)"),
-         ("discard", all, "     (no card in your hand can move: discard one and draw a new card)"),
-         ("redraw", all, "     (no pawn can move: discard and take another card, this turn)"),
-         ("action", any, "     (an action plays cards of your hand together: all are discarded, as many drawn)"))
+NOTES = (("pass", any, "(pass: this card may be declined; nothing moves and the turn ends)"),
+         ("discard", all, "(no card in your hand can move: discard one and draw a new card)"),
+         ("redraw", all, "(no pawn can move: discard and take another card, this turn)"),
+         ("action", any, "(an action plays cards of your hand together: all are discarded, as many drawn)"))
+#: a dice game's words for the redraw note
+DICE_REDRAW = "(no pawn can move with this throw: throw again, this turn)"
 
 
-def _notes(moves) -> list:
-    return [Text(note, style="dim") for kind, test, note in NOTES if moves and test(m.kind == kind for m in moves)]
+def _notes(moves, game=None, width: int = 80) -> list:
+    """The notes that apply to `moves`, indented and wrapped to `width`; a dice game's redraw
+    note speaks of throws."""
+    dice = getattr(game, "dice", None) is not None
+    return [line for kind, test, note in NOTES if moves and test(m.kind == kind for m in moves)
+            for line in wrap(Text("     " + (DICE_REDRAW if dice and kind == "redraw" else note), style="dim"), width, 6)]
 
 
 def move_lines(game, moves, hand_play: bool, colour: int | None = None, width: int = 80, label=None) -> list:
@@ -460,7 +466,8 @@ def move_lines(game, moves, hand_play: bool, colour: int | None = None, width: i
 def render_moves(game, moves, hand_play: bool, colour: int | None = None, width: int = 80) -> list:
     """The numbered legal moves, as `move_lines` gives them; then a note on passes or
     discards when there are any. `colour`: see `move_label`."""
-    return [line for group in move_lines(game, moves, hand_play, colour, width) for line in group] + _notes(moves)
+    return [line for group in move_lines(game, moves, hand_play, colour, width) for line in group] + \
+        _notes(moves, game, width)
 
 
 def render_turn(scene: Scene, moves, hand_play: bool, header: str, page: int = 0,
@@ -474,7 +481,7 @@ def render_turn(scene: Scene, moves, hand_play: bool, header: str, page: int = 0
     page as leave room for a one-line prompt in `height` lines (`PAGE_MIN` at least, for
     tiny terminals). Moves keep their numbers across pages; the moves of the player to move
     (`scene.seats[scene.turn]`) do not repeat that player's colour."""
-    notes = _notes(moves)
+    notes = _notes(moves, scene.game, width)
     colour = scene.seats[scene.turn] if scene.turn is not None else None
     label = (lambda move: move_label(scene.game, move, hand_play, colour, scene.names)) if scene.names is not None else None
     groups = move_lines(scene.game, moves, hand_play, colour, width, label)
