@@ -175,17 +175,21 @@ class Obstacles:
         return self.landing(c, self.layout.start[c], self.layout.start_exit[c], "enter")
 
     def sorry(self, relation: str | None, c: int) -> Obstacle | None:
-        """`sorry [relation]` for a colour-c pawn in Start."""
-        m, occ = self.m, self.board.occ
-        targets = [s for s in range(self.layout.T) if occ[s] >= 0 and m.bumpable[c][occ[s]]
+        """`sorry [relation]` for a colour-c pawn in Start: no pawn to replace, else what stops
+        the landing on the first one (`landing`: an unbumpable or marked pawn, a blockade, a
+        square where a Sorry! may not capture), else the slides that every placement ends in."""
+        m, occ, start = self.m, self.board.occ, self.layout.start[c]
+        targets = [s for s in range(self.layout.T) if occ[s] >= 0 and occ[s] != c
                    and (relation is None or m.matches(c, occ[s], relation))]
         if not targets:
             return Obstacle("no_target", relation=relation)
-        capture = self.layout.capture
-        open_squares = [s for s in targets if capture[s] is None or "sorry" in capture[s]]
-        if not open_squares:  # every target stands where a Sorry! may not capture (a named square's `capture`)
-            return Obstacle("no_capture", square=targets[0], colour=occ[targets[0]])
-        return Obstacle("slides_block_all")
+        first = None
+        for s in targets:
+            obstacle = self.landing(c, start, s, "sorry")
+            if obstacle is None or obstacle.code == "slide_blocked":
+                return Obstacle("slides_block_all")
+            first = first or obstacle
+        return first
 
     def step(self, direction: str, steps: int, c: int, sq: int) -> Obstacle | None:
         """`forward steps` or `backward steps` (direction) for a colour-c pawn on `sq`."""
