@@ -265,3 +265,13 @@ def test_position_data_without_a_file_is_located_at_its_start():
         parse_position(_standard(), {"players": ["red", "pink"], "card": "1"})
     assert [p.format() for p in caught.value.problems] == [
         "<position>:1:1: error: players[1]: unknown colour 'pink' (colours: red, blue, yellow, green) [SR501]"]
+
+
+def test_too_many_pawns_in_a_small_home_say_it_is_a_home():
+    """SR602 on a Home that holds fewer pawns than a colour has (`board.home_hold`) speaks of
+    the Home, not of 'a square'."""
+    game = load_game("trouble")
+    with pytest.raises(PositionError) as caught:
+        parse_position(game, {"players": ["red", "blue"], "turn": "red", "card": "3",
+                              "pawns": {"red": ["home", "home", "home"]}})
+    assert any(p.code == "SR602" and "a Home holds" in p.message for p in caught.value.problems)

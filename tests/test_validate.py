@@ -220,6 +220,14 @@ def test_a_count_that_is_no_number_is_mended_to_one(tmp_path, monkeypatch):
     assert [p.code for p in validate_file(Path("grid.yaml"))] == ["SR203", "SR302"]
 
 
+def test_a_home_that_holds_too_few_pawns_for_the_win_is_a_warning(tmp_path, monkeypatch):
+    """SR529: with `board.home_hold: 2`, standard's win (every pawn Home) can never hold."""
+    monkeypatch.chdir(tmp_path)
+    Path("small.yaml").write_text("extends: standard\nboard: {home_hold: 2}\n")
+    [problem] = validate_file(Path("small.yaml"))
+    assert (problem.code, problem.severity) == ("SR529", "warning") and "a Home holds 2" in problem.message
+
+
 # ---- formats and exit codes -------------------------------------------------------------------
 def test_json_format(monkeypatch):
     monkeypatch.chdir(BROKEN)

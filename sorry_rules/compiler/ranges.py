@@ -82,6 +82,8 @@ class ValueRange(dsl.Visitor):
             return ANY
         size = self.sizes.get(node.argument.name, self.group_size) if isinstance(node.argument, dsl.Name) else \
             self.group_size
+        if node.function == "pawns":  # a group's pawns: its colours' pawns all, for one colour at least
+            return Interval(unit.lo, _product(unit.hi, size))
         return Interval(_product(unit.lo, size), _product(unit.hi, size))
 
     def visit_Name(self, node):
@@ -143,8 +145,10 @@ def condition_warnings(v, asts: dict, bounds: dict, group_size: int, out: Proble
     sizes = group_sizes(v)
     win = asts.get(("win",))
     if win is not None and ValueRange(bounds, group_size, sizes).visit(win) == frozenset((False,)):
-        out.at(("win",), "SR529", f"win: this condition can never hold ({v.pawns} pawns a colour), so no one ever "
-               "wins: every game runs to its move limit", severity="warning")
+        held = getattr(v.board, "home_hold", None)
+        home = f", a Home holds {held} (board.home_hold)" if held is not None and held < v.pawns else ""
+        out.at(("win",), "SR529", f"win: this condition can never hold ({v.pawns} pawns a colour{home}), so no one "
+               "ever wins: every game runs to its move limit", severity="warning")
     for path in paths:
         ast = asts.get(path)
         if ast is None:
@@ -180,10 +184,15 @@ def grid_win_warning(v, grid, out: ProblemCollector) -> None:
 
 def variant_bounds(v, asts: dict) -> dict:
     """The interval of each count and fact for one colour of the track variant `v`: between
-    none and all of its pawns, and none at all for slides on a board without slides or for
-    switches where no card effect switches."""
+    none and all of its pawns (in Home, no more than a Home holds: `board.home_hold`), and
+    none at all for slides on a board without slides or for switches where no card effect
+    switches."""
     pawns = Interval(0, v.pawns)
     bounds = {name: pawns for name in COUNTS + FACTS}
+    bounds["pawns"] = Interval(v.pawns, v.pawns)  # every pawn a colour has
+    home_hold = getattr(v.board, "home_hold", None)
+    if home_hold is not None:
+        bounds["home"] = Interval(0, min(v.pawns, home_hold))
     if not getattr(v.board, "slides", None):
         bounds["slides"] = Interval(0, 0)
     card_nodes = (node for path, ast in asts.items() if path[0] == "cards" and ast is not None for node in dsl.walk(ast))

@@ -415,7 +415,8 @@ class _Checker(PositionChecks):
                 else:
                     same = f"{len(there) + 1} pawns"
                 held = "one pawn" if hold == 1 else f"{hold} pawns"
-                self.out.at(("pawns", name, j), "SR602", f"pawns.{name}: {same} on {text} (a square holds {held})")
+                where = "a Home holds" if sq in layout.home else "a square holds"  # board.home_hold, board.hold
+                self.out.at(("pawns", name, j), "SR602", f"pawns.{name}: {same} on {text} ({where} {held})")
                 return None
             if there and any(other != name for other in there) and not layout.share[sq]:
                 other = next(other for other in there if other != name)
