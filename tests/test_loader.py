@@ -229,6 +229,20 @@ def test_a_required_field_removed_with_null_is_reported_where_it_was_removed(tmp
     assert found == [("mine.yaml", 2, 6, "SR201")] and "removed here with null" in str(error)
 
 
+def test_a_value_no_member_of_a_union_takes_is_one_problem(tmp_path):
+    """A turn's `at` is an offset or a word: 'start' is one problem saying both, not one per
+    kind of value (REFERENCE section 6: a value of the wrong kind says what to write)."""
+    mine = write(tmp_path, "mine.yaml", """
+        extends: standard
+        geometry:
+          turns:
+            a: {at: start, moving: forward, onto: safety}
+    """)
+    found, error = problems(mine)
+    assert found == [("mine.yaml", 4, 13, "SR204")]
+    assert "write one of 'safety_entry' or 'start_exit', or a whole number, not 'start'" in str(error)
+
+
 def test_missing_required_field(tmp_path):
     bad = write(tmp_path, "short.yaml", "name: short\ncolours: [a, b]\n")
     found, error = problems(bad)

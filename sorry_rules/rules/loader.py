@@ -252,12 +252,23 @@ def schema_problems(data: dict, origins: Origins, error, model=None) -> list[Pro
 
         model = Variant
     problems = ProblemCollector(origins)
-    for item in error.errors(include_url=False):
+    items = error.errors(include_url=False)
+    alternatives: dict = {}  # a value that no member of a union (a number or a word) takes: one problem
+    for item in items:
+        path, missing = data_path(data, tuple(item["loc"]))
+        if missing is None and item["type"] in _ALTERNATIVE:
+            alternatives.setdefault(path, []).append(item)
+    said = set()
+    for item in items:
         loc = tuple(item["loc"])
         path, missing = data_path(data, loc)
         dotted = ".".join(str(p) for p in path) or "the file"
         kind = item["type"]
-        if kind == "missing":
+        if len(alternatives.get(path, ())) > 1:
+            if path not in said:
+                said.add(path)
+                problems.at(path, "SR204", _alternatives_problem(dotted, alternatives[path]))
+        elif kind == "missing":
             field_name = missing if missing is not None else str(loc[-1])
             removed = path + (field_name,)
             if removed in getattr(origins, "maps", {}):  # an overlay took it away with `null`: said where it did
@@ -278,6 +289,36 @@ def schema_problems(data: dict, origins: Origins, error, model=None) -> list[Pro
         else:
             problems.at(path, "SR204", f"{dotted}: {item['msg']}{_what_to_write(kind, item.get('input'), path)}")
     return problems.problems
+
+
+#: the errors of one member of a union of kinds of value (a number or a word), per value
+_ALTERNATIVE = {"literal_error", "int_type", "int_parsing", "greater_than_equal", "less_than_equal", "greater_than",
+                "less_than", "bool_type", "string_type"}
+
+
+def _alternatives_problem(dotted: str, items: list) -> str:
+    """One message for a value that every member of a union refused: what each takes."""
+    ways = []
+    for item in items:
+        kind, ctx = item["type"], item.get("ctx") or {}
+        if kind == "literal_error":
+            way = f"one of {ctx.get('expected', '')}"
+        elif kind in ("greater_than_equal", "greater_than"):
+            way = f"a whole number from {ctx.get('ge', ctx.get('gt'))}"
+        elif kind in ("less_than_equal", "less_than"):
+            way = f"a whole number up to {ctx.get('le', ctx.get('lt'))}"
+        elif kind.startswith("int"):
+            way = "a whole number"
+        else:
+            way = item["msg"].removeprefix("Input should be ")
+        if way not in ways:
+            ways.append(way)
+    given = items[0].get("input")
+    if isinstance(given, str) and given.strip().lstrip("+-").isdigit():
+        shown = f" (write {given.strip()} without quotes)"
+    else:
+        shown = f", not {given!r}" if isinstance(given, (str, int, float)) and len(repr(given)) <= 30 else ""
+    return f"{dotted}: write {', or '.join(ways)}{shown}"
 
 
 def _tag_problem(item: dict, dotted: str) -> tuple[str, str, str]:
