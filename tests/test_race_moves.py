@@ -83,7 +83,7 @@ def test_a_position_with_more_pegs_in_a_home_than_it_holds_is_refused(tmp_path):
     path.write_text(json.dumps({"players": ["red", "blue"], "turn": "red", "card": "3",
                                 "pawns": {"red": ["home", "home", "start", "start"]}}))
     result = CliRunner().invoke(main, ["moves", "--variant", "trouble", "--state", str(path)])
-    assert result.exit_code == 1 and "two pawns on home (a square holds one pawn) [SR602]" in result.output
+    assert result.exit_code == 1 and "two pawns on home (a Home holds one pawn) [SR602]" in result.output
     path.write_text(json.dumps({"players": ["red", "blue"], "turn": "red", "card": "3",
                                 "pawns": {"red": ["home", "home", "start", "start"]}}))
     ludo = CliRunner().invoke(main, ["moves", "--variant", "ludo", "--state", str(path)])
