@@ -155,9 +155,11 @@ def test_ctrl_c_in_an_auto_game_keeps_every_move_printed(tmp_path):
     assert run(*args, "--save", str(whole)).returncode == 0
     # a pipe of one page: the game (9.5 kB printed) cannot run to its end before Ctrl-C, however
     # slowly this process reads on a loaded machine
+    # a terminal's Ctrl-C reaches a program whose SIGINT is not ignored, whatever this process's is
     child = subprocess.Popen([sys.executable, "-m", "sorry_rules.cli", *args, "--save", str(part)],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, pipesize=4096,
-                             env=dict(os.environ, PYTHONUNBUFFERED="1"))
+                             env=dict(os.environ, PYTHONUNBUFFERED="1"),
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     printed = 0
     try:
         while printed < 8:

@@ -520,18 +520,24 @@ def test_sigint_to_compare_reports_only_the_games_both_sides_finished(tmp_path):
 def test_a_second_ctrl_c_ends_the_run_even_where_sigint_began_ignored(ignored_at_start):
     """The first SIGINT sets the run's stop flag; the second raises KeyboardInterrupt (the
     command's exit 130, no report), also in a process that began with SIGINT ignored (a job a
-    script put in the background), where Python has no handler of its own."""
-    from sorry_rules.simulation.simsignals import stop_on_ctrl_c
-
-    before = signal.getsignal(signal.SIGINT)
-    if ignored_at_start:
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    script put in the background), where Python has no handler of its own. In a process of
+    its own: the signal's disposition is the process's, not this test's to change."""
+    script = f"""
+import signal
+from sorry_rules.simulation.simsignals import stop_on_ctrl_c
+if {ignored_at_start}:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+before = signal.getsignal(signal.SIGINT)
+with stop_on_ctrl_c(None) as flag:
+    signal.raise_signal(signal.SIGINT)
+    assert flag.is_set()
     try:
-        with stop_on_ctrl_c(None) as flag:
-            signal.raise_signal(signal.SIGINT)
-            assert flag.is_set()
-            with pytest.raises(KeyboardInterrupt):
-                signal.raise_signal(signal.SIGINT)
-        assert signal.getsignal(signal.SIGINT) == (signal.SIG_IGN if ignored_at_start else before)
-    finally:
-        signal.signal(signal.SIGINT, before)
+        signal.raise_signal(signal.SIGINT)
+        raise SystemExit("the second SIGINT did not interrupt")
+    except KeyboardInterrupt:
+        pass
+assert signal.getsignal(signal.SIGINT) == before
+print("ok")
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
