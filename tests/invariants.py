@@ -162,10 +162,13 @@ def check_step(game, before, move, after) -> None:
         home = game.layout.home[c]
         assert after.placement[c].count(home) >= squares.count(home), f"a {game.colours[c]} pawn left Home (R33)"
     if after.winner is None:
-        extra = any(c.draw_again for c in game.consequences(before, move))  # after: extra cards (H21)
-        stays = move.draw_again or extra or before.bonus > 0
+        fired = game.consequences(before, move)
+        extra = any(c.draw_again for c in fired)  # after: extra cards (H21)
+        ends = any(c.ends_turn for c in fired)   # after: ends_turn drops them all (LU13's third six)
+        stays = (move.draw_again or extra or before.bonus > 0) and not ends
         expected = before.turn if stays else (before.turn + 1) % len(before.seats)
-        assert after.turn == expected, "the turn passes clockwise unless the move (or a consequence) draws again (R3, R19)"
+        assert after.turn == expected, "the turn passes clockwise unless the move (or a consequence) draws again (R3, R19) " \
+            "and no consequence ends the turn"
         assert after.turn == before.turn or after.bonus == 0, "extra cards are not handed to the next player"
         if move.kind == "move":
             for colour in after.seats:
