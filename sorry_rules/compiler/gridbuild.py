@@ -106,12 +106,13 @@ def compile_grid(v, out: ProblemCollector, content_hash: str = "") -> tuple[Grid
                    "(always a dead card, S12): add its cells to board.cells, or give it another effect",
                    severity="warning", key=True)
     compiler.functions_used.clear()
-    win = _compile(out, ("win",), v.win, lambda node: (costs.cost(node), compiler.expression(node, bool))[1],
-                   expr=True)
+    win_tree = []
+    win = _compile(out, ("win",), v.win, lambda node: (win_tree.append(node), costs.cost(node),
+                                                       compiler.expression(node, bool))[2], expr=True)
     win_reads = frozenset(compiler.functions_used)
     if out.errors:
         raise RuleFileError(out.problems)
-    grid_win_warning(v, grid, out)
+    grid_win_warning(v, win_tree[0], grid, out)
     seating = {int(k): tuple(names) for k, names in v.seating.items()}
     hand_sizes = {n: v.turn.hand_size_by_players.get(str(n), v.turn.hand_size) for n in seating}
     game = GridGame(

@@ -162,15 +162,11 @@ def condition_warnings(v, asts: dict, bounds: dict, group_size: int, out: Proble
                    "no move", severity="warning")
 
 
-def grid_win_warning(v, grid, out: ProblemCollector) -> None:
-    """A warning (SR529) when the `win:` of grid variant `v` (board `grid`) can never hold:
-    a side's sequences lie between none and the lines of `length` cells the board has, its
-    chips between none and the cells that take chips, and `sides` between the fewest and the
-    most colours a seating has."""
-    try:
-        win = dsl.parse_expr(v.win)
-    except dsl.DslError:
-        return
+def grid_win_warning(v, win, grid, out: ProblemCollector) -> None:
+    """A warning (SR529) when `win`, the parsed `win:` of grid variant `v` (board `grid`),
+    can never hold: a side's sequences lie between none and the lines of `length` cells the
+    board has, its chips between none and the cells that take chips, and `sides` between the
+    fewest and the most colours a seating has."""
     segments = sum(max(0, len(straight) - grid.length + 1) for straight in grid.straights)
     sides = [len(set(names)) for names in v.seating.values()] or [grid.C]
     bounds = {"sequences": Interval(0, segments), "chips": Interval(0, grid.size - len(grid.free))}
