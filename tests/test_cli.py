@@ -168,3 +168,25 @@ def test_rules_root_help_names_saves_only_where_the_command_reads_them(command, 
     assert result.exit_code == 0
     line = next(line for line in result.output.splitlines() if "--rules-root" in line)
     assert ("a save's variant" in line) is reads_saves
+
+
+@pytest.mark.parametrize("command", [
+    ["explain"], ["--auto", "--seed", "1"], ["simulate", "--games", "2"], ["render"],
+    ["moves", "--state", "POSITION"], ["moves", "--why", "--state", "POSITION"],
+])
+def test_a_broken_game_reports_every_problem_of_every_file(tmp_path, command, monkeypatch):
+    """A game that cannot be loaded is reported as `validate` reports its files: the schema's
+    problem and the DSL's problem of one file, and each overlay's problem (the loader alone
+    stops at the first stage that fails)."""
+    monkeypatch.chdir(tmp_path)
+    Path("c.yaml").write_text('extends: standard\nname: c\nturn:\n  bogus: 1\ncards:\n  "1": "forwardd 1"\n')
+    Path("a.yaml").write_text("extends: standard\nname: a\nturn:\n  bogus: 1\n")
+    Path("b.yaml").write_text('extends: standard\nname: b\ncards:\n  "1": "forwardd 1"\n')
+    command = [position(tmp_path, ISSUE_EXAMPLE) if word == "POSITION" else word for word in command]
+    for given, expected in ((["--variant", "c.yaml"], ["c.yaml:4:3", "c.yaml:6:9"]),
+                            (["--variant", "standard", "--rule", "a.yaml", "--rule", "b.yaml"],
+                             ["a.yaml:4:3", "b.yaml:4:9"])):
+        result = run(*command, *given)
+        assert result.exit_code != 0
+        located = [line.split(": error")[0] for line in result.output.splitlines() if ": error: " in line]
+        assert located == expected, result.output

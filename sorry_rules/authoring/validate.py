@@ -40,6 +40,16 @@ def validate_paths(args) -> Report:
 
 
 # ---- one file ----------------------------------------------------------------------------
+def variant_errors(spec, rules=()) -> list[Problem]:
+    """Every error of variant `spec` (a path or bundled name) with the `rules` overlays on
+    top, found as `validate` finds a file's (what `play` and `explain` report when the game
+    cannot be loaded: loading stops at the first stage that fails); files named as the
+    loader names them."""
+    merged = read_merged(spec, tuple(rules))
+    problems = validate_file_traced(resolve(str(spec)), merged)[0]
+    return [p for p in problems if p.severity == "error"]
+
+
 def validate_file(path) -> list[Problem]:
     """Every problem of rule file `path`, validated as merged over its `extends:` chain."""
     return validate_file_traced(path)[0]

@@ -19,7 +19,7 @@ from sorry_rules import __version__
 from sorry_rules.cli import simulate as simcli
 from sorry_rules.cli.authoring import explain, schema, validate, variant_lines
 from sorry_rules.base.errors import UsageError
-from sorry_rules.cli.errors import friendly
+from sorry_rules.cli.errors import every_problem, friendly
 from sorry_rules.cli.games import games
 from sorry_rules.cli.options import max_plies_option, players_option, seed_option, think_option, variant_options
 from sorry_rules.cli.pictures import render
@@ -90,12 +90,14 @@ def moves(variant, rules, state_file, card, fmt, why):
         from sorry_rules.authoring.explain import load_explained
         from sorry_rules.authoring.why import add_why, format_why_text
 
-        explained = load_explained(variant, rules)
+        with every_problem(variant, rules):
+            explained = load_explained(variant, rules)
         game = explained.game
     else:
         from sorry_rules.compiler.build import load_game  # lazy: the compiler (lark, pydantic) only when a command runs
 
-        game = load_game(variant, rules)
+        with every_problem(variant, rules):
+            game = load_game(variant, rules)
     source = read_position_file(state_file)
     if getattr(game, "grid", None) is not None:
         report, text = _grid_moves(game, source, card, explained.cards if why else None)

@@ -13,7 +13,7 @@ import os
 import click
 
 from sorry_rules.base.errors import SorryRulesError
-from sorry_rules.cli.errors import friendly
+from sorry_rules.cli.errors import every_problem, friendly
 from sorry_rules.cli.options import rules_root_option, variant_options
 
 FORMATS = ["text", "json", "github", "auto"]
@@ -70,7 +70,9 @@ def explain(variant, rules, cards):
     """Say in plain words what each card does, and where in the rule files it is written."""
     from sorry_rules.authoring.explain import explain_text, load_explained  # lazy: the compiler only for this command
 
-    click.echo(explain_text(load_explained(variant, rules), cards))
+    with every_problem(variant, rules):
+        explained = load_explained(variant, rules)
+    click.echo(explain_text(explained, cards))
 
 
 def variant_lines() -> list[str]:

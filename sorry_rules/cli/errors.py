@@ -8,12 +8,13 @@ A closed output pipe ends quietly.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import sys
 
 import click
 
-from sorry_rules.base.errors import SorryRulesError
+from sorry_rules.base.errors import RuleFileError, SorryRulesError
 
 
 def friendly(fn):
@@ -30,3 +31,24 @@ def friendly(fn):
             sys.exit(0)
 
     return wrapper
+
+
+@contextlib.contextmanager
+def every_problem(variant, rules=()):
+    """Load `variant` with the `rules` overlays inside: a `RuleFileError` raised there is
+    raised again with every error `validate` finds in the same files (loading stops at the
+    first stage that fails, the schema before the cross-field and DSL checks), and never
+    fewer than it had."""
+    try:
+        yield
+    except RuleFileError as error:
+        # lazy: the validator only when a rule file fails
+        from sorry_rules.authoring.validate import variant_errors
+
+        try:
+            found = variant_errors(variant, rules)
+        except SorryRulesError:
+            raise error from None
+        key = lambda p: (p.file, p.line, p.col, p.code)  # noqa: E731 - one problem, however worded
+        known = {key(p) for p in found}
+        raise RuleFileError(found + [p for p in error.problems if key(p) not in known]) from None

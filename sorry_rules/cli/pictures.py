@@ -17,7 +17,7 @@ import click
 
 from sorry_rules.base.errors import SorryRulesError, UsageError
 from sorry_rules.base.safeio import read_regular, replace_file
-from sorry_rules.cli.errors import friendly
+from sorry_rules.cli.errors import every_problem, friendly
 from sorry_rules.cli.options import variant_options
 
 
@@ -85,7 +85,8 @@ def render(variant, rules, state_file, game_file, move, output):
         return
     if move is not None:
         raise UsageError("--move goes with --game FILE (a saved game)")
-    game = load_game(variant, rules)
+    with every_problem(variant, rules):
+        game = load_game(variant, rules)
     position = None if state_file is None else position_of(game, read_position_file(state_file))
     write_output(output, board_svg(game, position))
 

@@ -33,6 +33,7 @@ from sorry_rules.base.errors import SaveFileError, SorryRulesError, UsageError
 from sorry_rules.base.limits import DEFAULT_MAX_PLIES
 from sorry_rules.cli import gridplay, gridscreen, screen
 from sorry_rules.cli.autosave import play_saved
+from sorry_rules.cli.errors import every_problem
 from sorry_rules.cli.seats import HUMAN, bot_of, check_player_count, seat_kinds
 from sorry_rules.cli.terminal import LOG_LENGTH, Session
 from sorry_rules.compiler.build import load_game
@@ -127,7 +128,8 @@ def play_command(variant="standard", rules=(), seed=None, players=None, auto=Fal
             saved.max_plies = max_plies
         save_path = resume if save is None or _same_file(save, resume) else claim(save, saved)
     else:
-        game = load_game(variant, rules)
+        with every_problem(variant, rules):
+            game = load_game(variant, rules)
         game, state, saved = _new_game(game, variant, rules, seed, players, auto, max_plies, seat_specs, humans, bot)
         earlier = []
         people = HUMAN in saved.kinds

@@ -34,7 +34,7 @@ import click
 
 from sorry_rules.base.errors import UsageError
 from sorry_rules.base.limits import MAX_GAMES
-from sorry_rules.cli.errors import friendly
+from sorry_rules.cli.errors import every_problem, friendly
 from sorry_rules.cli.options import max_plies_option, players_option, rules_option, seed_option, variant_options
 from sorry_rules.cli.pictures import check_output, write_output
 
@@ -187,7 +187,8 @@ def _setup(variant: str, rules, options: dict):
     from sorry_rules.cli.seats import check_player_count  # lazy: the players' registry when a command runs
     from sorry_rules.simulation.simulate import Setup, lineup_of, load_source  # lazy: the simulation when a command runs
 
-    source, game = load_source(variant, rules)
+    with every_problem(variant, rules):
+        source, game = load_source(variant, rules)
     check_player_count(game, options["players"])
     players = game.players_max if options["players"] is None else options["players"]
     lineup = lineup_of(options["bots"].split(","), players)
