@@ -127,6 +127,17 @@ def test_a_shared_broken_base_is_reported_once(tmp_path, monkeypatch):
     assert report.files == ["a.yaml", "b.yaml", "base.yaml"]
 
 
+def test_a_colour_missing_from_every_seating_is_said_once(tmp_path, monkeypatch):
+    """Sequence's seating names green 22 times: an overlay that renames it is told once,
+    at its first seat, with the count of the others."""
+    monkeypatch.chdir(tmp_path)
+    Path("e.yaml").write_text("extends: sequence\nname: e\ncolours: [red, blue, purple]\n")
+    problems = [p for p in validate_file("e.yaml") if p.code == "SR501"]
+    assert len(problems) == 1, problems
+    assert "unknown colour 'green' in seating and 21 more places there" in problems[0].message
+    assert problems[0].file.endswith("sequence.yaml")
+
+
 def test_every_problem_of_a_file_is_reported_across_stages(tmp_path, monkeypatch):
     """A file with problems in the schema, two DSL texts and a cross-field rule: all of them."""
     monkeypatch.chdir(tmp_path)

@@ -62,7 +62,9 @@ def _check_players(v, out: ProblemCollector) -> None:
 
 
 def _check_seating(v, out: ProblemCollector) -> None:
+    """Seating keys and lists; an unknown colour is said once, where it is first seated."""
     colours = list(v.colours)
+    unknown: dict[str, list] = {}  # name: the places it is seated
     for key, names in v.seating.items():
         if not (key.isascii() and key.isdigit() and len(key) <= 3) or not v.players.min <= int(key) <= v.players.max:
             out.at(("seating", key), "SR510",
@@ -73,9 +75,12 @@ def _check_seating(v, out: ProblemCollector) -> None:
                    f"for {key} seats (one colour a seat)")
         for i, name in enumerate(names):
             if name not in colours:
-                out.at(("seating", key, i), "SR501", unknown_colour(name, colours, "seating"))
+                unknown.setdefault(name, []).append(("seating", key, i))
             elif name in names[:i] and v.board.kind == "track":
                 out.at(("seating", key, i), "SR510", f"colour '{name}' is seated twice")
+    for name, places in unknown.items():
+        more = f" and {len(places) - 1} more place{'s' if len(places) > 2 else ''} there" if len(places) > 1 else ""
+        out.at(places[0], "SR501", unknown_colour(name, colours, "seating" + more))
 
 
 def _check_track_turn(turn, out: ProblemCollector) -> None:
