@@ -45,6 +45,19 @@ def test_why_names_the_blockade_that_stops_a_pawn(tmp_path):
     assert "die 3 cannot start a pawn" in result.stdout
 
 
+def test_why_names_the_whole_throw_rule_that_would_enter(tmp_path):
+    """PA6: 2+3 may enter a pawn on the total of five (`turn.whole`); blue's blockade on red's
+    entry square stops it (PA9), and `--why` says so beside the dice that cannot enter."""
+    position = {"players": ["red", "blue"], "turn": "red", "card": "2+3",
+                "pawns": {"red": ["start"] * 4, "blue": ["start", "start", "track:46", "track:46"]}}
+    result = _moves(tmp_path, "parcheesi", position, "--why")
+    assert result.exit_code == 0, result.output
+    assert "die 2 cannot start a pawn" in result.stdout and "die 3 cannot start a pawn" in result.stdout
+    assert "a total of 5: enter: the opponent blockade (blue) on track:46 may not be landed on" in result.stdout
+    entered = _moves(tmp_path, "parcheesi", {**position, "pawns": {"red": ["start"] * 4}}, "--why")
+    assert "Red pawn start -> track:46" in entered.stdout, entered.output
+
+
 def test_why_names_a_full_square_and_the_throw_is_lost_with_its_consequence(tmp_path):
     """Red and green share the safety space 25 (two pawns, all it holds): yellow's 3+3 cannot
     land there, nothing else moves, the throw is lost and the doubles still throw again."""

@@ -115,11 +115,14 @@ def primitives(node):
 
 def rules_of(game, rules: dict, card: int) -> list:
     """The rule-file cards (`explain.CardRule`s of `explain.card_rules`) a card of the game plays: itself, or
-    for a throw of several dice the card of each face it shows (`engine.dice`)."""
+    for a throw of several dice the card of each face it shows (`engine.dice`) and the rule of
+    its total when the throw may be spent whole (`turn.whole`, keyed "whole N")."""
     dice = getattr(game, "dice", None)
     if dice is None:
         return [rules[game.card_names[card]]]
-    return [rules[str(face)] for face in dict.fromkeys(dice.throws[card])]
+    faces = dice.throws[card]
+    whole = [rules[f"whole {sum(faces)}"]] if len(faces) > 1 and f"whole {sum(faces)}" in rules else []
+    return [rules[str(face)] for face in dict.fromkeys(faces)] + whole
 
 
 def functions_in(node) -> set[str]:

@@ -49,6 +49,7 @@ class CardRule:
     source: str
     where: str         # file:line of the card's definition
     options: tuple     # top-level alternatives (one Option when the effect is not a choice), then those `also:` adds
+    noun: str = ""     # how reasons name it before its name ("" : the game's "card" or "die")
 
 
 #: Which pawn a part of `split N into ...` moves, in words.
@@ -121,6 +122,19 @@ def card_rules(loaded) -> dict[str, CardRule]:
         mark = loaded.origins.key_mark(path)
         played_effect = with_alternatives(written, list(extras.values())) if extras else written
         rules[name] = CardRule(name, v.deck.get(name, 0), played_effect, source, _where(mark, col=False), tuple(options))
+    return rules
+
+
+def whole_rules(loaded) -> dict[str, CardRule]:
+    """Keyed "whole N": the effect a throw of dice adding up to N may be spent on whole
+    (`turn.whole`), a rule named "a total of" N."""
+    rules = {}
+    for total, source in getattr(loaded.variant.turn, "whole", {}).items():
+        path = ("turn", "whole", total)
+        effect = dsl.parse_effect(source)
+        rules[f"whole {total}"] = CardRule(total, 0, effect, source, _where(loaded.origins.key_mark(path), col=False),
+                                           (Option(effect, source, _where(loaded.origins.in_text(path, 0))),),
+                                           noun="a total of")
     return rules
 
 
@@ -487,13 +501,15 @@ def sentence(text: str) -> str:
 class Explained:
     loaded: object
     game: object
-    cards: dict
+    cards: dict        # `card_rules`
+    rules: dict        # the cards and the whole totals of dice (`whole_rules`): what a move is played by
 
 
 def load_explained(variant: str, rules=()) -> Explained:
     loaded = load_variant(variant, rules)
     game, _ = compile_variant(loaded)
-    return Explained(loaded, game, card_rules(loaded))
+    cards = card_rules(loaded)
+    return Explained(loaded, game, cards, {**cards, **whole_rules(loaded)})
 
 
 def explain_text(explained: Explained, only=()) -> str:

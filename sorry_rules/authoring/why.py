@@ -17,7 +17,7 @@ null), "effect" (the primitive's DSL text, or null), "code", "text"}, and for a 
 "condition": [{"part", "holds"}, ...] (the parts of a top-level `and`/`or` chain, each
 with its value). `text` is one short line: "<effect>: <what stops it>".
 
-Contract: pure functions of a compiled game, its card rules (`explain.card_rules`) and a
+Contract: pure functions of a compiled game, its card rules (`explain.Explained.rules`) and a
 position; nothing here changes which moves are legal (the engine decides; this module only
 explains). Guards are judged on the position, so a guard inside the second half of a
 `then` is judged on the board before the first half (an approximation in words only).
@@ -145,9 +145,9 @@ class Explainer:
         for rule in rules:
             prims = list(primitives(rule.effect))
             if not any(obstacles.concerns(PRIMITIVE.get(type(n), ""), c, sq) for n in prims):
-                found.append(self._no_primitive(self.noun, rule.name, sq == self.layout.start[c], prims))
+                found.append(self._no_primitive(rule.noun or self.noun, rule.name, sq == self.layout.start[c], prims))
                 continue
-            prefix = f"{self.noun} {rule.name}: " if len(rules) > 1 else ""
+            prefix = f"{rule.noun or self.noun} {rule.name}: " if len(rules) > 1 else ""
             for i, option in enumerate(rule.options, 1):
                 diagnosis = _Diagnosis(self, obstacles, c, sq, p, board)
                 for effect, code, text, extra in diagnosis.visit(option.node):

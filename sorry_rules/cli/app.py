@@ -105,7 +105,7 @@ def moves(variant, rules, state_file, card, fmt, why):
         position = parse_position(game, source.data, card, source.origins)
         report = moves_report(game, position)
         if why:
-            add_why(game, explained.cards, position, report)
+            add_why(game, explained.rules, position, report)
         text = format_why_text if why else format_report_text
     click.echo(json.dumps(report, indent=2) if fmt == "json" else text(report))
 

@@ -184,7 +184,7 @@ def _stuck_words(game, saved):
                 explained.append(load_explained(saved.variant.spec, tuple(saved.variant.rules)))
             if explained[0].game.content_hash != game.content_hash:
                 return []
-            return stuck_reasons(explained[0].game, explained[0].cards, state, cards)
+            return stuck_reasons(explained[0].game, explained[0].rules, state, cards)
         except SorryRulesError:
             return []
     return words
