@@ -168,6 +168,23 @@ def test_a_problem_elsewhere_does_not_fail_the_texts_that_read_counters(tmp_path
     assert expected in codes and not codes & {"SR302", "SR522"}, codes
 
 
+@pytest.mark.parametrize("base, overlay, expected", [
+    ("standard", "rules: {bump: [own, partner, opponent]}\n", ["mine.yaml:3:16: rules.bump.0: Input should be 'partner' "
+                                                              "or 'opponent'"]),
+    ("standard", "rules: {bump: [opponent, opponent]}\n", ["mine.yaml:3:15: rules.bump: 'opponent' is listed twice"]),
+    ("standard", "rules: {slide_on: [own, own]}\n", ["mine.yaml:3:19: rules.slide_on: 'own' is listed twice"]),
+    ("sequence", "board: {lines: {directions: []}}\n", ["mine.yaml:3:29: board.lines.directions: at least 1 item, not 0"]),
+])
+def test_a_list_of_words_says_which_word_is_wrong(tmp_path, monkeypatch, base, overlay, expected):
+    """A word the list does not take is named even when the list is longer than its words
+    (pydantic stopped at the length: "at most 2 items after validation"); a word listed twice
+    is said so; a list too short says its bound in words."""
+    monkeypatch.chdir(tmp_path)
+    Path("mine.yaml").write_text(f"extends: {base}\nname: mine\n" + overlay)
+    got = [f"{p.file}:{p.line}:{p.col}: {p.message}" for p in validate_file(Path("mine.yaml"))]
+    assert got == expected
+
+
 @pytest.mark.parametrize("overlay", ["turn: {exchange: yes}\n", "turn: {hand_size_by_players: {'3': '6'}}\n"])
 def test_a_field_that_fails_the_schema_is_not_blamed_again_for_its_default(tmp_path, monkeypatch, overlay):
     """A grid file whose `turn:` breaks the schema gets that error alone, not also "a grid

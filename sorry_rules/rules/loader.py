@@ -284,6 +284,12 @@ def schema_problems(data: dict, origins: Origins, error, model=None) -> list[Pro
         elif kind == "model_type":  # pydantic names the model ("... or instance of PlayerCount"): say what to write
             problems.at(path, "SR203", f"{dotted}: write a mapping of its fields (name: value), not "
                         f"{_kind_of_value(item.get('input'))}")
+        elif kind in ("too_long", "too_short"):  # pydantic's words say "after validation"
+            ctx = item.get("ctx") or {}
+            bound = ctx.get("max_length") if kind == "too_long" else ctx.get("min_length")
+            noun = (("entry", "entries") if ctx.get("field_type") == "Dictionary" else ("item", "items"))[bound != 1]
+            given = f", not {ctx['actual_length']}" if "actual_length" in ctx else ""
+            problems.at(path, "SR204", f"{dotted}: {'at most' if kind == 'too_long' else 'at least'} {bound} {noun}{given}")
         elif kind.endswith("_type") or kind in {"model_attributes_type", "dict_type", "list_type"}:
             problems.at(path, "SR203", f"{dotted}: {item['msg']}{_what_to_write(kind, item.get('input'), path)}")
         else:
