@@ -87,3 +87,17 @@ def test_a_value_where_a_mapping_of_fields_belongs_says_what_to_write(tmp_path):
     (problem,) = validate_file(path)
     assert problem.message == "players: write a mapping of its fields (name: value), not a list"
     assert (problem.line, problem.col, problem.code) == (2, 10, "SR203")
+
+
+@pytest.mark.parametrize("text, said", [
+    ("filters:\n  x: {prefer: slides(teams) > 0}\n",
+     "unknown group 'teams'; known: player, team, partners, opponents, players; did you mean 'team'?"),
+    ('filters:\n  x: {prefer: "count(pawns moved in teams) > 0"}\n',
+     "unknown zone or square 'teams'; known: start, home, track, safety, start_exit, safety_entry"),
+    ('cards:\n  "1": "forward 1 any in own teams"\n', "unknown square 'teams'; known: start_exit, safety_entry"),
+])
+def test_an_unknown_name_lists_only_what_may_be_written_there(tmp_path, text, said):
+    """A filter's group lists the five groups (REFERENCE 2.2), never the compiler's own
+    marker of the move judged; `in NAME` lists the zones beside the named squares (2.4), and
+    `in own NAME` the squares alone."""
+    assert said in validate(tmp_path, "extends: standard\n" + text)

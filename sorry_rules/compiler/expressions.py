@@ -107,7 +107,7 @@ class GroupBuilder(dsl.Visitor):
         if name in variables:
             return lambda p, b, env: (env[name],)
         if name not in GROUPS:
-            raise CompileError(node.pos, unknown("group", name, GROUPS + tuple(sorted(variables))))
+            raise CompileError(node.pos, unknown("group", name, GROUPS + tuple(sorted(v for v in variables if v != MOVE))))
         table = self.tables[name]
         return lambda p, b, env: table[p]
 

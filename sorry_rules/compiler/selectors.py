@@ -16,7 +16,7 @@ judged from the pawn's colour to the colour of the square's side).
 from __future__ import annotations
 
 from sorry_rules.compiler.vocabulary import CompileError, unknown
-from sorry_rules.engine.pawns import Selector, owner_table
+from sorry_rules.engine.pawns import ZONES, Selector, owner_table
 
 EVERY_WHERE = ("'every' acts on all the chosen pawns at once: only 'send', 'mark' and 'unmark' take it (not 'move', "
                "'enter', 'forward', 'backward', 'split' or count(pawns ...), which counts them all anyway)")
@@ -41,6 +41,9 @@ def _squares(compiler, items: tuple):
     per_colour = [set() for _ in range(layout.C)]
     for relation, name, pos in items:
         if name not in named:
+            if relation is None:  # `in NAME`: a zone was as likely meant
+                zones = tuple(zone for zone in ZONES if zone not in named)
+                raise CompileError(pos, unknown("zone or square", name, zones + tuple(named)))
             raise CompileError(pos, unknown("square", name, tuple(named)))
         for c in range(layout.C):
             per_colour[c].update(sq for sq, owner in named[name] if relation is None or m.matches(c, owner, relation))
