@@ -112,6 +112,24 @@ def test_validate_a_folder_of_links_to_system_files_a_fifo_and_a_device(workdir)
     assert "SR403" in lines[1] and "FIFO" in lines[2] and "device" in lines[0] and "device" in lines[3]
 
 
+def test_links_that_loop_or_lead_nowhere_are_named_as_given_never_a_traceback(workdir):
+    """A link to itself and a link to a missing file, in a folder, by name and by pattern:
+    each is SR100 under its own name (the file it leads to is no file the user has)."""
+    (workdir / "loop.yaml").symlink_to("loop.yaml")
+    (workdir / "dangling.yaml").symlink_to("nowhere.yaml")
+    (workdir / "ok.yaml").write_text("extends: standard\nname: ok\n")
+    for args in ((".",), ("*.yaml",), ("loop.yaml", "dangling.yaml")):
+        code, output = _validate(*args)
+        assert code == 1 and "Traceback" not in output, output
+        lines = sorted(line for line in output.splitlines() if ".yaml:" in line)
+        assert [line.split(":")[0] for line in lines] == ["dangling.yaml", "loop.yaml"], output
+        assert all(line.endswith("[SR100]") for line in lines), lines
+    for spec in ("loop.yaml", "dangling.yaml"):
+        result = _invoke("explain", "--variant", spec)
+        assert result.exit_code != 0 and not isinstance(result.exception, (RuntimeError, OSError))
+        assert f"no variant '{spec}': it is a link to" in result.output
+
+
 def test_extends_naming_a_fifo_a_folder_or_a_device_is_sr100_not_missing(workdir):
     """REFERENCE section 3: only regular files are read; a FIFO, a device or a folder named
     in `extends:` is SR100 at that entry (never opened for reading), not "no rule file"."""

@@ -33,7 +33,7 @@ from pathlib import Path
 from sorry_rules.authoring.validatereport import Report, report_of, shown_name
 from sorry_rules.base import diskcache
 from sorry_rules.base.errors import Problem
-from sorry_rules.rules.locate import extra_roots, resolve
+from sorry_rules.rules.locate import extra_roots, real_path, resolve
 
 KIND = "validate"
 CLEAN_KIND = "clean-check"
@@ -70,7 +70,7 @@ def validate_paths(args) -> Report:
 
 
 def _key(path) -> str:
-    return diskcache.digest(KIND, diskcache.code_fingerprint(), os.getcwd(), os.fspath(path), str(Path(path).resolve()),
+    return diskcache.digest(KIND, diskcache.code_fingerprint(), os.getcwd(), os.fspath(path), str(real_path(path)),
                             *map(str, extra_roots()))
 
 

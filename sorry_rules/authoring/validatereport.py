@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sorry_rules.base.errors import BySeverity, Problem, UsageError
-from sorry_rules.rules.locate import allowed, close_bundled, display_name, resolve
+from sorry_rules.rules.locate import allowed, close_bundled, display_name, real_path, resolve
 
 RULE_SUFFIXES = (".yaml", ".yml")
 _GLOB_CHARS = frozenset("*?[")
@@ -40,10 +40,11 @@ class Report(BySeverity):
 # ---- which files -------------------------------------------------------------------------
 def shown_name(path: Path) -> str:
     """How a file is named in problems: relative to the working directory when inside it
-    (what editors and CI annotations need), else as the loader names it."""
+    (what editors and CI annotations need), else as the loader names it; a link by its own
+    name (the file it leads to may be missing)."""
 
     try:
-        return Path(path).resolve().relative_to(Path.cwd().resolve()).as_posix()
+        return Path(os.path.abspath(path)).relative_to(Path.cwd().resolve()).as_posix()
     except ValueError:
         return display_name(Path(path))
 
@@ -69,7 +70,7 @@ def collect_paths(args) -> list[Path]:
             if not found:
                 raise UsageError(f"{arg}: no *.yaml or *.yml files in this folder")
             files.extend(found)
-        elif path.exists():
+        elif path.exists() or path.is_symlink():  # a link that leads nowhere is reported as such (SR100)
             files.append(path)
         elif _GLOB_CHARS & set(arg):
             matches = sorted(glob.glob(arg, recursive=True))
@@ -84,7 +85,7 @@ def collect_paths(args) -> list[Path]:
             files.append(bundled)
     unique: dict = {}
     for file in files:
-        unique.setdefault(file.resolve(), file)  # the first of the names of one file
+        unique.setdefault(real_path(file), file)  # the first of the names of one file
     return list(unique.values())
 
 

@@ -83,12 +83,20 @@ def outside_roots(path: Path, roots) -> bool:
     return not any(real == root or real.is_relative_to(root) for root in roots)
 
 
+def real_path(path) -> Path:
+    """`path` with every link followed, or made absolute only when its links lead round in
+    a loop (`Path.resolve` raises then)."""
+    try:
+        return Path(path).resolve()
+    except (OSError, RuntimeError):
+        return Path(os.path.abspath(path))
+
+
 def display_name(path: Path) -> str:
     """How a rule file is named in messages: bundled files relative to the bundle."""
-    resolved = path.resolve()
     try:
-        return resolved.relative_to(variants_dir().resolve()).as_posix()
-    except ValueError:
+        return path.resolve().relative_to(variants_dir().resolve()).as_posix()
+    except (ValueError, OSError, RuntimeError):  # elsewhere, or a link that leads round in a loop
         return str(path)
 
 
@@ -139,6 +147,8 @@ def not_found(spec: str, what: str) -> str:
     """The message for a variant or overlay name that names no file: the close bundled
     names ("did you mean") and the bundled names of that kind (variants are the top-level
     files, overlays the ones in folders)."""
+    if Path(spec).is_symlink():
+        return f"no {what} {spec!r}: it is a link to {os.readlink(spec)!r}, which leads to no file"
     names = [_short(n) for n in bundled_names()]
     kind = [n for n in names if ("/" in n) == (what != "variant")]
     return (f"no {what} {spec!r}: not a file, and not a bundled name{close_bundled(spec)} "
