@@ -477,3 +477,16 @@ def test_sr507_counts_every_way_out_of_start(tmp_path, monkeypatch, effect, refu
                                  '  sorry: forward 4\n')
     codes = [p.code for p in validate_file(Path("mine.yaml"))]
     assert ("SR507" in codes) == refused, codes
+
+
+@pytest.mark.parametrize("section, name, code", [
+    ("counters", "and", "SR520"), ("counters", "moved", "SR520"), ("counters", "forward", "SR520"),
+    ("squares", "then", "SR570"), ("squares", "every", "SR570"), ("squares", "or", "SR570"),
+])
+def test_a_counter_or_square_named_like_any_word_of_the_dsl_is_refused(tmp_path, monkeypatch, section, name, code):
+    """REFERENCE: a counter (SR520) or a named square (SR570) may not be named like a DSL
+    word, the grammar's words (`and`, `then`, `every`, `forward`) as much as its functions."""
+    monkeypatch.chdir(tmp_path)
+    body = f"counters: {{{name}: {{}}}}\n" if section == "counters" else f"board:\n  squares:\n    {name}: {{at: [3]}}\n"
+    Path("mine.yaml").write_text("extends: standard\nname: mine\n" + body)
+    assert code in {p.code for p in validate_file(Path("mine.yaml"))}

@@ -23,19 +23,14 @@ Contract:
 
 from __future__ import annotations
 
-import re
 
 from sorry_rules import dsl
 from sorry_rules.base.errors import ProblemCollector
-from sorry_rules.base.resources import grammar_text
 from sorry_rules.base.suggest import did_you_mean
 from sorry_rules.compiler.checks import unknown_cards
 from sorry_rules.compiler.vocab import RESERVED
 from sorry_rules.engine.marks import MarkKind
 
-#: DSL words a mark may not be named like (they would read as a selector or effect word):
-#: the functions and groups of expressions, and every word of the grammar (`moved`, `every`, ...)
-MARK_RESERVED = RESERVED + tuple(sorted(set(re.findall(r'"([a-z_]+)"', grammar_text()))))
 _PRIMITIVES = {"enter": dsl.Enter, "forward": dsl.Forward, "backward": dsl.Backward, "split": dsl.Split,
                "switch": dsl.Switch, "sorry": dsl.Sorry}
 
@@ -48,7 +43,7 @@ def check_marks(v, out: ProblemCollector) -> None:
                        key=True)
         return
     for name in v.marks:
-        if name in MARK_RESERVED:
+        if name in RESERVED:
             out.at(("marks", name), "SR560", f"mark '{name}' has the name of a DSL word; rename it", key=True)
     for i, item in v.after.items():
         for name in item.mark:

@@ -19,8 +19,11 @@ Contract:
 
 from __future__ import annotations
 
+import re
+
 from sorry_rules import dsl
 from sorry_rules.base.errors import ProblemCollector
+from sorry_rules.base.resources import grammar_text
 from sorry_rules.base.suggest import did_you_mean
 from sorry_rules.compiler.checks import unknown_cards
 from sorry_rules.compiler.vocabulary import COUNTS, FACTS, GROUPS, LITERALS, MOVE, THROW_FACTS
@@ -31,7 +34,10 @@ from sorry_rules.engine.placement import PlacementView
 #: `rules.must_bump: true` is this filter (H17), written before the file's own `filters:`.
 MUST_BUMP = "bumps(opponents) > 0"
 MUST_BUMP_LABEL = "rules.must_bump: a move that bumps an opponent is required"
-RESERVED = COUNTS + FACTS + THROW_FACTS + GROUPS + LITERALS + ("sum", "max", "min", "count", "can")
+#: DSL words a counter, a mark or a square may not be named like: the functions, groups and
+#: literals of expressions, and every word of the grammar (`moved`, `every`, `and`, ...)
+RESERVED = COUNTS + FACTS + THROW_FACTS + GROUPS + LITERALS + ("sum", "max", "min", "count", "can") + tuple(
+    sorted(set(re.findall(r'"([a-z_]+)"', grammar_text()))))
 
 
 def check_vocab(v, out: ProblemCollector) -> None:
