@@ -138,3 +138,13 @@ def test_results_files_keep_draws_and_the_first_side(tmp_path):
     assert result_from_json(old, 2) == GameResult(3, 1, 0, (1,), "greedy", 9, 9, 0, 0, 0, 0, 0)
     with pytest.raises(ValueError):
         result_from_json(dict(old, drawn=True), 2)
+
+
+@pytest.mark.parametrize("variant, fewest", [("sequence", 2), ("grid/mini-grid", 2), ("grid/sequence-four", 2)])
+def test_simulate_and_compare_seat_the_fewest_players_of_a_grid_by_default(variant, fewest):
+    """`--players` left out: a grid variant seats the fewest players its seating lists, as
+    `sorry-play` does (simulate --help, REFERENCE `players.max`), not the most (12)."""
+    assert _json("simulate", "--variant", variant, "--games", 1, "--no-progress")["players"] == fewest
+    compared = _json("compare", variant, variant, "--games", 1, "--no-progress")
+    assert compared["a"]["players"] == compared["b"]["players"] == fewest
+    assert _json("simulate", "--variant", "standard", "--games", 1, "--no-progress")["players"] == 4

@@ -212,6 +212,19 @@ def test_out_then_from_gives_the_figures_of_the_run(tmp_path):
     assert _figures(from_file) == _figures(full)
 
 
+def test_from_names_the_options_to_leave_out_as_they_are_written(tmp_path):
+    """`--from` takes the games and their options from the file: an option given beside it is
+    named as `--help` spells it (`--rule`, `--a-rule`), not by its parameter's name."""
+    out = tmp_path / "run.jsonl"
+    _json("simulate", "--games", 2, *BASE, "--out", out)
+    result = _invoke("simulate", "--from", out, "--rule", "house/quick-game.yaml", "--players", 3)
+    assert result.exit_code == 2 and "leave out --rule, --players" in result.output, result.output
+    pair = tmp_path / "pair.jsonl"
+    assert _invoke("compare", "standard", "standard", "--games", 2, *BASE, "--out", pair).exit_code == 0
+    result = _invoke("compare", "--from", pair, "--a-rule", "house/deck-44.yaml")
+    assert result.exit_code == 2 and "leave out --a-rule" in result.output, result.output
+
+
 def test_continue_after_a_torn_file_gives_the_uninterrupted_report(tmp_path):
     out = tmp_path / "run.jsonl"
     full = _json("simulate", "--games", 12, *BASE, "--out", out)

@@ -190,7 +190,7 @@ def _setup(variant: str, rules, options: dict):
     with every_problem(variant, rules):
         source, game = load_source(variant, rules)
     check_player_count(game, options["players"])
-    players = game.players_max if options["players"] is None else options["players"]
+    players = game.default_players if options["players"] is None else options["players"]
     lineup = lineup_of(options["bots"].split(","), players)
     return Setup(source, players, lineup, options["seed"], options["max_plies"], options["rotate"]), game
 
@@ -222,7 +222,8 @@ def _check_files(out, from_file, continue_file, plot=None) -> None:
         raise UsageError(f"--plot {plot} is the results file too: give the picture a file of its own")
     check_output(plot)
     if from_file is not None:
-        given = [name.upper() if name in ("a", "b") else f"--{name.replace('_', '-')}" for name in _given()]
+        opts = {param.name: max(param.opts, key=len) for param in click.get_current_context().command.params}
+        given = [name.upper() if name in ("a", "b") else opts.get(name, f"--{name}") for name in _given()]
         if given:
             raise UsageError(f"--from reads the games and their options from the file; leave out {', '.join(given)}")
 

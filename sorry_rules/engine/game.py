@@ -191,10 +191,15 @@ class Game:
         return tuple(tuple(sorted([layout.start[c]] * (self.pawns - exits) + [layout.start_exit[c]] * exits))
                      if c in seats else () for c in range(layout.C))
 
+    @property
+    def default_players(self) -> int:
+        """The players seated when no count is given: the most the variant takes."""
+        return self.players_max
+
     def new_game(self, seed, players: int | None = None, seats: tuple | None = None, first: int | None = None) -> State:
         """A fresh game: shuffled deck, hands dealt (hand play), first seat chosen (R3)."""
         if seats is None:
-            seats = self.seats_for(players if players is not None else self.players_max)
+            seats = self.seats_for(players if players is not None else self.default_players)
         seats = tuple(seats)
         deck = self.deck if self.dice is None else None  # dice are thrown with replacement: no pile
         state, pile, first, hands = deal(seed, deck, len(seats), self.first, first,

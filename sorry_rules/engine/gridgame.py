@@ -88,11 +88,16 @@ class GridGame:
             raise IllegalMoveError(f"{self.name} is for {self.player_counts()} players, not {players}")
         return tuple(self.colours.index(n) for n in names)
 
+    @property
+    def default_players(self) -> int:
+        """The players seated when no count is given: the fewest the seating table lists."""
+        return min(self.seating)
+
     def new_game(self, seed, players: int | None = None, seats: tuple | None = None, first: int | None = None) -> GridState:
         """A fresh game: shuffled deck, hands dealt one card at a time round the table (S4),
         first seat chosen by the seed (S5)."""
         if seats is None:
-            seats = self.seats_for(players if players is not None else min(self.seating))
+            seats = self.seats_for(players if players is not None else self.default_players)
         seats = tuple(seats)
         state, pile, first, hands = deal(seed, self.deck, len(seats), self.first, first, self.hand_sizes[len(seats)])
         placement = tuple(() for _ in self.colours)
