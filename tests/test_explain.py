@@ -71,6 +71,19 @@ def test_explain_one_card_with_an_overlay(tmp_path, monkeypatch):
     assert lines[-2:] == ["    option 1: sorry opponent  (h1.yaml:3:10)", "    option 2: forward 4  (h1.yaml:3:27)"]
 
 
+def test_a_marks_label_names_it_in_every_sentence(tmp_path, monkeypatch):
+    """REFERENCE marks: `label` is how the mark is named in `explain`: in the card that puts
+    it (H31's freeze on the Sorry!), in its selectors and in `also:`, not only its heading."""
+    monkeypatch.chdir(tmp_path)
+    Path("ice.yaml").write_text("extends: house/freeze.yaml\nname: ice\nmarks: {frozen: {label: ice block}}\n")
+    result = invoke("explain", "--variant", "ice.yaml")
+    assert result.exit_code == 0, result.output
+    words = " ".join(line.strip() for line in result.stdout.splitlines() if not line.strip().startswith("option"))
+    assert "put the mark 'ice block' on an opponent's pawn on the track, alone on its square, not marked 'ice block'" \
+        in words
+    assert "mark 'frozen'" not in words and "marked 'frozen'" not in words
+
+
 def test_explain_unknown_card_is_a_usage_error():
     result = invoke("explain", "--card", "13")
     assert result.exit_code == 2

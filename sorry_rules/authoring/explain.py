@@ -164,30 +164,32 @@ class _EffectWords(dsl.Visitor):
 
     covers = dsl.EFFECT_NODES
 
-    def __init__(self, source: str = "draw"):
+    def __init__(self, source: str = "draw", marks: dict | None = None):
         self.again = AGAIN_WORDS.get(source, AGAIN_WORDS["draw"])
+        self.marks = marks
 
     def visit_Enter(self, node, nested):
         if node.selector is not None:
-            return f"bring out of Start {selector_words(node.selector)}"
+            return f"bring out of Start {selector_words(node.selector, marks=self.marks)}"
         return "start a pawn"
 
     def visit_Send(self, node, nested):
         if node.destination == "start":
-            return f"send {selector_words(node.selector)} back to its Start (a bump)"
-        return f"send {selector_words(node.selector)} to {destination_words(node.destination)} (it does not move by itself)"
+            return f"send {selector_words(node.selector, marks=self.marks)} back to its Start (a bump)"
+        return (f"send {selector_words(node.selector, marks=self.marks)} to {destination_words(node.destination)} "
+                "(it does not move by itself)")
 
     def visit_MovePawn(self, node, nested):
-        return f"move {selector_words(node.selector)} straight to {destination_words(node.destination)}"
+        return f"move {selector_words(node.selector, marks=self.marks)} straight to {destination_words(node.destination)}"
 
     def visit_Mark(self, node, nested):
-        return f"put the mark '{node.name.replace('_', ' ')}' on {selector_words(node.selector)}"
+        return f"put the mark '{mark_name(node.name, self.marks)}' on {selector_words(node.selector, marks=self.marks)}"
 
     def visit_Unmark(self, node, nested):
-        return f"take the mark '{node.name.replace('_', ' ')}' off {selector_words(node.selector)}"
+        return f"take the mark '{mark_name(node.name, self.marks)}' off {selector_words(node.selector, marks=self.marks)}"
 
     def visit_Forward(self, node, nested):
-        return f"move {_one(node)} {'forward' if isinstance(node, dsl.Forward) else 'backward'} {node.steps}"
+        return f"move {_one(node, self.marks)} {'forward' if isinstance(node, dsl.Forward) else 'backward'} {node.steps}"
 
     visit_Backward = visit_Forward
 
@@ -196,7 +198,7 @@ class _EffectWords(dsl.Visitor):
             return f"split {node.steps} steps into parts played in this order (each at least 1, all used): " + \
                 ", then ".join(f"{direction} {PART_PAWN[who]}" for direction, who in node.parts)
         among = {2: "between two pawns", None: "among any number of pawns"}.get(node.among, f"among two to {node.among} pawns")
-        whose = f" ({selector_words(node.selector, 'pawns')})" if node.selector is not None else ""
+        whose = f" ({selector_words(node.selector, 'pawns', self.marks)})" if node.selector is not None else ""
         return f"split {node.steps} forward steps {among}{whose} (each at least 1, all used)"
 
     def visit_Switch(self, node, nested):
@@ -231,7 +233,7 @@ class _EffectWords(dsl.Visitor):
         return f"{self.visit(node.first, True)}, then {self.visit(node.second, True)}"
 
     def visit_Guard(self, node, nested):
-        return f"{self.visit(node.effect, True)}, only if {expr_words(node.condition)}"
+        return f"{self.visit(node.effect, True)}, only if {expr_words(node.condition, self.marks)}"
 
     def visit_Node(self, node, nested):
         return "?"
@@ -247,8 +249,15 @@ _SQUARE_OWNER = {None: "a", "own": "its own", "partner": "a partner's", "opponen
                  "other": "another colour's"}
 
 
-def selector_words(selector, noun: str = "") -> str:
-    """A pawn selector in words: "an opponent's pawn in its safety zone, marked 'frozen'"."""
+def mark_name(name: str, marks: dict | None = None) -> str:
+    """How mark `name` is named in words: its `label` in `marks` ({name: label}), else its
+    name with `_` as spaces."""
+    return (marks or {}).get(name) or name.replace("_", " ")
+
+
+def selector_words(selector, noun: str = "", marks: dict | None = None) -> str:
+    """A pawn selector in words: "an opponent's pawn in its safety zone, marked 'frozen'";
+    `marks`: the marks' labels ({name: label})."""
     owner = selector.owner or "controlled"
     words = f"{_OWNER[owner]} {noun or 'pawn'}" + (" you control" if owner == "controlled" else "")
     words = words.replace("a pawns", "pawns").replace("an opponent's pawns", "opponents' pawns")
@@ -260,8 +269,8 @@ def selector_words(selector, noun: str = "") -> str:
         words += " that this move moved (where its count ended)"
     if selector.alone:
         words += ", alone on its square"
-    words += "".join(f", marked '{name.replace('_', ' ')}'" for name, _ in selector.marked)
-    words += "".join(f", not marked '{name.replace('_', ' ')}'" for name, _ in selector.unmarked)
+    words += "".join(f", marked '{mark_name(name, marks)}'" for name, _ in selector.marked)
+    words += "".join(f", not marked '{mark_name(name, marks)}'" for name, _ in selector.unmarked)
     if selector.rank is not None:  # `farthest` along the way: the fewest steps from Home
         words += ", the one nearest Home" if selector.rank == "farthest" else ", the one farthest from Home"
     if selector.every:  # "a pawn" -> "every pawn", "an opponent's pawn" -> "every opponent's pawn", at once
@@ -286,9 +295,9 @@ def selector_source(selector) -> str:
     return " ".join(parts + ([selector.rank] if selector.rank else []))
 
 
-def _one(node) -> str:
+def _one(node, marks: dict | None = None) -> str:
     """"one pawn", or the pawn a primitive's selector chooses."""
-    return "one pawn" if node.selector is None else selector_words(node.selector)
+    return "one pawn" if node.selector is None else selector_words(node.selector, marks=marks)
 
 
 def _selector_suffix(node) -> str:
@@ -302,8 +311,11 @@ def _destination_source(dest) -> str:
 class _ExprWords(dsl.Visitor):
     covers = dsl.EXPRESSION_NODES
 
+    def __init__(self, marks: dict | None = None):
+        self.marks = marks
+
     def visit_CountPawns(self, node):
-        return f"the number of {selector_words(node.selector, 'pawns')}"
+        return f"the number of {selector_words(node.selector, 'pawns', self.marks)}"
 
     def visit_Number(self, node):
         return str(node.value)
@@ -312,11 +324,11 @@ class _ExprWords(dsl.Visitor):
         return "always" if node.value else "never"
 
     def visit_Can(self, node):
-        return f"you could {effect_words(node.effect, True)}"
+        return f"you could {effect_words(node.effect, True, marks=self.marks)}"
 
     def visit_Not(self, node):
         if isinstance(node.operand, dsl.Can):
-            return f"you could not {effect_words(node.operand.effect, True)}"
+            return f"you could not {effect_words(node.operand.effect, True, marks=self.marks)}"
         return f"not ({self.visit(node.operand)})"
 
     def visit_Neg(self, node):
@@ -476,15 +488,21 @@ class _Source(dsl.Visitor):
         return f"({text})" if binds < least else text
 
 
-def effect_words(node, nested: bool = False, source: str = "draw") -> str:
+def effect_words(node, nested: bool = False, source: str = "draw", marks: dict | None = None) -> str:
     """What an effect does, in words (lower case; see `sentence`); `source`: where the
-    player's cards come from (`turn.source`: "draw", "hand" or "dice")."""
-    return _EffectWords(source).visit(node, nested)
+    player's cards come from (`turn.source`: "draw", "hand" or "dice"); `marks`: the marks'
+    labels ({name: label}, `mark_labels`)."""
+    return _EffectWords(source, marks).visit(node, nested)
 
 
-def expr_words(node) -> str:
-    """A condition or formula in words."""
-    return _ExprWords().visit(node)
+def expr_words(node, marks: dict | None = None) -> str:
+    """A condition or formula in words (`marks` as in `effect_words`)."""
+    return _ExprWords(marks).visit(node)
+
+
+def mark_labels(v) -> dict:
+    """{mark name: label} of variant `v`'s marks that have a label."""
+    return {name: kind.label for name, kind in getattr(v, "marks", {}).items() if kind.label}
 
 
 def source_text(node) -> str:
@@ -535,26 +553,26 @@ def explain_text(explained: Explained, only=()) -> str:
         else:
             copies = f"{rule.copies} in the deck" if rule.copies else "not in the deck"
             lines.append(f"Card {name} ({copies}) - {rule.where}")
-        lines.append(textwrap.fill(sentence(effect_words(rule.effect, source=v.turn.source)), WIDTH, initial_indent="  ",
-                                   subsequent_indent="  "))
+        lines.append(textwrap.fill(sentence(effect_words(rule.effect, source=v.turn.source, marks=mark_labels(v))), WIDTH,
+                                   initial_indent="  ", subsequent_indent="  "))
         if len(rule.options) > 1:
             for i, option in enumerate(rule.options, 1):
                 lines.append(f"    option {i}: {option.text}  ({option.where})")
     if not only:
         lines.append("")
         lines.append(f"To win - {where(('win',))}")
-        lines.append(f"  {sentence(expr_words(dsl.parse_expr(v.win)))}")
+        lines.append(f"  {sentence(expr_words(dsl.parse_expr(v.win), mark_labels(v)))}")
         for key, component in v.scoring.items():
             label = component.label or key.replace("_", " ")
             who = "each player" if component.for_ == "every" else "the winner"
             lines.append(f"Score '{label}' for {who} - {where(('scoring', key))}")
             if component.kind == "formula":
-                lines.append(f"  {sentence(expr_words(dsl.parse_expr(component.points)))}")
+                lines.append(f"  {sentence(expr_words(dsl.parse_expr(component.points), mark_labels(v)))}")
             else:
                 how = "the first that holds" if component.mode == "highest" else "every one that holds"
                 lines.append(f"  Tiers ({how}):")
                 for tier in component.tiers:
-                    lines.append(f"    {tier.points:+} if {expr_words(dsl.parse_expr(tier.when))}")
+                    lines.append(f"    {tier.points:+} if {expr_words(dsl.parse_expr(tier.when), mark_labels(v))}")
         lines.extend(vocabulary_words(v, where))
         lines.extend(geometry_words(v, where))
         lines.extend(turn_words(v, where))
@@ -682,7 +700,7 @@ def board_words(v, where) -> list[str]:
     if v.turn.source == "dice":
         for total, text in v.turn.whole.items():
             lines.append(f"A throw adding up to {total} may be spent whole - {where(('turn', 'whole', total))}")
-            lines.append(f"  {sentence(effect_words(dsl.parse_effect(text)))}")
+            lines.append(f"  {sentence(effect_words(dsl.parse_effect(text), marks=mark_labels(v)))}")
     return lines
 
 
@@ -703,12 +721,12 @@ def turn_words(v, where) -> list[str]:
         lines.append(f"When stuck{label} - {where(('turn', 'redraw'))}")
         extra = "throw(s)" if turn.source == "dice" else "card(s)"
         discard = "" if turn.source == "dice" else "discard it and "
-        lines.append(f"  If {stuck} and {expr_words(dsl.parse_expr(r.when))}: {discard}{again}, at most {r.at_most} "
-                     f"extra {extra} a turn.")
+        when = expr_words(dsl.parse_expr(r.when), mark_labels(v))
+        lines.append(f"  If {stuck} and {when}: {discard}{again}, at most {r.at_most} extra {extra} a turn.")
     for name, a in turn.actions.items():
         lines.append(f"Hand action '{a.label or name.replace('_', ' ')}' - {where(('turn', 'actions', name))}")
         others = f"{a.others.min}" if a.others.min == a.others.max else f"{a.others.min} to {a.others.max}"
-        when = "" if a.when == "true" else f"if {expr_words(dsl.parse_expr(a.when))}, "
+        when = "" if a.when == "true" else f"if {expr_words(dsl.parse_expr(a.when), mark_labels(v))}, "
         then = "; then play again" if a.draw_again else "; the turn ends"
         play = sentence(when + "instead of moving, play a card")[:-1]
         lines.append(f"  {play} {' or '.join(a.cards)} with {others} other card(s) of the "
@@ -737,9 +755,10 @@ def vocabulary_words(v, where) -> list[str]:
         lines.append(f"Filter '{i}' on {scope} - {where(('filters', i))}")
         lines.extend(_label_line(f.label))
         if f.must is not None:
-            lines.append(f"  Only moves for which {expr_words(dsl.parse_expr(f.must))} are legal.")
+            lines.append(f"  Only moves for which {expr_words(dsl.parse_expr(f.must), mark_labels(v))} are legal.")
         else:
-            lines.append(f"  When, for some move, {expr_words(dsl.parse_expr(f.prefer))}, only the moves for which it holds "
+            prefer = expr_words(dsl.parse_expr(f.prefer), mark_labels(v))
+            lines.append(f"  When, for some move, {prefer}, only the moves for which it holds "
                          "are legal.")
     lines.extend(marks_words(v, where))
     extra = "throw" if v.turn.source == "dice" else "card"
@@ -748,16 +767,16 @@ def vocabulary_words(v, where) -> list[str]:
         scope = f"{what} of cards {', '.join(c.cards)}" if c.cards is not None else what
         lines.append(f"After {scope} ('{i}') - {where(('after', i))}")
         lines.extend(_label_line(c.label))
-        does = [f"add {expr_words(dsl.parse_expr(str(amount)))} to your counter '{name.replace('_', ' ')}'"
+        does = [f"add {expr_words(dsl.parse_expr(str(amount)), mark_labels(v))} to your counter '{name.replace('_', ' ')}'"
                 for name, amount in c.add.items()]
         if c.draw_again:
             does.append(f"take one extra {extra}")
         does.extend(f"mark every pawn it {which} '{name.replace('_', ' ')}'" for name, which in c.mark.items())
         if c.then is not None:
-            does.append(f"then, as part of the move, {effect_words(dsl.parse_effect(c.then), True)}")
+            does.append(f"then, as part of the move, {effect_words(dsl.parse_effect(c.then), True, marks=mark_labels(v))}")
         if c.ends_turn:
             does.append(f"your turn ends (any extra {extra} still due this turn is not taken)")
-        lines.append(f"  If {expr_words(dsl.parse_expr(c.when))}: {'; '.join(does) or 'nothing'}.")
+        lines.append(f"  If {expr_words(dsl.parse_expr(c.when), mark_labels(v))}: {'; '.join(does) or 'nothing'}.")
     return lines
 
 
@@ -788,6 +807,6 @@ def marks_words(v, where) -> list[str]:
             scope.append(f"every card whose effect has {' or '.join(item.having)}")
         lines.append(f"Also on {' and '.join(scope) or 'every card'} ('{name}') - {where(('also', name))}")
         lines.extend(_label_line(item.label))
-        lines.append(textwrap.fill(sentence("instead " + effect_words(dsl.parse_effect(item.effect))), WIDTH,
-                                   initial_indent="  ", subsequent_indent="  "))
+        instead = effect_words(dsl.parse_effect(item.effect), marks=mark_labels(v))
+        lines.append(textwrap.fill(sentence("instead " + instead), WIDTH, initial_indent="  ", subsequent_indent="  "))
     return lines
