@@ -490,3 +490,22 @@ def test_a_counter_or_square_named_like_any_word_of_the_dsl_is_refused(tmp_path,
     body = f"counters: {{{name}: {{}}}}\n" if section == "counters" else f"board:\n  squares:\n    {name}: {{at: [3]}}\n"
     Path("mine.yaml").write_text("extends: standard\nname: mine\n" + body)
     assert code in {p.code for p in validate_file(Path("mine.yaml"))}
+
+
+@pytest.mark.parametrize("wrong", ["bogus: 1\n", "pawns: 99\n"])
+def test_a_schema_problem_does_not_hide_the_texts_of_after_and_filters(tmp_path, monkeypatch, wrong):
+    """REFERENCE section 6, every problem at once: beside a field the schema refuses, the
+    DSL problems of `after:` and `filters:` texts are reported too (only the cards' texts
+    were), judged against the counters the file declares."""
+    monkeypatch.chdir(tmp_path)
+    Path("many.yaml").write_text(
+        "extends: standard\n"
+        + wrong +
+        "counters: {c: {}}\n"
+        "after: {a: {when: bumps(opponents) > 0, add: {c: 1 +* 2}}}\n"   # SR301 at '*'
+        "filters: {f: {must: home(team) >}}\n"                          # SR301 at the end
+        "win: home(team) == pawns(team) or c(player) > 3\n"
+        "cards: {'3': forwrd 3}\n"                                       # SR301
+    )
+    got = [(p.line, p.code) for p in validate_file(Path("many.yaml"))]
+    assert got == [(2, "SR202" if "bogus" in wrong else "SR204"), (4, "SR301"), (5, "SR301"), (7, "SR301")], got

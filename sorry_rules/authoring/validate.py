@@ -28,7 +28,7 @@ from sorry_rules.authoring.validatereport import (  # noqa: F401 (the report and
 )
 from sorry_rules.base.errors import Problem, ProblemCollector, RuleFileError
 from sorry_rules.authoring.validatechecks import safe_context, variant_problems
-from sorry_rules.compiler.build import compile_text, texts_syntax
+from sorry_rules.compiler.build import compile_text, dsl_texts, texts_syntax
 from sorry_rules.rules.loader import content_hash, data_path, read_merged, resolve, schema_problems
 from sorry_rules.rules.model import Variant
 from sorry_rules.rules.yamlsafe import load_yaml_file
@@ -81,8 +81,9 @@ def validate_file_traced(path, merged=None, on_valid=None) -> tuple[list[Problem
         if not chain_complete:  # a base that failed to load would have supplied them
             found = [p for p in found if p.code != "SR201"]
         problems += found
-        problems += _raw_dsl_problems(merged.data, merged.origins)
-        problems += _cross_field_despite(error, merged, path)
+        mended = _mended(merged.data, error)
+        problems += _raw_dsl_problems(merged.data, merged.origins, mended)
+        problems += _cross_field_despite(mended, merged, path)
         return sorted(set(problems)), *trace
     if on_valid is not None and chain_complete:
         on_valid(variant)
@@ -91,12 +92,11 @@ def validate_file_traced(path, merged=None, on_valid=None) -> tuple[list[Problem
     return sorted(set(problems)), *trace
 
 
-def _cross_field_despite(error, merged, path) -> list[Problem]:
-    """Cross-field problems (SR5xx) of the rest of a file whose schema failed: the data is
-    mended where it failed (`_mended`) and checked as a whole; problems at the places of the
-    values mended, or naming a key mended (a card whose count was wrong), are left out: they
-    would only repeat the schema's problem or follow from the mending."""
-    mended = _mended(merged.data, error)
+def _cross_field_despite(mended, merged, path) -> list[Problem]:
+    """Cross-field problems (SR5xx) of the rest of a file whose schema failed: `mended`, the
+    data mended where it failed (`_mended`), is checked as a whole; problems at the places of
+    the values mended, or naming a key mended (a card whose count was wrong), are left out:
+    they would only repeat the schema's problem or follow from the mending."""
     if mended is None:
         return []
     data, paths = mended
@@ -204,16 +204,25 @@ def _raw_texts(data: dict) -> list[tuple[tuple, str, str]]:
     return texts
 
 
-def _raw_dsl_problems(data: dict, origins) -> list[Problem]:
-
+def _raw_dsl_problems(data: dict, origins, mended=None) -> list[Problem]:
+    """The DSL problems of the texts of `data`, whose schema failed, judged against the parts
+    that are valid: every text the author wrote, taken from `mended` ((data, paths mended) of
+    `_mended`) where the data could be mended (texts at or under a mended place left out),
+    else the texts that are strings where a DSL text belongs (`_raw_texts`)."""
     board = data.get("board")
     if isinstance(board, dict) and board.get("kind") == "grid":
         return _raw_grid_dsl_problems(data, origins)
     ctx = safe_context(data.get("colours"), data.get("teams"), data.get("board"), data.get("rules"), data.get("pawns"),
                         data.get("marks"), data.get("counters"), data.get("turn"))
     out = ProblemCollector(origins)
-    for path, text, kind in _raw_texts(data):
-        compile_text(ctx.programs, out, path, text, kind)
+    if mended is None:
+        texts = _raw_texts(data)
+    else:
+        fixed, paths = mended
+        texts = [(where, text, kind) for where, text, kind in dsl_texts(Variant.model_validate(fixed))
+                 if not any(where[:len(path)] == path for path in paths)]
+    for where, text, kind in texts:
+        compile_text(ctx.programs, out, where, text, kind)
     return out.problems
 
 
