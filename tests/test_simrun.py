@@ -418,6 +418,23 @@ def test_a_full_disk_is_a_message_not_a_traceback(tmp_path, setup):
         writer.add("a", play_one(compiled(setup.source), setup, 0))
 
 
+@pytest.mark.parametrize("command", [("simulate",), ("compare", "standard", "standard+house/quick-game.yaml")])
+def test_a_disk_that_fills_during_a_run_is_one_message(tmp_path, monkeypatch, command):
+    """The games' lines go to a full disk (/dev/full: a write is kept in the buffer, its flush
+    and the close fail): one `cannot write` line and exit 1, not a traceback from closing."""
+    started = simfile.Writer.__init__
+
+    def onto_a_full_disk(self, *args, **kwargs):
+        started(self, *args, **kwargs)
+        self.file.close()
+        self.file = open("/dev/full", "wb")
+
+    monkeypatch.setattr(simfile.Writer, "__init__", onto_a_full_disk)
+    result = _invoke(*command, "--games", 4, *BASE, "--out", tmp_path / "run.jsonl")
+    assert result.exit_code == 1 and isinstance(result.exception, SystemExit), result.exception
+    assert "cannot write" in result.stderr and "No space left on device" in result.stderr
+
+
 def test_ctrl_c_to_the_whole_group_while_workers_start(tmp_path):
     """A terminal's Ctrl-C reaches every process of the group, the pool's workers too, even
     while they are still importing: they must not die of it (a dead worker breaks the pool)."""

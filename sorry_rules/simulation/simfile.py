@@ -86,7 +86,11 @@ class Writer:
         try:
             if keep is None:
                 self.file = open(self.path, "xb")
-                self._line(head)
+                try:
+                    self._line(head)
+                except ResultsFileError:
+                    self.discard()  # not even the header: no file is left
+                    raise
             else:
                 self.file = open(self.path, "r+b")
                 self.file.truncate(keep)
@@ -113,11 +117,18 @@ class Writer:
         self.written += 1
 
     def close(self) -> None:
-        self.file.close()
+        try:
+            self.file.close()
+        except OSError as error:  # what was left to write (a full disk)
+            raise ResultsFileError(f"cannot write {self.path}: {error.strerror or error}") from None
 
     def discard(self) -> None:
-        """Close and remove a new file no game was written to (a run that failed to start)."""
-        self.close()
+        """Close and remove a new file no game was written to (a run that failed to start);
+        never raises (the error that ended the run is the one to report)."""
+        try:
+            self.close()
+        except ResultsFileError:
+            pass
         if self.new and not self.written:
             self.path.unlink(missing_ok=True)
 
