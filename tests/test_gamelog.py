@@ -115,7 +115,7 @@ def test_other_version(played):
     assert "sorry-rules-game version 3 is written by a newer sorry-rules" in message
     assert f"reads sorry-rules-game version {gamelog.VERSION}" in message
     data["version"] = "2"
-    assert "version '2' is an unknown version" in _error(json.dumps(data))
+    assert "its version '2' is no whole number (write it without quotes)" in _error(json.dumps(data))
 
 
 def test_edited_log_fails_its_checksum(played):

@@ -238,6 +238,26 @@ def test_a_game_log_replays_but_does_not_resume(tmp_path):
     assert f"sorry-play replay {path}" in resumed.stderr and "Traceback" not in resumed.stderr
 
 
+def test_a_save_without_its_move_limit_replays_but_says_why_it_does_not_resume(tmp_path):
+    """A save whose `max_plies` is null (edited by hand, checksum made again) knows its
+    players but not its limit: `replay` does not offer `--resume`, and `--resume` names the
+    field missing, not "who plays each seat"."""
+    import json
+
+    from sorry_rules.records.record import checksum_of
+
+    path = tmp_path / "game.json"
+    assert run("--auto", "--seed", "3", "--players", "2", "--max-plies", "30", "--save", str(path)).returncode == 0
+    record = json.loads(path.read_text())
+    record["max_plies"] = None
+    record["checksum"] = checksum_of(record)
+    path.write_text(json.dumps(record))
+    shown = run("replay", str(path))
+    assert shown.returncode == 0 and shown.stdout.endswith("\nRecorded after 30 moves; the game was not finished.\n")
+    resumed = run("--resume", str(path))
+    assert resumed.returncode == 1 and "does not say its move limit (max_plies)" in resumed.stderr, resumed.stderr
+
+
 def test_levels_are_bot_kinds_and_think_bounds_a_move():
     """`--bot LEVEL` and `--seat COLOUR=bot:LEVEL` seat the levels; `--think` gives the
     searching players a time a move (the game still ends)."""
@@ -265,6 +285,7 @@ def test_a_game_stopped_at_its_move_limit_resumes_with_a_higher_one(tmp_path):
     assert read_save(path).max_plies == 60 and len(read_save(path).choices) == 60
     kept = run("--resume", str(path))
     assert "limit of 60 moves" in kept.stdout and not TURN_LINE.findall(kept.stdout)
+    assert "resuming" not in kept.stdout and f"play on with: sorry-play --resume {path} --max-plies N" in kept.stdout
     higher = run("--resume", str(path), "--max-plies", "120")
     assert "resuming at move 61" in higher.stdout and "limit of 120 moves" in higher.stdout
     assert read_save(path).max_plies == 120

@@ -131,6 +131,8 @@ DAMAGE = {
     "unknown colour": lambda p: _rewrite(p, lambda r: r.update(seats=["red", "mauve"])),
     "unknown field": lambda p: _rewrite(p, lambda r: r.update(colour="red")),
     "players changed": lambda p: _rewrite(p, lambda r: r.update(kinds=["bot:random"]), checksum=False),
+    "no such player": lambda p: _rewrite(p, lambda r: r.update(kinds=["bot:nosuch", "bot:greedy"])),
+    "a bot without its name": lambda p: _rewrite(p, lambda r: r.update(kinds=["bot", "human"])),
     "finished flag": lambda p: _rewrite(p, lambda r: r.update(finished=True)),
     "other seed": lambda p: _rewrite(p, lambda r: r.update(seed=r["seed"] + 1)),
     "moves cut short": lambda p: _rewrite(p, lambda r: r.update(choices=r["choices"][:-3], plies=r["plies"] - 3)),

@@ -101,12 +101,22 @@ def _resumed(resume, given: dict):
     if clashing:
         raise UsageError(f"--resume continues a saved game with its own seats and seed; leave out {', '.join(clashing)}")
     saved = read_record(resume)
-    if saved.kinds is None or saved.max_plies is None:
-        raise SaveFileError(f"{resume}: this game record (a game log) does not say who plays each seat, so it cannot "
-                            f"be resumed; watch it with: sorry-play replay {resume}")
+    why = not_resumable(saved)
+    if why is not None:
+        raise SaveFileError(f"{resume}: {why}, so it cannot be resumed; watch it with: sorry-play replay {resume}")
     turns = []
     game, state = restore(saved, source=resume, on_turn=lambda turn, after: turns.append((turn, after)))
     return game, state, saved, turns
+
+
+def not_resumable(saved) -> str | None:
+    """Why game record `saved` cannot be resumed (who plays each seat or its move limit is
+    not recorded), or None."""
+    if saved.kinds is None:
+        return "this game record (a game log) does not say who plays each seat"
+    if saved.max_plies is None:
+        return "this game record does not say its move limit (max_plies)"
+    return None
 
 
 def play_command(variant="standard", rules=(), seed=None, players=None, auto=False, max_plies=DEFAULT_MAX_PLIES,
@@ -126,6 +136,11 @@ def play_command(variant="standard", rules=(), seed=None, players=None, auto=Fal
                 raise UsageError(f"--max-plies {max_plies:,}: the saved game has {state.plies:,} moves already; "
                                  "give a higher limit to play on")
             saved.max_plies = max_plies
+        elif not game_over(state) and state.plies >= saved.max_plies:  # stopped at its limit: shown as it ended
+            click.echo(f"That game stopped at its limit of {saved.max_plies:,} moves; play on with: sorry-play --resume "
+                       f"{resume} --max-plies N (N above {state.plies:,})")
+            print_outcome(game, state, saved.max_plies)
+            return
         save_path = resume if save is None or _same_file(save, resume) else claim(save, saved)
     else:
         with every_problem(variant, rules):
@@ -286,6 +301,6 @@ def _replay_end(game, final, saved, file) -> str:
         return "\n".join(line.plain for line in _look(game).render_outcome(game, final))
     if saved.max_plies is not None and final.plies >= saved.max_plies:
         return stopped_text(saved.max_plies)
-    if saved.kinds is None:
+    if not_resumable(saved) is not None:
         return f"Recorded after {final.plies} moves; the game was not finished."
     return f"Saved after {final.plies} moves; the game goes on (continue it with sorry-play --resume {file})."

@@ -90,7 +90,10 @@ def from_json(text: str | bytes, where: str = "game record") -> Record:
     whole = isinstance(version, int) and not isinstance(version, bool)
     reader = READERS.get((fmt, version)) if whole else None
     if reader is None:
-        newer = whole and version > max(v for f, v in READERS if f == fmt)
+        if not whole:
+            raise SaveFileError(f"{where}: its version {version!r} is no whole number (write it without quotes); "
+                                f"{_READS}")
+        newer = version > max(v for f, v in READERS if f == fmt)
         why = "written by a newer sorry-rules" if newer else "an unknown version"
         raise SaveFileError(f"{where}: {fmt} version {version!r} is {why}; {_READS}")
     return reader(data, where)

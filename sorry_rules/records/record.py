@@ -32,6 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from sorry_rules.base.limits import MAX_CHOICES
 from sorry_rules.records.storage import game_over, state_digest
+from sorry_rules.players.registry import BOTS, bot_names
 
 FORMAT = "sorry-rules-game"
 VERSION = 2
@@ -81,6 +82,10 @@ class Record(BaseModel):
             raise ValueError("first must be a seat number")
         if self.kinds is not None and len(self.kinds) != len(self.seats):
             raise ValueError("kinds must name one player kind per seat")
+        for seat, kind in enumerate(self.kinds or (), 1):
+            if kind != "human" and not (kind.startswith("bot:") and kind[4:] in BOTS):
+                raise ValueError(f"kinds: seat {seat} is played by {kind!r}, which is no player kind (human, or "
+                                 f"bot:NAME with NAME one of {', '.join(bot_names())})")
         return self
 
     def reached(self, state) -> None:
