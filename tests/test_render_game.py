@@ -154,20 +154,23 @@ def test_a_corner_safety_entry_or_start_exit_is_drawn_clear_of_the_track(tmp_pat
 
 def test_picture_outputs_never_overwrite_a_file_that_is_no_picture(tmp_path, monkeypatch):
     """`render -o`, `replay --html` and `simulate --plot` replace a picture or page of their
-    own (or an empty file), but refuse a saved game, a results file or notes before doing any
-    work, leaving them as they were; a missing folder or a plot on the results file is refused
+    own (or an empty file), but refuse a saved game, a results file, notes, or an SVG picture or
+    HTML page the user made, before doing any work, leaving them as they were; a missing folder or a plot on the results file is refused
     up front too."""
     monkeypatch.chdir(tmp_path)
     runner = CliRunner()
     assert runner.invoke(main, ["--auto", "--seed", "1", "--players", "2", "--save", "g.json"]).exit_code == 0
     assert runner.invoke(main, ["simulate", "--games", "2", "--out", "r.jsonl"]).exit_code == 0
     (tmp_path / "notes.txt").write_text("mine\n")
-    kept = {name: (tmp_path / name).read_bytes() for name in ("g.json", "r.jsonl", "notes.txt")}
+    (tmp_path / "logo.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg"><!-- my logo --></svg>\n')
+    (tmp_path / "index.html").write_text("<!DOCTYPE html><html><body>my homepage</body></html>\n")
+    kept = {name: (tmp_path / name).read_bytes() for name in ("g.json", "r.jsonl", "notes.txt", "logo.svg", "index.html")}
     refused = [["replay", "g.json", "--html", "g.json"], ["simulate", "--games", "2", "--plot", "r.jsonl"],
-               ["render", "-o", "notes.txt"], ["compare", "standard", "standard", "--games", "2", "--plot", "g.json"]]
+               ["render", "-o", "notes.txt"], ["compare", "standard", "standard", "--games", "2", "--plot", "g.json"],
+               ["render", "-o", "logo.svg"], ["replay", "g.json", "--html", "index.html"]]
     for args in refused:
         result = runner.invoke(main, args)
-        assert result.exit_code == 1 and "is not an SVG picture or HTML page" in result.output, (args, result.output)
+        assert result.exit_code == 1 and "is not a picture or page sorry-rules wrote" in result.output, (args, result.output)
         assert "games" not in result.output.split("error:")[0].lower() or args[0] == "replay", result.output
     assert {name: (tmp_path / name).read_bytes() for name in kept} == kept
     same = runner.invoke(main, ["simulate", "--games", "2", "--out", "s.jsonl", "--plot", "s.jsonl"])

@@ -21,13 +21,15 @@ from sorry_rules.cli.errors import every_problem, friendly
 from sorry_rules.cli.options import variant_options
 
 
-#: how the pictures and pages this command line writes begin: such a file may be replaced
-PICTURE_STARTS = (b"<svg", b"<?xml", b"<!DOCTYPE html")
+#: what the pictures and pages sorry-rules writes hold near their start (`pictures.svg.GENERATOR`,
+#: the replay page's generator): such a file may be replaced by the next one, no other file
+OUR_MARKS = (b'data-generator="sorry-rules"', b'<meta name="generator" content="sorry-rules">')
 
 
 def check_output(path: str | None) -> None:
     """Refuse, before any work, an output path `write_output` would refuse: a file that is no
-    picture or page of ours (a saved game, a results file, notes: never overwritten), or
+    picture or page sorry-rules wrote (a saved game, a results file, notes, a picture of the
+    user's own: never overwritten), or
     anything that is not a regular file, or a folder that does not exist."""
     if path is None or path == "-":
         return
@@ -39,11 +41,11 @@ def check_output(path: str | None) -> None:
     if target.is_symlink():  # replaced atomically, a link would be lost: never written through
         raise SorryRulesError(f"cannot write {path}: it is a symbolic link, not a regular file; choose another file name")
     try:
-        head = read_regular(target, 64)
+        head = read_regular(target, 512)
     except OSError as error:
         raise SorryRulesError(f"cannot write {path}: {error.strerror or error}") from None
-    if head.strip() and not head.lstrip().startswith(PICTURE_STARTS):  # an empty file holds nothing to lose
-        raise SorryRulesError(f"{path} exists and is not an SVG picture or HTML page: it is left as it is; "
+    if head.strip() and not any(mark in head for mark in OUR_MARKS):  # an empty file holds nothing to lose
+        raise SorryRulesError(f"{path} exists and is not a picture or page sorry-rules wrote: it is left as it is; "
                               "choose another file name")
 
 

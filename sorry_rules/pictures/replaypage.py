@@ -185,7 +185,7 @@ def page(game, frames, title: str, subtitle: str = "", end: str = "") -> str:
     if end:
         steps[-1]["e"] = end
     return "".join([
-        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<meta name="generator" content="sorry-rules">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n',
         f"<title>{escape(title)}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n",
         f"<h1>{escape(title)}</h1>\n<p class=\"meta\">{escape(subtitle)}</p>\n",

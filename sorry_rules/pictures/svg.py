@@ -68,11 +68,17 @@ def element(tag: str, attrs: dict, text: str | None = None) -> str:
     return f"<{head}>{escape(text, quote=False)}</{tag}>"
 
 
+#: the attribute that marks an SVG document as one sorry-rules wrote (its files may be replaced by the next picture)
+GENERATOR = ("data-generator", "sorry-rules")
+
+
 def document(width: float, height: float, body: list, title: str, css_class: str, inline: bool = False) -> str:
-    """A whole SVG document (no XML declaration). `inline=True` leaves out the namespace
-    declaration, which an `<svg>` inside an HTML page does not need."""
+    """A whole SVG document (no XML declaration), marked as ours (`GENERATOR`). `inline=True`
+    leaves out the namespace declaration and the mark, which an `<svg>` inside an HTML page
+    does not need."""
     namespace = None if inline else "http://www.w3.org/2000/svg"
-    head = element("svg", {"xmlns": namespace, "class": css_class, "width": num(width),
+    head = element("svg", {"xmlns": namespace, GENERATOR[0]: None if inline else GENERATOR[1], "class": css_class,
+                           "width": num(width),
                            "height": num(height), "viewBox": f"0 0 {num(width)} {num(height)}",
                            "role": "img", "aria-label": title})
     return "\n".join([head[:-2] + ">", element("title", {}, title), *body, "</svg>"]) + "\n"
