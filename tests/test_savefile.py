@@ -151,6 +151,45 @@ def test_damaged_saves_raise_save_file_error(tmp_path, saved, damage):
     assert str(path) in str(error.value)
 
 
+def test_a_rule_file_gone_from_both_places_is_named_with_where_it_was_looked_for(tmp_path, saved):
+    """A save names its house rule by the path it had; gone from there and not beside the
+    save, the error says both places (README: a rule file no longer where the save says is
+    looked for beside the save), not a list of the bundled overlays."""
+    path = tmp_path / "game.json"
+    write_save(path, saved[0])
+    _rewrite(path, lambda r: r["variant"].update(rules=[str(tmp_path / "gone" / "mine.yaml")]))
+    with pytest.raises(SaveFileError) as error:
+        restore(read_save(path), source=str(path))
+    assert "mine.yaml' is gone: it is neither there nor beside the record (mine.yaml)" in str(error.value)
+    assert "bundled" not in str(error.value)
+
+
+def test_the_resume_command_works_from_anywhere(tmp_path, monkeypatch):
+    """The command `games` and a quit game print resumes the save from any folder: a house
+    rule kept outside the save's folder comes with `--rules-root` (README: rule files are read
+    only from the working directory's tree, the save's folder or such a root)."""
+    import shlex
+
+    from click.testing import CliRunner
+
+    from sorry_rules.cli.app import main
+
+    rules, saves, elsewhere = tmp_path / "my rules", tmp_path / "saves", tmp_path / "elsewhere"
+    for folder in (rules, saves, elsewhere):
+        folder.mkdir()
+    (rules / "mine.yaml").write_text("extends: standard\nname: mine\ncards:\n  '1': enter | forward 2\n")
+    monkeypatch.chdir(rules)
+    done = CliRunner().invoke(main, ["--auto", "--seed", "4", "--players", "2", "--rule", "mine.yaml",
+                                     "--rule", "house/quick-game.yaml", "--max-plies", "20", "--save", str(saves / "g.json")])
+    assert done.exit_code == 0, done.output
+    command = savefile.resume_command(read_save(saves / "g.json"), saves / "g.json")
+    assert command == f"sorry-play --resume {saves / 'g.json'} --rules-root {shlex.quote(str(rules))}"
+    monkeypatch.chdir(elsewhere)
+    words = shlex.split(command)[1:]
+    resumed = CliRunner().invoke(main, [*words, "--max-plies", "30"])
+    assert resumed.exit_code == 0 and "resuming at move 21" in resumed.output, resumed.output
+
+
 def test_missing_file_and_folder(tmp_path):
     with pytest.raises(SaveFileError, match="no such file"):
         read_save(tmp_path / "nothing.json")

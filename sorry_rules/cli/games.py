@@ -61,6 +61,6 @@ def games(folder):
     readable = [entry for entry in found if not entry.problem]
     unfinished = next((entry for entry in readable if not entry.finished), None)
     if unfinished is not None:
-        click.echo(f"Continue one with: sorry-play --resume {unfinished.path}")
+        click.echo(f"Continue one with: {unfinished.resume}")
     if readable:
         click.echo(f"Watch one again with: sorry-play replay {readable[0].path}")

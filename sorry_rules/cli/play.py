@@ -42,7 +42,7 @@ from sorry_rules.engine.describe import colour_name, describe_move, seated_teams
 from sorry_rules.players.registry import make_player
 from sorry_rules.records.files import read_record
 from sorry_rules.records.restore import restore, start_state
-from sorry_rules.records.savefile import claim, claim_default, new_save, rules_text
+from sorry_rules.records.savefile import claim, claim_default, new_save, resume_command, rules_text
 from sorry_rules.records.storage import game_over
 
 #: the exit status of a game stopped by Ctrl-C (as `simulate`'s)
@@ -160,7 +160,7 @@ def play_command(variant="standard", rules=(), seed=None, players=None, auto=Fal
         try:
             auto_game(game, state, saved, save_path, resumed=resume is not None, think=think)
         except KeyboardInterrupt:  # Ctrl-C: say what is kept, exit 130 (not click's "Aborted!")
-            kept = f"; every move shown is saved in {save_path}: continue with sorry-play --resume {save_path}" \
+            kept = f"; every move shown is saved in {save_path}: continue with {resume_command(saved, save_path)}" \
                 if save_path is not None else " (not saved: --save FILE keeps a game to continue it)"
             click.echo(f"Stopped{kept}", err=True)
             sys.exit(INTERRUPTED_EXIT)

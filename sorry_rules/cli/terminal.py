@@ -40,7 +40,7 @@ from sorry_rules.cli.paging import ELLIPSIS
 from sorry_rules.players.registry import STRONGEST, make_player
 from sorry_rules.engine.describe import colour_name, describe_move
 from sorry_rules.players.runner import play_game
-from sorry_rules.records.savefile import write_save
+from sorry_rules.records.savefile import resume_command, write_save
 from sorry_rules.records.storage import game_over
 from sorry_rules.cli.seats import HUMAN, bot_of
 
@@ -159,7 +159,7 @@ class Session:
                                   max_plies=self.saved.max_plies)
         except (QuitGame, KeyboardInterrupt):
             self.echo(f"Game saved to {self.save_path}")
-            self.echo(f"Continue it with: sorry-play --resume {self.save_path}")
+            self.echo(f"Continue it with: {resume_command(self.saved, self.save_path)}")
             return self.state
         self.finish(state)
         return state

@@ -53,6 +53,9 @@ def _check_places(spec, rules, source: str) -> None:
     roots = rule_roots([source])
     for spec in (spec, *rules):
         path = resolve(str(spec))
+        if path is None and str(spec).endswith((".yaml", ".yml")):
+            raise SaveFileError(f"{source}: the game's rule file {str(spec)!r} is gone: it is neither there nor beside "
+                                f"the record ({Path(str(spec)).name}); put it back in one of the two places")
         if path is not None and outside_roots(path, roots):
             raise SaveFileError(f"{source}: the game's rule file {str(spec)!r} is not read: it lies outside the working "
                                 "directory's tree and the record's folder (widen them with --rules-root DIR)")

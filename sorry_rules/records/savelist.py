@@ -16,7 +16,7 @@ from pathlib import Path
 from sorry_rules.base import limits
 from sorry_rules.base.errors import SaveFileError
 from sorry_rules.records.files import read_record
-from sorry_rules.records.savefile import rules_text
+from sorry_rules.records.savefile import resume_command, rules_text
 
 MAX_LISTED = limits.MAX_SAVES_LISTED
 
@@ -31,6 +31,7 @@ class SavedEntry:
     plies: int = 0
     finished: bool | None = None
     problem: str = ""              # why the file is not a readable game record ("" when it is)
+    resume: str = ""               # the command that resumes it (`savefile.resume_command`)
 
 
 def _who(kind) -> str:
@@ -49,7 +50,7 @@ def entry_of(path: Path) -> SavedEntry:
     kinds = record.kinds or [None] * len(record.seats)
     return SavedEntry(path, modified, rules_text(record.variant.name or record.variant.spec, record.variant.rules),
                       record.seed, tuple((colour, _who(kind)) for colour, kind in zip(record.seats, kinds)),
-                      record.plies, record.finished)
+                      record.plies, record.finished, resume=resume_command(record, path))
 
 
 def saved_games(folder) -> list[SavedEntry]:
