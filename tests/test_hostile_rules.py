@@ -237,6 +237,19 @@ def test_a_hand_is_bounded_by_the_hand_limit_and_the_deck(tmp_path, hand, code):
     assert len(result.output) < 2000
 
 
+@pytest.mark.parametrize("data, said", [
+    ({"hand": ["1", "2", "3", "4", "5", "7"]}, "hand: 6 cards; a hand holds at most 5 (turn.hand_size) [SR604]"),
+    ({"hand": ["1"], "card": "2"}, 'give "hand" or "card" (a hand of that one card), not both [SR604]'),
+])
+def test_a_hand_play_position_holds_a_hand_the_game_can_deal(tmp_path, data, said):
+    """P3/P4: a player holds 5 cards while the pile lasts, so six is no position of the game;
+    `card` beside `hand` is one or the other, not silently dropped."""
+    result = _moves(tmp_path, {"players": ["red", "blue"], "turn": "red", **data}, "--variant", "points")
+    assert result.exit_code == 1 and said in result.output, result.output
+    one = _moves(tmp_path, {"players": ["red", "blue"], "turn": "red", "card": "1"}, "--variant", "points")
+    assert one.exit_code == 0 and json.loads(one.stdout)["hand"] == ["1"], one.output
+
+
 def test_a_position_seats_as_many_players_as_the_variant_is_played_by(tmp_path):
     result = _moves(tmp_path, {"players": ["red"], "turn": "red", "card": "5"})
     assert result.exit_code == 1 and "SR510" in result.output

@@ -258,11 +258,13 @@ class PositionChecks:
 
     def hand_cards(self, hand: list) -> tuple:
         """The card indexes of `hand` (unknown names reported, SR502), refused as a whole (SR604)
-        when it holds more cards than a hand may (`limits.MAX_HAND`), and SR508 for a card held
+        when it holds more cards than a hand may (`turn.hand_size`), and SR508 for a card held
         more often than the deck has it."""
         game, path = self.game, ("hand",)
-        if len(hand) > limits.MAX_HAND:
-            self.out.at(path, "SR604", f"{field_name(path)}: {len(hand)} cards; a hand holds at most {limits.MAX_HAND}")
+        most = min(limits.MAX_HAND, getattr(game, "hand_size", None) or limits.MAX_HAND)  # a grid: its seatings say
+        if len(hand) > most:
+            self.out.at(path, "SR604", f"{field_name(path)}: {len(hand)} cards; a hand holds at most {most} "
+                        "(turn.hand_size)")
             return ()
         found = [card for i, name in enumerate(hand) if (card := self.card(name, path + (i,))) is not None]
         in_deck = Counter(game.deck)
@@ -434,6 +436,10 @@ class _Checker(PositionChecks):
                 return (card,), None
             if model.hand == []:
                 self.out.at(("hand",), "SR204", "hand: expected a non-empty list of card names")
+                return None, None
+            if model.hand is not None and model.card is not None:
+                self.out.at(("card",), "SR604", "card: this variant plays from a hand: give \"hand\" or \"card\" (a "
+                            "hand of that one card), not both", key=True)
                 return None, None
             if model.hand is not None:
                 return self.hand_cards([str(v) for v in model.hand]), None
