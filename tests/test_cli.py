@@ -190,3 +190,19 @@ def test_a_broken_game_reports_every_problem_of_every_file(tmp_path, command, mo
         assert result.exit_code != 0
         located = [line.split(": error")[0] for line in result.output.splitlines() if ": error: " in line]
         assert located == expected, result.output
+
+
+def test_a_consequence_is_listed_under_after_not_then(tmp_path, monkeypatch):
+    """A consequence (`after:`) a move triggers is listed as `after: <label>`; `then:` is the
+    field of a follow-up move (REFERENCE), which this consequence does not have (R24: the 2
+    draws again, and the bonus adds a second card)."""
+    monkeypatch.chdir(tmp_path)
+    Path("bonus.yaml").write_text("extends: standard\nafter:\n  home_bonus:\n    when: reaches_home(player) > 0\n"
+                                  "    draw_again: true\n")
+    state = position(tmp_path, {"players": ["red", "blue"], "turn": "red", "card": "2",
+                                "pawns": {"red": ["safety:4", "track:10"]}})
+    result = run("moves", "--rule", "bonus.yaml", "--state", state)
+    assert result.exit_code == 0, result.output
+    home = result.output.split("-> home")[1]
+    assert "      after: after.home_bonus: when reaches_home(player) > 0" in home and "then:" not in result.output
+    assert "extra cards: 2" in home

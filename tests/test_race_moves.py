@@ -67,7 +67,7 @@ def test_why_names_a_full_square_and_the_throw_is_lost_with_its_consequence(tmp_
     result = _moves(tmp_path, "parcheesi", position, "--why")
     assert result.exit_code == 0, result.output
     assert "no legal move: the throw is lost" in result.stdout
-    assert "then: PA7: doubles throw again" in result.stdout and "extra throws: 1" in result.stdout
+    assert "after: PA7: doubles throw again" in result.stdout and "extra throws: 1" in result.stdout
     assert "forward 3: track:25 already holds 2 pawns, as many as it may" in result.stdout
 
 

@@ -189,7 +189,7 @@ def format_report_text(report: dict, details=None) -> str:
             scores = ": " + ", ".join(f"{c} {p}" for c, p in move["scores"].items()) if "scores" in move else ""
             suffix = f"  (wins{scores})"
         lines.append(f"  {i:2}. {prefix}{move['text']}{suffix}")
-        lines.extend(f"      then: {label}" for label in move.get("after", []))
+        lines.extend(f"      after: {label}" for label in move.get("after", []))
         if move.get("discards"):
             lines.append(f"      discards: {', '.join(move['discards'])}")
         if "next" in move:
