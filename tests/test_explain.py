@@ -84,6 +84,18 @@ def test_a_marks_label_names_it_in_every_sentence(tmp_path, monkeypatch):
     assert "mark 'frozen'" not in words and "marked 'frozen'" not in words
 
 
+def test_a_stuck_turn_of_several_cards_drawn_is_said_in_the_plural(tmp_path, monkeypatch):
+    """REFERENCE `redraw`: with `take`, the turn is stuck when none of the cards drawn can
+    move (H25 with H26); explain says so, not "the card drawn"."""
+    monkeypatch.chdir(tmp_path)
+    Path("three.yaml").write_text("extends: standard\nname: three\nturn:\n  take: 3\n"
+                                  "  redraw: {when: start(player) == pawns(player), at_most: 1}\n")
+    result = invoke("explain", "--variant", "three.yaml")
+    assert result.exit_code == 0, result.output
+    words = " ".join(result.stdout.split())
+    assert "If none of the 3 cards drawn can move a pawn and" in words and "discard them and draw again" in words
+
+
 def test_explain_unknown_card_is_a_usage_error():
     result = invoke("explain", "--card", "13")
     assert result.exit_code == 2

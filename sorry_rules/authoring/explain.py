@@ -715,12 +715,15 @@ def turn_words(v, where) -> list[str]:
     if turn.redraw is not None:
         r = turn.redraw
         label = f" ('{r.label}')" if r.label else ""
+        drawn = f"none of the {turn.take} cards drawn can move a pawn" if turn.take > 1 else \
+            "the card drawn cannot move a pawn"
         stuck = {"hand": "no card of the hand can move a pawn", "dice": "the throw cannot move a pawn"}.get(
-            turn.source, "the card drawn cannot move a pawn")
+            turn.source, drawn)
         again = AGAIN_WORDS.get(turn.source, AGAIN_WORDS["draw"])
         lines.append(f"When stuck{label} - {where(('turn', 'redraw'))}")
         extra = "throw(s)" if turn.source == "dice" else "card(s)"
-        discard = "" if turn.source == "dice" else "discard it and "
+        discard = "" if turn.source == "dice" else "discard them and " if turn.take > 1 and turn.source == "draw" else \
+            "discard it and "
         when = expr_words(dsl.parse_expr(r.when), mark_labels(v))
         lines.append(f"  If {stuck} and {when}: {discard}{again}, at most {r.at_most} extra {extra} a turn.")
     for name, a in turn.actions.items():
