@@ -133,3 +133,28 @@ def test_the_interval_of_a_mean_stops_at_the_lowest_value():
         a.add(value)
     b.merge(a)
     assert b.low == 0 and _with_interval(b)["ci95"][0] == 0 and _with_interval(b)["ci95"][1] > b.mean
+
+
+def test_a_difference_of_rates_rounds_its_halves_alike_both_ways():
+    """35.0% -> 38.75% and 35.0% -> 31.25% are +3.75 and -3.75 points: shown +3.8 and -3.8
+    (float noise made them +3.8 and -3.7)."""
+    from sorry_rules.simulation.simreport import _fmt_value
+
+    rate = {"kind": "rate"}
+    assert _fmt_value(rate, 31 / 80 - 28 / 80, "+", " pt") == "+3.8 pt"
+    assert _fmt_value(rate, 25 / 80 - 28 / 80, "+", " pt") == "-3.8 pt"
+    assert _fmt_value(rate, 31 / 80) == "38.8%" and _fmt_value({"kind": "mean"}, 2.345) == "2.35"
+
+
+def test_win_rate_names_longer_than_the_column_keep_the_figures_in_line():
+    """A partnership's side lines ("side red + yellow (seats 1, 3)") are wider than the seats':
+    every figure of the win-rate block starts in one column."""
+    from click.testing import CliRunner
+
+    from sorry_rules.cli.app import main
+
+    result = CliRunner().invoke(main, ["simulate", "--variant", "partnership", "--games", "4", "--no-progress"])
+    assert result.exit_code == 0, result.output
+    block = result.stdout.split("\n\n")[1].splitlines()
+    assert block[0].startswith("Win rate") and any("side red + yellow" in line for line in block)
+    assert len({line.index("%") for line in block[1:]}) == 1, block

@@ -18,6 +18,7 @@ every board kind. The median and 90th percentile of the length in turns are exac
 from __future__ import annotations
 
 import math
+from decimal import ROUND_HALF_UP, Decimal
 
 from sorry_rules.simulation.simstats import Moments, histogram, quantile, t95, two_proportion_z, welch_t, wilson
 from sorry_rules.simulation.simulate import COUNTER, metrics_of
@@ -176,9 +177,13 @@ def _run_line(run: dict) -> str:
             f"({run['engine']}, {run['jobs']} {unit}{'s' if run['jobs'] != 1 else ''})")
 
 
-def _rate_line(who: str, row: dict) -> str:
-    """One line of the text report's win rates: who, wins, rate and 95% interval."""
-    return f"  {who:28} {row['wins']:6} {_pct(row['rate'])}  {_ci(row['ci95'])}"
+#: the least width of the names of the text report's win-rate lines
+RATE_WIDTH = 28
+
+
+def _rate_line(who: str, row: dict, width: int = RATE_WIDTH) -> str:
+    """One line of the text report's win rates: who (in a column `width` wide), wins, rate and 95% interval."""
+    return f"  {who:{width}} {row['wins']:6} {_pct(row['rate'])}  {_ci(row['ci95'])}"
 
 
 def _ordinal(k: int) -> str:
@@ -204,28 +209,28 @@ def format_text(report: dict) -> str:
     if report["stopped"]:
         lines.append(f"  {report['stopped']} games stopped after {report['max_plies']} plies without a winner")
     lines.append("")
-    lines.append("Win rate (95% Wilson CI)        wins   rate   CI")
+    rates = []  # (who, row): one line each, the names in one column as wide as the longest
     for row in report["wins"]["by_seat"]:
         who = f"seat {row['seat']} {row['colour']}" + (f" ({row['bot']})" if "bot" in row else "")
-        lines.append(_rate_line(who, row))
+        rates.append((who, row))
         if "team" in row:
-            lines.append(_rate_line("  with partners", row["team"]))
+            rates.append(("  with partners", row["team"]))
     if len(report["wins"]["by_bot"]) > 1 or report["rotate"]:
         for row in report["wins"]["by_bot"]:
-            who = f"bot {row['bot']} x{row['seats']} (fair {100 * row['fair_share']:.0f}%)"
-            lines.append(_rate_line(who, row))
+            rates.append((f"bot {row['bot']} x{row['seats']} (fair {100 * row['fair_share']:.0f}%)", row))
     sides = report["wins"]["by_side"]
     if len(sides) < report["players"]:
         for row in sides:
-            who = f"side {row['side']} (seats {', '.join(str(s) for s in row['seats'])})"
-            lines.append(_rate_line(who, row))
+            rates.append((f"side {row['side']} (seats {', '.join(str(s) for s in row['seats'])})", row))
     for row in report["wins"]["by_turn_order"]:
-        who = f"{_ordinal(row['position'])} to play"
-        lines.append(_rate_line(who, row))
+        rates.append((f"{_ordinal(row['position'])} to play", row))
     if len(sides) < report["players"]:
-        lines.append(_rate_line("side of the 1st to play", report["first_side"]))
+        rates.append(("side of the 1st to play", report["first_side"]))
     if report["draws"]:
-        lines.append(_rate_line("drawn (no winner)", report["drawn"]))
+        rates.append(("drawn (no winner)", report["drawn"]))
+    width = max([RATE_WIDTH] + [len(who) for who, _ in rates])
+    lines.append(f"{'Win rate (95% Wilson CI)':<{width + 4}}wins   rate   CI")
+    lines.extend(_rate_line(who, row, width) for who, row in rates)
     turns = report["length"]["turns"]
     plies = report["length"]["plies"]
     lines.append("")
@@ -323,7 +328,11 @@ def _fmt_value(row, x, sign: str = "", unit: str = "%") -> str:
     """A figure of a comparison row: a rate in percent (`unit`), a mean with two decimals."""
     if x is None:
         return "-"
-    return f"{100 * x:{sign}.1f}{unit}" if row["kind"] == "rate" else f"{x:{sign}.2f}"
+    if row["kind"] != "rate":
+        return f"{x:{sign}.2f}"
+    # halves away from zero, on the figure cleared of float noise: +3.75 and -3.75 points show alike
+    tenths = Decimal(repr(round(100 * x, 9))).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
+    return f"{tenths:{sign}}{unit}"
 
 
 def _fmt_p(p) -> str:
