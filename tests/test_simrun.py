@@ -23,7 +23,7 @@ from click.testing import CliRunner
 from sorry_rules.cli.app import main
 from sorry_rules.simulation import simfile
 from sorry_rules.simulation.simexec import run
-from sorry_rules.simulation.simulate import Setup, Tally, batches, compiled, load_source, play_one
+from sorry_rules.simulation.simulate import Setup, Tally, batches, compiled, game_seed, load_source, play_one
 
 ROOT = Path(__file__).resolve().parent.parent
 BASE = ("--players", 2, "--seed", 3, "--jobs", 1, "--batch-size", 4)
@@ -223,6 +223,18 @@ def test_from_names_the_options_to_leave_out_as_they_are_written(tmp_path):
     assert _invoke("compare", "standard", "standard", "--games", 2, *BASE, "--out", pair).exit_code == 0
     result = _invoke("compare", "--from", pair, "--a-rule", "house/deck-44.yaml")
     assert result.exit_code == 2 and "leave out --a-rule" in result.output, result.output
+
+
+def test_each_game_line_carries_the_seed_that_replays_it(tmp_path):
+    """README: with random bots game i is `sorry-play --auto --seed <its seed>`; the results
+    file gives that seed on the game's line, and the game played from it ends alike."""
+    out = tmp_path / "run.jsonl"
+    _json("simulate", "--games", 3, *BASE, "--out", out)
+    line = json.loads(_lines(out)[2])
+    assert line["seed"] == game_seed(3, line["game"])
+    played = _invoke("--auto", "--players", 2, "--seed", line["seed"])
+    assert played.exit_code == 0 and f"after {line['plies']} moves" in played.output.splitlines()[-1], played.output
+    assert _json("simulate", "--from", out)["games"] == 3
 
 
 def test_continue_after_a_torn_file_gives_the_uninterrupted_report(tmp_path):

@@ -298,6 +298,7 @@ def _execute(command: str, plan: dict, label: str, execution: dict, out, continu
     from sorry_rules.simulation import simfile
     from sorry_rules.simulation.simexec import run
     from sorry_rules.simulation.simreport import run_info
+    from sorry_rules.simulation.simulate import game_seed
     from sorry_rules.simulation.simulate import Tally, default_batch_size
 
     head = simfile.header(command, plan)
@@ -317,7 +318,7 @@ def _execute(command: str, plan: dict, label: str, execution: dict, out, continu
 
     def on_result(name, result):
         if writer is not None:
-            writer.add(name, result)
+            writer.add(name, result, game_seed(plan[name][0].seed, result.game))
         if pairs is not None:
             pairs.add(name, result)
 

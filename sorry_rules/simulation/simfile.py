@@ -112,8 +112,11 @@ class Writer:
         except OSError as error:   # a full disk, a file gone: the games so far are in the file
             raise ResultsFileError(f"cannot write {self.path}: {error.strerror or error}") from None
 
-    def add(self, side: str, result) -> None:
-        self._line({"side": side, **result.as_json()})
+    def add(self, side: str, result, seed: int | None = None) -> None:
+        """Append game `result` of `side`; `seed`: the game's own seed (`simulate.game_seed`),
+        written beside its index for people to replay it (`sorry-play --auto --seed`)."""
+        data = result.as_json()
+        self._line({"side": side, "game": data.pop("game"), **({"seed": seed} if seed is not None else {}), **data})
         self.written += 1
 
     def close(self) -> None:
