@@ -509,3 +509,34 @@ def test_counter_means_per_player_with_intervals():
                      "--seed", seed, "--jobs", 1)
     row = next(r for r in compared["tests"] if r["metric"] == "bumps made per player")
     assert row["a"] is None and row["b"] == pytest.approx(made["mean"])
+
+
+def test_a_scoring_rule_is_measured_by_simulate_and_compare(tmp_path):
+    """P7 and its cumulative bonus option change only `scoring:`: simulate reports the scores
+    of the games won (per player and the winner's, each game's scores summed by hand from its
+    results line), and compare tests the difference the option makes."""
+    import json as _json
+
+    from click.testing import CliRunner
+
+    from sorry_rules.cli.app import main
+
+    runner = CliRunner()
+    out = tmp_path / "run.jsonl"
+    result = runner.invoke(main, ["simulate", "--variant", "points", "--games", "12", "--players", "3", "--seed", "2",
+                                  "--no-progress", "--format", "json", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    report = _json.loads(result.stdout)
+    games = [_json.loads(line) for line in out.read_text().splitlines()[1:]]
+    won = [g for g in games if g["winner"] is not None]
+    assert won and all(len(g["scores"]) == 3 for g in won)
+    per_player = sum(sum(g["scores"]) for g in won) / len(won) / 3
+    winners = sum(g["scores"][g["winner"]] for g in won) / len(won)
+    assert report["scores"]["per_player"]["mean"] == pytest.approx(per_player)
+    assert report["scores"]["winner"]["mean"] == pytest.approx(winners)
+    compared = runner.invoke(main, ["compare", "points", "points+options/cumulative-bonus.yaml", "--games", "20",
+                                    "--players", "3", "--no-progress", "--format", "json"])
+    assert compared.exit_code == 0, compared.output
+    metrics = {row["metric"]: row for row in _json.loads(compared.stdout)["tests"]}
+    assert {"score per player", "the winner's score"} <= set(metrics)
+    assert metrics["the winner's score"]["b"] >= metrics["the winner's score"]["a"]  # the bonus only adds (P7)

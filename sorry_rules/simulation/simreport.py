@@ -21,7 +21,7 @@ import math
 from decimal import ROUND_HALF_UP, Decimal
 
 from sorry_rules.simulation.simstats import Moments, histogram, quantile, t95, two_proportion_z, welch_t, wilson
-from sorry_rules.simulation.simulate import COUNTER, metrics_of
+from sorry_rules.simulation.simulate import COUNTER, SCORE, WINNER_SCORE, metrics_of
 
 TURN_NOTE = ("a turn is one player's turn including draw-again plays and exchanges; a ply is one card played, "
              "forfeited, discarded or exchanged, or a pass")
@@ -124,6 +124,9 @@ def summary(setup, tally, game, info: dict | None = None) -> dict:
         report["counters"] = {name: dict(_per_player(tally.metrics.get(COUNTER + name, Moments()), setup.players, low),
                                          label=label) for (name, _, label), (low, _) in zip(game.counters,
                                                                                           game.counter_ranges)}
+    if getattr(game, "scoring", ()):
+        report["scores"] = {"per_player": _per_player(tally.metrics.get(SCORE, Moments()), setup.players, -math.inf),
+                            "winner": _with_interval(tally.metrics.get(WINNER_SCORE, Moments()), -math.inf)}
     if info is not None:
         report["run"] = info
     return report
@@ -201,6 +204,23 @@ def _bots_label(report: dict) -> str:
     return bots + (" (rotated one seat per game)" if report["rotate"] else "")
 
 
+def _end_lines(report: dict) -> list[str]:
+    """The text report's lines of the counters and the scores at the end of a game, with
+    their 95% intervals."""
+    def figure(name, s):
+        return f"{name} {_num(s['mean'], 2)}" + (f" [{_num(s['ci95'][0], 2)}, {_num(s['ci95'][1], 2)}]" if s["ci95"] else "")
+
+    lines = []
+    if report.get("counters"):
+        lines.append("Counters, mean per player at the end of a game (95% CI): " + ", ".join(
+            figure(c["label"], c) for c in report["counters"].values()))
+    if report.get("scores"):
+        lines.append("Scores at the end of a game won (95% CI): " + ", ".join(
+            figure(name, report["scores"][key]) for name, key in (("mean per player", "per_player"),
+                                                                  ("the winner's", "winner"))))
+    return lines
+
+
 def format_text(report: dict) -> str:
     """A compact report for people, with a histogram of game lengths."""
     lines = _partial_line(report)
@@ -249,10 +269,7 @@ def format_text(report: dict) -> str:
     figures = [f"{name} {_num(per_game[name]['mean'], 2)}" for name in per_game
                if name in SHOWN or (per_game[name]["mean"] or 0) > 0]
     lines.append("Per game: " + ", ".join(figures))
-    if report.get("counters"):
-        lines.append("Counters, mean per player at the end of a game (95% CI): " + ", ".join(
-            f"{c['label']} {_num(c['mean'], 2)}" + (f" [{_num(c['ci95'][0], 2)}, {_num(c['ci95'][1], 2)}]" if c["ci95"] else "")
-            for c in report["counters"].values()))
+    lines += _end_lines(report)
     if report.get("run"):
         lines.append(_run_line(report["run"]))
     return "\n".join(lines)
@@ -312,6 +329,14 @@ def comparison(setup_a, tally_a, game_a, setup_b, tally_b, game_b, alpha: float 
         for key in ("a", "b", "difference"):  # the test is on the totals over the seats; shown per player
             row[key] = None if row[key] is None else row[key] / setup_a.players
         tests.append(row)
+    if getattr(game_a, "scoring", ()) or getattr(game_b, "scoring", ()):
+        row = _mean_test("score per player", tally_a.metrics.get(SCORE, Moments()), tally_b.metrics.get(SCORE, Moments()),
+                         alpha)
+        for key in ("a", "b", "difference"):
+            row[key] = None if row[key] is None else row[key] / setup_a.players
+        tests.append(row)
+        tests.append(_mean_test("the winner's score", tally_a.metrics.get(WINNER_SCORE, Moments()),
+                                tally_b.metrics.get(WINNER_SCORE, Moments()), alpha))
     report = {
         "a": a, "b": b, "alpha": alpha,
         "common_random_numbers": True,

@@ -56,6 +56,9 @@ TRACK_METRICS = METRICS[:9]
 #: A rule file's counter NAME is kept in `Tally.metrics[COUNTER + NAME]`: its total over the
 #: seats at the end of each game (exact; reports divide by the players for a mean per player).
 COUNTER = "counter:"
+#: The scores (`scoring:`) of a game won: `Tally.metrics[SCORE]` holds their total over the
+#: seats (reports divide by the players), `Tally.metrics[WINNER_SCORE]` the winner's own.
+SCORE, WINNER_SCORE = "score:total", "score:winner"
 GRID_METRICS = ("turns", "plies", "removals", "exchanges", "passes")
 
 
@@ -227,6 +230,9 @@ class Tally:
             m[name].add(getattr(result, name))
         for name, values in result.counters:
             m.setdefault(COUNTER + name, Moments()).add(sum(values))
+        if result.scores:
+            m.setdefault(SCORE, Moments()).add(sum(result.scores))
+            m.setdefault(WINNER_SCORE, Moments()).add(result.scores[winner])
         return self
 
 
@@ -255,10 +261,11 @@ class GameResult(NamedTuple):
     drawn: bool = False       # no winner and no legal move before max_plies (a round of passes)
     first_side: bool = False  # the winner's team holds the seat that played first
     counters: tuple = ()      # the rule file's counters at the end: ((name, (value per seat, ...)), ...)
+    scores: tuple = ()        # each seat's score at the end of a game won (`scoring:`; none without it)
 
     def as_json(self) -> dict:
         return dict(self._asdict(), team=list(self.team),
-                    counters=[[name, list(values)] for name, values in self.counters])
+                    counters=[[name, list(values)] for name, values in self.counters], scores=list(self.scores))
 
 
 def result_from_json(data, players: int) -> GameResult:
@@ -289,6 +296,11 @@ def result_from_json(data, players: int) -> GameResult:
             raise ValueError(f"winner, order, team and bot do not fit {players} seats")
     values["team"] = tuple(values["team"])
     values["counters"] = _counters_from_json(values["counters"], players)
+    scores = values["scores"]
+    if not (isinstance(scores, (list, tuple)) and len(scores) in (0, players) and all(type(v) is int for v in scores)) \
+            or (scores and values["winner"] is None):
+        raise ValueError(f"scores must be one whole number per seat ({players}), for a game won only")
+    values["scores"] = tuple(scores)
     return GameResult(**values)
 
 
@@ -358,7 +370,17 @@ def play_one(game, setup: Setup, index: int) -> GameResult:
         first_side = final.seats[first] in colours
     return GameResult(index, winner, order, team, bot, counter.turns, final.plies, counter.bumps, counter.slides,
                       counter.forfeits, counter.discards, counter.passes, counter.redraws, counter.actions,
-                      counter.removals, counter.exchanges, drawn, first_side, counters_at_end(game, final))
+                      counter.removals, counter.exchanges, drawn, first_side, counters_at_end(game, final),
+                      scores_at_end(game, final))
+
+
+def scores_at_end(game, final) -> tuple:
+    """`GameResult.scores` of a finished state: each seat's score when the game was won and
+    the rule file scores (`scoring:`), else ()."""
+    if final.winner is None or not getattr(game, "scoring", ()):
+        return ()
+    outcome = game.outcome(final)
+    return tuple(outcome.scores[seat][0] for seat in range(len(final.seats)))
 
 
 def counters_at_end(game, final) -> tuple:
