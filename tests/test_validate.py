@@ -509,3 +509,38 @@ def test_a_schema_problem_does_not_hide_the_texts_of_after_and_filters(tmp_path,
     )
     got = [(p.line, p.code) for p in validate_file(Path("many.yaml"))]
     assert got == [(2, "SR202" if "bogus" in wrong else "SR204"), (4, "SR301"), (5, "SR301"), (7, "SR301")], got
+
+
+@pytest.mark.parametrize("overlay, expected", [
+    # the side mended to its bound (3) put the base's start exit off the side: not the author's problem
+    ("board: {side_length: -5}\n", [(3, "SR204")]),
+    # a colour the schema refuses still counts: no "only 3 colours" for four written
+    ("colours: ['rougé', blue, yellow, green]\n", [(3, "SR204")]),
+    # a square whose symbol the schema refuses is still a square the win condition may read
+    ("board:\n  squares:\n    star: {at: [7], symbol: 'é'}\nwin: home(team) == pawns(team) or count(pawns own in star) >= 4\n",
+     [(5, "SR204")]),
+    # min above max is said as such, not through a start the mending chose (-1000000)
+    ("counters: {c: {start: -10000000000, min: 5, max: 1}}\n", [(3, "SR508"), (3, "SR204")]),
+])
+def test_a_schema_problem_brings_no_problem_that_only_its_mending_made(tmp_path, monkeypatch, overlay, expected):
+    """REFERENCE section 6: each problem once, where it is; the checks run on the rest of a
+    file whose schema failed must not report what follows from the value put in place of the
+    refused one."""
+    monkeypatch.chdir(tmp_path)
+    Path("mine.yaml").write_text("extends: standard\nname: mine\n" + overlay)
+    problems = [p for p in validate_file(Path("mine.yaml")) if p.severity == "error"]
+    assert [(p.line, p.code) for p in problems] == expected, [p.format() for p in problems]
+    assert all(p.file == "mine.yaml" for p in problems)
+    assert not any("-1000000 " in p.message for p in problems)
+
+
+@pytest.mark.parametrize("overlay, said", [
+    ("colours: ['rougé', blue, yellow, green]\n", "colours.0: write a name: ASCII letters, digits and _, and after the "
+                                                   "first character also space, !, ', . and -, not 'rougé'"),
+    ("marks: {ice: {symbol: 'é'}}\n", "marks.ice.symbol: write one printable ASCII character other than a space, not 'é'"),
+])
+def test_a_text_that_breaks_a_pattern_is_told_what_to_write(tmp_path, monkeypatch, overlay, said):
+    """The schema's regular expressions are said in words (REFERENCE: names and symbols are ASCII)."""
+    monkeypatch.chdir(tmp_path)
+    Path("mine.yaml").write_text("extends: standard\nname: mine\n" + overlay)
+    assert said in [p.message for p in validate_file(Path("mine.yaml"))]

@@ -83,7 +83,7 @@ def validate_file_traced(path, merged=None, on_valid=None) -> tuple[list[Problem
         problems += found
         mended = _mended(merged.data, error)
         problems += _raw_dsl_problems(merged.data, merged.origins, mended)
-        problems += _cross_field_despite(mended, merged, path)
+        problems += _cross_field_despite(mended, merged, path, _mended(merged.data, error, far=True))
         return sorted(set(problems)), *trace
     if on_valid is not None and chain_complete:
         on_valid(variant)
@@ -92,16 +92,21 @@ def validate_file_traced(path, merged=None, on_valid=None) -> tuple[list[Problem
     return sorted(set(problems)), *trace
 
 
-def _cross_field_despite(mended, merged, path) -> list[Problem]:
+def _cross_field_despite(mended, merged, path, far=None) -> list[Problem]:
     """Cross-field problems (SR5xx) of the rest of a file whose schema failed: `mended`, the
     data mended where it failed (`_mended`), is checked as a whole; problems at the places of
     the values mended, or naming a key mended (a card whose count was wrong), are left out:
-    they would only repeat the schema's problem or follow from the mending."""
+    they would only repeat the schema's problem or follow from the mending. `far`: the data
+    mended with numbers out of range set far inside their range instead (`_mended(far=True)`):
+    a problem found with one mending only follows from the number chosen, not from the file."""
     if mended is None:
         return []
     data, paths = mended
     variant = Variant.model_validate(data)
     found = variant_problems(variant, merged.origins, shown_name(Path(path)), analyse=False)
+    if far is not None and far[0] != data:
+        found = set(found) & set(variant_problems(Variant.model_validate(far[0]), merged.origins, shown_name(Path(path)),
+                                                  analyse=False))
     set_aside = set()
     for where in paths:
         set_aside |= _places(_at(merged.data, where), merged.origins, where)
@@ -112,24 +117,31 @@ def _cross_field_despite(mended, merged, path) -> list[Problem]:
             and not any(key in p.message for key in keys)]
 
 
+#: how far inside its range `_mended(far=True)` sets a whole number out of range
+FAR = 1_000
+
 #: a number out of range is mended to the bound it crossed
 _BOUNDS = {"less_than_equal": ("le", 0), "less_than": ("lt", -1), "greater_than_equal": ("ge", 0),
            "greater_than": ("gt", 1)}
 
 
-def _mended(data: dict, error, rounds: int = 4) -> tuple[dict, list] | None:
+def _mended(data: dict, error, rounds: int = 4, far: bool = False) -> tuple[dict, list] | None:
     """(a copy of `data` the models accept, the paths mended) or None: each value the schema
     refused is mended the least way that keeps the rest meaningful: an unknown field is left
     out, a number out of range set to its bound, a number written as text read as one, a count
-    that is no number set to 1, any other value left out (its default) unless it is required. Several rounds, as mending one
-    value may let the models reach another."""
+    that is no number set to 1, a name in a list that breaks the pattern of names replaced by
+    one that keeps it (a colour list keeps its length), any other value left out (its default)
+    unless it is required.
+    Several rounds, as mending one value may let the models reach another. `far`: a whole
+    number out of range is set `FAR` inside the bound it crossed instead (and to the other
+    bound in the next round when that is nearer)."""
     data = copy.deepcopy(data)
     paths: list = []
     for _ in range(rounds):
         found = [(data_path(data, tuple(item["loc"])), item) for item in error.errors()]
         # the last places first, so that leaving out an item of a list does not move the others
         for (where, missing), item in sorted(found, key=lambda f: [(isinstance(k, str), k) for k in f[0][0]], reverse=True):
-            if missing is not None or not where or not _mend(data, where, item):
+            if missing is not None or not where or not _mend(data, where, item, far and where not in paths):
                 return None
             paths.append(where)
         try:
@@ -140,17 +152,22 @@ def _mended(data: dict, error, rounds: int = 4) -> tuple[dict, list] | None:
     return None
 
 
-def _mend(data: dict, where: tuple, item: dict) -> bool:
-    """Mend the value at `where` for pydantic error `item` (see `_mended`); False when it cannot."""
+def _mend(data: dict, where: tuple, item: dict, far: bool = False) -> bool:
+    """Mend the value at `where` for pydantic error `item` (see `_mended`; `far`: a whole
+    number is set `FAR` inside the bound it crossed); False when it cannot."""
     parent, key = _at(data, where[:-1]), where[-1]
     kind, value, ctx = item["type"], item.get("input"), item.get("ctx") or {}
     if kind in _BOUNDS and isinstance(value, (int, float)) and not isinstance(value, bool):
         name, step = _BOUNDS[kind]
+        if far and isinstance(value, int):
+            step += FAR if name in ("ge", "gt") else -FAR
         parent[key] = ctx[name] + step
     elif kind in ("int_type", "int_parsing") and isinstance(value, str) and value.strip().lstrip("+-").isdigit():
         parent[key] = int(value)
     elif kind == "missing":
         return False
+    elif kind == "string_pattern_mismatch" and isinstance(parent, list) and isinstance(key, int):
+        parent[key] = f"mended-{'far-' if far else ''}{key}"  # a name the list keeps its length with (a colour list)
     elif isinstance(parent, dict) and kind in ("int_type", "int_parsing") and \
             all(type(v) is int for k, v in parent.items() if k != key):
         parent[key] = 1  # a mapping of counts (a deck): the entry stays, so nothing else loses it
@@ -212,14 +229,16 @@ def _raw_dsl_problems(data: dict, origins, mended=None) -> list[Problem]:
     board = data.get("board")
     if isinstance(board, dict) and board.get("kind") == "grid":
         return _raw_grid_dsl_problems(data, origins)
-    ctx = safe_context(data.get("colours"), data.get("teams"), data.get("board"), data.get("rules"), data.get("pawns"),
-                        data.get("marks"), data.get("counters"), data.get("turn"))
     out = ProblemCollector(origins)
     if mended is None:
+        ctx = safe_context(data.get("colours"), data.get("teams"), data.get("board"), data.get("rules"), data.get("pawns"),
+                           data.get("marks"), data.get("counters"), data.get("turn"))
         texts = _raw_texts(data)
-    else:
+    else:  # the names the texts read are judged against the mended parts (a square whose symbol failed still is one)
         fixed, paths = mended
-        texts = [(where, text, kind) for where, text, kind in dsl_texts(Variant.model_validate(fixed))
+        v = Variant.model_validate(fixed)
+        ctx = safe_context(v.colours, v.teams, v.board, v.rules, v.pawns, v.marks, v.counters, v.turn)
+        texts = [(where, text, kind) for where, text, kind in dsl_texts(v)
                  if not any(where[:len(path)] == path for path in paths)]
     for where, text, kind in texts:
         compile_text(ctx.programs, out, where, text, kind)

@@ -26,6 +26,7 @@ from sorry_rules.compiler.dice import check_throw_costs, engine_dice, uses_dice
 from sorry_rules.compiler.marking import mark_warnings
 from sorry_rules.compiler.ranges import condition_warnings, variant_bounds
 from sorry_rules.compiler.vocab import counter_warnings
+from sorry_rules.compiler.squares import RESERVED as SQUARE_WORDS
 from sorry_rules.rules.plain import PlainModel
 
 
@@ -124,8 +125,10 @@ def safe_context(colours, teams, board, rules, pawns=None, marks=None, counters=
         if fits and slide.from_ not in triangles:
             triangles.add(slide.from_)
             slides.append(slide)
+    squares = {name: square for name, square in getattr(board, "squares", {}).items()  # those the checks would keep
+               if name not in SQUARE_WORDS and all(offset < board.side_length for offset in square.at)}
     board = SimpleNamespace(side_length=board.side_length, start_exit=board.start_exit, safety_entry=board.safety_entry,
-                            safety_length=board.safety_length, slides=slides)
+                            safety_length=board.safety_length, slides=slides, squares=squares)
     if not isinstance(rules, Rules):
         try:
             rules = Rules.model_validate(rules if rules is not None else {})

@@ -48,7 +48,10 @@ def check_vocab(v, out: ProblemCollector) -> None:
         for i, item in items.items():
             unknown_cards(v, out, (section, i, "cards"), item.cards)
     for name, counter in v.counters.items():
-        if not counter.min <= counter.start <= counter.max:
+        if counter.min > counter.max:
+            out.at(("counters", name), "SR508", f"counter '{name}': min {counter.min} is more than max {counter.max}",
+                   key=True)
+        elif not counter.min <= counter.start <= counter.max:
             out.at(("counters", name), "SR508", f"counter '{name}': start {counter.start} is not within min "
                    f"{counter.min} and max {counter.max}", key=True)
     for i, item in v.after.items():

@@ -284,6 +284,11 @@ def schema_problems(data: dict, origins: Origins, error, model=None) -> list[Pro
         elif kind == "model_type":  # pydantic names the model ("... or instance of PlayerCount"): say what to write
             problems.at(path, "SR203", f"{dotted}: write a mapping of its fields (name: value), not "
                         f"{_kind_of_value(item.get('input'))}")
+        elif kind == "string_pattern_mismatch":  # pydantic shows the regular expression: say it in words
+            given = item.get("input")
+            shown = f", not {given!r}" if isinstance(given, str) and len(given) <= 40 else ""
+            what = _PATTERN_WORDS.get(str((item.get("ctx") or {}).get("pattern")), item["msg"])
+            problems.at(path, "SR204", f"{dotted}: write {what}{shown}")
         elif kind in ("too_long", "too_short"):  # pydantic's words say "after validation"
             ctx = item.get("ctx") or {}
             bound = ctx.get("max_length") if kind == "too_long" else ctx.get("min_length")
@@ -296,6 +301,14 @@ def schema_problems(data: dict, origins: Origins, error, model=None) -> list[Pro
             problems.at(path, "SR204", f"{dotted}: {item['msg']}{_what_to_write(kind, item.get('input'), path)}")
     return problems.problems
 
+
+#: the patterns of the models' texts, in words (`string_pattern_mismatch`)
+_PATTERN_WORDS = {
+    r"^[A-Za-z0-9_][A-Za-z0-9_!'.\- ]*$": "a name: ASCII letters, digits and _, and after the first character also "
+                                         "space, !, ', . and -",
+    r"^[!-~]$": "one printable ASCII character other than a space",
+    r"^[a-z_][a-z0-9_]*$": "a word of lower-case ASCII letters, digits and _, not starting with a digit",
+}
 
 #: the errors of one member of a union of kinds of value (a number or a word), per value
 _ALTERNATIVE = {"literal_error", "int_type", "int_parsing", "greater_than_equal", "less_than_equal", "greater_than",

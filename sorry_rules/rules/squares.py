@@ -42,4 +42,4 @@ class NamedSquare(Strict):
     label: str = Field(default="", description="How the square is named in `explain`, `moves --why` and pictures "
                        "(default: its name with `_` as spaces).")
     symbol: str = Field(default="*", min_length=1, max_length=1, pattern=r"^[!-~]$", description=(
-        "One printable character the play screen draws on such a square while it is empty."))
+        "One printable ASCII character (no space) the play screen draws on such a square while it is empty."))

@@ -89,7 +89,7 @@ class MarkKind(Strict):
     label: str = Field(default="", description="How the mark is named on the screen and in `explain` (default: its name "
                        "with `_` as spaces).")
     symbol: str = Field(default="*", min_length=1, max_length=1, pattern=r"^[!-~]$", description=(
-        "One printable character drawn beside a marked pawn on the play screen."))
+        "One printable ASCII character (no space) drawn beside a marked pawn on the play screen."))
     until: Literal["removed", "next_turn", "leaves_start", "leaves_track", "leaves_safety", "moves"] = Field(
         default="removed", description=(
             "When the mark ends by itself: `removed` never (only `unmark`); `next_turn` when the placing player's next turn "
