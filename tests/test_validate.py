@@ -536,11 +536,17 @@ def test_a_schema_problem_brings_no_problem_that_only_its_mending_made(tmp_path,
 
 @pytest.mark.parametrize("overlay, said", [
     ("colours: ['rougé', blue, yellow, green]\n", "colours.0: write a name: ASCII letters, digits and _, and after the "
-                                                   "first character also space, !, ', . and -, not 'rougé'"),
+                                                   "first character also space, !, ', . and - (not at the end), not 'rougé'"),
     ("marks: {ice: {symbol: 'é'}}\n", "marks.ice.symbol: write one printable ASCII character other than a space, not 'é'"),
+    ("colours: [red, blue, yellow, 'green ']\n", "colours.3: write a name: ASCII letters, digits and _, and after the "
+                                                 "first character also space, !, ', . and - (not at the end), not 'green '"),
+    ("colours: [red, blue, yellow, Red]\n", "colour 'Red' is listed twice: 'red' is the same colour (colours are told "
+                                            "apart without case)"),
 ])
 def test_a_text_that_breaks_a_pattern_is_told_what_to_write(tmp_path, monkeypatch, overlay, said):
-    """The schema's regular expressions are said in words (REFERENCE: names and symbols are ASCII)."""
+    """The schema's regular expressions are said in words (REFERENCE: names and symbols are
+    ASCII, a name ends in no space); colours that print alike (`Red`, `red`: the command line
+    and positions name colours without case) are one colour listed twice."""
     monkeypatch.chdir(tmp_path)
     Path("mine.yaml").write_text("extends: standard\nname: mine\n" + overlay)
     assert said in [p.message for p in validate_file(Path("mine.yaml"))]

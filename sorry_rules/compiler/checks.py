@@ -41,8 +41,12 @@ def unknown_colour(name: str, colours: list[str], where: str) -> str:
 def _check_colours(v, out: ProblemCollector) -> None:
     colours = list(v.colours)
     for i, name in enumerate(colours):
-        if name in colours[:i]:
+        same = next((other for other in colours[:i] if other.lower() == name.lower()), None)
+        if same == name:
             out.at(("colours", i), "SR501", f"colour '{name}' is listed twice")
+        elif same is not None:  # the command line, positions and saves name colours without case
+            out.at(("colours", i), "SR501", f"colour '{name}' is listed twice: '{same}' is the same colour "
+                   "(colours are told apart without case)")
     seen_team: dict[str, int] = {}
     for t, team in enumerate(v.teams or []):
         for i, name in enumerate(team):

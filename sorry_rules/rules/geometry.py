@@ -13,9 +13,10 @@ from typing import Annotated, Literal, Union
 from pydantic import Field
 
 from sorry_rules.base import limits
+from sorry_rules.rules.patterns import NAME_PATTERN
 from sorry_rules.rules.strict import Strict
 
-ColourName = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_][A-Za-z0-9_!'.\- ]*$")]
+ColourName = Annotated[str, Field(min_length=1, max_length=40, pattern=NAME_PATTERN)]
 LABEL_DOC = "Words for `explain` and `moves --why` (default: the rule's name and what it does)."
 
 

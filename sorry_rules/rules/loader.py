@@ -38,6 +38,7 @@ from sorry_rules.base.errors import Problem, ProblemCollector, RuleFileError, Us
 from sorry_rules.base import limits
 from sorry_rules.base.suggest import did_you_mean
 from sorry_rules.rules import loadcache
+from sorry_rules.rules.patterns import NAME_PATTERN
 from sorry_rules.rules.loaded import LoadedVariant  # noqa: F401 (defined there, light; used from here)
 from sorry_rules.rules.locate import (  # noqa: F401 (also used from here)
     TOP_FIELDS, bundled_names, close_bundled, display_name, not_found, outside_roots, resolve, rule_roots,
@@ -304,8 +305,8 @@ def schema_problems(data: dict, origins: Origins, error, model=None) -> list[Pro
 
 #: the patterns of the models' texts, in words (`string_pattern_mismatch`)
 _PATTERN_WORDS = {
-    r"^[A-Za-z0-9_][A-Za-z0-9_!'.\- ]*$": "a name: ASCII letters, digits and _, and after the first character also "
-                                         "space, !, ', . and -",
+    NAME_PATTERN: "a name: ASCII letters, digits and _, and after the first character also space, !, ', . and - "
+                  "(not at the end)",
     r"^[!-~]$": "one printable ASCII character other than a space",
     r"^[a-z_][a-z0-9_]*$": "a word of lower-case ASCII letters, digits and _, not starting with a digit",
 }

@@ -16,6 +16,7 @@ from pydantic_core import PydanticCustomError
 from sorry_rules.base import limits
 from sorry_rules.rules.geometry import Geometry, GeometryBlocker, GeometryTurn  # noqa: F401 (every rule-file model is reachable here)
 from sorry_rules.rules.squares import HOLD_DOC, NamedSquare
+from sorry_rules.rules.patterns import NAME_PATTERN
 from sorry_rules.rules.strict import Strict
 from sorry_rules.rules.turns import ACTIONS_DOC, REDRAW_DOC, TAKE_DOC, HandAction, Redraw
 from sorry_rules.rules.vocab import Alternative, Consequence, Counter, MarkKind, MoveFilter
@@ -44,7 +45,7 @@ def _once_each(words: list) -> list:
 
 #: `Annotated[list[...], *ONCE_EACH]`: a list of words each written at most once
 ONCE_EACH = (AfterValidator(_once_each), Field(json_schema_extra={"uniqueItems": True}))
-Name = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_][A-Za-z0-9_!'.\- ]*$")]
+Name = Annotated[str, Field(min_length=1, max_length=40, pattern=NAME_PATTERN)]
 
 # Field descriptions (`Field(description=...)`) are the one documentation of each field: the
 # JSON Schema (rules/schema.py) and the field tables of docs/REFERENCE.md section 1

@@ -14,10 +14,11 @@ from typing import Annotated, Literal
 from pydantic import Field, model_validator
 
 from sorry_rules.base.limits import MAX_COUNTER
+from sorry_rules.rules.patterns import NAME_PATTERN
 from sorry_rules.rules.strict import Strict
 
 CounterName = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[a-z_][a-z0-9_]*$")]
-CardName = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_][A-Za-z0-9_!'.\- ]*$")]
+CardName = Annotated[str, Field(min_length=1, max_length=40, pattern=NAME_PATTERN)]
 CARDS_DOC = "The cards whose moves this applies to, by name; left out: every card."
 FILTER_CARDS_DOC = ("The cards whose moves this applies to, by name; left out: every card. A `prefer` judges each "
                     "listed card's moves on their own (a hand, or cards drawn together, narrows each listed card by "
