@@ -146,6 +146,21 @@ def test_extends_naming_a_fifo_a_folder_or_a_device_is_sr100_not_missing(workdir
     assert "FIFO" in lines[0] and "folder" in lines[1] and "device" in lines[2]
 
 
+def test_a_variant_or_overlay_that_is_no_regular_file_is_named_for_what_it_is(workdir):
+    """REFERENCE section 3: a FIFO or a folder named like a rule file is refused for what it
+    is (never opened), on the command line as in `extends:`; an empty `extends:` name is said
+    to be empty, not "a folder"."""
+    os.mkfifo(workdir / "pipe.yaml")
+    (workdir / "folder.yaml").mkdir()
+    for option, what in (("--variant", "variant"), ("--rule", "rule overlay")):
+        for name, kind in (("pipe.yaml", "a FIFO"), ("folder.yaml", "a folder")):
+            result = _invoke("explain", option, name)
+            assert result.exit_code == 2 and f"no {what} '{name}': it is {kind}" in result.output, result.output
+    (workdir / "empty.yaml").write_text('extends: ""\nname: e\n')
+    code, output = _validate("empty.yaml")
+    assert code == 1 and "empty.yaml:1:10: error: extends: an empty name" in output, output
+
+
 def test_readers_refuse_fifos_and_devices_without_blocking(tmp_path):
     fifo = tmp_path / "pipe.json"
     os.mkfifo(fifo)

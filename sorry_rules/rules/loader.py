@@ -151,6 +151,9 @@ class _Reader:
         merged: dict | None = None
         for index, base in enumerate(bases):
             mark = smap.locate(("extends",) if isinstance(extends, str) else ("extends", index))
+            if not base.strip():
+                self.problems.add_at(mark, "SR203", "extends: an empty name; write the file or bundled variant to build on")
+                continue
             target = resolve(base, path.parent)
             self.lookups.append((base, str(path.parent), None if target is None else str(target)))
             if target is None:
