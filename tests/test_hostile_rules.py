@@ -188,10 +188,13 @@ def test_route_tables_of_geometry_count_towards_the_table_limit(tmp_path, turns)
 @pytest.mark.parametrize("field", [
     'name: "x\\e]0;HACKED\\a"', 'description: "a\\x9bb"', 'colours: ["r\\eed", blue]',
     'scoring: {x: {kind: formula, for: every, label: "\\e[2J", points: "1"}}', '"ke\\ey": 1',
-    'name: "\\u202eevil"',
+    'name: "\\u202eevil"', 'description: "a\u200bb"', 'marks: {ice: {label: "ice\u200f"}}', 'description: "\\uffff"',
+    'description: "x\U000e0041"', 'description: "a\ufeffb"', 'description: "\u061c"',
 ])
 def test_control_characters_in_texts_are_refused(tmp_path, field):
-    """An escape sequence in `name:` retitled the terminal, and made the SVG ill-formed XML."""
+    """An escape sequence in `name:` retitled the terminal, and made the SVG ill-formed XML;
+    an invisible mark (zero-width space, direction marks, a tag character, a byte order mark
+    inside a text, a noncharacter) tells two texts apart that print alike (LIMITS.md)."""
     path = _write(tmp_path, "ctl.yaml", f"extends: standard\n{field}\n")
     result = _invoke("validate", "--format", "github", path)
     assert result.exit_code == 1 and "SR101" in result.output

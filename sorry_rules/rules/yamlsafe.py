@@ -50,8 +50,12 @@ _PRESCAN_DEPTH = 1000
 _BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")  # line breaks as YAML (1.1) counts them
 _NON_PRINTABLE = re.compile("[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 #: Characters no scalar may hold, escapes included: C0 controls but tab and line breaks, DEL,
-#: C1 controls, and the bidirectional overrides and isolates (text shown reversed).
-_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f\u202a-\u202e\u2066-\u2069]")
+#: C1 controls, the bidirectional overrides and isolates (text shown reversed), the invisible
+#: marks that change no glyph but tell two names apart (zero-width space, direction marks,
+#: word joiners, a byte order mark inside a text, tag characters) and the noncharacters.
+#: Joiners that shape a script or an emoji (U+200C, U+200D) stay.
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f\u202a-\u202e\u2066-\u2069"
+                      "\u200b\u200e\u200f\u061c\u2060-\u2064\ufeff\ufdd0-\ufdef\ufffe\uffff\U000e0000-\U000e007f]")
 _WS = frozenset(" \t\r\n\x85\u2028\u2029")
 _NULL = re.compile(r"null|Null|NULL|~|")
 _BOOL = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
@@ -527,7 +531,8 @@ class _Builder:
         first = top.first_lines.get(key)
         control = _CONTROL.search(key) or re.search("[\t\n\r\x85\u2028\u2029]", key)
         if control:
-            self.problem(m, "SR101", f"control character U+{ord(control.group()):04X} in a key (keys are printable text)")
+            self.problem(m, "SR101", f"control or invisible character U+{ord(control.group()):04X} in a key (keys are "
+                         "printable text)")
             top.key = _SKIP_KEY
         elif first is not None:
             self.problem(m, "SR104", f"duplicate key '{key}' (first defined on line {first})")
@@ -568,8 +573,8 @@ class _Builder:
         text = event.value
         control = _CONTROL.search(text)
         if control:
-            self.problem(event.start_mark, "SR101", f"control character U+{ord(control.group()):04X} in a text "
-                         "(names, labels and effects are printable text)")
+            self.problem(event.start_mark, "SR101", f"control or invisible character U+{ord(control.group()):04X} in "
+                         "a text (names, labels and effects are printable text)")
             return ""
         if event.style or event.tag is not None:
             return text
