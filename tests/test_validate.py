@@ -174,6 +174,10 @@ def test_a_problem_elsewhere_does_not_fail_the_texts_that_read_counters(tmp_path
     ("standard", "rules: {bump: [opponent, opponent]}\n", ["mine.yaml:3:15: rules.bump: 'opponent' is listed twice"]),
     ("standard", "rules: {slide_on: [own, own]}\n", ["mine.yaml:3:19: rules.slide_on: 'own' is listed twice"]),
     ("sequence", "board: {lines: {directions: []}}\n", ["mine.yaml:3:29: board.lines.directions: at least 1 item, not 0"]),
+    # `capture` is true/false or a list: a list with a wrong word is not also "no valid boolean"
+    ("standard", "board:\n  squares:\n    safe: {at: [4], capture: [enter, switch]}\n",
+     ["mine.yaml:5:38: board.squares.safe.capture.1: Input should be 'enter', 'forward', 'backward', 'split', 'sorry' "
+      "or 'move'"]),
 ])
 def test_a_list_of_words_says_which_word_is_wrong(tmp_path, monkeypatch, base, overlay, expected):
     """A word the list does not take is named even when the list is longer than its words

@@ -263,7 +263,7 @@ def schema_problems(data: dict, origins: Origins, error, model=None) -> list[Pro
         if missing is None and item["type"] in _ALTERNATIVE:
             alternatives.setdefault(path, []).append(item)
     said = set()
-    for item in items:
+    for item in _meant(data, items):
         loc = tuple(item["loc"])
         path, missing = data_path(data, loc)
         dotted = ".".join(str(p) for p in path) or "the file"
@@ -304,6 +304,15 @@ def schema_problems(data: dict, origins: Origins, error, model=None) -> list[Pro
         else:
             problems.at(path, "SR204", f"{dotted}: {item['msg']}{_what_to_write(kind, item.get('input'), path)}")
     return problems.problems
+
+
+def _meant(data: dict, items: list) -> list:
+    """The pydantic errors `items` without a wrong-type error of a value that other errors
+    look inside: a union's other member (a list, a mapping) was meant, and its own errors
+    say what is wrong (`capture: [enter, switch]` is no "valid boolean")."""
+    paths = [data_path(data, tuple(item["loc"]))[0] for item in items]
+    return [item for item, path in zip(items, paths)
+            if not (item["type"].endswith("_type") and any(len(o) > len(path) and o[:len(path)] == path for o in paths))]
 
 
 #: the patterns of the models' texts, in words (`string_pattern_mismatch`)
