@@ -101,3 +101,14 @@ def test_an_unknown_name_lists_only_what_may_be_written_there(tmp_path, text, sa
     marker of the move judged; `in NAME` lists the zones beside the named squares (2.4), and
     `in own NAME` the squares alone."""
     assert said in validate(tmp_path, "extends: standard\n" + text)
+
+
+@pytest.mark.parametrize("key, said", [
+    ("x" * 1100, "a key of 1,102 characters is longer than YAML allows (a key on one line holds at most 1,024"),
+    ("x" * 70_000, "text of 70000 characters is too long"),
+])
+def test_a_key_too_long_for_yaml_is_said_so_once(tmp_path, key, said):
+    """YAML reads a key on one line of at most 1,024 characters: a longer one is said to be
+    too long, not "a '{' opened ... is not closed" after it (the bracket is closed)."""
+    output = validate(tmp_path, f'extends: standard\ndeck: {{"{key}": 1}}\n')
+    assert said in output and "not closed" not in output and output.count("error:") == 1, output

@@ -82,6 +82,22 @@ class Mark:
     col: int  # 1-based
 
 
+#: the longest key YAML reads on one line (a "simple key")
+_SIMPLE_KEY_CHARS = 1024
+
+
+def _long_key(line: str, column: int) -> int | None:
+    """The length of the key that ends at `column` of `line` (where a ':' follows it), when it
+    is longer than YAML reads (`_SIMPLE_KEY_CHARS`), else None."""
+    if not 0 <= column < len(line) or line[column] != ":":
+        return None
+    start = max(line.rfind(sep, 0, column) for sep in "{[,") + 1
+    if start == 0:
+        start = len(line) - len(line.lstrip(" -"))
+    length = len(line[start:column].strip())
+    return length if length > _SIMPLE_KEY_CHARS else None
+
+
 class _Text:
     """The decoded source with a line table (0-based indices)."""
 
@@ -445,6 +461,12 @@ class _Builder:
             self.problem(mark, "SR103", problem + (f" ({context})" if context else ""))
             return
         lines = lambda i: self.text.line(i) if 0 <= i < len(self.text.starts) else ""  # noqa: E731
+        key = _long_key(lines(mark.line), mark.column)
+        if key is not None:  # YAML's own limit on a key written on one line, not a bracket or an indentation
+            if not any(p.code == "SR103" and p.line == mark.line + 1 for p in self.problems.problems):
+                self.problem(mark, "SR103", f"a key of {key:,} characters is longer than YAML allows (a key on one "
+                                            f"line holds at most {_SIMPLE_KEY_CHARS:,} characters)")
+            return
         self.problem(mark, "SR103", author_message(problem, context, mark.line, mark.column, lines,
                                                    cm.line if cm is not None else None))
 
