@@ -387,13 +387,17 @@ def _kind_of_value(given) -> str:
 def _what_to_write(kind: str, given, path: tuple = ()) -> str:
     """'; write true or false, not 'yes'' after a message about a value of the wrong kind."""
     what = next((words for prefix, words in _WRITE.items() if kind in (f"{prefix}_type", f"{prefix}_parsing")), None)
-    if kind == "string_type" and "cards" in path and isinstance(given, (int, float)) and not isinstance(given, bool):
-        return f' (write "{given}" in quotes: a card name, not a number)'
+    if kind == "string_type" and isinstance(given, (int, float)) and not isinstance(given, bool):
+        if "cards" in path:
+            return f' (write "{given}" in quotes: a card name, not a number)'
+        return f' (write "{given}" in quotes: the value is text)'
     if what is None:
         return ""
     if isinstance(given, str) and given.strip().lower() in ("true", "false") and kind.startswith("bool") or \
             isinstance(given, str) and given.strip().lstrip("+-").replace(".", "", kind.startswith("float")).isdigit():
         return f" (write {given.strip()} without quotes)"
+    if isinstance(given, bool):  # as the file spells it
+        return f" ({what}, not {str(given).lower()})"
     shown = f", not {given!r}" if isinstance(given, (str, int, float)) and len(repr(given)) <= 30 else ""
     return f" ({what}{shown})"
 
