@@ -216,7 +216,10 @@ def test_logs_of_other_rules(standard, played, tmp_path):
     alone = log.model_copy(update={"seats": ["red"]})
     assert "for 2-4 players" in _replay_error(alone, standard)
     missing = log.model_copy(update={"variant": variant(spec=str(tmp_path / "gone.yaml"))})
-    assert "do not load" in _replay_error(missing)
+    assert "gone.yaml' is gone: it is neither there nor beside the record" in _replay_error(missing)
+    (tmp_path / "broken.yaml").write_text("extends: standard\npawns: 0\n")
+    broken = log.model_copy(update={"variant": variant(spec=str(tmp_path / "broken.yaml"))})
+    assert "do not load" in _replay_error(broken)
 
 
 def test_unreadable_log(tmp_path):

@@ -119,8 +119,9 @@ def test_a_full_variant_without_extends_needs_every_required_field(validator):
 
 
 def test_schema_agrees_with_validate_on_the_broken_corpus(validator):
-    """Broken files with a schema problem (SR2xx) fail the JSON Schema too; files whose only
-    problems are beyond a schema (DSL, cross-field, analyses) pass it."""
+    """Broken files with a schema problem (SR2xx, and SR516: `uniqueItems`) fail the JSON
+    Schema too; files whose only problems are beyond a schema (DSL, cross-field, analyses)
+    pass it."""
     checked = 0
     for expected in sorted(BROKEN.glob("*.expected")):
         codes = {line.rsplit("[", 1)[1].rstrip("]") for line in expected.read_text(encoding="utf-8").splitlines()}
@@ -128,7 +129,8 @@ def test_schema_agrees_with_validate_on_the_broken_corpus(validator):
             continue  # not YAML this schema can read, or a base it cannot see
         data, _ = load_yaml_file(expected.with_suffix(".yaml"))
         invalid = bool(list(validator.iter_errors(data)))
-        if any(code in ("SR201", "SR202", "SR203", "SR204") for code in codes):
+        # SR516 (a word listed twice) is the JSON Schema's `uniqueItems`: the models leave it to the cross-field checks
+        if any(code in ("SR201", "SR202", "SR203", "SR204", "SR516") for code in codes):
             assert invalid, expected.name
         else:
             assert not invalid, expected.name

@@ -554,3 +554,21 @@ def test_a_text_that_breaks_a_pattern_is_told_what_to_write(tmp_path, monkeypatc
     monkeypatch.chdir(tmp_path)
     Path("mine.yaml").write_text("extends: standard\nname: mine\n" + overlay)
     assert said in [p.message for p in validate_file(Path("mine.yaml"))]
+
+
+@pytest.mark.parametrize("overlay, said", [
+    ("geometry:\n  turns:\n    t1: {at: nowhere, moving: backward, onto: safety}\n",
+     "geometry.turns.t1.at: write one of 'safety_entry' or 'start_exit', or a whole number, not 'nowhere'"),
+    ("geometry:\n  turns:\n    t1: {at: [1], moving: backward, onto: safety}\n",
+     "geometry.turns.t1.at: write one of 'safety_entry' or 'start_exit', or a whole number"),
+    ("board:\n  squares:\n    sq: {at: [3], capture: maybe}\n", "board.squares.sq.capture: write true or false, or a list, not 'maybe'"),
+])
+def test_a_value_every_member_of_a_union_refuses_is_one_problem_never_a_traceback(tmp_path, monkeypatch, overlay, said):
+    """Each member of a union (a word or a number; true/false or a list) refuses the value at
+    one place: the mending removed it for the first and failed on the second (KeyError)."""
+    monkeypatch.chdir(tmp_path)
+    Path("mine.yaml").write_text("extends: standard\nname: mine\n" + overlay)
+    problems = [p for p in validate_file(Path("mine.yaml")) if p.severity == "error"]
+    assert [p.message for p in problems] == [said]
+    result = run("mine.yaml")
+    assert result.exit_code == 1 and "Traceback" not in result.output

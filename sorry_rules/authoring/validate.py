@@ -138,7 +138,11 @@ def _mended(data: dict, error, rounds: int = 4, far: bool = False) -> tuple[dict
     data = copy.deepcopy(data)
     paths: list = []
     for _ in range(rounds):
-        found = [(data_path(data, tuple(item["loc"])), item) for item in error.errors()]
+        found = {}  # one error a place: the members of a union each refuse the same value
+        for item in error.errors():
+            place = data_path(data, tuple(item["loc"]))
+            found.setdefault(place, item)
+        found = list(found.items())
         # the last places first, so that leaving out an item of a list does not move the others
         for (where, missing), item in sorted(found, key=lambda f: [(isinstance(k, str), k) for k in f[0][0]], reverse=True):
             if missing is not None or not where or not _mend(data, where, item, far and where not in paths):

@@ -60,6 +60,7 @@ CODES: dict[str, str] = {
     "SR513": "turn rule not played with this way of taking cards",
     "SR514": "turn rule that can never apply",
     "SR515": "card that can never be played",
+    "SR516": "word listed twice",
     # The open rule vocabulary (counters:, filters:, after:)
     "SR520": "counter named like a DSL word",
     "SR521": "unknown counter",

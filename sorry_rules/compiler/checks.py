@@ -14,6 +14,7 @@ from sorry_rules.rules.deals import largest_deal
 
 
 def check_variant(v, out: ProblemCollector) -> None:
+    repeated_words(v, out)
     _check_colours(v, out)
     _check_players(v, out)
     _check_seating(v, out)
@@ -24,6 +25,23 @@ def check_variant(v, out: ProblemCollector) -> None:
     if getattr(getattr(v, "turn", None), "source", "draw") != "dice":  # a dice turn's faces are its cards (check_dice)
         _check_cards(v, out)
     _check_deck_size(v, out)
+
+
+#: the lists of words each written at most once (`rules.model.ONCE_EACH`)
+ONCE_EACH = (("rules", "bump"), ("rules", "slide_on"), ("board", "lines", "directions"))
+
+
+def repeated_words(v, out: ProblemCollector) -> None:
+    """SR516 for a word listed twice in a list of `ONCE_EACH` (a list longer than its words
+    says which word, not "too long")."""
+    for path in ONCE_EACH:
+        words = v
+        for key in path:
+            words = getattr(words, key, None)
+        for i, word in enumerate(words or ()):
+            if word in words[:i]:
+                out.at(path, "SR516", f"{'.'.join(path)}: '{word}' is listed twice")
+                break
 
 
 def unknown_cards(v, out: ProblemCollector, path: tuple, names) -> None:

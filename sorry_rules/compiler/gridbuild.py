@@ -15,6 +15,7 @@ from dataclasses import fields
 from sorry_rules import dsl
 from sorry_rules.base.errors import Problem, ProblemCollector, RuleFileError
 from sorry_rules.base.suggest import did_you_mean
+from sorry_rules.compiler.checks import repeated_words
 from sorry_rules.compiler.costs import GridCosts
 from sorry_rules.compiler.grideffects import GridCompiler
 from sorry_rules.compiler.ranges import grid_win_warning
@@ -33,6 +34,7 @@ def check_grid(v, out: ProblemCollector) -> None:
     a grid board does not play (SR512: `teams`, `filters`, `after`, `counters`, `scoring`, a `rules`
     switch or `setup` other than the default)."""
     _track_rules(v, out)
+    repeated_words(v, out)
     b = v.board
     width = len(b.columns)
     for r, row in enumerate(b.cells):

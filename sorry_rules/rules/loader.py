@@ -315,6 +315,9 @@ def _meant(data: dict, items: list) -> list:
             if not (item["type"].endswith("_type") and any(len(o) > len(path) and o[:len(path)] == path for o in paths))]
 
 
+#: the fields that hold a DSL text (a number there is a formula written without quotes)
+_DSL_FIELDS = frozenset({"points", "when", "win", "effect", "must", "prefer", "then"})
+
 #: the patterns of the models' texts, in words (`string_pattern_mismatch`)
 _PATTERN_WORDS = {
     NAME_PATTERN: "a name: ASCII letters, digits and _, and after the first character also space, !, ', . and - "
@@ -325,7 +328,7 @@ _PATTERN_WORDS = {
 
 #: the errors of one member of a union of kinds of value (a number or a word), per value
 _ALTERNATIVE = {"literal_error", "int_type", "int_parsing", "greater_than_equal", "less_than_equal", "greater_than",
-                "less_than", "bool_type", "string_type"}
+                "less_than", "bool_type", "string_type", "list_type"}
 
 
 def _alternatives_problem(dotted: str, items: list) -> str:
@@ -341,6 +344,10 @@ def _alternatives_problem(dotted: str, items: list) -> str:
             way = f"a whole number up to {ctx.get('le', ctx.get('lt'))}"
         elif kind.startswith("int"):
             way = "a whole number"
+        elif kind == "bool_type":
+            way = "true or false"
+        elif kind == "list_type":
+            way = "a list"
         else:
             way = item["msg"].removeprefix("Input should be ")
         if way not in ways:
@@ -390,7 +397,8 @@ def _what_to_write(kind: str, given, path: tuple = ()) -> str:
     if kind == "string_type" and isinstance(given, (int, float)) and not isinstance(given, bool):
         if "cards" in path:
             return f' (write "{given}" in quotes: a card name, not a number)'
-        return f' (write "{given}" in quotes: the value is text)'
+        if path and path[-1] in _DSL_FIELDS:
+            return f' (write "{given}" in quotes: a formula or condition is text)'
     if what is None:
         return ""
     if isinstance(given, str) and given.strip().lower() in ("true", "false") and kind.startswith("bool") or \

@@ -148,10 +148,15 @@ def not_found(spec: str, what: str) -> str:
     """The message for a variant or overlay name that names no file: the close bundled
     names ("did you mean") and the bundled names of that kind (variants are the top-level
     files, overlays the ones in folders)."""
-    if Path(spec).is_symlink() and kind_of(spec) == "missing":
-        return f"no {what} {spec!r}: it is a link to {os.readlink(spec)!r}, which leads to no file"
-    if kind_of(spec) not in (None, "missing"):  # a FIFO, a device, a folder: named for what it is (SR100's words)
-        return f"no {what} {spec!r}: it is {kind_of(spec)}, not a regular file"
+    try:
+        link = os.readlink(spec) if os.path.islink(spec) else None
+    except OSError:  # a name the system refuses (too long): no such file
+        link = None
+    kind = kind_of(spec)
+    if link is not None and kind == "missing":
+        return f"no {what} {spec!r}: it is a link to {link!r}, which leads to no file"
+    if kind not in (None, "missing"):  # a FIFO, a device, a folder: named for what it is (SR100's words)
+        return f"no {what} {spec!r}: it is {kind}, not a regular file"
     names = [_short(n) for n in bundled_names()]
     kind = [n for n in names if ("/" in n) == (what != "variant")]
     return (f"no {what} {spec!r}: not a file, and not a bundled name{close_bundled(spec)} "

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, Union
 
-from pydantic import AfterValidator, Discriminator, Field, Tag
-from pydantic_core import PydanticCustomError
+from pydantic import Discriminator, Field, Tag
 
 from sorry_rules.base import limits
 from sorry_rules.rules.geometry import Geometry, GeometryBlocker, GeometryTurn  # noqa: F401 (every rule-file model is reachable here)
@@ -34,17 +33,10 @@ Relation = Literal["own", "partner", "opponent"]
 OtherRelation = Literal["partner", "opponent"]
 
 
-def _once_each(words: list) -> list:
-    """A list of words each written at most once (a word listed twice is a problem of its own,
-    not a list "too long" that hides which word is wrong)."""
-    for i, word in enumerate(words):
-        if word in words[:i]:
-            raise PydanticCustomError("repeated", "'{word}' is listed twice", {"word": word})
-    return words
-
-
-#: `Annotated[list[...], *ONCE_EACH]`: a list of words each written at most once
-ONCE_EACH = (AfterValidator(_once_each), Field(json_schema_extra={"uniqueItems": True}))
+#: `Annotated[list[...], ONCE_EACH]`: a list of words each written at most once (said by the
+#: cross-field checks, `compiler.checks.repeated_words`: a validator here would keep the
+#: models' plain edits from the caches, `rules.leafedit`)
+ONCE_EACH = Field(json_schema_extra={"uniqueItems": True})
 Name = Annotated[str, Field(min_length=1, max_length=40, pattern=NAME_PATTERN)]
 
 # Field descriptions (`Field(description=...)`) are the one documentation of each field: the
@@ -105,7 +97,7 @@ class GridLines(Strict):
     """What a line of a grid board is and how lines are counted (SEQUENCE.md S10, S11)."""
 
     length: int = Field(ge=2, le=limits.MAX_GRID_SIDE, description="Cells in a line: adjacent cells along one direction.")
-    directions: Annotated[list[Literal["row", "column", "diagonal"]], *ONCE_EACH] = Field(
+    directions: Annotated[list[Literal["row", "column", "diagonal"]], ONCE_EACH] = Field(
         min_length=1, description="Where lines run: along a `row`, a `column`, or a `diagonal` (both "
         "diagonal directions).")
     shared: int = Field(ge=1, le=limits.MAX_GRID_SIDE, description="The most cells two lines counted together may share "
@@ -214,10 +206,10 @@ class Rules(Strict):
 
     control: Literal["own", "team"] = Field(default="own", description="The colours a player moves: `own`, only its "
                                             "own; `team`, every colour of its team (start, move, split, switch, Sorry!).")
-    bump: Annotated[list[OtherRelation], *ONCE_EACH] = Field(default_factory=lambda: ["partner", "opponent"], description=(
+    bump: Annotated[list[OtherRelation], ONCE_EACH] = Field(default_factory=lambda: ["partner", "opponent"], description=(
         "Whose pawns a pawn sends back to Start by landing on them (and a `sorry` effect may replace); a pawn of another "
         "relation on the target square blocks the move like an own pawn."))
-    slide_on: Annotated[list[Relation], *ONCE_EACH] = Field(default_factory=lambda: ["partner", "opponent"], description=(
+    slide_on: Annotated[list[Relation], ONCE_EACH] = Field(default_factory=lambda: ["partner", "opponent"], description=(
         "Whose slides a pawn takes when it ends a move on their triangle (a slide belongs to the colour of its side)."))
     slide_sweep: Literal["all", "bumpable"] = Field(default="all", description=(
         "Which pawns on the slide's squares (triangle + 1 .. end circle) go back to Start: `all`, every one (own pawns "
