@@ -52,7 +52,7 @@ def test_yaml_syntax_errors_name_the_cause(tmp_path, text, said):
                                           "not 'three') [SR203]"),
     ("extends: standard\npawns: true\n", "(write a whole number, e.g. 3, not true) [SR203]"),  # as YAML spells it
     ("extends: standard\nscoring:\n  x: {kind: formula, for: every, points: 1}\n",
-     'scoring.x.points: Input should be a valid string (write "1" in quotes: a formula or condition is text) [SR203]'),
+     'scoring.x.points: Input should be a valid string (write "1" in quotes: a rule text, not a number) [SR203]'),
 ])
 def test_a_value_of_the_wrong_kind_says_what_to_write(tmp_path, text, said):
     assert said in validate(tmp_path, text)

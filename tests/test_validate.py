@@ -572,3 +572,19 @@ def test_a_value_every_member_of_a_union_refuses_is_one_problem_never_a_tracebac
     assert [p.message for p in problems] == [said]
     result = run("mine.yaml")
     assert result.exit_code == 1 and "Traceback" not in result.output
+
+
+def test_a_named_entry_missing_a_required_field_hides_no_other_problem(tmp_path, monkeypatch):
+    """REFERENCE section 6: `also.x2` without its `effect` and `scoring.s1` without its
+    `points` are said, and the texts of after:, filters: and turn still are judged (the
+    entries are left out whole for the other checks)."""
+    monkeypatch.chdir(tmp_path)
+    Path("mine.yaml").write_text(
+        "extends: standard\nname: mine\n"
+        "after:\n  a2: {when: 'slides(player) >'}\n"                      # 4: SR301
+        "filters:\n  f2: {cards: [nosuch], must: 'moves(player) >= 1'}\n"  # 6: SR502
+        "also:\n  x2: {cards: ['3']}\n"                                    # 8: SR201
+        "scoring:\n  s1: {kind: formula, for: every}\n"                    # 10: SR201
+    )
+    got = [(p.line, p.code) for p in validate_file(Path("mine.yaml")) if p.severity == "error"]
+    assert got == [(4, "SR301"), (6, "SR502"), (8, "SR201"), (10, "SR201")], got

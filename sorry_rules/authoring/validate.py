@@ -130,8 +130,9 @@ def _mended(data: dict, error, rounds: int = 4, far: bool = False) -> tuple[dict
     refused is mended the least way that keeps the rest meaningful: an unknown field is left
     out, a number out of range set to its bound, a number written as text read as one, a count
     that is no number set to 1, a name in a list that breaks the pattern of names replaced by
-    one that keeps it (a colour list keeps its length), any other value left out (its default)
-    unless it is required.
+    one that keeps it (a colour list keeps its length), a named entry that lacks a required
+    field (`also.x`, `scoring.s`, `board.squares.q`) left out whole, any other value left out
+    (its default) unless it is required.
     Several rounds, as mending one value may let the models reach another. `far`: a whole
     number out of range is set `FAR` inside the bound it crossed instead (and to the other
     bound in the next round when that is nearer)."""
@@ -145,7 +146,9 @@ def _mended(data: dict, error, rounds: int = 4, far: bool = False) -> tuple[dict
         found = list(found.items())
         # the last places first, so that leaving out an item of a list does not move the others
         for (where, missing), item in sorted(found, key=lambda f: [(isinstance(k, str), k) for k in f[0][0]], reverse=True):
-            if missing is not None or not where or not _mend(data, where, item, far and where not in paths):
+            if missing is not None and len(where) >= 2 and isinstance(_at(data, where[:-1]), dict):
+                del _at(data, where[:-1])[where[-1]]  # a named entry without a required field: left out whole
+            elif missing is not None or not where or not _mend(data, where, item, far and where not in paths):
                 return None
             paths.append(where)
         try:

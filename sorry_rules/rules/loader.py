@@ -398,7 +398,7 @@ def _what_to_write(kind: str, given, path: tuple = ()) -> str:
         if "cards" in path:
             return f' (write "{given}" in quotes: a card name, not a number)'
         if path and path[-1] in _DSL_FIELDS:
-            return f' (write "{given}" in quotes: a formula or condition is text)'
+            return f' (write "{given}" in quotes: a rule text, not a number)'
     if what is None:
         return ""
     if isinstance(given, str) and given.strip().lower() in ("true", "false") and kind.startswith("bool") or \
