@@ -588,3 +588,15 @@ def test_a_named_entry_missing_a_required_field_hides_no_other_problem(tmp_path,
     )
     got = [(p.line, p.code) for p in validate_file(Path("mine.yaml")) if p.severity == "error"]
     assert got == [(4, "SR301"), (6, "SR502"), (8, "SR201"), (10, "SR201")], got
+
+
+def test_a_text_that_fails_hides_whether_a_counter_or_mark_is_read(tmp_path, monkeypatch):
+    """The filter that reads counter `good` and mark `tag` has a syntax error: the SR301 is
+    said alone, not also "never read" for what it may read (validate --strict would fail on
+    warnings the file does not earn)."""
+    monkeypatch.chdir(tmp_path)
+    Path("mine.yaml").write_text(
+        "extends: standard\nname: mine\ncounters: {good: {}}\nmarks: {tag: {}}\n"
+        "after:\n  a: {when: 'bumps(opponents) > 0', add: {good: 1}, mark: {tag: bumped}}\n"
+        "filters:\n  f: {must: 'good(player) >= 0 and count(pawns marked tag) >= 0 and (('}\n")
+    assert [p.code for p in validate_file(Path("mine.yaml"))] == ["SR301"]

@@ -65,9 +65,10 @@ def variant_problems(v, origins, root: str, analyse: bool, trees: tuple | None =
         astcache.store(*trees, texts, parsed)
     if checked and uses_dice(v):
         check_throw_costs(v, engine_dice(v), asts, ctx.programs.cost_of, out)
-    counter_warnings(v, asts, out)
+    every_text = len(asts) == len(texts)  # a text that failed may read a counter or place a mark
+    counter_warnings(v, asts, out, every_text)
     condition_warnings(v, asts, variant_bounds(v, asts), len(v.colours), out)
-    mark_warnings(v, ctx.programs.marks_placed, ctx.programs.marks_read, out)
+    mark_warnings(v, ctx.programs.marks_placed, ctx.programs.marks_read, out, every_text)
     if analyse and checked:  # cards that failed to compile are skipped by the analyses
         def report(path, code, message, severity="error", offset=None, also=()):
             mark = origins.in_text(path, offset) if offset is not None else prefer_root(origins, (path, *also), root)

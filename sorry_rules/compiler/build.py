@@ -190,9 +190,10 @@ def compile_variant(loaded: LoadedVariant) -> tuple[Game, list[Problem]]:
             conditions = [compiled[("scoring", key, "tiers", i, "when")] for i in range(len(component.tiers))]
             formula = _tiers(conditions, [t.points for t in component.tiers], component.mode)
         scoring.append((label, for_winner, formula))
-    counter_warnings(v, asts, out)
+    every_text = not out.errors  # a text that failed may read a counter or place a mark
+    counter_warnings(v, asts, out, every_text)
     condition_warnings(v, asts, variant_bounds(v, asts), len(v.colours), out)
-    mark_warnings(v, programs.marks_placed, programs.marks_read, out)
+    mark_warnings(v, programs.marks_placed, programs.marks_read, out, every_text)
     if out.errors:
         raise RuleFileError(out.problems)
     card_options = _card_options(programs, asts, compiled, added, card_names, card_makers, dice)

@@ -16,7 +16,7 @@ Contract:
   `pass if C` becomes `pass if C and not can(extra)`, since an added alternative is a move
   that must be made when it can be (R17; the 11 is declined only where its plays are all
   switches, A21).
-- `mark_warnings(v, placed, read, out)` warns (SR562) of a mark nothing places or nothing
+- `mark_warnings(v, placed, read, out, every_text)` warns (SR562) of a mark nothing places or nothing
   reads (`placed`, `read`: names used by `mark` effects and selectors; `after:` marks count
   as placing, `immobile`/`untouchable` as reading).
 """
@@ -131,7 +131,11 @@ def declining_without(ast, extra: list):
     return ast
 
 
-def mark_warnings(v, placed: set, read: set, out: ProblemCollector) -> None:
+def mark_warnings(v, placed: set, read: set, out: ProblemCollector, every_text: bool = True) -> None:
+    """A warning (SR562) for each mark never placed or never read; `every_text`: every DSL
+    text compiled (else a text that failed may place or read it: not said)."""
+    if not every_text:
+        return
     placed = placed | {name for c in v.after.values() for name in c.mark}
     read = read | {name for name, m in v.marks.items() if m.immobile or m.untouchable}
     for name in v.marks:

@@ -4,7 +4,7 @@
 Contract:
 - `check_vocab(v, out)` adds located problems: a counter named like a DSL word (SR520), an
   `add:` to a counter not declared (SR521), an unknown card in `cards:` (SR502);
-  `counter_warnings(v, asts, out)` warns (SR522) of a counter never changed or never read.
+  `counter_warnings(v, asts, out, every_text)` warns (SR522) of a counter never changed or never read.
 - `vocab_texts(v)` lists the DSL texts as `(path, text, kind)` with kind "move_bool" or
   "move_int" (compiled where facts of a move may be read); `build.dsl_texts` includes them.
 - `compile_vocab(v, compiled, card_index, programs, asts)` returns `(filters, after, counters)`
@@ -62,9 +62,10 @@ def check_vocab(v, out: ProblemCollector) -> None:
                        f"{did_you_mean(name, list(v.counters))} (counters: {known})", key=True)
 
 
-def counter_warnings(v, asts: dict, out: ProblemCollector) -> None:
+def counter_warnings(v, asts: dict, out: ProblemCollector, every_text: bool = True) -> None:
     """A warning (SR522) for each declared counter that no `after:` changes or that no DSL
-    text reads; `asts` maps each DSL text's path to its tree (None where it failed)."""
+    text reads; `asts` maps each DSL text's path to its tree (None where it failed);
+    `every_text`: every text compiled (else a text that failed may read it: not said)."""
     read = {node.function for ast in asts.values() if ast is not None for node in dsl.walk(ast)
             if isinstance(node, dsl.Call)}
     changed = {name for c in v.after.values() for name in c.add}
@@ -72,7 +73,7 @@ def counter_warnings(v, asts: dict, out: ProblemCollector) -> None:
         if name not in changed:
             out.at(("counters", name), "SR522", f"counter '{name}' is never changed (no after: adds to it)",
                    severity="warning", key=True)
-        elif name not in read:
+        elif name not in read and every_text:
             out.at(("counters", name), "SR522", f"counter '{name}' is never read (no condition or formula uses "
                    f"{name}(...))", severity="warning", key=True)
 
