@@ -128,6 +128,7 @@ def test_links_that_loop_or_lead_nowhere_are_named_as_given_never_a_traceback(wo
         result = _invoke("explain", "--variant", spec)
         assert result.exit_code != 0 and not isinstance(result.exception, (RuntimeError, OSError))
         assert f"no variant '{spec}': it is a link to" in result.output
+        assert ("loop of links" in result.output) == (spec == "loop.yaml"), result.output
 
 
 def test_extends_naming_a_fifo_a_folder_or_a_device_is_sr100_not_missing(workdir):

@@ -18,6 +18,7 @@ file, and is reported by name only).
 
 from __future__ import annotations
 
+import errno
 import os
 from contextlib import contextmanager
 from pathlib import Path
@@ -154,7 +155,12 @@ def not_found(spec: str, what: str) -> str:
         link = None
     kind = kind_of(spec)
     if link is not None and kind == "missing":
-        return f"no {what} {spec!r}: it is a link to {link!r}, which leads to no file"
+        try:
+            os.stat(spec)
+            where = "which leads to no file"
+        except OSError as error:
+            where = "which leads round in a loop of links" if error.errno == errno.ELOOP else "which leads to no file"
+        return f"no {what} {spec!r}: it is a link to {link!r}, {where}"
     if kind not in (None, "missing"):  # a FIFO, a device, a folder: named for what it is (SR100's words)
         return f"no {what} {spec!r}: it is {kind}, not a regular file"
     names = [_short(n) for n in bundled_names()]
