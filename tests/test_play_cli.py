@@ -240,8 +240,8 @@ def test_a_game_log_replays_but_does_not_resume(tmp_path):
 
 def test_a_save_without_its_move_limit_replays_but_says_why_it_does_not_resume(tmp_path):
     """A save whose `max_plies` is null (edited by hand, checksum made again) knows its
-    players but not its limit: `replay` does not offer `--resume`, and `--resume` names the
-    field missing, not "who plays each seat"."""
+    players but not its limit: `replay` does not offer `--resume`, `--resume` names the field
+    missing, not "who plays each seat", and `--resume --max-plies N` gives it one."""
     import json
 
     from sorry_rules.records.record import checksum_of
@@ -256,6 +256,10 @@ def test_a_save_without_its_move_limit_replays_but_says_why_it_does_not_resume(t
     assert shown.returncode == 0 and shown.stdout.endswith("\nRecorded after 30 moves; the game was not finished.\n")
     resumed = run("--resume", str(path))
     assert resumed.returncode == 1 and "does not say its move limit (max_plies)" in resumed.stderr, resumed.stderr
+    assert f"resume it with --resume {path} --max-plies N" in resumed.stderr
+    limited = run("--resume", str(path), "--max-plies", "45")
+    assert limited.returncode == 0 and "resuming at move 31" in limited.stdout, limited.stderr
+    assert read_save(path).max_plies == 45
 
 
 def test_levels_are_bot_kinds_and_think_bounds_a_move():

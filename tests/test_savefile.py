@@ -188,6 +188,9 @@ def test_the_resume_command_works_from_anywhere(tmp_path, monkeypatch):
     words = shlex.split(command)[1:]
     resumed = CliRunner().invoke(main, [*words, "--max-plies", "30"])
     assert resumed.exit_code == 0 and "resuming at move 21" in resumed.output, resumed.output
+    replay = savefile.resume_command(read_save(saves / "g.json"), saves / "g.json", ("replay",))
+    assert replay == command.replace("--resume", "replay")
+    assert CliRunner().invoke(main, shlex.split(replay)[1:]).exit_code == 0
 
 
 def test_missing_file_and_folder(tmp_path):

@@ -63,4 +63,4 @@ def games(folder):
     if unfinished is not None:
         click.echo(f"Continue one with: {unfinished.resume}")
     if readable:
-        click.echo(f"Watch one again with: sorry-play replay {readable[0].path}")
+        click.echo(f"Watch one again with: {readable[0].replay}")

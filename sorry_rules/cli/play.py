@@ -96,14 +96,20 @@ def _new_game(game, variant, rules, seed, players, auto, max_plies, seat_specs, 
     return game, state, new_save(game, variant, rules, seed, state, kinds, max_plies)
 
 
-def _resumed(resume, given: dict):
+def _resumed(resume, given: dict, max_plies: int | None = None):
+    """(game, state, record, turns) of the save `resume`; `max_plies`: the limit given with it
+    (a record that does not say its own takes it)."""
     clashing = [name for name, value in given.items() if value]
     if clashing:
         raise UsageError(f"--resume continues a saved game with its own seats and seed; leave out {', '.join(clashing)}")
     saved = read_record(resume)
+    if saved.max_plies is None and saved.kinds is not None and max_plies is not None:
+        saved.max_plies = max_plies
     why = not_resumable(saved)
     if why is not None:
-        raise SaveFileError(f"{resume}: {why}, so it cannot be resumed; watch it with: sorry-play replay {resume}")
+        how = f"resume it with --resume {resume} --max-plies N" if saved.kinds is not None else \
+            f"watch it with: sorry-play replay {resume}"
+        raise SaveFileError(f"{resume}: {why}, so it cannot be resumed as it is; {how}")
     turns = []
     game, state = restore(saved, source=resume, on_turn=lambda turn, after: turns.append((turn, after)))
     return game, state, saved, turns
@@ -128,7 +134,8 @@ def play_command(variant="standard", rules=(), seed=None, players=None, auto=Fal
     if resume is not None:
         game, state, saved, earlier = _resumed(resume, {
             "--variant": variant_given, "--seed": seed is not None, "--players": players is not None,
-            "--seat": bool(seat_specs), "--humans": humans is not None, "--bot": bot is not None, "--rule": bool(rules)})
+            "--seat": bool(seat_specs), "--humans": humans is not None, "--bot": bot is not None, "--rule": bool(rules)},
+            max_plies)
         if auto and HUMAN in saved.kinds:
             raise UsageError("this saved game has people at the table; resume it without --auto")
         if max_plies is not None and max_plies != saved.max_plies and not game_over(state):  # a new limit to play on
@@ -154,7 +161,7 @@ def play_command(variant="standard", rules=(), seed=None, players=None, auto=Fal
         save_path = claim(save, saved) if save is not None else claim_default(saved, rules) if people else None
     if HUMAN not in saved.kinds:
         if resume is not None and game_over(state):
-            _show_finished(game, state, resume)
+            _show_finished(game, state, resume, saved)
             return
         auto_game = gridplay.grid_auto_game if game.board_kind == GRID else _auto_game
         try:
@@ -172,7 +179,7 @@ def play_command(variant="standard", rules=(), seed=None, players=None, auto=Fal
         raise UsageError("no terminal to play on: use --auto for a game between computer players "
                          "(or --seat COLOUR=bot:NAME for every seat)")
     if game_over(state):
-        _show_finished(game, state, resume)
+        _show_finished(game, state, resume, saved)
         return
     session_of = gridplay.GridSession if game.board_kind == GRID else Session
     title = f"{rules_text(game.name, saved.variant.rules)}, seed {saved.seed}"
@@ -229,10 +236,10 @@ def _auto_game(game, state, saved, save_path, resumed: bool, think: float | None
     print_outcome(game, state, saved.max_plies)
 
 
-def _show_finished(game, state, path) -> None:
+def _show_finished(game, state, path, saved) -> None:
     click.echo("That game is over.")
     print_outcome(game, state)
-    click.echo(f"Watch it again with: sorry-play replay {path}")
+    click.echo(f"Watch it again with: {resume_command(saved, path, ('replay',))}")
 
 
 def replay_command(file, boards: bool = False, step: bool = False) -> None:
@@ -303,4 +310,4 @@ def _replay_end(game, final, saved, file) -> str:
         return stopped_text(saved.max_plies)
     if not_resumable(saved) is not None:
         return f"Recorded after {final.plies} moves; the game was not finished."
-    return f"Saved after {final.plies} moves; the game goes on (continue it with sorry-play --resume {file})."
+    return f"Saved after {final.plies} moves; the game goes on (continue it with {resume_command(saved, file)})."

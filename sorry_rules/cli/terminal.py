@@ -183,7 +183,7 @@ class Session:
         for line in [*self.look.render_scene(scene, width), *self.look.render_outcome(self.game, state, width)]:
             self.echo(line)
         self.echo(f"The whole game is saved in {self.save_path}")
-        self.echo(f"Watch it again with: sorry-play replay {self.save_path}")
+        self.echo(f"Watch it again with: {resume_command(self.saved, self.save_path, ('replay',))}")
 
     def on_turn(self, turn, state) -> None:
         before, previous = self.names, self.state

@@ -123,17 +123,18 @@ def spec_for_save(spec: str) -> str:
         return str(path.resolve())
 
 
-def resume_command(record: Record, path) -> str:
-    """The command that resumes `record`, saved at `path`, from any working directory: with
-    `--rules-root` for each folder of its rule files outside the save's folder (they are read
-    only from the working directory's tree, the save's folder and such roots)."""
+def resume_command(record: Record, path, verb: tuple = ("--resume",)) -> str:
+    """The command that resumes `record`, saved at `path` (or, with `verb` ("replay",),
+    replays it), from any working directory: with `--rules-root` for each folder of its rule
+    files outside the save's folder (they are read only from the working directory's tree,
+    the save's folder and such roots)."""
     folder = Path(os.path.abspath(path)).parent
     roots: list[str] = []
     for spec in (record.variant.spec, *record.variant.rules):
         parent = Path(str(spec)).parent
         if Path(str(spec)).is_absolute() and not parent.is_relative_to(folder) and str(parent) not in roots:
             roots.append(str(parent))
-    words = ["sorry-play", "--resume", str(path), *(word for root in roots for word in ("--rules-root", root))]
+    words = ["sorry-play", *verb, str(path), *(word for root in roots for word in ("--rules-root", root))]
     return " ".join(shlex.quote(word) for word in words)
 
 

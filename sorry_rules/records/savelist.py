@@ -32,6 +32,7 @@ class SavedEntry:
     finished: bool | None = None
     problem: str = ""              # why the file is not a readable game record ("" when it is)
     resume: str = ""               # the command that resumes it (`savefile.resume_command`)
+    replay: str = ""               # the command that replays it
 
 
 def _who(kind) -> str:
@@ -50,7 +51,8 @@ def entry_of(path: Path) -> SavedEntry:
     kinds = record.kinds or [None] * len(record.seats)
     return SavedEntry(path, modified, rules_text(record.variant.name or record.variant.spec, record.variant.rules),
                       record.seed, tuple((colour, _who(kind)) for colour, kind in zip(record.seats, kinds)),
-                      record.plies, record.finished, resume=resume_command(record, path))
+                      record.plies, record.finished, resume=resume_command(record, path),
+                      replay=resume_command(record, path, ("replay",)))
 
 
 def saved_games(folder) -> list[SavedEntry]:
