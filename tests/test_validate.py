@@ -600,3 +600,12 @@ def test_a_text_that_fails_hides_whether_a_counter_or_mark_is_read(tmp_path, mon
         "after:\n  a: {when: 'bumps(opponents) > 0', add: {good: 1}, mark: {tag: bumped}}\n"
         "filters:\n  f: {must: 'good(player) >= 0 and count(pawns marked tag) >= 0 and (('}\n")
     assert [p.code for p in validate_file(Path("mine.yaml"))] == ["SR301"]
+
+
+@pytest.mark.parametrize("section", ["counters", "marks"])
+def test_the_built_in_squares_are_no_counter_or_mark_names(tmp_path, monkeypatch, section):
+    """`in safety_entry` reads a built-in square like `in start_exit`: both are DSL words, and
+    neither names a counter (SR520) or a mark (SR560)."""
+    monkeypatch.chdir(tmp_path)
+    Path("mine.yaml").write_text(f"extends: standard\nname: mine\n{section}: {{safety_entry: {{}}}}\n")
+    assert {"counters": "SR520", "marks": "SR560"}[section] in {p.code for p in validate_file(Path("mine.yaml"))}

@@ -505,6 +505,11 @@ def mark_labels(v) -> dict:
     return {name: kind.label for name, kind in getattr(v, "marks", {}).items() if kind.label}
 
 
+def _fill(text: str, width: int, **options) -> str:
+    """`textwrap.fill`, breaking lines at spaces only (a label such as 'ice-cold' stays whole)."""
+    return textwrap.fill(text, width, break_on_hyphens=False, **options)
+
+
 def source_text(node) -> str:
     """DSL text of an AST node (canonical form: `can(switch opponent)`, `home(player) > 0`)."""
     return _Source().visit(node)
@@ -541,7 +546,7 @@ def explain_text(explained: Explained, only=()) -> str:
     lines = []
     dice = v.turn.source == "dice"
     if not only:
-        lines.append(textwrap.fill(_turn_line(v), WIDTH, subsequent_indent="  "))
+        lines.append(_fill(_turn_line(v), WIDTH, subsequent_indent="  "))
         lines.extend(board_words(v, where))
         lines.extend(switch_words(v, where))
         lines.append("")
@@ -553,7 +558,7 @@ def explain_text(explained: Explained, only=()) -> str:
         else:
             copies = f"{rule.copies} in the deck" if rule.copies else "not in the deck"
             lines.append(f"Card {name} ({copies}) - {rule.where}")
-        lines.append(textwrap.fill(sentence(effect_words(rule.effect, source=v.turn.source, marks=mark_labels(v))), WIDTH,
+        lines.append(_fill(sentence(effect_words(rule.effect, source=v.turn.source, marks=mark_labels(v))), WIDTH,
                                    initial_indent="  ", subsequent_indent="  "))
         if len(rule.options) > 1:
             for i, option in enumerate(rule.options, 1):
@@ -631,7 +636,7 @@ def switch_words(v, where) -> list[str]:
             if name == "must_bump" or value == default:
                 continue
             lines.append(f"Rule {section}.{name}: {shown(value)} (default {shown(default)}) - {where((section, name))}")
-            lines.append(textwrap.fill(field.description or "", WIDTH, initial_indent="  ", subsequent_indent="  "))
+            lines.append(_fill(field.description or "", WIDTH, initial_indent="  ", subsequent_indent="  "))
     return lines
 
 
@@ -656,7 +661,7 @@ def grid_words(v, where) -> list[str]:
     if turn.stuck != "discard_one":  # a grid's stuck hand passes (S9), its default
         lines.append(f"With no play (after any exchange) the player passes; a full round of passes ends the game "
                      f"without a winner - {where(('turn', 'stuck'))}")
-    return [textwrap.fill(line, WIDTH, subsequent_indent="  ") for line in lines]
+    return [_fill(line, WIDTH, subsequent_indent="  ") for line in lines]
 
 
 def board_words(v, where) -> list[str]:
@@ -739,7 +744,7 @@ def turn_words(v, where) -> list[str]:
 
 def _label_line(label: str) -> list[str]:
     """The author's label of a filter, consequence or added alternative, as written."""
-    return [textwrap.fill(f'"{label}"', WIDTH, initial_indent="  ", subsequent_indent="   ")] if label else []
+    return [_fill(f'"{label}"', WIDTH, initial_indent="  ", subsequent_indent="   ")] if label else []
 
 
 def vocabulary_words(v, where) -> list[str]:
@@ -801,7 +806,7 @@ def marks_words(v, where) -> list[str]:
         if m.untouchable:
             does.append("a marked pawn cannot be moved: no pawn may land on it, switch it or Sorry! it, a slide ending "
                         "on it cannot be taken and a slide passing over it leaves it")
-        lines.append(textwrap.fill(sentence("; ".join(does)), WIDTH, initial_indent="  ", subsequent_indent="  "))
+        lines.append(_fill(sentence("; ".join(does)), WIDTH, initial_indent="  ", subsequent_indent="  "))
     for name, item in v.also.items():
         scope = []
         if item.cards is not None:
@@ -811,5 +816,5 @@ def marks_words(v, where) -> list[str]:
         lines.append(f"Also on {' and '.join(scope) or 'every card'} ('{name}') - {where(('also', name))}")
         lines.extend(_label_line(item.label))
         instead = effect_words(dsl.parse_effect(item.effect), marks=mark_labels(v))
-        lines.append(textwrap.fill(sentence("instead " + instead), WIDTH, initial_indent="  ", subsequent_indent="  "))
+        lines.append(_fill(sentence("instead " + instead), WIDTH, initial_indent="  ", subsequent_indent="  "))
     return lines

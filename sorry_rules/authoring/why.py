@@ -124,7 +124,8 @@ class Explainer:
                 held = obstacles.held(c, sq)
                 if held is not None:
                     label = game.marks[held.mark].label
-                    reasons = [reason_entry(None, None, None, "marked", f"marked '{label}': a {label} pawn cannot move")]
+                    article = "an" if label[:1].lower() in "aeiou" else "a"
+                    reasons = [reason_entry(None, None, None, "marked", f"marked '{label}': {article} {label} pawn cannot move")]
                 else:
                     reasons = self.reasons(c, sq, p, board, obstacles, cards)
                 if (c, sq) in filtered:

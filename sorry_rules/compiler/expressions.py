@@ -215,7 +215,7 @@ class ExpressionBuilder(dsl.Visitor):
             return int, self._counter(node, allow_can, variables)
         if node.function not in COUNTS:
             known = COUNTS + (FACTS + ("thrown",) if MOVE in variables else ()) + tuple(self.compiler.counters)
-            raise CompileError(node.pos, unknown("function", node.function, known))
+            raise CompileError(node.pos, unknown("function", node.function, tuple(dict.fromkeys(known))))
         group = self.groups.visit(node.argument, variables)
         self.compiler.functions_used.add(node.function)
         return int, _COUNTERS[node.function](self.layout, group)

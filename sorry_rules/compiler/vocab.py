@@ -30,13 +30,14 @@ from sorry_rules.compiler.vocabulary import COUNTS, FACTS, GROUPS, LITERALS, MOV
 from sorry_rules.engine.facts import READS
 from sorry_rules.engine.moverules import Consequence, MoveFilter
 from sorry_rules.engine.placement import PlacementView
+from sorry_rules.engine.squares import BUILT_IN
 
 #: `rules.must_bump: true` is this filter (H17), written before the file's own `filters:`.
 MUST_BUMP = "bumps(opponents) > 0"
 MUST_BUMP_LABEL = "rules.must_bump: a move that bumps an opponent is required"
 #: DSL words a counter, a mark or a square may not be named like: the functions, groups and
-#: literals of expressions, and every word of the grammar (`moved`, `every`, `and`, ...)
-RESERVED = COUNTS + FACTS + THROW_FACTS + GROUPS + LITERALS + ("sum", "max", "min", "count", "can") + tuple(
+#: literals of expressions, the built-in squares, and every word of the grammar (`moved`, `every`, `and`, ...)
+RESERVED = COUNTS + FACTS + THROW_FACTS + GROUPS + LITERALS + ("sum", "max", "min", "count", "can") + BUILT_IN + tuple(
     sorted(set(re.findall(r'"([a-z_]+)"', grammar_text()))))
 
 
