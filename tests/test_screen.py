@@ -522,3 +522,49 @@ def test_the_help_says_whose_slides_are_taken_and_what_they_sweep(rules, whose, 
     standard slides under every house rule)."""
     text = " ".join(help_text(load_game("standard", rules)).split())
     assert f"land exactly on {whose}" in text and sweep in text
+
+
+def test_a_forced_move_names_every_card_it_was_chosen_from():
+    """H25: two cards drawn, one played, the other discarded: a forced move names both, and
+    the one discarded; P4: in hand play it names the hand it was the only move of."""
+    import io
+
+    from rich.console import Console
+
+    from sorry_rules.cli.terminal import Session
+    from sorry_rules.compiler import load_game
+    from sorry_rules.players.runner import Turn
+    from sorry_rules.records.savefile import new_save
+
+    for variant, rules, others, said in (
+            ("standard", ("house/draw-two-keep-one.yaml",), ("2",),
+             ["You drew 1 and 2; only one move was possible, so it was played: ", "The other card drawn (2) is discarded."]),
+            ("points", (), ("3", "4", "5", "7"), ["Only one move was possible with your hand (1, 3, 4, 5, 7), so it was "
+                                                 "played: "])):
+        game = load_game(variant, rules)
+        state = game.new_game(1, players=2)
+        saved = new_save(game, variant, rules, 1, state, ["human", "bot:random"], 100)
+        session = Session(game, saved.kinds, saved, None, console=Console(file=io.StringIO(), width=80, color_system=None))
+        one = game.card_index["1"]
+        move = next(m for m in game.legal_moves(game.position(state.placement, state.seats, 0, card=one,
+                                                                hand=(one,) if game.hand_play else None))
+                    if m.kind == "move")
+        told = session.tell_move(Turn(1, 0, one, move, 0, 1, tuple(game.card_index[c] for c in others)), state)
+        assert [line[:len(start)] for line, start in zip(told, said)] == said, told
+        assert len(told) == len(said)
+
+
+def test_the_loop_tells_each_turn_what_it_was_chosen_from():
+    """`Turn.others`: under H25 the other card drawn (one for each card played), in hand play
+    the rest of the hand (P3: five cards, one played)."""
+    from sorry_rules.compiler import load_game
+    from sorry_rules.players.registry import make_player
+    from sorry_rules.players.runner import play_game
+
+    for variant, rules, size in (("standard", ("house/draw-two-keep-one.yaml",), 1), ("points", (), 4)):
+        game = load_game(variant, rules)
+        turns = []
+        play_game(game, game.new_game(3, players=2), [make_player("random", 3, s) for s in range(2)],
+                  on_turn=lambda turn, state: turns.append(turn), max_plies=30)
+        played = [turn for turn in turns if turn.move.kind == "move"]
+        assert played and all(len(turn.others) == size for turn in played), [t.others for t in played]

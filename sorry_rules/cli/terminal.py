@@ -226,8 +226,18 @@ class Session:
             told.append(f"{who}: {describe_move(game, move)}")
         elif turn.options == 1:
             label = self.look.move_label(game, move, game.hand_play, state.seats[turn.seat], names)
-            only = f"{who} {drew} {card}; only" if card is not None and not game.hand_play else "Only"
-            told.append(f"{only} one move was possible, so it was played: {label}")
+            others = [game.card_names[c] for c in turn.others]
+            if game.hand_play:  # what it was chosen from: the hand
+                held = ", ".join(([card] if card is not None else []) + others)
+                whose = f" with {'your' if you else 'the'} hand ({held})" if held else ""
+                told.append(f"Only one move was possible{whose}, so it was played: {label}")
+            else:
+                drawn = f"{card} and {', '.join(others)}" if others else card
+                only = f"{who} {drew} {drawn}; only" if card is not None else "Only"
+                told.append(f"{only} one move was possible, so it was played: {label}")
+                if others:
+                    told.append(f"The other card{'s' if len(others) > 1 else ''} drawn ({', '.join(others)}) "
+                                f"{'are' if len(others) > 1 else 'is'} discarded.")
         if move.draw_again and not game_over(state):
             verb = "throw" if dice else "play" if game.hand_play else "draw"
             told.append(f"{who} {verb if you else verb + 's'} again.")

@@ -36,6 +36,7 @@ class Turn:
     move: object
     choice: int
     options: int
+    others: tuple = ()    # the cards it was chosen among besides `card`: the others drawn (turn.take), or the hand
 
 
 @dataclass
@@ -124,10 +125,14 @@ def play(game, state, picks, on_turn=None, max_plies: int = DEFAULT_MAX_PLIES, c
             table.play(option)
         elif watch is not None:
             move = table.move(option)
+            held = list(table.hands[seat]) if table.hands is not None else [table.card, *table.drawn]
+            if move.card in held:
+                held.remove(move.card)
             table.play(option)
             if table.over and move.draw_again:  # a winning move: the game ends at once, no card follows (R35)
                 move = move._replace(draw_again=False)
-            watch(Turn(table.plies, seat, move.card, move, choice, n), table.state() if needs_state else None)
+            watch(Turn(table.plies, seat, move.card, move, choice, n, tuple(c for c in held if c is not None)),
+                  table.state() if needs_state else None)
         else:
             table.play(option)
     return table.state()
