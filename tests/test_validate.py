@@ -609,3 +609,17 @@ def test_the_built_in_squares_are_no_counter_or_mark_names(tmp_path, monkeypatch
     monkeypatch.chdir(tmp_path)
     Path("mine.yaml").write_text(f"extends: standard\nname: mine\n{section}: {{safety_entry: {{}}}}\n")
     assert {"counters": "SR520", "marks": "SR560"}[section] in {p.code for p in validate_file(Path("mine.yaml"))}
+
+
+def test_an_even_seating_that_leaves_a_team_alone_is_said(tmp_path, monkeypatch):
+    """AUTHORING section 3: teams that leave nobody to play against are SR506; partnership
+    opened to 2 players seats red and yellow (spread evenly round the board, REFERENCE
+    `seating`), partners, as an explicit seating of them would be."""
+    monkeypatch.chdir(tmp_path)
+    Path("mine.yaml").write_text("extends: partnership\nname: mine\nplayers: {min: 2, max: 4}\n")
+    [problem] = validate_file(Path("mine.yaml"))
+    assert (problem.code, problem.severity, problem.line) == ("SR506", "warning", 3)
+    assert "2 players sit red, yellow" in problem.message
+    Path("mine.yaml").write_text("extends: partnership\nname: mine\nplayers: {min: 2, max: 4}\n"
+                                 "seating: {'2': [red, blue]}\n")
+    assert validate_file(Path("mine.yaml")) == []

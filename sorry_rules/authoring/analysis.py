@@ -154,7 +154,8 @@ def _teams(v, ctx, report) -> None:
         if not team:
             report(("teams", t), "SR506", f"team {t + 1} is empty", "error")
     C = len(v.colours)
-    if C > 1 and all(len(ctx.team_of[c]) == C for c in range(C)):
+    one_team = C > 1 and all(len(ctx.team_of[c]) == C for c in range(C))
+    if one_team:
         report(("teams",), "SR506", "every colour is on one team: no colour has an opponent", "warning")
     if v.rules.control == "team" and not any(len(team) > 1 for team in v.teams or []):
         report(("rules", "control"), "SR506",
@@ -164,6 +165,17 @@ def _teams(v, ctx, report) -> None:
         if len(seated) > 1 and all(o in ctx.team_of[seated[0]] for o in seated):
             report(("seating", key), "SR506",
                    f"seating {key}: every seated colour is on one team, so nobody plays against anybody", "warning")
+    if one_team or any(not team for team in v.teams or []):
+        return
+    for n in range(max(2, v.players.min), v.players.max + 1):  # the counts seated evenly round the board (no seating:)
+        if str(n) in v.seating or n > C or v.board.kind != "track":
+            continue
+        seated = [i * C // n for i in range(n)]
+        if all(o in ctx.team_of[seated[0]] for o in seated):
+            names = ", ".join(v.colours[c] for c in seated)
+            report(("players", "min"), "SR506", f"{n} players sit {names} (spread evenly round the board, no seating: "
+                   f"entry), all on one team, so nobody plays against anybody: add seating: {{\"{n}\": [...]}} or "
+                   f"raise players.min", "warning", also=(("teams",), ("players",)))
 
 
 def _relations_used(v, ctx, prims, report) -> None:
