@@ -540,3 +540,18 @@ def test_a_scoring_rule_is_measured_by_simulate_and_compare(tmp_path):
     metrics = {row["metric"]: row for row in _json.loads(compared.stdout)["tests"]}
     assert {"score per player", "the winner's score"} <= set(metrics)
     assert metrics["the winner's score"]["b"] >= metrics["the winner's score"]["a"]  # the bonus only adds (P7)
+
+
+def test_a_player_alone_at_the_table_plays_turn_after_turn(tmp_path):
+    """A turn is one player's turn with its draw-again plays (README): alone at the table, a
+    player's plays are many turns (each card not a 2, R24), not one turn that never ends."""
+    from click.testing import CliRunner
+
+    from sorry_rules.cli.app import main
+
+    (tmp_path / "solo.yaml").write_text("extends: standard\nname: solo\nplayers: {min: 1, max: 4}\n")
+    result = CliRunner().invoke(main, ["simulate", "--variant", str(tmp_path / "solo.yaml"), "--players", "1",
+                                       "--games", "3", "--no-progress", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    length = json.loads(result.stdout)["length"]
+    assert length["turns"]["min"] > 20 and length["turns"]["mean"] < length["plies"]["mean"]

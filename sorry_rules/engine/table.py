@@ -78,7 +78,7 @@ class Table:
     """A game in progress (module contract). Built by `Game.table(state)`."""
 
     __slots__ = ("game", "pos", "seats", "turn", "card", "hands", "pile", "discard", "rng", "winner", "plies",
-                 "counters", "bonus", "drawn", "redraws", "programs", "over", "judge_always", "pushed")
+                 "counters", "bonus", "drawn", "redraws", "programs", "over", "judge_always", "pushed", "passed")
 
     def __init__(self, game, state):
         self.game = game
@@ -101,6 +101,7 @@ class Table:
         self.drawn = state.drawn
         self.redraws = state.redraws
         self.pushed: list = []  # what `pop` takes back, last first
+        self.passed = False  # whether the last `play` passed the turn on (to the next seat, or to the only one)
 
     def state(self):
         """The `State` of this table (a snapshot: later plays do not change it)."""
@@ -424,10 +425,12 @@ class Table:
         if kind is MOVE or kind is PASS_KIND or ((kind is FORFEIT or kind == REDRAW) and game.after_forfeit):
             ends = self._made(option, kind, events)
         turn = self.turn
+        self.passed = False
         if not self.over and (ends or not option[2] & DRAW_AGAIN):
             if self.bonus:
                 self.bonus -= 1
             else:
+                self.passed = True
                 self.turn = turn + 1 if turn + 1 < len(self.seats) else 0
                 if game.marks:
                     marks = _marks.turn_begins(game.marks, self.pos.marks, self.seats[self.turn])

@@ -12,9 +12,10 @@ Contract: `play_game` drives a state to the end (or `max_plies`), asking the sea
 for every choice among two or more options (a single option is taken without asking), and
 stopping when there is no option left (a game over without a winner: a grid draw). It
 records the choices so a game can be replayed: `replay(game, state, choices)` reaches the
-identical final state. `on_turn` watches: one with a method `played(seat, kind, events)` (a
-tally: it counts and reads no state) is told each play's kind and events before it is
-played, with nothing built for it; any other `on_turn(turn, state)` gets each `Turn` and the
+identical final state. `on_turn` watches: one with a method `played(seat, kind, events,
+passed)` (a tally: it counts and reads no state) is told each play's kind and events, and
+whether it passed the turn on (None where the table does not say), once it is played, with
+nothing built for it; any other `on_turn(turn, state)` gets each `Turn` and the
 state after it (None for the state when its attribute `needs_state` is False).
 """
 
@@ -121,8 +122,8 @@ def play(game, state, picks, on_turn=None, max_plies: int = DEFAULT_MAX_PLIES, c
         option = options[choice]
         seat = table.turn
         if tell is not None:
-            tell(seat, option[3], option[1])
             table.play(option)
+            tell(seat, option[3], option[1], getattr(table, "passed", None))
         elif watch is not None:
             move = table.move(option)
             held = list(table.hands[seat]) if table.hands is not None else [table.card, *table.drawn]

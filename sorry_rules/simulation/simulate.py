@@ -323,7 +323,7 @@ class GameCounter:
     method `played`, so the loop (`players.runner.play`) tells it each play's kind and
     events and builds nothing for it."""
 
-    __slots__ = ("turns", "last_seat", "bumps", "slides", "forfeits", "discards", "passes", "redraws", "actions",
+    __slots__ = ("turns", "last_seat", "passed", "bumps", "slides", "forfeits", "discards", "passes", "redraws", "actions",
                  "removals", "exchanges")
 
     def __init__(self):
@@ -331,11 +331,15 @@ class GameCounter:
             setattr(self, name, 0)
         self.last_seat = None
 
-    def played(self, seat: int, kind: str, events: tuple) -> None:
-        """Count a play of `seat` of this `kind` (`Move.kind`) with these `events`."""
-        if seat != self.last_seat:
+    def played(self, seat: int, kind: str, events: tuple, passed: bool | None = None) -> None:
+        """Count a play of `seat` of this `kind` (`Move.kind`) with these `events`; `passed`:
+        whether it passed the turn on (None: a board whose tables do not say, judged by the
+        seat that plays next). A turn begins at another seat's play, or after a play that
+        passed the turn on (a player alone at the table plays turn after turn)."""
+        if seat != self.last_seat or self.passed:
             self.turns += 1
             self.last_seat = seat
+        self.passed = bool(passed)
         if kind == "move":
             for event in events:
                 tag = event[0]
