@@ -51,6 +51,9 @@ def test_yaml_syntax_errors_name_the_cause(tmp_path, text, said):
     ("extends: standard\npawns: three\n", "pawns: Input should be a valid integer (write a whole number, e.g. 3, "
                                           "not 'three') [SR203]"),
     ("extends: standard\npawns: true\n", "(write a whole number, e.g. 3, not true) [SR203]"),  # as YAML spells it
+    ("extends: standard\nturn: {first: first-seat}\n",  # REFERENCE 6: a close name gets "did you mean"
+     "turn.first: Input should be 'random' or 'first_seat'; did you mean 'first_seat'? [SR204]"),
+    ("extends: standard\nrules: {slide_sweep: bumpabel}\n", "did you mean 'bumpable'? [SR204]"),
     ("extends: standard\nscoring:\n  x: {kind: formula, for: every, points: 1}\n",
      'scoring.x.points: Input should be a valid string (write "1" in quotes: a rule text, not a number) [SR203]'),
 ])

@@ -302,7 +302,7 @@ def schema_problems(data: dict, origins: Origins, error, model=None) -> list[Pro
         elif kind.endswith("_type") or kind in {"model_attributes_type", "dict_type", "list_type"}:
             problems.at(path, "SR203", f"{dotted}: {item['msg']}{_what_to_write(kind, item.get('input'), path)}")
         else:
-            problems.at(path, "SR204", f"{dotted}: {item['msg']}{_what_to_write(kind, item.get('input'), path)}")
+            problems.at(path, "SR204", _value_problem(item, dotted, path))
     return problems.problems
 
 
@@ -389,6 +389,16 @@ def _kind_of_value(given) -> str:
     if isinstance(given, str):
         return "a text"
     return "nothing" if given is None else "this value"
+
+
+def _value_problem(item: dict, dotted: str, path: tuple) -> str:
+    """The message of a value the schema refuses: pydantic's words, with the close word it
+    takes (a word of a fixed list) or what to write."""
+    given = item.get("input")
+    if item["type"] == "literal_error" and isinstance(given, str):
+        words = re.findall(r"'([^']*)'", str((item.get("ctx") or {}).get("expected", "")))
+        return f"{dotted}: {item['msg']}{did_you_mean(given, words)}"
+    return f"{dotted}: {item['msg']}{_what_to_write(item['type'], given, path)}"
 
 
 def _what_to_write(kind: str, given, path: tuple = ()) -> str:
