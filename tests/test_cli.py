@@ -206,3 +206,16 @@ def test_a_consequence_is_listed_under_after_not_then(tmp_path, monkeypatch):
     home = result.output.split("-> home")[1]
     assert "      after: after.home_bonus: when reaches_home(player) > 0" in home and "then:" not in result.output
     assert "extra cards: 2" in home
+
+
+def test_a_redraw_lists_every_card_it_discards(tmp_path, monkeypatch):
+    """H25 with H26: two cards drawn, neither can move, the turn redraws: both are discarded
+    (REFERENCE `redraw`: with `take` every card drawn), and the text says both, as the JSON."""
+    monkeypatch.chdir(tmp_path)
+    Path("take.yaml").write_text("extends: standard\nturn:\n  take: 2\n  redraw: {when: 'true', at_most: 1}\n")
+    state = position(tmp_path, {"players": ["red", "blue"], "turn": "red", "card": ["7", "5"]})
+    result = run("moves", "--rule", "take.yaml", "--state", state)
+    assert result.exit_code == 0, result.output
+    assert "      discards: 7, 5" in result.output
+    report = json.loads(run("moves", "--rule", "take.yaml", "--state", state, "--format", "json").stdout)
+    assert [m["discard"] for m in report["moves"]] == ["7"] and report["moves"][0]["discards"] == ["5"]

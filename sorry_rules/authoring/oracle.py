@@ -190,8 +190,9 @@ def format_report_text(report: dict, details=None) -> str:
             suffix = f"  (wins{scores})"
         lines.append(f"  {i:2}. {prefix}{move['text']}{suffix}")
         lines.extend(f"      after: {label}" for label in move.get("after", []))
-        if move.get("discards"):
-            lines.append(f"      discards: {', '.join(move['discards'])}")
+        if move.get("discards") or move.get("redraw"):  # a redraw discards its own card too
+            own = [move["discard"]] if move.get("redraw") and move.get("discard") else []
+            lines.append(f"      discards: {', '.join(own + move.get('discards', []))}")
         if "next" in move:
             taken = f" ({move['redraws']} redraw{'' if move['redraws'] == 1 else 's'} this turn)" if move.get("redraws") else ""
             lines.append(f"      next: {move['next']}{taken}")
