@@ -219,3 +219,15 @@ def test_a_redraw_lists_every_card_it_discards(tmp_path, monkeypatch):
     assert "      discards: 7, 5" in result.output
     report = json.loads(run("moves", "--rule", "take.yaml", "--state", state, "--format", "json").stdout)
     assert [m["discard"] for m in report["moves"]] == ["7"] and report["moves"][0]["discards"] == ["5"]
+
+
+def test_a_pawn_sent_back_by_its_own_follow_up_is_not_said_to_bump_itself(tmp_path, monkeypatch):
+    """R16: no pawn lands on its own colour; a `then: send own moved to start` after a 3
+    sends back the pawn that moved, said as the follow-up it is, not "bumps Red"."""
+    monkeypatch.chdir(tmp_path)
+    Path("oops.yaml").write_text("extends: standard\nafter:\n  oops: {cards: ['3'], then: send own moved to start}\n")
+    state = position(tmp_path, {"players": ["red", "blue"], "turn": "red", "card": "3", "pawns": {"red": ["track:10"]}})
+    result = run("moves", "--rule", "oops.yaml", "--state", state)
+    assert result.exit_code == 0, result.output
+    assert "Red pawn track:10 -> track:13; then sends Red pawn track:13 back to start" in result.output
+    assert "bumps Red" not in result.output

@@ -82,13 +82,15 @@ def describe_events(game, events, names=None) -> str:
 def _landing_bumps(game, events) -> set:
     """The indexes of the bumps in `events` that a step's landing or the slides it starts made
     (on the square the step ended on, or swept by a slide before the next step or switch);
-    the others are pawns an effect sent back (`send ... to start`)."""
-    landed, to, swept = set(), None, frozenset()
+    the others are pawns an effect sent back (`send ... to start`), the pawn that made the
+    step among them (no landing bumps a pawn of the mover's own colour; a slide may)."""
+    landed, to, swept, mover = set(), None, frozenset(), None
     slide_at = game.layout.slide_at
     for i, event in enumerate(events):
         kind = event[0]
         if kind in STEP_KINDS or kind == SWITCH:
             to = event[3] if kind != SWITCH else None
+            mover = event[1]
             slides = []
             for later in events[i + 1:]:
                 if later[0] in STEP_KINDS or later[0] == SWITCH:
@@ -96,7 +98,7 @@ def _landing_bumps(game, events) -> set:
                 if later[0] == SLIDE and later[2] < len(slide_at) and slide_at[later[2]] is not None:
                     slides.append(slide_at[later[2]])
             swept = frozenset(sq for info in slides for sq in info.swept)
-        elif kind == BUMP and (event[2] == to or event[2] in swept):
+        elif kind == BUMP and ((event[2] == to and event[1] != mover) or event[2] in swept):
             landed.add(i)
     return landed
 
