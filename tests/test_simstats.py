@@ -158,3 +158,16 @@ def test_win_rate_names_longer_than_the_column_keep_the_figures_in_line():
     block = result.stdout.split("\n\n")[1].splitlines()
     assert block[0].startswith("Win rate") and any("side red + yellow" in line for line in block)
     assert len({line.index("%") for line in block[1:]}) == 1, block
+
+
+def test_the_interval_of_a_mean_stops_at_the_highest_value_too():
+    """Three winners' scores 34, 96, 34: the t-interval reaches 143.6, past every game; it is
+    cut at the highest value seen (96) as it is at the lowest (34), merged too."""
+    from sorry_rules.simulation.simreport import _with_interval
+
+    a, b = Moments(), Moments()
+    for value in (34, 96, 34):
+        a.add(value)
+    b.merge(a)
+    assert (b.low, b.high) == (34, 96)
+    assert _with_interval(b, -math.inf)["ci95"] == [34, 96]

@@ -42,15 +42,17 @@ def _distribution(moments) -> dict:
 
 def _with_interval(moments, lowest: float = 0) -> dict:
     """Mean, sd and 95% interval (Student's t) of a quantity no value of which is below
-    `lowest` (a count: 0), nor, as far as the games show, below the lowest value seen: the
-    interval is cut there (a mean of non-negative values has no negative bound)."""
+    `lowest` (a count: 0), nor, as far as the games show, below the lowest value seen or above
+    the highest: the interval is cut there (a mean of non-negative values has no negative
+    bound; one of few games no bound past every game)."""
     out = _distribution(moments)
     if out["sd"] is None:
         out["ci95"] = None
     else:
         half = t95(moments.n - 1) * out["sd"] / math.sqrt(moments.n)  # Student's t: exact for few games too
         floor = lowest if moments.low is None else max(lowest, moments.low)
-        out["ci95"] = [max(floor, out["mean"] - half), out["mean"] + half]
+        ceiling = math.inf if moments.high is None else moments.high
+        out["ci95"] = [max(floor, out["mean"] - half), min(ceiling, out["mean"] + half)]
     return out
 
 
