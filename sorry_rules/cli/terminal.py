@@ -147,7 +147,7 @@ class Session:
         game is saved after every move); returns the last state."""
         table = ", ".join(f"{colour_name(self.game, c)} ({name})" for c, name in zip(state.seats, self.seat_names()))
         first = "" if state.plies else f" {colour_name(self.game, state.seats[state.turn])} plays first."
-        self.echo(Text(f"{self.game.name}, seed {self.saved.seed}: {table}.{first} Type ? for help.", style="bold"))
+        self.echo(Text(f"{self.title}: {table}.{first} Type ? for help.", style="bold"))  # the title names the house rules
         self.echo(f"The game is saved after every move in {self.save_path}")
         self.save(state)
         self.state = state
@@ -373,7 +373,8 @@ class Session:
                 self.say(view, moves, named)
             else:
                 shown = answer if len(answer) <= ANSWER_SHOWN else answer[:ANSWER_SHOWN] + ELLIPSIS
-                self.say(view, moves, f"{shown!r} is not a move: type {self.answer_words(n)}, ? for help, q to quit.")
+                keys = "n, p, h, ? or q" if self.pages > 1 else "h, ? or q"  # the keys the prompt names
+                self.say(view, moves, f"{shown!r} is not a move: type {self.answer_words(n)}, or {keys} (? for help).")
 
     def show_hint(self, view, moves) -> None:
         """`hint` in the header line on a terminal, the page shown beginning at the move it
