@@ -377,12 +377,12 @@ class Session:
                 self.say(view, moves, f"{shown!r} is not a move: type {self.answer_words(n)}, or {keys} (? for help).")
 
     def show_hint(self, view, moves) -> None:
-        """`hint` in the header line on a terminal, the page shown beginning at the move it
-        names; else printed in lines that fit."""
+        """`hint` in the header line on a terminal, the page shown the one that holds the move
+        it names (the pages stay as they were); else printed in lines that fit."""
         best, hint = self.hint(view, moves)
         if self.in_place:
             if self.pages > 1:
-                self.first = best
+                self.first = max((start for start in self.starts if start <= best), default=0)
             self.say(view, moves, hint)
         else:
             for line in wrap(hint, self.console.width or 80):
