@@ -510,9 +510,14 @@ def test_a_hint_shows_the_page_of_the_move_it_names():
     assert session.pages > 1 and session.first == 0
     starts = list(session.starts)
     session.show_hint(view, moves)
-    assert session.first == starts[-1]  # the page that held the hinted move begins where it began
+    assert session.first in (starts[-1], len(moves) - 1)  # where the page began, or at the move when it no longer fits
     following = [start for start in session.starts if start > session.first]
     assert session.first <= len(moves) - 1 < (following[0] if following else len(moves))
+    session.first = 0
+    session.show(view, moves)
+    session.hinter = type("Fixed", (), {"choose": lambda self, view, moves: 1})()  # a move of the first page
+    session.show_hint(view, moves)
+    assert session.first == 0 and session.page == 0
     assert f"Hint: {len(moves)}. " in out.getvalue()
 
 

@@ -378,12 +378,17 @@ class Session:
 
     def show_hint(self, view, moves) -> None:
         """`hint` in the header line on a terminal, the page shown the one that holds the move
-        it names (the pages stay as they were); else printed in lines that fit."""
+        it names, begun where that page began when the move still fits on it with the hint
+        above (else begun at the move); else printed in lines that fit."""
         best, hint = self.hint(view, moves)
         if self.in_place:
             if self.pages > 1:
                 self.first = max((start for start in self.starts if start <= best), default=0)
             self.say(view, moves, hint)
+            following = [start for start in self.starts if start > self.first]
+            if self.pages > 1 and not self.first <= best < (following[0] if following else len(moves)):
+                self.first = best
+                self.say(view, moves, hint)
         else:
             for line in wrap(hint, self.console.width or 80):
                 self.echo(line)
