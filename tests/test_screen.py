@@ -577,3 +577,11 @@ def test_the_loop_tells_each_turn_what_it_was_chosen_from():
                   on_turn=lambda turn, state: turns.append(turn), max_plies=30)
         played = [turn for turn in turns if turn.move.kind == "move"]
         assert played and all(len(turn.others) == size for turn in played), [t.others for t in played]
+
+
+def test_the_help_explains_the_marks_of_a_game_that_has_them():
+    """H31 (freeze): the board draws a frozen pawn as R#; the help says what '#' is, and a game
+    without marks says nothing of them."""
+    text = " ".join(help_text(load_game("standard", ("house/freeze.yaml",))).split())
+    assert "shows the mark's symbol in place of its number ('R#')" in text and "'#' frozen" in text
+    assert "Marks:" not in help_text(load_game("standard"))

@@ -153,6 +153,9 @@ move says what each die does, one after the other ('...; then ...')."""
 HELP_SEVERAL = ("A square holding several pawns shows how many and whose: '{count}{first}' is {count} of "
                 "{colour}'s pawns, '3+' pawns of several colours; the panel names them ('Together:').")
 HELP_NAMED = """Named squares show their symbol while empty: {names}."""
+HELP_MARKS = ("Marks: a marked pawn on the track or in a safety zone shows the mark's symbol in place of its "
+              "number ('{first}{symbol}'); the panel lists each mark with the pawns that carry it, those in Start "
+              "or Home too, and who placed it: {names}.")
 HELP_TEAM = ("Partners play together: your moves list your partner's pawns beside yours, by their names, and "
              "a card may move either; what a card may bump, switch or replace (a partner's pawn too) is in "
              "`sorry-play explain`.")
@@ -161,7 +164,8 @@ HELP_TEAM = ("Partners play together: your moves list your partner's pawns besid
 def help_text(game) -> str:
     """The help of the play screen for `game`: keys, pawn names, how squares are counted,
     slides where the board has them, cards or dice, partners' pawns where a player moves
-    them, and squares that hold several pawns and named squares where the board has them."""
+    them, squares that hold several pawns and named squares where the board has them, and
+    marks where the game has them."""
     labels = colour_labels(game.colours)
     layout = game.layout
     dice = getattr(game, "dice", None) is not None
@@ -187,6 +191,9 @@ def help_text(game) -> str:
     if layout.square_symbols:
         names = ", ".join(f"'{symbol}' {layout.square_labels[name]}" for name, symbol in layout.square_symbols.items())
         parts.append(HELP_NAMED.format(names=names))
+    if game.marks:
+        names = ", ".join(f"'{kind.symbol}' {kind.label}" for kind in game.marks)
+        parts.append(HELP_MARKS.format(first=labels[0], symbol=game.marks[0].symbol, names=names))
     return "\n".join([text, *(textwrap.fill(part, 79) for part in parts)])
 
 
