@@ -58,6 +58,20 @@ def test_why_names_the_whole_throw_rule_that_would_enter(tmp_path):
     assert "Red pawn start -> track:46" in entered.stdout, entered.output
 
 
+def test_why_traces_each_move_of_a_throw_to_the_dice_or_to_the_whole_total(tmp_path):
+    """PA5/PA6: with 2+3 yellow moves a pawn 2 then 3 die by die, or enters a pawn on the
+    total of five: `--why` gives each move its own rule (turn.dice, or turn.whole's line)."""
+    position = {"players": ["yellow", "red"], "turn": "yellow", "card": "2+3",
+                "pawns": {"yellow": ["track:0"], "red": ["track:40"]}}
+    result = _moves(tmp_path, "parcheesi", position, "--why", "--format", "json")
+    assert result.exit_code == 0, result.output
+    whys = {tuple(move["result"]["yellow"]): move["why"] for move in json.loads(result.stdout)["moves"]}
+    [entered] = [why for placement, why in whys.items() if "track:12" in placement]
+    [moved] = [why for placement, why in whys.items() if "track:5" in placement]
+    assert [(w["where"].split(":")[0], w["text"]) for w in entered] == [("parcheesi.yaml", "whole 5: enter")]
+    assert [(w["where"], w["text"]) for w in moved] == [("turn.dice", "die by die (2: forward 2 ; 3: forward 3)")]
+
+
 def test_why_names_a_full_square_and_the_throw_is_lost_with_its_consequence(tmp_path):
     """Red and green share the safety space 25 (two pawns, all it holds): yellow's 3+3 cannot
     land there, nothing else moves, the throw is lost and the doubles still throw again."""

@@ -90,14 +90,24 @@ class Explainer:
             entries = []
             for origin in traced.origins:
                 if self._several_dice(origin.card):
-                    entries.append({"card": self.game.card_names[origin.card], "option": None,
-                                    "text": self.game.card_sources[origin.card], "where": "turn.dice"})
+                    entries.append(self._throw_entry(origin))
                     continue
                 rule = self.rules[self.game.card_names[origin.card]]
                 option = rule.options[origin.option]
                 entries.append({"card": rule.name, "option": origin.option + 1, "text": option.text, "where": option.where})
             out.append(entries)
         return out
+
+    def _throw_entry(self, origin) -> dict:
+        """The `why` of a move of a throw of several dice: its dice spent die by die (option 0),
+        or its total spent whole (option 1: the rule of `turn.whole`)."""
+        name, throw = self.game.card_names[origin.card], self.game.dice.throws[origin.card]
+        whole = self.rules.get(f"whole {sum(throw)}")
+        if origin.option == 1 and whole is not None:
+            return {"card": name, "option": None, "text": f"whole {sum(throw)}: {whole.source}",
+                    "where": whole.options[0].where}
+        each = " ; ".join(f"{face}: {self.rules[str(face)].source}" for face in throw)
+        return {"card": name, "option": None, "text": f"die by die ({each})", "where": "turn.dice"}
 
     def _several_dice(self, card: int) -> bool:
         dice = getattr(self.game, "dice", None)

@@ -24,7 +24,8 @@ from sorry_rules.engine.queries import Origin
 from sorry_rules.engine.settings import MovementRules, TurnRules
 from sorry_rules.compiler import astcache
 from sorry_rules.compiler.checks import check_variant
-from sorry_rules.compiler.dice import check_dice, check_throw_costs, dice_texts, engine_dice, throw_makers, uses_dice
+from sorry_rules.compiler.dice import (check_dice, check_throw_costs, dice_texts, engine_dice, throw_alternatives,
+                                      throw_makers, uses_dice)
 from sorry_rules.compiler.geometry import check_geometry, engine_geometry
 from sorry_rules.compiler.squares import check_squares, engine_squares
 from sorry_rules.compiler.marking import (also_texts, alternatives, check_marks, declining_without, mark_kinds,
@@ -196,7 +197,7 @@ def compile_variant(loaded: LoadedVariant) -> tuple[Game, list[Problem]]:
     mark_warnings(v, programs.marks_placed, programs.marks_read, out, every_text)
     if out.errors:
         raise RuleFileError(out.problems)
-    card_options = _card_options(programs, asts, compiled, added, card_names, card_makers, dice)
+    card_options = _card_options(programs, asts, compiled, added, card_names, dice)
     if dice is None:
         deck = [i for i, name in enumerate(card_names) for _ in range(v.deck[name])]
         card_index = {n: i for i, n in enumerate(card_names)}
@@ -236,14 +237,15 @@ def _with_also(v, programs: ProgramCompiler, asts: dict, compiled: dict, out: Pr
     return added
 
 
-def _card_options(programs: ProgramCompiler, asts: dict, compiled: dict, added: dict, card_names: list, card_makers: list,
-                  dice) -> list:
+def _card_options(programs: ProgramCompiler, asts: dict, compiled: dict, added: dict, card_names: list, dice) -> list:
     """`Game.card_options`: per card, (Origin, maker) per top-level alternative of its effect
-    and per `also:` alternative; a throw of several dice is one alternative, the throw."""
+    and per `also:` alternative; a throw of several dice: the dice spent die by die (option
+    0), and its total spent whole (option 1, where `turn.whole` has it)."""
     card_options = []
     for i, name in enumerate(card_names):
         if dice is not None and len(dice.throws[i]) > 1:
-            card_options.append(((Origin(i, 0, -1), card_makers[i]),))
+            die_by_die, whole = throw_alternatives(compiled, dice.throws[i])
+            card_options.append(((Origin(i, 0, -1), die_by_die),) + (((Origin(i, 1, -1), whole),) if whole else ()))
             continue
         card_ast = asts[("cards", name)]
         extra_asts = [asts[("also", a, "effect")] for a in added.get(name, ())]

@@ -112,6 +112,13 @@ def throw_makers(v, dice, compiled: dict) -> list:
             for throw in dice.throws]
 
 
+def throw_alternatives(compiled: dict, throw: tuple) -> tuple:
+    """(the maker of `throw` spent die by die, the maker of its total spent whole or None):
+    the alternatives `moves --why` traces a throw's moves to (`Game.card_options`)."""
+    return (_thrown(tuple(compiled[("cards", str(f))] for f in throw), None),
+            compiled.get(("turn", "whole", str(sum(throw)))))
+
+
 def _thrown(faces: tuple, whole):
     """The maker of one throw: its faces' cards spent die by die, and its `whole` effect."""
     if len(faces) == 1 and whole is None:
