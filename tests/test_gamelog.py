@@ -202,7 +202,7 @@ def test_edited_logs_do_not_replay(standard, played):
     assert "final state" in _replay_error(unfinished, standard)
 
 
-def test_logs_of_other_rules(standard, played, tmp_path):
+def test_logs_of_other_rules(standard, played, tmp_path, monkeypatch):
     log = played.log
     def variant(**change):
         return log.variant.model_copy(update=change)
@@ -217,6 +217,7 @@ def test_logs_of_other_rules(standard, played, tmp_path):
     assert "for 2-4 players" in _replay_error(alone, standard)
     missing = log.model_copy(update={"variant": variant(spec=str(tmp_path / "gone.yaml"))})
     assert "gone.yaml' is gone: it is neither there nor beside the record" in _replay_error(missing)
+    monkeypatch.chdir(tmp_path)  # rule files are read from the working directory's tree
     (tmp_path / "broken.yaml").write_text("extends: standard\npawns: 0\n")
     broken = log.model_copy(update={"variant": variant(spec=str(tmp_path / "broken.yaml"))})
     assert "do not load" in _replay_error(broken)
