@@ -623,3 +623,18 @@ def test_an_even_seating_that_leaves_a_team_alone_is_said(tmp_path, monkeypatch)
     Path("mine.yaml").write_text("extends: partnership\nname: mine\nplayers: {min: 2, max: 4}\n"
                                  "seating: {'2': [red, blue]}\n")
     assert validate_file(Path("mine.yaml")) == []
+
+
+@pytest.mark.parametrize("overlay, expected", [
+    ("geometry:\n  turns:\n    t1: {at: safety_entry}\n", [(5, "SR201"), (5, "SR201")]),
+    ("scoring: {s1: {kind: tiers}}\n", [(3, "SR201"), (3, "SR201")]),
+    ("geometry:\n  turns:\n    t1: {at: nowhere}\n", [(5, "SR201"), (5, "SR201"), (5, "SR204")]),
+])
+def test_an_entry_missing_several_fields_is_every_problem_never_a_traceback(tmp_path, monkeypatch, overlay, expected):
+    """A named entry lacking two required fields (and a bad value inside it) was left out
+    once per field: a KeyError traceback on validate, play and explain."""
+    monkeypatch.chdir(tmp_path)
+    Path("mine.yaml").write_text("extends: standard\nname: mine\n" + overlay)
+    assert [(p.line, p.code) for p in validate_file(Path("mine.yaml")) if p.severity == "error"] == expected
+    result = CliRunner().invoke(main, ["explain", "--variant", "mine.yaml"])
+    assert result.exit_code == 1 and isinstance(result.exception, SystemExit), result.exception

@@ -146,8 +146,10 @@ def _mended(data: dict, error, rounds: int = 4, far: bool = False) -> tuple[dict
         found = list(found.items())
         # the last places first, so that leaving out an item of a list does not move the others
         for (where, missing), item in sorted(found, key=lambda f: [(isinstance(k, str), k) for k in f[0][0]], reverse=True):
+            if any(where[:len(gone)] == gone for gone in paths if len(gone) < len(where) and _at(data, gone) is None):
+                continue  # inside an entry left out whole already
             if missing is not None and len(where) >= 2 and isinstance(_at(data, where[:-1]), dict):
-                del _at(data, where[:-1])[where[-1]]  # a named entry without a required field: left out whole
+                _at(data, where[:-1]).pop(where[-1], None)  # a named entry without a required field: left out whole
             elif missing is not None or not where or not _mend(data, where, item, far and where not in paths):
                 return None
             paths.append(where)
@@ -188,8 +190,12 @@ def _mend(data: dict, where: tuple, item: dict, far: bool = False) -> bool:
 
 
 def _at(data, where: tuple):
+    """The value at `where` in `data`, None where a key on the way is gone."""
     for key in where:
-        data = data[key]
+        try:
+            data = data[key]
+        except (KeyError, IndexError, TypeError):
+            return None
     return data
 
 
