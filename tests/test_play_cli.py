@@ -256,7 +256,7 @@ def test_a_save_without_its_move_limit_replays_but_says_why_it_does_not_resume(t
     assert shown.returncode == 0 and shown.stdout.endswith("\nRecorded after 30 moves; the game was not finished.\n")
     resumed = run("--resume", str(path))
     assert resumed.returncode == 1 and "does not say its move limit (max_plies)" in resumed.stderr, resumed.stderr
-    assert f"resume it with --resume {path} --max-plies N" in resumed.stderr
+    assert f"resume it with: sorry-play --resume {path} --max-plies N" in resumed.stderr
     limited = run("--resume", str(path), "--max-plies", "45")
     assert limited.returncode == 0 and "resuming at move 31" in limited.stdout, limited.stderr
     assert read_save(path).max_plies == 45

@@ -107,8 +107,8 @@ def _resumed(resume, given: dict, max_plies: int | None = None):
         saved.max_plies = max_plies
     why = not_resumable(saved)
     if why is not None:
-        how = f"resume it with --resume {resume} --max-plies N" if saved.kinds is not None else \
-            f"watch it with: sorry-play replay {resume}"
+        how = f"resume it with: {resume_command(saved, resume)} --max-plies N" if saved.kinds is not None else \
+            f"watch it with: {resume_command(saved, resume, ('replay',))}"
         raise SaveFileError(f"{resume}: {why}, so it cannot be resumed as it is; {how}")
     turns = []
     game, state = restore(saved, source=resume, on_turn=lambda turn, after: turns.append((turn, after)))
@@ -144,8 +144,8 @@ def play_command(variant="standard", rules=(), seed=None, players=None, auto=Fal
                                  "give a higher limit to play on")
             saved.max_plies = max_plies
         elif not game_over(state) and state.plies >= saved.max_plies:  # stopped at its limit: shown as it ended
-            click.echo(f"That game stopped at its limit of {saved.max_plies:,} moves; play on with: sorry-play --resume "
-                       f"{resume} --max-plies N (N above {state.plies:,})")
+            click.echo(f"That game stopped at its limit of {saved.max_plies:,} moves; play on with: "
+                       f"{resume_command(saved, resume)} --max-plies N (N above {state.plies:,})")
             print_outcome(game, state, saved.max_plies)
             return
         save_path = resume if save is None or _same_file(save, resume) else claim(save, saved)
