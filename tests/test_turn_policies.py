@@ -157,7 +157,7 @@ def test_screen_shows_the_cards_drawn_and_the_redraws(games):
     assert "Cards: 5 12 (play one, discard the rest)" in panel
     assert any(line.startswith("Extra cards this turn: 1 of 2") for line in panel)
     moves = [line.plain for line in screen.render_moves(game, game.legal_moves(state), False, width=200)]
-    assert moves[0] == " 1. discard the cards drawn (no pawn can move) and draw again (H26 no start, no cry: discard and draw again)"
+    assert moves[0] == " 1. discard the cards drawn (5, 12) (no pawn can move) and draw again (H26 no start, no cry: discard and draw again)"
 
 
 @pytest.mark.parametrize("text, where, code", [

@@ -306,7 +306,7 @@ def test_invented_filter_makes_a_stuck_draw_that_redraws(tmp_path):
     pawns = {"red": ["track:10", "safety:5", "safety:4", "home"], "blue": ["track:22"]}
     data = {"players": ["red", "blue"], "turn": "red", "pawns": pawns, "card": ["12", "sorry"]}
     r = moves_report(game, parse_position(game, data))
-    assert [m["text"] for m in r["moves"]] == ["discard the cards drawn (no pawn can move) and draw again (gentle redraw)"]
+    assert [m["text"] for m in r["moves"]] == ["discard the cards drawn (12, sorry) (no pawn can move) and draw again (gentle redraw)"]
     assert r["moves"][0]["discards"] == ["sorry"] and r["moves"][0]["redraws"] == 1
     used = moves_report(game, parse_position(game, {**data, "redraws": 1}))
     assert used["forfeit"] and used["moves"] == []

@@ -166,8 +166,9 @@ def describe_redraw(game, move) -> str:
         return f"throw {what} moves no pawn: throw again ({move.label})"
     if game.hand_play:
         return f"discard {what} (no card in the hand can move) and play again from the refilled hand ({move.label})"
-    cards = "the cards drawn" if game.take > 1 else what
-    return f"discard {cards} (no pawn can move) and draw again ({move.label})"
+    if game.take > 1:
+        what = f"the cards drawn ({', '.join(game.card_names[c] for c in (move.card, *move.cards))})"
+    return f"discard {what} (no pawn can move) and draw again ({move.label})"
 
 
 def describe_action(game, move) -> str:

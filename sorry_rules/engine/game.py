@@ -55,7 +55,7 @@ class Move(NamedTuple):
     events: tuple         # the resolved steps, bumps, slides and switches, in order (engine.events)
     draw_again: bool      # the player draws (or, in hand play, plays) another card
     kind: str             # "move", "pass", "forfeit", "discard", "redraw" or "action" (engine.turnpolicy)
-    cards: tuple = ()     # the other cards an `action` plays (discards) with `card`; a forfeit's other cards drawn
+    cards: tuple = ()     # the other cards an `action` plays (discards) with `card`; a forfeit's or a redraw's other cards drawn
     label: str = ""       # the turn rule behind a `redraw` or `action` move
     marks: tuple = ()     # the marks after the move (as State.marks), for a variant with marks
 

@@ -186,7 +186,7 @@ class Table:
             if len(options) != 1 or options[0][3] is not MOVE or game.judged:  # else: one move, nothing to judge
                 options = self.card_options(p, card, options)
         if game.redraw is not None and options[0][3] == FORFEIT:
-            redraws = self._redraws(p, (card,))
+            redraws = self._redraws(p, (card,), self.drawn)
             if redraws:
                 return redraws
         return self.followed(p, options) if game.after_then else options
@@ -285,12 +285,13 @@ class Table:
             return options or [_option(card, (), 0, DISCARD) for card in sorted(set(hand))]
         return options
 
-    def _redraws(self, p: int, cards) -> list:
-        """The redraw options replacing a stuck turn (`engine.turnpolicy.Redraw`)."""
+    def _redraws(self, p: int, cards, others: tuple = ()) -> list:
+        """The redraw options replacing a stuck turn (`engine.turnpolicy.Redraw`); `others`:
+        the other cards drawn with the stuck one (`turn.take`), discarded with it."""
         policy = self.game.redraw
         if self.redraws >= policy.at_most or not policy.when(p, self.pos, policy_env(self.counters)):
             return []
-        return [_option(card, (), DRAW_AGAIN, REDRAW, (), policy.label) for card in sorted(set(cards))]
+        return [_option(card, (), DRAW_AGAIN, REDRAW, others, policy.label) for card in sorted(set(cards))]
 
     def _actions(self, p: int, hand) -> list:
         """Every hand action the hand allows (`engine.turnpolicy.action_choices`)."""
