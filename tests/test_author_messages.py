@@ -54,6 +54,13 @@ def test_yaml_syntax_errors_name_the_cause(tmp_path, text, said):
     ("extends: standard\nturn: {first: first-seat}\n",  # REFERENCE 6: a close name gets "did you mean"
      "turn.first: Input should be 'random' or 'first_seat'; did you mean 'first_seat'? [SR204]"),
     ("extends: standard\nrules: {slide_sweep: bumpabel}\n", "did you mean 'bumpable'? [SR204]"),
+    ("extends: standard\ngeometry:\n  turns:\n    t1: {at: start_exitt, moving: backward, onto: safety}\n",
+     "not 'start_exitt'; did you mean 'start_exit'? [SR204]"),  # a word or a number: the close word all the same
+    ("extends: standard\nboard:\n  squares:\n    s: {at: [3], capture: ture}\n",
+     "write true or false, or a list, not 'ture'; did you mean 'true'? [SR204]"),
+    ("extends: standard\nafter:\n  a: {when: true, draw_again: true}\n",
+     'after.a.when: Input should be a valid string (write "true" in quotes: a rule text, which YAML reads as true or '
+     'false unquoted) [SR203]'),
     ("extends: standard\nscoring:\n  x: {kind: formula, for: every, points: 1}\n",
      'scoring.x.points: Input should be a valid string (write "1" in quotes: a rule text, not a number) [SR203]'),
 ])

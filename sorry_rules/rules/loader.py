@@ -355,9 +355,15 @@ def _alternatives_problem(dotted: str, items: list) -> str:
     given = items[0].get("input")
     if isinstance(given, str) and given.strip().lstrip("+-").isdigit():
         shown = f" (write {given.strip()} without quotes)"
+    elif isinstance(given, bool):
+        shown = f", not {str(given).lower()}"
     else:
         shown = f", not {given!r}" if isinstance(given, (str, int, float)) and len(repr(given)) <= 30 else ""
-    return f"{dotted}: write {', or '.join(ways)}{shown}"
+    words = [w for item in items if item["type"] == "literal_error"
+             for w in re.findall(r"'([^']*)'", str((item.get("ctx") or {}).get("expected", "")))]
+    words += ["true", "false"] if any(item["type"] == "bool_type" for item in items) else []
+    close = did_you_mean(given, words) if isinstance(given, str) else ""
+    return f"{dotted}: write {', or '.join(ways)}{shown}{close}"
 
 
 def _tag_problem(item: dict, dotted: str) -> tuple[str, str, str]:
@@ -404,6 +410,8 @@ def _value_problem(item: dict, dotted: str, path: tuple) -> str:
 def _what_to_write(kind: str, given, path: tuple = ()) -> str:
     """'; write true or false, not 'yes'' after a message about a value of the wrong kind."""
     what = next((words for prefix, words in _WRITE.items() if kind in (f"{prefix}_type", f"{prefix}_parsing")), None)
+    if kind == "string_type" and isinstance(given, bool) and path and path[-1] in _DSL_FIELDS:
+        return f' (write "{str(given).lower()}" in quotes: a rule text, which YAML reads as true or false unquoted)'
     if kind == "string_type" and isinstance(given, (int, float)) and not isinstance(given, bool):
         if "cards" in path:
             return f' (write "{given}" in quotes: a card name, not a number)'
