@@ -352,3 +352,20 @@ def test_a_save_moved_with_its_overlay_replays_from_the_new_folder(tmp_path, mon
     (second / "fast.yaml").write_text("extends: standard\nwin: home(player) >= 3\n")  # other rules: refused
     with pytest.raises(SaveFileError, match="has changed since the game was saved"):
         restore(read_save(second / "game.json"), source=str(second / "game.json"))
+
+
+def test_an_overlay_that_names_the_game_after_itself_is_not_named_twice(tmp_path, monkeypatch):
+    """An author's overlay with `name: quick2` (REFERENCE: the bundled ones leave `name`
+    alone): the game is said as its base and the overlay, `standard + quick2`, in the --auto
+    header and in `games`, not `quick2 + quick2`."""
+    from click.testing import CliRunner
+
+    from sorry_rules.cli.app import main
+
+    monkeypatch.chdir(tmp_path)
+    Path("quick2.yaml").write_text("extends: standard\nname: quick2\nwin: home(team) >= 2\n")
+    played = CliRunner().invoke(main, ["--auto", "--seed", "3", "--players", "2", "--rule", "quick2.yaml",
+                                       "--max-plies", "10", "--save", "q.json"])
+    assert played.exit_code == 0 and played.output.startswith("standard + quick2: "), played.output
+    listed = CliRunner().invoke(main, ["games", "--folder", "."])
+    assert "standard + quick2" in listed.output and "quick2 + quick2" not in listed.output

@@ -77,7 +77,7 @@ def grid_auto_game(game, state, saved, save_path, resumed: bool, think: float | 
     """Play `state` to the end with the bots of `saved.kinds`, printing every move; save to
     `save_path` (if given) as `cli.autosave` does; `think`: a searching bot's seconds a move."""
     players = [make_player(bot_of(kind), saved.seed, seat, think=think) for seat, kind in enumerate(saved.kinds)]
-    named = rules_text(game.name, saved.variant.rules)
+    named = rules_text(saved.variant)
     if resumed:
         click.echo(f"{named}: resuming at move {state.plies + 1}, seed {saved.seed}.")
     else:

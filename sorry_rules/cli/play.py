@@ -182,7 +182,7 @@ def play_command(variant="standard", rules=(), seed=None, players=None, auto=Fal
         _show_finished(game, state, resume, saved)
         return
     session_of = gridplay.GridSession if game.board_kind == GRID else Session
-    title = f"{rules_text(game.name, saved.variant.rules)}, seed {saved.seed}"
+    title = f"{rules_text(saved.variant)}, seed {saved.seed}"
     session = session_of(game, saved.kinds, saved, save_path, title=title, wait=wait, think=think)
     session.stuck_words = _stuck_words(game, saved)
     session.start(start_state(game, saved, resume) if earlier else state)
@@ -221,7 +221,7 @@ def _same_file(a, b) -> bool:
 
 def _auto_game(game, state, saved, save_path, resumed: bool, think: float | None = None) -> None:
     players = [make_player(bot_of(kind), saved.seed, seat, think=think) for seat, kind in enumerate(saved.kinds)]
-    named = rules_text(game.name, saved.variant.rules)  # the house rules too, as on the play screen
+    named = rules_text(saved.variant)  # the house rules too, as on the play screen
     if resumed:
         click.echo(f"{named}: resuming at move {state.plies + 1}, seed {saved.seed}.")
     else:
@@ -254,12 +254,12 @@ def replay_command(file, boards: bool = False, step: bool = False) -> None:
     kinds = saved.kinds or ["?"] * len(final.seats)
     names = tuple(bot_of(kind) or ("person" if kind == HUMAN else kind) for kind in kinds)
     who = ", ".join(f"{colour_name(game, c)} ({name})" for c, name in zip(final.seats, names))
-    click.echo(f"{rules_text(game.name, saved.variant.rules)}: {len(final.seats)} players: {who}; seed {saved.seed}; "
+    click.echo(f"{rules_text(saved.variant)}: {len(final.seats)} players: {who}; seed {saved.seed}; "
                f"{colour_name(game, final.seats[first])} plays first.")
     log: list = []
 
     look = _look(game)
-    title = f"{rules_text(game.name, saved.variant.rules)}, seed {saved.seed}"
+    title = f"{rules_text(saved.variant)}, seed {saved.seed}"
     pawns = look.start_names(game, start_state(game, saved, file).placement)
 
     def draw(at) -> None:

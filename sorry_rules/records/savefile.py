@@ -57,9 +57,17 @@ def rule_label(spec: str) -> str:
     return name[:-5] if name.endswith(".yaml") else name[:-4] if name.endswith(".yml") else name
 
 
-def rules_text(name: str, rules) -> str:
-    """The variant and its house rules for a title: `standard + quick-game + must-bump`."""
-    return " + ".join([name, *(rule_label(rule) for rule in rules)])
+def rules_text(ref) -> str:
+    """The variant and its house rules for a title: `standard + quick-game + must-bump`;
+    `ref`: a record's `VariantRef`."""
+    return " + ".join([variant_label(ref), *(rule_label(rule) for rule in ref.rules)])
+
+
+def variant_label(ref) -> str:
+    """The name of `ref`'s game (a record's `VariantRef`), or of the file it is built on when
+    an overlay renamed it after itself (`quick + quick`)."""
+    name = ref.name or ref.spec
+    return rule_label(ref.spec) if name in {rule_label(rule) for rule in ref.rules} else name
 
 
 def default_save_path(name: str, seed, rules=()) -> Path:
@@ -97,7 +105,7 @@ def claim(path, record: Record) -> Path:
 def claim_default(record: Record, rules=()) -> Path:
     """Write `record` as a new save under the first free name of `default_save_path`
     (`-2`, `-3`, ... added before `.json` when the plain name holds another game)."""
-    plain = default_save_path(record.variant.name or record.variant.spec, record.seed, rules)
+    plain = default_save_path(variant_label(record.variant), record.seed, rules)
     for n in range(1, MAX_SAME_NAME + 1):
         path = plain if n == 1 else plain.with_name(f"{plain.stem}-{n}{plain.suffix}")
         try:

@@ -49,7 +49,7 @@ def entry_of(path: Path) -> SavedEntry:
     except SaveFileError as error:
         return SavedEntry(path, modified, problem=str(error).removeprefix(f"{path}: "))
     kinds = record.kinds or [None] * len(record.seats)
-    return SavedEntry(path, modified, rules_text(record.variant.name or record.variant.spec, record.variant.rules),
+    return SavedEntry(path, modified, rules_text(record.variant),
                       record.seed, tuple((colour, _who(kind)) for colour, kind in zip(record.seats, kinds)),
                       record.plies, record.finished, resume=resume_command(record, path),
                       replay=resume_command(record, path, ("replay",)))
