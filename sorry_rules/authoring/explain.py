@@ -806,7 +806,7 @@ def marks_words(v, where) -> list[str]:
         if m.untouchable:
             itself = "" if m.immobile else " (it still moves itself)"
             does.append(f"a marked pawn cannot be moved by others{itself}: no pawn may land on it, switch it or Sorry! it, "
-                        "a slide ending on it cannot be taken and a slide passing over it leaves it")
+                        "`send` leaves it, a slide ending on it cannot be taken and a slide passing over it leaves it")
         lines.append(_fill(sentence("; ".join(does)), WIDTH, initial_indent="  ", subsequent_indent="  "))
     for name, item in v.also.items():
         scope = []
