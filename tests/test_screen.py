@@ -585,3 +585,25 @@ def test_the_help_explains_the_marks_of_a_game_that_has_them():
     text = " ".join(help_text(load_game("standard", ("house/freeze.yaml",))).split())
     assert "shows the mark's symbol in place of its number ('R#')" in text and "'#' frozen" in text
     assert "Marks:" not in help_text(load_game("standard"))
+
+
+def test_a_forced_move_of_hand_play_never_shows_the_hand_to_the_next_person():
+    """P4 with two people at one keyboard: the screen of a forced move is seen by whoever holds
+    the keyboard, before any hand-over: it names whose turn it was, never their hand."""
+    import io
+
+    from rich.console import Console
+
+    from sorry_rules.cli.terminal import Session
+    from sorry_rules.players.runner import Turn
+    from sorry_rules.records.savefile import new_save
+
+    game = load_game("points")
+    state = game.new_game(1, players=2)
+    saved = new_save(game, "points", (), 1, state, ["human", "human"], 100)
+    session = Session(game, saved.kinds, saved, None, console=Console(file=io.StringIO(), width=80, color_system=None))
+    one = game.card_index["1"]
+    move = next(m for m in game.legal_moves(game.position(state.placement, state.seats, 0, hand=(one,))) if m.kind == "move")
+    [told] = session.tell_move(Turn(1, 0, one, move, 0, 1, tuple(game.card_index[c] for c in ("3", "4", "5", "7"))), state)
+    seated = game.colours[state.seats[0]].capitalize()
+    assert told.startswith(f"{seated}: only one move was possible, so it was played: ") and "(1, 3" not in told, told

@@ -227,10 +227,12 @@ class Session:
         elif turn.options == 1:
             label = self.look.move_label(game, move, game.hand_play, state.seats[turn.seat], names)
             others = [game.card_names[c] for c in turn.others]
-            if game.hand_play:  # what it was chosen from: the hand
+            if game.hand_play and you:  # what it was chosen from: the hand, told to its one person only
                 held = ", ".join(([card] if card is not None else []) + others)
-                whose = f" with {'your' if you else 'the'} hand ({held})" if held else ""
+                whose = f" with your hand ({held})" if held else ""
                 told.append(f"Only one move was possible{whose}, so it was played: {label}")
+            elif game.hand_play:  # several people at the keyboard: whose turn it was, never their hand
+                told.append(f"{who}: only one move was possible, so it was played: {label}")
             else:
                 drawn = f"{card} and {', '.join(others)}" if others else card
                 only = f"{who} {drew} {drawn}; only" if card is not None else "Only"
@@ -280,8 +282,8 @@ class Session:
             return text
         people = ("You", *(colour_name(self.game, c) for c in range(len(self.game.colours))))
         played = sum(1 for notice in notices if notice.startswith(people) and "again" not in notice)
-        return (f"{played} turns were played for you since your last choice (forfeits and forced moves, in "
-                f"Last moves). {notices[-1]}")
+        whose = "since the last choice" if self.hot_seat else "for you since your last choice"  # several people: theirs
+        return (f"{played} turns were played {whose} (forfeits and forced moves, in Last moves). {notices[-1]}")
 
     def tell(self, text: str, style: str = "") -> None:
         """A notice between two screens: printed, or on a terminal kept for the header line
