@@ -115,3 +115,19 @@ def test_a_position_with_more_pegs_in_a_home_than_it_holds_is_refused(tmp_path):
                                 "pawns": {"red": ["home", "home", "start", "start"]}}))
     ludo = CliRunner().invoke(main, ["moves", "--variant", "ludo", "--state", str(path)])
     assert ludo.exit_code == 0  # a Ludo Home holds every token
+
+
+def test_a_third_six_lost_is_said_as_the_rule_that_loses_it():
+    """LU13: a third six in a row moves nothing; the play screen's 'Why' (judged on the state
+    before the throw) names that rule, not "the same result as a listed move"."""
+    from sorry_rules.authoring.explain import load_explained
+    from sorry_rules.authoring.why import stuck_reasons
+    from sorry_rules.records.position import parse_position
+
+    explained = load_explained("ludo")
+    game = explained.game
+    position = parse_position(game, {"players": ["yellow", "red"], "turn": "yellow", "card": "6",
+                                     "pawns": {"yellow": ["track:34"]}, "counters": {"yellow": {"sixes": 2}}})
+    before = position.state._replace(card=None)
+    reasons = stuck_reasons(game, explained.rules, before, (game.card_index["6"],))
+    assert reasons and all("LU13" in reason for reason in reasons), reasons

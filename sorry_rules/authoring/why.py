@@ -361,7 +361,11 @@ def add_why(game, rules: dict, position, report: dict) -> dict:
 def stuck_reasons(game, rules: dict, state, cards) -> list[str]:
     """Why no pawn of the player to move in `state` can move with `cards` (card indices: a
     forfeited card and the others drawn with it), one short line per pawn or group of pawns
-    on one square: "red pawns Start: card 3 cannot start a pawn"."""
+    on one square: "red pawns Start: card 3 cannot start a pawn". `state` may be the state
+    before the card was drawn: the forfeited card is then taken as drawn (the filters that
+    removed its moves judge it)."""
+    if not game.hand_play and state.card is None and cards:
+        state = state._replace(card=cards[0], drawn=tuple(cards[1:]))
     blocked = Explainer(game, rules).blocked(state, [], sorted(set(cards)))
     return [f"{pawn['colour']} pawn{'s' if pawn['pawns'] > 1 else ''} {pawn['at']}: "
             + "; ".join(dict.fromkeys(reason["text"] for reason in pawn["reasons"]))
