@@ -119,6 +119,22 @@ def test_hot_seat_teams_show_only_the_own_hand(tmp_path):
     assert_screens_fit(transcript, at_least=1, path=save)
 
 
+def test_hot_seat_names_which_person_of_a_side_is_to_play(tmp_path):
+    """S1: four people on two sides, each side's colour played by two of them: the hand-over
+    names the person (player N), not only the colour both share."""
+    child = spawn("--variant", "sequence", "--players", "4", "--humans", "4", "--seed", "2", "--save", str(tmp_path / "g.json"))
+    child.expect(r"(\w+) \(player (\d)\)'s turn: hand the keyboard over and press Enter")
+    first = int(child.match.group(2))
+    child.sendline("")
+    child.expect(PROMPT)
+    assert f"(player {first}) to play" in plain(child.before)
+    child.sendline("q")
+    child.expect_exact("Game saved to")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
 def test_piped_output_is_plain_and_still_shows_the_lines(tmp_path):
     """With the output piped (the keyboard still a terminal) the screens follow one another
     with no escape code, and the chips of completed lines are still bracketed (S10, S11)."""

@@ -316,6 +316,8 @@ class Session:
         the message is shown once."""
         game = self.game
         who = colour_name(game, view.colour)
+        if self.hot_seat and list(self.state.seats).count(view.colour) > 1:  # a side several people play
+            who += f" (player {view.seat + 1})"
         you = "" if self.hot_seat else " (you)"
         if view.hand is not None:
             what = "your hand"
@@ -341,8 +343,10 @@ class Session:
     def ask(self, view, moves) -> int:
         if self.hot_seat and view.hand is not None and self.last_asked != view.seat:
             self.clear()
-            answer = self.read(f"{colour_name(self.game, view.colour)}'s turn: hand the keyboard over and press Enter "
-                               "(q: save and quit). ")
+            who = colour_name(self.game, view.colour)
+            if list(self.state.seats).count(view.colour) > 1:  # a colour several people play (a grid side): say which
+                who += f" (player {view.seat + 1})"
+            answer = self.read(f"{who}'s turn: hand the keyboard over and press Enter (q: save and quit). ")
             if answer.strip().lower() in ("q", "quit", "exit"):
                 raise QuitGame
         self.last_asked = view.seat
