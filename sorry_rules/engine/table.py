@@ -78,7 +78,8 @@ class Table:
     """A game in progress (module contract). Built by `Game.table(state)`."""
 
     __slots__ = ("game", "pos", "seats", "turn", "card", "hands", "pile", "discard", "rng", "winner", "plies",
-                 "counters", "bonus", "drawn", "redraws", "programs", "over", "judge_always", "pushed", "passed")
+                 "counters", "bonus", "drawn", "redraws", "programs", "over", "judge_always", "pushed", "passed",
+                 "won_at_setup")
 
     def __init__(self, game, state):
         self.game = game
@@ -95,6 +96,8 @@ class Table:
         self.over = state.winner is not None  # the game has ended (`winner` set)
         # whether every move is judged for a winner (else only those that reach Home: `Game.wins_at_setup`)
         self.judge_always = not game.win_on_home_only or game.wins_at_setup(state.seats)
+        # a win condition that holds from the start (`win: true`) ends the game at the first play, whatever it is (R35)
+        self.won_at_setup = game.win_on_home_only and game.wins_at_setup(state.seats)
         self.plies = state.plies
         self.counters = state.counters
         self.bonus = state.bonus
@@ -121,7 +124,8 @@ class Table:
         other.hands = None if self.hands is None else [list(h) if i == self.turn else [] for i, h in enumerate(self.hands)]
         other.pile, other.discard, other.rng, other.bonus = [], [], 0, 0
         other.winner, other.over, other.plies, other.counters = self.winner, self.over, self.plies, self.counters
-        other.judge_always, other.pushed = self.judge_always, []
+        other.judge_always, other.won_at_setup, other.pushed = self.judge_always, self.won_at_setup, []
+        other.passed = False
         return other
 
     # ---- chance ------------------------------------------------------------------------------
@@ -425,6 +429,9 @@ class Table:
         ends = False
         if kind is MOVE or kind is PASS_KIND or ((kind is FORFEIT or kind == REDRAW) and game.after_forfeit):
             ends = self._made(option, kind, events)
+        if self.won_at_setup and not self.over:  # judged after a play that changed nothing too
+            self.winner = self._winner()
+            self.over = self.winner is not None
         turn = self.turn
         self.passed = False
         if not self.over and (ends or not option[2] & DRAW_AGAIN):
