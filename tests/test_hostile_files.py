@@ -432,3 +432,15 @@ def test_written_files_get_the_usual_permissions(workdir):
         assert stat.S_IMODE(os.stat(workdir / "g.json").st_mode) == 0o644
     finally:
         os.umask(mask)
+
+
+def test_an_output_or_input_name_the_system_refuses_is_one_message(workdir):
+    """A file name longer than the system allows (300 characters) to render -o, replay --html,
+    --plot and validate: one error line, never an OSError traceback."""
+    long = "x" * 300
+    assert _invoke("--auto", "--seed", "1", "--players", "2", "--max-plies", "5", "--save", "g.json").exit_code == 0
+    for args in (["render", "-o", f"{long}.svg"], ["replay", "g.json", "--html", f"{long}.html"],
+                 ["simulate", "--games", "1", "--jobs", "1", "--plot", f"{long}.svg"], ["validate", f"{long}.yaml"]):
+        result = _invoke(*args)
+        assert result.exit_code in (1, 2) and isinstance(result.exception, SystemExit), (args, result.exception)
+        assert "name too long" in result.output.lower(), result.output

@@ -65,6 +65,12 @@ def collect_paths(args) -> list[Path]:
     files: list[Path] = []
     for arg in args:
         path = Path(arg)
+        try:
+            os.lstat(path)
+        except FileNotFoundError:
+            pass
+        except OSError as error:  # a name the system refuses (too long)
+            raise UsageError(f"{arg[:80]}{'...' if len(arg) > 80 else ''}: {error.strerror or error}") from None
         if path.is_dir():
             found = _directory_files(path)
             if not found:

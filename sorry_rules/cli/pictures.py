@@ -11,6 +11,7 @@ drawing is `sorry_rules.pictures`.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import click
@@ -36,8 +37,12 @@ def check_output(path: str | None) -> None:
     target = Path(path)
     if not target.parent.is_dir():
         raise SorryRulesError(f"cannot write {path}: no such folder {str(target.parent)!r}")
-    if not (target.exists() or target.is_symlink()):
+    try:
+        os.lstat(target)
+    except FileNotFoundError:
         return
+    except OSError as error:  # a name the system refuses (too long)
+        raise SorryRulesError(f"cannot write {path}: {error.strerror or error}") from None
     if target.is_symlink():  # replaced atomically, a link would be lost: never written through
         raise SorryRulesError(f"cannot write {path}: it is a symbolic link, not a regular file; choose another file name")
     try:

@@ -297,7 +297,7 @@ def schema_problems(data: dict, origins: Origins, error, model=None) -> list[Pro
             ctx = item.get("ctx") or {}
             bound = ctx.get("max_length") if kind == "too_long" else ctx.get("min_length")
             noun = (("entry", "entries") if ctx.get("field_type") == "Dictionary" else ("item", "items"))[bound != 1]
-            given = f", not {ctx['actual_length']}" if "actual_length" in ctx else ""
+            given = f", not {ctx['actual_length']}" if ctx.get("actual_length") is not None else ""
             problems.at(path, "SR204", f"{dotted}: {'at most' if kind == 'too_long' else 'at least'} {bound} {noun}{given}")
         elif kind.endswith("_type") or kind in {"model_attributes_type", "dict_type", "list_type"}:
             problems.at(path, "SR203", f"{dotted}: {item['msg']}{_what_to_write(kind, item.get('input'), path)}")
