@@ -520,6 +520,7 @@ def test_a_schema_problem_does_not_hide_the_texts_of_after_and_filters(tmp_path,
     ("board: {side_length: -5}\n", [(3, "SR204")]),
     # a colour the schema refuses still counts: no "only 3 colours" for four written
     ("colours: ['rougé', blue, yellow, green]\n", [(3, "SR204")]),
+    ("colours: [" + "r" * 41 + ", blue, yellow, green]\n", [(3, "SR204")]),  # too long a name, likewise
     # a square whose symbol the schema refuses is still a square the win condition may read
     ("board:\n  squares:\n    star: {at: [7], symbol: 'é'}\nwin: home(team) == pawns(team) or count(pawns own in star) >= 4\n",
      [(5, "SR204")]),

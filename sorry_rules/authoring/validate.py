@@ -175,7 +175,8 @@ def _mend(data: dict, where: tuple, item: dict, far: bool = False) -> bool:
         parent[key] = int(value)
     elif kind == "missing":
         return False
-    elif kind == "string_pattern_mismatch" and isinstance(parent, list) and isinstance(key, int):
+    elif kind in ("string_pattern_mismatch", "string_too_long", "string_too_short") and isinstance(parent, list) \
+            and isinstance(key, int) and isinstance(value, str):
         parent[key] = f"mended-{'far-' if far else ''}{key}"  # a name the list keeps its length with (a colour list)
     elif isinstance(parent, dict) and kind in ("int_type", "int_parsing") and \
             all(type(v) is int for k, v in parent.items() if k != key):
