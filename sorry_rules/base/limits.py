@@ -92,5 +92,7 @@ MAX_JSON_DIGITS = 40
 MAX_RESULTS_BYTES = 512 * 1024 * 1024
 #: Games per side of one `simulate`/`compare` run (`--games`) and of a results file.
 MAX_GAMES = 1_000_000
+#: Processes one simulation may start (`--jobs`): each is a whole Python with the game compiled.
+MAX_JOBS = 256
 #: Seconds a computer player may be given to think about one move (`--think`).
 MAX_THINK_SECONDS = 600

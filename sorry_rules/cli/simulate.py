@@ -33,7 +33,7 @@ import time
 import click
 
 from sorry_rules.base.errors import UsageError
-from sorry_rules.base.limits import MAX_GAMES
+from sorry_rules.base.limits import MAX_GAMES, MAX_JOBS
 from sorry_rules.cli.errors import every_problem, friendly
 from sorry_rules.cli.options import max_plies_option, players_option, rules_option, seed_option, variant_options
 from sorry_rules.cli.pictures import check_output, write_output
@@ -95,7 +95,7 @@ _common = _stacked(
     click.option("--rotate", is_flag=True, help="Shift the bots one seat per game (game i: seat s gets bot s+i)."),
     seed_option(default=1, help="Simulation seed S; game i plays a seed derived from (S, i)."),
     max_plies_option("Stop a game without a winner after this many plies; it counts as won by nobody."),
-    click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+    click.option("--jobs", "-j", type=click.IntRange(min=1, max=MAX_JOBS), default=None,
                  help="Processes to play in: this one and J-1 workers, or a local Dask cluster's "
                  "(default: the number of CPUs)."),
     click.option("--engine", type=click.Choice(["local", "dask"]), default="local", show_default=True,
