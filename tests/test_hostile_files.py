@@ -347,6 +347,56 @@ def test_a_scheduler_address_where_another_service_answers_is_a_clear_error():
     assert isinstance(result.exception, SystemExit)
 
 
+@pytest.mark.slow  # a process each, waiting out the connect timeout: 13 s together
+@pytest.mark.parametrize("answer", [None, b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n"])
+def test_a_scheduler_address_that_takes_the_connection_and_never_answers_is_no_hang(answer):
+    """A service that accepts and stays silent (an HTTP server waiting for a request) kept the
+    Dask handshake waiting past --connect-timeout for ever; one that answers HTTP left a
+    half-made client to print a TimeoutError traceback at exit. Loopback only, bounded."""
+    import socket
+    import threading
+
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(4)
+    server.settimeout(0.2)
+    done, held = threading.Event(), []
+
+    def serve():
+        while not done.is_set():
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                continue
+            held.append(conn)
+            if answer is not None:
+                try:
+                    conn.settimeout(2)
+                    conn.recv(65536)
+                    conn.sendall(answer)
+                except OSError:
+                    pass
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        address = f"tcp://127.0.0.1:{server.getsockname()[1]}"
+        started = time.monotonic()
+        done_run = subprocess.run([sys.executable, "-m", "sorry_rules", "simulate", "--games", "2", "--players", "2",
+                                   "--engine", "dask", "--scheduler", address, "--connect-timeout", "2"],
+                                  capture_output=True, text=True, timeout=120)
+        took = time.monotonic() - started
+    finally:
+        done.set()
+        thread.join(5)
+        for conn in held:
+            conn.close()
+        server.close()
+    assert done_run.returncode == 1 and "cannot reach the Dask scheduler" in done_run.stderr, done_run.stderr
+    assert "Traceback" not in done_run.stderr and "Exception ignored" not in done_run.stderr, done_run.stderr
+    assert took < 60
+
+
 def test_a_save_never_replaces_a_device(tmp_path, record):
     """Run as root, `--save /dev/null` turned the null device into a plain file. A null device
     made in the test's folder (root may make one) stands in for it; elsewhere /dev/null is

@@ -21,6 +21,7 @@ dask and distributed are imported only inside `run_dask`.
 from __future__ import annotations
 
 import contextlib
+import sys
 import threading
 
 from sorry_rules.base.errors import SorryRulesError, UsageError
@@ -72,16 +73,53 @@ def _client(scheduler: str, jobs: int, connect_timeout: float):
             except (OSError, TimeoutError, RuntimeError) as error:
                 raise ClusterError(f"cannot start a local Dask cluster: {error}") from None
         try:
-            client = distributed.Client(address, timeout=f"{connect_timeout}s", set_as_default=False)
+            client = _connect(distributed, address, connect_timeout)
         except (OSError, TimeoutError, ValueError) as error:
+            _quiet_unfinished_clients()
             raise ClusterError(f"cannot reach the Dask scheduler at {scheduler}: {error}") from None
         except (MemoryError, OverflowError, TypeError, KeyError, EOFError):
+            _quiet_unfinished_clients()
             # what answered is no Dask scheduler: its first bytes read as a message length or
             # header (e.g. an HTTP server's "HTTP/1.1" as a frame of exabytes)
             raise ClusterError(f"cannot reach the Dask scheduler at {scheduler}: the service there does not "
                                "answer as a Dask scheduler") from None
         stack.callback(client.close)
         yield distributed, client
+
+
+def _quiet_unfinished_clients() -> None:
+    """Leave unsaid what a Client that never connected raises when it is collected (its
+    `__del__` closes it and times out): the failure is told once, as a ClusterError."""
+    told = sys.unraisablehook
+
+    def hook(unraisable):
+        if "Client.__del__" not in repr(getattr(unraisable, "object", "")):
+            told(unraisable)
+
+    sys.unraisablehook = hook
+
+
+def _connect(distributed, address: str, connect_timeout: float):
+    """A Client of the scheduler at `address`, within `connect_timeout` seconds and a little
+    more: a service that takes the connection and never answers (an HTTP server waiting for
+    a request) keeps Dask's own handshake waiting past its timeout, so the client is made in
+    a thread of its own, left behind when it does not finish (TimeoutError)."""
+    made: list = []
+
+    def connect():
+        try:
+            made.append(distributed.Client(address, timeout=f"{connect_timeout}s", set_as_default=False))
+        except BaseException as error:  # noqa: BLE001 - raised again in the caller's thread
+            made.append(error)
+
+    thread = threading.Thread(target=connect, name="dask-connect", daemon=True)
+    thread.start()
+    thread.join(connect_timeout + 5)
+    if not made:
+        raise TimeoutError(f"no answer within {connect_timeout:g} s")
+    if isinstance(made[0], BaseException):
+        raise made[0]
+    return made[0]
 
 
 def run_dask(tasks, scheduler: str | None, jobs: int, collect, connect_timeout: float, stop) -> int:
