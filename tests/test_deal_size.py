@@ -41,3 +41,4 @@ def test_the_largest_deal_too_big_is_named_with_its_player_count(tmp_path):
     result = validate(tmp_path, 5)  # 12 x 5 = 60 > 55
     assert result.exit_code == 1
     assert "12 hands of 5 need 60 cards; the deck has 55 [SR508]" in result.output
+    assert "twelve.yaml:9:40: error: 12 hands" in result.output  # at the size that needs them, not at hand_size

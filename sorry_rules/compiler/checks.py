@@ -169,5 +169,7 @@ def _check_deck_size(v, out: ProblemCollector) -> None:
         out.at(("deck",), "SR508", "the deck has no cards")
     players, hand_size = largest_deal(v)  # the largest deal of any player count, hand_size_by_players included
     if hand_size and hand_size * players > total:
-        out.at(("turn", "hand_size"), "SR508",
+        by_players = getattr(v.turn, "hand_size_by_players", None) or {}
+        where = ("turn", "hand_size_by_players", str(players)) if str(players) in by_players else ("turn", "hand_size")
+        out.at(where, "SR508",
                f"{players} hands of {hand_size} need {hand_size * players} cards; the deck has {total}")
