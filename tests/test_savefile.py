@@ -369,3 +369,17 @@ def test_an_overlay_that_names_the_game_after_itself_is_not_named_twice(tmp_path
     assert played.exit_code == 0 and played.output.startswith("standard + quick2: "), played.output
     listed = CliRunner().invoke(main, ["games", "--folder", "."])
     assert "standard + quick2" in listed.output and "quick2 + quick2" not in listed.output
+
+
+def test_games_says_when_it_lists_only_the_newest(tmp_path, monkeypatch, saved):
+    """`games` lists at most MAX_LISTED saves (LIMITS.md): past that it says how many there are."""
+    from click.testing import CliRunner
+
+    from sorry_rules.cli.app import main
+    from sorry_rules.records import savelist
+
+    for n in range(3):
+        write_save(tmp_path / f"g{n}.json", saved[0])
+    monkeypatch.setattr(savelist, "MAX_LISTED", 2)
+    result = CliRunner().invoke(main, ["games", "--folder", str(tmp_path)])
+    assert result.exit_code == 0 and f"Saved games in {tmp_path} (the newest 2 of 3):" in result.output, result.output

@@ -44,7 +44,7 @@ def games(folder):
     """List the saved games: variant, house rules, seats, moves played and date."""
     # lazy: the record readers (pydantic) only when the command runs
     from sorry_rules.records.savefile import save_folder
-    from sorry_rules.records.savelist import saved_games
+    from sorry_rules.records.savelist import count_saves, saved_games
 
     where = save_folder() if folder is None else folder
     if folder is not None and not os.path.isdir(folder):
@@ -53,7 +53,9 @@ def games(folder):
     if not found:
         click.echo(f"No saved games in {where}.")
         return
-    click.echo(f"Saved games in {where} (newest first):")
+    total = count_saves(where)
+    shown = f"the newest {len(found):,} of {total:,}" if total > len(found) else "newest first"
+    click.echo(f"Saved games in {where} ({shown}):")
     width = min(100, shutil.get_terminal_size((80, 24)).columns)
     for entry in found:
         for line in entry_lines(entry, width):

@@ -56,15 +56,24 @@ def entry_of(path: Path) -> SavedEntry:
 
 
 def saved_games(folder) -> list[SavedEntry]:
-    """Every game record in `folder`, newest first (at most `MAX_LISTED`)."""
+    """Every game record in `folder`, newest first (at most `MAX_LISTED`: `count_saves`
+    says how many there are)."""
+    dated = sorted(_save_paths(folder), key=lambda path: (-_mtime(path), path.name))[:MAX_LISTED]
+    return [entry_of(path) for path in dated]
+
+
+def count_saves(folder) -> int:
+    """How many files `saved_games` chooses from in `folder`."""
+    return len(_save_paths(folder))
+
+
+def _save_paths(folder) -> list[Path]:
     folder = Path(folder)
     try:
         names = [name for name in os.listdir(folder) if name.endswith(".json") and not name.startswith(".")]
     except (FileNotFoundError, NotADirectoryError):
         return []
-    paths = [folder / name for name in names if (folder / name).is_file()]
-    dated = sorted(paths, key=lambda path: (-_mtime(path), path.name))[:MAX_LISTED]
-    return [entry_of(path) for path in dated]
+    return [folder / name for name in names if (folder / name).is_file()]
 
 
 def _mtime(path: Path) -> float:
