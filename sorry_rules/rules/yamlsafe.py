@@ -46,6 +46,8 @@ _LOADER = getattr(yaml, "CSafeLoader", None) or yaml.SafeLoader
 #: libyaml refuses nesting deeper than this itself; PyYAML's pure-Python scanner is quadratic
 #: in flow nesting, so without libyaml we refuse such input before parsing.
 _PRESCAN_DEPTH = 1000
+#: what a file nested past `_PRESCAN_DEPTH` is told: the limit is MAX_DEPTH all the same
+_TOO_DEEP = f"lists and mappings nested deeper than {MAX_DEPTH} levels (this file: more than {_PRESCAN_DEPTH})"
 
 _BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")  # line breaks as YAML (1.1) counts them
 _NON_PRINTABLE = re.compile("[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
@@ -426,7 +428,7 @@ class _Builder:
             at = _flow_depth_overflow(self.text.text)
             if at is not None:
                 line, col = self.text.line_col(at)
-                self.problems.add(self.file, line, col, "SR106", f"nesting deeper than {_PRESCAN_DEPTH} levels")
+                self.problems.add(self.file, line, col, "SR106", _TOO_DEEP)
                 return None
         collecting = gc.isenabled()
         if collecting:  # the data and its map hold no cycles: only the collector's scans would cost
@@ -451,7 +453,7 @@ class _Builder:
         problem = error.problem or "invalid YAML"
         if "maximum nesting depth" in problem:  # libyaml's own limit
             if not any(p.code == "SR106" for p in self.problems.problems):
-                self.problem(mark, "SR106", f"nesting deeper than {_PRESCAN_DEPTH} levels")
+                self.problem(mark, "SR106", _TOO_DEEP)
             return
         context = error.context or ""
         cm = error.context_mark
