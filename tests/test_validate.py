@@ -539,6 +539,16 @@ def test_a_schema_problem_brings_no_problem_that_only_its_mending_made(tmp_path,
     assert not any("-1000000 " in p.message for p in problems)
 
 
+def test_a_problem_beside_a_refused_name_is_not_lost_and_names_what_was_written(tmp_path, monkeypatch):
+    """A colour the schema refuses is kept in place for the other checks: an unknown colour in
+    `teams` is still reported, its list of colours as written (not the mending's stand-in)."""
+    monkeypatch.chdir(tmp_path)
+    Path("mine.yaml").write_text("extends: standard\nname: mine\ncolours: ['rougé', blue, yellow, green]\n"
+                                 "teams: [[mauve, blue]]\n")
+    messages = [p.message for p in validate_file(Path("mine.yaml"))]
+    assert "unknown colour 'mauve' in teams (colours: rougé, blue, yellow, green)" in messages, messages
+
+
 @pytest.mark.parametrize("overlay, said", [
     ("colours: ['rougé', blue, yellow, green]\n", "colours.0: write a name: ASCII letters, digits and _, and after the "
                                                    "first character also space, !, ', . and - (not at the end), not 'rougé'"),

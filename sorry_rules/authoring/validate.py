@@ -113,8 +113,23 @@ def _cross_field_despite(mended, merged, path, far=None) -> list[Problem]:
     keys = {f"'{where[-1]}'" for where in paths if len(where) > 1 and isinstance(where[-1], str)}
     # a grid's texts were only read for their syntax (`_raw_grid_dsl_problems`): their names are judged here
     codes = ("SR5", "SR3") if variant.board.kind == "grid" else ("SR5",)
-    return [p for p in found if p.code.startswith(codes) and (p.file, p.line, p.col) not in set_aside
+    # a name put in place of a refused one is said as the author wrote it
+    written = {_at(data, where): _at(merged.data, where) for where in paths
+               if isinstance(_at(data, where), str) and _at(data, where).startswith(PLACEHOLDER)}
+    return [Problem(p.file, p.line, p.col, p.code, _as_written(p.message, written), p.severity) for p in found
+            if p.code.startswith(codes) and (p.file, p.line, p.col) not in set_aside
             and not any(key in p.message for key in keys)]
+
+
+#: the start of a name put in place of one the schema refused (`_mend`)
+PLACEHOLDER = "mended-"
+
+
+def _as_written(message: str, written: dict) -> str:
+    """`message` with each placeholder name the mending put in replaced by the name written."""
+    for placeholder, original in sorted(written.items(), key=lambda item: -len(item[0])):  # mended-10 before mended-1
+        message = message.replace(placeholder, str(original))
+    return message
 
 
 #: how far inside its range `_mended(far=True)` sets a whole number out of range
@@ -177,7 +192,7 @@ def _mend(data: dict, where: tuple, item: dict, far: bool = False) -> bool:
         return False
     elif kind in ("string_pattern_mismatch", "string_too_long", "string_too_short") and isinstance(parent, list) \
             and isinstance(key, int) and isinstance(value, str):
-        parent[key] = f"mended-{'far-' if far else ''}{key}"  # a name the list keeps its length with (a colour list)
+        parent[key] = f"{PLACEHOLDER}{key}"  # a name the list keeps its length with (a colour list)
     elif isinstance(parent, dict) and kind in ("int_type", "int_parsing") and \
             all(type(v) is int for k, v in parent.items() if k != key):
         parent[key] = 1  # a mapping of counts (a deck): the entry stays, so nothing else loses it
