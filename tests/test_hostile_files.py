@@ -4,6 +4,7 @@ record is replaced by a save (docs/REFERENCE.md sections 3 and 6, docs/LIMITS.md
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import stat
@@ -307,52 +308,10 @@ def test_a_save_naming_rules_outside_the_roots_is_not_read(workdir, tmp_path, se
 
 
 # ---- a service that is not Dask ---------------------------------------------------------------------
-def test_a_scheduler_address_where_another_service_answers_is_a_clear_error():
-    """An HTTP server on the scheduler's address made `simulate --engine dask` fail with a
-    MemoryError traceback (its reply read as a frame of exabytes). Loopback only, bounded."""
-    import socket
-    import threading
-
-    server = socket.socket()
-    server.bind(("127.0.0.1", 0))
-    server.listen(4)
-    server.settimeout(0.2)
-    done = threading.Event()
-
-    def serve():
-        while not done.is_set():
-            try:
-                conn, _ = server.accept()
-            except OSError:
-                continue
-            with conn:
-                try:
-                    conn.settimeout(2)
-                    conn.recv(65536)
-                    conn.sendall(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n" * 4)
-                except OSError:
-                    pass
-
-    thread = threading.Thread(target=serve, daemon=True)
-    thread.start()
-    try:
-        address = f"tcp://127.0.0.1:{server.getsockname()[1]}"
-        result = _invoke("simulate", "--games", 2, "--players", 2, "--engine", "dask", "--scheduler", address,
-                         "--connect-timeout", 3)
-    finally:
-        done.set()
-        thread.join(5)
-        server.close()
-    assert result.exit_code == 1 and "does not answer as a Dask scheduler" in result.output
-    assert isinstance(result.exception, SystemExit)
-
-
-@pytest.mark.slow  # a process each, waiting out the connect timeout: 13 s together
-@pytest.mark.parametrize("answer", [None, b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n"])
-def test_a_scheduler_address_that_takes_the_connection_and_never_answers_is_no_hang(answer):
-    """A service that accepts and stays silent (an HTTP server waiting for a request) kept the
-    Dask handshake waiting past --connect-timeout for ever; one that answers HTTP left a
-    half-made client to print a TimeoutError traceback at exit. Loopback only, bounded."""
+@contextlib.contextmanager
+def _loopback_service(answer: bytes | None):
+    """The `tcp://` address of a service on loopback that takes every connection and, when
+    `answer` is given, reads a request and sends `answer` (else stays silent, holding it)."""
     import socket
     import threading
 
@@ -380,18 +339,40 @@ def test_a_scheduler_address_that_takes_the_connection_and_never_answers_is_no_h
     thread = threading.Thread(target=serve, daemon=True)
     thread.start()
     try:
-        address = f"tcp://127.0.0.1:{server.getsockname()[1]}"
-        started = time.monotonic()
-        done_run = subprocess.run([sys.executable, "-m", "sorry_rules", "simulate", "--games", "2", "--players", "2",
-                                   "--engine", "dask", "--scheduler", address, "--connect-timeout", "2"],
-                                  capture_output=True, text=True, timeout=120)
-        took = time.monotonic() - started
+        yield f"tcp://127.0.0.1:{server.getsockname()[1]}"
     finally:
         done.set()
         thread.join(5)
         for conn in held:
             conn.close()
         server.close()
+
+
+HTTP_REPLY = b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n"
+
+
+def test_a_scheduler_address_where_another_service_answers_is_a_clear_error():
+    """An HTTP server on the scheduler's address made `simulate --engine dask` fail with a
+    MemoryError traceback (its reply read as a frame of exabytes). Loopback only, bounded."""
+    with _loopback_service(HTTP_REPLY * 4) as address:
+        result = _invoke("simulate", "--games", 2, "--players", 2, "--engine", "dask", "--scheduler", address,
+                         "--connect-timeout", 3)
+    assert result.exit_code == 1 and "does not answer as a Dask scheduler" in result.output
+    assert isinstance(result.exception, SystemExit)
+
+
+@pytest.mark.slow  # a process each, waiting out the connect timeout: 13 s together
+@pytest.mark.parametrize("answer", [None, HTTP_REPLY])
+def test_a_scheduler_address_that_takes_the_connection_and_never_answers_is_no_hang(answer):
+    """A service that accepts and stays silent (an HTTP server waiting for a request) kept the
+    Dask handshake waiting past --connect-timeout for ever; one that answers HTTP left a
+    half-made client to print a TimeoutError traceback at exit. Loopback only, bounded."""
+    with _loopback_service(answer) as address:
+        started = time.monotonic()
+        done_run = subprocess.run([sys.executable, "-m", "sorry_rules", "simulate", "--games", "2", "--players", "2",
+                                   "--engine", "dask", "--scheduler", address, "--connect-timeout", "2"],
+                                  capture_output=True, text=True, timeout=120)
+        took = time.monotonic() - started
     assert done_run.returncode == 1 and "cannot reach the Dask scheduler" in done_run.stderr, done_run.stderr
     assert "Traceback" not in done_run.stderr and "Exception ignored" not in done_run.stderr, done_run.stderr
     assert took < 60

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sorry_rules.base.errors import BySeverity, Problem, UsageError
+from sorry_rules.base.safeio import lstat_or_none
 from sorry_rules.rules.locate import allowed, close_bundled, display_name, real_path, resolve
 
 RULE_SUFFIXES = (".yaml", ".yml")
@@ -66,9 +67,7 @@ def collect_paths(args) -> list[Path]:
     for arg in args:
         path = Path(arg)
         try:
-            os.lstat(path)
-        except FileNotFoundError:
-            pass
+            lstat_or_none(path)
         except OSError as error:  # a name the system refuses (too long)
             raise UsageError(f"{arg[:80]}{'...' if len(arg) > 80 else ''}: {error.strerror or error}") from None
         if path.is_dir():

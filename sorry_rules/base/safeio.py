@@ -56,6 +56,15 @@ class NotRegularFile(OSError):
     """A path that names a folder, FIFO, device or socket where a file was wanted."""
 
 
+def lstat_or_none(path):
+    """`os.lstat(path)`, or None when nothing is there; raises `OSError` for a name the
+    system refuses (too long, a folder on the way that is a file)."""
+    try:
+        return os.lstat(path)
+    except FileNotFoundError:
+        return None
+
+
 def open_regular(path):
     """The regular file `path` opened for reading in binary (a file object; its size is
     `os.fstat(f.fileno()).st_size`), opened without blocking and checked on the descriptor;

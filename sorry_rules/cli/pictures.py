@@ -11,13 +11,12 @@ drawing is `sorry_rules.pictures`.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import click
 
 from sorry_rules.base.errors import SorryRulesError, UsageError
-from sorry_rules.base.safeio import read_regular, replace_file
+from sorry_rules.base.safeio import lstat_or_none, read_regular, replace_file
 from sorry_rules.cli.errors import every_problem, friendly
 from sorry_rules.cli.options import variant_options
 
@@ -38,9 +37,8 @@ def check_output(path: str | None) -> None:
     if not target.parent.is_dir():
         raise SorryRulesError(f"cannot write {path}: no such folder {str(target.parent)!r}")
     try:
-        os.lstat(target)
-    except FileNotFoundError:
-        return
+        if lstat_or_none(target) is None:
+            return
     except OSError as error:  # a name the system refuses (too long)
         raise SorryRulesError(f"cannot write {path}: {error.strerror or error}") from None
     if target.is_symlink():  # replaced atomically, a link would be lost: never written through
