@@ -103,8 +103,8 @@ def test_a_field_of_the_wrong_type_does_not_hide_the_other_problems(tmp_path):
     assert sorted(codes) == ["SR203", "SR502", "SR601"], result.output
 
 
-def test_a_hand_larger_than_its_seating_deals_is_refused(tmp_path):
-    """S4: with two sides a player holds 7 cards; an eighth is no position of the game (the
+def test_a_hand_larger_than_any_seating_deals_is_refused(tmp_path):
+    """S4: no seating deals more than 7 cards; an eighth is no position of the game (the
     bound was the 20 any hand may hold)."""
     result = moves(tmp_path, {**EXAMPLE, "hand": EXAMPLE["hand"] + ["2S"]})
     assert result.exit_code == 1 and "hand: 8 cards; a hand holds at most 7" in result.output, result.output

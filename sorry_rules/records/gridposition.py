@@ -67,9 +67,7 @@ def parse_grid_position(game, data, origins: Origins | None = None) -> GridPosit
     check.seat_count(model.players, {len(set(colours)) for colours in game.seating.values()})
     turn = check.seat_to_move(model.turn, list(seats))
     placement = check.chips(model.chips, seats)
-    sides = len(set(model.players))  # the hand sizes of the seatings of that many sides (S4)
-    hand = check.hand_cards(model.hand, max((size for n, size in game.hand_sizes.items()
-                                             if len(set(game.seating[n])) == sides), default=None))
+    hand = check.hand_cards(model.hand, max(game.hand_sizes.values(), default=None))  # the largest deal of any seating (S4)
     if not out.errors:
         check.already_won(seats, lambda c: game.win_holds(c, placement, seats))
     if out.errors:
