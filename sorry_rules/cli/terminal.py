@@ -315,9 +315,7 @@ class Session:
         `self.first` (None: the first page) and `self.message`, if any, in the header line;
         the message is shown once."""
         game = self.game
-        who = colour_name(game, view.colour)
-        if self.hot_seat and list(self.state.seats).count(view.colour) > 1:  # a side several people play
-            who += f" (player {view.seat + 1})"
+        who = self.mover_name(view) if self.hot_seat else colour_name(game, view.colour)
         you = "" if self.hot_seat else " (you)"
         if view.hand is not None:
             what = "your hand"
@@ -340,13 +338,19 @@ class Session:
             return f"Move 1-{n}, page {self.page + 1}/{self.pages} (n/p page, ? help, h hint, q quit): "
         return f"Move 1-{n} (? help, h hint, q quit): "
 
+    def mover_name(self, view) -> str:
+        """The colour to move, and which person when several play it (a grid side): "Blue
+        (player 3)"."""
+        who = colour_name(self.game, view.colour)
+        if list(self.state.seats).count(view.colour) > 1:
+            who += f" (player {view.seat + 1})"
+        return who
+
     def ask(self, view, moves) -> int:
         if self.hot_seat and view.hand is not None and self.last_asked != view.seat:
             self.clear()
-            who = colour_name(self.game, view.colour)
-            if list(self.state.seats).count(view.colour) > 1:  # a colour several people play (a grid side): say which
-                who += f" (player {view.seat + 1})"
-            answer = self.read(f"{who}'s turn: hand the keyboard over and press Enter (q: save and quit). ")
+            answer = self.read(f"{self.mover_name(view)}'s turn: hand the keyboard over and press Enter "
+                               "(q: save and quit). ")
             if answer.strip().lower() in ("q", "quit", "exit"):
                 raise QuitGame
         self.last_asked = view.seat

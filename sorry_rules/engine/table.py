@@ -94,10 +94,10 @@ class Table:
         self.rng = state.rng
         self.winner = state.winner
         self.over = state.winner is not None  # the game has ended (`winner` set)
-        # whether every move is judged for a winner (else only those that reach Home: `Game.wins_at_setup`)
-        self.judge_always = not game.win_on_home_only or game.wins_at_setup(state.seats)
         # a win condition that holds from the start (`win: true`) ends the game at the first play, whatever it is (R35)
         self.won_at_setup = game.win_on_home_only and game.wins_at_setup(state.seats)
+        # whether every move is judged for a winner (else only those that reach Home: `Game.wins_at_setup`)
+        self.judge_always = not game.win_on_home_only or self.won_at_setup
         self.plies = state.plies
         self.counters = state.counters
         self.bonus = state.bonus
