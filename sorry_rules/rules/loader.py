@@ -355,12 +355,9 @@ def _alternatives_problem(dotted: str, items: list) -> str:
     given = items[0].get("input")
     if isinstance(given, str) and given.strip().lstrip("+-").isdigit():
         shown = f" (write {given.strip()} without quotes)"
-    elif isinstance(given, bool):
-        shown = f", not {str(given).lower()}"
     else:
-        shown = f", not {given!r}" if isinstance(given, (str, int, float)) and len(repr(given)) <= 30 else ""
-    words = [w for item in items if item["type"] == "literal_error"
-             for w in re.findall(r"'([^']*)'", str((item.get("ctx") or {}).get("expected", "")))]
+        shown = _not_given(given)
+    words = [w for item in items if item["type"] == "literal_error" for w in _literal_words(item)]
     words += ["true", "false"] if any(item["type"] == "bool_type" for item in items) else []
     close = did_you_mean(given, words) if isinstance(given, str) else ""
     return f"{dotted}: write {', or '.join(ways)}{shown}{close}"
@@ -402,8 +399,7 @@ def _value_problem(item: dict, dotted: str, path: tuple) -> str:
     takes (a word of a fixed list) or what to write."""
     given = item.get("input")
     if item["type"] == "literal_error" and isinstance(given, str):
-        words = re.findall(r"'([^']*)'", str((item.get("ctx") or {}).get("expected", "")))
-        return f"{dotted}: {item['msg']}{did_you_mean(given, words)}"
+        return f"{dotted}: {item['msg']}{did_you_mean(given, _literal_words(item))}"
     return f"{dotted}: {item['msg']}{_what_to_write(item['type'], given, path)}"
 
 
@@ -422,10 +418,19 @@ def _what_to_write(kind: str, given, path: tuple = ()) -> str:
     if isinstance(given, str) and given.strip().lower() in ("true", "false") and kind.startswith("bool") or \
             isinstance(given, str) and given.strip().lstrip("+-").replace(".", "", kind.startswith("float")).isdigit():
         return f" (write {given.strip()} without quotes)"
-    if isinstance(given, bool):  # as the file spells it
-        return f" ({what}, not {str(given).lower()})"
-    shown = f", not {given!r}" if isinstance(given, (str, int, float)) and len(repr(given)) <= 30 else ""
-    return f" ({what}{shown})"
+    return f" ({what}{_not_given(given)})"
+
+
+def _not_given(given) -> str:
+    """", not 'yes'": the value refused as the file spells it (`true`, not `True`), when short."""
+    if isinstance(given, bool):
+        return f", not {str(given).lower()}"
+    return f", not {given!r}" if isinstance(given, (str, int, float)) and len(repr(given)) <= 30 else ""
+
+
+def _literal_words(item: dict) -> list[str]:
+    """The words a `literal_error` says the value should be."""
+    return re.findall(r"'([^']*)'", str((item.get("ctx") or {}).get("expected", "")))
 
 
 def _unknown_field(model, loc: tuple, path: tuple) -> str:
