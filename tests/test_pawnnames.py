@@ -15,6 +15,7 @@ from sorry_rules.engine.events import moved_pawns
 from sorry_rules.players.protocol import RandomPlayer
 from sorry_rules.players.runner import play_game
 from sorry_rules.records.pawnnames import PawnNames
+from sorry_rules.records.position import parse_position
 from sorry_rules.rules.loader import bundled_names
 from sorry_rules.rules.yamlsafe import load_yaml_file
 from sorry_rules.base.resources import variants_dir
@@ -61,7 +62,7 @@ def test_names_follow_every_move_exactly(name):
             for i, sq in enumerate(squares):
                 if (c, sq) not in touched and sq < game.layout.X:
                     assert carried.where[c][i] == sq, f"{before.name(c, i)} moved without an event"
-        names[0] = before.after(turn.move, after.placement)
+        names[0] = before.after(turn.move, after.placement, after.marks)
         checked[0] += bool(turn.move.events)
 
     play_game(game, state, [RandomPlayer(4, s) for s in range(len(state.seats))], on_turn=follow, max_plies=PLIES)
@@ -79,3 +80,47 @@ def test_a_position_names_pawns_in_its_order_and_lowest_leaves_first():
     assert names.describe(enter) == "R1 start -> track:4"
     after = names.after(enter, enter.placement)
     assert after.on(0, 4) == "R1" and after.at(0, layout.start[0]) == [f"R{i}" for i in (2, 3, 4)]
+
+
+def _enter_moves(game, state):
+    return [m for m in game.legal_moves(state) if m.events and any(e[0] == "enter" for e in m.events)]
+
+
+def _position(game, pawns: dict, turn: str, card: str, marks: dict | None = None):
+    data = {"players": list(pawns), "turn": turn, "card": card, "pawns": pawns}
+    return parse_position(game, data | ({"marks": marks} if marks else {})).state
+
+
+def test_the_marked_pawn_keeps_its_name_through_start():
+    """H27 with A24: blue's B1 is bumped and marked (mercy); with a 1, the marked pawn and an
+    unmarked one may each leave Start (two results): the marked one is said as B1, the pawn
+    bumped, the other as B2; after B1 leaves the mark is gone, after B2 leaves B1 keeps it."""
+    game = load_game("standard", ("house/mercy-start.yaml",))
+    square = lambda text: game.layout.parse(0, text)  # noqa: E731
+    start = _position(game, {"red": ["track:10", "start", "start", "start"],
+                             "blue": ["track:15", "start", "start", "start"]}, "red", "5")
+    names = PawnNames.start(game, start.placement)
+    bump, = [m for m in game.legal_moves(start) if m.events[0][2] == square("track:10")]
+    assert names.describe(bump) == "R1 track:10 -> track:15, bumps B1 (track:15)"
+    names = names.after(bump, bump.placement, game.apply(start, bump).marks)
+    assert names.at(1, game.layout.start[1]) == ["B1", "B2", "B3", "B4"]
+    assert names.carrying[1] == (frozenset({0}), frozenset(), frozenset(), frozenset())
+    turn = game.position(bump.placement, start.seats, 1, card=game.card_index["1"], marks=game.apply(start, bump).marks)
+    words = sorted(names.describe(m) for m in _enter_moves(game, turn))
+    assert words == ["B1 (mercy) start -> track:19", "B2 start -> track:19"], words
+    for move in _enter_moves(game, turn):
+        marked = any(e[0] == "carry" for e in move.events)
+        after = names.after(move, move.placement)
+        assert after.on(1, square("track:19")) == ("B1" if marked else "B2")
+        assert after.carrying[1] == ((frozenset(),) * 4 if marked else names.carrying[1])
+
+
+def test_a_position_with_marks_names_its_marked_pawns():
+    """A position's marks on Start go to the lowest-numbered pawns there (A24: alike but for
+    their marks): with one red pawn marked, the 1 takes R1 marked or R2 unmarked."""
+    game = load_game("standard", ("house/mercy-start.yaml",))
+    state = _position(game, {"red": ["start"] * 4, "blue": ["start"] * 4}, "red", "1",
+                      {"mercy": [{"colour": "red", "square": "start", "by": "blue"}]})
+    names = PawnNames.start(game, state.placement, marks=state.marks)
+    assert sorted(names.describe(m) for m in _enter_moves(game, state)) == \
+        ["R1 (mercy) start -> track:4", "R2 start -> track:4"]

@@ -274,12 +274,12 @@ def _check_page(game, start, moves, text: str) -> list:
     steps = page.json("steps-data")
     assert len(steps) == len(moves) + 1
     placements = placements_of(steps, len(game.colours))
-    names = PawnNames.start(game, start.placement, trackboard.labels_of(game.colours))
+    names = PawnNames.start(game, start.placement, trackboard.labels_of(game.colours), start.marks)
     assert placements[0] == names.where
     for step, placement, (turn, after) in zip(steps[1:], placements[1:], moves):
         # each colour's squares in its pawns' name order: the placement, pawn by pawn
         assert step["t"] == names.describe(turn.move)
-        names = names.after(turn.move, after.placement)
+        names = names.after(turn.move, after.placement, after.marks)
         assert placement == names.where and [sorted(p) for p in placement] == [sorted(p) for p in after.placement]
         assert [tuple(h) for h in step.get("h", [])] == [(c, list(squares)) for c, squares in move_paths(game, turn.move)]
     return steps

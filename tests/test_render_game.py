@@ -49,7 +49,7 @@ def test_render_game_draws_a_saved_game_at_any_move(tmp_path):
     names = PawnNames.start(game, start_state(game, record).placement, trackboard.labels_of(game.colours))
     checked = 0
     for n, (turn, after) in enumerate(moves, 1):
-        before, names = names, names.after(turn.move, after.placement)
+        before, names = names, names.after(turn.move, after.placement, after.marks)
         if n not in (1, 30, len(moves) // 2, len(moves)):
             continue
         result = _render("--game", path, "--move", n)

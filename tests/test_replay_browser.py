@@ -60,7 +60,7 @@ class Replay:
         game = self.game
         names = PawnNames.start(game, self.start.placement, labels_of(game.colours))
         for turn, after in self.moves[:n]:
-            names = names.after(turn.move, after.placement)
+            names = names.after(turn.move, after.placement, after.marks)
         board, piles = set(), Counter()
         for c, squares in enumerate(names.where):
             for i, sq in enumerate(squares):

@@ -39,7 +39,7 @@ def _scene_after(game, seed, plies, names, show_hand=False):
 
     def follow(turn, after):
         log.append(turn_text(game, after.seats[turn.seat], turn.move, pawns[0]))
-        pawns[0] = pawns[0].after(turn.move, after.placement)
+        pawns[0] = pawns[0].after(turn.move, after.placement, after.marks)
 
     state = play_game(game, state, [RandomPlayer(seed, s) for s in range(len(state.seats))], max_plies=plies,
                       on_turn=follow)

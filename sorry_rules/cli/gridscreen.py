@@ -89,7 +89,7 @@ def help_text(game) -> str:
     return HELP
 
 
-def start_names(game, placement):
+def start_names(game, placement, marks=()):
     """Chips have no names (see `screen.start_names`)."""
     return None
 

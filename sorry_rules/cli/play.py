@@ -248,19 +248,19 @@ def replay_command(file, boards: bool = False, step: bool = False) -> None:
     saved = read_record(file)
     moves: list = []
     game, final = restore(saved, source=file, on_turn=lambda turn, after: moves.append((turn, after)))
-    first = start_state(game, saved, file).turn
+    opening = start_state(game, saved, file)
     console = Console(highlight=False, emoji=False)
     step = step and sys.stdin.isatty()
     kinds = saved.kinds or ["?"] * len(final.seats)
     names = tuple(bot_of(kind) or ("person" if kind == HUMAN else kind) for kind in kinds)
     who = ", ".join(f"{colour_name(game, c)} ({name})" for c, name in zip(final.seats, names))
     click.echo(f"{rules_text(saved.variant)}: {len(final.seats)} players: {who}; seed {saved.seed}; "
-               f"{colour_name(game, final.seats[first])} plays first.")
+               f"{colour_name(game, final.seats[opening.turn])} plays first.")
     log: list = []
 
     look = _look(game)
     title = f"{rules_text(saved.variant)}, seed {saved.seed}"
-    pawns = look.start_names(game, start_state(game, saved, file).placement)
+    pawns = look.start_names(game, opening.placement, opening.marks)
 
     def draw(at) -> None:
         scene = look.state_scene(game, at, title, names, log[-LOG_LENGTH:], pawns)
@@ -270,7 +270,7 @@ def replay_command(file, boards: bool = False, step: bool = False) -> None:
     for k, (turn, after) in enumerate(moves):
         log.append(look.turn_text(game, after.seats[turn.seat], turn.move, pawns))
         if pawns is not None:
-            pawns = pawns.after(turn.move, after.placement)
+            pawns = pawns.after(turn.move, after.placement, after.marks)
         print_turn(game, turn, after)
         if boards:
             draw(after)

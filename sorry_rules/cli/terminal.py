@@ -132,7 +132,7 @@ class Session:
 
     def start(self, state) -> None:
         """Name the pawns of `state`, the first state of the game (`look.start_names`)."""
-        self.names = self.look.start_names(self.game, state.placement)
+        self.names = self.look.start_names(self.game, state.placement, state.marks)
 
     def note(self, turn, state, logged: bool = True) -> None:
         """Follow a move (also while a save is replayed): its words in the 'last moves' list
@@ -140,7 +140,7 @@ class Session:
         if logged:
             self.log.append(self.look.turn_text(self.game, state.seats[turn.seat], turn.move, self.names))
         if self.names is not None:
-            self.names = self.names.after(turn.move, state.placement)
+            self.names = self.names.after(turn.move, state.placement, state.marks)
 
     def run(self, state):
         """Play from `state` to the end or until the person quits (q, Ctrl-D, Ctrl-C; the

@@ -59,16 +59,16 @@ def game_svg(record, move: int | None = None, source: str = "game record") -> st
     where = f"move {n} of {len(moves)}" if n else f"the start ({len(moves)} moves in all)"
     if is_grid(game):
         return gridboard.board_svg(game, state, hand=where)
-    names = PawnNames.start(game, start.placement, trackboard.labels_of(game.colours))
+    names = PawnNames.start(game, start.placement, trackboard.labels_of(game.colours), start.marks)
     for turn, after in moves[:max(n - 1, 0)]:
-        names = names.after(turn.move, after.placement)
+        names = names.after(turn.move, after.placement, after.marks)
     notes, paths = [where], ()
     if n:
         turn, after = moves[n - 1]
         card = "-" if turn.card is None else game.card_names[turn.card]
         notes.append(f"{colour_name(game, after.seats[turn.seat])} {card}: {names.describe(turn.move)}")
         paths = move_paths(game, turn.move)
-        names = names.after(turn.move, after.placement)
+        names = names.after(turn.move, after.placement, after.marks)
     if n == len(moves) and game_over(final):
         notes.append(outcome_words(game, final))
     return trackboard.board_svg(game, state, names=names, paths=paths, notes=notes)

@@ -64,12 +64,12 @@ def track_frames(game, start, moves) -> list:
     after) as `records.restore.restore(on_turn=...)` reports them. A frame's placement lists
     each colour's squares in its pawns' name order (`records.pawnnames`), and its text names
     the pawns."""
-    names = PawnNames.start(game, start.placement, trackboard.labels_of(game.colours))
+    names = PawnNames.start(game, start.placement, trackboard.labels_of(game.colours), start.marks)
     frames = [Frame(names.where, facts=_facts_of_track(game, start))]
     for turn, after in moves:
         card = None if turn.card is None else game.card_names[turn.card]
         text = names.describe(turn.move)
-        names = names.after(turn.move, after.placement)
+        names = names.after(turn.move, after.placement, after.marks)
         frames.append(Frame(names.where, text, colour_name(game, after.seats[turn.seat]), card,
                             _facts_of_track(game, after), tuple(move_paths(game, turn.move))))
     return frames

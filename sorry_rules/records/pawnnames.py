@@ -5,12 +5,16 @@ front ends name them here. At the start of a game (or of a position) a colour's 
 numbered 1, 2, ... in the order of its placement; each move then carries the names along
 its events (`engine.events`: a step, slide or switch moves the pawn on its `from` square, a
 bump sends the pawn it hit back to Start, ...), so a pawn keeps its name for the whole game:
-R2 that left Start third is R2 when it gets Home. A pawn leaving a square that holds
-several (Start, Home) is the lowest-numbered one there.
+R2 that left Start third is R2 when it gets Home. Marks (`engine.marks`) follow the names
+too: a pawn leaving a square that holds several (Start, Home) is the lowest-numbered one
+there that carries exactly the marks its move's "carry" events name (none: an unmarked one),
+so where a marked pawn and an unmarked one may both leave Start, each move names its own.
 
-Contract: `PawnNames.start(game, placement, labels)` names a placement; `after(move,
-placement)` returns the names after `move` (self is never changed), reconciled with the
-`placement` the move led to, so the squares named are always exactly the placement's
+Contract: `PawnNames.start(game, placement, labels, marks)` names a placement (`marks` as
+`State.marks`); `after(move, placement, marks)` returns the names after `move` (self is
+never changed), reconciled with the `placement` and the `marks` of the state it led to (the
+consequences' marks included; None: the move's own `Move.marks`), so the squares named are
+always exactly the placement's
 (events the names cannot follow only cost stability, never correctness; `placement` None
 gives the names as the events alone carry them). `describe(move)`
 words a move as `engine.describe.describe_move` does, a pawn said by its name ("R2
@@ -20,7 +24,10 @@ track:4 -> track:11, bumps B1 (track:11)"). Track boards only (grid chips have n
 from __future__ import annotations
 
 from sorry_rules.engine.describe import again_words, describe_events, describe_move
+from collections import Counter
+
 from sorry_rules.engine.events import BUMP, SLIDE, STEP_KINDS, SWITCH
+from sorry_rules.engine.marks import CARRY, MARK, SEND, UNMARK
 
 
 def initials(colours) -> tuple:
@@ -34,17 +41,23 @@ def initials(colours) -> tuple:
 
 
 class PawnNames:
-    """The square of every named pawn: `where[c][i]` is where pawn i+1 of colour c is."""
+    """The square of every named pawn: `where[c][i]` is where pawn i+1 of colour c is, and
+    `carrying[c][i]` the mark kinds (indexes of `game.marks`) it carries."""
 
-    def __init__(self, game, where, labels):
+    def __init__(self, game, where, labels, carrying=None):
         self.game = game
         self.where = tuple(tuple(squares) for squares in where)
         self.labels = tuple(labels)
+        self.carrying = _unmarked(self.where) if carrying is None else carrying
 
     @classmethod
-    def start(cls, game, placement, labels=None) -> "PawnNames":
-        """Names for `placement` (a colour's pawns numbered in its placement's order)."""
-        return cls(game, placement, labels or initials(game.colours))
+    def start(cls, game, placement, labels=None, marks=()) -> "PawnNames":
+        """Names for `placement` (a colour's pawns numbered in its placement's order); on a
+        square of several pawns the lowest-numbered carry its `marks`."""
+        names = cls(game, placement, labels or initials(game.colours))
+        if any(marks):
+            names.carrying = _fitted(names.where, names.carrying, marks, set())
+        return names
 
     # ---- reading ------------------------------------------------------------------------
     def name(self, c: int, i: int) -> str:
@@ -65,10 +78,18 @@ class PawnNames:
         return {sq: self.name(c, i) for c, squares in enumerate(self.where) for i, sq in enumerate(squares) if sq < layout.X}
 
     # ---- following a move -----------------------------------------------------------------
-    def after(self, move, placement) -> "PawnNames":
-        where = [list(squares) for squares in self.where]
-        _carry(where, move.events or (), self.game.layout.start)
-        return PawnNames(self.game, _reconciled(where, placement), self.labels)
+    def after(self, move, placement, marks=None) -> "PawnNames":
+        tracker = _Tracker(self)
+        for event in move.events or ():
+            tracker.follow(event)
+        where = _reconciled(tracker.where, placement)
+        carrying = tuple(tuple(kinds) if len(kinds) == len(squares) else (frozenset(),) * len(squares)
+                         for kinds, squares in zip(tracker.carrying, where))
+        if self.game.marks:
+            arrived = {(c, i) for c, squares in enumerate(where) for i, sq in enumerate(squares)
+                       if c >= len(self.where) or i >= len(self.where[c]) or self.where[c][i] != sq}
+            carrying = _fitted(where, carrying, move.marks if marks is None else marks, arrived)
+        return PawnNames(self.game, where, self.labels, carrying)
 
     # ---- words ------------------------------------------------------------------------------
     def describe(self, move) -> str:
@@ -83,65 +104,116 @@ class PawnNames:
         return describe_events(self.game, events, _Following(self))
 
 
+class _Tracker:
+    """The names followed event by event: where each named pawn is (`where`), the marks it
+    carries (`carrying`), the pawn each colour's last step moved (a slide takes that pawn
+    along, a bump on its square hits the other one), and the mark kinds the next pawn of a
+    colour to leave a shared square carries ("carry" events)."""
+
+    def __init__(self, names: PawnNames):
+        self.start, self.shared = names.game.layout.start, names.game.layout.X
+        self.marked = bool(names.game.marks)
+        self.where = [list(squares) for squares in names.where]
+        self.carrying = [list(kinds) for kinds in names.carrying]
+        self.moved: dict = {}
+        self.leaving: dict = {}
+
+    def index(self, c: int, sq: int, prefer=None, avoid=None):
+        """The index of the colour-c pawn on `sq` an event concerns (see `_pick`); on a shared
+        square, one carrying exactly the kinds the "carry" events before it named."""
+        fits = None
+        if self.marked and sq >= self.shared:
+            wanted = frozenset(self.leaving.get(c, ()))
+            fits = lambda i: self.carrying[c][i] == wanted  # noqa: E731
+        return _pick(self.where[c], sq, prefer, avoid, fits)
+
+    def follow(self, event) -> None:
+        kind = event[0]
+        if kind == CARRY:
+            self.leaving.setdefault(event[1], set()).add(event[3])
+        elif kind in STEP_KINDS or kind == SLIDE or kind == SEND:
+            _, c, frm, to = event
+            i = self.index(c, frm, self.moved.get(c) if kind == SLIDE else None)
+            if kind in STEP_KINDS:
+                self.leaving.pop(c, None)
+            if i is not None:
+                self.where[c][i] = to
+                if kind != SEND:
+                    self.moved[c] = i
+        elif kind == BUMP:
+            _, c, at = event
+            i = self.index(c, at, None, avoid=self.moved.get(c))
+            if i is not None:
+                self.where[c][i] = self.start[c]
+        elif kind == SWITCH:
+            _, c, a, o, b = event
+            i, j = self.index(c, a), self.index(o, b)
+            if i is not None and j is not None:
+                self.where[c][i], self.where[o][j] = b, a
+                self.carrying[c][i], self.carrying[o][j] = self.carrying[o][j], self.carrying[c][i]
+                self.moved[c] = i
+        elif (kind == MARK or kind == UNMARK) and event[2] < self.shared:
+            i = self.index(event[1], event[2])
+            if i is not None:
+                kinds = self.carrying[event[1]][i]
+                self.carrying[event[1]][i] = kinds | {event[3]} if kind == MARK else kinds - {event[3]}
+
+
 class _Following:
     """The names of `engine.describe.describe_events`, carried along the events it words."""
 
     def __init__(self, names: PawnNames):
         self.names = names
-        self.where = [list(squares) for squares in names.where]  # followed event by event
-        self.moved: dict = {}  # per colour, the pawn its last step moved
+        self.tracker = _Tracker(names)
 
     def pawn(self, c: int, sq: int, prefer=None, avoid=None) -> str:
-        i = _pick(self.where[c], sq, prefer, avoid)
+        i = self.tracker.index(c, sq, prefer, avoid)
         return f"{self.names.labels[c]}?" if i is None else self.names.name(c, i)
 
     def slider(self, c: int, frm: int) -> str:
-        return self.pawn(c, frm, self.moved.get(c))
+        return self.pawn(c, frm, self.tracker.moved.get(c))
 
     def bumped(self, c: int, at: int, subject: bool) -> str:
-        return self.pawn(c, at, avoid=self.moved.get(c))
+        return self.pawn(c, at, avoid=self.tracker.moved.get(c))
 
     def follow(self, event) -> None:
-        _carry(self.where, (event,), self.names.game.layout.start, self.moved)
+        self.tracker.follow(event)
 
 
-def _pick(squares: list, sq: int, prefer, avoid=None):
-    """The index of a pawn on `sq`: `prefer` if it is there, else the lowest index other than
-    `avoid` (`avoid` itself when it is the only one); None when no pawn is there."""
+def _pick(squares: list, sq: int, prefer, avoid=None, fits=None):
+    """The index of a pawn on `sq`: among those `fits` accepts (all when none does), `prefer`
+    if it is there, else the lowest index other than `avoid` (`avoid` itself when it is the
+    only one); None when no pawn is there."""
     found = [i for i, at in enumerate(squares) if at == sq]
     if not found:
         return None
+    if fits is not None:
+        found = [i for i in found if fits(i)] or found
     if prefer in found:
         return prefer
     others = [i for i in found if i != avoid]
     return others[0] if others else found[0]
 
 
-def _carry(where: list, events, start: tuple, moved: dict | None = None) -> None:
-    """Move the names in `where` (per colour, a list of squares) along `events`; `moved`
-    remembers, per colour, the pawn its last step moved (a slide takes that pawn along, a
-    bump on its square hits the other one)."""
-    moved = {} if moved is None else moved
-    for event in events:
-        kind = event[0]
-        if kind in STEP_KINDS or kind == SLIDE or kind == "send":
-            _, c, frm, to = event
-            i = _pick(where[c], frm, moved.get(c) if kind == SLIDE else None)
-            if i is not None:
-                where[c][i] = to
-                if kind != "send":
-                    moved[c] = i
-        elif kind == BUMP:
-            _, c, at = event
-            i = _pick(where[c], at, None, avoid=moved.get(c))
-            if i is not None:
-                where[c][i] = start[c]
-        elif kind == SWITCH:
-            _, c, a, o, b = event
-            i, j = _pick(where[c], a, None), _pick(where[o], b, None)
-            if i is not None and j is not None:
-                where[c][i], where[o][j] = b, a
-                moved[c] = i
+def _unmarked(where) -> tuple:
+    return tuple((frozenset(),) * len(squares) for squares in where)
+
+
+def _fitted(where, carrying, marks, arrived) -> tuple:
+    """The mark kinds each named pawn carries where `marks` (as `State.marks`) are: on a
+    square of one pawn, its marks; on a shared square (Start, Home), as many pawns carry a
+    kind as `marks` count there: those that carried it already first, then those the move
+    brought there (`arrived`: (colour, index)), then the lowest-numbered."""
+    out = [[set() for _ in squares] for squares in where]
+    for k, entries in enumerate(marks):
+        for (c, sq), n in Counter((c, sq) for c, sq, _ in entries).items():
+            if c >= len(where):
+                continue
+            on = sorted((i for i, at in enumerate(where[c]) if at == sq),
+                        key=lambda i: (k not in carrying[c][i], (c, i) not in arrived, i))
+            for i in on[:n]:
+                out[c][i].add(k)
+    return tuple(tuple(frozenset(kinds) for kinds in row) for row in out)
 
 
 def _reconciled(where: list, placement) -> tuple:
