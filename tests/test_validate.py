@@ -115,6 +115,22 @@ def test_overlay_problem_is_located_in_the_overlay(tmp_path, monkeypatch):
     assert result.stdout.startswith("house.yaml:5:39: error: switch own")
 
 
+def test_a_mapping_an_overlay_makes_too_long_is_said_in_the_overlay(tmp_path, monkeypatch):
+    """SR204 (LIMITS.md, MAX_CARD_KINDS): standard's 11 cards and an overlay's 60 more make
+    71 kinds; the overlay added them, so each mapping is said where the overlay writes it,
+    not at standard.yaml's own deck and cards; the middle file that adds none is not blamed."""
+    monkeypatch.chdir(tmp_path)
+    kinds = [f"x{i}" for i in range(60)]
+    Path("many.yaml").write_text("extends: standard\ndeck:\n" + "".join(f"  {k}: 1\n" for k in kinds) +
+                                 "cards:\n" + "".join(f"  {k}: forward 1\n" for k in kinds))
+    Path("top.yaml").write_text("extends: many.yaml\ndeck:\n  x0: 2\n")
+    for name in ("many.yaml", "top.yaml"):
+        result = run(name)
+        assert result.exit_code == 1
+        assert result.stdout.splitlines() == ["many.yaml:3:3: error: deck: at most 64 entries [SR204]",
+                                              "many.yaml:64:3: error: cards: at most 64 entries [SR204]"], name
+
+
 def test_a_shared_broken_base_is_reported_once(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     Path("base.yaml").write_text("extends: standard\npawns: 3\nboardd: {}\n")

@@ -50,10 +50,12 @@ MAX_EXTENDS_DEPTH = limits.MAX_EXTENDS_DEPTH
 
 @dataclass
 class Origins:
-    """For every path of the merged data, the SourceMap of the file that supplied it."""
+    """For every path of the merged data, the SourceMap of the file that supplied it; for a
+    mapping that an overlay gave new entries (`grown`), the SourceMap of the last such overlay."""
 
     maps: dict[tuple, SourceMap] = field(default_factory=dict)
     fallback: str = "<rules>"
+    grown: dict[tuple, SourceMap] = field(default_factory=dict)
 
     def _smap(self, path: tuple) -> SourceMap | None:
         path = tuple(path)
@@ -73,6 +75,12 @@ class Origins:
         smap = self._smap(tuple(path))
         mark = smap.key_mark(tuple(path)) if smap else None
         return mark or self.mark(path)
+
+    def grown_mark(self, path) -> Mark:
+        """Where the mapping at `path` was last given new entries: in the last overlay that
+        added some (a mapping with too many entries is said there), else `mark`."""
+        smap = self.grown.get(tuple(path))
+        return smap.locate(tuple(path)) if smap else self.mark(path)
 
     def in_text(self, path, offset: int) -> Mark:
         """Position of character `offset` of the DSL text stored at `path`."""
@@ -294,16 +302,27 @@ def schema_problems(data: dict, origins: Origins, error, model=None) -> list[Pro
             what = _PATTERN_WORDS.get(str((item.get("ctx") or {}).get("pattern")), item["msg"])
             problems.at(path, "SR204", f"{dotted}: write {what}{shown}")
         elif kind in ("too_long", "too_short"):  # pydantic's words say "after validation"
-            ctx = item.get("ctx") or {}
-            bound = ctx.get("max_length") if kind == "too_long" else ctx.get("min_length")
-            noun = (("entry", "entries") if ctx.get("field_type") == "Dictionary" else ("item", "items"))[bound != 1]
-            given = f", not {ctx['actual_length']}" if ctx.get("actual_length") is not None else ""
-            problems.at(path, "SR204", f"{dotted}: {'at most' if kind == 'too_long' else 'at least'} {bound} {noun}{given}")
+            _length_problem(problems, origins, item, path, dotted)
         elif kind.endswith("_type") or kind in {"model_attributes_type", "dict_type", "list_type"}:
             problems.at(path, "SR203", f"{dotted}: {item['msg']}{_what_to_write(kind, item.get('input'), path)}")
         else:
             problems.at(path, "SR204", _value_problem(item, dotted, path))
     return problems.problems
+
+
+def _length_problem(problems: ProblemCollector, origins, item: dict, path: tuple, dotted: str) -> None:
+    """A list or mapping with too many or too few items, in words; too many entries of a
+    mapping are said where the last overlay that added some writes it (`Origins.grown_mark`)."""
+    kind, ctx = item["type"], item.get("ctx") or {}
+    bound = ctx.get("max_length") if kind == "too_long" else ctx.get("min_length")
+    noun = (("entry", "entries") if ctx.get("field_type") == "Dictionary" else ("item", "items"))[bound != 1]
+    given = f", not {ctx['actual_length']}" if ctx.get("actual_length") is not None else ""
+    text = f"{dotted}: {'at most' if kind == 'too_long' else 'at least'} {bound} {noun}{given}"
+    grown = getattr(origins, "grown_mark", None)
+    if kind == "too_long" and grown is not None:
+        problems.add_at(grown(path), "SR204", text)
+    else:
+        problems.at(path, "SR204", text)
 
 
 def _meant(data: dict, items: list) -> list:
@@ -558,6 +577,8 @@ def on_top(merged: dict | None, origins: Origins, data: dict, layer: Origins) ->
                 else:
                     result[key] = value
                     _copy_origins(child)
+                    if path and layer._smap(path) is not None:
+                        origins.grown[path] = layer._smap(path)
             return result
         _copy_origins(path)
         return over
