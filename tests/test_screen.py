@@ -35,7 +35,7 @@ def _scene_after(game, seed, plies, names, show_hand=False):
     """A scene after `plies` random moves, for the player to move (their card or own hand)."""
     state = game.new_game(seed, players=game.players_max)
     log = []
-    pawns = [start_names(game, state.placement)]
+    pawns = [start_names(game, state)]
 
     def follow(turn, after):
         log.append(turn_text(game, after.seats[turn.seat], turn.move, pawns[0]))
@@ -181,7 +181,7 @@ def _position_scene(game, data, log=()):
     scene = Scene(game, state.placement, state.seats, state.turn, state.plies, f"{game.name}, seed 1", names,
                   card=state.card, hand=state.hands[state.turn] if state.hands is not None else None,
                   pile_size=len(state.pile), discard_size=len(state.discard), log=list(log),
-                  scores=game.standing(state) if game.scoring else None, names=start_names(game, state.placement))
+                  scores=game.standing(state) if game.scoring else None, names=start_names(game, state))
     return scene, state
 
 

@@ -89,7 +89,7 @@ def help_text(game) -> str:
     return HELP
 
 
-def start_names(game, placement, marks=()):
+def start_names(game, state):
     """Chips have no names (see `screen.start_names`)."""
     return None
 

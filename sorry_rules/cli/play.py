@@ -260,7 +260,7 @@ def replay_command(file, boards: bool = False, step: bool = False) -> None:
 
     look = _look(game)
     title = f"{rules_text(saved.variant)}, seed {saved.seed}"
-    pawns = look.start_names(game, opening.placement, opening.marks)
+    pawns = look.start_names(game, opening)
 
     def draw(at) -> None:
         scene = look.state_scene(game, at, title, names, log[-LOG_LENGTH:], pawns)

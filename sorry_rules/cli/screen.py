@@ -197,10 +197,10 @@ def help_text(game) -> str:
     return "\n".join([text, *(textwrap.fill(part, 79) for part in parts)])
 
 
-def start_names(game, placement, marks=()):
-    """The pawn names of `placement` (with its `marks`) as the screen writes them
+def start_names(game, state):
+    """The pawn names of `state`'s placement (with its marks) as the screen writes them
     (`records.pawnnames`, with the board's colour labels: R1-R4 on the standard board)."""
-    return PawnNames.start(game, placement, colour_labels(game.colours), marks)
+    return PawnNames.start(game, state.placement, colour_labels(game.colours), state.marks)
 
 
 # ---- the board -------------------------------------------------------------------------------

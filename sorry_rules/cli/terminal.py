@@ -132,7 +132,7 @@ class Session:
 
     def start(self, state) -> None:
         """Name the pawns of `state`, the first state of the game (`look.start_names`)."""
-        self.names = self.look.start_names(self.game, state.placement, state.marks)
+        self.names = self.look.start_names(self.game, state)
 
     def note(self, turn, state, logged: bool = True) -> None:
         """Follow a move (also while a save is replayed): its words in the 'last moves' list
