@@ -81,10 +81,9 @@ class _Reach(dsl.Visitor):
         self.enter = self.sorry = self.switch = False
 
     def visit_Forward(self, node):
-        self.forward.add(node.steps)
+        (self.forward if isinstance(node, dsl.Forward) else self.backward).add(node.steps)
 
-    def visit_Backward(self, node):
-        self.backward.add(node.steps)
+    visit_Backward = visit_Forward
 
     def visit_Split(self, node):
         if node.parts:  # split N into ...: each part may take up to N - (the other parts) steps its way
@@ -94,14 +93,10 @@ class _Reach(dsl.Visitor):
         elif self.pawns > 1:
             self.forward.update(range(1, node.steps))
 
-    def visit_Enter(self, node):
-        self.enter = True
+    def visit_Enter(self, node):  # and Sorry, Switch: the flag named after the primitive
+        setattr(self, type(node).__name__.lower(), True)
 
-    def visit_Sorry(self, node):
-        self.sorry = True
-
-    def visit_Switch(self, node):
-        self.switch = True
+    visit_Sorry = visit_Switch = visit_Enter
 
     def visit_Node(self, node):
         pass
