@@ -172,12 +172,9 @@ def play_command(variant="standard", rules=(), seed=None, players=None, auto=Fal
             click.echo(f"Stopped{kept}", err=True)
             sys.exit(INTERRUPTED_EXIT)
         return
-    if not sys.stdin.isatty():
-        if resume is not None:
-            raise UsageError("no terminal to play on: this saved game has people at the table; resume it in a "
-                             f"terminal (watch it with: sorry-play replay {resume})")
-        raise UsageError("no terminal to play on: use --auto for a game between computer players "
-                         "(or --seat COLOUR=bot:NAME for every seat)")
+    if not sys.stdin.isatty():  # a new game with people is refused before its save is claimed
+        raise UsageError("no terminal to play on: this saved game has people at the table; resume it in a "
+                         f"terminal (watch it with: sorry-play replay {resume})")
     if game_over(state):
         _show_finished(game, state, resume, saved)
         return
@@ -248,19 +245,19 @@ def replay_command(file, boards: bool = False, step: bool = False) -> None:
     saved = read_record(file)
     moves: list = []
     game, final = restore(saved, source=file, on_turn=lambda turn, after: moves.append((turn, after)))
-    first = start_state(game, saved, file).turn
+    start = start_state(game, saved, file)
     console = Console(highlight=False, emoji=False)
     step = step and sys.stdin.isatty()
     kinds = saved.kinds or ["?"] * len(final.seats)
     names = tuple(bot_of(kind) or ("person" if kind == HUMAN else kind) for kind in kinds)
     who = ", ".join(f"{colour_name(game, c)} ({name})" for c, name in zip(final.seats, names))
     click.echo(f"{rules_text(saved.variant)}: {len(final.seats)} players: {who}; seed {saved.seed}; "
-               f"{colour_name(game, final.seats[first])} plays first.")
+               f"{colour_name(game, final.seats[start.turn])} plays first.")
     log: list = []
 
     look = _look(game)
     title = f"{rules_text(saved.variant)}, seed {saved.seed}"
-    pawns = look.start_names(game, start_state(game, saved, file).placement)
+    pawns = look.start_names(game, start.placement)
 
     def draw(at) -> None:
         scene = look.state_scene(game, at, title, names, log[-LOG_LENGTH:], pawns)
