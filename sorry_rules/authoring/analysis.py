@@ -280,9 +280,7 @@ class _HomeSearch:
 
     def after_slide(self, sq: int) -> int:
         """Where a pawn that ends a move on `sq` comes to rest (the end of a slide it takes)."""
-        if 0 <= sq < self.layout.T and self.slide_here[sq] is not None:
-            return self.slide_here[sq].end
-        return sq
+        return self.slide_here[sq].end if 0 <= sq < self.layout.T and self.slide_here[sq] is not None else sq
 
     def _walk(self, sq: int, steps: int, counts: set, step) -> list[int]:
         found = []

@@ -57,9 +57,7 @@ class Moments:
     @property
     def variance(self) -> float | None:
         """Sample variance (n - 1 in the denominator); None below two observations."""
-        if self.n < 2:
-            return None
-        return (self.n * self.squares - self.total * self.total) / (self.n * (self.n - 1))
+        return None if self.n < 2 else (self.n * self.squares - self.total * self.total) / (self.n * (self.n - 1))
 
 
 def quantile(counts: dict, q: float):
