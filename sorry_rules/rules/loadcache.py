@@ -117,20 +117,16 @@ def _key(spec, rules) -> str:
 
 
 def _unchanged(entry: dict, spec, rules) -> bool:
-    wanted = [spec, *rules]
-    if [name for name, _ in entry["names"]] != [os.fspath(item) for item in wanted] or not entry["inputs"]:
-        return False
-    for name, found in entry["names"]:
-        if str(resolve(name)) != found:
-            return False
-    for file, sha in entry["inputs"]:
-        if sha is None or diskcache.file_digest(file) != sha:
-            return False
-    for name, folder, found in entry["lookups"]:
-        target = resolve(name, Path(folder))
-        if (None if target is None else str(target)) != found:
-            return False
-    return True
+    """Whether the names asked for, the bytes of every file read and every `extends:` lookup
+    are as `entry` stored them."""
+    return ([name for name, _ in entry["names"]] == [os.fspath(item) for item in [spec, *rules]] and bool(entry["inputs"])
+            and all(str(resolve(name)) == found for name, found in entry["names"])
+            and all(sha is not None and diskcache.file_digest(file) == sha for file, sha in entry["inputs"])
+            and all(_name_of(resolve(name, Path(folder))) == found for name, folder, found in entry["lookups"]))
+
+
+def _name_of(target) -> str | None:
+    return None if target is None else str(target)
 
 
 def cached(spec, rules, reread, plain: bool = False) -> tuple | None:
