@@ -53,15 +53,9 @@ TABLE_KIND = "model-table"
 
 def _models() -> dict[str, type]:
     # lazy: pydantic and the models only to build models (importing this module stays light)
-    from sorry_rules.rules.strict import Strict
+    from sorry_rules.rules.strict import model_classes
 
-    found: dict[str, type] = {}
-    pending = [Strict]
-    while pending:
-        cls = pending.pop()
-        found[f"{cls.__module__}.{cls.__qualname__}"] = cls
-        pending.extend(cls.__subclasses__())
-    return found
+    return model_classes()
 
 
 def encode(value):
