@@ -145,10 +145,7 @@ def t95(df: int) -> float:
     low, high = 0.0, 1.0e4
     for _ in range(100):
         middle = (low + high) / 2
-        if student_t_two_sided(middle, df) > 0.05:
-            low = middle
-        else:
-            high = middle
+        low, high = (middle, high) if student_t_two_sided(middle, df) > 0.05 else (low, middle)
     return (low + high) / 2
 
 
