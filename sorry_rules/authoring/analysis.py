@@ -120,10 +120,6 @@ def rules_of(game, rules: dict, card: int) -> list:
     return [rules[str(face)] for face in dict.fromkeys(faces)] + whole
 
 
-def functions_in(node) -> set[str]:
-    return _Functions().visit(node)
-
-
 def analyse(v, asts: dict, ctx, report) -> None:
     """Run every analysis; `asts` maps ("cards", name) and ("win",) to parsed ASTs."""
     _teams(v, ctx, report)
@@ -243,7 +239,7 @@ def _home(v, ctx, prims, win_ast, can_leave: bool, report) -> None:
     for nodes in prims.values():
         for node in nodes:
             reach.visit(node)
-    needed = win_ast is None or "home" in functions_in(win_ast)  # an unreadable win: assume it needs Home
+    needed = win_ast is None or "home" in _Functions().visit(win_ast)  # an unreadable win: assume it needs Home
     severity = "error" if needed else "warning"
     layout, mechanics = ctx.layout, ctx.mechanics
     turns_in = mechanics.routes is not None and any(t.onto == "safety" for t in mechanics.routes.geometry.turns)
