@@ -105,23 +105,21 @@ def card_rules(loaded) -> dict[str, CardRule]:
         played = effect.options if isinstance(effect, dsl.Choice) else (effect,)
         options = []
         added_at = {extra: _where(loaded.origins.in_text(("also", extra, "effect"), 0)) for extra in extras}
+        starts = [_FirstPos().visit(node) for node in nodes] + [None]
         for i, node in enumerate(nodes):
-            start = _FirstPos().visit(node)
-            following = _FirstPos().visit(nodes[i + 1]) if i + 1 < len(nodes) else None
-            where = _where(loaded.origins.in_text(path, start))
+            where = _where(loaded.origins.in_text(path, starts[i]))
             if played[i] is node:
-                text = _option_text(source, start, following)
+                text = _option_text(source, starts[i], starts[i + 1])
             else:  # a pass whose condition the added alternatives widened (A14)
                 text = source_text(played[i])
                 where += "; its condition widened by " + ", ".join(added_at.values())
             options.append(Option(played[i], text, where))
         for extra, extra_ast in extras.items():
-            where = added_at[extra]
             text = v.also[extra].effect
-            options.append(Option(extra_ast, f"({text}) then draw_again" if again else text, where))
-        mark = loaded.origins.key_mark(path)
+            options.append(Option(extra_ast, f"({text}) then draw_again" if again else text, added_at[extra]))
         played_effect = with_alternatives(written, list(extras.values())) if extras else written
-        rules[name] = CardRule(name, v.deck.get(name, 0), played_effect, source, _where(mark, col=False), tuple(options))
+        where = _where(loaded.origins.key_mark(path), col=False)
+        rules[name] = CardRule(name, v.deck.get(name, 0), played_effect, source, where, tuple(options))
     return rules
 
 
