@@ -113,10 +113,17 @@ def _key(spec, rules) -> str:
 def _unchanged(entry: dict, spec, rules) -> bool:
     """Whether the names asked for, the bytes of every file read and every `extends:` lookup
     are as `entry` stored them."""
-    return ([name for name, _ in entry["names"]] == [os.fspath(item) for item in [spec, *rules]] and bool(entry["inputs"])
+    return ([name for name, _ in entry["names"]] == [os.fspath(item) for item in [spec, *rules]]
             and all(str(resolve(name)) == found for name, found in entry["names"])
-            and all(sha is not None and diskcache.file_digest(file) == sha for file, sha in entry["inputs"])
-            and all(_name_of(resolve(name, Path(folder))) == found for name, folder, found in entry["lookups"]))
+            and inputs_unchanged(entry["inputs"], entry["lookups"]))
+
+
+def inputs_unchanged(inputs, lookups) -> bool:
+    """Whether every file of `inputs` ((file, SHA-256 of its bytes) pairs, at least one) still
+    has those bytes and every `extends:` name of `lookups` ((name, folder, the file it found
+    or None)) still finds the same file: what a result kept on disk depends on."""
+    return (bool(inputs) and all(sha is not None and diskcache.file_digest(file) == sha for file, sha in inputs)
+            and all(_name_of(resolve(name, Path(folder))) == found for name, folder, found in lookups))
 
 
 def _name_of(target) -> str | None:
