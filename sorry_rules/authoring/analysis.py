@@ -81,10 +81,9 @@ class _Reach(dsl.Visitor):
         self.enter = self.sorry = self.switch = False
 
     def visit_Forward(self, node):
-        self.forward.add(node.steps)
+        (self.forward if isinstance(node, dsl.Forward) else self.backward).add(node.steps)
 
-    def visit_Backward(self, node):
-        self.backward.add(node.steps)
+    visit_Backward = visit_Forward
 
     def visit_Split(self, node):
         if node.parts:  # split N into ...: each part may take up to N - (the other parts) steps its way
@@ -123,10 +122,6 @@ def rules_of(game, rules: dict, card: int) -> list:
     faces = dice.throws[card]
     whole = [rules[f"whole {sum(faces)}"]] if len(faces) > 1 and f"whole {sum(faces)}" in rules else []
     return [rules[str(face)] for face in dict.fromkeys(faces)] + whole
-
-
-def functions_in(node) -> set[str]:
-    return _Functions().visit(node)
 
 
 def analyse(v, asts: dict, ctx, report) -> None:
@@ -248,7 +243,7 @@ def _home(v, ctx, prims, win_ast, can_leave: bool, report) -> None:
     for nodes in prims.values():
         for node in nodes:
             reach.visit(node)
-    needed = win_ast is None or "home" in functions_in(win_ast)  # an unreadable win: assume it needs Home
+    needed = win_ast is None or "home" in _Functions().visit(win_ast)  # an unreadable win: assume it needs Home
     severity = "error" if needed else "warning"
     layout, mechanics = ctx.layout, ctx.mechanics
     turns_in = mechanics.routes is not None and any(t.onto == "safety" for t in mechanics.routes.geometry.turns)
@@ -285,9 +280,7 @@ class _HomeSearch:
 
     def after_slide(self, sq: int) -> int:
         """Where a pawn that ends a move on `sq` comes to rest (the end of a slide it takes)."""
-        if 0 <= sq < self.layout.T and self.slide_here[sq] is not None:
-            return self.slide_here[sq].end
-        return sq
+        return self.slide_here[sq].end if 0 <= sq < self.layout.T and self.slide_here[sq] is not None else sq
 
     def _walk(self, sq: int, steps: int, counts: set, step) -> list[int]:
         found = []

@@ -105,23 +105,21 @@ def card_rules(loaded) -> dict[str, CardRule]:
         played = effect.options if isinstance(effect, dsl.Choice) else (effect,)
         options = []
         added_at = {extra: _where(loaded.origins.in_text(("also", extra, "effect"), 0)) for extra in extras}
+        starts = [_FirstPos().visit(node) for node in nodes] + [None]
         for i, node in enumerate(nodes):
-            start = _FirstPos().visit(node)
-            following = _FirstPos().visit(nodes[i + 1]) if i + 1 < len(nodes) else None
-            where = _where(loaded.origins.in_text(path, start))
+            where = _where(loaded.origins.in_text(path, starts[i]))
             if played[i] is node:
-                text = _option_text(source, start, following)
+                text = _option_text(source, starts[i], starts[i + 1])
             else:  # a pass whose condition the added alternatives widened (A14)
                 text = source_text(played[i])
                 where += "; its condition widened by " + ", ".join(added_at.values())
             options.append(Option(played[i], text, where))
         for extra, extra_ast in extras.items():
-            where = added_at[extra]
             text = v.also[extra].effect
-            options.append(Option(extra_ast, f"({text}) then draw_again" if again else text, where))
-        mark = loaded.origins.key_mark(path)
+            options.append(Option(extra_ast, f"({text}) then draw_again" if again else text, added_at[extra]))
         played_effect = with_alternatives(written, list(extras.values())) if extras else written
-        rules[name] = CardRule(name, v.deck.get(name, 0), played_effect, source, _where(mark, col=False), tuple(options))
+        where = _where(loaded.origins.key_mark(path), col=False)
+        rules[name] = CardRule(name, v.deck.get(name, 0), played_effect, source, where, tuple(options))
     return rules
 
 
@@ -183,10 +181,10 @@ class _EffectWords(dsl.Visitor):
         return f"move {selector_words(node.selector, marks=self.marks)} straight to {destination_words(node.destination)}"
 
     def visit_Mark(self, node, nested):
-        return f"put the mark '{mark_name(node.name, self.marks)}' on {selector_words(node.selector, marks=self.marks)}"
+        verb, on = ("put", "on") if isinstance(node, dsl.Mark) else ("take", "off")
+        return f"{verb} the mark '{mark_name(node.name, self.marks)}' {on} {selector_words(node.selector, marks=self.marks)}"
 
-    def visit_Unmark(self, node, nested):
-        return f"take the mark '{mark_name(node.name, self.marks)}' off {selector_words(node.selector, marks=self.marks)}"
+    visit_Unmark = visit_Mark
 
     def visit_Forward(self, node, nested):
         return f"move {_one(node, self.marks)} {'forward' if isinstance(node, dsl.Forward) else 'backward'} {node.steps}"
@@ -386,19 +384,18 @@ class _Source(dsl.Visitor):
     covers = dsl.EFFECT_NODES + dsl.EXPRESSION_NODES
 
     def visit_Enter(self, node):
-        return "enter" + (f" {selector_source(node.selector)}" if node.selector is not None else "")
+        return "enter" + _selector_suffix(node)
 
     def visit_Send(self, node):
-        return f"send {selector_source(node.selector)} to {_destination_source(node.destination)}"
+        verb = "send" if isinstance(node, dsl.Send) else "move"
+        return f"{verb} {selector_source(node.selector)} to {_destination_source(node.destination)}"
 
-    def visit_MovePawn(self, node):
-        return f"move {selector_source(node.selector)} to {_destination_source(node.destination)}"
+    visit_MovePawn = visit_Send
 
     def visit_Mark(self, node):
-        return f"mark {node.name} {selector_source(node.selector)}"
+        return f"{'mark' if isinstance(node, dsl.Mark) else 'unmark'} {node.name} {selector_source(node.selector)}"
 
-    def visit_Unmark(self, node):
-        return f"unmark {node.name} {selector_source(node.selector)}"
+    visit_Unmark = visit_Mark
 
     def visit_CountPawns(self, node):
         return f"count(pawns {selector_source(node.selector)})"
@@ -564,9 +561,7 @@ def explain_text(explained: Explained, only=()) -> str:
             for i, option in enumerate(rule.options, 1):
                 lines.append(f"    option {i}: {option.text}  ({option.where})")
     if not only:
-        lines.append("")
-        lines.append(f"To win - {where(('win',))}")
-        lines.append(f"  {sentence(expr_words(dsl.parse_expr(v.win), mark_labels(v)))}")
+        lines += ["", f"To win - {where(('win',))}", f"  {sentence(expr_words(dsl.parse_expr(v.win), mark_labels(v)))}"]
         for key, component in v.scoring.items():
             label = component.label or key.replace("_", " ")
             who = "each player" if component.for_ == "every" else "the winner"
@@ -766,8 +761,7 @@ def vocabulary_words(v, where) -> list[str]:
             lines.append(f"  Only moves for which {expr_words(dsl.parse_expr(f.must), mark_labels(v))} are legal.")
         else:
             prefer = expr_words(dsl.parse_expr(f.prefer), mark_labels(v))
-            lines.append(f"  When, for some move, {prefer}, only the moves for which it holds "
-                         "are legal.")
+            lines.append(f"  When, for some move, {prefer}, only the moves for which it holds are legal.")
     lines.extend(marks_words(v, where))
     extra = "throw" if v.turn.source == "dice" else "card"
     for i, c in v.after.items():

@@ -45,9 +45,7 @@ def moves_report(game, position) -> dict:
         report["marks"] = marks_data(game, state.marks)
     if game.redraw is not None:
         report["redraws"] = state.redraws
-    listed = []
-    forfeit = False
-    draw_again = False
+    listed, forfeit, draw_again = [], False, False
     for move in moves:
         if move.kind == "forfeit":
             forfeit = True
@@ -57,9 +55,7 @@ def moves_report(game, position) -> dict:
         entry = _entry(game, position, move, policy)
         draw_again = draw_again or entry.get("draw_again", False)
         listed.append(entry)
-    report["moves"] = listed
-    report["forfeit"] = forfeit
-    report["draw_again"] = draw_again
+    report.update(moves=listed, forfeit=forfeit, draw_again=draw_again)
     return report
 
 

@@ -196,9 +196,7 @@ def _mend(data: dict, where: tuple, item: dict, far: bool = False) -> bool:
     elif isinstance(parent, dict) and kind in ("int_type", "int_parsing") and \
             all(type(v) is int for k, v in parent.items() if k != key):
         parent[key] = 1  # a mapping of counts (a deck): the entry stays, so nothing else loses it
-    elif isinstance(parent, dict):
-        del parent[key]
-    elif isinstance(parent, list):
+    elif isinstance(parent, (dict, list)):
         del parent[key]
     else:
         return False

@@ -33,6 +33,7 @@ from pathlib import Path
 from sorry_rules.authoring.validatereport import Report, report_of, shown_name
 from sorry_rules.base import diskcache
 from sorry_rules.base.errors import Problem
+from sorry_rules.rules.loadcache import inputs_unchanged
 from sorry_rules.rules.locate import extra_roots, real_path, resolve
 
 KIND = "validate"
@@ -130,15 +131,8 @@ def _checked(path) -> tuple[list[Problem], tuple | None, tuple]:
 def _still_valid(entry) -> list[Problem] | None:
     """The problems of a cache entry whose inputs are unchanged, else None."""
     try:
-        if not entry["inputs"]:
+        if not inputs_unchanged(entry["inputs"], entry["lookups"]):
             return None
-        for file, sha in entry["inputs"]:
-            if diskcache.file_digest(file) != sha:
-                return None
-        for name, folder, found in entry["lookups"]:
-            target = resolve(name, Path(folder))
-            if (None if target is None else str(target)) != found:
-                return None
         problems = [Problem(file, line, col, code, message, severity)
                     for file, line, col, code, message, severity in entry["problems"]]
     except (TypeError, ValueError, KeyError):  # no entry, or not of this shape: check afresh

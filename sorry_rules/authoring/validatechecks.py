@@ -52,8 +52,7 @@ def variant_problems(v, origins, root: str, analyse: bool, trees: tuple | None =
         return out.problems
     ctx = Context(v) if checked else safe_context(v.colours, v.teams, v.board, v.rules, v.pawns, v.marks, v.counters,
                                                   v.turn)
-    asts = {}
-    parsed = {}
+    asts, parsed = {}, {}
     texts = dsl_texts(v)
     known = astcache.preload(*trees) if trees is not None else True
     for path, text, kind in texts:

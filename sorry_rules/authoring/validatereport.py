@@ -129,16 +129,10 @@ def summary(report: Report) -> str:
 
 def format_json(report: Report) -> str:
 
-    return json.dumps({
-        "valid": not report.errors,
-        "files": report.files,
-        "errors": len(report.errors),
-        "warnings": len(report.warnings),
-        "problems": [
-            {"file": p.file, "line": p.line, "col": p.col, "severity": p.severity, "code": p.code, "message": p.message}
-            for p in report.problems
-        ],
-    }, indent=2, ensure_ascii=False)
+    problems = [{"file": p.file, "line": p.line, "col": p.col, "severity": p.severity, "code": p.code,
+                 "message": p.message} for p in report.problems]
+    return json.dumps({"valid": not report.errors, "files": report.files, "errors": len(report.errors),
+                       "warnings": len(report.warnings), "problems": problems}, indent=2, ensure_ascii=False)
 
 
 def _escape_data(text: str) -> str:

@@ -174,9 +174,7 @@ class SorryRulesError(Exception):
 
     def report(self) -> str:
         """What a front end prints: the problems, one formatted line each, or `error: message`."""
-        if self.problems:
-            return "\n".join(p.format() for p in self.problems)
-        return f"error: {self}"
+        return "\n".join(p.format() for p in self.problems) if self.problems else f"error: {self}"
 
 
 class ProblemsError(SorryRulesError):

@@ -18,9 +18,7 @@ _PACKAGE = Path(__file__).resolve().parent.parent  # the sorry_rules package
 def data_dir(name: str) -> Path:
     """The bundled folder `name` ("variants" or "grammar")."""
     installed = _PACKAGE / "_data" / name
-    if installed.is_dir():
-        return installed
-    return _PACKAGE.parent / name
+    return installed if installed.is_dir() else _PACKAGE.parent / name
 
 
 def grammar_text() -> str:

@@ -29,6 +29,7 @@ from sorry_rules.cli.screen import PAGE_MIN, Scene, beside, colour_styles
 from sorry_rules.engine.describe import colour_name
 from sorry_rules.engine.gridtable import EXCHANGE, PASS
 from sorry_rules.engine.gridmechanics import PLACE
+from sorry_rules.records.pawnnames import initials
 from sorry_rules.records.storage import game_over
 
 __all__ = ["HELP", "Scene", "TurnScreen", "cell_width", "chip_labels", "move_label", "render_board", "render_moves",
@@ -56,11 +57,7 @@ def chip_labels(colours) -> tuple:
     """Short unique chip labels: the colours' initials (upper case) when they differ, else
     their first two letters, else digits. (A grid has no glyphs a letter could be taken for,
     unlike the track's `screen.colour_labels`.)"""
-    for length in (1, 2):
-        labels = tuple(name[:length].capitalize() for name in colours)
-        if len(set(labels)) == len(labels) and all(labels):
-            return labels
-    return tuple(str(i + 1) for i in range(len(colours)))
+    return initials(colours, after_number="")
 
 
 def cell_width(game) -> int:

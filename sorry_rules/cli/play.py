@@ -172,12 +172,9 @@ def play_command(variant="standard", rules=(), seed=None, players=None, auto=Fal
             click.echo(f"Stopped{kept}", err=True)
             sys.exit(INTERRUPTED_EXIT)
         return
-    if not sys.stdin.isatty():
-        if resume is not None:
-            raise UsageError("no terminal to play on: this saved game has people at the table; resume it in a "
-                             f"terminal (watch it with: sorry-play replay {resume})")
-        raise UsageError("no terminal to play on: use --auto for a game between computer players "
-                         "(or --seat COLOUR=bot:NAME for every seat)")
+    if not sys.stdin.isatty():  # a new game with people is refused before its save is claimed
+        raise UsageError("no terminal to play on: this saved game has people at the table; resume it in a "
+                         f"terminal (watch it with: sorry-play replay {resume})")
     if game_over(state):
         _show_finished(game, state, resume, saved)
         return

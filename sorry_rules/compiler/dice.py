@@ -100,9 +100,7 @@ def check_throw_costs(v, dice, asts: dict, cost_of, out: ProblemCollector) -> No
 
 
 def dice_texts(v) -> list[tuple[tuple, str, str]]:
-    if not uses_dice(v):
-        return []
-    return [(("turn", "whole", key), text, "effect") for key, text in v.turn.whole.items()]
+    return [(("turn", "whole", key), text, "effect") for key, text in v.turn.whole.items()] if uses_dice(v) else []
 
 
 def throw_makers(v, dice, compiled: dict) -> list:

@@ -83,10 +83,8 @@ def turn_texts(v) -> list[tuple[tuple, str, str]]:
 def compile_turn_policy(v, compiled: dict, card_index: dict) -> tuple:
     """(redraw, actions) of the rule file's turn policies (`engine.turnpolicy`)."""
     turn = v.turn
-    redraw = None
-    if turn.redraw is not None:
-        path = ("turn", "redraw", "when")
-        redraw = Redraw(turn.redraw.at_most, compiled[path], turn.redraw.label or REDRAW_LABEL)
+    redraw = None if turn.redraw is None else \
+        Redraw(turn.redraw.at_most, compiled[("turn", "redraw", "when")], turn.redraw.label or REDRAW_LABEL)
     actions = tuple(
         HandAction(frozenset(card_index[c] for c in action.cards if c in card_index), action.others.min, action.others.max,
                    compiled[("turn", "actions", name, "when")], action.draw_again, action.label or name.replace("_", " "))

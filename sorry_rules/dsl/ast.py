@@ -45,9 +45,7 @@ def shape(value):
     if isinstance(value, ByFields):
         return (value.__class__,) + tuple(shape(getattr(value, n)) for n in _names(value.__class__)
                                           if n != "pos" and not n.endswith("_pos"))
-    if isinstance(value, tuple):
-        return tuple(shape(v) for v in value)
-    return value
+    return tuple(shape(v) for v in value) if isinstance(value, tuple) else value
 
 
 #: A node class: a frozen dataclass whose equality, hash and repr are `ByFields`'.

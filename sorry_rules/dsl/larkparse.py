@@ -9,6 +9,7 @@ limits, checked by the caller) or raises `DslError` with an offset, a message an
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from lark import Lark, Token, v_args
@@ -65,6 +66,21 @@ def _marking(cls):
     return lambda self, meta, children: cls(meta.start_pos, str(children[0]), children[0].start_pos or 0, children[1])
 
 
+def _optional(cls):
+    """The callback of `enter [selector]`, `sorry [relation]`: the node with its one optional part."""
+    return lambda self, meta, children: cls(meta.start_pos, children[0] if children else None)
+
+
+def _named_item(kind: str):
+    """The callback of a selector item that names a mark (`marked NAME`, `unmarked NAME`)."""
+    return lambda self, meta, children: (kind, str(children[0]), children[0].start_pos or 0)
+
+
+def _destination(kind: str):
+    """The callback of a destination `track:N`, `safety:K`."""
+    return lambda self, meta, children: (kind, _int(children[0]))
+
+
 def _aggregate(kind: str):
     """The callback of `KIND(variable in group: body)`."""
 
@@ -90,6 +106,8 @@ class _ToAst(Transformer_NonRecursive):
     count_pawns = _build(CountPawns)
     forward = _counted(Forward)
     backward = _counted(Backward)
+    enter = _optional(Enter)
+    sorry = _optional(Sorry)
     mark = _marking(Mark)
     unmark = _marking(Unmark)
     true = _build(Bool, True)
@@ -112,9 +130,6 @@ class _ToAst(Transformer_NonRecursive):
         left, right = children
         options = (left.options if isinstance(left, Choice) else (left,)) + (right,)
         return Choice(meta.start_pos, options)
-
-    def enter(self, meta, children):
-        return Enter(meta.start_pos, children[0] if children else None)
 
     # ---- pawn selectors and destinations ------------------------------------------------
     def selector(self, meta, children):
@@ -152,29 +167,22 @@ class _ToAst(Transformer_NonRecursive):
     def sel_zone(self, meta, children):
         return ("zone", children[0], meta.start_pos)
 
-    def sel_marked(self, meta, children):
-        return ("marked", str(children[0]), children[0].start_pos or 0)
-
-    def sel_unmarked(self, meta, children):
-        return ("unmarked", str(children[0]), children[0].start_pos or 0)
-
     def sel_square(self, meta, children):
         return ("square", (None, str(children[0])), children[0].start_pos or 0)
 
     def sel_square_of(self, meta, children):
         return ("square", (children[0], children[1]), meta.start_pos)
 
+    sel_marked = _named_item("marked")
+    sel_unmarked = _named_item("unmarked")
     sel_alone = _item("alone", True)
     sel_moved = _item("moved", True)
     sel_farthest = _item("rank", "farthest")
     sel_nearest = _item("rank", "nearest")
     sel_every = _item("every", True)
 
-    def dest_track(self, meta, children):
-        return ("track", _int(children[0]))
-
-    def dest_safety(self, meta, children):
-        return ("safety", _int(children[0]))
+    dest_track = _destination("track")
+    dest_safety = _destination("safety")
 
     def split(self, meta, children):
         steps = _int(children[0])
@@ -192,9 +200,6 @@ class _ToAst(Transformer_NonRecursive):
 
     def among(self, meta, children):
         return _int(children[0]) if children else None
-
-    def sorry(self, meta, children):
-        return Sorry(meta.start_pos, children[0] if children else None)
 
     def remove(self, meta, children):
         return Remove(meta.start_pos, children[0], len(children) > 1)
@@ -258,18 +263,13 @@ def _acceptable(error: UnexpectedToken):
 
 
 def _word_around(text: str, offset: int) -> tuple[int, str] | None:
-    """(start, word) when `offset` falls inside a word that began before it (a keyword read as
-    the start of a longer word: `forwards`), else None."""
-    if not (0 < offset <= len(text)) or not (text[offset - 1].isalnum() or text[offset - 1] == "_"):
+    """(start, word) when `offset` falls inside a word (letters, digits, _) that began before
+    it (a keyword read as the start of a longer word: `forwards`), else None."""
+    before = re.search(r"\w+\Z", text[:offset]) if 0 < offset <= len(text) else None
+    after = re.match(r"\w*", text[offset:]).group()
+    if before is None or offset < len(text) and not after:
         return None
-    if offset < len(text) and not (text[offset].isalnum() or text[offset] == "_"):
-        return None
-    start, end = offset, offset
-    while start > 0 and (text[start - 1].isalnum() or text[start - 1] == "_"):
-        start -= 1
-    while end < len(text) and (text[end].isalnum() or text[end] == "_"):
-        end += 1
-    return start, text[start:end]
+    return before.start(), before.group() + after
 
 
 def _all_keywords(parser: Lark) -> list[str]:

@@ -85,9 +85,7 @@ def _encode(value):
 def _decode_object(obj: dict):
     if len(obj) != 1:
         raise ValueError("untagged object")
-    if "t" in obj:
-        return tuple(obj["t"])
-    return {key: value for key, value in obj["d"]}
+    return tuple(obj["t"]) if "t" in obj else {key: value for key, value in obj["d"]}
 
 
 def _read(path, key: str):

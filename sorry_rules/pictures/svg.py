@@ -63,9 +63,7 @@ def element(tag: str, attrs: dict, text: str | None = None) -> str:
             value = num(value)
         parts.append(f'{key}="{escape(str(value), quote=True)}"')
     head = " ".join(parts)
-    if text is None:
-        return f"<{head}/>"
-    return f"<{head}>{escape(text, quote=False)}</{tag}>"
+    return f"<{head}/>" if text is None else f"<{head}>{escape(text, quote=False)}</{tag}>"
 
 
 #: the attribute that marks an SVG document as one sorry-rules wrote (its files may be replaced by the next picture)

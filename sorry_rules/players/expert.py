@@ -71,9 +71,7 @@ class _Search:
 
     def spend(self, n: int) -> None:
         self.nodes += n
-        if self.nodes > self.limit:
-            raise _OutOfBudget
-        if self.deadline is not None and time.perf_counter() > self.deadline:
+        if self.nodes > self.limit or self.deadline is not None and time.perf_counter() > self.deadline:
             raise _OutOfBudget
 
     def leaf(self) -> float:
@@ -82,8 +80,7 @@ class _Search:
         key = (placement, table.turn)
         found = self.leaves.get(key)
         if found is None:
-            found = self.evaluator.evaluate(placement, self.colour, table.seats, table.seats[table.turn])
-            self.leaves[key] = found
+            found = self.leaves[key] = self.evaluator.evaluate(placement, self.colour, table.seats, table.seats[table.turn])
         return found
 
     def options(self, card: int) -> list:

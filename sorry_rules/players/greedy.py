@@ -70,9 +70,7 @@ class GreedyPlayer:
         return one_ply_scores(view_table(view), view.colour, [option_of(move) for move in moves])
 
     def choose(self, view, moves) -> int:
-        if len(moves) == 1:
-            return 0
-        return pick_best(self.scores(view, moves), Random(*self.seed_parts, view.plies))
+        return 0 if len(moves) == 1 else pick_best(self.scores(view, moves), Random(*self.seed_parts, view.plies))
 
     def pick(self, table, options) -> int:
         """`choose` on a game's table (`players.runner`): the same choice, from the options."""

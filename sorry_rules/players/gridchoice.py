@@ -100,19 +100,18 @@ def _scores(judge: _Judge, moves, base) -> tuple[list, list]:
     here = judge.value(base, view.placement)
     scores, after = [], []
     for move in moves:
+        analysis = None
         if move.kind == EXCHANGE:
-            scores.append(EXCHANGE_FIRST)
-            after.append(None)
+            score = EXCHANGE_FIRST
         elif move.kind == PASS:
-            scores.append(here)
-            after.append(None)
+            score = here
         elif game.win_holds(view.colour, move.placement, view.seats):
-            scores.append(WIN)
-            after.append(None)
+            score = WIN
         else:
             analysis = ev.changed(base, ev.changes_of(move))
-            scores.append(judge.value(analysis, move.placement) - judge.keep * costs[move.card])
-            after.append(analysis)
+            score = judge.value(analysis, move.placement) - judge.keep * costs[move.card]
+        scores.append(score)
+        after.append(analysis)
     return scores, after
 
 
@@ -195,10 +194,7 @@ def expert_scores(view, moves) -> list:
         if reach is None:
             kept = list(view.hand)
             kept.remove(card)
-            reach = set()
-            for other in set(kept):
-                reach |= ev.card_cells(other)
-            reach_of[card] = reach
+            reach = reach_of[card] = set().union(*(ev.card_cells(other) for other in set(kept)))
         scores[i] += gain * _tempo(judge, analysis, reach, opponent_has)
     return scores
 

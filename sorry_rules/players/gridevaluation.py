@@ -196,11 +196,9 @@ class GridEvaluator:
         found = self._cells.get(card)
         if found is None:
             game = self.game
-            seats = (0,)
-            empty = tuple(() for _ in game.colours)
-            state = game.position(empty, seats, 0, (card,))
-            found = frozenset(e[2] for move in game.plays(state, card) for e in move.events if e[0] == PLACE)
-            self._cells[card] = found
+            state = game.position(tuple(() for _ in game.colours), (0,), 0, (card,))  # one seat, an empty board
+            found = self._cells[card] = frozenset(e[2] for move in game.plays(state, card) for e in move.events
+                                                  if e[0] == PLACE)
         return found
 
 

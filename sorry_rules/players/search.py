@@ -150,9 +150,7 @@ class _Halving:
     def ranked(self, alive: list) -> list:
         """`alive` by mean win chance over the deals all of them had, best first (stable)."""
         shared = min(self.counts[i] for i in alive)
-        if not shared:
-            return alive
-        return sorted(alive, key=lambda i: -sum(self.values[i][:shared]))
+        return alive if not shared else sorted(alive, key=lambda i: -sum(self.values[i][:shared]))
 
 
 class SearchPlayer:
@@ -185,15 +183,11 @@ class SearchPlayer:
         return max(2, self.budget(game)[0] // MIN_PLAYOUTS)
 
     def choose(self, view, moves) -> int:
-        if len(moves) == 1:
-            return 0
-        return self.analyse(view, moves).choice
+        return 0 if len(moves) == 1 else self.analyse(view, moves).choice
 
     def pick(self, table, options) -> int:
         """`choose` on a game's table (`players.runner`): the same choice, from the options."""
-        if len(options) == 1:
-            return 0
-        return self.decide(table_view(table), list(options)).choice
+        return 0 if len(options) == 1 else self.decide(table_view(table), list(options)).choice
 
     def analyse(self, view, moves) -> Analysis:
         """The search's numbers for `moves` (one or more) in `view` (see `Analysis`)."""

@@ -73,9 +73,7 @@ class WinChance:
 
     def of(self, table, colour: int) -> float:
         done = self.won(table, colour)
-        if done is not None:
-            return done
-        return _sigmoid(self.a + self.b * score(table, colour))
+        return done if done is not None else _sigmoid(self.a + self.b * score(table, colour))
 
 
 def fit(xs: list, ys: list, rounds: int = 25) -> tuple[float, float]:

@@ -19,11 +19,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from sorry_rules.base.errors import PositionError, ProblemCollector
-from sorry_rules.records.position import IN_MEMORY, PositionChecks
-from sorry_rules.rules.loader import Origins, schema_problems
+from sorry_rules.records.position import IN_MEMORY, PositionChecks, validated_fields
+from sorry_rules.rules.loader import Origins
 
 
 class GridPositionModel(BaseModel):
@@ -50,16 +50,9 @@ def parse_grid_position(game, data, origins: Origins | None = None) -> GridPosit
     if not isinstance(data, dict):
         out.at((), "SR203", "a position must be a JSON object with players, turn, hand and chips")
         raise PositionError.of(out.problems)
-    try:
-        model = GridPositionModel.model_validate(data)
-    except ValidationError as error:  # the fields that failed are reported, the rest still checked
-        out.extend(schema_problems(data, out.locator, error, GridPositionModel))
-        failing = {item["loc"][0] for item in error.errors() if item["loc"]}
-        try:
-            model = GridPositionModel.model_validate({k: v for k, v in data.items()
-                                                      if k in GridPositionModel.model_fields and k not in failing})
-        except ValidationError:  # `players` failed: nothing is left to check against
-            raise PositionError.of(out.problems) from None
+    model, _ = validated_fields(GridPositionModel, data, out)  # the fields that failed are reported, the rest checked
+    if model is None:
+        raise PositionError.of(out.problems)
     check = _Checker(game, out)
     if "hand" not in data:  # an empty hand is written `[]` (S8): a hand left out is a mistake (or one that failed)
         out.at((), "SR604", "this variant plays from a hand: give \"hand\": [cards] (an empty hand: [])")

@@ -30,14 +30,15 @@ from sorry_rules.engine.events import BUMP, SLIDE, STEP_KINDS, SWITCH
 from sorry_rules.engine.marks import CARRY, MARK, SEND, UNMARK
 
 
-def initials(colours) -> tuple:
+def initials(colours, after_number: str = ".") -> tuple:
     """One label per colour for pawn names: the initials (upper case) when they differ, else
-    the first two letters, else numbers `1.`, `2.` ... (names then read `1.3`)."""
+    the first two letters, else numbers, each followed by `after_number` (`1.`, `2.` ...:
+    names then read `1.3`)."""
     for length in (1, 2):
         labels = tuple(name[:length].capitalize() for name in colours)
         if len(set(labels)) == len(labels) and all(labels):
             return labels
-    return tuple(f"{i + 1}." for i in range(len(colours)))
+    return tuple(f"{i + 1}{after_number}" for i in range(len(colours)))
 
 
 class PawnNames:

@@ -152,27 +152,34 @@ def _in_memory():
 
 
 def _validated(data: dict, out: ProblemCollector) -> tuple:
-    """The model of `data` and the fields that failed the schema (their problems go to
-    `out`). The rest is still checked against the variant, so that one run reports every
-    problem: the model then holds the fields that passed; None when even that fails.
-    Plainly valid data (`plainposition`, the common case) is not given to pydantic."""
+    """`validated_fields` of `data` by `PositionModel`; plainly valid data (`plainposition`,
+    the common case) is not given to pydantic."""
     plain = plain_position(data)
     if plain is not None:
         return plain, set()
     # lazy: pydantic (the model and its located problems) only for data that is not plainly valid
-    from pydantic import ValidationError
-
     from sorry_rules.records.positionmodel import PositionModel
+
+    return validated_fields(PositionModel, data, out)
+
+
+def validated_fields(model, data: dict, out: ProblemCollector) -> tuple:
+    """The `model` (a pydantic model class) of `data` and the fields that failed its schema
+    (their problems go to `out`). The rest is still checked against the variant, so that one
+    run reports every problem: the model then holds the fields that passed; None when even
+    that fails."""
+    from pydantic import ValidationError  # lazy: pydantic only when data is validated by it
+
     from sorry_rules.rules.loader import schema_problems
 
     try:
-        return PositionModel.model_validate(data), set()
+        return model.model_validate(data), set()
     except ValidationError as error:
-        out.extend(schema_problems(data, out.locator, error, PositionModel))
+        out.extend(schema_problems(data, out.locator, error, model))
         failing = {item["loc"][0] for item in error.errors() if item["loc"]}
-    rest = {k: v for k, v in data.items() if k in PositionModel.model_fields and k not in failing}
+    rest = {k: v for k, v in data.items() if k in model.model_fields and k not in failing}
     try:
-        return PositionModel.model_validate(rest), failing
+        return model.model_validate(rest), failing
     except ValidationError:  # `players` failed: nothing is left to check against
         return None, failing
 

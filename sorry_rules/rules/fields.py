@@ -67,15 +67,9 @@ def known_fields(model: type[BaseModel], loc: tuple) -> list[str]:
         if tagged:
             current = tagged
             continue
-        following = []
-        for annotation in current:
-            found = _step(annotation, part)
-            following.extend(found or [])
+        following = [member for annotation in current for member in _step(annotation, part) or []]
         if not following:  # a union tag ("hand" in turn.hand.x) or a name pydantic added: stay
             continue
         current = following
-    names: set[str] = set()
-    for annotation in current:
-        if _is_model(annotation):
-            names.update(info.alias or name for name, info in annotation.model_fields.items())
-    return sorted(names)
+    return sorted({info.alias or name for annotation in current if _is_model(annotation)
+                   for name, info in annotation.model_fields.items()})

@@ -58,21 +58,13 @@ def table_of_models() -> dict:
     "aliases": {model: {alias: field name}}}. Built once per process (it depends on the code
     alone); callers read it and never change it."""
     from sorry_rules.rules.model import Variant  # lazy: pydantic and the models (loaded by the caller anyway)
-    from sorry_rules.rules.strict import Strict
+    from sorry_rules.rules.strict import model_classes
 
-    guarded, aliases = [], {}
-    pending, seen = [Strict], set()
-    while pending:
-        cls = pending.pop()
-        if cls in seen:
-            continue
-        seen.add(cls)
-        pending.extend(cls.__subclasses__())
-        name = f"{cls.__module__}.{cls.__qualname__}"
-        if is_guarded(cls):
-            guarded.append(name)
-        aliases[name] = {info.alias: field for field, info in cls.model_fields.items() if info.alias}
-    return {"schema": Variant.model_json_schema(by_alias=True), "guarded": sorted(guarded), "aliases": aliases}
+    models = model_classes()
+    return {"schema": Variant.model_json_schema(by_alias=True),
+            "guarded": sorted(name for name, cls in models.items() if is_guarded(cls)),
+            "aliases": {name: {info.alias: field for field, info in cls.model_fields.items() if info.alias}
+                        for name, cls in models.items()}}
 
 
 #: Model settings that change values or loosen the types; a model with any of them is guarded.

@@ -53,15 +53,9 @@ TABLE_KIND = "model-table"
 
 def _models() -> dict[str, type]:
     # lazy: pydantic and the models only to build models (importing this module stays light)
-    from sorry_rules.rules.strict import Strict
+    from sorry_rules.rules.strict import model_classes
 
-    found: dict[str, type] = {}
-    pending = [Strict]
-    while pending:
-        cls = pending.pop()
-        found[f"{cls.__module__}.{cls.__qualname__}"] = cls
-        pending.extend(cls.__subclasses__())
-    return found
+    return model_classes()
 
 
 def encode(value):
@@ -117,20 +111,23 @@ def _key(spec, rules) -> str:
 
 
 def _unchanged(entry: dict, spec, rules) -> bool:
-    wanted = [spec, *rules]
-    if [name for name, _ in entry["names"]] != [os.fspath(item) for item in wanted] or not entry["inputs"]:
-        return False
-    for name, found in entry["names"]:
-        if str(resolve(name)) != found:
-            return False
-    for file, sha in entry["inputs"]:
-        if sha is None or diskcache.file_digest(file) != sha:
-            return False
-    for name, folder, found in entry["lookups"]:
-        target = resolve(name, Path(folder))
-        if (None if target is None else str(target)) != found:
-            return False
-    return True
+    """Whether the names asked for, the bytes of every file read and every `extends:` lookup
+    are as `entry` stored them."""
+    return ([name for name, _ in entry["names"]] == [os.fspath(item) for item in [spec, *rules]]
+            and all(str(resolve(name)) == found for name, found in entry["names"])
+            and inputs_unchanged(entry["inputs"], entry["lookups"]))
+
+
+def inputs_unchanged(inputs, lookups) -> bool:
+    """Whether every file of `inputs` ((file, SHA-256 of its bytes) pairs, at least one) still
+    has those bytes and every `extends:` name of `lookups` ((name, folder, the file it found
+    or None)) still finds the same file: what a result kept on disk depends on."""
+    return (bool(inputs) and all(sha is not None and diskcache.file_digest(file) == sha for file, sha in inputs)
+            and all(_name_of(resolve(name, Path(folder))) == found for name, folder, found in lookups))
+
+
+def _name_of(target) -> str | None:
+    return None if target is None else str(target)
 
 
 def cached(spec, rules, reread, plain: bool = False) -> tuple | None:

@@ -59,13 +59,9 @@ class Origins:
 
     def _smap(self, path: tuple) -> SourceMap | None:
         path = tuple(path)
-        while True:
-            smap = self.maps.get(path)
-            if smap is not None:
-                return smap
-            if not path:
-                return None
+        while path and self.maps.get(path) is None:
             path = path[:-1]
+        return self.maps.get(path)
 
     def mark(self, path) -> Mark:
         smap = self._smap(tuple(path))
@@ -400,17 +396,13 @@ def _tag_problem(item: dict, dotted: str) -> tuple[str, str, str]:
 _WRITE = {"bool": "write true or false", "int": "write a whole number, e.g. 3", "float": "write a number, e.g. 0.5"}
 
 
+#: What a YAML value is, in words, by its type (the first that fits).
+_KIND_WORDS = ((list, "a list"), (bool, "true or false"), ((int, float), "a number"), (str, "a text"))
+
+
 def _kind_of_value(given) -> str:
     """"a list", "a text", ... : what a YAML value is, in words."""
-    if isinstance(given, list):
-        return "a list"
-    if isinstance(given, bool):
-        return "true or false"
-    if isinstance(given, (int, float)):
-        return "a number"
-    if isinstance(given, str):
-        return "a text"
-    return "nothing" if given is None else "this value"
+    return next((words for kind, words in _KIND_WORDS if isinstance(given, kind)), "nothing" if given is None else "this value")
 
 
 def _value_problem(item: dict, dotted: str, path: tuple) -> str:

@@ -119,9 +119,7 @@ class GridBoard(Strict):
 
 
 def _board_kind(data) -> str:
-    if isinstance(data, dict):
-        return data.get("kind", "track")
-    return getattr(data, "kind", "track")
+    return data.get("kind", "track") if isinstance(data, dict) else getattr(data, "kind", "track")
 
 
 AnyBoard = Annotated[Union[Annotated[Board, Tag("track")], Annotated[GridBoard, Tag("grid")]], Discriminator(_board_kind)]
@@ -191,9 +189,7 @@ class DiceTurn(TurnPolicy):
 
 
 def _turn_source(data) -> str:
-    if isinstance(data, dict):
-        return data.get("source", "draw")
-    return getattr(data, "source", "draw")
+    return data.get("source", "draw") if isinstance(data, dict) else getattr(data, "source", "draw")
 
 
 #: `turn.source` says which kind of turn; left out, a turn draws (`source: draw`)

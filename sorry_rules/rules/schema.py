@@ -38,11 +38,9 @@ def _tidy(node):
         if isinstance(pattern_props, dict) and len(pattern_props) == 1:
             (pattern, value), = pattern_props.items()
             del node["patternProperties"]
-            names = node.setdefault("propertyNames", {})
-            names["pattern"] = pattern
+            node.setdefault("propertyNames", {})["pattern"] = pattern
             node["additionalProperties"] = value
-        if "discriminator" in node:
-            del node["discriminator"]  # OpenAPI keyword; oneOf already decides
+        node.pop("discriminator", None)  # OpenAPI keyword; oneOf already decides
         props = node.get("properties")
         if isinstance(props, dict):
             for value in props.values():

@@ -11,3 +11,15 @@ from pydantic import BaseModel, ConfigDict
 
 class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True, populate_by_name=True, defer_build=True)
+
+
+def model_classes() -> dict[str, type]:
+    """Every rule-file model class loaded (`Strict` and its subclasses, at any depth), by
+    `module.qualname`: the name a model is kept under (`rules.loadcache`, `rules.leafedit`)."""
+    found: dict[str, type] = {}
+    pending = [Strict]
+    while pending:
+        cls = pending.pop()
+        found[f"{cls.__module__}.{cls.__qualname__}"] = cls
+        pending.extend(cls.__subclasses__())
+    return found

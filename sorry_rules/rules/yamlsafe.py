@@ -22,15 +22,8 @@ import re
 from dataclasses import dataclass, field
 
 import yaml
-from yaml.events import (
-    AliasEvent,
-    CollectionEndEvent,
-    CollectionStartEvent,
-    DocumentStartEvent,
-    MappingStartEvent,
-    NodeEvent,
-    ScalarEvent,
-)
+from yaml.events import (AliasEvent, CollectionEndEvent, CollectionStartEvent, DocumentStartEvent, MappingStartEvent,
+                         NodeEvent, ScalarEvent)
 
 from sorry_rules.base.errors import Problem, ProblemCollector, RuleFileError
 from sorry_rules.base import limits
@@ -285,14 +278,8 @@ class SourceMap:
 
 def _scalar_info(style, line0: int, col0: int, end_line0: int, end_col0: int, value: str, text: _Text) -> ScalarInfo:
     """The `ScalarInfo` of a scalar event's style, 0-based start and end marks and value in `text`."""
-    return ScalarInfo(
-        style=style or None,
-        start_index=text.index(line0, col0),
-        start_line=line0 + 1,
-        end_index=text.index(end_line0, end_col0),
-        value=value,
-        source=text,
-    )
+    return ScalarInfo(style=style or None, start_index=text.index(line0, col0), start_line=line0 + 1,
+                      end_index=text.index(end_line0, end_col0), value=value, source=text)
 
 
 def _alternatives(comp):
@@ -330,9 +317,7 @@ def load_yaml(source: bytes | str, file: str) -> tuple[object, SourceMap]:
     problems = ProblemCollector()
     smap = SourceMap(file)
     text = _decode(source, file, problems)
-    data = None
-    if text is not None:
-        data = _Builder(_Text(text), file, smap, problems).run()
+    data = None if text is None else _Builder(_Text(text), file, smap, problems).run()
     if problems:
         raise RuleFileError(problems.problems)
     return data, smap

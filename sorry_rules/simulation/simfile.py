@@ -152,10 +152,6 @@ class ResultsFile:
         return {name: set(games) for name, games in self.results.items()}
 
 
-def _parse(line: bytes):
-    return _parsed(line)[0]
-
-
 def _parsed(line: bytes) -> tuple:
     """(the JSON value of `line`, None) or (None, why it is none)."""
     try:
@@ -180,7 +176,7 @@ def read(path: str | Path) -> ResultsFile:
 
 def _read_lines(path: Path, handle) -> ResultsFile:
     first = handle.readline(MAX_RESULTS_BYTES + 1)
-    head = _parse(first.rstrip(b"\n")) if first else None
+    head = _parsed(first.rstrip(b"\n"))[0] if first else None
     if not isinstance(head, dict) or head.get("format") != FORMAT:
         raise ResultsFileError(f"{path}: not a results file of sorry-play simulate or compare (first line)")
     if head.get("command") not in ("simulate", "compare"):
@@ -189,9 +185,7 @@ def _read_lines(path: Path, handle) -> ResultsFile:
         raise ResultsFileError(f"{path}: results file version {head.get('version')!r}; this sorry-rules reads {VERSION}")
     setups = _setups(path, head)
     found = ResultsFile(path, head, setups, {name: {} for name in setups})
-    offset = len(first)
-    number = 1
-    line = handle.readline(MAX_RESULTS_BYTES + 1)
+    offset, number, line = len(first), 1, handle.readline(MAX_RESULTS_BYTES + 1)
     while line:
         number += 1
         after = handle.readline(MAX_RESULTS_BYTES + 1)
@@ -287,8 +281,5 @@ def compiled_side(found: ResultsFile, name: str):
 
 def version_note(found: ResultsFile) -> str | None:
     """A warning when the file was written by another sorry-rules version."""
-    here = __version__
-    versions = sorted({params.get("sorry_rules") for params in found.header["sides"].values()} - {here}, key=str)
-    if versions:
-        return f"{found.path} was written by sorry-rules {', '.join(map(str, versions))}; this is {here}"
-    return None
+    versions = sorted({params.get("sorry_rules") for params in found.header["sides"].values()} - {__version__}, key=str)
+    return f"{found.path} was written by sorry-rules {', '.join(map(str, versions))}; this is {__version__}" if versions else None

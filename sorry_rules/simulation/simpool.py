@@ -116,9 +116,7 @@ class _Queue:
 def start_method() -> str:
     """How worker processes start here: "fork" on Linux when this process runs no other
     thread, else "spawn" (see the module docstring)."""
-    if sys.platform.startswith("linux") and threading.active_count() == 1:
-        return "fork"
-    return "spawn"
+    return "fork" if sys.platform.startswith("linux") and threading.active_count() == 1 else "spawn"
 
 
 def run_pool(tasks, jobs: int, sources: tuple, collect, stop, poll: float = 0.1, method: str | None = None) -> None:

@@ -105,18 +105,10 @@ def summary(setup, tally, game, info: dict | None = None) -> dict:
     report = {
         "variant": {"spec": setup.source.variant, "rules": list(setup.source.rules), "name": game.name,
                     "content_hash": setup.source.content_hash},
-        "players": setup.players,
-        "bots": list(setup.lineup),
-        "rotate": setup.rotate,
-        "seed": setup.seed,
-        "seed_derivation": SEED_NOTE,
-        "max_plies": setup.max_plies,
-        "games": n,
-        "finished": tally.finished,
-        "draws": tally.draws,
-        "stopped": n - tally.finished - tally.draws,
-        "first_side": _rate(tally.first_side_wins, n),
-        "drawn": _rate(tally.draws, n),
+        "players": setup.players, "bots": list(setup.lineup), "rotate": setup.rotate,
+        "seed": setup.seed, "seed_derivation": SEED_NOTE, "max_plies": setup.max_plies,
+        "games": n, "finished": tally.finished, "draws": tally.draws, "stopped": n - tally.finished - tally.draws,
+        "first_side": _rate(tally.first_side_wins, n), "drawn": _rate(tally.draws, n),
         "wins": {"by_seat": by_seat, "by_side": _sides(game, seats, tally, n), "by_bot": by_bot,
                  "by_turn_order": by_order},
         "length": length,
@@ -253,8 +245,7 @@ def format_text(report: dict) -> str:
     width = max([RATE_WIDTH] + [len(who) for who, _ in rates])
     lines.append(f"{'Win rate (95% Wilson CI)':<{width + 4}}wins   rate   CI")
     lines.extend(_rate_line(who, row, width) for who, row in rates)
-    turns = report["length"]["turns"]
-    plies = report["length"]["plies"]
+    turns, plies = report["length"]["turns"], report["length"]["plies"]
     lines.append("")
     lines.append(f"Length in turns: mean {_num(turns['mean'])}, median {_num(turns['median'], 0)}, "
                  f"90th percentile {_num(turns['p90'], 0)} (min {_num(turns['min'], 0)}, max {_num(turns['max'], 0)}); "
@@ -267,10 +258,9 @@ def format_text(report: dict) -> str:
             bar = "#" * round(30 * b["games"] / top)
             lines.append(f"  {b['from']:>{width}}-{b['to']:<{width}} {bar:30} {b['games']}")
     per_game = report["per_game"]
-    lines.append("")
     figures = [f"{name} {_num(per_game[name]['mean'], 2)}" for name in per_game
                if name in SHOWN or (per_game[name]["mean"] or 0) > 0]
-    lines.append("Per game: " + ", ".join(figures))
+    lines += ["", "Per game: " + ", ".join(figures)]
     lines += _end_lines(report)
     if report.get("run"):
         lines.append(_run_line(report["run"]))
@@ -306,17 +296,27 @@ def comparison(setup_a, tally_a, game_a, setup_b, tally_b, game_b, alpha: float 
     def rate_test(label: str, a_wins: int, b_wins: int) -> dict:
         return _rate_test(label, a_wins, b_wins, tally_a.games, tally_b.games, alpha)
 
+    def mean_test(label: str, name: str) -> dict:
+        return _mean_test(label, tally_a.metrics.get(name, Moments()), tally_b.metrics.get(name, Moments()), alpha)
+
+    def per_player_test(label: str, name: str) -> dict:
+        """The test of a figure kept as its total over the seats, its values shown per player."""
+        row = mean_test(label, name)
+        for key in ("a", "b", "difference"):
+            row[key] = None if row[key] is None else row[key] / setup_a.players
+        return row
+
     for s in range(setup_a.players):
         colour = a["wins"]["by_seat"][s]["colour"]
         other = b["wins"]["by_seat"][s]["colour"]
         label = f"win rate seat {s + 1} ({colour if colour == other else colour + '/' + other})"
         tests.append(rate_test(label, tally_a.wins[s], tally_b.wins[s]))
-    for k in range(setup_a.players):
-        tests.append(rate_test(f"win rate {_ordinal(k + 1)} to play", tally_a.order_wins[k], tally_b.order_wins[k]))
+    tests += [rate_test(f"win rate {_ordinal(k + 1)} to play", tally_a.order_wins[k], tally_b.order_wins[k])
+              for k in range(setup_a.players)]
     kinds = list(dict.fromkeys(setup_a.lineup))
     if len(kinds) > 1:
-        for kind in kinds:
-            tests.append(rate_test(f"win rate bot {kind}", tally_a.kind_wins.get(kind, 0), tally_b.kind_wins.get(kind, 0)))
+        tests += [rate_test(f"win rate bot {kind}", tally_a.kind_wins.get(kind, 0), tally_b.kind_wins.get(kind, 0))
+                  for kind in kinds]
     tests.append(rate_test("win rate of the first side", tally_a.first_side_wins, tally_b.first_side_wins))
     tests.append(rate_test("games drawn", tally_a.draws, tally_b.draws))
     tests.append(rate_test("games stopped without a winner", tally_a.games - tally_a.finished - tally_a.draws,
@@ -325,23 +325,11 @@ def comparison(setup_a, tally_a, game_a, setup_b, tally_b, game_b, alpha: float 
         label = {"turns": "length in turns", "plies": "length in plies"}.get(name, f"{name} per game")
         tests.append(_mean_test(label, tally_a.metrics[name], tally_b.metrics[name], alpha))
     labels = {name: label for game in (game_a, game_b) for name, _, label in getattr(game, "counters", ())}
-    for name, label in labels.items():
-        row = _mean_test(f"{label} per player", tally_a.metrics.get(COUNTER + name, Moments()),
-                         tally_b.metrics.get(COUNTER + name, Moments()), alpha)
-        for key in ("a", "b", "difference"):  # the test is on the totals over the seats; shown per player
-            row[key] = None if row[key] is None else row[key] / setup_a.players
-        tests.append(row)
+    tests += [per_player_test(f"{label} per player", COUNTER + name) for name, label in labels.items()]
     if getattr(game_a, "scoring", ()) or getattr(game_b, "scoring", ()):
-        row = _mean_test("score per player", tally_a.metrics.get(SCORE, Moments()), tally_b.metrics.get(SCORE, Moments()),
-                         alpha)
-        for key in ("a", "b", "difference"):
-            row[key] = None if row[key] is None else row[key] / setup_a.players
-        tests.append(row)
-        tests.append(_mean_test("the winner's score", tally_a.metrics.get(WINNER_SCORE, Moments()),
-                                tally_b.metrics.get(WINNER_SCORE, Moments()), alpha))
+        tests += [per_player_test("score per player", SCORE), mean_test("the winner's score", WINNER_SCORE)]
     report = {
-        "a": a, "b": b, "alpha": alpha,
-        "common_random_numbers": True,
+        "a": a, "b": b, "alpha": alpha, "common_random_numbers": True,
         "method": ("both sides play the same game seeds (common random numbers); rates: pooled two-proportion "
                    "z-test; means: Welch t-test; p-values two-sided, not corrected for multiple comparisons"),
         "tests": tests,

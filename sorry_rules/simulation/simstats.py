@@ -57,9 +57,7 @@ class Moments:
     @property
     def variance(self) -> float | None:
         """Sample variance (n - 1 in the denominator); None below two observations."""
-        if self.n < 2:
-            return None
-        return (self.n * self.squares - self.total * self.total) / (self.n * (self.n - 1))
+        return None if self.n < 2 else (self.n * self.squares - self.total * self.total) / (self.n * (self.n - 1))
 
 
 def quantile(counts: dict, q: float):
@@ -147,10 +145,7 @@ def t95(df: int) -> float:
     low, high = 0.0, 1.0e4
     for _ in range(100):
         middle = (low + high) / 2
-        if student_t_two_sided(middle, df) > 0.05:
-            low = middle
-        else:
-            high = middle
+        low, high = (middle, high) if student_t_two_sided(middle, df) > 0.05 else (low, middle)
     return (low + high) / 2
 
 
