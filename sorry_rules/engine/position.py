@@ -36,7 +36,7 @@ class Position:
     `start`, `home`); `kinds` the game's mark kinds (() without marks)."""
 
     __slots__ = ("pos", "occ", "cnt", "plain", "marks", "marked", "still", "guard", "X", "start", "home", "kinds",
-                 "layout", "moved", "listed")
+                 "shielding", "layout", "moved", "listed")
 
     def __init__(self, layout, placement, kinds: tuple = (), marks: tuple = ()):
         self.layout = layout
@@ -44,6 +44,7 @@ class Position:
         self.start = layout.start
         self.home = layout.home
         self.kinds = kinds
+        self.shielding = any(kind.immobile or kind.untouchable for kind in kinds)  # marks that may shield a pawn
         occ = [-1] * layout.size
         self.cnt = None
         if getattr(layout, "stacked", False):
@@ -72,7 +73,7 @@ class Position:
         """Put `marks` (as `State.marks`) on the pawns and work out their shields."""
         self.marks = marks
         self.marked = frozenset((e[0], e[1]) for entries in marks for e in entries)
-        self.still, self.guard = _marks.shields(self.kinds, marks) if marks else _marks.NO_SHIELDS
+        self.still, self.guard = _marks.shields(self.kinds, marks) if marks and self.shielding else _marks.NO_SHIELDS
 
     def touches(self, events: tuple) -> bool:
         """Whether `events` may change the marks: a mark event, or a marked pawn moved."""
@@ -87,7 +88,17 @@ class Position:
 
     def marks_after(self, events: tuple) -> tuple:
         """The marks once `events` are played (the position is unchanged)."""
-        return self.after(events)[1] if self.touches(events) else self.marks
+        if not self.touches(events):
+            return self.marks
+        self._move_pawns(events)
+        try:
+            return self._marks_of(events)
+        finally:
+            self._unmove_pawns(events)
+
+    def _marks_of(self, events: tuple) -> tuple:
+        """The marks after `events`, the pawns already moved by them (`make`'s marks)."""
+        return _marks.fit(_marks.replay(self.kinds, self.layout, self.marks, events), self.pos, self.X)
 
     def placement(self) -> tuple:
         return tuple(map(tuple, self.pos))
@@ -96,6 +107,7 @@ class Position:
         """A position of its own with the same pawns and marks."""
         other = Position.__new__(Position)
         other.layout, other.X, other.start, other.home, other.kinds = self.layout, self.X, self.start, self.home, self.kinds
+        other.shielding = self.shielding
         other.pos = [squares[:] for squares in self.pos]
         other.occ = self.occ[:]
         other.cnt = None if self.cnt is None else self.cnt[:]
@@ -147,6 +159,22 @@ class Position:
             if to < X:
                 occ[to] = c
             return None
+        self._move_pawns(events)
+        if self.kinds:
+            before = self.marks
+            if self.touches(events):
+                self.set_marks(self._marks_of(events))
+            return before
+        return None
+
+    def unmake(self, events: tuple, undo=None) -> None:
+        """Take back `make(events)`, given what it returned."""
+        self._unmove_pawns(events)
+        if self.kinds and undo is not None and undo is not self.marks:
+            self.set_marks(undo)
+
+    def _move_pawns(self, events: tuple) -> None:
+        """The pawns of `events` moved (`make` without the marks)."""
         relocate = self.relocate
         for e in events:
             if len(e) == 4:  # a step, a send or a slide
@@ -155,15 +183,9 @@ class Position:
                 relocate(e[1], e[2], self.start[e[1]])
             elif e[0] == SWITCH:
                 self._switch(e[1], e[2], e[3], e[4])
-        if self.kinds:
-            before = self.marks
-            if self.touches(events):
-                self.set_marks(_marks.fit(_marks.replay(self.kinds, self.layout, before, events), self.pos, self.X))
-            return before
-        return None
 
-    def unmake(self, events: tuple, undo=None) -> None:
-        """Take back `make(events)`, given what it returned."""
+    def _unmove_pawns(self, events: tuple) -> None:
+        """`_move_pawns(events)` taken back."""
         relocate = self.relocate
         for e in reversed(events):
             if len(e) == 4:
@@ -172,8 +194,6 @@ class Position:
                 relocate(e[1], self.start[e[1]], e[2])
             elif e[0] == SWITCH:
                 self._switch(e[1], e[4], e[3], e[2])
-        if self.kinds and undo is not None and undo is not self.marks:
-            self.set_marks(undo)
 
     def _switch(self, c: int, a: int, o: int, b: int) -> None:
         """Colour c's pawn on `a` and colour o's on `b` trade squares (both below X)."""

@@ -211,25 +211,38 @@ class Track:
         (marked, unmarked), with "carry" events naming the marks the leaving pawn takes."""
         if not any(pos.marks):
             return options
-        out = []
+        out, X = [], self.X
+        leaving: dict = {}  # (colour, square) -> the "carry" events of each kind of pawn that may leave it
         for option in options:
             first = option[1][0]
             c, sq = first[1], first[2]
-            if sq < self.X:
+            if sq < X:
                 out.append(option)
                 continue
-            for carried in shared_kinds(pos.marks, c, sq, pos.pos[c].count(sq)):
-                if any(self.kinds[k].immobile for k, _ in carried):
-                    continue
-                out.append(option._replace(events=tuple((CARRY, c, sq, k, by) for k, by in carried) + option[1]))
+            carries = leaving.get((c, sq))
+            if carries is None:
+                carries = leaving[(c, sq)] = self._carries(pos, c, sq)
+            for carry in carries:
+                out.append(option._replace(events=carry + option[1]))
         return out
 
+    def _carries(self, pos, c: int, sq: int) -> list:
+        """Per kind of colour c's pawns on the shared square `sq` that may leave it (marked,
+        unmarked; not an immobile one), the "carry" events naming the marks it takes."""
+        return [tuple((CARRY, c, sq, k, by) for k, by in carried)
+                for carried in shared_kinds(pos.marks, c, sq, pos.pos[c].count(sq))
+                if not any(self.kinds[k].immobile for k, _ in carried)]
+
     def hooked(self, gen, hook):
-        """`gen` with its options passed through `hook(pos, options)` when the variant has marks."""
+        """`gen` with its options passed through `hook(pos, options)` when the variant has marks
+        (a hook, `free` or `from_start`, keeps every option on a position without marks)."""
         if not self.marked:
             return gen
 
         def marked(pos, out):
+            if not pos.marked:
+                gen(pos, out)
+                return
             options: list = []
             gen(pos, options)
             out.extend(hook(pos, options))
