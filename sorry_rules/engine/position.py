@@ -169,6 +169,17 @@ class Position:
 
     def unmake(self, events: tuple, undo=None) -> None:
         """Take back `make(events)`, given what it returned."""
+        if len(events) == 1 and self.plain and len(events[0]) == 4:  # one pawn's step: the common move
+            _, c, frm, to = events[0]
+            squares = self.pos[c]
+            squares[squares.index(to)] = frm
+            squares.sort()
+            occ, X = self.occ, self.X
+            if to < X:
+                occ[to] = -1
+            if frm < X:
+                occ[frm] = c
+            return
         self._unmove_pawns(events)
         if self.kinds and undo is not None and undo is not self.marks:
             self.set_marks(undo)

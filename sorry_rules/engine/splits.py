@@ -196,25 +196,22 @@ class _Walk:
     of the pawns they moved ({square: pawns the parts moved there}, below X: where a square
     holds several pawns of a colour, those no part moved there may still move)."""
 
-    __slots__ = ("s", "pos", "out", "occ", "P", "events", "used", "seen")
+    __slots__ = ("s", "pos", "out", "occ", "P", "events", "used", "used_key", "seen")
 
     def __init__(self, search: Search, pos, out):
         self.s, self.pos, self.out, self.occ, self.P = search, pos, out, pos.occ, pos.pos
         self.events: list = []
         self.used: dict = {}
+        self.used_key = 0  # `used` as one number: a byte per square (MAX_HOLD pawns fit one)
         self.seen = set() if search.prune else None
 
     def level(self, level: int, remaining: int, key: int) -> None:
         """Every part of `level` (not the last): each pawn, each count of steps it may take."""
-        s, P, occ, used = self.s, self.P, self.occ, self.used
-        if self.seen is not None and level:
-            known = (self.pos.placement(), frozenset(used.items()), remaining)
-            if known in self.seen:
-                return
-            self.seen.add(known)
+        s, P, occ, used, events, out = self.s, self.P, self.occ, self.used, self.events, self.out
         part = s.parts[level]
         top, reuse, X, routes = remaining - part.hold, part.reuse, s.X, s.track.routes
         overlay = s.overlay_last and level + 1 == s.final
+        card, flags = s.card, s.flags
         for ci, c, here, row_w, by_square in s.levels[level]:
             for sq in P[c]:
                 if sq >= X:
@@ -228,11 +225,16 @@ class _Walk:
                         options = _open_ways(options, occ, routes, c, sq, self.pos if s.stacked else None)
                     for way in options:
                         to = way[0]
-                        if overlay and occ[to] < 0 and here[to] is None and to != sq and n < remaining:
-                            # a plain part before the last: not made, the last part sees the pawn moved
-                            self.events.append(way[2])
-                            self.last(remaining - n, key + row_w[to] - row_w[sq], ci, c, sq, to)
-                            self.events.pop()
+                        if occ[to] < 0 and to != sq and here[to] is None:  # no bump, no slide: `part` inlined
+                            rest, change = remaining - n, key + row_w[to] - row_w[sq]
+                            if not rest:
+                                out.append(new_option(Option, (card, (*events, way[2]), flags, MOVE, change, (), "")))
+                            elif overlay:  # a plain part before the last: not made, the last part sees the pawn moved
+                                events.append(way[2])
+                                self.last(rest, change, ci, c, sq, to)
+                                events.pop()
+                            else:
+                                self.made(level, rest, change, (way[2],), to)
                         elif occ[to] != c or to == sq or s.stacked:
                             self.part(level, remaining - n, key, c, sq, way, here, row_w)
 
@@ -292,25 +294,36 @@ class _Walk:
 
     def made(self, level: int, rest: int, key: int, made: tuple, end: int) -> None:
         """The parts after a part whose events `made` are played on the position (and taken
-        back after, also when a generator stops early: `can`)."""
-        pos, used, events = self.pos, self.used, self.events
-        undo = pos.make(made)
-        events.extend(made)
-        fresh = end < self.s.X
+        back after, also when a generator stops early: `can`). With `prune`, a later level
+        reached before with the same position (`key`: the placement's exact change), the
+        same pawns used and the same steps left is not explored again."""
+        fresh, final, before = end < self.s.X, self.s.final, self.used_key
+        used_key = before + (1 << (end << 3)) if fresh else before
+        seen = self.seen
+        if seen is not None and level + 1 != final:
+            known = (key, used_key, rest)
+            if known in seen:
+                return
+            seen.add(known)
+        pos, events, used = self.pos, self.events, self.used
         if fresh:
             used[end] = used.get(end, 0) + 1
+        self.used_key = used_key
+        undo = pos.make(made)
+        events.extend(made)
         try:
-            if level + 1 == self.s.final:
+            if level + 1 == final:
                 self.last(rest, key, -1, -1, -1, -1)
             else:
                 self.level(level + 1, rest, key)
         finally:
+            del events[len(events) - len(made):]
+            pos.unmake(made, undo)
+            self.used_key = before
             if fresh:
                 used[end] -= 1
                 if not used[end]:
                     del used[end]
-            del events[len(events) - len(made):]
-            pos.unmake(made, undo)
 
     def last(self, remaining: int, key: int, ci1: int, c1: int, sq1: int, to1: int) -> None:
         """The last part, exactly `remaining` steps, on the position after the earlier parts;
