@@ -61,7 +61,7 @@ class Position:
                     if sq < X:
                         occ[sq] = c
         self.occ = occ
-        self.plain = not kinds and self.cnt is None  # `make`'s one-step shortcut applies
+        self.plain = self.cnt is None  # squares hold one pawn each: `make`'s one-step shortcut applies
         self.pos = [list(squares) for squares in placement]
         self.moved = {}  # {(colour, square): pawns} a move being followed moved there (`Table` sets it, `events.moved_to`)
         self.set_marks(marks if kinds else ())
@@ -158,14 +158,14 @@ class Position:
                 occ[frm] = -1
             if to < X:
                 occ[to] = c
+        else:
+            self._move_pawns(events)
+        if not self.kinds:
             return None
-        self._move_pawns(events)
-        if self.kinds:
-            before = self.marks
-            if self.touches(events):
-                self.set_marks(self._marks_of(events))
-            return before
-        return None
+        before = self.marks
+        if self.touches(events):
+            self.set_marks(self._marks_of(events))
+        return before
 
     def unmake(self, events: tuple, undo=None) -> None:
         """Take back `make(events)`, given what it returned."""
@@ -179,8 +179,8 @@ class Position:
                 occ[to] = -1
             if frm < X:
                 occ[frm] = c
-            return
-        self._unmove_pawns(events)
+        else:
+            self._unmove_pawns(events)
         if self.kinds and undo is not None and undo is not self.marks:
             self.set_marks(undo)
 

@@ -73,6 +73,7 @@ class Track:
             tuple(info if info is not None and self.slides_for[c][info.colour] else None for info in layout.slide_at) + tail
             for c in range(C))
         self._relation_tables: dict = {}
+        self._carried: tuple = ((), {})  # `_carries`: (the marks, {(colour, square, pawns): carries})
 
     def matches(self, c: int, o: int, relation: str) -> bool:
         rel = self.relation[c][o]
@@ -212,26 +213,31 @@ class Track:
         if not any(pos.marks):
             return options
         out, X = [], self.X
-        leaving: dict = {}  # (colour, square) -> the "carry" events of each kind of pawn that may leave it
         for option in options:
             first = option[1][0]
             c, sq = first[1], first[2]
             if sq < X:
                 out.append(option)
                 continue
-            carries = leaving.get((c, sq))
-            if carries is None:
-                carries = leaving[(c, sq)] = self._carries(pos, c, sq)
-            for carry in carries:
+            for carry in self._carries(pos, c, sq):
                 out.append(option._replace(events=carry + option[1]))
         return out
 
     def _carries(self, pos, c: int, sq: int) -> list:
         """Per kind of colour c's pawns on the shared square `sq` that may leave it (marked,
-        unmarked; not an immobile one), the "carry" events naming the marks it takes."""
-        return [tuple((CARRY, c, sq, k, by) for k, by in carried)
-                for carried in shared_kinds(pos.marks, c, sq, pos.pos[c].count(sq))
+        unmarked; not an immobile one), the "carry" events naming the marks it takes. Kept
+        for the marks of the last position asked (one entry per colour, square and count of
+        its pawns there), which every listing of a turn shares."""
+        marks, known = pos.marks, self._carried
+        if known[0] is not marks:
+            known = self._carried = (marks, {})
+        pawns = pos.pos[c].count(sq)
+        carries = known[1].get((c, sq, pawns))
+        if carries is None:
+            carries = known[1][(c, sq, pawns)] = [
+                tuple((CARRY, c, sq, k, by) for k, by in carried) for carried in shared_kinds(marks, c, sq, pawns)
                 if not any(self.kinds[k].immobile for k, _ in carried)]
+        return carries
 
     def hooked(self, gen, hook):
         """`gen` with its options passed through `hook(pos, options)` when the variant has marks
