@@ -66,6 +66,7 @@ class Track:
         self.routes = Routes(layout, geometry, relation) if geometry.routed else None
         self.kinds = tuple(kinds)     # engine.marks.MarkKind per declared mark kind
         self.marked = bool(kinds)
+        self.shielding = any(kind.immobile or kind.untouchable for kind in kinds)  # marks may hold or guard a pawn
         self.weights = weights
         # slide_here[c][sq]: the slide a colour-c pawn takes when it ends a move on sq, or None
         tail = (None,) * (layout.size - layout.T)
@@ -220,7 +221,7 @@ class Track:
                 out.append(option)
                 continue
             for carry in self._carries(pos, c, sq):
-                out.append(option._replace(events=carry + option[1]))
+                out.append(new_option(Option, (option[0], carry + option[1], *option[2:])) if carry else option)
         return out
 
     def _carries(self, pos, c: int, sq: int) -> list:
@@ -241,8 +242,9 @@ class Track:
 
     def hooked(self, gen, hook):
         """`gen` with its options passed through `hook(pos, options)` when the variant has marks
-        (a hook, `free` or `from_start`, keeps every option on a position without marks)."""
-        if not self.marked:
+        (a hook, `free` or `from_start`, keeps every option on a position without marks; `free`
+        keeps them all where no kind of mark holds or guards a pawn)."""
+        if not self.marked or (hook == self.free and not self.shielding):
             return gen
 
         def marked(pos, out):
@@ -382,6 +384,8 @@ class Track:
                                                    row[sq] - row[home_start] + W[o][start[o]] - W[o][sq], (), "")))
         if not self.marked:
             return sorry
+        if not self.shielding:
+            return self.hooked(sorry, self.from_start)
         return self.hooked(sorry, lambda pos, options: self.from_start(pos, self.free(pos, options)))
 
     def switch(self, relation: str, p: int, flags: int, card):
