@@ -18,7 +18,8 @@ step, send or slide moves its pawn `from -> to`, a bump sends its pawn to its St
 switch trades two pawns' squares; the mark events change the marks (`engine.marks.replay`).
 
 Contract: `relocate` is the only writer of `pos`, `occ` and `cnt` (a square is cleared only
-when its own pawn leaves it: a bump follows the step that lands on its square); `make` then
+when its own pawn leaves it: a bump follows the step that lands on its square), but for the
+one-step shortcut of `make` and `unmake` and a switch where squares hold one pawn; `make` then
 `unmake` with what `make` returned gives back exactly the position before; `placement()` is
 the canonical placement (per colour a sorted tuple). `key_of(weights, events)` is the exact
 change of the placement key (`placement_weights`) a move makes: two moves from one position

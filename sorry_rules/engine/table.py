@@ -254,15 +254,16 @@ class Table:
         cannot move a pawn is no play, even if it offers a pass (P4); a pass survives only
         when every playable card offers one (A21)."""
         options = []
-        declinable = True
+        declinable, passes = True, False
         for card in sorted(set(cards)):
             own = self.distinct(p, card)[0]
             kinds = {o[3] for o in own}
             if MOVE not in kinds:
                 continue
-            declinable = declinable and PASS_KIND in kinds
+            passing = PASS_KIND in kinds
+            declinable, passes = declinable and passing, passes or passing
             options.extend(own)
-        if not declinable:
+        if passes and not declinable:
             options = [o for o in options if o[3] != PASS_KIND]
         return options
 
