@@ -129,9 +129,10 @@ class Search:
             self.second_ways = ()
 
     def __call__(self, pos, out) -> None:
-        if self.distinct_pawns and _on_board(pos.pos, self.movers, self.X) < 2:
+        movers = _on_board(pos.pos, self.movers, self.X) if self.distinct_pawns else -1
+        if 0 <= movers < 2:
             return
-        walk = _Walk(self, pos, out)
+        walk = _Walk(self, pos, out, movers)
         if self.pairs:
             walk.pairs()
         else:
@@ -196,10 +197,13 @@ class _Walk:
     of the pawns they moved ({square: pawns the parts moved there}, below X: where a square
     holds several pawns of a colour, those no part moved there may still move)."""
 
-    __slots__ = ("s", "pos", "out", "occ", "P", "events", "used", "used_key", "seen")
+    __slots__ = ("s", "pos", "out", "occ", "P", "events", "used", "used_key", "seen", "movers")
 
-    def __init__(self, search: Search, pos, out):
+    def __init__(self, search: Search, pos, out, movers: int = -1):
         self.s, self.pos, self.out, self.occ, self.P = search, pos, out, pos.occ, pos.pos
+        # pawns the parts may move when every part moves a pawn of its own (-1: not counted);
+        # the part of the last of them takes every step left (with fewer, nothing follows it)
+        self.movers = movers
         self.events: list = []
         self.used: dict = {}
         self.used_key = 0  # `used` as one number: a byte per square (MAX_HOLD pawns fit one)
@@ -212,6 +216,9 @@ class _Walk:
         top, reuse, X, routes = remaining - part.hold, part.reuse, s.X, s.track.routes
         overlay = s.overlay_last and level + 1 == s.final
         card, flags = s.card, s.flags
+        least = 1  # the fewest steps the part takes
+        if 0 <= self.movers <= level + 1:  # no pawn left for a later part: this one takes every step left
+            least = remaining
         for ci, c, here, row_w, by_square in s.levels[level]:
             for sq in P[c]:
                 if sq >= X:
@@ -221,6 +228,8 @@ class _Walk:
                 for n, options in by_square[sq]:
                     if n > top:
                         break
+                    if n < least:
+                        continue
                     if len(options) > 1 or options[0][1]:
                         options = _open_ways(options, occ, routes, c, sq, self.pos if s.stacked else None)
                     for way in options:
