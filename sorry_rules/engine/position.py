@@ -165,7 +165,9 @@ class Position:
             return None
         before = self.marks
         if self.touches(events):
-            self.set_marks(self._marks_of(events))
+            marks = self._marks_of(events)
+            if marks is not before:
+                self.set_marks(marks)
         return before
 
     def unmake(self, events: tuple, undo=None) -> None:
