@@ -314,15 +314,19 @@ class Track:
     def routed_step(self, direction: str, steps: int, p: int, flags: int, card):
         """`forward steps` / `backward steps` along `geometry:` routes: every way of every
         pawn, each distinct end square once per pawn, judged for passing, then landed."""
-        routes, X = self.routes, self.X
+        routes, X, W = self.routes, self.X, self.weights
         table = routes.options(direction, steps)
-        control = self.control_of[p]
-        landing, option = self.landing, self.option
+        rows = []
+        for c in self.control_of[p]:
+            # per square and way, the option of a landing on an empty square with no slide
+            plain = tuple(tuple(new_option(Option, (card, ((direction, c, sq, to),), flags, MOVE, W[c][to] - W[c][sq], (), ""))
+                                for to, _, _ in ways) for sq, ways in enumerate(table[c]))
+            rows.append((c, table[c], self.slide_here[c], plain))
+        landing, option, stacked = self.landing, self.option, self.stacked
 
         def routed(pos, out):
             occ = pos.occ
-            for c in control:
-                row = table[c]
+            for c, row, slides, plain in rows:
                 last = -1
                 for sq in pos.pos[c]:
                     if sq >= X:
@@ -331,10 +335,13 @@ class Track:
                         continue
                     last = sq
                     ends = set()
-                    for to, passed, _ in row[sq]:
+                    for (to, passed, _), landed in zip(row[sq], plain[sq]):
                         if to in ends or (passed and not routes.passable(c, occ, sq, passed, pos)):
                             continue
                         ends.add(to)
+                        if occ[to] < 0 and slides[to] is None and not stacked:
+                            out.append(landed)
+                            continue
                         events = landing(pos, c, sq, to, direction)
                         if events is not None:
                             out.append(option(tuple(events), flags, card))
