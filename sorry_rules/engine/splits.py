@@ -117,6 +117,8 @@ class Search:
         # two parts along the plain tables (the 7 of most rule files): `_Walk.pairs`
         self.pairs = final == 1 and not prune and not last.reuse and track.routes is None and not stacked
         self.distinct_pawns = not any(part.reuse for part in parts)  # every part moves a pawn of its own
+        # a pawn that cannot be passed: a lone way that passes squares is judged by `_open_ways`
+        self.walls = track.routes is not None and track.routes.walls
         # parts of two pawns that touch no common square (`_reach`) commute: after a part of one,
         # a part of a pawn met before it in the walk's order is not played (the other order was)
         self.commute = prune and self.distinct_pawns and track.routes is None and not stacked and \
@@ -254,7 +256,7 @@ class _Walk:
         s, P, occ, used, events, out = self.s, self.P, self.occ, self.used, self.events, self.out
         part = s.parts[level]
         least, top = self.sizes(level, remaining)
-        reuse, X, routes = part.reuse, s.X, s.track.routes
+        reuse, X, routes, walls = part.reuse, s.X, s.track.routes, s.walls
         overlay = s.overlay_last and level + 1 == s.final
         card, flags = s.card, s.flags
         after = self.after
@@ -273,7 +275,7 @@ class _Walk:
                         break
                     if n < least:
                         continue
-                    if len(options) > 1 or options[0][1]:
+                    if len(options) > 1 or (walls and options[0][1]):
                         options = _open_ways(options, occ, routes, c, sq, self.pos if s.stacked else None)
                     for way in options:
                         to = way[0]
@@ -393,7 +395,7 @@ class _Walk:
         ci1-th colour of the parts) counts as moved from sq1 to to1."""
         s, P, used, occ, out = self.s, self.P, self.used, self.occ, self.out
         skip = s.skip_twins and c1 >= 0
-        X, reuse, card, flags, events = s.X, s.reuse_last, s.card, s.flags, self.events
+        X, reuse, card, flags, events, walls = s.X, s.reuse_last, s.card, s.flags, self.events, s.walls
         for ci, c, rows, here, row_w in s.lasts[remaining]:
             for sq in P[c]:
                 if sq >= X:
@@ -402,7 +404,7 @@ class _Walk:
                 if not options or (sq == sq1 and c == c1 and P[c].count(sq) <= 1 + used.get(sq, 0)) or \
                         (used and sq in used and not reuse and used[sq] >= P[c].count(sq)):
                     continue
-                if len(options) > 1 or options[0][1]:
+                if len(options) > 1 or (walls and options[0][1]):
                     options = self.open_after(options, c, sq, c1, sq1, to1)
                 for to, _, step in options:
                     o = -1 if to == sq1 else (c1 if to == to1 and to < X else occ[to])
