@@ -89,9 +89,10 @@ class _Replay:
     """Working lists of entries per kind while events are replayed."""
 
     def __init__(self, kinds, layout, marks):
-        self.kinds, self.layout = kinds, layout
+        self.kinds, self.layout, self.marks = kinds, layout, marks
         self.entries = [list(m) for m in marks]
         self.carry: list = []  # (kind index, colour, square, by) announced for the next pawn to leave
+        self.changed = False  # whether an entry was moved, ended, placed or taken off
 
     def move(self, c: int, frm: int, to: int) -> None:
         shared = frm >= self.layout.X
@@ -111,6 +112,7 @@ class _Replay:
             else:
                 moving = [entry for entry in entries if entry[0] == c and entry[1] == frm]
             for entry in moving:
+                self.changed = True
                 entries.remove(entry)
                 if not _ends(self.kinds[k], self.layout, c, frm, to):
                     entries.append((c, to, entry[2]))
@@ -130,9 +132,11 @@ class _Replay:
                         swapped.append((o, a, entry[2]))
                 else:
                     swapped.append(entry)
+            self.changed = self.changed or swapped != entries
             self.entries[k] = swapped
 
     def mark(self, c: int, sq: int, k: int, by: int) -> None:
+        self.changed = True
         entries = self.entries[k]
         if self.kinds[k].one_per_player:
             entries[:] = [e for e in entries if e[2] != by]
@@ -144,15 +148,19 @@ class _Replay:
         entries = self.entries[k]
         for entry in entries:
             if entry[0] == c and entry[1] == sq:
+                self.changed = True
                 entries.remove(entry)
                 return
 
     def result(self) -> tuple:
+        """The marks after the events: the marks before themselves when no entry changed."""
+        if not self.changed:
+            return self.marks
         return tuple(tuple(sorted(entries)) for entries in self.entries)
 
 
 def replay(kinds, layout, marks: tuple, events) -> tuple:
-    """The marks after `events` (see the module contract)."""
+    """The marks after `events` (see the module contract); `marks` itself when no entry changes."""
     if not events or not kinds:
         return marks
     work = _Replay(kinds, layout, marks)
@@ -175,8 +183,9 @@ def replay(kinds, layout, marks: tuple, events) -> tuple:
 
 def fit(marks: tuple, placement, exclusive: int) -> tuple:
     """`marks` with at most as many entries of each kind on a Start or Home square as there
-    are pawns there (marking a pawn there that already carries the mark changes nothing)."""
-    out = []
+    are pawns there (marking a pawn there that already carries the mark changes nothing);
+    `marks` itself when none is dropped."""
+    out, dropped = [], False
     for entries in marks:
         seen: dict = {}
         kept = []
@@ -187,8 +196,12 @@ def fit(marks: tuple, placement, exclusive: int) -> tuple:
                 if seen[(c, sq)] > placement[c].count(sq):
                     continue
             kept.append(entry)
-        out.append(tuple(kept) if len(kept) != len(entries) else entries)
-    return tuple(out)
+        if len(kept) != len(entries):
+            dropped = True
+            out.append(tuple(kept))
+        else:
+            out.append(entries)
+    return tuple(out) if dropped else marks
 
 
 def turn_begins(kinds, marks: tuple, colour: int) -> tuple:

@@ -18,7 +18,8 @@ step, send or slide moves its pawn `from -> to`, a bump sends its pawn to its St
 switch trades two pawns' squares; the mark events change the marks (`engine.marks.replay`).
 
 Contract: `relocate` is the only writer of `pos`, `occ` and `cnt` (a square is cleared only
-when its own pawn leaves it: a bump follows the step that lands on its square); `make` then
+when its own pawn leaves it: a bump follows the step that lands on its square), but for the
+one-step shortcut of `make` and `unmake` and a switch where squares hold one pawn; `make` then
 `unmake` with what `make` returned gives back exactly the position before; `placement()` is
 the canonical placement (per colour a sorted tuple). `key_of(weights, events)` is the exact
 change of the placement key (`placement_weights`) a move makes: two moves from one position
@@ -36,7 +37,7 @@ class Position:
     `start`, `home`); `kinds` the game's mark kinds (() without marks)."""
 
     __slots__ = ("pos", "occ", "cnt", "plain", "marks", "marked", "still", "guard", "X", "start", "home", "kinds",
-                 "layout", "moved", "listed")
+                 "shielding", "layout", "moved", "listed")
 
     def __init__(self, layout, placement, kinds: tuple = (), marks: tuple = ()):
         self.layout = layout
@@ -44,6 +45,7 @@ class Position:
         self.start = layout.start
         self.home = layout.home
         self.kinds = kinds
+        self.shielding = any(kind.immobile or kind.untouchable for kind in kinds)  # marks that may shield a pawn
         occ = [-1] * layout.size
         self.cnt = None
         if getattr(layout, "stacked", False):
@@ -60,7 +62,7 @@ class Position:
                     if sq < X:
                         occ[sq] = c
         self.occ = occ
-        self.plain = not kinds and self.cnt is None  # `make`'s one-step shortcut applies
+        self.plain = self.cnt is None  # squares hold one pawn each: `make`'s one-step shortcut applies
         self.pos = [list(squares) for squares in placement]
         self.moved = {}  # {(colour, square): pawns} a move being followed moved there (`Table` sets it, `events.moved_to`)
         self.set_marks(marks if kinds else ())
@@ -72,7 +74,7 @@ class Position:
         """Put `marks` (as `State.marks`) on the pawns and work out their shields."""
         self.marks = marks
         self.marked = frozenset((e[0], e[1]) for entries in marks for e in entries)
-        self.still, self.guard = _marks.shields(self.kinds, marks) if marks else _marks.NO_SHIELDS
+        self.still, self.guard = _marks.shields(self.kinds, marks) if marks and self.shielding else _marks.NO_SHIELDS
 
     def touches(self, events: tuple) -> bool:
         """Whether `events` may change the marks: a mark event, or a marked pawn moved."""
@@ -87,7 +89,17 @@ class Position:
 
     def marks_after(self, events: tuple) -> tuple:
         """The marks once `events` are played (the position is unchanged)."""
-        return self.after(events)[1] if self.touches(events) else self.marks
+        if not self.touches(events):
+            return self.marks
+        self._move_pawns(events)
+        try:
+            return self._marks_of(events)
+        finally:
+            self._unmove_pawns(events)
+
+    def _marks_of(self, events: tuple) -> tuple:
+        """The marks after `events`, the pawns already moved by them (`make`'s marks)."""
+        return _marks.fit(_marks.replay(self.kinds, self.layout, self.marks, events), self.pos, self.X)
 
     def placement(self) -> tuple:
         return tuple(map(tuple, self.pos))
@@ -96,6 +108,7 @@ class Position:
         """A position of its own with the same pawns and marks."""
         other = Position.__new__(Position)
         other.layout, other.X, other.start, other.home, other.kinds = self.layout, self.X, self.start, self.home, self.kinds
+        other.shielding = self.shielding
         other.pos = [squares[:] for squares in self.pos]
         other.occ = self.occ[:]
         other.cnt = None if self.cnt is None else self.cnt[:]
@@ -146,7 +159,36 @@ class Position:
                 occ[frm] = -1
             if to < X:
                 occ[to] = c
+        else:
+            self._move_pawns(events)
+        if not self.kinds:
             return None
+        before = self.marks
+        if self.touches(events):
+            marks = self._marks_of(events)
+            if marks is not before:
+                self.set_marks(marks)
+        return before
+
+    def unmake(self, events: tuple, undo=None) -> None:
+        """Take back `make(events)`, given what it returned."""
+        if len(events) == 1 and self.plain and len(events[0]) == 4:  # one pawn's step: the common move
+            _, c, frm, to = events[0]
+            squares = self.pos[c]
+            squares[squares.index(to)] = frm
+            squares.sort()
+            occ, X = self.occ, self.X
+            if to < X:
+                occ[to] = -1
+            if frm < X:
+                occ[frm] = c
+        else:
+            self._unmove_pawns(events)
+        if self.kinds and undo is not None and undo is not self.marks:
+            self.set_marks(undo)
+
+    def _move_pawns(self, events: tuple) -> None:
+        """The pawns of `events` moved (`make` without the marks)."""
         relocate = self.relocate
         for e in events:
             if len(e) == 4:  # a step, a send or a slide
@@ -155,15 +197,9 @@ class Position:
                 relocate(e[1], e[2], self.start[e[1]])
             elif e[0] == SWITCH:
                 self._switch(e[1], e[2], e[3], e[4])
-        if self.kinds:
-            before = self.marks
-            if self.touches(events):
-                self.set_marks(_marks.fit(_marks.replay(self.kinds, self.layout, before, events), self.pos, self.X))
-            return before
-        return None
 
-    def unmake(self, events: tuple, undo=None) -> None:
-        """Take back `make(events)`, given what it returned."""
+    def _unmove_pawns(self, events: tuple) -> None:
+        """`_move_pawns(events)` taken back."""
         relocate = self.relocate
         for e in reversed(events):
             if len(e) == 4:
@@ -172,8 +208,6 @@ class Position:
                 relocate(e[1], self.start[e[1]], e[2])
             elif e[0] == SWITCH:
                 self._switch(e[1], e[4], e[3], e[2])
-        if self.kinds and undo is not None and undo is not self.marks:
-            self.set_marks(undo)
 
     def _switch(self, c: int, a: int, o: int, b: int) -> None:
         """Colour c's pawn on `a` and colour o's on `b` trade squares (both below X)."""

@@ -215,9 +215,9 @@ class Table:
         if options is None:
             options = []
             (self.programs[card][p] or self.game.program(card, p))(self.pos, options)
-        marked, followed, start = self.game.marks, self.game.after_then, self.game.layout.start
         if len({option[4] for option in options if option[3] is MOVE}) == len(options):
             return options, 0  # moves only, each with a placement (so a result) of its own, whatever the marks
+        marked, followed, start = self.game.marks, self.game.after_then, self.game.layout.start
         out, spare, seen = [], 0, {}  # seen: result without marks -> [[option kept, its marks or None], ...]
         for option in options:
             kind, flags = option[3], option[2]
@@ -254,15 +254,17 @@ class Table:
         cannot move a pawn is no play, even if it offers a pass (P4); a pass survives only
         when every playable card offers one (A21)."""
         options = []
-        declinable = True
+        declinable, passes = True, False
         for card in sorted(set(cards)):
             own = self.distinct(p, card)[0]
-            if not any(o.kind == MOVE for o in own):
+            kinds = {o[3] for o in own}
+            if MOVE not in kinds:
                 continue
-            declinable = declinable and any(o.kind == PASS_KIND for o in own)
+            passing = PASS_KIND in kinds
+            declinable, passes = declinable and passing, passes or passing
             options.extend(own)
-        if not declinable:
-            options = [o for o in options if o.kind != PASS_KIND]
+        if passes and not declinable:
+            options = [o for o in options if o[3] != PASS_KIND]
         return options
 
     def hand_candidates(self, p: int, hand) -> list:

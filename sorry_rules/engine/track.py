@@ -66,6 +66,7 @@ class Track:
         self.routes = Routes(layout, geometry, relation) if geometry.routed else None
         self.kinds = tuple(kinds)     # engine.marks.MarkKind per declared mark kind
         self.marked = bool(kinds)
+        self.shielding = any(kind.immobile or kind.untouchable for kind in kinds)  # marks may hold or guard a pawn
         self.weights = weights
         # slide_here[c][sq]: the slide a colour-c pawn takes when it ends a move on sq, or None
         tail = (None,) * (layout.size - layout.T)
@@ -73,6 +74,7 @@ class Track:
             tuple(info if info is not None and self.slides_for[c][info.colour] else None for info in layout.slide_at) + tail
             for c in range(C))
         self._relation_tables: dict = {}
+        self._carried: tuple = ((), {})  # `_carries`: (the marks, {(colour, square, pawns): carries})
 
     def matches(self, c: int, o: int, relation: str) -> bool:
         rel = self.relation[c][o]
@@ -211,25 +213,44 @@ class Track:
         (marked, unmarked), with "carry" events naming the marks the leaving pawn takes."""
         if not any(pos.marks):
             return options
-        out = []
+        out, X = [], self.X
         for option in options:
             first = option[1][0]
             c, sq = first[1], first[2]
-            if sq < self.X:
+            if sq < X:
                 out.append(option)
                 continue
-            for carried in shared_kinds(pos.marks, c, sq, pos.pos[c].count(sq)):
-                if any(self.kinds[k].immobile for k, _ in carried):
-                    continue
-                out.append(option._replace(events=tuple((CARRY, c, sq, k, by) for k, by in carried) + option[1]))
+            for carry in self._carries(pos, c, sq):
+                out.append(new_option(Option, (option[0], carry + option[1], *option[2:])) if carry else option)
         return out
 
+    def _carries(self, pos, c: int, sq: int) -> list:
+        """Per kind of colour c's pawns on the shared square `sq` that may leave it (marked,
+        unmarked; not an immobile one), the "carry" events naming the marks it takes. Kept
+        for the marks of the last position asked (one entry per colour, square and count of
+        its pawns there), which every listing of a turn shares."""
+        marks, known = pos.marks, self._carried
+        if known[0] is not marks:
+            known = self._carried = (marks, {})
+        pawns = pos.pos[c].count(sq)
+        carries = known[1].get((c, sq, pawns))
+        if carries is None:
+            carries = known[1][(c, sq, pawns)] = [
+                tuple((CARRY, c, sq, k, by) for k, by in carried) for carried in shared_kinds(marks, c, sq, pawns)
+                if not any(self.kinds[k].immobile for k, _ in carried)]
+        return carries
+
     def hooked(self, gen, hook):
-        """`gen` with its options passed through `hook(pos, options)` when the variant has marks."""
-        if not self.marked:
+        """`gen` with its options passed through `hook(pos, options)` when the variant has marks
+        (a hook, `free` or `from_start`, keeps every option on a position without marks; `free`
+        keeps them all where no kind of mark holds or guards a pawn)."""
+        if not self.marked or (hook == self.free and not self.shielding):
             return gen
 
         def marked(pos, out):
+            if not pos.marked:
+                gen(pos, out)
+                return
             options: list = []
             gen(pos, options)
             out.extend(hook(pos, options))
@@ -293,15 +314,19 @@ class Track:
     def routed_step(self, direction: str, steps: int, p: int, flags: int, card):
         """`forward steps` / `backward steps` along `geometry:` routes: every way of every
         pawn, each distinct end square once per pawn, judged for passing, then landed."""
-        routes, X = self.routes, self.X
+        routes, X, W = self.routes, self.X, self.weights
         table = routes.options(direction, steps)
-        control = self.control_of[p]
-        landing, option = self.landing, self.option
+        rows = []
+        for c in self.control_of[p]:
+            # per square and way, the option of a landing on an empty square with no slide
+            plain = tuple(tuple(new_option(Option, (card, ((direction, c, sq, to),), flags, MOVE, W[c][to] - W[c][sq], (), ""))
+                                for to, _, _ in ways) for sq, ways in enumerate(table[c]))
+            rows.append((c, table[c], self.slide_here[c], plain))
+        landing, option, stacked = self.landing, self.option, self.stacked
 
         def routed(pos, out):
             occ = pos.occ
-            for c in control:
-                row = table[c]
+            for c, row, slides, plain in rows:
                 last = -1
                 for sq in pos.pos[c]:
                     if sq >= X:
@@ -310,10 +335,13 @@ class Track:
                         continue
                     last = sq
                     ends = set()
-                    for to, passed, _ in row[sq]:
+                    for (to, passed, _), landed in zip(row[sq], plain[sq]):
                         if to in ends or (passed and not routes.passable(c, occ, sq, passed, pos)):
                             continue
                         ends.add(to)
+                        if occ[to] < 0 and slides[to] is None and not stacked:
+                            out.append(landed)
+                            continue
                         events = landing(pos, c, sq, to, direction)
                         if events is not None:
                             out.append(option(tuple(events), flags, card))
@@ -363,6 +391,8 @@ class Track:
                                                    row[sq] - row[home_start] + W[o][start[o]] - W[o][sq], (), "")))
         if not self.marked:
             return sorry
+        if not self.shielding:
+            return self.hooked(sorry, self.from_start)
         return self.hooked(sorry, lambda pos, options: self.from_start(pos, self.free(pos, options)))
 
     def switch(self, relation: str, p: int, flags: int, card):

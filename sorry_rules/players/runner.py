@@ -106,13 +106,16 @@ def play(game, state, picks, on_turn=None, max_plies: int = DEFAULT_MAX_PLIES, c
     tell = getattr(on_turn, "played", None)
     watch = on_turn if on_turn is not None and tell is None else None
     needs_state = getattr(watch, "needs_state", True)
+    says_passed = hasattr(table, "passed")  # a track table says whether a play passed the turn on
+    options_of, play_option = table.options, table.play
     while not table.over and table.plies < max_plies:
-        options = table.options()
+        options = options_of()
         n = len(options)
         if not n:
             break
+        seat = table.turn
         if n > 1 or not forced:
-            choice = picks[table.turn](table, options)
+            choice = picks[seat](table, options)
             if not 0 <= choice < n:
                 raise IllegalChoice(choice, n, table.plies)
         else:
@@ -120,10 +123,9 @@ def play(game, state, picks, on_turn=None, max_plies: int = DEFAULT_MAX_PLIES, c
         if choices is not None:
             choices.append(choice)
         option = options[choice]
-        seat = table.turn
         if tell is not None:
-            table.play(option)
-            tell(seat, option[3], option[1], getattr(table, "passed", None))
+            play_option(option)
+            tell(seat, option[3], option[1], table.passed if says_passed else None)
         elif watch is not None:
             move = table.move(option)
             held = list(table.hands[seat]) if table.hands is not None else [table.card, *table.drawn]
