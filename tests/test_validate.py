@@ -116,19 +116,28 @@ def test_overlay_problem_is_located_in_the_overlay(tmp_path, monkeypatch):
 
 
 def test_a_mapping_an_overlay_makes_too_long_is_said_in_the_overlay(tmp_path, monkeypatch):
-    """SR204 (LIMITS.md, MAX_CARD_KINDS): standard's 11 cards and an overlay's 60 more make
-    71 kinds; the overlay added them, so each mapping is said where the overlay writes it,
-    not at standard.yaml's own deck and cards; the middle file that adds none is not blamed."""
+    """SR204 (LIMITS.md, MAX_CARD_KINDS): standard's 11 cards, few.yaml's 5 and many.yaml's
+    55 more make 71 kinds; many.yaml's went over, so each mapping is said where it writes
+    it, not at standard.yaml's own deck and cards nor at few.yaml's; the file on top that
+    adds none (it changes standard's 3 and many's x5) is not blamed, whether validated or
+    played on standard with `--rule` (which reads the overlays' chain without standard)."""
     monkeypatch.chdir(tmp_path)
-    kinds = [f"x{i}" for i in range(60)]
-    Path("many.yaml").write_text("extends: standard\ndeck:\n" + "".join(f"  {k}: 1\n" for k in kinds) +
-                                 "cards:\n" + "".join(f"  {k}: forward 1\n" for k in kinds))
-    Path("top.yaml").write_text("extends: many.yaml\ndeck:\n  x0: 2\n")
+
+    def overlay(base: str, kinds: list) -> str:
+        return f"extends: {base}\ndeck:\n" + "".join(f"  {k}: 1\n" for k in kinds) + \
+            "cards:\n" + "".join(f"  {k}: forward 1\n" for k in kinds)
+
+    Path("few.yaml").write_text(overlay("standard", [f"x{i}" for i in range(5)]))
+    Path("many.yaml").write_text(overlay("few.yaml", [f"x{i}" for i in range(5, 60)]))
+    Path("top.yaml").write_text("extends: many.yaml\ndeck:\n  x5: 2\ncards:\n  \"3\": forward 2\n")
+    said = ["many.yaml:3:3: error: deck: at most 64 entries [SR204]",
+            "many.yaml:59:3: error: cards: at most 64 entries [SR204]"]
     for name in ("many.yaml", "top.yaml"):
         result = run(name)
         assert result.exit_code == 1
-        assert result.stdout.splitlines() == ["many.yaml:3:3: error: deck: at most 64 entries [SR204]",
-                                              "many.yaml:64:3: error: cards: at most 64 entries [SR204]"], name
+        assert result.stdout.splitlines() == said, name
+        played = CliRunner().invoke(main, ["explain", "--rules-root", ".", "--rule", name])
+        assert played.exit_code == 1 and played.output.splitlines()[:2] == said, (name, played.output)
 
 
 def test_a_shared_broken_base_is_reported_once(tmp_path, monkeypatch):

@@ -51,7 +51,8 @@ MAX_EXTENDS_DEPTH = limits.MAX_EXTENDS_DEPTH
 @dataclass
 class Origins:
     """For every path of the merged data, the SourceMap of the file that supplied it; for a
-    mapping that an overlay gave new entries (`grown`), the SourceMap of the last such overlay."""
+    mapping that an overlay gave new entries (`grown`), the SourceMap of the file that wrote
+    the last entry it added."""
 
     maps: dict[tuple, SourceMap] = field(default_factory=dict)
     fallback: str = "<rules>"
@@ -569,8 +570,9 @@ def on_top(merged: dict | None, origins: Origins, data: dict, layer: Origins) ->
                 else:
                     result[key] = value
                     _copy_origins(child)
-                    if path and layer._smap(path) is not None:
-                        origins.grown[path] = layer._smap(path)
+                    added_by = layer._smap(child)  # the file that wrote the entry (the layer may be a chain)
+                    if path and added_by is not None:
+                        origins.grown[path] = added_by
             return result
         _copy_origins(path)
         return over
