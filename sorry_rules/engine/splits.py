@@ -9,20 +9,14 @@ played in place on the position and taken back (`Position.make`/`unmake`). A par
 every way its count of steps allows: the plain movement tables, or the `geometry:` routes
 (turns, bounces, pawns that cannot be passed). Splits that reach the same position with
 the same pawns used and the same steps left have the same continuations: with more than
-two parts only the first is explored. Where every part moves a pawn of its own, the part
-after which no pawn is left takes every step left; and along the plain tables, with more
-than two parts, a part of a pawn that touches none of the squares the part before touched
-(`_reach`) is played only when that pawn comes after the other in the walk's order: the
-other order gave the same results before.
+two parts only the first is explored.
 
 `simultaneous` is A2's option: every part judged on the position before the split, then
 the pawns land one after another.
 
 Contract: each function is a maker as in `engine.track` (`maker(p, flags)` -> `gen(pos,
 out)`); plays come in the order of the parts' pawns (colour by colour of those the player
-moves, squares ascending), sizes ascending, ways in route order; a result may come more
-than once (`Table.distinct` keeps the first), and the first of each is the one the whole
-walk meets first; `pos` is left unchanged.
+moves, squares ascending), sizes ascending, ways in route order; `pos` is left unchanged.
 """
 
 from __future__ import annotations
@@ -119,12 +113,6 @@ class Search:
         self.distinct_pawns = not any(part.reuse for part in parts)  # every part moves a pawn of its own
         # a pawn that cannot be passed: a lone way that passes squares is judged by `_open_ways`
         self.walls = track.routes is not None and track.routes.walls
-        # parts of two pawns that touch no common square (`_reach`) commute: after a part of one,
-        # a part of a pawn met before it in the walk's order is not played (the other order was)
-        self.commute = prune and self.distinct_pawns and track.routes is None and not stacked and \
-            all(part.ways is parts[0].ways and part.colours == parts[0].colours for part in parts)
-        self.reach = tuple(_reach(track, parts[0].ways, steps, c) if self.commute and c in self.movers else None
-                           for c in range(track.layout.C))
         slide_here, W = track.slide_here, track.weights
         # per level but the last: per colour (index, colour, slides, weights, per square the (n, ways) of n = 1..steps)
         self.levels = tuple(tuple((ci, c, slide_here[c], W[c], _by_square(track, part.ways, steps, c))
@@ -179,33 +167,6 @@ def _second_rows(track, ways: tuple, steps: int, c: int) -> tuple:
               for sq in range(track.X)) if m else () for m in range(steps + 1)))
 
 
-def _reach(track, ways: tuple, steps: int, c: int) -> tuple:
-    """Per square below X, the bit mask of the squares a part of 1..steps from it along the
-    plain `ways` reads or changes: the square itself, its landings below X and the squares
-    the slides there sweep (colour c's pawn)."""
-    def masks() -> tuple:
-        out = []
-        for sq in range(track.X):
-            mask = 1 << sq
-            for n in range(1, steps + 1):
-                for to, _, _ in ways[n][c][sq]:
-                    if to < track.X:
-                        mask |= 1 << to
-                        info = track.slide_here[c][to]
-                        for swept in info.swept if info is not None else ():
-                            mask |= 1 << swept
-            out.append(mask)
-        return tuple(out)
-    return _shared(track, "reach", ways, steps, c, masks)
-
-
-def _commutes(after: tuple, ci: int, sq: int, reach: int) -> bool:
-    """Whether a part of the ci-th colour's pawn on sq (touching the squares of `reach`) is
-    one of a pawn before the one the part before moved (`after`: its colour's index, square
-    and reach) that touches none of its squares."""
-    return (ci < after[0] or (ci == after[0] and sq < after[1])) and not reach & after[2]
-
-
 def _on_board(P, colours, X: int) -> int:
     """How many pawns of `colours` stand below X (neither in Start nor Home)."""
     count = 0
@@ -238,7 +199,7 @@ class _Walk:
     of the pawns they moved ({square: pawns the parts moved there}, below X: where a square
     holds several pawns of a colour, those no part moved there may still move)."""
 
-    __slots__ = ("s", "pos", "out", "occ", "P", "events", "used", "used_key", "seen", "movers", "after")
+    __slots__ = ("s", "pos", "out", "occ", "P", "events", "used", "used_key", "seen", "movers")
 
     def __init__(self, search: Search, pos, out, movers: int = -1):
         self.s, self.pos, self.out, self.occ, self.P = search, pos, out, pos.occ, pos.pos
@@ -249,27 +210,23 @@ class _Walk:
         self.used: dict = {}
         self.used_key = 0  # `used` as one number: a byte per square (MAX_HOLD pawns fit one)
         self.seen = set() if search.prune else None
-        self.after = None  # with `commute`: (colour index, square, reach) of the pawn the part before moved
 
     def level(self, level: int, remaining: int, key: int) -> None:
         """Every part of `level` (not the last): each pawn, each count of steps it may take."""
         s, P, occ, used, events, out = self.s, self.P, self.occ, self.used, self.events, self.out
         part = s.parts[level]
-        least, top = self.sizes(level, remaining)
-        reuse, X, routes, walls = part.reuse, s.X, s.track.routes, s.walls
+        top, reuse, X, routes, walls = remaining - part.hold, part.reuse, s.X, s.track.routes, s.walls
         overlay = s.overlay_last and level + 1 == s.final
         card, flags = s.card, s.flags
-        after = self.after
+        least = 1  # the fewest steps the part takes
+        if 0 <= self.movers <= level + 1:  # no pawn left for a later part: this one takes every step left
+            least = remaining
         for ci, c, here, row_w, by_square in s.levels[level]:
-            reach = s.reach[c]
             for sq in P[c]:
                 if sq >= X:
                     break
                 if used and sq in used and not reuse and used[sq] >= P[c].count(sq):
                     continue
-                if after is not None and _commutes(after, ci, sq, reach[sq]):
-                    continue
-                mover = None if reach is None else (ci, sq, reach[sq])
                 for n, options in by_square[sq]:
                     if n > top:
                         break
@@ -288,17 +245,9 @@ class _Walk:
                                 self.last(rest, change, ci, c, sq, to)
                                 events.pop()
                             else:
-                                self.made(level, rest, change, (way[2],), to, mover)
+                                self.made(level, rest, change, (way[2],), to)
                         elif occ[to] != c or to == sq or s.stacked:
-                            self.part(level, remaining - n, key, c, sq, way, here, row_w, mover)
-
-    def sizes(self, level: int, remaining: int) -> tuple[int, int]:
-        """(fewest, most) steps the part of `level` takes, `remaining` left: the steps the
-        later parts need kept; when no pawn is left for a later part, every step left."""
-        top = remaining - self.s.parts[level].hold
-        if 0 <= self.movers <= level + 1:
-            return remaining, top
-        return 1, top
+                            self.part(level, remaining - n, key, c, sq, way, here, row_w)
 
     def pairs(self) -> None:
         """`level(0, ...)` of a split of two parts along the plain tables (one way a count of
@@ -337,9 +286,8 @@ class _Walk:
         self.land_last(key, c, sq, to, c1, sq1, to1)
         self.events.pop()
 
-    def part(self, level: int, rest: int, key: int, c: int, sq: int, way: tuple, here, row_w, mover=None) -> None:
-        """Colour c's pawn on sq goes `way` as the part of `level`, then the parts after it
-        (`mover`: the pawn as `after` names it, with `commute`)."""
+    def part(self, level: int, rest: int, key: int, c: int, sq: int, way: tuple, here, row_w) -> None:
+        """Colour c's pawn on sq goes `way` as the part of `level`, then the parts after it."""
         s, to, step = self.s, way[0], way[2]
         if self.occ[to] < 0 and to != sq and here[to] is None:  # no bump, no slide
             made, change, end = (step,), key + row_w[to] - row_w[sq], to
@@ -353,9 +301,9 @@ class _Walk:
         if not rest:
             self.out.append(new_option(Option, (s.card, (*self.events, *made), s.flags, MOVE, change, (), "")))
             return
-        self.made(level, rest, change, made, end, mover)
+        self.made(level, rest, change, made, end)
 
-    def made(self, level: int, rest: int, key: int, made: tuple, end: int, mover=None) -> None:
+    def made(self, level: int, rest: int, key: int, made: tuple, end: int) -> None:
         """The parts after a part whose events `made` are played on the position (and taken
         back after, also when a generator stops early: `can`). With `prune`, a later level
         reached before with the same position (`key`: the placement's exact change), the
@@ -372,7 +320,6 @@ class _Walk:
         if fresh:
             used[end] = used.get(end, 0) + 1
         self.used_key = used_key
-        outer, self.after = self.after, mover
         undo = pos.make(made)
         events.extend(made)
         try:
@@ -383,7 +330,7 @@ class _Walk:
         finally:
             del events[len(events) - len(made):]
             pos.unmake(made, undo)
-            self.used_key, self.after = before, outer
+            self.used_key = before
             if fresh:
                 used[end] -= 1
                 if not used[end]:
