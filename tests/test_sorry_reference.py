@@ -259,6 +259,38 @@ def test_hundreds_of_decks_never_bundled(tmp_path):
 DECK = ("1",) * 5 + tuple(card for card in CARDS if card != "1" for _ in range(4))
 
 
+def hand_results(game, position: dict) -> tuple[set, dict]:
+    """(the engine's results of a hand-play position as the reference keys them, the scores of
+    the winning ones)."""
+    got, scores = set(), {}
+    for move in moves_report(game, parse_position(game, position))["moves"]:
+        kind = "discard" if "discard" in move else "pass" if move.get("pass") else \
+            ("mulligan", tuple(sorted(move["with"]))) if "action" in move else "move"
+        key = (move.get("card", move.get("discard")), ref.placement(move["result"]), kind)
+        got.add(key)
+        if move.get("wins"):
+            scores[key] = move["scores"]
+    return got, scores
+
+
+def test_a_split_of_three_parts_with_a_consequence_that_reads_where_pawns_ended():
+    """H14 (a 7 among any pawns) with H34 (a pawn ending on an opponent's start exit goes back
+    to Start), H28 and H13 in hand play (A21): Red's 7 as 5 + 1 + 1 (track:14 to blue's exit
+    19, safety:3 to 4, track:30 to 31 and yellow's slide to 34) is one of the results, as the
+    reference says; a pruning of the split search that skipped commuting parts' second order
+    lost it (found by the slow combinations test, seed 86)."""
+    house = ("partners-safe", "start-exit-penalty", "safety-sprint", "split-7-any")
+    game = load_game("points", overlays(house))
+    position = {"players": ["red", "yellow"], "turn": "red", "hand": ["8", "8", "7", "2", "11"],
+                "pawns": {"red": ["safety:3", "track:14", "track:30", "track:29"],
+                          "yellow": ["track:47", "track:43", "home", "track:23"]}}
+    got, _ = hand_results(game, position)
+    want = ref.hand_moves(position["pawns"], "red", position["hand"], house, ref.STANDARD)
+    assert ("7", ref.placement({"red": ["safety:4", "start", "track:29", "track:34"],
+                                "yellow": ["home", "track:23", "track:43", "track:47"]}), "move") in want
+    assert got == want, (sorted(want - got)[:2], sorted(got - want)[:2])
+
+
 def compare_hands(game, seed: int, positions: int, house=(), cumulative: bool = False,
                   board: ref.Board = ref.STANDARD) -> tuple:
     """(moves compared, winning moves whose scores were compared) on random hands."""
@@ -284,14 +316,7 @@ def compare_hands(game, seed: int, positions: int, house=(), cumulative: bool = 
                     mine[:] = [p if rng.random() < 0.5 else "home" for p in mine]
             if won(position["pawns"], False):
                 continue
-        got, scores = set(), {}
-        for move in moves_report(game, parse_position(game, position))["moves"]:
-            kind = "discard" if "discard" in move else "pass" if move.get("pass") else \
-                ("mulligan", tuple(sorted(move["with"]))) if "action" in move else "move"
-            key = (move.get("card", move.get("discard")), ref.placement(move["result"]), kind)
-            got.add(key)
-            if move.get("wins"):
-                scores[key] = move["scores"]
+        got, scores = hand_results(game, position)
         want = ref.hand_moves(position["pawns"], position["turn"], position["hand"], house, board)
         assert got == want, (position, sorted(want - got)[:2], sorted(got - want)[:2])
         turn = position["turn"]
