@@ -271,6 +271,11 @@ def shared_kinds(marks: tuple, c: int, sq: int, pawns: int) -> list:
 NO_SHIELDS = (frozenset(), frozenset())
 
 
+def shielding(kinds) -> bool:
+    """Whether a mark of one of `kinds` may hold a pawn (immobile) or guard it (untouchable)."""
+    return any(kind.immobile or kind.untouchable for kind in kinds)
+
+
 def shields(kinds, marks: tuple) -> tuple[frozenset, frozenset]:
     """(still, guard): the (colour, square) of pawns that may not move and of those that may
     not be moved, on squares below X (pawns in Start and Home are judged one by one)."""

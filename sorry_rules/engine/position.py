@@ -45,7 +45,7 @@ class Position:
         self.start = layout.start
         self.home = layout.home
         self.kinds = kinds
-        self.shielding = any(kind.immobile or kind.untouchable for kind in kinds)  # marks that may shield a pawn
+        self.shielding = _marks.shielding(kinds)
         occ = [-1] * layout.size
         self.cnt = None
         if getattr(layout, "stacked", False):

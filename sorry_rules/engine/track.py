@@ -28,7 +28,7 @@ Relations (own/partner/opponent) are judged from the colour of the pawn that mov
 from __future__ import annotations
 
 from sorry_rules.engine.events import BUMP, SLIDE, STEP_KINDS, SWITCH
-from sorry_rules.engine.marks import CARRY, shared_kinds
+from sorry_rules.engine.marks import CARRY, shared_kinds, shielding
 from sorry_rules.engine.option import MOVE, Option, new_option
 from sorry_rules.engine.position import key_of
 from sorry_rules.engine.routes import Geometry, Routes
@@ -66,7 +66,7 @@ class Track:
         self.routes = Routes(layout, geometry, relation) if geometry.routed else None
         self.kinds = tuple(kinds)     # engine.marks.MarkKind per declared mark kind
         self.marked = bool(kinds)
-        self.shielding = any(kind.immobile or kind.untouchable for kind in kinds)  # marks may hold or guard a pawn
+        self.shielding = shielding(self.kinds)
         self.weights = weights
         # slide_here[c][sq]: the slide a colour-c pawn takes when it ends a move on sq, or None
         tail = (None,) * (layout.size - layout.T)
