@@ -167,6 +167,33 @@ def test_incremental_scores_equal_whole_board_scores(variant):
     assert checked > 50
 
 
+def test_kept_win_answers_are_the_engines_and_stay_bounded(sequence, monkeypatch):
+    """S10, S11: the evaluator keeps the engine's answers to "does this chip win?" per
+    placement (search asks the same ones again and again); along a seeded game, whether
+    asked first or again and whether the kept answers were just emptied (a bound of 3), the
+    winning cells are exactly the finishing cells on which `game.win_holds` says a chip wins."""
+    from sorry_rules.players import gridevaluation
+
+    monkeypatch.setattr(gridevaluation, "WIN_ENTRIES", 3)
+    ev = gridevaluation.GridEvaluator(sequence)
+    state = sequence.new_game(11, players=2)
+    colours, bot, found = tuple(sorted(set(state.seats))), make_player("greedy", 11, 0), 0
+    while not state.over:
+        analysis = ev.analyse(state.placement, colours)
+        for colour in colours:
+            chips = state.placement[colour]
+            expected = tuple(cell for cell in sorted(analysis.finishing[colour]) if sequence.win_holds(
+                colour, tuple(tuple(sorted(chips + (cell,))) if c == colour else p
+                              for c, p in enumerate(state.placement)), state.seats))
+            for _ in range(2):
+                assert ev.winning_cells(analysis, state.placement, colour, state.seats) == expected
+            found += len(expected)
+        assert len(ev._wins) <= 3 and len(ev._winning) <= 3
+        moves = sequence.legal_moves(state)
+        state = sequence.apply(state, moves[bot.choose(view_of(sequence, state), moves)])
+    assert found > 0
+
+
 def placed(game, state, move) -> set:
     return set(move.placement[BLUE]) - set(state.placement[BLUE])
 

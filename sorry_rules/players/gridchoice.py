@@ -95,7 +95,7 @@ def _card_costs(moves) -> dict:
 
 def _scores(judge: _Judge, moves, base) -> tuple[list, list]:
     """(score, analysis after the move or None) of each move."""
-    view, ev, game = judge.view, judge.ev, judge.game
+    view, ev = judge.view, judge.ev
     costs = _card_costs(moves)
     here = judge.value(base, view.placement)
     scores, after = [], []
@@ -105,7 +105,7 @@ def _scores(judge: _Judge, moves, base) -> tuple[list, list]:
             score = EXCHANGE_FIRST
         elif move.kind == PASS:
             score = here
-        elif game.win_holds(view.colour, move.placement, view.seats):
+        elif ev.wins(view.colour, move.placement, view.seats):
             score = WIN
         else:
             analysis = ev.changed(base, ev.changes_of(move))

@@ -19,7 +19,8 @@ history never changes a score; `changed` re-scores only the straights through th
 move changes, so scoring a move costs a few straights, not the board.
 
 Nothing here knows a card, a colour or a variant: cards are indices, the cells a card can
-cover come from asking the engine (`card_cells`), and the win from the compiled condition."""
+cover come from asking the engine (`card_cells`), and the win from the compiled condition
+(`wins`: the engine's answers, kept per placement, bounded as the facts are)."""
 
 from __future__ import annotations
 
@@ -35,6 +36,8 @@ FREE = -2
 WINDOW_BASE = 4.0
 #: Straight facts kept per evaluator before the cache is emptied (memory stays bounded).
 CACHE_ENTRIES = 200_000
+#: The same for the engine's answers to "does this placement win?" (a key holds a placement).
+WIN_ENTRIES = 20_000
 
 
 class StraightFacts(NamedTuple):
@@ -75,6 +78,8 @@ class GridEvaluator:
         self.line_value = WINDOW_BASE ** self.L
         self._facts: dict = {}
         self._cells: dict = {}
+        self._wins: dict = {}
+        self._winning: dict = {}
 
     # ---- one straight --------------------------------------------------------------------
     def _lines(self, covered) -> int:
@@ -181,15 +186,34 @@ class GridEvaluator:
         return [(cell, colour if tag == PLACE else EMPTY) for tag, colour, cell in move.events]
 
     # ---- the engine's answers ---------------------------------------------------------------
-    def winning_cells(self, analysis: Analysis, placement, colour: int, seats) -> tuple:
-        """The finishing cells of `colour` on which one more chip of it would win."""
+    def wins(self, colour: int, placement, seats: tuple) -> bool:
+        """`game.win_holds(colour, placement, seats)`, kept per its arguments (a pure function
+        of them: a search asks the same placements again and again)."""
+        key = (colour, placement, seats)
+        found = self._wins.get(key)
+        if found is None:
+            if len(self._wins) >= WIN_ENTRIES:
+                self._wins.clear()
+            found = self._wins[key] = self.game.win_holds(colour, placement, seats)
+        return found
+
+    def winning_cells(self, analysis: Analysis, placement, colour: int, seats: tuple) -> tuple:
+        """The finishing cells of `colour` on which one more chip of it would win (`analysis`
+        is `placement`'s; kept per placement, as `wins`)."""
+        key = (colour, placement, seats)
+        found = self._winning.get(key)
+        if found is not None:
+            return found
         out = []
         chips = placement[colour]
         for cell in sorted(analysis.finishing[colour]):
             after = placement[:colour] + (tuple(sorted(chips + (cell,))),) + placement[colour + 1:]
-            if self.game.win_holds(colour, after, seats):
+            if self.wins(colour, after, seats):
                 out.append(cell)
-        return tuple(out)
+        if len(self._winning) >= WIN_ENTRIES:
+            self._winning.clear()
+        found = self._winning[key] = tuple(out)
+        return found
 
     def card_cells(self, card: int) -> frozenset:
         """The cells `card` can put a chip on when the board is empty (asked from the engine)."""
