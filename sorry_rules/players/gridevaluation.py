@@ -200,13 +200,16 @@ class GridEvaluator:
     def winning_cells(self, analysis: Analysis, placement, colour: int, seats: tuple) -> tuple:
         """The finishing cells of `colour` on which one more chip of it would win (`analysis`
         is `placement`'s; kept per placement, as `wins`)."""
+        finishing = analysis.finishing[colour]
+        if not finishing:
+            return ()
         key = (colour, placement, seats)
         found = self._winning.get(key)
         if found is not None:
             return found
         out = []
         chips = placement[colour]
-        for cell in sorted(analysis.finishing[colour]):
+        for cell in sorted(finishing):
             after = placement[:colour] + (tuple(sorted(chips + (cell,))),) + placement[colour + 1:]
             if self.wins(colour, after, seats):
                 out.append(cell)
