@@ -225,6 +225,54 @@ def test_expert_budget_is_deterministic_and_bounded(standard):
         assert state.winner is None
 
 
+class _Forgetful(dict):
+    """A memory that keeps nothing: the expert then works out every position it meets."""
+
+    def __setitem__(self, key, value) -> None:
+        pass
+
+
+@pytest.mark.parametrize("variant", ["standard", "partnership", "house/mercy-start"])
+def test_expert_values_kept_for_positions_met_again_change_nothing(variant, monkeypatch):
+    """A position met again in one decision's search (two cards leading to the same squares,
+    R4-R13) keeps its value and the nodes working it out spent: along seeded games of four
+    players (a 2's extra draw, A8; partners, R24; marks, H27), the choices, the depths
+    finished and the nodes spent (where the budget held) are those of a search that works
+    every position out."""
+    from sorry_rules.players import expert
+
+    game = load_game(variant)
+    made = expert._Search.__init__
+    searches: list = []
+
+    def keeping(self, *args, **kwargs):
+        made(self, *args, **kwargs)
+        searches.append(self)
+
+    def forgetting(self, *args, **kwargs):
+        keeping(self, *args, **kwargs)
+        self.known = _Forgetful()
+
+    state = game.new_game(5, players=4)
+    compared = kept = 0
+    while state.winner is None and compared < 24:
+        state = game.draw(state) if game.needs_draw(state) else state
+        moves = game.legal_moves(state)
+        if len(moves) > 1:
+            view, runs = view_of(game, state), []
+            for init in (keeping, forgetting):
+                monkeypatch.setattr(expert._Search, "__init__", init)
+                player = ExpertPlayer(2, state.turn, nodes=1500)
+                choice = player.choose(view, moves)
+                nodes = searches[-1].nodes
+                runs.append((choice, player.last_depth, nodes if nodes <= 1500 else "over"))
+            assert runs[0] == runs[1]
+            kept += bool(searches[-2].known)
+            compared += 1
+        state = game.apply(state, moves[0])
+    assert compared == 24 and kept > 0
+
+
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("which", ["hand_game", "team_game", "hand_team_game"])
 def test_bots_finish_hand_and_team_games(request, kind, which):

@@ -21,7 +21,11 @@ the search never looks at the real pile or at other hands.
 Budget: the search deepens one draw at a time (depth 1, 2, ... up to `depth`) and keeps the
 deepest search that finished. It stops before a level whose estimated size would exceed the
 node budget (`nodes`, counted as moves applied), and abandons a level that runs over it; so
-with the default node budget the choice is deterministic. An optional `seconds` budget also
+with the default node budget the choice is deterministic. A position met again in one
+decision (two cards that lead to the same squares) is not searched again: its value is kept
+with the nodes its search spent, which count again, so the choice and the levels finished
+are those of a search that works it out again (in hand play, where the hands held are not
+in the key, every position is searched). An optional `seconds` budget also
 abandons a level that runs past the time (then the choice may depend on the machine's speed).
 Ties are broken by a stream seeded from (seed parts, ply).
 
@@ -68,6 +72,7 @@ class _Search:
         self.limit = nodes
         self.deadline = None if seconds is None else time.perf_counter() + seconds
         self.leaves: dict = {}
+        self.known: dict = {}  # a position's value at a depth, and the nodes working it out spent
 
     def spend(self, n: int) -> None:
         self.nodes += n
@@ -103,8 +108,16 @@ class _Search:
             return done
         if depth == 0:
             return self.leaf()
-        maximise = table.seats[table.turn] in self.team
         hands, turn = table.hands, table.turn
+        key = None
+        if hands is None:
+            key = (table.pos.placement(), turn, depth, table.counters, table.pos.marks, table.bonus, table.redraws)
+            found = self.known.get(key)
+            if found is not None:
+                self.spend(found[1])
+                return found[0]
+        spent = self.nodes
+        maximise = table.seats[turn] in self.team
         kept = hands[turn] if hands is not None else None
         total = 0.0
         try:
@@ -126,7 +139,10 @@ class _Search:
         finally:
             if hands is not None:
                 hands[turn] = kept
-        return total / self.total
+        value = total / self.total
+        if key is not None:
+            self.known[key] = (value, self.nodes - spent)
+        return value
 
 
 class ExpertPlayer:
