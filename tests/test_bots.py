@@ -235,8 +235,8 @@ class _Forgetful(dict):
 @pytest.mark.parametrize("variant", ["standard", "partnership", "house/mercy-start"])
 def test_expert_values_kept_for_positions_met_again_change_nothing(variant, monkeypatch):
     """A position met again in one decision's search (two cards leading to the same squares,
-    R4-R13) keeps its value and the nodes working it out spent: along seeded games of four
-    players (a 2's extra draw, A8; partners, R24; marks, H27), the choices, the depths
+    R18-R25) keeps its value and the nodes working it out spent: along seeded games of four
+    players (a 2's extra draw, R19; partners, T2; marks, H27), the choices, the depths
     finished and the nodes spent (where the budget held) are those of a search that works
     every position out."""
     from sorry_rules.players import expert

@@ -37,7 +37,7 @@ WINDOW_BASE = 4.0
 #: Straight facts kept per evaluator before the cache is emptied (memory stays bounded).
 CACHE_ENTRIES = 200_000
 #: The same for the engine's answers to "does this placement win?" (a key holds a placement).
-WIN_ENTRIES = 20_000
+WIN_ENTRIES = 16_384
 
 
 class StraightFacts(NamedTuple):
