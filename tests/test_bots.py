@@ -235,7 +235,8 @@ class _Forgetful(dict):
 @pytest.mark.parametrize("variant", ["standard", "partnership", "house/mercy-start"])
 def test_expert_values_kept_for_positions_met_again_change_nothing(variant, monkeypatch):
     """A position met again in one decision's search (two cards leading to the same squares,
-    R18-R25) keeps its value and the nodes working it out spent: along seeded games of four
+    R18-R25) keeps its value and the nodes working it out spent, and options of one result
+    share their leaf (equal keys, flags and kinds, A24): along seeded games of four
     players (a 2's extra draw, R19; partners, T2; marks, H27), the choices, the depths
     finished and the nodes spent (where the budget held) are those of a search that works
     every position out."""
@@ -251,7 +252,7 @@ def test_expert_values_kept_for_positions_met_again_change_nothing(variant, monk
 
     def forgetting(self, *args, **kwargs):
         keeping(self, *args, **kwargs)
-        self.known = _Forgetful()
+        self.known, self.alike = _Forgetful(), False
 
     state = game.new_game(5, players=4)
     compared = kept = 0

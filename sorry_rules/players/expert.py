@@ -73,6 +73,9 @@ class _Search:
         self.deadline = None if seconds is None else time.perf_counter() + seconds
         self.leaves: dict = {}
         self.known: dict = {}  # a position's value at a depth, and the nodes working it out spent
+        # whether two options with equal keys, flags and kinds give one result whatever card
+        # played them (no consequences, which may read the card; no marks; no hands)
+        self.alike = not self.game.after and not self.game.marks and self.table.hands is None
 
     def spend(self, n: int) -> None:
         self.nodes += n
@@ -120,6 +123,7 @@ class _Search:
         maximise = table.seats[turn] in self.team
         kept = hands[turn] if hands is not None else None
         total = 0.0
+        met = {} if depth == 1 and self.alike else None  # the leaves of this position's options, by result
         try:
             for card, copies in self.cards:
                 if hands is not None:
@@ -128,11 +132,15 @@ class _Search:
                 self.spend(len(options))
                 best = None
                 for option in options:
-                    table.push(option)
-                    try:
-                        v = self.value(depth - 1) if depth > 1 or table.winner is not None else self.leaf()
-                    finally:
-                        table.pop()
+                    v = None if met is None else met.get((option[4], option[2], option[3]))
+                    if v is None:
+                        table.push(option)
+                        try:
+                            v = self.value(depth - 1) if depth > 1 or table.winner is not None else self.leaf()
+                        finally:
+                            table.pop()
+                        if met is not None:
+                            met[option[4], option[2], option[3]] = v
                     if best is None or (v > best if maximise else v < best):
                         best = v
                 total += copies * best
