@@ -132,15 +132,16 @@ class _Search:
                 self.spend(len(options))
                 best = None
                 for option in options:
-                    v = None if met is None else met.get((option[4], option[2], option[3]))
+                    result = None if met is None else (option[4], option[2], option[3])
+                    v = None if result is None else met.get(result)
                     if v is None:
                         table.push(option)
                         try:
                             v = self.value(depth - 1) if depth > 1 or table.winner is not None else self.leaf()
                         finally:
                             table.pop()
-                        if met is not None:
-                            met[option[4], option[2], option[3]] = v
+                        if result is not None:
+                            met[result] = v
                     if best is None or (v > best if maximise else v < best):
                         best = v
                 total += copies * best
