@@ -15,8 +15,9 @@ Contract:
   tuple of ways `(to, passed, notes)` a colour-c pawn on `sq` may go `steps` steps, the plain
   route first; `passed` lists the exclusive squares stood on between start and end (not the
   square left), `notes` what the way did beyond plain edges, in order: a turn's index (>= 0),
-  BOUNCED or STOPPED (past Home). Tables are built on first use
-  and cached per `Routes`. The plain route equals `layout.forward/backward` (which handle
+  BOUNCED or STOPPED (past Home). A colour's ways from a square are walked when first
+  asked for and kept per `Routes` (`Row`): a game on a large board walks only the squares
+  its pawns stand on. The plain route equals `layout.forward/backward` (which handle
   `past_home` themselves), so play without turns or passing rules never builds them.
 - `routes.passable(c, board, sq, passed)`: whether a colour-c pawn leaving `sq` may pass
   over every square of `passed` on `board` (blockers with `pass: false`).
@@ -92,6 +93,22 @@ class _Cache(dict):
 
     def __missing__(self, key):
         value = self[key] = self.build(*key)
+        return value
+
+
+class Row(dict):
+    """A table row made entry by entry: `row[key]` is `make(key)`, worked out on first use and
+    kept. Indexed like the tuple it stands for; it is not iterated (only the keys asked for
+    are in it)."""
+
+    __slots__ = ("make",)
+
+    def __init__(self, make):
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, key):
+        value = self[key] = self.make(key)
         return value
 
 
@@ -202,9 +219,8 @@ class Routes:
         return out
 
     def _table(self, direction: str, steps: int) -> tuple:
-        mode = FORWARD if direction == "forward" else BACKWARD
-        size = self.layout.size
-        return tuple(tuple(tuple(self.walk(c, sq, steps, mode)) for sq in range(size)) for c in range(self.layout.C))
+        mode, walk = FORWARD if direction == "forward" else BACKWARD, self.walk
+        return tuple(Row(lambda sq, c=c: tuple(walk(c, sq, steps, mode))) for c in range(self.layout.C))
 
     # ---- judging ---------------------------------------------------------------------------
     def passable(self, c: int, occ: list, sq: int, passed: tuple, pos=None) -> bool:

@@ -26,6 +26,7 @@ from typing import NamedTuple
 from sorry_rules.engine.events import SLIDE
 from sorry_rules.engine.option import MOVE, Option, new_option
 from sorry_rules.engine.position import key_of
+from sorry_rules.engine.routes import Row
 
 _LIFTED = 1 << 40
 
@@ -41,8 +42,8 @@ class Part(NamedTuple):
 
 def ways_table(track, direction: str, steps: int) -> tuple:
     """ways[n][c][sq] for n in 0..steps: the ways (to, passed, split event) of n steps, from
-    the route options of `geometry:` or the plain table's one destination (made once per
-    track and direction)."""
+    the route options of `geometry:` (a square's ways made when first asked for) or the plain
+    table's one destination; kept per track and direction."""
     known = track.__dict__.setdefault("_split_ways", {})
     table = known.get(direction)
     if table is not None and len(table) > steps:
@@ -52,8 +53,9 @@ def ways_table(track, direction: str, steps: int) -> tuple:
     for n in range(1, steps + 1):
         if routes is not None:
             rows = routes.options(direction, n)
-            out.append(tuple(tuple(tuple((to, passed, ("split", c, sq, to)) for to, passed, _ in row)
-                                   for sq, row in enumerate(colour)) for c, colour in enumerate(rows)))
+            out.append(tuple(Row(lambda sq, c=c, colour=colour: tuple((to, passed, ("split", c, sq, to))
+                                                                      for to, passed, _ in colour[sq]))
+                             for c, colour in enumerate(rows)))
             continue
         table = layout.forward(n) if direction == "forward" else layout.backward(n)
         out.append(tuple(tuple(((to, (), ("split", c, sq, to)),) if to >= 0 else () for sq, to in enumerate(row))
@@ -154,8 +156,8 @@ def _shared(track, kind: str, ways: tuple, steps: int, c: int, make):
 
 def _by_square(track, ways: tuple, steps: int, c: int) -> tuple:
     """Per square, the (n, ways) of n = 1..steps that colour c's pawn there may go."""
-    return _shared(track, "by-square", ways, steps, c, lambda: tuple(
-        tuple((n, ways[n][c][sq]) for n in range(1, steps + 1) if ways[n][c][sq]) for sq in range(track.X)))
+    return _shared(track, "by-square", ways, steps, c, lambda: Row(
+        lambda sq: tuple((n, ways[n][c][sq]) for n in range(1, steps + 1) if ways[n][c][sq])))
 
 
 def _second_rows(track, ways: tuple, steps: int, c: int) -> tuple:

@@ -31,7 +31,7 @@ from sorry_rules.engine.events import BUMP, SLIDE, STEP_KINDS, SWITCH
 from sorry_rules.engine.marks import CARRY, shared_kinds, shielding
 from sorry_rules.engine.option import MOVE, Option, new_option
 from sorry_rules.engine.position import key_of
-from sorry_rules.engine.routes import Geometry, Routes
+from sorry_rules.engine.routes import Geometry, Routes, Row
 
 
 class Track:
@@ -319,8 +319,9 @@ class Track:
         rows = []
         for c in self.control_of[p]:
             # per square and way, the option of a landing on an empty square with no slide
-            plain = tuple(tuple(new_option(Option, (card, ((direction, c, sq, to),), flags, MOVE, W[c][to] - W[c][sq], (), ""))
-                                for to, _, _ in ways) for sq, ways in enumerate(table[c]))
+            plain = Row(lambda sq, c=c, ways=table[c], w=W[c]: tuple(
+                new_option(Option, (card, ((direction, c, sq, to),), flags, MOVE, w[to] - w[sq], (), ""))
+                for to, _, _ in ways[sq]))
             rows.append((c, table[c], self.slide_here[c], plain))
         landing, option, stacked = self.landing, self.option, self.stacked
 
