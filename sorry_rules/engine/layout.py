@@ -126,18 +126,20 @@ class Layout:
         entry = self.safety_entry[c]
         route = [(entry + 1 + i) % T for i in range(T)] + [T + c * L + k for k in range(L)] + [self.home[c]]
         last = len(route) - 1  # Home
-        beyond = self.home[c] if self.overshoot_stops else -1
-        bounce = self.past_home == "bounce"
         row = [-1] * self.size
         if steps <= 0:
             return tuple(row)
-        for index, sq in enumerate(route[:-1]):  # Home, Start and other colours' zones: -1
-            target = index + steps
-            if target <= last:
-                row[sq] = route[target]
-            elif bounce:  # back down the zone (route indexes T .. T+L-1); below it: -1
-                row[sq] = route[2 * last - target] if 2 * last - target >= T else -1
-            else:
+        # Home, Start and other colours' zones: -1; route index i (below Home) ends at i + steps
+        reached = max(0, last + 1 - steps)  # the route indexes i with i + steps <= last
+        for sq, to in zip(route[:reached], route[steps:]):
+            row[sq] = to
+        if self.past_home == "bounce":  # back down the zone (route indexes T .. T+L-1); below it: -1
+            for index in range(reached, last):
+                back = 2 * last - index - steps
+                row[route[index]] = route[back] if back >= T else -1
+        else:
+            beyond = self.home[c] if self.overshoot_stops else -1
+            for sq in route[reached:last]:
                 row[sq] = beyond
         return tuple(row)
 
