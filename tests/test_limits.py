@@ -27,6 +27,7 @@ from sorry_rules.rules import model
 from sorry_rules.records import position
 from sorry_rules.compiler import programs
 from sorry_rules.players import runner
+from sorry_rules.players.registry import make_player
 from sorry_rules.rules import yamlsafe
 from sorry_rules.compiler import compile_variant, load_game
 from sorry_rules.base.errors import PositionError, RuleFileError, UsageError
@@ -290,6 +291,29 @@ def test_largest_board_compiles_in_bounded_time_and_memory():
         for _ in range(50):
             state = game.draw(state) if game.needs_draw(state) else state
             state = game.apply(state, game.legal_moves(state)[0])
+
+
+def test_a_game_on_the_largest_board_builds_only_the_moves_its_pawns_can_make():
+    """Regression (LIMITS.md): the moves of every square were built for each card and colour
+    when the card was first played, so one 12-player game of the standard cards on the
+    largest board took about 1.2 GB (a file of 111 `forward` steps within every limit ran
+    out of 6 GB). Rows of squares on such a board are now made square by square as pawns
+    stand on them: a whole game, split 7 included, stays within tens of megabytes."""
+    colours = [f"c{i}" for i in range(model.MAX_COLOURS)]
+    data = {"colours": colours, "players": {"min": 2, "max": len(colours)},
+            "board": {"side_length": model.MAX_SIDE, "start_exit": 4, "safety_entry": 2, "safety_length": 5,
+                      "slides": [{"from": 1, "to": 4}, {"from": 9, "to": 13}]}}
+    game = _compile_layer(data)
+    finals = []
+    with time_limit(GUARD):
+        peak = peak_memory(lambda: finals.append(play_game_of(game, len(colours), plies=3000)))
+    assert finals[0].plies == 3000 or finals[0].winner is not None
+    assert peak < 60_000_000
+
+
+def play_game_of(game, players: int, plies: int):
+    return runner.play_game(game, game.new_game(1, players=players),
+                            [make_player("random", 1, seat) for seat in range(players)], max_plies=plies)
 
 
 def test_split_tables_are_built_once_per_colour_not_once_per_player():

@@ -15,9 +15,9 @@ Contract:
   tuple of ways `(to, passed, notes)` a colour-c pawn on `sq` may go `steps` steps, the plain
   route first; `passed` lists the exclusive squares stood on between start and end (not the
   square left), `notes` what the way did beyond plain edges, in order: a turn's index (>= 0),
-  BOUNCED or STOPPED (past Home). A colour's ways from a square are walked when first
-  asked for and kept per `Routes` (`Row`): a game on a large board walks only the squares
-  its pawns stand on. The plain route equals `layout.forward/backward` (which handle
+  BOUNCED or STOPPED (past Home). Tables are built on first use and kept per `Routes`; on a
+  large board a colour's ways from a square are walked when first asked for (`table_row`),
+  so a game walks only the squares its pawns stand on. The plain route equals `layout.forward/backward` (which handle
   `past_home` themselves), so play without turns or passing rules never builds them.
 - `routes.passable(c, board, sq, passed)`: whether a colour-c pawn leaving `sq` may pass
   over every square of `passed` on `board` (blockers with `pass: false`).
@@ -94,6 +94,17 @@ class _Cache(dict):
     def __missing__(self, key):
         value = self[key] = self.build(*key)
         return value
+
+
+#: table rows of up to this many entries are made whole, as tuples (the fastest lookup on the
+#: hot path); longer ones (boards of many colours and long sides) entry by entry, as `Row`s
+WHOLE_ROW = 1024
+
+
+def table_row(make, size: int):
+    """The row of `make(key)` for keys 0 .. size-1: a tuple when `size` <= WHOLE_ROW, else a
+    `Row`. Either is indexed by key and never iterated."""
+    return tuple(make(key) for key in range(size)) if size <= WHOLE_ROW else Row(make)
 
 
 class Row(dict):
@@ -219,8 +230,8 @@ class Routes:
         return out
 
     def _table(self, direction: str, steps: int) -> tuple:
-        mode, walk = FORWARD if direction == "forward" else BACKWARD, self.walk
-        return tuple(Row(lambda sq, c=c: tuple(walk(c, sq, steps, mode))) for c in range(self.layout.C))
+        mode, walk, size = FORWARD if direction == "forward" else BACKWARD, self.walk, self.layout.size
+        return tuple(table_row(lambda sq, c=c: tuple(walk(c, sq, steps, mode)), size) for c in range(self.layout.C))
 
     # ---- judging ---------------------------------------------------------------------------
     def passable(self, c: int, occ: list, sq: int, passed: tuple, pos=None) -> bool:

@@ -26,7 +26,7 @@ from typing import NamedTuple
 from sorry_rules.engine.events import SLIDE
 from sorry_rules.engine.option import MOVE, Option, new_option
 from sorry_rules.engine.position import key_of
-from sorry_rules.engine.routes import Row
+from sorry_rules.engine.routes import table_row
 
 _LIFTED = 1 << 40
 
@@ -42,24 +42,25 @@ class Part(NamedTuple):
 
 def ways_table(track, direction: str, steps: int) -> tuple:
     """ways[n][c][sq] for n in 0..steps: the ways (to, passed, split event) of n steps, from
-    the route options of `geometry:` (a square's ways made when first asked for) or the plain
-    table's one destination; kept per track and direction."""
+    the route options of `geometry:` or the plain table's one destination; kept per track and
+    direction (on a large board a square's ways are made when first asked for:
+    `routes.table_row`)."""
     known = track.__dict__.setdefault("_split_ways", {})
     table = known.get(direction)
     if table is not None and len(table) > steps:
         return table
     routes, layout = track.routes, track.layout
-    out = [()]
+    out, size = [()], layout.size
     for n in range(1, steps + 1):
         if routes is not None:
             rows = routes.options(direction, n)
-            out.append(tuple(Row(lambda sq, c=c, colour=colour: tuple((to, passed, ("split", c, sq, to))
-                                                                      for to, passed, _ in colour[sq]))
+            out.append(tuple(table_row(lambda sq, c=c, colour=colour: tuple((to, passed, ("split", c, sq, to))
+                                                                            for to, passed, _ in colour[sq]), size)
                              for c, colour in enumerate(rows)))
             continue
         table = layout.forward(n) if direction == "forward" else layout.backward(n)
-        out.append(tuple(tuple(((to, (), ("split", c, sq, to)),) if to >= 0 else () for sq, to in enumerate(row))
-                         for c, row in enumerate(table)))
+        out.append(tuple(table_row(lambda sq, c=c, row=row: ((row[sq], (), ("split", c, sq, row[sq])),) if row[sq] >= 0
+                                   else (), size) for c, row in enumerate(table)))
     known[direction] = table = tuple(out)
     return table
 
@@ -156,8 +157,8 @@ def _shared(track, kind: str, ways: tuple, steps: int, c: int, make):
 
 def _by_square(track, ways: tuple, steps: int, c: int) -> tuple:
     """Per square, the (n, ways) of n = 1..steps that colour c's pawn there may go."""
-    return _shared(track, "by-square", ways, steps, c, lambda: Row(
-        lambda sq: tuple((n, ways[n][c][sq]) for n in range(1, steps + 1) if ways[n][c][sq])))
+    return _shared(track, "by-square", ways, steps, c, lambda: table_row(
+        lambda sq: tuple((n, ways[n][c][sq]) for n in range(1, steps + 1) if ways[n][c][sq]), track.X))
 
 
 def _second_rows(track, ways: tuple, steps: int, c: int) -> tuple:
@@ -165,8 +166,8 @@ def _second_rows(track, ways: tuple, steps: int, c: int) -> tuple:
     (end, event, no slide at the end, key change)."""
     here, row_w = track.slide_here[c], track.weights[c]
     return _shared(track, "second", ways, steps, c, lambda: tuple(
-        tuple(tuple((to, step, here[to] is None, row_w[to] - row_w[sq]) for to, _, step in ways[m][c][sq])
-              for sq in range(track.X)) if m else () for m in range(steps + 1)))
+        table_row(lambda sq, m=m: tuple((to, step, here[to] is None, row_w[to] - row_w[sq]) for to, _, step in ways[m][c][sq]),
+                  track.X) if m else () for m in range(steps + 1)))
 
 
 def _on_board(P, colours, X: int) -> int:

@@ -31,7 +31,7 @@ from sorry_rules.engine.events import BUMP, SLIDE, STEP_KINDS, SWITCH
 from sorry_rules.engine.marks import CARRY, shared_kinds, shielding
 from sorry_rules.engine.option import MOVE, Option, new_option
 from sorry_rules.engine.position import key_of
-from sorry_rules.engine.routes import Geometry, Routes, Row
+from sorry_rules.engine.routes import Geometry, Routes, table_row
 
 
 class Track:
@@ -287,9 +287,9 @@ class Track:
         rows = []
         for c in self.control_of[p]:
             dest, slides = table[c], self.slide_here[c]
-            plain = tuple(None if to < 0 else new_option(Option, (card, ((kind, c, sq, to),), flags, MOVE, W[c][to] - W[c][sq],
-                                                                   (), ""))
-                          for sq, to in enumerate(dest))
+            # per square, the option of a landing on an empty square with no slide
+            plain = table_row(lambda sq, c=c, dest=dest, w=W[c]: None if dest[sq] < 0 else new_option(
+                Option, (card, ((kind, c, sq, dest[sq]),), flags, MOVE, w[dest[sq]] - w[sq], (), "")), len(dest))
             rows.append((c, dest, slides, plain))
         landing, option, stacked = self.landing, self.option, self.stacked
 
@@ -319,9 +319,9 @@ class Track:
         rows = []
         for c in self.control_of[p]:
             # per square and way, the option of a landing on an empty square with no slide
-            plain = Row(lambda sq, c=c, ways=table[c], w=W[c]: tuple(
+            plain = table_row(lambda sq, c=c, ways=table[c], w=W[c]: tuple(
                 new_option(Option, (card, ((direction, c, sq, to),), flags, MOVE, w[to] - w[sq], (), ""))
-                for to, _, _ in ways[sq]))
+                for to, _, _ in ways[sq]), self.layout.size)
             rows.append((c, table[c], self.slide_here[c], plain))
         landing, option, stacked = self.landing, self.option, self.stacked
 
