@@ -197,6 +197,8 @@ class ExpressionBuilder(dsl.Visitor):
         start = layout.start
 
         def count_pawns(p, b, env):
+            if b is None:  # a move judged on its events alone (`vocab.events_only`: a `moved_only` selector)
+                return pawns.count_moved(selector, layout, p, moved_to(start, env["@events"]))
             marks = getattr(b, "marks", None)
             if marks is None:
                 marks = env.get("@marks", ()) if env else ()

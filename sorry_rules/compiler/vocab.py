@@ -12,7 +12,8 @@ Contract:
   is bounded so that the counter it changes stays within its `min`..`max` (`counter_ranges`,
   bound into the game as `Game.counter_ranges`), whatever its formula gives; a variant that uses
   none of it gets three empty tuples, so play pays nothing. A filter whose tree (`asts[path]`)
-  reads only facts of the move, counters and numbers also gets its test on events alone
+  reads only facts of the move, counters, numbers and counts of the pawns it moved
+  (`events_only`) also gets its test on events alone
   (`MoveFilter.on_events`, with the event kinds it reads), for the table (`engine.table`); so does a
   consequence whose condition and additions all read only those (`Consequence.on_events`).
 """
@@ -27,8 +28,10 @@ from sorry_rules.base.resources import grammar_text
 from sorry_rules.base.suggest import did_you_mean
 from sorry_rules.compiler.checks import unknown_cards
 from sorry_rules.compiler.vocabulary import COUNTS, FACTS, GROUPS, LITERALS, MOVE, THROW_FACTS
+from sorry_rules.engine.events import BUMP, SLIDE, STEP_KINDS, SWITCH
 from sorry_rules.engine.facts import READS
 from sorry_rules.engine.moverules import Consequence, MoveFilter
+from sorry_rules.engine.pawns import moved_only
 from sorry_rules.engine.placement import PlacementView
 from sorry_rules.engine.squares import BUILT_IN
 
@@ -110,16 +113,24 @@ _ON_EVENTS = (dsl.Number, dsl.Bool, dsl.Not, dsl.Neg, dsl.BinOp, dsl.Name)
 
 def events_only(ast, counters) -> frozenset | None:
     """The event kinds a move condition reads (`facts.READS`) when it reads nothing but facts
-    of the move, the counters named `counters` and numbers, so that it can be judged on the
-    move's events alone; None when it reads anything else (the board after the move, marks)."""
+    of the move, the counters named `counters`, numbers and counts of the pawns the move moved
+    (`count(pawns ... moved ...)` by owner and place: `engine.pawns.moved_only`), so that it
+    can be judged on the move's events alone; None when it reads anything else (the board
+    after the move, marks)."""
     kinds: set = set()
     for node in dsl.walk(ast):
         if isinstance(node, dsl.Call) and node.function in READS:
             kinds |= READS[node.function]
+        elif isinstance(node, dsl.CountPawns) and moved_only(node.selector):  # the selector as written
+            kinds |= MOVED_READS
         elif not (isinstance(node, dsl.Call) and (node.function in counters or node.function in THROW_FACTS)) \
                 and not isinstance(node, _ON_EVENTS):
             return None
     return frozenset(kinds)
+
+
+#: the event kinds that tell which pawns a move moved (`engine.events.moved_to`)
+MOVED_READS = frozenset(STEP_KINDS) | {SWITCH, SLIDE, BUMP}
 
 
 def _on_events(expression):

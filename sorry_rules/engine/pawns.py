@@ -16,7 +16,9 @@ Contract:
   Named squares (`in star`, `in opponent start_exit`) count as places beside the zones;
   `farthest` / `nearest` keep, of the pawns chosen, those fewest / most steps from Home.
 - `count(sel, layout, p, pos, marks, moved)` is how many pawns are chosen (pawns sharing a
-  square counted one by one; with `moved`, only those the move brought there).
+  square counted one by one; with `moved`, only those the move brought there); for a
+  `moved_only` selector `count_moved(sel, layout, p, moved)` gives the same without the
+  position (a move's events tell it all).
 - The primitives `send`, `move`, `mark` and `unmark` take their bound arguments, then `p` and
   a `Board`, and return outcomes as every `Mechanics` primitive (never mutating the board).
   `send` puts the pawn on its destination without it moving by itself: to its Start it is a
@@ -129,6 +131,20 @@ def select(sel: Selector, layout, p: int, pos, marks: tuple, moved=None) -> list
                 if all(k in has for k in sel.marked) and not any(k in has for k in sel.unmarked):
                     out.append((c, sq, carried))
     return _ranked(sel, layout, out)
+
+
+def moved_only(sel) -> bool:
+    """Whether `count` of `sel` is decided by the pawns a move moved alone (`count_moved`): a
+    `moved` selector that reads no marks, no being alone and no rank (`sel`: a `Selector`, or
+    the DSL's selector as written, which has the same fields)."""
+    return sel.moved and not sel.alone and sel.rank is None and not sel.marked and not sel.unmarked
+
+
+def count_moved(sel: Selector, layout, p: int, moved: dict) -> int:
+    """`count` of a `moved_only` selector, from `moved` alone ({(colour, square): pawns} the
+    move brought there and that stand there after it: `events.moved_to`)."""
+    row = sel.owner[p]
+    return sum(n for (c, sq), n in moved.items() if row[c] and _in_zone(layout, sel, c, sq))
 
 
 def count(sel: Selector, layout, p: int, pos, marks: tuple, moved=None) -> int:
