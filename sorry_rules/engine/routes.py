@@ -86,16 +86,6 @@ class Geometry:
         return bool(self.turns) or self.past_home == "bounce" or any(not b.passable for b in self.blockers)
 
 
-class _Cache(dict):
-    def __init__(self, build):
-        super().__init__()
-        self.build = build
-
-    def __missing__(self, key):
-        value = self[key] = self.build(*key)
-        return value
-
-
 #: table rows of up to this many entries are made whole, as tuples (the fastest lookup on the
 #: hot path); longer ones (boards of many colours and long sides) entry by entry, as `Row`s
 WHOLE_ROW = 1024
@@ -108,9 +98,9 @@ def table_row(make, size: int):
 
 
 class Row(dict):
-    """A table row made entry by entry: `row[key]` is `make(key)`, worked out on first use and
-    kept. Indexed like the tuple it stands for; it is not iterated (only the keys asked for
-    are in it)."""
+    """Entries made one by one: `row[key]` is `make(key)`, worked out on first use and kept
+    (a table row indexed like the tuple it stands for, or tables by their key). Never
+    iterated: only the keys asked for are in it."""
 
     __slots__ = ("make",)
 
@@ -145,7 +135,7 @@ class Routes:
                                                          for c in range(C))
         self.walls = any(not b.passable for b in geometry.blockers)  # False: every route may be passed
         self.options = lambda direction, steps: self._tables[direction, steps]
-        self._tables = _Cache(self._table)
+        self._tables = Row(lambda key: self._table(*key))  # (direction, steps) -> table
 
     def _no_pass(self, relation: str, o: int) -> tuple:
         blockers = [b for b in self.geometry.blockers if not b.passable and b.group <= 1 and b.applies(relation, o)]
