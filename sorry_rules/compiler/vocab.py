@@ -111,6 +111,10 @@ def _on_move(expression):
 _ON_EVENTS = (dsl.Number, dsl.Bool, dsl.Not, dsl.Neg, dsl.BinOp, dsl.Name)
 
 
+#: the event kinds that tell which pawns a move moved (`engine.events.moved_to`)
+MOVED_READS = frozenset(STEP_KINDS) | {SWITCH, SLIDE, BUMP}
+
+
 def events_only(ast, counters) -> frozenset | None:
     """The event kinds a move condition reads (`facts.READS`) when it reads nothing but facts
     of the move, the counters named `counters`, numbers and counts of the pawns the move moved
@@ -127,10 +131,6 @@ def events_only(ast, counters) -> frozenset | None:
                 and not isinstance(node, _ON_EVENTS):
             return None
     return frozenset(kinds)
-
-
-#: the event kinds that tell which pawns a move moved (`engine.events.moved_to`)
-MOVED_READS = frozenset(STEP_KINDS) | {SWITCH, SLIDE, BUMP}
 
 
 def _on_events(expression):

@@ -17,8 +17,9 @@ Contract:
   square left), `notes` what the way did beyond plain edges, in order: a turn's index (>= 0),
   BOUNCED or STOPPED (past Home). Tables are built on first use and kept per `Routes`; on a
   large board a colour's ways from a square are walked when first asked for (`table_row`),
-  so a game walks only the squares its pawns stand on. The plain route equals `layout.forward/backward` (which handle
-  `past_home` themselves), so play without turns or passing rules never builds them.
+  so a game walks only the squares its pawns stand on. The plain route equals
+  `layout.forward/backward` (which handle `past_home` themselves), so play without turns or
+  passing rules never builds them.
 - `routes.passable(c, board, sq, passed)`: whether a colour-c pawn leaving `sq` may pass
   over every square of `passed` on `board` (blockers with `pass: false`).
 - `landing_blocked(c, o)` (via `Geometry.blocks_landing`) is folded by `Mechanics` into its
