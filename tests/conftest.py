@@ -15,15 +15,14 @@ spare (/dev/shm), that folder and pytest's temporary folders (`tmp_path`, unless
 with fsync (`base.safeio.replace_file`), which on a disk busy with the rest of the run costs
 milliseconds a move; in memory the same code runs and the same files are written.
 
-Bytecode: where Python is told not to write it beside the sources (PYTHONDONTWRITEBYTECODE,
-as on the development machine), every process of the run (the pytest-xdist workers, each
-`sorry-play` and `python -c` a test starts) would compile every module of sorry-rules, and
-pytest every test module, from source again, in every run. The run then keeps its bytecode
-in pytest's cache folder (`.pytest_cache/d/sorry-rules-bytecode`, PYTHONPYCACHEPREFIX for
-the processes it starts): never beside the sources; a process started by a test reads what
-an earlier one compiled, and the next run what this one did (Python and pytest check each
-file's source size and time before using its bytecode). Without pytest's cache folder
-(`-p no:cacheprovider`, or a read-only one) it is a folder of the run, removed at the end.
+Bytecode: where Python is told not to write it (PYTHONDONTWRITEBYTECODE, as on the
+development machine), every process of the run (the pytest-xdist workers, each `sorry-play`
+and `python -c` a test starts) would compile every module of sorry-rules, and pytest every
+test module, from source again. The run lets Python write bytecode where it always does, in
+the `__pycache__` folders beside the sources (which git ignores), for itself and the
+processes it starts. (A PYTHONPYCACHEPREFIX folder would keep it out of the checkout, but
+then the bytecode pip and Python wrote beside the libraries and the standard library is not
+read either: every worker of a first run compiled those again, about two CPU-seconds each.)
 """
 
 from __future__ import annotations
@@ -41,9 +40,7 @@ from sorry_rules.base.resources import CACHE_ENV
 
 _CACHE = None
 _BASETEMP = None
-_BYTECODE = None
-#: the environment's bytecode settings before the run changed them (restored at the end);
-#: _BYTECODE: the run's own bytecode folder, when pytest has no cache folder
+#: the environment's bytecode setting before the run changed it (restored at the end)
 _BYTECODE_ENV: dict = {}
 #: the memory file system, used when it has at least this many bytes free
 MEMORY, MEMORY_FREE = "/dev/shm", 2 << 30
@@ -106,24 +103,10 @@ def pytest_configure(config):
 
 def pytest_sessionstart(session):
     """Before pytest-xdist starts its workers (its own hook runs last), in the controlling
-    process or a run without workers."""
-    if not hasattr(session.config, "workerinput"):
-        _bytecode_of_the_run(session.config)
-
-
-def _bytecode_of_the_run(config) -> None:
-    """Where bytecode is not to be written beside the sources: the folder it goes to, for this
-    process and every process it starts (module docstring)."""
-    global _BYTECODE
-    if not sys.dont_write_bytecode or os.environ.get("PYTHONPYCACHEPREFIX"):
+    process or a run without workers: bytecode is written (module docstring)."""
+    if hasattr(session.config, "workerinput") or not sys.dont_write_bytecode:
         return
-    try:
-        folder = str(config.cache.mkdir("sorry-rules-bytecode"))
-    except (AttributeError, OSError):  # no cache folder, or none that can be written
-        folder = _BYTECODE = tempfile.mkdtemp(prefix="sorry-rules-test-bytecode-", dir=_memory())
-    _BYTECODE_ENV.update({name: os.environ.get(name) for name in ("PYTHONPYCACHEPREFIX", "PYTHONDONTWRITEBYTECODE")})
-    os.environ["PYTHONPYCACHEPREFIX"] = sys.pycache_prefix = folder
-    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    _BYTECODE_ENV["PYTHONDONTWRITEBYTECODE"] = os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
     sys.dont_write_bytecode = False
 
 
@@ -134,9 +117,7 @@ def pytest_unconfigure(config):
         else:
             os.environ[name] = value
     if _BYTECODE_ENV:
-        sys.pycache_prefix, sys.dont_write_bytecode = None, True
-    if _BYTECODE is not None:
-        shutil.rmtree(_BYTECODE, ignore_errors=True)
+        sys.dont_write_bytecode = True
     if _CACHE is not None:
         os.environ.pop(CACHE_ENV, None)
         shutil.rmtree(_CACHE, ignore_errors=True)
