@@ -24,6 +24,7 @@ def test_wheel_ships_variants_and_grammar_and_plays_from_elsewhere(tmp_path):
     assert "sorry_rules/_data/variants/standard.yaml" in names
     assert "sorry_rules/_data/grammar/sorry.lark" in names
     assert "sorry_rules/_data/grammar/sorry-tables.json" in names  # the parser's tables (dsl.parsercache)
+    assert "sorry_rules/_data/variants/win-chances.json" in names  # the search's fits (players.winchance)
     target = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(target)  # a pure-Python wheel: installing it is unpacking it
     elsewhere = tmp_path / "elsewhere"

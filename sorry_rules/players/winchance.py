@@ -11,18 +11,24 @@ The two numbers are fitted per compiled game and number of seats (`win_chance_fo
 first use, by logistic regression on quick greedy self-play: `FIT_GAMES` seeded games, every
 other position of each scored for every seat's colour against whether its side won. Nothing
 here knows a game: the same fit serves every rule file, and the fit depends only on the rule
-file and the seats (the same numbers every run). So they are kept: per game object in memory,
-and in the cache folder (`base.diskcache`, kind "win-chance") under the game's
-`content_hash`, the seats and the code fingerprint, so that a search player's first decision
-does not replay the fitting games in every new process.
+file and the seats (the same numbers every run). So they are kept: per game object in memory;
+for the bundled rule files, shipped beside them (`SHIPPED`, written by
+tools/fit_win_chances.py, by `content_hash` and seats), so that a first decision on a fresh
+install plays no fitting games; for any other rules, in the cache folder (`base.diskcache`,
+kind "win-chance") under the game's `content_hash`, the seats and the code fingerprint, so
+that a search player's first decision does not replay the fitting games in every new
+process.
 """
 
 from __future__ import annotations
 
+import json
 import math
 import weakref
+from functools import lru_cache
 
 from sorry_rules.base import diskcache
+from sorry_rules.base.resources import variants_dir
 from sorry_rules.engine.board import GRID
 from sorry_rules.players.evaluation import evaluator_for
 from sorry_rules.players.greedy import GreedyPlayer
@@ -150,16 +156,44 @@ def win_chance_for(game, players: int) -> WinChance:
     return found
 
 
+#: the bundled folder's file of the bundled rule files' fits: {"fits": {"<content_hash> <seats>": [a, b]}}
+SHIPPED = "win-chances.json"
+
+
+@lru_cache(maxsize=1)
+def shipped() -> dict:
+    """The fits shipped with the bundled rule files, by "<content_hash> <seats>" (entries
+    that are not two finite numbers left out; none when the file is missing or damaged)."""
+    try:
+        fits = json.loads((variants_dir() / SHIPPED).read_text(encoding="utf-8")).get("fits")
+    except (OSError, ValueError, AttributeError):
+        return {}
+    if not isinstance(fits, dict):
+        return {}
+    return {key: pair for key, pair in ((key, _pair(value)) for key, value in fits.items()) if pair is not None}
+
+
+def _pair(value) -> tuple[float, float] | None:
+    """(a, b) when `value` is a list of two finite floats (as JSON gives them back), else None."""
+    if isinstance(value, list) and len(value) == 2 and all(type(x) is float and math.isfinite(x) for x in value):
+        return value[0], value[1]
+    return None
+
+
 def fitted(game, players: int) -> tuple[float, float]:
-    """`fit(*samples(game, players))`, read from the cache folder when it holds them for this
-    game's rules, these seats and this code (a game without a `content_hash` is always fitted)."""
+    """`fit(*samples(game, players))`: shipped for the bundled rule files (`SHIPPED`), read
+    from the cache folder when it holds them for this game's rules, these seats and this code
+    (a game without a `content_hash` is always fitted)."""
     rules = getattr(game, "content_hash", "")
+    found = shipped().get(f"{rules} {players}") if rules else None
+    if found is not None:
+        return found
     key = diskcache.digest(KIND, diskcache.code_fingerprint(), rules, str(players)) \
         if rules and diskcache.enabled() else None
     if key is not None:
-        kept = diskcache.read(KIND, key)
-        if isinstance(kept, list) and len(kept) == 2 and all(type(x) is float and math.isfinite(x) for x in kept):
-            return kept[0], kept[1]
+        kept = _pair(diskcache.read(KIND, key))
+        if kept is not None:
+            return kept
     a, b = fit(*samples(game, players))
     if key is not None and math.isfinite(a) and math.isfinite(b):
         diskcache.write(KIND, key, [a, b])
