@@ -441,7 +441,7 @@ class Table:
                 self.bonus -= 1
             else:
                 self.passed = True
-                self.turn = turn + 1 if turn + 1 < len(self.seats) else 0
+                self.turn = self._next_seat()
                 if game.marks:
                     marks = _marks.turn_begins(game.marks, self.pos.marks, self.seats[self.turn])
                     if marks is not self.pos.marks:
@@ -452,6 +452,25 @@ class Table:
         if self.drawn:
             self.drawn = ()
         self.plies += 1
+
+    def _next_seat(self) -> int:
+        """The seat after the one to move, round the table."""
+        return self.turn + 1 if self.turn + 1 < len(self.seats) else 0
+
+    def outcome(self, option: Option) -> tuple | None:
+        """(placement, turn) once `option` (a move, pass or forfeit of `options()`) is
+        played, the table unchanged: what `push` then `placement()` and `turn` would read,
+        without the play, when playing it runs no consequence and judges no winner (no
+        `after:` rules, no win that holds from the start, a move that reaches no Home where
+        only such moves are judged). None otherwise: `push` it."""
+        game, kind, events = self.game, option[3], option[1]
+        if game.after or self.over or self.judge_always or not (kind is MOVE or kind is PASS_KIND or kind is FORFEIT):
+            return None
+        if _reaches_home(events, game.layout.home):
+            return None
+        placement = self.pos.after(events)[0] if events else self.pos.placement()
+        passes = not option[2] & DRAW_AGAIN and not self.bonus  # as `play` passes the turn
+        return placement, self._next_seat() if passes else self.turn
 
     def _made(self, option: Option, kind: str, events: tuple) -> bool:
         """Make a move, a pass, a forfeit or a redraw that consequences follow, run the

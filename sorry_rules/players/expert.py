@@ -82,13 +82,13 @@ class _Search:
         if self.nodes > self.limit or self.deadline is not None and time.perf_counter() > self.deadline:
             raise _OutOfBudget
 
-    def leaf(self) -> float:
-        table = self.table
-        placement = table.pos.placement()
-        key = (placement, table.turn)
+    def leaf(self, placement, turn: int) -> float:
+        """The evaluation of `placement` with seat `turn` to move."""
+        key = (placement, turn)
         found = self.leaves.get(key)
         if found is None:
-            found = self.leaves[key] = self.evaluator.evaluate(placement, self.colour, table.seats, table.seats[table.turn])
+            seats = self.table.seats
+            found = self.leaves[key] = self.evaluator.evaluate(placement, self.colour, seats, seats[turn])
         return found
 
     def options(self, card: int) -> list:
@@ -110,7 +110,7 @@ class _Search:
         if done is not None:
             return done
         if depth == 0:
-            return self.leaf()
+            return self.leaf(table.pos.placement(), table.turn)
         hands, turn = table.hands, table.turn
         key = None
         if hands is None:
@@ -135,11 +135,15 @@ class _Search:
                     result = None if met is None else (option[4], option[2], option[3])
                     v = None if result is None else met.get(result)
                     if v is None:
-                        table.push(option)
-                        try:
-                            v = self.value(depth - 1) if depth > 1 or table.winner is not None else self.leaf()
-                        finally:
-                            table.pop()
+                        after = table.outcome(option) if depth == 1 else None
+                        if after is not None:  # a leaf reached without playing the option
+                            v = self.leaf(*after)
+                        else:
+                            table.push(option)
+                            try:
+                                v = self.value(depth - 1)
+                            finally:
+                                table.pop()
                         if result is not None:
                             met[result] = v
                     if best is None or (v > best if maximise else v < best):

@@ -34,25 +34,26 @@ def pick_best(scores: list, random: Random) -> int:
     return top[0] if len(top) == 1 else top[random.below(len(top))]
 
 
-def after_score(evaluator, table, colour: int, option) -> float:
-    """The score of the position `table` is in after `option` was pushed on it."""
-    score = evaluator.terminal_table(table, colour)
-    if score is None:
-        score = evaluator.evaluate(table.pos.pos, colour, table.seats, table.seats[table.turn])
-        if option[2] & DRAW_AGAIN:
-            score += DRAW_AGAIN_BONUS
-    return score
-
-
 def one_ply_scores(table, colour: int, options) -> list:
-    """The score of each option (`engine.option.Option`) one ply ahead, pushed on `table` (a
-    table of what the player of `colour` sees) and taken back."""
-    evaluator = evaluator_for(table.game)
+    """The score of each option (`engine.option.Option`) one ply ahead on `table` (a table
+    of what the player of `colour` sees): the position it leads to read by `table.outcome`,
+    or the option pushed and taken back when playing it may do more."""
+    evaluator, seats = evaluator_for(table.game), table.seats
     out = []
     for option in options:
-        table.push(option)
-        out.append(after_score(evaluator, table, colour, option))
-        table.pop()
+        after = table.outcome(option)
+        if after is not None:
+            score = evaluator.evaluate(after[0], colour, seats, seats[after[1]])
+        else:
+            table.push(option)
+            score = evaluator.terminal_table(table, colour)
+            if score is not None:  # a won or lost game: no bonus
+                table.pop()
+                out.append(score)
+                continue
+            score = evaluator.evaluate(table.pos.pos, colour, seats, seats[table.turn])
+            table.pop()
+        out.append(score + DRAW_AGAIN_BONUS if option[2] & DRAW_AGAIN else score)
     return out
 
 
