@@ -7,6 +7,7 @@ import json
 import pytest
 
 from sorry_rules.compiler import load_game
+from sorry_rules.engine.position import Position
 from sorry_rules.rules.yamlsafe import load_yaml
 
 from .invariants import check_moves
@@ -217,3 +218,25 @@ def test_why_names_what_stops_a_sorry(rules, pawns, marks, expected):
         data["marks"] = marks
     state = parse_position(explained.game, data).state
     assert stuck_reasons(explained.game, explained.cards, state, [state.card])[0].endswith(expected)
+
+
+def test_a2_option_a_simultaneous_split_part_landing_where_the_other_part_leaves_keeps_the_square_occupied():
+    """A2's simultaneous option: the parts are judged on the board before the split, so the
+    pawn on 20 may split 4 onto the triangle at 24 and slide to 28, the square the pawn there
+    leaves by the other part (28 + 3, sliding on to 34). Played in order, the first part lands
+    on 28 before the second leaves it; the table then marked 28 empty though a pawn stood on
+    it (its occupancy is per colour), and later moves could land there without a bump. (Found
+    by fuzzing: a game replayed through one table went off the game applied move by move.)"""
+    game = _game(rules={"split": "simultaneous"})
+    table = game.table(_position(game, [20, 28], "7"))
+    fresh = Position(game.layout, table.pos.placement())
+    split = [o for o in table.options() if o.events[:2] == (("split", 0, 20, 24), ("slide", 0, 24, 28))]
+    assert len(split) == 1 and ("split", 0, 28, 31) in split[0].events
+    for option in table.options():
+        table.push(option)
+        after = Position(game.layout, table.pos.placement())
+        assert table.pos.occ == after.occ, f"{option.events}: the occupancy differs from the placement's"
+        table.pop()
+        assert table.pos.occ == fresh.occ, f"{option.events}: taken back, the occupancy differs"
+    table.play(split[0])
+    assert table.pos.occ[28] == 0 and table.pos.placement()[0][:2] == (28, 34)

@@ -18,7 +18,8 @@ step, send or slide moves its pawn `from -> to`, a bump sends its pawn to its St
 switch trades two pawns' squares; the mark events change the marks (`engine.marks.replay`).
 
 Contract: `relocate` is the only writer of `pos`, `occ` and `cnt` (a square is cleared only
-when its own pawn leaves it: a bump follows the step that lands on its square), but for the
+when the last pawn of its colour on it leaves it: a bump follows the step that lands on its
+square, and a simultaneous split's part may land on the square a later part leaves), but for the
 one-step shortcut of `make` and `unmake` and a switch where squares hold one pawn; `make` then
 `unmake` with what `make` returned gives back exactly the position before; `placement()` is
 the canonical placement (per colour a sorted tuple). `key_of(weights, events)` is the exact
@@ -123,7 +124,7 @@ class Position:
         squares.sort()
         occ, X, cnt = self.occ, self.X, self.cnt
         if cnt is None:
-            if frm < X and occ[frm] == c:
+            if frm < X and occ[frm] == c and frm not in squares:  # a split's part may land where a later part leaves
                 occ[frm] = -1
             if to < X:
                 occ[to] = c
