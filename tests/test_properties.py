@@ -1,5 +1,6 @@
 """Property tests of the engine for EVERY bundled rule file (variants and house rules, found
-at test time with `loader.bundled_names()`), at every player count the file allows.
+at test time with `loader.bundled_names()`), at every player count the file allows, and for
+every movement switch of `rules:` set away from its default (RULE_SWITCHES).
 
 Random legal play with every invariant of tests/invariants.py checked after each step
 (pawn conservation, one pawn per track/safety square, colours in their own safety zone and
@@ -21,6 +22,7 @@ STATEFUL_DEFAULT runs. The soak (`pytest -m slow`) plays SORRY_SOAK_GAMES games 
 
 from __future__ import annotations
 
+import json
 import os
 from functools import lru_cache
 
@@ -33,6 +35,7 @@ from sorry_rules.records import gamelog
 from sorry_rules.compiler import load_game
 from sorry_rules.base.errors import RuleFileError
 from sorry_rules.rules.loader import bundled_names, load_variant
+from sorry_rules.rules.yamlsafe import load_yaml
 from sorry_rules.engine.game import Game
 from sorry_rules.players.protocol import RandomPlayer, view_of
 
@@ -109,6 +112,51 @@ def test_soak_random_games(name, data, seed, prefix):
     game = game_of(name)
     players = data.draw(st.integers(game.players_min, game.players_max), label="players")
     _check_game(name, players, seed, prefix)
+
+
+#: The movement switches of `rules:` (docs/REFERENCE.md) set away from their defaults, each
+#: on a bundled file: random games as above (no game log: an inline overlay has no file to
+#: name), GAMES_PER_FILE per switch in the default run, SOAK_GAMES in the soak.
+RULE_SWITCHES = {
+    "split-simultaneous": ("standard", {"split": "simultaneous"}),  # A2's option
+    "slide-after-switch-mover": ("standard", {"slide_after_switch": "mover"}),  # A4's option
+    "slide-after-switch-none": ("standard", {"slide_after_switch": "none"}),
+    "no-slide-after-sorry": ("standard", {"slide_after_sorry": False}),  # A6's option
+    "slide-sweep-bumpable": ("partnership", {"slide_sweep": "bumpable"}),
+    "overshoot-home-stops": ("standard", {"overshoot_home": "stop"}),
+    "must-bump": ("points", {"must_bump": True}),
+    "bump-opponents-only": ("partnership", {"bump": ["opponent"]}),
+    "slides-of-every-colour": ("partnership", {"slide_on": ["own", "partner", "opponent"]}),
+    "capture-all": ("trouble", {"capture": "all"}),
+}
+
+
+@lru_cache(maxsize=None)
+def switched_game(switch):
+    base, rules = RULE_SWITCHES[switch]
+    return load_game(base, layers=[load_yaml(json.dumps({"rules": rules}), f"{switch}.yaml")])
+
+
+def _check_switched_game(switch, data, seed, prefix):
+    game = switched_game(switch)
+    players = data.draw(st.integers(game.players_min, game.players_max), label="players")
+    note(f"rule file={RULE_SWITCHES[switch][0]!r} rules={RULE_SWITCHES[switch][1]} players={players} seed={seed}")
+    assert play_random(game, seed, players, prefix).final.winner is not None
+
+
+@pytest.mark.parametrize("switch", RULE_SWITCHES)
+@settings(max_examples=GAMES_PER_FILE, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), seed=seeds, prefix=choices_prefix)
+def test_random_games_under_every_rule_switch_keep_every_invariant_and_replay(switch, data, seed, prefix):
+    _check_switched_game(switch, data, seed, prefix)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("switch", RULE_SWITCHES)
+@settings(max_examples=SOAK_GAMES, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data(), seed=seeds, prefix=choices_prefix)
+def test_soak_random_games_under_every_rule_switch(switch, data, seed, prefix):
+    _check_switched_game(switch, data, seed, prefix)
 
 
 def test_a_failing_game_reports_a_replay_recipe():
