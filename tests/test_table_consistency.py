@@ -1,4 +1,10 @@
-"""The table's search moves: `push`, `pop` and `outcome` against the position they change.
+"""One table through a whole game against what is worked out afresh: its options at every
+ply, and the search moves `push`, `pop` and `outcome`.
+
+The loop plays every game on one table changed in place (`players.runner.play`), while
+`Game.legal_moves` builds a table afresh from a `State`: at every ply of seeded random games
+the options of the one are the legal moves of the other (the same `Move`s), on bundled rule
+files and under every movement switch of `rules:` (the soak: every bundled file, more games).
 
 Bots score positions one ply ahead by pushing each option and taking it back, or by reading
 its result without playing it (`Table.outcome`). On every option of every decision of seeded
@@ -17,8 +23,11 @@ import json
 
 import pytest
 
+from sorry_rules.base.errors import RuleFileError
 from sorry_rules.compiler import load_game
 from sorry_rules.engine.position import Position
+from sorry_rules.engine.rng import below_at
+from sorry_rules.rules.loader import bundled_names, load_variant
 from sorry_rules.players.protocol import RandomPlayer
 from sorry_rules.players.runner import play
 from sorry_rules.rules.yamlsafe import load_yaml
@@ -82,3 +91,52 @@ def test_pushed_options_keep_the_occupancy_and_outcome_reads_what_a_push_gives(n
         assert read > total // 2, "most options are read without playing them"
     else:
         assert read == 0
+
+
+SWITCHES = [None, {"split": "simultaneous"}, {"slide_after_switch": "mover"}, {"slide_after_sorry": False},
+            {"slide_sweep": "bumpable"}, {"control": "team"}, {"overshoot_home": "stop"}, {"must_bump": True},
+            {"capture": "all"}]
+
+
+def _drift(game, seed: int, players: int) -> None:
+    """Play a random game on one table, comparing its options with the legal moves of a table
+    built afresh from its state at every ply."""
+    table = game.table(game.new_game(seed, players=players))
+    while not table.over and table.plies < 1500:
+        options = table.options()
+        kept = sorted(map(repr, (table.move(option) for option in options)))
+        assert kept == sorted(map(repr, game.legal_moves(table.state()))), f"seed {seed}: ply {table.plies}"
+        table.play(options[below_at(seed * 7919 + 1, table.plies, len(options))])
+
+
+DRIFT_CASES = [("standard", 4, None), ("partnership", 4, None), ("points", 3, None), ("house/freeze", 4, None),
+               ("house/mercy-start", 4, None), ("house/start-exit-penalty", 2, None), ("parcheesi", 4, None),
+               ("ludo", 3, None), ("house/split-7-any", 2, None), ("standard", 2, {"split": "simultaneous"}),
+               ("house/must-bump", 4, {"split": "simultaneous"})]
+
+
+@pytest.mark.parametrize(("name", "players", "rules"), DRIFT_CASES,
+                         ids=[f"{name}-{players}{'-simultaneous' if rules else ''}" for name, players, rules in DRIFT_CASES])
+def test_one_tables_options_are_the_legal_moves_worked_out_afresh_at_every_ply(name, players, rules):
+    layers = [load_yaml(json.dumps({"rules": rules}), "switch.yaml")] if rules else []
+    game = load_game(name, layers=layers)
+    for seed in (1, 2):
+        _drift(game, seed, players)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rules", SWITCHES, ids=lambda rules: "defaults" if rules is None else "-".join(map(str, *rules.items())))
+def test_soak_one_tables_options_on_every_bundled_file(rules):
+    layers = [load_yaml(json.dumps({"rules": rules}), "switch.yaml")] if rules else []
+    played = 0
+    for name in bundled_names():
+        if load_variant(name).variant.board.kind == "grid":
+            continue
+        try:
+            game = load_game(name, layers=layers)
+        except RuleFileError:  # a switch the file cannot take (SR552: simultaneous splits with passing rules)
+            continue
+        for seed in range(30):
+            _drift(game, seed, (game.players_min, game.players_max)[seed % 2])
+        played += 1
+    assert played >= 30
