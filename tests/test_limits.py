@@ -345,6 +345,24 @@ def _compile_layer(data):
         return load_game("standard", layers=[load_yaml(json.dumps(data), "layer.yaml")])
 
 
+def test_a_split_among_more_pawns_than_it_has_steps_is_among_any():
+    """Regression (fuzzing): `split 2 among 1000000` made a million parts for every listing of
+    its card (150 moves of a game took 12 s). A part takes one step at least, so a split of N
+    steps has N parts at most: the card lists what `split 2 among any` lists (H14), as fast."""
+    huge = _compile_layer({"cards": {"11": "split 3 among 1000000"}})
+    any_ = _compile_layer({"cards": {"11": "split 3 among any"}})
+    state = huge.new_game(5, players=4)
+    listed = 0
+    with time_limit(GUARD):
+        while state.winner is None and state.plies < 400:
+            state = huge.draw(state) if huge.needs_draw(state) else state
+            moves = huge.legal_moves(state)
+            assert moves == any_.legal_moves(state)
+            listed += huge.card_names[state.card] == "11"
+            state = huge.apply(state, moves[state.plies % len(moves)])
+    assert listed >= 10
+
+
 def test_movement_tables_have_a_memory_budget():
     """A split of 2,451 steps on the largest board would need 2,451 tables of 36,000
     entries (hundreds of megabytes); refused by programs.MAX_TABLE_CELLS."""

@@ -194,7 +194,7 @@ class PlayBuilder(dsl.Visitor):
         if m.routes is not None:
             self.reserve_tables(node, "route forward", range(1, node.steps + 1))
         steps = node.steps
-        limit = node.among if node.among is not None else steps
+        limit = min(node.among, steps) if node.among is not None else steps  # every part takes a step at least
         split = splits.simultaneous if m.simultaneous_split else splits.among
         return self._selected(node, lambda p, flags, card: split(m, steps, limit, p, flags, card))
 
