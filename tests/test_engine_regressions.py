@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -12,6 +13,8 @@ from sorry_rules.rules.yamlsafe import load_yaml
 
 from .invariants import check_moves
 from .randomplay import play_random
+
+RULES = Path(__file__).parent / "rules"
 
 
 def _game(**overlay):
@@ -240,3 +243,21 @@ def test_a2_option_a_simultaneous_split_part_landing_where_the_other_part_leaves
         assert table.pos.occ == fresh.occ, f"{option.events}: taken back, the occupancy differs"
     table.play(split[0])
     assert table.pos.occ[28] == 0 and table.pos.placement()[0][:2] == (28, 34)
+
+
+def test_a24_one_move_per_result_when_a_consequence_follows_and_one_way_passes():
+    """A24 where `after:` consequences play `then:` effects: moves of one result are told
+    apart until the effects are played, then merged; the merge compared every flag, so the
+    pass flag that `then pass` leaves on a move that moves kept two moves of one result (the
+    1+4 spent die by die, 9 -> 5, enter, 5 -> 9, beside the whole throw's enter). (Found by
+    fuzzing a Parcheesi file.)"""
+    game = load_game(str(RULES / "dice-whole-and-pass.yaml"))
+    layout = game.layout
+    safety, home, start = layout.T, layout.home[0], layout.start[0]  # the zone is one square, T
+    state = game.position(((9, safety, home, home, start), ()), (0,), 0, card=game.card_index["1+4"])
+    moves = game.legal_moves(state)
+    check_moves(game, state, moves)
+    assert sorted(m.placement[0] for m in moves) == [(4, 8, home, home, home), (4, 9, safety, home, home),
+                                                     (5, 8, safety, home, home)]
+    for seed in range(40):
+        play_random(game, seed, 1, max_plies=150, must_end=False)

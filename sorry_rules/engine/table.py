@@ -363,7 +363,7 @@ class Table:
         judged on the option as listed (a forfeit only by those that follow forfeits); the
         effects' own moves fire no further `then:`. A followed option's `label` names the
         consequences it followed ("; " between them). Options of one result are given once."""
-        out, seen = [], set()
+        out, seen, marked = [], set(), self.game.marks
         for option in options:
             kind = option[3]
             if kind is not MOVE and kind is not PASS_KIND and kind is not FORFEIT:
@@ -376,7 +376,10 @@ class Table:
                 if self._fires(c, p, option):
                     chain = [joined for base in chain for joined in self._then(i, c, p, base, option)]
             for joined in chain:
-                known = (joined[3], joined[4], joined[2], joined[0]) if joined[1] else joined
+                # one result (A24): the placement, the draw again (a pass flag on a move that moves means
+                # nothing), the card, and the marks after
+                known = (joined[3], joined[4], joined[2] & DRAW_AGAIN, joined[0],
+                         self._marks_after(joined) if marked else None) if joined[1] else joined
                 if known not in seen:
                     seen.add(known)
                     out.append(joined)
