@@ -42,15 +42,38 @@ from sorry_rules.players.protocol import RandomPlayer, view_of
 from .invariants import check_moves, check_outcome, check_state, check_step
 from .randomplay import MAX_PLIES, play_random
 
+#: The movement switches of `rules:` (docs/REFERENCE.md) set away from their defaults, each
+#: on a bundled file, played as the bundled files are (no game log: an inline overlay has no
+#: file to name it by).
+RULE_SWITCHES = {
+    "split-simultaneous": ("standard", {"split": "simultaneous"}),  # A2's option
+    "slide-after-switch-mover": ("standard", {"slide_after_switch": "mover"}),  # A4's option
+    "slide-after-switch-none": ("standard", {"slide_after_switch": "none"}),
+    "no-slide-after-sorry": ("standard", {"slide_after_sorry": False}),  # A6's option
+    "slide-sweep-bumpable": ("partnership", {"slide_sweep": "bumpable"}),
+    "overshoot-home-stops": ("standard", {"overshoot_home": "stop"}),
+    "must-bump": ("points", {"must_bump": True}),
+    "bump-opponents-only": ("partnership", {"bump": ["opponent"]}),
+    "slides-of-every-colour": ("partnership", {"slide_on": ["own", "partner", "opponent"]}),
+    "capture-all": ("trouble", {"capture": "all"}),
+}
+
+
 @lru_cache(maxsize=None)
 def game_of(name):
-    return load_game(name)  # house overlays extend their base, so each loads by name
+    """A bundled rule file by name (house overlays extend their base, so each loads by name),
+    or a switch of RULE_SWITCHES on its file."""
+    if name in RULE_SWITCHES:
+        base, rules = RULE_SWITCHES[name]
+        return load_game(base, layers=[load_yaml(json.dumps({"rules": rules}), f"{name}.yaml")])
+    return load_game(name)
 
 
 # Grid variants play a `GridGame` with invariants of its own (tests/test_sequence_properties.py).
 # Read from the loaded (not compiled) rule files: collection, which every test process runs,
 # compiles nothing; the games are compiled by the process that plays them (game_of).
 NAMES = [name for name in bundled_names() if load_variant(name).variant.board.kind != "grid"]
+PLAYED = NAMES + list(RULE_SWITCHES)
 GAMES_PER_FILE = 3
 STATEFUL_DEFAULT = 8
 STATEFUL_SOAK = 300
@@ -85,7 +108,7 @@ seeds = st.integers(0, 2**32 - 1)
 def _check_game(name, players, seed, prefix):
     game = game_of(name)
     note(f"variant={name!r} players={players} seed={seed} prefix={prefix}")
-    played = play_random(game, seed, players, prefix, spec=name)
+    played = play_random(game, seed, players, prefix, spec=name if name in NAMES else None)
     final = played.final
     assert final.winner is not None
     assert game.outcome(final) is not None
@@ -93,7 +116,7 @@ def _check_game(name, players, seed, prefix):
     return played
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", PLAYED)
 @settings(max_examples=GAMES_PER_FILE, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), seed=seeds, prefix=choices_prefix)
 def test_random_games_keep_every_invariant_and_replay(name, data, seed, prefix):
@@ -104,7 +127,7 @@ def test_random_games_keep_every_invariant_and_replay(name, data, seed, prefix):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", PLAYED)
 @settings(max_examples=SOAK_GAMES, deadline=None, suppress_health_check=list(HealthCheck))
 @given(data=st.data(), seed=seeds, prefix=choices_prefix)
 def test_soak_random_games(name, data, seed, prefix):
@@ -112,51 +135,6 @@ def test_soak_random_games(name, data, seed, prefix):
     game = game_of(name)
     players = data.draw(st.integers(game.players_min, game.players_max), label="players")
     _check_game(name, players, seed, prefix)
-
-
-#: The movement switches of `rules:` (docs/REFERENCE.md) set away from their defaults, each
-#: on a bundled file: random games as above (no game log: an inline overlay has no file to
-#: name), GAMES_PER_FILE per switch in the default run, SOAK_GAMES in the soak.
-RULE_SWITCHES = {
-    "split-simultaneous": ("standard", {"split": "simultaneous"}),  # A2's option
-    "slide-after-switch-mover": ("standard", {"slide_after_switch": "mover"}),  # A4's option
-    "slide-after-switch-none": ("standard", {"slide_after_switch": "none"}),
-    "no-slide-after-sorry": ("standard", {"slide_after_sorry": False}),  # A6's option
-    "slide-sweep-bumpable": ("partnership", {"slide_sweep": "bumpable"}),
-    "overshoot-home-stops": ("standard", {"overshoot_home": "stop"}),
-    "must-bump": ("points", {"must_bump": True}),
-    "bump-opponents-only": ("partnership", {"bump": ["opponent"]}),
-    "slides-of-every-colour": ("partnership", {"slide_on": ["own", "partner", "opponent"]}),
-    "capture-all": ("trouble", {"capture": "all"}),
-}
-
-
-@lru_cache(maxsize=None)
-def switched_game(switch):
-    base, rules = RULE_SWITCHES[switch]
-    return load_game(base, layers=[load_yaml(json.dumps({"rules": rules}), f"{switch}.yaml")])
-
-
-def _check_switched_game(switch, data, seed, prefix):
-    game = switched_game(switch)
-    players = data.draw(st.integers(game.players_min, game.players_max), label="players")
-    note(f"rule file={RULE_SWITCHES[switch][0]!r} rules={RULE_SWITCHES[switch][1]} players={players} seed={seed}")
-    assert play_random(game, seed, players, prefix).final.winner is not None
-
-
-@pytest.mark.parametrize("switch", RULE_SWITCHES)
-@settings(max_examples=GAMES_PER_FILE, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(data=st.data(), seed=seeds, prefix=choices_prefix)
-def test_random_games_under_every_rule_switch_keep_every_invariant_and_replay(switch, data, seed, prefix):
-    _check_switched_game(switch, data, seed, prefix)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("switch", RULE_SWITCHES)
-@settings(max_examples=SOAK_GAMES, deadline=None, suppress_health_check=list(HealthCheck))
-@given(data=st.data(), seed=seeds, prefix=choices_prefix)
-def test_soak_random_games_under_every_rule_switch(switch, data, seed, prefix):
-    _check_switched_game(switch, data, seed, prefix)
 
 
 def test_a_failing_game_reports_a_replay_recipe():
