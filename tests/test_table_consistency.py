@@ -32,13 +32,22 @@ from sorry_rules.players.protocol import RandomPlayer
 from sorry_rules.players.runner import play
 from sorry_rules.rules.yamlsafe import load_yaml
 
-SIMULTANEOUS = {"rules": {"split": "simultaneous"}}
-#: (rule file, players, overlay, seeds): one game each, three where a split's parts may meet
+SIMULTANEOUS = {"split": "simultaneous"}
+#: (rule file, players, movement switches of `rules:`, seeds): one game each, three where a split's parts may meet
 CASES = [("standard", 4, None, (7,)), ("standard", 2, None, (7,)), ("partnership", 4, None, (7,)),
          ("points", 3, None, (7,)), ("house/freeze", 4, None, (7,)), ("house/blockade", 4, None, (7,)),
          ("house/draw-two-keep-one", 3, None, (7,)), ("house/split-7-any", 2, None, (7,)),
          ("house/mercy-start", 4, None, (7,)), ("house/start-exit-penalty", 2, None, (7,)), ("ludo", 4, None, (7,)),
          ("trouble", 3, None, (7,)), ("standard", 4, SIMULTANEOUS, (0, 1, 2)), ("house/freeze", 4, SIMULTANEOUS, (0, 1, 2))]
+
+
+def _game(name: str, rules: dict | None):
+    """The bundled rule file `name`, with `rules` (movement switches) laid over it when given."""
+    return load_game(name, layers=[load_yaml(json.dumps({"rules": rules}), "switches.yaml")] if rules else [])
+
+
+def _ids(cases) -> list:
+    return [f"{name}-{players}{'-simultaneous' if rules else ''}" for name, players, rules, *_ in cases]
 
 
 def _occupancy(pos) -> tuple:
@@ -77,11 +86,9 @@ def _checked_game(game, players: int, seed: int) -> tuple[int, int]:
     return counts[0], counts[1]
 
 
-@pytest.mark.parametrize(("name", "players", "overlay", "seeds"), CASES,
-                         ids=[f"{name}-{players}{'-simultaneous' if overlay else ''}" for name, players, overlay, _ in CASES])
-def test_pushed_options_keep_the_occupancy_and_outcome_reads_what_a_push_gives(name, players, overlay, seeds):
-    layers = [load_yaml(json.dumps(overlay), "overlay.yaml")] if overlay else []
-    game = load_game(name, layers=layers)
+@pytest.mark.parametrize(("name", "players", "rules", "seeds"), CASES, ids=_ids(CASES))
+def test_pushed_options_keep_the_occupancy_and_outcome_reads_what_a_push_gives(name, players, rules, seeds):
+    game = _game(name, rules)
     read = total = 0
     for seed in seeds:
         counts = _checked_game(game, players, seed)
@@ -93,7 +100,7 @@ def test_pushed_options_keep_the_occupancy_and_outcome_reads_what_a_push_gives(n
         assert read == 0
 
 
-SWITCHES = [None, {"split": "simultaneous"}, {"slide_after_switch": "mover"}, {"slide_after_sorry": False},
+SWITCHES = [None, SIMULTANEOUS, {"slide_after_switch": "mover"}, {"slide_after_sorry": False},
             {"slide_sweep": "bumpable"}, {"control": "team"}, {"overshoot_home": "stop"}, {"must_bump": True},
             {"capture": "all"}]
 
@@ -111,15 +118,13 @@ def _drift(game, seed: int, players: int) -> None:
 
 DRIFT_CASES = [("standard", 4, None), ("partnership", 4, None), ("points", 3, None), ("house/freeze", 4, None),
                ("house/mercy-start", 4, None), ("house/start-exit-penalty", 2, None), ("parcheesi", 4, None),
-               ("ludo", 3, None), ("house/split-7-any", 2, None), ("standard", 2, {"split": "simultaneous"}),
-               ("house/must-bump", 4, {"split": "simultaneous"})]
+               ("ludo", 3, None), ("house/split-7-any", 2, None), ("standard", 2, SIMULTANEOUS),
+               ("house/must-bump", 4, SIMULTANEOUS)]
 
 
-@pytest.mark.parametrize(("name", "players", "rules"), DRIFT_CASES,
-                         ids=[f"{name}-{players}{'-simultaneous' if rules else ''}" for name, players, rules in DRIFT_CASES])
+@pytest.mark.parametrize(("name", "players", "rules"), DRIFT_CASES, ids=_ids(DRIFT_CASES))
 def test_one_tables_options_are_the_legal_moves_worked_out_afresh_at_every_ply(name, players, rules):
-    layers = [load_yaml(json.dumps({"rules": rules}), "switch.yaml")] if rules else []
-    game = load_game(name, layers=layers)
+    game = _game(name, rules)
     for seed in (1, 2):
         _drift(game, seed, players)
 
@@ -127,13 +132,12 @@ def test_one_tables_options_are_the_legal_moves_worked_out_afresh_at_every_ply(n
 @pytest.mark.slow
 @pytest.mark.parametrize("rules", SWITCHES, ids=lambda rules: "defaults" if rules is None else "-".join(map(str, *rules.items())))
 def test_soak_one_tables_options_on_every_bundled_file(rules):
-    layers = [load_yaml(json.dumps({"rules": rules}), "switch.yaml")] if rules else []
     played = 0
     for name in bundled_names():
         if load_variant(name).variant.board.kind == "grid":
             continue
         try:
-            game = load_game(name, layers=layers)
+            game = _game(name, rules)
         except RuleFileError:  # a switch the file cannot take (SR552: simultaneous splits with passing rules)
             continue
         for seed in range(30):
