@@ -847,9 +847,11 @@ def check_overlay(effect: str | None, expr: str | None, slot: str = "win", seed:
 
 
 def play_short(game, seed: int, case: dict, mode: str = "game") -> Finding | None:
-    """A short random game with every invariant; a finding if anything goes wrong."""
+    """A short random game with every invariant, then the same seed on one table changed in
+    place against tables worked out afresh (`tablecheck`); a finding if anything goes wrong."""
     STATS[f"{mode}:played"] += 1
     from .randomplay import play_random
+    from .tablecheck import check_one_table, check_pushes
 
     try:
         with time_limit(CASE_SECONDS):
@@ -858,6 +860,8 @@ def play_short(game, seed: int, case: dict, mode: str = "game") -> Finding | Non
             else:
                 players = game.players_min + seed % (game.players_max - game.players_min + 1)
                 play_random(game, seed, players, max_plies=PLAY_PLIES, must_end=False)
+                check_one_table(game, seed, players, max_plies=PLAY_PLIES)
+                check_pushes(game, players, seed, max_plies=PLAY_PLIES)
     except Hang as error:
         return Finding("hang", f"playing: {error}", case)
     except AssertionError as error:

@@ -25,12 +25,9 @@ import pytest
 
 from sorry_rules.base.errors import RuleFileError
 from sorry_rules.compiler import load_game
-from sorry_rules.engine.position import Position
-from sorry_rules.engine.rng import below_at
 from sorry_rules.rules.loader import bundled_names, load_variant
-from sorry_rules.players.protocol import RandomPlayer
-from sorry_rules.players.runner import play
 from sorry_rules.rules.yamlsafe import load_yaml
+from tests.tablecheck import check_one_table, check_pushes
 
 SIMULTANEOUS = {"split": "simultaneous"}
 #: (rule file, players, movement switches of `rules:`, seeds): one game each, three where a split's parts may meet
@@ -50,48 +47,12 @@ def _ids(cases) -> list:
     return [f"{name}-{players}{'-simultaneous' if rules else ''}" for name, players, rules, *_ in cases]
 
 
-def _occupancy(pos) -> tuple:
-    return pos.occ, pos.cnt
-
-
-def _checked_game(game, players: int, seed: int) -> tuple[int, int]:
-    """Play a random game, checking every option of every decision; (options read without
-    playing, options in all)."""
-    counts = [0, 0]
-
-    def checking(seat):
-        bot = RandomPlayer(seed, seat)
-
-        def pick(table, options):
-            seen = table.seen()  # what a player reasons on: no pile, so push and pop restore all
-            before = _occupancy(seen.pos)
-            assert before == _occupancy(Position(game.layout, seen.pos.placement(), game.marks, seen.pos.marks))
-            for option in options:
-                read = seen.outcome(option)
-                seen.push(option)
-                played = (seen.pos.placement(), seen.turn), seen.winner, seen.over
-                fresh = Position(game.layout, seen.pos.placement(), game.marks, seen.pos.marks)
-                assert _occupancy(seen.pos) == _occupancy(fresh), f"{option.events}: occupancy after the push"
-                seen.pop()
-                assert _occupancy(seen.pos) == before, f"{option.events}: occupancy after the pop"
-                counts[1] += 1
-                if read is not None:
-                    counts[0] += 1
-                    assert played == (read, None, False), f"{option} read as {read}, played as {played}"
-            return bot.pick(table, options)
-        return pick
-
-    final = play(game, game.new_game(seed, players=players), [checking(s) for s in range(players)], max_plies=400)
-    assert final.plies > 0
-    return counts[0], counts[1]
-
-
 @pytest.mark.parametrize(("name", "players", "rules", "seeds"), CASES, ids=_ids(CASES))
 def test_pushed_options_keep_the_occupancy_and_outcome_reads_what_a_push_gives(name, players, rules, seeds):
     game = _game(name, rules)
     read = total = 0
     for seed in seeds:
-        counts = _checked_game(game, players, seed)
+        counts = check_pushes(game, players, seed)
         read, total = read + counts[0], total + counts[1]
     assert total > 30 * len(seeds)
     if not game.after and game.win_on_home_only:
@@ -105,17 +66,6 @@ SWITCHES = [None, SIMULTANEOUS, {"slide_after_switch": "mover"}, {"slide_after_s
             {"capture": "all"}]
 
 
-def _drift(game, seed: int, players: int) -> None:
-    """Play a random game on one table, comparing its options with the legal moves of a table
-    built afresh from its state at every ply."""
-    table = game.table(game.new_game(seed, players=players))
-    while not table.over and table.plies < 1500:
-        options = table.options()
-        kept = sorted(map(repr, (table.move(option) for option in options)))
-        assert kept == sorted(map(repr, game.legal_moves(table.state()))), f"seed {seed}: ply {table.plies}"
-        table.play(options[below_at(seed * 7919 + 1, table.plies, len(options))])
-
-
 DRIFT_CASES = [("standard", 4, None), ("partnership", 4, None), ("points", 3, None), ("house/freeze", 4, None),
                ("house/mercy-start", 4, None), ("house/start-exit-penalty", 2, None), ("parcheesi", 4, None),
                ("ludo", 3, None), ("house/split-7-any", 2, None), ("standard", 2, SIMULTANEOUS),
@@ -126,7 +76,7 @@ DRIFT_CASES = [("standard", 4, None), ("partnership", 4, None), ("points", 3, No
 def test_one_tables_options_are_the_legal_moves_worked_out_afresh_at_every_ply(name, players, rules):
     game = _game(name, rules)
     for seed in (1, 2):
-        _drift(game, seed, players)
+        check_one_table(game, seed, players)
 
 
 @pytest.mark.slow
@@ -141,6 +91,6 @@ def test_soak_one_tables_options_on_every_bundled_file(rules):
         except RuleFileError:  # a switch the file cannot take (SR552: simultaneous splits with passing rules)
             continue
         for seed in range(30):
-            _drift(game, seed, (game.players_min, game.players_max)[seed % 2])
+            check_one_table(game, seed, (game.players_min, game.players_max)[seed % 2])
         played += 1
     assert played >= 30
