@@ -19,8 +19,9 @@ from sorry_rules.players.runner import play
 
 
 def occupancy(pos) -> tuple:
-    """Which colour stands on each square, and how many pawns where squares hold several."""
-    return pos.occ, pos.cnt
+    """Which colour stands on each square, and how many pawns where squares hold several (a
+    copy: the table changes its lists in place)."""
+    return tuple(pos.occ), None if pos.cnt is None else tuple(pos.cnt)
 
 
 def check_pushes(game, players: int, seed: int, max_plies: int = 400) -> tuple[int, int]:

@@ -30,6 +30,7 @@ chips) are added here with their fields, and readers skip kinds they do not know
 from __future__ import annotations
 
 STEP_KINDS = ("enter", "forward", "backward", "split", "sorry", "move")
+SPLIT = "split"
 BUMP = "bump"
 SLIDE = "slide"
 SWITCH = "switch"

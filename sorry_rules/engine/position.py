@@ -29,7 +29,7 @@ give the same placement exactly when their keys are equal.
 
 from __future__ import annotations
 
-from sorry_rules.engine.events import BUMP, SWITCH
+from sorry_rules.engine.events import BUMP, SPLIT, SWITCH
 from sorry_rules.engine import marks as _marks
 
 
@@ -118,7 +118,10 @@ class Position:
         other.listed = {}
         return other
 
-    def relocate(self, c: int, frm: int, to: int) -> None:
+    def relocate(self, c: int, frm: int, to: int, back: bool = False) -> None:
+        """Colour c's pawn on `frm` to `to`. `back`: a split's part taken back (`unmake`, event
+        by event from the last), whose pawn may leave a square that another colour's pawn has
+        come back to (A2's simultaneous split: a part may land where another part leaves)."""
         squares = self.pos[c]
         squares[squares.index(frm)] = to
         squares.sort()
@@ -126,6 +129,11 @@ class Position:
         if cnt is None:
             if frm < X and occ[frm] == c and frm not in squares:  # a split's part may land where a later part leaves
                 occ[frm] = -1
+                if back:
+                    for o, others in enumerate(self.pos):
+                        if frm in others:
+                            occ[frm] = o
+                            break
             if to < X:
                 occ[to] = c
             return
@@ -204,7 +212,7 @@ class Position:
         relocate = self.relocate
         for e in reversed(events):
             if len(e) == 4:
-                relocate(e[1], e[3], e[2])
+                relocate(e[1], e[3], e[2], e[0] == SPLIT)
             elif e[0] == BUMP:
                 relocate(e[1], self.start[e[1]], e[2])
             elif e[0] == SWITCH:
