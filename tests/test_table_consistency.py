@@ -10,9 +10,10 @@ Bots score positions one ply ahead by pushing each option and taking it back, or
 its result without playing it (`Table.outcome`). On every option of every decision of seeded
 random games: a pushed option leaves the table's occupancy (which pawn colour stands on each
 square, and how many pawns where squares hold several) that of its placement, a pop gives
-back the occupancy before, and `outcome` says exactly what the push gave, or nothing. The rule
+back the placement and occupancy before, and `outcome` says exactly what the push gave, or nothing. The rule
 files have draw-again cards (R19), hand play, cards drawn together, marks, squares holding
-several pawns, and A2's simultaneous split, whose parts may land where a later part leaves;
+several pawns, and A2's simultaneous split, whose parts may land where another part leaves
+(a partner's too, T2);
 `outcome` steps aside where playing does more than move pawns and pass the turn:
 consequences (`after:`, H27) and wins judged after every move (Trouble's finish line).
 """
@@ -35,7 +36,8 @@ CASES = [("standard", 4, None, (7,)), ("standard", 2, None, (7,)), ("partnership
          ("points", 3, None, (7,)), ("house/freeze", 4, None, (7,)), ("house/blockade", 4, None, (7,)),
          ("house/draw-two-keep-one", 3, None, (7,)), ("house/split-7-any", 2, None, (7,)),
          ("house/mercy-start", 4, None, (7,)), ("house/start-exit-penalty", 2, None, (7,)), ("ludo", 4, None, (7,)),
-         ("trouble", 3, None, (7,)), ("standard", 4, SIMULTANEOUS, (0, 1, 2)), ("house/freeze", 4, SIMULTANEOUS, (0, 1, 2))]
+         ("trouble", 3, None, (7,)), ("standard", 4, SIMULTANEOUS, (0, 1, 2)), ("house/freeze", 4, SIMULTANEOUS, (0, 1, 2)),
+         ("partnership", 4, SIMULTANEOUS, (4, 20, 22))]
 
 
 def _game(name: str, rules: dict | None):
