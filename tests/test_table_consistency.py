@@ -83,7 +83,7 @@ def test_one_tables_options_are_the_legal_moves_worked_out_afresh_at_every_ply(n
 
 @pytest.mark.slow
 @pytest.mark.parametrize("rules", SWITCHES, ids=lambda rules: "defaults" if rules is None else "-".join(map(str, *rules.items())))
-def test_soak_one_tables_options_on_every_bundled_file(rules):
+def test_soak_one_table_on_every_bundled_file(rules):
     played = 0
     for name in bundled_names():
         if load_variant(name).variant.board.kind == "grid":
@@ -94,5 +94,7 @@ def test_soak_one_tables_options_on_every_bundled_file(rules):
             continue
         for seed in range(30):
             check_one_table(game, seed, (game.players_min, game.players_max)[seed % 2])
+        for seed in range(10):
+            check_pushes(game, (game.players_min, game.players_max)[seed % 2], seed)
         played += 1
     assert played >= 30
