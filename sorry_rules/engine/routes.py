@@ -15,9 +15,9 @@ Contract:
   tuple of ways `(to, passed, notes)` a colour-c pawn on `sq` may go `steps` steps, the plain
   route first; `passed` lists the exclusive squares stood on between start and end (not the
   square left), `notes` what the way did beyond plain edges, in order: a turn's index (>= 0),
-  BOUNCED or STOPPED (past Home). Tables are built on first use and kept per `Routes`; a
-  colour's ways from a square are walked when first asked for (`table_row`, `walked`), so
-  a game walks only the squares its pawns stand on. The plain route equals
+  BOUNCED or STOPPED (past Home). Tables are built on first use and kept per `Routes`; on a
+  large board a colour's ways from a square are walked when first asked for (`table_row`),
+  so a game walks only the squares its pawns stand on. The plain route equals
   `layout.forward/backward` (which handle `past_home` themselves), so play without turns or
   passing rules never builds them.
 - `routes.passable(c, board, sq, passed)`: whether a colour-c pawn leaving `sq` may pass

@@ -43,8 +43,8 @@ class Part(NamedTuple):
 def ways_table(track, direction: str, steps: int) -> tuple:
     """ways[n][c][sq] for n in 0..steps: the ways (to, passed, split event) of n steps, from
     the route options of `geometry:` or the plain table's one destination; kept per track and
-    direction (a square's ways are made when first asked for on a large board, and on every
-    board with `geometry:` routes: `routes.table_row`)."""
+    direction (on a large board a square's ways are made when first asked for:
+    `routes.table_row`)."""
     known = track.__dict__.setdefault("_split_ways", {})
     table = known.get(direction)
     if table is not None and len(table) > steps:
