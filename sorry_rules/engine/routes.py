@@ -92,12 +92,10 @@ class Geometry:
 WHOLE_ROW = 1024
 
 
-def table_row(make, size: int, walked: bool = False):
+def table_row(make, size: int):
     """The row of `make(key)` for keys 0 .. size-1: a tuple when `size` <= WHOLE_ROW, else a
-    `Row`; always a `Row` when `walked` (entries made from `Routes.walk`, which costs far
-    more than a lookup: a game walks only from the squares its pawns stand on). Either is
-    indexed by key and never iterated."""
-    return tuple(make(key) for key in range(size)) if size <= WHOLE_ROW and not walked else Row(make)
+    `Row`. Either is indexed by key and never iterated."""
+    return tuple(make(key) for key in range(size)) if size <= WHOLE_ROW else Row(make)
 
 
 class Row(dict):
@@ -224,8 +222,7 @@ class Routes:
 
     def _table(self, direction: str, steps: int) -> tuple:
         mode, walk, size = FORWARD if direction == "forward" else BACKWARD, self.walk, self.layout.size
-        return tuple(table_row(lambda sq, c=c: tuple(walk(c, sq, steps, mode)), size, walked=True)
-                     for c in range(self.layout.C))
+        return tuple(table_row(lambda sq, c=c: tuple(walk(c, sq, steps, mode)), size) for c in range(self.layout.C))
 
     # ---- judging ---------------------------------------------------------------------------
     def passable(self, c: int, occ: list, sq: int, passed: tuple, pos=None) -> bool:

@@ -55,8 +55,7 @@ def ways_table(track, direction: str, steps: int) -> tuple:
         if routes is not None:
             rows = routes.options(direction, n)
             out.append(tuple(table_row(lambda sq, c=c, colour=colour: tuple((to, passed, ("split", c, sq, to))
-                                                                            for to, passed, _ in colour[sq]), size,
-                                       walked=True)
+                                                                            for to, passed, _ in colour[sq]), size)
                              for c, colour in enumerate(rows)))
             continue
         table = layout.forward(n) if direction == "forward" else layout.backward(n)
@@ -159,8 +158,7 @@ def _shared(track, kind: str, ways: tuple, steps: int, c: int, make):
 def _by_square(track, ways: tuple, steps: int, c: int) -> tuple:
     """Per square, the (n, ways) of n = 1..steps that colour c's pawn there may go."""
     return _shared(track, "by-square", ways, steps, c, lambda: table_row(
-        lambda sq: tuple((n, ways[n][c][sq]) for n in range(1, steps + 1) if ways[n][c][sq]), track.X,
-        walked=track.routes is not None))
+        lambda sq: tuple((n, ways[n][c][sq]) for n in range(1, steps + 1) if ways[n][c][sq]), track.X))
 
 
 def _second_rows(track, ways: tuple, steps: int, c: int) -> tuple:
@@ -169,7 +167,7 @@ def _second_rows(track, ways: tuple, steps: int, c: int) -> tuple:
     here, row_w = track.slide_here[c], track.weights[c]
     return _shared(track, "second", ways, steps, c, lambda: tuple(
         table_row(lambda sq, m=m: tuple((to, step, here[to] is None, row_w[to] - row_w[sq]) for to, _, step in ways[m][c][sq]),
-                  track.X, walked=track.routes is not None) if m else () for m in range(steps + 1)))
+                  track.X) if m else () for m in range(steps + 1)))
 
 
 def _on_board(P, colours, X: int) -> int:

@@ -321,7 +321,7 @@ class Track:
             # per square and way, the option of a landing on an empty square with no slide
             plain = table_row(lambda sq, c=c, ways=table[c], w=W[c]: tuple(
                 new_option(Option, (card, ((direction, c, sq, to),), flags, MOVE, w[to] - w[sq], (), ""))
-                for to, _, _ in ways[sq]), self.layout.size, walked=True)
+                for to, _, _ in ways[sq]), self.layout.size)
             rows.append((c, table[c], self.slide_here[c], plain))
         landing, option, stacked = self.landing, self.option, self.stacked
 
