@@ -41,9 +41,10 @@ CASES = [("standard", 4, None, (7,)), ("standard", 2, None, (7,)), ("partnership
          ("partnership", 4, SIMULTANEOUS, (4, 20, 22))]
 
 
-def _game(name: str, rules: dict | None):
-    """The bundled rule file `name`, with `rules` (movement switches) laid over it when given."""
-    return load_game(name, layers=[load_yaml(json.dumps({"rules": rules}), "switches.yaml")] if rules else [])
+def _game(name: str, rules: dict | None, overlays: tuple = ()):
+    """The bundled rule file `name` with its `overlays`, and `rules` (movement switches) laid
+    over them when given."""
+    return load_game(name, overlays, layers=[load_yaml(json.dumps({"rules": rules}), "switches.yaml")] if rules else [])
 
 
 def _ids(cases) -> list:
@@ -114,7 +115,7 @@ def test_soak_one_table_under_house_rules_combined_with_a_switch():
         variant, rules, switch = rng.choice(("standard", "partnership", "points")), rng.sample(house, rng.randint(1, 4)), \
             rng.choice(SWITCHES)
         try:
-            game = load_game(variant, tuple(rules), [load_yaml(json.dumps({"rules": switch}), "switches.yaml")] if switch else [])
+            game = _game(variant, switch, tuple(rules))
         except RuleFileError:
             continue
         players = rng.randint(game.players_min, game.players_max)

@@ -128,12 +128,7 @@ class Position:
         occ, X, cnt = self.occ, self.X, self.cnt
         if cnt is None:
             if frm < X and occ[frm] == c and frm not in squares:  # a split's part may land where a later part leaves
-                occ[frm] = -1
-                if back:
-                    for o, others in enumerate(self.pos):
-                        if frm in others:
-                            occ[frm] = o
-                            break
+                occ[frm] = next((o for o, others in enumerate(self.pos) if frm in others), -1) if back else -1
             if to < X:
                 occ[to] = c
             return
