@@ -127,6 +127,13 @@ class Routes:
             for i, turn in enumerate(geometry.turns):
                 turns_at[c].setdefault((c * side + turn.at) % T, []).append((i, turn))
         self.turns_at = tuple({sq: tuple(here) for sq, here in by_square.items()} for by_square in turns_at)
+        # turn_ways[direction][leaving][c]: {track square: (whether a turn there is the only way on, ((turn index,
+        # square it leads to, mode after it or None: the mode kept), ...))} of the turns a walk takes (`walk`)
+        self.turn_ways = tuple(tuple(tuple(self._turn_ways(c, direction, leaving) for c in range(C))
+                                     for leaving in (False, True)) for direction in (FORWARD, BACKWARD))
+        # one_step[direction][c][sq]: one plain step on (`layout.step_forward` / `step_backward`)
+        self.one_step = tuple(tuple([step(c, sq) for sq in range(layout.size)] for c in range(C))
+                           for step in (layout.step_forward, layout.step_backward))
         # no_pass[c][o]: (on track, in a safety zone) -> a colour-o pawn there cannot be passed by colour c
         self.no_pass = tuple(tuple(self._no_pass(relation[c][o], o) for o in range(C)) for c in range(C))
         # group_pass[c][o]: (on track, in a safety zone) -> the fewest colour-o pawns together there that colour c
@@ -173,52 +180,80 @@ class Routes:
             return layout.T + c * layout.L if layout.L else layout.home[c]
         return (sq + (1 if direction == FORWARD else -1)) % layout.T
 
+    def _turn_ways(self, c: int, direction: int, leaving: bool) -> dict:
+        """`turn_ways[direction][leaving][c]` (`__init__`): the turns taken by moves of `direction`;
+        `leaving`, a pawn backing out of its safety zone, never turns back into it (H30)."""
+        out = {}
+        for at, here in self.turns_at[c].items():
+            taken = [(k, u) for k, u in here
+                     if (u.moving == "forward") == (direction == FORWARD) and not (leaving and u.onto == "safety")]
+            if taken:
+                out[at] = (any(u.must for _, u in taken),
+                           tuple((k, self._turned(c, at, u, direction), FORWARD if u.onto == "safety" else None)
+                                 for k, u in taken))
+        return out
+
     def walk(self, c: int, sq: int, steps: int, direction: int) -> list:
         """Every way (to, passed, notes) `steps` steps from `sq`, the plain route first. Ways that
         stand on the same square in the same mode after the same squares are one way (the
         first one's notes), so the number of ways stays that of the distinct paths."""
         layout = self.layout
-        if sq >= layout.X or steps <= 0 or layout.colour_of_square(sq) not in (None, c):
+        X, home = layout.X, layout.home[c]
+        if sq >= X or steps <= 0 or layout.colour_of_square(sq) not in (None, c):
             return []
         # a path is an id: paths[k] = (the id of the path before its last square, that square);
         # 0 is the empty path, so ways are told apart in O(1) whatever their length
         paths, ids = [(0, -1)], {}
         heads = [(sq, direction, 0, ())]
-        turns_at = self.turns_at[c]
-        # a move never turns back into the zone it is leaving (H30): a pawn backing out of its
-        # safety zone goes on along the track
-        leaving = direction == BACKWARD and layout.T <= sq
+        turns = self.turn_ways[direction][direction == BACKWARD and layout.T <= sq][c]
+        plain = self.one_step[direction][c]
         for i in range(steps):
-            moved, known = [], set()
-            for at, mode, passed, notes in heads:
-                if i and at < layout.X:
-                    key = (passed, at)
-                    passed = ids.get(key)
-                    if passed is None:
-                        passed = ids[key] = len(paths)
-                        paths.append(key)
-                here = turns_at.get(at, ()) if at < layout.T and mode in (FORWARD, BACKWARD) else ()
-                here = [(k, u) for k, u in here if (u.moving == "forward") == (direction == FORWARD)
-                        and not (leaving and u.onto == "safety")]
-                if not any(u.must for _, u in here):
-                    to, next_mode = self._next(c, at, mode)
-                    if to >= 0 and (to, next_mode, passed) not in known:
-                        known.add((to, next_mode, passed))
-                        if next_mode != mode:
-                            notes = notes + (BOUNCED if next_mode == DOWN else STOPPED_NOTE,)
-                        moved.append((to, next_mode, passed, notes))
-                for k, u in here:
-                    to, next_mode = self._turned(c, at, u, direction), FORWARD if u.onto == "safety" else mode
-                    if (to, next_mode, passed) not in known:
-                        known.add((to, next_mode, passed))
-                        moved.append((to, next_mode, passed, notes + (k,)))
-            heads = moved
+            if len(heads) == 1:  # one way on a plain stretch: a step of the plain table
+                at, mode, passed, notes = heads[0]
+                if mode == direction and at != home and at not in turns:
+                    if i and at < X:
+                        key = (passed, at)
+                        passed = ids.get(key)
+                        if passed is None:
+                            passed = ids[key] = len(paths)
+                            paths.append(key)
+                    to = plain[at]
+                    heads = [(to, mode, passed, notes)] if to >= 0 else []
+                    continue
+            heads = self._stepped(c, heads, i, paths, ids, turns, direction)
         seen, out = set(), []
         for to, _, passed, notes in heads:
             if (to, passed) not in seen:
                 seen.add((to, passed))
                 out.append((to, _squares(paths, passed), notes))
         return out
+
+    def _stepped(self, c: int, heads: list, i: int, paths: list, ids: dict, turns: dict, direction: int) -> list:
+        """The heads (square, mode, path id, notes) of `walk` one step on from `heads`, step i."""
+        X, home, plain = self.layout.X, self.layout.home[c], self.one_step[direction][c]
+        moved, known = [], set()
+        for at, mode, passed, notes in heads:
+            if i and at < X:
+                key = (passed, at)
+                passed = ids.get(key)
+                if passed is None:
+                    passed = ids[key] = len(paths)
+                    paths.append(key)
+            here = turns.get(at) if mode == FORWARD or mode == BACKWARD else None
+            if here is None or not here[0]:
+                to, next_mode = (plain[at], mode) if mode == direction and at != home else self._next(c, at, mode)
+                if to >= 0 and (to, next_mode, passed) not in known:
+                    known.add((to, next_mode, passed))
+                    if next_mode != mode:
+                        notes = notes + (BOUNCED if next_mode == DOWN else STOPPED_NOTE,)
+                    moved.append((to, next_mode, passed, notes))
+            if here is not None:
+                for k, to, turned_mode in here[1]:
+                    next_mode = mode if turned_mode is None else turned_mode
+                    if (to, next_mode, passed) not in known:
+                        known.add((to, next_mode, passed))
+                        moved.append((to, next_mode, passed, notes + (k,)))
+        return moved
 
     def _table(self, direction: str, steps: int) -> tuple:
         mode, walk, size = FORWARD if direction == "forward" else BACKWARD, self.walk, self.layout.size
