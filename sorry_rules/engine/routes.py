@@ -204,6 +204,16 @@ class Routes:
         # a path is an id: paths[k] = (the id of the path before its last square, that square);
         # 0 is the empty path, so ways are told apart in O(1) whatever their length
         paths, ids = [(0, -1)], {}
+
+        def grown(passed: int, at: int) -> int:
+            """The id of path `passed` with square `at` after it."""
+            key = (passed, at)
+            found = ids.get(key)
+            if found is None:
+                found = ids[key] = len(paths)
+                paths.append(key)
+            return found
+
         heads = [(sq, direction, 0, ())]
         turns = self.turn_ways[direction][direction == BACKWARD and layout.T <= sq][c]
         plain = self.one_step[direction][c]
@@ -211,16 +221,10 @@ class Routes:
             if len(heads) == 1:  # one way on a plain stretch: a step of the plain table
                 at, mode, passed, notes = heads[0]
                 if mode == direction and at != home and at not in turns:
-                    if i and at < X:
-                        key = (passed, at)
-                        passed = ids.get(key)
-                        if passed is None:
-                            passed = ids[key] = len(paths)
-                            paths.append(key)
                     to = plain[at]
-                    heads = [(to, mode, passed, notes)] if to >= 0 else []
+                    heads = [(to, mode, grown(passed, at) if i and at < X else passed, notes)] if to >= 0 else []
                     continue
-            heads = self._stepped(c, heads, i, paths, ids, turns, direction)
+            heads = self._stepped(c, heads, i, grown, turns, direction)
         seen, out = set(), []
         for to, _, passed, notes in heads:
             if (to, passed) not in seen:
@@ -228,17 +232,14 @@ class Routes:
                 out.append((to, _squares(paths, passed), notes))
         return out
 
-    def _stepped(self, c: int, heads: list, i: int, paths: list, ids: dict, turns: dict, direction: int) -> list:
-        """The heads (square, mode, path id, notes) of `walk` one step on from `heads`, step i."""
+    def _stepped(self, c: int, heads: list, i: int, grown, turns: dict, direction: int) -> list:
+        """The heads (square, mode, path id, notes) of `walk` one step on from `heads`, step i
+        (`grown(path, square)`: the id of a path one square longer)."""
         X, home, plain = self.layout.X, self.layout.home[c], self.one_step[direction][c]
         moved, known = [], set()
         for at, mode, passed, notes in heads:
             if i and at < X:
-                key = (passed, at)
-                passed = ids.get(key)
-                if passed is None:
-                    passed = ids[key] = len(paths)
-                    paths.append(key)
+                passed = grown(passed, at)
             here = turns.get(at) if mode == FORWARD or mode == BACKWARD else None
             if here is None or not here[0]:
                 to, next_mode = (plain[at], mode) if mode == direction and at != home else self._next(c, at, mode)
