@@ -6,11 +6,16 @@ tests/test_table_consistency.py and by the fuzzer's short games, tests/fuzzlib.p
 - `check_pushes`: at every decision of a seeded random game, every option pushed leaves the
   occupancy of its placement, popped gives back the placement, turn and occupancy before,
   and `Table.outcome` reads exactly what the push gave, or nothing.
+- `check_deep_pushes`: pushes on pushes, as the expert looks ahead: at each ply of the walk
+  the options of a card drawn are those of a table built afresh, and every pop gives back
+  the whole table.
 
 Both raise AssertionError saying where the table went off.
 """
 
 from __future__ import annotations
+
+import random
 
 from sorry_rules.engine.position import Position
 from sorry_rules.engine.rng import below_at
@@ -68,3 +73,67 @@ def check_one_table(game, seed: int, players: int, max_plies: int = 1500) -> Non
         kept = sorted(map(repr, (table.move(option) for option in options)))
         assert kept == sorted(map(repr, game.legal_moves(table.state()))), f"seed {seed}: ply {table.plies}"
         table.play(options[below_at(seed * 7919 + 1, table.plies, len(options))])
+
+
+def snapshot(table) -> tuple:
+    """All of a table that a push may change and its pop must give back (copied)."""
+    pos = table.pos
+    return (occupancy(pos), tuple(map(tuple, pos.pos)), pos.marks, pos.marked, pos.still, pos.guard, table.turn,
+            table.card, table.drawn, table.winner, table.over, table.plies, table.counters, table.bonus,
+            table.redraws, None if table.hands is None else tuple(map(tuple, table.hands)), len(table.discard))
+
+
+def _listed(table, card) -> list:
+    """The options of `card` drawn by the player to move (in hand play, of the hand), as the
+    expert lists them: a redraw policy reads the card on the table."""
+    if table.game.hand_play:
+        return table.options()
+    if table.game.redraw is not None:
+        table.card = card
+        try:
+            return table.options()
+        finally:
+            table.card = None
+    return table.card_options(table.seats[table.turn], card)
+
+
+def _walk(table, depth: int, rng: random.Random, trail: tuple) -> int:
+    """Walk `depth` plies on `table` (what a player sees), two options pushed at each; the
+    pushes made."""
+    if depth == 0 or table.over:
+        return 0
+    game, pushes, turn = table.game, 0, table.turn
+    card = rng.choice(game.deck)
+    kept = table.hands[turn] if game.hand_play else None
+    if kept is not None:  # a hand drawn from the deck (another player's is unknown), put back below
+        table.hands[turn] = [card] + [rng.choice(game.deck) for _ in range(rng.randrange(2))]
+    before = snapshot(table)
+    options = _listed(table, card)
+    fresh = game.table(table.state())
+    listed = sorted(repr(table.move(option)) for option in options)
+    assert listed == sorted(repr(fresh.move(option)) for option in _listed(fresh, card)), f"options after {trail}"
+    assert snapshot(table) == before, f"listing changed the table after {trail}"
+    for option in rng.sample(options, min(len(options), 2)):
+        table.push(option)
+        pushes += 1 + _walk(table, depth - 1, rng, trail + (option.events,))
+        table.pop()
+        assert snapshot(table) == before, f"{option.events} popped after {trail}: not the table before"
+    if kept is not None:
+        table.hands[turn] = kept
+    return pushes
+
+
+def check_deep_pushes(game, players: int, seed: int, max_plies: int = 160, depth: int = 3, every: int = 8) -> int:
+    """Play a seeded random game on one table; every `every` plies, walk `depth` plies deep on
+    what the player to move sees (`_walk`). Returns the pushes made."""
+    rng = random.Random(seed)
+    table = game.table(game.new_game(seed, players=players))
+    pushes = 0
+    while not table.over and table.plies < max_plies:
+        options = table.options()
+        if table.plies % every == 0:
+            seen = table.seen()
+            seen.card, seen.drawn = None, ()  # the walk draws its own cards
+            pushes += _walk(seen, depth, rng, ())
+        table.play(options[rng.randrange(len(options))])
+    return pushes

@@ -16,6 +16,9 @@ several pawns, and A2's simultaneous split, whose parts may land where another p
 (a partner's too, T2);
 `outcome` steps aside where playing does more than move pawns and pass the turn:
 consequences (`after:`, H27) and wins judged after every move (Trouble's finish line).
+The expert pushes on pushes (a card drawn at each ply, from the deck): on the same files,
+walks three plies deep list what a table built afresh lists, and each pop gives back the whole
+table.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from sorry_rules.base.errors import RuleFileError
 from sorry_rules.compiler import load_game
 from sorry_rules.rules.loader import bundled_names, load_variant
 from sorry_rules.rules.yamlsafe import load_yaml
-from tests.tablecheck import check_one_table, check_pushes
+from tests.tablecheck import check_deep_pushes, check_one_table, check_pushes
 
 SIMULTANEOUS = {"split": "simultaneous"}
 #: (rule file, players, movement switches of `rules:`, seeds): one game each, three where a split's parts may meet
@@ -63,6 +66,12 @@ def test_pushed_options_keep_the_occupancy_and_outcome_reads_what_a_push_gives(n
         assert read > total // 2, "most options are read without playing them"
     else:
         assert read == 0
+
+
+@pytest.mark.parametrize(("name", "players", "rules", "seeds"), CASES, ids=_ids(CASES))
+def test_pushes_on_pushes_list_what_a_fresh_table_lists_and_pop_back_to_the_whole_table(name, players, rules, seeds):
+    """As the expert looks ahead (several plies pushed, then popped one by one)."""
+    assert check_deep_pushes(_game(name, rules), players, seeds[-1]) > 20
 
 
 SWITCHES = [None, SIMULTANEOUS, {"slide_after_switch": "mover"}, {"slide_after_sorry": False},
