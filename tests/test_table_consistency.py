@@ -107,6 +107,7 @@ def test_soak_one_table_on_every_bundled_file(rules):
             check_one_table(game, seed, (game.players_min, game.players_max)[seed % 2])
         for seed in range(10):
             check_pushes(game, (game.players_min, game.players_max)[seed % 2], seed)
+            check_deep_pushes(game, (game.players_min, game.players_max)[seed % 2], seed)
         played += 1
     assert played >= 30
 
@@ -130,5 +131,6 @@ def test_soak_one_table_under_house_rules_combined_with_a_switch():
         players = rng.randint(game.players_min, game.players_max)
         check_one_table(game, case, players, max_plies=300)
         check_pushes(game, players, case)
+        check_deep_pushes(game, players, case)
         played += 1
     assert played > 600
