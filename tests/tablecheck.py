@@ -10,7 +10,7 @@ tests/test_table_consistency.py and by the fuzzer's short games, tests/fuzzlib.p
   the options of a card drawn are those of a table built afresh, and every pop gives back
   the whole table.
 
-Both raise AssertionError saying where the table went off.
+Each raises AssertionError saying where the table went off.
 """
 
 from __future__ import annotations
