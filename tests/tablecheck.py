@@ -84,17 +84,8 @@ def snapshot(table) -> tuple:
 
 
 def _listed(table, card) -> list:
-    """The options of `card` drawn by the player to move (in hand play, of the hand), as the
-    expert lists them: a redraw policy reads the card on the table."""
-    if table.game.hand_play:
-        return table.options()
-    if table.game.redraw is not None:
-        table.card = card
-        try:
-            return table.options()
-        finally:
-            table.card = None
-    return table.card_options(table.seats[table.turn], card)
+    """The options of `card` drawn by the player to move; in hand play, of the whole hand."""
+    return table.options() if table.game.hand_play else table.options_of(card)
 
 
 def _walk(table, depth: int, rng: random.Random, trail: tuple) -> int:

@@ -195,6 +195,18 @@ class Table:
                 return redraws
         return self.followed(p, options) if game.after_then else options
 
+    def options_of(self, card) -> list:
+        """The options of `card` as the card the player to move drew, the table unchanged (a
+        look ahead at a card that may come): `card_options`, or, where a stuck draw follows
+        the `redraw` policy, what `options` lists with `card` drawn."""
+        if self.game.redraw is None or self.game.hand_play:
+            return self.card_options(self.seats[self.turn], card)
+        held, self.card = self.card, card
+        try:
+            return self.options()
+        finally:
+            self.card = held
+
     def card_options(self, p: int, card: int, made: list | None = None) -> list:
         """The options `card` gives player colour p, filtered; a forfeit when there is none
         (`made`: the card's options listed already)."""

@@ -91,18 +91,6 @@ class _Search:
             found = self.leaves[key] = self.evaluator.evaluate(placement, self.colour, seats, seats[turn])
         return found
 
-    def options(self, card: int) -> list:
-        """The options of `card` drawn by the player to move (a stuck draw follows the
-        variant's `redraw` policy)."""
-        table, game = self.table, self.game
-        if game.redraw is not None and not game.hand_play:
-            table.card = card
-            try:
-                return table.options()
-            finally:
-                table.card = None
-        return table.card_options(table.seats[table.turn], card)
-
     def value(self, depth: int) -> float:
         """Expected value of the table's position (no card drawn yet) with `depth` draws to look ahead."""
         table = self.table
@@ -128,7 +116,7 @@ class _Search:
             for card, copies in self.cards:
                 if hands is not None:
                     hands[turn] = [card]  # an opponent's hand is unknown: one card drawn from the unseen ones
-                options = self.options(card)
+                options = table.options_of(card)
                 self.spend(len(options))
                 best = None
                 for option in options:
