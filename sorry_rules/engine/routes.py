@@ -121,15 +121,14 @@ class Routes:
         self.layout = layout
         self.geometry = geometry
         C, side, T = layout.C, layout.side, layout.T
-        # turns_at[c][sq]: ((turn index, Turn), ...) of the turns at track square sq for colour c
+        # turns_at[c][sq]: [(turn index, Turn), ...] of the turns at track square sq for colour c
         turns_at: list = [{} for _ in range(C)]
         for c in range(C):
             for i, turn in enumerate(geometry.turns):
                 turns_at[c].setdefault((c * side + turn.at) % T, []).append((i, turn))
-        self.turns_at = tuple({sq: tuple(here) for sq, here in by_square.items()} for by_square in turns_at)
         # turn_ways[direction][leaving][c]: {track square: (whether a turn there is the only way on, ((turn index,
         # square it leads to, mode after it or None: the mode kept), ...))} of the turns a walk takes (`walk`)
-        self.turn_ways = tuple(tuple(tuple(self._turn_ways(c, direction, leaving) for c in range(C))
+        self.turn_ways = tuple(tuple(tuple(self._turn_ways(c, turns_at[c], direction, leaving) for c in range(C))
                                      for leaving in (False, True)) for direction in (FORWARD, BACKWARD))
         # one_step[direction][c][sq]: one plain step on (`layout.step_forward` / `step_backward`)
         self.one_step = tuple(tuple([step(c, sq) for sq in range(layout.size)] for c in range(C))
@@ -162,7 +161,7 @@ class Routes:
             return sq, mode
         if mode == FORWARD:
             if sq != layout.home[c]:
-                return layout.step_forward(c, sq), mode
+                return self.one_step[FORWARD][c][sq], mode
             past = self.geometry.past_home
             if past == "stop":
                 return sq, STOPPED
@@ -172,7 +171,7 @@ class Routes:
         if mode == DOWN:
             first = layout.T + c * layout.L
             return (sq - 1 if sq > first else -1), mode
-        return layout.step_backward(c, sq), mode
+        return self.one_step[BACKWARD][c][sq], mode
 
     def _turned(self, c: int, sq: int, turn: Turn, direction: int) -> int:
         layout = self.layout
@@ -180,11 +179,12 @@ class Routes:
             return layout.T + c * layout.L if layout.L else layout.home[c]
         return (sq + (1 if direction == FORWARD else -1)) % layout.T
 
-    def _turn_ways(self, c: int, direction: int, leaving: bool) -> dict:
-        """`turn_ways[direction][leaving][c]` (`__init__`): the turns taken by moves of `direction`;
-        `leaving`, a pawn backing out of its safety zone, never turns back into it (H30)."""
+    def _turn_ways(self, c: int, turns_at: dict, direction: int, leaving: bool) -> dict:
+        """`turn_ways[direction][leaving][c]` (`__init__`) of colour c's turns `turns_at`: those
+        taken by moves of `direction`; `leaving`, a pawn backing out of its safety zone, never
+        turns back into it (H30)."""
         out = {}
-        for at, here in self.turns_at[c].items():
+        for at, here in turns_at.items():
             taken = [(k, u) for k, u in here
                      if (u.moving == "forward") == (direction == FORWARD) and not (leaving and u.onto == "safety")]
             if taken:
@@ -224,7 +224,7 @@ class Routes:
                     to = plain[at]
                     heads = [(to, mode, grown(passed, at) if i and at < X else passed, notes)] if to >= 0 else []
                     continue
-            heads = self._stepped(c, heads, i, grown, turns, direction)
+            heads = self._stepped(c, heads, i, grown, turns)
         seen, out = set(), []
         for to, _, passed, notes in heads:
             if (to, passed) not in seen:
@@ -232,17 +232,16 @@ class Routes:
                 out.append((to, _squares(paths, passed), notes))
         return out
 
-    def _stepped(self, c: int, heads: list, i: int, grown, turns: dict, direction: int) -> list:
+    def _stepped(self, c: int, heads: list, i: int, grown, turns: dict) -> list:
         """The heads (square, mode, path id, notes) of `walk` one step on from `heads`, step i
         (`grown(path, square)`: the id of a path one square longer)."""
-        X, home, plain = self.layout.X, self.layout.home[c], self.one_step[direction][c]
-        moved, known = [], set()
+        X, moved, known = self.layout.X, [], set()
         for at, mode, passed, notes in heads:
             if i and at < X:
                 passed = grown(passed, at)
             here = turns.get(at) if mode == FORWARD or mode == BACKWARD else None
             if here is None or not here[0]:
-                to, next_mode = (plain[at], mode) if mode == direction and at != home else self._next(c, at, mode)
+                to, next_mode = self._next(c, at, mode)
                 if to >= 0 and (to, next_mode, passed) not in known:
                     known.add((to, next_mode, passed))
                     if next_mode != mode:
