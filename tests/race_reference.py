@@ -69,7 +69,7 @@ def outcomes(pawns: dict, turn: str, throw: int, blocks: bool = False, sixes: in
              home_throw: bool = False, board: LudoBoard = LUDO) -> set:
     """`results` with the extra throws each earns: a six (LU13, not the third), a capture
     (LU15 when `capture_throw`), a token reaching Home (LU16 when `home_throw`); they add up
-    (LU20)."""
+    (LU20); a move that wins earns none (LU14)."""
     if throw == 6 and sixes >= 2:
         return set()
     c = board.colours.index(turn)
@@ -115,6 +115,8 @@ def outcomes(pawns: dict, turn: str, throw: int, blocks: bool = False, sixes: in
                         captured = captured or target in after[colour]
                         after[colour] = ["start" if t == target else t for t in after[colour]]
         extra = (throw == 6) + (capture_throw and captured) + (home_throw and target == "home")
+        if all(t == "home" for t in after[turn]):
+            extra = 0  # LU14: the game ends at once, no throw follows
         out.add((placement(after), int(extra)))
     return out
 

@@ -257,6 +257,21 @@ def test_ludo_extra_throws_as_its_rule_book_says():
     assert compare_ludo_throws(game, seed=2, positions=100) > 130
 
 
+@pytest.mark.parametrize("last,throw", [("safety:2", 4), ("track:6", 6)])
+def test_a_winning_move_earns_no_extra_throw(last, throw):
+    """LU14 over LU13 and LU16: the last token Home ends the game at once, so neither the
+    token reaching Home nor a six gives a throw (a position random ones seldom reach)."""
+    game = load_game("ludo", ("ludo/capture-throw.yaml", "ludo/home-throw.yaml"))
+    position = {"players": ["red", "green"], "turn": "red", "card": str(throw),
+                "pawns": {"red": ["home", "home", "home", last], "green": ["track:20", "start"]}}
+    report = moves_report(game, parse_position(game, position))
+    assert [(move["result"]["red"], move.get("wins"), move["extra_cards"]) for move in report["moves"]] == [
+        (["home"] * 4, True, 0)]
+    assert not report["draw_again"]
+    assert ref.outcomes(position["pawns"], "red", throw, home_throw=True, capture_throw=True) == {
+        (ref.placement({**position["pawns"], "red": ("home",) * 4}), 0)}
+
+
 def test_trouble_moves_as_its_rule_book_says():
     assert compare_trouble(load_game("trouble"), seed=1, positions=100) > 130
 
