@@ -2,7 +2,7 @@
 docs/PARCHEESI.md): their rule files validate with --strict, full seeded games for every
 player count finish with every invariant kept and replay exactly, the seats and the first
 player follow the rule books, the bots play them, and a copy with every name renamed plays
-the same games. What a throw allows in a position is shown by the scenarios in
+the same games, and who throws next follows TR7 and PA7 over whole games. What a throw allows in a position is shown by the scenarios in
 tests/scenarios/ludo, trouble and parcheesi."""
 
 from __future__ import annotations
@@ -118,6 +118,45 @@ def test_ludo_extra_throws_and_the_third_six_follow_the_rule_book(options, games
         players = [make_player("random", seed, seat) for seat in range(4)]
         final = play_game(game, state, players, on_turn=observe)
         assert final.winner is not None
+
+
+def _trouble_next(throw: str, flow: dict) -> bool:
+    """TR7: a 6 pops again, used or not, with no limit to sixes in a row."""
+    return throw == "6"
+
+
+def _parcheesi_next(throw: str, flow: dict) -> bool:
+    """PA7: doubles throw again; the third doubles in a row is not moved and ends the turn
+    (PA19: the run starts again at the next turn)."""
+    first, second = throw.split("+")
+    flow["run"] = flow["run"] + 1 if first == second else 0
+    if flow["run"] == 3:
+        flow["run"] = 0
+    return flow["run"] > 0
+
+
+@pytest.mark.parametrize("games_per_count", short_and_full(2, 100))
+@pytest.mark.parametrize("name, again", [("trouble", _trouble_next), ("parcheesi", _parcheesi_next)])
+def test_who_throws_next_follows_the_rule_book(games, name, again, games_per_count):
+    """TR7, PA7, PA19 over whole seeded games of random and greedy players: after every
+    throw the same player throws again exactly when the rule book says, else the next seat."""
+    game = games[name]
+    for players in COUNTS[name]:
+        for seed in range(games_per_count):
+            flow = {"seat": None, "run": 0, "again": 0}
+
+            def observe(turn, after) -> None:
+                if flow["seat"] is not None:
+                    assert turn.seat == flow["seat"], f"{name} seed {seed} ply {turn.ply}: seat {turn.seat} threw"
+                keeps = again(game.card_names[turn.card], flow)
+                flow["again"] += keeps
+                flow["seat"] = turn.seat if keeps else (turn.seat + 1) % len(after.seats)
+
+            kinds = ("random", "greedy")
+            state = game.new_game(seed, players=players)
+            final = play_game(game, state, [make_player(kinds[(seed + s) % 2], seed, s) for s in range(players)],
+                              on_turn=observe)
+            assert final.winner is not None and flow["again"] > 0
 
 
 @pytest.mark.parametrize("name, two, three", [("ludo", ("red", "yellow"), ("red", "green", "yellow")),
