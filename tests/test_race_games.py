@@ -1,9 +1,10 @@
 """The race games as configurations of the one engine (docs/LUDO.md, docs/TROUBLE.md,
 docs/PARCHEESI.md): their rule files validate with --strict, full seeded games for every
 player count finish with every invariant kept and replay exactly, the seats and the first
-player follow the rule books, the bots play them, and a copy with every name renamed plays
-the same games, and who throws next follows TR7 and PA7 over whole games. What a throw allows in a position is shown by the scenarios in
-tests/scenarios/ludo, trouble and parcheesi."""
+player follow the rule books, the bots play them, a copy with every name renamed plays the
+same games, and who throws next follows LU13-LU20, TR7 and PA7 over whole games. What a
+throw allows in a position is shown by the scenarios in tests/scenarios/ludo, trouble and
+parcheesi."""
 
 from __future__ import annotations
 
