@@ -1,5 +1,5 @@
 """Turn flow of draw play, driven through the engine with a known draw pile (RULES R2, R3,
-R5, R11, R19, R34, R35)."""
+R5, R11, R19, R34, R35), and who draws next over whole seeded games (R19, H2, H21, R35)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,8 @@ import pytest
 from sorry_rules.compiler import load_game
 from sorry_rules.rules.loader import load_variant
 from sorry_rules.compiler import compile_variant
+from sorry_rules.players.registry import make_player
+from sorry_rules.players.runner import play_game
 from sorry_rules.rules.yamlsafe import load_yaml
 
 from .invariants import check_state
@@ -129,3 +131,40 @@ def test_r35_the_game_ends_at_once_even_with_a_draw_again(game):
     assert game.legal_moves(after) == []
     outcome = game.outcome(after)
     assert outcome.winner == 0 and outcome.winning_seats == (0,)
+
+
+@pytest.mark.parametrize("variant,rules", [
+    ("standard", ()), ("partnership", ("house/bump-bonus.yaml",)),
+    ("standard", ("house/bump-bonus.yaml", "house/sorry-safety.yaml")),
+    ("standard", ("house/two-no-draw-again.yaml", "house/bump-bonus.yaml"))])
+def test_who_draws_next_over_whole_games(variant, rules):
+    """R19 (a 2 draws again, used or not, and chains; not under H2), H21 (a card whose move
+    bumps an opponent, partners not counted, earns one more card, besides the 2's own; a
+    Sorry! and H29 count) and R35 (a win ends the game), over whole seeded games of random and
+    greedy players: after every move the same player draws again exactly as often as those
+    rules give, else the next seat plays."""
+    game = load_game(variant, rules)
+    twos, bonus, start = "house/two-no-draw-again.yaml" not in rules, "house/bump-bonus.yaml" in rules, game.layout.start
+    for seed in range(3):
+        state = game.new_game(seed, players=4)
+        flow = {"seat": None, "over": False, "due": 0, "again": 0, "before": state}
+
+        def observe(turn, after) -> None:
+            before = flow["before"]
+            if flow["seat"] is not None:
+                assert turn.seat == flow["seat"], f"seed {seed} ply {turn.ply}: seat {turn.seat} drew"
+            assert not flow["over"], "a move after the win"
+            side = game.team_of[before.seats[before.turn]]
+            bumped = any(after.placement[c].count(start[c]) > before.placement[c].count(start[c])
+                         for c in before.seats if c not in side)
+            flow["due"] += (twos and game.card_names[turn.card] == "2") + (bonus and bumped)
+            keeps = after.winner is None and flow["due"] > 0
+            flow["due"] -= keeps
+            flow["again"] += keeps
+            flow["over"] = after.winner is not None
+            flow["seat"] = turn.seat if keeps else (turn.seat + 1) % 4
+            flow["before"] = after
+
+        players = [make_player(("random", "greedy")[(seed + s) % 2], seed, s) for s in range(4)]
+        assert play_game(game, state, players, on_turn=observe).winner is not None
+        assert flow["again"] > 0
