@@ -136,20 +136,25 @@ def test_r35_the_game_ends_at_once_even_with_a_draw_again(game):
 @pytest.mark.parametrize("variant,rules", [
     ("standard", ()), ("partnership", ("house/bump-bonus.yaml",)),
     ("standard", ("house/bump-bonus.yaml", "house/sorry-safety.yaml")),
-    ("standard", ("house/two-no-draw-again.yaml", "house/bump-bonus.yaml"))])
+    ("standard", ("house/two-no-draw-again.yaml", "house/bump-bonus.yaml")),
+    ("points", ("house/bump-bonus.yaml", "house/mulligan-8.yaml"))])
 def test_who_draws_next_over_whole_games(variant, rules):
-    """R19 (a 2 draws again, used or not, and chains; not under H2), H21 (a card whose move
-    bumps an opponent, partners not counted, earns one more card, besides the 2's own; a
-    Sorry! and H29 count) and R35 (a win ends the game), over whole seeded games of random and
-    greedy players: after every move the same player draws again exactly as often as those
-    rules give, else the next seat plays."""
+    """R19 (a 2 draws again, used or not, and chains; not under H2), A13 and P5 in hand play (a
+    2 played gives one more play, a 2 discarded from a stuck hand none), H21 (a card whose
+    move bumps an opponent, partners not counted, earns one more card, besides the 2's own; a
+    Sorry! and H29 count; H23's mulligan moves nothing) and R35 (a win ends the game), over
+    whole seeded games of random and greedy players: after every move the same player plays
+    again exactly as often as those rules give, else the next seat plays."""
     game = load_game(variant, rules)
     twos, bonus, start = "house/two-no-draw-again.yaml" not in rules, "house/bump-bonus.yaml" in rules, game.layout.start
-    for seed in range(3):
+    hands = game.hand_play
+    discarded_twos = 0
+    for seed in (0, 1, 2, 138) if hands else range(3):  # seed 138: a stuck hand discards a 2 (P5)
         state = game.new_game(seed, players=4)
         flow = {"seat": None, "over": False, "due": 0, "again": 0, "before": state}
 
         def observe(turn, after) -> None:
+            nonlocal discarded_twos
             before = flow["before"]
             if flow["seat"] is not None:
                 assert turn.seat == flow["seat"], f"seed {seed} ply {turn.ply}: seat {turn.seat} drew"
@@ -157,7 +162,10 @@ def test_who_draws_next_over_whole_games(variant, rules):
             side = game.team_of[before.seats[before.turn]]
             bumped = any(after.placement[c].count(start[c]) > before.placement[c].count(start[c])
                          for c in before.seats if c not in side)
-            flow["due"] += (twos and game.card_names[turn.card] == "2") + (bonus and bumped)
+            two = twos and game.card_names[turn.card] == "2"
+            discarded = turn.move.kind == "discard"
+            discarded_twos += two and discarded
+            flow["due"] += (two and not discarded) + (bonus and bumped)
             keeps = after.winner is None and flow["due"] > 0
             flow["due"] -= keeps
             flow["again"] += keeps
@@ -168,3 +176,4 @@ def test_who_draws_next_over_whole_games(variant, rules):
         players = [make_player(("random", "greedy")[(seed + s) % 2], seed, s) for s in range(4)]
         assert play_game(game, state, players, on_turn=observe).winner is not None
         assert flow["again"] > 0
+    assert discarded_twos > 0 or not hands, "no stuck hand discarded a 2: choose a seed where one does"
