@@ -144,12 +144,26 @@ def compare_ludo(game, blocks: bool, seed: int, positions: int, board: ref.LudoB
     return compared
 
 
+def near_the_end(rng: random.Random, position: dict, board: ref.LudoBoard = ref.LUDO) -> dict:
+    """`position` with the mover's tokens Home but one, that one at most eight steps from
+    Home (where a throw may win: LU14 over the extra throws)."""
+    c = board.colours.index(position["turn"])
+    last = board.where_of(c, max(0, board.home - rng.randint(1, 8)))
+    if last.startswith("track:") and any(last in tokens for tokens in position["pawns"].values()):
+        last = "start"
+    position["pawns"][position["turn"]] = ["home"] * 3 + [last]
+    return position
+
+
 def compare_ludo_throws(game, seed: int, positions: int) -> int:
-    """LU13, LU15, LU16, LU19, LU20: the extra throws each move earns, with both options on."""
+    """LU13, LU15, LU16, LU19, LU20: the extra throws each move earns, with both options on;
+    a fifth of the positions near the end (LU14: a winning move earns none)."""
     rng = random.Random(seed)
     compared = 0
     for _ in range(positions):
         position = ludo_position(rng)
+        if rng.random() < 0.2:
+            position = near_the_end(rng, position)
         if any(all(t == "home" for t in tokens) for tokens in position["pawns"].values()):
             continue
         sixes = position.get("counters", {}).get(position["turn"], {}).get("sixes", 0)
