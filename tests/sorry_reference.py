@@ -31,7 +31,8 @@ HOUSE = {
 #: file: an overlay in tests/rules/options/)
 OPTIONS = {"a4-mover-only": "A4 option: after a switch only the mover's pawn slides",
            "a6-no-slide": "A6 option: a pawn a Sorry! places does not slide",
-           "revenge-7-11": "H20 with the author's list of the 7 and the 11: each must bump where it can"}
+           "revenge-7-11": "H20 with the author's list of the 7 and the 11: each must bump where it can",
+           "a2-simultaneous": "A2 option: the parts of a split judged on the board before it, then landed in order"}
 #: H6: the cards that may also start a pawn
 STARTERS = ("1", "2", "3", "5", "7", "8", "10", "11", "12")
 
@@ -350,6 +351,42 @@ class Sorry:
                         out += self.split(after, total - n, parts, used + ((colour, i),), known)
         return out
 
+    def split_together(self, pawns: dict, total: int, parts: int) -> list:
+        """The A2 option as REFERENCE.md words it (`rules.split: simultaneous`): forward `total`
+        split among 2 .. `parts` different pawns, each part an exact forward move from where
+        its pawn stands before the split, no two parts ending on one square but Home (R33);
+        then the pawns land one by one in the order they stand (the player's colours in board
+        order, each colour's track squares then its safety squares, ascending), each bumping
+        and sliding as a move does (A3): an own pawn where a part lands, one that stayed or
+        one an earlier part slid there, makes the split illegal (R16)."""
+        def order(pawn):
+            colour, _, where = pawn
+            return self.board.colours.index(colour), where.startswith("safety:"), int(where.partition(":")[2])
+        mine = sorted((pawn for pawn in self.pawns_of(pawns) if pawn[2].startswith(("track:", "safety:"))), key=order)
+        out = []
+        for k in range(2, parts + 1):
+            for chosen in itertools.combinations(mine, k):
+                for cuts in itertools.combinations(range(1, total), k - 1):
+                    sizes = [b - a for a, b in zip((0,) + cuts, cuts + (total,))]
+                    ends = [self.forward(colour, where, n) for (colour, _, where), n in zip(chosen, sizes)]
+                    if not all(ends):
+                        continue
+                    ends = [way[0][0] for way in ends]
+                    squares = [end if end.startswith("track:") else (colour, end)
+                               for (colour, _, _), end in zip(chosen, ends) if end != "home"]
+                    if len(set(squares)) != len(squares):
+                        continue
+                    board = _copy(pawns)
+                    for colour, i, _ in chosen:
+                        board[colour][i] = "lifted"
+                    for (colour, i, _), end in zip(chosen, ends):
+                        board = self.arrive(board, colour, i, end)
+                        if board is None:
+                            break
+                    if board is not None:
+                        out.append(board)
+        return out
+
     def split_into(self, pawns: dict, total: int, directions: tuple, used: tuple = ()) -> list:
         """`split N into D1, D2`: the parts in the order written, each one step or more in its
         direction with a pawn no earlier part moved, all N used (seven-both-ways)."""
@@ -431,7 +468,7 @@ class Sorry:
         if kind in ("forward", "backward"):
             return [after for _, _, after in self.step(pawns, numbers[0], backward=kind == "backward")]
         if kind == "split":
-            return self.split(pawns, numbers[0], numbers[1])
+            return (self.split_together if "a2-simultaneous" in self.house else self.split)(pawns, numbers[0], numbers[1])
         return {"enter": self.enter, "switch": self.switch, "sorry": self.sorry}[kind](*((pawns,) if kind == "enter" else ()))
 
     def card_outcomes(self, alternatives: tuple, declinable: bool = False, draw_again: bool = False) -> set:
@@ -497,7 +534,8 @@ class Sorry:
             ways = [after for _, _, after in self.step(pawns, 4, backward=True)]
         elif card == "7":
             ways = [after for _, _, after in self.step(pawns, 7)]
-            ways += self.split(pawns, 7, 7 if "split-7-any" in house else 2)
+            ways += (self.split_together if "a2-simultaneous" in house else self.split)(
+                pawns, 7, 7 if "split-7-any" in house else 2)
             if "seven-both-ways" in house:
                 ways += self.split_into(pawns, 7, ("forward", "backward")) + self.split_into(pawns, 7, ("backward", "forward"))
             forward = True

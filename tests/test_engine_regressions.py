@@ -283,3 +283,20 @@ def test_a24_one_move_per_result_when_a_consequence_follows_and_one_way_passes()
                                                      (5, 8, safety, home, home)]
     for seed in range(40):
         play_random(game, seed, 1, max_plies=150, must_end=False)
+
+
+def test_a2_option_two_parts_may_end_where_a_square_holds_several_pawns():
+    """A2's simultaneous option refused every split whose parts end on one square, Home
+    included, so safety:1 and safety:4 could not both go Home with a 7 (R33: Home holds every
+    pawn; the sequential split allows it). Where the board's squares hold two pawns
+    (`board.hold`, R16 lifted), two parts may end on one track square as they may in order.
+    (Found by writing rule files from the docs alone.)"""
+    game = _game(rules={"split": "simultaneous"})
+    layout = game.layout
+    red = tuple(sorted([layout.T, layout.T + 3] + [layout.home[0]] * (game.pawns - 2)))
+    state = game.position((red, (layout.start[1],) * game.pawns, (), ()), (0, 1), 0, card=game.card_index["7"])
+    assert [move.placement[0] for move in game.legal_moves(state)] == [(layout.home[0],) * game.pawns]
+    held = _game(rules={"split": "simultaneous"}, board={"hold": 2})
+    together = [move for move in held.legal_moves(_position(held, [20, 23], "7")) if move.placement[0][:2] == (25, 25)]
+    assert len(together) == 1
+    assert not [move for move in game.legal_moves(_position(game, [20, 23], "7")) if move.placement[0][:2] == (25, 25)]

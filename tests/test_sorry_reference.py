@@ -354,10 +354,13 @@ def test_each_house_rule_moves_as_the_rule_book_says(name):
 
 #: house rules that cannot be played together: H19 and H32 contradict (SR550); marks need squares
 #: that hold one pawn (SR571); H6, H14, H15 and seven-both-ways give the 7 or the 11 effects of
-#: their own (the overlay read last decides)
+#: their own (the overlay read last decides); A2's simultaneous split has no turns or passing
+#: rules (SR552) and no parts in order (SR304)
 CONFLICTS = ({"overshoot-home", "bounce-back"}, {"blockade", "freeze"}, {"blockade", "mercy-start"},
              {"start-on-any-forward", "split-7-any"}, {"start-on-any-forward", "switch-partner"},
-             {"start-on-any-forward", "seven-both-ways"}, {"split-7-any", "seven-both-ways"})
+             {"start-on-any-forward", "seven-both-ways"}, {"split-7-any", "seven-both-ways"},
+             *({"a2-simultaneous", name} for name in ("blockade", "no-passing-opponents", "backward-into-safety",
+                                                      "seven-both-ways")))
 
 
 def combinations(seed: int, count: int):

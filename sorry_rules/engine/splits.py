@@ -404,8 +404,8 @@ class _Moved:
 
 def simultaneous(track, steps: int, limit: int, p: int, flags: int, card):
     """A2's option: every part judged on the position before the split (a pawn may not land
-    where another part lands); then the pawns land one after another, bumps and slides in
-    the order of the parts."""
+    where another part lands, unless the square holds several: Home, `board.hold`); then the
+    pawns land one after another, bumps and slides in the order of the parts."""
     X = track.X
     forward = track.layout.forward
     control = track.control_of[p]
@@ -433,10 +433,12 @@ def simultaneous(track, steps: int, limit: int, p: int, flags: int, card):
 
 def _resolve(track, pos, chosen: list, flags: int, card, out: list) -> None:
     """The simultaneous split of `chosen` ((colour, from, to) per part), if legal."""
-    targets = [to for _, _, to in chosen]
-    if len(set(targets)) != len(targets):
-        return
     X = track.X
+    # two parts may end on one square only where it holds several pawns: Home (R33), or a
+    # board's `hold` (then landing in order judges the count)
+    targets = [to for _, _, to in chosen if to < X]
+    if not track.stacked and len(set(targets)) != len(targets):
+        return
     lifted = []
     for i, (c, sq, _) in enumerate(chosen):  # off the board, so pawns landing on vacated squares stay distinct
         marker = _LIFTED + i
