@@ -15,7 +15,8 @@ Contract:
   `declining_without(ast, extra)` the card's own effect as they change it: a conditional
   `pass if C` becomes `pass if C and not can(extra)`, since an added alternative is a move
   that must be made when it can be (R17; the 11 is declined only where its plays are all
-  switches, A21).
+  switches, A21); an alternative that only switches is one more switch wherever C asks
+  `can(switch ...)`.
 - `mark_warnings(v, placed, read, out, every_text)` warns (SR562) of a mark nothing places or nothing
   reads (`placed`, `read`: names used by `mark` effects and selectors; `after:` marks count
   as placing, `immobile`/`untouchable` as reading).
@@ -112,11 +113,14 @@ def _only_switches(ast) -> bool:
 
 
 def declining_without(ast, extra: list):
-    """`ast` with each top-level `pass if C` made `pass if C and not can(extra)` (`ast`
-    itself when it has none); an added alternative that only switches leaves the pass as it
-    is (a switch may be declined, A14, A21)."""
-    extra = [e for e in extra if not _only_switches(e)]
-    if not extra:
+    """`ast` with each top-level `pass if C` changed for the added alternatives `extra` (`ast`
+    itself when none changes it): an alternative that only switches joins the card's own
+    switches wherever C asks for them (`can(switch opponent)` reads `can(switch opponent |
+    switch partner)`: a switch may be declined, R24, A14, A21); any other makes the pass
+    `pass if C and not can(extra)` (a card that can play it may not be declined)."""
+    switches = tuple(e for e in extra if _only_switches(e))
+    moves = [e for e in extra if not _only_switches(e)]
+    if not moves and not switches:
         return ast
     if isinstance(ast, dsl.Then) and isinstance(ast.second, dsl.DrawAgain):
         first = declining_without(ast.first, extra)
@@ -125,10 +129,29 @@ def declining_without(ast, extra: list):
         options = tuple(declining_without(option, extra) for option in ast.options)
         return ast if all(a is b for a, b in zip(options, ast.options)) else dsl.Choice(ast.pos, options)
     if isinstance(ast, dsl.Guard) and isinstance(ast.effect, dsl.Pass):
-        added = extra[0] if len(extra) == 1 else dsl.Choice(extra[0].pos, tuple(extra))
-        blocked = dsl.Not(ast.condition.pos, dsl.Can(added.pos, added))
-        return dsl.Guard(ast.pos, ast.effect, dsl.BinOp(ast.condition.pos, "and", ast.condition, blocked))
+        condition = _asking_switches(ast.condition, switches) if switches else ast.condition
+        if moves:
+            added = moves[0] if len(moves) == 1 else dsl.Choice(moves[0].pos, tuple(moves))
+            blocked = dsl.Not(ast.condition.pos, dsl.Can(added.pos, added))
+            condition = dsl.BinOp(ast.condition.pos, "and", condition, blocked)
+        return ast if condition is ast.condition else dsl.Guard(ast.pos, ast.effect, condition)
     return ast
+
+
+def _asking_switches(expr, switches: tuple):
+    """`expr` with each `can(S)` whose S only switches made `can(S | switches...)` (`expr`
+    itself when it asks for no switch)."""
+    if isinstance(expr, dsl.Can):
+        if not _only_switches(expr.effect):
+            return expr
+        return dsl.Can(expr.pos, dsl.Choice(expr.effect.pos, (expr.effect,) + switches))
+    if isinstance(expr, dsl.Not):
+        operand = _asking_switches(expr.operand, switches)
+        return expr if operand is expr.operand else dsl.Not(expr.pos, operand)
+    if isinstance(expr, dsl.BinOp):
+        left, right = _asking_switches(expr.left, switches), _asking_switches(expr.right, switches)
+        return expr if left is expr.left and right is expr.right else dsl.BinOp(expr.pos, expr.op, left, right)
+    return expr
 
 
 def mark_warnings(v, placed: set, read: set, out: ProblemCollector, every_text: bool = True) -> None:
