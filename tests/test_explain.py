@@ -179,6 +179,21 @@ def test_the_eleven_pass_comes_from_its_guarded_option():
     assert ("red", "track:0") not in reasons  # it switches
 
 
+def test_a_partner_pawn_a_listed_switch_moves_is_not_said_to_have_no_move():
+    """H15 in partnership (T2: red moves yellow's pawns too): red on 59 and yellow on 29 may
+    switch with each other, one result whichever pawn is said to switch (A24). Yellow's pawn
+    moves by that move, so `--why` does not list it among the pawns with no move (it said
+    "every switch ends in a blocked slide", though neither square is a triangle)."""
+    explained = load_explained("partnership", ("house/switch-partner.yaml",))
+    position = {"players": ["red", "blue", "yellow", "green"], "turn": "red", "card": "11",
+                "pawns": {"red": ["track:59", "home", "home", "home"], "yellow": ["track:29", "home", "home", "home"]}}
+    parsed = parse_position(explained.game, position)
+    report = add_why(explained.game, explained.cards, parsed, moves_report(explained.game, parsed))
+    assert [m["text"] for m in report["moves"]] == ["Red pawn track:59 <-> Yellow pawn track:29", "pass (play nothing)"]
+    assert blocked(report) == {("red", "home"): ["pawns in Home never move"],
+                               ("yellow", "home"): ["pawns in Home never move"]}
+
+
 def test_own_pawn_on_the_target_square_and_overshooting_home():
     """R16: never end on your own pawn; R33: Home by exact count only."""
     report = why(pos("5", ["track:10", "track:15", "safety:3", "home"]))

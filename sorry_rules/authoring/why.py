@@ -31,7 +31,7 @@ from sorry_rules.authoring.analysis import primitives, rules_of
 from sorry_rules.authoring.oracle import format_report_text
 from sorry_rules.authoring.routewords import route_notes
 from sorry_rules.engine.describe import describe_move
-from sorry_rules.engine.events import moved_pawns
+from sorry_rules.engine.events import SWITCH, moved_pawns
 from sorry_rules.engine.pawns import select
 from sorry_rules.engine.position import Position
 from sorry_rules.compiler.programs import ProgramCompiler
@@ -119,6 +119,9 @@ class Explainer:
         game, layout = self.game, self.layout
         p = state.seats[state.turn]
         movers = moved_pawns(e for m in moves for e in m.events)
+        # a switch of two pawns the player moves (H15 with partners) moves both: one result (A24)
+        controlled = set(game.mechanics.control_of[p])
+        movers |= {(e[3], e[4]) for m in moves for e in m.events if e[0] == SWITCH and e[3] in controlled}
         filtered: dict = {}  # (colour, square) -> labels of the filters that removed its moves
         for move, label in game.filtered_moves(state):
             for pawn in moved_pawns(move.events):
