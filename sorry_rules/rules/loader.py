@@ -412,7 +412,8 @@ def _value_problem(item: dict, dotted: str, path: tuple) -> str:
     given = item.get("input")
     if item["type"] == "literal_error" and isinstance(given, str):
         return f"{dotted}: {item['msg']}{did_you_mean(given, _literal_words(item))}"
-    return f"{dotted}: {item['msg']}{_what_to_write(item['type'], given, path)}"
+    # a model's own check (`ValueError` in a validator) says the rule; pydantic prefixes it
+    return f"{dotted}: {item['msg'].removeprefix('Value error, ')}{_what_to_write(item['type'], given, path)}"
 
 
 def _what_to_write(kind: str, given, path: tuple = ()) -> str:
@@ -425,6 +426,9 @@ def _what_to_write(kind: str, given, path: tuple = ()) -> str:
             return f' (write "{given}" in quotes: a card name, not a number)'
         if path and path[-1] in _DSL_FIELDS:
             return f' (write "{given}" in quotes: a rule text, not a number)'
+    if kind == "list_type" and isinstance(given, (str, int)) and not isinstance(given, bool):
+        one = given if isinstance(given, int) or re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", given) else f'"{given}"'
+        return f" (write [{one}] for a list of one)" if len(str(one)) <= 30 else " (write [...] around the items)"
     if what is None:
         return ""
     if isinstance(given, str) and given.strip().lower() in ("true", "false") and kind.startswith("bool") or \
