@@ -441,6 +441,16 @@ def test_an_added_alternative_is_said_apart_from_the_pass_it_widens():
     assert "switch a pawn you control on the track with an opponent's pawn" in partners
 
 
+def test_an_alternative_the_card_has_already_is_said_once(tmp_path):
+    """H6 written as `also: {having: [forward], effect: enter}` gives the 1 and the 2 a
+    second `enter`: the options list both, where each is written; the sentence says it once."""
+    overlay = tmp_path / "h6.yaml"
+    overlay.write_text("extends: standard\nalso:\n  starts: {having: [forward], effect: enter}\n")
+    text = explain_text(load_explained("standard", (str(overlay),)), only=("1",))
+    assert "  Start a pawn, or move one pawn forward 1.\n" in text
+    assert text.count(": enter  (") == 2
+
+
 def test_explain_says_the_board_and_groups_either_or():
     """AUTHORING: without --card, explain starts with the board: the sides' start exits and
     safety zones and the slides (R6, R26, R31); a win of two `and`s joined by `or` says which

@@ -221,7 +221,9 @@ class _EffectWords(dsl.Visitor):
         return f"take away {_OWNER[node.relation]} chip{which}"
 
     def visit_Choice(self, node, nested):
-        parts = [self.visit(o, True) for o in node.options]
+        parts = list(dict.fromkeys(self.visit(o, True) for o in node.options))  # an alternative added twice: said once
+        if len(parts) == 1:
+            return parts[0]
         commas = any("," in part for part in parts)  # a part with commas of its own
         if nested:  # inside a larger sentence (a condition, a `then`): the top level keeps the semicolons
             return "either " + (", or " if commas else " or ").join(parts)
