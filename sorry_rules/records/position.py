@@ -474,8 +474,9 @@ class _Checker(PositionChecks):
         """The cards drawn together (`turn.take`): 1 to `take` known card names."""
         take = self.game.take
         if not names or len(names) > take:
-            self.out.at(("card",), "SR604", f"card: {len(names)} cards, but this variant draws "
-                        f"{take} at a time (turn.take)")
+            most = "1" if take == 1 else f"1 to {take}"
+            self.out.at(("card",), "SR604", f"card: {len(names)} cards; give {most}, the cards drawn so far "
+                        f"(this variant draws {take} at a time, turn.take)")
             return None
         found = tuple(self.card(v, ("card", i)) for i, v in enumerate(names))
         return None if None in found else found
