@@ -33,6 +33,7 @@ from sorry_rules.compiler.marking import (also_texts, alternatives, check_marks,
 from sorry_rules.compiler.programs import CompileError, ProgramCompiler
 from sorry_rules.compiler.ranges import condition_warnings, variant_bounds
 from sorry_rules.compiler.turns import check_turn_policy, compile_turn_policy, turn_texts
+from sorry_rules.compiler.vocabulary import more_unknown_names
 from sorry_rules.compiler.vocab import (
     check_vocab, compile_vocab, counter_ranges, counter_warnings, MOVE_VARIABLES, vocab_texts,
 )
@@ -111,14 +112,21 @@ def compile_text(programs: ProgramCompiler, out: ProblemCollector, path: tuple, 
     try:
         ast = dsl.parse_effect(text) if kind in ("effect", "following") else dsl.parse_expr(text)
         programs.cost_of(ast)
-        if kind in ("effect", "following"):
-            return ast, programs.effect(ast, following=kind == "following")
-        if kind.startswith("move_"):
-            return ast, programs.expression(ast, bool if kind == "move_bool" else int, variables=MOVE_VARIABLES)
-        return ast, programs.expression(ast, bool if kind == "bool" else int)
+        return ast, _program(programs, ast, kind)
     except (dsl.DslError, CompileError) as error:
         out.in_text(path, error.offset, error.code, error.message)
+        if isinstance(error, CompileError) and error.code == "SR302":
+            for more in more_unknown_names(ast, error, lambda tree: _program(programs, tree, kind)):
+                out.in_text(path, more.offset, more.code, more.message)
         return ast, None
+
+
+def _program(programs: ProgramCompiler, ast, kind: str):
+    if kind in ("effect", "following"):
+        return programs.effect(ast, following=kind == "following")
+    if kind.startswith("move_"):
+        return programs.expression(ast, bool if kind == "move_bool" else int, variables=MOVE_VARIABLES)
+    return programs.expression(ast, bool if kind == "bool" else int)
 
 
 def check_all(v, out: ProblemCollector) -> None:

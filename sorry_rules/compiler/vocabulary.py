@@ -4,13 +4,16 @@ Contract: `GROUPS`, `COUNTS` and `FACTS` are the group names and count functions
 the order messages list them; `CompileError(offset, message, code)` is what every compiler
 pass raises (the caller locates `offset` in the rule file; the default code SR302 is
 "unknown name in DSL"); `unknown(what, word, known)` is the one wording of an unknown-name
-message: it lists the known names and suggests the close ones (`base.suggest`).
+message: it lists the known names and suggests the close ones (`base.suggest`);
+`more_unknown_names(tree, first, compile_tree)` finds the unknown names of a text after its
+first, so that every one is said at once.
 """
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Callable, Iterable
 
+from sorry_rules import dsl
 from sorry_rules.base.suggest import did_you_mean
 
 GROUPS = ("player", "team", "partners", "opponents", "players")
@@ -23,6 +26,8 @@ FACTS = ("bumps", "slides", "reaches_home", "enters_safety", "switches", "moves"
 THROW_FACTS = ("total", "doubles", "thrown")
 #: the marker put among an expression's variables where a move is being judged.
 MOVE = "@move"
+#: the unknown names said of one DSL text at most
+MOST_UNKNOWN = 8
 
 
 class CompileError(Exception):
@@ -40,3 +45,33 @@ def unknown(what: str, word: str, known: Iterable[str]) -> str:
     nothing is close). `known` is listed in the order given."""
     known = tuple(known)
     return f"unknown {what} '{word}'; known: {', '.join(known)}{did_you_mean(word, known)}"
+
+
+def more_unknown_names(tree, first: CompileError, compile_tree: Callable) -> list[CompileError]:
+    """The unknown names (SR302) of a DSL text after `first`, the one its compilation stopped
+    at: `tree` is compiled again (`compile_tree(tree)`, raising CompileError) with each unknown
+    function, name or group stood in for by a number, else a condition, whichever fits there;
+    found in the order the compiler meets them, at most MOST_UNKNOWN - 1 more. Stops at the
+    first problem of another kind (it may come from a stand-in)."""
+    found: list[CompileError] = []
+    error = first
+    while len(found) < MOST_UNKNOWN - 1:
+        named = next((node for node in dsl.walk(tree) if isinstance(node, (dsl.Call, dsl.Name, dsl.Aggregate))
+                      and error.offset in (node.pos, getattr(node, "group_pos", None))), None)
+        if named is None:
+            break
+        following = None
+        for stand_in in (dsl.Number(named.pos, 0), dsl.Bool(named.pos, True)):
+            tried = dsl.replaced(tree, named, stand_in)
+            try:
+                compile_tree(tried)
+                return found
+            except CompileError as next_error:
+                if next_error.offset != error.offset:  # the stand-in fits: this problem is elsewhere
+                    tree, following = tried, next_error
+                    break
+        if following is None or following.code != "SR302" or any(e.offset == following.offset for e in found):
+            break
+        found.append(following)
+        error = following
+    return found

@@ -10,4 +10,4 @@ from sorry_rules.dsl.ast import (  # noqa: F401  (re-exported: the layer's publi
     CountPawns, PRIMITIVES, EXPRESSION_NODES, shape,
 )
 from sorry_rules.dsl.parser import MAX_NESTING, MAX_NUMBER, MAX_TEXT, parse_effect, parse_expr  # noqa: F401
-from sorry_rules.dsl.visitor import EffectWalker, Visitor, children, walk  # noqa: F401
+from sorry_rules.dsl.visitor import EffectWalker, Visitor, children, replaced, walk  # noqa: F401

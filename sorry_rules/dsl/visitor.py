@@ -16,6 +16,7 @@ Visitors recurse through their own methods, so every walk is at most MAX_NESTING
 
 from __future__ import annotations
 
+from dataclasses import fields, replace
 from typing import Any, Iterator
 
 from sorry_rules.dsl.ast import Choice, Node
@@ -37,6 +38,24 @@ def walk(root: Node) -> Iterator[Node]:
         node = stack.pop()
         yield node
         stack.extend(reversed(children(node)))
+
+
+def replaced(root: Node, old: Node, new: Node) -> Node:
+    """`root` with the node `old` (that very object) replaced by `new`; nodes are frozen, so
+    the nodes above it are made again. `root` itself when `old` is not below it."""
+    if root is old:
+        return new
+    for field in fields(root):
+        value = getattr(root, field.name)
+        if isinstance(value, Node):
+            changed = replaced(value, old, new)
+            if changed is not value:
+                return replace(root, **{field.name: changed})
+        elif isinstance(value, tuple) and any(isinstance(item, Node) for item in value):
+            items = tuple(replaced(item, old, new) if isinstance(item, Node) else item for item in value)
+            if any(a is not b for a, b in zip(items, value)):
+                return replace(root, **{field.name: items})
+    return root
 
 
 class Visitor:
