@@ -85,6 +85,16 @@ def test_why_names_a_full_square_and_the_throw_is_lost_with_its_consequence(tmp_
     assert "forward 3: track:25 already holds 2 pawns, as many as it may" in result.stdout
 
 
+def test_a_lost_six_is_said_to_throw_again(tmp_path):
+    """TR7: a 6 throws again even when no peg can use it (every red peg is fewer than six
+    steps from Home): the report says it throws again, not that it draws."""
+    position = {"players": ["red", "green"], "turn": "red", "card": "6",
+                "pawns": {"red": ["track:0", "safety:1", "safety:2", "safety:3"], "green": ["track:5"]}}
+    result = _moves(tmp_path, "trouble", position)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[1:] == ["  no legal move: the throw is lost (then throws again)"]
+
+
 def test_a_throw_may_be_written_in_any_order_and_a_wrong_one_is_named(tmp_path):
     position = {"players": ["yellow", "blue"], "turn": "yellow", "card": "4+1", "pawns": {"yellow": ["track:20"]}}
     result = _moves(tmp_path, "parcheesi", position)

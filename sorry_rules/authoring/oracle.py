@@ -177,7 +177,8 @@ def format_report_text(report: dict, details=None) -> str:
     if report["forfeit"] and not report["moves"]:  # a forfeit that consequences follow is listed as its ways
         lost = "the cards are discarded" if "cards" in report else "the throw is lost" if "throw" in report else \
             "the card is forfeited"
-        lines.append(f"  no legal move: {lost}" + (" (then draws again)" if report["draw_again"] else ""))
+        again = " (then throws again)" if "throw" in report else " (then draws again)"
+        lines.append(f"  no legal move: {lost}" + (again if report["draw_again"] else ""))
     for i, move in enumerate(report["moves"], 1):
         prefix = f"[{move['card']}] " if "card" in move else ""
         suffix = ""
