@@ -300,3 +300,24 @@ def test_a2_option_two_parts_may_end_where_a_square_holds_several_pawns():
     together = [move for move in held.legal_moves(_position(held, [20, 23], "7")) if move.placement[0][:2] == (25, 25)]
     assert len(together) == 1
     assert not [move for move in game.legal_moves(_position(game, [20, 23], "7")) if move.placement[0][:2] == (25, 25)]
+
+
+def test_the_moves_report_names_who_a_move_makes_win():
+    """The win condition is checked for every seated colour, the mover first (REFERENCE
+    `win`): with "a colour whose pawns are all in Start wins", red's bump of blue's last pawn
+    out makes blue win. The report said "(wins)", which reads as red winning; it names the
+    winner (found by playing the oracle from outside)."""
+    from sorry_rules.authoring.oracle import format_report_text, moves_report
+    from sorry_rules.records.position import parse_position
+
+    game = _game(win="start(player) == pawns(player)")
+    position = {"players": ["red", "blue"], "turn": "red", "card": "5",
+                "pawns": {"red": ["track:10", "track:20"], "blue": ["track:15"]}}
+    report = moves_report(game, parse_position(game, position))
+    assert [(m["text"], m.get("winner")) for m in report["moves"]] == [
+        ("Red pawn track:10 -> track:15, bumps Blue (track:15)", "blue"), ("Red pawn track:20 -> track:25", None)]
+    assert "bumps Blue (track:15)  (blue wins)" in format_report_text(report)
+    standard = load_game("standard")
+    home = {"players": ["red", "blue"], "turn": "red", "card": "1", "pawns": {"red": ["safety:5", "home", "home", "home"]}}
+    text = format_report_text(moves_report(standard, parse_position(standard, home)))
+    assert text.splitlines()[1] == "   1. Red pawn safety:5 -> home  (wins)"

@@ -9,8 +9,9 @@ forfeit can go is listed as a move with `"forfeit": true`, its consequences and 
 it); a legal pass carries `"pass": true`; in hand play each
 move names its `"card"`, and a stuck hand's moves are `"discard"` choices (placement
 unchanged). In team play `"turn"` is the player; its moves may move the partners' pawns.
-A move that ends the game carries `"wins": true` (and never `"draw_again"`: no card follows
-it) and, when the variant scores, `"scores": {colour: points}` for every seated colour. The
+A move that ends the game carries `"wins": true` and `"winner"` (the colour whose win
+condition held, the mover first: another may win by the mover's move; never `"draw_again"`:
+no card follows it) and, when the variant scores, `"scores": {colour: points}` for every seated colour. The
 report's `"draw_again"` is true when some move listed draws again, or when the card
 forfeited still does (a 2). Under `after:` consequences or
 `counters:` every move also carries `"after"` (the labels of the consequences it triggers),
@@ -146,6 +147,7 @@ def _mark_game_end(game, after, entry: dict) -> None:
     if after.winner is None:
         return
     entry["wins"] = True
+    entry["winner"] = game.colours[after.seats[after.winner]]
     if game.scoring:
         outcome = game.outcome(after)
         entry["scores"] = {game.colours[after.seats[seat]]: total for seat, (total, _) in outcome.scores.items()}
@@ -184,7 +186,8 @@ def format_report_text(report: dict, details=None) -> str:
         suffix = ""
         if move.get("wins"):
             scores = ": " + ", ".join(f"{c} {p}" for c, p in move["scores"].items()) if "scores" in move else ""
-            suffix = f"  (wins{scores})"
+            who = "" if move["winner"] == report["turn"] else f"{move['winner']} "  # a rule may make another win
+            suffix = f"  ({who}wins{scores})"
         lines.append(f"  {i:2}. {prefix}{move['text']}{suffix}")
         lines.extend(f"      after: {label}" for label in move.get("after", []))
         if move.get("discards") or move.get("redraw"):  # a redraw discards its own card too
