@@ -109,3 +109,13 @@ def test_a_hand_larger_than_any_seating_deals_is_refused(tmp_path):
     result = moves(tmp_path, {**EXAMPLE, "hand": EXAMPLE["hand"] + ["2S"]})
     assert result.exit_code == 1 and "hand: 8 cards; a hand holds at most 7" in result.output, result.output
     assert moves(tmp_path, EXAMPLE).exit_code == 0
+
+
+def test_a_hand_larger_than_the_deal_to_that_many_colours_is_refused(tmp_path):
+    """S4: three sides are dealt 6 cards (two sides 7): seven cards in a three-colour
+    position is no position of the game."""
+    three = {**EXAMPLE, "players": ["blue", "green", "red"], "hand": ["QS", "KS", "2S", "3S", "4S", "5S", "6S"]}
+    result = moves(tmp_path, three)
+    assert result.exit_code == 1, result.output
+    assert "hand: 7 cards; a hand holds at most 6 (the deal to 3 colours" in result.output
+    assert moves(tmp_path, {**three, "hand": three["hand"][:6]}).exit_code == 0

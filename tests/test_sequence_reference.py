@@ -48,7 +48,7 @@ def random_position(rng: random.Random) -> dict:
                 chips[cell] = colour
             x, y = x + (dx or (dy == 0)), y + dy
     deck = list(DECK) + list(JACKS) * 4 if rng.random() < 0.3 else list(DECK)
-    hand = rng.sample(deck, rng.choice((1, 3, 6, 7)))
+    hand = rng.sample(deck, rng.choice((1, 3, 6, 7 if len(players) == 2 else 6)))  # S4: three sides hold 6 at most
     while any(hand.count(card) > 2 for card in hand):
         hand = rng.sample(deck, len(hand))
     return {"players": players, "turn": rng.choice(players), "hand": hand,

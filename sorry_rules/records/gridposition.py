@@ -12,7 +12,8 @@ Contract: `parse_grid_position(game, data, origins)` returns a `GridPosition` or
 colour (SR501) or card (SR502), a cell that is not on the board or is free (SR601), two
 chips on one cell (SR602), a colour not among the players or listed twice (SR603), a number of colours no
 seating of the variant has (SR510), no `hand` (SR604: an empty one is `[]`), a hand
-holding more copies of a card than the deck has (SR508), a field of the wrong shape (SR2xx).
+larger than any deal to that many colours (SR604), a hand holding more copies of a card
+than the deck has (SR508), a field of the wrong shape (SR2xx).
 """
 
 from __future__ import annotations
@@ -60,7 +61,11 @@ def parse_grid_position(game, data, origins: Origins | None = None) -> GridPosit
     check.seat_count(model.players, {len(set(colours)) for colours in game.seating.values()})
     turn = check.seat_to_move(model.turn, list(seats))
     placement = check.chips(model.chips, seats)
-    hand = check.hand_cards(model.hand, max(game.hand_sizes.values(), default=None))  # the largest deal of any seating (S4)
+    # the largest deal of a seating with as many colours (S4: three sides hold 6 cards at most)
+    sides = len(set(model.players))
+    deals = [game.hand_sizes[n] for n, names in game.seating.items() if len(set(names)) == sides]
+    hand = check.hand_cards(model.hand, max(deals or game.hand_sizes.values(), default=None),
+                            f"the deal to {sides} colour{'s' if sides != 1 else ''}, turn.hand_size_by_players")
     if not out.errors:
         check.already_won(seats, lambda c: game.win_holds(c, placement, seats))
     if out.errors:

@@ -263,15 +263,15 @@ class PositionChecks:
             self.out.at(("players",), "SR510", f"players: {len(seats)} colour{'s' if len(seats) != 1 else ''} seated; "
                                                f"{self.game.name} is played by {said} colours")
 
-    def hand_cards(self, hand: list, most: int | None = None) -> tuple:
+    def hand_cards(self, hand: list, most: int | None = None, source: str = "turn.hand_size") -> tuple:
         """The card indexes of `hand` (unknown names reported, SR502), refused as a whole (SR604)
-        when it holds more cards than a hand may (`most`, default `turn.hand_size`), and SR508 for a card held
-        more often than the deck has it."""
+        when it holds more cards than a hand may (`most`, default `turn.hand_size`; `source`
+        names where the limit comes from), and SR508 for a card held more often than the deck
+        has it."""
         game, path = self.game, ("hand",)
         most = min(limits.MAX_HAND, most or getattr(game, "hand_size", None) or limits.MAX_HAND)
         if len(hand) > most:
-            self.out.at(path, "SR604", f"{field_name(path)}: {len(hand)} cards; a hand holds at most {most} "
-                        "(turn.hand_size)")
+            self.out.at(path, "SR604", f"{field_name(path)}: {len(hand)} cards; a hand holds at most {most} ({source})")
             return ()
         found = [card for i, name in enumerate(hand) if (card := self.card(name, path + (i,))) is not None]
         in_deck = Counter(game.deck)
