@@ -35,24 +35,8 @@ def check_grid(v, out: ProblemCollector) -> None:
     switch or `setup` other than the default)."""
     _track_rules(v, out)
     repeated_words(v, out)
-    b = v.board
-    width = len(b.columns)
-    for r, row in enumerate(b.cells):
-        if len(row) != width:
-            out.at(("board", "cells", r), "SR505", f"row {r + 1} has {len(row)} cells; the board has {width} columns")
-        for c, card in enumerate(row):
-            if card != b.free and card not in v.deck:
-                out.at(("board", "cells", r, c), "SR502", f"cell shows '{card}', which is no card of the deck"
-                       f"{did_you_mean(card, list(v.deck))}")
-    if len(b.cells) != len(b.rows):
-        out.at(("board", "cells"), "SR505", f"{len(b.cells)} rows of cells; the board has {len(b.rows)} rows")
-    names = [c + r for r in b.rows for c in b.columns]
-    if len(set(names)) != len(names):
-        out.at(("board", "rows"), "SR505", "two cells get the same name (column + row)")
-    if b.lines.length > max(width, len(b.rows)):
-        out.at(("board", "lines", "length"), "SR505", f"lines of {b.lines.length} cells do not fit the board")
-    if b.lines.shared >= b.lines.length:
-        out.at(("board", "lines", "shared"), "SR508", "board.lines.shared must be less than board.lines.length")
+    _check_cells(v, out)
+    _check_lines(v.board, out)
     if v.turn.source != "hand":
         out.at(("turn", "source"), "SR512", "a grid board is played from hands (turn.source: hand)")
         return
@@ -65,6 +49,46 @@ def check_grid(v, out: ProblemCollector) -> None:
                    f"(add one under seating:, or remove this key)", key=True)
     if not v.seating:
         out.at(("seating",), "SR510", "a grid board needs a seating table (the colour of every seat, by player count)")
+
+
+def _check_cells(v, out: ProblemCollector) -> None:
+    """Rows of the board's width showing cards of the deck, one row of cells per row, and a
+    name of its own for every cell (column + row)."""
+    b = v.board
+    width = len(b.columns)
+    for r, row in enumerate(b.cells):
+        if len(row) != width:
+            out.at(("board", "cells", r), "SR505", f"row {r + 1} has {len(row)} cells; the board has {width} columns")
+        for c, card in enumerate(row):
+            if card != b.free and card not in v.deck:
+                out.at(("board", "cells", r, c), "SR502", f"cell shows '{card}', which is no card of the deck"
+                       f"{did_you_mean(card, list(v.deck))}")
+    if len(b.cells) != len(b.rows):
+        out.at(("board", "cells"), "SR505", f"{len(b.cells)} rows of cells; the board has {len(b.rows)} rows")
+    named: dict[str, list] = {}
+    for r in b.rows:
+        for c in b.columns:
+            named.setdefault(c + r, []).append(f"column {c} + row {r}")
+    for name, ways in named.items():
+        if len(ways) > 1:
+            out.at(("board", "rows"), "SR505", f"two cells get the same name '{name}' ({', '.join(ways)})")
+
+
+def _check_lines(b, out: ProblemCollector) -> None:
+    """Lines that fit the board (an error), in every direction listed (a warning), sharing
+    fewer cells than their length."""
+    width, length = len(b.columns), b.lines.length
+    if length > max(width, len(b.rows)):
+        out.at(("board", "lines", "length"), "SR505", f"lines of {length} cells do not fit the board")
+    else:
+        room = {"row": width, "column": len(b.rows), "diagonal": min(width, len(b.rows))}
+        for i, direction in enumerate(b.lines.directions):
+            cells = room[direction]
+            if length > cells:
+                out.at(("board", "lines", "directions", i), "SR505", f"{direction} lines of {length} cells never fit: "
+                       f"the board has {cells} cell{'s' if cells != 1 else ''} that way", severity="warning")
+    if b.lines.shared >= length:
+        out.at(("board", "lines", "shared"), "SR508", "board.lines.shared must be less than board.lines.length")
 
 
 def _track_rules(v, out: ProblemCollector) -> None:
