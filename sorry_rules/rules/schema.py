@@ -68,6 +68,8 @@ def _partial(node, in_list: bool = False):
             out[key] = value.replace("#/$defs/", "#/$defs/Partial")
         elif key in ("required", "minProperties"):
             continue
+        elif key == "not":
+            out[key] = value  # what no file may hold, overlay or not: kept whole
         elif key in ("oneOf", "anyOf", "allOf"):
             out["anyOf" if key == "oneOf" else key] = _partial(value)
         elif key == "properties":

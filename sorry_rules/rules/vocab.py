@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field, model_validator
+from pydantic import ConfigDict, Field, model_validator
 
 from sorry_rules.base.limits import MAX_COUNTER
 from sorry_rules.rules.patterns import NAME_PATTERN
@@ -39,6 +39,12 @@ class Counter(Strict):
 
 class MoveFilter(Strict):
     """A filter on the moves of some cards, judged on each move's facts: exactly one of `must` and `prefer`."""
+
+    # JSON Schema: one of the two given, never both (an overlay may give neither: its base has one)
+    model_config = ConfigDict(json_schema_extra={
+        "anyOf": [{"required": ["must"]}, {"required": ["prefer"]}],
+        "not": {"required": ["must", "prefer"], "properties": {"must": {"type": "string"}, "prefer": {"type": "string"}}},
+    })
 
     cards: list[CardName] | None = Field(default=None, max_length=100, description=FILTER_CARDS_DOC)
     must: str | None = Field(default=None, description="A DSL condition: moves for which it does not hold are not "
