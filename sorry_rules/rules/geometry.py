@@ -28,7 +28,8 @@ class GeometryTurn(Strict):
                     "pawn's own side. A pawn standing there with steps still to go (the square the move starts on "
                     "counts) may take it.")
     moving: Literal["forward", "backward"] = Field(description="The moves that may take the turn: `forward` or "
-                                                   "`backward` ones (split parts are forward moves).")
+                                                   "`backward` ones (a part of `split N` moves forward; a part of "
+                                                   "`split N into ...` in the direction written for it).")
     onto: Literal["safety", "track"] = Field(description="Where the turn leads: `safety`, onto safety:1 of the pawn's "
                                              "own zone, then up the zone towards Home (past Home as `past_home` says); "
                                              "`track`, one square on along the track in the move's direction (passing "
