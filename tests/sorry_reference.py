@@ -356,9 +356,10 @@ class Sorry:
         split among 2 .. `parts` different pawns, each part an exact forward move from where
         its pawn stands before the split, no two parts ending on one square but Home (R33);
         then the pawns land one by one in the order they stand (the player's colours in board
-        order, each colour's track squares then its safety squares, ascending), each bumping
-        and sliding as a move does (A3): an own pawn where a part lands, one that stayed or
-        one an earlier part slid there, makes the split illegal (R16)."""
+        order, each colour's track squares then its safety squares, ascending), but a pawn
+        leaving a square another part lands on lands before that part; each bumps and slides
+        as a move does (A3): an own pawn where a part lands, one that stayed or one an earlier
+        part slid there, makes the split illegal (R16)."""
         def order(pawn):
             colour, _, where = pawn
             return self.board.colours.index(colour), where.startswith("safety:"), int(where.partition(":")[2])
@@ -376,16 +377,30 @@ class Sorry:
                                for (colour, _, _), end in zip(chosen, ends) if end != "home"]
                     if len(set(squares)) != len(squares):
                         continue
+                    parts = list(zip(chosen, ends))
+                    landing = []
+                    while parts:  # first a part whose target no other part's pawn still stands on
+                        first = next((n for n, part in enumerate(parts)
+                                      if not any(self.stands_on(other, part) for j, other in enumerate(parts) if j != n)), 0)
+                        landing.append(parts.pop(first))
                     board = _copy(pawns)
                     for colour, i, _ in chosen:
                         board[colour][i] = "lifted"
-                    for (colour, i, _), end in zip(chosen, ends):
+                    for (colour, i, _), end in landing:
                         board = self.arrive(board, colour, i, end)
                         if board is None:
                             break
                     if board is not None:
                         out.append(board)
         return out
+
+    @staticmethod
+    def stands_on(other: tuple, part: tuple) -> bool:
+        """Whether the pawn of the split part `other` ((colour, index, where), end) stands on
+        the square `part` ends on (a track square, or a safety square of its own colour)."""
+        (colour, _, where), _ = other
+        (mover, _, _), end = part
+        return where == end and (end.startswith("track:") or colour == mover)
 
     def split_into(self, pawns: dict, total: int, directions: tuple, used: tuple = ()) -> list:
         """`split N into D1, D2`: the parts in the order written, each one step or more in its

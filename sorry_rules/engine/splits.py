@@ -405,7 +405,7 @@ class _Moved:
 def simultaneous(track, steps: int, limit: int, p: int, flags: int, card):
     """A2's option: every part judged on the position before the split (a pawn may not land
     where another part lands, unless the square holds several: Home, `board.hold`); then the
-    pawns land one after another, bumps and slides in the order of the parts."""
+    pawns land one after another (`_landing_order`), bumps and slides in that order."""
     X = track.X
     forward = track.layout.forward
     control = track.control_of[p]
@@ -431,6 +431,18 @@ def simultaneous(track, steps: int, limit: int, p: int, flags: int, card):
     return track.hooked(split, track.free)
 
 
+def _landing_order(chosen: list) -> list:
+    """The parts in the order they land: their pawns' order, except that a part whose pawn
+    leaves a square another part lands on lands first (the square is empty when the other
+    lands; the events read as the split is played, and `events.moved_to` follows them)."""
+    pending, order = list(chosen), []
+    while pending:
+        k = next((k for k, (_, _, to) in enumerate(pending)
+                  if not any(sq == to for j, (_, sq, _) in enumerate(pending) if j != k)), 0)
+        order.append(pending.pop(k))
+    return order
+
+
 def _resolve(track, pos, chosen: list, flags: int, card, out: list) -> None:
     """The simultaneous split of `chosen` ((colour, from, to) per part), if legal."""
     X = track.X
@@ -439,6 +451,7 @@ def _resolve(track, pos, chosen: list, flags: int, card, out: list) -> None:
     targets = [to for _, _, to in chosen if to < X]
     if not track.stacked and len(set(targets)) != len(targets):
         return
+    chosen = _landing_order(chosen)
     lifted = []
     for i, (c, sq, _) in enumerate(chosen):  # off the board, so pawns landing on vacated squares stay distinct
         marker = _LIFTED + i

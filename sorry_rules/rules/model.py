@@ -218,9 +218,9 @@ class Rules(Strict):
         "How the parts of a split resolve: `sequential`, one after another, each judged on the board the previous part "
         "left (a part that sends a later part's pawn to Start makes the split illegal); `simultaneous`, all judged on the "
         "board before the split, then landed in order (the order the parts' pawns stand in: the player's colours in "
-        "board order, each colour's squares ascending, track before safety zone), each bumping and sliding as a move "
-        "does; a part may land where another part's pawn left, and two parts never end on one square but Home (R33) "
-        "or one that holds several (`board.hold`)."))
+        "board order, each colour's squares ascending, track before safety zone; but a part whose pawn leaves a square "
+        "another part lands on lands first), each bumping and sliding as a move does; two parts never end on one "
+        "square but Home (R33) or one that holds several (`board.hold`)."))
     overshoot_home: Literal["illegal", "stop"] = Field(default="illegal", description=(
         "A forward move past Home is `illegal` (Home by exact count only), or `stop`s in Home (also for each part of a "
         "split). Shorthand for `geometry.past_home`, which says it when both are given."))
