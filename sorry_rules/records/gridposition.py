@@ -65,7 +65,7 @@ def parse_grid_position(game, data, origins: Origins | None = None) -> GridPosit
     sides = len(set(model.players))
     deals = [game.hand_sizes[n] for n, names in game.seating.items() if len(set(names)) == sides]
     hand = check.hand_cards(model.hand, max(deals or game.hand_sizes.values(), default=None),
-                            f"the deal to {sides} colour{'s' if sides != 1 else ''}, turn.hand_size_by_players")
+                            f"the deal to {sides} colour{'s' if sides != 1 else ''}")
     if not out.errors:
         check.already_won(seats, lambda c: game.win_holds(c, placement, seats))
     if out.errors:
