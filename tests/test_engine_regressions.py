@@ -322,3 +322,21 @@ def test_the_moves_report_names_who_a_move_makes_win():
     home = {"players": ["red", "blue"], "turn": "red", "card": "1", "pawns": {"red": ["safety:5", "home", "home", "home"]}}
     text = format_report_text(moves_report(standard, parse_position(standard, home)))
     assert text.splitlines()[1] == "   1. Red pawn safety:5 -> home  (wins)"
+
+
+def test_a_split_part_leaving_a_shared_square_takes_the_pawn_that_stood_there():
+    """H33 lets two pawns of a colour share a square. Green on 3 and on 4 (red's start exit)
+    with seven-both-ways: forward 1 takes the pawn on 3 onto 4, then backward 6 takes the
+    other pawn, the one that stood on 4, to 58 (each part moves a pawn of its own). The pawn
+    whose count ended on 4 stays there, so H34 sends it back to Start; the engine took it for
+    the pawn that left and offered the move without the penalty. (Found by a soak of house-rule
+    combinations against the independent reference.)"""
+    from sorry_rules.authoring.oracle import moves_report
+    from sorry_rules.records.position import parse_position
+
+    game = load_game("standard", ("house/blockade.yaml", "house/seven-both-ways.yaml", "house/start-exit-penalty.yaml"))
+    position = {"players": ["red", "green"], "turn": "green", "card": "7",
+                "pawns": {"green": ["track:3", "track:4", "start", "start"]}}
+    results = [sorted(m["result"]["green"]) for m in moves_report(game, parse_position(game, position))["moves"]]
+    assert ["start", "start", "start", "track:58"] in results
+    assert ["start", "start", "track:4", "track:58"] not in results

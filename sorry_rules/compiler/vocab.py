@@ -115,17 +115,18 @@ _ON_EVENTS = (dsl.Number, dsl.Bool, dsl.Not, dsl.Neg, dsl.BinOp, dsl.Name)
 MOVED_READS = frozenset(STEP_KINDS) | {SWITCH, SLIDE, BUMP}
 
 
-def events_only(ast, counters) -> frozenset | None:
+def events_only(ast, counters, stacked: bool = False) -> frozenset | None:
     """The event kinds a move condition reads (`facts.READS`) when it reads nothing but facts
     of the move, the counters named `counters`, numbers and counts of the pawns the move moved
-    (`count(pawns ... moved ...)` by owner and place: `engine.pawns.moved_only`), so that it
-    can be judged on the move's events alone; None when it reads anything else (the board
-    after the move, marks)."""
+    (`count(pawns ... moved ...)` by owner and place: `engine.pawns.moved_only`; not where
+    squares hold several pawns, `stacked`: which pawn left such a square takes the board,
+    `events.moved_to`), so that it can be judged on the move's events alone; None when it
+    reads anything else (the board after the move, marks)."""
     kinds: set = set()
     for node in dsl.walk(ast):
         if isinstance(node, dsl.Call) and node.function in READS:
             kinds |= READS[node.function]
-        elif isinstance(node, dsl.CountPawns) and moved_only(node.selector):  # the selector as written
+        elif isinstance(node, dsl.CountPawns) and moved_only(node.selector) and not stacked:  # the selector as written
             kinds |= MOVED_READS
         elif not (isinstance(node, dsl.Call) and (node.function in counters or node.function in THROW_FACTS)) \
                 and not isinstance(node, _ON_EVENTS):
@@ -141,20 +142,20 @@ def _on_events(expression):
     return judge
 
 
-def _filter(cards, prefer: bool, expression, ast, counters, label: str) -> MoveFilter:
+def _filter(cards, prefer: bool, expression, ast, counters, label: str, stacked: bool) -> MoveFilter:
     """A `MoveFilter`, with its test on events alone where `ast` allows it (`events_only`)."""
-    reads = None if ast is None else events_only(ast, counters)
+    reads = None if ast is None else events_only(ast, counters, stacked)
     if reads is None:
         return MoveFilter(cards, prefer, _on_move(expression), label)
     return MoveFilter(cards, prefer, _on_move(expression), label, _on_events(expression), reads)
 
 
-def _consequence_on_events(i, c, compiled: dict, asts: dict, names: list, ranges: tuple) -> tuple | None:
+def _consequence_on_events(i, c, compiled: dict, asts: dict, names: list, ranges: tuple, stacked: bool) -> tuple | None:
     """`Consequence.on_events` of consequence `i` (`c`): its condition and additions judged on
     events alone, and the event kinds they read, where every one of their trees reads only
     facts, counters and numbers (`events_only`); else None."""
     paths = [("after", i, "when")] + [("after", i, "add", name) for name in c.add]
-    reads = [None if asts.get(path) is None else events_only(asts[path], names) for path in paths]
+    reads = [None if asts.get(path) is None else events_only(asts[path], names, stacked) for path in paths]
     if None in reads:
         return None
     adds = tuple((names.index(name), _within(names.index(name), ranges, _on_events(compiled[("after", i, "add", name)])))
@@ -197,15 +198,17 @@ def _scope(cards, card_index):
 def compile_vocab(v, compiled: dict, card_index: dict, programs, asts: dict) -> tuple[tuple, tuple, tuple]:
     filters = []
     names = list(v.counters)
+    stacked = programs.layout.stacked
     if v.rules.must_bump:
         tree = dsl.parse_expr(MUST_BUMP)
         must_bump = programs.expression(tree, bool, variables=MOVE_VARIABLES)
-        filters.append(_filter(None, True, must_bump, tree, names, MUST_BUMP_LABEL))
+        filters.append(_filter(None, True, must_bump, tree, names, MUST_BUMP_LABEL, stacked))
     for i, f in v.filters.items():
         key = "must" if f.must is not None else "prefer"
         label = f.label or f"filters.{i}: {key} {getattr(f, key)}"
         path = ("filters", i, key)
-        filters.append(_filter(_scope(f.cards, card_index), key == "prefer", compiled[path], asts.get(path), names, label))
+        filters.append(_filter(_scope(f.cards, card_index), key == "prefer", compiled[path], asts.get(path), names, label,
+                               stacked))
     after = []
     ranges = counter_ranges(v)
     for i, c in v.after.items():
@@ -214,7 +217,8 @@ def compile_vocab(v, compiled: dict, card_index: dict, programs, asts: dict) -> 
         label = c.label or f"after.{i}: when {c.when}"
         marks = tuple((list(v.marks).index(name), which) for name, which in c.mark.items())
         after.append(Consequence(_scope(c.cards, card_index), _on_move(compiled[("after", i, "when")]), adds,
-                                 c.draw_again, label, marks, _consequence_on_events(i, c, compiled, asts, names, ranges),
+                                 c.draw_again, label, marks,
+                                 _consequence_on_events(i, c, compiled, asts, names, ranges, stacked),
                                  compiled.get(("after", i, "then")), getattr(c, "forfeits", False),
                                  getattr(c, "ends_turn", False)))
     counters = tuple((name, counter.start, counter.label or name.replace("_", " ")) for name, counter in v.counters.items())

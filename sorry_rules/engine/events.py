@@ -34,6 +34,7 @@ SPLIT = "split"
 BUMP = "bump"
 SLIDE = "slide"
 SWITCH = "switch"
+SEND = "send"
 KINDS = STEP_KINDS + (BUMP, SLIDE, SWITCH)
 
 
@@ -43,20 +44,54 @@ def moved_pawns(events) -> set:
     return {(e[1], e[2]) for e in events if e[0] in STEP_KINDS or e[0] == SWITCH}
 
 
-def moved_to(start: tuple, events) -> dict:
+def moved_to(start: tuple, events, before=None) -> dict:
     """{(colour, square): how many}: the pawns the move moved by their own step (or a switch
     they made) that stand where their count ended (R16: a move ends on the square its count
     reaches, before any slide): a pawn that then slid, or that a later event sent back, is not
     there any more and is left out; a pawn that was on the square before is not counted. What
-    the selector item `moved` chooses (`engine.pawns`)."""
+    the selector item `moved` chooses (`engine.pawns`).
+
+    A pawn leaving a square where the move brought a pawn of its colour is that pawn, unless
+    the step is a split's part (each part moves a pawn of its own) and a pawn that stood there
+    before the move still does (a square that holds several pawns): `before(colour, square)`
+    says how many stood there (None: not known; where a square holds one pawn it never matters)."""
     where: dict = {}  # (colour, square) -> pawns of the move whose count ended there and that are still there
+    stood: dict | None = None if before is None else {}  # (colour, square) -> pawns there before the move, still there
     for e in events:
         kind = e[0]
         if kind in STEP_KINDS or kind == SWITCH:
             c, frm, to = (e[1], e[2], e[3]) if kind != SWITCH else (e[1], e[2], e[4])
-            if where.get((c, frm)):
-                where[(c, frm)] -= 1
+            _leave(where, stood, before, (c, frm), kind == SPLIT)
             where[(c, to)] = where.get((c, to), 0) + 1
-        elif (kind == SLIDE or kind == BUMP) and where.get((e[1], e[2])):
-            where[(e[1], e[2])] -= 1
+        elif kind == SLIDE or kind == BUMP:
+            _leave(where, stood, before, (e[1], e[2]), False)
     return {pawn: n for pawn, n in where.items() if n > 0}
+
+
+def _leave(where: dict, stood: dict | None, before, key: tuple, own_pawn: bool) -> None:
+    """A pawn of colour and square `key` leaves it: one the move brought there, else one that
+    stood there (`own_pawn`: one that stood there first, when one still does)."""
+    if stood is not None and key not in stood:
+        stood[key] = before(*key)
+    if stood is not None and stood[key] > 0 and (own_pawn or not where.get(key)):
+        stood[key] -= 1
+    elif where.get(key):
+        where[key] -= 1
+
+
+def stood_before(after: tuple, events):
+    """`before` for `moved_to` from the placement `after` the move (per colour, its pawns'
+    squares) and the move's `events`: how many colour-c pawns stood on a square before it."""
+    def before(c: int, sq: int) -> int:
+        count = after[c].count(sq)
+        for e in events:
+            kind = e[0]
+            if kind in STEP_KINDS or kind == SLIDE or kind == SEND:
+                count += (e[1] == c and e[2] == sq) - (e[1] == c and e[3] == sq)
+            elif kind == SWITCH:
+                count += (e[1] == c and e[2] == sq) + (e[3] == c and e[4] == sq)
+                count -= (e[1] == c and e[4] == sq) + (e[3] == c and e[2] == sq)
+            elif kind == BUMP:
+                count += e[1] == c and e[2] == sq
+        return count
+    return before

@@ -41,12 +41,11 @@ from __future__ import annotations
 from itertools import product
 from typing import NamedTuple
 
-from sorry_rules.engine.events import BUMP, SLIDE, STEP_KINDS, SWITCH
+from sorry_rules.engine.events import BUMP, SEND, SLIDE, STEP_KINDS, SWITCH
 
 MARK = "mark"
 UNMARK = "unmark"
 CARRY = "carry"
-SEND = "send"
 MOVES_PAWN = frozenset(STEP_KINDS + (SLIDE, SEND))
 #: the events about marks themselves
 MARK_EVENTS = frozenset({MARK, UNMARK, CARRY})

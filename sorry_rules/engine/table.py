@@ -230,13 +230,14 @@ class Table:
         if len({option[4] for option in options if option[3] is MOVE}) == len(options):
             return options, 0  # moves only, each with a placement (so a result) of its own, whatever the marks
         marked, followed, start = self.game.marks, self.game.after_then, self.game.layout.start
+        before = self._stood if self.game.layout.stacked else None  # several pawns a square: who leaves (`moved_to`)
         out, spare, seen = [], 0, {}  # seen: result without marks -> [[option kept, its marks or None], ...]
         for option in options:
             kind, flags = option[3], option[2]
             if kind is MOVE:
                 known = option[4] if not flags & DRAW_AGAIN else (option[4], DRAW_AGAIN)
                 if followed:  # one result, but `then:` may read where counts ended (H34): told apart by it
-                    known = (known, frozenset(moved_to(start, option[1]).items()))
+                    known = (known, frozenset(moved_to(start, option[1], before).items()))
             elif kind is PASS_KIND:
                 known = (PASS_KIND, flags & DRAW_AGAIN)
             else:
@@ -397,6 +398,10 @@ class Table:
                     out.append(joined)
         return out
 
+    def _stood(self, c: int, sq: int) -> int:
+        """How many colour-c pawns stand on sq now, before the option judged (`moved_to`)."""
+        return self.pos.pos[c].count(sq)
+
     def _fires(self, c, p: int, option: Option) -> bool:
         if c.on_events is not None:
             return bool(c.on_events[0](p, option[1], self.counters, option[0]))
@@ -410,8 +415,9 @@ class Table:
         gen = game.followers.get((i, p))
         if gen is None:
             gen = game.followers[(i, p)] = c.then(p, 0, first[0])
+        moved = moved_to(game.layout.start, first[1], self._stood if game.layout.stacked else None)
         undo = pos.make(base[1]) if base[1] else None
-        pos.moved = moved_to(game.layout.start, first[1])
+        pos.moved = moved
         more: list = []
         try:
             gen(pos, more)
