@@ -138,6 +138,10 @@ class _Reader:
             self.problems.add(name, 1, 1, "SR404", f"{name} is not a rule file (none of its {len(data)} keys is a field "
                                                    "of a rule file)")
             return None, origins
+        if _a_position(data):
+            self.problems.add(name, 1, 1, "SR404", f"{name} is a position file, not a rule file: list its moves with "
+                                                   f"`sorry-play moves --state {name}`")
+            return None, origins
         for where in one_line_texts(data):
             self.problems.add_at(smap.locate(where), "SR204", f"{'.'.join(map(str, where))}: a name or label is one "
                                  "line of text (no line break or tab)")
@@ -458,6 +462,18 @@ def _unknown_field(model, loc: tuple, path: tuple) -> str:
     if not known:
         return f"unknown field '{name}' in {where}"
     return f"unknown field '{name}' in {where}{did_you_mean(name, known)} (fields: {', '.join(known)})"
+
+
+#: the fields of position files (docs/REFERENCE.md section 5, SEQUENCE.md section 5)
+_POSITION_FIELDS = frozenset({"players", "turn", "card", "hand", "pawns", "counters", "marks", "redraws", "chips",
+                              "exchanged"})
+
+
+def _a_position(data: dict) -> bool:
+    """Whether a mapping read as a rule file is a position file: only its fields, and pawns
+    or chips given per colour (a rule file's `pawns` is a number) or a card or hand held."""
+    return set(data) <= _POSITION_FIELDS and (isinstance(data.get("pawns"), dict) or isinstance(data.get("chips"), dict)
+                                              or "card" in data or "hand" in data)
 
 
 @dataclass
