@@ -209,10 +209,14 @@ class Table:
 
     def card_options(self, p: int, card: int, made: list | None = None) -> list:
         """The options `card` gives player colour p, filtered; a forfeit when there is none
-        (`made`: the card's options listed already)."""
+        (`made`: the card's options listed already). A card whose plays the filters all
+        remove could not be used: its own extra draw stands, as a 2's does (R19)."""
         options, spare = self.distinct(p, card, made)
         if options and self.game.filters_of[card]:
+            listed = options
             options = self.filtered(p, options, self.game.filters_of[card])[0]
+            if not options and any(option[2] & DRAW_AGAIN for option in listed):
+                spare |= DRAW_AGAIN
         return options or [self.game.forfeits[card][spare & DRAW_AGAIN]]
 
     def distinct(self, p: int, card: int, made: list | None = None) -> tuple[list, int]:
