@@ -48,7 +48,8 @@ class MoveFilter(Strict):
 
     cards: list[CardName] | None = Field(default=None, max_length=100, description=FILTER_CARDS_DOC)
     must: str | None = Field(default=None, description="A DSL condition: moves for which it does not hold are not "
-                             "legal (a card left with none is forfeited, or in hand play not playable).")
+                             "legal (a card left with none is forfeited, its own extra draw kept as a 2's is, R19; "
+                             "or in hand play not playable).")
     prefer: str | None = Field(default=None, description="A DSL condition: when it holds for at least one move in "
                                "scope, the moves in scope for which it does not hold are not legal (a pass included).")
     label: str = Field(default="", description="Words for `moves --why` and `explain` (default: the condition).")
