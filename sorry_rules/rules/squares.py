@@ -34,7 +34,8 @@ class NamedSquare(Strict):
     capture: Union[bool, list[STEP_WORDS]] = Field(default=True, description=(
         "Whether a pawn that ends its move here sends a pawn of another colour back to Start (as `rules.bump` "
         "says): `true`; `false`, never (the pawns share the square when `share` allows it, else the move is "
-        "illegal); or a list of the moves that capture here, e.g. `[enter]`: only a pawn coming out of Start."))
+        "illegal); or a list of the moves that capture here, e.g. `[enter]`: only a pawn coming out of Start. A "
+        "slide passing over the square sweeps its pawns all the same (a slide is no landing here)."))
     share: bool = Field(default=False, description=(
         "Whether pawns of several colours may stand here together (up to `hold`); `false`: one colour at a time."))
     hold: int | None = Field(default=None, ge=1, le=limits.MAX_HOLD, description=(
