@@ -529,14 +529,16 @@ class Sorry:
         """H31: every distinct (placement, frozen pawns after) `card` leads to, the frozen
         pawns as (colour, square, by): a freeze of the player replaces an older one of its
         own, and the freezes of the player whose turn begins next end (`seats` in turn order;
-        after a 2 the turn goes on and none ends)."""
+        after a 2 the turn goes on and none ends; after a winning move the game is over, R35,
+        and no turn begins)."""
         after_turn = None if card == "2" else seats[(seats.index(self.turn) + 1) % len(seats)]  # a 2: the turn goes on
         out = set()
         for after, freeze in self.ways(card):
             frozen = self.frozen
             if freeze is not None:
                 frozen = {mark for mark in frozen if mark[2] != self.turn} | {freeze}
-            out.add((placement(after), frozenset(mark for mark in frozen if mark[2] != after_turn)))
+            ending = None if self.won(after) else after_turn
+            out.add((placement(after), frozenset(mark for mark in frozen if mark[2] != ending)))
         return out
 
     def ways(self, card: str) -> list:

@@ -442,6 +442,26 @@ def compare_mercy(game, teams: bool, seed: int, positions: int) -> int:
     return compared
 
 
+def test_a_winning_move_ends_no_freeze():
+    """H31 with R35: a freeze lasts until its player's next turn begins; after a winning move
+    the game is over and no turn begins, so the next player's freeze still stands in the
+    marks after the move (the reference ended it; found by a soak with fresh seeds)."""
+    game = house_game(False, ("freeze",))
+    position = {"players": ["blue", "yellow", "green"], "turn": "yellow", "card": "7",
+                "pawns": {"blue": ["safety:3", "track:23", "start", "start"], "yellow": ["home", "track:31", "home", "home"],
+                          "green": ["start", "track:58", "safety:5", "safety:3"]},
+                "marks": {"frozen": [{"colour": "blue", "square": "track:23", "by": "green"}]}}
+    frozen = {("blue", "track:23", "green")}
+    want = ref.Sorry(position["pawns"], "yellow", False, ("freeze",), frozen).results_and_freezes("7", position["players"])
+    moves = moves_report(game, parse_position(game, position))["moves"]
+    assert [m.get("wins") for m in moves] == [True]
+    got = {(ref.placement(m["result"]), frozenset((f["colour"], f["square"], f["by"]) for f in m["marks"]["frozen"]))
+           for m in moves}
+    assert got == want == {(ref.placement({"blue": ["safety:3", "track:23", "start", "start"], "yellow": ["home"] * 4,
+                                           "green": ["start", "track:58", "safety:5", "safety:3"]}),
+                            frozenset(frozen))}
+
+
 @pytest.mark.parametrize("teams", [False, True])
 def test_marked_pawns_leave_start_as_the_rule_book_says(teams):
     assert compare_mercy(house_game(teams, ("mercy-start",)), teams, seed=4, positions=70) > 200
