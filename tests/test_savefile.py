@@ -383,3 +383,16 @@ def test_games_says_when_it_lists_only_the_newest(tmp_path, monkeypatch, saved):
     monkeypatch.setattr(savelist, "MAX_LISTED", 2)
     result = CliRunner().invoke(main, ["games", "--folder", str(tmp_path)])
     assert result.exit_code == 0 and f"Saved games in {tmp_path} (the newest 2 of 3):" in result.output, result.output
+
+
+def test_a_results_file_given_as_a_saved_game_is_said_to_be_one(tmp_path):
+    """A `simulate --out` file (one JSON object a line) handed to replay, resume or render is
+    named for what it is, with the command that reads it, not "damaged or truncated"."""
+    out = tmp_path / "run.jsonl"
+    code, stderr = _cli(["simulate", "--games", "2", "--seed", "3", "--out", str(out)])
+    assert code == 0, stderr
+    for args in (["replay", str(out)], ["--resume", str(out), "--auto"], ["render", "--game", str(out)]):
+        code, stderr = _cli(args)
+        assert code == 1
+        assert stderr == (f"error: {out}: a results file of `sorry-play simulate` or `compare`, not a game record: "
+                          f"report it with `sorry-play simulate --from {out}` (or `compare --from`)\n"), args

@@ -25,7 +25,7 @@ from sorry_rules.base.safeio import JsonLimitError, check_replaceable, loads_jso
 from sorry_rules.records.legacy import LOG_FORMAT, SAVE_FORMAT, LogV1, SaveV1
 from sorry_rules.records.record import FORMAT, VERSION, Record, RecordFile, checksum_of, problem_text, to_json
 
-__all__ = ["FORMAT", "VERSION", "READERS", "from_json", "read_record", "to_json", "write_record"]
+__all__ = ["FORMAT", "VERSION", "READERS", "RESULTS_FORMAT", "from_json", "read_record", "to_json", "write_record"]
 
 
 def _current(data: dict, where: str) -> Record:
@@ -52,6 +52,10 @@ def _validated(model, data: dict, where: str):
         raise SaveFileError(f"{where}: damaged game record ({problem_text(error)})") from None
 
 
+#: the `format` of the results files of `sorry-play simulate` and `compare` (`simulation.simfile`):
+#: named here so that one given where a game record belongs is said to be one
+RESULTS_FORMAT = "sorry-rules-simulation"
+
 #: (format, version) -> reader of that version's JSON object.
 READERS = {(FORMAT, VERSION): _current, (SAVE_FORMAT, 1): _save_v1, (LOG_FORMAT, 1): _log_v1}
 _READS = f"this sorry-rules reads {FORMAT} version {VERSION}, and version 1 of {SAVE_FORMAT} and {LOG_FORMAT}"
@@ -75,9 +79,21 @@ def _decode(text: str | bytes, where: str):
         return loads_json(text)
     except json.JSONDecodeError as error:
         detail = f"line {error.lineno}, column {error.colno}: {error.msg}"
+        if error.lineno > 1 and _results_header(text.partition("\n")[0]):
+            raise SaveFileError(f"{where}: a results file of `sorry-play simulate` or `compare`, not a game record: "
+                                f"report it with `sorry-play simulate --from {where}` (or `compare --from`)") from None
     except JsonLimitError as error:  # nested too deep, a number too long or not finite
         detail = str(error)
     raise SaveFileError(f"{where}: damaged or truncated ({detail})")
+
+
+def _results_header(line: str) -> bool:
+    """Whether `line` is the first line of a `simulate` or `compare` results file."""
+    try:
+        header = loads_json(line)
+    except (json.JSONDecodeError, JsonLimitError):
+        return False
+    return isinstance(header, dict) and header.get("format") == RESULTS_FORMAT
 
 
 def from_json(text: str | bytes, where: str = "game record") -> Record:

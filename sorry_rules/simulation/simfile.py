@@ -32,9 +32,10 @@ from sorry_rules.base.limits import MAX_CHOICES, MAX_COLOURS, MAX_GAMES, MAX_RES
 from sorry_rules.base.safeio import kind_of, loads_json, open_regular
 from sorry_rules.rules.loader import content_hash
 from sorry_rules import __version__
+from sorry_rules.records.files import RESULTS_FORMAT
 from sorry_rules.simulation.simulate import Setup, VariantSource, compiled, result_from_json
 
-FORMAT = "sorry-rules-simulation"
+FORMAT = RESULTS_FORMAT
 VERSION = 1
 
 
