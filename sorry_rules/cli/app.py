@@ -73,14 +73,15 @@ def main(ctx, variant, rules, players, seed, auto, max_plies, seat_specs, humans
 @main.command()
 @variant_options
 @click.option("--state", "state_file", required=True, type=click.Path(dir_okay=False),
-              help="Position file (JSON) in RULES.md notation.")
+              help="Position file (JSON or YAML) in RULES.md notation.")
 @click.option("--card", default=None, help="Card to play (overrides the file's card).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--why", is_flag=True, help="Say which card option gives each move, and what stops each pawn (grid: each "
               "card) that has none.")
 @friendly
 def moves(variant, rules, state_file, card, fmt, why):
-    """List every legal move in a position, with the placement each one leads to."""
+    """List every legal move in a position: what each does (with --format json, the whole
+    placement it leads to)."""
     # lazy: the oracle and position files (compiler, pydantic) only when `moves` runs
     from sorry_rules.authoring.oracle import format_report_text, moves_report
     from sorry_rules.records.position import parse_position, read_position_file
