@@ -323,6 +323,9 @@ def test_continue_refuses_a_file_of_other_options(tmp_path):
     assert sides.exit_code == 2 and "leave out A, B" in sides.stderr
     players = _invoke("simulate", "--continue", out, "--players", 3)  # its bots are the file's two: named as players
     assert players.exit_code == 2 and "players: file 2, command 3" in players.stderr, players.stderr
+    several = _invoke("simulate", "--continue", out, "--players", 3, "--seed", 4)  # every difference, not the first
+    assert several.exit_code == 2 and "players: file 2, command 3; seed: file 3, command 4" in several.stderr, \
+        several.stderr
     assert out.read_bytes() == before
     cmp = tmp_path / "cmp.jsonl"
     assert _invoke("compare", "standard", "standard", "--games", 2, *BASE, "--out", cmp).exit_code == 0
