@@ -352,6 +352,17 @@ def test_a_save_moved_with_its_overlay_replays_from_the_new_folder(tmp_path, mon
     (second / "fast.yaml").write_text("extends: standard\nwin: home(player) >= 3\n")  # other rules: refused
     with pytest.raises(SaveFileError, match="has changed since the game was saved"):
         restore(read_save(second / "game.json"), source=str(second / "game.json"))
+    # the recorded file there again, changed or out of reach: the copy beside the save, the recorded rules, is played
+    (second / "fast.yaml").write_text(overlay_text := "extends: standard\nwin: home(player) >= 2\n")
+    overlay.write_text(overlay_text + "description: changed since\n")
+    _, again = restore(read_save(second / "game.json"), source=str(second / "game.json"))
+    assert state_digest(again) == state_digest(final)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)  # the recorded file outside the trees read from (first/ is not one)
+    overlay.write_text(overlay_text)
+    _, again = restore(read_save(second / "game.json"), source=str(second / "game.json"))
+    assert state_digest(again) == state_digest(final)
 
 
 def test_an_overlay_that_names_the_game_after_itself_is_not_named_twice(tmp_path, monkeypatch):

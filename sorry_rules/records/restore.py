@@ -27,8 +27,27 @@ def load_recorded_game(record: Record, source: str = "game record"):
     rule files are read from (`rules.locate.rule_roots`: the working directory's, the record
     file's folder's, and the allowed ones), never elsewhere: the record is no file the user
     chose, and its checksum proves nothing."""
-    variant = record.variant
-    spec, rules = _beside(variant.spec, source), tuple(_beside(rule, source) for rule in variant.rules)
+    recorded = (record.variant.spec, *record.variant.rules)
+    tried = tuple(_beside(spec, source) for spec in recorded)
+    # a save moved or shared with its rule files: those beside it, even where the recorded ones
+    # are still there but cannot be read or have changed (the content hash decides)
+    shared = tuple(_beside(spec, source, always=True) for spec in recorded)
+    try:
+        return _recorded_game(record, tried, source)
+    except SaveFileError:
+        if shared == tried:
+            raise
+        try:
+            return _recorded_game(record, shared, source)
+        except SorryRulesError:
+            pass
+        raise
+
+
+def _recorded_game(record: Record, specs: tuple, source: str):
+    """The game of the rule files `specs` (the variant, then its overlays), checked to be
+    readable from where the record is and to be the recorded rules."""
+    spec, rules = specs[0], specs[1:]
     _check_places(spec, rules, source)
     try:
         game = load_game(spec, rules)
@@ -39,11 +58,12 @@ def load_recorded_game(record: Record, source: str = "game record"):
     return game
 
 
-def _beside(spec, source: str):
-    """`spec` as recorded, or, when it names a rule file that is no longer there, the file of
-    the same name beside the record `source` (a save moved or shared together with its rule
-    files; the content hash still decides whether they are the recorded rules)."""
-    if resolve(str(spec)) is not None or not str(spec).endswith((".yaml", ".yml")):
+def _beside(spec, source: str, always: bool = False):
+    """`spec` as recorded, or, when it names a rule file that is no longer there (`always`:
+    there or not), the file of the same name beside the record `source` if there is one (a
+    save moved or shared together with its rule files; the content hash still decides
+    whether they are the recorded rules)."""
+    if not str(spec).endswith((".yaml", ".yml")) or (not always and resolve(str(spec)) is not None):
         return spec
     moved = Path(source).parent / Path(str(spec)).name
     return str(moved) if moved.is_file() else spec
