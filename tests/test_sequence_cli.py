@@ -24,6 +24,9 @@ def test_auto_plays_a_whole_game_the_same_way_for_a_seed(players):
     assert run("--variant", "sequence", "--auto", "--seed", "9", "--players", str(players)).output == first.output
     lines = first.output.splitlines()
     assert lines[0].startswith(f"sequence, seed 9, {players} players: blue, green")
+    opener = re.search(r"; (\w+) at seat (\d+) plays first\.$", lines[0])  # the first move is that seat's
+    assert opener and re.match(rf"\s+1\s+{opener[1].capitalize()}\b", lines[1]), lines[:2]
+    assert players in (2, 3) or f"(seat {opener[2]})" in lines[1]  # a colour at several seats: the seat said
     assert re.fullmatch(r"[A-Z]\w+ wins after \d+ moves \(seats? [0-9, ]+\)\.|"
                         r"No winner: every player passed for a whole round \(a draw\) after \d+ moves\.", lines[-1]), lines[-1]
     board = lines[-13:-2]

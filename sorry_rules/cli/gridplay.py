@@ -82,7 +82,8 @@ def grid_auto_game(game, state, saved, save_path, resumed: bool, think: float | 
         click.echo(f"{named}: resuming at move {state.plies + 1}, seed {saved.seed}.")
     else:
         seats = ", ".join(game.colours[c] for c in state.seats)
-        click.echo(f"{named}, seed {saved.seed}, {len(state.seats)} players: {seats}")
+        first = f"{game.colours[state.seats[state.turn]]} at seat {state.turn + 1}"  # a side's colour sits at several seats
+        click.echo(f"{named}, seed {saved.seed}, {len(state.seats)} players: {seats}; {first} plays first.")
         if any(kind != "bot:random" for kind in saved.kinds):
             click.echo("Seats: " + ", ".join(f"{s + 1} {bot_of(kind)}" for s, kind in enumerate(saved.kinds)))
 
