@@ -182,9 +182,10 @@ def test_a_single_load_problem_has_one_prefix(tmp_path):
 @pytest.mark.parametrize("args, words", [
     (["--variant", "standart", "--auto", "--seed", "1"],
      "error: no variant 'standart': not a file, and not a bundled name; did you mean 'standard'? "
-     "(bundled variants: ludo, parcheesi, partnership, points, sequence, six-colours, standard, three-colours, trouble; "
-     "see `sorry-play variants`)\n"),
+     "(bundled variants: grid/mini-grid, grid/sequence-four, grid/sequence-quick, ludo, parcheesi, partnership, "
+     "points, sequence, six-colours, standard, three-colours, trouble; see `sorry-play variants`)\n"),
     (["--rule", "house/must-bmp", "--auto", "--seed", "1"], "did you mean 'house/must-bump'?"),
+    (["--rule", "nothing.yaml", "--auto", "--seed", "1"], "(bundled rule overlays: house/backward-into-safety, "),  # as `variants` says
     (["explain", "--variant", "partnrship"], "did you mean 'partnership'"),
     (["validate", "standart"],
      "error: standart: no such file or folder, and not a bundled variant name; did you mean 'standard'?\n"),

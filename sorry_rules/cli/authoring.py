@@ -81,6 +81,7 @@ def variant_lines() -> list[str]:
     # lazy: rule-file loading (yaml, pydantic, pathlib) only for `sorry-play variants`
     from sorry_rules.base.resources import variants_dir
     from sorry_rules.rules.loader import bundled_names, load_variant
+    from sorry_rules.rules.locate import bundled_kind
     from sorry_rules.rules.yamlsafe import load_yaml_file
 
     rows = []
@@ -91,9 +92,9 @@ def variant_lines() -> list[str]:
         except SorryRulesError:
             rows.append((name, "?", "(does not load; run `sorry-play validate` on it)"))
             continue
+        kind = bundled_kind(raw)
         raw = raw if isinstance(raw, dict) else {}
         extends = raw.get("extends")
-        kind = "variant" if extends is None or "name" in raw else "overlay"  # a game of its own names itself
         description = raw.get("description") or loaded.variant.name
         if extends is not None:
             bases = ", ".join(extends) if isinstance(extends, list) else str(extends)

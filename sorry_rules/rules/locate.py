@@ -135,6 +135,29 @@ def _short(name: str) -> str:
     return name.removesuffix(".yaml")
 
 
+def bundled_kind(raw) -> str:
+    """"variant" or "overlay": what a bundled rule file is, from its own YAML data `raw`: a
+    game of its own (no `extends:`, or a `name:` of its own over its bases) or an overlay."""
+    raw = raw if isinstance(raw, dict) else {}
+    return "variant" if raw.get("extends") is None or "name" in raw else "overlay"
+
+
+def _bundled_of_kind(kind: str) -> list[str]:
+    """The bundled names of `kind` ("variant" or "overlay"; a file that does not read: by its folder)."""
+    from sorry_rules.base.errors import SorryRulesError
+    from sorry_rules.rules.yamlsafe import load_yaml_file  # lazy: YAML only to say what is bundled
+
+    names = []
+    for name in bundled_names():
+        try:
+            found = bundled_kind(load_yaml_file(variants_dir() / name, name)[0])
+        except SorryRulesError:
+            found = "overlay" if "/" in name else "variant"
+        if found == kind:
+            names.append(_short(name))
+    return names
+
+
 def close_bundled(spec: str) -> str:
     """"; did you mean 'house/x'?" for the bundled names whose file name (without folder and
     `.yaml`) is close to the one in `spec`, or "" (the shared folder does not count)."""
@@ -163,7 +186,6 @@ def not_found(spec: str, what: str) -> str:
         return f"no {what} {spec!r}: it is a link to {link!r}, {where}"
     if kind not in (None, "missing"):  # a FIFO, a device, a folder: named for what it is (SR100's words)
         return f"no {what} {spec!r}: it is {kind}, not a regular file"
-    names = [_short(n) for n in bundled_names()]
-    kind = [n for n in names if ("/" in n) == (what != "variant")]
+    kind = _bundled_of_kind("variant" if what == "variant" else "overlay")
     return (f"no {what} {spec!r}: not a file, and not a bundled name{close_bundled(spec)} "
             f"(bundled {what}s: {', '.join(kind)}; see `sorry-play variants`)")
