@@ -175,6 +175,8 @@ def test_picture_outputs_never_overwrite_a_file_that_is_no_picture(tmp_path, mon
     assert {name: (tmp_path / name).read_bytes() for name in kept} == kept
     same = runner.invoke(main, ["simulate", "--games", "2", "--out", "s.jsonl", "--plot", "s.jsonl"])
     assert same.exit_code == 2 and not (tmp_path / "s.jsonl").exists()
+    png = runner.invoke(main, ["simulate", "--games", "2", "--plot", "p.png"])  # an SVG is never named otherwise
+    assert png.exit_code == 2 and "name the file .svg" in png.output and not (tmp_path / "p.png").exists()
     missing = runner.invoke(main, ["simulate", "--games", "2", "--plot", "nowhere/p.svg"])
     assert missing.exit_code == 1 and "no such folder" in missing.output and "win" not in missing.output
     (tmp_path / "empty.svg").write_text("")

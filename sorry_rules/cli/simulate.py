@@ -220,7 +220,9 @@ def _check_files(out, from_file, continue_file, plot=None) -> None:
     results = next((f for f in (out, from_file, continue_file) if f is not None), None)
     if plot is not None and results is not None and os.path.abspath(plot) == os.path.abspath(results):
         raise UsageError(f"--plot {plot} is the results file too: give the picture a file of its own")
-    check_output(plot)
+    check_output(plot)  # a file that is no picture of ours is refused first, whatever its name
+    if os.path.splitext(plot or "")[1].lower() not in ("", ".svg"):
+        raise UsageError(f"--plot {plot}: the plot is an SVG picture; name the file .svg (or give it no extension)")
     if from_file is not None:
         opts = {param.name: max(param.opts, key=len) for param in click.get_current_context().command.params}
         given = [name.upper() if name in ("a", "b") else opts.get(name, f"--{name}") for name in _given()]
