@@ -356,8 +356,8 @@ def test_source_text_round_trips_every_bundled_card():
 
 def test_explain_words_filters_consequences_and_counters():
     """H20, H21, H22 and H17 in words, each located in its overlay."""
-    text = explain_text(load_explained("points", ("house/revenge-7.yaml", "house/bump-bonus.yaml", "house/bump-points.yaml",
-                                                  "house/must-bump.yaml")))
+    text = " ".join(explain_text(load_explained("points", ("house/revenge-7.yaml", "house/bump-bonus.yaml",
+                                                           "house/bump-points.yaml", "house/must-bump.yaml"))).split())
     assert "Filter 'revenge_7' on cards 7 - house/revenge-7.yaml:8" in text
     assert ("When, for some move, the number of your opponents' pawns this move sends back to Start is more than 0, "
             "only the moves for which it holds are legal.") in text
@@ -499,3 +499,21 @@ def test_a_condition_in_brackets_keeps_them_in_every_word_of_it(tmp_path):
     guard = explained.cards["3"].effect
     _, parts = Explainer(explained.game, explained.cards).condition(guard.condition, 0, explained.game.board(state))
     assert [part["part"] for part in parts] == ["home(player) > 0", "(start(player) == 0 or track(player) > 1)"]
+
+
+def test_one_card_is_explained_with_what_follows_its_moves(tmp_path):
+    """`explain --card 2` says the filters and consequences that apply to the 2 (not those
+    of other cards), a consequence with no condition as "Always", a counter's bounds when
+    the file sets them, and wraps every long line."""
+    overlay = tmp_path / "twos.yaml"
+    overlay.write_text("extends: standard\ncounters:\n  twos: {max: 3}\nafter:\n  count_two: {cards: ['2'], add: {twos: 1}}\n"
+                       "  other: {cards: ['5'], when: twos(player) > 0, add: {twos: 0 - twos(player)}}\n"
+                       "filters:\n  two_not_home: {cards: ['2'], must: reaches_home(player) == 0}\n")
+    explained = load_explained("standard", (str(overlay),))
+    card = explain_text(explained, only=("2",))
+    assert "Filter 'two_not_home' on cards 2" in card and "After a move of cards 2 ('count_two')" in card
+    assert "  Always: add 1 to your counter 'twos'." in card and "'other'" not in card
+    whole = explain_text(explained)
+    assert "Counter 'twos' (twos), per player, starts at 0, kept from -" in " ".join(whole.split())
+    assert "to 3 -" in " ".join(whole.split())
+    assert all(len(line) <= 90 or line.startswith("    option ") for line in whole.splitlines())

@@ -161,7 +161,7 @@ def test_why_names_the_turn_the_bounce_and_the_pawn_that_blocks():
 
 
 def test_explain_lists_the_geometry():
-    text = explain_text(load_explained("standard", list(GEOMETRY_RULES)))
+    text = " ".join(explain_text(load_explained("standard", list(GEOMETRY_RULES))).split())  # lines wrapped
     assert "Past Home - house/bounce-back.yaml:9" in text
     assert "Turn 'backward_into_safety' - house/backward-into-safety.yaml:10" in text
     assert "A pawn moving backward that stands on its own safety entry with steps still to go may turn" in text

@@ -298,13 +298,13 @@ def test_explain_words_each_card_with_its_added_alternatives():
 def test_explain_words_marks_and_added_alternatives():
     from sorry_rules.authoring.explain import explain_text, load_explained
 
-    text = explain_text(load_explained("standard", ("house/freeze.yaml", "house/mercy-start.yaml")))
+    text = " ".join(explain_text(load_explained("standard", ("house/freeze.yaml", "house/mercy-start.yaml"))).split())
     assert "Mark 'frozen' (frozen, shown #) - house/freeze.yaml:" in text
     assert "a marked pawn cannot move" in text and "Until the pawn leaves its Start." in text
     assert "Also on cards sorry ('freeze')" in text
     assert "Also on every card whose effect has forward or split ('mercy_start')" in text
     assert "mark every pawn it bumped 'mercy'" in text
-    assert "option 2: enter marked mercy  (house/mercy-start.yaml:" in text
+    assert "option 2: enter marked mercy (house/mercy-start.yaml:" in text
 
 
 def test_an_added_alternative_joins_the_condition_of_the_elevens_pass():

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from sorry_rules import dsl
 from sorry_rules.base.errors import UsageError
+from sorry_rules.base.limits import MAX_COUNTER
 from sorry_rules.compiler.build import compile_variant
 from sorry_rules.compiler.marking import alternatives, declining_without, with_alternatives
 from sorry_rules.rules.loader import load_variant
@@ -578,7 +579,18 @@ def explain_text(explained: Explained, only=()) -> str:
         lines.extend(vocabulary_words(v, where))
         lines.extend(geometry_words(v, where))
         lines.extend(turn_words(v, where))
-    return "\n".join(lines)
+    else:
+        for name in only:  # what else happens to a move of the card: filters and consequences
+            lines.extend(vocabulary_words(v, where, card=name))
+    return "\n".join(_wrapped(line) for text in lines for line in text.split("\n"))
+
+
+def _wrapped(line: str) -> str:
+    """`line` filled to WIDTH when longer, its continuation indented two past its own."""
+    if len(line) <= WIDTH or line.startswith("    option "):  # an option keeps its text and place on one line
+        return line
+    indent = " " * (len(line) - len(line.lstrip(" ")))
+    return _fill(line.lstrip(" "), WIDTH, initial_indent=indent, subsequent_indent=indent + "  ", break_long_words=False)
 
 
 def _turn_line(v) -> str:
@@ -744,18 +756,23 @@ def _label_line(label: str) -> list[str]:
     return [_fill(f'"{label}"', WIDTH, initial_indent="  ", subsequent_indent="   ")] if label else []
 
 
-def vocabulary_words(v, where) -> list[str]:
+def vocabulary_words(v, where, card: str | None = None) -> list[str]:
     """Counters, filters on moves and consequences of moves (`counters:`, `filters:`,
-    `after:`, `rules.must_bump`) in words, in the order the engine applies them."""
+    `after:`, `rules.must_bump`) in words, in the order the engine applies them; with
+    `card`, the filters and consequences that apply to that card alone."""
     lines = []
-    for name, counter in v.counters.items():
+    for name, counter in ({} if card is not None else v.counters).items():
+        bounds = "" if (counter.min, counter.max) == (-MAX_COUNTER, MAX_COUNTER) else \
+            f", kept from {counter.min} to {counter.max}"
         lines.append(f"Counter '{counter.label or name.replace('_', ' ')}' ({name}), per player, starts at {counter.start}"
-                     f" - {where(('counters', name))}")
+                     f"{bounds} - {where(('counters', name))}")
     if v.rules.must_bump:
         lines.append(f"Filter on every card - {where(('rules', 'must_bump'))}")
         lines.append("  When some move sends an opponent's pawn back to Start, only such moves are legal.")
     every = "every throw" if v.turn.source == "dice" else "every card"
     for i, f in v.filters.items():
+        if card is not None and f.cards is not None and card not in f.cards:
+            continue
         scope = f"cards {', '.join(f.cards)}" if f.cards is not None else every
         lines.append(f"Filter '{i}' on {scope} - {where(('filters', i))}")
         lines.extend(_label_line(f.label))
@@ -764,9 +781,12 @@ def vocabulary_words(v, where) -> list[str]:
         else:
             prefer = expr_words(dsl.parse_expr(f.prefer), mark_labels(v))
             lines.append(f"  When, for some move, {prefer}, only the moves for which it holds are legal.")
-    lines.extend(marks_words(v, where))
+    if card is None:
+        lines.extend(marks_words(v, where))
     extra = "throw" if v.turn.source == "dice" else "card"
     for i, c in v.after.items():
+        if card is not None and c.cards is not None and card not in c.cards:
+            continue
         what = "a move or a forfeit" if c.forfeits else "a move"
         scope = f"{what} of cards {', '.join(c.cards)}" if c.cards is not None else what
         lines.append(f"After {scope} ('{i}') - {where(('after', i))}")
@@ -780,7 +800,8 @@ def vocabulary_words(v, where) -> list[str]:
             does.append(f"then, as part of the move, {effect_words(dsl.parse_effect(c.then), True, marks=mark_labels(v))}")
         if c.ends_turn:
             does.append(f"your turn ends (any extra {extra} still due this turn is not taken)")
-        lines.append(f"  If {expr_words(dsl.parse_expr(c.when), mark_labels(v))}: {'; '.join(does) or 'nothing'}.")
+        when = expr_words(dsl.parse_expr(c.when), mark_labels(v))
+        lines.append(f"  {'Always' if when == 'always' else 'If ' + when}: {'; '.join(does) or 'nothing'}.")
     return lines
 
 
