@@ -54,6 +54,17 @@ def test_a_dead_card_says_both_its_cells_are_covered(tmp_path):
     assert "      card QS, option 1: B5 shows QS (the cells showing QS: J3, B5): place a chip" in text
 
 
+def test_a_dead_card_after_this_turns_exchange_says_the_exchange_is_made(tmp_path):
+    """S6: one dead card may be exchanged a turn; with the exchange made, the dead 2C is
+    offered none, and `--why` says why."""
+    report = json.loads(moves(tmp_path, {**DEAD, "exchanged": True}, "--why", "--format", "json"))
+    assert report["exchanged"] is True and report["no_play"][0]["exchange"] is False
+    text = moves(tmp_path, {**DEAD, "exchanged": True}, "--why")
+    assert "  card 2C: place on card: both cells showing 2C are covered (E2 blue, G4 green)\n" \
+           "  (this turn's exchange of a dead card is made: one a turn, S6)" in text
+    assert "exchanged" not in json.loads(moves(tmp_path, DEAD, "--why", "--format", "json"))
+
+
 def test_a_one_eyed_jack_with_only_protected_chips_has_no_play(tmp_path):
     """S10: every green chip is in green's line A2-E2, so the one-eyed Jack takes none."""
     position = {"players": ["blue", "green"], "turn": "blue", "hand": ["JS"], "exchanged": True,

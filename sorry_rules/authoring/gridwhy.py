@@ -13,7 +13,8 @@ Additions to the oracle's report (docs/SEQUENCE.md section 5, which stays as it 
   every move gets "why": [{"card", "option" (1-based, null for an exchange), "text" (the
   option's DSL text), "where" (file:line:col), "words" (what allowed this move)}];
   the report gets "no_play": [{"card", "exchange" (an exchange of it is offered),
-  "reasons": [{"card", "option", "effect", "code", "text"}]}] for the cards with no play.
+  "reasons": [{"card", "option", "effect", "code", "text"}]}] for the cards with no play,
+  and "exchanged": true when this turn's exchange is made (none more is offered, S6).
 
 Contract: pure functions of a compiled grid game, its card rules (`explain.card_rules`) and
 a position; nothing here changes which moves are legal (the engine decides).
@@ -158,6 +159,8 @@ def add_grid_why(game, rules: dict, position, report: dict) -> dict:
     for entry, why in zip(report["moves"], explainer.attribute(moves)):
         entry["why"] = why
     report["no_play"] = explainer.no_play(state.hands[state.turn], moves)
+    if game.exchange and state.exchanged:
+        report["exchanged"] = True  # this turn's exchange made: no dead card may be exchanged again (S6)
     return report
 
 
@@ -174,4 +177,6 @@ def format_grid_why_text(report: dict) -> str:
         for entry in report["no_play"]:
             offered = " (an exchange is offered)" if entry["exchange"] else ""
             lines.extend(reason_lines(f"card {entry['card']}{offered}", entry["reasons"]))
+        if report.get("exchanged"):
+            lines.append("  (this turn's exchange of a dead card is made: one a turn, S6)")
     return "\n".join(lines)
