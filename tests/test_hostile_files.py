@@ -475,3 +475,23 @@ def test_an_output_or_input_name_the_system_refuses_is_one_message(workdir):
         result = _invoke(*args)
         assert result.exit_code in (1, 2) and isinstance(result.exception, SystemExit), (args, result.exception)
         assert "name too long" in result.output.lower(), result.output
+
+
+def test_a_folder_given_where_a_file_is_read_is_a_message_and_exit_1(workdir):
+    """README: a bad position file gets a message and exit code 1; so does a folder given
+    as the position, the saved game to replay, resume or draw (it was a usage error, 2,
+    where a missing file was 1)."""
+    from click.testing import CliRunner
+
+    from sorry_rules.cli.app import main
+
+    folder = workdir / "games"
+    folder.mkdir()
+    for args, said in ((["moves", "--state", str(folder)], "cannot read position file"),
+                       (["render", "--state", str(folder)], "cannot read position file"),
+                       (["replay", str(folder)], "cannot read the game record"),
+                       (["--resume", str(folder), "--auto"], "cannot read the game record"),
+                       (["render", "--game", str(folder)], "cannot read the game record")):
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code == 1, (args, result.output)
+        assert said in result.stderr and "it is a folder, not a regular file" in result.stderr, (args, result.stderr)

@@ -42,7 +42,7 @@ from sorry_rules.cli.replay import replay
                                          "(easy: greedy; medium: search, small budget; hard: search) (default: "
                                          "greedy; random with --auto).")
 @think_option
-@click.option("--resume", type=click.Path(dir_okay=False), default=None, help="Continue the game saved in FILE.")
+@click.option("--resume", type=click.Path(), default=None, help="Continue the game saved in FILE.")
 @click.option("--save", type=click.Path(dir_okay=False), default=None,
               help="Save the game to FILE, a new file: after every move of a game with people (default for them: a "
                    "new file in the user data folder; see `sorry-play games`); a computer-only game at least every "
@@ -72,7 +72,7 @@ def main(ctx, variant, rules, players, seed, auto, max_plies, seat_specs, humans
 
 @main.command()
 @variant_options
-@click.option("--state", "state_file", required=True, type=click.Path(dir_okay=False),
+@click.option("--state", "state_file", required=True, type=click.Path(),
               help="Position file (JSON or YAML) in RULES.md notation.")
 @click.option("--card", default=None, help="Card to play (overrides the file's card).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)

@@ -68,9 +68,9 @@ def write_output(path: str | None, text: str) -> None:
 
 @click.command()
 @variant_options
-@click.option("--state", "state_file", default=None, type=click.Path(dir_okay=False),
+@click.option("--state", "state_file", default=None, type=click.Path(),
               help="Position file (JSON or YAML, as for `moves`) whose pieces to draw (default: the start of a game).")
-@click.option("--game", "game_file", default=None, type=click.Path(dir_okay=False),
+@click.option("--game", "game_file", default=None, type=click.Path(),
               help="A saved game (or game log) to draw, at its last move or at --move N; its rules are the game's.")
 @click.option("--move", "move", default=None, type=click.IntRange(min=0),
               help="With --game: draw the board after move N (0: the start), with that move's path.")

@@ -19,7 +19,7 @@ from sorry_rules.cli.pictures import write_output
 
 
 @click.command()
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("file", type=click.Path())
 @click.option("--boards", is_flag=True, help="Draw the board after every move.")
 @click.option("--step", is_flag=True, help="Wait for Enter after every move (in a terminal).")
 @click.option("--html", "html_out", default=None, type=click.Path(dir_okay=False),
