@@ -141,16 +141,8 @@ def declining_without(ast, extra: list):
 def _asking_switches(expr, switches: tuple):
     """`expr` with each `can(S)` whose S only switches made `can(S | switches...)` (`expr`
     itself when it asks for no switch)."""
-    if isinstance(expr, dsl.Can):
-        if not _only_switches(expr.effect):
-            return expr
-        return dsl.Can(expr.pos, dsl.Choice(expr.effect.pos, (expr.effect,) + switches))
-    if isinstance(expr, dsl.Not):
-        operand = _asking_switches(expr.operand, switches)
-        return expr if operand is expr.operand else dsl.Not(expr.pos, operand)
-    if isinstance(expr, dsl.BinOp):
-        left, right = _asking_switches(expr.left, switches), _asking_switches(expr.right, switches)
-        return expr if left is expr.left and right is expr.right else dsl.BinOp(expr.pos, expr.op, left, right)
+    for node in [n for n in dsl.walk(expr) if isinstance(n, dsl.Can) and _only_switches(n.effect)]:
+        expr = dsl.replaced(expr, node, dsl.Can(node.pos, dsl.Choice(node.effect.pos, (node.effect,) + switches)))
     return expr
 
 
