@@ -495,3 +495,13 @@ def test_a_folder_given_where_a_file_is_read_is_a_message_and_exit_1(workdir):
         result = CliRunner().invoke(main, args)
         assert result.exit_code == 1, (args, result.output)
         assert said in result.stderr and "it is a folder, not a regular file" in result.stderr, (args, result.stderr)
+
+
+def test_the_loader_knows_the_fields_of_position_files():
+    """`rules.loader` names a position file given as a rule file by its fields; the rules
+    layer cannot import the position models, so this keeps its list equal to theirs."""
+    from sorry_rules.records.gridposition import GridPositionModel
+    from sorry_rules.records.positionmodel import PositionModel
+    from sorry_rules.rules.loader import POSITION_FIELDS
+
+    assert POSITION_FIELDS == set(PositionModel.model_fields) | set(GridPositionModel.model_fields)

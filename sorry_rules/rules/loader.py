@@ -465,14 +465,14 @@ def _unknown_field(model, loc: tuple, path: tuple) -> str:
 
 
 #: the fields of position files (docs/REFERENCE.md section 5, SEQUENCE.md section 5)
-_POSITION_FIELDS = frozenset({"players", "turn", "card", "hand", "pawns", "counters", "marks", "redraws", "chips",
+POSITION_FIELDS = frozenset({"players", "turn", "card", "hand", "pawns", "counters", "marks", "redraws", "chips",
                               "exchanged"})
 
 
 def _a_position(data: dict) -> bool:
     """Whether a mapping read as a rule file is a position file: only its fields, and pawns
     or chips given per colour (a rule file's `pawns` is a number) or a card or hand held."""
-    return set(data) <= _POSITION_FIELDS and (isinstance(data.get("pawns"), dict) or isinstance(data.get("chips"), dict)
+    return set(data) <= POSITION_FIELDS and (isinstance(data.get("pawns"), dict) or isinstance(data.get("chips"), dict)
                                               or "card" in data or "hand" in data)
 
 
