@@ -307,6 +307,19 @@ def test_explain_words_marks_and_added_alternatives():
     assert "option 2: enter marked mercy (house/mercy-start.yaml:" in text
 
 
+def test_explain_words_the_relation_that_narrows_a_consequences_mark(tmp_path):
+    """`after: mark:` with a relation (REFERENCE, Consequence `mark`) is said with it."""
+    from sorry_rules.authoring.explain import explain_text, load_explained
+
+    rule = tmp_path / "rel.yaml"
+    rule.write_text("extends: partnership\nmarks:\n  hit: {until: leaves_start}\n  ran: {until: moves}\n"
+                    "after:\n  one: {mark: {hit: bumped opponent, ran: moved partner}}\n"
+                    "  two: {mark: {hit: bumped own, ran: moved other}}\n", encoding="utf-8")
+    text = " ".join(explain_text(load_explained(str(rule), ())).split())
+    assert "Always: mark every opponent's pawn it bumped 'hit'; mark every partner's pawn it moved 'ran'." in text
+    assert "Always: mark every pawn of your own it bumped 'hit'; mark every pawn of another colour it moved 'ran'." in text
+
+
 def test_an_added_alternative_joins_the_condition_of_the_elevens_pass():
     """R17, A21: an `also:` alternative is a move that must be made if nothing else is, so the
     11's `pass if C` is played as `C and not can(the alternative)`, and explain says so at

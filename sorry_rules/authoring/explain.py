@@ -250,6 +250,16 @@ _SQUARE_OWNER = {None: "a", "own": "its own", "partner": "a partner's", "opponen
                  "other": "another colour's"}
 
 
+#: the pawns of a move an `after: mark:` entry names, by their relation to the mover (`rules.vocab.MarkedPawns`)
+_MARKED_PAWNS = {"": "every pawn", "own": "every pawn of your own", "partner": "every partner's pawn",
+                 "opponent": "every opponent's pawn", "other": "every pawn of another colour"}
+
+
+def _marked_words(which: str) -> str:
+    kind, _, relation = which.partition(" ")
+    return f"{_MARKED_PAWNS[relation]} it {kind}"
+
+
 def mark_name(name: str, marks: dict | None = None) -> str:
     """How mark `name` is named in words: its `label` in `marks` ({name: label}), else its
     name with `_` as spaces."""
@@ -795,7 +805,7 @@ def vocabulary_words(v, where, card: str | None = None) -> list[str]:
                 for name, amount in c.add.items()]
         if c.draw_again:
             does.append(f"take one extra {extra}")
-        does.extend(f"mark every pawn it {which} '{name.replace('_', ' ')}'" for name, which in c.mark.items())
+        does.extend(f"mark {_marked_words(which)} '{name.replace('_', ' ')}'" for name, which in c.mark.items())
         if c.then is not None:
             does.append(f"then, as part of the move, {effect_words(dsl.parse_effect(c.then), True, marks=mark_labels(v))}")
         if c.ends_turn:

@@ -195,6 +195,13 @@ def _scope(cards, card_index):
     return frozenset(found)
 
 
+def _marked_pawns(k: int, which: str, mechanics) -> tuple:
+    """(mark kind index, "bumped" | "moved", None or table[p][c]: colour c's pawns are marked when
+    player colour p moves) of an `after: mark:` entry (`rules.vocab.MarkedPawns`)."""
+    kind, _, relation = which.partition(" ")
+    return k, kind, mechanics.relation_table(relation) if relation else None
+
+
 def compile_vocab(v, compiled: dict, card_index: dict, programs, asts: dict) -> tuple[tuple, tuple, tuple]:
     filters = []
     names = list(v.counters)
@@ -215,7 +222,7 @@ def compile_vocab(v, compiled: dict, card_index: dict, programs, asts: dict) -> 
         adds = tuple((names.index(name), _within(names.index(name), ranges, _on_move(compiled[("after", i, "add", name)])))
                      for name in c.add)
         label = c.label or f"after.{i}: when {c.when}"
-        marks = tuple((list(v.marks).index(name), which) for name, which in c.mark.items())
+        marks = tuple(_marked_pawns(list(v.marks).index(name), which, programs.m) for name, which in c.mark.items())
         after.append(Consequence(_scope(c.cards, card_index), _on_move(compiled[("after", i, "when")]), adds,
                                  c.draw_again, label, marks,
                                  _consequence_on_events(i, c, compiled, asts, names, ranges, stacked),

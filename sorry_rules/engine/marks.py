@@ -25,8 +25,9 @@ Contract:
 - `fit(marks, placement, X)` keeps at most as many marks of a kind on a Start or Home square
   as there are pawns there (every producer of marks ends with it).
 - `consequence_marks(kinds, layout, marks, fired, p, move)` places the marks of fired
-  consequences (`after: ... mark:`) on the pawns the move bumped or moved
-  (`consequence_events` lists them as "mark" events), fitted to the move's placement.
+  consequences (`after: ... mark:`) on the pawns the move bumped or moved, of the colours
+  their relation to the mover names (`consequence_events` lists them as "mark" events),
+  fitted to the move's placement.
 - `turn_begins(kinds, marks, colour)` drops the marks with `until: next_turn` placed by
   `colour` (called when `colour`'s turn begins).
 - `MarkedBoard` is a `mechanics.Board` that also holds the marks before the primitive and
@@ -233,8 +234,8 @@ def _pawns_of(layout, events, which: str) -> list:
 def consequence_events(layout, fired, p: int, events) -> tuple:
     """The "mark" events of the marks the fired consequences place (by player `p`) on the
     pawns of a move with `events` they name, in file order."""
-    return tuple((MARK, c, sq, k, p) for consequence in fired for k, which in consequence.marks
-                 for c, sq in _pawns_of(layout, events, which))
+    return tuple((MARK, c, sq, k, p) for consequence in fired for k, which, only in consequence.marks
+                 for c, sq in _pawns_of(layout, events, which) if only is None or only[p][c])
 
 
 def consequence_marks(kinds, layout, marks: tuple, fired, p: int, events: tuple, placement) -> tuple:

@@ -47,7 +47,8 @@ class Consequence(NamedTuple):
     adds: tuple               # ((counter index, amount(p, move, counters) -> int), ...)
     draw_again: bool
     label: str
-    marks: tuple = ()         # ((mark kind index, "bumped" | "moved"), ...): marks placed (engine.marks)
+    marks: tuple = ()         # ((mark kind index, "bumped" | "moved", None or table[p][c]: colour c's pawns only
+    #   when p moves), ...): marks placed (engine.marks)
     on_events: tuple | None = None  # (when, adds, reads): `when` and `adds` judged on the move's events alone,
     #   (p, events, counters, card), where they read nothing else (facts, counters, numbers); `reads`: the event kinds
     #   they read (`facts.READS`)

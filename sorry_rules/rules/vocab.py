@@ -19,6 +19,9 @@ from sorry_rules.rules.strict import Strict
 
 CounterName = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[a-z_][a-z0-9_]*$")]
 CardName = Annotated[str, Field(min_length=1, max_length=40, pattern=NAME_PATTERN)]
+#: which pawns of a move a consequence marks: bumped or moved, of any colour or of one relation to the mover
+MarkedPawns = Literal["bumped", "moved", "bumped own", "bumped partner", "bumped opponent", "bumped other",
+                      "moved own", "moved partner", "moved opponent", "moved other"]
 CARDS_DOC = "The cards whose moves this applies to, by name; left out: every card."
 FILTER_CARDS_DOC = ("The cards whose moves this applies to, by name; left out: every card. A `prefer` judges each "
                     "listed card's moves on their own (a hand, or cards drawn together, narrows each listed card by "
@@ -73,9 +76,12 @@ class Consequence(Strict):
                              "playing again in hand play), in addition to the card's own `draw_again`.")
     label: str = Field(default="", description=(
         "Words for `moves --why` and `explain` (default: its name and `when`, e.g. `after.up: when true`)."))
-    mark: dict[CounterName, Literal["bumped", "moved"]] = Field(default_factory=dict, max_length=20, description=(
+    mark: dict[CounterName, MarkedPawns] = Field(default_factory=dict, max_length=20, description=(
         "Mark kind -> which pawns of the move get it, placed by the moving player: `bumped` (every pawn the move sent "
-        "to Start, whoever owns it) or `moved` (every pawn that moved by its own steps, where it ended)."))
+        "to Start, whoever owns it) or `moved` (every pawn that moved by its own steps, where it ended), either "
+        "followed by a relation to the moving player that narrows it: `own`, `partner`, `opponent` or `other` (not "
+        "own), e.g. `bumped opponent`: the opponents' pawns the move bumped, not the mover's own pawns its slide "
+        "swept."))
     then: str | None = Field(default=None, description=(
         "A DSL card effect the moving player plays right after the move, as part of it (one decision: each way of "
         "playing it is one move; none: the move alone), e.g. `forward 20` (the player picks the pawn) or "
