@@ -13,12 +13,14 @@ class LudoBoard:
     """A Ludo board with the numbers a rule file may change: the colours clockwise (colour c
     owns arm c), the squares of an arm, the offsets of the start square and of the arm's tip
     (the last square before the home column), the home column's length and the offsets of
-    the stars (safe squares, as the start squares are: LU10)."""
+    the stars (safe squares, as the start squares are: LU10); `own_start`: the published
+    variant where a start square is safe for its own colour only (LU22): a token of another
+    colour there is captured, by a token coming out of the yard too."""
 
     def __init__(self, colours=("red", "green", "yellow", "blue"), side: int = 13, start: int = 8, tip: int = 6,
-                 column: int = 5, stars=(3,)):
+                 column: int = 5, stars=(3,), own_start: bool = False):
         self.colours, self.side, self.start, self.tip = tuple(colours), side, start, tip
-        self.column, self.stars = column, tuple(stars)
+        self.column, self.stars, self.own_start = column, tuple(stars), own_start
         self.track = side * len(self.colours)
         self.to_tip = (tip - start) % self.track  # steps from the start square to the tip
         self.home = self.to_tip + column + 1      # steps from the start square to Home
@@ -29,6 +31,16 @@ class LudoBoard:
     def safe(self, square: int) -> bool:
         """LU10: the start squares and the stars."""
         return square % self.side in (self.start, *self.stars)
+
+    def kept(self, square: int, entering: bool) -> tuple | None:
+        """The colours whose tokens stay when a token lands on `square` (LU8-LU10, LU18), the
+        others going back to the yard; None: every token stays (a safe square)."""
+        offset = square % self.side
+        if offset == self.start and self.own_start:
+            return (self.colours[square // self.side],)
+        if entering or self.safe(square):
+            return None
+        return ()
 
     def steps_of(self, c: int, where: str) -> int | None:
         """Steps from colour c's start square to `where` (None: in the yard)."""
@@ -73,7 +85,7 @@ def outcomes(pawns: dict, turn: str, throw: int, blocks: bool = False, sixes: in
     if throw == 6 and sixes >= 2:
         return set()
     c = board.colours.index(turn)
-    start_square, safe, steps_of, where_of = board.start_square, board.safe, board.steps_of, board.where_of
+    start_square, steps_of, where_of = board.start_square, board.steps_of, board.where_of
     on_track: dict = {}  # track square -> {colour: tokens}
     for colour, tokens in pawns.items():
         for t in tokens:
@@ -93,6 +105,7 @@ def outcomes(pawns: dict, turn: str, throw: int, blocks: bool = False, sixes: in
             if throw != 6:
                 continue
             to = start_square(c)  # LU5: onto the start square, the whole throw used; LU18: no capture there
+            # (unless `own_start`)
             if blocked(to):
                 continue
             target = where_of(c, 0)
@@ -107,11 +120,12 @@ def outcomes(pawns: dict, turn: str, throw: int, blocks: bool = False, sixes: in
         after = {colour: list(tokens) for colour, tokens in pawns.items()}
         after[turn][i] = target
         captured = False
-        if target.startswith("track:") and here is not None:
+        if target.startswith("track:"):
             square = int(target.partition(":")[2])
-            if not safe(square):  # LU8, LU9: every token of another colour there goes back
+            kept = board.kept(square, here is None)
+            if kept is not None:  # LU8, LU9: every token of another colour there goes back
                 for colour in after:
-                    if colour != turn:
+                    if colour != turn and colour not in kept:
                         captured = captured or target in after[colour]
                         after[colour] = ["start" if t == target else t for t in after[colour]]
         extra = (throw == 6) + (capture_throw and captured) + (home_throw and target == "home")

@@ -367,6 +367,15 @@ def test_explain_words_filters_consequences_and_counters():
     assert "Your counter 'bumps made'." in text
 
 
+def test_explain_words_whose_pawns_a_named_square_spares(tmp_path):
+    """`board.squares.*.safe` (REFERENCE, named squares) is said by relation to the side's colour."""
+    rule = tmp_path / "safe.yaml"
+    rule.write_text("extends: ludo\nboard:\n  squares:\n    start_square: {at: [8], capture: true, safe: [own, partner]}\n",
+                    encoding="utf-8")
+    text = " ".join(explain_text(load_explained(str(rule))).split())
+    assert "The side's own colour's and its partners' pawns are never captured there" in text
+
+
 def test_explain_words_dice_squares_and_follow_ups():
     """The constructs of the race games in words: the dice and how a throw is spent, what the
     squares hold, named squares, a throw's whole total, blockades, the facts of a throw,

@@ -37,6 +37,8 @@ def ludo_position(rng: random.Random, board: ref.LudoBoard = ref.LUDO) -> dict:
         seated = rng.sample(board.colours, rng.randint(2, len(board.colours)))
         players = tuple(colour for colour in board.colours if colour in seated)
     crowded = [rng.randrange(board.track) for _ in range(5)]
+    if board.own_start:  # start squares safe for their own colour only: crowd them too
+        crowded += [board.start_square(c) for c in range(len(board.colours))]
     pawns, held = {}, {}
     for colour in players:
         c = board.colours.index(colour)
@@ -215,36 +217,39 @@ def compare_parcheesi(game, seed: int, positions: int) -> int:
 LUDO_NAMES = ("red", "green", "yellow", "blue", "purple", "cyan")
 
 
-def random_ludo_board(rng: random.Random) -> ref.LudoBoard:
+def random_ludo_board(rng: random.Random, own_start: bool = False) -> ref.LudoBoard:
     """A Ludo board no bundled file has: 2-6 colours, arms of 4-16 squares (a lap of 12 or
     more), any start square and tip (not one square), a home column of 0-7 squares, up to
-    two stars besides the start square."""
+    two stars besides the start square; with `own_start` the start squares are safe for their
+    own colour only (`board.squares.*.safe: [own]`)."""
     colours = LUDO_NAMES[:rng.randint(2, 6)]
     side = rng.randint(max(4, -(-12 // len(colours))), 16)
     start, tip = rng.sample(range(side), 2)
     stars = sorted(rng.sample([o for o in range(side) if o != start], rng.randint(0, min(2, side - 1))))
-    return ref.LudoBoard(colours, side, start, tip, rng.randint(0, 7), stars)
+    return ref.LudoBoard(colours, side, start, tip, rng.randint(0, 7), stars, own_start)
 
 
 def ludo_board_file(folder, board: ref.LudoBoard, number: int) -> str:
     """An overlay of Ludo that plays on `board`, file `number`."""
     stars = f"{{at: [{', '.join(map(str, board.stars))}], capture: false, share: true}}" if board.stars else "null"
+    starts = "capture: true, safe: [own]" if board.own_start else "capture: false"
     path = folder / f"ludo-{number}.yaml"
     path.write_text(f"extends: ludo\nname: ludo-board\ncolours: [{', '.join(board.colours)}]\n"
                     f"players: {{min: 2, max: {len(board.colours)}}}\n"
                     f"board:\n  side_length: {board.side}\n  start_exit: {board.start}\n"
                     f"  safety_entry: {board.tip}\n  safety_length: {board.column}\n  squares:\n"
-                    f"    start_square: {{at: [{board.start}], capture: false, share: true}}\n"
+                    f"    start_square: {{at: [{board.start}], {starts}, share: true}}\n"
                     f"    star: {stars}\n", encoding="utf-8")
     return str(path)
 
 
 def compare_ludo_boards(folder, seed: int, boards: int, positions: int) -> int:
-    """`compare_ludo` on random boards (`random_ludo_board`), with blocks (LU17) on half."""
+    """`compare_ludo` on random boards (`random_ludo_board`), with blocks (LU17) on half and
+    start squares safe for their own colour only on every third."""
     rng = random.Random(seed)
     compared = 0
     for number in range(boards):
-        board = random_ludo_board(rng)
+        board = random_ludo_board(rng, own_start=number % 3 == 2)
         blocks = rng.random() < 0.5
         game = load_game(ludo_board_file(folder, board, number), ("ludo/blocks.yaml",) if blocks else ())
         compared += compare_ludo(game, blocks, rng.randrange(1 << 30), positions, board)

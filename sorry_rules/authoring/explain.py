@@ -250,6 +250,9 @@ _SQUARE_OWNER = {None: "a", "own": "its own", "partner": "a partner's", "opponen
                  "other": "another colour's"}
 
 
+#: whose pawns a named square spares (`board.squares.*.safe`), by their relation to its side's colour
+_SAFE_WORDS = {"own": "the side's own colour's", "partner": "its partners'", "opponent": "its opponents'"}
+
 #: the pawns of a move an `after: mark:` entry names, by their relation to the mover (`rules.vocab.MarkedPawns`)
 _MARKED_PAWNS = {"": "every pawn", "own": "every pawn of your own", "partner": "every partner's pawn",
                  "opponent": "every opponent's pawn", "other": "every pawn of another colour"}
@@ -713,6 +716,9 @@ def board_words(v, where) -> list[str]:
             does.append("no pawn is captured there")
         elif square.capture is not True:
             does.append(f"only a pawn that moves by {' or '.join(square.capture)} captures there")
+        if square.safe:
+            spared = _listed([_SAFE_WORDS[relation] for relation in square.safe])
+            does.append(f"{spared} pawns are never captured there")
         if square.share:
             does.append("pawns of several colours share it")
         if square.hold is not None:

@@ -6,7 +6,8 @@ Contract:
   named like a DSL word (SR570); marks (`marks:`), which follow a pawn by its square, on a
   board whose squares may hold several pawns (SR571); and warns (SR551) of a blocker counting
   pawns (`geometry.blockers.*.group` 2 or more) where no square holds that many.
-- `engine_squares(v)` returns the `SquareName`s of `board.squares`, in the order written.
+- `engine_squares(v, relation)` returns the `SquareName`s of `board.squares`, in the order
+  written, each `safe` resolved into the colours it spares on each side.
 """
 
 from __future__ import annotations
@@ -53,9 +54,19 @@ def check_squares(v, out: ProblemCollector) -> None:
                    f"one square, but no square holds more than {most}: it blocks nothing", severity="warning")
 
 
-def engine_squares(v) -> tuple:
+def engine_squares(v, relation: tuple) -> tuple:
+    """The `SquareName`s of `board.squares`; `relation[c][o]` (own/partner/opponent) resolves
+    each name's `safe` into the colours it spares on colour c's side."""
     b = v.board
     if getattr(b, "kind", "track") != "track":
         return ()
     return tuple(SquareName(name, tuple(s.at), s.capture if isinstance(s.capture, bool) else tuple(s.capture), s.share,
-                            s.hold, s.label, s.symbol) for name, s in getattr(b, "squares", {}).items())
+                            s.hold, s.label, s.symbol, _spared(s.safe, relation))
+                 for name, s in getattr(b, "squares", {}).items())
+
+
+def _spared(safe, relation: tuple) -> tuple:
+    """Per side colour c, the colours whose relation to c is in `safe` (() when `safe` is empty)."""
+    if not safe:
+        return ()
+    return tuple(frozenset(o for o, rel in enumerate(row) if rel in safe) for row in relation)

@@ -75,6 +75,7 @@ class Layout:
         self.slide_at = tuple(slide_at)
         tables = square_tables(self, hold, squares, pawns, home_hold)
         self.hold, self.share, self.capture, self.stacked = tables.hold, tables.share, tables.capture, tables.stacked
+        self.safe = tables.safe
         self.several = tables.several
         self.counted = tables.counted
         self.named, self.names_at = tables.named, tables.names_at

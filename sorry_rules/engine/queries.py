@@ -42,7 +42,7 @@ OBSTACLE_CODES = {
     "blockade": "a group of pawns of one colour that may not be landed on holds the target square "
                 "(geometry blockers with group) [square, colour, relation]",
     "no_capture": "a pawn of another colour on the target square may not be captured there and may not share it "
-                  "(board.squares capture, share) [square, colour]",
+                  "(board.squares capture, safe, share) [square, colour]",
     "group": "two or more pawns of another colour hold the target square; a landing captures a pawn alone "
              "(rules.capture: lone) [square, colour]",
     "square_full": "the target square holds as many pawns as it may (board.hold) [square, steps: the pawns it holds]",
@@ -144,21 +144,22 @@ class Obstacles:
         """What stops a landing on a board whose squares hold several pawns: `Track.arrive`'s
         checks, in its order, each named."""
         m, layout = self.m, self.layout
-        capture = layout.capture[to]
+        capture, safe = layout.capture[to], layout.safe[to]
         may_capture = capture is None or step in capture
         stay = 0
         for o, n in self.board.pawns_on(to):
+            spared = bool(safe) and o in safe
             if o == c:
                 n -= frm == to
             if m.group_land[c][o] and n >= m.group_land[c][o]:
                 return Obstacle("blockade", square=to, colour=o, relation=m.relation[c][o])
             if o == c:
                 stay += n
-            elif may_capture and m.bumpable[c][o] and (n == 1 or m.capture_all):
+            elif may_capture and m.bumpable[c][o] and (n == 1 or m.capture_all) and not spared:
                 pass
             elif layout.share[to]:
                 stay += n
-            elif not may_capture:
+            elif not may_capture or spared:
                 return Obstacle("no_capture", square=to, colour=o)
             elif not m.bumpable[c][o]:
                 return Obstacle("unbumpable", square=to, colour=o, relation=m.relation[c][o])

@@ -14,6 +14,8 @@ Contract (`square_tables(layout, hold, names)`):
 - `share[sq]`: pawns of several colours may stand on sq together;
 - `capture[sq]`: None (a landing there bumps as `rules.bump` says) or the frozenset of step
   kinds (`engine.events.STEP_KINDS`) that may bump there (empty: none);
+- `safe[sq]`: None, or the frozenset of colours whose pawns are never captured on sq (their
+  relation to the colour of sq's side is in a name's `safe`);
 - `named[name]`: ((square, owner colour), ...) of every square of that name, in square order;
   the built-in names `start_exit` and `safety_entry` are always there;
 - `names_at[sq]`: the declared names of square sq (track squares only; () for the others);
@@ -21,7 +23,7 @@ Contract (`square_tables(layout, hold, names)`):
   or X + C when a Home holds fewer pawns than its colour has (Homes are squares X .. X+C-1);
 - `several`: whether any square may hold two pawns or a Home is counted;
 - `stacked`: `several`, or a square where a landing captures otherwise than `rules.bump`
-  says (`capture`): the engine then judges every landing square by square (`Track.arrive`);
+  says (`capture`, `safe`): the engine then judges every landing square by square (`Track.arrive`);
   else every table is the Sorry! board's and the engine plays as it always has: one pawn a
   square.
 """
@@ -43,6 +45,7 @@ class SquareName(NamedTuple):
     hold: int | None        # pawns it holds (None: the board's)
     label: str
     symbol: str
+    safe: tuple = ()        # per side colour c, the colours whose pawns are never captured there (() : none)
 
 
 class SquareTables(NamedTuple):
@@ -50,6 +53,7 @@ class SquareTables(NamedTuple):
     hold: tuple
     share: tuple
     capture: tuple
+    safe: tuple
     named: dict
     names_at: tuple
     stacked: bool
@@ -67,6 +71,7 @@ def square_tables(layout, hold: int, names: tuple = (), pawns: int = 12, home_ho
     holds = [min(hold, every)] * X + [homes] * C + [every] * (size - X - C)
     share = [False] * size
     capture: list = [None] * size
+    safe: list = [None] * size
     named = {"start_exit": tuple((sq, c) for c, sq in enumerate(layout.start_exit)),
              "safety_entry": tuple((sq, c) for c, sq in enumerate(layout.safety_entry))}
     names_at: list = [() for _ in range(size)]
@@ -84,11 +89,13 @@ def square_tables(layout, hold: int, names: tuple = (), pawns: int = 12, home_ho
                 if entry.capture is not True:
                     kinds = frozenset() if entry.capture is False else frozenset(entry.capture)
                     capture[sq] = kinds if capture[sq] is None else capture[sq] & kinds
+                if entry.safe:
+                    safe[sq] = entry.safe[c] if safe[sq] is None else safe[sq] | entry.safe[c]
         named[entry.name] = tuple(sorted(squares))
         symbols[entry.name] = entry.symbol
         labels[entry.name] = entry.label or entry.name.replace("_", " ")
     counted = X + C if homes < pawns else X
     several = any(h > 1 for h in holds[:X]) or any(share) or counted > X
-    stacked = several or any(kinds is not None for kinds in capture)
-    return SquareTables(counted, tuple(holds), tuple(share), tuple(capture), named, tuple(names_at), stacked, several,
-                        symbols, labels)
+    stacked = several or any(kinds is not None for kinds in capture) or any(safe)
+    return SquareTables(counted, tuple(holds), tuple(share), tuple(capture), tuple(safe), named, tuple(names_at), stacked,
+                        several, symbols, labels)

@@ -163,15 +163,16 @@ class Track:
         there, on a board whose squares hold several pawns; appends the bumps of the pawns it
         captures to `events`. In order: a group of one colour that colour c may not land on
         (a blockade, `geometry.blockers` with `group`) stops it; a pawn of another colour is
-        captured when the square lets `step` capture (`squares.*.capture`), colour c may bump
-        it (`rules.bump`) and it is alone there (or `rules.capture: all`); one that is not
+        captured when the square lets `step` capture (`squares.*.capture`) and does not spare
+        it (`squares.*.safe`), colour c may bump it (`rules.bump`) and it is alone there (or
+        `rules.capture: all`); one that is not
         stays, which needs a square several colours may share (`share`), else the move is
         illegal; last, the pawns left and the mover must fit the square (`hold`)."""
         layout = self.layout
         here = pos.pawns_on(to)
         if not here:
             return True
-        capture, guard, group_land = layout.capture[to], pos.guard, self.group_land[c]
+        capture, guard, group_land, safe = layout.capture[to], pos.guard, self.group_land[c], layout.safe[to]
         may_capture = capture is None or step in capture
         stay = 0
         for o, n in here:
@@ -181,7 +182,8 @@ class Track:
                 return False
             if o == c:
                 stay += n
-            elif may_capture and self.bumpable[c][o] and (n == 1 or self.capture_all) and not (guard and (o, to) in guard):
+            elif may_capture and self.bumpable[c][o] and (n == 1 or self.capture_all) and not (guard and (o, to) in guard) \
+                    and not (safe and o in safe):
                 events.extend((BUMP, o, to) for _ in range(n))
             elif layout.share[to]:
                 stay += n

@@ -36,6 +36,11 @@ class NamedSquare(Strict):
         "says): `true`; `false`, never (the pawns share the square when `share` allows it, else the move is "
         "illegal); or a list of the moves that capture here, e.g. `[enter]`: only a pawn coming out of Start. A "
         "slide passing over the square sweeps its pawns all the same (a slide is no landing here)."))
+    safe: list[Literal["own", "partner", "opponent"]] = Field(default_factory=list, max_length=3, description=(
+        "Whose pawns are never captured here, by their relation to the colour of the square's side: `own` (that "
+        "colour's pawns), `partner`, `opponent`; e.g. `[own]`: a square safe for its own colour only, where pawns of "
+        "other colours are captured as `capture` says (a pawn that is not captured stays when `share` allows it, else "
+        "the move is illegal)."))
     share: bool = Field(default=False, description=(
         "Whether pawns of several colours may stand here together (up to `hold`); `false`: one colour at a time."))
     hold: int | None = Field(default=None, ge=1, le=limits.MAX_HOLD, description=(
