@@ -25,6 +25,8 @@ def test_wheel_ships_variants_and_grammar_and_plays_from_elsewhere(tmp_path):
     assert "sorry_rules/_data/grammar/sorry.lark" in names
     assert "sorry_rules/_data/grammar/sorry-tables.json" in names  # the parser's tables (dsl.parsercache)
     assert "sorry_rules/_data/variants/win-chances.json" in names  # the search's fits (players.winchance)
+    entry_points = next(n for n in names if n.endswith(".dist-info/entry_points.txt"))
+    assert "sorry-play = sorry_rules.cli.launch:main" in zipfile.ZipFile(wheel).read(entry_points).decode()
     target = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(target)  # a pure-Python wheel: installing it is unpacking it
     elsewhere = tmp_path / "elsewhere"
@@ -32,7 +34,7 @@ def test_wheel_ships_variants_and_grammar_and_plays_from_elsewhere(tmp_path):
     env = dict(os.environ, PYTHONPATH=str(target))
     out = subprocess.run(
         [sys.executable, "-c", "import sorry_rules, sys; print(sorry_rules.__file__); "
-         "from sorry_rules.cli.app import main; "
+         "from sorry_rules.cli.launch import main; "
          "sys.argv=['sorry-play','--variant','standard.yaml','--auto','--seed','3','--players','2']; main()"],
         cwd=elsewhere, env=env, capture_output=True, text=True,
     )

@@ -308,3 +308,26 @@ def test_a_finished_computer_game_resumed_says_it_is_over(tmp_path):
     assert "resuming" not in again.stdout and "wins after" in again.stdout
     missing = run("games", "--folder", str(tmp_path / "nowhere"))
     assert missing.returncode == 2 and "no such folder" in missing.stderr
+
+
+def test_ctrl_c_while_the_command_line_is_imported_exits_130_without_a_traceback(monkeypatch, capsys):
+    """The entry point (cli/launch.py): a Ctrl-C that lands while Python still imports the
+    commands ends the program as a Ctrl-C in a game does (status 130), with no traceback."""
+    import sys
+
+    from sorry_rules.cli import launch
+
+    class Interrupted:
+        @staticmethod
+        def find_spec(name, path=None, target=None):
+            if name == "sorry_rules.cli.app":
+                raise KeyboardInterrupt
+            return None
+
+    monkeypatch.delitem(sys.modules, "sorry_rules.cli.app")
+    monkeypatch.setattr(sys, "meta_path", [Interrupted, *sys.meta_path])
+    with pytest.raises(SystemExit) as stopped:
+        launch.main()
+    assert stopped.value.code == 130
+    assert "Traceback" not in capsys.readouterr().err
+
