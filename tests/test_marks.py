@@ -188,6 +188,18 @@ def test_selector_errors_are_located(tmp_path, text, code):
     assert all(p.line == 2 for p in caught.value.problems if p.code == code)
 
 
+@pytest.mark.parametrize("destination", ["track:99", "safety:0", "safety:6"])
+def test_a_square_off_the_board_is_located_at_the_square(tmp_path, destination):
+    """SR508 points at the destination written, not at the `send` or `move` before it."""
+    line = f"cards: {{sorry: sorry | move own in track to {destination}}}"
+    path = tmp_path / "bad.yaml"
+    path.write_text("extends: standard\n" + line + "\n")
+    with pytest.raises(RuleFileError) as caught:
+        load_game(str(path))
+    [problem] = [p for p in caught.value.problems if p.code == "SR508"]
+    assert (problem.line, problem.col) == (2, line.index(destination) + 1)
+
+
 def test_play_screen_shows_marked_pawns_with_and_without_colour():
     """A frozen pawn is drawn with the mark's symbol (no colour needed) and the panel lists
     who froze which pawn; mercy pawns in Start are counted there."""

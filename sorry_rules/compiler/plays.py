@@ -111,11 +111,12 @@ class PlayBuilder(dsl.Visitor):
     def _destination(self, node):
         dest = node.destination
         if isinstance(dest, tuple):
-            kind, n = dest
+            kind, n, pos = dest
             limit = self.layout.T - 1 if kind == "track" else self.layout.L
             low = 0 if kind == "track" else 1
             if not low <= n <= limit:
-                raise CompileError(node.pos, f"{kind}:{n}: this board has {kind} squares {low}..{limit}", "SR508")
+                raise CompileError(pos, f"{kind}:{n}: this board has {kind} squares {low}..{limit}", "SR508")
+            return kind, n
         return dest
 
     def _selector(self, selector, every_ok: bool = False):

@@ -144,7 +144,7 @@ class Remove(Node):
 @node
 class Send(Node):
     selector: Selector
-    destination: object  # "start", "home", "start_exit", ("track", n) or ("safety", k)
+    destination: object  # "start", "home", "start_exit", ("track", n, pos) or ("safety", k, pos): pos where written
 
 
 @node

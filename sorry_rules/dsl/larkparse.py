@@ -77,8 +77,8 @@ def _named_item(kind: str):
 
 
 def _destination(kind: str):
-    """The callback of a destination `track:N`, `safety:K`."""
-    return lambda self, meta, children: (kind, _int(children[0]))
+    """The callback of a destination `track:N`, `safety:K`: (kind, N, where it is written)."""
+    return lambda self, meta, children: (kind, _int(children[0]), meta.start_pos)
 
 
 def _aggregate(kind: str):
