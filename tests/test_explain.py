@@ -162,6 +162,28 @@ def test_each_move_names_the_option_that_gives_it():
     assert blocked(report) == {("red", "start"): ["card 10 cannot start a pawn"]}
 
 
+def test_why_names_what_stops_a_send_a_move_and_held_pawns_in_start(tmp_path):
+    """`send` and `move` say what stops them (a square not free, an own pawn there, the pawn
+    already there), not that the card cannot start a pawn; pawns in Start that all carry an
+    immobile mark are said to be held by it (REFERENCE `marks`, `send`, `move`)."""
+    rule = tmp_path / "put.yaml"
+    rule.write_text("extends: standard\nmarks:\n  stuck: {immobile: true}\ncards:\n"
+                    "  '5': move own in start to track:30\n  '8': send own in start to track:30\n"
+                    "  '12': move own in track to track:30\n", encoding="utf-8")
+    rules = (str(rule),)
+    report = why(pos("8", ["start", "home", "home", "home"], {"blue": ["track:30"]}), rules)
+    assert blocked(report)[("red", "start")] == [
+        "send own in start to track:30: track:30 is not free (a pawn is sent only to a free square)"]
+    report = why(pos("5", ["start", "track:30", "home", "home"]), rules)
+    assert blocked(report)[("red", "start")] == ["move own in start to track:30: own pawn on track:30"]
+    report = why(pos("12", ["track:30", "home", "home", "home"]), rules)
+    assert blocked(report)[("red", "track:30")] == ["move own in track to track:30: it stands on track:30 already"]
+    held = dict(pos("5", ["start", "start", "home", "home"]), marks={"stuck": [{"colour": "red", "square": "start"}] * 2})
+    assert blocked(why(held, rules))[("red", "start")] == ["marked 'stuck': a stuck pawn cannot move"]
+    one_held = dict(held, marks={"stuck": [{"colour": "red", "square": "start"}]})
+    assert ("red", "start") not in blocked(why(one_held, rules))  # the other pawn in Start moves
+
+
 def test_the_eleven_pass_comes_from_its_guarded_option():
     """R24, A14: no forward 11 but a switch exists: switch or pass; the pass is option 3."""
     report = why(pos("11", ["safety:1", "track:0", "home", "home"], {"blue": ["track:20"]}))

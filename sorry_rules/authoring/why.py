@@ -32,14 +32,14 @@ from sorry_rules.authoring.oracle import format_report_text
 from sorry_rules.authoring.routewords import route_notes
 from sorry_rules.engine.describe import describe_move
 from sorry_rules.engine.events import SWITCH, moved_pawns
-from sorry_rules.engine.pawns import select
+from sorry_rules.engine.pawns import destination, select
 from sorry_rules.engine.position import Position
 from sorry_rules.compiler.programs import ProgramCompiler
 from sorry_rules.compiler.selectors import compile_selector
 
 #: The engine primitive each DSL action carries out (the names `Obstacles.concerns` takes).
 PRIMITIVE = {dsl.Enter: "enter", dsl.Sorry: "sorry", dsl.Forward: "forward", dsl.Backward: "backward",
-             dsl.Split: "split", dsl.Switch: "switch"}
+             dsl.Split: "split", dsl.Switch: "switch", dsl.Send: "send", dsl.MovePawn: "move"}
 
 
 def reason_entry(card, option, effect, code: str, text: str, **extra) -> dict:
@@ -205,7 +205,7 @@ class _Diagnosis(dsl.EffectWalker):
 
     covers = dsl.EFFECT_NODES
     #: no obstacle to name: they do not move a pawn by a count of steps
-    defaulted = (dsl.DrawAgain, dsl.Pass, dsl.Place, dsl.Remove, dsl.Send, dsl.MovePawn, dsl.Mark, dsl.Unmark)
+    defaulted = (dsl.DrawAgain, dsl.Pass, dsl.Place, dsl.Remove, dsl.Mark, dsl.Unmark)
 
     def __init__(self, explainer: Explainer, obstacles, c: int, sq: int, p: int, board: Position):
         self.explainer, self.obstacles = explainer, obstacles
@@ -255,6 +255,18 @@ class _Diagnosis(dsl.EffectWalker):
     def visit_Switch(self, node):
         if self._concerns(node):
             yield from self._report(node, self.obstacles.switch(node.relation, self.c, self.sq))
+
+    def visit_Send(self, node):
+        if self._concerns(node):
+            if not self._chosen(node):
+                yield self._unchosen(node)
+                return
+            kind, n = node.destination[:2] if isinstance(node.destination, tuple) else (node.destination, None)
+            to = destination(self.explainer.layout, node.destination if n is None else (kind, n), self.c)
+            yield from self._report(node, self.obstacles.put("send" if isinstance(node, dsl.Send) else "move", self.c,
+                                                             self.sq, to))
+
+    visit_MovePawn = visit_Send
 
     def visit_Node(self, node):
         return iter(())
@@ -333,6 +345,10 @@ class _Diagnosis(dsl.EffectWalker):
             return f"every {what} ends in a blocked slide"
         if code == "not_on_track":
             return "in its safety zone (a switch needs a track pawn)"
+        if code == "taken":
+            return f"{self.name(obstacle.square)} is not free (a pawn is sent only to a free square)"
+        if code == "already_there":
+            return f"it stands on {self.name(obstacle.square)} already"
         if code == "no_partner_pawn":
             return f"no other pawn can move the rest of the {obstacle.steps} steps"
         if code == "no_part_fits":

@@ -276,15 +276,17 @@ def shielding(kinds) -> bool:
     return any(kind.immobile or kind.untouchable for kind in kinds)
 
 
-def shields(kinds, marks: tuple) -> tuple[frozenset, frozenset]:
+def shields(kinds, marks: tuple, X: int) -> tuple[frozenset, frozenset]:
     """(still, guard): the (colour, square) of pawns that may not move and of those that may
-    not be moved, on squares below X (pawns in Start and Home are judged one by one)."""
+    not be moved, on squares below X. Pawns in Start and Home are not in them: a square there
+    holds marked and unmarked pawns alike, judged kind by kind (the marks a pawn that leaves
+    carries)."""
     if not any(marks):
         return NO_SHIELDS
     still, guard = set(), set()
     for kind, entries in zip(kinds, marks):
         if kind.immobile:
-            still.update((e[0], e[1]) for e in entries)
+            still.update((e[0], e[1]) for e in entries if e[1] < X)
         if kind.untouchable:
-            guard.update((e[0], e[1]) for e in entries)
+            guard.update((e[0], e[1]) for e in entries if e[1] < X)
     return frozenset(still), frozenset(guard)

@@ -193,13 +193,13 @@ def _carry(c: int, sq: int, carried) -> tuple:
 # ---- makers over a Position (engine.track): options of the card (engine.option) ----------------------------------
 def send(track, sel: Selector, dest, p: int, flags: int, card):
     """The maker of `send SELECTOR to DEST` (module contract)."""
-    layout, X, start, home = track.layout, track.X, track.start, track.layout.home
+    layout, X, start, home, kinds = track.layout, track.X, track.start, track.layout.home, track.kinds
 
     def gen(pos, out):
         guard, taken, chosen = pos.guard, set(), []
         for c, sq, carried in select(sel, layout, p, pos.pos, pos.marks, pos.moved):
             to = destination(layout, dest, c)
-            if to == sq or (c, sq) in guard or sq == home[c]:
+            if to == sq or (c, sq) in guard or sq == home[c] or any(kinds[k].untouchable for k, _ in carried):
                 continue
             if to < X and (pos.occ[to] >= 0 or to in taken):
                 continue

@@ -75,7 +75,7 @@ class Position:
         """Put `marks` (as `State.marks`) on the pawns and work out their shields."""
         self.marks = marks
         self.marked = frozenset((e[0], e[1]) for entries in marks for e in entries)
-        self.still, self.guard = _marks.shields(self.kinds, marks) if marks and self.shielding else _marks.NO_SHIELDS
+        self.still, self.guard = _marks.shields(self.kinds, marks, self.X) if marks and self.shielding else _marks.NO_SHIELDS
 
     def touches(self, events: tuple) -> bool:
         """Whether `events` may change the marks: a mark event, or a marked pawn moved."""

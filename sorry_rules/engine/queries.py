@@ -25,6 +25,7 @@ from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
 
+from sorry_rules.engine.marks import shared_kinds
 from sorry_rules.engine.position import Position
 
 #: code -> what it means (fields set on the Obstacle in brackets)
@@ -49,6 +50,8 @@ OBSTACLE_CODES = {
     "no_route": "the pawn cannot move this way from here",
     "no_target": "no pawn of the wanted relation on the track [relation]",
     "slides_block_all": "every target ends in a blocked slide",
+    "taken": "a pawn holds the destination, and `send` puts a pawn on a free square only [square]",
+    "already_there": "the destination is the square the pawn stands on [square]",
     "not_on_track": "the primitive needs a pawn on the track, and this one is in its safety zone",
     "no_partner_pawn": "no other pawn can move the rest of a split [steps]",
     "no_part_fits": "no part of a split fits this pawn [parts: ((part, Obstacle), ...)]",
@@ -98,19 +101,27 @@ class Obstacles:
         return None
 
     def held(self, c: int, sq: int) -> Obstacle | None:
-        """Why the colour-c pawn on `sq` cannot move at all: a mark that makes it immobile."""
-        if not self.marks or sq >= self.layout.X:
+        """Why the colour-c pawn on `sq` cannot move at all: a mark that makes it immobile (in
+        Start, every colour-c pawn there carries one)."""
+        if not self.marks or sq == self.layout.home[c]:
             return None
-        k = self._mark_on(c, sq, "immobile")
-        return None if k is None else Obstacle("marked_still", square=sq, colour=c, mark=k)
+        if sq < self.layout.X:
+            k = self._mark_on(c, sq, "immobile")
+            return None if k is None else Obstacle("marked_still", square=sq, colour=c, mark=k)
+        held = [next((k for k, _ in carried if self.kinds[k].immobile), None)
+                for carried in shared_kinds(self.marks, c, sq, self.board.pos[c].count(sq))]
+        return None if not held or None in held else Obstacle("marked_still", square=sq, colour=c, mark=held[0])
 
     def concerns(self, primitive: str, c: int, sq: int) -> bool:
-        """Whether `primitive` ("enter", "sorry", "forward", "backward", "split", "switch")
-        could move a colour-c pawn on `sq` at all: enter and sorry move pawns in Start; the
-        others pawns neither in Start nor Home."""
+        """Whether `primitive` ("enter", "sorry", "forward", "backward", "split", "switch",
+        "send", "move") could move a colour-c pawn on `sq` at all: enter and sorry move pawns
+        in Start; send and move any pawn not in Home; the others pawns neither in Start nor
+        Home."""
         layout = self.layout
         if primitive in ("enter", "sorry"):
             return sq == layout.start[c]
+        if primitive in ("send", "move"):
+            return sq != layout.home[c]
         if primitive in ("forward", "backward", "split", "switch"):
             return sq != layout.start[c] and sq != layout.home[c]
         return False
@@ -169,6 +180,22 @@ class Obstacles:
             own = any(o == c for o, _ in self.board.pawns_on(to))
             return Obstacle("own_pawn", square=to) if layout.hold[to] == 1 and own else \
                 Obstacle("square_full", square=to, steps=layout.hold[to])
+        return None
+
+    def put(self, primitive: str, c: int, sq: int, to: int) -> Obstacle | None:
+        """`send` or `move` (primitive) for the colour-c pawn on `sq` to square `to`: the
+        square it stands on; a `send` to a square below X that a pawn holds, or of a pawn a
+        mark guards; a `move`'s landing (`landing`)."""
+        if to == sq:
+            return Obstacle("already_there", square=sq)
+        if primitive == "move":
+            return self.landing(c, sq, to, "move")
+        if sq < self.layout.X and self.marks:
+            k = self._mark_on(c, sq, "untouchable")
+            if k is not None:
+                return Obstacle("marked", square=sq, colour=c, mark=k)
+        if to < self.layout.X and self.board.occ[to] >= 0:
+            return Obstacle("taken", square=to)
         return None
 
     def enter(self, c: int) -> Obstacle | None:
