@@ -10,7 +10,8 @@ must not carry, and `alone` whether it must be the only pawn on its square.
 Contract:
 - `select(sel, layout, p, pos, marks, moved)` lists the chosen pawns as `(colour, square,
   carried)`: one per square below X holding such pawns, and one per distinct kind of pawn on
-  Start or Home (`carried`: the (mark kind, by) such a pawn carries, for the "carry" events);
+  Start or Home (`carried`: the (mark kind, by) such a pawn carries, for the "carry" events),
+  or with `every` one per pawn chosen there;
   `pos[c]` lists colour c's squares (a Board or a PlacementView), `marks` as `State.marks`,
   `moved` {(colour, square): pawns} the move being followed moved there (`events.moved_to`).
   Named squares (`in star`, `in opponent start_exit`) count as places beside the zones;
@@ -126,11 +127,29 @@ def select(sel: Selector, layout, p: int, pos, marks: tuple, moved=None) -> list
                 if not marks or _marks_fit(sel, marks, c, sq):
                     out.append((c, sq, ()))
                 continue
+            if sel.every:
+                out.extend((c, sq, carried) for carried in _every_shared(sel, marks, c, sq, _pawns_at(sel, pos, moved, c, sq)))
+                continue
             for carried in (shared_kinds(marks, c, sq, squares.count(sq)) if marks else [()]):
                 has = {k for k, _ in carried}
                 if all(k in has for k in sel.marked) and not any(k in has for k in sel.unmarked):
                     out.append((c, sq, carried))
     return _ranked(sel, layout, out)
+
+
+def _every_shared(sel: Selector, marks: tuple, c: int, sq: int, pawns: int) -> list:
+    """`every` on a shared square (Start, Home) of `pawns` colour-c pawns: the marks each
+    chosen pawn carries, one entry a pawn. Marks there are counted per kind, so as many
+    pawns are chosen as the fewest any `marked` / `unmarked` item allows (as `count` says);
+    a chosen pawn carries each `marked` kind, no `unmarked` one, and the other kinds go to
+    the first chosen pawns, as many as carry them."""
+    chosen = pawns
+    bys = {k: sorted(e[2] for e in entries if e[0] == c and e[1] == sq) for k, entries in enumerate(marks)}
+    for k in sel.marked:
+        chosen = min(chosen, len(bys[k]))
+    for k in sel.unmarked:
+        chosen = min(chosen, pawns - len(bys[k]))
+    return [tuple((k, by[i]) for k, by in bys.items() if i < len(by) and k not in sel.unmarked) for i in range(chosen)]
 
 
 def moved_only(sel) -> bool:
@@ -241,10 +260,12 @@ def _each_or_every(sel: Selector, chosen: list, option, out: list) -> None:
 
 def mark(track, sel: Selector, k: int, p: int, flags: int, card):
     """The maker of `mark KIND SELECTOR`: a mark on a chosen pawn, one option each (no pawn
-    moves); with `every`, on all of them in one option."""
-    layout = track.layout
+    moves); with `every`, on all of them in one option. In Start or Home a pawn that carries
+    the mark already is not marked again (`marks.fit`: it would change nothing)."""
+    layout, X = track.layout, track.layout.X
     return lambda pos, out: _each_or_every(
-        sel, [((MARK, c, sq, k, p),) for c, sq, _ in select(sel, layout, p, pos.pos, pos.marks, pos.moved)],
+        sel, [((MARK, c, sq, k, p),) for c, sq, carried in select(sel, layout, p, pos.pos, pos.marks, pos.moved)
+              if sq < X or not any(kind == k for kind, _ in carried)],
         lambda events: Option(card, events, flags, PLAYED), out)
 
 
