@@ -508,6 +508,30 @@ def test_sr507_counts_every_way_out_of_start(tmp_path, monkeypatch, effect, refu
     assert ("SR507" in codes) == refused, codes
 
 
+PARITY = ("name: parity\ncolours: [red, blue]\nplayers: {min: 2, max: 2}\npawns: 2\n"
+          "board: {side_length: 10, start_exit: 2, safety_entry: 0, safety_length: 2}\n"
+          "turn: {source: dice, faces: [2, 4]}\ncards: {'2': forward 2, '4': FOUR}\nrules: {bump: [opponent], slide_on: []}\n"
+          "win: home(player) == pawns(player)\n")
+
+
+@pytest.mark.parametrize("four, extra, refused", [
+    ("enter | forward 4", "", ["SR509"]),  # 41 steps from the start exit to Home, every step even
+    ("enter | forward 4", "after: {nudge: {cards: ['4'], then: forward 1}}\n", []),
+    ("enter | forward 4", "after: {nudge: {cards: ['4'], when: bumps(opponents) >= 1, then: forward 1}}\n", []),
+    ("enter | forward 4", "also: {one: {cards: ['2'], effect: forward 1}}\n", []),
+    ("forward 4", "", ["SR507"]),
+    ("forward 4", "after: {out: {cards: ['4'], then: enter}}\n", ["SR509"]),  # out of Start, but parity holds
+])
+def test_sr507_and_sr509_count_the_moves_of_also_and_after_then(tmp_path, monkeypatch, four, extra, refused):
+    """An alternative added to cards (`also:`) and an effect played right after a move
+    (`after: then:`) start pawns and move them on: the whole-game checks, which report only
+    certain problems, count them as the cards' own effects."""
+    monkeypatch.chdir(tmp_path)
+    Path("parity.yaml").write_text(PARITY.replace("FOUR", four) + extra, encoding="utf-8")
+    codes = [p.code for p in validate_file(Path("parity.yaml")) if p.code in ("SR507", "SR509")]
+    assert codes == refused
+
+
 @pytest.mark.parametrize("section, name, code", [
     ("counters", "and", "SR520"), ("counters", "moved", "SR520"), ("counters", "forward", "SR520"),
     ("squares", "then", "SR570"), ("squares", "every", "SR570"), ("squares", "or", "SR570"),

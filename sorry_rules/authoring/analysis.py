@@ -3,10 +3,12 @@
 These checks look at the card effects (their ASTs) together with the board tables and ask
 questions no single field answers:
   * SR507: can any pawn ever leave Start? (an `enter`, or a `move`/`send` that may take a
-    pawn out of Start, somewhere in a dealt card, or a `sorry` with a pawn that begins on the
-    track to replace);
+    pawn out of Start, somewhere in a dealt card, an alternative added to cards (`also:`) or
+    an effect played right after a move (`after: then:`), or a `sorry` with a pawn that
+    begins on the track to replace);
   * SR509: can a pawn ever reach Home? (a search over one pawn's squares with every step
-    the deck's cards offer, slides included, exact count as the board's tables say);
+    the deck's cards, the added alternatives and the `after: then:` effects offer, slides
+    included, exact count as the board's tables say);
   * SR511: slides that overlap (a warning);
   * SR506: teams that leave nobody to play against, `control: team` without teams, and
     effects that name a relation no colour has (warnings), and empty teams (an error).
@@ -137,6 +139,11 @@ def analyse(v, asts: dict, ctx, report) -> None:
         card_asts = {name: asts.get(("cards", name)) for name in dealt}
     if any(ast is None for ast in card_asts.values()):
         return  # a card that does not compile: its moves are unknown
+    # the alternatives added to cards (also:) and the effects played right after a move (after: then:) move pawns too
+    extra = {f"also {name}": asts.get(("also", name, "effect")) for name in getattr(v, "also", {})}
+    extra.update({f"after {i}": asts.get(("after", i, "then")) for i, c in getattr(v, "after", {}).items()
+                  if getattr(c, "then", None) is not None})
+    card_asts.update({name: ast for name, ast in extra.items() if ast is not None})
     prims = {name: list(primitives(ast)) for name, ast in card_asts.items()}
     _relations_used(v, ctx, prims, report)
     can_leave = _progress(v, prims, report)
