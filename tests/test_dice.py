@@ -147,6 +147,9 @@ def test_the_checks_of_a_dice_turn(tmp_path):
     assert codes == ["SR503", "SR504", "SR513"]
     codes = [code for code, _ in _problems(tmp_path, base.replace('whole: {"5": enter}', 'whole: {"13": enter}'))]
     assert codes == ["SR508"]
+    for written in ('"05"', "05"):  # the total 5 written otherwise would never be looked up: refused, not lost
+        problems = _problems(tmp_path, base.replace('whole: {"5": enter}', f'whole: {{{written}: enter}}'))
+        assert problems == [("SR508", "turn.whole")]
 
 
 def test_a_throw_too_costly_to_spend_die_by_die_is_refused_at_turn_dice(tmp_path):

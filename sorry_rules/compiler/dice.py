@@ -61,9 +61,18 @@ def check_dice(v, out: ProblemCollector) -> None:
     for i, name in enumerate(v.unused_effects):
         if name not in v.cards:
             out.at(("unused_effects", i), "SR502", f"unused_effects: cards: gives card '{name}' no effect")
+    _check_whole(turn, out)
+
+
+def _check_whole(turn, out: ProblemCollector) -> None:
+    """SR508 for a `turn.whole` key that is no total of the dice, or one written otherwise
+    than plainly (a throw looks its total up as written plainly)."""
     totals = {sum(t) for t in outcomes(turn.dice, tuple(dict.fromkeys(turn.faces))).throws}
     for key in turn.whole:
-        if not (key.isascii() and key.isdigit() and int(key) in totals):
+        if key.isascii() and key.isdigit() and int(key) in totals and key != str(int(key)):
+            out.at(("turn", "whole", key), "SR508", f"turn.whole: write the total {key} as {int(key)} (a throw is "
+                   f"looked up by its total written plainly)", key=True)
+        elif not (key.isascii() and key.isdigit() and int(key) in totals):
             dice = "1 die" if turn.dice == 1 else f"{turn.dice} dice"
             out.at(("turn", "whole", key), "SR508", f"turn.whole: no throw of {dice} adds up to {key} "
                    f"(totals: {', '.join(map(str, sorted(totals)))})", key=True)
