@@ -184,6 +184,26 @@ def test_why_names_what_stops_a_send_a_move_and_held_pawns_in_start(tmp_path):
     assert ("red", "start") not in blocked(why(one_held, rules))  # the other pawn in Start moves
 
 
+def test_why_a_switch_on_squares_that_hold_several_pawns_is_refused(tmp_path):
+    """A switch takes only pawns alone on their squares (REFERENCE, squares that hold several
+    pawns): --why names that, not a blocked slide (the board has no slides)."""
+    from sorry_rules.authoring.explain import load_explained
+
+    rule = tmp_path / "pairs.yaml"
+    rule.write_text("extends: ludo\nboard: {squares: null}\ncards: {'6': enter | switch opponent}\n", encoding="utf-8")
+    explained = load_explained(str(rule), ())
+
+    def reasons(red, green):
+        position = {"players": ["red", "green"], "turn": "red", "card": "6", "pawns": {"red": red, "green": green}}
+        parsed = parse_position(explained.game, position, None)
+        return blocked(add_why(explained.game, explained.cards, parsed, moves_report(explained.game, parsed)))
+
+    assert reasons(["track:30", "track:30", "home", "home"], ["track:40"])[("red", "track:30")] == [
+        "switch opponent: it shares track:30 with other pawns (a switch takes only pawns alone on their squares)"]
+    assert reasons(["track:30", "home", "home", "home"], ["track:40", "track:40"])[("red", "track:30")] == [
+        "switch opponent: no opponent pawn stands alone on its square (a switch takes only pawns alone there)"]
+
+
 def test_the_eleven_pass_comes_from_its_guarded_option():
     """R24, A14: no forward 11 but a switch exists: switch or pass; the pass is option 3."""
     report = why(pos("11", ["safety:1", "track:0", "home", "home"], {"blue": ["track:20"]}))

@@ -345,6 +345,10 @@ class _Diagnosis(dsl.EffectWalker):
             return f"every {what} ends in a blocked slide"
         if code == "not_on_track":
             return "in its safety zone (a switch needs a track pawn)"
+        if code == "not_alone":
+            return f"it shares {self.name(obstacle.square)} with other pawns (a switch takes only pawns alone on their squares)"
+        if code == "no_lone_target":
+            return f"no {obstacle.relation} pawn stands alone on its square (a switch takes only pawns alone there)"
         if code == "taken":
             return f"{self.name(obstacle.square)} is not free (a pawn is sent only to a free square)"
         if code == "already_there":

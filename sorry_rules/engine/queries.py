@@ -50,6 +50,8 @@ OBSTACLE_CODES = {
     "no_route": "the pawn cannot move this way from here",
     "no_target": "no pawn of the wanted relation on the track [relation]",
     "slides_block_all": "every target ends in a blocked slide",
+    "not_alone": "the pawn shares its square, and a switch takes only pawns alone on their squares [square]",
+    "no_lone_target": "no pawn of the wanted relation stands alone on its square, as a switch needs [relation]",
     "taken": "a pawn holds the destination, and `send` puts a pawn on a free square only [square]",
     "already_there": "the destination is the square the pawn stands on [square]",
     "not_on_track": "the primitive needs a pawn on the track, and this one is in its safety zone",
@@ -291,8 +293,19 @@ class Obstacles:
             return None
         if sq >= layout.T:
             return Obstacle("not_on_track")
-        if not any(occ[s] >= 0 and occ[s] != c and m.matches(c, occ[s], relation) for s in range(layout.T)):
+        targets = [s for s in range(layout.T) if occ[s] >= 0 and occ[s] != c and m.matches(c, occ[s], relation)]
+        if not targets:
             return Obstacle("no_target", relation=relation)
+        if layout.stacked:  # a switch takes only pawns alone on their squares
+            if sum(n for _, n in self.board.pawns_on(sq)) > 1:
+                return Obstacle("not_alone", square=sq)
+            lone = [s for s in targets if sum(n for _, n in self.board.pawns_on(s)) == 1]
+            if not lone:
+                return Obstacle("no_lone_target", relation=relation)
+            targets = lone
+        if self.marks and all(self._mark_on(occ[s], s, "untouchable") is not None for s in targets):
+            s = targets[0]
+            return Obstacle("marked", square=s, colour=occ[s], mark=self._mark_on(occ[s], s, "untouchable"))
         return Obstacle("slides_block_all")
 
 
