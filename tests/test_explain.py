@@ -564,6 +564,8 @@ def test_one_card_is_explained_with_what_follows_its_moves(tmp_path):
     card = explain_text(explained, only=("2",))
     assert "Filter 'two_not_home' on cards 2" in card and "After a move of cards 2 ('count_two')" in card
     assert "  Always: add 1 to your counter 'twos'." in card and "'other'" not in card
+    cards = explain_text(explained, only=("2", "5", "7"))  # several cards: what applies to one of them, once
+    assert cards.count("Filter 'two_not_home'") == cards.count("('count_two')") == cards.count("('other')") == 1
     whole = explain_text(explained)
     assert "Counter 'twos' (twos), per player, starts at 0, kept from -" in " ".join(whole.split())
     assert "to 3 -" in " ".join(whole.split())

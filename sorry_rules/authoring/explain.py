@@ -593,8 +593,8 @@ def explain_text(explained: Explained, only=()) -> str:
         lines.extend(geometry_words(v, where))
         lines.extend(turn_words(v, where))
     else:
-        for name in only:  # what else happens to a move of the card: filters and consequences
-            lines.extend(vocabulary_words(v, where, card=name))
+        # what else happens to a move of these cards: filters and consequences, each once
+        lines.extend(vocabulary_words(v, where, cards=tuple(only)))
     return "\n".join(_wrapped(line) for text in lines for line in text.split("\n"))
 
 
@@ -772,12 +772,12 @@ def _label_line(label: str) -> list[str]:
     return [_fill(f'"{label}"', WIDTH, initial_indent="  ", subsequent_indent="   ")] if label else []
 
 
-def vocabulary_words(v, where, card: str | None = None) -> list[str]:
+def vocabulary_words(v, where, cards: tuple | None = None) -> list[str]:
     """Counters, filters on moves and consequences of moves (`counters:`, `filters:`,
     `after:`, `rules.must_bump`) in words, in the order the engine applies them; with
-    `card`, the filters and consequences that apply to that card alone."""
+    `cards`, the filters and consequences that apply to one of those cards, each once."""
     lines = []
-    for name, counter in ({} if card is not None else v.counters).items():
+    for name, counter in ({} if cards is not None else v.counters).items():
         bounds = "" if (counter.min, counter.max) == (-MAX_COUNTER, MAX_COUNTER) else \
             f", kept from {counter.min} to {counter.max}"
         lines.append(f"Counter '{counter.label or name.replace('_', ' ')}' ({name}), per player, starts at {counter.start}"
@@ -787,7 +787,7 @@ def vocabulary_words(v, where, card: str | None = None) -> list[str]:
         lines.append("  When some move sends an opponent's pawn back to Start, only such moves are legal.")
     every = "every throw" if v.turn.source == "dice" else "every card"
     for i, f in v.filters.items():
-        if card is not None and f.cards is not None and card not in f.cards:
+        if cards is not None and f.cards is not None and not set(cards) & set(f.cards):
             continue
         scope = f"cards {', '.join(f.cards)}" if f.cards is not None else every
         lines.append(f"Filter '{i}' on {scope} - {where(('filters', i))}")
@@ -797,11 +797,11 @@ def vocabulary_words(v, where, card: str | None = None) -> list[str]:
         else:
             prefer = expr_words(dsl.parse_expr(f.prefer), mark_labels(v))
             lines.append(f"  When, for some move, {prefer}, only the moves for which it holds are legal.")
-    if card is None:
+    if cards is None:
         lines.extend(marks_words(v, where))
     extra = "throw" if v.turn.source == "dice" else "card"
     for i, c in v.after.items():
-        if card is not None and c.cards is not None and card not in c.cards:
+        if cards is not None and c.cards is not None and not set(cards) & set(c.cards):
             continue
         what = "a move or a forfeit" if c.forfeits else "a move"
         scope = f"{what} of cards {', '.join(c.cards)}" if c.cards is not None else what
