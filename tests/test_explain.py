@@ -204,6 +204,26 @@ def test_why_a_switch_on_squares_that_hold_several_pawns_is_refused(tmp_path):
         "switch opponent: no opponent pawn stands alone on its square (a switch takes only pawns alone there)"]
 
 
+def test_geometry_is_wrapped_once_and_its_labels_are_said(tmp_path):
+    """explain wraps geometry's lines once (no word left alone on a line), and a turn's or a
+    blocker's `label` is said by explain, and a blocker's by moves --why (REFERENCE
+    `geometry`: "Words for `explain` and `moves --why`")."""
+    from sorry_rules.authoring.explain import load_explained
+
+    bounce = explain_text(load_explained("standard", ("house/bounce-back.yaml",)))
+    assert all(len(line.split()) > 1 for line in bounce.splitlines() if line.strip())
+    assert "counted back down the safety zone" in " ".join(bounce.split())
+    rule = tmp_path / "walls.yaml"
+    rule.write_text("extends: standard\ngeometry:\n  turns:\n    cut: {at: 5, moving: forward, onto: safety, label: "
+                    "THE CUT}\n  blockers:\n    wall: {pawns: opponent, pass: false, label: THE WALL}\n", encoding="utf-8")
+    explained = load_explained("standard", (str(rule),))
+    text = explain_text(explained)
+    assert '"THE CUT"' in text and '"THE WALL"' in text
+    report = why(pos("2", ["track:29", "home", "home", "home"], {"blue": ["track:30"]}), (str(rule),))
+    assert blocked(report)[("red", "track:29")] == [
+        "forward 2: would pass the opponent pawn (blue) on track:30, which may not be passed (THE WALL)"]
+
+
 def test_the_eleven_pass_comes_from_its_guarded_option():
     """R24, A14: no forward 11 but a switch exists: switch or pass; the pass is option 3."""
     report = why(pos("11", ["safety:1", "track:0", "home", "home"], {"blue": ["track:20"]}))

@@ -2,7 +2,8 @@
 
 Contract:
 - `geometry_words(v, where)` gives `explain`'s lines for a rule file's `geometry:` (empty
-  when it has none); `where(path)` places a field in its file.
+  when it has none; a turn's or blocker's `label` quoted under its name), unwrapped;
+  `where(path)` places a field in its file.
 - `route_notes(game, rules, move)` gives, for one legal move, a line per step that left the
   plain edges of the board (a turn taken, a bounce, a stop in Home), naming the rule, from
   the engine's public `Routes.notes_of`; empty without geometry. It only explains: the
@@ -11,7 +12,6 @@ Contract:
 
 from __future__ import annotations
 
-import textwrap
 from itertools import product
 
 from sorry_rules import dsl
@@ -40,6 +40,7 @@ def geometry_words(v, where) -> list[str]:
                 else "on along the track, past the safety zone")
         how, tail = ("must turn", "") if t.must else ("may turn", "; the plain way and the turn are separate moves")
         lines.append(f"Turn '{name}' - {where(('geometry', 'turns', name))}")
+        lines.extend([f'  "{t.label}"'] if t.label else [])
         lines.append(f"  A pawn moving {t.moving} that stands on {at} with steps still to go {how} {onto}{tail}.")
     for name, b in g.blockers.items():
         who = RELATION_WORDS[b.pawns] + " pawn" + (f" of colour {', '.join(b.colours)}" if b.colours else "")
@@ -48,8 +49,9 @@ def geometry_words(v, where) -> list[str]:
         place = {"track": " on the track", "safety": " in a safety zone", "any": ""}[b.on]
         cannot = [verb for verb, flag in (("passed over", b.pass_), ("landed on", b.land)) if not flag]
         lines.append(f"Blocker '{name}' - {where(('geometry', 'blockers', name))}")
+        lines.extend([f'  "{b.label}"'] if b.label else [])
         lines.append(f"  {who[:1].upper()}{who[1:]}{place} cannot be {' or '.join(cannot) or 'stopped by'}.")
-    return [textwrap.fill(line, 92, subsequent_indent="  ") for line in lines]
+    return lines
 
 
 def _step_counts(game, rules: dict, card: int | None) -> dict:

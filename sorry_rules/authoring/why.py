@@ -293,7 +293,11 @@ class _Diagnosis(dsl.EffectWalker):
             yield effect, obstacle.code, f"{effect}: {self.words(node, obstacle)}{suffix}", {}
 
     def words(self, node, obstacle) -> str:
-        """What stops the pawn, in a few words."""
+        """What stops the pawn, in a few words (and the label of the blocker behind it)."""
+        words = self._words(node, obstacle)
+        return f"{words} ({obstacle.label})" if obstacle.label else words
+
+    def _words(self, node, obstacle) -> str:
         name, code = self.name, obstacle.code
         colour = self.explainer.layout.colours[obstacle.colour] if obstacle.colour is not None else ""
         if code == "own_pawn":

@@ -83,6 +83,7 @@ class Obstacle:
     steps: int | None = None
     parts: tuple = ()
     mark: int | None = None     # index of the mark kind (Game.marks) behind a "marked" obstacle
+    label: str = ""             # the label of the `geometry.blockers` entry behind it, when it has one
 
 
 class Obstacles:
@@ -94,6 +95,18 @@ class Obstacles:
         self.board = Position(self.layout, placement)
         self.kinds = getattr(mechanics, "kinds", ())
         self.marks = marks if self.kinds else ()
+
+    def _blocker_label(self, c: int, o: int, what: str, group: bool) -> str:
+        """The label of the first blocker that keeps a colour-c pawn from `what` ("pass" or
+        "land") a colour-o pawn (`group`: one counting pawns together); "" for none."""
+        routes = getattr(self.m, "routes", None)
+        if routes is None:
+            return ""
+        relation = self.m.relation[c][o]
+        for b in routes.geometry.blockers:
+            if b.applies(relation, o) and not (b.passable if what == "pass" else b.landable) and (b.group > 1) == group:
+                return b.label
+        return ""
 
     def _mark_on(self, c: int, sq: int, prop: str) -> int | None:
         """The first mark kind with property `prop` the colour-c pawn on `sq` (below X) carries."""
@@ -141,7 +154,8 @@ class Obstacles:
             if o == c:
                 return Obstacle("own_pawn", square=to)
             if o >= 0 and not m.bumpable[c][o]:
-                return Obstacle("unbumpable", square=to, colour=o, relation=m.relation[c][o])
+                return Obstacle("unbumpable", square=to, colour=o, relation=m.relation[c][o],
+                                label=self._blocker_label(c, o, "land", False))
             k = self._mark_on(o, to, "untouchable") if o >= 0 and self.marks else None
             if k is not None:
                 return Obstacle("marked", square=to, colour=o, mark=k)
@@ -165,7 +179,8 @@ class Obstacles:
             if o == c:
                 n -= frm == to
             if m.group_land[c][o] and n >= m.group_land[c][o]:
-                return Obstacle("blockade", square=to, colour=o, relation=m.relation[c][o])
+                return Obstacle("blockade", square=to, colour=o, relation=m.relation[c][o],
+                                label=self._blocker_label(c, o, "land", True))
             if o == c:
                 stay += n
             elif may_capture and m.bumpable[c][o] and (n == 1 or m.capture_all) and not spared:
@@ -175,7 +190,8 @@ class Obstacles:
             elif not may_capture or spared:
                 return Obstacle("no_capture", square=to, colour=o)
             elif not m.bumpable[c][o]:
-                return Obstacle("unbumpable", square=to, colour=o, relation=m.relation[c][o])
+                return Obstacle("unbumpable", square=to, colour=o, relation=m.relation[c][o],
+                                label=self._blocker_label(c, o, "land", False))
             else:
                 return Obstacle("group", square=to, colour=o)
         if stay >= layout.hold[to]:
@@ -252,7 +268,8 @@ class Obstacles:
                 code = "passing_blocked" if routes.no_pass[c][o][0 if wall < layout.T else 1] else "passing_blockade"
                 if code == "passing_blockade":
                     o = max(self.board.pawns_on(wall), key=lambda pair: pair[1])[0]
-                obstacle = Obstacle(code, square=wall, colour=o, relation=self.m.relation[c][o])
+                obstacle = Obstacle(code, square=wall, colour=o, relation=self.m.relation[c][o],
+                                    label=self._blocker_label(c, o, "pass", code == "passing_blockade"))
             else:
                 obstacle = None if to == sq and not getattr(self.m, "stacked", False) else self.landing(c, sq, to, direction)
             if obstacle is None:
