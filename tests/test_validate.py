@@ -532,6 +532,19 @@ def test_sr507_and_sr509_count_the_moves_of_also_and_after_then(tmp_path, monkey
     assert codes == refused
 
 
+@pytest.mark.parametrize("uses, warned", [
+    ("'4': mark ok own in track | backward 4", True),                    # placed by an effect, never read
+    ("'4': mark ok own in track | backward 4\n  '5': unmark ok own", True),  # taking it off reads nothing
+    ("'4': mark ok own in track | backward 4\n  '5': forward 5 marked ok", False),
+])
+def test_sr562_a_mark_an_effect_places_and_nothing_reads(tmp_path, monkeypatch, uses, warned):
+    monkeypatch.chdir(tmp_path)
+    Path("mine.yaml").write_text(f"extends: standard\nmarks:\n  ok: {{}}\ncards:\n  {uses}\n", encoding="utf-8")
+    found = [p.message for p in validate_file(Path("mine.yaml")) if p.code == "SR562"]
+    assert found == (["mark 'ok' is never read (no selector says `marked ok` or `unmarked ok`, and it is neither "
+                      "immobile nor untouchable)"] if warned else [])
+
+
 @pytest.mark.parametrize("section, name, code", [
     ("counters", "and", "SR520"), ("counters", "moved", "SR520"), ("counters", "forward", "SR520"),
     ("squares", "then", "SR570"), ("squares", "every", "SR570"), ("squares", "or", "SR570"),

@@ -134,7 +134,7 @@ class PlayBuilder(dsl.Visitor):
 
     def visit_Mark(self, node):
         """`mark` and `unmark`: a declared mark put on or taken off the selected pawn."""
-        k = mark_index(self.compiler, node.name, node.name_pos)
+        k = mark_index(self.compiler, node.name, node.name_pos, read=False)
         if isinstance(node, dsl.Mark):
             self.compiler.marks_placed.add(node.name)
         play = pawns.mark if isinstance(node, dsl.Mark) else pawns.unmark

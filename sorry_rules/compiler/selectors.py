@@ -24,12 +24,15 @@ MOVED_WHERE = ("'moved' chooses the pawns of the move being followed: it may be 
                "in the conditions of filters: and after:")
 
 
-def mark_index(compiler, name: str, pos: int) -> int:
+def mark_index(compiler, name: str, pos: int, read: bool = True) -> int:
+    """The index of the declared mark `name` (CompileError at `pos` when none is declared so);
+    `read`: a selector reads it (`marked`, `unmarked`), as SR562 counts."""
     names = compiler.mark_names
     if name not in names:
         known = names or ("none: declare marks under marks:",)
         raise CompileError(pos, unknown("mark", name, known))
-    compiler.marks_read.add(name)
+    if read:
+        compiler.marks_read.add(name)
     return names.index(name)
 
 
