@@ -119,3 +119,39 @@ def test_a_hand_larger_than_the_deal_to_that_many_colours_is_refused(tmp_path):
     assert result.exit_code == 1, result.output
     assert "hand: 7 cards; a hand holds at most 6 (the deal to 3 colours" in result.output
     assert moves(tmp_path, {**three, "hand": three["hand"][:6]}).exit_code == 0
+
+
+THEN_GRID = """name: then-grid
+colours: [red, blue]
+players: {min: 2, max: 2}
+seating: {"2": [red, blue]}
+pawns: 1
+board:
+  kind: grid
+  columns: [A, B, C]
+  rows: ["1"]
+  cells: [[a, b, c]]
+  lines: {length: 2, directions: [row], shared: 1}
+deck: {a: 2, b: 2, c: 2, zap: 2}
+cards:
+  a: place on card then remove opponent
+  b: place on card
+  c: place on card
+  zap: remove opponent then place on empty
+turn: {source: hand, hand_size: 3, exchange: dead}
+win: "sequences(team) >= 2"
+"""
+
+
+def test_then_on_a_grid_plays_its_second_part_where_the_first_has_no_outcome(tmp_path):
+    """`A then B` (REFERENCE section 2.1): where B has no outcome A's alone, where A has none
+    B's, on a grid as on a track: with no opponent chip, `zap` places on every empty cell and
+    is no dead card (S12)."""
+    rule = tmp_path / "then.yaml"
+    rule.write_text(THEN_GRID, encoding="utf-8")
+    path = tmp_path / "pos.json"
+    path.write_text(json.dumps({"players": ["red", "blue"], "turn": "red", "hand": ["zap", "a"], "chips": {}}))
+    result = CliRunner().invoke(main, ["moves", "--variant", str(rule), "--state", str(path), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    assert sorted((m["kind"], m["card"], m["result"]["red"][0]) for m in json.loads(result.output)["moves"]) == [
+        ("place", "a", "A1"), ("place", "zap", "A1"), ("place", "zap", "B1"), ("place", "zap", "C1")]

@@ -4,7 +4,8 @@ Effects compile to `effect(p, view) -> list[(placement, events)]` over a
 `engine.gridmechanics.GridView`; the primitives (`place on card`, `place on empty`,
 `remove RELATION [unprotected]`) call `engine.gridmechanics`, and the combinators mean what
 they mean on a track (docs/REFERENCE.md section 2.1): `A | B` both, `A then B` B on what A
-left (A alone where B has nothing), `A if C` A when C holds before it. Track primitives
+left (A alone where B has nothing, B alone where A has nothing), `A if C` A when C holds
+before it. Track primitives
 (enter, forward, ...) have no meaning on a grid: SR304 at the primitive.
 
 Expressions are the track's (`compiler.expressions`) with the grid's counts: `sequences(G)`
@@ -83,8 +84,11 @@ class GridEffectBuilder(dsl.Visitor):
         first, second = self.visit(node.first, card), self.visit(node.second, card)
 
         def then(p, view):
+            done = first(p, view)
+            if not done:  # A has no outcome: B's outcomes (REFERENCE section 2.1)
+                return second(p, view)
             out = []
-            for placement, events in first(p, view):
+            for placement, events in done:
                 after = second(p, gm.GridView(placement, view.seated, view.grid))
                 if not after:
                     out.append((placement, events))
