@@ -532,6 +532,31 @@ def test_sr507_and_sr509_count_the_moves_of_also_and_after_then(tmp_path, monkey
     assert codes == refused
 
 
+@pytest.mark.parametrize("win, warned", [
+    ("home(player) == pawns(player)", False),
+    ("start(player) == pawns(player)", True),   # every pawn begins in Start
+    ("home(player) == 0", True),
+])
+def test_sr529_a_win_that_holds_before_any_move(tmp_path, monkeypatch, win, warned):
+    """R35 ends the game at the first win: a condition that holds on the board a game begins
+    with ends it before it begins, and is said (as on a grid: the next test)."""
+    monkeypatch.chdir(tmp_path)
+    Path("mine.yaml").write_text(f"extends: standard\nwin: {win}\n", encoding="utf-8")
+    found = [p.message for p in validate_file(Path("mine.yaml")) if p.code == "SR529"]
+    assert found == (["win: this condition holds before any move (red, blue, yellow, green), so the game is over "
+                      "before it begins"] if warned else [])
+
+
+@pytest.mark.parametrize("win, warned", [("sequences(team) >= 1", False), ("sequences(team) >= 0", True),
+                                         ("chips(opponents) == 0", True)])
+def test_sr529_a_grid_win_that_holds_before_any_chip(tmp_path, monkeypatch, win, warned):
+    """S13 stops the game at the first win: on the empty board it would stop before any move."""
+    monkeypatch.chdir(tmp_path)
+    Path("grid.yaml").write_text(f'extends: grid/mini-grid.yaml\nname: g\nwin: "{win}"\n', encoding="utf-8")
+    found = [p.message for p in validate_file(Path("grid.yaml")) if p.code == "SR529" and "before" in p.message]
+    assert len(found) == warned and all("so the game is over before it begins" in m for m in found)
+
+
 @pytest.mark.parametrize("uses, warned", [
     ("'4': mark ok own in track | backward 4", True),                    # placed by an effect, never read
     ("'4': mark ok own in track | backward 4\n  '5': unmark ok own", True),  # taking it off reads nothing

@@ -27,6 +27,7 @@ from sorry_rules.compiler.marking import mark_warnings
 from sorry_rules.compiler.ranges import condition_warnings, variant_bounds
 from sorry_rules.compiler.vocab import counter_warnings
 from sorry_rules.compiler.squares import RESERVED as SQUARE_WORDS
+from sorry_rules.engine.placement import PlacementView
 from sorry_rules.rules.plain import PlainModel
 
 
@@ -52,7 +53,7 @@ def variant_problems(v, origins, root: str, analyse: bool, trees: tuple | None =
         return out.problems
     ctx = Context(v) if checked else safe_context(v.colours, v.teams, v.board, v.rules, v.pawns, v.marks, v.counters,
                                                   v.turn)
-    asts, parsed = {}, {}
+    asts, parsed, win = {}, {}, None
     texts = dsl_texts(v)
     known = astcache.preload(*trees) if trees is not None else True
     for path, text, kind in texts:
@@ -60,6 +61,7 @@ def variant_problems(v, origins, root: str, analyse: bool, trees: tuple | None =
         parsed[path] = ast
         if program is not None:
             asts[path] = ast
+            win = program if path == ("win",) else win
     if not known:
         astcache.store(*trees, texts, parsed)
     if checked and uses_dice(v):
@@ -68,6 +70,8 @@ def variant_problems(v, origins, root: str, analyse: bool, trees: tuple | None =
     counter_warnings(v, asts, out, every_text)
     condition_warnings(v, asts, variant_bounds(v, asts), len(v.colours), out)
     mark_warnings(v, ctx.programs.marks_placed, ctx.programs.marks_read, out, every_text)
+    if checked and win is not None and not v.counters and not v.marks:
+        _won_before_any_move(v, ctx.layout, win, out)
     if analyse and checked:  # cards that failed to compile are skipped by the analyses
         def report(path, code, message, severity="error", offset=None, also=()):
             mark = origins.in_text(path, offset) if offset is not None else prefer_root(origins, (path, *also), root)
@@ -75,6 +79,21 @@ def variant_problems(v, origins, root: str, analyse: bool, trees: tuple | None =
 
         run_analyses(v, asts, ctx, report)
     return out.problems
+
+
+def _won_before_any_move(v, layout, win, out: ProblemCollector) -> None:
+    """A warning (SR529) when the win condition holds for a colour on the board a game
+    begins with (every colour seated, pawns in Start or on the start exit as `setup` says):
+    the game is over before it begins. Only for variants without counters or marks (the
+    condition may read them)."""
+    exits = v.setup.on_start_exit
+    placement = tuple(tuple(sorted([layout.start[c]] * (v.pawns - exits) + [layout.start_exit[c]] * exits))
+                      for c in range(layout.C))
+    view = PlacementView(placement)
+    won = [layout.colours[c] for c in range(layout.C) if win(c, view, None)]
+    if won:
+        out.at(("win",), "SR529", f"win: this condition holds before any move ({', '.join(won)}), so the game is over "
+               "before it begins", severity="warning")
 
 
 def prefer_root(origins, paths, root: str):

@@ -65,7 +65,8 @@ CODES: dict[str, str] = {
     "SR520": "counter named like a DSL word",
     "SR521": "unknown counter",
     "SR522": "counter never changed or never read",
-    "SR529": "filter, consequence or win condition that can never hold (or a filter that always holds)",
+    "SR529": "filter, consequence or win condition that can never hold (or a filter that always holds, or a win "
+             "condition that holds before any move)",
     # Movement geometry (geometry:)
     "SR550": "geometry contradicts another rule",
     "SR551": "geometry rule changes nothing",

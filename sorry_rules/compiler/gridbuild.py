@@ -22,7 +22,7 @@ from sorry_rules.compiler.ranges import grid_win_warning
 from sorry_rules.compiler.vocabulary import CompileError, more_unknown_names
 from sorry_rules.engine.grid import Grid
 from sorry_rules.engine.gridgame import GridGame
-from sorry_rules.engine.gridmechanics import SHAPE_CELLS
+from sorry_rules.engine.gridmechanics import SHAPE_CELLS, GridView
 from sorry_rules.engine.settings import MovementRules
 
 #: sections of a rule file that only pawns on a race track play
@@ -140,6 +140,8 @@ def compile_grid(v, out: ProblemCollector, content_hash: str = "") -> tuple[Grid
         raise RuleFileError(out.problems)
     grid_win_warning(v, win_tree[0], grid, out)
     seating = {int(k): tuple(names) for k, names in v.seating.items()}
+    _won_before_any_move(grid, win, {n: tuple(v.colours.index(name) for name in names) for n, names in seating.items()},
+                         out)
     hand_sizes = {n: v.turn.hand_size_by_players.get(str(n), v.turn.hand_size) for n in seating}
     game = GridGame(
         name=v.name, grid=grid, card_names=card_names, card_programs=[programs[n] for n in card_names],
@@ -150,6 +152,20 @@ def compile_grid(v, out: ProblemCollector, content_hash: str = "") -> tuple[Grid
         card_shapes=[shapes[n] for n in card_names], win_reads=win_reads,
     )
     return game, out.problems
+
+
+def _won_before_any_move(grid: Grid, win, seating: dict, out: ProblemCollector) -> None:
+    """A warning (SR529) when the win condition holds on the empty board (free cells only)
+    for a colour of some seating: the game is over before it begins (a position there is
+    SR608), and play gives the win to the first player to move."""
+    empty = tuple(() for _ in range(grid.C))
+    for players, colours in sorted(seating.items()):
+        view = GridView(empty, frozenset(colours), grid)
+        won = [grid.colours[c] for c in dict.fromkeys(colours) if win(c, view, None)]
+        if won:
+            out.at(("win",), "SR529", f"win: this condition holds before any chip is placed ({', '.join(won)} with "
+                   f"{players} players), so the game is over before it begins", severity="warning")
+            return
 
 
 def grid_compiler(grid: Grid) -> GridCompiler:
