@@ -264,6 +264,18 @@ def test_a_grid_whose_board_is_wrong_still_has_its_texts_and_other_fields_checke
     assert [(p.line, p.code) for p in validate_file(Path("h.yaml"))] == [(3, "SR505"), (4, "SR204")]
 
 
+def test_a_card_name_written_as_a_number_in_a_grid_is_one_problem_with_its_fix(tmp_path, monkeypatch):
+    """`[a, 7, c]` in board.cells: the 7 is refused once, with the quotes to write (the row is
+    still 3 cells long: no false SR505 from leaving the 7 out)."""
+    monkeypatch.chdir(tmp_path)
+    Path("g.yaml").write_text("extends: grid/mini-grid.yaml\nname: g\nboard:\n  columns: [A, B, C]\n  rows: ['1']\n"
+                              "  cells:\n    - [a, 7, c]\n  lines: {length: 2, directions: [row], shared: 1}\n"
+                              "deck: {a: 2, '7': 2, c: 2}\ncards: {a: place on card, '7': place on card, c: place on card}\n")
+    found = [(p.line, p.code, p.message) for p in validate_file(Path("g.yaml")) if p.severity == "error"]
+    assert found == [(7, "SR203", 'board.cells.0.1: Input should be a valid string (write "7" in quotes: a card name, '
+                                  'not a number)')]
+
+
 def test_a_count_that_is_no_number_is_mended_to_one(tmp_path, monkeypatch):
     """A deck count the schema refuses keeps its card in the deck while the rest is checked:
     no false 'the deck has 19 cards' for the hands (P2), and a grid's win text still has its

@@ -147,7 +147,7 @@ def _mended(data: dict, error, rounds: int = 4, far: bool = False) -> tuple[dict
     that is no number set to 1, a name in a list that breaks the pattern of names replaced by
     one that keeps it (a colour list keeps its length), a named entry that lacks a required
     field (`also.x`, `scoring.s`, `board.squares.q`) left out whole, any other value left out
-    (its default) unless it is required.
+    (its default) unless it is required; a number where a text goes is read as that text.
     Several rounds, as mending one value may let the models reach another. `far`: a whole
     number out of range is set `FAR` inside the bound it crossed instead (and to the other
     bound in the next round when that is nearer)."""
@@ -188,6 +188,8 @@ def _mend(data: dict, where: tuple, item: dict, far: bool = False) -> bool:
         parent[key] = ctx[name] + step
     elif kind in ("int_type", "int_parsing") and isinstance(value, str) and value.strip().lstrip("+-").isdigit():
         parent[key] = int(value)
+    elif kind == "string_type" and isinstance(value, (int, float)) and not isinstance(value, bool):
+        parent[key] = str(value)  # a name written as a number (a card 7 in a grid's cells): read as the text
     elif kind == "missing":
         return False
     elif kind in ("string_pattern_mismatch", "string_too_long", "string_too_short") and isinstance(parent, list) \

@@ -426,7 +426,7 @@ def _what_to_write(kind: str, given, path: tuple = ()) -> str:
     if kind == "string_type" and isinstance(given, bool) and path and path[-1] in _DSL_FIELDS:
         return f' (write "{str(given).lower()}" in quotes: a rule text, which YAML reads as true or false unquoted)'
     if kind == "string_type" and isinstance(given, (int, float)) and not isinstance(given, bool):
-        if "cards" in path:
+        if "cards" in path or tuple(path[:2]) == ("board", "cells"):
             return f' (write "{given}" in quotes: a card name, not a number)'
         if path and path[-1] in _DSL_FIELDS:
             return f' (write "{given}" in quotes: a rule text, not a number)'
