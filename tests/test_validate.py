@@ -276,6 +276,21 @@ def test_a_card_name_written_as_a_number_in_a_grid_is_one_problem_with_its_fix(t
                                   'not a number)')]
 
 
+@pytest.mark.parametrize("lines, found", [
+    ("{length: 2, directions: [column, diagonal], shared: 1}", [("SR505", "error")]),  # 1 row: no line at all
+    ("{length: 2, directions: [row, column], shared: 1}", [("SR505", "warning")]),     # rows only
+    ("{length: 4, directions: [row], shared: 1}", [("SR505", "error")]),
+])
+def test_lines_that_fit_no_direction_listed_are_an_error(tmp_path, monkeypatch, lines, found):
+    """S11: a board on which no line fits any direction listed has no sequence to make: an
+    error, as lines longer than the board are; a direction that alone never fits is a warning."""
+    monkeypatch.chdir(tmp_path)
+    Path("g.yaml").write_text("extends: grid/mini-grid.yaml\nname: g\nboard:\n  columns: [A, B, C]\n  rows: ['1']\n"
+                              f"  cells: [[a, b, c]]\n  lines: {lines}\ndeck: {{a: 2, b: 2, c: 2}}\n"
+                              "cards: {a: place on card, b: place on card, c: place on card}\n")
+    assert [(p.code, p.severity) for p in validate_file(Path("g.yaml")) if p.code == "SR505"] == found
+
+
 def test_a_count_that_is_no_number_is_mended_to_one(tmp_path, monkeypatch):
     """A deck count the schema refuses keeps its card in the deck while the rest is checked:
     no false 'the deck has 19 cards' for the hands (P2), and a grid's win text still has its

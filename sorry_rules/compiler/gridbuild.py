@@ -75,13 +75,16 @@ def _check_cells(v, out: ProblemCollector) -> None:
 
 
 def _check_lines(b, out: ProblemCollector) -> None:
-    """Lines that fit the board (an error), in every direction listed (a warning), sharing
-    fewer cells than their length."""
+    """Lines that fit the board in some direction listed (an error), in every direction
+    listed (a warning), sharing fewer cells than their length."""
     width, length = len(b.columns), b.lines.length
+    room = {"row": width, "column": len(b.rows), "diagonal": min(width, len(b.rows))}
     if length > max(width, len(b.rows)):
         out.at(("board", "lines", "length"), "SR505", f"lines of {length} cells do not fit the board")
+    elif all(length > room[direction] for direction in b.lines.directions):
+        out.at(("board", "lines", "length"), "SR505", f"lines of {length} cells do not fit the board in any direction "
+               f"listed ({', '.join(b.lines.directions)})")
     else:
-        room = {"row": width, "column": len(b.rows), "diagonal": min(width, len(b.rows))}
         for i, direction in enumerate(b.lines.directions):
             cells = room[direction]
             if length > cells:
