@@ -681,7 +681,8 @@ def grid_words(v, where) -> list[str]:
         lines.append(f"Once a turn, before playing, a dead card (one with no play) may be exchanged for a new one - "
                      f"{where(('turn', 'exchange'))}")
     if turn.stuck != "discard_one":  # a grid's stuck hand passes (S9), its default
-        lines.append(f"With no play (after any exchange) the player passes; a full round of passes ends the game "
+        after = " (after any exchange)" if turn.exchange == "dead" else ""
+        lines.append(f"With no play{after} the player passes; a full round of passes ends the game "
                      f"without a winner - {where(('turn', 'stuck'))}")
     return [_fill(line, WIDTH, subsequent_indent="  ") for line in lines]
 

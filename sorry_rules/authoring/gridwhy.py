@@ -136,7 +136,7 @@ class GridExplainer:
         owner = {cell: grid.colours[c] for c, chips in enumerate(self.state.placement) for cell in chips}
         covered = ", ".join(f"{grid.name(cell)} {owner.get(cell, 'free')}" for cell in cells)
         every = "both cells" if len(cells) == 2 else "every cell" if len(cells) > 2 else "its cell"
-        return "dead_card", f"{effect}: {every} showing {card} {'is' if len(cells) == 1 else 'are'} covered ({covered})"
+        return "dead_card", f"{effect}: {every} showing {card} {'are' if len(cells) == 2 else 'is'} covered ({covered})"
 
     def _remove(self, node) -> tuple:
         grid, effect = self.grid, source_text(node)

@@ -174,7 +174,8 @@ def grid_win_warning(v, win, grid, out: ProblemCollector) -> None:
     values = ValueRange(bounds, grid.C, sizes, {"sides": Interval(min(sides), max(sides))}).visit(win)
     if values == frozenset((False,)):
         out.at(("win",), "SR529", f"win: this condition can never hold ({segments} lines of {grid.length} cells on the "
-               f"board, {grid.size - len(grid.free)} cells for chips, {min(sides)} to {max(sides)} sides), so no one "
+               f"board, {grid.size - len(grid.free)} cells for chips, "
+               f"{min(sides) if min(sides) == max(sides) else f'{min(sides)} to {max(sides)}'} sides), so no one "
                "ever wins: every game ends in a draw or at its move limit", severity="warning")
 
 
