@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import operator
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -93,6 +94,20 @@ def test_validate_warns_of_a_slide_filter_on_a_board_without_slides(tmp_path):
     assert _warnings(tmp_path / "none.yaml") == [
         "filters.slide_please: this condition can never hold, so the filter never prefers a move"]
     assert _warnings(tmp_path / "some.yaml") == []
+
+
+@pytest.mark.parametrize("condition, never", [
+    ("count(pawns own in track) > 4", True),        # a colour has 4 pawns
+    ("count(pawns own in track) > 3", False),
+    ("count(pawns opponent) > 12", True),           # three opponents of 4 pawns
+    ("count(pawns opponent) > 11", False),
+    ("count(pawns any marked x) > 16", True),
+])
+def test_a_count_of_pawns_is_bounded_by_the_colours_its_owner_chooses(tmp_path, condition, never):
+    (tmp_path / "f.yaml").write_text(f"extends: standard\nmarks: {{x: {{immobile: true}}}}\ncards: {{'1': enter | "
+                                     f"forward 1 | mark x own}}\nfilters:\n  f: {{must: {condition}}}\n")
+    assert _warnings(tmp_path / "f.yaml") == (
+        ["filters.f: this condition can never hold, so the filter removes every move it judges"] if never else [])
 
 
 def test_validate_is_silent_on_the_bundled_rule_files():

@@ -53,10 +53,12 @@ def _compare(op: str, a: Interval, b: Interval) -> frozenset:
     return frozenset(value for value, possible in zip((True, False), can_be) if possible)
 
 
+#: the group word of `sizes` that holds the colours a selector's owner word may choose
+_OWNER_GROUP = {"own": "player", "partner": "partners", "opponent": "opponents", "controlled": "team", "any": "players"}
+
+
 class ValueRange(dsl.Visitor):
     covers = dsl.EXPRESSION_NODES
-    #: a count of selected pawns: not bounded further than any count
-    defaulted = (dsl.CountPawns,)
 
     def __init__(self, bounds: dict, group_size: int, sizes: dict | None = None, names: dict | None = None):
         self.bounds = bounds
@@ -88,6 +90,17 @@ class ValueRange(dsl.Visitor):
 
     def visit_Name(self, node):
         return BOTH if node.name in ("true", "false") else self.names.get(node.name, ANY)
+
+    def visit_CountPawns(self, node):
+        """`count(pawns SEL)`: between none and every pawn of the colours SEL's owner may choose."""
+        unit = self.bounds.get("pawns")
+        if unit is None:
+            return ANY
+        owner = node.selector.owner or "controlled"
+        group = self.sizes.get(_OWNER_GROUP.get(owner, ""), None)
+        if owner == "other":
+            group = self.sizes.get("players", self.group_size) - 1
+        return Interval(0, _product(unit.hi, self.group_size if group is None else group))
 
     def visit_Aggregate(self, node):
         body = self.visit(node.body)
