@@ -257,6 +257,7 @@ def _home(v, ctx, prims, win_ast, can_leave: bool, report) -> None:
     if not reach.forward and not turns_in:  # a turn into the safety zone leads Home whatever the direction
         report(("cards",), "SR509", "Home unreachable: no card moves a pawn forward", severity, also=(("deck",),))
         return
+    source = "dice's" if getattr(v.turn, "source", "draw") == "dice" else "deck's"
     starts = []
     if v.setup.on_start_exit > 0:
         starts.append("exit")
@@ -268,7 +269,7 @@ def _home(v, ctx, prims, win_ast, can_leave: bool, report) -> None:
                 where = "its start exit" if origin == "exit" else "Start"
                 turned = mechanics.routes is not None and bool(mechanics.routes.geometry.turns)
                 report(("geometry", "turns") if turned else ("board",), "SR509",
-                       f"Home unreachable: no sequence of the deck's moves takes a {layout.colours[c]} pawn from {where} "
+                       f"Home unreachable: no sequence of the {source} moves takes a {layout.colours[c]} pawn from {where} "
                        f"exactly to Home (check {'geometry.turns, ' if turned else ''}board.safety_entry, the slides, "
                        "rules.slide_on and the card steps)", severity, also=_HOME_FIELDS)
                 return

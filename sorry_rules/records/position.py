@@ -461,7 +461,9 @@ class _Checker(PositionChecks):
         if card is not None:
             return None, card
         if model.hand is not None:
-            self.out.at(("hand",), "SR604", "this variant draws one card per turn: give \"card\", not \"hand\"", key=True)
+            turn = "throws its dice each turn: give the throw as \"card\"" if getattr(self.game, "dice", None) is not None \
+                else "draws one card per turn: give \"card\""
+            self.out.at(("hand",), "SR604", f"this variant {turn}, not \"hand\"", key=True)
         elif model.card is None:
             self.out.at((), "SR201", "card: missing (give \"card\" in the file or --card)")
         elif isinstance(model.card, list):
