@@ -107,6 +107,19 @@ def test_unreadable_position_file(tmp_path):
     assert result.exit_code == 1 and "cannot read position file" in result.output
 
 
+@pytest.mark.parametrize("variant", ["standard", "sequence"])
+def test_a_rule_file_given_as_a_position_is_named_as_such(variant):
+    """One problem saying what the file is and how to give it, not one per rule-file field."""
+    from sorry_rules.base.resources import variants_dir
+
+    path = str(variants_dir() / f"{variant}.yaml")
+    result = run("moves", "--variant", variant, "--state", path)
+    assert result.exit_code == 1
+    assert result.output.strip().splitlines() == [
+        f"{path}:1:1: error: this is a rule file, not a position file: give it as --variant {path} (or --rule); a "
+        "position file lists players, turn, card or hand, and pawns or chips [SR203]"]
+
+
 def test_unknown_variant_is_a_clear_error():
     result = run("--variant", "nosuch", "--auto", "--seed", "1")
     assert result.exit_code == 2  # a usage problem: the name names nothing

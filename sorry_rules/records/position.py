@@ -36,6 +36,7 @@ from sorry_rules.base.safeio import read_regular
 from sorry_rules.base.suggest import did_you_mean
 from sorry_rules.records.plainposition import plain_json, plain_position
 from sorry_rules.rules.loadcache import LazyOrigins
+from sorry_rules.rules.locate import TOP_FIELDS
 
 MAX_POSITION_BYTES = limits.MAX_POSITION_BYTES
 IN_MEMORY = "<position>"
@@ -93,11 +94,19 @@ GAME_FORMATS = ("sorry-rules-game", "sorry-rules-save", "sorry-rules-game-log")
 
 
 def _not_a_game(path: str, data) -> None:
-    """A saved game given where a position file belongs: one problem saying what to use."""
+    """A saved game or a rule file given where a position file belongs: one problem saying
+    what to use."""
     if isinstance(data, dict) and data.get("format") in GAME_FORMATS:
         raise _fail(path, "SR203", f"this is a saved game (a game record), not a position file: draw it at any move "
                                    f"with `sorry-play render --game {path} --move N`, or watch it with "
                                    f"`sorry-play replay {path}`")
+    if isinstance(data, dict) and set(data) & _RULE_FILE_ONLY and set(data) <= TOP_FIELDS:
+        raise _fail(path, "SR203", f"this is a rule file, not a position file: give it as --variant {path} (or --rule); "
+                                   "a position file lists players, turn, card or hand, and pawns or chips")
+
+
+#: fields of a rule file that no position file has (both have players, turn, counters, marks)
+_RULE_FILE_ONLY = TOP_FIELDS - {"players", "turn", "counters", "marks"}
 
 
 def _loaded(raw: bytes, path: str) -> tuple:
