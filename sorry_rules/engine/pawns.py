@@ -260,13 +260,18 @@ def _each_or_every(sel: Selector, chosen: list, option, out: list) -> None:
 
 def mark(track, sel: Selector, k: int, p: int, flags: int, card):
     """The maker of `mark KIND SELECTOR`: a mark on a chosen pawn, one option each (no pawn
-    moves); with `every`, on all of them in one option. In Start or Home a pawn that carries
-    the mark already is not marked again (`marks.fit`: it would change nothing)."""
+    moves); with `every`, on all of them in one option. A mark that would change nothing is
+    not placed: in Start or Home on a pawn that carries it already (`marks.fit`), elsewhere
+    on a pawn that carries it placed by the same player (a mark placed by another player is
+    taken over: its placer changes)."""
     layout, X = track.layout, track.layout.X
-    return lambda pos, out: _each_or_every(
-        sel, [((MARK, c, sq, k, p),) for c, sq, carried in select(sel, layout, p, pos.pos, pos.marks, pos.moved)
-              if sq < X or not any(kind == k for kind, _ in carried)],
-        lambda events: Option(card, events, flags, PLAYED), out)
+
+    def gen(pos, out):
+        placed = pos.marks[k] if pos.marks else ()
+        _each_or_every(sel, [((MARK, c, sq, k, p),) for c, sq, carried in select(sel, layout, p, pos.pos, pos.marks, pos.moved)
+                             if not (any(kind == k for kind, _ in carried) if sq >= X else (c, sq, p) in placed)],
+                       lambda events: Option(card, events, flags, PLAYED), out)
+    return gen
 
 
 def unmark(track, sel: Selector, k: int, p: int, flags: int, card):
