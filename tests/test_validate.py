@@ -584,6 +584,17 @@ def test_sr529_a_grid_win_that_holds_before_any_chip(tmp_path, monkeypatch, win,
     assert len(found) == warned and all("so the game is over before it begins" in m for m in found)
 
 
+@pytest.mark.parametrize("inn, refused", [("{at: [11], capture: false, share: true, hold: 1}", False),
+                                          ("{at: [11], capture: false, share: true, hold: 2}", True)])
+def test_sr571_marks_need_squares_of_one_pawn_and_sharing_one_pawn_is_none(tmp_path, monkeypatch, inn, refused):
+    """A square that several colours may `share` but that holds one pawn holds one pawn: marks,
+    which follow a pawn by its square, are fine there."""
+    monkeypatch.chdir(tmp_path)
+    Path("inn.yaml").write_text(f"extends: standard\nboard:\n  squares:\n    inn: {inn}\nmarks:\n  tag: {{}}\ncards:\n"
+                                "  '3': forward 3 | mark tag own in inn unmarked tag\n", encoding="utf-8")
+    assert ("SR571" in [p.code for p in validate_file(Path("inn.yaml"))]) == refused
+
+
 @pytest.mark.parametrize("uses, warned", [
     ("'4': mark ok own in track | backward 4", True),                    # placed by an effect, never read
     ("'4': mark ok own in track | backward 4\n  '5': unmark ok own", True),  # taking it off reads nothing

@@ -23,12 +23,12 @@ RESERVED = DSL_WORDS + OWNERS + ZONES + BUILT_IN + ("in", "marked", "unmarked", 
 
 def holds_several(v) -> bool:
     """Whether a square of the variant's board may hold two pawns (`board.hold`, a named
-    square's `hold`, or a square colours share)."""
+    square's `hold`; a square colours `share` that holds one pawn shares nothing)."""
     b = v.board
     if getattr(b, "kind", "track") != "track":
         return False
     hold, squares = getattr(b, "hold", 1), getattr(b, "squares", {})
-    return hold > 1 or any((s.hold or hold) > 1 or s.share for s in squares.values())
+    return hold > 1 or any((s.hold or hold) > 1 for s in squares.values())  # `share` needs a square for two
 
 
 def check_squares(v, out: ProblemCollector) -> None:

@@ -94,6 +94,7 @@ def square_tables(layout, hold: int, names: tuple = (), pawns: int = 12, home_ho
         named[entry.name] = tuple(sorted(squares))
         symbols[entry.name] = entry.symbol
         labels[entry.name] = entry.label or entry.name.replace("_", " ")
+    share = [shared and holds[sq] > 1 for sq, shared in enumerate(share)]  # a square of one pawn shares nothing
     counted = X + C if homes < pawns else X
     several = any(h > 1 for h in holds[:X]) or any(share) or counted > X
     stacked = several or any(kinds is not None for kinds in capture) or any(safe)
