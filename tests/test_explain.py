@@ -224,6 +224,19 @@ def test_geometry_is_wrapped_once_and_its_labels_are_said(tmp_path):
         "forward 2: would pass the opponent pawn (blue) on track:30, which may not be passed (THE WALL)"]
 
 
+def test_why_names_the_mark_of_the_pawn_that_blocks_a_slide(tmp_path):
+    """R26 with an untouchable mark (REFERENCE `marks`): a slide that would end on a marked
+    pawn cannot be taken, and --why names the mark."""
+    rule = tmp_path / "shield.yaml"
+    rule.write_text("extends: standard\nmarks:\n  shield: {untouchable: true}\ncards:\n  '3': forward 3 | mark shield own"
+                    "\n", encoding="utf-8")
+    held = dict(pos("3", ["track:21", "home", "home", "home"], {"blue": ["track:28"]}),
+                marks={"shield": [{"colour": "blue", "square": "track:28"}]})
+    assert blocked(why(held, (str(rule),)))[("red", "track:21")] == [
+        "forward 3: the slide from track:24 ends on track:28, held by a pawn marked 'shield', which the slide may not "
+        "sweep"]
+
+
 def test_the_eleven_pass_comes_from_its_guarded_option():
     """R24, A14: no forward 11 but a switch exists: switch or pass; the pass is option 3."""
     report = why(pos("11", ["safety:1", "track:0", "home", "home"], {"blue": ["track:20"]}))

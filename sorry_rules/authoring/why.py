@@ -308,6 +308,10 @@ class _Diagnosis(dsl.EffectWalker):
             label = self.explainer.game.marks[obstacle.mark].label
             return f"the {colour} pawn on {name(obstacle.square)} is marked '{label}' and cannot be moved"
         if code == "slide_blocked":
+            if obstacle.mark is not None:
+                label = self.explainer.game.marks[obstacle.mark].label
+                return (f"the slide from {name(obstacle.square)} ends on {name(obstacle.end)}, held by a pawn marked "
+                        f"'{label}', which the slide may not sweep")
             return (f"the slide from {name(obstacle.square)} ends on {name(obstacle.end)}, "
                     "held by a pawn the slide may not sweep")
         if code in ("overshoot", "bounce_out"):

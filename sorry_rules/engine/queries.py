@@ -163,8 +163,9 @@ class Obstacles:
             info = m.slide_here[c][to]
             if info is not None:
                 o = occ[info.end]
-                if o >= 0 and info.end != frm and (m.spares[c][o] or self._mark_on(o, info.end, "untouchable") is not None):
-                    return Obstacle("slide_blocked", square=to, end=info.end)
+                k = self._mark_on(o, info.end, "untouchable") if o >= 0 and self.marks else None
+                if o >= 0 and info.end != frm and (m.spares[c][o] or k is not None):
+                    return Obstacle("slide_blocked", square=to, end=info.end, mark=None if m.spares[c][o] else k)
         return None
 
     def arrival(self, c: int, frm: int, to: int, step: str) -> Obstacle | None:
