@@ -237,6 +237,23 @@ def test_why_names_the_mark_of_the_pawn_that_blocks_a_slide(tmp_path):
         "sweep"]
 
 
+def test_explain_places_an_entry_an_overlay_changed_in_the_overlay(tmp_path):
+    """AUTHORING section 4: each line says which file and line the rule comes from, so an
+    entry the overlay changed (a square, a mark, a consequence) is placed in the overlay, one
+    it inherited unchanged in its own file."""
+    from sorry_rules.authoring.explain import load_explained
+
+    rule = tmp_path / "mine.yaml"
+    rule.write_text("extends: [ludo]\nboard:\n  squares:\n    star: {capture: true, safe: [own]}\n", encoding="utf-8")
+    text = " ".join(explain_text(load_explained(str(rule), ())).split())
+    assert f"Square 'star' (star, shown *) at offset 3 of every side - {rule}:4" in text
+    assert "Square 'start square' (start_square, shown o) at offset 8 of every side - ludo.yaml:" in text
+    frozen = tmp_path / "frozen.yaml"
+    frozen.write_text("extends: standard\nmarks:\n  frozen: {until: removed}\n", encoding="utf-8")
+    text = " ".join(explain_text(load_explained("standard", ("house/freeze.yaml", str(frozen)))).split())
+    assert f"Mark 'frozen' (frozen, shown #) - {frozen}:3" in text
+
+
 def test_the_eleven_pass_comes_from_its_guarded_option():
     """R24, A14: no forward 11 but a switch exists: switch or pass; the pass is option 3."""
     report = why(pos("11", ["safety:1", "track:0", "home", "home"], {"blue": ["track:20"]}))

@@ -555,7 +555,7 @@ def explain_text(explained: Explained, only=()) -> str:
     if unknown:
         raise UsageError(f"unknown card {unknown[0]!r}{did_you_mean(unknown[0], cards)} (cards: {', '.join(cards)})")
     v = explained.loaded.variant
-    where = lambda path: _where(explained.loaded.origins.key_mark(path), col=False)  # noqa: E731 - file:line of the key at path
+    where = lambda path: _where(explained.loaded.origins.changed_mark(path), col=False)  # noqa: E731 - file:line of the key at path
     lines = []
     dice = v.turn.source == "dice"
     if not only:

@@ -52,11 +52,13 @@ MAX_EXTENDS_DEPTH = limits.MAX_EXTENDS_DEPTH
 class Origins:
     """For every path of the merged data, the SourceMap of the file that supplied it; for a
     mapping that an overlay gave new entries (`grown`), the SourceMap of the file that wrote
-    the last entry it added."""
+    the last entry it added; for a mapping an overlay changed inside (`changed`), the
+    SourceMap of the last file that did."""
 
     maps: dict[tuple, SourceMap] = field(default_factory=dict)
     fallback: str = "<rules>"
     grown: dict[tuple, SourceMap] = field(default_factory=dict)
+    changed: dict[tuple, SourceMap] = field(default_factory=dict)
 
     def _smap(self, path: tuple) -> SourceMap | None:
         path = tuple(path)
@@ -72,6 +74,13 @@ class Origins:
         smap = self._smap(tuple(path))
         mark = smap.key_mark(tuple(path)) if smap else None
         return mark or self.mark(path)
+
+    def changed_mark(self, path) -> Mark:
+        """Where the entry at `path` was last written: its key in the last overlay that changed
+        something inside it (what it changed is its own), else `key_mark`."""
+        smap = self.changed.get(tuple(path))
+        mark = smap.key_mark(tuple(path)) if smap else None
+        return mark or self.key_mark(path)
 
     def grown_mark(self, path) -> Mark:
         """Where the mapping at `path` was last given new entries: in the last overlay that
@@ -587,6 +596,8 @@ def on_top(merged: dict | None, origins: Origins, data: dict, layer: Origins) ->
                     origins.replace_subtree(child, layer._smap(child))
                 elif key in result:
                     result[key] = walk(result[key], value, child)
+                    if isinstance(value, dict) and layer._smap(child) is not None:
+                        origins.changed[child] = layer.changed.get(child) or layer._smap(child)
                 else:
                     result[key] = value
                     _copy_origins(child)
@@ -599,6 +610,9 @@ def on_top(merged: dict | None, origins: Origins, data: dict, layer: Origins) ->
 
     def _copy_origins(path):
         origins.replace_subtree(path, layer._smap(path))
+        for sub in [p for p in origins.changed if p[: len(path)] == path]:
+            del origins.changed[sub]
+        origins.changed.update({sub: smap for sub, smap in layer.changed.items() if sub[: len(path)] == path})
         for sub, smap in layer.maps.items():
             if len(sub) > len(path) and sub[: len(path)] == path:
                 origins.maps[sub] = smap
