@@ -291,6 +291,15 @@ def test_lines_that_fit_no_direction_listed_are_an_error(tmp_path, monkeypatch, 
     assert [(p.code, p.severity) for p in validate_file(Path("g.yaml")) if p.code == "SR505"] == found
 
 
+def test_a_word_not_in_its_list_does_not_hide_the_other_problems_of_its_entry(tmp_path, monkeypatch):
+    """Every problem at once (REFERENCE section 6): a geometry turn moving 'sideways' (SR204)
+    and at an offset off the side (SR505), both said; the choice of word that stands in for
+    'sideways' while the rest is checked adds nothing of its own."""
+    monkeypatch.chdir(tmp_path)
+    Path("t.yaml").write_text("extends: standard\ngeometry:\n  turns:\n    t1: {at: 99, moving: sideways, onto: safety}\n")
+    assert [(p.line, p.col, p.code) for p in validate_file(Path("t.yaml"))] == [(4, 14, "SR505"), (4, 26, "SR204")]
+
+
 def test_a_count_that_is_no_number_is_mended_to_one(tmp_path, monkeypatch):
     """A deck count the schema refuses keeps its card in the deck while the rest is checked:
     no false 'the deck has 19 cards' for the hands (P2), and a grid's win text still has its

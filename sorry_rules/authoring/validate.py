@@ -29,7 +29,7 @@ from sorry_rules.authoring.validatereport import (  # noqa: F401 (the report and
 from sorry_rules.base.errors import Problem, ProblemCollector, RuleFileError
 from sorry_rules.authoring.validatechecks import safe_context, variant_problems
 from sorry_rules.compiler.build import compile_text, dsl_texts, texts_syntax
-from sorry_rules.rules.loader import content_hash, data_path, read_merged, resolve, schema_problems
+from sorry_rules.rules.loader import content_hash, data_path, literal_words, read_merged, resolve, schema_problems
 from sorry_rules.rules.model import Variant
 from sorry_rules.rules.yamlsafe import load_yaml_file
 
@@ -147,7 +147,8 @@ def _mended(data: dict, error, rounds: int = 4, far: bool = False) -> tuple[dict
     that is no number set to 1, a name in a list that breaks the pattern of names replaced by
     one that keeps it (a colour list keeps its length), a named entry that lacks a required
     field (`also.x`, `scoring.s`, `board.squares.q`) left out whole, any other value left out
-    (its default) unless it is required; a number where a text goes is read as that text.
+    (its default) unless it is required; a number where a text goes is read as that text, a
+    word not in its list of words as the first of them (`far`: the last).
     Several rounds, as mending one value may let the models reach another. `far`: a whole
     number out of range is set `FAR` inside the bound it crossed instead (and to the other
     bound in the next round when that is nearer)."""
@@ -188,6 +189,9 @@ def _mend(data: dict, where: tuple, item: dict, far: bool = False) -> bool:
         parent[key] = ctx[name] + step
     elif kind in ("int_type", "int_parsing") and isinstance(value, str) and value.strip().lstrip("+-").isdigit():
         parent[key] = int(value)
+    elif kind == "literal_error" and literal_words(item) and isinstance(parent, (dict, list)):
+        words = literal_words(item)  # a word not in its list: one of the list (the first; `far`: the last)
+        parent[key] = words[-1] if far else words[0]
     elif kind == "string_type" and isinstance(value, (int, float)) and not isinstance(value, bool):
         parent[key] = str(value)  # a name written as a number (a card 7 in a grid's cells): read as the text
     elif kind == "missing":

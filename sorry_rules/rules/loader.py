@@ -386,7 +386,7 @@ def _alternatives_problem(dotted: str, items: list) -> str:
         shown = f" (write {given.strip()} without quotes)"
     else:
         shown = _not_given(given)
-    words = [w for item in items if item["type"] == "literal_error" for w in _literal_words(item)]
+    words = [w for item in items if item["type"] == "literal_error" for w in literal_words(item)]
     words += ["true", "false"] if any(item["type"] == "bool_type" for item in items) else []
     close = did_you_mean(given, words) if isinstance(given, str) else ""
     return f"{dotted}: write {', or '.join(ways)}{shown}{close}"
@@ -424,7 +424,7 @@ def _value_problem(item: dict, dotted: str, path: tuple) -> str:
     takes (a word of a fixed list) or what to write."""
     given = item.get("input")
     if item["type"] == "literal_error" and isinstance(given, str):
-        return f"{dotted}: {item['msg']}{did_you_mean(given, _literal_words(item))}"
+        return f"{dotted}: {item['msg']}{did_you_mean(given, literal_words(item))}"
     # a model's own check (`ValueError` in a validator) says the rule; pydantic prefixes it
     return f"{dotted}: {item['msg'].removeprefix('Value error, ')}{_what_to_write(item['type'], given, path)}"
 
@@ -457,7 +457,7 @@ def _not_given(given) -> str:
     return f", not {given!r}" if isinstance(given, (str, int, float)) and len(repr(given)) <= 30 else ""
 
 
-def _literal_words(item: dict) -> list[str]:
+def literal_words(item: dict) -> list[str]:
     """The words a `literal_error` says the value should be."""
     return re.findall(r"'([^']*)'", str((item.get("ctx") or {}).get("expected", "")))
 
