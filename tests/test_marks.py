@@ -425,3 +425,15 @@ def test_a_mark_named_like_any_word_of_the_dsl_is_refused(tmp_path, name):
     with pytest.raises(RuleFileError) as refused:
         compile_variant(load_variant(str(path)))
     assert "SR560" in {p.code for p in refused.value.problems}
+
+
+def test_every_pawn_in_start_marked_or_sent_is_said_once_with_their_number(tmp_path):
+    """`mark M every own in start` on three pawns is one move: said once, with how many."""
+    path = tmp_path / "every.yaml"
+    path.write_text("extends: standard\nmarks:\n  vip: {}\ncards:\n  '5': mark vip every own in start\n"
+                    "  '8': send every own in start to home\n  '3': forward 3 marked vip\n")
+    game = load_game(str(path))
+    report = moves_report(game, _position(game, {"card": "5", "pawns": {"red": ["start", "start", "start", "track:10"]}}))
+    assert [m["text"] for m in report["moves"]] == ["marks Red pawn start vip (3 pawns)"]
+    report = moves_report(game, _position(game, {"card": "8", "pawns": {"red": ["start", "start", "track:10", "home"]}}))
+    assert [m["text"] for m in report["moves"]] == ["sends Red pawn start to home (2 pawns)"]

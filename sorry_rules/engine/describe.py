@@ -74,7 +74,12 @@ def describe_events(game, events, names=None) -> str:
                 else:
                     segments.append([sent])
         elif kind in MARK_WORDS:
-            segments.append([_mark_words(game, names.pawn(event[1], event[2]), event)])
+            said = _mark_words(game, names.pawn(event[1], event[2]), event)
+            if segments and segments[-1][0].startswith(said) and i and events[i - 1] == event:
+                times = segments[-1][0][len(said):].removeprefix(" (").removesuffix(" pawns)")
+                segments[-1][0] = f"{said} ({int(times or 1) + 1} pawns)"  # `every` on pawns in Start or Home
+            else:
+                segments.append([said])
         names.follow(event)
     return "; then ".join(", ".join(parts) for parts in segments)
 
