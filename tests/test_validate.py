@@ -604,6 +604,12 @@ def test_sr571_marks_need_squares_of_one_pawn_and_sharing_one_pawn_is_none(tmp_p
     assert ("SR571" in [p.code for p in validate_file(Path("inn.yaml"))]) == refused
 
 
+def test_sr506_remove_partner_on_a_grid_can_never_apply(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    Path("g.yaml").write_text("extends: grid/mini-grid.yaml\nname: g\ncards:\n  c3: place on card | remove partner\n")
+    assert [(p.line, p.col, p.code, p.severity) for p in validate_file(Path("g.yaml"))] == [(4, 23, "SR506", "warning")]
+
+
 @pytest.mark.parametrize("uses, warned", [
     ("'4': mark ok own in track | backward 4", True),                    # placed by an effect, never read
     ("'4': mark ok own in track | backward 4\n  '5': unmark ok own", True),  # taking it off reads nothing

@@ -128,7 +128,8 @@ def compile_grid(v, out: ProblemCollector, content_hash: str = "") -> tuple[Grid
     costs = GridCosts(grid.size, grid.C)
     for name in card_names:
         programs[name], shapes[name] = _compile(out, ("cards", name), v.cards[name], lambda node, name=name: (
-            costs.cost(node), compiler.effect(node, name), compiler.shape(node, name))[1:]) or (None, None)
+            costs.cost(node), _no_partners(out, name, node), compiler.effect(node, name),
+            compiler.shape(node, name))[2:]) or (None, None)
     for name in card_names:
         if shapes[name] == (SHAPE_CELLS, ()) and v.deck[name]:
             out.at(("cards", name), "SR515", f"card '{name}': no cell shows it, so `place on card` never plays it "
@@ -179,6 +180,15 @@ def grid_compiler(grid: Grid) -> GridCompiler:
     team_of = tuple((c,) for c in range(n))
     relation = tuple(tuple("own" if o == c else "opponent" for o in range(n)) for c in range(n))
     return GridCompiler(grid, team_of, relation)
+
+
+def _no_partners(out: ProblemCollector, name: str, node) -> None:
+    """A warning (SR506) for each `remove partner` of a grid card: every colour of a grid is a
+    side of its own (the seats of one colour play together), so no chip is a partner's."""
+    for found in dsl.walk(node):
+        if isinstance(found, dsl.Remove) and found.relation == "partner":
+            out.in_text(("cards", name), found.pos, "SR506", f"card '{name}': 'remove partner' can never apply: on a grid "
+                        "every colour is a side of its own, so no chip is a partner's", severity="warning")
 
 
 def _compile(out: ProblemCollector, path: tuple, text: str, build, expr: bool = False):
