@@ -110,6 +110,21 @@ def test_a_count_of_pawns_is_bounded_by_the_colours_its_owner_chooses(tmp_path, 
         ["filters.f: this condition can never hold, so the filter removes every move it judges"] if never else [])
 
 
+@pytest.mark.parametrize("base, condition, said", [
+    ("ludo", "total <= 6", "always"),     # one die of faces 1-6
+    ("ludo", "total > 6", "never"),
+    ("ludo", "doubles", "never"),          # one die never throws doubles
+    ("parcheesi", "doubles", None),
+    ("parcheesi", "total > 6", None),
+    ("standard", "total > 0", "never"),    # a card's total is 0
+])
+def test_the_facts_of_a_throw_are_bounded_by_the_dice(tmp_path, base, condition, said):
+    (tmp_path / "f.yaml").write_text(f"extends: {base}\nfilters:\n  f: {{must: {condition}}}\n")
+    words = {"always": "filters.f: this condition always holds, so the filter removes no move",
+             "never": "filters.f: this condition can never hold, so the filter removes every move it judges"}
+    assert _warnings(tmp_path / "f.yaml") == ([words[said]] if said else [])
+
+
 def test_validate_is_silent_on_the_bundled_rule_files():
     for path in sorted(variants_dir().rglob("*.yaml")):
         assert _warnings(path) == [], path

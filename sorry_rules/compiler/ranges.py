@@ -142,6 +142,17 @@ class ValueRange(dsl.Visitor):
         return frozenset(a or b for a in left for b in right)
 
 
+def throw_names(v) -> dict:
+    """The values the facts of a throw read as names may take (`total`: the faces added up, 0
+    for a card; `doubles`: two or more dice showing one face, never with one die or a card)."""
+    turn = v.turn
+    if getattr(turn, "source", "draw") != "dice":
+        return {"total": Interval(0, 0), "doubles": frozenset((False,))}
+    dice, faces = turn.dice, [int(f) for f in turn.faces]
+    return {"total": Interval(dice * min(faces), dice * max(faces)),
+            "doubles": frozenset((False,)) if dice == 1 else BOTH}
+
+
 def group_sizes(v) -> dict:
     """The most colours each group word of the DSL holds in track variant `v`."""
     colours = len(v.colours)
@@ -155,7 +166,7 @@ def condition_warnings(v, asts: dict, bounds: dict, group_size: int, out: Proble
     maps each DSL text's path to its tree (absent where it failed)."""
     paths = [("filters", name, "must" if f.must is not None else "prefer") for name, f in v.filters.items()]
     paths += [("after", name, "when") for name in v.after]
-    sizes = group_sizes(v)
+    sizes, throw = group_sizes(v), throw_names(v)
     win = asts.get(("win",))
     if win is not None and ValueRange(bounds, group_size, sizes).visit(win) == frozenset((False,)):
         held = getattr(v.board, "home_hold", None)
@@ -166,7 +177,7 @@ def condition_warnings(v, asts: dict, bounds: dict, group_size: int, out: Proble
         ast = asts.get(path)
         if ast is None:
             continue
-        values = ValueRange(bounds, group_size, sizes).visit(ast)
+        values = ValueRange(bounds, group_size, sizes, throw).visit(ast)
         if values == frozenset((False,)):
             out.at(path, "SR529", f"{path[0]}.{path[1]}: this condition can never hold, so {_NEVER[path[2]]}",
                    severity="warning")
