@@ -181,8 +181,8 @@ def test_a_bonus_not_played_is_not_listed_among_what_follows():
 
 def test_why_names_a_square_where_no_capture_is_allowed(tmp_path):
     """REFERENCE `capture`: a Sorry! whose every target stands where a Sorry! may not capture
-    is stopped by that square, which the pawn there fills (it said 'every placement ends in a
-    blocked slide'), and a pawn of another colour filling a one-pawn square is no 'own pawn'."""
+    is stopped by that square (it said 'every placement ends in a blocked slide'); a square of
+    one pawn shares nothing (`share`), and the pawn of another colour there is no 'own pawn'."""
     from sorry_rules.authoring.explain import load_explained
     from sorry_rules.authoring.why import stuck_reasons
     from sorry_rules.records.position import parse_position
@@ -194,16 +194,17 @@ def test_why_names_a_square_where_no_capture_is_allowed(tmp_path):
     sorry = parse_position(game, {"players": ["red", "blue"], "turn": "red", "card": "sorry",
                                   "pawns": {"red": ["start", "start", "start", "start"], "blue": ["track:6"]}})
     assert stuck_reasons(game, explained.cards, sorry.state, [sorry.state.card]) == [
-        "red pawns start: sorry opponent: track:6 already holds 1 pawn, as many as it may"]
+        "red pawns start: sorry opponent: the blue pawn on track:6 may not be captured there (haven) nor share it"]
     three = parse_position(game, {"players": ["red", "blue"], "turn": "red", "card": "3",
                                   "pawns": {"red": ["track:3"], "blue": ["track:6"]}})
     words = " ".join(stuck_reasons(game, explained.cards, three.state, [three.state.card]))
-    assert "track:6 already holds 1 pawn, as many as it may" in words and "own pawn" not in words
+    assert "the blue pawn on track:6 may not be captured there (haven) nor share it" in words and "own pawn" not in words
 
 
 @pytest.mark.parametrize("rules, pawns, marks, expected", [
     (("house/blockade.yaml",), {"red": ["start"], "blue": ["track:20", "track:20"]}, None,
-     "the opponent blockade (blue) on track:20 may not be landed on"),
+     "the opponent blockade (blue) on track:20 may not be landed on (H33 blockade: two pawns of one colour on a "
+     "square are not passed or landed on)"),
     (("house/freeze.yaml",), {"red": ["start"], "blue": ["track:30"]},
      {"frozen": [{"colour": "blue", "square": "track:30", "by": "blue"}]},
      "the blue pawn on track:30 is marked 'frozen' and cannot be moved"),

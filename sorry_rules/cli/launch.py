@@ -12,6 +12,7 @@ import sys
 
 def main() -> None:
     try:
+        # lazy: the commands are imported inside the try, so a Ctrl-C while they load is caught
         from sorry_rules.cli.app import main as app
     except KeyboardInterrupt:
         sys.stderr.write("\n")

@@ -105,8 +105,8 @@ def _not_a_game(path: str, data) -> None:
                                    "a position file lists players, turn, card or hand, and pawns or chips")
 
 
-#: fields of a rule file that no position file has (both have players, turn, counters, marks)
-_RULE_FILE_ONLY = TOP_FIELDS - {"players", "turn", "counters", "marks"}
+#: fields of a rule file that no position file has (both have players, turn, pawns, counters, marks)
+_RULE_FILE_ONLY = TOP_FIELDS - {"players", "turn", "pawns", "counters", "marks"}
 
 
 def _loaded(raw: bytes, path: str) -> tuple:
