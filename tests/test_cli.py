@@ -88,6 +88,7 @@ def test_eleven_pass_is_a_move(tmp_path):
     ({"players": ["red", "blue"], "card": "6"}, "unknown card '6'"),
     ({"players": ["red", "blue"]}, "card: missing"),
     ({"players": ["red", "blue"], "turn": "red", "pawns": {"red": ["track:1"]}}, "card: missing"),  # no rule file
+    ({"players": ["red", "blue"], "card": "1", "name": "x"}, "unknown field 'name'"),  # one odd key: no rule file
     ({"players": ["red", "blue"], "turn": "green", "card": "1"}, "not one of the players"),
     ({"players": ["red", "blue"], "card": "1", "pawns": {"yellow": ["track:1"]}}, "'yellow' is not one of the players"),
     ([1, 2], "must be a JSON object"),

@@ -100,7 +100,8 @@ def _not_a_game(path: str, data) -> None:
         raise _fail(path, "SR203", f"this is a saved game (a game record), not a position file: draw it at any move "
                                    f"with `sorry-play render --game {path} --move N`, or watch it with "
                                    f"`sorry-play replay {path}`")
-    if isinstance(data, dict) and set(data) & _RULE_FILE_ONLY and set(data) <= TOP_FIELDS:
+    only = set(data) & _RULE_FILE_ONLY if isinstance(data, dict) else set()
+    if ("extends" in only or len(only) > 1) and set(data) <= TOP_FIELDS:  # one odd key is a position's mistake
         raise _fail(path, "SR203", f"this is a rule file, not a position file: give it as --variant {path} (or --rule); "
                                    "a position file lists players, turn, card or hand, and pawns or chips")
 
