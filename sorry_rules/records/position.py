@@ -36,7 +36,7 @@ from sorry_rules.base.safeio import read_regular
 from sorry_rules.base.suggest import did_you_mean
 from sorry_rules.records.plainposition import plain_json, plain_position
 from sorry_rules.rules.loadcache import LazyOrigins
-from sorry_rules.rules.locate import TOP_FIELDS
+from sorry_rules.rules.locate import POSITION_FIELDS, TOP_FIELDS
 
 MAX_POSITION_BYTES = limits.MAX_POSITION_BYTES
 IN_MEMORY = "<position>"
@@ -106,8 +106,8 @@ def _not_a_game(path: str, data) -> None:
                                    "a position file lists players, turn, card or hand, and pawns or chips")
 
 
-#: fields of a rule file that no position file has (both have players, turn, pawns, counters, marks)
-_RULE_FILE_ONLY = TOP_FIELDS - {"players", "turn", "pawns", "counters", "marks"}
+#: fields of a rule file that no position file has
+_RULE_FILE_ONLY = TOP_FIELDS - POSITION_FIELDS
 
 
 def _loaded(raw: bytes, path: str) -> tuple:

@@ -41,7 +41,7 @@ from sorry_rules.rules import loadcache
 from sorry_rules.rules.patterns import NAME_PATTERN
 from sorry_rules.rules.loaded import LoadedVariant  # noqa: F401 (defined there, light; used from here)
 from sorry_rules.rules.locate import (  # noqa: F401 (also used from here)
-    TOP_FIELDS, bundled_names, close_bundled, display_name, not_found, outside_roots, resolve, rule_roots,
+    POSITION_FIELDS, TOP_FIELDS, bundled_names, close_bundled, display_name, not_found, outside_roots, resolve, rule_roots,
 )
 from sorry_rules.rules.yamlsafe import Mark, SourceMap, load_yaml, read_yaml_bytes
 
@@ -471,11 +471,6 @@ def _unknown_field(model, loc: tuple, path: tuple) -> str:
     if not known:
         return f"unknown field '{name}' in {where}"
     return f"unknown field '{name}' in {where}{did_you_mean(name, known)} (fields: {', '.join(known)})"
-
-
-#: the fields of position files (docs/REFERENCE.md section 5, SEQUENCE.md section 5)
-POSITION_FIELDS = frozenset({"players", "turn", "card", "hand", "pawns", "counters", "marks", "redraws", "chips",
-                              "exchanged"})
 
 
 def _a_position(data: dict) -> bool:

@@ -36,6 +36,10 @@ TOP_FIELDS = frozenset({
     "cards", "unused_effects", "turn", "rules", "win", "scoring", "counters", "filters", "after", "geometry", "marks",
     "also",
 })
+#: The fields of position files (docs/REFERENCE.md section 5, SEQUENCE.md section 5); a test keeps
+#: them equal to the position models' fields (which this layer cannot import).
+POSITION_FIELDS = frozenset({"players", "turn", "card", "hand", "pawns", "counters", "marks", "redraws", "chips",
+                              "exchanged"})
 _ALLOWED: list[Path] = []
 
 
