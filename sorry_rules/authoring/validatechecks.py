@@ -86,10 +86,7 @@ def _won_before_any_move(v, layout, win, out: ProblemCollector) -> None:
     begins with (every colour seated, pawns in Start or on the start exit as `setup` says):
     the game is over before it begins. Only for variants without counters or marks (the
     condition may read them)."""
-    exits = v.setup.on_start_exit
-    placement = tuple(tuple(sorted([layout.start[c]] * (v.pawns - exits) + [layout.start_exit[c]] * exits))
-                      for c in range(layout.C))
-    view = PlacementView(placement)
+    view = PlacementView(layout.placement_at_start(v.pawns, v.setup.on_start_exit))
     won = [layout.colours[c] for c in range(layout.C) if win(c, view, None)]
     if won:
         out.at(("win",), "SR529", f"win: this condition holds before any move ({', '.join(won)}), so the game is over "

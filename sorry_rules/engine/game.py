@@ -187,9 +187,7 @@ class Game:
         return f"{self.players_min}-{self.players_max}"
 
     def initial_placement(self, seats) -> tuple:
-        layout, exits = self.layout, self.on_start_exit
-        return tuple(tuple(sorted([layout.start[c]] * (self.pawns - exits) + [layout.start_exit[c]] * exits))
-                     if c in seats else () for c in range(layout.C))
+        return self.layout.placement_at_start(self.pawns, self.on_start_exit, seats)
 
     @property
     def default_players(self) -> int:

@@ -154,6 +154,13 @@ class Layout:
             row[T + c * L + k - 1] = T + c * L + k - 1 - steps if steps < k else (entry - (steps - k)) % T
         return tuple(row)
 
+    def placement_at_start(self, pawns: int, on_exit: int, seats=None) -> tuple:
+        """The placement a game begins with: `pawns` a colour, `on_exit` of them on the start
+        exit and the rest in Start, for the colours of `seats` (None: every colour; the others
+        have no pawns)."""
+        return tuple(tuple(sorted([self.start[c]] * (pawns - on_exit) + [self.start_exit[c]] * on_exit))
+                     if seats is None or c in seats else () for c in range(self.C))
+
     def distance_home(self, c: int, sq: int) -> int:
         """Forward steps from `sq` to Home for colour c (Start counts as before the start exit)."""
         if sq == self.home[c]:
