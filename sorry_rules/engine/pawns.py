@@ -128,7 +128,8 @@ def select(sel: Selector, layout, p: int, pos, marks: tuple, moved=None) -> list
                     out.append((c, sq, ()))
                 continue
             if sel.every:
-                out.extend((c, sq, carried) for carried in _every_shared(sel, marks, c, sq, _pawns_at(sel, pos, moved, c, sq)))
+                out.extend((c, sq, carried) for carried in _every_shared(sel, marks, c, sq,
+                                                                         _chosen_here(sel, pos, moved, marks, c, sq)))
                 continue
             for carried in (shared_kinds(marks, c, sq, squares.count(sq)) if marks else [()]):
                 has = {k for k, _ in carried}
@@ -137,18 +138,23 @@ def select(sel: Selector, layout, p: int, pos, marks: tuple, moved=None) -> list
     return _ranked(sel, layout, out)
 
 
-def _every_shared(sel: Selector, marks: tuple, c: int, sq: int, pawns: int) -> list:
-    """`every` on a shared square (Start, Home) of `pawns` colour-c pawns: the marks each
-    chosen pawn carries, one entry a pawn. Marks there are counted per kind, so as many
-    pawns are chosen as the fewest any `marked` / `unmarked` item allows (as `count` says);
-    a chosen pawn carries each `marked` kind, no `unmarked` one, and the other kinds go to
-    the first chosen pawns, as many as carry them."""
-    chosen = pawns
+def _chosen_here(sel: Selector, pos, moved, marks: tuple, c: int, sq: int) -> int:
+    """How many of colour c's pawns on `sq` `sel` chooses: those `_pawns_at` gives, no more
+    than carry each `marked` kind or lack each `unmarked` one (marks counted per kind)."""
+    here = _pawns_at(sel, pos, moved, c, sq)
+    if marks:
+        for k in sel.marked:
+            here = min(here, count_on(marks, k, c, sq))
+        for k in sel.unmarked:
+            here = min(here, pos[c].count(sq) - count_on(marks, k, c, sq))
+    return max(here, 0)
+
+
+def _every_shared(sel: Selector, marks: tuple, c: int, sq: int, chosen: int) -> list:
+    """`every` on a shared square (Start, Home) where `sel` chooses `chosen` colour-c pawns
+    (`_chosen_here`): the marks each carries, one entry a pawn: each `marked` kind, no
+    `unmarked` one, and the other kinds on the first chosen pawns, as many as carry them."""
     bys = {k: sorted(e[2] for e in entries if e[0] == c and e[1] == sq) for k, entries in enumerate(marks)}
-    for k in sel.marked:
-        chosen = min(chosen, len(bys[k]))
-    for k in sel.unmarked:
-        chosen = min(chosen, pawns - len(bys[k]))
     return [tuple((k, by[i]) for k, by in bys.items() if i < len(by) and k not in sel.unmarked) for i in range(chosen)]
 
 
@@ -182,13 +188,7 @@ def count(sel: Selector, layout, p: int, pos, marks: tuple, moved=None) -> int:
             if not _in_zone(layout, sel, c, sq) or (sel.alone and not _alone(pos, c, sq, X)) or \
                     (sel.moved and (c, sq) not in moved):
                 continue
-            here = _pawns_at(sel, pos, moved, c, sq)
-            if marks:
-                for k in sel.marked:
-                    here = min(here, count_on(marks, k, c, sq))
-                for k in sel.unmarked:
-                    here = min(here, squares.count(sq) - count_on(marks, k, c, sq))
-            total += max(here, 0)
+            total += _chosen_here(sel, pos, moved, marks, c, sq)
     return total
 
 
