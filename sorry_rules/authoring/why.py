@@ -261,8 +261,8 @@ class _Diagnosis(dsl.EffectWalker):
             if not self._chosen(node):
                 yield self._unchosen(node)
                 return
-            kind, n = node.destination[:2] if isinstance(node.destination, tuple) else (node.destination, None)
-            to = destination(self.explainer.layout, node.destination if n is None else (kind, n), self.c)
+            written = node.destination  # track:N and safety:K also carry where they are written
+            to = destination(self.explainer.layout, written[:2] if isinstance(written, tuple) else written, self.c)
             yield from self._report(node, self.obstacles.put("send" if isinstance(node, dsl.Send) else "move", self.c,
                                                              self.sq, to))
 

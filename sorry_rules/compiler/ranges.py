@@ -53,8 +53,10 @@ def _compare(op: str, a: Interval, b: Interval) -> frozenset:
     return frozenset(value for value, possible in zip((True, False), can_be) if possible)
 
 
-#: the group word of `sizes` that holds the colours a selector's owner word may choose
-_OWNER_GROUP = {"own": "player", "partner": "partners", "opponent": "opponents", "controlled": "team", "any": "players"}
+#: the group word of `sizes` that holds the most colours a selector's owner word may choose (`other`: every
+#: colour but one, as many as `opponents` may hold)
+_OWNER_GROUP = {"own": "player", "partner": "partners", "opponent": "opponents", "other": "opponents",
+                "controlled": "team", "any": "players"}
 
 
 class ValueRange(dsl.Visitor):
@@ -96,11 +98,8 @@ class ValueRange(dsl.Visitor):
         unit = self.bounds.get("pawns")
         if unit is None:
             return ANY
-        owner = node.selector.owner or "controlled"
-        group = self.sizes.get(_OWNER_GROUP.get(owner, ""), None)
-        if owner == "other":
-            group = self.sizes.get("players", self.group_size) - 1
-        return Interval(0, _product(unit.hi, self.group_size if group is None else group))
+        group = self.sizes.get(_OWNER_GROUP[node.selector.owner or "controlled"], self.group_size)
+        return Interval(0, _product(unit.hi, group))
 
     def visit_Aggregate(self, node):
         body = self.visit(node.body)

@@ -44,6 +44,7 @@ def describe_events(game, events, names=None) -> str:
     names = ColourWords(game) if names is None else names
     square = game.layout.name
     segments: list[list[str]] = []
+    repeated: dict[int, int] = {}  # segment index -> alike pawns its mark or send is made on (`every` in Start/Home)
     carried: list[str] = []  # labels of the marks the next pawn leaving Start or Home carries
     landed = _landing_bumps(game, events)
     for i, event in enumerate(events):
@@ -74,13 +75,15 @@ def describe_events(game, events, names=None) -> str:
                 else:
                     segments.append([sent])
         elif kind in MARK_WORDS:
-            said = _mark_words(game, names.pawn(event[1], event[2]), event)
-            if segments and segments[-1][0].startswith(said) and i and events[i - 1] == event:
-                times = segments[-1][0][len(said):].removeprefix(" (").removesuffix(" pawns)")
-                segments[-1][0] = f"{said} ({int(times or 1) + 1} pawns)"  # `every` on pawns in Start or Home
+            if i and events[i - 1] == event and len(segments) - 1 in repeated:
+                repeated[len(segments) - 1] += 1
             else:
-                segments.append([said])
+                repeated[len(segments)] = 1
+                segments.append([_mark_words(game, names.pawn(event[1], event[2]), event)])
         names.follow(event)
+    for at, times in repeated.items():
+        if times > 1:
+            segments[at][0] += f" ({times} pawns)"
     return "; then ".join(", ".join(parts) for parts in segments)
 
 
