@@ -407,3 +407,12 @@ def test_a_results_file_given_as_a_saved_game_is_said_to_be_one(tmp_path):
         assert code == 1
         assert stderr == (f"error: {out}: a results file of `sorry-play simulate` or `compare`, not a game record: "
                           f"report it with `sorry-play simulate --from {out}` (or `compare --from`)\n"), args
+
+
+def test_a_record_longer_than_its_move_limit_is_refused_in_counted_words(saved):
+    """A record with more choices than its move limit lets the game play names both counts
+    in plain English: '1 move', not '1 moves' (the same words as every 'after N moves')."""
+    record, _ = saved
+    record.max_plies = 1
+    with pytest.raises(SaveFileError, match=r"stopped at its move limit after 1 move but the record has 40 choices"):
+        restore(record)

@@ -21,13 +21,13 @@ from __future__ import annotations
 import click
 
 from sorry_rules.authoring.gridoracle import describe_grid_move
+from sorry_rules.base.words import plural
 from sorry_rules.cli import gridscreen
 from sorry_rules.cli.autosave import play_saved
 from sorry_rules.cli.seats import bot_of
 from sorry_rules.cli.terminal import Session
 from sorry_rules.engine.describe import colour_name
 from sorry_rules.engine.gridtable import PASS
-from sorry_rules.pictures.gridboard import plural
 from sorry_rules.pictures.trackboard import labels_of
 from sorry_rules.players.registry import make_player
 from sorry_rules.records.savefile import rules_text

@@ -23,12 +23,13 @@ from collections import Counter
 
 from rich.text import Text
 
+from sorry_rules.base.words import plural
 from sorry_rules.cli import screen
 from sorry_rules.cli.paging import TurnScreen, fit, heading, paged
 from sorry_rules.cli.screen import PAGE_MIN, Scene, beside, colour_styles
 from sorry_rules.engine.describe import colour_name
-from sorry_rules.engine.gridtable import EXCHANGE, PASS
 from sorry_rules.engine.gridmechanics import PLACE
+from sorry_rules.engine.gridtable import EXCHANGE, PASS
 from sorry_rules.records.pawnnames import initials
 from sorry_rules.records.storage import game_over
 
@@ -256,10 +257,10 @@ def render_outcome(game, state, width: int | None = None) -> list:
     if state.winner is not None:
         colour = state.seats[state.winner]
         seats = [str(i + 1) for i, c in enumerate(state.seats) if c == colour]
-        text = f"{colour_name(game, colour)} wins after {state.plies} moves (seat{'s' if len(seats) > 1 else ''} " \
+        text = f"{colour_name(game, colour)} wins after {plural(state.plies, 'move')} (seat{'s' if len(seats) > 1 else ''} " \
                f"{', '.join(seats)})."
     elif game_over(state):
-        text = f"No winner: every player passed for a whole round (a draw) after {state.plies} moves."
+        text = f"No winner: every player passed for a whole round (a draw) after {plural(state.plies, 'move')}."
     else:
         text = f"No winner after {state.plies} moves (stopped)."
     return [Text(text, style="bold"), Text(f"Sequences: {sides}")]

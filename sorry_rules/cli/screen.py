@@ -27,6 +27,7 @@ from dataclasses import dataclass, field, replace
 from rich.color import Color, ColorParseError
 from rich.text import Text
 
+from sorry_rules.base.words import plural
 from sorry_rules.cli import boardmap
 from sorry_rules.cli.lines import wrap, wrap_all
 from sorry_rules.cli.paging import TurnScreen, fit, heading, paged
@@ -553,10 +554,10 @@ def render_outcome(game, state, width: int | None = None) -> list:
     length)."""
     outcome = game.outcome(state)
     if outcome is None:
-        return [Text(f"No winner after {state.plies} moves (stopped).", style="bold")]
+        return [Text(f"No winner after {plural(state.plies, 'move')} (stopped).", style="bold")]
     names = " and ".join(colour_name(game, state.seats[s]) for s in outcome.winning_seats)
     verb = "wins" if len(outcome.winning_seats) == 1 else "win"
-    lines = [Text(f"{names} {verb} after {state.plies} moves.", style="bold")]
+    lines = [Text(f"{names} {verb} after {plural(state.plies, 'move')}.", style="bold")]
     lines.extend(counter_lines(game, state))
     if not game.scoring:
         return lines

@@ -14,6 +14,7 @@ invented grid comes out right; the same game and placement give the same bytes.
 
 from __future__ import annotations
 
+from sorry_rules.base.words import plural
 from sorry_rules.pictures.svg import FONT, document, element, fill_of, num
 
 CELL = 44.0
@@ -85,11 +86,6 @@ def chip_parts(game, placement, size: float = CELL) -> list:
                                     "stroke-width": "4"}))
     out.append("</g>")
     return out
-
-
-def plural(n: int, word: str) -> str:
-    """'1 sequence', '2 sequences'."""
-    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def side_text(game, placement, c: int) -> str:

@@ -31,16 +31,16 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from sorry_rules.pictures.svg import escape
 
 from sorry_rules.base.errors import SaveFileError
+from sorry_rules.base.words import plural
 from sorry_rules.engine.describe import colour_name
 from sorry_rules.pictures import geometry, gridboard, trackboard
 from sorry_rules.pictures.boards import outcome_words
 from sorry_rules.pictures.paths import move_paths
+from sorry_rules.pictures.svg import document, escape, fill_of, ink_on, num
 from sorry_rules.records.pawnnames import PawnNames
 from sorry_rules.records.restore import restore, start_state
-from sorry_rules.pictures.svg import document, fill_of, ink_on, num
 
 
 @dataclass(frozen=True)
@@ -408,11 +408,11 @@ def record_page(record, source: str = "game record", describe_grid=None) -> str:
     if final.winner is not None and getattr(game, "grid", None) is None:
         end = f"{outcome_words(game, final)}."  # the winning team's colours all
     elif final.winner is not None:
-        end = f"{colour_name(game, final.seats[final.winner])} wins after {final.plies} moves."
+        end = f"{colour_name(game, final.seats[final.winner])} wins after {plural(final.plies, 'move')}."
     elif getattr(final, "over", False):
-        end = f"No winner after {final.plies} moves: every player passed for a whole round."
+        end = f"No winner after {plural(final.plies, 'move')}: every player passed for a whole round."
     else:
-        end = f"The record stops after {final.plies} moves; the game was not finished."
+        end = f"The record stops after {plural(final.plies, 'move')}; the game was not finished."
     rules = "".join(f" + {rule}" for rule in record.variant.rules)
-    subtitle = f"{record.variant.spec}{rules}; seed {record.seed}; {seats}; {final.plies} moves."
+    subtitle = f"{record.variant.spec}{rules}; seed {record.seed}; {seats}; {plural(final.plies, 'move')}."
     return page(game, frames, f"{game.name}: a replay", subtitle, end)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from sorry_rules.base.errors import SaveFileError, SorryRulesError
+from sorry_rules.base.words import plural
 from sorry_rules.compiler.build import load_game
 from sorry_rules.engine.board import GRID
 from sorry_rules.players.runner import replay
@@ -133,7 +134,8 @@ def restore(record: Record, source: str = "game record", on_turn=None, game=None
         raise SaveFileError(f"{source}: the recorded moves do not fit the game: {error}") from None
     if state.plies != len(choices):
         how = "ended" if game_over(state) else "stopped at its move limit"
-        raise SaveFileError(f"{source}: the game {how} after {state.plies} moves but the record has {len(choices)} choices")
+        raise SaveFileError(f"{source}: the game {how} after {plural(state.plies, 'move')} "
+                            f"but the record has {plural(len(choices), 'choice')}")
     if (record.state_digest is not None and state_digest(state) != record.state_digest) or \
             (record.finished is not None and record.finished != game_over(state)):
         raise SaveFileError(f"{source}: the recorded moves do not lead to the recorded final state (edited or damaged file)")
