@@ -32,6 +32,7 @@ SHOWN_BY = {
     "SR529": "condition-never-holds.yaml",
     "SR550": "geometry-bounce-and-stop.yaml", "SR551": "geometry-no-effect.yaml", "SR552": "geometry-simultaneous-split.yaml",
     "SR560": "mark-reserved-name.yaml", "SR561": "mark-unknown.yaml", "SR562": "mark-never-read.yaml",
+    "SR563": "mark-every-one-per-player.yaml",
     "SR570": "square-reserved-name.yaml", "SR571": "marks-on-shared-squares.yaml",
     "SR101": "invalid-utf8.yaml", "SR103": "yaml-syntax.yaml", "SR104": "yaml-duplicate-key.yaml",
     "SR105": "yaml-alias-bomb.yaml", "SR106": "deep-nesting.yaml", "SR107": "yaml-tag.yaml",

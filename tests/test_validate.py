@@ -623,6 +623,19 @@ def test_sr562_a_mark_an_effect_places_and_nothing_reads(tmp_path, monkeypatch, 
                       "immobile nor untouchable)"] if warned else [])
 
 
+@pytest.mark.parametrize("section", [
+    "also:\n  swap: {cards: ['11'], effect: switch partner}",
+    "after:\n  swap: {when: bumps(opponents) > 0, then: switch partner}",
+])
+def test_sr506_a_relation_nobody_has_in_an_added_effect_points_into_that_effect(tmp_path, monkeypatch, section):
+    """An `also:` or `after: then:` effect that switches with a partner where no colour has one is
+    located in the overlay's own text (line 3, at the primitive), not at a card of the base."""
+    monkeypatch.chdir(tmp_path)
+    Path("mine.yaml").write_text(f"extends: standard\n{section}\n", encoding="utf-8")
+    found = [(Path(p.file).name, p.line, p.code) for p in validate_file(Path("mine.yaml")) if p.code == "SR506"]
+    assert found == [("mine.yaml", 3, "SR506")]
+
+
 @pytest.mark.parametrize("section, name, code", [
     ("counters", "and", "SR520"), ("counters", "moved", "SR520"), ("counters", "forward", "SR520"),
     ("squares", "then", "SR570"), ("squares", "every", "SR570"), ("squares", "or", "SR570"),

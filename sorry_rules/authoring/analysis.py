@@ -11,7 +11,8 @@ questions no single field answers:
     included, exact count as the board's tables say);
   * SR511: slides that overlap (a warning);
   * SR506: teams that leave nobody to play against, `control: team` without teams, and
-    effects that name a relation no colour has (warnings), and empty teams (an error).
+    effects that name a relation no colour has (warnings), and empty teams (an error);
+  * SR563: `mark M every ...` of a `one_per_player` mark, which only one pawn keeps (a warning).
 
 They are *optimistic*: other pawns are ignored (a blocked square is never assumed), and
 conditions (`if ...`) are assumed to hold sometimes. So a problem reported here is certain,
@@ -139,13 +140,18 @@ def analyse(v, asts: dict, ctx, report) -> None:
         card_asts = {name: asts.get(("cards", name)) for name in dealt}
     if any(ast is None for ast in card_asts.values()):
         return  # a card that does not compile: its moves are unknown
+    where = {name: ("cards", name) for name in card_asts}
+    where.update({f"whole {key}": ("turn", "whole", key) for key in getattr(v.turn, "whole", {})})
     # the alternatives added to cards (also:) and the effects played right after a move (after: then:) move pawns too
-    extra = {f"also {name}": asts.get(("also", name, "effect")) for name in getattr(v, "also", {})}
-    extra.update({f"after {i}": asts.get(("after", i, "then")) for i, c in getattr(v, "after", {}).items()
+    extra = {("also", name, "effect"): f"also {name}" for name in getattr(v, "also", {})}
+    extra.update({("after", i, "then"): f"after {i}" for i, c in getattr(v, "after", {}).items()
                   if getattr(c, "then", None) is not None})
-    card_asts.update({name: ast for name, ast in extra.items() if ast is not None})
+    for path, name in extra.items():
+        if asts.get(path) is not None:
+            card_asts[name], where[name] = asts[path], path
     prims = {name: list(primitives(ast)) for name, ast in card_asts.items()}
-    _relations_used(v, ctx, prims, report)
+    _relations_used(v, ctx, prims, where, report)
+    _marks_kept_once(v, prims, where, report)
     can_leave = _progress(v, prims, report)
     _home(v, ctx, prims, asts.get(("win",)), can_leave, report)
 
@@ -180,16 +186,34 @@ def _teams(v, ctx, report) -> None:
                    f"raise players.min", "warning", also=(("teams",), ("players",)))
 
 
-def _relations_used(v, ctx, prims, report) -> None:
+def _relations_used(v, ctx, prims, where, report) -> None:
     """Effects that switch with or Sorry! a relation no colour pair has."""
     has_partner = any(len(team) > 1 for team in ctx.team_of)
     for name, nodes in prims.items():
         for node in nodes:
             if isinstance(node, (dsl.Switch, dsl.Sorry)) and node.relation == "partner" and not has_partner:
                 word = "switch" if isinstance(node, dsl.Switch) else "sorry"
-                report(("cards", name), "SR506",
-                       f"card '{name}': '{word} partner' can never apply: no colour has a partner (see teams:)", "warning",
+                report(where[name], "SR506",
+                       f"{_named(name)}: '{word} partner' can never apply: no colour has a partner (see teams:)", "warning",
                        node.pos)
+
+
+def _marks_kept_once(v, prims, where, report) -> None:
+    """`mark M every ...` of a mark each player keeps on one pawn only (`one_per_player`):
+    every chosen pawn is marked in turn and only the last keeps it."""
+    for name, nodes in prims.items():
+        for node in nodes:
+            kind = v.marks.get(node.name) if isinstance(node, dsl.Mark) else None
+            if kind is not None and kind.one_per_player and node.selector.every:
+                report(where[name], "SR563",
+                       f"{_named(name)}: 'mark {node.name} every ...' marks every chosen pawn, but mark "
+                       f"'{node.name}' is one_per_player: only one of them keeps it (drop `every`, or one_per_player)",
+                       "warning", node.selector.pos)
+
+
+def _named(name: str) -> str:
+    """How a message names an effect of `analyse`: "card '7'", "also freeze", "after 0"."""
+    return name if name.startswith(("also ", "after ", "whole ")) else f"card '{name}'"
 
 
 # ---- slides -----------------------------------------------------------------------------

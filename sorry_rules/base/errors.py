@@ -74,6 +74,7 @@ CODES: dict[str, str] = {
     "SR560": "mark named like a DSL word",
     "SR561": "unknown mark",
     "SR562": "mark never placed or never read",
+    "SR563": "mark placed on every chosen pawn where only one keeps it",
     # Squares that hold several pawns, named squares (board.hold, board.squares)
     "SR570": "square named like a DSL word",
     "SR571": "rule not played where squares hold several pawns",
