@@ -130,6 +130,16 @@ def test_moves_oracle_winning_move_shows_scores(tmp_path):
     assert move["wins"] is True and move["scores"] == {"red": 90, "blue": 0, "yellow": 5, "green": 10}
 
 
+def test_moves_oracle_names_every_colour_of_a_team_win(tmp_path):
+    """T8: a team wins when both partners' pawns are all Home; the move that brings the last
+    pawn Home names the winner (the mover) and both colours of the team as `winners`."""
+    report = moves_json(tmp_path, "partnership", {
+        "players": ["red", "blue", "yellow", "green"], "turn": "red", "card": "1",
+        "pawns": {"red": ["home"] * 4, "yellow": ["home", "home", "home", "safety:5"], "blue": ["home"] * 3}})
+    (move,) = report["moves"]
+    assert move["wins"] is True and move["winner"] == "red" and move["winners"] == ["red", "yellow"]
+
+
 def test_moves_oracle_partnership_position(tmp_path):
     """T2: on red's turn the moves may move yellow's pawns (and never blue's or green's)."""
     report = moves_json(tmp_path, "partnership", {

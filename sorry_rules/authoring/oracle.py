@@ -9,9 +9,10 @@ forfeit can go is listed as a move with `"forfeit": true`, its consequences and 
 it); a legal pass carries `"pass": true`; in hand play each
 move names its `"card"`, and a stuck hand's moves are `"discard"` choices (placement
 unchanged). In team play `"turn"` is the player; its moves may move the partners' pawns.
-A move that ends the game carries `"wins": true` and `"winner"` (the colour whose win
-condition held, the mover first: another may win by the mover's move; never `"draw_again"`:
-no card follows it) and, when the variant scores, `"scores": {colour: points}` for every seated colour. The
+A move that ends the game carries `"wins": true`, `"winner"` (the colour whose win
+condition held, the mover first: another may win by the mover's move), `"winners"` (every
+colour that wins with it: its partners too in team play, T8), never `"draw_again"` (no
+card follows it), and, when the variant scores, `"scores": {colour: points}` for every seated colour. The
 report's `"draw_again"` is true when some move listed draws again, or when the card
 forfeited still does (a 2). Under `after:` consequences or
 `counters:` every move also carries `"after"` (the labels of the consequences it triggers),
@@ -148,8 +149,9 @@ def _mark_game_end(game, after, entry: dict) -> None:
         return
     entry["wins"] = True
     entry["winner"] = game.colours[after.seats[after.winner]]
+    outcome = game.outcome(after)
+    entry["winners"] = [game.colours[after.seats[seat]] for seat in outcome.winning_seats]
     if game.scoring:
-        outcome = game.outcome(after)
         entry["scores"] = {game.colours[after.seats[seat]]: total for seat, (total, _) in outcome.scores.items()}
 
 
