@@ -416,3 +416,35 @@ def test_a_record_longer_than_its_move_limit_is_refused_in_counted_words(saved):
     record.max_plies = 1
     with pytest.raises(SaveFileError, match=r"stopped at its move limit after 1 move but the record has 40 choices"):
         restore(record)
+
+
+def test_a_save_played_on_in_two_windows_keeps_both_games(tmp_path, saved):
+    """Nothing is lost: when the same save is resumed twice and each window plays its own move,
+    the first to save keeps the file; the other finds moves there it did not make, leaves the
+    file as it is and goes on in a new file beside it, and says so."""
+    record, _ = saved
+    path = tmp_path / "game.json"
+    write_save(path, record)
+    here, there = savefile.KeptSave(path), savefile.KeptSave(path)
+    mine, theirs = record.model_copy(deep=True), record.model_copy(deep=True)
+    mine.choices.append(0)
+    mine.plies += 1
+    theirs.choices.append(1)
+    theirs.plies += 1
+    assert here.write(mine) is None and read_save(path).choices == mine.choices
+    said = there.write(theirs)
+    assert there.path == tmp_path / "game-2.json" and f"this game goes on in {there.path}" in said
+    assert read_save(path).choices == mine.choices and read_save(there.path).choices == theirs.choices
+    theirs.choices.append(0)
+    theirs.plies += 1
+    assert there.write(theirs) is None and read_save(there.path).choices == theirs.choices  # its own file from now on
+    mine.choices.append(2)
+    mine.plies += 1
+    assert here.write(mine) is None and read_save(path).choices == mine.choices
+
+
+def test_a_save_file_removed_while_playing_is_written_again(tmp_path, saved):
+    record, _ = saved
+    path = tmp_path / "game.json"
+    kept = savefile.KeptSave(path)
+    assert kept.write(record) is None and kept.path == path and read_save(path) == record

@@ -73,9 +73,10 @@ class GridSession(Session):
 
 
 # ---- computer-only games ---------------------------------------------------------------------
-def grid_auto_game(game, state, saved, save_path, resumed: bool, think: float | None = None) -> None:
-    """Play `state` to the end with the bots of `saved.kinds`, printing every move; save to
-    `save_path` (if given) as `cli.autosave` does; `think`: a searching bot's seconds a move."""
+def grid_auto_game(game, state, saved, kept, resumed: bool, think: float | None = None) -> None:
+    """Play `state` to the end with the bots of `saved.kinds`, printing every move; save in the
+    file of `kept` (a `savefile.KeptSave`, if given) as `cli.autosave` does; `think`: a searching
+    bot's seconds a move."""
     players = [make_player(bot_of(kind), saved.seed, seat, think=think) for seat, kind in enumerate(saved.kinds)]
     named = rules_text(saved.variant)
     if resumed:
@@ -87,7 +88,7 @@ def grid_auto_game(game, state, saved, save_path, resumed: bool, think: float | 
         if any(kind != "bot:random" for kind in saved.kinds):
             click.echo("Seats: " + ", ".join(f"{s + 1} {bot_of(kind)}" for s, kind in enumerate(saved.kinds)))
 
-    state = play_saved(game, state, players, saved, save_path, lambda turn, after: click.echo(turn_line(game, turn, after)))
+    state = play_saved(game, state, players, saved, kept, lambda turn, after: click.echo(turn_line(game, turn, after)))
     for line in board_lines(game, state.placement):
         click.echo(line)
     click.echo(end_text(game, state, saved.max_plies))

@@ -42,7 +42,7 @@ from sorry_rules.engine.describe import colour_name, describe_move, seated_teams
 from sorry_rules.players.registry import make_player
 from sorry_rules.records.files import read_record
 from sorry_rules.records.restore import restore, start_state
-from sorry_rules.records.savefile import claim, claim_default, new_save, resume_command, rules_text
+from sorry_rules.records.savefile import KeptSave, claim, claim_default, new_save, resume_command, rules_text
 from sorry_rules.records.storage import game_over
 
 #: the exit status of a game stopped by Ctrl-C (as `simulate`'s)
@@ -164,12 +164,13 @@ def play_command(variant="standard", rules=(), seed=None, players=None, auto=Fal
             _show_finished(game, state, resume, saved)
             return
         auto_game = gridplay.grid_auto_game if game.board_kind == GRID else _auto_game
+        kept = KeptSave(save_path) if save_path is not None else None
         try:
-            auto_game(game, state, saved, save_path, resumed=resume is not None, think=think)
+            auto_game(game, state, saved, kept, resumed=resume is not None, think=think)
         except KeyboardInterrupt:  # Ctrl-C: say what is kept, exit 130 (not click's "Aborted!")
-            kept = f"; every move shown is saved in {save_path}: continue with {resume_command(saved, save_path)}" \
-                if save_path is not None else " (not saved: --save FILE keeps a game to continue it)"
-            click.echo(f"Stopped{kept}", err=True)
+            where = f"; every move shown is saved in {kept.path}: continue with {resume_command(saved, kept.path)}" \
+                if kept is not None else " (not saved: --save FILE keeps a game to continue it)"
+            click.echo(f"Stopped{where}", err=True)
             sys.exit(INTERRUPTED_EXIT)
         return
     if not sys.stdin.isatty():  # a new game with people is refused before its save is claimed
@@ -216,7 +217,7 @@ def _same_file(a, b) -> bool:
         return os.path.abspath(a) == os.path.abspath(b)
 
 
-def _auto_game(game, state, saved, save_path, resumed: bool, think: float | None = None) -> None:
+def _auto_game(game, state, saved, kept, resumed: bool, think: float | None = None) -> None:
     players = [make_player(bot_of(kind), saved.seed, seat, think=think) for seat, kind in enumerate(saved.kinds)]
     named = rules_text(saved.variant)  # the house rules too, as on the play screen
     if resumed:
@@ -229,7 +230,7 @@ def _auto_game(game, state, saved, save_path, resumed: bool, think: float | None
         if teams:
             click.echo(f"Teams: {teams}.")
 
-    state = play_saved(game, state, players, saved, save_path, lambda turn, after: print_turn(game, turn, after))
+    state = play_saved(game, state, players, saved, kept, lambda turn, after: print_turn(game, turn, after))
     print_outcome(game, state, saved.max_plies)
 
 

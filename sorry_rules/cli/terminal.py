@@ -6,7 +6,7 @@ numbered moves), then reads the answer: a move number (or, where the board kind 
 a move's name: `named_move`), `n`/`p` for the next or previous page
 of moves, `?` for help, `h` for a hint (the strongest bot's choice), `b` to redraw the
 board, `q` to save and quit. Anything else is answered and asked again. Ctrl-D and Ctrl-C
-save and quit too. The game is saved after every move (`savefile.write_save`).
+save and quit too. The game is saved after every move (`savefile.KeptSave`).
 
 A move made for a person without asking (a forfeit, the only possible move, a pass) is shown
 on a screen of its own, the board after it and what happened, and waits for Enter (`pause`;
@@ -40,7 +40,7 @@ from sorry_rules.cli.paging import ELLIPSIS
 from sorry_rules.players.registry import STRONGEST, make_player
 from sorry_rules.engine.describe import colour_name, describe_move
 from sorry_rules.players.runner import play_game
-from sorry_rules.records.savefile import resume_command, write_save
+from sorry_rules.records.savefile import KeptSave, resume_command
 from sorry_rules.records.storage import game_over
 from sorry_rules.cli.seats import HUMAN, bot_of
 
@@ -100,7 +100,7 @@ class Session:
         self.game = game
         self.kinds = list(kinds)
         self.saved = saved
-        self.save_path = save_path
+        self.kept = KeptSave(save_path) if save_path is not None else None
         self.console = console or Console(highlight=False, emoji=False)
         self.title = title or f"{game.name}, seed {saved.seed}"
         self.wait = wait  # show each forced move and forfeit of a person and wait for Enter
@@ -293,10 +293,17 @@ class Session:
         else:
             self.echo(Text(text, style=style))
 
+    @property
+    def save_path(self):
+        """The file the game is saved in (None: not saved)."""
+        return self.kept.path if self.kept is not None else None
+
     def save(self, state) -> None:
         self.saved.reached(state)
-        if self.save_path is not None:
-            write_save(self.save_path, self.saved)
+        if self.kept is not None:
+            moved = self.kept.write(self.saved)
+            if moved:
+                self.tell(moved, "bold")
 
     # ---- asking --------------------------------------------------------------------------
     def view_scene(self, view) -> screen.Scene:

@@ -12,7 +12,7 @@ Contract: `new_save` gives a record of a game that has not moved yet; `spec_for_
 bundled rule files as given and other files by absolute path, so a save resumes from any
 folder. A new game's first save is made by `claim` or `claim_default`, which never replace
 a file: a save never overwrites another game (the same game's later saves replace its own
-file, `write_save`).
+file through `KeptSave`, which goes on in a new file when another window played the same save on).
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from sorry_rules.records.restore import restore
 from sorry_rules.records.storage import state_digest
 from sorry_rules.rules.loader import resolve
 
-__all__ = ["FORMAT", "VERSION", "SavedGame", "claim", "claim_default", "default_save_path", "new_save", "read_save",
+__all__ = ["FORMAT", "VERSION", "KeptSave", "SavedGame", "claim", "claim_default", "default_save_path", "new_save", "read_save",
            "restore", "rule_label", "rules_text", "save_folder", "spec_for_save", "state_digest", "to_json", "write_save"]
 
 #: A saved game is a game record; these are the names the play front end uses.
@@ -105,8 +105,13 @@ def claim(path, record: Record) -> Path:
 def claim_default(record: Record, rules=()) -> Path:
     """Write `record` as a new save under the first free name of `default_save_path`
     (`-2`, `-3`, ... added before `.json` when the plain name holds another game)."""
-    plain = default_save_path(variant_label(record.variant), record.seed, rules)
-    for n in range(1, MAX_SAME_NAME + 1):
+    return _claim_first_free(default_save_path(variant_label(record.variant), record.seed, rules), record, 1)
+
+
+def _claim_first_free(plain: Path, record: Record, first: int) -> Path:
+    """Write `record` as a new file: `plain` (with `first` 1), else the first free of
+    `plain` with `-2`, `-3`, ... before its suffix."""
+    for n in range(first, MAX_SAME_NAME + 1):
         path = plain if n == 1 else plain.with_name(f"{plain.stem}-{n}{plain.suffix}")
         try:
             create_file(path, to_json(record))
@@ -116,6 +121,34 @@ def claim_default(record: Record, rules=()) -> Path:
         except OSError as error:
             raise SaveFileError(f"cannot write the game record to {path}: {error.strerror or error}") from None
     raise SaveFileError(f"{plain.parent} holds {MAX_SAME_NAME} games of {plain.stem} already: save this one with --save FILE")
+
+
+class KeptSave:
+    """The save file of a game being played. `write(record)` replaces the file with `record`
+    while the file holds this game so far: the same variant, seed and seats, and choices that
+    `record`'s begin with (or no file). Where the file holds anything else (the same save
+    resumed in another window and played on there, or edited), it is left as it is and the game
+    goes on in a new file beside it (`NAME-2.json`, ...): `path` names that file from then on
+    and `write` returns the sentence that says so; else None. Raises SaveFileError."""
+
+    def __init__(self, path):
+        self.path = Path(path)
+
+    def write(self, record: Record) -> str | None:
+        if self._holds_this_game(record):
+            write_record(self.path, record)
+            return None
+        left, self.path = self.path, _claim_first_free(self.path, record, 2)
+        return (f"{left} holds moves this game did not make (was it resumed in another window too?): it is left "
+                f"as it is, and this game goes on in {self.path}")
+
+    def _holds_this_game(self, record: Record) -> bool:
+        try:
+            there = read_record(self.path)
+        except SaveFileError:
+            return not os.path.lexists(self.path)
+        return (there.variant, there.seed, there.seats) == (record.variant, record.seed, record.seats) and \
+            record.choices[:len(there.choices)] == there.choices
 
 
 def spec_for_save(spec: str) -> str:
