@@ -397,6 +397,18 @@ def test_folder_without_rule_files_is_a_usage_error(tmp_path, monkeypatch):
     assert "no *.yaml or *.yml files" in result.stderr
 
 
+
+@pytest.mark.parametrize("nothing", ["gone.yaml", "gone/*.yaml", "standart"])
+def test_a_path_that_names_nothing_still_lets_the_other_files_be_checked(tmp_path, monkeypatch, nothing):
+    """Every problem at once: a stale path in a CI job's list is a usage error (exit 2, said
+    on stderr), and the problems of the files the other paths name are reported all the same."""
+    monkeypatch.chdir(tmp_path)
+    Path("bad.yaml").write_text("extends: standard\ncounters:\n  unused: {}\n")
+    result = run("bad.yaml", nothing)
+    assert result.exit_code == 2
+    assert "bad.yaml:3:3: warning:" in result.output and "[SR522]" in result.output
+    assert f"error: {nothing}: no" in result.stderr and "1 rule file" in result.stderr
+
 # ---- which files ------------------------------------------------------------------------------
 def test_folders_are_searched_recursively_and_globs_expanded(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)

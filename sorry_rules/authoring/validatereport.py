@@ -6,7 +6,10 @@ Light on purpose (no YAML, no pydantic, no compiler): with every file's result i
 
 Contract: `collect_paths(args)` lists the files to check (files as given, folders searched
 for *.yaml and *.yml, glob patterns, bundled names), raising `UsageError` for an argument
-that matches nothing; `report_of(args, problems_of)` gathers their problems; `format_text`,
+that matches nothing (or, given a list `unnamed`, adding its message there and going on);
+`report_of(args, problems_of)` gathers the problems of every file named, with the messages
+of the arguments that name nothing in `Report.unnamed` (a UsageError when no argument names
+a file); `format_text`,
 `format_json`, `format_github` and `summary` write a `Report` (text: one
 `path:line:col: severity: message [code]` line per problem).
 """
@@ -31,11 +34,12 @@ _GLOB_CHARS = frozenset("*?[")
 class Report(BySeverity):
     files: list[str] = field(default_factory=list)     # the files validated, as shown
     problems: list[Problem] = field(default_factory=list)
+    unnamed: list[str] = field(default_factory=list)   # usage errors: arguments that name no file
 
     def strict(self) -> "Report":
         """The same report with every warning turned into an error (`--strict`)."""
         problems = [Problem(p.file, p.line, p.col, p.code, p.message, "error") for p in self.problems]
-        return Report(list(self.files), problems)
+        return Report(list(self.files), problems, list(self.unnamed))
 
 
 # ---- which files -------------------------------------------------------------------------
@@ -58,36 +62,20 @@ def _directory_files(root: Path) -> list[Path]:
     return found
 
 
-def collect_paths(args) -> list[Path]:
+def collect_paths(args, unnamed: list | None = None) -> list[Path]:
     """Files to validate: files as given, directories searched recursively for *.yaml and
     *.yml (hidden folders skipped), glob patterns expanded (`**` included), bundled variant
-    names. Raises UsageError for an argument that matches nothing."""
+    names. An argument that matches nothing raises UsageError, or with `unnamed` adds the
+    error's message there."""
 
     files: list[Path] = []
     for arg in args:
-        path = Path(arg)
         try:
-            lstat_or_none(path)
-        except OSError as error:  # a name the system refuses (too long)
-            raise UsageError(f"{arg[:80]}{'...' if len(arg) > 80 else ''}: {error.strerror or error}") from None
-        if path.is_dir():
-            found = _directory_files(path)
-            if not found:
-                raise UsageError(f"{arg}: no *.yaml or *.yml files in this folder")
-            files.extend(found)
-        elif path.exists() or path.is_symlink():  # a link that leads nowhere is reported as such (SR100)
-            files.append(path)
-        elif _GLOB_CHARS & set(arg):
-            matches = sorted(glob.glob(arg, recursive=True))
-            if not matches:
-                raise UsageError(f"{arg}: no file matches this pattern")
-            for match in matches:
-                files.extend(_directory_files(Path(match)) if Path(match).is_dir() else [Path(match)])
-        else:
-            bundled = resolve(arg)
-            if bundled is None:
-                raise UsageError(f"{arg}: no such file or folder, and not a bundled variant name{close_bundled(arg)}")
-            files.append(bundled)
+            files.extend(_named_files(arg))
+        except UsageError as error:
+            if unnamed is None:
+                raise
+            unnamed.append(str(error))
     unique: dict = {}
     for file in files:
         unique.setdefault(real_path(file), file)  # the first of the names of one file
@@ -95,13 +83,40 @@ def collect_paths(args) -> list[Path]:
 
 
 
+def _named_files(arg: str) -> list[Path]:
+    """The files one argument of `collect_paths` names; UsageError when none."""
+    path = Path(arg)
+    try:
+        lstat_or_none(path)
+    except OSError as error:  # a name the system refuses (too long)
+        raise UsageError(f"{arg[:80]}{'...' if len(arg) > 80 else ''}: {error.strerror or error}") from None
+    if path.is_dir():
+        found = _directory_files(path)
+        if not found:
+            raise UsageError(f"{arg}: no *.yaml or *.yml files in this folder")
+        return found
+    if path.exists() or path.is_symlink():  # a link that leads nowhere is reported as such (SR100)
+        return [path]
+    if _GLOB_CHARS & set(arg):
+        matches = sorted(glob.glob(arg, recursive=True))
+        if not matches:
+            raise UsageError(f"{arg}: no file matches this pattern")
+        return [f for match in matches for f in (_directory_files(Path(match)) if Path(match).is_dir() else [Path(match)])]
+    bundled = resolve(arg)
+    if bundled is None:
+        raise UsageError(f"{arg}: no such file or folder, and not a bundled variant name{close_bundled(arg)}")
+    return [bundled]
+
+
 def report_of(args, problems_of) -> Report:
     """The report on every file `args` name (`collect_paths`), `problems_of(path)` giving a
-    file's problems; a problem is reported once, however many files share it (a base's)."""
-    files = collect_paths(args)
+    file's problems; a problem is reported once, however many files share it (a base's).
+    Arguments that name nothing are in `unnamed`; UsageError when no argument names a file."""
+    unnamed: list[str] = []
+    files = collect_paths(args, unnamed)
     if not files:
-        raise UsageError("no rule files to validate")
-    report = Report()
+        raise UsageError("; ".join(unnamed) or "no rule files to validate")
+    report = Report(unnamed=unnamed)
     seen: set[Problem] = set()
     with allowed(arg for arg in args if Path(arg).is_dir()):  # a folder named is a tree rule files are read from
         for path in files:

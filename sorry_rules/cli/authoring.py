@@ -32,7 +32,7 @@ def validate(paths, fmt, strict):
 
     PATHS are files, folders (searched for *.yaml and *.yml) or glob patterns. A file with
     `extends:` is checked as merged over its chain. Exit status: 0 valid, 1 problems found,
-    2 bad usage.
+    2 bad usage (a path that names nothing: the files the others name are still checked).
     """
     # lazy: validating only when asked (the checks themselves, on a cache miss only)
     from sorry_rules.authoring.validatecache import validate_paths
@@ -50,7 +50,9 @@ def validate(paths, fmt, strict):
         if text:
             click.echo(text)
         click.echo(summary(report), err=True)
-    raise SystemExit(1 if report.errors else 0)
+    for message in report.unnamed:
+        click.echo(f"error: {message}", err=True)
+    raise SystemExit(2 if report.unnamed else 1 if report.errors else 0)
 
 
 @click.command()
