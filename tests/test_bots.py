@@ -23,8 +23,9 @@ from sorry_rules.players.runner import play_game
 from .invariants import check_state
 
 RULES = Path(__file__).parent / "rules"
-#: every kind of player once (the levels `easy` and `hard` are greedy and search by other names: tests/test_search.py)
-KINDS = sorted(kind for kind in BOTS if kind not in ("easy", "hard"))
+#: every kind of player once: the levels are greedy and search by other names (tests/test_search.py), and
+#: `medium` with the QUICK budget below is `search` with it (the levels' own budgets: test_levels_are_players_at_budgets)
+KINDS = sorted(kind for kind in BOTS if kind not in ("easy", "medium", "hard"))
 
 
 @pytest.fixture(scope="module")
@@ -58,8 +59,7 @@ def _choose(game, kind, state, *seed):
 
 
 #: small search budgets (the default budgets are for real play)
-QUICK = {"expert": {"nodes": 400}, "search": {"playouts": 12, "horizon": 4}, "medium": {"playouts": 12, "horizon": 4},
-         "hard": {"playouts": 12, "horizon": 4}}
+QUICK = {"expert": {"nodes": 400}, "search": {"playouts": 12, "horizon": 4}}
 
 
 def _quick(kind, *seed):
