@@ -94,12 +94,17 @@ def outcomes_of(report: dict) -> set:
              move.get("extra_cards", int(bool(move.get("draw_again"))))) for move in report["moves"]}
 
 
-def compare(game, teams: bool, seed: int, positions: int, house=(), board: ref.Board = ref.STANDARD) -> int:
+def compare(game, teams: bool, seed: int, positions: int, house=(), board: ref.Board = ref.STANDARD,
+            cards: tuple = ()) -> int:
+    """The number of results compared on `positions` random positions (each with a card of
+    `cards` when given); asserts the engine's results are the reference's."""
     rng = random.Random(seed)
     compared = 0
     for _ in range(positions):
         position = random_position(rng, teams, doubled="blockade" in house, count=3 if "three-pawns" in house else 4,
                                    board=board)
+        if cards:
+            position["card"] = rng.choice(cards)
         if "deck-55" in house and rng.random() < 0.2:
             position["card"] = rng.choice(("6", "9"))
         if won(position["pawns"], teams, house):
@@ -353,12 +358,10 @@ def test_each_house_rule_moves_as_the_rule_book_says(name):
 
 
 #: house rules that cannot be played together: H19 and H32 contradict (SR550); marks need squares
-#: that hold one pawn (SR571); H6, H14, H15 and seven-both-ways give the 7 or the 11 effects of
-#: their own (the overlay read last decides); A2's simultaneous split has no turns or passing
-#: rules (SR552) and no parts in order (SR304)
+#: that hold one pawn (SR571); A2's simultaneous split has no turns or passing rules (SR552) and
+#: no parts in order (SR304). (H6 and seven-both-ways add to the cards they change, `also:`, so
+#: they combine with H14's 7 and H15's 11: test_overlays_that_add_to_a_card_combine_with_one_that_rewrites_it.)
 CONFLICTS = ({"overshoot-home", "bounce-back"}, {"blockade", "freeze"}, {"blockade", "mercy-start"},
-             {"start-on-any-forward", "split-7-any"}, {"start-on-any-forward", "switch-partner"},
-             {"start-on-any-forward", "seven-both-ways"}, {"split-7-any", "seven-both-ways"},
              *({"a2-simultaneous", name} for name in ("blockade", "no-passing-opponents", "backward-into-safety",
                                                       "seven-both-ways")))
 
@@ -372,6 +375,16 @@ def combinations(seed: int, count: int):
         if not any(conflict <= set(house) for conflict in CONFLICTS):
             count -= 1
             yield house, rng.random() < 0.5 and "split-7-any" not in house
+
+
+@pytest.mark.parametrize("house", [("start-on-any-forward", "split-7-any"), ("switch-partner", "start-on-any-forward"),
+                                   ("seven-both-ways", "start-on-any-forward"), ("split-7-any", "seven-both-ways")])
+def test_overlays_that_add_to_a_card_combine_with_one_that_rewrites_it(house):
+    """H6 (any forward card starts a pawn) and the 7 both ways add to the cards they change, so
+    each keeps what H14 (a 7 split among any pawns) or H15 (an 11 switching with a partner)
+    writes, in either order: the moves are those of both rules at once."""
+    for order in (house, house[::-1]):
+        assert compare(house_game(False, order), False, seed=4, positions=24, house=order, cards=("3", "7", "11")) > 100
 
 
 def test_house_rules_combined_move_as_the_rule_book_says():

@@ -3,6 +3,7 @@
 
     python tools/fit_win_chances.py                 # fit every bundled rule file and seat count
     python tools/fit_win_chances.py --processes 2   # the same, on two processes
+    python tools/fit_win_chances.py --missing       # fit only what the file lacks, keep the rest
     python tools/fit_win_chances.py --check         # exit 1 (and say why) when the file does not
                                                     # name exactly today's bundled rules and seats
 
@@ -59,6 +60,9 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="only check that the file names today's rules and seats")
     parser.add_argument("--processes", type=int, default=1, metavar="N", help="fit on N processes (default 1)")
+    parser.add_argument("--missing", action="store_true",
+                        help="fit only the rule files and seats the file lacks (a changed rule file), keep the other "
+                             "fits (the fits are deterministic) and drop those of rules no longer bundled")
     args = parser.parse_args(argv)
     if args.processes < 1:
         parser.error("--processes must be at least 1")
@@ -72,15 +76,15 @@ def main(argv=None) -> int:
                   "longer bundled (run python tools/fit_win_chances.py)", file=sys.stderr)
             return 1
         return 0
-    keys = sorted(jobs, key=lambda key: jobs[key])
-    fits = {}
+    fits = {key: list(pair) for key, pair in winchance.shipped().items() if key in jobs} if args.missing else {}
+    keys = sorted((key for key in jobs if key not in fits), key=lambda key: jobs[key])
     with ProcessPoolExecutor(args.processes) as pool:
         for done, (key, pair) in enumerate(zip(keys, pool.map(fit_of, [jobs[key] for key in keys])), 1):
             fits[key] = pair
             name, players = jobs[key]
             print(f"[{done}/{len(keys)}] {name} {players} seats: a={pair[0]:.4f} b={pair[1]:.4f}", file=sys.stderr)
     path.write_text(text_of(fits), encoding="utf-8")
-    print(f"wrote {len(fits)} fits to {path}", file=sys.stderr)
+    print(f"wrote {len(fits)} fits to {path} ({len(keys)} fitted now)", file=sys.stderr)
     return 0
 
 
