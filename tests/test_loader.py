@@ -8,7 +8,7 @@ import textwrap
 import pytest
 
 from sorry_rules.compiler import compile_variant, load_game
-from sorry_rules.base.errors import RuleFileError
+from sorry_rules.base.errors import RuleFileError, UsageError
 from sorry_rules.rules.loader import load_variant
 
 
@@ -98,6 +98,16 @@ def test_a_rule_overlay_brings_only_its_own_changes_onto_any_variant(tmp_path):
     assert v.rules.must_bump is True and v.win == quick.variant.win  # the overlay it extends comes along
     found, _ = problems("standard", ["house/mulligan-8.yaml"])
     assert [(file, code) for file, _, _, code in found] == [("mulligan-8.yaml", "SR513")]
+
+
+@pytest.mark.parametrize("game", ["ludo", "sequence", "standard"])
+def test_a_whole_game_given_as_a_rule_overlay_is_named_as_such(game):
+    """A whole game (`name:` and no `extends:`) given to --rule is a usage error that says to
+    play it with --variant, not a wall of errors located in the variant below it; a file that
+    extends another is an overlay, named or not (AUTHORING's my-rule.yaml, partnership's teams)."""
+    with pytest.raises(UsageError, match=f"{game} is a whole game .*play it with --variant {game}"):
+        load_variant("trouble", [game])
+    assert load_variant("standard", ["partnership"]).variant.teams == load_variant("partnership").variant.teams
 
 
 def test_extends_list_merges_in_order(tmp_path):

@@ -15,10 +15,11 @@ so `--variant ludo --rule house/quick-game.yaml` is Ludo with the quick game's `
 Contract: `load_variant` returns a `LoadedVariant` or raises `RuleFileError` with every
 problem found, each located at `file:line:col` in the file the offending value came from,
 or `UsageError` when the variant or an overlay it was asked for names no file (with the
-close bundled names and the list of them). `read_merged` stops before the schema: it
-returns whatever could be merged with the problems found (for `sorry-play validate`) and
-raises only that `UsageError`. `schema_problems` turns pydantic errors of any model into
-located, coded problems (rule files and position files alike). Files are read only inside
+close bundled names and the list of them), or names a whole game (`name:` and no
+`extends:`) as a `--rule` overlay. `read_merged` stops before the schema: it returns whatever could be merged
+with the problems found (for `sorry-play validate`) and raises only those `UsageError`s.
+`schema_problems` turns pydantic errors of any model into located, coded problems (rule
+files and position files alike). Files are read only inside
 `locate.rule_roots` (the working directory's tree, the named files' folders, the allowed
 ones): a file elsewhere, links followed, is SR403 at the `extends:` naming it and is never
 opened; a mapping with none of a rule file's fields is SR404 (named, nothing of it shown); a
@@ -110,6 +111,7 @@ class _Reader:
         self.included: set[Path] = set()  # every file merged so far, bases included
         self.inputs: list[tuple[str, str | None]] = []  # (file, SHA-256 of the bytes parsed, None: unreadable)
         self.lookups: list[tuple[str, str, str | None]] = []  # (an `extends:` name, the folder, the file it found)
+        self.whole_games: set[Path] = set()  # files read that make a game from nothing (name:, no extends:)
 
     def read(self, path: Path, stack: tuple[Path, ...], at: Mark | None = None,
              overlay: bool = False) -> tuple[dict | None, Origins]:
@@ -138,6 +140,8 @@ class _Reader:
             return None, origins
         self.files.append(name)
         self.included.add(resolved)
+        if isinstance(data, dict) and "name" in data and "extends" not in data:
+            self.whole_games.add(resolved)
         if data is None:
             data = {}
         if not isinstance(data, dict):
@@ -501,7 +505,8 @@ class Merged:
 def read_merged(spec: str | Path, rules: tuple[str | Path, ...] | list = (), layers: tuple = (), name_of=None) -> Merged:
     """Read and merge variant `spec` (a path or bundled name), `rules` overlays on top, then
     in-memory `layers` ((data, SourceMap) pairs, used by tests). Never raises RuleFileError;
-    raises UsageError when `spec` or an overlay names no file (`not_found`).
+    raises UsageError when `spec` or an overlay names no file (`not_found`), or an overlay is
+    a whole game (`name:` and no `extends:`).
     `name_of(path)` names files in problems (default `display_name`). Only files inside
     `locate.rule_roots([spec, *rules])` are read (others: SR403), and a file that is not a
     rule file is reported by name only (SR404), never its contents."""
@@ -515,6 +520,10 @@ def read_merged(spec: str | Path, rules: tuple[str | Path, ...] | list = (), lay
             raise UsageError(not_found(str(item), "variant" if index == 0 else "rule overlay"))
     for index, path in enumerate(paths):
         data, file_origins = reader.read(path, (path.resolve(),), overlay=index > 0)
+        if index > 0 and path.resolve() in reader.whole_games:
+            item = [spec, *rules][index]
+            raise UsageError(f"{item} is a whole game (it has name: and extends nothing), not a house-rule overlay: "
+                             f"play it with --variant {item}")
         if data is not None:
             merged, origins = on_top(merged, origins, data, file_origins)
     for data, smap in layers:
