@@ -149,8 +149,8 @@ def test_play_quit_and_resume_reaches_the_uninterrupted_end(tmp_path):
     child = spawn("--seed", str(seed), "--players", "2", "--save", str(save))
     child.expect("Red \\(you\\), Yellow \\(greedy\\)")
     prompt(child)
-    child.sendline("x")
-    child.expect_exact("'x' is not a move: type a number from 1 to")
+    child.sendline("Xy")
+    child.expect_exact("'Xy' is not a move: type a number from 1 to")  # said as typed
     prompt(child)
     child.sendline("[/bold] [red]")
     child.expect_exact("'[/bold] …' is not a move")
@@ -316,6 +316,32 @@ def test_long_move_lists_are_paged_with_global_numbers(tmp_path):
     child.close()
     assert child.exitstatus == 0
     assert read_save(save).choices[: len(choices)] == choices
+
+
+def test_pages_keep_their_moves_while_the_hint_is_shown(tmp_path):
+    """Seed 5: the card 10 gives 6 moves, one page. n says in the prompt that all the moves are
+    on this page (no line above the moves, which would push one onto a second page); the hint
+    takes room, so the moves go on two pages, and they stay two, the hint shown, while n and p
+    turn them."""
+    child = spawn("--seed", "5", "--save", str(tmp_path / "game.json"))
+    assert prompt(child) == 2
+    child.sendline("1")
+    assert prompt(child) == 6 and child.match.group(3) is None
+    child.sendline("n")
+    assert prompt(child) == 6 and child.match.group(3) is None
+    assert "All the moves are on this page. " in plain(child.before)[-60:]
+    child.sendline("h")
+    prompt(child)
+    assert child.match.group(2, 3) == ("1", "2") and "Hint: " in plain(child.before)
+    for key, page in (("n", "2"), ("p", "1"), ("p", "2"), ("n", "1")):
+        child.sendline(key)
+        prompt(child)
+        assert child.match.group(2, 3) == (page, "2") and "Hint: " in plain(child.before), key
+    child.sendline("q")
+    child.expect_exact("Game saved to")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert_screens_fit("".join(child.transcript), at_least=6)
 
 
 def test_piped_output_is_plain(tmp_path):

@@ -80,6 +80,8 @@ class Session:
     first = None   # the first move of the page shown (None: page 0), kept while the room for moves changes
     starts = (0,)  # the first move of every page
     message = ""
+    hint_line = ""   # the hint of the choice being asked, kept above its moves while they are paged
+    prompt_note = ""  # said once before the next prompt
     notices: tuple = ()
     names = None
     wait = True
@@ -320,7 +322,8 @@ class Session:
     def show(self, view, moves) -> None:
         """Draw the screen (in place on a terminal) with the page of the moves that begins at
         `self.first` (None: the first page) and `self.message`, if any, in the header line;
-        the message is shown once."""
+        the message is shown once, and the hint of this choice where there is no message (so
+        the pages keep their moves while the person pages through them with the hint shown)."""
         game = self.game
         who = self.mover_name(view) if self.hot_seat else colour_name(game, view.colour)
         you = "" if self.hot_seat else " (you)"
@@ -333,7 +336,7 @@ class Session:
         width, height = self.console.size
         header = f"{who}{you} to play, {what}. Your moves"
         turn = self.look.render_turn(self.view_scene(view), moves, view.hand is not None, header,
-                                     self.page, width, height, self.message, first=self.first)
+                                     self.page, width, height, self.message or self.hint_line, first=self.first)
         self.page, self.pages, self.message = turn.page, turn.pages, ""
         self.first, self.starts = turn.first, turn.starts
         self.clear()
@@ -341,9 +344,10 @@ class Session:
             self.echo(line)
 
     def prompt(self, n: int) -> str:
+        note, self.prompt_note = self.prompt_note, ""
         if self.pages > 1:
-            return f"Move 1-{n}, page {self.page + 1}/{self.pages} (n/p page, ? help, h hint, q quit): "
-        return f"Move 1-{n} (? help, h hint, q quit): "
+            return f"{note}Move 1-{n}, page {self.page + 1}/{self.pages} (n/p page, ? help, h hint, q quit): "
+        return f"{note}Move 1-{n} (? help, h hint, q quit): "
 
     def mover_name(self, view) -> str:
         """The colour to move, and which person when several play it (a grid side): "Blue
@@ -362,10 +366,12 @@ class Session:
                 raise QuitGame
         self.last_asked = view.seat
         self.page, self.first, self.message, self.notices = 0, None, self.summary(self.notices), []
+        self.hint_line = ""
         self.show(view, moves)
         n = len(moves)
         while True:
-            answer = self.read(self.prompt(n)).strip().lower()
+            typed = self.read(self.prompt(n)).strip()
+            answer = typed.lower()
             if answer.isascii() and answer.isdigit() and len(answer) <= 9 and 1 <= int(answer) <= n:  # "²".isdigit()
                 return int(answer) - 1
             if answer in ("q", "quit", "exit"):
@@ -373,8 +379,11 @@ class Session:
             if answer in ("?", "help"):
                 self.help(view, moves)
             elif answer in ("n", "next", "p", "prev", "previous"):
-                if self.pages == 1:
-                    self.say(view, moves, "All the moves are on this page.")
+                if self.pages == 1 and self.in_place:  # in the prompt: a line above would take room from the moves
+                    self.prompt_note = "All the moves are on this page. "
+                    self.show(view, moves)
+                elif self.pages == 1:
+                    self.echo("All the moves are on this page.")
                 else:
                     self.first = self.starts[(self.page + (1 if answer.startswith("n") else -1)) % self.pages]
                     self.show(view, moves)
@@ -389,7 +398,7 @@ class Session:
                     return named
                 self.say(view, moves, named)
             else:
-                shown = answer if len(answer) <= ANSWER_SHOWN else answer[:ANSWER_SHOWN] + ELLIPSIS
+                shown = typed if len(typed) <= ANSWER_SHOWN else typed[:ANSWER_SHOWN] + ELLIPSIS
                 keys = "n, p, h, ? or q" if self.pages > 1 else "h, ? or q"  # the keys the prompt names
                 self.say(view, moves, f"{shown!r} is not a move: type {self.answer_words(n)}, or {keys} (? for help).")
 
@@ -401,11 +410,12 @@ class Session:
         if self.in_place:
             if self.pages > 1:
                 self.first = max((start for start in self.starts if start <= best), default=0)
-            self.say(view, moves, hint)
+            self.hint_line = hint
+            self.show(view, moves)
             following = [start for start in self.starts if start > self.first]
             if self.pages > 1 and not self.first <= best < (following[0] if following else len(moves)):
                 self.first = best
-                self.say(view, moves, hint)
+                self.show(view, moves)
         else:
             for line in wrap(hint, self.console.width or 80):
                 self.echo(line)
