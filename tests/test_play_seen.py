@@ -147,3 +147,23 @@ def test_replay_step_prompts_and_q_stops(tmp_path):
     assert child.exitstatus == 0
     lines = [line for line in plain("".join(child.transcript)).splitlines() if re.match(r"^\s+\d+  ", line)]
     assert [line.split()[0] for line in lines] == ["1", "2"]
+
+
+def test_text_typed_at_a_forced_move_chooses_nothing_and_is_said_so(tmp_path):
+    """A move number or an `h` typed at the screen of a forced move or a forfeit is not taken
+    for Enter (so it is not lost unseen): the screen says there is nothing to choose and
+    waits for Enter again."""
+    child = spawn("--seed", "3", "--players", "2", "--rule", "house/quick-game.yaml", "--save", str(tmp_path / "g.json"))
+    while child.expect([PROMPT, PAUSE]) == 0:
+        child.sendline("1")
+    child.sendline("7")
+    child.expect_exact("'7': nothing to choose here. Press Enter to go on")
+    child.sendline("h")
+    child.expect_exact("'h': nothing to choose here. Press Enter to go on")
+    child.sendline("")
+    assert child.expect([PROMPT, PAUSE]) in (0, 1)
+    child.sendline("q")
+    child.expect_exact("Game saved to")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0

@@ -258,22 +258,30 @@ class Session:
 
     def pause(self, state, told: list) -> None:
         """Show a move made for a person (forced, or a forfeit) on the board after it, with
-        `told`, and wait for Enter (q quits, ? shows the help first)."""
+        `told`, and wait for Enter (q quits, ? shows the help first; anything else typed is
+        said to choose nothing here, and Enter is waited for again)."""
         width = self.console.width
         scene = self.look.state_scene(self.game, state, self.title, self.seat_names(), self.log, self.names)
         said = [line for text in told for line in wrap(Text(text, style="bold"), width)]
+        note = ""
         while True:
             self.clear()
             for line in self.look.render_scene(scene, width, self.console.height - len(said) - 1):
                 self.echo(line)
             for line in said:
                 self.echo(line)
-            answer = self.read(PAUSE).strip().lower()
+            typed = self.read(note + PAUSE).strip()
+            answer = typed.lower()
             if answer in ("q", "quit", "exit"):
                 raise QuitGame
-            if answer not in ("?", "help"):
+            if not answer:
                 return
-            self.help_screen()
+            if answer in ("?", "help"):
+                self.help_screen()
+                note = ""
+            else:
+                shown = typed if len(typed) <= ANSWER_SHOWN else typed[:ANSWER_SHOWN] + ELLIPSIS
+                note = f"{shown!r}: nothing to choose here. "
 
     def summary(self, notices: list) -> str:
         """The notices kept since the person's last choice, for the heading of their next
