@@ -48,6 +48,7 @@ def test_yaml_syntax_errors_name_the_cause(tmp_path, text, said):
     ("extends: standard\nrules:\n  must_bump: yes\n", "rules.must_bump: Input should be a valid boolean "
                                                       "(write true or false, not 'yes') [SR203]"),
     ('extends: standard\nrules:\n  must_bump: "true"\n', "(write true without quotes) [SR203]"),
+    ("extends: standard\ndeck: 7\n", "deck: write a mapping (name: value), not a number [SR203]"),
     ("extends: standard\npawns: three\n", "pawns: Input should be a valid integer (write a whole number, e.g. 3, "
                                           "not 'three') [SR203]"),
     ("extends: standard\npawns: true\n", "(write a whole number, e.g. 3, not true) [SR203]"),  # as YAML spells it

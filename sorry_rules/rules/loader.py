@@ -307,8 +307,9 @@ def schema_problems(data: dict, origins: Origins, error, model=None) -> list[Pro
             problems.at(path + (field_name,) if code == "SR204" else path, code, message)
         elif kind == "extra_forbidden":
             problems.at(path, "SR202", _unknown_field(model, loc, path), key=True)
-        elif kind == "model_type":  # pydantic names the model ("... or instance of PlayerCount"): say what to write
-            problems.at(path, "SR203", f"{dotted}: write a mapping of its fields (name: value), not "
+        elif kind in ("model_type", "dict_type"):  # pydantic names the model, or "a valid dictionary": say what to write
+            fields = " of its fields" if kind == "model_type" else ""
+            problems.at(path, "SR203", f"{dotted}: write a mapping{fields} (name: value), not "
                         f"{_kind_of_value(item.get('input'))}")
         elif kind == "string_pattern_mismatch":  # pydantic shows the regular expression: say it in words
             given = item.get("input")
