@@ -93,6 +93,7 @@ def test_truncated_and_damaged_logs(played):
     text = gamelog.to_json(played.log)
     assert "damaged or truncated" in _error(text[: len(text) // 2])
     assert "damaged or truncated" in _error("")
+    assert "not a sorry-rules game record (a game record is a JSON object" in _error("<!doctype html>\n<p>a replay page</p>\n")
     assert "not UTF-8" in _error(b"\xff\xfe{}")
     assert "damaged or truncated (nested too deep" in _error("[" * 100_000)
     assert "number is too long" in _error('{"seed": ' + "1" * 5000 + "}")  # more digits than int() takes

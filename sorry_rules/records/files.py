@@ -82,6 +82,9 @@ def _decode(text: str | bytes, where: str):
         if error.lineno > 1 and _results_header(text.partition("\n")[0]):
             raise SaveFileError(f"{where}: a results file of `sorry-play simulate` or `compare`, not a game record: "
                                 f"report it with `sorry-play simulate --from {where}` (or `compare --from`)") from None
+        if text.strip() and not text.lstrip().startswith("{"):  # another kind of file: not a record cut short
+            raise SaveFileError(f"{where}: not a sorry-rules game record (a game record is a JSON object, which begins with {{; "
+                                f"{detail})") from None
     except JsonLimitError as error:  # nested too deep, a number too long or not finite
         detail = str(error)
     raise SaveFileError(f"{where}: damaged or truncated ({detail})")
