@@ -209,8 +209,9 @@ def test_rule_file_changed_after_saving(tmp_path, standard):
     record, _ = _saved_game(game, str(rules))
     write_save(tmp_path / "g.json", record)
     rules.write_text("extends: standard\nname: mine\npawns: 3\n")
-    with pytest.raises(SaveFileError, match="has changed since the game was saved"):
+    with pytest.raises(SaveFileError, match="has changed since the game was saved") as refused:
         restore(read_save(tmp_path / "g.json"), source=str(tmp_path / "g.json"))
+    assert str(refused.value).endswith(f"put the rule files as they were beside the record ({tmp_path}) to resume it")
 
 
 def test_json_has_format_version_hash_seed_and_choices(saved):

@@ -88,7 +88,8 @@ def _check_rules(game, record: Record, source: str) -> None:
         named = f"the rule file {files[0]!r}" if len(files) == 1 else \
             f"one of the rule files {', '.join(map(repr, files))} (the variant and its overlays)"
         raise SaveFileError(f"{source}: {named} has changed since the game was saved (content hash differs); these "
-                            "are other rules, and the game cannot be replayed with them")
+                            "are other rules, and the game cannot be replayed with them: put the rule files as they "
+                            f"were beside the record ({Path(source).parent}) to resume it")
 
 
 def start_state(game, record: Record, source: str = "game record"):
