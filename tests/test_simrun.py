@@ -196,6 +196,13 @@ def test_text_report_of_a_partial_run_says_so(tmp_path):
 
 
 # ---- --out, --from, --continue ------------------------------------------------------------
+def test_a_results_file_in_a_missing_folder_is_refused_in_the_words_of_the_other_writers(tmp_path):
+    """`--out` in a folder that does not exist says so as `--html` and `--plot` do."""
+    out = tmp_path / "nowhere" / "run.jsonl"
+    result = _invoke("simulate", "--games", 2, *BASE, "--out", out)
+    assert result.exit_code == 1 and f"cannot write {out}: no such folder '{out.parent}'" in result.output
+
+
 
 
 def test_out_then_from_gives_the_figures_of_the_run(tmp_path):

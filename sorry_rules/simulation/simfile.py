@@ -103,6 +103,8 @@ class Writer:
             if other is not None:
                 raise ResultsFileError(f"{path} is {other}, not a regular file: choose another file") from None
             raise ResultsFileError(f"{path} exists: continue it with --continue {path}, or choose another file") from None
+        except FileNotFoundError:
+            raise ResultsFileError(f"cannot write {path}: no such folder {str(Path(path).parent)!r}") from None
         except OSError as error:
             raise ResultsFileError(f"cannot write {path}: {error.strerror or error}") from None
 
