@@ -150,19 +150,6 @@ def test_traced_moves_of_a_forfeit_have_no_origin():
     assert traced.move.kind == "forfeit" and traced.origins == ()
 
 
-def test_candidate_moves_are_the_moves_before_must_bump(tmp_path):
-    """H17: with must_bump, the non-bumping move is filtered out of legal_moves only."""
-    (tmp_path / "h17.yaml").write_text("extends: standard\nrules: {must_bump: true}\n")
-    game = load_game("standard", rules=(str(tmp_path / "h17.yaml"),))
-    state = position(game, "3", ["track:20", "track:40"], ["track:23"])
-    legal, candidates = game.legal_moves(state), game.candidate_moves(state, state.card)
-    assert len(legal) == 1 and len(candidates) == 2 and legal[0] in candidates
-    assert moved_pawns(legal[0].events) == {(0, 20)}
-    plain = load_game("standard")
-    state = position(plain, "3", ["track:20", "track:40"], ["track:23"])
-    assert plain.candidate_moves(state, state.card) == plain.legal_moves(state)
-
-
 # ---- obstacles -------------------------------------------------------------------------
 def obstacles_for(game, red, blue=()):
     return game.obstacles(position(game, "1", red, blue).placement)

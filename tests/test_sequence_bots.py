@@ -161,7 +161,6 @@ def test_incremental_scores_equal_whole_board_scores(variant):
                 whole = ev.analyse(move.placement, colours)
                 assert after.owner == whole.owner and after.finishing == whole.finishing
                 assert after.strength == pytest.approx(whole.strength)
-                assert ev.strengths_after(base, ev.changes_of(move)) == pytest.approx(whole.strength)
                 checked += 1
         state = game.apply(state, moves[bot.choose(view_of(game, state), moves)])
     assert checked > 50

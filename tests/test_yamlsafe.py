@@ -412,16 +412,6 @@ def test_literal_block_with_indentation_indicator_and_crlf(loader):
     assert smap.position_in_scalar(("a",), data["a"].index(")")) == Mark("f", 2, 14)
 
 
-def test_merged_with():
-    _, base = load_yaml("a: 1\nb: {c: 2}\n", "base.yaml")
-    _, top = load_yaml("c: 3\n", "top.yaml")
-    merged = base.merged_with(top, ("b",))
-    assert merged.get(("a",)) == Mark("base.yaml", 1, 4)
-    assert merged.get(("b", "c")) == Mark("top.yaml", 1, 4)
-    assert merged.key_mark(("b", "c")) == Mark("top.yaml", 1, 1)
-    assert merged.position_in_scalar(("b", "c"), 0) == Mark("top.yaml", 1, 4)
-
-
 # --- never anything but RuleFileError ------------------------------------------------------
 
 

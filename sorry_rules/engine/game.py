@@ -262,13 +262,6 @@ class Game:
         return Position(self.layout, state.placement, self.marks, state.marks)
 
     # ---- queries (authoring tools and tests; never on the play path) -----------------------
-    def candidate_moves(self, state: State, card: int) -> list:
-        """The moves `card` offers the player to move before the filters (`rules.must_bump`,
-        `filters:`) remove any (deduplicated as `legal_moves` does; no forfeit entry). Equal
-        to the card's legal moves when the variant has no filter or nothing is filtered."""
-        table = self.table(state)
-        return [table.move(option) for option in table.distinct(state.seats[state.turn], card)[0]]
-
     def traced_moves(self, state: State) -> list:
         """`legal_moves(state)`, each as a `TracedMove` naming every top-level alternative of
         its card's effect that yields it (`Origin`s; none for a forfeit or a discard). The

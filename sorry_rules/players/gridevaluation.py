@@ -177,10 +177,6 @@ class GridEvaluator:
                 finishing[c] = base.finishing[c]
         return Analysis(owner, facts, strength, finishing)
 
-    def strengths_after(self, base: Analysis, changes) -> dict:
-        """{colour: strength} of `base` after `changes`, as `changed` gives them."""
-        return self.changed(base, changes).strength
-
     def changes_of(self, move) -> list:
         """[(cell, new owner code)] of a play's events (`engine.gridmechanics` events)."""
         return [(cell, colour if tag == PLACE else EMPTY) for tag, colour, cell in move.events]

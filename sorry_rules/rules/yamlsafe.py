@@ -264,14 +264,6 @@ class SourceMap:
         line, col = info.source.line_col(info.index_of(offset))
         return Mark(self._marks[path].file, line, col)
 
-    def merged_with(self, other: SourceMap, at: tuple = ()) -> SourceMap:
-        """A new map: this one's entries, overridden by `other`'s re-rooted under `at`."""
-        merged = SourceMap(self.file)
-        for src, prefix in ((self, ()), (other, tuple(at))):
-            for name in ("_marks", "_keys", "_scalars"):
-                getattr(merged, name).update({prefix + p: v for p, v in getattr(src, name).items()})
-        return merged
-
     def paths(self):
         return self._marks.keys()
 
