@@ -172,3 +172,18 @@ def test_moves_oracle_bad_hand_positions(tmp_path, variant, position, message):
     result = CliRunner().invoke(main, ["moves", "--variant", variant, "--state", str(path)])
     assert result.exit_code == 1
     assert message in result.output and "Traceback" not in result.output
+
+
+def test_a_points_game_stopped_at_its_move_limit_gives_the_points_so_far(tmp_path):
+    """P7 scores a won game; one stopped by --max-plies has no winner, and `--auto` gives the
+    points every player has so far (5 per own pawn Home, P7; nothing only a winner scores)."""
+    from sorry_rules.records.savefile import read_save, restore
+
+    save = tmp_path / "g.json"
+    out = run("--variant", "points", "--auto", "--seed", "3", "--players", "3", "--max-plies", "200", "--save", str(save))
+    game, state = restore(read_save(save))
+    assert state.winner is None and state.plies == 200
+    home = [state.placement[c].count(game.layout.home[c]) for c in state.seats]
+    said = ", ".join(f"{game.colours[c].capitalize()} {5 * n}" for c, n in zip(state.seats, home))
+    assert out.output.splitlines()[-1] == f"Points so far (those only a winner scores are not given): {said}"
+    assert any(home)

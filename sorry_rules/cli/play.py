@@ -78,9 +78,13 @@ def stopped_text(max_plies: int) -> str:
 
 def print_outcome(game, state, max_plies: int | None = None) -> None:
     """Who won (and the scores); for a game without a winner, that it was stopped at the
-    move limit `max_plies`."""
+    move limit `max_plies` (and, where the variant scores, the points so far)."""
     if not game_over(state) and max_plies is not None:
         click.echo(stopped_text(max_plies))
+        standing = game.standing(state)
+        if standing:
+            click.echo("Points so far (those only a winner scores are not given): " +
+                       ", ".join(f"{colour_name(game, state.seats[seat])} {points}" for seat, points in standing.items()))
         return
     for line in _look(game).render_outcome(game, state):
         click.echo(line.plain)
