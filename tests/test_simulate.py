@@ -482,6 +482,21 @@ def test_dask_engine_without_dask_installed_says_how_to_get_it(monkeypatch):
     assert result.exit_code == 2 and "pip install 'sorry-rules[dask]'" in result.output
 
 
+def test_the_interval_of_a_mean_is_students_t_cut_at_zero_only():
+    """A game length's 95% interval is mean -/+ t(n-1) sd / sqrt(n), cut at 0 (no length is
+    negative) and never at the shortest or longest game: with three games the mean may well
+    lie past them (an interval cut there holds the mean far less often than 95%)."""
+    from sorry_rules.simulation.simstats import t95
+
+    length = _json("simulate", "--games", 3, "--players", 2, "--jobs", 1, "--seed", 5)["length"]
+    turns = [int(value) for value, count in length["turns_counts"].items() for _ in range(count)]
+    mean = sum(turns) / 3
+    sd = (sum((x - mean) ** 2 for x in turns) / 2) ** 0.5
+    half = t95(2) * sd / 3 ** 0.5
+    assert length["turns"]["ci95"] == [pytest.approx(max(0, mean - half)), pytest.approx(mean + half)]
+    assert length["turns"]["ci95"][1] > max(turns)
+
+
 def test_counter_means_per_player_with_intervals():
     """H22's counter (bumps made) in simulate: the mean per player at the end of a game is the
     mean over the games of the seats' final values, computed directly from the same seeded

@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 from decimal import ROUND_HALF_UP, Decimal
 
+from sorry_rules.base.words import plural
 from sorry_rules.simulation.simstats import Moments, histogram, quantile, t95, two_proportion_z, welch_t, wilson
 from sorry_rules.simulation.simulate import COUNTER, SCORE, WINNER_SCORE, metrics_of
 
@@ -42,17 +43,15 @@ def _distribution(moments) -> dict:
 
 def _with_interval(moments, lowest: float = 0) -> dict:
     """Mean, sd and 95% interval (Student's t) of a quantity no value of which is below
-    `lowest` (a count: 0), nor, as far as the games show, below the lowest value seen or above
-    the highest: the interval is cut there (a mean of non-negative values has no negative
-    bound; one of few games no bound past every game)."""
+    `lowest` (a count: 0): the interval is cut there only (a mean of non-negative values has
+    no negative bound), never at the values the games gave (with few games the mean may well
+    lie past them, and an interval cut there would hold it less often than 95%)."""
     out = _distribution(moments)
     if out["sd"] is None:
         out["ci95"] = None
     else:
         half = t95(moments.n - 1) * out["sd"] / math.sqrt(moments.n)  # Student's t: exact for few games too
-        floor = lowest if moments.low is None else max(lowest, moments.low)
-        ceiling = math.inf if moments.high is None else moments.high
-        out["ci95"] = [max(floor, out["mean"] - half), min(ceiling, out["mean"] + half)]
+        out["ci95"] = [max(lowest, out["mean"] - half), out["mean"] + half]
     return out
 
 
@@ -170,7 +169,7 @@ def _range(ci) -> str:
 def _run_line(run: dict) -> str:
     """How many games in how long, and where they were played (the report's "run")."""
     unit = "worker" if run["engine"] == "dask" else "job"
-    return (f"{run['games']} games in {run['seconds']:.1f} s: {_num(run['games_per_second'])} games/s "
+    return (f"{plural(run['games'], 'game')} in {run['seconds']:.1f} s: {_num(run['games_per_second'])} games/s "
             f"({run['engine']}, {run['jobs']} {unit}{'s' if run['jobs'] != 1 else ''})")
 
 
@@ -218,10 +217,10 @@ def _end_lines(report: dict) -> list[str]:
 def format_text(report: dict) -> str:
     """A compact report for people, with a histogram of game lengths."""
     lines = _partial_line(report)
-    lines += [f"{_variant_label(report)}: {report['games']} games, "
+    lines += [f"{_variant_label(report)}: {plural(report['games'], 'game')}, "
              f"{report['players']} players, bots {_bots_label(report)}, seed {report['seed']}"]
     if report["stopped"]:
-        lines.append(f"  {report['stopped']} games stopped after {report['max_plies']} plies without a winner")
+        lines.append(f"  {plural(report['stopped'], 'game')} stopped after {report['max_plies']} plies without a winner")
     lines.append("")
     rates = []  # (who, row): one line each, the names in one column as wide as the longest
     for row in report["wins"]["by_seat"]:
@@ -365,9 +364,9 @@ def format_compare_text(report: dict) -> str:
     """Side by side, one line per figure: A, B, B - A, p-value, and * when significant."""
     a, b = report["a"], report["b"]
     lines = _partial_line(report)
-    each = "each" if a["games"] == b["games"] else f"(A), {b['games']} games (B)"
+    each = "each" if a["games"] == b["games"] else f"(A), {plural(b['games'], 'game')} (B)"
     lines += [f"A: {_variant_label(a)}", f"B: {_variant_label(b)}",
-             f"{a['games']} games {each}, {a['players']} players, bots {_bots_label(a)}, seed {a['seed']}; "
+             f"{plural(a['games'], 'game')} {each}, {a['players']} players, bots {_bots_label(a)}, seed {a['seed']}; "
              "both sides play the same seeds (common random numbers)", ""]
     rows = [row for row in report["tests"] if row["metric"] not in _OPTIONAL_ROWS or row["a"] or row["b"]]
     width = max(len(row["metric"]) for row in rows)

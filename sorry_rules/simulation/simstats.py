@@ -25,30 +25,21 @@ Z95 = 1.959963984540054  # the 97.5% quantile of the standard normal distributio
 
 @dataclass
 class Moments:
-    """Count, sum and sum of squares of an integer quantity (exact), and its lowest and
-    highest values."""
+    """Count, sum and sum of squares of an integer quantity (exact)."""
 
     n: int = 0
     total: int = 0
     squares: int = 0
-    low: int | None = None
-    high: int | None = None
 
     def add(self, value: int) -> None:
         self.n += 1
         self.total += value
         self.squares += value * value
-        self.low = value if self.low is None or value < self.low else self.low
-        self.high = value if self.high is None or value > self.high else self.high
 
     def merge(self, other: "Moments") -> None:
         self.n += other.n
         self.total += other.total
         self.squares += other.squares
-        if other.low is not None and (self.low is None or other.low < self.low):
-            self.low = other.low
-        if other.high is not None and (self.high is None or other.high > self.high):
-            self.high = other.high
 
     @property
     def mean(self) -> float | None:
