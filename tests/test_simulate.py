@@ -570,3 +570,19 @@ def test_a_player_alone_at_the_table_plays_turn_after_turn(tmp_path):
     assert result.exit_code == 0, result.output
     length = json.loads(result.stdout)["length"]
     assert length["turns"]["min"] > 20 and length["turns"]["mean"] < length["plies"]["mean"]
+
+
+@pytest.mark.parametrize("a, b, players", [("partnership", "partnership+house/partners-safe.yaml", 4),
+                                           ("sequence", "grid/sequence-quick.yaml", 4)])
+def test_compare_tests_the_win_rate_of_each_side_of_a_team_game(a, b, players):
+    """T8, S1: sides that are teams win together; `compare` gives each side's win rate on both
+    sides, the same figures `simulate` gives, and tests the difference."""
+    compared = _json("compare", a, b, "--games", 8, "--players", players, "--jobs", 1, "--seed", 2)
+    rows = {row["metric"]: row for row in compared["tests"] if row["metric"].startswith("win rate side ")}
+    for which, name in (("a", a), ("b", b)):
+        variant, _, rule = name.partition("+")
+        alone = _json("simulate", "--variant", variant, *(("--rule", rule) if rule else ()), "--games", 8,
+                      "--players", players, "--jobs", 1, "--seed", 2)
+        sides = alone["wins"]["by_side"]
+        assert len(sides) == 2 and [rows[f"win rate side {side['side']}"][which] for side in sides] == \
+            [pytest.approx(side["rate"]) for side in sides]

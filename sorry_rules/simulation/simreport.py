@@ -312,6 +312,11 @@ def comparison(setup_a, tally_a, game_a, setup_b, tally_b, game_b, alpha: float 
         tests.append(rate_test(label, tally_a.wins[s], tally_b.wins[s]))
     tests += [rate_test(f"win rate {_ordinal(k + 1)} to play", tally_a.order_wins[k], tally_b.order_wins[k])
               for k in range(setup_a.players)]
+    sides_a, sides_b = a["wins"]["by_side"], b["wins"]["by_side"]
+    if len(sides_a) == len(sides_b) and any(len(side["seats"]) > 1 for side in sides_a + sides_b):  # teams
+        for side_a, side_b in zip(sides_a, sides_b):
+            names = side_a["side"] if side_a["side"] == side_b["side"] else f"{side_a['side']}/{side_b['side']}"
+            tests.append(rate_test(f"win rate side {names}", side_a["wins"], side_b["wins"]))
     kinds = list(dict.fromkeys(setup_a.lineup))
     if len(kinds) > 1:
         tests += [rate_test(f"win rate bot {kind}", tally_a.kind_wins.get(kind, 0), tally_b.kind_wins.get(kind, 0))
