@@ -19,7 +19,7 @@ from sorry_rules.players.registry import make_player
 from sorry_rules.compiler import load_game
 from sorry_rules.base.errors import SaveFileError
 from sorry_rules.players.runner import GameRecord, play_game
-from sorry_rules.records.savefile import new_save, read_save, restore, state_digest, to_json, write_save
+from sorry_rules.records.savefile import new_save, read_save, restore, resume_command, state_digest, to_json, write_save
 
 RULES = Path(__file__).parent / "rules"
 OLD = Path(__file__).parent / "records"  # written by the code of save format version 1
@@ -356,8 +356,12 @@ def test_a_save_moved_with_its_overlay_replays_from_the_new_folder(tmp_path, mon
     # the recorded file there again, changed or out of reach: the copy beside the save, the recorded rules, is played
     (second / "fast.yaml").write_text(overlay_text := "extends: standard\nwin: home(player) >= 2\n")
     overlay.write_text(overlay_text + "description: changed since\n")
-    _, again = restore(read_save(second / "game.json"), source=str(second / "game.json"))
+    resumed = read_save(second / "game.json")
+    _, again = restore(resumed, source=str(second / "game.json"))
     assert state_digest(again) == state_digest(final)
+    # played from the copy beside it, the record names that copy from then on (its next save, its resume command)
+    assert resumed.variant.rules == [str(second / "fast.yaml")] and resumed.variant.spec == "standard"
+    assert str(first) not in resume_command(resumed, second / "game.json")
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     monkeypatch.chdir(elsewhere)  # the recorded file outside the trees read from (first/ is not one)
@@ -449,3 +453,15 @@ def test_a_save_file_removed_while_playing_is_written_again(tmp_path, saved):
     path = tmp_path / "game.json"
     kept = savefile.KeptSave(path)
     assert kept.write(record) is None and kept.path == path and read_save(path) == record
+
+
+def test_a_game_whose_rule_files_moved_keeps_its_save(tmp_path, saved):
+    """A resume that found the rules beside the save names them anew (same content hash): its
+    saves go on replacing the same file, not a new one."""
+    record, _ = saved
+    path = tmp_path / "game.json"
+    write_save(path, record)
+    moved = record.model_copy(deep=True)
+    moved.variant = moved.variant.model_copy(update={"rules": [str(tmp_path / "moved.yaml")]})
+    kept = savefile.KeptSave(path)
+    assert kept.write(moved) is None and kept.path == path and read_save(path).variant.rules == moved.variant.rules

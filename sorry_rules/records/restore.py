@@ -10,6 +10,7 @@ recorded state (digest, finished). A record resumes exactly or not at all.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from sorry_rules.base.errors import SaveFileError, SorryRulesError
@@ -27,7 +28,9 @@ def load_recorded_game(record: Record, source: str = "game record"):
     named in the record are read only when they are bundled names or files inside the trees
     rule files are read from (`rules.locate.rule_roots`: the working directory's, the record
     file's folder's, and the allowed ones), never elsewhere: the record is no file the user
-    chose, and its checksum proves nothing."""
+    chose, and its checksum proves nothing. Rules found beside the record instead of where it
+    names them (a save moved or shared with its rule files) are named in `record` from then
+    on (absolute paths), so that its next save and the command that resumes it name them."""
     recorded = (record.variant.spec, *record.variant.rules)
     tried = tuple(_beside(spec, source) for spec in recorded)
     # a save moved or shared with its rule files: those beside it, even where the recorded ones
@@ -39,9 +42,13 @@ def load_recorded_game(record: Record, source: str = "game record"):
         if shared == tried:
             raise
         try:
-            return _recorded_game(record, shared, source)
+            game = _recorded_game(record, shared, source)
         except SorryRulesError:
             pass
+        else:
+            named = [spec if spec == was else os.path.abspath(spec) for spec, was in zip(shared, recorded)]
+            record.variant = record.variant.model_copy(update={"spec": named[0], "rules": named[1:]})
+            return game
         raise
 
 

@@ -125,8 +125,8 @@ def _claim_first_free(plain: Path, record: Record, first: int) -> Path:
 
 class KeptSave:
     """The save file of a game being played. `write(record)` replaces the file with `record`
-    while the file holds this game so far: the same variant, seed and seats, and choices that
-    `record`'s begin with (or no file). Where the file holds anything else (the same save
+    while the file holds this game so far: the same rules (content hash: their files may have
+    moved), seed and seats, and choices that `record`'s begin with (or no file). Where the file holds anything else (the same save
     resumed in another window and played on there, or edited), it is left as it is and the game
     goes on in a new file beside it (`NAME-2.json`, ...): `path` names that file from then on
     and `write` returns the sentence that says so; else None. Raises SaveFileError."""
@@ -147,8 +147,8 @@ class KeptSave:
             there = read_record(self.path)
         except SaveFileError:
             return not os.path.lexists(self.path)
-        return (there.variant, there.seed, there.seats) == (record.variant, record.seed, record.seats) and \
-            record.choices[:len(there.choices)] == there.choices
+        same = (there.variant.content_hash, there.seed, there.seats) == (record.variant.content_hash, record.seed, record.seats)
+        return same and record.choices[:len(there.choices)] == there.choices
 
 
 def spec_for_save(spec: str) -> str:
