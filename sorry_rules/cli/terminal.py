@@ -53,6 +53,11 @@ MESSAGE_LINES = 3     # heading lines at most for the notices kept for a person'
 ANSWER_SHOWN = 8      # characters of a wrong answer repeated back
 
 
+def _as_typed(typed: str) -> str:
+    """A person's answer repeated in quotes as typed, its first `ANSWER_SHOWN` characters."""
+    return repr(typed if len(typed) <= ANSWER_SHOWN else typed[:ANSWER_SHOWN] + ELLIPSIS)
+
+
 class QuitGame(Exception):
     """The person asked to stop (the game is saved)."""
 
@@ -280,8 +285,7 @@ class Session:
                 self.help_screen()
                 note = ""
             else:
-                shown = typed if len(typed) <= ANSWER_SHOWN else typed[:ANSWER_SHOWN] + ELLIPSIS
-                note = f"{shown!r}: nothing to choose here. "
+                note = f"{_as_typed(typed)}: nothing to choose here. "
 
     def summary(self, notices: list) -> str:
         """The notices kept since the person's last choice, for the heading of their next
@@ -406,9 +410,8 @@ class Session:
                     return named
                 self.say(view, moves, named)
             else:
-                shown = typed if len(typed) <= ANSWER_SHOWN else typed[:ANSWER_SHOWN] + ELLIPSIS
                 keys = "n, p, h, ? or q" if self.pages > 1 else "h, ? or q"  # the keys the prompt names
-                self.say(view, moves, f"{shown!r} is not a move: type {self.answer_words(n)}, or {keys} (? for help).")
+                self.say(view, moves, f"{_as_typed(typed)} is not a move: type {self.answer_words(n)}, or {keys} (? for help).")
 
     def show_hint(self, view, moves) -> None:
         """`hint` in the header line on a terminal, the page shown the one that holds the move
