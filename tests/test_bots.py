@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from sorry_rules.players.registry import BOTS, make_player
+from sorry_rules.players.registry import BOTS, bot_names, make_player
 from sorry_rules.compiler import load_game
 from sorry_rules.base.errors import UsageError
 from sorry_rules.players.evaluation import unseen_cards
@@ -72,8 +72,15 @@ def test_unknown_bot_is_a_usage_error():
         make_player("clever", 1, 0)
 
 
+def test_help_texts_name_every_bot():
+    """The help texts' names (players.names, read without loading a player) are the bots."""
+    from sorry_rules.players.names import LEVELS, PLAYERS
+
+    assert sorted(PLAYERS + tuple(LEVELS)) == bot_names()
+
+
 def test_levels_are_players_at_budgets():
-    """`easy`, `medium` and `hard` name players and budgets (help: registry.LEVELS): greedy,
+    """`easy`, `medium` and `hard` name players and budgets (help: players.names.LEVELS): greedy,
     a small search that keeps greedy's move unless another is clearly better, the full search."""
     from sorry_rules.players.greedy import GreedyPlayer
     from sorry_rules.players.registry import MEDIUM

@@ -24,6 +24,7 @@ from sorry_rules.cli.games import games
 from sorry_rules.cli.options import max_plies_option, players_option, seed_option, think_option, variant_options
 from sorry_rules.cli.pictures import render
 from sorry_rules.cli.replay import replay
+from sorry_rules.players.names import NAMES_HELP
 
 
 @click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
@@ -34,13 +35,11 @@ from sorry_rules.cli.replay import replay
 @max_plies_option("Stop an endless game after this many moves; it ends without a winner (with --resume: the "
                   "saved game's new limit; left out, it keeps its own).")
 @click.option("--seat", "seat_specs", multiple=True, metavar="COLOUR=KIND",
-              help="Who plays a colour: human, bot, bot:NAME (random, greedy, expert, search, or a level: easy, "
-                   "medium, hard); repeatable (a colour at several seats, a grid side: once per seat, in seat "
-                   "order).")
+              help=f"Who plays a colour: human, bot, bot:NAME ({NAMES_HELP}); repeatable (a colour at several "
+                   "seats, a grid side: once per seat, in seat order).")
 @click.option("--humans", type=int, default=None, help="The first N seats are people taking turns at one keyboard.")
-@click.option("--bot", default=None, help="Computer player for the other seats: random, greedy, expert, search, or a level "
-                                         "(easy: greedy; medium: search, small budget; hard: search) (default: "
-                                         "greedy; random with --auto).")
+@click.option("--bot", default=None, help=f"Computer player for the other seats: {NAMES_HELP} (default: greedy; random with "
+                                          "--auto).")
 @think_option
 @click.option("--resume", type=click.Path(), default=None, help="Continue the game saved in FILE.")
 @click.option("--save", type=click.Path(dir_okay=False), default=None,

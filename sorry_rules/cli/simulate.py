@@ -37,9 +37,9 @@ from sorry_rules.base.limits import MAX_GAMES, MAX_JOBS
 from sorry_rules.cli.errors import every_problem, friendly
 from sorry_rules.cli.options import max_plies_option, players_option, rules_option, seed_option, variant_options
 from sorry_rules.cli.pictures import check_output, write_output
+from sorry_rules.players.names import NAMES_HELP
 
-BOTS_HELP = ("Computer players by name (random, greedy, expert, search, or a level: easy, medium, hard), comma "
-             "separated, given to seats in order and repeated as needed.")
+BOTS_HELP = f"Computer players by name ({NAMES_HELP}), comma separated, given to seats in order and repeated as needed."
 
 
 #: Exit code of a run stopped by Ctrl-C (128 + SIGINT, as shells report it).

@@ -35,9 +35,6 @@ BOTS = {
     "hard": SearchPlayer,
 }
 
-#: The levels and what each plays (for help texts).
-LEVELS = {"easy": "greedy", "medium": "search, small budget", "hard": "search"}
-
 #: The bots that take a thinking time (`seconds`).
 THINKING = frozenset({"expert", "search", "medium", "hard"})
 
