@@ -218,6 +218,23 @@ def test_ctrl_d_saves_and_quits_in_the_default_place(tmp_path):
     assert read_save(save).kinds == ["human", "bot:random"]
 
 
+def test_answers_are_edited_with_the_arrow_keys(tmp_path):
+    """On a terminal the answer is a line edited with readline: the left arrow moves back
+    into what was typed, and the prompt stays drawn while the line is redrawn."""
+    child = spawn("--seed", "5", "--players", "2", "--bot", "random", XDG_DATA_HOME=str(tmp_path))
+    prompt(child)
+    child.send("1\x1b[Dx\r")              # 1, left arrow, x: the line reads "x1"
+    child.expect_exact("'x1' is not a move")
+    prompt(child)
+    child.send("zz\x1b[D\x1b[D\x1b[C\x7f\r")   # zz, left twice, right once, backspace: "z"
+    child.expect_exact("'z' is not a move")
+    prompt(child)
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
 def test_hot_seat_hand_play_shows_only_the_own_hand(tmp_path):
     """Hot-seat hand play (P3, P4): before a hand is shown the keyboard is handed over, and the
     screen shows the hand of the player to move only. In a terminal without NO_COLOR the

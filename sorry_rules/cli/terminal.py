@@ -21,13 +21,19 @@ and up).
 When the output is not a terminal the screens are printed one after the other, with no
 escape codes, and answers are printed below them.
 
-Contract: all output goes to the session's rich `Console`; input comes from `Console.input`.
+On a terminal an answer is typed with line editing where Python has `readline` (arrow keys,
+the answers given before with the up arrow); readline is then given the prompt, so redrawing
+a line keeps it.
+
+Contract: all output goes to the session's rich `Console`; input comes from `Console.input`,
+or `input()` with line editing on a terminal.
 A person sees only their own hand (the `View` of their seat); in hot-seat hand play the
 keyboard is handed over (on a clear screen) before a hand is shown.
 """
 
 from __future__ import annotations
 
+import sys
 from collections import deque
 from contextlib import contextmanager
 
@@ -56,6 +62,15 @@ ANSWER_SHOWN = 8      # characters of a wrong answer repeated back
 def _as_typed(typed: str) -> str:
     """A person's answer repeated in quotes as typed, its first `ANSWER_SHOWN` characters."""
     return repr(typed if len(typed) <= ANSWER_SHOWN else typed[:ANSWER_SHOWN] + ELLIPSIS)
+
+
+def _readline_loaded() -> bool:
+    """Whether `input()` edits lines: readline imported (not every Python has it)."""
+    try:
+        import readline  # noqa: F401  # lazy: only a person's terminal edits lines; importing it is what enables it
+    except ImportError:
+        return False
+    return True
 
 
 class QuitGame(Exception):
@@ -118,6 +133,7 @@ class Session:
         self.think = think  # a searching bot's seconds a move (None: its playout budget)
         self.hinter = make_player(self.hint_bot, saved.seed, "hint", think=think)
         self.in_place = self.console.is_terminal
+        self.line_editing = self.in_place and sys.stdin.isatty() and _readline_loaded()
         self.notices = []
         self.names = None      # the pawn names of the current state (`start`, then `note` after every move)
 
@@ -487,6 +503,8 @@ class Session:
 
     def read(self, prompt: str) -> str:
         try:
+            if self.line_editing:
+                return input(prompt)
             return self.console.input(Text(prompt))
         except (EOFError, KeyboardInterrupt):
             self.echo("")
