@@ -23,7 +23,7 @@ escape codes, and answers are printed below them.
 
 On a terminal an answer is typed with line editing where Python has `readline` (arrow keys,
 the answers given before with the up arrow); readline is then given the prompt, so redrawing
-a line keeps it.
+a line keeps it (a prompt wider than the terminal is wrapped at words, as rich wraps it).
 
 Contract: all output goes to the session's rich `Console`; input comes from `Console.input`,
 or `input()` with line editing on a terminal.
@@ -504,7 +504,10 @@ class Session:
     def read(self, prompt: str) -> str:
         try:
             if self.line_editing:
-                return input(prompt)
+                *above, last = wrap(prompt, max(20, self.console.size.width - 1), 0)
+                for line in above:
+                    self.echo(line)
+                return input(last.plain.rstrip() + prompt[len(prompt.rstrip()):])  # a wrapped prompt keeps its last space
             return self.console.input(Text(prompt))
         except (EOFError, KeyboardInterrupt):
             self.echo("")
