@@ -593,7 +593,7 @@ class SchemaMutator:
     def race(self, chooser, data: dict) -> None:
         """The constructs of the race games on the file's data, mostly fitting, sometimes off:
         `board.hold` and `home_hold`, named squares (`board.squares`), `rules.capture`, a dice
-        turn (`dice`, `faces`, `whole`), blockades (a blocker with `group`) and `after:`
+        turn (`dice`, `faces`, `weights`, `whole`), blockades (a blocker with `group`) and `after:`
         consequences with `then:` effects (selectors with named squares, `moved`,
         `farthest`/`nearest`), `forfeits:` and the facts of a throw."""
         board = data.get("board") if isinstance(data.get("board"), dict) else {"side_length": 15}
@@ -620,6 +620,8 @@ class SchemaMutator:
             dice = _off(chooser, [1, 1, 2, 3], [4])
             faces = _off(chooser, [[1, 2, 3, 4, 5, 6], [1, 2, 3], [2, 5, 7, 11], [0, 1]], [[1, 1]])
             turn.update({"source": "dice", "dice": dice, "faces": faces})
+            if chooser.chance(30):   # a face's weight now and then off the schema, or one weight too many
+                turn["weights"] = [_off(chooser, [1, 2, 6, 20, 1000], [0, 1001]) for _ in faces] + [1] * chooser.chance(10)
             for key in ("hand_size", "take"):
                 turn.pop(key, None) if chooser.chance(80) else None
             if chooser.chance(40):

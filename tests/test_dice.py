@@ -64,6 +64,52 @@ def test_faces_thrown_are_uniform(game):
     assert abs(doubles / n - 1 / 6) < 4 * math.sqrt((1 / 6) * (5 / 6) / n)
 
 
+COWRIES = ("extends: ludo\nname: cowries\nturn:\n  faces: [1, 2, 3, 4, 5, 6]\n  weights: [{weights}]\n")
+
+
+def test_weighted_faces_put_each_outcome_in_the_bag_as_often_as_its_weights_multiplied():
+    dice = outcomes(2, (1, 2, 3), (1, 2, 3))
+    assert len(dice.bag) == 36 and dice.weights == (1, 2, 3)
+    by_throw = Counter(dice.bag)
+    assert by_throw[dice.throws.index((1, 1))] == 1 and by_throw[dice.throws.index((3, 3))] == 9
+    assert by_throw[dice.throws.index((2, 3))] == 2 * (2 * 3)   # 2 then 3, and 3 then 2
+    assert outcomes(2, (1, 2, 3), (1, 1, 1)).bag == outcomes(2, (1, 2, 3)).bag  # equal weights: the plain bag
+
+
+def test_weighted_faces_are_thrown_as_often_as_their_weights_say(tmp_path):
+    """Six cowrie shells counted by the mouths up (weights 1, 6, 15, 20, 15, 7 of 64): 6,400
+    throws of the seeded table follow the weights (a chi-square below the 0.1% bound of 5
+    degrees of freedom, 20.5), where equal faces would be far off; the game plays to the end."""
+    path = tmp_path / "cowries.yaml"
+    path.write_text(COWRIES.format(weights="1, 6, 15, 20, 15, 7"))
+    game = load_game(str(path), ())
+    weights = dict(zip(("1", "2", "3", "4", "5", "6"), (1, 6, 15, 20, 15, 7)))
+    table = game.table(game.new_game(4, players=2))
+    n = 6400
+    thrown = Counter(game.card_names[table.take()] for _ in range(n))
+    expected = {face: n * w / 64 for face, w in weights.items()}
+    assert sum((thrown[f] - e) ** 2 / e for f, e in expected.items()) < 20.5
+    assert sum((thrown[f] - n / 6) ** 2 / (n / 6) for f in weights) > 1000
+    final = play_game(game, game.new_game(4, players=2), [RandomPlayer(4, i) for i in range(2)])
+    assert final.winner is not None
+    check_state(game, final)
+
+
+def test_the_checks_of_weights(tmp_path):
+    """One weight a face (SR508 at turn.weights); the outcomes of the dice bounded (SR204);
+    a weight of 0 or above the limit refused by the schema; explain gives each face's chance."""
+    path = tmp_path / "cowries.yaml"
+    for weights, code in (("1, 2", "SR508"), ("1000, 1000, 1000, 1000, 1000, 1000", "SR204"), ("0, 1, 1, 1, 1, 1", "SR204"),
+                          ("1001, 1, 1, 1, 1, 1", "SR204")):
+        path.write_text(COWRIES.format(weights=weights))
+        result = CliRunner().invoke(main, ["validate", str(path)])
+        assert result.exit_code == 1 and f"[{code}]" in result.output and f"{path}:5:" in result.output, result.output
+    path.write_text(COWRIES.format(weights="1, 6, 15, 20, 15, 7"))
+    assert CliRunner().invoke(main, ["validate", str(path)]).exit_code == 0
+    explained = " ".join(CliRunner().invoke(main, ["explain", "--variant", str(path)]).output.split())
+    assert "(faces 1 at 1/64, 2 at 6/64, 3 at 15/64, 4 at 20/64, 5 at 15/64, 6 at 7/64)" in explained
+
+
 def test_a_dice_game_has_no_pile_and_keeps_no_discards(game):
     state = game.new_game(5, players=4)
     assert state.pile == () and state.discard == ()

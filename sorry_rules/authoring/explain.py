@@ -18,6 +18,7 @@ from sorry_rules.base.errors import UsageError
 from sorry_rules.base.limits import MAX_COUNTER
 from sorry_rules.compiler.build import compile_variant
 from sorry_rules.compiler.marking import alternatives, declining_without, with_alternatives
+from sorry_rules.engine.dice import faces_text
 from sorry_rules.rules.loader import load_variant
 from sorry_rules.base.suggest import did_you_mean
 from sorry_rules.authoring.routewords import geometry_words
@@ -610,7 +611,7 @@ def _turn_line(v) -> str:
     """The first line: the game's size and how a turn takes its card or throws."""
     turn = v.turn
     if turn.source == "dice":
-        faces = ", ".join(str(f) for f in turn.faces)
+        faces = faces_text(turn.faces, turn.weights)
         dice = "a die" if turn.dice == 1 else f"{turn.dice} dice"
         spent = "" if turn.dice == 1 else ", spent die by die (as many dice as can be used)"
         return f"{v.name}: {len(v.colours)} colours, {v.pawns} pawns each; throw {dice} each turn (faces {faces}){spent}."

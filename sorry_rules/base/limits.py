@@ -50,6 +50,11 @@ MAX_DICE = 3
 MAX_FACES = 12
 #: The number on one face of a die.
 MAX_FACE = 100
+#: How often one face comes up against the others (`turn.weights`).
+MAX_WEIGHT = 1000
+#: Ordered outcomes of the dice thrown together, each as likely as the next: the faces' weights
+#: added up, to the power of the dice (`turn.weights`; 12 x 12 x 12 without weights).
+MAX_OUTCOMES = 4096
 #: Pawns one square may hold (`board.hold`, `board.squares.*.hold`).
 MAX_HOLD = 144
 

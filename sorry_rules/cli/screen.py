@@ -32,6 +32,7 @@ from sorry_rules.cli import boardmap
 from sorry_rules.cli.lines import wrap, wrap_all
 from sorry_rules.cli.paging import TurnScreen, fit, heading, paged
 from sorry_rules.engine.describe import colour_name, describe_move, seated_teams
+from sorry_rules.engine.dice import faces_text
 from sorry_rules.records.pawnnames import PawnNames
 
 #: Terminal colours for colour names a terminal does not know, by colour index.
@@ -338,7 +339,8 @@ def render_panel(scene: Scene, height: int, width: int | None = None) -> list:
     lines += together_lines(scene)
     when = f"move {scene.plies + 1}" if scene.turn is not None else f"{scene.plies} moves played"
     if getattr(game, "dice", None) is not None:  # no pile: the dice
-        lines.append(Text(f"Dice: {game.dice.count} x ({', '.join(map(str, game.dice.faces))}), {when}", style="dim"))
+        lines.append(Text(f"Dice: {game.dice.count} x ({faces_text(game.dice.faces, game.dice.weights)}), {when}",
+                          style="dim"))
     else:
         lines.append(Text(f"Pile {scene.pile_size}, discards {scene.discard_size}, {when}", style="dim"))
     return lines + log_lines(scene.log, len(scene.seats), height - len(lines), width, len(lines))

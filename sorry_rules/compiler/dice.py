@@ -5,7 +5,8 @@ Contract:
 - `uses_dice(v)`: whether the variant's turn throws dice.
 - `check_dice(v, out)` adds located problems: a face without a card under `cards:` (SR503),
   a card that is no face (SR504, unless in `unused_effects`), a `deck:`, `take` above 1 or
-  `actions` with dice (SR513), two faces alike or a `whole` total no throw adds up to (SR508).
+  `actions` with dice (SR513), two faces alike, `weights` not one a face or a `whole` total no
+  throw adds up to (SR508), weights that make more than MAX_OUTCOMES outcomes (SR204).
 - `check_throw_costs(...)`: SR303 when a throw spent die by die could take more than
   MAX_WORK steps (the cost bound of `compiler.costs`, over every order of the dice).
 - `dice_texts(v)` lists the DSL texts of `turn.whole` as `(path, text, "effect")`.
@@ -19,6 +20,7 @@ from __future__ import annotations
 from math import factorial
 
 from sorry_rules.base.errors import ProblemCollector
+from sorry_rules.base.limits import MAX_OUTCOMES
 from sorry_rules.base.suggest import did_you_mean
 from sorry_rules.compiler.costs import CAP, MAX_WORK
 from sorry_rules.engine.dice import outcomes, spend
@@ -29,8 +31,13 @@ def uses_dice(v) -> bool:
 
 
 def engine_dice(v):
-    """The `engine.dice.Dice` of a dice variant's turn."""
-    return outcomes(v.turn.dice, tuple(v.turn.faces))
+    """The `engine.dice.Dice` of a dice variant's turn; weights `check_dice` refuses are left
+    out (every face then equally likely: the problem is reported there)."""
+    turn = v.turn
+    weights = getattr(turn, "weights", None)
+    if weights is not None and (len(weights) != len(turn.faces) or sum(weights) ** turn.dice > MAX_OUTCOMES):
+        weights = None
+    return outcomes(turn.dice, tuple(turn.faces), weights)
 
 
 def check_dice(v, out: ProblemCollector) -> None:
@@ -40,8 +47,9 @@ def check_dice(v, out: ProblemCollector) -> None:
     faces = [str(f) for f in turn.faces]
     for i, face in enumerate(turn.faces):
         if turn.faces.index(face) != i:
-            out.at(("turn", "faces", i), "SR508", f"turn.faces: face {face} is listed twice (each face is equally likely: "
-                   "write a face once)")
+            out.at(("turn", "faces", i), "SR508", f"turn.faces: face {face} is listed twice (write a face once, and how "
+                   "often it comes up under weights:)")
+    _check_weights(turn, out)
     if v.deck:
         out.at(("deck",), "SR513", "deck: is the pile of a card turn; a dice turn draws its faces from the dice "
                "(remove deck:, or in an overlay write deck: null)", key=True)
@@ -62,6 +70,20 @@ def check_dice(v, out: ProblemCollector) -> None:
         if name not in v.cards:
             out.at(("unused_effects", i), "SR502", f"unused_effects: cards: gives card '{name}' no effect")
     _check_whole(turn, out)
+
+
+def _check_weights(turn, out: ProblemCollector) -> None:
+    """SR508 for `turn.weights` that do not give one weight a face; SR204 for a bag of more
+    than MAX_OUTCOMES ordered outcomes (the weights added up, to the power of the dice)."""
+    weights = getattr(turn, "weights", None)
+    if weights is None:
+        return
+    if len(weights) != len(turn.faces):
+        out.at(("turn", "weights"), "SR508", f"turn.weights: {len(weights)} weights for {len(turn.faces)} faces (one "
+               "weight a face, in the order of faces:)")
+    elif sum(weights) ** turn.dice > MAX_OUTCOMES:
+        out.at(("turn", "weights"), "SR204", f"turn.weights: {turn.dice} dice of weights adding up to {sum(weights)} "
+               f"make {sum(weights) ** turn.dice:,} outcomes (at most {MAX_OUTCOMES:,}); give smaller weights")
 
 
 def _check_whole(turn, out: ProblemCollector) -> None:

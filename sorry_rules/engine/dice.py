@@ -5,7 +5,9 @@ the pile without replacement, a throw from the bag of every outcome of the dice 
 replacement. The throws are the game's cards (`Game.card_names`): one die gives one card per
 face ("6"), several dice one card per distinct throw, faces ascending ("3+5"); `Game.deck` is
 the bag: one entry per ordered outcome of the dice (36 for two six-sided dice), each the index
-of its throw, so every outcome is equally likely and each die's faces are uniform.
+of its throw, so every outcome is equally likely and each die's faces are uniform; faces of
+unequal weights (`turn.weights`) put each ordered outcome in the bag as often as its faces'
+weights multiplied (a die of weights 1, 2, 3: six entries, the third face three times).
 
 A throw of several dice is spent die by die (`spend`): each die plays its face's card, in
 every order, each die on any pawn (the same pawn again included), on the position the dice
@@ -13,18 +15,22 @@ before it left; the ways that use the most dice are the throw's moves (a die who
 no pawn is not used). A `whole` effect of the throw's total uses every die at once.
 
 Contract:
-- `Dice(count, faces, throws, names, bag)`: `throws[t]` the faces of throw t (ascending),
-  `names[t]` its name, `bag` the throw of every ordered outcome (`outcomes`).
+- `Dice(count, faces, throws, names, bag, weights)`: `throws[t]` the faces of throw t
+  (ascending), `names[t]` its name, `bag` the throw of every ordered outcome, as often as its
+  weight (`outcomes`), `weights[f]` how often face f comes up against the others.
 - `spend(gens, whole)` is a generator `gen(pos, out)` (as `engine.track`'s) of a throw whose
   dice play `gens` (one generator per die, the face's card made for the throw's card index)
   and whose whole total plays `whole` (a generator, or None); it leaves `pos` as it found it.
 - `facts(throw)`: (total, doubles, faces) of a throw's faces, what the facts of the throw
   (`total`, `doubles`, `thrown(N)`) read.
+- `faces_text(faces, weights)`: a die's faces in words, each with its chance when the
+  weights differ ("25 at 1/64, 10 at 6/64, ...").
 """
 
 from __future__ import annotations
 
 from itertools import product
+from math import prod
 from typing import NamedTuple
 
 from sorry_rules.engine.option import MOVE
@@ -35,18 +41,28 @@ class Dice(NamedTuple):
     faces: tuple            # the numbers on the faces of a die
     throws: tuple           # per throw (a card of the game): its faces, ascending
     names: tuple            # per throw: its name ("6", "3+5")
-    bag: tuple              # per ordered outcome of the dice: the index of its throw
+    bag: tuple              # per ordered outcome of the dice, as often as its weight: the index of its throw
+    weights: tuple          # per face: how often it comes up against the others
 
 
-def outcomes(count: int, faces: tuple) -> Dice:
-    """The throws of `count` dice with `faces`, named and ordered by their faces, and the bag
-    of every ordered outcome."""
+def outcomes(count: int, faces: tuple, weights: tuple | None = None) -> Dice:
+    """The throws of `count` dice with `faces` (of `weights`, left out all 1), named and
+    ordered by their faces, and the bag of every ordered outcome."""
+    weights = tuple(weights) if weights else (1,) * len(faces)
     throws = sorted({tuple(sorted(roll)) for roll in product(faces, repeat=count)},
                     key=lambda t: tuple(faces.index(f) for f in t))
     index = {t: i for i, t in enumerate(throws)}
-    bag = tuple(index[tuple(sorted(roll))] for roll in product(faces, repeat=count))
+    bag = tuple(index[tuple(sorted(faces[f] for f in roll))]
+                for roll in product(range(len(faces)), repeat=count) for _ in range(prod(weights[f] for f in roll)))
     names = tuple("+".join(str(f) for f in t) for t in throws)
-    return Dice(count, tuple(faces), tuple(throws), names, bag)
+    return Dice(count, tuple(faces), tuple(throws), names, bag, weights)
+
+
+def faces_text(faces, weights=None) -> str:
+    """A die's faces for people: "1, 2, 3", or each with its chance when weights differ."""
+    if not weights or len(set(weights)) == 1:
+        return ", ".join(map(str, faces))
+    return ", ".join(f"{face} at {weight}/{sum(weights)}" for face, weight in zip(faces, weights))
 
 
 def facts(throw: tuple) -> tuple:

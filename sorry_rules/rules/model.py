@@ -180,8 +180,13 @@ class DiceTurn(TurnPolicy):
         "turn whatever came before (the dice are drawn with replacement: there is no pile and no `deck:`)."))
     dice: int = Field(default=1, ge=1, le=limits.MAX_DICE, description="How many dice are thrown together.")
     faces: list[Annotated[int, Field(ge=0, le=limits.MAX_FACE)]] = Field(min_length=2, max_length=limits.MAX_FACES, description=(
-        "The numbers on the faces of a die (every die alike, every face equally likely); a die showing N does what the "
-        "card named \"N\" does (`cards:`)."))
+        "The numbers on the faces of a die (every die alike; every face equally likely unless `weights` says otherwise); "
+        "a die showing N does what the card named \"N\" does (`cards:`)."))
+    weights: list[Annotated[int, Field(ge=1, le=limits.MAX_WEIGHT)]] | None = Field(
+        default=None, max_length=limits.MAX_FACES, description=(
+        "How often each face comes up against the others, in the order of `faces` (a face of weight 2 comes up twice "
+        "as often as one of weight 1); left out, every face is equally likely. E.g. six cowrie shells thrown, counted "
+        "by the mouths up: `faces: [25, 10, 2, 3, 4, 5, 6]`, `weights: [1, 6, 15, 20, 15, 6, 1]`."))
     whole: dict[Name, str] = Field(default_factory=dict, max_length=limits.MAX_FACES * limits.MAX_DICE, description=(
         "Several dice: a throw whose faces add up to the key may also be spent whole, as this DSL effect (e.g. "
         "`\"5\": enter`), besides die by die."))
