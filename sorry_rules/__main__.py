@@ -1,5 +1,5 @@
 """`python -m sorry_rules`: the same as `sorry-play`."""
 
-from sorry_rules.cli.app import main
+from sorry_rules.cli.launch import main
 
 main()
