@@ -579,6 +579,9 @@ class SchemaMutator:
                                  "safety_entry": chooser.integer(0, side - 1), "safety_length": chooser.integer(0, 6),
                                  "slides": [{"from": a, "to": a + chooser.integer(1, 4)} for a in
                                             sorted({chooser.integer(0, side - 1) for _ in range(chooser.integer(0, 2))})]}
+                for slide in data["board"]["slides"]:   # a slide's own takers, a word now and then twice
+                    if chooser.chance(30):
+                        slide["slide_on"] = [chooser.choice(["own", "partner", "opponent"]) for _ in range(chooser.integer(0, 3))]
                 data["pawns"] = chooser.integer(1, 5)
                 if chooser.chance(30):
                     data["setup"] = {"on_start_exit": 1}

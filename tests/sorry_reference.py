@@ -42,7 +42,9 @@ class Board:
     colours clockwise (colour c owns side c), the squares of a side, the offsets of the start
     exit and the safety entry on every side, the safety zone's length (Home one step after
     its last square; with none, one step after the safety entry), the slides `(from, to)`
-    of every side (the triangle at `from`, the end circle `to - from` squares on)."""
+    of every side (the triangle at `from`, the end circle `to - from` squares on), or
+    `(from, to, takers)` for a slide only pawns of those relations to its colour take
+    (`own`, `partner`, `opponent`; REFERENCE, Slide `slide_on`)."""
 
     def __init__(self, colours=("red", "blue", "yellow", "green"), side: int = 15, start_exit: int = 4,
                  safety_entry: int = 2, safety: int = 5, slides=((1, 4), (9, 13))):
@@ -57,12 +59,13 @@ class Board:
         return self.side * c + self.entry_offset
 
     def slide_at(self, square: int) -> tuple | None:
-        """(owner colour, the squares swept: triangle + 1 .. end circle) of the slide whose
-        triangle is `square` (R26)."""
+        """(owner colour, the squares swept: triangle + 1 .. end circle, who takes it: the
+        relations of a slide's own takers, or None) of the slide whose triangle is `square`
+        (R26)."""
         side, offset = divmod(square, self.side)
-        for start, end in self.slides:
+        for start, end, *takers in self.slides:
             if offset == start:
-                return side, [(square + k) % self.track for k in range(1, end - start + 1)]
+                return side, [(square + k) % self.track for k in range(1, end - start + 1)], (takers or [None])[0]
         return None
 
 
@@ -282,9 +285,14 @@ class Sorry:
         the slider may not bump; such a pawn on the end circle makes the move illegal)."""
         where = pawns[colour][i]
         found = self.board.slide_at(int(where[6:])) if where.startswith("track:") else None
-        if found is None or (self.board.colours[found[0]] == colour and "slide-own-colour" not in self.house):
+        if found is None:
             return True
-        swept = found[1]
+        owner, swept, takers = self.board.colours[found[0]], found[1], found[2]
+        if takers is None and owner == colour and "slide-own-colour" not in self.house:
+            return True
+        relation = "own" if owner == colour else "partner" if self.partners(colour, owner) else "opponent"
+        if takers is not None and relation not in takers:
+            return True
         pawns[colour][i] = "moving"
         spared = "slide-spares-own" in self.house
         for k in swept:

@@ -468,6 +468,23 @@ def test_explain_words_whose_pawns_a_named_square_spares(tmp_path):
     assert "The side's own colour's and its partners' pawns are never captured there" in text
 
 
+def test_a_slides_own_takers_are_said_and_a_word_listed_twice_is_refused(tmp_path):
+    """`board.slides.*.slide_on` (REFERENCE, Slide) is said slide by slide, by relation to the
+    side's colour, with where it is written; a word listed twice there is SR516 at it."""
+    rule = tmp_path / "takers.yaml"
+    rule.write_text("extends: standard\nboard:\n  slides:\n    - {from: 1, to: 4, slide_on: [own, opponent]}\n"
+                    "    - {from: 9, to: 13, slide_on: []}\n", encoding="utf-8")
+    text = " ".join(explain_text(load_explained(str(rule))).split())
+    assert f"The slide from 1 to 4 is taken by the side's own colour's and its opponents' pawns, whatever " \
+           f"rules.slide_on says - {rule}:4" in text
+    assert f"The slide from 9 to 13 is taken by no pawn, whatever rules.slide_on says - {rule}:5" in text
+    rule.write_text("extends: standard\nboard:\n  slides:\n    - {from: 1, to: 4}\n"
+                    "    - {from: 9, to: 13, slide_on: [own, own]}\n", encoding="utf-8")
+    result = invoke("validate", str(rule))
+    assert result.exit_code == 1 and f"{rule}:5:" in result.output and "board.slides.1.slide_on: 'own' is listed twice [SR516]" \
+        in result.output, result.output
+
+
 def test_explain_words_dice_squares_and_follow_ups():
     """The constructs of the race games in words: the dice and how a throw is spent, what the
     squares hold, named squares, a throw's whole total, blockades, the facts of a throw,

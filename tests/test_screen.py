@@ -285,6 +285,16 @@ def test_help_fits_80_columns_and_tells_how_to_page_and_count_squares(spec):
     assert ("your throw" in text and "card" not in text) == (game.dice is not None)
 
 
+def test_help_says_where_slides_say_who_takes_them(tmp_path):
+    """Where a slide names its own takers (`board.slides.*.slide_on`) the help does not say
+    whose slides a pawn takes, and points to `sorry-play explain`."""
+    rule = tmp_path / "takers.yaml"
+    rule.write_text("extends: standard\nboard:\n  slides:\n    - {from: 1, to: 4}\n    - {from: 9, to: 13, slide_on: []}\n")
+    text = " ".join(help_text(load_game(str(rule))).split())
+    assert "land exactly on a slide start" in text and "`sorry-play explain` says whose" in text
+    assert "another colour's slide start" in " ".join(help_text(load_game("standard")).split())
+
+
 @pytest.mark.parametrize("overlay", [None, "short-sides.yaml", "six-colours.yaml", "teams.yaml", "six-colours",
                                      "three-colours"])
 def test_board_shows_every_pawn_and_count(overlay):

@@ -36,7 +36,7 @@ def crowded(board: ref.Board) -> tuple:
     """The squares of `board` where moves interact: triangles, the squares slides sweep, start
     exits, safety entries, and their neighbours."""
     offsets = {board.exit_offset, board.entry_offset}
-    for start, end in board.slides:
+    for start, end, *_ in board.slides:
         offsets.update(range(start, end + 1))
     near = {(offset + d) % board.side for offset in offsets for d in (-1, 0, 1)}
     return tuple(sorted({(board.side * c + offset + d) % board.track for c in range(len(board.colours))
@@ -123,11 +123,16 @@ def compare(game, teams: bool, seed: int, positions: int, house=(), board: ref.B
 NAMES = ("red", "blue", "yellow", "green", "purple", "cyan")
 
 
+#: a slide's own takers (REFERENCE, Slide `slide_on`) on some slides of a random board
+TAKERS = ((), ("own",), ("opponent",), ("partner", "opponent"), ("own", "partner", "opponent"), ("own", "opponent"))
+
+
 def random_board(rng: random.Random) -> ref.Board:
     """A board no bundled file has (section 1's numbers as data): 2-6 colours, sides of 5-18
     squares (a lap of at least 13), any start exit and safety entry, a safety zone of 0-6 squares, up to three
     slides a side (a slide may run onto the next side, not over that side's safety entry,
-    which the rule book does not cover; none ends on a triangle)."""
+    which the rule book does not cover; none ends on a triangle), some with takers of their
+    own (`TAKERS`)."""
     colours = NAMES[:rng.randint(2, 6)]
     side = rng.randint(max(5, -(-13 // len(colours))), 18)  # a lap of 13 or more: a 12 never laps (SR508)
     entry = rng.randrange(side)
@@ -140,12 +145,14 @@ def random_board(rng: random.Random) -> ref.Board:
                 any(k - side == entry for k in range(start + 1, end + 1)):
             continue
         slides.append((start, end))
-    return ref.Board(colours, side, rng.randrange(side), entry, rng.randint(0, 6), sorted(slides))
+    slides = [slide + (rng.choice(TAKERS),) if rng.random() < 0.3 else slide for slide in sorted(slides)]
+    return ref.Board(colours, side, rng.randrange(side), entry, rng.randint(0, 6), slides)
 
 
 def board_file(folder, board: ref.Board, base: str, number: int) -> str:
     """An overlay of the bundled variant `base` that plays on `board`, file `number`."""
-    slides = ", ".join(f"{{from: {start}, to: {end}}}" for start, end in board.slides)
+    slides = ", ".join(f"{{from: {start}, to: {end}" + "".join(f", slide_on: [{', '.join(t)}]" for t in takers) + "}"
+                       for start, end, *takers in board.slides)
     path = folder / f"board-{number}.yaml"
     path.write_text(f"extends: {base}\nname: board\n"
                     f"colours: [{', '.join(board.colours)}]\nplayers: {{min: 2, max: {len(board.colours)}}}\n"

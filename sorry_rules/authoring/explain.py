@@ -251,8 +251,9 @@ _SQUARE_OWNER = {None: "a", "own": "its own", "partner": "a partner's", "opponen
                  "other": "another colour's"}
 
 
-#: whose pawns a named square spares (`board.squares.*.safe`), by their relation to its side's colour
-_SAFE_WORDS = {"own": "the side's own colour's", "partner": "its partners'", "opponent": "its opponents'"}
+#: pawns by their relation to a side's colour: whom a named square spares (`board.squares.*.safe`),
+#: who takes a slide (`board.slides.*.slide_on`)
+_SIDE_WORDS = {"own": "the side's own colour's", "partner": "its partners'", "opponent": "its opponents'"}
 
 #: the pawns of a move an `after: mark:` entry names, by their relation to the mover (`rules.vocab.MarkedPawns`)
 _MARKED_PAWNS = {"": "every pawn", "own": "every pawn of your own", "partner": "every partner's pawn",
@@ -663,6 +664,14 @@ def switch_words(v, where) -> list[str]:
     return lines
 
 
+def _slide_takers(b, where) -> list[str]:
+    """A line for each slide that says who takes it (`board.slides.*.slide_on`)."""
+    return [f"The slide from {s.from_} to {s.to} is taken by "
+            f"{_listed([_SIDE_WORDS[r] for r in s.slide_on]) + ' pawns' if s.slide_on else 'no pawn'}, whatever "
+            f"rules.slide_on says - "
+            f"{where(('board', 'slides', i, 'slide_on'))}" for i, s in enumerate(b.slides) if s.slide_on is not None]
+
+
 def _listed(words: list) -> str:
     """"a", "a and b", "a, b and c"."""
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
@@ -704,6 +713,7 @@ def board_words(v, where) -> list[str]:
         lines.append(f"Slides from offset {spans} of every side: a pawn that ends its move on a slide's first "
                      f"square (when rules.slide_on lets it) goes to its last, bumping as rules.slide_sweep says - "
                      f"{where(('board', 'slides'))}")
+        lines += _slide_takers(b, where)
     if b.hold > 1:
         lines.append(f"A square holds up to {b.hold} pawns; pawns of one colour share it"
                      f"{', several colours where a named square lets them' if b.squares else ''} - {where(('board', 'hold'))}")
@@ -719,7 +729,7 @@ def board_words(v, where) -> list[str]:
         elif square.capture is not True:
             does.append(f"only a pawn that moves by {' or '.join(square.capture)} captures there")
         if square.safe:
-            spared = _listed([_SAFE_WORDS[relation] for relation in square.safe])
+            spared = _listed([_SIDE_WORDS[relation] for relation in square.safe])
             does.append(f"{spared} pawns are never captured there")
         if square.share:
             does.append("pawns of several colours share it")

@@ -146,6 +146,8 @@ _SLIDE_WHOSE = {frozenset(("own", "partner", "opponent")): "any colour's", froze
                 "another colour's", frozenset(("opponent",)): "an opponent's", frozenset(("own",)): "your own colour's",
                 frozenset(("own", "opponent")): "your own or an opponent's", frozenset(("partner",)): "a partner's",
                 frozenset(("own", "partner")): "your own or a partner's"}
+#: what the help adds where some slides say who takes them (`board.slides.*.slide_on`)
+HELP_TAKERS = " Some slides are taken by some pawns only: `sorry-play explain` says whose."
 HELP_PLAIN = """The board: '.' a track square. Your Start is next to the square your pawns
 come out on."""
 HELP_DICE = """A move that 'throws again' gives you another throw; a throw with no move is
@@ -175,10 +177,11 @@ def help_text(game) -> str:
     cards = HELP_CARDS.format(again="plays again" if game.hand_play else "draws again")
     if slides:
         rules = game.rules
-        whose = _SLIDE_WHOSE.get(frozenset(rules.slide_on), "a")
+        own_takers = any(info is not None and info.on is not None for info in layout.slide_at)
+        whose = "a" if own_takers else _SLIDE_WHOSE.get(frozenset(rules.slide_on), "a")
         sweep = "bumping every pawn on the way" if rules.slide_sweep == "all" else \
             "bumping the pawns on the way that it may bump (the others stay)"
-        words = HELP_SLIDES.format(whose=whose, sweep=sweep)
+        words = HELP_SLIDES.format(whose=whose, sweep=sweep) + (HELP_TAKERS if own_takers else "")
         board = textwrap.fill(words + ("" if dice else " " + cards), 79) + ("\n" + HELP_DICE if dice else "")
     else:
         board = HELP_PLAIN + "\n" + (HELP_DICE if dice else textwrap.fill(cards, 79))

@@ -79,7 +79,8 @@ class Context:
         self.team_of, relation = _relations(v)
         self.layout = Layout(list(v.colours), b.side_length, b.start_exit, b.safety_entry, b.safety_length,
                              [(s.from_, s.to) for s in b.slides], v.rules.overshoot_home == "stop", geometry.past_home,
-                             getattr(b, "hold", 1), engine_squares(v, relation), v.pawns, getattr(b, "home_hold", None))
+                             getattr(b, "hold", 1), engine_squares(v, relation), v.pawns, getattr(b, "home_hold", None),
+                             tuple(None if s.slide_on is None else tuple(s.slide_on) for s in b.slides))
         control_of = self.team_of if v.rules.control == "team" else tuple((c,) for c in range(self.layout.C))
         self.rules = movement_rules(v.rules)
         marks = getattr(v, "marks", {})

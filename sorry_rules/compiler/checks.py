@@ -27,20 +27,21 @@ def check_variant(v, out: ProblemCollector) -> None:
     _check_deck_size(v, out)
 
 
-#: the lists of words each written at most once (`rules.model.ONCE_EACH`)
+#: the lists of words each written at most once (`rules.model.ONCE_EACH`), with each slide's `slide_on`
 ONCE_EACH = (("rules", "bump"), ("rules", "slide_on"), ("board", "lines", "directions"))
 
 
 def repeated_words(v, out: ProblemCollector) -> None:
     """SR516 for a word listed twice in a list of `ONCE_EACH` (a list longer than its words
     says which word, not "too long")."""
-    for path in ONCE_EACH:
+    slides = getattr(v.board, "slides", ())
+    for path in ONCE_EACH + tuple(("board", "slides", i, "slide_on") for i in range(len(slides))):
         words = v
         for key in path:
-            words = getattr(words, key, None)
+            words = words[key] if isinstance(key, int) else getattr(words, key, None)
         for i, word in enumerate(words or ()):
             if word in words[:i]:
-                out.at(path, "SR516", f"{'.'.join(path)}: '{word}' is listed twice")
+                out.at(path, "SR516", f"{'.'.join(map(str, path))}: '{word}' is listed twice")
                 break
 
 

@@ -31,6 +31,7 @@ class SlideInfo:
     triangle: int        # track square a pawn must land on exactly
     end: int             # end circle
     swept: tuple         # triangle+1 .. end, in order
+    on: tuple | None = None  # the relations to its colour whose pawns take it; None: `rules.slide_on`
 
 
 class _Tables(dict):
@@ -52,7 +53,7 @@ class Layout:
     def __init__(self, colours: list[str], side_length: int, start_exit: int, safety_entry: int,
                  safety_length: int, slides: list[tuple[int, int]], overshoot_stops: bool,
                  past_home: str | None = None, hold: int = 1, squares: tuple = (), pawns: int = 12,
-                 home_hold: int | None = None):
+                 home_hold: int | None = None, slide_on: tuple = ()):
         self.colours = tuple(colours)
         self.C = C = len(colours)
         self.side = side_length
@@ -68,10 +69,10 @@ class Layout:
         self.overshoot_stops = self.past_home == "stop"
         slide_at: list[SlideInfo | None] = [None] * T
         for c in range(C):
-            for frm, to in slides:
+            for i, (frm, to) in enumerate(slides):
                 triangle = (c * side_length + frm) % T
                 swept = tuple((c * side_length + k) % T for k in range(frm + 1, to + 1))
-                slide_at[triangle] = SlideInfo(c, triangle, swept[-1], swept)
+                slide_at[triangle] = SlideInfo(c, triangle, swept[-1], swept, slide_on[i] if i < len(slide_on) else None)
         self.slide_at = tuple(slide_at)
         tables = square_tables(self, hold, squares, pawns, home_hold)
         self.hold, self.share, self.capture, self.stacked = tables.hold, tables.share, tables.capture, tables.stacked

@@ -71,7 +71,9 @@ class Track:
         # slide_here[c][sq]: the slide a colour-c pawn takes when it ends a move on sq, or None
         tail = (None,) * (layout.size - layout.T)
         self.slide_here = tuple(
-            tuple(info if info is not None and self.slides_for[c][info.colour] else None for info in layout.slide_at) + tail
+            tuple(info if info is not None and (self.slides_for[c][info.colour] if info.on is None
+                                                else relation[c][info.colour] in info.on) else None
+                  for info in layout.slide_at) + tail
             for c in range(C))
         self._relation_tables: dict = {}
         self._carried: tuple = ((), {})  # `_carries`: (the marks, {(colour, square, pawns): carries})

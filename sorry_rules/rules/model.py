@@ -66,6 +66,10 @@ class Slide(Strict):
                        description="The slide's triangle: a pawn that ends a move exactly here may slide.")
     to: int = Field(ge=0, le=2 * MAX_SIDE, description="The end circle, more than `from` and less than a side further; "
                     "the slide sweeps `from + 1` .. `to`.")
+    slide_on: Annotated[list[Relation], ONCE_EACH] | None = Field(default=None, description=(
+        "Whose pawns take this slide, in place of `rules.slide_on` for it: pawns whose colour is `own`, `partner` or "
+        "`opponent` to the slide's colour (`[]`: nobody; left out: as `rules.slide_on` says). E.g. `[own, partner, "
+        "opponent]` on the short slides only: every pawn takes a short slide, the long ones as usual."))
 
 
 class Board(Strict):
@@ -211,7 +215,8 @@ class Rules(Strict):
         "Whose pawns a pawn sends back to Start by landing on them (and a `sorry` effect may replace); a pawn of another "
         "relation on the target square blocks the move like an own pawn."))
     slide_on: Annotated[list[Relation], ONCE_EACH] = Field(default_factory=lambda: ["partner", "opponent"], description=(
-        "Whose slides a pawn takes when it ends a move on their triangle (a slide belongs to the colour of its side)."))
+        "Whose slides a pawn takes when it ends a move on their triangle (a slide belongs to the colour of its side); a "
+        "slide's own `slide_on` (`board.slides`) says it for that slide."))
     slide_sweep: Literal["all", "bumpable"] = Field(default="all", description=(
         "Which pawns on the slide's squares (triangle + 1 .. end circle) go back to Start: `all`, every one (own pawns "
         "included); `bumpable`, only those the slider may bump (a spared pawn on the end circle makes the move illegal)."))
