@@ -77,6 +77,18 @@ def results(pawns: dict, turn: str, throw: int, blocks: bool = False, sixes: int
     return {result for result, _ in outcomes(pawns, turn, throw, blocks, sixes, board=board)}
 
 
+def stuck_throw(pawns: dict, turn: str, throw: int, sixes: int = 0, redraws: int = 0, blocks: bool = False,
+                board: LudoBoard = LUDO) -> str | None:
+    """What a throw that moves no token is (None when one can move): thrown again ("redraw",
+    LU6) while every token of the player is in the yard or Home and fewer than two throws of
+    the turn were thrown again, unless it is a third six in a row (LU13: that one ends the
+    turn); else lost ("forfeit")."""
+    if results(pawns, turn, throw, blocks, sixes, board):
+        return None
+    third_six = throw == 6 and sixes >= 2
+    return "redraw" if all(t in ("start", "home") for t in pawns[turn]) and redraws < 2 and not third_six else "forfeit"
+
+
 def outcomes(pawns: dict, turn: str, throw: int, blocks: bool = False, sixes: int = 0, capture_throw: bool = False,
              home_throw: bool = False, board: LudoBoard = LUDO) -> set:
     """`results` with the extra throws each earns: a six (LU13, not the third), a capture

@@ -14,6 +14,7 @@ bundles (LU2's numbers as data)."""
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import pytest
 
@@ -177,6 +178,29 @@ def compare_ludo_throws(game, seed: int, positions: int) -> int:
         assert got == want, position
         compared += len(want)
     return compared
+
+
+def test_a_throw_no_token_can_use_is_thrown_again_or_lost_as_the_rule_book_says():
+    """LU6, LU13, LU23: every token of the mover in the yard or Home, any run of sixes (the
+    sixes of LU13 before it, LU19) and any throws thrown again this turn: a throw no token
+    can use is thrown again while fewer than two were, unless it is a third six; else lost.
+    (A token leaving the board on a second six, then a 4: the 4 is thrown again.)"""
+    game, rng = load_game("ludo"), random.Random(23)
+    kinds = Counter()
+    for _ in range(400):
+        position = ludo_position(rng)
+        turn = position["turn"]
+        position["pawns"][turn] = [rng.choice(("start", "start", "home")) for _ in range(4)]
+        if all(t == "home" for t in position["pawns"][turn]):
+            continue
+        sixes, redraws = rng.choice((0, 1, 2, 2)), rng.randint(0, 2)
+        position.update(counters={turn: {"sixes": sixes}}, redraws=redraws)
+        want = ref.stuck_throw(position["pawns"], turn, int(position["card"]), sixes, redraws)
+        moves = moves_report(game, parse_position(game, position))["moves"]
+        got = ["redraw" if "redraw" in m else "forfeit" if m.get("forfeit") else None for m in moves]
+        assert got == ([want] if want else [None] * len(moves)), (position, got)
+        kinds[want] += 1
+    assert kinds["redraw"] > 20 and kinds["forfeit"] > 20 and kinds[None] > 20, kinds
 
 
 def compare_trouble(game, seed: int, positions: int) -> int:

@@ -189,11 +189,16 @@ class Table:
             (self.programs[card][p] or game.program(card, p))(self.pos, options)
             if len(options) != 1 or options[0][3] is not MOVE or game.judged:  # else: one move, nothing to judge
                 options = self.card_options(p, card, options)
-        if game.redraw is not None and options[0][3] == FORFEIT:
+        if game.redraw is not None and options[0][3] == FORFEIT and not self._ends_turn(p, options[0]):
             redraws = self._redraws(p, (card,), self.drawn)
             if redraws:
                 return redraws
         return self.followed(p, options) if game.after_then else options
+
+    def _ends_turn(self, p: int, option: Option) -> bool:
+        """Whether a consequence that `option` fires ends the turn (`ends_turn`): a stuck card
+        whose forfeit ends it is no redraw (the turn ends; LU13's third six)."""
+        return self.game.ends_turns and any(c.ends_turn for c in self.consequences(p, option)[2])
 
     def options_of(self, card) -> list:
         """The options of `card` as the card the player to move drew, the table unchanged (a
