@@ -784,14 +784,22 @@ def _label_line(label: str) -> list[str]:
     return [_fill(f'"{label}"', WIDTH, initial_indent="  ", subsequent_indent="   ")] if label else []
 
 
+def _counter_bounds(low: int, high: int) -> str:
+    """", kept from 0 to 2", ", never below 0", ", never above 9" or "" (the defaults)."""
+    if low != -MAX_COUNTER and high != MAX_COUNTER:
+        return f", kept from {low} to {high}"
+    if low != -MAX_COUNTER:
+        return f", never below {low}"
+    return f", never above {high}" if high != MAX_COUNTER else ""
+
+
 def vocabulary_words(v, where, cards: tuple | None = None) -> list[str]:
     """Counters, filters on moves and consequences of moves (`counters:`, `filters:`,
     `after:`, `rules.must_bump`) in words, in the order the engine applies them; with
     `cards`, the filters and consequences that apply to one of those cards, each once."""
     lines = []
     for name, counter in ({} if cards is not None else v.counters).items():
-        bounds = "" if (counter.min, counter.max) == (-MAX_COUNTER, MAX_COUNTER) else \
-            f", kept from {counter.min} to {counter.max}"
+        bounds = _counter_bounds(counter.min, counter.max)
         lines.append(f"Counter '{counter.label or name.replace('_', ' ')}' ({name}), per player, starts at {counter.start}"
                      f"{bounds} - {where(('counters', name))}")
     if v.rules.must_bump:
