@@ -97,13 +97,17 @@ def test_weighted_faces_are_thrown_as_often_as_their_weights_say(tmp_path):
 
 def test_the_checks_of_weights(tmp_path):
     """One weight a face (SR508 at turn.weights); the outcomes of the dice bounded (SR204);
-    a weight of 0 or above the limit refused by the schema; explain gives each face's chance."""
+    a weight of 0 or above the limit refused by the schema, a weight that is no whole number
+    said alone (not also as a weight too few); explain gives each face's chance."""
     path = tmp_path / "cowries.yaml"
     for weights, code in (("1, 2", "SR508"), ("1000, 1000, 1000, 1000, 1000, 1000", "SR204"), ("0, 1, 1, 1, 1, 1", "SR204"),
                           ("1001, 1, 1, 1, 1, 1", "SR204")):
         path.write_text(COWRIES.format(weights=weights))
         result = CliRunner().invoke(main, ["validate", str(path)])
         assert result.exit_code == 1 and f"[{code}]" in result.output and f"{path}:5:" in result.output, result.output
+    path.write_text(COWRIES.format(weights="1.5, \"x\", 1, 1, 1, 1"))   # the wrong items only: six weights are written
+    result = CliRunner().invoke(main, ["validate", str(path)])
+    assert result.output.count("[SR203]") == 2 and "SR508" not in result.output, result.output
     path.write_text(COWRIES.format(weights="1, 6, 15, 20, 15, 7"))
     assert CliRunner().invoke(main, ["validate", str(path)]).exit_code == 0
     explained = " ".join(CliRunner().invoke(main, ["explain", "--variant", str(path)]).output.split())

@@ -145,7 +145,9 @@ def _mended(data: dict, error, rounds: int = 4, far: bool = False) -> tuple[dict
     refused is mended the least way that keeps the rest meaningful: an unknown field is left
     out, a number out of range set to its bound, a number written as text read as one, a count
     that is no number set to 1, a name in a list that breaks the pattern of names replaced by
-    one that keeps it (a colour list keeps its length), a named entry that lacks a required
+    one that keeps it (a colour list keeps its length), an item of a list of whole numbers
+    that is none replaced by a number none of the others is (the list keeps its length: faces,
+    weights), a named entry that lacks a required
     field (`also.x`, `scoring.s`, `board.squares.q`) left out whole, any other value left out
     (its default) unless it is required; a number where a text goes is read as that text, a
     word not in its list of words as the first of them (`far`: the last).
@@ -202,6 +204,9 @@ def _mend(data: dict, where: tuple, item: dict, far: bool = False) -> bool:
     elif isinstance(parent, dict) and kind in ("int_type", "int_parsing") and \
             all(type(v) is int for k, v in parent.items() if k != key):
         parent[key] = 1  # a mapping of counts (a deck): the entry stays, so nothing else loses it
+    elif isinstance(parent, list) and (kind.startswith("int_") or kind == "finite_number"):
+        # a list of whole numbers (faces, weights) keeps its length: a number none of the others is
+        parent[key] = min(set(range(1, len(parent) + 2)) - {v for v in parent if type(v) is int})
     elif isinstance(parent, (dict, list)):
         del parent[key]
     else:

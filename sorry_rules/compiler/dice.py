@@ -80,10 +80,11 @@ def _check_weights(turn, out: ProblemCollector) -> None:
         return
     if len(weights) != len(turn.faces):
         out.at(("turn", "weights"), "SR508", f"turn.weights: {len(weights)} weights for {len(turn.faces)} faces (one "
-               "weight a face, in the order of faces:)")
+               "weight a face, in the order of faces:)", key=True)
     elif sum(weights) ** turn.dice > MAX_OUTCOMES:
-        out.at(("turn", "weights"), "SR204", f"turn.weights: {turn.dice} dice of weights adding up to {sum(weights)} "
-               f"make {sum(weights) ** turn.dice:,} outcomes (at most {MAX_OUTCOMES:,}); give smaller weights")
+        dice = "1 die" if turn.dice == 1 else f"{turn.dice} dice"
+        out.at(("turn", "weights"), "SR204", f"turn.weights: {dice} of weights adding up to {sum(weights)} make "
+               f"{sum(weights) ** turn.dice:,} outcomes (at most {MAX_OUTCOMES:,}); give smaller weights", key=True)
 
 
 def _check_whole(turn, out: ProblemCollector) -> None:
