@@ -478,6 +478,7 @@ def test_a_slides_own_takers_are_said_and_a_word_listed_twice_is_refused(tmp_pat
     assert f"The slide from 1 to 4 is taken by the side's own colour's and its opponents' pawns, whatever " \
            f"rules.slide_on says - {rule}:4" in text
     assert f"The slide from 9 to 13 is taken by no pawn, whatever rules.slide_on says - {rule}:5" in text
+    assert "(when rules.slide_on, or the slide's own slide_on below, lets it)" in text
     rule.write_text("extends: standard\nboard:\n  slides:\n    - {from: 1, to: 4}\n"
                     "    - {from: 9, to: 13, slide_on: [own, own]}\n", encoding="utf-8")
     result = invoke("validate", str(rule))

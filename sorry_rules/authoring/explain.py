@@ -710,8 +710,10 @@ def board_words(v, where) -> list[str]:
                  f"{zone} - {where(('board', 'side_length'))}")
     if b.slides:
         spans = _listed([f"{s.from_} to {s.to}" for s in b.slides])
+        takers = "rules.slide_on, or the slide's own slide_on below," if any(sl.slide_on is not None for sl in b.slides) \
+            else "rules.slide_on"
         lines.append(f"Slides from offset {spans} of every side: a pawn that ends its move on a slide's first "
-                     f"square (when rules.slide_on lets it) goes to its last, bumping as rules.slide_sweep says - "
+                     f"square (when {takers} lets it) goes to its last, bumping as rules.slide_sweep says - "
                      f"{where(('board', 'slides'))}")
         lines += _slide_takers(b, where)
     if b.hold > 1:
