@@ -485,7 +485,7 @@ class Session:
         text = self.look.help_text(self.game)
         if self.in_place:
             self.clear()
-        width = max(20, self.console.size.width - 1)  # a narrow terminal: lines re-wrapped at words, never mid-word
+        width = self.text_width()
         for line in text.split("\n"):
             for part in wrap(line, width, len(line) - len(line.lstrip()) + 2):
                 self.echo(part)
@@ -493,6 +493,10 @@ class Session:
         self.echo(str(self.save_path))
         if self.in_place:
             self.read(BACK)
+
+    def text_width(self) -> int:
+        """The width lines are wrapped to (at words, never mid-word), narrow terminals too."""
+        return max(20, self.console.size.width - 1)
 
     def clear(self) -> None:
         """Start a new screen: cleared on a terminal, after an empty line otherwise."""
@@ -504,7 +508,7 @@ class Session:
     def read(self, prompt: str) -> str:
         try:
             if self.line_editing:
-                *above, last = wrap(prompt, max(20, self.console.size.width - 1), 0)
+                *above, last = wrap(prompt, self.text_width(), 0)
                 for line in above:
                     self.echo(line)
                 return input(last.plain.rstrip() + prompt[len(prompt.rstrip()):])  # a wrapped prompt keeps its last space

@@ -34,10 +34,7 @@ def engine_dice(v):
     """The `engine.dice.Dice` of a dice variant's turn; weights `check_dice` refuses are left
     out (every face then equally likely: the problem is reported there)."""
     turn = v.turn
-    weights = getattr(turn, "weights", None)
-    if weights is not None and (len(weights) != len(turn.faces) or sum(weights) ** turn.dice > MAX_OUTCOMES):
-        weights = None
-    return outcomes(turn.dice, tuple(turn.faces), weights)
+    return outcomes(turn.dice, tuple(turn.faces), None if _weights_problem(turn) else getattr(turn, "weights", None))
 
 
 def check_dice(v, out: ProblemCollector) -> None:
@@ -73,18 +70,30 @@ def check_dice(v, out: ProblemCollector) -> None:
 
 
 def _check_weights(turn, out: ProblemCollector) -> None:
-    """SR508 for `turn.weights` that do not give one weight a face; SR204 for a bag of more
-    than MAX_OUTCOMES ordered outcomes (the weights added up, to the power of the dice)."""
+    problem = _weights_problem(turn)
+    if problem is not None:
+        out.at(("turn", "weights"), *problem, key=True)
+
+
+def _weights_problem(turn) -> tuple | None:
+    """(code, message) of `turn.weights` the dice cannot use: SR508 when they do not give one
+    weight a face, SR204 for a bag of more than MAX_OUTCOMES ordered outcomes (the weights
+    added up, to the power of the dice); None when they can, or there are none."""
     weights = getattr(turn, "weights", None)
     if weights is None:
-        return
+        return None
     if len(weights) != len(turn.faces):
-        out.at(("turn", "weights"), "SR508", f"turn.weights: {len(weights)} weights for {len(turn.faces)} faces (one "
-               "weight a face, in the order of faces:)", key=True)
-    elif sum(weights) ** turn.dice > MAX_OUTCOMES:
-        dice = "1 die" if turn.dice == 1 else f"{turn.dice} dice"
-        out.at(("turn", "weights"), "SR204", f"turn.weights: {dice} of weights adding up to {sum(weights)} make "
-               f"{sum(weights) ** turn.dice:,} outcomes (at most {MAX_OUTCOMES:,}); give smaller weights", key=True)
+        return "SR508", (f"turn.weights: {len(weights)} weights for {len(turn.faces)} faces (one weight a face, in the "
+                         "order of faces:)")
+    if sum(weights) ** turn.dice > MAX_OUTCOMES:
+        return "SR204", (f"turn.weights: {_dice(turn.dice)} of weights adding up to {sum(weights)} make "
+                         f"{sum(weights) ** turn.dice:,} outcomes (at most {MAX_OUTCOMES:,}); give smaller weights")
+    return None
+
+
+def _dice(count: int) -> str:
+    """"1 die", "2 dice"."""
+    return "1 die" if count == 1 else f"{count} dice"
 
 
 def _check_whole(turn, out: ProblemCollector) -> None:
@@ -96,8 +105,7 @@ def _check_whole(turn, out: ProblemCollector) -> None:
             out.at(("turn", "whole", key), "SR508", f"turn.whole: write the total {key} as {int(key)} (a throw is "
                    f"looked up by its total written plainly)", key=True)
         elif not (key.isascii() and key.isdigit() and int(key) in totals):
-            dice = "1 die" if turn.dice == 1 else f"{turn.dice} dice"
-            out.at(("turn", "whole", key), "SR508", f"turn.whole: no throw of {dice} adds up to {key} "
+            out.at(("turn", "whole", key), "SR508", f"turn.whole: no throw of {_dice(turn.dice)} adds up to {key} "
                    f"(totals: {', '.join(map(str, sorted(totals)))})", key=True)
 
 
