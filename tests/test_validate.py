@@ -140,6 +140,26 @@ def test_a_mapping_an_overlay_makes_too_long_is_said_in_the_overlay(tmp_path, mo
         assert played.exit_code == 1 and played.output.splitlines()[:2] == said, (name, played.output)
 
 
+def test_a_clash_between_two_fields_is_said_in_the_file_that_wrote_one_last(tmp_path, monkeypatch):
+    """A problem between two fields (marks on squares that hold several pawns, SR571; a hand
+    that takes several cards, SR513; a turn an overlay makes a hand without its hand size,
+    SR201) is said where the last file merged wrote one of them, so an overlay's change is
+    said in the overlay, not at the base's field it clashes with; written in one file, it
+    stays where it was."""
+    monkeypatch.chdir(tmp_path)
+    Path("marked.yaml").write_text("extends: ludo\nmarks:\n  hot: {label: hot}\n")
+    Path("hand.yaml").write_text("extends: standard\nturn:\n  source: hand\n")
+    Path("takes.yaml").write_text("extends: hand.yaml\nturn:\n  take: 2\n  hand_size: 5\n")
+    Path("again.yaml").write_text("extends: takes.yaml\nturn:\n  source: hand\n")
+    said = {name: [line.split(" error: ")[0] + " " + line.rsplit("[", 1)[1]
+                   for line in run(name).stdout.splitlines() if " error: " in line]
+            for name in ("marked.yaml", "hand.yaml", "takes.yaml", "again.yaml")}
+    assert said == {"marked.yaml": ["marked.yaml:2:1: SR571]"],
+                    "hand.yaml": ["hand.yaml:2:1: SR201]"],
+                    "takes.yaml": ["takes.yaml:3:9: SR513]"],
+                    "again.yaml": ["again.yaml:3:11: SR513]"]}
+
+
 def test_a_shared_broken_base_is_reported_once(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     Path("base.yaml").write_text("extends: standard\npawns: 3\nboardd: {}\n")

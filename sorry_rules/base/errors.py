@@ -114,6 +114,8 @@ class Locator(Protocol):
 
     def in_text(self, path, offset: int) -> "Mark": ...
 
+    def latest(self, paths) -> tuple: ...
+
 
 class Mark(Protocol):
     file: str
@@ -155,8 +157,11 @@ class ProblemCollector(BySeverity):
     def extend(self, problems) -> None:
         self.problems.extend(problems)
 
-    def at(self, path, code: str, message: str, severity: str = "error", key: bool = False) -> None:
-        """A problem with the value at `path` (with its key when `key`)."""
+    def at(self, path, code: str, message: str, severity: str = "error", key: bool = False, also: tuple = ()) -> None:
+        """A problem with the value at `path` (with its key when `key`); with `also`, other
+        paths the problem is between, said where the file merged last wrote one of them."""
+        if also:
+            path = self.locator.latest((path, *also))
         mark = self.locator.key_mark(path) if key else self.locator.mark(path)
         self.add_at(mark, code, message, severity)
 

@@ -49,11 +49,13 @@ def check_dice(v, out: ProblemCollector) -> None:
     _check_weights(turn, out)
     if v.deck:
         out.at(("deck",), "SR513", "deck: is the pile of a card turn; a dice turn draws its faces from the dice "
-               "(remove deck:, or in an overlay write deck: null)", key=True)
+               "(remove deck:, or in an overlay write deck: null)", key=True, also=(("turn", "source"),))
     if turn.take > 1:
-        out.at(("turn", "take"), "SR513", "turn.take: dice are thrown all together; take is for drawing cards")
+        out.at(("turn", "take"), "SR513", "turn.take: dice are thrown all together; take is for drawing cards",
+               also=(("turn", "source"),))
     if turn.actions:
-        out.at(("turn", "actions"), "SR513", "turn.actions are played from a hand; a dice turn has none", key=True)
+        out.at(("turn", "actions"), "SR513", "turn.actions are played from a hand; a dice turn has none", key=True,
+               also=(("turn", "source"),))
     kept = set(v.unused_effects)
     for face in dict.fromkeys(faces):
         if face not in v.cards:

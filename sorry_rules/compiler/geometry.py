@@ -44,7 +44,7 @@ def check_geometry(v, out: ProblemCollector) -> None:
     routed = bool(g.turns) or any(not b.pass_ for b in g.blockers.values())
     if routed and v.rules.split == "simultaneous":
         out.at(("geometry",), "SR552", "geometry turns and passing rules work with rules.split: sequential only "
-               "(a simultaneous split judges every part on the board before it)", key=True)
+               "(a simultaneous split judges every part on the board before it)", key=True, also=(("rules", "split"),))
     side = v.board.side_length
     for name, turn in g.turns.items():
         if isinstance(turn.at, int) and turn.at >= side:

@@ -46,7 +46,7 @@ def check_squares(v, out: ProblemCollector) -> None:
     if holds_several(v) and getattr(v, "marks", None):
         where = ("board", "hold") if hold > 1 else ("board", "squares")
         out.at(where, "SR571", f"this board's squares may hold several pawns, but marks: ({', '.join(v.marks)}) follow a "
-               "pawn by its square, so they need squares that hold one pawn each", key=True)
+               "pawn by its square, so they need squares that hold one pawn each", key=True, also=(("marks",),))
     most = max([hold] + [s.hold or hold for s in squares.values()])
     for name, blocker in getattr(getattr(v, "geometry", None), "blockers", {}).items():
         if blocker.group > 1 and blocker.group > most:

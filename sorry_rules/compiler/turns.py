@@ -37,10 +37,10 @@ def check_turn_policy(v, out: ProblemCollector) -> None:
         return
     if turn.source == "hand" and turn.take != 1:
         out.at(("turn", "take"), "SR513", "turn.take: the variant plays from a hand (turn.source: hand); taking several "
-               "cards at once is for draw play")
+               "cards at once is for draw play", also=(("turn", "source"),))
     if turn.source == "draw" and turn.actions:
         out.at(("turn", "actions"), "SR513", "turn.actions: hand actions are plays of a hand, but the variant draws its "
-               "cards (turn.source: draw); use them with a hand (e.g. --variant points)")
+               "cards (turn.source: draw); use them with a hand (e.g. --variant points)", also=(("turn", "source"),))
     _action_work(turn, out)
     for name, action in turn.actions.items():
         unknown_cards(v, out, ("turn", "actions", name, "cards"), action.cards)

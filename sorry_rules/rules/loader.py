@@ -54,12 +54,18 @@ class Origins:
     """For every path of the merged data, the SourceMap of the file that supplied it; for a
     mapping that an overlay gave new entries (`grown`), the SourceMap of the file that wrote
     the last entry it added; for a mapping an overlay changed inside (`changed`), the
-    SourceMap of the last file that did."""
+    SourceMap of the last file that did; and the files in the order they were merged, the
+    last on top (`order`)."""
 
     maps: dict[tuple, SourceMap] = field(default_factory=dict)
     fallback: str = "<rules>"
     grown: dict[tuple, SourceMap] = field(default_factory=dict)
     changed: dict[tuple, SourceMap] = field(default_factory=dict)
+    order: list[str] = field(default_factory=list)
+
+    def __post_init__(self):
+        if not self.order:
+            self.order = [smap.file for smap in self.maps.values()][:1]
 
     def _smap(self, path: tuple) -> SourceMap | None:
         path = tuple(path)
@@ -93,6 +99,16 @@ class Origins:
         """Position of character `offset` of the DSL text stored at `path`."""
         smap = self._smap(tuple(path))
         return smap.position_in_scalar(tuple(path), offset) if smap else Mark(self.fallback, 1, 1)
+
+    def latest(self, paths) -> tuple:
+        """The one of `paths` that the file merged last wrote (the first of them on a tie): where
+        a problem between two fields is said, so that an overlay's change is said in the
+        overlay. A path no file wrote counts as written by the file that wrote its nearest
+        parent."""
+        def rank(path) -> int:
+            smap = self._smap(tuple(path))
+            return self.order.index(smap.file) if smap is not None and smap.file in self.order else -1
+        return max(paths, key=rank)
 
     def replace_subtree(self, path: tuple, smap: SourceMap) -> None:
         for known in [p for p in self.maps if p[: len(path)] == path]:
@@ -295,13 +311,7 @@ def schema_problems(data: dict, origins: Origins, error, model=None) -> list[Pro
                 said.add(path)
                 problems.at(path, "SR204", _alternatives_problem(dotted, alternatives[path]))
         elif kind == "missing":
-            field_name = missing if missing is not None else str(loc[-1])
-            removed = path + (field_name,)
-            if removed in getattr(origins, "maps", {}):  # an overlay took it away with `null`: said where it did
-                problems.at(removed, "SR201", f"{dotted}: required field '{field_name}' is missing (removed here "
-                            "with null)")
-            else:
-                problems.at(path, "SR201", f"{dotted}: required field '{field_name}' is missing")
+            _missing_problem(problems, origins, path, missing if missing is not None else str(loc[-1]), dotted)
         elif kind in ("union_tag_not_found", "union_tag_invalid"):  # the field that says which kind of mapping
             field_name, code, message = _tag_problem(item, dotted)
             problems.at(path + (field_name,) if code == "SR204" else path, code, message)
@@ -323,6 +333,20 @@ def schema_problems(data: dict, origins: Origins, error, model=None) -> list[Pro
         else:
             problems.at(path, "SR204", _value_problem(item, dotted, path))
     return problems.problems
+
+
+def _missing_problem(problems: ProblemCollector, origins, path: tuple, field_name: str, dotted: str) -> None:
+    """SR201 for `field_name` missing in the mapping at `path`: where an overlay took it away
+    with null, else at the key of the mapping in the last overlay that changed it (a change
+    there made the field required), else at the mapping."""
+    message = f"{dotted}: required field '{field_name}' is missing"
+    removed = path + (field_name,)
+    if removed in getattr(origins, "maps", {}):
+        problems.at(removed, "SR201", message + " (removed here with null)")
+    elif path in getattr(origins, "changed", {}):
+        problems.add_at(origins.changed_mark(path), "SR201", message)
+    else:
+        problems.at(path, "SR201", message)
 
 
 def _length_problem(problems: ProblemCollector, origins, item: dict, path: tuple, dotted: str) -> None:
@@ -590,6 +614,7 @@ def on_top(merged: dict | None, origins: Origins, data: dict, layer: Origins) ->
     data and its positions."""
     if merged is None:
         return data, layer
+    origins.order.extend(file for file in layer.order if file not in origins.order)
 
     def walk(base, over, path):
         if isinstance(base, dict) and isinstance(over, dict):
