@@ -32,7 +32,9 @@ HOUSE = {
 OPTIONS = {"a4-mover-only": "A4 option: after a switch only the mover's pawn slides",
            "a6-no-slide": "A6 option: a pawn a Sorry! places does not slide",
            "revenge-7-11": "H20 with the author's list of the 7 and the 11: each must bump where it can",
-           "a2-simultaneous": "A2 option: the parts of a split judged on the board before it, then landed in order"}
+           "a2-simultaneous": "A2 option: the parts of a split judged on the board before it, then landed in order",
+           "bump-own": "a pawn that ends its move on a pawn of its own colour sends that one back to Start (invented; "
+                       "REFERENCE rules.bump own)"}
 #: H6: the cards that may also start a pawn
 STARTERS = ("1", "2", "3", "5", "7", "8", "10", "11", "12")
 
@@ -232,9 +234,10 @@ class Sorry:
         return out
 
     def blocks(self, colour: str, other: str) -> bool:
-        """Whether a pawn of `other` keeps a `colour` pawn from landing on it: its own (R16),
-        and a partner's under H13."""
-        return other == colour or ("partners-safe" in self.house and self.partners(colour, other))
+        """Whether a pawn of `other` keeps a `colour` pawn from landing on it: its own (R16; not
+        under bump-own, which sends it back to Start), and a partner's under H13."""
+        return (other == colour and "bump-own" not in self.house) or \
+            ("partners-safe" in self.house and self.partners(colour, other))
 
     def arrive(self, pawns: dict, colour: str, i: int, target: str, slides: bool = True) -> dict | None:
         """Pawn i of `colour` ends its move on `target`: blocked (R16, H13), a bump (R15,
@@ -250,12 +253,14 @@ class Sorry:
         after = _copy(pawns)
         after[colour][i] = "moving"
         if target.startswith("track:"):
-            if other is not None and other != colour:
+            if other is not None and (other != colour or "bump-own" in self.house):
                 self.send_home(after, target)
             after[colour][i] = target
             if slides and not self.slide(after, colour, i):
                 return None
         else:
+            if "bump-own" in self.house and target in after[colour] and target != "home":  # bump-own: an own pawn in the zone goes back to Start
+                after[colour][after[colour].index(target)] = f"start+{self.turn}" if "mercy-start" in self.house else "start"
             after[colour][i] = target
         self.ended(pawns, after, (colour, i, target))
         return after

@@ -214,8 +214,8 @@ def test_a_problem_elsewhere_does_not_fail_the_texts_that_read_counters(tmp_path
 
 
 @pytest.mark.parametrize("base, overlay, expected", [
-    ("standard", "rules: {bump: [own, partner, opponent]}\n", ["mine.yaml:3:16: rules.bump.0: Input should be 'partner' "
-                                                              "or 'opponent'"]),
+    ("standard", "rules: {bump: [own, partners, opponent]}\n", ["mine.yaml:3:21: rules.bump.1: Input should be 'own', "
+                                                               "'partner' or 'opponent'; did you mean 'partner'?"]),
     ("standard", "rules: {bump: [opponent, opponent]}\n", ["mine.yaml:3:15: rules.bump: 'opponent' is listed twice"]),
     ("standard", "rules: {slide_on: [own, own]}\n", ["mine.yaml:3:19: rules.slide_on: 'own' is listed twice"]),
     ("sequence", "board: {lines: {directions: []}}\n", ["mine.yaml:3:29: board.lines.directions: at least 1 item, not 0"]),

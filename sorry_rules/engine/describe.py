@@ -46,14 +46,16 @@ def describe_events(game, events, names=None) -> str:
     segments: list[list[str]] = []
     repeated: dict[int, int] = {}  # segment index -> alike pawns its mark or send is made on (`every` in Start/Home)
     carried: list[str] = []  # labels of the marks the next pawn leaving Start or Home carries
-    landed = _landing_bumps(game, events)
+    landed, ahead = _landing_bumps(game, events), _own_bumps(events)
+    waiting: list[str] = []  # the own pawns the next step bumps, said after that step
     for i, event in enumerate(events):
         kind = event[0]
         if kind in STEP_KINDS:
             _, c, frm, to = event
             which = f" ({', '.join(carried)})" if carried else ""
             carried = []
-            segments.append([f"{names.pawn(c, frm)}{which} {square(frm)} -> {square(to)}"])
+            segments.append([f"{names.pawn(c, frm)}{which} {square(frm)} -> {square(to)}", *waiting])
+            waiting = []
         elif kind == "carry":
             carried.append(game.marks[event[3]].label)
         elif kind == SWITCH:
@@ -66,7 +68,9 @@ def describe_events(game, events, names=None) -> str:
             _last(segments).append(f"slides to {square(to)}" if mine else f"{mover} slides to {square(to)}")
         elif kind == BUMP:
             _, c, at = event
-            if i in landed:
+            if i in ahead:
+                waiting.append(f"bumps {names.bumped(c, at, False)} ({square(at)})")
+            elif i in landed:
                 _last(segments).append(f"bumps {names.bumped(c, at, False)} ({square(at)})")
             else:  # sent back by an effect (`send ... to start`): said as its own part
                 sent = f"sends {names.bumped(c, at, True)} {square(at)} back to start"
@@ -91,7 +95,8 @@ def _landing_bumps(game, events) -> set:
     """The indexes of the bumps in `events` that a step's landing or the slides it starts made
     (on the square the step ended on, or swept by a slide before the next step or switch);
     the others are pawns an effect sent back (`send ... to start`), the pawn that made the
-    step among them (no landing bumps a pawn of the mover's own colour; a slide may)."""
+    step among them (a landing's bump of a pawn of the mover's own colour comes before
+    the step: `_own_bumps`)."""
     landed, to, swept, mover = set(), None, frozenset(), None
     slide_at = game.layout.slide_at
     for i, event in enumerate(events):
@@ -109,6 +114,22 @@ def _landing_bumps(game, events) -> set:
         elif kind == BUMP and ((event[2] == to and event[1] != mover) or event[2] in swept):
             landed.add(i)
     return landed
+
+
+def _own_bumps(events) -> set:
+    """The indexes of the bumps of the mover's own pawns by its landing (`rules.bump` own),
+    which come before the step that lands on them (`Track.landing`): bumps followed by a step
+    of their colour onto their square."""
+    ahead, run = set(), []
+    for i, event in enumerate(events):
+        if event[0] == BUMP:
+            run.append(i)
+            continue
+        if event[0] in STEP_KINDS:
+            ahead.update(k for k in run if events[k][1] == event[1] and events[k][2] == event[3])
+        if event[0] != "carry":
+            run = []
+    return ahead
 
 
 def _last(segments: list) -> list:

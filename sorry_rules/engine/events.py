@@ -9,7 +9,9 @@ Every event is a tuple whose first element is its kind:
                                   square of the pawn it replaces), "move" (a pawn
                                   moved straight to a destination, `engine.pawns`)
   ("bump", colour, at)            a pawn sent back to its Start from square `at`; listed
-                                  right after the step, slide or Sorry! that caused it
+                                  right after the step, slide or Sorry! that caused it, but
+                                  a pawn of the mover's own colour that a landing bumps
+                                  (`rules.bump` own) right before the step
   ("slide", colour, from, to)     a pawn taking a slide from its triangle to its end circle
   ("switch", colour_a, square_a, colour_b, square_b)
                                   two pawns swap squares; colour_a is the mover's

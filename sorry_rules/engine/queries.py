@@ -151,7 +151,7 @@ class Obstacles:
                 return found
         elif to < layout.X:
             o = occ[to]
-            if o == c:
+            if o == c and not m.bumpable[c][c]:
                 return Obstacle("own_pawn", square=to)
             if o >= 0 and not m.bumpable[c][o]:
                 return Obstacle("unbumpable", square=to, colour=o, relation=m.relation[c][o],
@@ -182,9 +182,10 @@ class Obstacles:
             if m.group_land[c][o] and n >= m.group_land[c][o]:
                 return Obstacle("blockade", square=to, colour=o, relation=m.relation[c][o],
                                 label=self._blocker_label(c, o, "land", True))
-            if o == c:
+            captured = n > 0 and may_capture and m.bumpable[c][o] and (n == 1 or m.capture_all) and not spared
+            if o == c and not captured:
                 stay += n
-            elif may_capture and m.bumpable[c][o] and (n == 1 or m.capture_all) and not spared:
+            elif captured:
                 pass
             elif layout.share[to]:
                 stay += n

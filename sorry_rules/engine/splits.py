@@ -108,6 +108,8 @@ class Search:
         last = parts[final]
         self.reuse_last = last.reuse
         self.stacked = stacked = track.stacked  # squares hold several pawns: every landing is judged by `Track.landing`
+        #: onto_own[c]: a colour-c part may end on a pawn of its own colour (`Track.landing` judges it)
+        self.onto_own = tuple(stacked or own for own in track.lands_own)
         self.overlay_last = not prune and not last.reuse and not stacked  # a plain part before the last is not made
         self.skip_twins = symmetric and final == 1
         self.movers = tuple(sorted({c for part in parts for c in part.colours}))
@@ -181,15 +183,15 @@ def _on_board(P, colours, X: int) -> int:
     return count
 
 
-def _open_ways(options, occ, routes, c: int, sq: int, pos=None) -> list:
+def _open_ways(options, occ, routes, c: int, sq: int, pos=None, onto_own: bool = False) -> list:
     """The ways of `options` a colour-c pawn on sq may take before landing: not onto an own
     pawn (a bounce back onto sq excepted; on a board whose squares hold several pawns,
-    `pos` given, the landing judges that), passing every square it passes, the first way to
-    each end square."""
+    `pos` given, or where it bumps them, `onto_own`, the landing judges that), passing every
+    square it passes, the first way to each end square."""
     out, ends = [], set()
     for way in options:
         to, passed = way[0], way[1]
-        if (pos is None and occ[to] == c and to != sq) or to in ends or \
+        if (pos is None and not onto_own and occ[to] == c and to != sq) or to in ends or \
                 (passed and not routes.passable(c, occ, sq, passed, pos)):
             continue
         ends.add(to)
@@ -218,7 +220,7 @@ class _Walk:
         """Every part of `level` (not the last): each pawn, each count of steps it may take."""
         s, P, occ, used, events, out = self.s, self.P, self.occ, self.used, self.events, self.out
         part = s.parts[level]
-        top, reuse, X, routes, walls = remaining - part.hold, part.reuse, s.X, s.track.routes, s.walls
+        top, reuse, X, routes, walls, onto_own = remaining - part.hold, part.reuse, s.X, s.track.routes, s.walls, s.onto_own
         overlay = s.overlay_last and level + 1 == s.final
         card, flags = s.card, s.flags
         least = 1  # the fewest steps the part takes
@@ -236,7 +238,7 @@ class _Walk:
                     if n < least:
                         continue
                     if len(options) > 1 or (walls and options[0][1]):
-                        options = _open_ways(options, occ, routes, c, sq, self.pos if s.stacked else None)
+                        options = _open_ways(options, occ, routes, c, sq, self.pos if s.stacked else None, onto_own[c])
                     for way in options:
                         to = way[0]
                         if occ[to] < 0 and to != sq and here[to] is None:  # no bump, no slide: `part` inlined
@@ -249,7 +251,7 @@ class _Walk:
                                 events.pop()
                             else:
                                 self.made(level, rest, change, (way[2],), to)
-                        elif occ[to] != c or to == sq or s.stacked:
+                        elif occ[to] != c or to == sq or onto_own[c]:
                             self.part(level, remaining - n, key, c, sq, way, here, row_w)
 
     def pairs(self) -> None:
@@ -258,6 +260,7 @@ class _Walk:
         moved; the other first parts go through `part`."""
         s, occ, out, P = self.s, self.occ, self.out, self.P
         steps, card, flags, skip, X, second_ways = s.steps, s.card, s.flags, s.skip_twins, s.X, s.second_ways
+        onto_own = s.onto_own
         firsts = s.levels[0]
         seconds = [(ci, c, sq) for ci, c in s.last_colours for sq in P[c] if sq < X]
         for ci1, c1, here1, row1, by_square in firsts:
@@ -266,7 +269,7 @@ class _Walk:
                     break
                 others = [pawn for pawn in seconds if pawn[2] != sq1 or pawn[1] != c1]
                 for n, ((to1, _, step1),) in by_square[sq1]:
-                    if n == steps or occ[to1] == c1:
+                    if n == steps or (occ[to1] == c1 and not onto_own[c1]):
                         continue
                     if occ[to1] >= 0 or here1[to1] is not None:  # the first part bumps or slides
                         self.part(0, steps - n, 0, c1, sq1, (to1, (), step1), here1, row1)
@@ -276,7 +279,7 @@ class _Walk:
                     for ci, c, sq in others:
                         for to, step, free, delta in ways[c][sq]:
                             o = -1 if to == sq1 else (c1 if to == to1 and to < X else occ[to])
-                            if o == c:
+                            if o == c and not onto_own[c]:
                                 continue
                             if o >= 0 or not free:
                                 self.second(k1, step1, c1, sq1, to1, c, sq, to)
@@ -345,7 +348,7 @@ class _Walk:
         ci1-th colour of the parts) counts as moved from sq1 to to1."""
         s, P, used, occ, out = self.s, self.P, self.used, self.occ, self.out
         skip = s.skip_twins and c1 >= 0
-        X, reuse, card, flags, events, walls = s.X, s.reuse_last, s.card, s.flags, self.events, s.walls
+        X, reuse, card, flags, events, walls, onto_own = s.X, s.reuse_last, s.card, s.flags, self.events, s.walls, s.onto_own
         for ci, c, rows, here, row_w in s.lasts[remaining]:
             for sq in P[c]:
                 if sq >= X:
@@ -362,7 +365,7 @@ class _Walk:
                         if skip and to != sq1 and (ci < ci1 or (ci == ci1 and sq < sq1)):
                             continue  # listed already, in the other order
                         out.append(new_option(Option, (card, (*events, step), flags, MOVE, key + row_w[to] - row_w[sq], (), "")))
-                    elif o != c or to == sq or s.stacked:
+                    elif o != c or to == sq or onto_own[c]:
                         self.land_last(key, c, sq, to, c1, sq1, to1)
 
     def land_last(self, key: int, c: int, sq: int, to: int, c1: int, sq1: int, to1: int) -> None:
@@ -377,7 +380,8 @@ class _Walk:
     def open_after(self, options, c: int, sq: int, c1: int, sq1: int, to1: int) -> list:
         """`_open_ways` with the earlier pawn moved (c1 >= 0)."""
         with _Moved(self.occ, c1, sq1, to1, self.s.X):
-            return _open_ways(options, self.occ, self.s.track.routes, c, sq, self.pos if self.s.stacked else None)
+            return _open_ways(options, self.occ, self.s.track.routes, c, sq, self.pos if self.s.stacked else None,
+                              self.s.onto_own[c])
 
 
 class _Moved:
@@ -459,7 +463,8 @@ def _resolve(track, pos, chosen: list, flags: int, card, out: list) -> None:
         lifted.append(marker)
     made, events, legal = [], [], True
     for (c, sq, to), marker in zip(chosen, lifted):
-        part = None if to < X and pos.occ[to] == c and not track.stacked else track.landing(pos, c, marker, to, "split")
+        onto_own = track.stacked or track.lands_own[c]
+        part = None if to < X and pos.occ[to] == c and not onto_own else track.landing(pos, c, marker, to, "split")
         if part is None:
             legal = False
             break

@@ -46,8 +46,10 @@ class Track:
         self.relation = relation  # relation[c][o] in {"own", "partner", "opponent"}
         geometry = geometry or Geometry(past_home=layout.past_home)
         self.geometry = geometry
-        self.bumpable = tuple(tuple(o != c and relation[c][o] in rules.bump and not geometry.blocks_landing(relation[c][o], o)
+        #: bumpable[c][o]: a colour-c pawn landing on a colour-o pawn sends it back to Start (o == c: `rules.bump` own)
+        self.bumpable = tuple(tuple(relation[c][o] in rules.bump and not geometry.blocks_landing(relation[c][o], o)
                                     for o in range(C)) for c in range(C))
+        self.lands_own = tuple(self.bumpable[c][c] for c in range(C))
         # squares that hold several pawns (engine.squares): counted landings, groups that block
         self.stacked = layout.stacked
         self.counted = layout.counted  # squares below it are counted (`engine.squares`)
@@ -141,9 +143,10 @@ class Track:
     def landing(self, pos, c: int, frm: int, to: int, step: str):
         """The events of colour c's pawn stepping `frm` -> `to` on `pos` (kind `step`): a bump
         of the pawn there, then its slide; None when illegal (an own or unbumpable pawn there,
-        an untouchable one, a blocked slide). `to == frm` (a bounce back) lands on the square
-        it left. Where squares hold several pawns, `arrive` judges the square. `pos` is not
-        changed."""
+        an untouchable one, a blocked slide). A pawn of the mover's own colour that it bumps
+        (`rules.bump` own) is sent back before the step, so the events read in the order the
+        squares empty and fill. `to == frm` (a bounce back) lands on the square it left.
+        Where squares hold several pawns, `arrive` judges the square. `pos` is not changed."""
         events = [(step, c, frm, to)]
         if self.stacked:
             if to < self.counted and not self.arrive(pos, c, frm, to, step, events):
@@ -151,9 +154,12 @@ class Track:
         else:
             o = -1 if to == frm else pos.occ[to]
             if o >= 0:  # the one pawn there: `arrive` for a square that holds one pawn
-                if o == c or not self.bumpable[c][o] or (pos.guard and (o, to) in pos.guard):
+                if not self.bumpable[c][o] or (pos.guard and (o, to) in pos.guard):
                     return None
-                events.append((BUMP, o, to))
+                if o == c:
+                    events.insert(0, (BUMP, c, to))
+                else:
+                    events.append((BUMP, o, to))
         slid = self.sweep(pos, c, to, frm)
         if slid is None:
             return None
@@ -169,7 +175,9 @@ class Track:
         it (`squares.*.safe`), colour c may bump it (`rules.bump`) and it is alone there (or
         `rules.capture: all`); one that is not
         stays, which needs a square several colours may share (`share`), else the move is
-        illegal; last, the pawns left and the mover must fit the square (`hold`)."""
+        illegal; the mover's own pawns stay, or go back under `rules.bump` own as another
+        colour's would (their bumps put before the mover's step, `events[0]`); last, the
+        pawns left and the mover must fit the square (`hold`)."""
         layout = self.layout
         here = pos.pawns_on(to)
         if not here:
@@ -182,11 +190,16 @@ class Track:
                 n -= frm == to
             if group_land[o] and n >= group_land[o]:
                 return False
-            if o == c:
+            captured = n > 0 and may_capture and self.bumpable[c][o] and (n == 1 or self.capture_all) \
+                and not (guard and (o, to) in guard) and not (safe and o in safe)
+            if o == c and not captured:
                 stay += n
-            elif may_capture and self.bumpable[c][o] and (n == 1 or self.capture_all) and not (guard and (o, to) in guard) \
-                    and not (safe and o in safe):
-                events.extend((BUMP, o, to) for _ in range(n))
+            elif captured:
+                bumps = [(BUMP, o, to)] * n
+                if o == c:
+                    events[0:0] = bumps
+                else:
+                    events.extend(bumps)
             elif layout.share[to]:
                 stay += n
             else:
@@ -219,7 +232,7 @@ class Track:
             return options
         out, X = [], self.X
         for option in options:
-            first = option[1][0]
+            first = next((e for e in option[1] if e[0] != BUMP), option[1][0])  # an own pawn bumped comes first
             c, sq = first[1], first[2]
             if sq < X:
                 out.append(option)
@@ -267,19 +280,19 @@ class Track:
         for c in self.control_of[p]:
             to, start = self.layout.start_exit[c], self.start[c]
             plain = new_option(Option, (card, ((STEP_KINDS[0], c, start, to),), flags, MOVE, W[c][to] - W[c][start], (), ""))
-            rows.append((c, start, to, self.slide_here[c][to] is None, plain))
-        landing, option, stacked = self.landing, self.option, self.stacked
+            rows.append((c, start, to, self.slide_here[c][to] is None, plain, self.stacked or self.lands_own[c]))
+        landing, option = self.landing, self.option
 
         def enter(pos, out):
             occ = pos.occ
-            for c, start, to, no_slide, plain in rows:
+            for c, start, to, no_slide, plain, onto_own in rows:
                 squares = pos.pos[c]
                 if not squares or squares[-1] != start:  # Start squares sort last
                     continue
                 o = occ[to]
                 if o < 0 and no_slide:
                     out.append(plain)
-                elif o != c or stacked:
+                elif o != c or onto_own:
                     events = landing(pos, c, start, to, "enter")
                     if events is not None:
                         out.append(option(tuple(events), flags, card))
@@ -294,12 +307,12 @@ class Track:
             # per square, the option of a landing on an empty square with no slide
             plain = table_row(lambda sq, c=c, dest=dest, w=W[c]: None if dest[sq] < 0 else new_option(
                 Option, (card, ((kind, c, sq, dest[sq]),), flags, MOVE, w[dest[sq]] - w[sq], (), "")), len(dest))
-            rows.append((c, dest, slides, plain))
-        landing, option, stacked = self.landing, self.option, self.stacked
+            rows.append((c, dest, slides, plain, self.stacked or self.lands_own[c]))
+        landing, option = self.landing, self.option
 
         def step(pos, out):
             occ = pos.occ
-            for c, dest, slides, plain in rows:
+            for c, dest, slides, plain, onto_own in rows:
                 for sq in pos.pos[c]:
                     if sq >= X:
                         break
@@ -309,7 +322,7 @@ class Track:
                     o = occ[to]
                     if o < 0 and slides[to] is None:
                         out.append(plain[sq])
-                    elif o != c or stacked:
+                    elif o != c or onto_own:
                         events = landing(pos, c, sq, to, kind)
                         if events is not None:
                             out.append(option(tuple(events), flags, card))
@@ -359,7 +372,7 @@ class Track:
         allowed = None if relation is None else self.relation_table(relation)
         rows = []
         for c in self.control_of[p]:
-            targets = tuple(o for o in range(self.layout.C) if bumpable[c][o] and (allowed is None or allowed[c][o]))
+            targets = tuple(o for o in range(self.layout.C) if o != c and bumpable[c][o] and (allowed is None or allowed[c][o]))
             rows.append((c, start[c], targets, self.slide_here[c] if self.slide_after_sorry else None))
         sweep, option, stacked = self.sweep, self.option, self.stacked
 

@@ -211,9 +211,10 @@ class Rules(Strict):
 
     control: Literal["own", "team"] = Field(default="own", description="The colours a player moves: `own`, only its "
                                             "own; `team`, every colour of its team (start, move, split, switch, Sorry!).")
-    bump: Annotated[list[OtherRelation], ONCE_EACH] = Field(default_factory=lambda: ["partner", "opponent"], description=(
-        "Whose pawns a pawn sends back to Start by landing on them (and a `sorry` effect may replace); a pawn of another "
-        "relation on the target square blocks the move like an own pawn."))
+    bump: Annotated[list[Relation], ONCE_EACH] = Field(default_factory=lambda: ["partner", "opponent"], description=(
+        "Whose pawns a pawn sends back to Start by landing on them (a `sorry` effect may replace those of another colour); "
+        "a pawn of another relation on the target square blocks the move. `own`: a pawn that ends its move on a pawn of "
+        "its own colour sends that one back to Start."))
     slide_on: Annotated[list[Relation], ONCE_EACH] = Field(default_factory=lambda: ["partner", "opponent"], description=(
         "Whose slides a pawn takes when it ends a move on their triangle (a slide belongs to the colour of its side); a "
         "slide's own `slide_on` (`board.slides`) says it for that slide."))
