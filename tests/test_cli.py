@@ -54,6 +54,22 @@ def test_moves_text_and_card_override(tmp_path):
     assert "Red pawn safety:2 -> safety:5" in result.output
 
 
+def test_the_words_of_a_switch_say_whose_slide_bumps_which_pawn(tmp_path):
+    """R24, A4, R26: red 9 <-> blue 39 puts red on blue's long triangle (track:39 -> 43, sweeping
+    yellow's 41) and blue on red's short one (track:9 -> 13, sweeping red's 11): each bump is
+    said after the slide that made it, so red's 11 is blue's doing, not red's or the switch's.
+    A pawn bumped by its own colour's landing (`rules.bump` own) is said after that step."""
+    data = {"players": ["red", "blue", "yellow", "green"], "turn": "red", "card": "11",
+            "pawns": {"red": ["track:9", "track:11"], "blue": ["track:39"], "yellow": ["track:41"]}}
+    texts = [m["text"] for m in json.loads(run("moves", "--state", position(tmp_path, data), "--format", "json").output)["moves"]]
+    assert "Red pawn track:9 <-> Blue pawn track:39, bumps Yellow (track:41), slides to track:43, Blue pawn slides to " \
+           "track:13, bumps Red (track:11)" in texts
+    assert "Red pawn track:9 <-> Yellow pawn track:41, Yellow pawn slides to track:13, bumps Red (track:11)" in texts
+    (tmp_path / "own.yaml").write_text("extends: standard\nrules: {bump: [own, partner, opponent]}\n")
+    own = run("moves", "--variant", str(tmp_path / "own.yaml"), "--state", position(tmp_path, data), "--card", "2")
+    assert "Red pawn track:9 -> track:11, bumps Red (track:11); draws again" in own.output, own.output
+
+
 def test_forfeit_is_empty_moves(tmp_path):
     data = {"players": ["red", "blue"], "turn": "red", "card": "5"}
     report = json.loads(run("moves", "--state", position(tmp_path, data), "--format", "json").output)

@@ -424,6 +424,39 @@ def test_reasons_are_structured_and_guards_show_each_part():
     assert report["conditions"][0]["holds"] is True
 
 
+def test_a_pass_whose_guard_holds_but_that_a_hand_does_not_offer_says_why():
+    """A21: the 11's pass holds (a switch, no forward 11) but the hand's 1, 5 and 8 move a
+    pawn otherwise, so the 11 is not declined; --why says so under the condition. With only
+    the 11 and cards that cannot move, the pass is offered and nothing is noted."""
+    explained = load_explained("points")
+    game = explained.game
+    pawns = {"red": ["safety:5", "track:58", "home", "home"], "blue": ["track:30"]}
+
+    def report(hand):
+        parsed = parse_position(game, {"players": ["red", "blue", "yellow", "green"], "turn": "red", "pawns": pawns,
+                                       "hand": hand}, None)
+        return add_why(game, explained.cards, parsed, moves_report(game, parsed))
+
+    held = report(["11", "1", "12", "5", "8"])
+    assert not any(m.get("pass") for m in held["moves"])
+    assert [g["note"] for g in held["conditions"] if g["effect"] == "pass"] == [
+        "not offered: the cards here have a play that is no switch (another card's move or a hand action), and a "
+        "card is declined only when every play is a switch (A21)"]
+    assert "    not offered: the cards here have a play" in format_why_text(held)
+    offered = report(["11", "12", "12", "12", "12"])
+    assert any(m.get("pass") for m in offered["moves"])
+    assert not any("note" in g for g in offered["conditions"])
+
+
+def test_a_pass_is_worded_with_the_hand_rule_where_cards_come_from_a_hand():
+    """A21: from a hand, the 11 is declined only when every card that can move may pass too;
+    drawing one card (A14 alone), the pass has only its guard."""
+    hand = " ".join(explain_text(load_explained("points"), only=("11",)).split())
+    drawn = " ".join(explain_text(load_explained("standard"), only=("11",)).split())
+    assert "or pass (play nothing; from a hand, only when every card in it that can move may pass too, A21), only if" in hand
+    assert "or pass (play nothing), only if" in drawn
+
+
 def test_a_compound_guard_names_each_part(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     Path("both.yaml").write_text(

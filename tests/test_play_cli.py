@@ -40,6 +40,21 @@ def test_auto_output_is_the_same_byte_for_byte():
     assert "\x1b[" not in a.stdout
 
 
+@pytest.mark.parametrize("args", [("-r", "house/bump-bonus.yaml", "--players", "3"), ("-v", "parcheesi", "--players", "2"),
+                                  ("-v", "ludo", "-r", "ludo/capture-throw.yaml", "--players", "2")])
+def test_a_player_who_moves_again_is_told_why_in_the_printed_game(args):
+    """A printed game never shows one player twice in a row unexplained: the line before says
+    the player takes another card or throw (R19's 2, H21's bump bonus, LU15, PA7's doubles:
+    "draws again", "throws again") or is a redraw (turn.redraw, "throw again")."""
+    done = run("--auto", "--seed", "1", *args)
+    assert done.returncode == 0, done.stderr
+    turns = [(line[7:15].strip(), line) for line in done.stdout.splitlines() if TURN_LINE.match(line)]
+    kept = [(line, following) for (player, line), (after, following) in zip(turns, turns[1:]) if player == after]
+    assert kept, "no player moved twice in a row in this game: choose another seed"
+    unexplained = [pair for pair in kept if not re.search(r"(draws|throws|plays) again$|again \(", pair[0])]
+    assert not unexplained, unexplained[:3]
+
+
 def test_auto_with_a_bot_kind_and_seats():
     done = run("--auto", "--seed", "3", "--players", "2", "--bot", "greedy", "--seat", "yellow=bot:random")
     assert done.returncode == 0, done.stderr

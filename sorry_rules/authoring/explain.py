@@ -156,6 +156,8 @@ class _FirstPos(dsl.Visitor):
 # ---- words -------------------------------------------------------------------------------
 #: what `draw_again` does, by where the player's cards come from (`turn.source`), A13
 AGAIN_WORDS = {"hand": "play again from the refilled hand", "dice": "throw again", "draw": "draw again"}
+#: what `pass` is, by `turn.source`: from a hand, a card is declined only when every play of the hand is (A21)
+PASS_WORDS = {"hand": "pass (play nothing; from a hand, only when every card in it that can move may pass too, A21)"}
 
 
 class _EffectWords(dsl.Visitor):
@@ -166,6 +168,7 @@ class _EffectWords(dsl.Visitor):
 
     def __init__(self, source: str = "draw", marks: dict | None = None):
         self.again = AGAIN_WORDS.get(source, AGAIN_WORDS["draw"])
+        self.passing = PASS_WORDS.get(source, "pass (play nothing)")
         self.marks = marks
 
     def visit_Enter(self, node, nested):
@@ -212,7 +215,7 @@ class _EffectWords(dsl.Visitor):
         return self.again
 
     def visit_Pass(self, node, nested):
-        return "pass (play nothing)"
+        return self.passing
 
     def visit_Place(self, node, nested):
         where = "an empty cell that shows this card" if node.target == "card" else "any empty cell"

@@ -15,7 +15,9 @@ turns the answers into short words.
 Every reason is structured (JSON): {"card", "option" (1-based top-level alternative, or
 null), "effect" (the primitive's DSL text, or null), "code", "text"}, and for a guard
 "condition": [{"part", "holds"}, ...] (the parts of a top-level `and`/`or` chain, each
-with its value). `text` is one short line: "<effect>: <what stops it>".
+with its value), and "note" when a `pass` whose guard holds is not offered because the hand
+(or the cards drawn together) has a play that is no switch (A21). `text` is one short line:
+"<effect>: <what stops it>".
 
 Contract: pure functions of a compiled game, its card rules (`explain.Explained.rules`) and a
 position; nothing here changes which moves are legal (the engine decides; this module only
@@ -384,8 +386,14 @@ def add_why(game, rules: dict, position, report: dict) -> dict:
     if game.redraw is not None:
         report["turn_rules"] = _redraw_reasons(game, state, moves)
     report["blocked"] = explainer.blocked(state, listed, cards)
-    report["filtered"] = [{"text": describe_move(game, move), "filter": label} for move, label in game.filtered_moves(state)]
+    filtered = game.filtered_moves(state)
+    report["filtered"] = [{"text": describe_move(game, move), "filter": label} for move, label in filtered]
     report["conditions"] = explainer.conditions(cards, state.seats[state.turn], game.board(state))
+    if len(cards) > 1 and not any(move.kind == "pass" for move in listed + [move for move, _ in filtered]):
+        for guard in report["conditions"]:
+            if guard["holds"] and guard["effect"] == "pass":
+                guard["note"] = ("not offered: the cards here have a play that is no switch (another card's move or a "
+                                 "hand action), and a card is declined only when every play is a switch (A21)")
     return report
 
 
@@ -453,6 +461,8 @@ def format_why_text(report: dict) -> str:
             verdict = "holds" if guard["holds"] else "does not hold"
             lines.append(f"  card {guard['card']}, option {guard['option']} ({guard['effect']}): {verdict}")
             lines.extend(f"    {part['part']}: {'yes' if part['holds'] else 'no'}" for part in guard["condition"])
+            if guard.get("note"):
+                lines.append(f"    {guard['note']}")
     return "\n".join(lines)
 
 

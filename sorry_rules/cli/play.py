@@ -38,7 +38,7 @@ from sorry_rules.cli.seats import HUMAN, bot_of, check_player_count, seat_kinds
 from sorry_rules.cli.terminal import LOG_LENGTH, Session
 from sorry_rules.compiler.build import load_game
 from sorry_rules.engine.board import GRID
-from sorry_rules.engine.describe import colour_name, describe_move, seated_teams
+from sorry_rules.engine.describe import colour_name, describe_move, kept_turn_words, seated_teams
 from sorry_rules.players.registry import make_player
 from sorry_rules.records.files import read_record
 from sorry_rules.records.restore import restore, start_state
@@ -68,7 +68,8 @@ def print_turn(game, turn, state) -> None:
         return
     player = colour_name(game, state.seats[turn.seat])
     card = "-" if turn.card is None else game.card_names[turn.card]
-    click.echo(f"{turn.ply:5}  {player:8} {card:>6}  {describe_move(game, turn.move)}")
+    click.echo(f"{turn.ply:5}  {player:8} {card:>6}  {describe_move(game, turn.move)}"
+               f"{kept_turn_words(game, turn.move, turn.seat, state)}")
 
 
 def stopped_text(max_plies: int) -> str:
@@ -270,7 +271,8 @@ def replay_command(file, boards: bool = False, step: bool = False) -> None:
             console.print(line)
 
     for k, (turn, after) in enumerate(moves):
-        log.append(look.turn_text(game, after.seats[turn.seat], turn.move, pawns))
+        log.append(look.turn_text(game, after.seats[turn.seat], turn.move, pawns) +
+                   kept_turn_words(game, turn.move, turn.seat, after))
         if pawns is not None:
             pawns = pawns.after(turn.move, after.placement, after.marks)
         print_turn(game, turn, after)

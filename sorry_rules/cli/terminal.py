@@ -44,7 +44,7 @@ from sorry_rules.cli import screen
 from sorry_rules.cli.lines import wrap
 from sorry_rules.cli.paging import ELLIPSIS
 from sorry_rules.players.registry import STRONGEST, make_player
-from sorry_rules.engine.describe import colour_name, describe_move
+from sorry_rules.engine.describe import colour_name, describe_move, kept_turn_words
 from sorry_rules.players.runner import play_game
 from sorry_rules.records.savefile import KeptSave, resume_command
 from sorry_rules.records.storage import game_over
@@ -161,7 +161,8 @@ class Session:
         """Follow a move (also while a save is replayed): its words in the 'last moves' list
         (when `logged`), the pawn names carried to `state`, the state after it."""
         if logged:
-            self.log.append(self.look.turn_text(self.game, state.seats[turn.seat], turn.move, self.names))
+            self.log.append(self.look.turn_text(self.game, state.seats[turn.seat], turn.move, self.names) +
+                            kept_turn_words(self.game, turn.move, turn.seat, state))
         if self.names is not None:
             self.names = self.names.after(turn.move, state.placement, state.marks)
 

@@ -48,6 +48,7 @@ def describe_events(game, events, names=None) -> str:
     carried: list[str] = []  # labels of the marks the next pawn leaving Start or Home carries
     landed, ahead = _landing_bumps(game, events), _own_bumps(events)
     waiting: list[str] = []  # the own pawns the next step bumps, said after that step
+    since = 0  # where, in the last part, the bumps of the next slide begin
     for i, event in enumerate(events):
         kind = event[0]
         if kind in STEP_KINDS:
@@ -55,17 +56,23 @@ def describe_events(game, events, names=None) -> str:
             which = f" ({', '.join(carried)})" if carried else ""
             carried = []
             segments.append([f"{names.pawn(c, frm)}{which} {square(frm)} -> {square(to)}", *waiting])
-            waiting = []
+            waiting, since = [], 1 + len(waiting)
         elif kind == "carry":
             carried.append(game.marks[event[3]].label)
         elif kind == SWITCH:
             _, c, a, o, b = event
             segments.append([f"{names.pawn(c, a)} {square(a)} <-> {names.pawn(o, b)} {square(b)}"])
+            since = 1
         elif kind == SLIDE:
             _, c, frm, to = event
             mover = names.slider(c, frm)
             mine = segments and segments[-1][0].startswith(mover + " ")
-            _last(segments).append(f"slides to {square(to)}" if mine else f"{mover} slides to {square(to)}")
+            part = _last(segments)
+            if mine:
+                part.append(f"slides to {square(to)}")
+            else:  # another pawn's slide (after a switch): said before the bumps it makes, so they read as its own
+                part[since:since] = [f"{mover} slides to {square(to)}"]
+            since = len(part)
         elif kind == BUMP:
             _, c, at = event
             if i in ahead:
@@ -186,6 +193,16 @@ def again_words(game) -> str:
     if getattr(game, "dice", None) is not None:
         return "; throws again"
     return "; plays again" if game.hand_play else "; draws again"
+
+
+def kept_turn_words(game, move, seat: int, after) -> str:
+    """`again_words` when the player at `seat` takes another card after `move` though the move
+    itself does not say so (an `after:` consequence's extra card: H21's bump bonus, a six or
+    doubles thrown again), `after` being the state the move left; else ''."""
+    if move.draw_again or move.kind == "redraw" or after.winner is not None or getattr(after, "over", False) \
+            or len(after.seats) < 2 or after.turn != seat:
+        return ""
+    return again_words(game)
 
 
 def describe_redraw(game, move) -> str:
