@@ -107,13 +107,23 @@ def test_eleven_pass_is_a_move(tmp_path):
     ({"players": ["red", "blue"], "card": "1", "name": "x"}, "unknown field 'name'"),  # one odd key: no rule file
     ({"players": ["red", "blue"], "turn": "green", "card": "1"}, "not one of the players"),
     ({"players": ["red", "blue"], "card": "1", "pawns": {"yellow": ["track:1"]}}, "'yellow' is not one of the players"),
-    ([1, 2], "must be a JSON object"),
+    ([1, 2], "must be a mapping (a JSON object)"),
 ])
 def test_bad_position_files_get_a_clear_error(tmp_path, data, message):
     result = run("moves", "--state", position(tmp_path, data))
     assert result.exit_code == 1
     assert message in result.output
     assert "Traceback" not in result.output
+
+
+def test_a_position_file_may_begin_with_a_byte_order_mark(tmp_path):
+    """As a rule file may: a UTF-8 byte order mark before a JSON or YAML position is read
+    past, not an invalid JSON error."""
+    for name, text in (("bom.json", '{"players": ["red", "blue"], "turn": "red", "card": "1"}'),
+                       ("bom.yaml", "players: [red, blue]\nturn: red\ncard: '1'\n")):
+        (tmp_path / name).write_bytes(b"\xef\xbb\xbf" + text.encode())
+        result = run("moves", "--state", str(tmp_path / name))
+        assert result.exit_code == 0 and "Red pawn start -> track:4" in result.output, result.output
 
 
 def test_unreadable_position_file(tmp_path):

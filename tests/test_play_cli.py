@@ -313,6 +313,36 @@ def test_a_game_stopped_at_its_move_limit_resumes_with_a_higher_one(tmp_path):
     assert read_save(path).choices == read_save(whole).choices
 
 
+@pytest.mark.parametrize("variant", ["sequence", "points", "ludo"])
+def test_a_game_of_any_kind_stopped_at_its_move_limit_resumes_to_say_so(tmp_path, variant):
+    """Every board kind (a grid game has no points so far) says where a game stopped at its
+    move limit stands when resumed without a higher limit: no traceback, exit 0."""
+    path = tmp_path / "part.json"
+    assert run("--auto", "--seed", "5", "-v", variant, "--max-plies", "10", "--save", str(path)).returncode == 0
+    kept = run("--resume", str(path))
+    assert kept.returncode == 0, kept.stderr
+    assert "limit of 10 moves" in kept.stdout and "No winner" in kept.stdout
+
+
+def test_a_grid_game_stopped_early_keys_every_seated_side():
+    """The key under a printed grid board names every seated side with its chips and
+    sequences (S1), a side that has placed none yet too, and no colour that is not seated."""
+    done = run("--auto", "-v", "sequence", "--seed", "3", "--players", "2", "--max-plies", "1")
+    key = [line for line in done.stdout.splitlines() if line.startswith("* free, . empty")]
+    assert key == ["* free, . empty; B blue (0 chips, 0 sequences), G green (1 chip, 0 sequences)"], done.stdout
+
+
+def test_a_save_makes_missing_folders_but_never_a_folder_of_a_file(tmp_path):
+    """--save FILE: missing folders on its way are made (README); a file where a folder
+    should be is said as such, not as a missing file."""
+    made = run("--auto", "--seed", "1", "--players", "2", "--save", str(tmp_path / "new" / "deeper" / "g.json"))
+    assert made.returncode == 0 and read_save(tmp_path / "new" / "deeper" / "g.json").choices
+    (tmp_path / "notes.txt").write_text("mine")
+    refused = run("--auto", "--seed", "1", "--players", "2", "--save", str(tmp_path / "notes.txt" / "g.json"))
+    assert refused.returncode == 1 and "notes.txt is a file, not a folder" in refused.stderr, refused.stderr
+    assert (tmp_path / "notes.txt").read_text() == "mine"
+
+
 def test_a_finished_computer_game_resumed_says_it_is_over(tmp_path):
     """`--resume` of a won computer game shows the end (no "resuming at move N + 1"), and
     `games --folder` of a folder that does not exist is a usage error, not "no saved games"."""

@@ -179,6 +179,9 @@ def test_picture_outputs_never_overwrite_a_file_that_is_no_picture(tmp_path, mon
     assert png.exit_code == 2 and "name the file .svg" in png.output and not (tmp_path / "p.png").exists()
     missing = runner.invoke(main, ["simulate", "--games", "2", "--plot", "nowhere/p.svg"])
     assert missing.exit_code == 1 and "no such folder" in missing.output and "win" not in missing.output
+    (tmp_path / "a-file").write_text("notes")
+    under_a_file = runner.invoke(main, ["render", "-o", "a-file/p.svg"])
+    assert under_a_file.exit_code == 1 and "'a-file' is a file, not a folder" in under_a_file.output
     (tmp_path / "empty.svg").write_text("")
     for _ in range(2):  # a picture of ours is replaced by the next one
         assert runner.invoke(main, ["render", "-o", "empty.svg"]).exit_code == 0

@@ -149,13 +149,15 @@ def _mended(data: dict, error, rounds: int = 4, far: bool = False) -> tuple[dict
     that is none replaced by a number none of the others is (the list keeps its length: faces,
     weights), a named entry that lacks a required
     field (`also.x`, `scoring.s`, `board.squares.q`) left out whole, any other value left out
-    (its default) unless it is required; a number where a text goes is read as that text, a
+    (its default) unless it is required (a required number that is none: 1, `far`: FAR); a
+    number where a text goes is read as that text, a
     word not in its list of words as the first of them (`far`: the last).
     Several rounds, as mending one value may let the models reach another. `far`: a whole
     number out of range is set `FAR` inside the bound it crossed instead (and to the other
     bound in the next round when that is nearer)."""
     data = copy.deepcopy(data)
     paths: list = []
+    numbers_left_out: set = set()  # fields whose value was no number, left out: a number goes back if one is required
     for _ in range(rounds):
         found = {}  # one error a place: the members of a union each refuse the same value
         for item in error.errors():
@@ -166,10 +168,16 @@ def _mended(data: dict, error, rounds: int = 4, far: bool = False) -> tuple[dict
         for (where, missing), item in sorted(found, key=lambda f: [(isinstance(k, str), k) for k in f[0][0]], reverse=True):
             if any(where[:len(gone)] == gone for gone in paths if len(gone) < len(where) and _at(data, gone) is None):
                 continue  # inside an entry left out whole already
+            if missing is not None and where + (missing,) in numbers_left_out and isinstance(_at(data, where), dict):
+                _at(data, where)[missing] = FAR if far else 1  # a required number: any, its bounds mended next round
+                continue
             if missing is not None and len(where) >= 2 and isinstance(_at(data, where[:-1]), dict):
                 _at(data, where[:-1]).pop(where[-1], None)  # a named entry without a required field: left out whole
             elif missing is not None or not where or not _mend(data, where, item, far and where not in paths):
                 return None
+            elif item["type"] in ("int_type", "int_parsing") and isinstance(_at(data, where[:-1]), dict) \
+                    and where[-1] not in _at(data, where[:-1]):
+                numbers_left_out.add(where)
             paths.append(where)
         try:
             Variant.model_validate(data)

@@ -21,7 +21,7 @@ from sorry_rules.base.errors import Problem, ProblemCollector, RuleFileError
 from sorry_rules.base.limits import MAX_DICE, MAX_FACE, MAX_FACES, MAX_PAWNS, MAX_SAFETY, MAX_SIDE
 from sorry_rules.compiler import astcache
 from sorry_rules.compiler.build import Context, check_all, compile_text, dsl_texts, syntax_problems
-from sorry_rules.compiler.gridbuild import check_grid, compile_grid
+from sorry_rules.compiler.gridbuild import check_grid, compile_grid, name_problems
 from sorry_rules.compiler.dice import check_throw_costs, engine_dice, uses_dice
 from sorry_rules.compiler.marking import mark_warnings
 from sorry_rules.compiler.ranges import condition_warnings, variant_bounds
@@ -50,6 +50,7 @@ def variant_problems(v, origins, root: str, analyse: bool, trees: tuple | None =
         else:  # the grid's own checks, and what can be said of its texts
             check_grid(v, out)
             syntax_problems(v, out)
+            name_problems(v, out)
         return out.problems
     ctx = Context(v) if checked else safe_context(v.colours, v.teams, v.board, v.rules, v.pawns, v.marks, v.counters,
                                                   v.turn)

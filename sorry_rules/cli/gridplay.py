@@ -89,7 +89,7 @@ def grid_auto_game(game, state, saved, kept, resumed: bool, think: float | None 
             click.echo("Seats: " + ", ".join(f"{s + 1} {bot_of(kind)}" for s, kind in enumerate(saved.kinds)))
 
     state = play_saved(game, state, players, saved, kept, lambda turn, after: click.echo(turn_line(game, turn, after)))
-    for line in board_lines(game, state.placement):
+    for line in board_lines(game, state.placement, state.seats):
         click.echo(line)
     click.echo(end_text(game, state, saved.max_plies))
 
@@ -106,9 +106,10 @@ def turn_line(game, turn, after) -> str:
     return f"{turn.ply:5}  {names[turn.seat]:{max(8, *map(len, names))}} {card:>6}  {words[:1].upper()}{words[1:]}"
 
 
-def board_lines(game, placement) -> list[str]:
+def board_lines(game, placement, seats=()) -> list[str]:
     """The grid as text: a chip shows its colour's initial (upper case), a free cell `*`,
-    an empty cell `.`; then the key."""
+    an empty cell `.`; then the key: every colour with chips and every seated side (`seats`:
+    the colour of each seat), with its chips and sequences."""
     grid = game.grid
     marks = labels_of(game.colours)
     owner = {cell: c for c, chips in enumerate(placement) for cell in chips}
@@ -119,7 +120,8 @@ def board_lines(game, placement) -> list[str]:
         shown = (marks[owner[cell]] if cell in owner else "*" if cell in grid.free else "." for cell in cells)
         lines.append(f"{row:>{width}} " + " ".join(f"{m:>2}" for m in shown))
     key = ", ".join(f"{marks[c]} {name} ({plural(len(placement[c]), 'chip')}, "
-                    f"{plural(grid.sequences(placement[c]), 'sequence')})" for c, name in enumerate(game.colours) if placement[c])
+                    f"{plural(grid.sequences(placement[c]), 'sequence')})" for c, name in enumerate(game.colours)
+                    if placement[c] or c in seats)
     lines.append(f"* free, . empty; {key}" if key else "* free, . empty")
     return lines
 

@@ -35,6 +35,8 @@ def check_output(path: str | None) -> None:
         return
     target = Path(path)
     if not target.parent.is_dir():
+        if target.parent.exists():
+            raise SorryRulesError(f"cannot write {path}: {str(target.parent)!r} is a file, not a folder")
         raise SorryRulesError(f"cannot write {path}: no such folder {str(target.parent)!r}")
     try:
         if lstat_or_none(target) is None:

@@ -414,7 +414,9 @@ def simulate(variant, rules, games, players, bots, rotate, seed, max_plies, jobs
     Per game: bumps (pawns sent back to Start), slides, forfeits (cards
     with no legal move), discards (hand play: a stuck hand throws a card
     away) and passes (a card declined through its `pass` option, e.g. the
-    standard 11 when a switch is the only other move).
+    standard 11 when a switch is the only other move). A grid game (Sequence):
+    removals (chips taken off the board), exchanges (dead cards swapped for
+    new ones) and passes (no card in the hand can be played).
 
     \b
     Long runs: Ctrl-C stops after the games in progress and prints the

@@ -149,7 +149,8 @@ def _check_cards(v, out: ProblemCollector) -> None:
     kept = set(v.unused_effects)
     for name in v.deck:
         if name not in v.cards:
-            out.at(("deck", name), "SR503", f"card '{name}' is in the deck but cards: gives it no effect"
+            listed = "is in the deck" if v.deck[name] else "is listed under deck: (0 copies)"
+            out.at(("deck", name), "SR503", f"card '{name}' {listed} but cards: gives it no effect"
                    f"{did_you_mean(name, list(v.cards))}", key=True)
     for name in v.cards:
         if name not in v.deck and name not in kept:

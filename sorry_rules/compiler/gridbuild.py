@@ -63,6 +63,9 @@ def _check_cells(v, out: ProblemCollector) -> None:
             if card != b.free and card not in v.deck:
                 out.at(("board", "cells", r, c), "SR502", f"cell shows '{card}', which is no card of the deck"
                        f"{did_you_mean(card, list(v.deck))}")
+            elif card != b.free and not v.deck[card]:
+                out.at(("board", "cells", r, c), "SR502", f"cell shows '{card}', of which the deck holds no copy "
+                       f"(deck: {card}: 0)", also=(("deck", card),))
     if len(b.cells) != len(b.rows):
         out.at(("board", "cells"), "SR505", f"{len(b.cells)} rows of cells; the board has {len(b.rows)} rows")
     named: dict[str, list] = {}
@@ -156,6 +159,19 @@ def compile_grid(v, out: ProblemCollector, content_hash: str = "") -> tuple[Grid
         card_shapes=[shapes[n] for n in card_names], win_reads=win_reads,
     )
     return game, out.problems
+
+
+def name_problems(v, out: ProblemCollector) -> None:
+    """The unknown names (SR302) of the card effects and the win condition of grid variant
+    `v` whose own checks failed: the names a grid's texts may use are the same on every
+    board, so they are judged on a one-cell stand-in board of `v`'s colours (only SR302 is
+    kept: what else a text's compiling says depends on the real board)."""
+    stand_in = Grid(v.colours or ("side",), ("A",), ("1",), (None,), 1, ("row",), 0)
+    compiler, found = grid_compiler(stand_in), ProblemCollector(out.locator)
+    for name, text in v.cards.items():
+        _compile(found, ("cards", name), text, lambda node, name=name: compiler.effect(node, name))
+    _compile(found, ("win",), v.win, lambda node: compiler.expression(node, bool), expr=True)
+    out.extend(p for p in found.problems if p.code == "SR302")
 
 
 def _won_before_any_move(grid: Grid, win, seating: dict, out: ProblemCollector) -> None:

@@ -166,5 +166,9 @@ class GridGame:
         """The colour (and so the team) that won, or None (game on, or drawn)."""
         return None if state.winner is None else state.seats[state.winner]
 
+    def standing(self, state: GridState) -> dict:
+        """Every seat's points so far, as `Game.standing`: {} (a grid game scores no points)."""
+        return {}
+
     def sequences(self, placement, colour: int) -> int:
         return self.grid.sequences(placement[colour])

@@ -49,7 +49,7 @@ def parse_grid_position(game, data, origins: Origins | None = None) -> GridPosit
     """Check a grid position against the variant and build an engine state for it."""
     out = ProblemCollector(origins if origins is not None else Origins(fallback=IN_MEMORY))
     if not isinstance(data, dict):
-        out.at((), "SR203", "a position must be a JSON object with players, turn, hand and chips")
+        out.at((), "SR203", "a position must be a mapping (a JSON object) with players, turn, hand and chips")
         raise PositionError.of(out.problems)
     model, _ = validated_fields(GridPositionModel, data, out)  # the fields that failed are reported, the rest checked
     if model is None:

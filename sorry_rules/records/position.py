@@ -74,12 +74,13 @@ def read_position_file(path: str) -> PositionFile:
     if len(raw) > MAX_POSITION_BYTES:
         raise _fail(path, "SR102", f"position file is larger than {MAX_POSITION_BYTES} bytes")
     if not path.endswith((".yaml", ".yml")):
-        data = plain_json(raw)
+        unmarked = raw[3:] if raw.startswith(b"\xef\xbb\xbf") else raw  # a UTF-8 byte order mark, as a rule file may have
+        data = plain_json(unmarked)
         if data is not None:  # the data the loader gives; its source map only if a problem needs locating
             _not_a_game(path, data)
             return PositionFile(data, LazyOrigins(lambda: _loaded(raw, path)[1]))
         try:
-            json.loads(raw.decode("utf-8"))
+            json.loads(unmarked.decode("utf-8"))
         except json.JSONDecodeError as error:
             raise _fail(path, "SR103", f"invalid JSON: {error.msg}", error.lineno, error.colno) from None
         except (UnicodeDecodeError, RecursionError, ValueError):
@@ -129,7 +130,7 @@ def parse_position(game, data, card_override: str | None = None, origins=None) -
     card = _override(game, card_override)
     out = ProblemCollector(origins if origins is not None else LazyOrigins(_in_memory))
     if not isinstance(data, dict):
-        out.at((), "SR203", "a position must be a JSON object with players, turn, card and pawns")
+        out.at((), "SR203", "a position must be a mapping (a JSON object) with players, turn, card and pawns")
         raise PositionError.of(out.problems)
     model, failing = _validated(data, out)
     if model is None:

@@ -81,8 +81,13 @@ def default_save_path(name: str, seed, rules=()) -> Path:
 
 def claim(path, record: Record) -> Path:
     """Write `record` as a new save at `path`; a file already there is never replaced:
-    SaveFileError saying how to continue that game or save this one elsewhere."""
+    SaveFileError saying how to continue that game or save this one elsewhere. Missing folders
+    on the way are made; a file where a folder should be is a SaveFileError."""
     path = Path(path)
+    blocking = next((folder for folder in reversed(path.parents) if folder.exists() and not folder.is_dir()), None)
+    if blocking is not None:
+        raise SaveFileError(f"cannot save to {path}: {blocking} is a file, not a folder: save this game elsewhere "
+                            "(--save OTHER.json)")
     try:
         create_file(path, to_json(record))
     except FileExistsError:
