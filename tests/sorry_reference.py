@@ -34,7 +34,9 @@ OPTIONS = {"a4-mover-only": "A4 option: after a switch only the mover's pawn sli
            "revenge-7-11": "H20 with the author's list of the 7 and the 11: each must bump where it can",
            "a2-simultaneous": "A2 option: the parts of a split judged on the board before it, then landed in order",
            "bump-own": "a pawn that ends its move on a pawn of its own colour sends that one back to Start (invented; "
-                       "REFERENCE rules.bump own)"}
+                       "REFERENCE rules.bump own)",
+           "ten-nine-one": "the 10 may also be split as 9 forward with one pawn, then 1 back with another (a split "
+                           "of fixed sizes; invented)"}
 #: H6: the cards that may also start a pawn
 STARTERS = ("1", "2", "3", "5", "7", "8", "10", "11", "12")
 
@@ -415,22 +417,25 @@ class Sorry:
         (mover, _, _), end = part
         return where == end and (end.startswith("track:") or colour == mover)
 
-    def split_into(self, pawns: dict, total: int, directions: tuple, used: tuple = ()) -> list:
+    def split_into(self, pawns: dict, total: int, directions: tuple, used: tuple = (), sizes: tuple = ()) -> list:
         """`split N into D1, D2`: the parts in the order written, each one step or more in its
-        direction with a pawn no earlier part moved, all N used (seven-both-ways)."""
+        direction with a pawn no earlier part moved, all N used (seven-both-ways); `sizes`:
+        each part's own steps, or None (ten-nine-one: 9 forward, then 1 back)."""
         out = []
         for colour, i, where in self.pawns_of(pawns):
             if (colour, i) in used:
                 continue
             last = len(used) + 1 == len(directions)
+            size = sizes[len(used)] if sizes else None
             for n in [total] if last else range(1, total - (len(directions) - len(used) - 1) + 1):
-                if n == total and not last:
+                if (n == total and not last) or (size is not None and n != size):
                     continue
                 way = self.backward if directions[len(used)] == "backward" else self.forward
                 for target, passed in way(colour, where, n):
                     after = self.arrive(pawns, colour, i, target) if self.passable(pawns, colour, i, passed) else None
                     if after is not None:
-                        out += [after] if last else self.split_into(after, total - n, directions, used + ((colour, i),))
+                        out += [after] if last else self.split_into(after, total - n, directions, used + ((colour, i),),
+                                                                    sizes)
         return out
 
     def switch(self) -> list:
@@ -572,6 +577,8 @@ class Sorry:
         elif card == "10":
             ways = [after for _, _, after in self.step(pawns, 10)] + \
                    [after for _, _, after in self.step(pawns, 1, backward=True)]
+            if "ten-nine-one" in house:
+                ways += self.split_into(pawns, 10, ("forward", "backward"), sizes=(9, 1))
             forward = True
         elif card == "11":
             ways, forward = [after for _, _, after in self.step(pawns, 11)], True

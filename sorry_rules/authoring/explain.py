@@ -198,8 +198,10 @@ class _EffectWords(dsl.Visitor):
 
     def visit_Split(self, node, nested):
         if node.parts:
+            sizes = node.sizes or (None,) * len(node.parts)
             return f"split {node.steps} steps into parts played in this order (each at least 1, all used): " + \
-                ", then ".join(f"{direction} {PART_PAWN[who]}" for direction, who in node.parts)
+                ", then ".join(f"{direction}{'' if size is None else f' {size}'} {PART_PAWN[who]}"
+                               for (direction, who), size in zip(node.parts, sizes))
         among = {2: "between two pawns", None: "among any number of pawns"}.get(node.among, f"among two to {node.among} pawns")
         whose = f" ({selector_words(node.selector, 'pawns', self.marks)})" if node.selector is not None else ""
         return f"split {node.steps} forward steps {among}{whose} (each at least 1, all used)"
@@ -428,7 +430,9 @@ class _Source(dsl.Visitor):
 
     def visit_Split(self, node):
         if node.parts:
-            return f"split {node.steps} into " + ", ".join(" ".join(w for w in part if w) for part in node.parts)
+            sizes = node.sizes or (None,) * len(node.parts)
+            return f"split {node.steps} into " + ", ".join(
+                " ".join(str(w) for w in (direction, size, who) if w) for (direction, who), size in zip(node.parts, sizes))
         return f"split {node.steps}" + ("" if node.among is None else f" among {node.among}") + _selector_suffix(node)
 
     def visit_Switch(self, node):

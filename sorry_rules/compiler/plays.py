@@ -200,16 +200,26 @@ class PlayBuilder(dsl.Visitor):
         return self._selected(node, lambda p, flags, card: split(m, steps, limit, p, flags, card))
 
     def _split_into(self, node):
-        """`split N into PART, PART ...`: parts in order, each with its direction and pawn."""
+        """`split N into PART, PART ...`: parts in order, each with its direction, its steps
+        when written, and its pawn."""
         m, steps, parts = self.m, node.steps, node.parts
+        sizes = node.sizes or (None,) * len(parts)
         if steps < len(parts):
             raise CompileError(node.pos, f"split {steps} into {len(parts)} parts: each part needs at least 1 step", "SR508")
+        if any(size is not None and size < 1 for size in sizes):
+            raise CompileError(node.pos, f"split {steps} into ...: a part moves 1 step or more", "SR508")
+        fixed, free = sum(size for size in sizes if size is not None), sizes.count(None)
+        if fixed + free > steps or (not free and fixed != steps):
+            raise CompileError(node.pos, f"split {steps} into ...: the parts' steps ({fixed} written"
+                               f"{f', and at least 1 for each of {free} other parts' if free else ''}) "
+                               f"{'exceed' if fixed + free > steps else 'do not make'} {steps}", "SR508")
         if m.simultaneous_split:
             raise CompileError(node.pos, "split ... into plays its parts in order: it needs rules.split: sequential",
                                "SR304")
         for direction in sorted({d for d, _ in parts}):
             self.reserve_tables(node, ("route " if m.routes is not None else "") + direction, range(1, steps + 1))
-        return lambda p, flags, card: splits.into(m, steps, parts, p, flags, card)
+        spec = tuple((direction, who, size) for (direction, who), size in zip(parts, sizes))
+        return lambda p, flags, card: splits.into(m, steps, spec, p, flags, card)
 
     def visit_Switch(self, node):
         """`switch RELATION` and `sorry RELATION`: never with the player's own colour."""

@@ -108,6 +108,7 @@ class Split(Node):
     among: int | None  # None: any number of pawns
     parts: tuple = ()  # `split N into ...`: ((direction, pawn), ...) in order; pawn None, "any" or a relation
     selector: Selector | None = None  # which pawns may take a part
+    sizes: tuple = ()  # `split N into forward 9, ...`: per part its steps, or None (any); () when no part has one
 
 
 @node

@@ -192,11 +192,17 @@ class _ToAst(Transformer_NonRecursive):
         return Split(meta.start_pos, steps, among, selector=selector)
 
     def split_into(self, meta, children):
-        parts = tuple(children[1:])
-        return Split(meta.start_pos, _int(children[0]), len(parts), parts)
+        written = children[1:]
+        parts = tuple((direction, pawn) for direction, pawn, _ in written)
+        sizes = tuple(size for _, _, size in written)
+        return Split(meta.start_pos, _int(children[0]), len(parts), parts,
+                     sizes=sizes if any(size is not None for size in sizes) else ())
 
     def part(self, meta, children):
-        return (children[0], children[1] if len(children) > 1 else None)
+        """(direction, pawn or None, steps or None) of one part of `split N into`."""
+        sizes = [_int(child) for child in children[1:] if isinstance(child, Token) and child.type == "INT"]
+        pawns = [child for child in children[1:] if not (isinstance(child, Token) and child.type == "INT")]
+        return (children[0], pawns[0] if pawns else None, sizes[0] if sizes else None)
 
     def among(self, meta, children):
         return _int(children[0]) if children else None

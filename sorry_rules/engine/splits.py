@@ -38,6 +38,7 @@ class Part(NamedTuple):
     colours: tuple     # colours whose pawns this part may move
     reuse: bool        # a pawn an earlier part moved may move again
     hold: int          # steps kept for later parts (sizes 1 .. remaining - hold); -1: exactly the rest
+    size: int = 0      # the part's own count of steps (`split N into forward 9, ...`); 0: any
 
 
 def ways_table(track, direction: str, steps: int) -> tuple:
@@ -74,17 +75,20 @@ def among(track, steps: int, limit: int, p: int, flags: int, card):
 
 
 def into(track, steps: int, spec: tuple, p: int, flags: int, card):
-    """`split steps into` the parts of `spec` ((direction, who), ...): `who` None (a pawn
-    of the player's colours no earlier part moved), "any" (the same again included), or a
-    relation (a pawn of that relation to p, whoever controls it, not moved before)."""
+    """`split steps into` the parts of `spec` ((direction, who, size), ...): `who` None (a
+    pawn of the player's colours no earlier part moved), "any" (the same again included), or a
+    relation (a pawn of that relation to p, whoever controls it, not moved before); `size`
+    the part's own steps, or None (any: at least 1, as many as the later parts leave)."""
     n = len(spec)
     parts = []
-    for i, (direction, who) in enumerate(spec):
+    for i, (direction, who, size) in enumerate(spec):
         if who is None or who == "any":
             colours = tuple(track.control_of[p])
         else:
             colours = tuple(o for o in range(track.layout.C) if track.matches(p, o, who))
-        parts.append(Part(ways_table(track, direction, steps), colours, who == "any", -1 if i == n - 1 else n - 1 - i))
+        kept = sum(later or 1 for _, _, later in spec[i + 1:])  # the later parts' steps, 1 at least each
+        parts.append(Part(ways_table(track, direction, steps), colours, who == "any", -1 if i == n - 1 else kept,
+                          size or 0))
     if steps < n:
         return lambda pos, out: None
     return search(track, steps, tuple(parts), flags, card, prune=False)
@@ -107,6 +111,7 @@ class Search:
         self.final = final = len(parts) - 1  # the level that takes the steps left (a split has two parts or more)
         last = parts[final]
         self.reuse_last = last.reuse
+        self.last_size = last.size  # the last part's own count of steps (0: every step left)
         self.stacked = stacked = track.stacked  # squares hold several pawns: every landing is judged by `Track.landing`
         #: onto_own[c]: a colour-c part may end on a pawn of its own colour (`Track.landing` judges it)
         self.onto_own = tuple(stacked or own for own in track.lands_own)
@@ -114,7 +119,8 @@ class Search:
         self.skip_twins = symmetric and final == 1
         self.movers = tuple(sorted({c for part in parts for c in part.colours}))
         # two parts along the plain tables (the 7 of most rule files): `_Walk.pairs`
-        self.pairs = final == 1 and not prune and not last.reuse and track.routes is None and not stacked
+        self.pairs = final == 1 and not prune and not last.reuse and track.routes is None and not stacked \
+            and not any(part.size for part in parts)
         self.distinct_pawns = not any(part.reuse for part in parts)  # every part moves a pawn of its own
         # a pawn that cannot be passed: a lone way that passes squares is judged by `_open_ways`
         self.walls = track.routes is not None and track.routes.walls
@@ -220,12 +226,10 @@ class _Walk:
         """Every part of `level` (not the last): each pawn, each count of steps it may take."""
         s, P, occ, used, events, out = self.s, self.P, self.occ, self.used, self.events, self.out
         part = s.parts[level]
-        top, reuse, X, routes, walls, onto_own = remaining - part.hold, part.reuse, s.X, s.track.routes, s.walls, s.onto_own
+        reuse, X, routes, walls, onto_own = part.reuse, s.X, s.track.routes, s.walls, s.onto_own
         overlay = s.overlay_last and level + 1 == s.final
         card, flags = s.card, s.flags
-        least = 1  # the fewest steps the part takes
-        if 0 <= self.movers <= level + 1:  # no pawn left for a later part: this one takes every step left
-            least = remaining
+        least, top = self.counts(part, level, remaining)
         for ci, c, here, row_w, by_square in s.levels[level]:
             for sq in P[c]:
                 if sq >= X:
@@ -253,6 +257,17 @@ class _Walk:
                                 self.made(level, rest, change, (way[2],), to)
                         elif occ[to] != c or to == sq or onto_own[c]:
                             self.part(level, remaining - n, key, c, sq, way, here, row_w)
+
+    def counts(self, part: Part, level: int, remaining: int) -> tuple:
+        """(fewest, most) steps the part of `level` may take of the `remaining` ones: 1 to
+        what the later parts leave; every step left when no pawn is left for a later part;
+        its own count when it has one ((0, 0): none fits)."""
+        least, top = 1, remaining - part.hold
+        if 0 <= self.movers <= level + 1:
+            least = remaining
+        if part.size:
+            least = top = part.size if part.size <= top else 0
+        return least, top
 
     def pairs(self) -> None:
         """`level(0, ...)` of a split of two parts along the plain tables (one way a count of
@@ -347,6 +362,8 @@ class _Walk:
         where the part before it was plain and is not made (c1 >= 0), colour c1's pawn (the
         ci1-th colour of the parts) counts as moved from sq1 to to1."""
         s, P, used, occ, out = self.s, self.P, self.used, self.occ, self.out
+        if s.last_size and remaining != s.last_size:
+            return
         skip = s.skip_twins and c1 >= 0
         X, reuse, card, flags, events, walls, onto_own = s.X, s.reuse_last, s.card, s.flags, self.events, s.walls, s.onto_own
         for ci, c, rows, here, row_w in s.lasts[remaining]:
