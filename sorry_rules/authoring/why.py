@@ -249,7 +249,9 @@ class _Diagnosis(dsl.EffectWalker):
     def visit_Split(self, node):
         if self._concerns(node):
             if node.parts:
-                obstacle = self.obstacles.split_parts(node.steps, tuple(d for d, _ in node.parts), self.c, self.sq)
+                sizes = node.sizes or (None,) * len(node.parts)
+                written = tuple((direction, size) for (direction, _), size in zip(node.parts, sizes))
+                obstacle = self.obstacles.split_parts(node.steps, written, self.c, self.sq)
             else:
                 obstacle = self.obstacles.split(node.steps, self.c, self.sq)
             yield from self._report(node, obstacle)

@@ -293,12 +293,15 @@ class Obstacles:
             parts.append((part, obstacle))
         return Obstacle("no_part_fits", parts=tuple(parts))
 
-    def split_parts(self, steps: int, directions: tuple, c: int, sq: int) -> Obstacle | None:
-        """`split steps into ...` (parts in `directions`): the colour-c pawn on `sq` as one
-        part; the parts of `no_part_fits` are named "forward 3", "backward 2", ..."""
+    def split_parts(self, steps: int, written: tuple, c: int, sq: int) -> Obstacle | None:
+        """`split steps into ...` (`written`: per part its direction and its own count of
+        steps or None): the colour-c pawn on `sq` as one part; the parts of `no_part_fits`
+        are named "forward 3", "backward 2", ..."""
+        fixed = [size for _, size in written if size is not None]
+        most = steps - sum(fixed) - (len(written) - len(fixed)) + 1  # the most steps a part without a count takes
         parts = []
-        for direction in dict.fromkeys(directions):
-            for part in range(1, steps - len(directions) + 2):
+        for direction, size in dict.fromkeys(written):
+            for part in ([size] if size is not None else range(1, most + 1)):
                 obstacle = self.step(direction, part, c, sq)
                 if obstacle is None:
                     return Obstacle("no_partner_pawn", steps=steps)
