@@ -36,7 +36,9 @@ OPTIONS = {"a4-mover-only": "A4 option: after a switch only the mover's pawn sli
            "bump-own": "a pawn that ends its move on a pawn of its own colour sends that one back to Start (invented; "
                        "REFERENCE rules.bump own)",
            "ten-nine-one": "the 10 may also be split as 9 forward with one pawn, then 1 back with another (a split "
-                           "of fixed sizes; invented)"}
+                           "of fixed sizes; invented)",
+           "slide-optional": "a slide may be declined: a pawn ending on a triangle it takes may stay there (invented; "
+                             "REFERENCE rules.slide_optional)"}
 #: H6: the cards that may also start a pawn
 STARTERS = ("1", "2", "3", "5", "7", "8", "10", "11", "12")
 
@@ -241,6 +243,14 @@ class Sorry:
         return (other == colour and "bump-own" not in self.house) or \
             ("partners-safe" in self.house and self.partners(colour, other))
 
+    def arrivals(self, pawns: dict, colour: str, i: int, target: str, slides: bool = True) -> list:
+        """`arrive`, and under slide-optional also with the slide declined when the pawn ends
+        on a triangle it takes: the boards after each legal way."""
+        ways = [self.arrive(pawns, colour, i, target, slides)]
+        if slides and "slide-optional" in self.house and self.takes_slide(colour, target) is not None:
+            ways.append(self.arrive(pawns, colour, i, target, False))
+        return [after for after in ways if after is not None]
+
     def arrive(self, pawns: dict, colour: str, i: int, target: str, slides: bool = True) -> dict | None:
         """Pawn i of `colour` ends its move on `target`: blocked (R16, H13), a bump (R15,
         T5), then a slide (R26, T9, H10, H12; none when not `slides`). A new dict, or None."""
@@ -286,20 +296,29 @@ class Sorry:
             after[colour][i] = "start"
         return after
 
-    def slide(self, pawns: dict, colour: str, i: int) -> bool:
-        """R26, T9: on a triangle of another colour (any under H10) the pawn slides to the end
-        circle, the pawns on the slide's other squares going back to Start (H12: not those
-        the slider may not bump; such a pawn on the end circle makes the move illegal)."""
-        where = pawns[colour][i]
+    def takes_slide(self, colour: str, where: str):
+        """The slide ((owner, swept, takers) of `Board.slide_at`) a `colour` pawn ending on
+        `where` takes (R26, T9; any colour's under H10; a slide's own takers), or None."""
         found = self.board.slide_at(int(where[6:])) if where.startswith("track:") else None
         if found is None:
-            return True
-        owner, swept, takers = self.board.colours[found[0]], found[1], found[2]
+            return None
+        owner, takers = self.board.colours[found[0]], found[2]
         if takers is None and owner == colour and "slide-own-colour" not in self.house:
-            return True
+            return None
         relation = "own" if owner == colour else "partner" if self.partners(colour, owner) else "opponent"
         if takers is not None and relation not in takers:
+            return None
+        return found
+
+    def slide(self, pawns: dict, colour: str, i: int, declined: bool = False) -> bool:
+        """R26, T9: on a triangle of another colour (any under H10) the pawn slides to the end
+        circle, the pawns on the slide's other squares going back to Start (H12: not those
+        the slider may not bump; such a pawn on the end circle makes the move illegal);
+        `declined` (slide-optional): it stays."""
+        found = None if declined else self.takes_slide(colour, pawns[colour][i])
+        if found is None:
             return True
+        swept = found[1]
         pawns[colour][i] = "moving"
         spared = "slide-spares-own" in self.house
         for k in swept:
@@ -325,9 +344,8 @@ class Sorry:
         out = []
         for colour, i, where in self.pawns_of(pawns):
             for target, passed in (self.backward if backward else self.forward)(colour, where, n):
-                after = self.arrive(pawns, colour, i, target) if self.passable(pawns, colour, i, passed) else None
-                if after is not None:
-                    out.append((colour, i, after))
+                if self.passable(pawns, colour, i, passed):
+                    out += [(colour, i, after) for after in self.arrivals(pawns, colour, i, target)]
         return out
 
     def enter(self, pawns: dict, marked_only: bool = False) -> list:
@@ -335,9 +353,7 @@ class Sorry:
         out = []
         for colour in self.movers:
             for i in self.leaving(pawns[colour], marked_only):
-                after = self.arrive(pawns, colour, i, f"track:{self.board.start_exit(self.board.colours.index(colour))}")
-                if after is not None:
-                    out.append(after)
+                out += self.arrivals(pawns, colour, i, f"track:{self.board.start_exit(self.board.colours.index(colour))}")
         return out
 
     def split(self, pawns: dict, total: int, parts: int, used: tuple = (), known: dict | None = None) -> list:
@@ -357,13 +373,13 @@ class Sorry:
                 if n == total and not used:
                     continue
                 for target, passed in self.forward(colour, where, n):
-                    after = self.arrive(pawns, colour, i, target) if self.passable(pawns, colour, i, passed) else None
-                    if after is None:
+                    if not self.passable(pawns, colour, i, passed):
                         continue
-                    if n == total:
-                        out.append(after)
-                    else:
-                        out += self.split(after, total - n, parts, used + ((colour, i),), known)
+                    for after in self.arrivals(pawns, colour, i, target):
+                        if n == total:
+                            out.append(after)
+                        else:
+                            out += self.split(after, total - n, parts, used + ((colour, i),), known)
         return out
 
     def split_together(self, pawns: dict, total: int, parts: int) -> list:
@@ -401,12 +417,10 @@ class Sorry:
                     board = _copy(pawns)
                     for colour, i, _ in chosen:
                         board[colour][i] = "lifted"
-                    for (colour, i, _), end in landing:
-                        board = self.arrive(board, colour, i, end)
-                        if board is None:
-                            break
-                    if board is not None:
-                        out.append(board)
+                    boards = [board]
+                    for (colour, i, _), end in landing:  # each part in every way it lands (slide-optional)
+                        boards = [after for board in boards for after in self.arrivals(board, colour, i, end)]
+                    out += boards
         return out
 
     @staticmethod
@@ -432,8 +446,9 @@ class Sorry:
                     continue
                 way = self.backward if directions[len(used)] == "backward" else self.forward
                 for target, passed in way(colour, where, n):
-                    after = self.arrive(pawns, colour, i, target) if self.passable(pawns, colour, i, passed) else None
-                    if after is not None:
+                    if not self.passable(pawns, colour, i, passed):
+                        continue
+                    for after in self.arrivals(pawns, colour, i, target):
                         out += [after] if last else self.split_into(after, total - n, directions, used + ((colour, i),),
                                                                     sizes)
         return out
@@ -452,15 +467,20 @@ class Sorry:
                 for j, theirs in enumerate(mine):
                     if theirs.startswith("track:") and (other, theirs) not in self.still and \
                             self.alone(self.pawns, where) and self.alone(self.pawns, theirs):
-                        after = _copy(self.pawns)
-                        after[colour][i], after[other][j] = theirs, where
-                        self.ended(self.pawns, after, (colour, i, theirs))
-                        if not self.slide(after, colour, i):
-                            continue
-                        if after[other][j] == where and "a4-mover-only" not in self.house and \
-                                not self.slide(after, other, j):
-                            continue  # A4 (its option: the mover's pawn alone slides)
-                        out.append(after)
+                        optional = (False, True) if "slide-optional" in self.house else (False,)
+                        for mine_declined, theirs_declined in itertools.product(optional, optional):
+                            if (mine_declined and self.takes_slide(colour, theirs) is None) or \
+                                    (theirs_declined and self.takes_slide(other, where) is None):
+                                continue  # no slide to decline there: the same way as taking it
+                            after = _copy(self.pawns)
+                            after[colour][i], after[other][j] = theirs, where
+                            self.ended(self.pawns, after, (colour, i, theirs))
+                            if not self.slide(after, colour, i, mine_declined):
+                                continue
+                            if after[other][j] == where and "a4-mover-only" not in self.house and \
+                                    not self.slide(after, other, j, theirs_declined):
+                                continue  # A4 (its option: the mover's pawn alone slides)
+                            out.append(after)
         return out
 
     def sorry(self) -> list:
@@ -475,9 +495,7 @@ class Sorry:
                         continue
                     for theirs in mine:
                         if theirs.startswith("track:") and self.alone(self.pawns, theirs):
-                            after = self.arrive(self.pawns, colour, i, theirs, "a6-no-slide" not in self.house)
-                            if after is not None:
-                                out.append(after)
+                            out += self.arrivals(self.pawns, colour, i, theirs, "a6-no-slide" not in self.house)
         if "sorry-safety" in self.house:
             for other, mine in self.pawns.items():
                 if not self.partners(self.turn, other):

@@ -60,7 +60,7 @@ def movement_rules(rules) -> MovementRules:
     return MovementRules(
         control=rules.control, bump=tuple(rules.bump), slide_on=tuple(rules.slide_on),
         slide_sweep=rules.slide_sweep, slide_after_switch=rules.slide_after_switch,
-        slide_after_sorry=rules.slide_after_sorry, split=rules.split,
+        slide_after_sorry=rules.slide_after_sorry, slide_optional=getattr(rules, "slide_optional", False), split=rules.split,
         overshoot_home=rules.overshoot_home, must_bump=rules.must_bump, capture=getattr(rules, "capture", "lone"),
     )
 

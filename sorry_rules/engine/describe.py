@@ -41,61 +41,95 @@ class ColourWords:
 def describe_events(game, events, names=None) -> str:
     """'Red pawn track:12 -> track:19, bumps Blue (track:12)' style text of resolved events;
     `names` says the pawns (default `ColourWords`)."""
-    names = ColourWords(game) if names is None else names
-    square = game.layout.name
-    segments: list[list[str]] = []
-    repeated: dict[int, int] = {}  # segment index -> alike pawns its mark or send is made on (`every` in Start/Home)
-    carried: list[str] = []  # labels of the marks the next pawn leaving Start or Home carries
-    landed, ahead = _landing_bumps(game, events), _own_bumps(events)
-    waiting: list[str] = []  # the own pawns the next step bumps, said after that step
-    since = 0  # where, in the last part, the bumps of the next slide begin
+    wording = _Wording(game, events, ColourWords(game) if names is None else names)
     for i, event in enumerate(events):
         kind = event[0]
         if kind in STEP_KINDS:
-            _, c, frm, to = event
-            which = f" ({', '.join(carried)})" if carried else ""
-            carried = []
-            segments.append([f"{names.pawn(c, frm)}{which} {square(frm)} -> {square(to)}", *waiting])
-            waiting, since = [], 1 + len(waiting)
+            wording.step(i, event)
         elif kind == "carry":
-            carried.append(game.marks[event[3]].label)
+            wording.carried.append(game.marks[event[3]].label)
         elif kind == SWITCH:
-            _, c, a, o, b = event
-            segments.append([f"{names.pawn(c, a)} {square(a)} <-> {names.pawn(o, b)} {square(b)}"])
-            since = 1
+            wording.switch(i, event)
         elif kind == SLIDE:
-            _, c, frm, to = event
-            mover = names.slider(c, frm)
-            mine = segments and segments[-1][0].startswith(mover + " ")
-            part = _last(segments)
-            if mine:
-                part.append(f"slides to {square(to)}")
-            else:  # another pawn's slide (after a switch): said before the bumps it makes, so they read as its own
-                part[since:since] = [f"{mover} slides to {square(to)}"]
-            since = len(part)
+            wording.slide(event)
         elif kind == BUMP:
-            _, c, at = event
-            if i in ahead:
-                waiting.append(f"bumps {names.bumped(c, at, False)} ({square(at)})")
-            elif i in landed:
-                _last(segments).append(f"bumps {names.bumped(c, at, False)} ({square(at)})")
-            else:  # sent back by an effect (`send ... to start`): said as its own part
-                sent = f"sends {names.bumped(c, at, True)} {square(at)} back to start"
-                if segments and i - 1 >= 0 and events[i - 1][0] == BUMP and i - 1 not in landed:
-                    segments[-1].append(sent)  # `send every`: the pawns it sends together
-                else:
-                    segments.append([sent])
+            wording.bump(i, event)
         elif kind in MARK_WORDS:
-            if i and events[i - 1] == event and len(segments) - 1 in repeated:
-                repeated[len(segments) - 1] += 1
+            wording.mark(i, event)
+        wording.names.follow(event)
+    return wording.text()
+
+
+class _Wording:
+    """The parts of `describe_events`' text as the events are read: a part per step, switch,
+    pawn sent back by an effect or mark, each a list of phrases joined by commas."""
+
+    def __init__(self, game, events, names):
+        self.game, self.events, self.names, self.square = game, events, names, game.layout.name
+        self.segments: list[list[str]] = []
+        self.repeated: dict[int, int] = {}  # part index -> alike pawns its mark or send is made on (`every` in Start/Home)
+        self.carried: list[str] = []  # labels of the marks the next pawn leaving Start or Home carries
+        self.landed, self.ahead = _landing_bumps(game, events), _own_bumps(events)
+        self.stays = _declined_slides(game, events)
+        self.waiting: list[str] = []  # the own pawns the next step bumps, said after that step
+        self.since = 0  # where, in the last part, the bumps of the next slide begin
+        self.closing: dict = {}  # part index -> what ends it: a slide declined (`_declined_slides`)
+
+    def step(self, i: int, event) -> None:
+        _, c, frm, to = event
+        which = f" ({', '.join(self.carried)})" if self.carried else ""
+        self.carried = []
+        self.segments.append([f"{self.names.pawn(c, frm)}{which} {self.square(frm)} -> {self.square(to)}", *self.waiting])
+        self.since, self.waiting = 1 + len(self.waiting), []
+        if i in self.stays:
+            self.closing[len(self.segments) - 1] = "does not slide"
+
+    def switch(self, i: int, event) -> None:
+        _, c, a, o, b = event
+        self.segments.append([f"{self.names.pawn(c, a)} {self.square(a)} <-> {self.names.pawn(o, b)} {self.square(b)}"])
+        self.since = 1
+        if i in self.stays:
+            stays = self.stays[i]
+            self.closing[len(self.segments) - 1] = "neither slides" if len(stays) == 2 else \
+                f"{self.names.pawn(*stays[0])} does not slide"
+
+    def slide(self, event) -> None:
+        _, c, frm, to = event
+        mover = self.names.slider(c, frm)
+        part = _last(self.segments)
+        if part and part[0].startswith(mover + " "):
+            part.append(f"slides to {self.square(to)}")
+        else:  # another pawn's slide (after a switch): said before the bumps it makes, so they read as its own
+            part[self.since:self.since] = [f"{mover} slides to {self.square(to)}"]
+        self.since = len(part)
+
+    def bump(self, i: int, event) -> None:
+        _, c, at = event
+        if i in self.ahead:
+            self.waiting.append(f"bumps {self.names.bumped(c, at, False)} ({self.square(at)})")
+        elif i in self.landed:
+            _last(self.segments).append(f"bumps {self.names.bumped(c, at, False)} ({self.square(at)})")
+        else:  # sent back by an effect (`send ... to start`): said as its own part
+            sent = f"sends {self.names.bumped(c, at, True)} {self.square(at)} back to start"
+            if self.segments and i - 1 >= 0 and self.events[i - 1][0] == BUMP and i - 1 not in self.landed:
+                self.segments[-1].append(sent)  # `send every`: the pawns it sends together
             else:
-                repeated[len(segments)] = 1
-                segments.append([_mark_words(game, names.pawn(event[1], event[2]), event)])
-        names.follow(event)
-    for at, times in repeated.items():
-        if times > 1:
-            segments[at][0] += f" ({times} pawns)"
-    return "; then ".join(", ".join(parts) for parts in segments)
+                self.segments.append([sent])
+
+    def mark(self, i: int, event) -> None:
+        if i and self.events[i - 1] == event and len(self.segments) - 1 in self.repeated:
+            self.repeated[len(self.segments) - 1] += 1
+        else:
+            self.repeated[len(self.segments)] = 1
+            self.segments.append([_mark_words(self.game, self.names.pawn(event[1], event[2]), event)])
+
+    def text(self) -> str:
+        for at, times in self.repeated.items():
+            if times > 1:
+                self.segments[at][0] += f" ({times} pawns)"
+        for at, closing in self.closing.items():
+            self.segments[at].append(closing)
+        return "; then ".join(", ".join(parts) for parts in self.segments)
 
 
 def _landing_bumps(game, events) -> set:
@@ -121,6 +155,33 @@ def _landing_bumps(game, events) -> set:
         elif kind == BUMP and ((event[2] == to and event[1] != mover) or event[2] in swept):
             landed.add(i)
     return landed
+
+
+def _declined_slides(game, events) -> dict:
+    """{index of a step or switch: the (colour, square) of its pawns that end on a triangle
+    they take but do not slide}: slides declined under `rules.slide_optional` (empty without
+    it)."""
+    track = getattr(game, "mechanics", None)
+    if track is None or not getattr(track, "slide_optional", False):
+        return {}
+    here, T, found = track.slide_here, game.layout.T, {}
+    for i, event in enumerate(events):
+        if event[0] in STEP_KINDS:
+            ended = [(event[1], event[3])]
+        elif event[0] == SWITCH:
+            ended = [(event[1], event[4]), (event[3], event[2])]
+        else:
+            continue
+        slid = set()
+        for later in events[i + 1:]:
+            if later[0] in STEP_KINDS or later[0] == SWITCH:
+                break
+            if later[0] == SLIDE:
+                slid.add((later[1], later[2]))
+        declined = [(c, sq) for c, sq in ended if sq < T and here[c][sq] is not None and (c, sq) not in slid]
+        if declined:
+            found[i] = declined
+    return found
 
 
 def _own_bumps(events) -> set:

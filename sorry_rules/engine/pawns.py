@@ -242,8 +242,7 @@ def move(track, sel: Selector, dest, p: int, flags: int, card):
             to = destination(layout, dest, c)
             if to == sq or sq == home[c] or (c, sq) in still or any(kinds[k].immobile for k, _ in carried):
                 continue
-            events = track.landing(pos, c, sq, to, MOVE)
-            if events is not None:
+            for events in track.landings(pos, c, sq, to, MOVE):
                 out.append(track.option(_carry(c, sq, carried) + tuple(events), flags, card))
     return gen
 

@@ -159,7 +159,7 @@ class Obstacles:
             k = self._mark_on(o, to, "untouchable") if o >= 0 and self.marks else None
             if k is not None:
                 return Obstacle("marked", square=to, colour=o, mark=k)
-        if to < layout.T:
+        if to < layout.T and not m.slide_optional:  # a slide that may be declined blocks nothing
             info = m.slide_here[c][to]
             if info is not None:
                 o = occ[info.end]

@@ -22,6 +22,7 @@ class MovementRules:
     slide_sweep: str = "all"                   # "all" | "bumpable": what a slide sweeps away
     slide_after_switch: str = "both"           # "both" | "mover" | "none"
     slide_after_sorry: bool = True
+    slide_optional: bool = False               # a slide may be declined (the pawn stays on its triangle)
     split: str = "sequential"                  # "sequential" | "simultaneous" (A2)
     overshoot_home: str = "illegal"            # "illegal" | "stop"
     must_bump: bool = False                    # a move that bumps an opponent is compulsory

@@ -311,15 +311,18 @@ class _Walk:
         """Colour c's pawn on sq goes `way` as the part of `level`, then the parts after it."""
         s, to, step = self.s, way[0], way[2]
         if self.occ[to] < 0 and to != sq and here[to] is None:  # no bump, no slide
-            made, change, end = (step,), key + row_w[to] - row_w[sq], to
-        else:
-            made = s.track.landing(self.pos, c, sq, to, "split")
-            if made is None:
-                return
+            self.follow(level, rest, (step,), key + row_w[to] - row_w[sq], to)
+            return
+        for made in s.track.landings(self.pos, c, sq, to, "split"):
             made = tuple(made)
-            change = key + key_of(s.W, s.start, made)
             end = made[-1][3] if made[-1][0] == SLIDE and made[-1][1] == c else to
+            self.follow(level, rest, made, key + key_of(s.W, s.start, made), end)
+
+    def follow(self, level: int, rest: int, made: tuple, change: int, end: int) -> None:
+        """After the part of `level` whose events are `made` (its pawn ending on `end`): the
+        option when no step is left, else the parts after it."""
         if not rest:
+            s = self.s
             self.out.append(new_option(Option, (s.card, (*self.events, *made), s.flags, MOVE, change, (), "")))
             return
         self.made(level, rest, change, made, end)
@@ -388,9 +391,9 @@ class _Walk:
     def land_last(self, key: int, c: int, sq: int, to: int, c1: int, sq1: int, to1: int) -> None:
         """The last part landing with a bump or a slide, the earlier pawn moved (c1 >= 0)."""
         with _Moved(self.occ, c1, sq1, to1, self.s.X):
-            made = self.s.track.landing(self.pos, c, sq, to, "split")
-        if made is not None:
-            s = self.s
+            ways = self.s.track.landings(self.pos, c, sq, to, "split")
+        s = self.s
+        for made in ways:
             self.out.append(new_option(Option, (s.card, (*self.events, *made), s.flags, MOVE,
                                                 key + key_of(s.W, s.start, made), (), "")))
 
@@ -478,21 +481,27 @@ def _resolve(track, pos, chosen: list, flags: int, card, out: list) -> None:
         marker = _LIFTED + i
         pos.relocate(c, sq, marker)
         lifted.append(marker)
-    made, events, legal = [], [], True
-    for (c, sq, to), marker in zip(chosen, lifted):
-        onto_own = track.stacked or track.lands_own[c]
-        part = None if to < X and pos.occ[to] == c and not onto_own else track.landing(pos, c, marker, to, "split")
-        if part is None:
-            legal = False
-            break
-        part = tuple(part)
-        made.append((part, pos.make(part)))
-        events.extend(part)
-    for part, undo in reversed(made):
-        pos.unmake(part, undo)
-    for (c, sq, _), marker in zip(chosen, lifted):
-        pos.relocate(c, marker, sq)
-    if legal:
-        real = {marker: sq for (c, sq, _), marker in zip(chosen, lifted)}
-        events = tuple((e[0], e[1], real.get(e[2], e[2]), e[3]) if e[0] == "split" else e for e in events)
-        out.append(track.option(events, flags, card))
+    real = {marker: sq for (c, sq, _), marker in zip(chosen, lifted)}
+
+    def land(k: int, events: tuple) -> None:
+        """The parts from the k-th on, landed one after another in every way they may."""
+        if k == len(chosen):
+            out.append(track.option(tuple((e[0], e[1], real.get(e[2], e[2]), e[3]) if e[0] == "split" else e
+                                          for e in events), flags, card))
+            return
+        (c, _, to), marker = chosen[k], lifted[k]
+        if to < X and pos.occ[to] == c and not (track.stacked or track.lands_own[c]):
+            return
+        for part in track.landings(pos, c, marker, to, "split"):
+            part = tuple(part)
+            undo = pos.make(part)
+            try:
+                land(k + 1, events + part)
+            finally:
+                pos.unmake(part, undo)
+
+    try:
+        land(0, ())
+    finally:
+        for (c, sq, _), marker in zip(chosen, lifted):
+            pos.relocate(c, marker, sq)

@@ -63,6 +63,7 @@ class Track:
             self.spares = tuple(tuple(not self.bumpable[c][o] for o in range(C)) for c in range(C))
         self.slide_after_switch = rules.slide_after_switch
         self.slide_after_sorry = rules.slide_after_sorry
+        self.slide_optional = getattr(rules, "slide_optional", False)
         self.simultaneous_split = rules.split == "simultaneous"
         self.control_of = control_of  # player colour -> colours it may move
         self.routes = Routes(layout, geometry, relation) if geometry.routed else None
@@ -140,13 +141,14 @@ class Track:
         events.append((SLIDE, c, at, info.end))
         return events
 
-    def landing(self, pos, c: int, frm: int, to: int, step: str):
+    def landing(self, pos, c: int, frm: int, to: int, step: str, slide: bool = True):
         """The events of colour c's pawn stepping `frm` -> `to` on `pos` (kind `step`): a bump
         of the pawn there, then its slide; None when illegal (an own or unbumpable pawn there,
         an untouchable one, a blocked slide). A pawn of the mover's own colour that it bumps
         (`rules.bump` own) is sent back before the step, so the events read in the order the
         squares empty and fill. `to == frm` (a bounce back) lands on the square it left.
-        Where squares hold several pawns, `arrive` judges the square. `pos` is not changed."""
+        Where squares hold several pawns, `arrive` judges the square. `slide` False: the slide
+        there declined (`declined`). `pos` is not changed."""
         events = [(step, c, frm, to)]
         if self.stacked:
             if to < self.counted and not self.arrive(pos, c, frm, to, step, events):
@@ -160,11 +162,27 @@ class Track:
                     events.insert(0, (BUMP, c, to))
                 else:
                     events.append((BUMP, o, to))
+        if not slide:
+            return events
         slid = self.sweep(pos, c, to, frm)
         if slid is None:
             return None
         events.extend(slid)
         return events
+
+    def declined(self, pos, c: int, frm: int, to: int, step: str):
+        """The landing of `landing` with its slide declined, when `rules.slide_optional` lets
+        the pawn stay on a triangle it takes; else None (no second move)."""
+        if not self.slide_optional or self.slide_here[c][to] is None:
+            return None
+        return self.landing(pos, c, frm, to, step, False)
+
+    def landings(self, pos, c: int, frm: int, to: int, step: str) -> list:
+        """Every way colour c's pawn stepping `frm` -> `to` may end: `landing`, then with the
+        slide declined (`declined`); [] when none is legal."""
+        ways = [events for events in (self.landing(pos, c, frm, to, step), self.declined(pos, c, frm, to, step))
+                if events is not None]
+        return ways
 
     def arrive(self, pos, c: int, frm: int, to: int, step: str, events: list) -> bool:
         """Whether colour c's pawn moving `frm` -> `to` (a counted square, kind `step`) may end
@@ -281,7 +299,7 @@ class Track:
             to, start = self.layout.start_exit[c], self.start[c]
             plain = new_option(Option, (card, ((STEP_KINDS[0], c, start, to),), flags, MOVE, W[c][to] - W[c][start], (), ""))
             rows.append((c, start, to, self.slide_here[c][to] is None, plain, self.stacked or self.lands_own[c]))
-        landing, option = self.landing, self.option
+        landings, option = self.landings, self.option
 
         def enter(pos, out):
             occ = pos.occ
@@ -293,8 +311,7 @@ class Track:
                 if o < 0 and no_slide:
                     out.append(plain)
                 elif o != c or onto_own:
-                    events = landing(pos, c, start, to, "enter")
-                    if events is not None:
+                    for events in landings(pos, c, start, to, "enter"):
                         out.append(option(tuple(events), flags, card))
         return self.hooked(enter, self.from_start)
 
@@ -308,7 +325,7 @@ class Track:
             plain = table_row(lambda sq, c=c, dest=dest, w=W[c]: None if dest[sq] < 0 else new_option(
                 Option, (card, ((kind, c, sq, dest[sq]),), flags, MOVE, w[dest[sq]] - w[sq], (), "")), len(dest))
             rows.append((c, dest, slides, plain, self.stacked or self.lands_own[c]))
-        landing, option = self.landing, self.option
+        landing, declined, option = self.landing, self.declined, self.option
 
         def step(pos, out):
             occ = pos.occ
@@ -326,6 +343,10 @@ class Track:
                         events = landing(pos, c, sq, to, kind)
                         if events is not None:
                             out.append(option(tuple(events), flags, card))
+                        if slides[to] is not None:
+                            events = declined(pos, c, sq, to, kind)
+                            if events is not None:
+                                out.append(option(tuple(events), flags, card))
         return self.hooked(step, self.free)
 
     def routed_step(self, direction: str, steps: int, p: int, flags: int, card):
@@ -340,7 +361,7 @@ class Track:
                 new_option(Option, (card, ((direction, c, sq, to),), flags, MOVE, w[to] - w[sq], (), ""))
                 for to, _, _ in ways[sq]), self.layout.size)
             rows.append((c, table[c], self.slide_here[c], plain))
-        landing, option, stacked = self.landing, self.option, self.stacked
+        landings, option, stacked = self.landings, self.option, self.stacked
 
         def routed(pos, out):
             occ = pos.occ
@@ -360,8 +381,7 @@ class Track:
                         if occ[to] < 0 and slides[to] is None and not stacked:
                             out.append(landed)
                             continue
-                        events = landing(pos, c, sq, to, direction)
-                        if events is not None:
+                        for events in landings(pos, c, sq, to, direction):
                             out.append(option(tuple(events), flags, card))
         return self.hooked(routed, self.free)
 
@@ -374,7 +394,7 @@ class Track:
         for c in self.control_of[p]:
             targets = tuple(o for o in range(self.layout.C) if o != c and bumpable[c][o] and (allowed is None or allowed[c][o]))
             rows.append((c, start[c], targets, self.slide_here[c] if self.slide_after_sorry else None))
-        sweep, option, stacked = self.sweep, self.option, self.stacked
+        sweep, option, stacked, optional = self.sweep, self.option, self.stacked, self.slide_optional
 
         def sorry(pos, out):
             P, occ = pos.pos, pos.occ
@@ -401,6 +421,8 @@ class Track:
                         pos.unmake(events, undo)
                         if slid is not None:
                             out.append(option(events + tuple(slid), flags, card))
+                        if optional:  # the slide declined: the placed pawn stays on the triangle
+                            out.append(option(events, flags, card))
                         continue
                     if stacked:
                         out.append(option(events, flags, card))
@@ -422,7 +444,7 @@ class Track:
         after = self.slide_after_switch
         slide_here = self.slide_here
         rows = tuple((c, tuple(o for o in range(C) if o != c and allowed[c][o])) for c in self.control_of[p])
-        slides, option, stacked = self._switch_slides, self.option, self.stacked
+        ways, option, stacked = self._switch_ways, self.option, self.stacked
 
         def switch(pos, out):
             P, occ = pos.pos, pos.occ
@@ -442,20 +464,33 @@ class Track:
                             continue
                         events = ((SWITCH, c, mine, o, sq),)
                         if after != "none" and (here[sq] is not None or (after == "both" and slide_here[o][mine] is not None)):
-                            slid = slides(pos, events, c, mine, o, sq)
-                            if slid is not None:
+                            for slid in ways(pos, events, c, mine, o, sq):
                                 out.append(option(events + tuple(slid), flags, card))
                             continue
                         out.append(new_option(Option, (card, events, flags, MOVE,
                                                        mine_row[sq] - mine_row[mine] + W[o][mine] - W[o][sq], (), "")))
         return self.hooked(switch, self.free)
 
-    def _switch_slides(self, pos, events: tuple, c: int, mine: int, o: int, sq: int):
-        """The events of the slides after a switch: the mover's from sq, then with "both" the
-        other pawn's from `mine` if it is still there; None when one is illegal."""
+    def _switch_ways(self, pos, events: tuple, c: int, mine: int, o: int, sq: int) -> list:
+        """The events of the slides after a switch, one list per legal way: the slides taken;
+        under `rules.slide_optional` also each way with the mover's slide, the other's or
+        both declined (those that exist)."""
+        ways = [self._switch_slides(pos, events, c, mine, o, sq)]
+        if self.slide_optional:
+            mover = (True, False) if self.slide_here[c][sq] is not None else (True,)
+            other = (True, False) if self.slide_after_switch == "both" and self.slide_here[o][mine] is not None else (True,)
+            ways += [self._switch_slides(pos, events, c, mine, o, sq, take_mine, take_other)
+                     for take_mine in mover for take_other in other if not (take_mine and take_other)]
+        return [slid for slid in ways if slid is not None]
+
+    def _switch_slides(self, pos, events: tuple, c: int, mine: int, o: int, sq: int, take_mine: bool = True,
+                       take_other: bool = True):
+        """The events of the slides after a switch: the mover's from sq (unless not
+        `take_mine`), then with "both" the other pawn's from `mine` if it is still there
+        (unless not `take_other`); None when one is illegal."""
         undo = pos.make(events)
-        slid = self.sweep(pos, c, sq, -1)
-        if slid is not None and self.slide_after_switch == "both":
+        slid = self.sweep(pos, c, sq, -1) if take_mine else []
+        if slid is not None and self.slide_after_switch == "both" and take_other:
             first = tuple(slid)
             made = pos.make(first)
             if pos.occ[mine] == o:

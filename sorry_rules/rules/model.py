@@ -225,6 +225,11 @@ class Rules(Strict):
         "After an 11 switch, which pawns are checked for a slide: `both` (the mover first, each against its own colour), "
         "the `mover`'s pawn only, or `none`."))
     slide_after_sorry: bool = Field(default=True, description="Whether a pawn placed by a Sorry! on a triangle slides.")
+    slide_optional: bool = Field(default=False, description=(
+        "Whether a slide may be declined: a pawn that ends its move on a triangle it takes (a step, a start, a part of "
+        "a split, a Sorry! or a switch that slides) may also stay there, so the move is listed twice, slid and not; "
+        "after a switch each pawn's slide is declined or taken apart. A slide that cannot be taken (a spared pawn on "
+        "its end circle) leaves the staying move."))
     split: Literal["sequential", "simultaneous"] = Field(default="sequential", description=(
         "How the parts of a split resolve: `sequential`, one after another, each judged on the board the previous part "
         "left (a part that sends a later part's pawn to Start makes the split illegal); `simultaneous`, all judged on the "
