@@ -604,6 +604,20 @@ def test_an_alternative_the_card_has_already_is_said_once(tmp_path):
     assert text.count(": enter  (") == 2
 
 
+def test_aggregates_and_then_are_worded_plainly():
+    """An aggregate names the colours it runs over ("among the players", not "of the all
+    players"), and `A then B` says that either plays alone where the other cannot (REFERENCE
+    section 2.1); a draw again after it needs no such words (R19)."""
+    from sorry_rules.authoring.explain import effect_words, expr_words
+
+    assert expr_words(dsl.parse_expr("max(p in players: home(p)) == home(player)")) == (
+        "the largest, over each p among the players, of the number of p's pawns in Home equals the number of your "
+        "pawns in Home")
+    assert "how many o among your opponents have" in expr_words(dsl.parse_expr("count(o in opponents: home(o) > 0) > 1"))
+    assert effect_words(dsl.parse_effect("enter then forward 1")).endswith("(either alone where the other cannot be played)")
+    assert "cannot be played" not in effect_words(dsl.parse_effect("forward 2 then draw_again"))
+
+
 def test_explain_says_the_board_and_groups_either_or():
     """AUTHORING: without --card, explain starts with the board: the sides' start exits and
     safety zones and the slides (R6, R26, R31); a win of two `and`s joined by `or` says which
@@ -615,8 +629,8 @@ def test_explain_says_the_board_and_groups_either_or():
             "pawn of the side's colour turns into a safety zone of 5 squares, then Home") in standard
     assert "Slides from offset 1 to 4 and 9 to 13 of every side" in standard
     sequence = " ".join(explain_text(load_explained("sequence")).split())
-    assert ("Either the number of sides (chip colours) in the game equals 2 and the number of your team's sequences is "
-            "at least 2, or the number of sides") in sequence
+    assert ("Either (the number of sides (chip colours) in the game equals 2 and the number of your team's sequences is "
+            "at least 2), or (the number of sides") in sequence
 
 
 def test_alternatives_inside_a_condition_are_not_taken_for_the_cards_own():

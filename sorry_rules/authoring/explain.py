@@ -26,11 +26,14 @@ from sorry_rules.authoring.routewords import geometry_words
 WIDTH = 88
 _GROUP = {"player": "your", "team": "your team's", "partners": "your partners'", "opponents": "your opponents'",
           "players": "all players'"}
+#: the colours an aggregate runs over, by its group
+_AGGREGATE_GROUP = {"player": "your colours", "team": "your team's colours", "partners": "your partners",
+                    "opponents": "your opponents", "players": "the players"}
 _COUNT = {"home": "pawns in Home", "start": "pawns in Start", "safety": "pawns in safety zones",
           "track": "pawns on the track", "pawns": "pawns", "sequences": "sequences", "chips": "chips"}
 _FACT = {"bumps": "pawns this move sends back to Start", "slides": "slides taken by this move",
          "reaches_home": "pawns this move brings Home", "enters_safety": "pawns this move takes into a safety zone",
-         "switches": "pawns this move switches", "moves": "steps this move takes"}
+         "switches": "pawns this move switches", "moves": "pawns this move moves (each part of a split once)"}
 _COMPARE = {"==": "equals", "!=": "differs from", "<": "is less than", "<=": "is at most", ">": "is more than",
             ">=": "is at least"}
 _ARITH = {"+": "plus", "-": "minus", "*": "times"}
@@ -237,7 +240,10 @@ class _EffectWords(dsl.Visitor):
         return ("; or " if commas else ", or ").join(parts)
 
     def visit_Then(self, node, nested):
-        return f"{self.visit(node.first, True)}, then {self.visit(node.second, True)}"
+        words = f"{self.visit(node.first, True)}, then {self.visit(node.second, True)}"
+        if isinstance(node.second, (dsl.DrawAgain, dsl.Pass)) or isinstance(node.first, (dsl.DrawAgain, dsl.Pass)):
+            return words
+        return f"{words} (either alone where the other cannot be played)"
 
     def visit_Guard(self, node, nested):
         return f"{self.visit(node.effect, True)}, only if {expr_words(node.condition, self.marks)}"
@@ -358,7 +364,9 @@ class _ExprWords(dsl.Visitor):
     def visit_BinOp(self, node):
         left, right = self.visit(node.left), self.visit(node.right)
         if node.op == "or" and any(isinstance(side, dsl.BinOp) and side.op == "and" for side in (node.left, node.right)):
-            return f"either {left}, or {right}"  # `and` binds tighter: said so
+            left, right = (f"({words})" if isinstance(side, dsl.BinOp) and side.op == "and" else words
+                           for side, words in ((node.left, left), (node.right, right)))
+            return f"either {left}, or {right}"  # `and` binds tighter: said in brackets
         if node.op == "and":  # an `or` under it was written in brackets: said in brackets
             left, right = (f"({words})" if isinstance(side, dsl.BinOp) and side.op == "or" else words
                            for side, words in ((node.left, left), (node.right, right)))
@@ -379,12 +387,12 @@ class _ExprWords(dsl.Visitor):
         return f"the number of {whose} {_COUNT[node.function]}"
 
     def visit_Aggregate(self, node):
-        group = _GROUP.get(node.group, node.group).replace("your ", "").replace("'s", "").replace("'", "")
+        group = _AGGREGATE_GROUP.get(node.group, node.group)
         body = self.visit(node.body)
         what = {"sum": "the sum", "max": "the largest", "min": "the smallest"}.get(node.kind)
         if node.kind == "count":
-            return f"how many {node.variable} of the {group} have: {body}"
-        return f"{what}, over each {node.variable} of the {group}, of {body}"
+            return f"how many {node.variable} among {group} have: {body}"
+        return f"{what}, over each {node.variable} among {group}, of {body}"
 
     def visit_Name(self, node):
         return _THROW.get(node.name, node.name)

@@ -17,7 +17,8 @@ report's `"draw_again"` is true when some move listed draws again, or when the c
 forfeited still does (a 2). Under `after:` consequences or
 `counters:` every move also carries `"after"` (the labels of the consequences it triggers),
 `"extra_cards"` (the cards its player takes next, the card's own extra draw included) and,
-with counters, `"counters": {colour: {name: value}}` after it. Under `marks:` every move
+with counters, `"counters": {colour: {name: value}}` after it (the report's `"counter_labels"`,
+{name: label}, name them in the text). Under `marks:` every move
 carries `"marks": {mark: [{"colour", "square", "by"}]}`, the marks once it is played (its
 consequences and the next turn's beginning included), and the report carries the
 position's own `"marks"`.
@@ -47,6 +48,8 @@ def moves_report(game, position) -> dict:
         report["marks"] = marks_data(game, state.marks)
     if game.redraw is not None:
         report["redraws"] = state.redraws
+    if game.counters:
+        report["counter_labels"] = {name: label for name, _, label in game.counters}
     listed, forfeit, draw_again = [], False, False
     for move in moves:
         if move.kind == "forfeit":
@@ -203,7 +206,8 @@ def format_report_text(report: dict, details=None) -> str:
         if move.get("marks") is not None:
             lines.append(f"      marks after: {marks_text(move['marks'])}")
         if "counters" in move:
-            values = "; ".join(f"{colour} " + ", ".join(f"{name} {value}" for name, value in named.items())
+            labels = report.get("counter_labels", {})
+            values = "; ".join(f"{colour} " + ", ".join(f"{labels.get(name) or name} {value}" for name, value in named.items())
                                for colour, named in move["counters"].items())
             lines.append(f"      counters after: {values}")
         if details is not None:

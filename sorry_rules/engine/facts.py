@@ -41,7 +41,8 @@ def switches(layout, events, colours) -> int:
 
 
 def moves(layout, events, colours) -> int:
-    """Steps taken by pawns of `colours` on their own (each part of a split counts)."""
+    """Moves pawns of `colours` make on their own, not squares: one per step event (a start,
+    a step of any length, a Sorry! placement, a `move`; each part of a split)."""
     return sum(1 for e in events if e[0] in STEP_KINDS and e[1] in colours)
 
 

@@ -59,6 +59,25 @@ def _tagged(current: list, part) -> list:
         for info in m.model_fields.values())]
 
 
+def other_kinds(model: type[BaseModel], loc: tuple, name: str) -> list[str]:
+    """Where `loc` (a location ending in a union tag, turn.draw) picked one model of a union
+    whose tag is a Literal field: the "field: value" of each other member that has a field
+    `name` (["source: dice"] for `dice` under a draw turn); [] otherwise."""
+    current = [model]
+    for i, part in enumerate(loc):
+        tagged = _tagged(current, part)
+        if tagged and i == len(loc) - 1:
+            return [f"{field}: {typing.get_args(info.annotation)[0]}" for m in current if _is_model(m) and m not in tagged
+                    and _field(m, name) is not None
+                    for field, info in m.model_fields.items() if typing.get_origin(info.annotation) is Literal
+                    and len(typing.get_args(info.annotation)) == 1 and _field(tagged[0], field) is not None]
+        following = tagged or [member for annotation in current for member in _step(annotation, part) or []]
+        if not following:
+            return []
+        current = following
+    return []
+
+
 def known_fields(model: type[BaseModel], loc: tuple) -> list[str]:
     """Field names (aliases) of the model(s) reached from `model` along `loc`."""
     current = [model]

@@ -492,14 +492,16 @@ def literal_words(item: dict) -> list[str]:
 
 
 def _unknown_field(model, loc: tuple, path: tuple) -> str:
-    from sorry_rules.rules.fields import known_fields  # lazy: pydantic only when there is a schema problem
+    from sorry_rules.rules.fields import known_fields, other_kinds  # lazy: pydantic only when there is a schema problem
 
     name = str(path[-1] if path else loc[-1])
     where = ".".join(str(p) for p in path[:-1]) or "the file"
     known = known_fields(model, loc[:-1])
+    kinds = other_kinds(model, loc[:-1], name)
+    elsewhere = f"; it is a field only with {' or '.join(kinds)}" if kinds else ""
     if not known:
-        return f"unknown field '{name}' in {where}"
-    return f"unknown field '{name}' in {where}{did_you_mean(name, known)} (fields: {', '.join(known)})"
+        return f"unknown field '{name}' in {where}{elsewhere}"
+    return f"unknown field '{name}' in {where}{elsewhere or did_you_mean(name, known)} (fields: {', '.join(known)})"
 
 
 def _a_position(data: dict) -> bool:
