@@ -476,7 +476,8 @@ def test_source_text_round_trips_every_bundled_card():
     for text in ("(forward 2 then draw_again) if 1 - (2 - 3) * (4 + 5) > -(1 + 2) and not not true",
                  "(forward 1 | backward 1) then enter if home(player) > 0 or start(team) == 4",
                  "(forward 1 then backward 1 | enter) if true",
-                 "split 10 into forward 9, backward 1 other", "split 7 into forward 3 any, forward"):
+                 "split 10 into forward 9, backward 1 other", "split 7 into forward 3 any, forward",
+                 "enter then forward 6 own unmoved", "enter then forward 3 moved"):
         assert source_text(dsl.parse_effect(text)) == text
 
 

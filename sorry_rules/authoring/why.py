@@ -283,7 +283,7 @@ class _Diagnosis(dsl.EffectWalker):
         if node.selector is None:
             return True
         explainer = self.explainer
-        selector = compile_selector(explainer.compiler, node.selector, moved_ok=False)
+        selector = compile_selector(explainer.compiler, node.selector, moved_ok=True)  # `moved`: none yet (judged before)
         chosen = select(selector, explainer.layout, self.p, self.board.pos, self.board.marks)
         return any(c == self.c and sq == self.sq for c, sq, _ in chosen)
 

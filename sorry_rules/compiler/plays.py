@@ -25,7 +25,7 @@ from sorry_rules.base import limits
 from sorry_rules.compiler.selectors import compile_selector, mark_index
 from sorry_rules.compiler.vocabulary import CompileError
 from sorry_rules.engine import pawns, splits
-from sorry_rules.engine.events import STEP_KINDS
+from sorry_rules.engine.events import STEP_KINDS, moved_to, stood_before
 from sorry_rules.engine.option import DRAW_AGAIN, MOVE, PASS, PASS_KIND, SPARE, Option
 
 #: Largest number of movement-table entries (colours x squares per table) of one variant.
@@ -292,12 +292,18 @@ class PlayBuilder(dsl.Visitor):
         return choice_maker
 
     def visit_Then(self, node):
+        """`A then B`: B on the position A left, its `moved` / `unmoved` selectors choosing
+        among the pawns A moved (`events.moved_to`)."""
         first_maker = self.visit(node.first)
         outer, self.compiler.known_outcomes = self.compiler.known_outcomes, {}  # B runs on the position A left
+        following, self.compiler.following = self.compiler.following, True
         try:
             second_maker = self.visit(node.second)
         finally:
-            self.compiler.known_outcomes = outer
+            self.compiler.known_outcomes, self.compiler.following = outer, following
+        reads_moved = any(getattr(getattr(found, "selector", None), "moved", False) or
+                          getattr(getattr(found, "selector", None), "unmoved", False) for found in dsl.walk(node.second))
+        start, stacked = self.m.layout.start, self.m.layout.stacked
         if isinstance(node.second, (dsl.DrawAgain, dsl.Pass)):
             flag = DRAW_AGAIN if isinstance(node.second, dsl.DrawAgain) else PASS
 
@@ -325,7 +331,15 @@ class PlayBuilder(dsl.Visitor):
                     events = option[1]
                     undo = pos.make(events)
                     seconds: list = []
-                    second(pos, seconds)
+                    if reads_moved:
+                        outer_moved = pos.moved
+                        pos.moved = moved_to(start, events, stood_before(pos.pos, events) if stacked else None)
+                        try:
+                            second(pos, seconds)
+                        finally:
+                            pos.moved = outer_moved
+                    else:
+                        second(pos, seconds)
                     pos.unmake(events, undo)
                     if not seconds:
                         out.append(option)

@@ -3,8 +3,9 @@
 Contract: `compile_selector(compiler, selector, moved_ok)` returns the engine's
 selector or raises `CompileError` at the offending word: a mark name the variant does not
 declare under `marks:` (SR302, listing the declared ones), a square name the board does not
-have (SR302, listing its named squares), `moved` where no move is being followed (SR304:
-only in `after:` `then:` effects and in the conditions of filters and consequences), `every`
+have (SR302, listing its named squares), `moved` or `unmoved` where no move is being followed
+(SR304: only in the second part of a card's `A then B`, in `after:` `then:` effects and in the
+conditions of filters and consequences), `every`
 outside `send`, `mark` and `unmark` (SR304, `every_ok`).
 `compiler` gives `m` (the mechanics) and `mark_names` (the declared mark kinds, in order). An
 owner left out is `controlled` (for every primitive and for `count(pawns ...)`).
@@ -20,8 +21,8 @@ from sorry_rules.engine.pawns import ZONES, Selector, owner_table
 
 EVERY_WHERE = ("'every' acts on all the chosen pawns at once: only 'send', 'mark' and 'unmark' take it (not 'move', "
                "'enter', 'forward', 'backward', 'split' or count(pawns ...), which counts them all anyway)")
-MOVED_WHERE = ("'moved' chooses the pawns of the move being followed: it may be read only in after: then: effects and "
-               "in the conditions of filters: and after:")
+MOVED_WHERE = ("'{word}' chooses among the pawns of the move being followed: it may be read only in the second part of "
+               "a card's 'A then B' (the pawns A moved), in after: then: effects and in the conditions of filters: and after:")
 
 
 def mark_index(compiler, name: str, pos: int, read: bool = True) -> int:
@@ -59,8 +60,8 @@ def compile_selector(compiler, selector, moved_ok: bool, every_ok: bool = False)
         raise CompileError(selector.pos, EVERY_WHERE, "SR304")
     marked = tuple(mark_index(compiler, name, pos) for name, pos in selector.marked)
     unmarked = tuple(mark_index(compiler, name, pos) for name, pos in selector.unmarked)
-    if selector.moved and not moved_ok:
-        raise CompileError(selector.pos, MOVED_WHERE, "SR304")
+    if (selector.moved or selector.unmoved) and not moved_ok:
+        raise CompileError(selector.pos, MOVED_WHERE.format(word="moved" if selector.moved else "unmoved"), "SR304")
     squares = _squares(compiler, selector.squares) if selector.squares else None
     return Selector(owner_table(compiler.m, owner), frozenset(selector.zones), marked, unmarked, selector.alone, squares,
-                    selector.moved, selector.rank, selector.every)
+                    selector.moved, selector.rank, selector.every, selector.unmoved)

@@ -18,7 +18,8 @@ from sorry_rules.engine.pawns import OWNERS, ZONES
 from sorry_rules.engine.squares import BUILT_IN, SquareName
 
 #: words a square may not be named: selectors read `in NAME` beside the zones and owners
-RESERVED = DSL_WORDS + OWNERS + ZONES + BUILT_IN + ("in", "marked", "unmarked", "alone", "moved", "farthest", "nearest", "pawns")
+RESERVED = DSL_WORDS + OWNERS + ZONES + BUILT_IN + ("in", "marked", "unmarked", "alone", "moved", "unmoved", "farthest",
+                                                   "nearest", "pawns")
 
 
 def holds_several(v) -> bool:

@@ -147,7 +147,7 @@ class _ToAst(Transformer_NonRecursive):
                 if value in [(r, n) for r, n, _ in squares]:
                     raise DslError(pos, f"square '{' '.join(w for w in value if w)}' is named twice", "SR304")
                 squares.append(value + (pos,))
-            elif kind in ("alone", "moved", "every"):
+            elif kind in ("alone", "moved", "unmoved", "every"):
                 flags.add(kind)
             elif kind == "rank":
                 if rank is not None:
@@ -158,8 +158,10 @@ class _ToAst(Transformer_NonRecursive):
         clash = {n for n, _ in marked} & {n for n, _ in unmarked}
         if clash:
             raise DslError(meta.start_pos, f"a selector cannot ask for a pawn marked and unmarked '{sorted(clash)[0]}'", "SR304")
+        if {"moved", "unmoved"} <= flags:
+            raise DslError(meta.start_pos, "a selector takes the moved pawns or the unmoved ones, not both", "SR304")
         return Selector(meta.start_pos, owner, tuple(zones), tuple(marked), tuple(unmarked), "alone" in flags,
-                        tuple(squares), "moved" in flags, rank, "every" in flags)
+                        tuple(squares), "moved" in flags, rank, "every" in flags, "unmoved" in flags)
 
     def owner(self, meta, children):
         return ("owner", str(children[0]), meta.start_pos)
@@ -177,6 +179,7 @@ class _ToAst(Transformer_NonRecursive):
     sel_unmarked = _named_item("unmarked")
     sel_alone = _item("alone", True)
     sel_moved = _item("moved", True)
+    sel_unmoved = _item("unmoved", True)
     sel_farthest = _item("rank", "farthest")
     sel_nearest = _item("rank", "nearest")
     sel_every = _item("every", True)

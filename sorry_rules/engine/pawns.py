@@ -55,6 +55,7 @@ class Selector(NamedTuple):
     moved: bool = False   # only pawns the move being followed moved (`Position.moved`, or the move's events)
     rank: str | None = None  # "farthest" / "nearest": only the chosen pawns fewest / most steps from Home
     every: bool = False   # send, mark, unmark: one option acting on every chosen pawn, not one option per pawn
+    unmoved: bool = False  # only pawns the move being followed did not move (all of them when none moved)
 
 
 def owner_table(mechanics, owner: str) -> tuple:
@@ -106,8 +107,18 @@ def _marks_fit(sel: Selector, marks: tuple, c: int, sq: int) -> bool:
 
 def _pawns_at(sel: Selector, pos, moved, c: int, sq: int) -> int:
     """How many of colour c's pawns on `sq` a selector with `moved` may choose: those the move
-    brought there; without `moved`, all of them."""
-    return moved[(c, sq)] if sel.moved else pos[c].count(sq)
+    brought there; with `unmoved`, the others; without either, all of them."""
+    if sel.moved:
+        return moved[(c, sq)]
+    here = pos[c].count(sq)
+    return here - moved.get((c, sq), 0) if sel.unmoved and moved else here
+
+
+def _left_out(sel: Selector, pos, moved, c: int, sq: int) -> bool:
+    """Whether `moved` / `unmoved` leave out every colour-c pawn on `sq`."""
+    if sel.moved:
+        return (c, sq) not in moved
+    return bool(sel.unmoved and moved) and moved.get((c, sq), 0) >= pos[c].count(sq)
 
 
 def select(sel: Selector, layout, p: int, pos, marks: tuple, moved=None) -> list:
@@ -121,7 +132,7 @@ def select(sel: Selector, layout, p: int, pos, marks: tuple, moved=None) -> list
             continue
         for sq in sorted(set(squares)):
             if not _in_zone(layout, sel, c, sq) or (sel.alone and not _alone(pos, c, sq, X)) or \
-                    (sel.moved and (c, sq) not in moved):
+                    ((sel.moved or sel.unmoved) and _left_out(sel, pos, moved, c, sq)):
                 continue
             if sq < X:
                 if not marks or _marks_fit(sel, marks, c, sq):
@@ -186,7 +197,7 @@ def count(sel: Selector, layout, p: int, pos, marks: tuple, moved=None) -> int:
             continue
         for sq in set(squares):
             if not _in_zone(layout, sel, c, sq) or (sel.alone and not _alone(pos, c, sq, X)) or \
-                    (sel.moved and (c, sq) not in moved):
+                    ((sel.moved or sel.unmoved) and _left_out(sel, pos, moved, c, sq)):
                 continue
             total += _chosen_here(sel, pos, moved, marks, c, sq)
     return total
