@@ -351,7 +351,7 @@ def test_must_bump_explains_the_pawns_it_rules_out(tmp_path, monkeypatch):
     report = why(pos("3", ["track:20", "track:40", "start", "start"], {"blue": ["track:23"]}), rules=("h17.yaml",))
     assert [m["text"] for m in report["moves"]] == ["Red pawn track:20 -> track:23, bumps Blue (track:23)"]
     assert blocked(report)[("red", "track:40")] == [
-        "removed by a filter: rules.must_bump: a move that bumps an opponent is required"]
+        "its moves are not allowed (rules.must_bump: a move that bumps an opponent is required)"]
     assert report["filtered"] == [{"text": "Red pawn track:40 -> track:43",
                                    "filter": "rules.must_bump: a move that bumps an opponent is required"}]
 

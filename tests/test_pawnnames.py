@@ -82,6 +82,19 @@ def test_a_position_names_pawns_in_its_order_and_lowest_leaves_first():
     assert after.on(0, 4) == "R1" and after.at(0, layout.start[0]) == [f"R{i}" for i in (2, 3, 4)]
 
 
+def test_the_pawn_a_forfeits_consequence_sends_back_is_named():
+    """PA7: a third doubles is lost and the pawn nearest Home goes back to the nest; the words
+    of that forfeit name the pawn (Y2), as every other move's do, not "Yellow pawn"."""
+    game = load_game("parcheesi")
+    state = parse_position(game, {"players": ["yellow", "red"], "turn": "yellow", "card": "4+4",
+                                  "counters": {"yellow": {"doubles_thrown": 2}},
+                                  "pawns": {"yellow": ["track:20", "safety:3", "home", "start"]}}).state
+    lost = next(m for m in game.legal_moves(state) if m.kind == "forfeit")
+    names = PawnNames.start(game, state.placement)
+    said = names.describe(lost)
+    assert said.startswith("no legal move: the throw is lost; then sends Y") and "Yellow pawn" not in said, said
+
+
 def _enter_moves(game, state):
     return [m for m in game.legal_moves(state) if m.events and any(e[0] == "enter" for e in m.events)]
 

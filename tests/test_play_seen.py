@@ -55,7 +55,7 @@ def test_every_forced_move_and_forfeit_of_the_person_is_shown_and_waits(tmp_path
     for turn, text in zip(forced, shown):
         flat = " ".join(text.split())
         if turn.move.kind == "forfeit":
-            drew = re.search(r"You drew (\S+): no pawn can move with it, so the card is forfeited\.", flat)
+            drew = re.search(r"You drew (\S+): no move is allowed with it, so the card is forfeited\.", flat)
             assert drew and drew.group(1) in game_cards, flat
         else:
             assert "only one move was possible, so it was played: R" in flat, flat

@@ -211,6 +211,22 @@ def test_every_page_of_the_longest_move_lists_fits_80_by_24(name):
     assert numbers == list(range(1, len(moves) + 1))
 
 
+def test_a_long_message_gives_up_lines_rather_than_push_the_board_off_80_by_24(standard):
+    """README: the screen fits 80x24. A notice of four lines or more above the moves (the
+    turns played for the person, and why the last card was lost) is cut at a word, ending
+    with "...", where the board (16 rows) leaves no room for it; a short one stays whole."""
+    scene, state = _position_scene(standard, LONG_LISTS["standard"])
+    moves = standard.legal_moves(state)
+    why = ("2 turns were played for you since your last choice (forfeits and forced moves, in Last moves). Why: red "
+           "pawns start: card 11 cannot start a pawn; red pawn safety:3: forward 11: would overshoot Home (3 steps to "
+           "Home); switch opponent: in its safety zone (a switch needs a track pawn); and more words to make it long.")
+    for message, whole in ((why, False), ("Card 7 drawn.", True)):
+        turn = render_turn(scene, moves, False, "Red (you) to play. Your moves", 0, 80, 24, message)
+        text = _print(turn.lines, colour=False)
+        assert len(text.splitlines()) + PROMPT_LINES <= 24, text
+        assert (message in " ".join(text.split())) is whole and (" ..." in text) is not whole, text
+
+
 def test_pages_are_clamped_and_use_the_room_they_have(standard):
     scene, state = _position_scene(standard, LONG_LISTS["standard"])
     small, tall = _turn(standard, scene, state), _turn(standard, scene, state, height=40)
@@ -223,12 +239,13 @@ def test_pages_are_clamped_and_use_the_room_they_have(standard):
 def test_a_message_comes_whole_above_the_header_line(standard):
     scene, state = _position_scene(standard, LONG_LISTS["standard"])
     moves = standard.legal_moves(state)
-    message = "You drew 11: no pawn can move with it, so the card is forfeited. " + "x" * 60
+    message = "You drew 11: no move is allowed with it, so the card is forfeited. " + "x" * 60
     told = render_turn(scene, moves, False, "Red (you) to play. Your moves", 0, 80, 24, message=message)
     at = len(render_scene(scene))
     assert len(told.lines) + 1 <= 24  # the prompt still fits
     # the message wraps onto a second line, whole (nothing is cut), above the header
-    assert [line.plain for line in told.lines[at:at + 2]] == [message[:65].rstrip(), "  " + "x" * 60]
+    assert " ".join(line.plain.strip() for line in told.lines[at:at + 2]) == message.strip()
+    assert told.lines[at + 1].plain == "  " + "x" * 60
     assert told.lines[at + 2].plain.startswith("Red (you) to play. Your moves 1-")
     assert all(line.cell_len <= 80 for line in told.lines)
 

@@ -144,7 +144,7 @@ class Explainer:
                 else:
                     reasons = self.reasons(c, sq, p, board, obstacles, cards)
                 if (c, sq) in filtered:
-                    reasons = [reason_entry(None, None, None, "filter", f"removed by a filter: {label}")
+                    reasons = [reason_entry(None, None, None, "filter", f"its moves are not allowed ({label})")
                                for label in dict.fromkeys(filtered[(c, sq)])]
                 if not reasons:
                     reasons = [reason_entry(None, None, None, "duplicate", "its moves give the same result as a listed move")]

@@ -501,12 +501,28 @@ def render_turn(scene: Scene, moves, hand_play: bool, header: str, page: int = 0
     widest = heading(header, message, len(moves) - 1, 1, len(moves), True, width)  # the longest the heading gets
     least = min(PAGE_MIN, sum(len(group) for group in groups))  # the fewest move lines a page shows
     lines = render_scene(scene, width, height - len(notes) - len(widest) - 1 - least)
+    over = len(lines) + len(notes) + len(widest) + 1 + least - height
+    if over > 0 and message:  # a board that cannot shrink: the message gives up lines, ending with "..."
+        message = shortened(message, width, len(wrap(Text(message), width)) - over)
+        widest = heading(header, message, len(moves) - 1, 1, len(moves), True, width)
     room = max(PAGE_MIN, height - len(lines) - len(notes) - len(widest) - 1)
     pages, page = paged([len(group) for group in groups], room, page, first)
     first, count = pages[page]
     head = heading(header, message, first, count, len(moves), len(pages) > 1, width)
     body = [line for group in groups[first:first + count] for line in group]
     return TurnScreen(lines + head + body + notes, page, len(pages), first, count, tuple(p[0] for p in pages))
+
+
+def shortened(text: str, width: int, lines: int) -> str:
+    """`text` cut at a word so that, with "..." after it, it wraps to at most `lines` lines
+    of `width` (one line at least); `text` itself when it fits."""
+    lines = max(1, lines)
+    if len(wrap(Text(text), width)) <= lines:
+        return text
+    words = text.split(" ")
+    while len(words) > 1 and len(wrap(Text(" ".join(words) + " ..."), width)) > lines:
+        words.pop()
+    return " ".join(words) + " ..."
 
 
 def mark_lines(game, marks) -> list:

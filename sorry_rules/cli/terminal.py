@@ -40,6 +40,7 @@ from contextlib import contextmanager
 from rich.console import Console
 from rich.text import Text
 
+from sorry_rules.base.words import plural
 from sorry_rules.cli import screen
 from sorry_rules.cli.lines import wrap
 from sorry_rules.cli.paging import ELLIPSIS
@@ -245,7 +246,7 @@ class Session:
                 told.append(f"{who} drew cards none of which can move a pawn: all are discarded.")
             else:
                 lost = "the throw is lost" if dice else "the card is forfeited"
-                told.append(f"{who} {drew} {card}: no pawn can move with it, so {lost}.")
+                told.append(f"{who} {drew} {card}: no move is allowed with it, so {lost}.")
         elif move.kind == "redraw" and turn.options == 1:
             told.append(f"{who}: {describe_move(game, move)}")
         elif turn.options == 1:
@@ -314,7 +315,8 @@ class Session:
         people = ("You", *(colour_name(self.game, c) for c in range(len(self.game.colours))))
         played = sum(1 for notice in notices if notice.startswith(people) and "again" not in notice)
         whose = "since the last choice" if self.hot_seat else "for you since your last choice"  # several people: theirs
-        return (f"{played} turns were played {whose} (forfeits and forced moves, in Last moves). {notices[-1]}")
+        return (f"{plural(played, 'turn')} {'was' if played == 1 else 'were'} played {whose} (forfeits and forced moves, "
+                f"in Last moves). {notices[-1]}")
 
     def tell(self, text: str, style: str = "") -> None:
         """A notice between two screens: printed, or on a terminal kept for the header line

@@ -95,6 +95,8 @@ class PawnNames:
     # ---- words ------------------------------------------------------------------------------
     def describe(self, move) -> str:
         """`move` in words with pawn names (moves that move no pawn as the engine says them)."""
+        if move.kind == "forfeit" and move.events:  # what a forfeit's consequences do, pawns by their names
+            return describe_move(self.game, move._replace(events=())) + "; then " + self.describe_events(move.events)
         if move.kind in ("forfeit", "pass", "discard", "redraw", "action") or not move.events:
             return describe_move(self.game, move)
         text = self.describe_events(move.events)
