@@ -180,9 +180,8 @@ class Track:
     def landings(self, pos, c: int, frm: int, to: int, step: str) -> list:
         """Every way colour c's pawn stepping `frm` -> `to` may end: `landing`, then with the
         slide declined (`declined`); [] when none is legal."""
-        ways = [events for events in (self.landing(pos, c, frm, to, step), self.declined(pos, c, frm, to, step))
+        return [events for events in (self.landing(pos, c, frm, to, step), self.declined(pos, c, frm, to, step))
                 if events is not None]
-        return ways
 
     def arrive(self, pos, c: int, frm: int, to: int, step: str, events: list) -> bool:
         """Whether colour c's pawn moving `frm` -> `to` (a counted square, kind `step`) may end
