@@ -38,7 +38,9 @@ OPTIONS = {"a4-mover-only": "A4 option: after a switch only the mover's pawn sli
            "ten-nine-one": "the 10 may also be split as 9 forward with one pawn, then 1 back with another (a split "
                            "of fixed sizes; invented)",
            "slide-optional": "a slide may be declined: a pawn ending on a triangle it takes may stay there (invented; "
-                             "REFERENCE rules.slide_optional)"}
+                             "REFERENCE rules.slide_optional)",
+           "overshoot-start": "a move counting past Home sends the pawn back to its Start (invented; REFERENCE "
+                              "geometry.past_home start)"}
 #: H6: the cards that may also start a pawn
 STARTERS = ("1", "2", "3", "5", "7", "8", "10", "11", "12")
 
@@ -137,6 +139,8 @@ class Sorry:
             return f"safety:{k}", ups
         if k == length + 1 or "overshoot-home" in self.house:
             return "home", ups
+        if "overshoot-start" in self.house:
+            return "start", ups
         back = 2 * (length + 1) - k
         if "bounce-back" in self.house and back >= 1:
             return f"safety:{back}", ups + ["home"] + [f"safety:{j}" for j in range(length, back, -1)]
@@ -253,7 +257,13 @@ class Sorry:
 
     def arrive(self, pawns: dict, colour: str, i: int, target: str, slides: bool = True) -> dict | None:
         """Pawn i of `colour` ends its move on `target`: blocked (R16, H13), a bump (R15,
-        T5), then a slide (R26, T9, H10, H12; none when not `slides`). A new dict, or None."""
+        T5), then a slide (R26, T9, H10, H12; none when not `slides`). A new dict, or None.
+        Its own Start (overshoot-start) holds any number of its pawns."""
+        if target == "start":
+            after = _copy(pawns)
+            after[colour][i] = "start"
+            self.ended(pawns, after, (colour, i, target))
+            return after
         other = self.at(pawns, target, colour)
         if "blockade" in self.house and other is not None and pawns[colour][i] != target:
             here = self.occupants(pawns, target, colour)  # H33: onto an own lone pawn (a blockade then), never onto two

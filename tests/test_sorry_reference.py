@@ -367,10 +367,12 @@ def test_each_house_rule_moves_as_the_rule_book_says(name):
 #: house rules that cannot be played together: H19 and H32 contradict (SR550); marks need squares
 #: that hold one pawn (SR571); A2's simultaneous split has no turns or passing rules (SR552) and
 #: no parts in order (SR304); bump-own writes the whole list rules.bump that H13 writes too, and
-#: sends back the own pawn that H33 would make a blockade with. (H6 and seven-both-ways add to the cards they change, `also:`, so
+#: sends back the own pawn that H33 would make a blockade with; overshoot-start is a third
+#: `geometry.past_home` beside H19 and H32. (H6 and seven-both-ways add to the cards they change, `also:`, so
 #: they combine with H14's 7 and H15's 11: test_overlays_that_add_to_a_card_combine_with_one_that_rewrites_it.)
 CONFLICTS = ({"overshoot-home", "bounce-back"}, {"blockade", "freeze"}, {"blockade", "mercy-start"},
-             {"bump-own", "partners-safe"}, {"bump-own", "blockade"},
+             {"bump-own", "partners-safe"}, {"bump-own", "blockade"}, {"overshoot-start", "overshoot-home"},
+             {"overshoot-start", "bounce-back"},
              *({"a2-simultaneous", name} for name in ("blockade", "no-passing-opponents", "backward-into-safety",
                                                       "seven-both-ways")))
 

@@ -22,7 +22,8 @@ RELATION_WORDS = {"own": "an own", "partner": "a partner's", "opponent": "an opp
 PAST_HOME = {"illegal": "a move that would count past Home is illegal (Home by exact count)",
              "stop": "a move that would count past Home stops in Home",
              "bounce": "a move that would count past Home bounces: the steps left at Home are counted back down the "
-                       "safety zone; a bounce out of the zone is illegal, one may end on the square the pawn left"}
+                       "safety zone; a bounce out of the zone is illegal, one may end on the square the pawn left",
+             "start": "a move that would count past Home sends the pawn back to its Start"}
 
 
 def geometry_words(v, where) -> list[str]:

@@ -10,7 +10,7 @@ Squares below X hold `hold[sq]` pawns (one on a Sorry! board: exclusive), of one
 
 Contract: tables are pure functions of the board spec and the home rule (`past_home`:
 "illegal" R33, "stop" H19, "bounce" H32: the steps left at Home are counted back down the
-safety zone, and a bounce out of the zone is -1); `forward(n)[c][sq]`
+safety zone, and a bounce out of the zone is -1; "start": the pawn's Start); `forward(n)[c][sq]`
 is where a colour-c pawn on `sq` ends after n forward steps (R13, R31, R33), or -1, and
 `backward(n)[c][sq]` likewise (R30, A12). Building one table costs O(colours x squares)
 whatever n, and tables are cached per layout (never in a global cache that would keep
@@ -140,7 +140,7 @@ class Layout:
                 back = 2 * last - index - steps
                 row[route[index]] = route[back] if back >= T else -1
         else:
-            beyond = self.home[c] if self.overshoot_stops else -1
+            beyond = self.home[c] if self.overshoot_stops else self.start[c] if self.past_home == "start" else -1
             for sq in route[reached:last]:
                 row[sq] = beyond
         return tuple(row)

@@ -6,7 +6,7 @@ safety zone at the safety entry, up the zone to Home), `backward` (down the zone
 the track at the entry, anticlockwise), a `turn` (an extra edge a rule file adds at one
 square of the pawn's own side, taken by moves of one direction: into the safety zone, or
 along the track past it), and `bounce` (past Home, back down the zone). `past_home` says what
-a step from Home is: illegal (R33), stay in Home (H19) or bounce (H32).
+a step from Home is: illegal (R33), stay in Home (H19), bounce (H32) or back to Start.
 
 Contract:
 - `Geometry` is plain frozen data built by the compiler; `Geometry()` is the standard
@@ -67,7 +67,7 @@ class Blocker:
 
 @dataclass(frozen=True)
 class Geometry:
-    past_home: str = "illegal"   # "illegal" (R33) | "stop" (H19) | "bounce" (H32)
+    past_home: str = "illegal"   # "illegal" (R33) | "stop" (H19) | "bounce" (H32) | "start" (back to Start)
     turns: tuple = ()            # Turn, in the order written
     blockers: tuple = ()         # Blocker, in the order written
 
@@ -167,6 +167,8 @@ class Routes:
                 return sq, STOPPED
             if past == "bounce" and layout.L:
                 return layout.T + c * layout.L + layout.L - 1, DOWN
+            if past == "start":
+                return layout.start[c], STOPPED
             return -1, mode
         if mode == DOWN:
             first = layout.T + c * layout.L

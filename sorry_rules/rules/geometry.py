@@ -64,10 +64,11 @@ class GeometryBlocker(Strict):
 class Geometry(Strict):
     """How pawns move over the board: past Home, extra turns, pawns that block."""
 
-    past_home: Literal["illegal", "stop", "bounce"] | None = Field(default=None, description=(
-        "A move counting past Home: `illegal` (Home by exact count, R33), `stop` in Home (H19), or `bounce`: the steps "
+    past_home: Literal["illegal", "stop", "bounce", "start"] | None = Field(default=None, description=(
+        "A move counting past Home: `illegal` (Home by exact count, R33), `stop` in Home (H19), `bounce`: the steps "
         "left at Home are counted back down the safety zone (H32; a bounce out of the zone is illegal; it may end on the "
-        "square the pawn left). Left out: as `rules.overshoot_home` says."))
+        "square the pawn left), or `start`: the pawn goes back to its Start (a move of its own, not a bump). Left out: "
+        "as `rules.overshoot_home` says."))
     turns: dict[ColourName, GeometryTurn] = Field(default_factory=dict, max_length=20, description=(
         "Named turns (extra edges of the board graph), applied to every move of their direction, split parts "
         "included; an overlay adds one by a new name, changes one by its name or removes it with null."))
