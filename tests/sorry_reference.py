@@ -395,7 +395,8 @@ class Sorry:
     def split_together(self, pawns: dict, total: int, parts: int) -> list:
         """The A2 option as REFERENCE.md words it (`rules.split: simultaneous`): forward `total`
         split among 2 .. `parts` different pawns, each part an exact forward move from where
-        its pawn stands before the split, no two parts ending on one square but Home (R33);
+        its pawn stands before the split, no two parts ending on one square but Home (R33) or
+        Start (overshoot-start), which hold any number;
         then the pawns land one by one in the order they stand (the player's colours in board
         order, each colour's track squares then its safety squares, ascending), but a pawn
         leaving a square another part lands on lands before that part; each bumps and slides
@@ -415,7 +416,7 @@ class Sorry:
                         continue
                     ends = [way[0][0] for way in ends]
                     squares = [end if end.startswith("track:") else (colour, end)
-                               for (colour, _, _), end in zip(chosen, ends) if end != "home"]
+                               for (colour, _, _), end in zip(chosen, ends) if end not in ("home", "start")]
                     if len(set(squares)) != len(squares):
                         continue
                     parts = list(zip(chosen, ends))

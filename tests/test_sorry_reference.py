@@ -374,7 +374,7 @@ CONFLICTS = ({"overshoot-home", "bounce-back"}, {"blockade", "freeze"}, {"blocka
              {"bump-own", "partners-safe"}, {"bump-own", "blockade"}, {"overshoot-start", "overshoot-home"},
              {"overshoot-start", "bounce-back"},
              *({"a2-simultaneous", name} for name in ("blockade", "no-passing-opponents", "backward-into-safety",
-                                                      "seven-both-ways")))
+                                                      "seven-both-ways", "ten-nine-one")))
 
 
 def combinations(seed: int, count: int):
