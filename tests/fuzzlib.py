@@ -42,7 +42,11 @@ from sorry_rules.rules.loader import load_variant
 from sorry_rules.base.resources import variants_dir
 from sorry_rules.rules.yamlsafe import _BREAK, load_yaml
 
-CASE_SECONDS = 10.0  # hang guard per case (generous; never a speed assertion)
+CASE_SECONDS = 10.0  # hang guard per case loaded or checked (generous; never a speed assertion)
+#: hang guard of a short game and its two table checks (3 x PLAY_PLIES decisions): a file the
+#: cost bounds accept may take a tenth of a second a decision (three dice spent die by die,
+#: each a split over squares that hold many pawns), so a game is given more than a case
+PLAY_SECONDS = 90.0
 #: How the cases ended, e.g. STATS["bytes:refused"] (RuleFileError), STATS["bytes:played"].
 STATS: Counter = Counter()
 PLAY_PLIES = 150  # moves of the short game played with a rule file that compiles
@@ -859,7 +863,7 @@ def play_short(game, seed: int, case: dict, mode: str = "game") -> Finding | Non
     from .tablecheck import check_one_table, check_pushes
 
     try:
-        with time_limit(CASE_SECONDS):
+        with time_limit(PLAY_SECONDS):
             if getattr(game, "grid", None) is not None:
                 _play_grid(game, seed)
             else:

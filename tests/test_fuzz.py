@@ -3,7 +3,8 @@
 Properties: no input makes them raise anything but DslError (parser) or RuleFileError
 (loader, compiler); every error is located inside the text or file it names (DSL errors in
 an overlay inside the DSL scalar itself); a rule file that compiles plays a short game with
-every invariant. Each case has a generous hang guard (fuzzlib.CASE_SECONDS).
+every invariant. Each case has a generous hang guard (fuzzlib.CASE_SECONDS; a short game
+fuzzlib.PLAY_SECONDS).
 
 The default run is a short round (FAST_EXAMPLES hypothesis examples per property, a few
 hundred mutated files); `pytest -m slow` runs every property with 1,500 examples (`soak`),
