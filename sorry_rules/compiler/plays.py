@@ -301,8 +301,8 @@ class PlayBuilder(dsl.Visitor):
             second_maker = self.visit(node.second)
         finally:
             self.compiler.known_outcomes, self.compiler.following = outer, following
-        reads_moved = any(getattr(getattr(found, "selector", None), "moved", False) or
-                          getattr(getattr(found, "selector", None), "unmoved", False) for found in dsl.walk(node.second))
+        selectors = (getattr(found, "selector", None) for found in dsl.walk(node.second))
+        reads_moved = any(s is not None and (s.moved or s.unmoved) for s in selectors)
         start, stacked = self.m.layout.start, self.m.layout.stacked
         if isinstance(node.second, (dsl.DrawAgain, dsl.Pass)):
             flag = DRAW_AGAIN if isinstance(node.second, dsl.DrawAgain) else PASS

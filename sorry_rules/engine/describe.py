@@ -145,16 +145,22 @@ def _landing_bumps(game, events) -> set:
         if kind in STEP_KINDS or kind == SWITCH:
             to = event[3] if kind != SWITCH else None
             mover = event[1]
-            slides = []
-            for later in events[i + 1:]:
-                if later[0] in STEP_KINDS or later[0] == SWITCH:
-                    break
-                if later[0] == SLIDE and later[2] < len(slide_at) and slide_at[later[2]] is not None:
-                    slides.append(slide_at[later[2]])
+            slides = [slide_at[e[2]] for e in _slides_after(events, i) if e[2] < len(slide_at) and slide_at[e[2]] is not None]
             swept = frozenset(sq for info in slides for sq in info.swept)
         elif kind == BUMP and ((event[2] == to and event[1] != mover) or event[2] in swept):
             landed.add(i)
     return landed
+
+
+def _slides_after(events, i: int) -> list:
+    """The slide events that follow the step or switch `events[i]`, up to the next one."""
+    slides = []
+    for later in events[i + 1:]:
+        if later[0] in STEP_KINDS or later[0] == SWITCH:
+            break
+        if later[0] == SLIDE:
+            slides.append(later)
+    return slides
 
 
 def _declined_slides(game, events) -> dict:
@@ -172,12 +178,7 @@ def _declined_slides(game, events) -> dict:
             ended = [(event[1], event[4]), (event[3], event[2])]
         else:
             continue
-        slid = set()
-        for later in events[i + 1:]:
-            if later[0] in STEP_KINDS or later[0] == SWITCH:
-                break
-            if later[0] == SLIDE:
-                slid.add((later[1], later[2]))
+        slid = {(e[1], e[2]) for e in _slides_after(events, i)}
         declined = [(c, sq) for c, sq in ended if sq < T and here[c][sq] is not None and (c, sq) not in slid]
         if declined:
             found[i] = declined
