@@ -221,7 +221,7 @@ class TypedGenerator:
         if chooser.chance(15):  # a named square (`SchemaMutator.race` names them), maybe of a relation
             items.append(f"in {chooser.choice(['', 'own ', 'opponent '])}{chooser.choice(SQUARE_NAMES)}")
         if chooser.chance(10):
-            items.append("moved")
+            items.append(chooser.choice(["moved", "unmoved", "bumped"]))
         if chooser.chance(10):
             items.append(chooser.choice(["farthest", "nearest"]))
         if chooser.chance(20) or not items:

@@ -40,7 +40,9 @@ OPTIONS = {"a4-mover-only": "A4 option: after a switch only the mover's pawn sli
            "slide-optional": "a slide may be declined: a pawn ending on a triangle it takes may stay there (invented; "
                              "REFERENCE rules.slide_optional)",
            "overshoot-start": "a move counting past Home sends the pawn back to its Start (invented; REFERENCE "
-                              "geometry.past_home start)"}
+                              "geometry.past_home start)",
+           "bumped-start-exit": "of the pawns of a colour a move sends back to Start, one goes on to its start exit "
+                                "when no pawn stands there after the move (invented; REFERENCE selector bumped)"}
 #: H6: the cards that may also start a pawn
 STARTERS = ("1", "2", "3", "5", "7", "8", "10", "11", "12")
 
@@ -122,6 +124,8 @@ class Sorry:
         self.still = {(colour, where) for colour, where, _ in self.frozen}
         #: H34: per board made, (that board, the (colour, index, square) where counts ended on the way to it)
         self.ends: dict = {}
+        #: bumped-start-exit: per board made, (that board, {colour: its pawns sent back to Start on the way to it})
+        self.sent: dict = {}
         team = next((t for t in TEAMS if turn in t), (turn,)) if teams else (turn,)
         self.movers = [colour for colour in team if colour in pawns]  # T2: whose pawns the player moves
 
@@ -263,6 +267,7 @@ class Sorry:
             after = _copy(pawns)
             after[colour][i] = "start"
             self.ended(pawns, after, (colour, i, target))
+            self.bumped_on(pawns, after, into=colour)
             return after
         other = self.at(pawns, target, colour)
         if "blockade" in self.house and other is not None and pawns[colour][i] != target:
@@ -285,12 +290,42 @@ class Sorry:
                 after[colour][after[colour].index(target)] = f"start+{self.turn}" if "mercy-start" in self.house else "start"
             after[colour][i] = target
         self.ended(pawns, after, (colour, i, target))
+        self.bumped_on(pawns, after, left=colour if in_start(pawns[colour][i]) else None)
         return after
 
     def ended(self, before: dict, after: dict, end: tuple) -> None:
         """Note that a count ended on `end`'s square on the way from `before` to `after` (H34)."""
         if "start-exit-penalty" in self.house:
             self.ends[id(after)] = (after, self.ends.get(id(before), (None, ()))[1] + (end,))
+
+    def bumped_on(self, before: dict, after: dict, left: str | None = None, into: str | None = None) -> None:
+        """Note the pawns sent back to Start on the way from `before` to `after`
+        (bumped-start-exit): per colour, the pawns more in Start, one more for `left` (the colour
+        whose pawn left Start in the move), one fewer for `into` (whose pawn counted into its
+        Start, overshoot-start)."""
+        if "bumped-start-exit" not in self.house:
+            return
+        sent = dict(self.sent.get(id(before), (None, {}))[1])
+        for colour in after:
+            n = sum(map(in_start, after[colour])) - sum(map(in_start, before[colour])) + (colour == left) - (colour == into)
+            if n:
+                sent[colour] = sent.get(colour, 0) + n
+        self.sent[id(after)] = (after, sent)
+
+    def start_exits(self, after: dict) -> dict:
+        """bumped-start-exit: of each colour's pawns the move sent back to Start, one goes on to
+        its start exit when no pawn stands there after the move (all of them at once)."""
+        sent = self.sent.get(id(after), (None, {}))[1]
+        out = None
+        for colour, n in sent.items():
+            square = f"track:{self.board.start_exit(self.board.colours.index(colour))}"
+            if n > 0 and self.at(after, square, colour) is None:
+                out = out or _copy(after)
+                out[colour][next(i for i, p in enumerate(out[colour]) if in_start(p))] = square
+        if out is None:
+            return after
+        self.sent[id(out)] = (out, sent)
+        return out
 
     def off_limits(self, after: dict) -> dict:
         """H34: the player's pawns whose count ended on an opposing colour's start exit, and
@@ -371,7 +406,8 @@ class Sorry:
         part after the other, each a legal exact move on the board the parts before left
         (`known`: the ways found from a board, pawns used and steps left, met in another order)."""
         known = {} if known is None else known
-        key = (placement(pawns), frozenset(used), total, self.ends.get(id(pawns), (None, ()))[1])
+        key = (placement(pawns), frozenset(used), total, self.ends.get(id(pawns), (None, ()))[1],
+               tuple(sorted(self.sent.get(id(pawns), (None, {}))[1].items())))
         if key in known:
             return known[key]
         out = known[key] = []
@@ -491,6 +527,7 @@ class Sorry:
                             if after[other][j] == where and "a4-mover-only" not in self.house and \
                                     not self.slide(after, other, j, theirs_declined):
                                 continue  # A4 (its option: the mover's pawn alone slides)
+                            self.bumped_on(self.pawns, after)
                             out.append(after)
         return out
 
@@ -514,11 +551,15 @@ class Sorry:
                         if theirs.startswith("safety:"):
                             after = _copy(self.pawns)
                             after[other][j] = f"start+{self.turn}" if "mercy-start" in self.house else "start"
+                            self.bumped_on(self.pawns, after)
                             out.append(after)
         return out
 
     def bumps(self, after: dict) -> bool:
-        """Whether a move bumped an opposing pawn (H17, H20): more of them in Start."""
+        """Whether a move bumped an opposing pawn (H17, H20): more of them in Start (or, under
+        bumped-start-exit, sent there on the way)."""
+        if id(after) in self.sent:
+            return any(n > 0 for colour, n in self.sent[id(after)][1].items() if not self.partners(self.turn, colour))
         return any(sum(map(in_start, after[other])) > sum(map(in_start, self.pawns[other]))
                    for other in self.pawns if not self.partners(self.turn, other))
 
@@ -643,6 +684,8 @@ class Sorry:
                 (card in ("7", "11") and "revenge-7-11" in house):
             bumping = [way for way in ways if self.bumps(way[0])]
             ways = bumping or ways  # H17, H20: a bump there must be taken (a pass is no bump)
+        if "bumped-start-exit" in house:
+            ways = [(self.start_exits(after), freeze) for after, freeze in ways]
         return ways
 
 

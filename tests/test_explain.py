@@ -20,6 +20,8 @@ from sorry_rules.authoring.why import add_why, format_why_text
 
 STANDARD = (variants_dir() / "standard.yaml").read_text(encoding="utf-8").splitlines()
 
+OPTIONS = Path(__file__).parent / "rules" / "options"
+
 
 def where(prefix: str, fragment: str, file: str = "standard.yaml", lines=STANDARD) -> str:
     """file:line:col of `fragment` on the first line starting with `prefix` (computed from
@@ -477,7 +479,8 @@ def test_source_text_round_trips_every_bundled_card():
                  "(forward 1 | backward 1) then enter if home(player) > 0 or start(team) == 4",
                  "(forward 1 then backward 1 | enter) if true",
                  "split 10 into forward 9, backward 1 other", "split 7 into forward 3 any, forward",
-                 "enter then forward 6 own unmoved", "enter then forward 3 moved"):
+                 "enter then forward 6 own unmoved", "enter then forward 3 moved",
+                 "forward 12 then send every opponent bumped to start_exit"):
         assert source_text(dsl.parse_effect(text)) == text
 
 
@@ -541,6 +544,9 @@ def test_explain_words_dice_squares_and_follow_ups():
     assert "If the throw cannot move a pawn and" in ludo and "throw again, at most 2 extra throw(s) a turn" in ludo
     exits = explain_text(load_explained("standard", ["house/start-exit-penalty.yaml"]))
     assert "on an opponent's start exit that this move moved (where its count ended)" in exits
+    soft = " ".join(explain_text(load_explained("standard", [str(OPTIONS / "bumped-start-exit.yaml")])).split())
+    assert ("If the number of any pawns that this move sent back to Start is more than 0: then, as part of the move, send "
+            "any pawn that this move sent back to Start (every one at once) to its start exit") in soft
 
 
 def test_explain_words_a_grid_game():

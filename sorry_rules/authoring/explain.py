@@ -296,6 +296,8 @@ def selector_words(selector, noun: str = "", marks: dict | None = None) -> str:
         words += " that this move moved (where its count ended)"
     if selector.unmoved:
         words += " that this move has not moved"
+    if selector.bumped:
+        words += " that this move sent back to Start"
     if selector.alone:
         words += ", alone on its square"
     words += "".join(f", marked '{mark_name(name, marks)}'" for name, _ in selector.marked)
@@ -321,7 +323,7 @@ def selector_source(selector) -> str:
     parts += [f"in {relation} {name}" if relation else f"in {name}" for relation, name, _ in selector.squares]
     parts += [f"marked {n}" for n, _ in selector.marked] + [f"unmarked {n}" for n, _ in selector.unmarked]
     parts += (["alone"] if selector.alone else []) + (["moved"] if selector.moved else [])
-    parts += ["unmoved"] if selector.unmoved else []
+    parts += (["unmoved"] if selector.unmoved else []) + (["bumped"] if selector.bumped else [])
     return " ".join(parts + ([selector.rank] if selector.rank else []))
 
 

@@ -24,7 +24,7 @@ from sorry_rules import dsl
 from sorry_rules.compiler.selectors import compile_selector
 from sorry_rules.compiler.vocabulary import COUNTS, FACTS, GROUPS, LITERALS, MOVE, CompileError, unknown
 from sorry_rules.engine import pawns
-from sorry_rules.engine.events import moved_to, stood_before
+from sorry_rules.engine.events import bumped_to, moved_to, stood_before
 from sorry_rules.engine.facts import FACTS as FACT_FUNCTIONS
 
 _OPS = {
@@ -196,16 +196,20 @@ class ExpressionBuilder(dsl.Visitor):
         self.compiler.functions_used.add("count_pawns")  # not a Home-only win condition (build.win_on_home_only)
         start, stacked = layout.start, layout.stacked
 
+        bumped = selector.bumped
+
         def count_pawns(p, b, env):
             if b is None:  # a move judged on its events alone (`vocab.events_only`: a `moved_only` selector)
-                return pawns.count_moved(selector, layout, p, moved_to(start, env["@events"]))
+                events = env["@events"]
+                return pawns.count_moved(selector, layout, p, bumped_to(start, events) if bumped else moved_to(start, events))
             marks = getattr(b, "marks", None)
             if marks is None:
                 marks = env.get("@marks", ()) if env else ()
-            moved = getattr(b, "moved", frozenset())
+            moved = getattr(b, "bumped" if bumped else "moved", frozenset())
             if selector.moved and env and "@events" in env:  # `b` is the board after the move judged
                 events = env["@events"]
-                moved = moved_to(start, events, stood_before(b.pos, events) if stacked else None)
+                moved = bumped_to(start, events) if bumped else \
+                    moved_to(start, events, stood_before(b.pos, events) if stacked else None)
             return pawns.count(selector, layout, p, b.pos, marks, moved)
         return int, count_pawns
 

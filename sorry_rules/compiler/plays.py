@@ -25,7 +25,7 @@ from sorry_rules.base import limits
 from sorry_rules.compiler.selectors import compile_selector, mark_index
 from sorry_rules.compiler.vocabulary import CompileError
 from sorry_rules.engine import pawns, splits
-from sorry_rules.engine.events import STEP_KINDS, moved_to, stood_before
+from sorry_rules.engine.events import STEP_KINDS, bumped_to, moved_to, stood_before
 from sorry_rules.engine.option import DRAW_AGAIN, MOVE, PASS, PASS_KIND, SPARE, Option
 
 #: Largest number of movement-table entries (colours x squares per table) of one variant.
@@ -293,7 +293,8 @@ class PlayBuilder(dsl.Visitor):
 
     def visit_Then(self, node):
         """`A then B`: B on the position A left, its `moved` / `unmoved` selectors choosing
-        among the pawns A moved (`events.moved_to`)."""
+        among the pawns A moved (`events.moved_to`), its `bumped` ones among those A sent
+        back to Start (`events.bumped_to`)."""
         first_maker = self.visit(node.first)
         outer, self.compiler.known_outcomes = self.compiler.known_outcomes, {}  # B runs on the position A left
         following, self.compiler.following = self.compiler.following, True
@@ -302,7 +303,7 @@ class PlayBuilder(dsl.Visitor):
         finally:
             self.compiler.known_outcomes, self.compiler.following = outer, following
         selectors = (getattr(found, "selector", None) for found in dsl.walk(node.second))
-        reads_moved = any(s is not None and (s.moved or s.unmoved) for s in selectors)
+        reads_moved = any(s is not None and (s.moved or s.unmoved or s.bumped) for s in selectors)
         start, stacked = self.m.layout.start, self.m.layout.stacked
         if isinstance(node.second, (dsl.DrawAgain, dsl.Pass)):
             flag = DRAW_AGAIN if isinstance(node.second, dsl.DrawAgain) else PASS
@@ -332,12 +333,13 @@ class PlayBuilder(dsl.Visitor):
                     undo = pos.make(events)
                     seconds: list = []
                     if reads_moved:
-                        outer_moved = pos.moved
+                        outer = pos.moved, pos.bumped
                         pos.moved = moved_to(start, events, stood_before(pos.pos, events) if stacked else None)
+                        pos.bumped = bumped_to(start, events)
                         try:
                             second(pos, seconds)
                         finally:
-                            pos.moved = outer_moved
+                            pos.moved, pos.bumped = outer
                     else:
                         second(pos, seconds)
                     pos.unmake(events, undo)

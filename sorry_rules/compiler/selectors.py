@@ -3,9 +3,10 @@
 Contract: `compile_selector(compiler, selector, moved_ok)` returns the engine's
 selector or raises `CompileError` at the offending word: a mark name the variant does not
 declare under `marks:` (SR302, listing the declared ones), a square name the board does not
-have (SR302, listing its named squares), `moved` or `unmoved` where no move is being followed
+have (SR302, listing its named squares), `moved`, `unmoved` or `bumped` where no move is being followed
 (SR304: only in the second part of a card's `A then B`, in `after:` `then:` effects and in the
-conditions of filters and consequences), `every`
+conditions of filters and consequences; `bumped` is the engine's `moved` read from the
+pawns the move sent back to Start, `engine.pawns.followed`), `every`
 outside `send`, `mark` and `unmark` (SR304, `every_ok`).
 `compiler` gives `m` (the mechanics) and `mark_names` (the declared mark kinds, in order). An
 owner left out is `controlled` (for every primitive and for `count(pawns ...)`).
@@ -60,8 +61,9 @@ def compile_selector(compiler, selector, moved_ok: bool, every_ok: bool = False)
         raise CompileError(selector.pos, EVERY_WHERE, "SR304")
     marked = tuple(mark_index(compiler, name, pos) for name, pos in selector.marked)
     unmarked = tuple(mark_index(compiler, name, pos) for name, pos in selector.unmarked)
-    if (selector.moved or selector.unmoved) and not moved_ok:
-        raise CompileError(selector.pos, MOVED_WHERE.format(word="moved" if selector.moved else "unmoved"), "SR304")
+    if (selector.moved or selector.unmoved or selector.bumped) and not moved_ok:
+        word = "moved" if selector.moved else "unmoved" if selector.unmoved else "bumped"
+        raise CompileError(selector.pos, MOVED_WHERE.format(word=word), "SR304")
     squares = _squares(compiler, selector.squares) if selector.squares else None
     return Selector(owner_table(compiler.m, owner), frozenset(selector.zones), marked, unmarked, selector.alone, squares,
-                    selector.moved, selector.rank, selector.every, selector.unmoved)
+                    selector.moved or selector.bumped, selector.rank, selector.every, selector.unmoved, selector.bumped)

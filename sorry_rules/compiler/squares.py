@@ -18,7 +18,7 @@ from sorry_rules.engine.pawns import OWNERS, ZONES
 from sorry_rules.engine.squares import BUILT_IN, SquareName
 
 #: words a square may not be named: selectors read `in NAME` beside the zones and owners
-RESERVED = DSL_WORDS + OWNERS + ZONES + BUILT_IN + ("in", "marked", "unmarked", "alone", "moved", "unmoved", "farthest",
+RESERVED = DSL_WORDS + OWNERS + ZONES + BUILT_IN + ("in", "marked", "unmarked", "alone", "moved", "unmoved", "bumped", "farthest",
                                                    "nearest", "pawns")
 
 

@@ -84,6 +84,7 @@ class Selector(ByFields):
     rank: str | None = None      # "farthest" (fewest steps from Home) or "nearest" (most): only those of the chosen
     every: bool = False          # send, mark, unmark: act on every chosen pawn at once (one move), not on one of them
     unmoved: bool = False        # a pawn the move being followed did not move (where `moved` may be read)
+    bumped: bool = False         # a pawn the move being followed sent back to its Start (where `moved` may be read)
 
 
 @node

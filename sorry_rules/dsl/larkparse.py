@@ -147,7 +147,7 @@ class _ToAst(Transformer_NonRecursive):
                 if value in [(r, n) for r, n, _ in squares]:
                     raise DslError(pos, f"square '{' '.join(w for w in value if w)}' is named twice", "SR304")
                 squares.append(value + (pos,))
-            elif kind in ("alone", "moved", "unmoved", "every"):
+            elif kind in ("alone", "moved", "unmoved", "bumped", "every"):
                 flags.add(kind)
             elif kind == "rank":
                 if rank is not None:
@@ -160,8 +160,12 @@ class _ToAst(Transformer_NonRecursive):
             raise DslError(meta.start_pos, f"a selector cannot ask for a pawn marked and unmarked '{sorted(clash)[0]}'", "SR304")
         if {"moved", "unmoved"} <= flags:
             raise DslError(meta.start_pos, "a selector takes the moved pawns or the unmoved ones, not both", "SR304")
+        if "bumped" in flags and flags & {"moved", "unmoved"}:
+            other = "moved" if "moved" in flags else "unmoved"
+            raise DslError(meta.start_pos, f"a selector takes the bumped pawns (in their Start) or the {other} ones, "
+                                           "not both", "SR304")
         return Selector(meta.start_pos, owner, tuple(zones), tuple(marked), tuple(unmarked), "alone" in flags,
-                        tuple(squares), "moved" in flags, rank, "every" in flags, "unmoved" in flags)
+                        tuple(squares), "moved" in flags, rank, "every" in flags, "unmoved" in flags, "bumped" in flags)
 
     def owner(self, meta, children):
         return ("owner", str(children[0]), meta.start_pos)
@@ -180,6 +184,7 @@ class _ToAst(Transformer_NonRecursive):
     sel_alone = _item("alone", True)
     sel_moved = _item("moved", True)
     sel_unmoved = _item("unmoved", True)
+    sel_bumped = _item("bumped", True)
     sel_farthest = _item("rank", "farthest")
     sel_nearest = _item("rank", "nearest")
     sel_every = _item("every", True)

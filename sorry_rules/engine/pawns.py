@@ -13,7 +13,8 @@ Contract:
   Start or Home (`carried`: the (mark kind, by) such a pawn carries, for the "carry" events),
   or with `every` one per pawn chosen there;
   `pos[c]` lists colour c's squares (a Board or a PlacementView), `marks` as `State.marks`,
-  `moved` {(colour, square): pawns} the move being followed moved there (`events.moved_to`).
+  `moved` {(colour, square): pawns} the move being followed moved there (`events.moved_to`),
+  or, for a `bumped` selector, sent back there (`events.bumped_to`; `followed` picks which).
   Named squares (`in star`, `in opponent start_exit`) count as places beside the zones;
   `farthest` / `nearest` keep, of the pawns chosen, those fewest / most steps from Home.
 - `count(sel, layout, p, pos, marks, moved)` is how many pawns are chosen (pawns sharing a
@@ -56,6 +57,14 @@ class Selector(NamedTuple):
     rank: str | None = None  # "farthest" / "nearest": only the chosen pawns fewest / most steps from Home
     every: bool = False   # send, mark, unmark: one option acting on every chosen pawn, not one option per pawn
     unmoved: bool = False  # only pawns the move being followed did not move (all of them when none moved)
+    bumped: bool = False  # with `moved`: the pawns chosen are those the move sent back to Start (`Position.bumped`)
+
+
+def followed(sel: Selector, pos) -> dict:
+    """The pawns of the move being followed that `sel`'s `moved` reads on a `Position`: those it
+    sent back to Start for a `bumped` selector (`events.bumped_to`), else those it moved
+    (`events.moved_to`)."""
+    return pos.bumped if sel.bumped else pos.moved
 
 
 def owner_table(mechanics, owner: str) -> tuple:
@@ -173,7 +182,7 @@ def moved_only(sel) -> bool:
     """Whether `count` of `sel` is decided by the pawns a move moved alone (`count_moved`): a
     `moved` selector that reads no marks, no being alone and no rank (`sel`: a `Selector`, or
     the DSL's selector as written, which has the same fields)."""
-    return sel.moved and not sel.alone and sel.rank is None and not sel.marked and not sel.unmarked
+    return (sel.moved or sel.bumped) and not sel.alone and sel.rank is None and not sel.marked and not sel.unmarked
 
 
 def count_moved(sel: Selector, layout, p: int, moved: dict) -> int:
@@ -227,7 +236,7 @@ def send(track, sel: Selector, dest, p: int, flags: int, card):
 
     def gen(pos, out):
         guard, taken, chosen = pos.guard, set(), []
-        for c, sq, carried in select(sel, layout, p, pos.pos, pos.marks, pos.moved):
+        for c, sq, carried in select(sel, layout, p, pos.pos, pos.marks, followed(sel, pos)):
             to = destination(layout, dest, c)
             if to == sq or (c, sq) in guard or sq == home[c] or any(kinds[k].untouchable for k, _ in carried):
                 continue
@@ -235,7 +244,7 @@ def send(track, sel: Selector, dest, p: int, flags: int, card):
                 continue
             events = _carry(c, sq, carried) + ((BUMP, c, sq) if to == start[c] else (SEND, c, sq, to),)
             if sel.every:  # every pawn chosen: on a square below X that holds several, each of them chosen
-                events *= _pawns_at(sel, pos.pos, pos.moved, c, sq) if sq < X else 1
+                events *= _pawns_at(sel, pos.pos, followed(sel, pos), c, sq) if sq < X else 1
                 if to < X:
                     taken.add(to)
             chosen.append(events)
@@ -249,7 +258,7 @@ def move(track, sel: Selector, dest, p: int, flags: int, card):
 
     def gen(pos, out):
         still = pos.still
-        for c, sq, carried in select(sel, layout, p, pos.pos, pos.marks, pos.moved):
+        for c, sq, carried in select(sel, layout, p, pos.pos, pos.marks, followed(sel, pos)):
             to = destination(layout, dest, c)
             if to == sq or sq == home[c] or (c, sq) in still or any(kinds[k].immobile for k, _ in carried):
                 continue
@@ -278,7 +287,8 @@ def mark(track, sel: Selector, k: int, p: int, flags: int, card):
 
     def gen(pos, out):
         placed = pos.marks[k] if pos.marks else ()
-        _each_or_every(sel, [((MARK, c, sq, k, p),) for c, sq, carried in select(sel, layout, p, pos.pos, pos.marks, pos.moved)
+        chosen = select(sel, layout, p, pos.pos, pos.marks, followed(sel, pos))
+        _each_or_every(sel, [((MARK, c, sq, k, p),) for c, sq, carried in chosen
                              if not (any(kind == k for kind, _ in carried) if sq >= X else (c, sq, p) in placed)],
                        lambda events: Option(card, events, flags, PLAYED), out)
     return gen
@@ -291,7 +301,8 @@ def unmark(track, sel: Selector, k: int, p: int, flags: int, card):
     def gen(pos, out):
         marks, X = pos.marks, layout.X
         # in Start or Home a chosen kind of pawn carries the mark or not (`carried`); elsewhere the square says
-        _each_or_every(sel, [((UNMARK, c, sq, k, p),) for c, sq, carried in select(sel, layout, p, pos.pos, marks, pos.moved)
+        chosen = select(sel, layout, p, pos.pos, marks, followed(sel, pos))
+        _each_or_every(sel, [((UNMARK, c, sq, k, p),) for c, sq, carried in chosen
                              if (any(kind == k for kind, _ in carried) if sq >= X else count_on(marks, k, c, sq))],
                        lambda events: Option(card, events, flags, PLAYED), out)
     return gen

@@ -45,7 +45,7 @@ from __future__ import annotations
 from sorry_rules.base.errors import IllegalMoveError
 from sorry_rules.engine import marks as _marks
 from sorry_rules.engine import rng as _rng
-from sorry_rules.engine.events import moved_to
+from sorry_rules.engine.events import bumped_to, moved_to
 from sorry_rules.engine.moverules import run_consequences, run_on_events
 from sorry_rules.engine.position import Position
 from sorry_rules.engine.option import DISCARD, DRAW_AGAIN, FORFEIT, MOVE, PASS, PASS_KIND, Option, new_option
@@ -419,19 +419,19 @@ class Table:
     def _then(self, i: int, c, p: int, base: Option, first: Option) -> list:
         """The options of `base` followed by the `then:` effect of consequence `c` (the i-th
         with one), played by p on the position after `base`; its selectors' `moved` are the
-        pawns `first`, the option as listed, moved."""
+        pawns `first`, the option as listed, moved, and `bumped` those it sent back to Start."""
         game, pos = self.game, self.pos
         gen = game.followers.get((i, p))
         if gen is None:
             gen = game.followers[(i, p)] = c.then(p, 0, first[0])
         moved = moved_to(game.layout.start, first[1], self._stood if game.layout.stacked else None)
         undo = pos.make(base[1]) if base[1] else None
-        pos.moved = moved
+        pos.moved, pos.bumped = moved, bumped_to(game.layout.start, first[1])
         more: list = []
         try:
             gen(pos, more)
         finally:
-            pos.moved = {}
+            pos.moved, pos.bumped = {}, {}
             if base[1]:
                 pos.unmake(base[1], undo)
         more = [m for m in more if m[3] is MOVE]
