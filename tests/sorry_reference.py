@@ -327,6 +327,12 @@ class Sorry:
         self.sent[id(out)] = (out, sent)
         return out
 
+    def settled(self, after: dict) -> dict:
+        """The board once the consequences of the move that made `after` are played: H34's
+        `off_limits`, then bumped-start-exit's `start_exits`."""
+        after = self.off_limits(after) if "start-exit-penalty" in self.house else after
+        return self.start_exits(after) if "bumped-start-exit" in self.house else after
+
     def off_limits(self, after: dict) -> dict:
         """H34: the player's pawns whose count ended on an opposing colour's start exit, and
         are still there once the move is made, go back to Start (the bumps they made stand)."""
@@ -716,8 +722,7 @@ def hand_moves(pawns: dict, turn: str, hand, house=(), board: Board = STANDARD) 
         moving = [after for after in ways if placement(after) != unchanged] if declines else ways
         if not moving:
             continue
-        switches = {placement(game.off_limits(after) if "start-exit-penalty" in house else after)
-                    for after in game.switch()} if declines else set()
+        switches = {placement(game.settled(after)) for after in game.switch()} if declines else set()
         declinable = declinable and declines and all(placement(after) in switches for after in moving)
         plays += [(card, after) for after in moving]
     actions = {("8", unchanged, kind) for kind in mulligans(hand)} if "mulligan-8" in house else set()

@@ -368,11 +368,14 @@ def test_each_house_rule_moves_as_the_rule_book_says(name):
 #: that hold one pawn (SR571); A2's simultaneous split has no turns or passing rules (SR552) and
 #: no parts in order (SR304); bump-own writes the whole list rules.bump that H13 writes too, and
 #: sends back the own pawn that H33 would make a blockade with; overshoot-start is a third
-#: `geometry.past_home` beside H19 and H32. (H6 and seven-both-ways add to the cards they change, `also:`, so
+#: `geometry.past_home` beside H19 and H32; bumped-start-exit and H34 are two `then:` consequences
+#: played in the order their overlays come, which the reference does not follow, and the
+#: reference keeps H27's marks only on pawns in Start. (H6 and seven-both-ways add to the cards they change, `also:`, so
 #: they combine with H14's 7 and H15's 11: test_overlays_that_add_to_a_card_combine_with_one_that_rewrites_it.)
 CONFLICTS = ({"overshoot-home", "bounce-back"}, {"blockade", "freeze"}, {"blockade", "mercy-start"},
              {"bump-own", "partners-safe"}, {"bump-own", "blockade"}, {"overshoot-start", "overshoot-home"},
-             {"overshoot-start", "bounce-back"},
+             {"overshoot-start", "bounce-back"}, {"bumped-start-exit", "start-exit-penalty"},
+             {"bumped-start-exit", "mercy-start"},
              *({"a2-simultaneous", name} for name in ("blockade", "no-passing-opponents", "backward-into-safety",
                                                       "seven-both-ways", "ten-nine-one")))
 
