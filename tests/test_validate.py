@@ -168,7 +168,7 @@ def test_a_shared_broken_base_is_reported_once(tmp_path, monkeypatch):
     report = validate_paths(["a.yaml", "b.yaml", "base.yaml"])
     assert [p.format() for p in report.problems] == [
         "base.yaml:3:1: error: unknown field 'boardd' in the file; did you mean 'board'? (fields: after, also, board, cards, "
-        "colours, counters, deck, description, filters, geometry, marks, name, pawns, players, rules, scoring, seating, setup, teams, turn, unused_effects, win) [SR202]"]
+        "colours, counters, deck, description, filters, geometry, marks, name, pawns, places, players, rules, scoring, seating, setup, teams, turn, unused_effects, win) [SR202]"]
     assert report.files == ["a.yaml", "b.yaml", "base.yaml"]
 
 

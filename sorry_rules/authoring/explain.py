@@ -600,6 +600,10 @@ def explain_text(explained: Explained, only=()) -> str:
                 lines.append(f"    option {i}: {option.text}  ({option.where})")
     if not only:
         lines += ["", f"To win - {where(('win',))}", f"  {sentence(expr_words(dsl.parse_expr(v.win), mark_labels(v)))}"]
+        if v.places > 1:
+            lines.append(_fill(f"Played on for {v.places} places - {where(('places',))}: a side that has won so "
+                               "finishes and sits out, the others play on until that many sides finished or one is "
+                               "left; the first to finish wins.", WIDTH, initial_indent="  ", subsequent_indent="  "))
         for key, component in v.scoring.items():
             label = component.label or key.replace("_", " ")
             who = "each player" if component.for_ == "every" else "the winner"

@@ -12,7 +12,9 @@ unchanged). In team play `"turn"` is the player; its moves may move the partners
 A move that ends the game carries `"wins": true`, `"winner"` (the colour whose win
 condition held, the mover first: another may win by the mover's move), `"winners"` (every
 colour that wins with it: its partners too in team play, T8), never `"draw_again"` (no
-card follows it), and, when the variant scores, `"scores": {colour: points}` for every seated colour. The
+card follows it), and, when the variant scores, `"scores": {colour: points}` for every seated colour;
+played for `places`, a move after which a side finishes carries `"finishes"` (its colours; the
+mover's turn ends there) and one that ends the game `"places": {colour: place}`. The
 report's `"draw_again"` is true when some move listed draws again, or when the card
 forfeited still does (a 2). Under `after:` consequences or
 `counters:` every move also carries `"after"` (the labels of the consequences it triggers),
@@ -68,8 +70,8 @@ def _entry(game, position, move, policy: bool) -> dict:
     """One move of the report (module contract)."""
     state, seats = position.state, position.state.seats
     after = game.apply(state, move)  # the state the move leads to, read by every mark below
-    if after.winner is not None and move.draw_again:
-        move = move._replace(draw_again=False)  # the game ends at once (R35): no card follows a winning move
+    if (after.winner is not None or state.turn in after.finished) and move.draw_again:
+        move = move._replace(draw_again=False)  # the game (R35) or the mover's part in it ends: no card follows
     entry: dict = {"text": describe_move(game, move), "result": placement_names(game, move.placement, seats)}
     if (position.hand is not None or position.drawn) and move.kind not in ("discard", "redraw"):
         entry["card"] = game.card_names[move.card]
@@ -84,7 +86,7 @@ def _entry(game, position, move, policy: bool) -> dict:
     if move.draw_again:
         entry["draw_again"] = True
     if move.kind == "move" or game.after:  # with consequences a pass or a forfeit may win too (counters)
-        _mark_game_end(game, after, entry)
+        _mark_game_end(game, state, after, entry)
     if game.after or game.counters:
         _mark_consequences(game, state, move, after, entry)
     if game.marks:
@@ -147,7 +149,10 @@ def _extra_cards(state, move, after) -> int:
     return after.bonus - state.bonus + kept
 
 
-def _mark_game_end(game, after, entry: dict) -> None:
+def _mark_game_end(game, state, after, entry: dict) -> None:
+    newly = after.finished[len(state.finished):]
+    if newly:  # played for places: the sides whose win condition now holds finish
+        entry["finishes"] = [game.colours[after.seats[seat]] for seat in newly]
     if after.winner is None:
         return
     entry["wins"] = True
@@ -156,6 +161,22 @@ def _mark_game_end(game, after, entry: dict) -> None:
     entry["winners"] = [game.colours[after.seats[seat]] for seat in outcome.winning_seats]
     if game.scoring:
         entry["scores"] = {game.colours[after.seats[seat]]: total for seat, (total, _) in outcome.scores.items()}
+    if game.places > 1:
+        entry["places"] = {game.colours[c]: place for c, place in zip(after.seats, outcome.places)}
+
+
+def _end_words(report: dict, move: dict) -> str:
+    """'  (wins: red 12, blue 3)', '  (the game ends; places: red 1, ...)' or '  (blue
+    finishes)' after a move's text, or ''."""
+    if move.get("wins"):
+        if "places" in move:
+            return "  (the game ends; places: " + ", ".join(f"{c} {p}" for c, p in move["places"].items()) + ")"
+        scores = ": " + ", ".join(f"{c} {p}" for c, p in move["scores"].items()) if "scores" in move else ""
+        who = "" if move["winner"] == report["turn"] else f"{move['winner']} "  # a rule may make another win
+        return f"  ({who}wins{scores})"
+    if move.get("finishes"):
+        return f"  ({' and '.join(move['finishes'])} finish{'es' if len(move['finishes']) == 1 else ''})"
+    return ""
 
 
 def marks_text(marks: dict) -> str:
@@ -188,12 +209,7 @@ def format_report_text(report: dict, details=None) -> str:
         lines.append(f"  no legal move: {lost}" + (again if report["draw_again"] else ""))
     for i, move in enumerate(report["moves"], 1):
         prefix = f"[{move['card']}] " if "card" in move else ""
-        suffix = ""
-        if move.get("wins"):
-            scores = ": " + ", ".join(f"{c} {p}" for c, p in move["scores"].items()) if "scores" in move else ""
-            who = "" if move["winner"] == report["turn"] else f"{move['winner']} "  # a rule may make another win
-            suffix = f"  ({who}wins{scores})"
-        lines.append(f"  {i:2}. {prefix}{move['text']}{suffix}")
+        lines.append(f"  {i:2}. {prefix}{move['text']}{_end_words(report, move)}")
         lines.extend(f"      after: {label}" for label in move.get("after", []))
         if move.get("discards") or move.get("redraw"):  # a redraw discards its own card too
             own = [move["discard"]] if move.get("redraw") and move.get("discard") else []

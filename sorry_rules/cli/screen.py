@@ -27,7 +27,7 @@ from dataclasses import dataclass, field, replace
 from rich.color import Color, ColorParseError
 from rich.text import Text
 
-from sorry_rules.base.words import plural
+from sorry_rules.base.words import place_word, plural
 from sorry_rules.cli import boardmap
 from sorry_rules.cli.lines import wrap, wrap_all
 from sorry_rules.cli.paging import TurnScreen, fit, heading, paged
@@ -69,6 +69,7 @@ class Scene:
     drawn: tuple = ()             # the other cards drawn with `card` (turn.take)
     redraws: int = 0              # extra cards the turn took by turn.redraw (shown under that policy)
     names: object = None          # records.pawnnames.PawnNames of `placement` (None: pawns show their colour only)
+    finished: tuple = ()          # State.finished: the seats whose side finished, in order (played for places)
 
 
 #: Single letters a pawn label must not be, as the board draws them (case ignored).
@@ -81,7 +82,7 @@ def state_scene(game, state, title: str, seat_names, log=(), names=None) -> Scen
     return Scene(game, state.placement, state.seats, None if state.winner is not None else state.turn, state.plies,
                  title, tuple(seat_names), pile_size=len(state.pile), discard_size=len(state.discard), log=list(log),
                  scores=game.standing(state) if game.scoring else None, counters=state.counters, marks=state.marks,
-                 redraws=state.redraws, names=names)
+                 redraws=state.redraws, names=names, finished=state.finished)
 
 
 def colour_labels(colours) -> tuple:
@@ -302,6 +303,8 @@ def _seat_line(scene: Scene, seat: int, look: _Look) -> Text:
     line.append(f"{colour_name(game, c):<8.8}", style=look.colour(c))
     line.append(f" {scene.seat_names[seat]:<8.8}")
     line.append(f" start {squares.count(layout.start[c])} home {squares.count(layout.home[c])}")
+    if seat in scene.finished:  # played for places: the place its side finished in
+        line.append(f"  {place_word(game.places_of(scene.seats, scene.finished)[seat])}", style="bold")
     if scene.scores is not None:
         line.append(f"  {scene.scores.get(seat, 0):>3} pts")
     return line
@@ -579,6 +582,9 @@ def render_outcome(game, state, width: int | None = None) -> list:
     names = " and ".join(colour_name(game, state.seats[s]) for s in outcome.winning_seats)
     verb = "wins" if len(outcome.winning_seats) == 1 else "win"
     lines = [Text(f"{names} {verb} after {plural(state.plies, 'move')}.", style="bold")]
+    if game.places > 1:  # played on for places: every seat's, the sides in the order they finished
+        lines.append(Text("Places: " + ", ".join(f"{place_word(place)} {colour_name(game, state.seats[seat])}"
+                                                 for seat, place in sorted(enumerate(outcome.places), key=lambda p: p[1]))))
     lines.extend(counter_lines(game, state))
     if not game.scoring:
         return lines

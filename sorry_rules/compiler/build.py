@@ -225,7 +225,7 @@ def compile_variant(loaded: LoadedVariant) -> tuple[Game, list[Problem]]:
         scoring=tuple(scoring), content_hash=loaded.content_hash, win_on_home_only=win_on_home_only,
         card_options=card_options, filters=filters, after=after, counters=counters,
         counter_ranges=counter_ranges(v), marks=mark_kinds(v),
-        redraw=redraw, actions=actions,
+        redraw=redraw, actions=actions, places=v.places,
     )
     return game, out.problems
 

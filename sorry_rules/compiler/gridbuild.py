@@ -31,8 +31,8 @@ TRACK_SECTIONS = ("filters", "after", "counters", "scoring")
 
 def check_grid(v, out: ProblemCollector) -> None:
     """The shape of the grid, its cards, its lines, and the hand sizes; the race-track rules
-    a grid board does not play (SR512: `teams`, `filters`, `after`, `counters`, `scoring`, a `rules`
-    switch or `setup` other than the default)."""
+    a grid board does not play (SR512: `teams`, `filters`, `after`, `counters`, `scoring`, `places`,
+    a `rules` switch or `setup` other than the default)."""
     _track_rules(v, out)
     repeated_words(v, out)
     _check_cells(v, out)
@@ -107,6 +107,9 @@ def _track_rules(v, out: ProblemCollector) -> None:
     for field in fields(MovementRules):
         if getattr(rules, field.name) != field.default:
             out.at(("rules", field.name), "SR512", f"rules.{field.name} is a race-track rule; a grid board does not play it")
+    if v.places != 1:
+        out.at(("places",), "SR512", "places: playing on for places is a race-track rule; a grid game ends at its first "
+                                     "winner")
     if v.setup.on_start_exit:
         out.at(("setup", "on_start_exit"), "SR512", "setup.on_start_exit is a race-track rule; a grid board has no pawns")
     if v.teams:

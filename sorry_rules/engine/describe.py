@@ -5,6 +5,7 @@ Contract: pure functions of a compiled game and engine data; they never print.
 
 from __future__ import annotations
 
+from sorry_rules.base.words import place_word
 from sorry_rules.engine.events import BUMP, SLIDE, STEP_KINDS, SWITCH
 
 
@@ -260,7 +261,11 @@ def again_words(game) -> str:
 def kept_turn_words(game, move, seat: int, after) -> str:
     """`again_words` when the player at `seat` takes another card after `move` though the move
     itself does not say so (an `after:` consequence's extra card: H21's bump bonus, a six or
-    doubles thrown again), `after` being the state the move left; else ''."""
+    doubles thrown again), `after` being the state the move left; played for places, the
+    place the player's side finished in with it ('; Blue finishes 2nd'); else ''."""
+    if seat in getattr(after, "finished", ()):  # a side that finished sat out before: this move finished it
+        place = game.places_of(after.seats, after.finished)[seat]
+        return f"; {colour_name(game, after.seats[seat])} finishes {place_word(place)}"
     if move.draw_again or move.kind == "redraw" or after.winner is not None or getattr(after, "over", False) \
             or len(after.seats) < 2 or after.turn != seat:
         return ""

@@ -47,6 +47,7 @@ class State(NamedTuple):
     marks: tuple = ()     # per declared mark kind: sorted ((colour, square, by), ...) (engine.marks; () without marks)
     drawn: tuple = ()     # the other cards drawn with `card` this turn (turn.take > 1); () otherwise
     redraws: int = 0      # extra cards taken this turn by turn.redraw (0 without it)
+    finished: tuple = ()  # seats whose side has finished, in the order they did (`places` > 1); () otherwise
 
 
 class Move(NamedTuple):
@@ -77,6 +78,7 @@ class Outcome:
     winner: int                   # winning seat
     winning_seats: tuple          # the winner and their partners
     scores: dict                  # seat -> (total, tuple[ScoreLine])
+    places: tuple = ()            # per seat, its place (1: the winner's side; sides that did not finish share the last)
 
 
 class Game:
@@ -97,7 +99,7 @@ class Game:
                  deck, pawns, on_start_exit, turn: TurnRules, rules: MovementRules, team_of, seating,
                  players_min, players_max, win, scoring, content_hash, win_on_home_only=False,
                  card_options=(), filters=(), after=(), counters=(), counter_ranges=(), marks=(), redraw=None, actions=(),
-                 dice=None):
+                 dice=None, places: int = 1):
         self.name = name
         self.layout = layout
         self.mechanics = mechanics          # engine.track.Track
@@ -109,6 +111,7 @@ class Game:
         self.card_options = tuple(card_options)
         self.deck = tuple(deck)             # the cards of the pile; with dice, the bag of every outcome (engine.dice)
         self.dice = dice                    # engine.dice.Dice, or None: a turn's source is the deck
+        self.places = places                # places played for: 1 ends the game at the first win (R35)
         #: what a turn takes, in words: a "card" (drawn or from a hand) or a "throw" of the dice
         self.source_noun = "card" if dice is None else "throw"
         self.pawns = pawns
@@ -207,18 +210,18 @@ class Game:
 
     def position(self, placement, seats, turn: int, card: int | None = None, hand: tuple | None = None,
                  counters: tuple | None = None, marks: tuple | None = None, drawn: tuple = (),
-                 redraws: int = 0) -> State:
+                 redraws: int = 0, finished: tuple = ()) -> State:
         """A state for asking about one position (the moves oracle): no pile, no discards;
         `counters` as `State.counters` (default: every counter at its start value), `marks`
-        as `State.marks` (default: none placed); `drawn` and `redraws` as `State.drawn` and
-        `State.redraws`."""
+        as `State.marks` (default: none placed); `drawn`, `redraws` and `finished` as
+        `State.drawn`, `State.redraws` and `State.finished`."""
         hands = None
         if hand is not None:
             hands = tuple(tuple(hand) if i == turn else () for i in range(len(seats)))
         counters = self.initial_counters() if counters is None else tuple(counters)
         marks = _marks.empty(self.marks) if marks is None else tuple(marks)
         return State(tuple(placement), tuple(seats), turn, card, hands, (), (), 0, None, 0, counters, 0, marks,
-                     tuple(drawn), redraws)
+                     tuple(drawn), redraws, tuple(finished))
 
     def dealt(self, state: State, pile, hands, discard, rng: int) -> Table:
         """A table of `state` (a position as its player sees it: `position(...)`) with the cards
@@ -392,12 +395,13 @@ class Game:
 
     # ---- the end -----------------------------------------------------------------------------
     def outcome(self, state: State) -> Outcome | None:
-        """Winner, the winning team's seats and every seat's score, once the game is over."""
+        """Winner, the winning team's seats, every seat's place and score, once the game is over."""
         if state.winner is None:
             return None
         seats = state.seats
         winning_colours = self.team_of[seats[state.winner]]
         winning = tuple(i for i, c in enumerate(seats) if c in winning_colours)
+        places = self.places_of(seats, state.finished or winning)
         view = PlacementView(state.placement)
         env = self.env(state.counters, state.marks)
         scores = {}
@@ -408,7 +412,16 @@ class Game:
                     continue
                 lines.append(ScoreLine(label, formula(colour, view, env)))
             scores[seat] = (sum(line.points for line in lines), tuple(lines))
-        return Outcome(state.winner, winning, scores)
+        return Outcome(state.winner, winning, scores, places)
+
+    def places_of(self, seats: tuple, finished: tuple) -> tuple:
+        """Per seat its place: the sides of the `finished` seats in the order they finished
+        (partners share their side's place), then every other side sharing the next place."""
+        side_place: dict = {}
+        for seat in finished:
+            side_place.setdefault(self.team_of[seats[seat]], len(side_place) + 1)
+        last = len(side_place) + 1
+        return tuple(side_place.get(self.team_of[c], last) for c in seats)
 
     def standing(self, state: State) -> dict:
         """Every seat's points so far from the score components that count for every player

@@ -30,7 +30,10 @@ Turn flow (RULES R5, R11, R17, R19, R34, R35, A13, A16, A21, P4, P5):
   the effects of consequences with `then:` are played as part of the option they follow
   (`followed`: the player chooses the way they are played with the option).
 - the game ends at once when a player's win condition holds (checked after every move,
-  the mover first, then the other seats in order).
+  the mover first, then the other seats in order). Played for `places` > 1, such a side
+  has finished instead: its seats (`finished`, in order) sit out, a turn that would pass to
+  one passes on, the mover's own turn ends there (no card it was still due), and the game
+  ends, the first to finish its winner, once that many sides finished or one is left.
 
 The choices are `engine.option.Option`s: the card generators' own (`Game.program`), and the
 turn's forfeits, discards, redraws and hand actions. Options of one turn are distinct by
@@ -79,7 +82,7 @@ class Table:
 
     __slots__ = ("game", "pos", "seats", "turn", "card", "hands", "pile", "discard", "rng", "winner", "plies",
                  "counters", "bonus", "drawn", "redraws", "programs", "over", "judge_always", "pushed", "passed",
-                 "won_at_setup")
+                 "won_at_setup", "finished")
 
     def __init__(self, game, state):
         self.game = game
@@ -105,13 +108,14 @@ class Table:
         self.redraws = state.redraws
         self.pushed: list = []  # what `pop` takes back, last first
         self.passed = False  # whether the last `play` passed the turn on (to the next seat, or to the only one)
+        self.finished = state.finished  # seats whose side finished, in order (`places` > 1)
 
     def state(self):
         """The `State` of this table (a snapshot: later plays do not change it)."""
         hands = None if self.hands is None else tuple(map(tuple, self.hands))
         return self.game.state_type(self.pos.placement(), self.seats, self.turn, self.card, hands, tuple(self.pile),
                                     tuple(self.discard), self.rng, self.winner, self.plies, self.counters, self.bonus,
-                                    self.pos.marks, self.drawn, self.redraws)
+                                    self.pos.marks, self.drawn, self.redraws, self.finished)
 
     def seen(self) -> "Table":
         """A table of what the player to move sees, to reason on with `push` and `pop`: the
@@ -125,7 +129,7 @@ class Table:
         other.pile, other.discard, other.rng, other.bonus = [], [], 0, 0
         other.winner, other.over, other.plies, other.counters = self.winner, self.over, self.plies, self.counters
         other.judge_always, other.won_at_setup, other.pushed = self.judge_always, self.won_at_setup, []
-        other.passed = False
+        other.passed, other.finished = False, self.finished
         return other
 
     # ---- chance ------------------------------------------------------------------------------
@@ -462,15 +466,15 @@ class Table:
         if kind is MOVE or kind is PASS_KIND or ((kind is FORFEIT or kind == REDRAW) and game.after_forfeit):
             ends = self._made(option, kind, events)
         if self.won_at_setup and not self.over:  # judged after a play that changed nothing too
-            self.winner = self._winner()
-            self.over = self.winner is not None
+            self._judge()
         turn = self.turn
         self.passed = False
-        if not self.over and (ends or not option[2] & DRAW_AGAIN):
-            if self.bonus:
+        done = self.finished and turn in self.finished  # the mover's side finished: its turn ends (`places`)
+        if not self.over and (ends or not option[2] & DRAW_AGAIN or done):
+            if self.bonus and not done:
                 self.bonus -= 1
             else:
-                self.passed = True
+                self.passed, self.bonus = True, 0
                 self.turn = self._next_seat()
                 if game.marks:
                     marks = _marks.turn_begins(game.marks, self.pos.marks, self.seats[self.turn])
@@ -484,8 +488,12 @@ class Table:
         self.plies += 1
 
     def _next_seat(self) -> int:
-        """The seat after the one to move, round the table."""
-        return self.turn + 1 if self.turn + 1 < len(self.seats) else 0
+        """The seat after the one to move, round the table (passing over the seats that
+        finished, `places`)."""
+        seat = self.turn + 1 if self.turn + 1 < len(self.seats) else 0
+        while self.finished and seat in self.finished:
+            seat = seat + 1 if seat + 1 < len(self.seats) else 0
+        return seat
 
     def outcome(self, option: Option) -> tuple | None:
         """(placement, turn) once `option` (a move, pass or forfeit of `options()`) is
@@ -518,8 +526,7 @@ class Table:
         # a pass or a forfeit may change the counters or marks a win condition reads
         changed = events or self.counters is not counters or self.pos.marks is not marks
         if (kind is MOVE or changed) and (self.judge_always or _reaches_home(events, game.layout.home)):
-            self.winner = self._winner()
-            self.over = self.winner is not None
+            self._judge()
         return ends
 
     # ---- search: play and take back ----------------------------------------------------------
@@ -529,13 +536,13 @@ class Table:
         draws nothing then, so taking it back restores everything."""
         self.pushed.append((option, self.turn, self.card, self.drawn, self.winner, self.over, self.plies, self.counters,
                             self.bonus, self.redraws, self.pos.marks, len(self.discard),
-                            self.hands[self.turn][:] if self.hands is not None else None))
+                            self.hands[self.turn][:] if self.hands is not None else None, self.finished))
         self.play(option)
 
     def pop(self) -> None:
         """Take back the last `push`."""
         (option, self.turn, self.card, self.drawn, self.winner, self.over, self.plies, self.counters, self.bonus,
-         self.redraws, marks, discards, hand) = self.pushed.pop()
+         self.redraws, marks, discards, hand, self.finished) = self.pushed.pop()
         if option[1] and (option[3] is MOVE or option[3] is FORFEIT):
             self.pos.unmake(option[1], marks)
         elif self.pos.kinds and marks is not self.pos.marks:
@@ -585,6 +592,29 @@ class Table:
             raise IllegalMoveError(f"card {self.game.card_names[card]} was not drawn this turn")
         cards.remove(card)
         return cards
+
+    def _judge(self) -> None:
+        """Judge the win conditions after a play: the game is over with the first seat (from
+        the mover on) whose condition holds as its winner; played for `places` > 1, every
+        seat not finished yet whose condition holds finishes (in that order), and the game is
+        over, the first to finish its winner, once `places` sides finished or one is left."""
+        game = self.game
+        if game.places == 1:
+            self.winner = self._winner()
+            self.over = self.winner is not None
+            return
+        seats, finished = self.seats, self.finished
+        env = game.env(self.counters, self.pos.marks)
+        n = len(seats)
+        newly = tuple(seat for seat in ((self.turn + k) % n for k in range(n))
+                      if seat not in finished and game.win(seats[seat], self.pos, env))
+        if not newly:
+            return
+        self.finished = finished = finished + newly
+        sides = {game.team_of[c] for c in seats}
+        done = {game.team_of[seats[seat]] for seat in finished}
+        if len(done) >= game.places or len(sides) - len(done) <= 1:
+            self.winner, self.over = finished[0], True
 
     def _winner(self):
         """The first seat from the mover on whose win condition holds, or None."""

@@ -10,7 +10,7 @@ Contract: `position_of(game, source)` reads a position file's data
 from __future__ import annotations
 
 from sorry_rules.base.errors import SaveFileError
-from sorry_rules.base.words import plural
+from sorry_rules.base.words import place_word, plural
 from sorry_rules.engine.describe import colour_name
 from sorry_rules.pictures import gridboard, trackboard
 from sorry_rules.pictures.paths import move_paths
@@ -76,9 +76,14 @@ def game_svg(record, move: int | None = None, source: str = "game record") -> st
 
 
 def outcome_words(game, state) -> str:
-    """'Red wins after 406 moves' (with partners: 'Red and Yellow win ...') of a finished track game."""
+    """'Red wins after 406 moves' (with partners: 'Red and Yellow win ...'; played for places,
+    every seat's place after it: '(1st Red, 2nd Blue, ...)') of a finished track game."""
     outcome = game.outcome(state)
     if outcome is None:
         return f"no winner after {plural(state.plies, 'move')}"
     names = " and ".join(colour_name(game, state.seats[s]) for s in outcome.winning_seats)
-    return f"{names} {'wins' if len(outcome.winning_seats) == 1 else 'win'} after {plural(state.plies, 'move')}"
+    words = f"{names} {'wins' if len(outcome.winning_seats) == 1 else 'win'} after {plural(state.plies, 'move')}"
+    if game.places > 1:  # played on for places
+        words += " (" + ", ".join(f"{place_word(place)} {colour_name(game, state.seats[seat])}"
+                                  for seat, place in sorted(enumerate(outcome.places), key=lambda p: p[1])) + ")"
+    return words

@@ -43,7 +43,8 @@ def view_state(view):
     """The state of the player to move as far as `view` shows it (no pile, no other hands)."""
     counters, marks = view.counters or None, view.marks or None
     return view.game.position(view.placement, view.seats, view.seat, card=None if view.hand is not None else view.card,
-                              hand=view.hand, counters=counters, marks=marks, drawn=view.drawn, redraws=view.redraws)
+                              hand=view.hand, counters=counters, marks=marks, drawn=view.drawn, redraws=view.redraws,
+                              finished=view.finished)
 
 
 def view_table(view):

@@ -30,6 +30,7 @@ class View(NamedTuple):
     redraws: int = 0          # extra cards this turn took by turn.redraw
     counters: tuple = ()      # every colour's counters (public: the scores shown)
     marks: tuple = ()         # the marks on the pawns (public: shown on the board)
+    finished: tuple = ()      # the seats whose side has finished, in order (public; `places` > 1)
 
 
 def view_of(game, state) -> View:
@@ -40,7 +41,7 @@ def view_of(game, state) -> View:
     hand = state.hands[seat] if state.hands is not None else None
     return View(game, seat, state.seats[seat], state.placement, state.seats, state.card, hand,
                 state.discard, len(state.pile), state.plies, drawn=state.drawn, redraws=state.redraws,
-                counters=state.counters, marks=state.marks)
+                counters=state.counters, marks=state.marks, finished=state.finished)
 
 
 def table_view(table) -> View:

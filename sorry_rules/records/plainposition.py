@@ -32,7 +32,7 @@ PLAIN_BYTES = 65_536
 PLAIN_DEPTH = 16
 PLAIN_SCALAR = 4_096
 PLAIN_INT = 2**63
-FIELDS = frozenset(("players", "turn", "card", "hand", "pawns", "counters", "marks", "redraws"))
+FIELDS = frozenset(("players", "turn", "card", "hand", "pawns", "counters", "marks", "redraws", "finished"))
 MARK_FIELDS = frozenset(("colour", "square", "by"))
 
 _PLAIN_TEXT = re.compile(r"[\n\r\x20-\x5b\x5d-\x7e]*\Z")  # printable ASCII and line breaks, no backslash
@@ -65,6 +65,7 @@ class PlainPosition:
     counters: dict = field(default_factory=dict)
     marks: dict = field(default_factory=dict)
     redraws: int = 0
+    finished: list = field(default_factory=list)
 
 
 def _pairs(pairs: list) -> dict:
@@ -175,7 +176,10 @@ def _position(data) -> PlainPosition:
     redraws = data.get("redraws", 0)
     if not _is_int(redraws) or not 0 <= redraws <= limits.MAX_REDRAWS:
         raise NotPlain("redraws")
-    return PlainPosition(players, _optional_text(data.get("turn")), card, hand, pawns, counters, marks, redraws)
+    finished = _texts(data.get("finished", []))
+    if len(finished) > limits.MAX_COLOURS:
+        raise NotPlain("finished")
+    return PlainPosition(players, _optional_text(data.get("turn")), card, hand, pawns, counters, marks, redraws, finished)
 
 
 def plain_position(data) -> PlainPosition | None:

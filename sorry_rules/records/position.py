@@ -140,8 +140,12 @@ def parse_position(game, data, card_override: str | None = None, origins=None) -
     placement = checker.placement(seats)
     counters = checker.counters(seats)
     marks = checker.marks(seats, placement)
+    finished = ()
     if not out.errors:
-        checker.already_won(seats, lambda c: game.win_holds(c, tuple(placement), counters, marks))
+        def holds(c: int) -> bool:
+            return game.win_holds(c, tuple(placement), counters, marks)
+        finished = checker.finished(seats, turn, holds)
+        checker.already_won([c for c in seats if c not in finished], holds)
     hand, drawn = None, ()
     if not failing & {"card", "hand"}:
         hand, card = checker.cards(card)
@@ -151,7 +155,8 @@ def parse_position(game, data, card_override: str | None = None, origins=None) -
     if out.errors:
         raise PositionError.of(out.problems)
     # hand play: `cards` gave no card and nothing drawn with it; draw play: no hand
-    state = game.position(placement, seats, turn, card, hand, counters, marks, drawn, redraws)
+    state = game.position(placement, seats, turn, card, hand, counters, marks, drawn, redraws,
+                          tuple(seats.index(c) for c in finished))
     return Position(state, card, hand, drawn)
 
 
@@ -293,11 +298,45 @@ class PositionChecks:
         return tuple(found)
 
     def already_won(self, seats, holds) -> None:
-        """SR608 when `holds(colour)` (the win condition) is true for a seated colour."""
+        """SR608 when `holds(colour)` (the win condition) is true for a seated colour (of
+        those that have not finished, `places`)."""
         winners = [self.game.colours[c] for c in seats if holds(c)]
         if winners:
+            hint = " (list the colours that finished under finished:)" if getattr(self.game, "places", 1) > 1 else ""
             self.out.at((), "SR608", f"the game is over in this position: the win condition holds for "
-                                     f"{', '.join(winners)}")
+                                     f"{', '.join(winners)}{hint}")
+
+    def finished(self, seats: list, turn: int, holds) -> tuple:
+        """The colours of `finished:` (`places`), in order: seated once each (SR603), each
+        one whose win condition holds and not the player to move (SR606); SR608 when so
+        many sides finished that the game is over."""
+        names, game, out = self.model.finished, self.game, self.out
+        if not names:
+            return ()
+        if game.places == 1:
+            out.at(("finished",), "SR606", "finished: this variant ends at its first winner (places: 1); no side "
+                                           "plays on after finishing", key=True)
+            return ()
+        found: list = []
+        for i, name in enumerate(names):
+            c = self.colour(name, ("finished", i))
+            if c is None:
+                continue
+            if c not in seats or c in found:
+                out.at(("finished", i), "SR603", f"finished: {name!r} is " +
+                       ("listed twice" if c in found else "not one of the players"))
+            elif not holds(c):
+                out.at(("finished", i), "SR606", f"finished: {name!r} has not finished: its win condition does not hold")
+            elif seats[turn] == c:
+                out.at(("finished", i), "SR606", f"finished: {name!r} is to move, but a side that finished sits out")
+            else:
+                found.append(c)
+        sides = {game.team_of[c] for c in seats}
+        done = {game.team_of[c] for c in found}
+        if found and (len(done) >= game.places or len(sides) - len(done) <= 1):
+            out.at(("finished",), "SR608", f"the game is over in this position: {len(done)} of {len(sides)} sides "
+                                           f"finished, playing for {game.places} places", key=True)
+        return tuple(found)
 
     def seat_to_move(self, name: str | None, seats: list[int]) -> int:
         """The seat of colour `name` (the first seat when it is None or cannot be known)."""

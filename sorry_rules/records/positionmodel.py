@@ -41,6 +41,9 @@ class PositionModel(BaseModel):
         "Mark name -> the marked pawns, for a variant with `marks:`; no other pawn carries a mark."))
     redraws: int = Field(default=0, ge=0, le=limits.MAX_REDRAWS, description=(
         "Extra cards this turn has already taken by `turn.redraw` (a stuck card discarded)."))
+    finished: list[str] = Field(default_factory=list, max_length=limits.MAX_COLOURS, description=(
+        "The seated colours whose side has finished, in the order they did (a variant played for `places`); "
+        "they sit out."))
 
     @field_validator("card", mode="before")
     @classmethod

@@ -34,12 +34,12 @@ ROOTS_ENV = "SORRY_RULES_ROOTS"
 TOP_FIELDS = frozenset({
     "extends", "name", "description", "colours", "teams", "players", "seating", "pawns", "setup", "board", "deck",
     "cards", "unused_effects", "turn", "rules", "win", "scoring", "counters", "filters", "after", "geometry", "marks",
-    "also",
+    "also", "places",
 })
 #: The fields of position files (docs/REFERENCE.md section 5, SEQUENCE.md section 5); a test keeps
 #: them equal to the position models' fields (which this layer cannot import).
 POSITION_FIELDS = frozenset({"players", "turn", "card", "hand", "pawns", "counters", "marks", "redraws", "chips",
-                              "exchanged"})
+                              "exchanged", "finished"})
 _ALLOWED: list[Path] = []
 
 

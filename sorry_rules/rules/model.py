@@ -318,6 +318,10 @@ class Variant(Strict):
     rules: Rules = Field(default_factory=Rules, description="Switches of the movement mechanisms (bumps, slides, splits, Home).")
     win: str = Field(description="When a player (or team) has won: a DSL condition judged for each seated colour after "
                      "every move, e.g. `home(team) == pawns(team)`.")
+    places: int = Field(default=1, ge=1, le=MAX_COLOURS, description=(
+        "How many places are played for (race-track boards): 1 ends the game when the first player or team wins "
+        "(R35); N > 1 plays on after a side's `win:` holds, the finished sides sitting out, until N sides have "
+        "finished or one is left (the last place); the first to finish is the winner."))
     scoring: dict[Name, ScoreComponent] = Field(default_factory=dict, max_length=20, description=(
         "Score lines computed at the end of the game, in the order written."))
     counters: dict[Annotated[str, Field(pattern=r"^[a-z_][a-z0-9_]*$", max_length=40)], Counter] = Field(

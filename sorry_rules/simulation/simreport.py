@@ -20,9 +20,9 @@ from __future__ import annotations
 import math
 from decimal import ROUND_HALF_UP, Decimal
 
-from sorry_rules.base.words import plural
+from sorry_rules.base.words import place_word, plural
 from sorry_rules.simulation.simstats import Moments, histogram, quantile, t95, two_proportion_z, welch_t, wilson
-from sorry_rules.simulation.simulate import COUNTER, SCORE, WINNER_SCORE, metrics_of
+from sorry_rules.simulation.simulate import COUNTER, PLACE, SCORE, WINNER_SCORE, metrics_of
 
 TURN_NOTE = ("a turn is one player's turn including draw-again plays and exchanges; a ply is one card played, "
              "forfeited, discarded or exchanged, or a pass")
@@ -87,6 +87,8 @@ def summary(setup, tally, game, info: dict | None = None) -> dict:
         row.update(_rate(tally.wins[s], n))
         if teams:
             row["team"] = _rate(tally.team_wins[s], n)
+        if getattr(game, "places", 1) > 1:  # played for places: the seat's mean place in the games won
+            row["place"] = _with_interval(tally.metrics.get(PLACE + str(s), Moments()), 1)
         by_seat.append(row)
     by_bot = [dict({"bot": kind, "seats": setup.lineup.count(kind), "fair_share": setup.lineup.count(kind) / setup.players},
                    **_rate(tally.kind_wins.get(kind, 0), n)) for kind in dict.fromkeys(setup.lineup)]
@@ -182,10 +184,6 @@ def _rate_line(who: str, row: dict, width: int = RATE_WIDTH) -> str:
     return f"  {who:{width}} {row['wins']:6} {_pct(row['rate'])}  {_ci(row['ci95'])}"
 
 
-def _ordinal(k: int) -> str:
-    return f"{k}{'th' if 10 <= k % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(k % 10, 'th')}"
-
-
 def _variant_label(report: dict) -> str:
     v = report["variant"]
     label = " + ".join([v["spec"], *v["rules"]])
@@ -198,8 +196,8 @@ def _bots_label(report: dict) -> str:
 
 
 def _end_lines(report: dict) -> list[str]:
-    """The text report's lines of the counters and the scores at the end of a game, with
-    their 95% intervals."""
+    """The text report's lines of the counters, the places (played for places) and the scores
+    at the end of a game, with their 95% intervals."""
     def figure(name, s):
         return f"{name} {_num(s['mean'], 2)}" + (f" [{_num(s['ci95'][0], 2)}, {_num(s['ci95'][1], 2)}]" if s["ci95"] else "")
 
@@ -207,6 +205,10 @@ def _end_lines(report: dict) -> list[str]:
     if report.get("counters"):
         lines.append("Counters, mean per player at the end of a game (95% CI): " + ", ".join(
             figure(c["label"], c) for c in report["counters"].values()))
+    places = [row for row in report["wins"]["by_seat"] if "place" in row]
+    if places:
+        lines.append("Mean place in the games won (95% CI): " + ", ".join(
+            figure(f"seat {row['seat']} {row['colour']}", row["place"]) for row in places))
     if report.get("scores"):
         lines.append("Scores at the end of a game won (95% CI): " + ", ".join(
             figure(name, report["scores"][key]) for name, key in (("mean per player", "per_player"),
@@ -236,7 +238,7 @@ def format_text(report: dict) -> str:
         for row in sides:
             rates.append((f"side {row['side']} (seats {', '.join(str(s) for s in row['seats'])})", row))
     for row in report["wins"]["by_turn_order"]:
-        rates.append((f"{_ordinal(row['position'])} to play", row))
+        rates.append((f"{place_word(row['position'])} to play", row))
     if len(sides) < report["players"]:
         rates.append(("side of the 1st to play", report["first_side"]))
     if report["draws"]:
@@ -310,7 +312,7 @@ def comparison(setup_a, tally_a, game_a, setup_b, tally_b, game_b, alpha: float 
         other = b["wins"]["by_seat"][s]["colour"]
         label = f"win rate seat {s + 1} ({colour if colour == other else colour + '/' + other})"
         tests.append(rate_test(label, tally_a.wins[s], tally_b.wins[s]))
-    tests += [rate_test(f"win rate {_ordinal(k + 1)} to play", tally_a.order_wins[k], tally_b.order_wins[k])
+    tests += [rate_test(f"win rate {place_word(k + 1)} to play", tally_a.order_wins[k], tally_b.order_wins[k])
               for k in range(setup_a.players)]
     sides_a, sides_b = a["wins"]["by_side"], b["wins"]["by_side"]
     if len(sides_a) == len(sides_b) and any(len(side["seats"]) > 1 for side in sides_a + sides_b):  # teams

@@ -59,6 +59,8 @@ COUNTER = "counter:"
 #: The scores (`scoring:`) of a game won: `Tally.metrics[SCORE]` holds their total over the
 #: seats (reports divide by the players), `Tally.metrics[WINNER_SCORE]` the winner's own.
 SCORE, WINNER_SCORE = "score:total", "score:winner"
+#: Played for places (`places` > 1): seat s's place in each game won is kept in `Tally.metrics[PLACE + str(s)]`.
+PLACE = "place:"
 GRID_METRICS = ("turns", "plies", "removals", "exchanges", "passes")
 
 
@@ -233,6 +235,8 @@ class Tally:
         if result.scores:
             m.setdefault(SCORE, Moments()).add(sum(result.scores))
             m.setdefault(WINNER_SCORE, Moments()).add(result.scores[winner])
+        for seat, place in enumerate(result.places):
+            m.setdefault(PLACE + str(seat), Moments()).add(place)
         return self
 
 
@@ -262,10 +266,12 @@ class GameResult(NamedTuple):
     first_side: bool = False  # the winner's team holds the seat that played first
     counters: tuple = ()      # the rule file's counters at the end: ((name, (value per seat, ...)), ...)
     scores: tuple = ()        # each seat's score at the end of a game won (`scoring:`; none without it)
+    places: tuple = ()        # each seat's place at the end of a game won (played for `places` > 1; none otherwise)
 
     def as_json(self) -> dict:
         return dict(self._asdict(), team=list(self.team),
-                    counters=[[name, list(values)] for name, values in self.counters], scores=list(self.scores))
+                    counters=[[name, list(values)] for name, values in self.counters], scores=list(self.scores),
+                    places=list(self.places))
 
 
 def result_from_json(data, players: int) -> GameResult:
@@ -301,6 +307,11 @@ def result_from_json(data, players: int) -> GameResult:
             or (scores and values["winner"] is None):
         raise ValueError(f"scores must be one whole number per seat ({players}), for a game won only")
     values["scores"] = tuple(scores)
+    places = values["places"]
+    if not (isinstance(places, (list, tuple)) and len(places) in (0, players)
+            and all(type(v) is int and 1 <= v <= players for v in places)) or (places and values["winner"] is None):
+        raise ValueError(f"places must be one place 1-{players} per seat, for a game won only")
+    values["places"] = tuple(places)
     return GameResult(**values)
 
 
@@ -375,7 +386,7 @@ def play_one(game, setup: Setup, index: int) -> GameResult:
     return GameResult(index, winner, order, team, bot, counter.turns, final.plies, counter.bumps, counter.slides,
                       counter.forfeits, counter.discards, counter.passes, counter.redraws, counter.actions,
                       counter.removals, counter.exchanges, drawn, first_side, counters_at_end(game, final),
-                      scores_at_end(game, final))
+                      scores_at_end(game, final), places_at_end(game, final))
 
 
 def scores_at_end(game, final) -> tuple:
@@ -385,6 +396,14 @@ def scores_at_end(game, final) -> tuple:
         return ()
     outcome = game.outcome(final)
     return tuple(outcome.scores[seat][0] for seat in range(len(final.seats)))
+
+
+def places_at_end(game, final) -> tuple:
+    """`GameResult.places` of a finished state: each seat's place when the game was won and
+    played for places (`places` > 1), else ()."""
+    if final.winner is None or getattr(game, "places", 1) == 1:
+        return ()
+    return game.outcome(final).places
 
 
 def counters_at_end(game, final) -> tuple:
