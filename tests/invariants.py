@@ -146,7 +146,11 @@ def _wins(game, state, colour) -> bool:
 def check_step(game, before, move, after) -> None:
     """One applied move: the move is data that explains the new placement (events replay to
     it), Home pawns never move (R33), plies count moves, the turn passes unless the move
-    draws again or ends the game, and the game ends exactly when a win condition holds."""
+    draws again or ends the game, and the game ends exactly when a win condition holds.
+    Played for places (`places` > 1): a side finishes exactly when its win condition holds,
+    finished seats stay finished and never move, the turn passes over them, a side that
+    finishes ends its turn, and the game ends exactly when `places` sides finished or one is
+    left, its winner the first to finish."""
     assert after.plies == before.plies + 1, "plies count applied moves"
     assert after.seats == before.seats, "seats never change"
     assert after.placement == move.placement, "the new placement is the move's placement"
@@ -161,21 +165,37 @@ def check_step(game, before, move, after) -> None:
     for c, squares in enumerate(before.placement):
         home = game.layout.home[c]
         assert after.placement[c].count(home) >= squares.count(home), f"a {game.colours[c]} pawn left Home (R33)"
+    finished = after.finished
+    assert finished[:len(before.finished)] == before.finished and before.turn not in before.finished, \
+        "a seat that finished stays finished and never moves"
+    assert (game.places > 1 or not finished) and len(set(finished)) == len(finished)
     if after.winner is None:
         fired = game.consequences(before, move)
         extra = any(c.draw_again for c in fired)  # after: extra cards (H21)
-        ends = any(c.ends_turn for c in fired)   # after: ends_turn drops them all (LU13's third six)
+        ends = any(c.ends_turn for c in fired) or before.turn in finished  # a side that finished ends its turn
         stays = (move.draw_again or extra or before.bonus > 0) and not ends
-        expected = before.turn if stays else (before.turn + 1) % len(before.seats)
-        assert after.turn == expected, "the turn passes clockwise unless the move (or a consequence) draws again (R3, R19) " \
-            "and no consequence ends the turn"
+        expected = before.turn
+        if not stays:
+            expected = (before.turn + 1) % len(before.seats)
+            while expected in finished:
+                expected = (expected + 1) % len(before.seats)
+        assert after.turn == expected, "the turn passes clockwise (over the seats that finished) unless the move (or a " \
+            "consequence) draws again (R3, R19) and no consequence ends the turn"
         assert after.turn == before.turn or after.bonus == 0, "extra cards are not handed to the next player"
         if move.kind == "move":
-            for colour in after.seats:
-                assert not _wins(game, after, colour), \
+            for seat, colour in enumerate(after.seats):
+                assert not _wins(game, after, colour) or seat in finished, \
                     f"{game.colours[colour]}'s win condition holds but the game goes on (R35)"
     else:
         assert _wins(game, after, after.seats[after.winner]), "the winner's win condition does not hold"
+        assert game.places == 1 or after.winner == finished[0], "played for places, the first to finish wins"
+    if game.places > 1:
+        sides = {game.team_of[c] for c in after.seats}
+        done = {game.team_of[after.seats[s]] for s in finished}
+        assert all(_wins(game, after, after.seats[s]) for s in finished[len(before.finished):]), \
+            "a side finishes when its win condition holds"
+        assert (after.winner is not None) == (len(done) >= game.places or len(sides) - len(done) <= 1), \
+            "played for places, the game ends once that many sides finished or one is left"
 
 
 def check_outcome(game, state) -> None:

@@ -1,12 +1,14 @@
 """Property tests of the engine for EVERY bundled rule file (variants and house rules, found
 at test time with `loader.bundled_names()`), at every player count the file allows, and for
-every movement switch of `rules:` set away from its default (RULE_SWITCHES).
+every movement switch of `rules:` set away from its default (RULE_SWITCHES), and games played on for
+places (FIELD_SWITCHES).
 
 Random legal play with every invariant of tests/invariants.py checked after each step
 (pawn conservation, one pawn per track/safety square, colours in their own safety zone and
 Home, pile + discards + hands + drawn card = the deck, hands full while cards remain, one
 move per distinct result, events that explain each move, Home pawns never move, the turn
-passing, the game ending exactly when a win condition holds, scores = sum of score lines),
+passing, the game ending exactly when a win condition holds, or played for places when
+that many sides finished, scores = sum of score lines),
 the game ending within tests/randomplay.MAX_PLIES, and every game replayed from its seed and
 choices and through a JSON game log to the identical final state.
 
@@ -57,6 +59,13 @@ RULE_SWITCHES = {
     "slides-of-every-colour": ("partnership", {"slide_on": ["own", "partner", "opponent"]}),
     "capture-all": ("trouble", {"capture": "all"}),
 }
+#: Top-level fields set away from their defaults, each on a bundled file (as RULE_SWITCHES).
+FIELD_SWITCHES = {
+    "places-standard": ("standard", {"places": 3}),
+    "places-partnership": ("partnership", {"places": 2}),
+    "places-ludo": ("ludo", {"places": 4}),
+    "places-points": ("points", {"places": 2}),
+}
 
 
 @lru_cache(maxsize=None)
@@ -66,6 +75,9 @@ def game_of(name):
     if name in RULE_SWITCHES:
         base, rules = RULE_SWITCHES[name]
         return load_game(base, layers=[load_yaml(json.dumps({"rules": rules}), f"{name}.yaml")])
+    if name in FIELD_SWITCHES:
+        base, fields = FIELD_SWITCHES[name]
+        return load_game(base, layers=[load_yaml(json.dumps(fields), f"{name}.yaml")])
     return load_game(name)
 
 
@@ -73,7 +85,7 @@ def game_of(name):
 # Read from the loaded (not compiled) rule files: collection, which every test process runs,
 # compiles nothing; the games are compiled by the process that plays them (game_of).
 NAMES = [name for name in bundled_names() if load_variant(name).variant.board.kind != "grid"]
-PLAYED = NAMES + list(RULE_SWITCHES)
+PLAYED = NAMES + list(RULE_SWITCHES) + list(FIELD_SWITCHES)
 GAMES_PER_FILE = 3
 STATEFUL_DEFAULT = 8
 STATEFUL_SOAK = 300
