@@ -127,11 +127,12 @@ def _mark_turn(game, state, move, after, entry: dict) -> None:
 
 def _mark_consequences(game, state, move, after, entry: dict) -> None:
     """What follows the move under `after:`: the labels of the consequences it triggers
-    ("after"; after a winning move, not those that would only give an extra card), the
+    ("after"; after a winning or finishing move, not those that would only give an extra card), the
     extra cards the player takes next, the card's own included ("extra_cards"), and, when
     the variant declares counters, every seated colour's counters after it ("counters")."""
     fired = game.consequences(state, move)
-    if after.winner is not None:  # the game ends at once (R35): an extra card alone gives nothing
+    if after.winner is not None or state.turn in after.finished:  # the game (R35) or the mover's part ends at once:
+        # an extra card alone gives nothing
         fired = [c for c in fired if c.adds or c.marks or c.then is not None or not c.draw_again]
     entry["after"] = [c.label for c in fired]
     entry["extra_cards"] = _extra_cards(state, move, after)
