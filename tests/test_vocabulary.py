@@ -120,7 +120,7 @@ def test_hand_filter_scope_is_the_listed_cards():
     ("after:\n  bad: {add: {nope: 1}}\n", ":3:15:", "SR521"),
     ("win: bumps(team) > 0\n", ":2:6:", "SR304"),
     ("filters:\n  f: {must: slides_taken(player) > 0}\n", ":3:13:", "SR302"),
-    ("cards: {\"1\": enter if score(player) > 0}\ncounters: {score: {}}\n", ":2:23:", "SR304"),
+    ("cards: {\"1\": enter if scor(player) > 0}\ncounters: {score: {}}\n", ":2:23:", "SR302"),
 ])
 def test_vocabulary_errors_are_located_and_coded(tmp_path, text, where, code):
     path = tmp_path / "bad.yaml"
@@ -347,3 +347,43 @@ def test_invented_trade_up_plays_to_the_end(tmp_path):
         check_state(game, played.final)
         replay(game, played.start, played.choices, on_turn=lambda turn, state: kinds.append(turn.move.kind))
     assert "action" in kinds, "the trade was never played in four games"
+
+
+#: Invented: only a player's first two 2s of the game draw again (a card's guard reading a
+#: counter, as tests/scenarios/house/counter-guard.yaml does with a run of 2s).
+TWOS = """\
+extends: standard
+counters:
+  twos: {min: 0}
+cards:
+  "2": (enter | forward 2) then (draw_again if twos(player) < 2)
+after:
+  count_twos: {cards: ["2"], add: {twos: 1}}
+"""
+
+
+def test_a_cards_guard_reads_the_counters_as_the_game_has_them(tmp_path):
+    """Over whole seeded games (greedy players searching with push/pop, and random ones), a 2
+    that moves draws again exactly when its player had played fewer than two 2s before it."""
+    path = tmp_path / "twos.yaml"
+    path.write_text(TWOS)
+    game = load_game(str(path))
+    from sorry_rules.players.registry import make_player
+    from sorry_rules.players.runner import play_game
+
+    two, seen = game.card_index["2"], {True: 0, False: 0}
+    for seed in range(4):
+        state = game.new_game(seed, players=3)
+        kinds = ("greedy", "random", "greedy")
+        runs = {}
+
+        def on_turn(turn, after):
+            colour = after.seats[turn.seat]
+            before = runs.get(colour, 0)
+            if turn.card == two and turn.move.kind == "move":
+                assert turn.move.draw_again == (before < 2), (seed, turn.ply, before)
+                seen[before < 2] += 1
+            runs[colour] = after.counters[colour][0]
+
+        play_game(game, state, [make_player(k, seed, s) for s, k in enumerate(kinds)], on_turn=on_turn)
+    assert seen[True] and seen[False]

@@ -13,8 +13,9 @@ aggregate variables in scope, plus the marker `MOVE` where a move is being judge
 and consequences): only there may facts (`bumps(opponents)`, FACTS) appear, reading
 `env["@events"]`, and the facts of the throw (`total`, `doubles`, `thrown(N)`, THROW_FACTS),
 reading the move's card `env["@card"]` through `compiler.throws`. Declared counters
-(`compiler.counters`, read as `NAME(group)`) read
-`env["@counters"]` (their start values when absent) anywhere but in card effects. Every count function compiled is added to
+(`compiler.counters`, read as `NAME(group)`) read `env["@counters"]`, or in a card effect's
+guards (no env) the board's `counters` (`engine.position.Position.counters`, the values as the
+card is played); their start values when absent. Every count function compiled is added to
 `compiler.functions_used`; `compiler.effect(node)` compiles the effect inside `can(...)`.
 """
 
@@ -255,15 +256,13 @@ class ExpressionBuilder(dsl.Visitor):
         return int, lambda p, b, env: values[env["@card"]] if values and env["@card"] is not None else 0
 
     def _counter(self, node, allow_can, variables):
-        if allow_can:
-            raise CompileError(node.pos, f"counter '{node.function}' cannot be read in a card effect", "SR304")
         group = self.groups.visit(node.argument, variables)
         index = self.compiler.counters.index(node.function)
         start = self.compiler.counter_starts[index]
         self.compiler.functions_used.add(node.function)
 
         def counter(p, b, env):
-            values = env.get("@counters") if env else None
+            values = env.get("@counters") if env else getattr(b, "counters", None)  # a card's guard: the position's
             if not values:
                 return start * len(group(p, b, env))
             return sum(values[c][index] for c in group(p, b, env))

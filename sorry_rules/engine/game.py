@@ -261,8 +261,10 @@ class Game:
         return [table.move(option) for option in table.options()]
 
     def board(self, state: State) -> Position:
-        """The position of `state` the card makers start from (with its marks)."""
-        return Position(self.layout, state.placement, self.marks, state.marks)
+        """The position of `state` the card makers start from (with its marks and counters)."""
+        pos = Position(self.layout, state.placement, self.marks, state.marks)
+        pos.counters = state.counters
+        return pos
 
     # ---- queries (authoring tools and tests; never on the play path) -----------------------
     def traced_moves(self, state: State) -> list:

@@ -38,7 +38,7 @@ class Position:
     `start`, `home`); `kinds` the game's mark kinds (() without marks)."""
 
     __slots__ = ("pos", "occ", "cnt", "plain", "marks", "marked", "still", "guard", "X", "start", "home", "kinds",
-                 "shielding", "layout", "moved", "bumped", "listed")
+                 "shielding", "layout", "moved", "bumped", "listed", "counters")
 
     def __init__(self, layout, placement, kinds: tuple = (), marks: tuple = ()):
         self.layout = layout
@@ -67,6 +67,7 @@ class Position:
         self.pos = [list(squares) for squares in placement]
         self.moved = {}  # {(colour, square): pawns} a move being followed moved there (`Table` sets it, `events.moved_to`)
         self.bumped = {}  # {(colour, its Start): pawns} a move being followed sent back there (`events.bumped_to`)
+        self.counters = ()  # State.counters as they stand (a card's guards read them; the `Table` keeps them)
         self.set_marks(marks if kinds else ())
         #: scratch notes of the card effects being listed on this position (`compiler.plays`:
         #: whether an alternative of a choice listed an option); never part of the position
@@ -114,7 +115,7 @@ class Position:
         other.pos = [squares[:] for squares in self.pos]
         other.occ = self.occ[:]
         other.cnt = None if self.cnt is None else self.cnt[:]
-        other.plain, other.moved, other.bumped = self.plain, self.moved, self.bumped
+        other.plain, other.moved, other.bumped, other.counters = self.plain, self.moved, self.bumped, self.counters
         other.marks, other.marked, other.still, other.guard = self.marks, self.marked, self.still, self.guard
         other.listed = {}
         return other

@@ -102,7 +102,7 @@ class Table:
         # whether every move is judged for a winner (else only those that reach Home: `Game.wins_at_setup`)
         self.judge_always = not game.win_on_home_only or self.won_at_setup
         self.plies = state.plies
-        self.counters = state.counters
+        self.counters = self.pos.counters = state.counters  # a card's guards read them on the position
         self.bonus = state.bonus
         self.drawn = state.drawn
         self.redraws = state.redraws
@@ -543,6 +543,7 @@ class Table:
         """Take back the last `push`."""
         (option, self.turn, self.card, self.drawn, self.winner, self.over, self.plies, self.counters, self.bonus,
          self.redraws, marks, discards, hand, self.finished) = self.pushed.pop()
+        self.pos.counters = self.counters
         if option[1] and (option[3] is MOVE or option[3] is FORFEIT):
             self.pos.unmake(option[1], marks)
         elif self.pos.kinds and marks is not self.pos.marks:
@@ -560,7 +561,7 @@ class Table:
         if option[1]:
             self.pos.make(option[1])
         if fired:
-            self.counters = counters
+            self.counters = self.pos.counters = counters
             if option[3] != REDRAW:  # a redraw is itself the card taken again: no extra card on top
                 self.bonus += extra
             if game.marks:

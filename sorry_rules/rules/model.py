@@ -327,7 +327,7 @@ class Variant(Strict):
     counters: dict[Annotated[str, Field(pattern=r"^[a-z_][a-z0-9_]*$", max_length=40)], Counter] = Field(
         default_factory=dict, max_length=20, description=(
             "Numbers kept per colour for the whole game (e.g. bumps made), changed by `after:` and read in every DSL "
-            "condition and formula except card effects as `NAME(group)`."))
+            "condition and formula as `NAME(group)` (in a card's guards, as they stand when the card is played)."))
     filters: dict[Name, MoveFilter] = Field(default_factory=dict, max_length=50, description=(
         "Named filters on moves, judged on each move's facts, applied in the order written (bases first) after "
         "`rules.must_bump`; an overlay adds one by a new name, changes one by its name or removes it with null."))
