@@ -33,7 +33,8 @@ _COUNT = {"home": "pawns in Home", "start": "pawns in Start", "safety": "pawns i
           "track": "pawns on the track", "pawns": "pawns", "sequences": "sequences", "chips": "chips"}
 _FACT = {"bumps": "pawns this move sends back to Start", "slides": "slides taken by this move",
          "reaches_home": "pawns this move brings Home", "enters_safety": "pawns this move takes into a safety zone",
-         "switches": "pawns this move switches", "moves": "pawns this move moves (each part of a split once)"}
+         "switches": "pawns this move switches", "moves": "pawns this move moves (each part of a split once)",
+         "leaves_start": "pawns this move takes out of Start"}
 _COMPARE = {"==": "equals", "!=": "differs from", "<": "is less than", "<=": "is at most", ">": "is more than",
             ">=": "is at least"}
 _ARITH = {"+": "plus", "-": "minus", "*": "times"}

@@ -20,7 +20,7 @@ GROUPS = ("player", "team", "partners", "opponents", "players")
 COUNTS = ("home", "pawns", "start", "safety", "track")
 LITERALS = ("true", "false")
 #: facts about the move being judged (filters and consequences only; `engine.facts`).
-FACTS = ("bumps", "slides", "reaches_home", "enters_safety", "switches", "moves")
+FACTS = ("bumps", "slides", "reaches_home", "enters_safety", "switches", "moves", "leaves_start")
 #: facts about the dice of the turn being judged (filters and consequences only; `engine.dice`): `total` and
 #: `doubles` are names (a number, a condition), `thrown(N)` counts the dice showing N.
 THROW_FACTS = ("total", "doubles", "thrown")

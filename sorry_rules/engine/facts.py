@@ -46,10 +46,18 @@ def moves(layout, events, colours) -> int:
     return sum(1 for e in events if e[0] in STEP_KINDS and e[1] in colours)
 
 
+def leaves_start(layout, events, colours) -> int:
+    """Pawns of `colours` that leave their Start by a step of the move (a start, a Sorry!
+    placement, a `move` out of Start)."""
+    start = layout.start
+    return sum(1 for e in events if e[0] in STEP_KINDS and e[1] in colours and e[2] == start[e[1]])
+
+
 FACTS = {"bumps": bumps, "slides": slides, "reaches_home": reaches_home, "enters_safety": enters_safety,
-         "switches": switches, "moves": moves}
+         "switches": switches, "moves": moves, "leaves_start": leaves_start}
 
 #: the event kinds each fact reads
 READS = {"bumps": frozenset({BUMP}), "slides": frozenset({SLIDE}), "reaches_home": frozenset(STEP_KINDS),
-         "enters_safety": frozenset(STEP_KINDS), "switches": frozenset({SWITCH}), "moves": frozenset(STEP_KINDS)}
+         "enters_safety": frozenset(STEP_KINDS), "switches": frozenset({SWITCH}), "moves": frozenset(STEP_KINDS),
+         "leaves_start": frozenset(STEP_KINDS)}
 assert tuple(READS) == tuple(FACTS)
