@@ -175,3 +175,32 @@ def test_explain_says_the_game_is_played_on():
     assert "Played on for 3 places - " in text and "places.yaml:6: a side that has won so finishes and sits out" in text
     plain = CliRunner().invoke(main, ["explain"])
     assert "Played on" not in plain.output
+
+
+def test_finishes_by_another_move_and_by_partners_are_each_said(tmp_path):
+    """The log names every side that finishes with a move, not only the mover's: partners
+    together, and a side another player's move finishes; a finishing move says no 'draws
+    again' (its turn ends)."""
+    game = load_game("standard", [str(RULES / "places.yaml")])
+    from sorry_rules.engine.describe import kept_turn_words
+
+    data = {"players": ["red", "blue", "yellow", "green"], "turn": "yellow", "card": "2", "finished": ["blue"],
+            "pawns": {"blue": ["home"] * 4, "yellow": ["safety:4", "home", "home", "home"]}}
+    state = _position(game, data).state
+    [move] = [m for m in game.legal_moves(state) if all(sq == game.layout.home[2] for sq in m.placement[2])]
+    after = game.apply(state, move)
+    assert kept_turn_words(game, move, state.turn, after, (state.turn,)) == "; Yellow finishes 2nd"
+    teams = tmp_path / "teams.yaml"
+    teams.write_text("extends: standard\nteams: [[red, yellow]]\nplaces: 3\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["--variant", str(teams), "--auto", "--seed", "1"])
+    finishing = [line for line in result.output.splitlines() if "finish" in line]
+    assert finishing and all(" and " in line for line in finishing if "Red" in line or "Yellow" in line)
+    assert not any("draws again" in line for line in finishing)
+
+
+def test_a_game_stopped_after_a_finish_says_who_finished():
+    result = CliRunner().invoke(main, ["--variant", "ludo", "--rule", "ludo/play-on.yaml", "--auto", "--seed", "1",
+                                       "--max-plies", "420"])
+    lines = result.output.splitlines()
+    assert lines[-2].startswith("No winner: the game was stopped")
+    assert lines[-1] == "Finished before the stop: 1st Blue"

@@ -171,7 +171,8 @@ def _end_words(report: dict, move: dict) -> str:
     finishes)' after a move's text, or ''."""
     if move.get("wins"):
         if "places" in move:
-            return "  (the game ends; places: " + ", ".join(f"{c} {p}" for c, p in move["places"].items()) + ")"
+            ranked = sorted(move["places"].items(), key=lambda item: item[1])
+            return "  (the game ends; places: " + ", ".join(f"{c} {p}" for c, p in ranked) + ")"
         scores = ": " + ", ".join(f"{c} {p}" for c, p in move["scores"].items()) if "scores" in move else ""
         who = "" if move["winner"] == report["turn"] else f"{move['winner']} "  # a rule may make another win
         return f"  ({who}wins{scores})"

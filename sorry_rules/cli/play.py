@@ -69,7 +69,7 @@ def print_turn(game, turn, state) -> None:
     player = colour_name(game, state.seats[turn.seat])
     card = "-" if turn.card is None else game.card_names[turn.card]
     click.echo(f"{turn.ply:5}  {player:8} {card:>6}  {describe_move(game, turn.move)}"
-               f"{kept_turn_words(game, turn.move, turn.seat, state)}")
+               f"{kept_turn_words(game, turn.move, turn.seat, state, turn.finishes)}")
 
 
 def stopped_text(max_plies: int) -> str:
@@ -82,6 +82,8 @@ def print_outcome(game, state, max_plies: int | None = None) -> None:
     move limit `max_plies` (and, where the variant scores, the points so far)."""
     if not game_over(state) and max_plies is not None:
         click.echo(stopped_text(max_plies))
+        if getattr(state, "finished", ()):  # played for places: who finished before the stop (no one won)
+            click.echo(screen.finished_line(game, state).plain)
         standing = game.standing(state)
         if standing:
             click.echo("Points so far (those only a winner scores are not given): " +
@@ -272,7 +274,7 @@ def replay_command(file, boards: bool = False, step: bool = False) -> None:
 
     for k, (turn, after) in enumerate(moves):
         log.append(look.turn_text(game, after.seats[turn.seat], turn.move, pawns) +
-                   kept_turn_words(game, turn.move, turn.seat, after))
+                   kept_turn_words(game, turn.move, turn.seat, after, turn.finishes))
         if pawns is not None:
             pawns = pawns.after(turn.move, after.placement, after.marks)
         print_turn(game, turn, after)

@@ -303,7 +303,7 @@ def _seat_line(scene: Scene, seat: int, look: _Look) -> Text:
     line.append(f"{colour_name(game, c):<8.8}", style=look.colour(c))
     line.append(f" {scene.seat_names[seat]:<8.8}")
     line.append(f" start {squares.count(layout.start[c])} home {squares.count(layout.home[c])}")
-    if seat in scene.finished:  # played for places: the place its side finished in
+    if seat in scene.finished or (scene.finished and scene.turn is None):  # played for places: its side's place
         line.append(f"  {place_word(game.places_of(scene.seats, scene.finished)[seat])}", style="bold")
     if scene.scores is not None:
         line.append(f"  {scene.scores.get(seat, 0):>3} pts")
@@ -578,10 +578,13 @@ def render_outcome(game, state, width: int | None = None) -> list:
     length)."""
     outcome = game.outcome(state)
     if outcome is None:
-        return [Text(f"No winner after {plural(state.plies, 'move')} (stopped).", style="bold")]
+        stopped = [Text(f"No winner after {plural(state.plies, 'move')} (stopped).", style="bold")]
+        return stopped + ([finished_line(game, state)] if state.finished else [])
     names = " and ".join(colour_name(game, state.seats[s]) for s in outcome.winning_seats)
     verb = "wins" if len(outcome.winning_seats) == 1 else "win"
-    lines = [Text(f"{names} {verb} after {plural(state.plies, 'move')}.", style="bold")]
+    when = f" after {plural(state.plies, 'move')}" if game.places == 1 else \
+        f" (finished first); the game ended after {plural(state.plies, 'move')}"
+    lines = [Text(f"{names} {verb}{when}.", style="bold")]
     if game.places > 1:  # played on for places: every seat's, the sides in the order they finished
         lines.append(Text("Places: " + ", ".join(f"{place_word(place)} {colour_name(game, state.seats[seat])}"
                                                  for seat, place in sorted(enumerate(outcome.places), key=lambda p: p[1]))))
@@ -600,6 +603,14 @@ def render_outcome(game, state, width: int | None = None) -> list:
         text = f"  {colour_name(game, colour):8} {total:5} points  {home}/{game.pawns} Home  = {detail}"
         lines += _folded(text, width) if width else [Text(text)]
     return lines
+
+
+def finished_line(game, state) -> Text:
+    """'Finished before the stop: 1st Blue, 2nd Red' of a game played for places that was
+    stopped (no winner: the game had not ended)."""
+    places = game.places_of(state.seats, state.finished)
+    return Text("Finished before the stop: " + ", ".join(
+        f"{place_word(places[seat])} {colour_name(game, state.seats[seat])}" for seat in state.finished))
 
 
 def _folded(text: str, width: int) -> list:

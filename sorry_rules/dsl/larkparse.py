@@ -148,6 +148,8 @@ class _ToAst(Transformer_NonRecursive):
                     raise DslError(pos, f"square '{' '.join(w for w in value if w)}' is named twice", "SR304")
                 squares.append(value + (pos,))
             elif kind in ("alone", "moved", "unmoved", "bumped", "every"):
+                if kind in flags:
+                    raise DslError(pos, f"'{kind}' is named twice", "SR304")
                 flags.add(kind)
             elif kind == "rank":
                 if rank is not None:

@@ -258,18 +258,29 @@ def again_words(game) -> str:
     return "; plays again" if game.hand_play else "; draws again"
 
 
-def kept_turn_words(game, move, seat: int, after) -> str:
+def kept_turn_words(game, move, seat: int, after, finishes: tuple = ()) -> str:
     """`again_words` when the player at `seat` takes another card after `move` though the move
     itself does not say so (an `after:` consequence's extra card: H21's bump bonus, a six or
     doubles thrown again), `after` being the state the move left; played for places, the
-    place the player's side finished in with it ('; Blue finishes 2nd'); else ''."""
-    if seat in getattr(after, "finished", ()):  # a side that finished sat out before: this move finished it
-        place = game.places_of(after.seats, after.finished)[seat]
-        return f"; {colour_name(game, after.seats[seat])} finishes {place_word(place)}"
+    places of the seats whose side finished with it, `finishes` ('; Blue finishes 2nd', '; Red
+    and Yellow finish 1st'); else ''."""
+    if finishes:
+        return "".join(finish_words(game, after, finishes))
     if move.draw_again or move.kind == "redraw" or after.winner is not None or getattr(after, "over", False) \
             or len(after.seats) < 2 or after.turn != seat:
         return ""
     return again_words(game)
+
+
+def finish_words(game, after, seats) -> list:
+    """'; Blue finishes 2nd' per side of the seats that just finished (`places`), partners
+    together ('; Red and Yellow finish 1st'), in the order they finished."""
+    places = game.places_of(after.seats, after.finished)
+    by_place: dict = {}
+    for seat in seats:
+        by_place.setdefault(places[seat], []).append(colour_name(game, after.seats[seat]))
+    return [f"; {' and '.join(names)} finish{'es' if len(names) == 1 else ''} {place_word(place)}"
+            for place, names in by_place.items()]
 
 
 def describe_redraw(game, move) -> str:

@@ -256,6 +256,7 @@ class GridTable:
 
     __slots__ = ("game", "chips", "seats", "turn", "hands", "pile", "discard", "rng", "winner", "plies", "exchanged",
                  "passes", "over", "judge_always", "judged_once")
+    finished = ()  # a grid game ends at its first winner: no side finishes before (a track table's `finished`)
 
     def __init__(self, game, state):
         self.game = game

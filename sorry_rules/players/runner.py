@@ -38,6 +38,7 @@ class Turn:
     choice: int
     options: int
     others: tuple = ()    # the cards it was chosen among besides `card`: the others drawn (turn.take), or the hand
+    finishes: tuple = ()  # played for places: the seats whose side finished with this move, in order
 
 
 @dataclass
@@ -131,10 +132,12 @@ def play(game, state, picks, on_turn=None, max_plies: int = DEFAULT_MAX_PLIES, c
             held = list(table.hands[seat]) if table.hands is not None else [table.card, *table.drawn]
             if move.card in held:
                 held.remove(move.card)
+            finished = table.finished
             table.play(option)
-            if table.over and move.draw_again:  # a winning move: the game ends at once, no card follows (R35)
-                move = move._replace(draw_again=False)
-            watch(Turn(table.plies, seat, move.card, move, choice, n, tuple(c for c in held if c is not None)),
+            finishes = table.finished[len(finished):]
+            if (table.over or seat in finishes) and move.draw_again:  # the game (R35) or the mover's part in it ends:
+                move = move._replace(draw_again=False)                  # no card follows
+            watch(Turn(table.plies, seat, move.card, move, choice, n, tuple(c for c in held if c is not None), finishes),
                   table.state() if needs_state else None)
         else:
             table.play(option)

@@ -145,7 +145,8 @@ def parse_position(game, data, card_override: str | None = None, origins=None) -
         def holds(c: int) -> bool:
             return game.win_holds(c, tuple(placement), counters, marks)
         finished = checker.finished(seats, turn, holds)
-        checker.already_won([c for c in seats if c not in finished], holds)
+        listed = {game.colours.index(name) for name in model.finished if name in game.colours}
+        checker.already_won([c for c in seats if c not in listed], holds)  # a listed colour is said by `finished`
     hand, drawn = None, ()
     if not failing & {"card", "hand"}:
         hand, card = checker.cards(card)

@@ -321,7 +321,9 @@ class Variant(Strict):
     places: int = Field(default=1, ge=1, le=MAX_COLOURS, description=(
         "How many places are played for (race-track boards): 1 ends the game when the first player or team wins "
         "(R35); N > 1 plays on after a side's `win:` holds, the finished sides sitting out, until N sides have "
-        "finished or one is left (the last place); the first to finish is the winner."))
+        "finished or one is left; the first to finish is the winner, the sides that did not finish share the next "
+        "place, and scores are counted when the game ends. A game stopped at its move limit has no winner (its "
+        "finished sides are said)."))
     scoring: dict[Name, ScoreComponent] = Field(default_factory=dict, max_length=20, description=(
         "Score lines computed at the end of the game, in the order written."))
     counters: dict[Annotated[str, Field(pattern=r"^[a-z_][a-z0-9_]*$", max_length=40)], Counter] = Field(

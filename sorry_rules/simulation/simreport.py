@@ -207,7 +207,7 @@ def _end_lines(report: dict) -> list[str]:
             figure(c["label"], c) for c in report["counters"].values()))
     places = [row for row in report["wins"]["by_seat"] if "place" in row]
     if places:
-        lines.append("Mean place in the games won (95% CI): " + ", ".join(
+        lines.append("Mean place, games with a winner (95% CI): " + ", ".join(
             figure(f"seat {row['seat']} {row['colour']}", row["place"]) for row in places))
     if report.get("scores"):
         lines.append("Scores at the end of a game won (95% CI): " + ", ".join(
