@@ -102,7 +102,8 @@ def test_a_side_that_finishes_ends_its_turn_without_the_card_it_was_due():
     position = _position(game, data)
     moves = game.legal_moves(position.state)
     home = [m for m in moves if all(sq == game.layout.home[0] for sq in m.placement[0])]
-    assert len(home) == 1
+    assert len(home) == 1 and not home[0].draw_again  # listed as it plays: no card follows
+    assert all(m.draw_again for m in moves if m not in home)  # the other 2s draw again (R19)
     after = game.apply(position.state, home[0])
     assert after.finished == (0,) and after.winner is None and after.seats[after.turn] == game.colours.index("blue")
     entry = next(e for e in moves_report(game, position)["moves"] if e.get("finishes"))

@@ -631,7 +631,9 @@ class Table:
     # ---- what people and tools look at -------------------------------------------------------
     def move(self, option: Option):
         """The public `Move` of `option`: with the placement after it and, for a move or a
-        pass of a variant with marks, the marks after it."""
+        pass of a variant with marks, the marks after it; it draws again only where the turn
+        goes on (no consequence ends it, and played for places the mover's side does not
+        finish with it)."""
         if option[1]:
             placement, marks = self.pos.after(option[1])
         else:
@@ -643,4 +645,14 @@ class Table:
         if move.draw_again and self.game.ends_turns and option[3] != REDRAW and \
                 any(c.ends_turn for c in self.consequences(self.seats[self.turn], option, move)[2]):
             return move._replace(draw_again=False)  # a consequence ends the turn: no card follows
+        if move.draw_again and self.game.places > 1 and _reaches_home(option[1], self.game.layout.home) and \
+                self._finishes(option, move):
+            return move._replace(draw_again=False)  # the mover's side finishes: its turn ends
         return move
+
+    def _finishes(self, option: Option, move) -> bool:
+        """Whether the mover's win condition holds once `option` (`move`) is played, its
+        consequences' counters and marks included (`places`: its side then finishes)."""
+        game, p = self.game, self.seats[self.turn]
+        counters = self.consequences(p, option, move)[0] if game.after else self.counters
+        return bool(game.win(p, game.view(move.placement), game.env(counters, move.marks or self.pos.marks)))
