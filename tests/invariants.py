@@ -218,13 +218,22 @@ def check_outcome(game, state) -> None:
         assert all(isinstance(line.points, int) and not isinstance(line.points, bool) for line in lines), "points are integers"
 
 
+def _followed(game, state, move) -> tuple:
+    """The counters and the extra cards still due once `move` is played (`after:`)."""
+    after = game.apply(state, move)
+    return after.counters, after.bonus if after.turn == state.turn else 0
+
+
 def check_moves(game, state, moves) -> None:
     """The legal moves of a running game: at least one; one move per distinct result (A24;
-    with marks, the marks after it are part of the result);
+    with marks, the marks after it are part of the result, with consequences the counters
+    and extra cards they give);
     every move plays the drawn card (draw play) or a card of the hand (hand play); a
     forfeit or the discards only when nothing else is possible (R11, P5)."""
     assert moves, "a running game always offers at least one move (a forfeit or a discard when stuck)"
     keys = [(m.card, m.placement, m.kind, m.draw_again, m.cards, m.label, m.marks) for m in moves]  # marks: A24 with marked pawns in Start
+    if getattr(game, "after", ()) and len(keys) != len(set(keys)):  # ways of one placement apart by what follows them
+        keys = [key + _followed(game, state, m) for key, m in zip(keys, moves)]
     assert len(keys) == len(set(keys)), "the same move is offered twice (A24)"
     kinds = {m.kind for m in moves}
     assert kinds <= {"move", "pass", "forfeit", "discard", "redraw", "action"}, f"unknown move kinds {kinds}"

@@ -387,3 +387,40 @@ def test_a_cards_guard_reads_the_counters_as_the_game_has_them(tmp_path):
 
         play_game(game, state, [make_player(k, seed, s) for s, k in enumerate(kinds)], on_turn=on_turn)
     assert seen[True] and seen[False]
+
+
+def test_a_cards_guard_reads_the_counters_inside_aggregates_too(tmp_path):
+    """`max(o in players: twos(o))` in a card's guard reads each colour's counter as the
+    game has it, as `twos(players)` does (the aggregate's variable is no reason to read the
+    start values)."""
+    path = tmp_path / "q.yaml"
+    path.write_text('extends: standard\ncounters: {twos: {min: 0}}\ncards:\n'
+                    '  "3": "forward 3 if max(o in players: twos(o)) >= 1"\n'
+                    '  "5": "forward 5 if count(o in opponents: twos(o) > 0) == 1"\n'
+                    'after: {c: {cards: ["2"], add: {twos: 1}}}\n')
+    game = load_game(str(path))
+    for card in ("3", "5"):
+        position = {"players": ["red", "blue"], "turn": "red", "card": card, "counters": {"blue": {"twos": 1}},
+                    "pawns": {"red": ["track:20"]}}
+        moves = moves_report(game, parse_position(game, position))["moves"]
+        assert [m["result"]["red"][0] for m in moves] == [f"track:{20 + int(card)}"], card
+        position["counters"] = {}
+        assert moves_report(game, parse_position(game, position))["forfeit"], card
+
+
+def test_an_added_alternative_shares_the_cards_guarded_extra_draw(tmp_path):
+    """`also:` adds `backward 2` to a 2 written `(enter | forward 2) then (draw_again if C)`:
+    played the new way the 2 draws again under the same guard, as it does after a plain
+    `then draw_again` (R19)."""
+    path = tmp_path / "back2.yaml"
+    path.write_text('extends: standard\ncounters: {twos: {min: 0}}\n'
+                    'cards: {"2": "(enter | forward 2) then (draw_again if twos(player) < 2)"}\n'
+                    'after: {c: {cards: ["2"], add: {twos: 1}}}\n'
+                    'also: {back2: {cards: ["2"], effect: backward 2}}\n')
+    game = load_game(str(path))
+    for twos, again in ((0, True), (2, False)):
+        position = {"players": ["red", "blue"], "turn": "red", "card": "2", "counters": {"red": {"twos": twos}},
+                    "pawns": {"red": ["track:20"]}}
+        moves = moves_report(game, parse_position(game, position))["moves"]
+        back = [m for m in moves if m["result"]["red"][0] == "track:18"]
+        assert len(back) == 1 and back[0].get("draw_again", False) is again, (twos, back)

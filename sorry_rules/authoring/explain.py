@@ -17,7 +17,7 @@ from sorry_rules import dsl
 from sorry_rules.base.errors import UsageError
 from sorry_rules.base.limits import MAX_COUNTER
 from sorry_rules.compiler.build import compile_variant
-from sorry_rules.compiler.marking import alternatives, declining_without, with_alternatives
+from sorry_rules.compiler.marking import alternatives, declining_without, draws_again_after, with_alternatives
 from sorry_rules.engine.dice import faces_text
 from sorry_rules.rules.loader import load_variant
 from sorry_rules.base.suggest import did_you_mean
@@ -105,7 +105,10 @@ def card_rules(loaded) -> dict[str, CardRule]:
         written = asts[("cards", name)]
         extras = {extra: dsl.parse_effect(v.also[extra].effect) for extra in added.get(name, ())}
         effect = declining_without(written, list(extras.values()))
-        again = isinstance(written, dsl.Then) and isinstance(written.second, dsl.DrawAgain)  # the 2: extras draw again too
+        again = ""  # the 2: extras draw again too (as the card says: `then draw_again`, guarded or not)
+        if draws_again_after(written):
+            again = source_text(written.second)
+            again = f"({again})" if isinstance(written.second, dsl.Guard) else again
         path = ("cards", name)
         nodes = written.options if isinstance(written, dsl.Choice) else (written,)
         played = effect.options if isinstance(effect, dsl.Choice) else (effect,)
@@ -122,7 +125,7 @@ def card_rules(loaded) -> dict[str, CardRule]:
             options.append(Option(played[i], text, where))
         for extra, extra_ast in extras.items():
             text = v.also[extra].effect
-            options.append(Option(extra_ast, f"({text}) then draw_again" if again else text, added_at[extra]))
+            options.append(Option(extra_ast, f"({text}) then {again}" if again else text, added_at[extra]))
         played_effect = with_alternatives(written, list(extras.values())) if extras else written
         where = _where(loaded.origins.key_mark(path), col=False)
         rules[name] = CardRule(name, v.deck.get(name, 0), played_effect, source, where, tuple(options))

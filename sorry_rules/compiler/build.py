@@ -28,8 +28,8 @@ from sorry_rules.compiler.dice import (check_dice, check_throw_costs, dice_texts
                                       throw_makers, uses_dice)
 from sorry_rules.compiler.geometry import check_geometry, engine_geometry
 from sorry_rules.compiler.squares import check_squares, engine_squares
-from sorry_rules.compiler.marking import (also_texts, alternatives, check_marks, declining_without, mark_kinds,
-                                          mark_warnings, with_alternatives)
+from sorry_rules.compiler.marking import (also_texts, alternatives, check_marks, declining_without, draws_again_after,
+                                          mark_kinds, mark_warnings, with_alternatives)
 from sorry_rules.compiler.programs import CompileError, ProgramCompiler
 from sorry_rules.compiler.ranges import condition_warnings, variant_bounds
 from sorry_rules.compiler.turns import check_turn_policy, compile_turn_policy, turn_texts
@@ -277,8 +277,9 @@ def _throw_source(v, throw: tuple) -> str:
 
 
 def _alone_alternative(card_ast, extra_ast):
-    """One added alternative as the card plays it (with the card's trailing `then draw_again`)."""
-    if isinstance(card_ast, dsl.Then) and isinstance(card_ast.second, dsl.DrawAgain):
+    """One added alternative as the card plays it (with the card's trailing `then draw_again`,
+    guarded or not)."""
+    if draws_again_after(card_ast):
         return dsl.Then(extra_ast.pos, extra_ast, card_ast.second)
     return extra_ast
 

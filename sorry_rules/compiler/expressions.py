@@ -262,7 +262,9 @@ class ExpressionBuilder(dsl.Visitor):
         self.compiler.functions_used.add(node.function)
 
         def counter(p, b, env):
-            values = env.get("@counters") if env else getattr(b, "counters", None)  # a card's guard: the position's
+            values = env.get("@counters") if env else None
+            if values is None:  # a card's guard (no env, or an aggregate's variables only): the position's
+                values = getattr(b, "counters", None)
             if not values:
                 return start * len(group(p, b, env))
             return sum(values[c][index] for c in group(p, b, env))

@@ -11,6 +11,8 @@ Contract:
 - `alternatives(v, asts)` maps each card name to the names of the `also:` entries it gets,
   in file order: a card named in `cards`, or (with `having`) whose effect uses one of those
   primitives anywhere outside conditions (`asts` maps `("cards", name)` to the card's tree).
+- `draws_again_after(ast)`: whether a card's effect ends in `then draw_again` (or `then
+  (draw_again if C)`), the extra draw its added alternatives share.
 - `with_alternatives(ast, extra)` is a card's effect with the alternatives it gets, and
   `declining_without(ast, extra)` the card's own effect as they change it: a conditional
   `pass if C` becomes `pass if C and not can(extra)`, since an added alternative is a move
@@ -89,10 +91,19 @@ def alternatives(v, asts: dict) -> dict:
     return out
 
 
+def draws_again_after(ast) -> bool:
+    """Whether `ast` is `A then draw_again` or `A then (draw_again if C)`: a card's extra draw
+    after whatever way it is played (R19), which the alternatives added to it share."""
+    if not isinstance(ast, dsl.Then):
+        return False
+    second = ast.second
+    return isinstance(second, dsl.DrawAgain) or (isinstance(second, dsl.Guard) and isinstance(second.effect, dsl.DrawAgain))
+
+
 def with_alternatives(ast, extra: list):
-    """`ast | extra...` (inside a trailing `then draw_again`: a 2 played the new way draws
-    again too), its conditional passes declining only where no `extra` can be played."""
-    if isinstance(ast, dsl.Then) and isinstance(ast.second, dsl.DrawAgain):
+    """`ast | extra...` (inside a trailing `then draw_again`, guarded or not: a 2 played the new
+    way draws again too), its conditional passes declining only where no `extra` can be played."""
+    if draws_again_after(ast):
         return dsl.Then(ast.pos, with_alternatives(ast.first, extra), ast.second)
     ast = declining_without(ast, extra)
     options = ast.options if isinstance(ast, dsl.Choice) else (ast,)
@@ -107,7 +118,7 @@ def _only_switches(ast) -> bool:
         return _only_switches(ast.effect)
     if isinstance(ast, dsl.Choice):
         return all(_only_switches(option) for option in ast.options)
-    if isinstance(ast, dsl.Then) and isinstance(ast.second, dsl.DrawAgain):
+    if draws_again_after(ast):
         return _only_switches(ast.first)
     return False
 
@@ -122,7 +133,7 @@ def declining_without(ast, extra: list):
     moves = [e for e in extra if not _only_switches(e)]
     if not moves and not switches:
         return ast
-    if isinstance(ast, dsl.Then) and isinstance(ast.second, dsl.DrawAgain):
+    if draws_again_after(ast):
         first = declining_without(ast.first, extra)
         return ast if first is ast.first else dsl.Then(ast.pos, first, ast.second)
     if isinstance(ast, dsl.Choice):

@@ -131,6 +131,10 @@ class Game:
         self.after_then = tuple(c for c in self.after if c.then is not None)     # consequences that move pawns
         self.after_forfeit = tuple(c for c in self.after if c.forfeits)          # consequences of a forfeit
         self.ends_turns = any(c.ends_turn for c in self.after)                     # some may end a turn
+        # whether two ways of playing a card that lead to one placement may still differ by the counters or extra
+        # cards their consequences give (a consequence of those that reads the move's events or the board after it)
+        self.after_tells_apart = any((c.adds or c.draw_again or c.ends_turn) and (c.on_events is None or c.on_events[2])
+                                     for c in self.after)
         self.forfeit_on_events = all(c.on_events is not None for c in self.after_forfeit)
         # per card: the filters, consequences and consequences of a forfeit that concern it (its `cards:`)
         self.filters_of = _concerning(self.filters, len(self.card_names))
@@ -307,17 +311,34 @@ class Game:
 
     def filtered_moves(self, state: State) -> list:
         """The moves the filters removed from the player's candidates in `state`, each as
-        `(move, label of the filter that removed it)`; [] without filters."""
+        `(move, label of the filter that removed it)`, one a result, leaving out a result
+        another way of playing the same card keeps; [] without filters."""
         if not self.filters or state.winner is not None:
             return []
         table = self.table(state)
         p = state.seats[state.turn]
         if self.hand_play:
-            candidates = table.hand_candidates(p, state.hands[state.turn]) if state.hands[state.turn] else []
+            candidates = table.hand_candidates(p, state.hands[state.turn], raw=True) if state.hands[state.turn] else []
         else:
             cards = sorted(set((state.card,) + state.drawn)) if state.card is not None else []
-            candidates = [o for card in cards for o in table.distinct(p, card)[0]]
-        return [(table.move(o), f.label) for o, f in table.filtered(p, candidates)[1]]
+            candidates = table.cards_options(p, cards, raw=True) if len(cards) > 1 else \
+                [o for card in cards for o in self._ways(table, p, card)]
+        kept, removed = table.filtered(p, candidates)
+        moves = [(table.move(o), f.label) for o, f in removed]
+        shown = {(o[0], m.placement, m.kind, m.marks, m.cards, m.label) for o, m in ((o, table.move(o)) for o in kept)}
+        out, seen = [], set()
+        for (option, _), (move, label) in zip(removed, moves):
+            key = (option[0], move.placement, move.kind, move.marks, move.cards, move.label)
+            if key not in shown and key not in seen:
+                seen.add(key)
+                out.append((move, label))
+        return out
+
+    def _ways(self, table, p: int, card: int) -> list:
+        """Every way of playing `card` for player colour p on `table`, unmerged (moves and passes)."""
+        made: list = []
+        (table.programs[card][p] or self.program(card, p))(table.pos, made)
+        return [o for o in made if o[3] == "move" or o[3] == "pass"]
 
     def consequences(self, state: State, move: Move) -> tuple:
         """The consequences (`after:`, `engine.moverules.Consequence`s: `label`, `draw_again`,

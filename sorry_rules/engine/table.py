@@ -184,9 +184,9 @@ class Table:
                 card = self.card
         p = self.seats[self.turn]
         if self.drawn:
-            options = self.cards_options(p, (card,) + self.drawn)
+            options = self.cards_options(p, (card,) + self.drawn, raw=bool(game.filters))
             if game.filters:
-                options = self.filtered(p, options)[0]
+                options = self.merged(p, self.filtered(p, options)[0])
             options = options or [_option(card, (), 0, FORFEIT, self.drawn)]  # the others are discarded with it
         else:
             options = []
@@ -218,24 +218,36 @@ class Table:
 
     def card_options(self, p: int, card: int, made: list | None = None) -> list:
         """The options `card` gives player colour p, filtered; a forfeit when there is none
-        (`made`: the card's options listed already). A card whose plays the filters all
-        remove could not be used: its own extra draw stands, as a 2's does (R19)."""
-        options, spare = self.distinct(p, card, made)
-        if options and self.game.filters_of[card]:
-            listed = options
-            options = self.filtered(p, options, self.game.filters_of[card])[0]
+        (`made`: the card's options listed already). The filters judge every way of playing
+        the card before the ways of one result are merged (a result some way of which a
+        filter keeps is kept). A card whose plays the filters all remove could not be used:
+        its own extra draw stands, as a 2's does (R19)."""
+        filters = self.game.filters_of[card]
+        if not filters:
+            options, spare = self.distinct(p, card, made)
+            return options or [self.game.forfeits[card][spare & DRAW_AGAIN]]
+        if made is None:
+            made = []
+            (self.programs[card][p] or self.game.program(card, p))(self.pos, made)
+        listed, spare = self.distinct(p, card, made)
+        options = []
+        if listed:
+            ways = [o for o in made if o[3] is MOVE or o[3] is PASS_KIND]
+            options = self.filtered(p, listed, filters)[0] if len(ways) == len(listed) else \
+                self.distinct(p, card, self.filtered(p, ways, filters)[0])[0]  # some results have several ways
             if not options and any(option[2] & DRAW_AGAIN for option in listed):
                 spare |= DRAW_AGAIN
         return options or [self.game.forfeits[card][spare & DRAW_AGAIN]]
 
     def distinct(self, p: int, card: int, made: list | None = None) -> tuple[list, int]:
         """(options, spare flags): one option per distinct result of `card` for player
-        colour p before the filters (A24), and the flags of outcomes that move nothing and
-        are no pass (a forfeited 2 still draws again); `made`: the card's options listed already.
-        Where consequences play `then:` effects, moves of one result whose pawns' counts ended
-        on different squares (`events.moved_to`, what `moved` selectors and the facts of where
-        a move ends read) are kept apart: `followed` plays those effects and merges what then
-        has one result."""
+        colour p (A24), and the flags of outcomes that move nothing and are no pass (a
+        forfeited 2 still draws again); `made`: the card's options listed already. A result
+        is the placement, the extra draw, and where they differ the marks after, and the
+        counters and extra cards of the consequences (`after:`). Where consequences play
+        `then:` effects, moves of one result whose pawns' counts ended on different squares
+        (`events.moved_to`, what `moved` selectors and the facts of where a move ends read)
+        are kept apart: `followed` plays those effects and merges what then has one result."""
         options = made
         if options is None:
             options = []
@@ -243,6 +255,7 @@ class Table:
         if len({option[4] for option in options if option[3] is MOVE}) == len(options):
             return options, 0  # moves only, each with a placement (so a result) of its own, whatever the marks
         marked, followed, start = self.game.marks, self.game.after_then, self.game.layout.start
+        counted = self.game.after_tells_apart  # ways of one placement may leave other counters, extra cards
         before = self._stood if self.game.layout.stacked else None  # several pawns a square: who leaves (`moved_to`)
         out, spare, seen = [], 0, {}  # seen: result without marks -> [[option kept, its marks or None], ...]
         for option in options:
@@ -260,11 +273,11 @@ class Table:
             if kept is None:
                 seen[known] = [[option, None]]
                 out.append(option)
-            elif marked:  # the same placement: distinct when the marks after differ (worked out only now)
-                mine = self._marks_after(option)
+            elif marked or counted:  # the same placement: distinct when what follows differs (worked out only now)
+                mine = self._after_of(p, option)
                 for pair in kept:
                     if pair[1] is None:
-                        pair[1] = self._marks_after(pair[0])
+                        pair[1] = self._after_of(p, pair[0])
                     if pair[1] == mine:
                         break
                 else:
@@ -275,28 +288,56 @@ class Table:
     def _marks_after(self, option: Option) -> tuple:
         return self.pos.marks_after(option[1]) if option[1] else self.pos.marks
 
-    def cards_options(self, p: int, cards) -> list:
+    def _after_of(self, p: int, option: Option) -> tuple:
+        """What tells apart two options of one placement (`distinct`): the marks after the
+        option, and the counters and extra cards its consequences give (`after:`)."""
+        marks = self._marks_after(option) if self.game.marks else ()
+        return (marks, self.consequences(p, option)[:2]) if self.game.after_tells_apart else (marks,)
+
+    def cards_options(self, p: int, cards, raw: bool = False) -> list:
         """The options of a choice of cards (a hand, or the cards drawn together): a card that
         cannot move a pawn is no play, even if it offers a pass (P4); a pass survives only
-        when every playable card offers one (A21)."""
+        when every playable card offers one (A21). With `raw`, every way of playing each
+        playable card, the ways of one result not merged yet (for the filters to judge each
+        way first: `merged`)."""
         options = []
         declinable, passes = True, False
         for card in sorted(set(cards)):
-            own = self.distinct(p, card)[0]
+            made: list = []
+            (self.programs[card][p] or self.game.program(card, p))(self.pos, made)
+            own = self.distinct(p, card, made)[0]
             kinds = {o[3] for o in own}
             if MOVE not in kinds:
                 continue
             passing = PASS_KIND in kinds
             declinable, passes = declinable and passing, passes or passing
-            options.extend(own)
+            options.extend([o for o in made if o[3] is MOVE or o[3] is PASS_KIND] if raw else own)
         if passes and not declinable:
             options = [o for o in options if o[3] != PASS_KIND]
         return options
 
-    def hand_candidates(self, p: int, hand) -> list:
+    def merged(self, p: int, options: list) -> list:
+        """`options` of several cards (`cards_options` with `raw`, filtered) with the ways of
+        one result of each card merged (`distinct`), in order; other kinds (hand actions) as
+        they are."""
+        by_card: dict = {}
+        for option in options:
+            if option[3] is MOVE or option[3] is PASS_KIND:
+                by_card.setdefault(option[0], []).append(option)
+        out, done = [], set()
+        for option in options:
+            card = option[0]
+            if option[3] is not MOVE and option[3] is not PASS_KIND:
+                out.append(option)
+            elif card not in done:
+                done.add(card)
+                out.extend(self.distinct(p, card, by_card[card])[0])
+        return out
+
+    def hand_candidates(self, p: int, hand, raw: bool = False) -> list:
         """The plays of `hand` for player colour p before the filters: its cards' options
-        (`cards_options`) and its hand actions."""
-        options = self.cards_options(p, hand)
+        (`cards_options`, with `raw` every way unmerged) and its hand actions."""
+        options = self.cards_options(p, hand, raw)
         if self.game.actions:
             actions = self._actions(p, hand)
             if actions:  # a hand action is a play that is no switch: the 11 is not declined (A21)
@@ -308,9 +349,9 @@ class Table:
         hand = self.hands[self.turn]
         if not hand:
             return [_option(None, (), 0, FORFEIT)]
-        options = self.hand_candidates(p, hand)
+        options = self.hand_candidates(p, hand, raw=bool(game.filters))
         if game.filters:
-            options = self.filtered(p, options)[0]
+            options = self.merged(p, self.filtered(p, options)[0])
         if not options:
             if game.redraw is not None:
                 options = self._redraws(p, hand)
