@@ -424,3 +424,25 @@ def test_an_added_alternative_shares_the_cards_guarded_extra_draw(tmp_path):
         moves = moves_report(game, parse_position(game, position))["moves"]
         back = [m for m in moves if m["result"]["red"][0] == "track:18"]
         assert len(back) == 1 and back[0].get("draw_again", False) is again, (twos, back)
+
+
+@pytest.mark.parametrize("effect", ["forward 5 | send own in start to start_exit | enter",
+                                    "forward 5 | enter | send own in start to start_exit"])
+def test_a_filter_judges_every_way_before_one_result_is_kept(tmp_path, effect):
+    """A 5 that may start a pawn two ways (a send, which is no step of the pawn's own, and an
+    `enter`, which is) under a filter asking for a pawn to leave Start by a step: the start
+    is legal whichever way the effect writes first (A24 merges results only after the filter
+    judged each way); with a counter of the starts, the two ways are two moves."""
+    path = tmp_path / "five.yaml"
+    path.write_text(f'extends: standard\ncards: {{"5": "{effect}"}}\n'
+                    'filters: {five_out: {cards: ["5"], must: leaves_start(player) > 0}}\n')
+    game = load_game(str(path))
+    position = {"players": ["red", "blue"], "turn": "red", "card": "5", "pawns": {"blue": ["track:55"]}}
+    moves = moves_report(game, parse_position(game, position))["moves"]
+    assert [m["result"]["red"] for m in moves] == [["track:4", "start", "start", "start"]]
+    path.write_text(f'extends: standard\ncounters: {{outs: {{min: 0}}}}\ncards: {{"5": "{effect}"}}\n'
+                    'after: {out: {when: leaves_start(player) > 0, add: {outs: 1}}}\n')
+    game = load_game(str(path))
+    moves = moves_report(game, parse_position(game, position))["moves"]
+    starts = sorted(m["counters"]["red"]["outs"] for m in moves if m["result"]["red"][0] == "track:4")
+    assert starts == [0, 1]
