@@ -121,6 +121,7 @@ def test_hand_filter_scope_is_the_listed_cards():
     ("win: bumps(team) > 0\n", ":2:6:", "SR304"),
     ("filters:\n  f: {must: slides_taken(player) > 0}\n", ":3:13:", "SR302"),
     ("cards: {\"1\": enter if scor(player) > 0}\ncounters: {score: {}}\n", ":2:23:", "SR302"),
+    ("counters: {streak: {}}\nwin: streak(player) > 0 or streak > 1\n", ":3:28:", "SR302"),
 ])
 def test_vocabulary_errors_are_located_and_coded(tmp_path, text, where, code):
     path = tmp_path / "bad.yaml"

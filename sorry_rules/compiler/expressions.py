@@ -154,6 +154,10 @@ class ExpressionBuilder(dsl.Visitor):
         if name in COUNTS:
             raise CompileError(node.pos, f"unknown name '{name}'; '{name}' counts pawns of a group: write {name}(G), "
                                          f"e.g. {name}(team)")
+        if name in self.compiler.counters or name in FACTS:
+            what = "counter" if name in self.compiler.counters else "fact"
+            raise CompileError(node.pos, f"unknown name '{name}'; the {what} '{name}' is read for a group: write "
+                                         f"{name}(G), e.g. {name}(player)")
         in_scope = tuple(sorted(v for v in variables if v != MOVE))
         throw = ("total", "doubles") if MOVE in variables else ()
         raise CompileError(node.pos, unknown("name", name, COUNTS + GROUPS + in_scope + throw + LITERALS))
