@@ -130,6 +130,8 @@ def test_vocabulary_errors_are_located_and_coded(tmp_path, text, where, code):
         load_game(str(path))
     lines = [p.format() for p in error.value.problems]
     assert any(where in line and f"[{code}]" in line for line in lines), lines
+    if "streak >" in text:  # a counter named bare is said to be read for a group
+        assert any("write streak(G), e.g. streak(player)" in line for line in lines), lines
 
 
 def test_a_variant_without_the_vocabulary_carries_none_of_it():
