@@ -194,8 +194,8 @@ def check_step(game, before, move, after) -> None:
         done = {game.team_of[after.seats[s]] for s in finished}
         assert all(_wins(game, after, after.seats[s]) for s in finished[len(before.finished):]), \
             "a side finishes when its win condition holds"
-        assert (after.winner is not None) == (len(done) >= game.places or len(sides) - len(done) <= 1), \
-            "played for places, the game ends once that many sides finished or one is left"
+        assert (after.winner is not None) == (bool(done) and (len(done) >= game.places or len(sides) - len(done) <= 1)), \
+            "played for places, the game ends once that many sides finished or one is left (a game of one side: once it finishes)"
 
 
 def check_outcome(game, state) -> None:
