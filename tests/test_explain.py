@@ -692,3 +692,23 @@ def test_one_card_is_explained_with_what_follows_its_moves(tmp_path):
     whole = explain_text(explained)
     assert "Counter 'twos' (twos), per player, starts at 0, never above 3 -" in " ".join(whole.split())
     assert all(len(line) <= 90 or line.startswith("    option ") for line in whole.splitlines())
+
+
+def test_why_shows_the_counter_guard_of_a_cards_second_part(tmp_path):
+    """`A then (draw_again if twos(player) < 2)`: --why lists the guard of B among the
+    conditions (read after A, on counters A does not change), so an author sees why a 2
+    did not draw again; a guard of B that reads the board is not listed (it is judged on
+    the board A leaves)."""
+    rules = tmp_path / "twos.yaml"
+    rules.write_text('extends: standard\ncounters: {twos: {min: 0}}\n'
+                     'cards: {"2": "(enter | forward 2) then (draw_again if twos(player) < 2)",\n'
+                     '        "3": "forward 3 then (draw_again if home(player) > 0)"}\n'
+                     'after: {c: {cards: ["2"], add: {twos: 1}}}\n')
+    explained = load_explained(str(rules))
+    game = explained.game
+    for card, twos, conditions in (("2", 2, [("draw_again", False)]), ("2", 0, [("draw_again", True)]), ("3", 0, [])):
+        parsed = parse_position(game, {"players": ["red", "blue"], "turn": "red", "card": card,
+                                       "counters": {"red": {"twos": twos}}, "pawns": {"red": ["track:20"]}}, None)
+        report = add_why(game, explained.cards, parsed, moves_report(game, parsed))
+        assert [(g["effect"], g["holds"]) for g in report["conditions"]] == conditions
+        assert all(g["note"].startswith("after the first part") for g in report["conditions"])

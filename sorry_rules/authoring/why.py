@@ -71,14 +71,22 @@ class Explainer:
         return holds(node), [{"part": _grouped(part, node), "holds": holds(part)} for part in parts]
 
     def conditions(self, cards: list[int], p: int, board: Position) -> list[dict]:
-        """Every top-level option that is guarded, with whether its condition holds now."""
+        """Every top-level option that is guarded, with whether its condition holds now; and
+        the guard of B in an option `A then (B if C)` where C reads only counters and numbers
+        (A does not change them: C holds after A as it holds now), with a note saying so."""
         out = []
+        counters = {name for name, _, _ in self.game.counters}
         for rule in dict.fromkeys(rule for card in cards for rule in rules_of(self.game, self.rules, card)):
             for i, option in enumerate(rule.options, 1):
-                if isinstance(option.node, dsl.Guard):
-                    holds, parts = self.condition(option.node.condition, p, board)
-                    out.append({"card": rule.name, "option": i, "text": option.text, "where": option.where,
-                                "effect": source_text(option.node.effect), "holds": holds, "condition": parts})
+                node, note = option.node, None
+                if isinstance(node, dsl.Then) and isinstance(node.second, dsl.Guard) and \
+                        _reads_counters_only(node.second.condition, counters):
+                    node, note = node.second, "after the first part (the counters it reads do not change within a move)"
+                if isinstance(node, dsl.Guard):
+                    holds, parts = self.condition(node.condition, p, board)
+                    entry = {"card": rule.name, "option": i, "text": option.text, "where": option.where,
+                             "effect": source_text(node.effect), "holds": holds, "condition": parts}
+                    out.append(entry if note is None else dict(entry, note=note))
         return out
 
     # ---- attribution -------------------------------------------------------------------
@@ -466,6 +474,17 @@ def format_why_text(report: dict) -> str:
             if guard.get("note"):
                 lines.append(f"    {guard['note']}")
     return "\n".join(lines)
+
+
+def _reads_counters_only(node, counters: set) -> bool:
+    """Whether a condition reads nothing but counters (`counters`: their names), groups,
+    aggregates over them and numbers."""
+    for found in dsl.walk(node):
+        if isinstance(found, dsl.Call) and found.function not in counters:
+            return False
+        if isinstance(found, (dsl.CountPawns, dsl.Can)):
+            return False
+    return True
 
 
 def reason_lines(who: str, reasons: list) -> list[str]:
