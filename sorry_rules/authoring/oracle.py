@@ -70,8 +70,8 @@ def _entry(game, position, move, policy: bool) -> dict:
     """One move of the report (module contract)."""
     state, seats = position.state, position.state.seats
     after = game.apply(state, move)  # the state the move leads to, read by every mark below
-    if (after.winner is not None or state.turn in after.finished) and move.draw_again:
-        move = move._replace(draw_again=False)  # the game (R35) or the mover's part in it ends: no card follows
+    if after.winner is not None and move.draw_again:
+        move = move._replace(draw_again=False)  # the game ends at once (R35): no card follows a winning move
     entry: dict = {"text": describe_move(game, move), "result": placement_names(game, move.placement, seats)}
     if (position.hand is not None or position.drawn) and move.kind not in ("discard", "redraw"):
         entry["card"] = game.card_names[move.card]

@@ -31,7 +31,7 @@ from sorry_rules.base.words import place_word, plural
 from sorry_rules.cli import boardmap
 from sorry_rules.cli.lines import wrap, wrap_all
 from sorry_rules.cli.paging import TurnScreen, fit, heading, paged
-from sorry_rules.engine.describe import colour_name, describe_move, seated_teams
+from sorry_rules.engine.describe import colour_name, describe_move, places_words, seated_teams
 from sorry_rules.engine.dice import faces_text
 from sorry_rules.records.pawnnames import PawnNames
 
@@ -586,8 +586,7 @@ def render_outcome(game, state, width: int | None = None) -> list:
         f" (finished first); the game ended after {plural(state.plies, 'move')}"
     lines = [Text(f"{names} {verb}{when}.", style="bold")]
     if game.places > 1:  # played on for places: every seat's, the sides in the order they finished
-        lines.append(Text("Places: " + ", ".join(f"{place_word(place)} {colour_name(game, state.seats[seat])}"
-                                                 for seat, place in sorted(enumerate(outcome.places), key=lambda p: p[1]))))
+        lines.append(Text("Places: " + places_words(game, state.seats, outcome.places)))
     lines.extend(counter_lines(game, state))
     if not game.scoring:
         return lines
@@ -609,8 +608,7 @@ def finished_line(game, state) -> Text:
     """'Finished before the stop: 1st Blue, 2nd Red' of a game played for places that was
     stopped (no winner: the game had not ended)."""
     places = game.places_of(state.seats, state.finished)
-    return Text("Finished before the stop: " + ", ".join(
-        f"{place_word(places[seat])} {colour_name(game, state.seats[seat])}" for seat in state.finished))
+    return Text("Finished before the stop: " + places_words(game, state.seats, places, state.finished))
 
 
 def _folded(text: str, width: int) -> list:

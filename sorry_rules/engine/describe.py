@@ -283,6 +283,13 @@ def finish_words(game, after, seats) -> list:
             for place, names in by_place.items()]
 
 
+def places_words(game, seats: tuple, places: tuple, order=None) -> str:
+    """'1st Blue, 2nd Red, 3rd Yellow': the seats' places (`Outcome.places`, `Game.places_of`),
+    in place order, or of the seats `order` names, in that order."""
+    order = sorted(range(len(seats)), key=lambda seat: places[seat]) if order is None else order
+    return ", ".join(f"{place_word(places[seat])} {colour_name(game, seats[seat])}" for seat in order)
+
+
 def describe_redraw(game, move) -> str:
     """A `redraw` move (turn.redraw): the stuck card discarded, another card taken."""
     what = game.card_names[move.card]

@@ -322,7 +322,7 @@ class Game:
         else:
             cards = sorted(set((state.card,) + state.drawn)) if state.card is not None else []
             candidates = table.cards_options(p, cards, raw=True) if len(cards) > 1 else \
-                [o for card in cards for o in self._ways(table, p, card)]
+                [o for card in cards for o in table.listed(p, card) if o.kind in ("move", "pass")]
         kept, removed = table.filtered(p, candidates)
         moves = [(table.move(o), f.label) for o, f in removed]
         shown = {(o[0], m.placement, m.kind, m.marks, m.cards, m.label) for o, m in ((o, table.move(o)) for o in kept)}
@@ -333,12 +333,6 @@ class Game:
                 seen.add(key)
                 out.append((move, label))
         return out
-
-    def _ways(self, table, p: int, card: int) -> list:
-        """Every way of playing `card` for player colour p on `table`, unmerged (moves and passes)."""
-        made: list = []
-        (table.programs[card][p] or self.program(card, p))(table.pos, made)
-        return [o for o in made if o[3] == "move" or o[3] == "pass"]
 
     def consequences(self, state: State, move: Move) -> tuple:
         """The consequences (`after:`, `engine.moverules.Consequence`s: `label`, `draw_again`,

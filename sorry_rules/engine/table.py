@@ -69,6 +69,12 @@ def _option(card, events, flags, kind, cards=(), label="") -> Option:
     return new_option(Option, (card, events, flags, kind, 0, cards, label))
 
 
+def _ways(options: list) -> list:
+    """The moves and passes of `options` (the ways of playing a card, without the outcomes
+    that move nothing)."""
+    return [o for o in options if o[3] is MOVE or o[3] is PASS_KIND]
+
+
 def _reaches_home(events: tuple, home: tuple) -> bool:
     """Whether a step, slide or send of `events` ends in its pawn's Home."""
     for e in events:
@@ -216,6 +222,13 @@ class Table:
         finally:
             self.card = held
 
+    def listed(self, p: int, card: int) -> list:
+        """Every option the program of `card` lists for player colour p on this table's
+        position, unmerged (moves, passes and the outcomes that move nothing)."""
+        made: list = []
+        (self.programs[card][p] or self.game.program(card, p))(self.pos, made)
+        return made
+
     def card_options(self, p: int, card: int, made: list | None = None) -> list:
         """The options `card` gives player colour p, filtered; a forfeit when there is none
         (`made`: the card's options listed already). The filters judge every way of playing
@@ -227,12 +240,11 @@ class Table:
             options, spare = self.distinct(p, card, made)
             return options or [self.game.forfeits[card][spare & DRAW_AGAIN]]
         if made is None:
-            made = []
-            (self.programs[card][p] or self.game.program(card, p))(self.pos, made)
+            made = self.listed(p, card)
         listed, spare = self.distinct(p, card, made)
         options = []
         if listed:
-            ways = [o for o in made if o[3] is MOVE or o[3] is PASS_KIND]
+            ways = _ways(made)
             options = self.filtered(p, listed, filters)[0] if len(ways) == len(listed) else \
                 self.distinct(p, card, self.filtered(p, ways, filters)[0])[0]  # some results have several ways
             if not options and any(option[2] & DRAW_AGAIN for option in listed):
@@ -248,10 +260,7 @@ class Table:
         `then:` effects, moves of one result whose pawns' counts ended on different squares
         (`events.moved_to`, what `moved` selectors and the facts of where a move ends read)
         are kept apart: `followed` plays those effects and merges what then has one result."""
-        options = made
-        if options is None:
-            options = []
-            (self.programs[card][p] or self.game.program(card, p))(self.pos, options)
+        options = self.listed(p, card) if made is None else made
         if len({option[4] for option in options if option[3] is MOVE}) == len(options):
             return options, 0  # moves only, each with a placement (so a result) of its own, whatever the marks
         marked, followed, start = self.game.marks, self.game.after_then, self.game.layout.start
@@ -303,15 +312,14 @@ class Table:
         options = []
         declinable, passes = True, False
         for card in sorted(set(cards)):
-            made: list = []
-            (self.programs[card][p] or self.game.program(card, p))(self.pos, made)
+            made = self.listed(p, card)
             own = self.distinct(p, card, made)[0]
             kinds = {o[3] for o in own}
             if MOVE not in kinds:
                 continue
             passing = PASS_KIND in kinds
             declinable, passes = declinable and passing, passes or passing
-            options.extend([o for o in made if o[3] is MOVE or o[3] is PASS_KIND] if raw else own)
+            options.extend(_ways(made) if raw else own)
         if passes and not declinable:
             options = [o for o in options if o[3] != PASS_KIND]
         return options
@@ -686,8 +694,8 @@ class Table:
         if move.draw_again and self.game.ends_turns and option[3] != REDRAW and \
                 any(c.ends_turn for c in self.consequences(self.seats[self.turn], option, move)[2]):
             return move._replace(draw_again=False)  # a consequence ends the turn: no card follows
-        if move.draw_again and self.game.places > 1 and _reaches_home(option[1], self.game.layout.home) and \
-                self._finishes(option, move):
+        if move.draw_again and self.game.places > 1 and \
+                (self.judge_always or _reaches_home(option[1], self.game.layout.home)) and self._finishes(option, move):
             return move._replace(draw_again=False)  # the mover's side finishes: its turn ends
         return move
 

@@ -10,8 +10,8 @@ Contract: `position_of(game, source)` reads a position file's data
 from __future__ import annotations
 
 from sorry_rules.base.errors import SaveFileError
-from sorry_rules.base.words import place_word, plural
-from sorry_rules.engine.describe import colour_name
+from sorry_rules.base.words import plural
+from sorry_rules.engine.describe import colour_name, places_words
 from sorry_rules.pictures import gridboard, trackboard
 from sorry_rules.pictures.paths import move_paths
 from sorry_rules.records.gridposition import parse_grid_position
@@ -84,6 +84,5 @@ def outcome_words(game, state) -> str:
     names = " and ".join(colour_name(game, state.seats[s]) for s in outcome.winning_seats)
     words = f"{names} {'wins' if len(outcome.winning_seats) == 1 else 'win'} after {plural(state.plies, 'move')}"
     if game.places > 1:  # played on for places
-        words += " (" + ", ".join(f"{place_word(place)} {colour_name(game, state.seats[seat])}"
-                                  for seat, place in sorted(enumerate(outcome.places), key=lambda p: p[1])) + ")"
+        words += f" ({places_words(game, state.seats, outcome.places)})"
     return words

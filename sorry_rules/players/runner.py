@@ -135,8 +135,8 @@ def play(game, state, picks, on_turn=None, max_plies: int = DEFAULT_MAX_PLIES, c
             finished = table.finished
             table.play(option)
             finishes = table.finished[len(finished):]
-            if (table.over or seat in finishes) and move.draw_again:  # the game (R35) or the mover's part in it ends:
-                move = move._replace(draw_again=False)                  # no card follows
+            if table.over and move.draw_again:  # a winning move: the game ends at once, no card follows (R35)
+                move = move._replace(draw_again=False)  # (a move finishing its side is listed so: `Table.move`)
             watch(Turn(table.plies, seat, move.card, move, choice, n, tuple(c for c in held if c is not None), finishes),
                   table.state() if needs_state else None)
         else:
