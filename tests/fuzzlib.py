@@ -246,10 +246,11 @@ class TypedGenerator:
         n = chooser.choice([1, 2, 3, 4, 5, 7, 10, 11, 12, 64, 65])
         if kind == 0:
             return "enter"
-        if kind == 1:
-            return f"forward {n}"
-        if kind == 2:
-            return f"backward {n}"
+        if kind in (1, 2):
+            direction = "forward" if kind == 1 else "backward"
+            if chooser.chance(15):  # a count read on the board (any number: out of range moves nothing)
+                return f"{direction} ({self.expr(chooser, int, 1)})"
+            return f"{direction} {n}"
         if kind == 3:
             if chooser.chance(30):  # parts with their own direction and pawn
                 parts = [chooser.choice(["forward", "backward"]) + chooser.choice(["", "", " any", " partner", " opponent",

@@ -109,7 +109,7 @@ def test_explain_broken_variant_reports_problems(tmp_path, monkeypatch):
     Path("bad.yaml").write_text("extends: standard\ncards:\n  '3': forward\n")
     result = invoke("explain", "--variant", "bad.yaml")
     assert result.exit_code == 1
-    assert "bad.yaml:3:15: error: unexpected end of text; expected a number [SR301]" in result.stderr
+    assert "bad.yaml:3:15: error: unexpected end of text; expected one of '(', a number [SR301]" in result.stderr
 
 
 # ---- variants -----------------------------------------------------------------------------

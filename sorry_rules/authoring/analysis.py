@@ -77,8 +77,9 @@ class _Reach(dsl.Visitor):
     #: they move no pawn by a count of steps: the squares a pawn reaches by steps do not follow them
     defaulted = (dsl.DrawAgain, dsl.Pass, dsl.Place, dsl.Remove, dsl.Send, dsl.MovePawn, dsl.Mark, dsl.Unmark)
 
-    def __init__(self, pawns: int):
+    def __init__(self, pawns: int, counts=None):
         self.pawns = pawns
+        self.counts = counts  # a number expression -> the step counts it may give (`forward (N)`)
         self.forward: set[int] = set()
         self.backward: set[int] = set()
         self.enter = self.sorry = self.switch = False
@@ -87,6 +88,11 @@ class _Reach(dsl.Visitor):
         (self.forward if isinstance(node, dsl.Forward) else self.backward).add(node.steps)
 
     visit_Backward = visit_Forward
+
+    def visit_ForwardBy(self, node):
+        (self.forward if isinstance(node, dsl.ForwardBy) else self.backward).update(self.counts(node.count))
+
+    visit_BackwardBy = visit_ForwardBy
 
     def visit_Split(self, node):
         if node.parts:  # split N into ...: each part may take up to N - (the other parts) steps its way
@@ -270,7 +276,13 @@ def _progress(v, prims, report) -> bool:
 def _home(v, ctx, prims, win_ast, can_leave: bool, report) -> None:
     """SR509: from Start (or the start exit), can some sequence of the deck's moves bring a
     pawn exactly Home? Searched per colour over one pawn's squares."""
-    reach = _Reach(v.pawns)
+    most = ctx.layout.T + ctx.layout.L + 1
+
+    def counts(node):
+        low, high = ctx.programs.number_range(node)
+        return range(int(max(low, 1)), int(min(high, most)) + 1)
+
+    reach = _Reach(v.pawns, counts)
     for nodes in prims.values():
         for node in nodes:
             reach.visit(node)

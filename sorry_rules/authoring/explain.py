@@ -203,6 +203,13 @@ class _EffectWords(dsl.Visitor):
 
     visit_Backward = visit_Forward
 
+    def visit_ForwardBy(self, node, nested):
+        direction = "forward" if isinstance(node, dsl.ForwardBy) else "backward"
+        return (f"move {_one(node, self.marks)} {direction} as many squares as {expr_words(node.count, self.marks)} "
+                "(on the board before the move; none below 1)")
+
+    visit_BackwardBy = visit_ForwardBy
+
     def visit_Split(self, node, nested):
         if node.parts:
             sizes = node.sizes or (None,) * len(node.parts)
@@ -444,6 +451,12 @@ class _Source(dsl.Visitor):
         return f"{'forward' if isinstance(node, dsl.Forward) else 'backward'} {node.steps}" + _selector_suffix(node)
 
     visit_Backward = visit_Forward
+
+    def visit_ForwardBy(self, node):
+        direction = "forward" if isinstance(node, dsl.ForwardBy) else "backward"
+        return f"{direction} ({self.visit(node.count)})" + _selector_suffix(node)
+
+    visit_BackwardBy = visit_ForwardBy
 
     def visit_Split(self, node):
         if node.parts:

@@ -63,11 +63,15 @@ def _step_counts(game, rules: dict, card: int | None) -> dict:
     for node in (n for rule in rules_of(game, rules, card) for n in primitives(rule.effect)):
         if type(node) in _COUNTED:
             counts[_COUNTED[type(node)]].add(node.steps)
+        elif type(node) in _COUNTED_BY:  # any count it may read (the route of the step made tells which)
+            counts[_COUNTED_BY[type(node)]].update(range(1, game.layout.T + game.layout.L + 2))
     return counts
 
 
 #: The primitives that move a pawn by a count of steps, and the direction each counts for.
 _COUNTED = {dsl.Forward: "forward", dsl.Backward: "backward", dsl.Split: "split"}
+#: The primitives that move a pawn by a count read on the board.
+_COUNTED_BY = {dsl.ForwardBy: "forward", dsl.BackwardBy: "backward"}
 
 
 def route_notes(game, rules: dict, move) -> list[str]:

@@ -41,6 +41,7 @@ from sorry_rules.compiler.selectors import compile_selector
 
 #: The engine primitive each DSL action carries out (the names `Obstacles.concerns` takes).
 PRIMITIVE = {dsl.Enter: "enter", dsl.Sorry: "sorry", dsl.Forward: "forward", dsl.Backward: "backward",
+             dsl.ForwardBy: "forward", dsl.BackwardBy: "backward",
              dsl.Split: "split", dsl.Switch: "switch", dsl.Send: "send", dsl.MovePawn: "move"}
 
 
@@ -58,7 +59,8 @@ class Explainer:
         self.compiler = ProgramCompiler(game.mechanics, game.team_of, game.pawns,
                                         tuple(name for name, _, _ in game.counters),
                                         tuple(start for _, start, _ in game.counters),
-                                        tuple(kind.name for kind in game.marks), dice.throws if dice is not None else ())
+                                        tuple(kind.name for kind in game.marks), dice.throws if dice is not None else (),
+                                        game.counter_ranges)
 
     # ---- guards ----------------------------------------------------------------------------
     def condition(self, node, p: int, board: Position) -> tuple[bool, list[dict]]:
@@ -253,6 +255,23 @@ class _Diagnosis(dsl.EffectWalker):
             yield from self._report(node, self.obstacles.step(direction, node.steps, self.c, self.sq))
 
     visit_Backward = visit_Forward
+
+    def visit_ForwardBy(self, node):
+        if self._concerns(node):
+            if not self._chosen(node):
+                yield self._unchosen(node)
+                return
+            layout, direction = self.explainer.layout, "forward" if isinstance(node, dsl.ForwardBy) else "backward"
+            steps = self.explainer.compiler.expression(node.count, int)(self.p, self.board, None)
+            most = layout.T + layout.L + 1
+            if not 1 <= steps <= most:
+                effect = source_text(node)
+                yield (effect, "no_steps", f"{effect}: {source_text(node.count)} is {steps} here, and a move takes 1 to "
+                       f"{most} steps", {"steps": steps})
+                return
+            yield from self._report(node, self.obstacles.step(direction, steps, self.c, self.sq))
+
+    visit_BackwardBy = visit_ForwardBy
 
     def visit_Split(self, node):
         if self._concerns(node):

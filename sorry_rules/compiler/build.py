@@ -18,6 +18,7 @@ from sorry_rules.engine.game import Game
 from sorry_rules.engine.position import placement_weights
 from sorry_rules.engine.track import Track
 from sorry_rules.base.errors import Problem, ProblemCollector, RuleFileError
+from sorry_rules.base.limits import MAX_COUNTER
 from sorry_rules.engine.layout import Layout
 from sorry_rules.rules.loaded import LoadedVariant, cached_variant
 from sorry_rules.engine.queries import Origin
@@ -89,7 +90,9 @@ class Context:
         counters = getattr(v, "counters", {})
         throws = engine_dice(v).throws if uses_dice(v) else ()
         self.programs = ProgramCompiler(self.mechanics, self.team_of, v.pawns, tuple(counters),
-                                        tuple(getattr(c, "start", 0) for c in counters.values()), tuple(marks), throws)
+                                        tuple(getattr(c, "start", 0) for c in counters.values()), tuple(marks), throws,
+                                        tuple((getattr(c, "min", -MAX_COUNTER), getattr(c, "max", MAX_COUNTER))
+                                              for c in counters.values()))  # a counter validate mended: any value
 
 
 def dsl_texts(v) -> list[tuple[tuple, str, str]]:

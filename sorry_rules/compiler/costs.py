@@ -80,6 +80,13 @@ class CostEstimator(dsl.Visitor):
 
     visit_Backward = visit_Forward
 
+    def visit_ForwardBy(self, node):
+        """A step of the count N read first: N's work, then a step's."""
+        out, work = self.visit_Forward(node)
+        return out, work + self.visit(node.count)[1]
+
+    visit_BackwardBy = visit_ForwardBy
+
     def visit_Split(self, node):
         if node.parts:  # in order: per part a pawn (any pawn for a relation part) and a way, per division of the steps
             out = comb(max(node.steps - 1, 0), len(node.parts) - 1)  # 0 steps: none (SR508 is said by the compiler)

@@ -34,8 +34,8 @@ from sorry_rules.compiler.checks import unknown_cards
 from sorry_rules.compiler.vocab import RESERVED
 from sorry_rules.engine.marks import MarkKind
 
-_PRIMITIVES = {"enter": dsl.Enter, "forward": dsl.Forward, "backward": dsl.Backward, "split": dsl.Split,
-               "switch": dsl.Switch, "sorry": dsl.Sorry}
+_PRIMITIVES = {"enter": (dsl.Enter,), "forward": (dsl.Forward, dsl.ForwardBy), "backward": (dsl.Backward, dsl.BackwardBy),
+               "split": (dsl.Split,), "switch": (dsl.Switch,), "sorry": (dsl.Sorry,)}
 
 
 def check_marks(v, out: ProblemCollector) -> None:
@@ -75,7 +75,7 @@ def _uses(ast, having) -> bool:
         return any(_uses(o, having) for o in ast.options)
     if isinstance(ast, dsl.Then):
         return _uses(ast.first, having) or _uses(ast.second, having)
-    return any(type(ast) is _PRIMITIVES[word] for word in having)
+    return any(type(ast) in _PRIMITIVES[word] for word in having)
 
 
 def alternatives(v, asts: dict) -> dict:

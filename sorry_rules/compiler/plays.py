@@ -152,6 +152,45 @@ class PlayBuilder(dsl.Visitor):
 
     visit_Backward = visit_Forward
 
+    def visit_ForwardBy(self, node):
+        """`forward (N)` and `backward (N)`: N read on the position before the move, for the
+        player; a value outside 1 .. the most steps of a move moves nothing. The step of each
+        count is made when the count first comes up; the tables of every count N may take
+        (`ProgramCompiler.number_range`) are reserved now."""
+        direction = "forward" if isinstance(node, dsl.ForwardBy) else "backward"
+        count = self.compiler.expression(node.count, expect=int)
+        low, high = self.compiler.number_range(node.count)
+        low, high = int(max(low, 1)), int(min(high, self.layout.T + self.layout.L + 1))
+        if low > high:
+            raise CompileError(node.count.pos, f"{direction} (...): this number is never between 1 and "
+                               f"{self.layout.T + self.layout.L + 1} (the most steps of a move), so it never moves "
+                               "a pawn", "SR508")
+        counts = range(low, high + 1)
+        try:
+            self.reserve_tables(node, direction, counts)
+            if self.m.routes is not None:
+                self.reserve_tables(node, "route " + direction, counts)
+        except CompileError as error:
+            raise CompileError(node.pos, f"{error.message} ({direction} (...) may take any count from {low} to {high}: "
+                               "bound it, e.g. by a counter's max)", error.code) from None
+        m, tables = self.m, getattr(self.layout, direction)
+
+        def counted_maker(p, flags, card):
+            gens: dict = {}  # count -> the step of that many squares, made when it first comes up
+
+            def counted(pos, out):
+                n = count(p, pos, None)
+                if low <= n <= high:
+                    gen = gens.get(n)
+                    if gen is None:
+                        gen = gens[n] = (m.step(tables(n), direction, p, flags, card) if m.routes is None
+                                         else m.routed_step(direction, n, p, flags, card))
+                    gen(pos, out)
+            return counted
+        return self._selected(node, counted_maker)
+
+    visit_BackwardBy = visit_ForwardBy
+
     def _step(self, node, direction: str, table):
         """One pawn `direction` `node.steps` steps: along the plain table, or along the routes
         of `geometry:` when the variant has turns, passing rules or bounces."""

@@ -22,7 +22,8 @@ from sorry_rules import dsl
 from sorry_rules.compiler.costs import MAX_WORK, CostEstimator
 from sorry_rules.compiler.expressions import ExpressionBuilder
 from sorry_rules.compiler.plays import MAX_TABLE_CELLS, PlayBuilder
-from sorry_rules.compiler.vocabulary import COUNTS, GROUPS, CompileError
+from sorry_rules.compiler.ranges import Interval, ValueRange
+from sorry_rules.compiler.vocabulary import COUNTS, FACTS, GROUPS, CompileError
 
 __all__ = ["ProgramCompiler", "CompileError", "GROUPS", "COUNTS", "MAX_WORK", "MAX_TABLE_CELLS"]
 
@@ -39,7 +40,7 @@ class ProgramCompiler:
     Movement tables are reserved across every effect this compiler builds (one variant's budget)."""
 
     def __init__(self, mechanics, team_of: tuple, pawns: int = 1, counters: tuple = (), counter_starts: tuple = (),
-                 mark_names: tuple = (), throws: tuple = ()):
+                 mark_names: tuple = (), throws: tuple = (), counter_ranges: tuple = ()):
         self.m = mechanics
         self.mark_names = tuple(mark_names)          # declared mark kinds, in order
         self.throws = tuple(throws)                  # per card: the faces of the throw it is (dice; () for cards)
@@ -47,6 +48,7 @@ class ProgramCompiler:
         self.marks_placed: set[str] = set()          # mark names placed by a `mark` primitive so far
         self.counters = tuple(counters)              # declared counter names, in order
         self.counter_starts = tuple(counter_starts)  # their start values
+        self.counter_ranges = tuple(counter_ranges)  # their (lowest, highest) values (none given: any)
         self.layout = mechanics.layout
         self.team_of = team_of
         self.pawns = pawns
@@ -58,6 +60,16 @@ class ProgramCompiler:
         self._costs = CostEstimator(mechanics, pawns)
         self._effects = PlayBuilder(self)
         self._expressions = ExpressionBuilder(self)
+
+    def number_range(self, node) -> tuple:
+        """(lowest, highest) a number expression can be (`compiler.ranges`: counts of a colour
+        from none to all its pawns, counters within their ranges; infinite where unknown)."""
+        pawns = Interval(0, self.pawns)
+        bounds = {name: pawns for name in COUNTS + FACTS}
+        bounds["pawns"] = Interval(self.pawns, self.pawns)
+        for name, (low, high) in zip(self.counters, self.counter_ranges):
+            bounds[name] = Interval(low, high)
+        return tuple(ValueRange(bounds, self.layout.C).visit(node))
 
     def cost_of(self, node) -> tuple[int, int]:
         """`(outcomes, work)` upper bounds of one evaluation of `node` (`compiler.costs`);

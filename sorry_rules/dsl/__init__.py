@@ -5,7 +5,8 @@ nothing here gives them meaning: the compiler does.
 """
 
 from sorry_rules.dsl.ast import (  # noqa: F401  (re-exported: the layer's public names)
-    DslError, Node, Enter, Forward, Backward, Split, Switch, Sorry, DrawAgain, Pass, Place, Remove, Choice, Then, Guard,
+    DslError, Node, Enter, Forward, Backward, ForwardBy, BackwardBy, Split, Switch, Sorry, DrawAgain, Pass, Place, Remove,
+    Choice, Then, Guard,
     Number, Bool, Can, Call, Name, Aggregate, BinOp, Not, Neg, EFFECT_NODES, Selector, Send, MovePawn, Mark, Unmark,
     CountPawns, PRIMITIVES, EXPRESSION_NODES, shape,
 )

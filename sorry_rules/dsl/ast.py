@@ -105,6 +105,19 @@ class Backward(Node):
 
 
 @node
+class ForwardBy(Node):
+    """`forward (N)`: as many steps as the number N is on the board before the move."""
+    count: Node
+    selector: Selector | None = None
+
+
+@node
+class BackwardBy(Node):
+    count: Node
+    selector: Selector | None = None
+
+
+@node
 class Split(Node):
     steps: int
     among: int | None  # None: any number of pawns
@@ -245,7 +258,8 @@ class Neg(Node):
 
 
 #: the nodes that do something on their own (a card effect's primitives)
-PRIMITIVES = (Enter, Forward, Backward, Split, Switch, Sorry, DrawAgain, Pass, Place, Remove, Send, MovePawn, Mark, Unmark)
+PRIMITIVES = (Enter, Forward, Backward, ForwardBy, BackwardBy, Split,
+              Switch, Sorry, DrawAgain, Pass, Place, Remove, Send, MovePawn, Mark, Unmark)
 EFFECT_NODES = PRIMITIVES + (Choice, Then, Guard)
 #: the nodes of conditions and formulas
 EXPRESSION_NODES = (Number, Bool, Can, Call, Name, Aggregate, BinOp, Not, Neg, CountPawns)

@@ -20,7 +20,8 @@ from sorry_rules.base.resources import grammar_text
 from sorry_rules.base.suggest import did_you_mean
 from sorry_rules.dsl.parsercache import cached_parser
 from sorry_rules.dsl.ast import (
-    DslError, Enter, Forward, Backward, Split, Switch, Sorry, DrawAgain, Pass, Place, Remove, Choice, Then, Guard,
+    DslError, Enter, Forward, Backward, ForwardBy, BackwardBy, Split, Switch, Sorry, DrawAgain, Pass, Place, Remove,
+    Choice, Then, Guard,
     Number, Bool, Can, Call, Name, Aggregate, BinOp, Not, Neg, Selector, Send, MovePawn, Mark, Unmark, CountPawns,
 )
 from sorry_rules.base.limits import MAX_DSL_NUMBER as MAX_NUMBER
@@ -106,6 +107,8 @@ class _ToAst(Transformer_NonRecursive):
     count_pawns = _build(CountPawns)
     forward = _counted(Forward)
     backward = _counted(Backward)
+    forward_by = _build(ForwardBy)
+    backward_by = _build(BackwardBy)
     enter = _optional(Enter)
     sorry = _optional(Sorry)
     mark = _marking(Mark)

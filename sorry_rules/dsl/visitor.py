@@ -21,7 +21,7 @@ from typing import Any, Iterator
 
 from sorry_rules.dsl.ast import Choice, Node
 
-_CHILD_FIELDS = ("first", "second", "effect", "condition", "argument", "body", "left", "right", "operand")
+_CHILD_FIELDS = ("first", "second", "effect", "condition", "count", "argument", "body", "left", "right", "operand")
 
 
 def children(node: Node) -> tuple:
