@@ -38,6 +38,7 @@ from sorry_rules.engine.pawns import destination, select
 from sorry_rules.engine.position import Position
 from sorry_rules.compiler.programs import ProgramCompiler
 from sorry_rules.compiler.selectors import compile_selector
+from sorry_rules.compiler.vocabulary import reads_the_move
 
 #: The engine primitive each DSL action carries out (the names `Obstacles.concerns` takes).
 PRIMITIVE = {dsl.Enter: "enter", dsl.Sorry: "sorry", dsl.Forward: "forward", dsl.Backward: "backward",
@@ -225,6 +226,9 @@ class _Diagnosis(dsl.EffectWalker):
         self.name = explainer.layout.name
 
     def visit_Guard(self, node):
+        if reads_the_move(node.condition):  # judged on the move before it (B of A then B): not on this board
+            yield from self.visit(node.effect)
+            return
         holds, parts = self.explainer.condition(node.condition, self.p, self.board)
         if holds:
             yield from self.visit(node.effect)
@@ -260,6 +264,8 @@ class _Diagnosis(dsl.EffectWalker):
         if self._concerns(node):
             if not self._chosen(node):
                 yield self._unchosen(node)
+                return
+            if reads_the_move(node.count):  # read on the move before it (B of A then B): not on this board
                 return
             layout, direction = self.explainer.layout, "forward" if isinstance(node, dsl.ForwardBy) else "backward"
             steps = self.explainer.compiler.expression(node.count, int)(self.p, self.board, None)

@@ -234,8 +234,8 @@ class ExpressionBuilder(dsl.Visitor):
 
     def _fact(self, node, variables):
         if MOVE not in variables:
-            raise CompileError(node.pos, f"'{node.function}(...)' is a fact about a move; it can only be read in filters: "
-                                         "and after:", "SR304")
+            raise CompileError(node.pos, f"'{node.function}(...)' is a fact about a move; it can only be read in filters:, "
+                                         "after: and after a move (B of 'A then B', an after: then: effect)", "SR304")
         group = self.groups.visit(node.argument, variables)
         fact, layout = FACT_FUNCTIONS[node.function], self.layout
         self.compiler.functions_used.add(node.function)
@@ -245,8 +245,8 @@ class ExpressionBuilder(dsl.Visitor):
         """`total`, `doubles` and `thrown(N)`: facts of the throw being judged (`engine.dice`),
         read from the move's card (a card of a deck: no dice, so 0 and false)."""
         if MOVE not in variables:
-            raise CompileError(node.pos, f"'{fact}' is a fact about the throw of a move; it can only be read in filters: "
-                                         "and after:", "SR304")
+            raise CompileError(node.pos, f"'{fact}' is a fact about the throw of a move; it can only be read in filters:, "
+                                         "after: and after a move (B of 'A then B', an after: then: effect)", "SR304")
         throws = self.compiler.throws
         if fact == "doubles":
             doubles = tuple(len(t) > 1 and len(set(t)) == 1 for t in throws)

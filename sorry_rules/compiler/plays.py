@@ -23,7 +23,7 @@ from __future__ import annotations
 from sorry_rules import dsl
 from sorry_rules.base import limits
 from sorry_rules.compiler.selectors import compile_selector, mark_index
-from sorry_rules.compiler.vocabulary import CompileError
+from sorry_rules.compiler.vocabulary import MOVE as FOLLOWED, CompileError, reads_the_move
 from sorry_rules.engine import pawns, splits
 from sorry_rules.engine.events import STEP_KINDS, bumped_to, moved_to, stood_before
 from sorry_rules.engine.option import DRAW_AGAIN, MOVE, PASS, PASS_KIND, SPARE, Option
@@ -158,7 +158,7 @@ class PlayBuilder(dsl.Visitor):
         count is made when the count first comes up; the tables of every count N may take
         (`ProgramCompiler.number_range`) are reserved now."""
         direction = "forward" if isinstance(node, dsl.ForwardBy) else "backward"
-        count = self.compiler.expression(node.count, expect=int)
+        count = self.compiler.expression(node.count, expect=int, variables=self._move_read())
         low, high = self.compiler.number_range(node.count)
         low, high = int(max(low, 1)), int(min(high, self.layout.T + self.layout.L + 1))
         if low > high:
@@ -179,7 +179,7 @@ class PlayBuilder(dsl.Visitor):
             gens: dict = {}  # count -> the step of that many squares, made when it first comes up
 
             def counted(pos, out):
-                n = count(p, pos, None)
+                n = count(p, pos, pos.followed)
                 if low <= n <= high:
                     gen = gens.get(n)
                     if gen is None:
@@ -343,6 +343,7 @@ class PlayBuilder(dsl.Visitor):
             self.compiler.known_outcomes, self.compiler.following = outer, following
         selectors = (getattr(found, "selector", None) for found in dsl.walk(node.second))
         reads_moved = any(s is not None and (s.moved or s.unmoved or s.bumped) for s in selectors)
+        reads_facts = reads_the_move(node.second)  # B reads the facts of A (`Position.followed`)
         start, stacked = self.m.layout.start, self.m.layout.stacked
         if isinstance(node.second, (dsl.DrawAgain, dsl.Pass)):
             flag = DRAW_AGAIN if isinstance(node.second, dsl.DrawAgain) else PASS
@@ -365,20 +366,29 @@ class PlayBuilder(dsl.Visitor):
                 firsts: list = []
                 first(pos, firsts)
                 if not firsts:
-                    second(pos, out)
+                    if reads_facts:  # B alone: no move before it
+                        outer = pos.followed
+                        pos.followed = {"@events": (), "@card": card}
+                        try:
+                            second(pos, out)
+                        finally:
+                            pos.followed = outer
+                    else:
+                        second(pos, out)
                     return
                 for option in firsts:
                     events = option[1]
                     undo = pos.make(events)
                     seconds: list = []
-                    if reads_moved:
-                        outer = pos.moved, pos.bumped
+                    if reads_moved or reads_facts:
+                        outer = pos.moved, pos.bumped, pos.followed
                         pos.moved = moved_to(start, events, stood_before(pos.pos, events) if stacked else None)
                         pos.bumped = bumped_to(start, events)
+                        pos.followed = {"@events": events, "@card": card}
                         try:
                             second(pos, seconds)
                         finally:
-                            pos.moved, pos.bumped = outer
+                            pos.moved, pos.bumped, pos.followed = outer
                     else:
                         second(pos, seconds)
                     pos.unmake(events, undo)
@@ -391,15 +401,20 @@ class PlayBuilder(dsl.Visitor):
             return then
         return then_maker
 
+    def _move_read(self) -> frozenset:
+        """The variables of an expression in B of `A then B` or an `after:` `then:` effect:
+        the move being followed (its facts, `Position.followed`); none elsewhere."""
+        return frozenset((FOLLOWED,)) if self.compiler.following else frozenset()
+
     def visit_Guard(self, node):
         inner_maker = self.visit(node.effect)
-        condition = self.compiler.expression(node.condition, expect=bool, allow_can=True)
+        condition = self.compiler.expression(node.condition, expect=bool, allow_can=True, variables=self._move_read())
 
         def guard_maker(p, flags, card):
             inner = inner_maker(p, flags, card)
 
             def guard(pos, out):
-                if condition(p, pos, None):
+                if condition(p, pos, pos.followed):
                     inner(pos, out)
             return guard
         return guard_maker

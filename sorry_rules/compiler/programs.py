@@ -80,11 +80,11 @@ class ProgramCompiler:
     def effect(self, node, following: bool = False):
         """The closure of a card effect; CompileError when `node` is not one. `following`: an
         `after:` `then:` effect, played right after a move (its selectors may read `moved`)."""
-        self.following = following
+        outer, self.following = self.following, following
         try:
             return self._effects.visit(node)
         finally:
-            self.following = False
+            self.following = outer
 
     def can_test(self, node):
         """`test(p, board) -> bool`: whether effect `node` has any outcome for player p (the

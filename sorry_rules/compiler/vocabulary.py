@@ -26,6 +26,15 @@ FACTS = ("bumps", "slides", "reaches_home", "enters_safety", "switches", "moves"
 THROW_FACTS = ("total", "doubles", "thrown")
 #: the marker put among an expression's variables where a move is being judged.
 MOVE = "@move"
+
+
+def reads_the_move(node) -> bool:
+    """Whether the tree `node` reads a fact of a move (`FACTS`, `THROW_FACTS`): it has a value
+    only where a move is judged or followed, not on a board alone."""
+    return any((isinstance(n, dsl.Call) and n.function in FACTS + THROW_FACTS) or
+               (isinstance(n, dsl.Name) and n.name in THROW_FACTS) for n in dsl.walk(node))
+
+
 #: the unknown names said of one DSL text at most
 MOST_UNKNOWN = 8
 

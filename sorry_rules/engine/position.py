@@ -38,7 +38,7 @@ class Position:
     `start`, `home`); `kinds` the game's mark kinds (() without marks)."""
 
     __slots__ = ("pos", "occ", "cnt", "plain", "marks", "marked", "still", "guard", "X", "start", "home", "kinds",
-                 "shielding", "layout", "moved", "bumped", "listed", "counters")
+                 "shielding", "layout", "moved", "bumped", "followed", "listed", "counters")
 
     def __init__(self, layout, placement, kinds: tuple = (), marks: tuple = ()):
         self.layout = layout
@@ -67,6 +67,8 @@ class Position:
         self.pos = [list(squares) for squares in placement]
         self.moved = {}  # {(colour, square): pawns} a move being followed moved there (`Table` sets it, `events.moved_to`)
         self.bumped = {}  # {(colour, its Start): pawns} a move being followed sent back there (`events.bumped_to`)
+        #: the move being followed as the facts of a move read it ({"@events": ..., "@card": ...}), or None
+        self.followed = None
         self.counters = ()  # State.counters as they stand (a card's guards read them; the `Table` keeps them)
         self.set_marks(marks if kinds else ())
         #: scratch notes of the card effects being listed on this position (`compiler.plays`:
@@ -116,6 +118,7 @@ class Position:
         other.occ = self.occ[:]
         other.cnt = None if self.cnt is None else self.cnt[:]
         other.plain, other.moved, other.bumped, other.counters = self.plain, self.moved, self.bumped, self.counters
+        other.followed = self.followed
         other.marks, other.marked, other.still, other.guard = self.marks, self.marked, self.still, self.guard
         other.listed = {}
         return other

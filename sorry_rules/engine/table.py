@@ -480,11 +480,12 @@ class Table:
         moved = moved_to(game.layout.start, first[1], self._stood if game.layout.stacked else None)
         undo = pos.make(base[1]) if base[1] else None
         pos.moved, pos.bumped = moved, bumped_to(game.layout.start, first[1])
+        pos.followed = {"@events": first[1], "@card": first[0]}
         more: list = []
         try:
             gen(pos, more)
         finally:
-            pos.moved, pos.bumped = {}, {}
+            pos.moved, pos.bumped, pos.followed = {}, {}, None
             if base[1]:
                 pos.unmake(base[1], undo)
         more = [m for m in more if m[3] is MOVE]
