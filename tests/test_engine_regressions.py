@@ -341,3 +341,15 @@ def test_a_split_part_leaving_a_shared_square_takes_the_pawn_that_stood_there():
     results = [sorted(m["result"]["green"]) for m in moves_report(game, parse_position(game, position))["moves"]]
     assert ["start", "start", "start", "track:58"] in results
     assert ["start", "start", "track:4", "track:58"] not in results
+
+
+def test_a_can_inside_b_keeps_b_reading_the_move_before_it():
+    """`A then ((X if can(Y)) | Z moved)`: compiling the `can` (an effect of its own) ended
+    B's reading of the move A made, so the `moved` after it was refused (SR304). B's
+    selectors read A's pawns wherever a `can` stands in B."""
+    game = _game(cards={"1": "enter then ((forward 2 if can(forward 3)) | forward 1 moved)"})
+    state = _position(game, [10], "1")
+    moves = {m.placement[0] for m in game.legal_moves(state)}
+    start = game.layout.start[0]
+    # the started pawn (track:4) or the one on track:10 forward 2; the started one forward 1
+    assert moves == {(6, 10, start, start), (4, 12, start, start), (5, 10, start, start)}
