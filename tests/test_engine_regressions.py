@@ -203,7 +203,7 @@ def test_why_names_a_square_where_no_capture_is_allowed(tmp_path):
 
 @pytest.mark.parametrize("rules, pawns, marks, expected", [
     (("house/blockade.yaml",), {"red": ["start"], "blue": ["track:20", "track:20"]}, None,
-     "the opponent blockade (blue) on track:20 may not be landed on (H33 blockade: two pawns of one colour on a "
+     "the opponent pawns (blue) standing together on track:20 may not be landed on (H33 blockade: two pawns of one colour on a "
      "square are not passed or landed on)"),
     (("house/freeze.yaml",), {"red": ["start"], "blue": ["track:30"]},
      {"frozen": [{"colour": "blue", "square": "track:30", "by": "blue"}]},

@@ -140,6 +140,18 @@ def test_position_files_say_who_finished(tmp_path):
         assert result.exit_code == 1 and f"[{code}]" in result.stderr, (change, result.stderr)
 
 
+def test_a_game_over_says_when_it_ends(tmp_path):
+    """SR608 counts the places a game of these players can give: three sides playing for four
+    places end once two have finished (one is left)."""
+    data = {"players": ["red", "green", "yellow"], "turn": "green", "card": "1", "finished": ["red", "yellow"],
+            "pawns": {"red": ["home"] * 4, "green": ["track:20", "home", "home", "home"], "yellow": ["home"] * 4}}
+    path = tmp_path / "position.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    result = CliRunner().invoke(main, ["moves", "--variant", "ludo", "--rule", "ludo/play-on.yaml", "--state", str(path)])
+    assert result.exit_code == 1
+    assert "the game is over in this position: 2 of 3 sides finished, and it ends once 2 have [SR608]" in result.stderr
+
+
 def test_the_printed_game_says_each_finish_and_the_places():
     result = CliRunner().invoke(main, ["--variant", "ludo", "--rule", str(RULES / "places-ludo.yaml"), "--auto",
                                        "--seed", "3", "--players", "3"])

@@ -40,7 +40,7 @@ def test_why_names_the_blockade_that_stops_a_pawn(tmp_path):
     result = _moves(tmp_path, "parcheesi", position, "--why")
     assert result.exit_code == 0, result.output
     assert "yellow pawn track:20:" in result.stdout
-    assert "would pass the opponent blockade (blue) on track:22, which may not be passed" in result.stdout
+    assert "would pass the opponent pawns (blue) standing together on track:22, which may not be passed" in result.stdout
     assert "die by die (3: forward 3 ; 4: forward 4)" in result.stdout
     assert "die 3 cannot start a pawn" in result.stdout
 
@@ -53,7 +53,7 @@ def test_why_names_the_whole_throw_rule_that_would_enter(tmp_path):
     result = _moves(tmp_path, "parcheesi", position, "--why")
     assert result.exit_code == 0, result.output
     assert "die 2 cannot start a pawn" in result.stdout and "die 3 cannot start a pawn" in result.stdout
-    assert "a total of 5: enter: the opponent blockade (blue) on track:46 may not be landed on" in result.stdout
+    assert "a total of 5: enter: the opponent pawns (blue) standing together on track:46 may not be landed on" in result.stdout
     entered = _moves(tmp_path, "parcheesi", {**position, "pawns": {"red": ["start"] * 4}}, "--why")
     assert "Red pawn start -> track:46" in entered.stdout, entered.output
 

@@ -364,9 +364,10 @@ class _Diagnosis(dsl.EffectWalker):
         """What stops a pawn on a board whose squares hold several pawns (blockades, named squares)."""
         name, code, layout = self.name, obstacle.code, self.explainer.layout
         if code == "passing_blockade":
-            return f"would pass the {obstacle.relation} blockade ({colour}) on {name(obstacle.square)}, which may not be passed"
+            return (f"would pass the {obstacle.relation} pawns ({colour}) standing together on {name(obstacle.square)}, "
+                    "which may not be passed")
         if code == "blockade":
-            return f"the {obstacle.relation} blockade ({colour}) on {name(obstacle.square)} may not be landed on"
+            return f"the {obstacle.relation} pawns ({colour}) standing together on {name(obstacle.square)} may not be landed on"
         if code == "no_capture":
             names = ", ".join(layout.square_labels[n] for n in layout.names_at[obstacle.square]) or "this square"
             return f"the {colour} pawn on {name(obstacle.square)} may not be captured there ({names}) nor share it"

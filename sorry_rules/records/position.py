@@ -336,7 +336,8 @@ class PositionChecks:
         done = {game.team_of[c] for c in found}
         if found and (len(done) >= game.places or len(sides) - len(done) <= 1):
             out.at(("finished",), "SR608", f"the game is over in this position: {len(done)} of {len(sides)} sides "
-                                           f"finished, playing for {game.places} places", key=True)
+                                           f"finished, and it ends once {min(game.places, len(sides) - 1)} have",
+                   key=True)
         return tuple(found)
 
     def seat_to_move(self, name: str | None, seats: list[int]) -> int:
