@@ -509,3 +509,47 @@ def test_limits_doc_codes_are_known():
 
     for (module, name), (_, code) in _doc_rows().items():
         assert code in CODES or code.endswith("Error") or code == "-", f"{module}.{name}: unknown code {code}"
+
+
+def test_effects_following_a_move_are_bounded_together(tmp_path):
+    """Each `after:` `then:` effect is played after every way of the move and of the effects
+    before it, so their ways multiply: three `split ... among any` after every card once made
+    `moves` run for minutes. Bounded together (limits.MAX_FOLLOW_WORK), at the effect where the
+    chain first passes the bound; `validate` says what loading says."""
+    path = write(tmp_path, "follow.yaml", """
+        extends: standard
+        after:
+          bonus1: {when: moves(player) > 0, then: split 7 among any}
+          bonus2: {when: moves(player) > 0, then: split 5 among any}
+        """)
+    with time_limit(GUARD), pytest.raises(RuleFileError) as raised:
+        load_game(str(path))
+    [problem] = raised.value.problems
+    assert (problem.line, problem.code) == (4, "SR303") and "after.bonus2.then" in problem.message
+    assert f"at most {limits.MAX_FOLLOW_WORK:,}" in problem.message
+    from click.testing import CliRunner
+
+    from sorry_rules.cli.app import main
+
+    result = CliRunner().invoke(main, ["validate", str(path)])
+    assert result.exit_code == 1 and "follow.yaml:4:" in result.output and "[SR303]" in result.output
+    assert load_game("parcheesi").name  # six bonus effects that never all fire on one throw stay within it
+
+
+def test_validate_bounds_a_card_with_its_alternatives_as_loading_does(tmp_path):
+    """A card with the alternatives `also:` adds to it may pass the bound once each part
+    does: loading refused such a file that `validate` called valid."""
+    heavy = "(split 7 among 3) then (forward 2 unmoved | backward 1 moved) if can(split 7 among 3)"
+    also = "\n".join(f"  a{i}: {{cards: ['3'], effect: '{heavy}'}}" for i in range(5))
+    path = write(tmp_path, "also.yaml", f"extends: standard\nalso:\n{also}\n")
+    with pytest.raises(RuleFileError) as raised:
+        load_game(str(path))
+    loaded = [(p.line, p.col, p.code) for p in raised.value.problems]
+    from click.testing import CliRunner
+
+    from sorry_rules.cli.app import main
+
+    result = CliRunner().invoke(main, ["validate", "--format", "json", str(path)])
+    assert result.exit_code == 1
+    said = [(p["line"], p["col"], p["code"]) for p in json.loads(result.output)["problems"]]
+    assert said == loaded == [(7, 31, "SR303")]  # the last alternative's effect (after "  a4: {cards: [.3.], effect: .")

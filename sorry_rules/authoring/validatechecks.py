@@ -20,7 +20,8 @@ from sorry_rules.authoring.analysis import analyse as run_analyses
 from sorry_rules.base.errors import Problem, ProblemCollector, RuleFileError
 from sorry_rules.base.limits import MAX_DICE, MAX_FACE, MAX_FACES, MAX_PAWNS, MAX_SAFETY, MAX_SIDE
 from sorry_rules.compiler import astcache
-from sorry_rules.compiler.build import Context, check_all, compile_text, dsl_texts, syntax_problems
+from sorry_rules.compiler.build import Context, check_all, compile_text, dsl_texts, syntax_problems, with_also
+from sorry_rules.compiler.follows import card_costs, check_follow_costs
 from sorry_rules.compiler.gridbuild import check_grid, compile_grid, name_problems
 from sorry_rules.compiler.dice import check_throw_costs, engine_dice, uses_dice
 from sorry_rules.compiler.marking import mark_warnings
@@ -54,19 +55,23 @@ def variant_problems(v, origins, root: str, analyse: bool, trees: tuple | None =
         return out.problems
     ctx = Context(v) if checked else safe_context(v.colours, v.teams, v.board, v.rules, v.pawns, v.marks, v.counters,
                                                   v.turn)
-    asts, parsed, win = {}, {}, None
+    asts, parsed, compiled, win = {}, {}, {}, None
     texts = dsl_texts(v)
     known = astcache.preload(*trees) if trees is not None else True
     for path, text, kind in texts:
         ast, program = compile_text(ctx.programs, out, path, text, kind)
         parsed[path] = ast
         if program is not None:
-            asts[path] = ast
+            asts[path], compiled[path] = ast, program
             win = program if path == ("win",) else win
     if not known:
         astcache.store(*trees, texts, parsed)
-    if checked and uses_dice(v):
-        check_throw_costs(v, engine_dice(v), asts, ctx.programs.cost_of, out)
+    if checked:  # as the compiler: cards with their alternatives, throws, the effects that follow moves
+        added = with_also(v, ctx.programs, asts, compiled, out)
+        dice = engine_dice(v) if uses_dice(v) else None
+        if dice is not None:
+            check_throw_costs(v, dice, asts, ctx.programs.cost_of, out)
+        check_follow_costs(v, asts, ctx.programs.cost_of, card_costs(v, asts, ctx.programs.cost_of, added, dice), out)
     every_text = len(asts) == len(texts)  # a text that failed may read a counter or place a mark
     counter_warnings(v, asts, out, every_text)
     condition_warnings(v, asts, variant_bounds(v, asts), len(v.colours), out)

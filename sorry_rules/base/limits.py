@@ -71,6 +71,10 @@ MAX_DSL_NESTING = 40
 MAX_DSL_NUMBER = 1_000_000
 #: Estimated work of one evaluation of a card effect, condition or formula.
 MAX_WORK = 1_000_000
+#: Estimated work of a move with the `after:` `then:` effects that may follow it, all of them
+#: together (each after every way of the move and of the effects before it); they rarely all
+#: fire on one move (Parcheesi's six bonuses: about 2,200,000 for its costliest throw).
+MAX_FOLLOW_WORK = 5_000_000
 #: Movement-table entries of one variant, all tables together.
 MAX_TABLE_CELLS = 4_000_000
 

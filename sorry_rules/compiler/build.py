@@ -27,6 +27,7 @@ from sorry_rules.compiler import astcache
 from sorry_rules.compiler.checks import check_variant
 from sorry_rules.compiler.dice import (check_dice, check_throw_costs, dice_texts, engine_dice, throw_alternatives,
                                       throw_makers, uses_dice)
+from sorry_rules.compiler.follows import card_costs, check_follow_costs
 from sorry_rules.compiler.geometry import check_geometry, engine_geometry
 from sorry_rules.compiler.squares import check_squares, engine_squares
 from sorry_rules.compiler.marking import (also_texts, alternatives, check_marks, declining_without, draws_again_after,
@@ -184,12 +185,14 @@ def compile_variant(loaded: LoadedVariant) -> tuple[Game, list[Problem]]:
         astcache.store(loaded.files, loaded.content_hash, texts, asts)
     # A win condition that counts only Home and pawns can change only when a pawn reaches Home.
     win_on_home_only = win_functions <= {"home", "pawns"}
-    added = _with_also(v, programs, asts, compiled, out)
+    added = with_also(v, programs, asts, compiled, out)
     dice = engine_dice(v) if uses_dice(v) else None
     if dice is not None and not out.errors:  # a card too costly on its own is reported at the card already
         check_throw_costs(v, dice, asts, programs.cost_of, out)
         if out.errors:
             raise RuleFileError(out.problems)
+    if not out.errors:  # raised with the warnings below
+        check_follow_costs(v, asts, programs.cost_of, card_costs(v, asts, programs.cost_of, added, dice), out)
     card_names = [name for name in v.deck if name in v.cards] if dice is None else list(dice.names)
     card_makers = [compiled[("cards", name)] for name in card_names] if dice is None else throw_makers(v, dice, compiled)
     win = compiled[("win",)]
@@ -233,7 +236,7 @@ def compile_variant(loaded: LoadedVariant) -> tuple[Game, list[Problem]]:
     return game, out.problems
 
 
-def _with_also(v, programs: ProgramCompiler, asts: dict, compiled: dict, out: ProblemCollector) -> dict:
+def with_also(v, programs: ProgramCompiler, asts: dict, compiled: dict, out: ProblemCollector) -> dict:
     """The `also:` alternatives of every card ({card: [names]}), compiled into its effect in
     `compiled` (a card too costly with them is said at its last alternative)."""
     added = alternatives(v, asts)

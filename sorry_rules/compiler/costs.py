@@ -65,8 +65,12 @@ class CostEstimator(dsl.Visitor):
         return self.group, self.group
 
     def visit_Send(self, node):
-        every = self.C * self.pawns  # at most one outcome per pawn (two kinds per shared square)
-        return 2 * every, 3 * every
+        """At most one outcome per pawn the selector's owner word allows (two kinds per shared
+        square); one for `every` (all of them at once); the work reads every pawn."""
+        every = self.C * self.pawns
+        owner = node.selector.owner
+        chosen = self.pawns if owner == "own" else self.movers if owner in (None, "controlled") else every
+        return (1 if node.selector.every else 2 * chosen), 3 * every
 
     visit_MovePawn = visit_Mark = visit_Unmark = visit_Send
 

@@ -115,23 +115,11 @@ def check_throw_costs(v, dice, asts: dict, cost_of, out: ProblemCollector) -> No
     """SR303 at `turn.dice` when spending some throw die by die could take more than
     MAX_WORK steps: every order of its dice, each die's ways after each way of the dice before
     it (`cost_of(ast)`: the `(outcomes, work)` bounds of a card's effect, `compiler.costs`)."""
-    costs = {}
-    for face in dict.fromkeys(v.turn.faces):
-        ast = asts.get(("cards", str(face)))
-        if ast is None:
-            return  # a card that did not compile is reported already
-        costs[face] = cost_of(ast)
+    costs = throw_costs(v, dice, asts, cost_of)
+    if costs is None:
+        return  # a card that did not compile is reported already
     worst, at = 0, None
-    for throw in dice.throws:
-        work, ways = 0, 1
-        for face in throw:  # each die after every way of the dice before it, in every order
-            outcomes, steps = costs[face]
-            work += ways * steps
-            ways *= max(1, outcomes)
-        work *= factorial(len(throw))
-        whole = asts.get(("turn", "whole", str(sum(throw))))
-        if whole is not None:
-            work += cost_of(whole)[1]
+    for throw, (_, work) in zip(dice.throws, costs):
         if work > worst:
             worst, at = work, throw
     if worst > MAX_WORK:
@@ -139,6 +127,33 @@ def check_throw_costs(v, dice, asts: dict, cost_of, out: ProblemCollector) -> No
         out.at(("turn", "dice"), "SR303", f"turn.dice: a throw of {faces}, spent die by die in every order, could take up "
                f"to {min(worst, CAP):,} steps to work out (at most {MAX_WORK:,}); throw fewer dice or give the faces "
                "smaller effects")
+
+
+def throw_costs(v, dice, asts: dict, cost_of) -> list | None:
+    """Per throw of `dice.throws`, the `(outcomes, work)` bounds of spending it die by die in
+    every order (each die's ways after each way of the dice before it), and whole when
+    `turn.whole` lets it; None when a face's card did not compile."""
+    costs = {}
+    for face in dict.fromkeys(v.turn.faces):
+        ast = asts.get(("cards", str(face)))
+        if ast is None:
+            return None
+        costs[face] = cost_of(ast)
+    out = []
+    for throw in dice.throws:
+        work, ways = 0, 1
+        for face in throw:  # each die after every way of the dice before it, in every order
+            outcomes, steps = costs[face]
+            work += ways * steps
+            ways *= max(1, outcomes)
+        orders = factorial(len(throw))
+        work, ways = work * orders, ways * orders
+        whole = asts.get(("turn", "whole", str(sum(throw))))
+        if whole is not None:
+            whole_ways, whole_work = cost_of(whole)
+            work, ways = work + whole_work, ways + whole_ways
+        out.append((min(ways, CAP), min(work, CAP)))
+    return out
 
 
 def dice_texts(v) -> list[tuple[tuple, str, str]]:
