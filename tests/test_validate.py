@@ -160,6 +160,31 @@ def test_a_clash_between_two_fields_is_said_in_the_file_that_wrote_one_last(tmp_
                     "again.yaml": ["again.yaml:3:11: SR513]"]}
 
 
+OVERLAY_CLASHES = {  # an overlay that clashes with its base: said in the overlay, at its own line
+    "no-ten.yaml": ('extends: standard\ncards:\n  "10": null\n', "no-ten.yaml:3:3: SR503]"),
+    "empty-deck.yaml": ("extends: standard\ndeck: {\"1\": 0, \"2\": 0, \"3\": 0, \"4\": 0, \"5\": 0, \"7\": 0, "
+                        "\"8\": 0, \"10\": 0, \"11\": 0, \"12\": 0, sorry: 0}\n", "empty-deck.yaml:2:13: SR508]"),
+    "two-colours.yaml": ("extends: standard\ncolours: [red, blue]\n", "two-colours.yaml:2:10: SR510]"),
+    "short-side.yaml": ("extends: standard\nboard:\n  side_length: 8\n", "short-side.yaml:3:16: SR505]"),
+    "three-colours.yaml": ("extends: partnership\ncolours: [red, blue, yellow]\nplayers: {min: 2, max: 3}\n",
+                           "three-colours.yaml:2:10: SR501]"),
+}
+
+
+@pytest.mark.parametrize("name", OVERLAY_CLASHES)
+def test_an_overlay_that_clashes_with_its_base_is_said_in_the_overlay(tmp_path, monkeypatch, name):
+    """A deck entry left without its card, a deck of no cards, too few colours for the players
+    or the teams, a side too short for the base's slides: each is between a field the base
+    wrote and one the overlay changed, and is said in the overlay (GitHub annotations then
+    point at the author's file, not at a bundled one)."""
+    monkeypatch.chdir(tmp_path)
+    text, expected = OVERLAY_CLASHES[name]
+    Path(name).write_text(text)
+    said = [line.split(" error: ")[0] + " " + line.rsplit("[", 1)[1] for line in run(name).stdout.splitlines()
+            if " error: " in line]
+    assert said == [expected]
+
+
 def test_a_shared_broken_base_is_reported_once(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     Path("base.yaml").write_text("extends: standard\npawns: 3\nboardd: {}\n")

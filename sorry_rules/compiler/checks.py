@@ -70,7 +70,7 @@ def _check_colours(v, out: ProblemCollector) -> None:
     for t, team in enumerate(v.teams or []):
         for i, name in enumerate(team):
             if name not in colours:
-                out.at(("teams", t, i), "SR501", unknown_colour(name, colours, "teams"))
+                out.at(("teams", t, i), "SR501", unknown_colour(name, colours, "teams"), also=(("colours",),))
             elif name in seen_team:
                 out.at(("teams", t, i), "SR506", f"colour '{name}' is in two teams")
             else:
@@ -81,7 +81,8 @@ def _check_players(v, out: ProblemCollector) -> None:
     if v.players.min > v.players.max:
         out.at(("players", "min"), "SR510", f"players: min {v.players.min} is more than max {v.players.max}")
     if v.players.max > len(v.colours) and v.board.kind == "track":
-        out.at(("players", "max"), "SR510", f"players: max {v.players.max} but only {len(v.colours)} colours")
+        out.at(("players", "max"), "SR510", f"players: max {v.players.max} but only {len(v.colours)} colours",
+               also=(("colours",),))
 
 
 def _check_seating(v, out: ProblemCollector) -> None:
@@ -122,7 +123,8 @@ def _check_board(board, out: ProblemCollector) -> None:
     side = board.side_length
     for field in ("start_exit", "safety_entry"):
         if getattr(board, field) >= side:
-            out.at(("board", field), "SR505", f"board.{field} {getattr(board, field)} is off the side (offsets 0..{side - 1})")
+            out.at(("board", field), "SR505", f"board.{field} {getattr(board, field)} is off the side (offsets 0..{side - 1})",
+                   also=(("board", "side_length"),))
 
 
 def _check_slides(board, out: ProblemCollector) -> None:
@@ -131,11 +133,13 @@ def _check_slides(board, out: ProblemCollector) -> None:
     for i, slide in enumerate(board.slides):
         if slide.from_ >= side:
             out.at(("board", "slides", i, "from"), "SR505",
-                   f"slide triangle at offset {slide.from_} is off the side (offsets 0..{side - 1})")
+                   f"slide triangle at offset {slide.from_} is off the side (offsets 0..{side - 1})",
+                   also=(("board", "side_length"),))
         if slide.to <= slide.from_:
             out.at(("board", "slides", i, "to"), "SR505", f"slide from {slide.from_} to {slide.to}: a slide must go forward")
         elif slide.to - slide.from_ >= side:
-            out.at(("board", "slides", i, "to"), "SR505", f"slide from {slide.from_} to {slide.to} is longer than a side")
+            out.at(("board", "slides", i, "to"), "SR505", f"slide from {slide.from_} to {slide.to} is longer than a side",
+                   also=(("board", "side_length"),))
         elif slide.to % side in triangles:
             out.at(("board", "slides", i, "to"), "SR505",
                    f"slide from {slide.from_} ends on the triangle of another slide (offset {slide.to % side})")
@@ -151,12 +155,12 @@ def _check_cards(v, out: ProblemCollector) -> None:
         if name not in v.cards:
             listed = "is in the deck" if v.deck[name] else "is listed under deck: (0 copies)"
             out.at(("deck", name), "SR503", f"card '{name}' {listed} but cards: gives it no effect"
-                   f"{did_you_mean(name, list(v.cards))}", key=True)
+                   f"{did_you_mean(name, list(v.cards))}", key=True, also=(("cards", name),))
     for name in v.cards:
         if name not in v.deck and name not in kept:
             out.at(("cards", name), "SR504", f"card '{name}' has an effect but no deck holds it"
                    f"{did_you_mean(name, list(v.deck))} "
-                   f"(list it under unused_effects: to keep the effect without cards)", key=True)
+                   f"(list it under unused_effects: to keep the effect without cards)", key=True, also=(("deck", name),))
     for i, name in enumerate(v.unused_effects):
         if name not in v.cards:
             out.at(("unused_effects", i), "SR502", f"unused_effects: cards: gives card '{name}' no effect"
@@ -168,7 +172,7 @@ def _check_deck_size(v, out: ProblemCollector) -> None:
         out.at(("setup", "on_start_exit"), "SR508", "setup.on_start_exit: at most 1 pawn fits on the start exit")
     total = sum(v.deck.values())
     if total == 0 and getattr(getattr(v, "turn", None), "source", "draw") != "dice":
-        out.at(("deck",), "SR508", "the deck has no cards")
+        out.at(("deck",), "SR508", "the deck has no cards", also=tuple(("deck", name) for name in v.deck))
     players, hand_size = largest_deal(v)  # the largest deal of any player count, hand_size_by_players included
     if hand_size and hand_size * players > total:
         by_players = getattr(v.turn, "hand_size_by_players", None) or {}

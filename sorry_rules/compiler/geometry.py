@@ -49,7 +49,7 @@ def check_geometry(v, out: ProblemCollector) -> None:
     for name, turn in g.turns.items():
         if isinstance(turn.at, int) and turn.at >= side:
             out.at(("geometry", "turns", name, "at"), "SR505", f"turn '{name}': offset {turn.at} is off the side "
-                   f"(offsets 0..{side - 1})")
+                   f"(offsets 0..{side - 1})", also=(("board", "side_length"),))
         elif _turn_is_plain(turn, _offset(v.board, turn.at), v.board.safety_entry):
             out.at(("geometry", "turns", name), "SR551", f"turn '{name}' is the way {turn.moving} moves go anyway: "
                    "it changes nothing", severity="warning", key=True)

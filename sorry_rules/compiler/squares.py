@@ -43,7 +43,7 @@ def check_squares(v, out: ProblemCollector) -> None:
         for i, offset in enumerate(square.at):
             if offset >= side:
                 out.at(("board", "squares", name, "at", i), "SR505", f"square '{name}': offset {offset} is off the side "
-                       f"(offsets 0..{side - 1})")
+                       f"(offsets 0..{side - 1})", also=(("board", "side_length"),))
     if holds_several(v) and getattr(v, "marks", None):
         where = ("board", "hold") if hold > 1 else ("board", "squares")
         out.at(where, "SR571", f"this board's squares may hold several pawns, but marks: ({', '.join(v.marks)}) follow a "
