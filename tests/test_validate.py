@@ -185,6 +185,28 @@ def test_an_overlay_that_clashes_with_its_base_is_said_in_the_overlay(tmp_path, 
     assert said == [expected]
 
 
+def test_a_broken_start_exit_hides_no_range_error_of_the_cards(tmp_path, monkeypatch):
+    """With the start exit off the side the board's sides and safety zones still stand: the
+    cards' steps and destinations are judged on them (they fell back to the largest board)."""
+    monkeypatch.chdir(tmp_path)
+    Path("exit.yaml").write_text('extends: standard\ncards:\n  "10": send own to safety:6\n  "3": forward 99\n'
+                                 "board:\n  start_exit: 77\n")
+    said = [line.split(" error: ")[0] + " " + line.rsplit("[", 1)[1] for line in run("exit.yaml").stdout.splitlines()
+            if " error: " in line]
+    assert said == ["exit.yaml:3:21: SR508]", "exit.yaml:4:8: SR508]", "exit.yaml:6:15: SR505]"]
+
+
+def test_a_card_that_fails_hides_no_warning_about_the_other_effects(tmp_path, monkeypatch):
+    """A card that does not compile leaves the deck's moves unknown (no SR507/SR509 then), but
+    the warnings about other effects are still said (SR563 of an also: alternative)."""
+    monkeypatch.chdir(tmp_path)
+    Path("also.yaml").write_text('extends: standard\ncards:\n  "7": forward 7 | switch own\nmarks:\n'
+                                 "  frz: {one_per_player: true, immobile: true}\n"
+                                 "also:\n  f: {cards: [sorry], effect: mark frz every opponent in track}\n")
+    codes = [line.rsplit("[", 1)[1] for line in run("also.yaml").stdout.splitlines() if "[SR" in line]
+    assert codes == ["SR304]", "SR563]"]
+
+
 def test_a_shared_broken_base_is_reported_once(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     Path("base.yaml").write_text("extends: standard\npawns: 3\nboardd: {}\n")

@@ -144,8 +144,8 @@ def analyse(v, asts: dict, ctx, report) -> None:
     else:
         dealt = [name for name, count in v.deck.items() if count > 0 and name in v.cards]
         card_asts = {name: asts.get(("cards", name)) for name in dealt}
-    if any(ast is None for ast in card_asts.values()):
-        return  # a card that does not compile: its moves are unknown
+    complete = all(ast is not None for ast in card_asts.values())  # else a card's moves are unknown
+    card_asts = {name: ast for name, ast in card_asts.items() if ast is not None}
     where = {name: ("cards", name) for name in card_asts}
     where.update({f"whole {key}": ("turn", "whole", key) for key in getattr(v.turn, "whole", {})})
     # the alternatives added to cards (also:) and the effects played right after a move (after: then:) move pawns too
@@ -158,8 +158,9 @@ def analyse(v, asts: dict, ctx, report) -> None:
     prims = {name: list(primitives(ast)) for name, ast in card_asts.items()}
     _relations_used(v, ctx, prims, where, report)
     _marks_kept_once(v, prims, where, report)
-    can_leave = _progress(v, prims, report)
-    _home(v, ctx, prims, asts.get(("win",)), can_leave, report)
+    if complete:  # the deck as a whole: every card's moves known
+        can_leave = _progress(v, prims, report)
+        _home(v, ctx, prims, asts.get(("win",)), can_leave, report)
 
 
 # ---- teams ------------------------------------------------------------------------------

@@ -117,8 +117,9 @@ def prefer_root(origins, paths, root: str):
 # ---- DSL texts when the schema failed ----------------------------------------------------
 def safe_context(colours, teams, board, rules, pawns=None, marks=None, counters=None, turn=None):
     """A compiler context from whatever parts of a variant are usable, for checking DSL
-    names and types. Unusable parts fall back to the largest board (so step limits, which
-    depend on the board, are not reported against a board the file does not have); the
+    names and types. An unusable board falls back to the largest board (so step limits,
+    which depend on the board, are not reported against a board the file does not have); one
+    whose start exit or safety entry is off the side keeps its sides and safety zones; the
     counters and the dice's throws are named as the file declares them, so the texts that
     read them are not reported for a problem elsewhere."""
 
@@ -139,8 +140,12 @@ def safe_context(colours, teams, board, rules, pawns=None, marks=None, counters=
             board = Board.model_validate(board)
         except Exception:  # noqa: BLE001 - any invalid board means: use the fallback
             board = None
-    if board is None or board.start_exit >= board.side_length or board.safety_entry >= board.side_length:
+    if board is None:
         board = Board(side_length=MAX_SIDE, start_exit=0, safety_entry=MAX_SIDE - 1, safety_length=MAX_SAFETY)
+    elif board.start_exit >= board.side_length or board.safety_entry >= board.side_length:
+        # the sides and the safety zones are the file's (step limits and safety:K judged on them), the offsets in range
+        board = board.model_copy(update={"start_exit": min(board.start_exit, board.side_length - 1),
+                                         "safety_entry": min(board.safety_entry, board.side_length - 1)})
     slides, triangles = [], set()
     for slide in board.slides:
         fits = slide.from_ < board.side_length and slide.from_ < slide.to < slide.from_ + board.side_length
