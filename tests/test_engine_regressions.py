@@ -207,7 +207,7 @@ def test_why_names_a_square_where_no_capture_is_allowed(tmp_path):
      "square are not passed or landed on)"),
     (("house/freeze.yaml",), {"red": ["start"], "blue": ["track:30"]},
      {"frozen": [{"colour": "blue", "square": "track:30", "by": "blue"}]},
-     "the blue pawn on track:30 is marked 'frozen' and cannot be moved"),
+     "the blue pawn on track:30 is marked 'frozen': no move may land on it or take it"),
 ])
 def test_why_names_what_stops_a_sorry(rules, pawns, marks, expected):
     """H33, H31: a Sorry! with no move names the blockade or the mark that stops it (it said

@@ -247,7 +247,7 @@ def test_why_names_the_mark_that_stops_a_pawn_and_the_option_of_also():
     report = add_why(game, explained.cards, position, moves_report(game, position))
     reasons = {pawn["at"]: [r["text"] for r in pawn["reasons"]] for pawn in report["blocked"]}
     assert reasons["track:40"] == ["marked 'frozen': a frozen pawn cannot move"]
-    assert reasons["track:15"] == ["forward 5: the green pawn on track:20 is marked 'frozen' and cannot be moved"]
+    assert reasons["track:15"] == ["forward 5: the green pawn on track:20 is marked 'frozen': no move may land on it or take it"]
     sorry = _position(game, {"card": "sorry", "pawns": {"red": ["track:10"], "blue": ["track:20"]}})
     report = add_why(game, explained.cards, sorry, moves_report(game, sorry))
     freeze = next(m for m in report["moves"] if m["text"].startswith("marks"))

@@ -343,7 +343,9 @@ class _Diagnosis(dsl.EffectWalker):
             return f"{obstacle.relation} pawn ({colour}) on {name(obstacle.square)}, which may not be bumped"
         if code == "marked":
             label = self.explainer.game.marks[obstacle.mark].label
-            return f"the {colour} pawn on {name(obstacle.square)} is marked '{label}' and cannot be moved"
+            if (obstacle.colour, obstacle.square) == (self.c, self.sq):  # the pawn itself
+                return f"the {colour} pawn on {name(obstacle.square)} is marked '{label}' and cannot be moved"
+            return f"the {colour} pawn on {name(obstacle.square)} is marked '{label}': no move may land on it or take it"
         if code == "slide_blocked":
             if obstacle.mark is not None:
                 label = self.explainer.game.marks[obstacle.mark].label
