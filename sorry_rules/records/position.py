@@ -542,7 +542,8 @@ class _Checker(PositionChecks):
         most = policy.at_most if policy is not None else 0
         if value > most:
             rule = f"turn.redraw allows {most} a turn" if policy is not None else "the variant has no turn.redraw"
-            self.out.at(("redraws",), "SR606", f"redraws: {value} extra cards taken this turn, but {rule}")
+            cards = "1 extra card" if value == 1 else f"{value} extra cards"
+            self.out.at(("redraws",), "SR606", f"redraws: {cards} taken this turn, but {rule}")
             return 0
         return value
 

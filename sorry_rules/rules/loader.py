@@ -440,7 +440,8 @@ _WRITE = {"bool": "write true or false", "int": "write a whole number, e.g. 3", 
 
 
 #: What a YAML value is, in words, by its type (the first that fits).
-_KIND_WORDS = ((list, "a list"), (bool, "true or false"), ((int, float), "a number"), (str, "a text"))
+_KIND_WORDS = ((list, "a list"), (dict, "a mapping"), (bool, "true or false"), ((int, float), "a number"),
+               (str, "a text"))
 
 
 def _kind_of_value(given) -> str:
@@ -454,6 +455,12 @@ def _value_problem(item: dict, dotted: str, path: tuple) -> str:
     given = item.get("input")
     if item["type"] == "literal_error" and isinstance(given, str):
         return f"{dotted}: {item['msg']}{did_you_mean(given, literal_words(item))}"
+    bounds = {"greater_than_equal": "{} or more", "less_than_equal": "{} or less", "greater_than": "more than {}",
+              "less_than": "less than {}"}
+    if item["type"] in bounds and isinstance(given, (int, float)) and not isinstance(given, bool):
+        bound = next(iter((item.get("ctx") or {}).values()), None)
+        if bound is not None:
+            return f"{dotted}: write {bounds[item['type']].format(bound)}, not {given}"
     # a model's own check (`ValueError` in a validator) says the rule; pydantic prefixes it
     return f"{dotted}: {item['msg'].removeprefix('Value error, ')}{_what_to_write(item['type'], given, path)}"
 
@@ -464,10 +471,18 @@ def _what_to_write(kind: str, given, path: tuple = ()) -> str:
     if kind == "string_type" and isinstance(given, bool) and path and path[-1] in _DSL_FIELDS:
         return f' (write "{str(given).lower()}" in quotes: a rule text, which YAML reads as true or false unquoted)'
     if kind == "string_type" and isinstance(given, (int, float)) and not isinstance(given, bool):
+        if path and path[-1] in _DSL_FIELDS or len(path) == 2 and path[0] == "cards":  # a card's effect
+            return f' (write "{given}" in quotes: a rule text, not a number)'
         if "cards" in path or tuple(path[:2]) == ("board", "cells"):
             return f' (write "{given}" in quotes: a card name, not a number)'
-        if path and path[-1] in _DSL_FIELDS:
-            return f' (write "{given}" in quotes: a rule text, not a number)'
+    if kind == "string_type" and isinstance(given, dict) and len(given) == 1:
+        key, value = next(iter(given.items()))
+        if isinstance(key, str) and isinstance(value, (int, str)) and not isinstance(value, bool):
+            return f" (write {key}:{value} with no space after the colon: YAML reads '{key}: {value}' as a mapping)"
+    if kind == "string_type":
+        return f" (write a text, not {_kind_of_value(given)})"
+    if kind == "list_type" and isinstance(given, str) and ", " in given:
+        return f" (write [{given}] for a list of these items)" if len(given) <= 40 else " (write [...] around the items)"
     if kind == "list_type" and isinstance(given, (str, int)) and not isinstance(given, bool):
         one = given if isinstance(given, int) or re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", given) else f'"{given}"'
         return f" (write [{one}] for a list of one)" if len(str(one)) <= 30 else " (write [...] around the items)"
