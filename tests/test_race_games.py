@@ -237,3 +237,14 @@ def test_renamed_rules_play_the_same_games(games, name, tmp_path):
         original = play_random(games[name], seed, 4, check=None)
         other = play_random(renamed, seed, 4, check=None)
         assert original.final == other.final and original.choices == other.choices
+
+
+def test_a_throw_lost_to_a_rule_names_the_rule():
+    """LU13, PA7: a third six (third doubles) that had moves is lost to a filter; the printed
+    game names it, where a throw with no move at all says only that it is lost."""
+    for variant, seed, label in (("ludo", "1", "LU13: a third six in a row is lost"),
+                                 ("parcheesi", "5", "PA7: the third doubles in a row is not moved")):
+        lines = CliRunner().invoke(main, ["--auto", "-v", variant, "-s", seed, "-p", "2"]).output.splitlines()
+        lost = [line for line in lines if "the throw is lost" in line]
+        named = [line for line in lost if f"({label})" in line]
+        assert named and len(named) < len(lost), (variant, lost)

@@ -258,12 +258,15 @@ def again_words(game) -> str:
     return "; plays again" if game.hand_play else "; draws again"
 
 
-def kept_turn_words(game, move, seat: int, after, finishes: tuple = ()) -> str:
+def kept_turn_words(game, move, seat: int, after, finishes: tuple = (), lost_to: str = "") -> str:
     """`again_words` when the player at `seat` takes another card after `move` though the move
     itself does not say so (an `after:` consequence's extra card: H21's bump bonus, a six or
     doubles thrown again), `after` being the state the move left; played for places, the
     places of the seats whose side finished with it, `finishes` ('; Blue finishes 2nd', '; Red
-    and Yellow finish 1st'); else ''."""
+    and Yellow finish 1st'); else ''. A forfeit whose plays filters removed begins with their
+    labels, `lost_to` (' (LU13: a third six in a row is lost)')."""
+    if lost_to:
+        return f" ({lost_to})" + kept_turn_words(game, move, seat, after, finishes)
     if finishes:
         return "".join(finish_words(game, after, finishes))
     if move.draw_again or move.kind == "redraw" or after.winner is not None or getattr(after, "over", False) \

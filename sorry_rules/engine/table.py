@@ -251,6 +251,18 @@ class Table:
                 spare |= DRAW_AGAIN
         return options or [self.game.forfeits[card][spare & DRAW_AGAIN]]
 
+    def emptied_by(self, option: Option) -> str:
+        """For a card forfeited because filters removed every play it had (LU13's third six,
+        PA7's third doubles): the labels of those filters ('; ' between them); else ''."""
+        game, card = self.game, option[0]
+        if option[3] is not FORFEIT or card is None or game.hand_play or self.drawn or not game.filters_of[card]:
+            return ""
+        p = self.seats[self.turn]
+        listed, _ = self.distinct(p, card)
+        if not listed:
+            return ""
+        return "; ".join(dict.fromkeys(f.label for _, f in self.filtered(p, listed, game.filters_of[card])[1]))
+
     def distinct(self, p: int, card: int, made: list | None = None) -> tuple[list, int]:
         """(options, spare flags): one option per distinct result of `card` for player
         colour p (A24), and the flags of outcomes that move nothing and are no pass (a

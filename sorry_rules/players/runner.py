@@ -39,6 +39,7 @@ class Turn:
     options: int
     others: tuple = ()    # the cards it was chosen among besides `card`: the others drawn (turn.take), or the hand
     finishes: tuple = ()  # played for places: the seats whose side finished with this move, in order
+    lost_to: str = ""     # a forfeit whose plays the filters all removed: their labels (`Table.emptied_by`)
 
 
 @dataclass
@@ -129,6 +130,7 @@ def play(game, state, picks, on_turn=None, max_plies: int = DEFAULT_MAX_PLIES, c
             tell(seat, option[3], option[1], table.passed if says_passed else None)
         elif watch is not None:
             move = table.move(option)
+            lost_to = table.emptied_by(option) if move.kind == "forfeit" and hasattr(table, "emptied_by") else ""
             held = list(table.hands[seat]) if table.hands is not None else [table.card, *table.drawn]
             if move.card in held:
                 held.remove(move.card)
@@ -137,8 +139,8 @@ def play(game, state, picks, on_turn=None, max_plies: int = DEFAULT_MAX_PLIES, c
             finishes = table.finished[len(finished):]
             if table.over and move.draw_again:  # a winning move: the game ends at once, no card follows (R35)
                 move = move._replace(draw_again=False)  # (a move finishing its side is listed so: `Table.move`)
-            watch(Turn(table.plies, seat, move.card, move, choice, n, tuple(c for c in held if c is not None), finishes),
-                  table.state() if needs_state else None)
+            watch(Turn(table.plies, seat, move.card, move, choice, n, tuple(c for c in held if c is not None), finishes,
+                       lost_to), table.state() if needs_state else None)
         else:
             table.play(option)
     return table.state()
