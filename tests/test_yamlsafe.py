@@ -460,3 +460,20 @@ def test_errors_at_the_end_of_the_text_point_inside_the_file(loader, source, lin
     give the end of the text."""
     found, _ = problems_of(source)
     assert [(ln, c) for code, ln, c in found] == [(line, col)]
+
+
+@pytest.mark.parametrize("value, said", [
+    ("@sorry", "'@' may not begin a value in YAML: put the value in quotes, \"@sorry\""),
+    ("`forward 3`", "'`' may not begin a value in YAML: put the value in quotes, \"`forward 3`\""),
+    ("| forward 3", "'|' begins a block of text on the lines below in YAML: put the value in quotes, \"| forward 3\""),
+])
+def test_a_value_beginning_with_a_reserved_character_is_told_to_be_quoted(value, said):
+    found, problems = problems_of(f'cards:\n  "3": {value}\n')
+    assert [code for code, _, _ in found] == ["SR103"] and problems[0].message.startswith(said)
+
+
+def test_text_after_an_alias_is_no_second_problem():
+    """`"12": *forward 12` is one problem, the alias (SR105): the parser's complaint about the
+    text after it (it read an indentation error) is not said."""
+    found, _ = problems_of('cards:\n  "12": *forward 12\n')
+    assert found == [("SR105", 2, 9)]

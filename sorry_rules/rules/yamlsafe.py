@@ -439,6 +439,8 @@ class _Builder:
         if mark is None:
             self.problem(mark, "SR103", problem + (f" ({context})" if context else ""))
             return
+        if any(p.code == "SR105" and p.line == mark.line + 1 for p in self.problems.problems):
+            return  # the text after an alias ('*forward 12') is no second problem: the alias is said
         lines = lambda i: self.text.line(i) if 0 <= i < len(self.text.starts) else ""  # noqa: E731
         key = _long_key(lines(mark.line), mark.column)
         if key is not None:  # YAML's own limit on a key written on one line, not a bracket or an indentation

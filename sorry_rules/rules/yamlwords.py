@@ -36,6 +36,23 @@ def _tab(lines, line0: int, col0: int) -> str | None:
     return None
 
 
+#: characters a plain YAML value may not start with, and what each starts instead
+_RESERVED = {"@": "may not begin a value", "`": "may not begin a value", "|": "begins a block of text on the lines below",
+             ">": "begins a folded block of text on the lines below", "%": "begins a directive",
+             "&": "begins an anchor", "!": "begins a tag"}
+
+
+def _reserved_start(lines, line0: int, col0: int) -> str | None:
+    """A value that begins with a character YAML reserves (`"3": @sorry`, `"3": | forward 3`):
+    put it in quotes."""
+    text = lines(line0)
+    for col in range(min(col0, len(text) - 1), -1, -1):  # the value's first character, at or before the error
+        if text[col] in _RESERVED and (col == 0 or text[col - 1] in " [{,:-"):
+            value = text[col:].strip()
+            return f"'{text[col]}' {_RESERVED[text[col]]} in YAML: put the value in quotes, \"{value[:40]}\""
+    return None
+
+
 def _mapping_value(lines, line0: int, col0: int) -> str:
     text = lines(line0)
     before = text[:col0]
@@ -83,6 +100,8 @@ def author_message(problem: str, context: str | None, line0: int, col0: int, lin
     context = context or ""
     said = problem + (f" ({context})" if context else "")
     cause = _tab(lines, line0, col0) if "tab" in problem or "cannot start any token" in problem else None
+    if cause is None and ("cannot start any token" in problem or "block scalar" in context):
+        cause = _reserved_start(lines, line0, col0)
     if cause is None:
         if "mapping values are not allowed" in problem:
             cause = _mapping_value(lines, line0, col0)
