@@ -186,6 +186,16 @@ def test_why_names_what_stops_a_send_a_move_and_held_pawns_in_start(tmp_path):
     assert ("red", "start") not in blocked(why(one_held, rules))  # the other pawn in Start moves
 
 
+def test_an_effect_on_other_colours_says_nothing_of_the_players_own_pawns(tmp_path):
+    """`send opponent ...` never moves the player's pawns: a red pawn no move of the card takes
+    is not said to be 'not one' of the opponents' pawns, but what the card does for it."""
+    rule = tmp_path / "leader.yaml"
+    rule.write_text("extends: standard\nalso:\n  lead: {cards: [sorry], effect: send opponent in track farthest to start}\n",
+                    encoding="utf-8")
+    report = why(pos("sorry", ["track:40", "home", "home", "home"], {"blue": ["track:10"]}), (str(rule),))
+    assert blocked(report)[("red", "track:40")] == ["card sorry only moves pawns out of Start"]
+
+
 def test_why_a_switch_on_squares_that_hold_several_pawns_is_refused(tmp_path):
     """A switch takes only pawns alone on their squares (REFERENCE, squares that hold several
     pawns): --why names that, not a blocked slide (the board has no slides)."""

@@ -171,7 +171,7 @@ class Explainer:
         rules = list(dict.fromkeys(rule for card in cards for rule in rules_of(self.game, self.rules, card)))
         for rule in rules:
             prims = list(primitives(rule.effect))
-            if not any(obstacles.concerns(PRIMITIVE.get(type(n), ""), c, sq) for n in prims):
+            if not any(self.concerns(obstacles, n, p, c, sq) for n in prims):
                 found.append(self._no_primitive(rule.noun or self.noun, rule.name, sq == self.layout.start[c], prims))
                 continue
             prefix = f"{rule.noun or self.noun} {rule.name}: " if len(rules) > 1 else ""
@@ -182,6 +182,20 @@ class Explainer:
                     if all(r["text"] != text for r in found):
                         found.append(reason_entry(rule.name, i, effect, code, text, **extra))
         return found
+
+    def concerns(self, obstacles, node, p: int, c: int, sq: int) -> bool:
+        """Whether primitive `node`, played by colour p, may move the colour-c pawn on `sq` at
+        all: not when its selector's owner word leaves that colour out (`send opponent ...`
+        and the player's own pawn)."""
+        selector = getattr(node, "selector", None)
+        owner = getattr(selector, "owner", None)
+        if owner is not None:
+            team = self.game.team_of[p]
+            owned = {"own": c == p, "partner": c != p and c in team, "opponent": c not in team, "other": c != p,
+                     "controlled": c in self.game.mechanics.control_of[p], "any": True}[owner]
+            if not owned:
+                return False
+        return obstacles.concerns(PRIMITIVE.get(type(node), ""), c, sq)
 
     @property
     def noun(self) -> str:
@@ -309,7 +323,7 @@ class _Diagnosis(dsl.EffectWalker):
         return iter(())
 
     def _concerns(self, node) -> bool:
-        return self.obstacles.concerns(PRIMITIVE.get(type(node), ""), self.c, self.sq)
+        return self.explainer.concerns(self.obstacles, node, self.p, self.c, self.sq)
 
     def _chosen(self, node) -> bool:
         """Whether the primitive's pawn selector (if any) chooses this pawn on the board."""
