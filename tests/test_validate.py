@@ -907,3 +907,17 @@ def test_a_square_written_with_a_space_says_to_close_it_up(tmp_path):
     result = CliRunner().invoke(main, ["moves", "--state", str(path)])
     assert result.exit_code == 1
     assert "write track:5 with no space after the colon: YAML reads 'track: 5' as a mapping" in result.stderr
+
+
+def test_a_command_asked_for_json_fails_in_json(tmp_path):
+    """A script reading `moves --format json` reads a failure too: the problems as JSON on
+    stdout (as validate gives them), the text on stderr, the exit code kept."""
+    path = tmp_path / "position.json"
+    path.write_text('{"players": ["red", "blue"], "card": "3", "turn": 3}')
+    result = CliRunner().invoke(main, ["moves", "--state", str(path), "--format", "json"])
+    assert result.exit_code == 1 and "[SR203]" in result.stderr
+    data = json.loads(result.stdout)
+    assert data["ok"] is False and data["exit_code"] == 1
+    assert [(p["line"], p["col"], p["code"]) for p in data["problems"]] == [(1, 51, "SR203")]  # the 3 of "turn"
+    usage = CliRunner().invoke(main, ["simulate", "--variant", "nosuch", "--format", "json", "--games", "2"])
+    assert usage.exit_code == 2 and json.loads(usage.stdout)["problems"] == []

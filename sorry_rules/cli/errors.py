@@ -2,14 +2,17 @@
 
 Contract: a command wrapped in `friendly` never shows a traceback for a `SorryRulesError`;
 it prints `error.report()` (every problem as `file:line:col: error: message [CODE]`, or
-`error: message` for an error that belongs to no file) and exits with `error.exit_code`.
-A closed output pipe ends quietly.
+`error: message` for an error that belongs to no file) on stderr and exits with
+`error.exit_code`; a command asked for `--format json` also writes the failure as JSON on
+stdout (`error_json`), so a script reading its output reads a failure too. A closed output
+pipe ends quietly.
 """
 
 from __future__ import annotations
 
 import contextlib
 import functools
+import json
 import sys
 
 import click
@@ -25,12 +28,25 @@ def friendly(fn):
         try:
             return fn(*args, **kwargs)
         except SorryRulesError as error:
+            if kwargs.get("fmt") == "json":
+                click.echo(error_json(error))
             click.echo(error.report(), err=True)
             sys.exit(error.exit_code)
         except BrokenPipeError:
             sys.exit(0)
 
     return wrapper
+
+
+def error_json(error: SorryRulesError) -> str:
+    """A failure as JSON: `{"ok": false, "exit_code": n, "error": message, "problems": [...]}`,
+    each problem as `validate --format json` gives it (file, line, col, severity, code,
+    message); `problems` is empty for an error that belongs to no file."""
+    problems = [{"file": p.file, "line": p.line, "col": p.col, "severity": p.severity, "code": p.code,
+                 "message": p.message} for p in error.problems]
+    message = "; ".join(p.format() for p in error.problems) if error.problems else str(error)
+    return json.dumps({"ok": False, "exit_code": error.exit_code, "error": message, "problems": problems}, indent=2,
+                      ensure_ascii=False)
 
 
 @contextlib.contextmanager
