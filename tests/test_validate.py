@@ -921,3 +921,11 @@ def test_a_command_asked_for_json_fails_in_json(tmp_path):
     assert [(p["line"], p["col"], p["code"]) for p in data["problems"]] == [(1, 51, "SR203")]  # the 3 of "turn"
     usage = CliRunner().invoke(main, ["simulate", "--variant", "nosuch", "--format", "json", "--games", "2"])
     assert usage.exit_code == 2 and json.loads(usage.stdout)["problems"] == []
+
+
+def test_an_unknown_card_among_the_excepted_is_said_where_it_is_written(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    Path("mine.yaml").write_text('extends: standard\nafter:\n  ends:\n    except_cards: ["2", "22"]\n    add: {}\n')
+    said = [line.split(" error: ")[0] + " " + line.rsplit("[", 1)[1] for line in run("mine.yaml").stdout.splitlines()
+            if " error: " in line]
+    assert said == ["mine.yaml:4:25: SR502]"]

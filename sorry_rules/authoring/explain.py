@@ -540,6 +540,22 @@ class _Source(dsl.Visitor):
         return f"({text})" if binds < least else text
 
 
+def _concerns_cards(cards, item) -> bool:
+    """Whether a filter or consequence scoped by `cards:` / `except_cards:` applies to one of
+    the cards `cards` asked about (None: every card)."""
+    if cards is None:
+        return True
+    scoped = set(cards) if item.cards is None else set(cards) & set(item.cards)
+    return bool(scoped - set(getattr(item, "except_cards", None) or ()))
+
+
+def _scope_words(item, every: str) -> str:
+    """'cards 1, 2', 'every card but 2', 'cards 1, 2, 3 but 2': the cards a filter or consequence is about."""
+    excepted = getattr(item, "except_cards", None)
+    scope = f"cards {', '.join(item.cards)}" if item.cards is not None else every
+    return f"{scope} but {', '.join(excepted)}" if excepted else scope
+
+
 def effect_words(node, nested: bool = False, source: str = "draw", marks: dict | None = None) -> str:
     """What an effect does, in words (lower case; see `sentence`); `source`: where the
     player's cards come from (`turn.source`: "draw", "hand" or "dice"); `marks`: the marks'
@@ -850,9 +866,9 @@ def vocabulary_words(v, where, cards: tuple | None = None) -> list[str]:
         lines.append("  When some move sends an opponent's pawn back to Start, only such moves are legal.")
     every = "every throw" if v.turn.source == "dice" else "every card"
     for i, f in v.filters.items():
-        if cards is not None and f.cards is not None and not set(cards) & set(f.cards):
+        if not _concerns_cards(cards, f):
             continue
-        scope = f"cards {', '.join(f.cards)}" if f.cards is not None else every
+        scope = _scope_words(f, every)
         lines.append(f"Filter '{i}' on {scope} - {where(('filters', i))}")
         lines.extend(_label_line(f.label))
         if f.must is not None:
@@ -864,10 +880,10 @@ def vocabulary_words(v, where, cards: tuple | None = None) -> list[str]:
         lines.extend(marks_words(v, where))
     extra = "throw" if v.turn.source == "dice" else "card"
     for i, c in v.after.items():
-        if cards is not None and c.cards is not None and not set(cards) & set(c.cards):
+        if not _concerns_cards(cards, c):
             continue
         what = "a move or a forfeit" if c.forfeits else "a move"
-        scope = f"{what} of cards {', '.join(c.cards)}" if c.cards is not None else what
+        scope = f"{what} of {_scope_words(c, every)}" if c.cards is not None or getattr(c, "except_cards", None) else what
         lines.append(f"After {scope} ('{i}') - {where(('after', i))}")
         lines.extend(_label_line(c.label))
         does = [f"add {expr_words(dsl.parse_expr(str(amount)), mark_labels(v))} to your counter '{name.replace('_', ' ')}'"

@@ -9,7 +9,8 @@ moves to work out. Each effect is bounded on its own by `compiler.costs`; here t
 Contract: `check_follow_costs(v, asts, cost_of, card_costs(...), out)` adds SR303 at the `then:`
 effect of the first consequence where a card's chain could take more than MAX_FOLLOW_WORK steps:
 `card_costs` is {(noun, card or throw): (outcomes, work)}, the cards each consequence may
-follow are its `cards:` (all when it has none). Effects that did not compile are skipped.
+follow are its `cards:` (all when it has none) but its `except_cards:`. Effects that did not
+compile are skipped.
 """
 
 from __future__ import annotations
@@ -27,14 +28,15 @@ def check_follow_costs(v, asts: dict, cost_of, card_costs: dict, out: ProblemCol
     for i, c in getattr(v, "after", {}).items():
         ast = asts.get(("after", i, "then"))
         if ast is not None:
-            following.append((i, None if c.cards is None else set(c.cards), cost_of(ast)))
+            following.append((i, None if c.cards is None else set(c.cards), set(getattr(c, "except_cards", None) or ()),
+                              cost_of(ast)))
     if not following:
         return
     worst = {}  # consequence -> (work, card) of the costliest chain reaching its effect first over the bound
     for (noun, card), (ways, work) in card_costs.items():
         faces = set(card.split("+"))  # a throw follows as each face it shows
-        for i, cards, (outcomes, steps) in following:
-            if cards is not None and not faces & cards:
+        for i, cards, excepted, (outcomes, steps) in following:
+            if cards is not None and not faces & cards or faces <= excepted:
                 continue
             work = min(work + max(1, ways) * steps, CAP)
             ways = min(max(1, ways) * max(1, outcomes), CAP)

@@ -51,6 +51,7 @@ def check_vocab(v, out: ProblemCollector) -> None:
     for section, items in (("filters", v.filters), ("after", v.after)):
         for i, item in items.items():
             unknown_cards(v, out, (section, i, "cards"), item.cards)
+            unknown_cards(v, out, (section, i, "except_cards"), getattr(item, "except_cards", None))
     for name, counter in v.counters.items():
         if counter.min > counter.max:
             out.at(("counters", name), "SR508", f"counter '{name}': min {counter.min} is more than max {counter.max}",
@@ -180,19 +181,25 @@ def _within(index: int, ranges: tuple, amount):
     return bounded
 
 
-def _scope(cards, card_index):
-    """The card indices of the card names `cards` (None: every card); `card_index` maps a name
-    to its index, or (dice) a face to the indices of every throw showing it."""
-    if cards is None:
+def _scope(cards, card_index, excepted=None):
+    """The card indices of the card names `cards` (None: every card) less those of `excepted`
+    (None: none); `card_index` maps a name to its index, or (dice) a face to the indices of
+    every throw showing it."""
+    if cards is None and not excepted:
         return None
+    found = _indices(card_index.keys() if cards is None else cards, card_index)
+    return frozenset(found - _indices(excepted or (), card_index))
+
+
+def _indices(names, card_index) -> set:
     found = set()
-    for c in cards:
+    for c in names:
         index = card_index.get(c)
         if isinstance(index, tuple):
             found.update(index)
         elif index is not None:
             found.add(index)
-    return frozenset(found)
+    return found
 
 
 def _marked_pawns(k: int, which: str, mechanics) -> tuple:
@@ -214,8 +221,8 @@ def compile_vocab(v, compiled: dict, card_index: dict, programs, asts: dict) -> 
         key = "must" if f.must is not None else "prefer"
         label = f.label or f"filters.{i}: {key} {getattr(f, key)}"
         path = ("filters", i, key)
-        filters.append(_filter(_scope(f.cards, card_index), key == "prefer", compiled[path], asts.get(path), names, label,
-                               stacked))
+        scope = _scope(f.cards, card_index, getattr(f, "except_cards", None))
+        filters.append(_filter(scope, key == "prefer", compiled[path], asts.get(path), names, label, stacked))
     after = []
     ranges = counter_ranges(v)
     for i, c in v.after.items():
@@ -223,7 +230,8 @@ def compile_vocab(v, compiled: dict, card_index: dict, programs, asts: dict) -> 
                      for name in c.add)
         label = c.label or f"after.{i}: when {c.when}"
         marks = tuple(_marked_pawns(list(v.marks).index(name), which, programs.m) for name, which in c.mark.items())
-        after.append(Consequence(_scope(c.cards, card_index), _on_move(compiled[("after", i, "when")]), adds,
+        scope = _scope(c.cards, card_index, getattr(c, "except_cards", None))
+        after.append(Consequence(scope, _on_move(compiled[("after", i, "when")]), adds,
                                  c.draw_again, label, marks,
                                  _consequence_on_events(i, c, compiled, asts, names, ranges, stacked),
                                  compiled.get(("after", i, "then")), getattr(c, "forfeits", False),

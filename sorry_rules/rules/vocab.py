@@ -23,6 +23,10 @@ CardName = Annotated[str, Field(min_length=1, max_length=40, pattern=NAME_PATTER
 MarkedPawns = Literal["bumped", "moved", "bumped own", "bumped partner", "bumped opponent", "bumped other",
                       "moved own", "moved partner", "moved opponent", "moved other"]
 CARDS_DOC = "The cards whose moves this applies to, by name; left out: every card."
+EXCEPT_CARDS_DOC = ("The cards whose moves this does not apply to, by name (of those `cards` names, or of every card); "
+                    "e.g. `except_cards: [\"2\"]`: every card but the 2.")
+FILTER_EXCEPT_CARDS_DOC = EXCEPT_CARDS_DOC + (" A `prefer` then judges each card in scope on its own moves, as with "
+                                              "`cards`.")
 FILTER_CARDS_DOC = ("The cards whose moves this applies to, by name; left out: every card. A `prefer` judges each "
                     "listed card's moves on their own (a hand, or cards drawn together, narrows each listed card by "
                     "its own moves); left out, the moves of every card together.")
@@ -50,6 +54,7 @@ class MoveFilter(Strict):
     })
 
     cards: list[CardName] | None = Field(default=None, max_length=100, description=FILTER_CARDS_DOC)
+    except_cards: list[CardName] | None = Field(default=None, max_length=100, description=FILTER_EXCEPT_CARDS_DOC)
     must: str | None = Field(default=None, description="A DSL condition: moves for which it does not hold are not "
                              "legal (a card left with none is forfeited, its own extra draw kept as a 2's is, R19; "
                              "or in hand play not playable).")
@@ -68,6 +73,7 @@ class Consequence(Strict):
     """What follows a move of some cards when a condition on its facts holds."""
 
     cards: list[CardName] | None = Field(default=None, max_length=100, description=CARDS_DOC)
+    except_cards: list[CardName] | None = Field(default=None, max_length=100, description=EXCEPT_CARDS_DOC)
     when: str = Field(default="true", description="A DSL condition on the move's facts, the placement after it and the "
                       "counters before this move's consequences.")
     add: dict[CounterName, int | str] = Field(default_factory=dict, max_length=20, description=(
