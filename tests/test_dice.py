@@ -225,7 +225,7 @@ def test_a_forfeit_whose_consequence_brings_the_last_pawn_home_wins(tmp_path):
     path.write_text("extends: ludo\nafter:\n  push:\n    forfeits: true\n    cards: [\"2\"]\n    then: forward 1\n")
     game = load_game(str(path), ())
     data = {"players": ["red", "green"], "turn": "red", "card": "2",
-            "pawns": {"red": ["safety:5", "home", "home", "home"], "green": ["track:20"]}}
+            "pawns": {"red": ["safety:5", "home", "home", "home"], "green": ["track:22"]}}
     state = parse_position(game, data).state
     moves = game.legal_moves(state)
     assert [m.kind for m in moves] == ["forfeit"] and moves[0].events

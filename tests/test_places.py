@@ -144,7 +144,7 @@ def test_a_game_over_says_when_it_ends(tmp_path):
     """SR608 counts the places a game of these players can give: three sides playing for four
     places end once two have finished (one is left)."""
     data = {"players": ["red", "green", "yellow"], "turn": "green", "card": "1", "finished": ["red", "yellow"],
-            "pawns": {"red": ["home"] * 4, "green": ["track:20", "home", "home", "home"], "yellow": ["home"] * 4}}
+            "pawns": {"red": ["home"] * 4, "green": ["track:22", "home", "home", "home"], "yellow": ["home"] * 4}}
     path = tmp_path / "position.json"
     path.write_text(json.dumps(data), encoding="utf-8")
     result = CliRunner().invoke(main, ["moves", "--variant", "ludo", "--rule", "ludo/play-on.yaml", "--state", str(path)])

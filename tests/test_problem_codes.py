@@ -98,7 +98,26 @@ def _made_sr607(tmp_path):
     raise AssertionError("a valid position")
 
 
-MADE = {"SR100": _made_sr100, "SR102": _made_sr102, "SR109": _made_sr109, "SR605": _made_sr605, "SR607": _made_sr607}
+def _made_sr609(tmp_path):
+    """LU2, LU11: red's route runs from its start square (track:8) round to track:6 and into its
+    home column; track:7 never holds a red token (every Ludo move goes forward)."""
+    game = load_game("ludo")
+    data = {"players": ["red", "green"], "card": "6", "pawns": {"red": ["track:7"], "green": ["track:20"]}}
+    try:
+        parse_position(game, data)
+    except PositionError as error:
+        assert sorted(p.message for p in error.problems) == [
+            "pawns.green: a green pawn never stands on track:20: every move of this game goes forward, and green's route "
+            "from track:21 does not pass it",
+            "pawns.red: a red pawn never stands on track:7: every move of this game goes forward, and red's route from "
+            "track:8 does not pass it"]
+        assert load_game("standard").reaches(0, 3) and load_game("parcheesi").reaches(1, 45)  # backward moves; on the route
+        return error.problems
+    raise AssertionError("a valid position")
+
+
+MADE = {"SR100": _made_sr100, "SR102": _made_sr102, "SR109": _made_sr109, "SR605": _made_sr605, "SR607": _made_sr607,
+        "SR609": _made_sr609}
 
 
 def _position_problems(name: str):

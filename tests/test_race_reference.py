@@ -306,7 +306,7 @@ def test_a_winning_move_earns_no_extra_throw(last, throw):
     token reaching Home nor a six gives a throw (a position random ones seldom reach)."""
     game = load_game("ludo", ("ludo/capture-throw.yaml", "ludo/home-throw.yaml"))
     position = {"players": ["red", "green"], "turn": "red", "card": str(throw),
-                "pawns": {"red": ["home", "home", "home", last], "green": ["track:20", "start"]}}
+                "pawns": {"red": ["home", "home", "home", last], "green": ["track:22", "start"]}}
     report = moves_report(game, parse_position(game, position))
     assert [(move["result"]["red"], move.get("wins"), move["extra_cards"]) for move in report["moves"]] == [
         (["home"] * 4, True, 0)]

@@ -87,6 +87,7 @@ CODES: dict[str, str] = {
     "SR606": "turn state does not fit the variant's turn rules",
     "SR607": "mark placed more often than its kind allows",
     "SR608": "game already over in this position",
+    "SR609": "pawn on a square its colour never reaches",
 }
 
 

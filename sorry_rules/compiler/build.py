@@ -231,9 +231,27 @@ def compile_variant(loaded: LoadedVariant) -> tuple[Game, list[Problem]]:
         scoring=tuple(scoring), content_hash=loaded.content_hash, win_on_home_only=win_on_home_only,
         card_options=card_options, filters=filters, after=after, counters=counters,
         counter_ranges=counter_ranges(v), marks=mark_kinds(v),
-        redraw=redraw, actions=actions, places=v.places,
+        redraw=redraw, actions=actions, places=v.places, forward_only=_forward_only(asts),
     )
     return game, out.problems
+
+
+#: the primitives that may take a pawn backward or onto a track square of the effect's choosing
+_ANYWHERE = (dsl.Backward, dsl.BackwardBy, dsl.Switch, dsl.Sorry)
+
+
+def _forward_only(asts: dict) -> bool:
+    """Whether no effect of the game (cards, `also:`, `after:` `then:`, a throw spent whole)
+    takes a pawn backward or onto a track square of its choosing (`Game.forward_only`): a
+    `send`/`move` to Start, Home, the start exit or the safety zone keeps a pawn on its route."""
+    for path, ast in asts.items():
+        if path[0] in ("cards", "also", "after", "turn") and isinstance(ast, dsl.Node):
+            for node in dsl.walk(ast):
+                if isinstance(node, _ANYWHERE) or isinstance(node, dsl.Split) and any(d == "backward" for d, _ in node.parts) \
+                        or isinstance(node, (dsl.Send, dsl.MovePawn)) and isinstance(node.destination, tuple) \
+                        and node.destination[0] == "track":
+                    return False
+    return True
 
 
 def with_also(v, programs: ProgramCompiler, asts: dict, compiled: dict, out: ProblemCollector) -> dict:

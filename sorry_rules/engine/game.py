@@ -99,8 +99,12 @@ class Game:
                  deck, pawns, on_start_exit, turn: TurnRules, rules: MovementRules, team_of, seating,
                  players_min, players_max, win, scoring, content_hash, win_on_home_only=False,
                  card_options=(), filters=(), after=(), counters=(), counter_ranges=(), marks=(), redraw=None, actions=(),
-                 dice=None, places: int = 1):
+                 dice=None, places: int = 1, forward_only: bool = False):
         self.name = name
+        #: no move of the game takes a pawn backward or puts it on a track square of its choosing
+        #: (`compiler.build`): a pawn stands only on the squares of its colour's forward route
+        self.forward_only = forward_only
+        self._routes_of: dict = {}
         self.layout = layout
         self.mechanics = mechanics          # engine.track.Track
         self.colours = layout.colours
@@ -162,6 +166,36 @@ class Game:
         #: forfeits[card][draw_again]: the forfeit option of `card` (drawing again: a forfeited 2)
         self.forfeits = tuple((Option(card, (), 0, "forfeit"), Option(card, (), DRAW_AGAIN, "forfeit"))
                               for card in range(len(card_names)))
+
+    def reaches(self, c: int, sq: int) -> bool:
+        """Whether a colour-c pawn may ever stand on track square `sq`: always, unless every
+        move of the game goes forward from the start exit (`forward_only`), in which case only
+        the squares of c's forward route do (Ludo's square before a colour's start square, past
+        the turn into its home column, never holds one of its tokens)."""
+        if not self.forward_only or sq >= self.layout.T:
+            return True
+        route = self._routes_of.get(c)
+        if route is None:
+            route = self._routes_of[c] = self._forward_route(c)
+        return sq in route
+
+    def _forward_route(self, c: int) -> frozenset:
+        """The track squares a colour-c pawn passes going forward from its start exit, one step
+        at a time (the turns of `geometry:` taken), slide ends included."""
+        layout, routes, slides = self.layout, self.mechanics.routes, self.mechanics.slide_here[c]
+        seen, queue = set(), [layout.start_exit[c]]
+        while queue:
+            sq = queue.pop()
+            if sq in seen or not 0 <= sq < layout.T:
+                continue
+            seen.add(sq)
+            if slides[sq] is not None:
+                queue.append(slides[sq].end)
+            if routes is None:
+                queue.append(layout.step_forward(c, sq))
+            else:
+                queue.extend(way[0] for way in routes.options("forward", 1)[c][sq])
+        return frozenset(seen)
 
     def program(self, card: int, p: int):
         """`gen(pos, out)`: the options of `card` for player colour p (made on first use)."""

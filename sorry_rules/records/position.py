@@ -466,6 +466,11 @@ class _Checker(PositionChecks):
         except PositionError as error:
             self.out.at(("pawns", name, j), "SR601", f"pawns.{name}: {error}")
             return None
+        if not self.game.reaches(c, sq):
+            self.out.at(("pawns", name, j), "SR609", f"pawns.{name}: a {name} pawn never stands on {text}: every move of "
+                        f"this game goes forward, and {name}'s route from {layout.name(layout.start_exit[c])} does not "
+                        "pass it")
+            return None
         if sq < layout.counted:  # a track or safety square, or a Home that holds fewer pawns than a colour has
             there = occupied.setdefault(sq, [])
             hold = layout.hold[sq]
