@@ -141,3 +141,15 @@ def test_a_third_six_lost_is_said_as_the_rule_that_loses_it():
     before = position.state._replace(card=None)
     reasons = stuck_reasons(game, explained.rules, before, (game.card_index["6"],))
     assert reasons and all("LU13" in reason for reason in reasons), reasons
+
+
+def test_a_dice_game_is_worded_in_throws_and_dice(tmp_path):
+    """LU6: a throw with no token out is thrown again: the text speaks of throws and dice, not
+    of cards drawn or discarded."""
+    position = {"players": ["red", "green"], "turn": "red", "card": "3", "pawns": {"red": []}}
+    text = _moves(tmp_path, "ludo", position, "--why").stdout
+    assert "red to play, throw 3; 0 extra throws (turn.redraw) already this turn:" in text.lower()
+    assert "throw lost: 3" in text and "next: red (1 extra throw this turn)" in text and "(throw 3)" in text
+    assert "card" not in text and "discards" not in text
+    six = _moves(tmp_path, "ludo", dict(position, card="6"), "--why").stdout
+    assert "from die 6, option 1: enter" in six

@@ -200,7 +200,9 @@ def format_report_text(report: dict, details=None) -> str:
     noun = "throw" if "throw" in report else "card"
     if "redraws" in report:
         taken = report["redraws"]  # redraws under turn.redraw (each takes as many cards as a draw)
-        what += f"; {taken} redraw{'' if taken == 1 else 's'} (turn.redraw) already this turn"
+        again = f"{taken} extra throw{'' if taken == 1 else 's'}" if "throw" in report else \
+            f"{taken} redraw{'' if taken == 1 else 's'}"
+        what += f"; {again} (turn.redraw) already this turn"
     lines = [f"{report['turn']} to play, {what}:"]
     if report.get("marks") is not None:
         lines.append(f"  marks: {marks_text(report['marks'])}")
@@ -215,9 +217,11 @@ def format_report_text(report: dict, details=None) -> str:
         lines.extend(f"      after: {label}" for label in move.get("after", []))
         if move.get("discards") or move.get("redraw"):  # a redraw discards its own card too
             own = [move["discard"]] if move.get("redraw") and move.get("discard") else []
-            lines.append(f"      discards: {', '.join(own + move.get('discards', []))}")
+            lost = "throw lost" if "throw" in report else "discards"
+            lines.append(f"      {lost}: {', '.join(own + move.get('discards', []))}")
         if "next" in move:
-            taken = f" ({move['redraws']} redraw{'' if move['redraws'] == 1 else 's'} this turn)" if move.get("redraws") else ""
+            word = "extra throw" if "throw" in report else "redraw"
+            taken = f" ({move['redraws']} {word}{'' if move['redraws'] == 1 else 's'} this turn)" if move.get("redraws") else ""
             lines.append(f"      next: {move['next']}{taken}")
         if move.get("extra_cards"):
             lines.append(f"      extra {noun}s: {move['extra_cards']}")

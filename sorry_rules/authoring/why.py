@@ -489,9 +489,16 @@ def format_why_text(report: dict) -> str:
     """The oracle's text with, under each move, the rule that produced it; then each pawn
     that cannot move and why (one short line per reason); then each guarded option and
     whether each part of its condition holds."""
+    def source(name: str, face: bool) -> str:  # a card's rule, a die face's, a throw's (spent whole, a turn rule's)
+        if "throw" not in report:
+            return f"card {name}"
+        if name.startswith("whole "):
+            return name.replace("whole", "the whole throw", 1)
+        return f"die {name}" if face and "+" not in name else f"throw {name}"
+
     def details(move):
-        lines = [f"      from card {why['card']}, option {why['option']}: {why['text']}  ({why['where']})"
-                 if why["option"] is not None else f"      from {why['where']}: {why['text']} (card {why['card']})"
+        lines = [f"      from {source(why['card'], True)}, option {why['option']}: {why['text']}  ({why['where']})"
+                 if why["option"] is not None else f"      from {why['where']}: {why['text']} ({source(why['card'], False)})"
                  for why in move.get("why", [])]
         lines.extend(f"      route: {note}" for note in move.get("route", []))
         if move.get("discard") and not move.get("redraw"):
