@@ -34,7 +34,7 @@ from sorry_rules.authoring.oracle import format_report_text
 from sorry_rules.authoring.routewords import route_notes
 from sorry_rules.engine.describe import describe_move
 from sorry_rules.engine.events import SWITCH, moved_pawns
-from sorry_rules.engine.pawns import destination, select
+from sorry_rules.engine.pawns import destination, owner_table, select
 from sorry_rules.engine.position import Position
 from sorry_rules.compiler.programs import ProgramCompiler
 from sorry_rules.compiler.selectors import compile_selector
@@ -187,14 +187,9 @@ class Explainer:
         """Whether primitive `node`, played by colour p, may move the colour-c pawn on `sq` at
         all: not when its selector's owner word leaves that colour out (`send opponent ...`
         and the player's own pawn)."""
-        selector = getattr(node, "selector", None)
-        owner = getattr(selector, "owner", None)
-        if owner is not None:
-            team = self.game.team_of[p]
-            owned = {"own": c == p, "partner": c != p and c in team, "opponent": c not in team, "other": c != p,
-                     "controlled": c in self.game.mechanics.control_of[p], "any": True}[owner]
-            if not owned:
-                return False
+        owner = getattr(getattr(node, "selector", None), "owner", None)
+        if owner is not None and not owner_table(self.game.mechanics, owner)[p][c]:
+            return False
         return obstacles.concerns(PRIMITIVE.get(type(node), ""), c, sq)
 
     @property
