@@ -144,7 +144,7 @@ def _counter_expr(chooser, names: list, depth: int) -> str:
 
 def case_counters(chooser, work: Path) -> F.Finding | None:
     """Counters with ranges (sometimes off) and `after:` additions that square, multiply and
-    negate counters; win and scoring read them."""
+    negate counters, to the mover or to other players (`to:`); win and scoring read them."""
     names = [f"c{i}" for i in range(chooser.integer(1, 3))]
     lines = ["name: fuzz counters", "counters:"]
     for name in names:
@@ -160,7 +160,11 @@ def case_counters(chooser, work: Path) -> F.Finding | None:
     for i in range(chooser.integer(1, 3)):
         adds = {name: _counter_expr(chooser, names, chooser.integer(0, 4)) for name in names if chooser.chance(70)}
         when = chooser.choice(["true", "bumps(opponents) > 0", f"{names[0]}(player) < 1000", "home(player) > 0"])
-        lines.append(f"  a{i}: {json.dumps({'when': when, 'add': adds or {names[0]: '1'}})}")
+        consequence = {'when': when, 'add': adds or {names[0]: '1'}}
+        if chooser.chance(40):  # other players' counters
+            consequence["to"] = chooser.choice(["every", "opponent", "partner", "other", "bumped", "bumped opponent",
+                                                "bumped own", "mover", "opponents"])
+        lines.append(f"  a{i}: {json.dumps(consequence)}")
     if chooser.chance(50):
         lines.append(f"win: {json.dumps('home(team) == pawns(team) or ' + names[0] + '(player) > ' + str(chooser.choice(_WRITABLE)))}")
     if chooser.chance(40):

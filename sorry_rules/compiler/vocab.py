@@ -30,7 +30,7 @@ from sorry_rules.compiler.checks import unknown_cards
 from sorry_rules.compiler.vocabulary import COUNTS, FACTS, GROUPS, LITERALS, MOVE, THROW_FACTS
 from sorry_rules.engine.events import BUMP, SLIDE, STEP_KINDS, SWITCH
 from sorry_rules.engine.facts import READS
-from sorry_rules.engine.moverules import Consequence, MoveFilter
+from sorry_rules.engine.moverules import Consequence, MoveFilter, recipients
 from sorry_rules.engine.pawns import moved_only
 from sorry_rules.engine.placement import PlacementView
 from sorry_rules.engine.squares import BUILT_IN
@@ -161,6 +161,8 @@ def _consequence_on_events(i, c, compiled: dict, asts: dict, names: list, ranges
         return None
     adds = tuple((names.index(name), _within(names.index(name), ranges, _on_events(compiled[("after", i, "add", name)])))
                  for name in c.add)
+    if c.add and getattr(c, "to", "mover").startswith("bumped"):  # the recipients are read on the move's events
+        reads.append(MOVED_READS)
     return _on_events(compiled[paths[0]]), adds, frozenset().union(*reads)
 
 
@@ -209,6 +211,16 @@ def _marked_pawns(k: int, which: str, mechanics) -> tuple:
     return k, kind, mechanics.relation_table(relation) if relation else None
 
 
+def _recipients(to: str, mechanics, start: tuple):
+    """`Consequence.to` of an `after:` entry's `to:` (`rules.vocab.CounterTarget`); None for the mover."""
+    if to == "mover":
+        return None
+    kind, _, relation = to.partition(" ")
+    if kind != "bumped":
+        kind, relation = "", "" if kind == "every" else kind
+    return recipients(kind == "bumped", mechanics.relation_table(relation) if relation else None, start)
+
+
 def compile_vocab(v, compiled: dict, card_index: dict, programs, asts: dict) -> tuple[tuple, tuple, tuple]:
     filters = []
     names = list(v.counters)
@@ -235,6 +247,7 @@ def compile_vocab(v, compiled: dict, card_index: dict, programs, asts: dict) -> 
                                  c.draw_again, label, marks,
                                  _consequence_on_events(i, c, compiled, asts, names, ranges, stacked),
                                  compiled.get(("after", i, "then")), getattr(c, "forfeits", False),
-                                 getattr(c, "ends_turn", False)))
+                                 getattr(c, "ends_turn", False), _recipients(getattr(c, "to", "mover"), programs.m,
+                                                                             programs.layout.start)))
     counters = tuple((name, counter.start, counter.label or name.replace("_", " ")) for name, counter in v.counters.items())
     return tuple(filters), tuple(after), counters

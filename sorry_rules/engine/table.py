@@ -440,8 +440,8 @@ class Table:
         if not after:
             return self.counters, 0, ()
         if on_events:
-            return run_on_events(after, p, option.card, option.events, self.counters, game.counter_ranges)
-        return run_consequences(after, p, move or self.move(option), self.counters, game.counter_ranges)
+            return run_on_events(after, p, option.card, option.events, self.counters, game.counter_ranges, self.seats)
+        return run_consequences(after, p, move or self.move(option), self.counters, game.counter_ranges, self.seats)
 
     def followed(self, p: int, options: list) -> list:
         """`options` with the effects of the consequences with `then:` that each fires played

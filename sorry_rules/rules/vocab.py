@@ -22,6 +22,8 @@ CardName = Annotated[str, Field(min_length=1, max_length=40, pattern=NAME_PATTER
 #: which pawns of a move a consequence marks: bumped or moved, of any colour or of one relation to the mover
 MarkedPawns = Literal["bumped", "moved", "bumped own", "bumped partner", "bumped opponent", "bumped other",
                       "moved own", "moved partner", "moved opponent", "moved other"]
+CounterTarget = Literal["mover", "every", "partner", "opponent", "other", "bumped", "bumped own", "bumped partner",
+                        "bumped opponent", "bumped other"]
 CARDS_DOC = "The cards whose moves this applies to, by name; left out: every card."
 EXCEPT_CARDS_DOC = ("The cards whose moves this does not apply to, by name (of those `cards` names, or of every card); "
                     "e.g. `except_cards: [\"2\"]`: every card but the 2.")
@@ -77,7 +79,13 @@ class Consequence(Strict):
     when: str = Field(default="true", description="A DSL condition on the move's facts, the placement after it and the "
                       "counters before this move's consequences.")
     add: dict[CounterName, int | str] = Field(default_factory=dict, max_length=20, description=(
-        "Counter -> a number, or a DSL number expression, added to the moving player's counter (judged like `when`)."))
+        "Counter -> a number, or a DSL number expression, added to the moving player's counter (judged like `when`), "
+        "or to the counters of the players `to` names."))
+    to: CounterTarget = Field(default="mover", description=(
+        "Whose counters `add` changes: `mover` (the moving player); `every` (every player, the mover included), "
+        "`partner`, `opponent` or `other` (each player of that relation to the mover, once each); `bumped` (the owner of "
+        "each pawn the move sent back to Start, once a pawn: two pawns, twice), which a relation may narrow: `bumped "
+        "opponent`. The amount is judged once, on the move, as the mover sees it."))
     draw_again: bool = Field(default=False, description="The player gets one extra card (drawing again in draw play, "
                              "playing again in hand play), in addition to the card's own `draw_again`.")
     label: str = Field(default="", description=(
@@ -100,6 +108,12 @@ class Consequence(Strict):
         "The play ends the player's turn: the extra cards or throws still due this turn (the card's own `draw_again`, "
         "earlier consequences' `draw_again`, this play's included) are not taken, and the next player plays, e.g. "
         "Ludo's third six in a row (LU13) after a capture's extra throw (LU15)."))
+
+    @model_validator(mode="after")
+    def _adds_to_someone(self):
+        if self.to != "mover" and not self.add:
+            raise ValueError(f"to: {self.to} says whose counters add: changes, and this consequence has no add:")
+        return self
 
 
 class MarkKind(Strict):
