@@ -672,6 +672,9 @@ class SchemaMutator:
             turns[f"t{i}"] = {"at": chooser.choice(["safety_entry", "start_exit", 0, 1, 3, 14, 25]),
                               "moving": chooser.choice(["forward", "backward"]),
                               "onto": chooser.choice(["safety", "track"]), "must": chooser.chance(30)}
+            if chooser.chance(30):  # a turn there only under a condition on the player to move
+                turns[f"t{i}"]["when"] = chooser.choice(["home(player) == 0", "start(player) < 2", "track(player) > 1",
+                                                          "safety(player) >= 1 or home(player) > 2", "moved(player) > 0"])
         if turns:
             out["turns"] = turns
         blockers = {}

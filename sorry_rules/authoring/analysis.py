@@ -347,9 +347,9 @@ class _HomeSearch:
             return []
         layout, reach = self.layout, self.reach
         routes = self.mechanics.routes
-        if routes is not None:  # geometry: every way of every step count (turns, bounces)
+        if routes is not None:  # geometry: every way of every step count (turns, bounces), with any turns there
             return [self.after_slide(way[0]) for direction, counts in (("forward", reach.forward), ("backward", reach.backward))
-                    for n in sorted(counts) for way in routes.options(direction, n)[self.c][sq]]
+                    for n in sorted(counts) for mask in routes.masks() for way in routes.options(direction, n, mask)[self.c][sq]]
         return (self._walk(sq, self.max_forward, reach.forward, layout.step_forward)
                 + self._walk(sq, self.max_backward, reach.backward, layout.step_backward))
 

@@ -663,7 +663,7 @@ def explain_text(explained: Explained, only=()) -> str:
                 for tier in component.tiers:
                     lines.append(f"    {tier.points:+} if {expr_words(dsl.parse_expr(tier.when), mark_labels(v))}")
         lines.extend(vocabulary_words(v, where))
-        lines.extend(geometry_words(v, where))
+        lines.extend(geometry_words(v, where, lambda text: expr_words(dsl.parse_expr(text), mark_labels(v))))
         lines.extend(turn_words(v, where))
     else:
         # what else happens to a move of these cards: filters and consequences, each once

@@ -1,9 +1,10 @@
 """Movement geometry in words, for `explain` and `moves --why` (docs/REFERENCE.md `geometry`).
 
 Contract:
-- `geometry_words(v, where)` gives `explain`'s lines for a rule file's `geometry:` (empty
-  when it has none; a turn's or blocker's `label` quoted under its name), unwrapped;
-  `where(path)` places a field in its file.
+- `geometry_words(v, where, condition_words)` gives `explain`'s lines for a rule file's
+  `geometry:` (empty when it has none; a turn's or blocker's `label` quoted under its name),
+  unwrapped; `where(path)` places a field in its file, `condition_words(text)` says a turn's
+  `when` condition in words.
 - `route_notes(game, rules, move)` gives, for one legal move, a line per step that left the
   plain edges of the board (a turn taken, a bounce, a stop in Home), naming the rule, from
   the engine's public `Routes.notes_of`; empty without geometry. It only explains: the
@@ -26,7 +27,7 @@ PAST_HOME = {"illegal": "a move that would count past Home is illegal (Home by e
              "start": "a move that would count past Home sends the pawn back to its Start"}
 
 
-def geometry_words(v, where) -> list[str]:
+def geometry_words(v, where, condition_words=str) -> list[str]:
     g = getattr(v, "geometry", None)
     if g is None or (g.past_home is None and not g.turns and not g.blockers):
         return []
@@ -43,6 +44,8 @@ def geometry_words(v, where) -> list[str]:
         lines.append(f"Turn '{name}' - {where(('geometry', 'turns', name))}")
         lines.extend([f'  "{t.label}"'] if t.label else [])
         lines.append(f"  A pawn moving {t.moving} that stands on {at} with steps still to go {how} {onto}{tail}.")
+        if getattr(t, "when", None) is not None:
+            lines.append(f"  Only while {condition_words(t.when)} (judged before each move, for the player to move).")
     for name, b in g.blockers.items():
         who = RELATION_WORDS[b.pawns] + " pawn" + (f" of colour {', '.join(b.colours)}" if b.colours else "")
         if getattr(b, "group", 1) > 1:

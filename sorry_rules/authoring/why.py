@@ -139,7 +139,7 @@ class Explainer:
         for move, label in game.filtered_moves(state):
             for pawn in moved_pawns(move.events):
                 filtered.setdefault(pawn, []).append(label)
-        obstacles = game.obstacles(state.placement, state.marks)
+        obstacles = game.obstacles(state.placement, state.marks, state.counters, p)
         board = game.board(state)
         out = []
         for c in game.mechanics.control_of[p]:

@@ -77,6 +77,8 @@ MAX_WORK = 1_000_000
 MAX_FOLLOW_WORK = 5_000_000
 #: Movement-table entries of one variant, all tables together.
 MAX_TABLE_CELLS = 4_000_000
+#: Geometry turns with a `when:` condition: each doubles the route tables a move may use.
+MAX_CONDITIONAL_TURNS = 4
 
 # ---- play (players.runner) -------------------------------------------------------------------
 #: Moves a game plays before it is stopped unfinished (`--max-plies`'s default).

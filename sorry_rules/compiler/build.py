@@ -28,7 +28,7 @@ from sorry_rules.compiler.checks import check_variant
 from sorry_rules.compiler.dice import (check_dice, check_throw_costs, dice_texts, engine_dice, throw_alternatives,
                                       throw_makers, uses_dice)
 from sorry_rules.compiler.follows import card_costs, check_follow_costs
-from sorry_rules.compiler.geometry import check_geometry, engine_geometry
+from sorry_rules.compiler.geometry import bind_turn_conditions, check_geometry, engine_geometry, geometry_texts
 from sorry_rules.compiler.squares import check_squares, engine_squares
 from sorry_rules.compiler.marking import (also_texts, alternatives, check_marks, declining_without, draws_again_after,
                                           mark_kinds, mark_warnings, with_alternatives)
@@ -107,7 +107,7 @@ def dsl_texts(v) -> list[tuple[tuple, str, str]]:
             texts.append((("scoring", key, "points"), component.points, "int"))
         else:
             texts.extend((("scoring", key, "tiers", i, "when"), tier.when, "bool") for i, tier in enumerate(component.tiers))
-    return texts + vocab_texts(v) + also_texts(v) + turn_texts(v) + dice_texts(v)
+    return texts + vocab_texts(v) + also_texts(v) + turn_texts(v) + dice_texts(v) + geometry_texts(v)
 
 
 def compile_text(programs: ProgramCompiler, out: ProblemCollector, path: tuple, text: str, kind: str):
@@ -183,6 +183,8 @@ def compile_variant(loaded: LoadedVariant) -> tuple[Game, list[Problem]]:
             win_functions = set(programs.functions_used)
     if not trees_known:
         astcache.store(loaded.files, loaded.content_hash, texts, asts)
+    if not out.errors:
+        bind_turn_conditions(v, mechanics, compiled)
     # A win condition that counts only Home and pawns can change only when a pawn reaches Home.
     win_on_home_only = win_functions <= {"home", "pawns"}
     added = with_also(v, programs, asts, compiled, out)

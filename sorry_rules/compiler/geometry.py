@@ -5,16 +5,20 @@ Contract:
 - `check_geometry(v, out)` adds located problems: geometry on a grid board (SR512), a turn
   offset off the side (SR505), an unknown colour (SR501), `past_home` contradicting
   `rules.overshoot_home: stop` (H32 with H19: SR550), turns or passing rules with
-  `rules.split: simultaneous` (SR552), and warns (SR551) of a turn or blocker that changes
+  `rules.split: simultaneous` (SR552), more than `limits.MAX_CONDITIONAL_TURNS` turns with a
+  `when` (SR505), and warns (SR551) of a turn or blocker that changes
   nothing.
 - `past_home(v)` is the effective rule past Home: `geometry.past_home`, else
   `rules.overshoot_home` (`illegal`, `stop`): old files keep their meaning.
+- `geometry_texts(v)` lists the turns' `when` conditions as DSL texts (`build.dsl_texts`);
+  `bind_turn_conditions(v, mechanics, compiled)` gives the routes their compiled closures.
 - `engine_geometry(v)` returns the frozen `engine.routes.Geometry`; a variant without
   `geometry:` gets `Geometry(past_home=...)`, which needs no route tables unless it bounces.
 """
 
 from __future__ import annotations
 
+from sorry_rules.base import limits
 from sorry_rules.base.errors import ProblemCollector
 from sorry_rules.compiler.checks import unknown_colour
 from sorry_rules.engine.routes import Blocker, Geometry, Turn
@@ -46,6 +50,11 @@ def check_geometry(v, out: ProblemCollector) -> None:
         out.at(("geometry",), "SR552", "geometry turns and passing rules work with rules.split: sequential only "
                "(a simultaneous split judges every part on the board before it)", key=True, also=(("rules", "split"),))
     side = v.board.side_length
+    conditional = [name for name, turn in g.turns.items() if turn.when is not None]
+    if len(conditional) > limits.MAX_CONDITIONAL_TURNS:
+        out.at(("geometry", "turns", conditional[limits.MAX_CONDITIONAL_TURNS], "when"), "SR505",
+               f"{len(conditional)} turns have a when: condition (at most {limits.MAX_CONDITIONAL_TURNS}: each one "
+               "doubles the route tables)")
     for name, turn in g.turns.items():
         if isinstance(turn.at, int) and turn.at >= side:
             out.at(("geometry", "turns", name, "at"), "SR505", f"turn '{name}': offset {turn.at} is off the side "
@@ -75,13 +84,29 @@ def _turn_is_plain(turn, offset: int, entry: int) -> bool:
     return turn.moving == "forward" and offset == entry
 
 
+def geometry_texts(v) -> list[tuple[tuple, str, str]]:
+    """The DSL texts of `geometry:`: each turn's `when`, a condition on the player to move."""
+    g = getattr(v, "geometry", None)
+    if g is None or v.board.kind != "track":
+        return []
+    return [(("geometry", "turns", name, "when"), t.when, "bool") for name, t in g.turns.items() if t.when is not None]
+
+
+def bind_turn_conditions(v, mechanics, compiled: dict) -> None:
+    """Give the routes of `mechanics` the compiled conditions of the turns with a `when`
+    (`engine.routes.Routes.conditions`, in the order of the turns)."""
+    routes = mechanics.routes
+    if routes is not None and routes.conditional:
+        routes.conditions = tuple(compiled[path] for path, _, _ in geometry_texts(v))
+
+
 def engine_geometry(v) -> Geometry:
     g, b = getattr(v, "geometry", None), v.board
     if g is None:
         return Geometry(past_home(v))
     colours = list(v.colours)
-    turns = tuple(Turn(_offset(b, t.at), t.moving, t.onto, t.must, t.label or f"geometry.turns.{name}")
-                  for name, t in g.turns.items())
+    turns = tuple(Turn(_offset(b, t.at), t.moving, t.onto, t.must, t.label or f"geometry.turns.{name}",
+                       getattr(t, "when", None) is not None) for name, t in g.turns.items())
     blockers = tuple(
         Blocker(RELATIONS[k.pawns], None if k.colours is None else tuple(colours.index(c) for c in k.colours if c in colours),
                 k.on, k.pass_, k.land, k.label or f"geometry.blockers.{name}", getattr(k, "group", 1))

@@ -74,7 +74,7 @@ class PlayBuilder(dsl.Visitor):
         if kind.startswith("route"):
             routes = self.m.routes
             ways = 1 + 2 * (len(routes.geometry.turns) if routes is not None else 0)  # a lap passes a turn twice at most
-            entries *= (steps + 1) * ways
+            entries *= (steps + 1) * ways * (len(routes.masks()) if routes is not None else 1)  # per set of turns there
         return entries
 
     def check_steps(self, node, steps: int) -> None:

@@ -194,7 +194,7 @@ class Game:
             if routes is None:
                 queue.append(layout.step_forward(c, sq))
             else:
-                queue.extend(way[0] for way in routes.options("forward", 1)[c][sq])
+                queue.extend(way[0] for mask in routes.masks() for way in routes.options("forward", 1, mask)[c][sq])
         return frozenset(seen)
 
     def program(self, card: int, p: int):
@@ -389,10 +389,12 @@ class Game:
             return ()
         return self.apply(state, move).marks if state.winner is None else state.marks
 
-    def obstacles(self, placement, marks: tuple = ()) -> Obstacles:
+    def obstacles(self, placement, marks: tuple = (), counters: tuple = (), player: int = -1) -> Obstacles:
         """Per-primitive answers to "why can this pawn not move" on `placement` with the
-        marks `marks` (`State.marks`; see `engine.queries.Obstacles`)."""
-        return Obstacles(self.mechanics, tuple(placement), tuple(marks))
+        marks `marks` (`State.marks`; see `engine.queries.Obstacles`); with the `counters`
+        and the colour of the player to move, the turns of `geometry:` there for that player
+        (else every turn)."""
+        return Obstacles(self.mechanics, tuple(placement), tuple(marks), tuple(counters), player)
 
     def chance(self, state: State) -> tuple:
         """The distribution of the next card drawn in `state`: ((card, Fraction), ...) over

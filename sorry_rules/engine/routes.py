@@ -11,10 +11,12 @@ a step from Home is: illegal (R33), stay in Home (H19), bounce (H32) or back to 
 Contract:
 - `Geometry` is plain frozen data built by the compiler; `Geometry()` is the standard
   board (no turns, no blockers, illegal past Home).
-- `Routes(layout, geometry, relation)`: `routes.options(direction, steps)[c][sq]` is the
-  tuple of ways `(to, passed, notes)` a colour-c pawn on `sq` may go `steps` steps, the plain
-  route first; `passed` lists the exclusive squares stood on between start and end (not the
-  square left), `notes` what the way did beyond plain edges, in order: a turn's index (>= 0),
+- `Routes(layout, geometry, relation)`: `routes.options(direction, steps, mask)[c][sq]` is
+  the tuple of ways `(to, passed, notes)` a colour-c pawn on `sq` may go `steps` steps, the
+  plain route first, with the turns there that `mask` says (turns with a condition are there
+  only while it holds for the player to move: `mask_of(p, pos)`; by default every turn);
+  `passed` lists the exclusive squares stood on between start and end (not the square
+  left), `notes` what the way did beyond plain edges, in order: a turn's index (>= 0),
   BOUNCED or STOPPED (past Home). Tables are built on first use and kept per `Routes`; on a
   large board a colour's ways from a square are walked when first asked for (`table_row`),
   so a game walks only the squares its pawns stand on. The plain route equals
@@ -47,6 +49,7 @@ class Turn:
     onto: str               # "safety": up the own safety zone; "track": on along the track
     must: bool = False      # True: the only way on from there; False: one more way
     label: str = ""
+    conditional: bool = False  # there only while a condition on the player to move holds (`Routes.mask_of`)
 
 
 @dataclass(frozen=True)
@@ -126,10 +129,15 @@ class Routes:
         for c in range(C):
             for i, turn in enumerate(geometry.turns):
                 turns_at[c].setdefault((c * side + turn.at) % T, []).append((i, turn))
-        # turn_ways[direction][leaving][c]: {track square: (whether a turn there is the only way on, ((turn index,
+        self._turns_at = turns_at
+        # the turns there only while a condition holds (`mask_of`): a mask has bit j set when the j-th of them is there
+        self.conditional = tuple(i for i, turn in enumerate(geometry.turns) if turn.conditional)
+        self.every = (1 << len(self.conditional)) - 1  # the mask with every conditional turn there
+        self.conditions: tuple = ()  # per conditional turn, its condition `(p, pos, env) -> bool` (set by the compiler)
+        # turn_ways(mask)[direction][leaving][c]: {track square: (whether a turn there is the only way on, ((turn index,
         # square it leads to, mode after it or None: the mode kept), ...))} of the turns a walk takes (`walk`)
-        self.turn_ways = tuple(tuple(tuple(self._turn_ways(c, turns_at[c], direction, leaving) for c in range(C))
-                                     for leaving in (False, True)) for direction in (FORWARD, BACKWARD))
+        self._turn_ways_of = Row(self._turn_ways_table)
+        self.turn_ways = self._turn_ways_of[self.every]
         # one_step[direction][c][sq]: one plain step on (`layout.step_forward` / `step_backward`)
         self.one_step = tuple(tuple([step(c, sq) for sq in range(layout.size)] for c in range(C))
                            for step in (layout.step_forward, layout.step_backward))
@@ -141,8 +149,32 @@ class Routes:
         self.group_pass = None if not groups else tuple(tuple(self._group_pass(groups, relation[c][o], o) for o in range(C))
                                                          for c in range(C))
         self.walls = any(not b.passable for b in geometry.blockers)  # False: every route may be passed
-        self.options = lambda direction, steps: self._tables[direction, steps]
-        self._tables = Row(lambda key: self._table(*key))  # (direction, steps) -> table
+        every = self.every
+        self.options = lambda direction, steps, mask=every: self._tables[direction, steps, mask]
+        self._tables = Row(lambda key: self._table(*key))  # (direction, steps, mask) -> table
+
+    def _turn_ways_table(self, mask: int) -> tuple:
+        """`turn_ways` with the conditional turns of `mask` there (and every other turn)."""
+        gone = {k for j, k in enumerate(self.conditional) if not mask >> j & 1}
+        C = self.layout.C
+        turns_at = [{sq: [(k, u) for k, u in here if k not in gone] for sq, here in self._turns_at[c].items()}
+                    for c in range(C)]
+        return tuple(tuple(tuple(self._turn_ways(c, turns_at[c], direction, leaving) for c in range(C))
+                           for leaving in (False, True)) for direction in (FORWARD, BACKWARD))
+
+    def masks(self) -> range:
+        """Every mask of the conditional turns (one, `every`, when there are none)."""
+        return range(self.every, self.every + 1) if not self.conditional else range(self.every + 1)
+
+    def mask_of(self, p: int, pos) -> int:
+        """The conditional turns there for player colour p to move on `pos` (its counters
+        read by the conditions), as a mask."""
+        env = {"@counters": pos.counters} if pos.counters else None
+        mask = 0
+        for j, when in enumerate(self.conditions):
+            if when(p, pos, env):
+                mask |= 1 << j
+        return mask
 
     def _no_pass(self, relation: str, o: int) -> tuple:
         blockers = [b for b in self.geometry.blockers if not b.passable and b.group <= 1 and b.applies(relation, o)]
@@ -195,7 +227,7 @@ class Routes:
                                  for k, u in taken))
         return out
 
-    def walk(self, c: int, sq: int, steps: int, direction: int) -> list:
+    def walk(self, c: int, sq: int, steps: int, direction: int, mask: int = -1) -> list:
         """Every way (to, passed, notes) `steps` steps from `sq`, the plain route first. Ways that
         stand on the same square in the same mode after the same squares are one way (the
         first one's notes), so the number of ways stays that of the distinct paths."""
@@ -217,7 +249,8 @@ class Routes:
             return found
 
         heads = [(sq, direction, 0, ())]
-        turns = self.turn_ways[direction][direction == BACKWARD and layout.T <= sq][c]
+        ways = self.turn_ways if mask < 0 else self._turn_ways_of[mask]
+        turns = ways[direction][direction == BACKWARD and layout.T <= sq][c]
         plain = self.one_step[direction][c]
         for i in range(steps):
             if len(heads) == 1:  # one way on a plain stretch: a step of the plain table
@@ -257,9 +290,9 @@ class Routes:
                         moved.append((to, next_mode, passed, notes + (k,)))
         return moved
 
-    def _table(self, direction: str, steps: int) -> tuple:
+    def _table(self, direction: str, steps: int, mask: int) -> tuple:
         mode, walk, size = FORWARD if direction == "forward" else BACKWARD, self.walk, self.layout.size
-        return tuple(table_row(lambda sq, c=c: tuple(walk(c, sq, steps, mode)), size) for c in range(self.layout.C))
+        return tuple(table_row(lambda sq, c=c: tuple(walk(c, sq, steps, mode, mask)), size) for c in range(self.layout.C))
 
     # ---- judging ---------------------------------------------------------------------------
     def passable(self, c: int, occ: list, sq: int, passed: tuple, pos=None) -> bool:
@@ -290,7 +323,8 @@ class Routes:
     def notes_of(self, direction: str, steps: int, c: int, frm: int, to: int) -> tuple | None:
         """The notes of the way a move of `steps` steps `frm` -> `to` took (the plain way
         first; `()` for plain edges only), or None when no way of that length leads there."""
-        return next((notes for end, _, notes in self.options(direction, steps)[c][frm] if end == to), None)
+        return next((notes for mask in (self.every, *self.masks())
+                     for end, _, notes in self.options(direction, steps, mask)[c][frm] if end == to), None)
 
     def note_words(self, note: int) -> str:
         """A note of a way in words: the turn's label, or what happened past Home."""

@@ -41,20 +41,20 @@ class Part(NamedTuple):
     size: int = 0      # the part's own count of steps (`split N into forward 9, ...`); 0: any
 
 
-def ways_table(track, direction: str, steps: int) -> tuple:
+def ways_table(track, direction: str, steps: int, mask: int = -1) -> tuple:
     """ways[n][c][sq] for n in 0..steps: the ways (to, passed, split event) of n steps, from
-    the route options of `geometry:` or the plain table's one destination; kept per track and
-    direction (on a large board a square's ways are made when first asked for:
-    `routes.table_row`)."""
+    the route options of `geometry:` (with the turns of `mask`, by default every one) or the
+    plain table's one destination; kept per track, direction and mask (on a large board a
+    square's ways are made when first asked for: `routes.table_row`)."""
     known = track.__dict__.setdefault("_split_ways", {})
-    table = known.get(direction)
+    table = known.get((direction, mask))
     if table is not None and len(table) > steps:
         return table
     routes, layout = track.routes, track.layout
     out, size = [()], layout.size
     for n in range(1, steps + 1):
         if routes is not None:
-            rows = routes.options(direction, n)
+            rows = routes.options(direction, n, routes.every if mask < 0 else mask)
             out.append(tuple(table_row(lambda sq, c=c, colour=colour: tuple((to, passed, ("split", c, sq, to))
                                                                             for to, passed, _ in colour[sq]), size)
                              for c, colour in enumerate(rows)))
@@ -62,23 +62,34 @@ def ways_table(track, direction: str, steps: int) -> tuple:
         table = layout.forward(n) if direction == "forward" else layout.backward(n)
         out.append(tuple(table_row(lambda sq, c=c, row=row: ((row[sq], (), ("split", c, sq, row[sq])),) if row[sq] >= 0
                                    else (), size) for c, row in enumerate(table)))
-    known[direction] = table = tuple(out)
+    known[(direction, mask)] = table = tuple(out)
     return table
 
 
-def among(track, steps: int, limit: int, p: int, flags: int, card):
-    """`split steps among limit`: forward parts, each of a pawn no earlier part moved."""
-    ways, control = ways_table(track, "forward", steps), track.control_of[p]
+def _conditional(track) -> bool:
+    """Whether the turns of `track`'s routes depend on the position (`Routes.mask_of`)."""
+    return track.routes is not None and bool(track.routes.conditional)
+
+
+def among(track, steps: int, limit: int, p: int, flags: int, card, mask: int = -1):
+    """`split steps among limit`: forward parts, each of a pawn no earlier part moved (with
+    the turns of `mask`; by default those there for the player on the position)."""
+    if mask < 0 and _conditional(track):
+        return track.per_mask(p, lambda mask: among(track, steps, limit, p, flags, card, mask))
+    ways, control = ways_table(track, "forward", steps, mask), track.control_of[p]
     parts = tuple(Part(ways, control, False, 1 if i == 0 else (-1 if i == limit - 1 else 0)) for i in range(limit))
     return search(track, steps, parts, flags, card, prune=limit > 2,
                   symmetric=track.routes is None or not track.routes.walls)
 
 
-def into(track, steps: int, spec: tuple, p: int, flags: int, card):
+def into(track, steps: int, spec: tuple, p: int, flags: int, card, mask: int = -1):
     """`split steps into` the parts of `spec` ((direction, who, size), ...): `who` None (a
     pawn of the player's colours no earlier part moved), "any" (the same again included), or a
     relation (a pawn of that relation to p, whoever controls it, not moved before); `size`
-    the part's own steps, or None (any: at least 1, as many as the later parts leave)."""
+    the part's own steps, or None (any: at least 1, as many as the later parts leave); the
+    turns of `mask` as in `among`."""
+    if mask < 0 and _conditional(track):
+        return track.per_mask(p, lambda mask: into(track, steps, spec, p, flags, card, mask))
     n = len(spec)
     parts = []
     for i, (direction, who, size) in enumerate(spec):
@@ -87,7 +98,7 @@ def into(track, steps: int, spec: tuple, p: int, flags: int, card):
         else:
             colours = tuple(o for o in range(track.layout.C) if track.matches(p, o, who))
         kept = sum(later or 1 for _, _, later in spec[i + 1:])  # the later parts' steps, 1 at least each
-        parts.append(Part(ways_table(track, direction, steps), colours, who == "any", -1 if i == n - 1 else kept,
+        parts.append(Part(ways_table(track, direction, steps, mask), colours, who == "any", -1 if i == n - 1 else kept,
                           size or 0))
     if steps < n:
         return lambda pos, out: None

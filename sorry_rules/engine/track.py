@@ -348,11 +348,31 @@ class Track:
                                 out.append(option(tuple(events), flags, card))
         return self.hooked(step, self.free)
 
-    def routed_step(self, direction: str, steps: int, p: int, flags: int, card):
+    def per_mask(self, p: int, make):
+        """A generator that plays `make(mask)`'s, for the turns of `geometry:` there for
+        player colour p on the position (`Routes.mask_of`: turns with a condition), each made
+        on first use."""
+        gens: dict = {}
+        mask_of = self.routes.mask_of
+
+        def by_mask(pos, out):
+            mask = mask_of(p, pos)
+            gen = gens.get(mask)
+            if gen is None:
+                gen = gens[mask] = make(mask)
+            gen(pos, out)
+        return by_mask
+
+    def routed_step(self, direction: str, steps: int, p: int, flags: int, card, mask: int = -1):
         """`forward steps` / `backward steps` along `geometry:` routes: every way of every
-        pawn, each distinct end square once per pawn, judged for passing, then landed."""
+        pawn, each distinct end square once per pawn, judged for passing, then landed (with
+        the turns of `mask`; by default those there for the player on the position)."""
         routes, X, W = self.routes, self.X, self.weights
-        table = routes.options(direction, steps)
+        if mask < 0:
+            if routes.conditional:
+                return self.per_mask(p, lambda mask: self.routed_step(direction, steps, p, flags, card, mask))
+            mask = routes.every
+        table = routes.options(direction, steps, mask)
         rows = []
         for c in self.control_of[p]:
             # per square and way, the option of a landing on an empty square with no slide
