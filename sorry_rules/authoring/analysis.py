@@ -29,6 +29,7 @@ from __future__ import annotations
 from collections import deque
 
 from sorry_rules import dsl
+from sorry_rules.compiler.ranges import turn_masks
 
 _START_FIELDS = (("deck",), ("setup",))
 _HOME_FIELDS = (("rules", "slide_on"), ("rules", "overshoot_home"), ("cards",), ("deck",))
@@ -160,7 +161,7 @@ def analyse(v, asts: dict, ctx, report) -> None:
     _marks_kept_once(v, prims, where, report)
     if complete:  # the deck as a whole: every card's moves known
         can_leave = _progress(v, prims, report)
-        _home(v, ctx, prims, asts.get(("win",)), can_leave, report)
+        _home(v, ctx, prims, asts.get(("win",)), can_leave, report, turn_masks(v, asts, len(v.colours)))
 
 
 # ---- teams ------------------------------------------------------------------------------
@@ -274,9 +275,10 @@ def _progress(v, prims, report) -> bool:
 
 
 # ---- reaching Home ----------------------------------------------------------------------
-def _home(v, ctx, prims, win_ast, can_leave: bool, report) -> None:
+def _home(v, ctx, prims, win_ast, can_leave: bool, report, masks: tuple = (0,)) -> None:
     """SR509: from Start (or the start exit), can some sequence of the deck's moves bring a
-    pawn exactly Home? Searched per colour over one pawn's squares."""
+    pawn exactly Home? Searched per colour over one pawn's squares, with every set of the
+    `geometry:` turns under a condition that their conditions may make (`masks`)."""
     most = ctx.layout.T + ctx.layout.L + 1
 
     def counts(node):
@@ -302,7 +304,7 @@ def _home(v, ctx, prims, win_ast, can_leave: bool, report) -> None:
         starts.append("start")
     for c in range(layout.C):
         for origin in starts:
-            if not _HomeSearch(layout, mechanics, c, reach).reaches_home(origin):
+            if not _HomeSearch(layout, mechanics, c, reach, masks).reaches_home(origin):
                 where = "its start exit" if origin == "exit" else "Start"
                 turned = mechanics.routes is not None and bool(mechanics.routes.geometry.turns)
                 report(("geometry", "turns") if turned else ("board",), "SR509",
@@ -316,8 +318,8 @@ class _HomeSearch:
     """Breadth-first search over the squares of one colour-c pawn (others ignored), with the
     steps a deck offers (`_Reach`), the board's single steps and slides."""
 
-    def __init__(self, layout, mechanics, c: int, reach: _Reach):
-        self.layout, self.mechanics, self.c, self.reach = layout, mechanics, c, reach
+    def __init__(self, layout, mechanics, c: int, reach: _Reach, masks: tuple = (0,)):
+        self.layout, self.mechanics, self.c, self.reach, self.masks = layout, mechanics, c, reach, masks
         self.home, self.start = layout.home[c], layout.start[c]
         self.slide_here = mechanics.slide_here[c]
         self.max_forward = max(reach.forward, default=0)
@@ -347,9 +349,9 @@ class _HomeSearch:
             return []
         layout, reach = self.layout, self.reach
         routes = self.mechanics.routes
-        if routes is not None:  # geometry: every way of every step count (turns, bounces), with any turns there
+        if routes is not None:  # geometry: every way of every step count (turns, bounces), each set of turns there
             return [self.after_slide(way[0]) for direction, counts in (("forward", reach.forward), ("backward", reach.backward))
-                    for n in sorted(counts) for mask in routes.masks() for way in routes.options(direction, n, mask)[self.c][sq]]
+                    for n in sorted(counts) for mask in self.masks for way in routes.options(direction, n, mask)[self.c][sq]]
         return (self._walk(sq, self.max_forward, reach.forward, layout.step_forward)
                 + self._walk(sq, self.max_backward, reach.backward, layout.step_backward))
 

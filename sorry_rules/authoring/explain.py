@@ -287,18 +287,19 @@ def _marked_words(which: str) -> str:
     return f"{_MARKED_PAWNS[relation]} it {kind}"
 
 
-_COUNTER_OWNERS = {"mover": "your counter", "every": "the counter of every player (you included)",
-                   "partner": "the counter of each partner", "opponent": "the counter of each opponent",
-                   "other": "the counter of every other player"}
+_COUNTER_OWNERS = {"every": "every player (you included)", "partner": "each partner", "opponent": "each opponent",
+                   "other": "every other player"}
 
 
-def _counter_owner(to: str) -> str:
-    """Whose counter an `after:` entry's `add:` changes (`to:`), in words."""
+def _counter_of(to: str, name: str) -> str:
+    """Counter `name` of the players an `after:` entry's `add:` changes (`to:`), in words."""
+    if to == "mover":
+        return f"your counter '{name}'"
     kind, _, relation = to.partition(" ")
     if kind != "bumped":
-        return _COUNTER_OWNERS[to]
+        return f"the counter '{name}' of {_COUNTER_OWNERS[to]}"
     pawn = _MARKED_PAWNS[relation].removeprefix("every ")
-    return f"the counter of the owner of each {pawn} it sent back to Start (once a pawn)"
+    return f"the counter '{name}' of the owner of each {pawn} it sent back to Start (once a pawn)"
 
 
 def mark_name(name: str, marks: dict | None = None) -> str:
@@ -900,8 +901,8 @@ def vocabulary_words(v, where, cards: tuple | None = None) -> list[str]:
         scope = f"{what} of {_scope_words(c, every)}" if c.cards is not None or getattr(c, "except_cards", None) else what
         lines.append(f"After {scope} ('{i}') - {where(('after', i))}")
         lines.extend(_label_line(c.label))
-        owner = _counter_owner(getattr(c, "to", "mover"))
-        does = [f"add {expr_words(dsl.parse_expr(str(amount)), mark_labels(v))} to {owner} '{name.replace('_', ' ')}'"
+        to = getattr(c, "to", "mover")
+        does = [f"add {expr_words(dsl.parse_expr(str(amount)), mark_labels(v))} to {_counter_of(to, name.replace('_', ' '))}"
                 for name, amount in c.add.items()]
         if c.draw_again:
             does.append(f"take one extra {extra}")

@@ -5,9 +5,10 @@ Contract:
   `geometry:` (empty when it has none; a turn's or blocker's `label` quoted under its name),
   unwrapped; `where(path)` places a field in its file, `condition_words(text)` says a turn's
   `when` condition in words.
-- `route_notes(game, rules, move)` gives, for one legal move, a line per step that left the
-  plain edges of the board (a turn taken, a bounce, a stop in Home), naming the rule, from
-  the engine's public `Routes.notes_of`; empty without geometry. It only explains: the
+- `route_notes(game, rules, move, mask)` gives, for one legal move, a line per step that left
+  the plain edges of the board (a turn taken, a bounce, a stop in Home), naming the rule, from
+  the engine's public `Routes.notes_of` (with the turns under a condition that are there,
+  `mask`: `Game.turn_mask`); empty without geometry. It only explains: the
   engine decided the move.
 """
 
@@ -77,7 +78,7 @@ _COUNTED = {dsl.Forward: "forward", dsl.Backward: "backward", dsl.Split: "split"
 _COUNTED_BY = {dsl.ForwardBy: "forward", dsl.BackwardBy: "backward"}
 
 
-def route_notes(game, rules: dict, move) -> list[str]:
+def route_notes(game, rules: dict, move, mask: int = -1) -> list[str]:
     routes = game.mechanics.routes
     if routes is None:
         return []
@@ -86,18 +87,18 @@ def route_notes(game, rules: dict, move) -> list[str]:
     notes = []
     steps = [e for e in move.events if e[0] in ("forward", "backward")]
     for kind, c, frm, to in steps:
-        found = [routes.notes_of(kind, n, c, frm, to) for n in sorted(counts[kind])]
+        found = [routes.notes_of(kind, n, c, frm, to, mask) for n in sorted(counts[kind])]
         notes.extend(_words(routes, next((f for f in found if f is not None), ()), c, frm, to, name, game))
     parts = [e for e in move.events if e[0] == "split"]
     if parts:
-        notes.extend(_split_notes(routes, counts["split"], parts, name, game))
+        notes.extend(_split_notes(routes, counts["split"], parts, name, game, mask))
     return notes
 
 
-def _split_notes(routes, totals, parts, name, game) -> list[str]:
+def _split_notes(routes, totals, parts, name, game, mask: int = -1) -> list[str]:
     """The notes of each split part, for part sizes that add up to the split's steps."""
     top = max(totals, default=1)
-    options = [[(n, routes.notes_of(d, n, c, frm, to)) for d in ("forward", "backward") for n in range(1, top)]
+    options = [[(n, routes.notes_of(d, n, c, frm, to, mask)) for d in ("forward", "backward") for n in range(1, top)]
                for _, c, frm, to in parts]
     options = [[(n, notes) for n, notes in part if notes is not None] for part in options]
     for combo in product(*options):

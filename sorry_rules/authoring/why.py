@@ -428,7 +428,7 @@ def add_why(game, rules: dict, position, report: dict) -> dict:
     for entry, why, move in zip(report["moves"], explainer.attribute(state), listed):
         entry["why"] = why or _turn_rule(game, move)
         if game.mechanics.routes is not None:
-            entry["route"] = route_notes(game, rules, move)
+            entry["route"] = route_notes(game, rules, move, game.turn_mask(state))
     cards = sorted(set(position.hand)) if position.hand is not None else sorted(set((position.card,) + position.drawn))
     if game.redraw is not None:
         report["turn_rules"] = _redraw_reasons(game, state, moves)

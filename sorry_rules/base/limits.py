@@ -78,7 +78,7 @@ MAX_FOLLOW_WORK = 5_000_000
 #: Movement-table entries of one variant, all tables together.
 MAX_TABLE_CELLS = 4_000_000
 #: Geometry turns with a `when:` condition: each doubles the route tables a move may use.
-MAX_CONDITIONAL_TURNS = 4
+MAX_CONDITIONAL_TURNS = 3
 
 # ---- play (players.runner) -------------------------------------------------------------------
 #: Moves a game plays before it is stopped unfinished (`--max-plies`'s default).

@@ -65,8 +65,13 @@ class PlayBuilder(dsl.Visitor):
         wanted = self.tables | {(kind, n) for n in counts}
         cells = sum(self._entries(kind, n) for kind, n in wanted)
         if cells > MAX_TABLE_CELLS:
+            routes = self.m.routes
+            sets = len(routes.masks()) if routes is not None else 1
+            why = (f"; the {len(routes.conditional)} geometry turns with a when: condition make {sets} sets of route "
+                   "tables: fewer of them need fewer" if sets > 1 else "")
             raise CompileError(node.pos, f"the movement tables for this board would need {cells:,} entries "
-                               f"(at most {MAX_TABLE_CELLS:,}); use fewer or smaller step counts on a board this large", "SR303")
+                               f"(at most {MAX_TABLE_CELLS:,}); use fewer or smaller step counts on a board this large"
+                               f"{why}", "SR303")
         self.tables = wanted
 
     def _entries(self, kind: str, steps: int) -> int:

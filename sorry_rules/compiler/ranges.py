@@ -11,13 +11,16 @@ does not know (counters, later constructs) may take any value.
 `variant_bounds(v, asts)` gives those bounds for a track variant;
 `condition_warnings(v, asts, bounds, group_size, out)` warns (SR529) of each `filters:` condition and
 each `after:` `when:` that can never hold, of a filter that always holds, and of a `win:` that
-can never hold. A count over a group word is bounded by the most colours the word holds
-(`group_sizes`: `player` one, `team` the largest team, ...).
+can never hold, and of a `geometry:` turn's `when:` that never or always holds;
+`turn_masks(v, asts, group_size)` gives the sets of those turns their conditions may make
+(`engine.routes.Routes.mask_of`'s masks). A count over a group word is bounded by the most
+colours the word holds (`group_sizes`: `player` one, `team` the largest team, ...).
 """
 
 from __future__ import annotations
 
 import math
+from itertools import product
 from typing import NamedTuple
 
 from sorry_rules import dsl
@@ -172,6 +175,13 @@ def condition_warnings(v, asts: dict, bounds: dict, group_size: int, out: Proble
         home = f", a Home holds {held} (board.home_hold)" if held is not None and held < v.pawns else ""
         out.at(("win",), "SR529", f"win: this condition can never hold ({v.pawns} pawns a colour{home}), so no one "
                "ever wins: every game runs to its move limit", severity="warning")
+    for path, values in _turn_values(v, asts, bounds, group_size):
+        if values == frozenset((False,)):
+            out.at(path, "SR529", f"geometry.turns.{path[2]}: this condition can never hold, so the turn is never there",
+                   severity="warning")
+        elif values == frozenset((True,)):
+            out.at(path, "SR529", f"geometry.turns.{path[2]}: this condition always holds, so the turn is always there "
+                   "(leave when: out)", severity="warning")
     for path in paths:
         ast = asts.get(path)
         if ast is None:
@@ -183,6 +193,31 @@ def condition_warnings(v, asts: dict, bounds: dict, group_size: int, out: Proble
         elif values == frozenset((True,)) and path[0] == "filters":
             out.at(path, "SR529", f"filters.{path[1]}: this condition always holds, so the filter removes "
                    "no move", severity="warning")
+
+
+def _turn_values(v, asts: dict, bounds: dict, group_size: int) -> list:
+    """[(path, truth values), ...] of each `geometry:` turn's `when:`, in the order of the
+    turns (both values where its text failed)."""
+    g = getattr(v, "geometry", None)
+    if g is None:
+        return []
+    sizes, throw, out = group_sizes(v), throw_names(v), []
+    for name, turn in g.turns.items():
+        if getattr(turn, "when", None) is not None:
+            path = ("geometry", "turns", name, "when")
+            ast = asts.get(path)
+            values = ValueRange(bounds, group_size, sizes, throw).visit(ast) if ast is not None else None
+            out.append((path, values if values else frozenset((False, True))))
+    return out
+
+
+def turn_masks(v, asts: dict, group_size: int) -> tuple:
+    """The masks (bit j: the j-th turn with a `when:` is there) the conditions of the
+    `geometry:` turns may give: a turn whose condition always holds is always there, one whose
+    condition never holds never is, any other may be there or not."""
+    choices = [[bit for bit, value in ((0, False), (1, True)) if value in values]
+               for _, values in _turn_values(v, asts, variant_bounds(v, asts), group_size)]
+    return tuple(sum(bit << j for j, bit in enumerate(combo)) for combo in product(*choices))
 
 
 def grid_win_warning(v, win, grid, out: ProblemCollector) -> None:

@@ -73,15 +73,15 @@ def moved_to(start: tuple, events, before=None) -> dict:
 def bumped_to(start: tuple, events) -> dict:
     """{(colour, its Start): how many}: the pawns the move sent back to their Start (a bump
     by a landing, a slide, a Sorry! or a `send ... to start`) that are still there: a pawn of
-    that colour leaving its Start later in the move is one of them. What the selector item
-    `bumped` chooses (`engine.pawns`)."""
+    that colour leaving its Start later in the move (by its own step or sent elsewhere) is one
+    of them. What the selector item `bumped` chooses (`engine.pawns`)."""
     where: dict = {}
     for e in events:
         kind = e[0]
         if kind == BUMP:
             key = (e[1], start[e[1]])
             where[key] = where.get(key, 0) + 1
-        elif kind in STEP_KINDS and where.get((e[1], e[2])):
+        elif (kind in STEP_KINDS or kind == SEND) and where.get((e[1], e[2])):  # it left its Start again
             where[(e[1], e[2])] -= 1
     return {pawn: n for pawn, n in where.items() if n > 0}
 

@@ -305,6 +305,12 @@ class Game:
         return pos
 
     # ---- queries (authoring tools and tests; never on the play path) -----------------------
+    def turn_mask(self, state: State) -> int:
+        """The `geometry:` turns with a condition that are there for the player to move in
+        `state` (`engine.routes.Routes.mask_of`); -1 on a board without routes."""
+        routes = self.mechanics.routes
+        return -1 if routes is None else routes.mask_of(state.seats[state.turn], self.board(state))
+
     def traced_moves(self, state: State) -> list:
         """`legal_moves(state)`, each as a `TracedMove` naming every top-level alternative of
         its card's effect that yields it (`Origin`s; none for a forfeit or a discard). The

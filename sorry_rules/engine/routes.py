@@ -320,10 +320,11 @@ class Routes:
                         return s
         return -1
 
-    def notes_of(self, direction: str, steps: int, c: int, frm: int, to: int) -> tuple | None:
+    def notes_of(self, direction: str, steps: int, c: int, frm: int, to: int, mask: int = -1) -> tuple | None:
         """The notes of the way a move of `steps` steps `frm` -> `to` took (the plain way
-        first; `()` for plain edges only), or None when no way of that length leads there."""
-        return next((notes for mask in (self.every, *self.masks())
+        first; `()` for plain edges only), with the turns of `mask` there (-1: any that leads
+        there), or None when no way of that length leads there."""
+        return next((notes for mask in ((mask,) if mask >= 0 else (self.every, *self.masks()))
                      for end, _, notes in self.options(direction, steps, mask)[c][frm] if end == to), None)
 
     def note_words(self, note: int) -> str:

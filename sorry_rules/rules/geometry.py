@@ -37,9 +37,10 @@ class GeometryTurn(Strict):
     must: bool = Field(default=False, description="`false`: the turn is one more way (the plain route and the turn are "
                        "separate moves); `true`: the only way on from that square.")
     when: str | None = Field(default=None, max_length=2000, description=(
-        "A DSL condition on the player to move (counters, counts of pawns, `player` being that player), judged before "
-        "each move: the turn is there only while it holds (left out: always), e.g. `captures(player) == 0` on a `must` "
-        "turn `onto: track` at `safety_entry`: a pawn goes round again until its player has captured."))
+        "A DSL condition on the player to move (counters, counts of pawns, `player` being that player, also when it "
+        "moves a partner's pawns), judged before each move: the turn is there only while it holds (left out: always), "
+        "e.g. `captures(player) == 0` on a `must` turn `onto: track` at `safety_entry`: a pawn goes round again until its "
+        "player has captured."))
     label: str = Field(default="", description=LABEL_DOC)
 
 

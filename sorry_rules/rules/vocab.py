@@ -85,7 +85,8 @@ class Consequence(Strict):
         "Whose counters `add` changes: `mover` (the moving player); `every` (every player, the mover included), "
         "`partner`, `opponent` or `other` (each player of that relation to the mover, once each); `bumped` (the owner of "
         "each pawn the move sent back to Start, once a pawn: two pawns, twice), which a relation may narrow: `bumped "
-        "opponent`. The amount is judged once, on the move, as the mover sees it."))
+        "opponent`. Only players at the table get additions (those who finished under `places` too). The amount is "
+        "judged once, on the move, as the mover sees it."))
     draw_again: bool = Field(default=False, description="The player gets one extra card (drawing again in draw play, "
                              "playing again in hand play), in addition to the card's own `draw_again`.")
     label: str = Field(default="", description=(
