@@ -113,3 +113,30 @@ def test_why_names_the_turn_that_was_there(tmp_path):
     routes = {entry["text"]: entry["route"] for entry in report["moves"]}
     assert routes == {"Red pawn track:0 -> safety:3": [],
                       "Red pawn track:0 -> track:5": ["red pawn track:0 -> track:5: B: round again"]}
+
+
+FOLLOWED = """
+    extends: standard
+    counters: {bumps_made: {min: 0}}
+    after:
+      counted: {when: bumps(opponents) > 0, add: {bumps_made: 1}}
+      push_on: {when: bumps(opponents) > 0, then: forward 5, label: "a bump pushes a pawn 5 on"}
+    geometry:
+      turns:
+        closed: {at: safety_entry, moving: forward, onto: track, must: true, when: bumps_made(player) == 0,
+                 label: "no bump yet: the zone is closed"}
+"""
+
+
+def test_a_follow_up_takes_the_turns_there_before_the_move_and_why_names_them(tmp_path):
+    """R31 with a closed zone: red's 3 bumps blue on 58; the follow-up of 5 (an `after:`
+    `then:`) is judged with the turns there before the move, so it passes the entry (2) to
+    track:3, and `--why` names the turn on the follow-up's step (of another count than the card's)."""
+    explained = load_explained(_write(tmp_path, "followed.yaml", FOLLOWED))
+    game = explained.game
+    position = parse_position(game, {"players": ["red", "blue", "yellow", "green"], "turn": "red", "card": "3",
+                                     "pawns": {"red": ["track:55", "start", "start", "start"], "blue": ["track:58"]}})
+    report = add_why(game, explained.cards, position, moves_report(game, position))
+    assert [(entry["text"], entry["route"]) for entry in report["moves"]] == [
+        ("Red pawn track:55 -> track:58, bumps Blue (track:58); then Red pawn track:58 -> track:3",
+         ["red pawn track:58 -> track:3: no bump yet: the zone is closed"])]

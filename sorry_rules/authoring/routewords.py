@@ -86,8 +86,10 @@ def route_notes(game, rules: dict, move, mask: int = -1) -> list[str]:
     name = game.layout.name
     notes = []
     steps = [e for e in move.events if e[0] in ("forward", "backward")]
+    most = game.layout.T + game.layout.L + 1
     for kind, c, frm, to in steps:
-        found = [routes.notes_of(kind, n, c, frm, to, mask) for n in sorted(counts[kind])]
+        # the card's counts first; a step of another count (a follow-up of `after:` `then:`): any count that leads there
+        found = (routes.notes_of(kind, n, c, frm, to, mask) for n in (*sorted(counts[kind]), *range(1, most + 1)))
         notes.extend(_words(routes, next((f for f in found if f is not None), ()), c, frm, to, name, game))
     parts = [e for e in move.events if e[0] == "split"]
     if parts:
