@@ -140,3 +140,17 @@ def test_a_follow_up_takes_the_turns_there_before_the_move_and_why_names_them(tm
     assert [(entry["text"], entry["route"]) for entry in report["moves"]] == [
         ("Red pawn track:55 -> track:58, bumps Blue (track:58); then Red pawn track:58 -> track:3",
          ["red pawn track:58 -> track:3: no bump yet: the zone is closed"])]
+
+
+def test_additions_to_partners_without_teams_are_said_to_go_to_nobody(tmp_path):
+    """T1: only partnership play has partners; `to: partner` elsewhere is an SR506 warning."""
+    text = """
+        extends: {base}
+        counters: {{helped: {{min: 0}}}}
+        after: {{helped: {{add: {{helped: 1}}, to: partner}}}}
+        scoring: {{h: {{kind: formula, for: every, points: helped(player)}}}}
+    """
+    alone = validate_file(_write(tmp_path, "alone.yaml", text.format(base="standard")))
+    teams = validate_file(_write(tmp_path, "teams.yaml", text.format(base="partnership")))
+    assert [(p.code, p.severity, p.line) for p in alone] == [("SR506", "warning", 3)]
+    assert teams == []

@@ -195,7 +195,8 @@ def _teams(v, ctx, report) -> None:
 
 
 def _relations_used(v, ctx, prims, where, report) -> None:
-    """Effects that switch with or Sorry! a relation no colour pair has."""
+    """Effects that switch with or Sorry! a relation no colour pair has, and `after:`
+    additions to partners' counters (`to:`) where no colour has a partner."""
     has_partner = any(len(team) > 1 for team in ctx.team_of)
     for name, nodes in prims.items():
         for node in nodes:
@@ -204,6 +205,11 @@ def _relations_used(v, ctx, prims, where, report) -> None:
                 report(where[name], "SR506",
                        f"{_named(name)}: '{word} partner' can never apply: no colour has a partner (see teams:)", "warning",
                        node.pos)
+    for name, c in getattr(v, "after", {}).items():
+        to = getattr(c, "to", "mover")
+        if to.endswith("partner") and c.add and not has_partner:
+            report(("after", name, "to"), "SR506", f"after.{name}: 'to: {to}' can never apply: no colour has a partner "
+                   "(see teams:), so its additions go to nobody", "warning")
 
 
 def _marks_kept_once(v, prims, where, report) -> None:
