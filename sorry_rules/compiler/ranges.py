@@ -215,6 +215,9 @@ def turn_masks(v, asts: dict, group_size: int) -> tuple:
     """The masks (bit j: the j-th turn with a `when:` is there) the conditions of the
     `geometry:` turns may give: a turn whose condition always holds is always there, one whose
     condition never holds never is, any other may be there or not."""
+    g = getattr(v, "geometry", None)
+    if g is None or not any(getattr(turn, "when", None) is not None for turn in g.turns.values()):
+        return (0,)
     choices = [[bit for bit, value in ((0, False), (1, True)) if value in values]
                for _, values in _turn_values(v, asts, variant_bounds(v, asts), group_size)]
     return tuple(sum(bit << j for j, bit in enumerate(combo)) for combo in product(*choices))
