@@ -197,7 +197,7 @@ def condition_warnings(v, asts: dict, bounds: dict, group_size: int, out: Proble
 
 def _turn_values(v, asts: dict, bounds: dict, group_size: int) -> list:
     """[(path, truth values), ...] of each `geometry:` turn's `when:`, in the order of the
-    turns (both values where its text failed)."""
+    turns (both values where its text failed or is no condition)."""
     g = getattr(v, "geometry", None)
     if g is None:
         return []
@@ -207,7 +207,7 @@ def _turn_values(v, asts: dict, bounds: dict, group_size: int) -> list:
             path = ("geometry", "turns", name, "when")
             ast = asts.get(path)
             values = ValueRange(bounds, group_size, sizes, throw).visit(ast) if ast is not None else None
-            out.append((path, values if values else frozenset((False, True))))
+            out.append((path, values if isinstance(values, frozenset) and values else frozenset((False, True))))
     return out
 
 
