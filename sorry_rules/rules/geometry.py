@@ -17,7 +17,8 @@ from sorry_rules.rules.patterns import NAME_PATTERN
 from sorry_rules.rules.strict import Strict
 
 ColourName = Annotated[str, Field(min_length=1, max_length=40, pattern=NAME_PATTERN)]
-LABEL_DOC = "Words for `explain` and `moves --why` (default: the rule's name and what it does)."
+LABEL_DOC = ("Words for `explain` and `moves --why`, e.g. on the route line of a move that took a turn (default: the rule's "
+             "place and name, `geometry.turns.NAME` or `geometry.blockers.NAME`).")
 
 
 class GeometryTurn(Strict):
