@@ -139,7 +139,7 @@ class Explainer:
         for move, label in game.filtered_moves(state):
             for pawn in moved_pawns(move.events):
                 filtered.setdefault(pawn, []).append(label)
-        obstacles = game.obstacles(state.placement, state.marks, state.counters, p)
+        obstacles = game.obstacles(state.placement, state.marks, game.turn_mask(state))
         board = game.board(state)
         out = []
         for c in game.mechanics.control_of[p]:
@@ -425,10 +425,11 @@ def add_why(game, rules: dict, position, report: dict) -> dict:
     explainer = Explainer(game, rules)
     moves = game.legal_moves(state)
     listed = [m for m in moves if m.kind != "forfeit"]
+    mask = game.turn_mask(state)  # the turns of geometry: there for the player
     for entry, why, move in zip(report["moves"], explainer.attribute(state), listed):
         entry["why"] = why or _turn_rule(game, move)
         if game.mechanics.routes is not None:
-            entry["route"] = route_notes(game, rules, move, game.turn_mask(state))
+            entry["route"] = route_notes(game, rules, move, mask)
     cards = sorted(set(position.hand)) if position.hand is not None else sorted(set((position.card,) + position.drawn))
     if game.redraw is not None:
         report["turn_rules"] = _redraw_reasons(game, state, moves)

@@ -216,9 +216,10 @@ def _recipients(to: str, mechanics, start: tuple):
     if to == "mover":
         return None
     kind, _, relation = to.partition(" ")
-    if kind != "bumped":
-        kind, relation = "", "" if kind == "every" else kind
-    return recipients(kind == "bumped", mechanics.relation_table(relation) if relation else None, start)
+    bumped = kind == "bumped"
+    if not bumped:  # a relation to the mover, or every player
+        relation = "" if to == "every" else to
+    return recipients(bumped, mechanics.relation_table(relation) if relation else None, start)
 
 
 def compile_vocab(v, compiled: dict, card_index: dict, programs, asts: dict) -> tuple[tuple, tuple, tuple]:

@@ -395,12 +395,11 @@ class Game:
             return ()
         return self.apply(state, move).marks if state.winner is None else state.marks
 
-    def obstacles(self, placement, marks: tuple = (), counters: tuple = (), player: int = -1) -> Obstacles:
+    def obstacles(self, placement, marks: tuple = (), mask: int = -1) -> Obstacles:
         """Per-primitive answers to "why can this pawn not move" on `placement` with the
-        marks `marks` (`State.marks`; see `engine.queries.Obstacles`); with the `counters`
-        and the colour of the player to move, the turns of `geometry:` there for that player
-        (else every turn)."""
-        return Obstacles(self.mechanics, tuple(placement), tuple(marks), tuple(counters), player)
+        marks `marks` (`State.marks`; see `engine.queries.Obstacles`) and the turns of
+        `geometry:` that `mask` says are there (`turn_mask`; -1: every turn)."""
+        return Obstacles(self.mechanics, tuple(placement), tuple(marks), mask)
 
     def chance(self, state: State) -> tuple:
         """The distribution of the next card drawn in `state`: ((card, Fraction), ...) over

@@ -11,8 +11,8 @@ Contracts:
   authoring layer maps an origin back to the text and file position.
 - `Obstacle`: why one primitive gives one pawn no move, as a stable `code` and the squares,
   colours and numbers involved (see OBSTACLE_CODES). Words are the authoring layer's job.
-- `Obstacles(mechanics, placement, marks, counters, player)`: per-primitive diagnosis on one
-  placement (with the turns of `geometry:` there for the player to move, when given); each method
+- `Obstacles(mechanics, placement, marks, mask)`: per-primitive diagnosis on one placement
+  (with the turns of `geometry:` that `mask` says are there, `Game.turn_mask`; by default all); each method
   returns an Obstacle, or None when nothing stops the pawn (or the primitive does not
   concern it: ask `concerns` first). It judges the pawn alone, as the primitive would
   (other pawns' moves, guards and must-bump filtering are not its business).
@@ -90,16 +90,15 @@ class Obstacle:
 class Obstacles:
     """Why each action primitive gives a pawn no move, on one placement."""
 
-    def __init__(self, mechanics, placement: tuple, marks: tuple = (), counters: tuple = (), player: int = -1):
+    def __init__(self, mechanics, placement: tuple, marks: tuple = (), mask: int = -1):
         self.m = mechanics
         self.layout = mechanics.layout
         self.board = Position(self.layout, placement)
-        self.board.counters = counters
         self.kinds = getattr(mechanics, "kinds", ())
         self.marks = marks if self.kinds else ()
         routes = getattr(mechanics, "routes", None)
-        # the turns of `geometry:` there (those with a condition: for the player to move, when known)
-        self.mask = -1 if routes is None else routes.mask_of(player, self.board) if player >= 0 else routes.every
+        # the turns of `geometry:` there (`Routes.mask_of`; -1: every turn)
+        self.mask = -1 if routes is None else mask if mask >= 0 else routes.every
 
     def _blocker_label(self, c: int, o: int, what: str, group: bool) -> str:
         """The label of the first blocker that keeps a colour-c pawn from `what` ("pass" or
