@@ -50,9 +50,9 @@ def check_geometry(v, out: ProblemCollector) -> None:
         out.at(("geometry",), "SR552", "geometry turns and passing rules work with rules.split: sequential only "
                "(a simultaneous split judges every part on the board before it)", key=True, also=(("rules", "split"),))
     side = v.board.side_length
-    conditional = [name for name, turn in g.turns.items() if turn.when is not None]
+    conditional = [path for path, _, _ in geometry_texts(v)]
     if len(conditional) > limits.MAX_CONDITIONAL_TURNS:
-        out.at(("geometry", "turns", conditional[limits.MAX_CONDITIONAL_TURNS], "when"), "SR505",
+        out.at(conditional[limits.MAX_CONDITIONAL_TURNS], "SR505",
                f"{len(conditional)} turns have a when: condition (at most {limits.MAX_CONDITIONAL_TURNS}: each one "
                "doubles the route tables)")
     for name, turn in g.turns.items():

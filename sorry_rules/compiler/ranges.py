@@ -25,6 +25,7 @@ from typing import NamedTuple
 
 from sorry_rules import dsl
 from sorry_rules.base.errors import ProblemCollector
+from sorry_rules.compiler.geometry import geometry_texts
 from sorry_rules.compiler.vocabulary import COUNTS, FACTS
 
 BOTH = frozenset((True, False))
@@ -198,16 +199,11 @@ def condition_warnings(v, asts: dict, bounds: dict, group_size: int, out: Proble
 def _turn_values(v, asts: dict, bounds: dict, group_size: int) -> list:
     """[(path, truth values), ...] of each `geometry:` turn's `when:`, in the order of the
     turns (both values where its text failed or is no condition)."""
-    g = getattr(v, "geometry", None)
-    if g is None:
-        return []
     sizes, throw, out = group_sizes(v), throw_names(v), []
-    for name, turn in g.turns.items():
-        if getattr(turn, "when", None) is not None:
-            path = ("geometry", "turns", name, "when")
-            ast = asts.get(path)
-            values = ValueRange(bounds, group_size, sizes, throw).visit(ast) if ast is not None else None
-            out.append((path, values if isinstance(values, frozenset) and values else frozenset((False, True))))
+    for path, _, _ in geometry_texts(v):
+        ast = asts.get(path)
+        values = ValueRange(bounds, group_size, sizes, throw).visit(ast) if ast is not None else None
+        out.append((path, values if isinstance(values, frozenset) and values else frozenset((False, True))))
     return out
 
 
@@ -215,8 +211,7 @@ def turn_masks(v, asts: dict, group_size: int) -> tuple:
     """The masks (bit j: the j-th turn with a `when:` is there) the conditions of the
     `geometry:` turns may give: a turn whose condition always holds is always there, one whose
     condition never holds never is, any other may be there or not."""
-    g = getattr(v, "geometry", None)
-    if g is None or not any(getattr(turn, "when", None) is not None for turn in g.turns.values()):
+    if not geometry_texts(v):
         return (0,)
     choices = [[bit for bit, value in ((0, False), (1, True)) if value in values]
                for _, values in _turn_values(v, asts, variant_bounds(v, asts), group_size)]
