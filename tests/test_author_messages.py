@@ -75,6 +75,22 @@ def test_a_condition_is_offered_condition_words_only(tmp_path):
     assert "then" not in out and "'|'" not in out
 
 
+@pytest.mark.parametrize("text, said, absent", [
+    # a condition outside card effects may not ask `can(...)` (SR304), so it is never offered one
+    ('extends: standard\nwin: "count(pawns in home) =="\n',
+     "unexpected end of text; expected one of '(', '-', 'count', 'false', 'max', 'min', 'sum', 'true', a name, a "
+     "number [SR301]", "'can'"),
+    ('extends: ludo/capture-to-enter.yaml\ngeometry:\n  turns:\n    no_home_column_yet: {when: "captures(player) = 0"}\n',
+     "unexpected character '='; compare with '==' [SR301]", "'can'"),
+    # a guard inside a card effect may
+    ('extends: standard\ncards:\n  "1": "enter if"\n', "'can'", None),
+])
+def test_a_condition_is_offered_the_words_its_place_allows(tmp_path, text, said, absent):
+    out = validate(tmp_path, text)
+    assert said in out
+    assert absent is None or absent not in out
+
+
 BRACKETED = 'extends: standard\ncards:\n  "1": "enter | (forward 1 if can(enter))"\n'
 
 

@@ -722,3 +722,14 @@ def test_why_shows_the_counter_guard_of_a_cards_second_part(tmp_path):
         report = add_why(game, explained.cards, parsed, moves_report(game, parsed))
         assert [(g["effect"], g["holds"]) for g in report["conditions"]] == conditions
         assert all(g["note"].startswith("after the first part") for g in report["conditions"])
+
+
+def test_a_count_of_pawns_reads_its_qualities_without_commas(tmp_path):
+    """H31's mark in a count (a filter) reads as one noun phrase; the effect that places it on
+    one pawn keeps its qualities after commas."""
+    rule = tmp_path / "counted.yaml"
+    rule.write_text("extends: house/freeze.yaml\nfilters:\n  f: {cards: [\"1\"], prefer: "
+                    "\"count(pawns opponent marked frozen alone) > 0\"}\n", encoding="utf-8")
+    text = " ".join(explain_text(load_explained(str(rule))).split())
+    assert "the number of opponents' pawns alone on their squares marked 'frozen' is more than 0" in text
+    assert "on an opponent's pawn on the track, alone on its square, not marked 'frozen'" in text

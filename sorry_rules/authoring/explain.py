@@ -310,7 +310,8 @@ def mark_name(name: str, marks: dict | None = None) -> str:
 
 def selector_words(selector, noun: str = "", marks: dict | None = None) -> str:
     """A pawn selector in words: "an opponent's pawn in its safety zone, marked 'frozen'";
-    `marks`: the marks' labels ({name: label})."""
+    with a plural `noun`, without the commas: "opponents' pawns marked 'frozen'"; `marks`:
+    the marks' labels ({name: label})."""
     owner = selector.owner or "controlled"
     words = f"{_OWNER[owner]} {noun or 'pawn'}" + (" you control" if owner == "controlled" else "")
     words = words.replace("a pawns", "pawns").replace("an opponent's pawns", "opponents' pawns")
@@ -324,10 +325,14 @@ def selector_words(selector, noun: str = "", marks: dict | None = None) -> str:
         words += " that this move has not moved"
     if selector.bumped:
         words += " that this move sent back to Start"
+    # one pawn takes its qualities after commas ("an opponent's pawn, alone on its square"); a
+    # count of pawns reads them as one noun phrase ("the number of pawns alone on their squares")
+    plural = noun.endswith("s")
+    sep = " " if plural else ", "
     if selector.alone:
-        words += ", alone on its square"
-    words += "".join(f", marked '{mark_name(name, marks)}'" for name, _ in selector.marked)
-    words += "".join(f", not marked '{mark_name(name, marks)}'" for name, _ in selector.unmarked)
+        words += sep + ("alone on their squares" if plural else "alone on its square")
+    words += "".join(f"{sep}marked '{mark_name(name, marks)}'" for name, _ in selector.marked)
+    words += "".join(f"{sep}not marked '{mark_name(name, marks)}'" for name, _ in selector.unmarked)
     if selector.rank is not None:  # `farthest` along the way: the fewest steps from Home
         words += ", the one nearest Home" if selector.rank == "farthest" else ", the one farthest from Home"
     if selector.every:  # "a pawn" -> "every pawn", "an opponent's pawn" -> "every opponent's pawn", at once

@@ -291,8 +291,23 @@ def _word_around(text: str, offset: int) -> tuple[int, str] | None:
     return before.start(), before.group() + after
 
 
-def _all_keywords(parser: Lark) -> list[str]:
-    return [t.pattern.value for t in parser.terminals if t.pattern.type == "str" and t.pattern.value.isidentifier()]
+#: words the grammar's expressions share with card effects but that only card effects may use
+#: (`can(...)` asks about a card's moves; the compiler refuses it elsewhere, SR304): a text
+#: parsed from another start is never told to write them
+EFFECT_ONLY_WORDS = frozenset({"can"})
+
+
+def _offered(parser: Lark, names, start: str):
+    """The terminals `names` that a text parsed from `start` may go on with."""
+    if start == "effect":
+        return names
+    return [name for name in names if _keyword(parser, name) not in EFFECT_ONLY_WORDS]
+
+
+def _all_keywords(parser: Lark, start: str) -> list[str]:
+    """The keywords of the grammar a text parsed from `start` may use."""
+    return [t.pattern.value for t in parser.terminals if t.pattern.type == "str" and t.pattern.value.isidentifier()
+            and (start == "effect" or t.pattern.value not in EFFECT_ONLY_WORDS)]
 
 
 def parse_tree(text: str, start: str):
@@ -307,8 +322,8 @@ def parse_tree(text: str, start: str):
         inside = _word_around(text, offset) if token.type != "$END" else None
         if inside is not None:  # a keyword with more letters after it: the whole word is unknown
             word_start, word = inside
-            raise DslError(word_start, f"unknown word '{word}'{did_you_mean(word, _all_keywords(parser))}") from None
-        acceptable = _acceptable(error)
+            raise DslError(word_start, f"unknown word '{word}'{did_you_mean(word, _all_keywords(parser, start))}") from None
+        acceptable = _offered(parser, _acceptable(error), start)
         hint = did_you_mean(str(token), _expected_words(parser, acceptable)) if str(token).isidentifier() else ""
         expected = _describe_expected(parser, acceptable)
         raise DslError(offset, f"unexpected {shown}; expected {expected}{hint}") from None
@@ -316,11 +331,12 @@ def parse_tree(text: str, start: str):
         inside = _word_around(text, error.pos_in_stream)
         if inside is not None:
             word_start, word = inside
-            raise DslError(word_start, f"unknown word '{word}'{did_you_mean(word, _all_keywords(parser))}") from None
+            raise DslError(word_start, f"unknown word '{word}'{did_you_mean(word, _all_keywords(parser, start))}") from None
         char = text[error.pos_in_stream] if error.pos_in_stream < len(text) else ""
-        raise DslError(error.pos_in_stream, f"unexpected character {char!r}") from None
+        hint = "; compare with '=='" if char == "=" else ""
+        raise DslError(error.pos_in_stream, f"unexpected character {char!r}{hint}") from None
     except UnexpectedEOF as error:
-        expected = _describe_expected(parser, error.expected)
+        expected = _describe_expected(parser, _offered(parser, error.expected, start))
         raise DslError(len(text.rstrip()), f"unexpected end of text; expected {expected}") from None
     except UnexpectedInput as error:  # pragma: no cover - other lark input errors
         raise DslError(getattr(error, "pos_in_stream", 0) or 0, str(error).splitlines()[0]) from None
