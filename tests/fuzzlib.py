@@ -587,6 +587,9 @@ class SchemaMutator:
                 for slide in data["board"]["slides"]:   # a slide's own takers, a word now and then twice
                     if chooser.chance(30):
                         slide["slide_on"] = [chooser.choice(["own", "partner", "opponent"]) for _ in range(chooser.integer(0, 3))]
+                    if chooser.chance(25):  # a jump across the board, now and then a lap or more
+                        slide["sweep"] = "end"
+                        slide["to"] = slide["from"] + chooser.integer(1, side * count + 1)
                 data["pawns"] = chooser.integer(1, 5)
                 if chooser.chance(30):
                     data["setup"] = {"on_start_exit": 1}

@@ -170,9 +170,18 @@ def trouble_steps(c: int, where: str) -> int | None:
     return 27 + int(n) if kind == "safety" else (int(n) - 7 * c - 1) % TROUBLE_TRACK
 
 
-def trouble_results(pegs: dict, turn: str, pop: int) -> set:
-    """The placements a pop of `pop` may lead to (TR5, TR6, TR8-TR11, TR13); empty when the
-    pop is lost."""
+#: TR15: the warp spaces, offset 4 of every side, each joined to the one two sides on
+TROUBLE_WARP_OFFSET, TROUBLE_SIDE = 4, 7
+
+
+def trouble_warp(square: int) -> int | None:
+    """The warp space opposite track square `square` (TR15), or None: no warp space."""
+    return (square + 2 * TROUBLE_SIDE) % TROUBLE_TRACK if square % TROUBLE_SIDE == TROUBLE_WARP_OFFSET else None
+
+
+def trouble_results(pegs: dict, turn: str, pop: int, warps: bool = False) -> set:
+    """The placements a pop of `pop` may lead to (TR5, TR6, TR8-TR11, TR13; with `warps`, the
+    warp spaces of TR15 and TR17-TR20); empty when the pop is lost."""
     c = TROUBLE_COLOURS.index(turn)
     out = set()
     for i, peg in enumerate(pegs[turn]):
@@ -188,12 +197,19 @@ def trouble_results(pegs: dict, turn: str, pop: int) -> set:
         target = trouble_where(c, end)
         if target in pegs[turn]:  # TR8, TR11: not onto the own colour's peg
             continue
+        landings = [target]
+        far = trouble_warp(int(target[6:])) if warps and target.startswith("track:") else None
+        if far is not None:  # TR15: on to the warp space opposite, TR17: once; TR20: wherever it lies
+            landings.append(f"track:{far}")
+            if landings[-1] in pegs[turn][:i] + pegs[turn][i + 1:]:  # TR19: not onto an own peg
+                continue
         after = {colour: list(p) for colour, p in pegs.items()}
-        after[turn][i] = target
-        if target.startswith("track:"):  # TR8: another colour's peg there goes back
-            for colour in after:
-                if colour != turn:
-                    after[colour] = ["start" if p == target else p for p in after[colour]]
+        after[turn][i] = landings[-1]
+        for square in landings:
+            if square.startswith("track:"):  # TR8, TR18: another colour's peg there goes back
+                for colour in after:
+                    if colour != turn:
+                        after[colour] = ["start" if p == square else p for p in after[colour]]
         out.add(placement(after))
     return out
 

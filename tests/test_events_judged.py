@@ -48,7 +48,17 @@ VARIANTS = Path(__file__).parent.parent / "variants"
 #: the bundled track rule files with filters or consequences (each must have some judged on events alone)
 JUDGING = [name for name in bundled_names() if not name.startswith("grid/") and name != "sequence.yaml"
            and re.search(r"^(after|filters):", (VARIANTS / name).read_text(), re.MULTILINE)]
-CASES = [(name.removesuffix(".yaml"), None) for name in JUDGING] + [("standard", COUNTING), ("partnership", COUNTING)]
+#: bundled files whose conditions all count the pawns a move moved where squares are counted
+#: (Trouble's finish, `home_hold`): judged on the whole move (`compiler.vocab.events_only`)
+ON_THE_MOVE = ["trouble/double-trouble.yaml"]
+CASES = [(name.removesuffix(".yaml"), None) for name in JUDGING if name not in ON_THE_MOVE] + \
+    [("standard", COUNTING), ("partnership", COUNTING)]
+
+
+@pytest.mark.parametrize("name", ON_THE_MOVE)
+def test_moved_pawns_on_counted_squares_are_judged_on_the_move(name):
+    game = load_game(name.removesuffix(".yaml"))
+    assert game.layout.stacked and game.after and not _with_events_form(game)
 
 
 @pytest.mark.parametrize(("variant", "layer"), CASES, ids=[v + ("+counting" if layer else "") for v, layer in CASES])

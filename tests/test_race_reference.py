@@ -9,7 +9,7 @@ PA9), a third six lost (LU13), the extra throws of a six, a capture and a token 
 LU16, LU19, LU20), the finish line that holds one peg a space (TR11, TR13), two
 dice die by die using as many as can be used (PA5), the 20 and 10 space bonuses (PA11,
 PA14, PA16, PA17) and the third doubles (PA7, PA19); Ludo also on boards no rule file
-bundles (LU2's numbers as data)."""
+bundles (LU2's numbers as data); Trouble's warp spaces too (TR15, TR17-TR20)."""
 
 from __future__ import annotations
 
@@ -203,7 +203,7 @@ def test_a_throw_no_token_can_use_is_thrown_again_or_lost_as_the_rule_book_says(
     assert kinds["redraw"] > 20 and kinds["forfeit"] > 20 and kinds[None] > 20, kinds
 
 
-def compare_trouble(game, seed: int, positions: int) -> int:
+def compare_trouble(game, seed: int, positions: int, warps: bool = False) -> int:
     rng = random.Random(seed)
     compared = 0
     for _ in range(positions):
@@ -211,7 +211,7 @@ def compare_trouble(game, seed: int, positions: int) -> int:
         pegs = position["pawns"]
         if any(all((ref.trouble_steps(ref.TROUBLE_COLOURS.index(c), p) or 0) > 27 for p in pegs[c]) for c in pegs):
             continue  # TR12: a game already won
-        want = ref.trouble_results(pegs, position["turn"], int(position["card"]))
+        want = ref.trouble_results(pegs, position["turn"], int(position["card"]), warps)
         assert engine_results(game, position) == want, position
         compared += len(want)
     return compared
@@ -319,6 +319,12 @@ def test_trouble_moves_as_its_rule_book_says():
     assert compare_trouble(load_game("trouble"), seed=1, positions=100) > 130
 
 
+def test_trouble_with_warp_spaces_moves_as_its_rule_book_says():
+    """TR15, TR17-TR20 (`trouble/warp.yaml`): in about a fifth of these positions a warp changes
+    what the pop may do."""
+    assert compare_trouble(load_game("trouble", ("trouble/warp.yaml",)), seed=2, positions=300, warps=True) > 400
+
+
 def test_parcheesi_moves_as_its_rule_book_says():
     assert compare_parcheesi(load_game("parcheesi"), seed=1, positions=100) > 600
 
@@ -328,6 +334,7 @@ def test_thousands_of_race_positions():
     assert compare_ludo(load_game("ludo"), False, seed=10, positions=5000) > 10_000
     assert compare_ludo(load_game("ludo", ("ludo/blocks.yaml",)), True, seed=11, positions=5000) > 10_000
     assert compare_trouble(load_game("trouble"), seed=12, positions=5000) > 8_000
+    assert compare_trouble(load_game("trouble", ("trouble/warp.yaml",)), seed=15, positions=5000, warps=True) > 8_000
     # a fifth of these positions are near the end, with a move or two each (9,537 compared)
     assert compare_ludo_throws(load_game("ludo", ("ludo/capture-throw.yaml", "ludo/home-throw.yaml")), seed=14,
                                positions=5000) > 9_000

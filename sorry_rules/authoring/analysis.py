@@ -233,7 +233,8 @@ def _named(name: str) -> str:
 # ---- slides -----------------------------------------------------------------------------
 def _slides(v, report) -> None:
     side = v.board.side_length
-    slides = [(i, s.from_, s.to) for i, s in enumerate(v.board.slides)]
+    # a jump (`sweep: end`) sweeps no path: only its end, which SR505 keeps off other triangles
+    slides = [(i, s.from_, s.to) for i, s in enumerate(v.board.slides) if s.sweep == "path"]
     for i, a_from, a_to in slides:
         for j, b_from, b_to in slides:
             if j <= i:

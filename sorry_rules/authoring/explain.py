@@ -741,9 +741,32 @@ def switch_words(v, where) -> list[str]:
     return lines
 
 
+def _slide_words(b, where) -> list[str]:
+    """What the slides and the jumps (`sweep: end`) of the board do, and who takes them."""
+    if not b.slides:
+        return []
+    lines = []
+    takers = "rules.slide_on, or the slide's own slide_on below," if any(sl.slide_on is not None for sl in b.slides) \
+        else "rules.slide_on"
+    paths = [s for s in b.slides if s.sweep == "path"]
+    jumps = [s for s in b.slides if s.sweep == "end"]
+    if paths:
+        spans = _listed([f"{s.from_} to {s.to}" for s in paths])
+        lines.append(f"Slides from offset {spans} of every side: a pawn that ends its move on a slide's first "
+                     f"square (when {takers} lets it) goes to its last, bumping as rules.slide_sweep says - "
+                     f"{where(('board', 'slides'))}")
+    if jumps:
+        spans = _listed([f"{s.from_} to {s.to}" for s in jumps])
+        lines.append(f"Jumps from offset {spans} of every side (counted on from the first square's side): a pawn "
+                     f"that ends its move on a jump's first square (when {takers} lets it) jumps over the squares "
+                     f"between to its last, bumping there only, as rules.slide_sweep says - "
+                     f"{where(('board', 'slides'))}")
+    return lines + _slide_takers(b, where)
+
+
 def _slide_takers(b, where) -> list[str]:
     """A line for each slide that says who takes it (`board.slides.*.slide_on`)."""
-    return [f"The slide from {s.from_} to {s.to} is taken by "
+    return [f"The {'jump' if s.sweep == 'end' else 'slide'} from {s.from_} to {s.to} is taken by "
             f"{_listed([_SIDE_WORDS[r] for r in s.slide_on]) + ' pawns' if s.slide_on else 'no pawn'}, whatever "
             f"rules.slide_on says - "
             f"{where(('board', 'slides', i, 'slide_on'))}" for i, s in enumerate(b.slides) if s.slide_on is not None]
@@ -785,14 +808,7 @@ def board_words(v, where) -> list[str]:
     lines.append(f"Each side has {b.side_length} squares (offsets 0 to {b.side_length - 1}, clockwise): pawns leave Start "
                  f"onto offset {b.start_exit}; after offset {b.safety_entry} a pawn of the side's colour turns into "
                  f"{zone} - {where(('board', 'side_length'))}")
-    if b.slides:
-        spans = _listed([f"{s.from_} to {s.to}" for s in b.slides])
-        takers = "rules.slide_on, or the slide's own slide_on below," if any(sl.slide_on is not None for sl in b.slides) \
-            else "rules.slide_on"
-        lines.append(f"Slides from offset {spans} of every side: a pawn that ends its move on a slide's first "
-                     f"square (when {takers} lets it) goes to its last, bumping as rules.slide_sweep says - "
-                     f"{where(('board', 'slides'))}")
-        lines += _slide_takers(b, where)
+    lines += _slide_words(b, where)
     if b.hold > 1:
         lines.append(f"A square holds up to {b.hold} pawns; pawns of one colour share it"
                      f"{', several colours where a named square lets them' if b.squares else ''} - {where(('board', 'hold'))}")

@@ -49,6 +49,10 @@ def build(layout, max_cols: int = 30) -> BoardMap:
     return square if square is not None else _sides(layout, max_cols)
 
 
+#: the glyph of a jump's start (`board.slides` with `sweep: end`): it leads across the board
+JUMP = "~"
+
+
 def _track_glyphs(layout, arrow_of) -> dict:
     """{square: (glyph, slide colour)} for the track squares that belong to slides, and the
     symbol of the named squares (`board.squares`: a star's `*`, in its side's colour)."""
@@ -58,10 +62,10 @@ def _track_glyphs(layout, arrow_of) -> dict:
         if symbol is not None:
             for sq, owner in squares:
                 out.setdefault(sq, (symbol, owner))
-    for info in layout.slide_at:
-        if info is None:
-            continue
-        out.setdefault(info.triangle, (arrow_of(info.triangle), info.colour))
+    slides = [info for info in layout.slide_at if info is not None]
+    for info in slides:  # every start first: a jump may end on another jump's start
+        out.setdefault(info.triangle, (JUMP if info.jump else arrow_of(info.triangle), info.colour))
+    for info in slides:
         for sq in info.swept:
             out.setdefault(sq, ("o" if sq == info.end else "=", info.colour))
     return out

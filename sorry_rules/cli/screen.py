@@ -138,8 +138,11 @@ counted from the track; start and home are S and H, with their pawn counts.
 
 #: the last lines of the help: the board's squares and slides, and how a card or a throw is played
 HELP_SLIDES = ("The board: '.' a track square; '>' 'v' '<' '^' a slide's start, '=' its body, 'o' its end: land "
-               "exactly on {whose} slide start and the pawn slides to the end, {sweep}. Your Start is next to the "
-               "square your pawns come out on.")
+               "exactly on {whose} slide start and the pawn slides to the end, {sweep}.")
+HELP_ONLY_JUMPS = "The board: '.' a track square."
+HELP_JUMPS = (" '~' is a jump's start: land exactly on {whose} jump start and the pawn jumps over the squares between "
+              "to the jump's end (an 'o', or another '~'; `sorry-play explain` names it), {lands}.")
+HELP_YOUR_START = " Your Start is next to the square your pawns come out on."
 HELP_CARDS = ("A move that '{again}' gives you another card. When no move is possible the card is forfeited (the "
               "board then shows it and waits for Enter); when no card in your hand can move you discard one.")
 #: whose slides a pawn takes (`rules.slide_on`), in words
@@ -178,11 +181,17 @@ def help_text(game) -> str:
     cards = HELP_CARDS.format(again="plays again" if game.hand_play else "draws again")
     if slides:
         rules = game.rules
-        own_takers = any(info is not None and info.on is not None for info in layout.slide_at)
-        whose = "a" if own_takers else _SLIDE_WHOSE.get(frozenset(rules.slide_on), "a")
+        takers = {frozenset(rules.slide_on if info.on is None else info.on) for info in layout.slide_at if info is not None}
+        own_takers = len(takers) > 1  # slides taken by different pawns (`board.slides.*.slide_on`)
+        whose = "a" if own_takers else _SLIDE_WHOSE.get(takers.pop(), "a")
         sweep = "bumping every pawn on the way" if rules.slide_sweep == "all" else \
             "bumping the pawns on the way that it may bump (the others stay)"
-        words = HELP_SLIDES.format(whose=whose, sweep=sweep) + (HELP_TAKERS if own_takers else "")
+        kinds = {info.jump for info in layout.slide_at if info is not None}
+        lands = "bumping any pawn there" if rules.slide_sweep == "all" else \
+            "bumping a pawn there that it may bump (it may not take the jump onto one it may not bump)"
+        words = HELP_SLIDES.format(whose=whose, sweep=sweep) if False in kinds else HELP_ONLY_JUMPS
+        words += HELP_JUMPS.format(whose=whose, lands=lands) if True in kinds else ""
+        words += (HELP_TAKERS if own_takers else "") + HELP_YOUR_START
         board = textwrap.fill(words + ("" if dice else " " + cards), 79) + ("\n" + HELP_DICE if dice else "")
     else:
         board = HELP_PLAIN + "\n" + (HELP_DICE if dice else textwrap.fill(cards, 79))

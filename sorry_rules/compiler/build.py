@@ -80,7 +80,7 @@ class Context:
         geometry = engine_geometry(v)
         self.team_of, relation = _relations(v)
         self.layout = Layout(list(v.colours), b.side_length, b.start_exit, b.safety_entry, b.safety_length,
-                             [(s.from_, s.to) for s in b.slides], v.rules.overshoot_home == "stop", geometry.past_home,
+                             [(s.from_, s.to, s.sweep) for s in b.slides], v.rules.overshoot_home == "stop", geometry.past_home,
                              getattr(b, "hold", 1), engine_squares(v, relation), v.pawns, getattr(b, "home_hold", None),
                              tuple(None if s.slide_on is None else tuple(s.slide_on) for s in b.slides))
         control_of = self.team_of if v.rules.control == "team" else tuple((c,) for c in range(self.layout.C))

@@ -20,7 +20,7 @@ def check_variant(v, out: ProblemCollector) -> None:
     _check_seating(v, out)
     if v.board.kind == "track":
         _check_board(v.board, out)
-        _check_slides(v.board, out)
+        _check_slides(v.board, len(v.colours), out)
         _check_track_turn(v.turn, out)
     if getattr(getattr(v, "turn", None), "source", "draw") != "dice":  # a dice turn's faces are its cards (check_dice)
         _check_cards(v, out)
@@ -127,20 +127,30 @@ def _check_board(board, out: ProblemCollector) -> None:
                    also=(("board", "side_length"),))
 
 
-def _check_slides(board, out: ProblemCollector) -> None:
+def _check_slides(board, colours: int, out: ProblemCollector) -> None:
+    """A slide goes forward, less than a side (a jump, `sweep: end`: less than a lap) and, but
+    for a jump, never onto another slide's triangle; no two slides start at one offset."""
     side = board.side_length
+    lap = side * colours
     triangles = {s.from_ for s in board.slides}
     for i, slide in enumerate(board.slides):
+        jump = slide.sweep == "end"
         if slide.from_ >= side:
             out.at(("board", "slides", i, "from"), "SR505",
                    f"slide triangle at offset {slide.from_} is off the side (offsets 0..{side - 1})",
                    also=(("board", "side_length"),))
         if slide.to <= slide.from_:
-            out.at(("board", "slides", i, "to"), "SR505", f"slide from {slide.from_} to {slide.to}: a slide must go forward")
-        elif slide.to - slide.from_ >= side:
-            out.at(("board", "slides", i, "to"), "SR505", f"slide from {slide.from_} to {slide.to} is longer than a side",
-                   also=(("board", "side_length"),))
-        elif slide.to % side in triangles:
+            back = f" (a jump back by n squares goes on round the track: `to: {slide.from_ + lap} - n`)" if jump else ""
+            word = "jump" if jump else "slide"
+            out.at(("board", "slides", i, "to"), "SR505", f"{word} from {slide.from_} to {slide.to}: a {word} must go "
+                   f"forward{back}")
+        elif jump and slide.to - slide.from_ >= lap:
+            out.at(("board", "slides", i, "to"), "SR505", f"jump from {slide.from_} to {slide.to} is a lap or longer "
+                   f"(the track has {lap} squares)", also=(("board", "side_length"), ("colours",)))
+        elif not jump and slide.to - slide.from_ >= side:
+            out.at(("board", "slides", i, "to"), "SR505", f"slide from {slide.from_} to {slide.to} is longer than a side"
+                   " (a jump over the squares between is `sweep: end`)", also=(("board", "side_length"),))
+        elif not jump and slide.to % side in triangles:
             out.at(("board", "slides", i, "to"), "SR505",
                    f"slide from {slide.from_} ends on the triangle of another slide (offset {slide.to % side})")
         if slide.from_ in [s.from_ for s in board.slides[:i]]:

@@ -97,11 +97,13 @@ class _Wording:
     def slide(self, event) -> None:
         _, c, frm, to = event
         mover = self.names.slider(c, frm)
+        info = self.game.layout.slide_at[frm] if frm < self.game.layout.T else None
+        verb = "jumps" if info is not None and info.jump else "slides"
         part = _last(self.segments)
         if part and part[0].startswith(mover + " "):
-            part.append(f"slides to {self.square(to)}")
+            part.append(f"{verb} to {self.square(to)}")
         else:  # another pawn's slide (after a switch): said before the bumps it makes, so they read as its own
-            part[self.since:self.since] = [f"{mover} slides to {self.square(to)}"]
+            part[self.since:self.since] = [f"{mover} {verb} to {self.square(to)}"]
         self.since = len(part)
 
     def bump(self, i: int, event) -> None:

@@ -30,8 +30,9 @@ class SlideInfo:
     colour: int          # owner of the slide
     triangle: int        # track square a pawn must land on exactly
     end: int             # end circle
-    swept: tuple         # triangle+1 .. end, in order
+    swept: tuple         # triangle+1 .. end, in order; a jump's (`sweep: end`): its end alone
     on: tuple | None = None  # the relations to its colour whose pawns take it; None: `rules.slide_on`
+    jump: bool = False       # `sweep: end`: the pawn passes over the squares between
 
 
 class _Tables(dict):
@@ -48,10 +49,11 @@ class _Tables(dict):
 
 class Layout:
     """Board geometry of one variant, with precomputed movement tables: the race-track
-    board kind (`sorry_rules.engine.board.TrackBoard`)."""
+    board kind (`sorry_rules.engine.board.TrackBoard`). `slides`: `(from, to)` or `(from, to,
+    sweep)` offsets of each side's slides (`sweep` "end": a jump, which sweeps its end alone)."""
 
     def __init__(self, colours: list[str], side_length: int, start_exit: int, safety_entry: int,
-                 safety_length: int, slides: list[tuple[int, int]], overshoot_stops: bool,
+                 safety_length: int, slides: list[tuple], overshoot_stops: bool,
                  past_home: str | None = None, hold: int = 1, squares: tuple = (), pawns: int = 12,
                  home_hold: int | None = None, slide_on: tuple = ()):
         self.colours = tuple(colours)
@@ -69,10 +71,12 @@ class Layout:
         self.overshoot_stops = self.past_home == "stop"
         slide_at: list[SlideInfo | None] = [None] * T
         for c in range(C):
-            for i, (frm, to) in enumerate(slides):
+            for i, (frm, to, *sweep) in enumerate(slides):
                 triangle = (c * side_length + frm) % T
-                swept = tuple((c * side_length + k) % T for k in range(frm + 1, to + 1))
-                slide_at[triangle] = SlideInfo(c, triangle, swept[-1], swept, slide_on[i] if i < len(slide_on) else None)
+                jump = bool(sweep) and sweep[0] == "end"
+                swept = tuple((c * side_length + k) % T for k in range(to if jump else frm + 1, to + 1))
+                slide_at[triangle] = SlideInfo(c, triangle, swept[-1], swept, slide_on[i] if i < len(slide_on) else None,
+                                               jump)
         self.slide_at = tuple(slide_at)
         tables = square_tables(self, hold, squares, pawns, home_hold)
         self.hold, self.share, self.capture, self.stacked = tables.hold, tables.share, tables.capture, tables.stacked

@@ -143,9 +143,11 @@ def _slide(geo, info, fill: str, name: str) -> list:
     right = (x - dx * size + dy * size, y - dy * size - dx * size)
     path = f"M{num(tip[0])},{num(tip[1])} L{num(left[0])},{num(left[1])} L{num(right[0])},{num(right[1])} Z"
     ex, ey = geo.at[info.end]
-    return [element("g", {"class": "slide", "data-colour": name, "data-from": info.triangle, "data-to": info.end})[:-2] + ">",
+    kind = "slide jump" if info.jump else "slide"  # a jump (`sweep: end`): dashed, straight across the board
+    return [element("g", {"class": kind, "data-colour": name, "data-from": info.triangle, "data-to": info.end})[:-2] + ">",
             element("polyline", {"points": points, "fill": "none", "stroke": fill, "stroke-width": num(geo.cell * 0.28),
-                                 "stroke-linecap": "round", "stroke-opacity": "0.8"}),
+                                 "stroke-linecap": "round", "stroke-opacity": "0.8",
+                                 "stroke-dasharray": num(geo.cell * 0.5) if info.jump else None}),
             element("path", {"class": "slide-start", "d": path, "fill": fill, "stroke": "#222", "stroke-width": "1"}),
             element("circle", {"class": "slide-end", "cx": num(ex), "cy": num(ey), "r": num(geo.cell * 0.22), "fill": fill,
                                "stroke": "#222", "stroke-width": "1"}),

@@ -64,8 +64,14 @@ class Slide(Strict):
 
     from_: int = Field(alias="from", ge=0, le=MAX_SIDE,
                        description="The slide's triangle: a pawn that ends a move exactly here may slide.")
-    to: int = Field(ge=0, le=2 * MAX_SIDE, description="The end circle, more than `from` and less than a side further; "
-                    "the slide sweeps `from + 1` .. `to`.")
+    to: int = Field(ge=0, le=MAX_SIDE * MAX_COLOURS, description=(
+        "The end circle, more than `from` and less than a side further (with `sweep: end`, less than a lap further: "
+        "`side_length` x colours); counted on from the triangle's side, so `from + side_length` is the same offset of "
+        "the next side."))
+    sweep: Literal["path", "end"] = Field(default="path", description=(
+        "Which squares the slide sweeps: `path`, `from + 1` .. `to` (R26); `end`, the end circle only: the pawn jumps "
+        "over the squares between (a warp, TR15), and the end may be another slide's triangle (a pawn that arrives "
+        "there does not slide again)."))
     slide_on: Annotated[list[Relation], ONCE_EACH] | None = Field(default=None, description=(
         "Whose pawns take this slide, in place of `rules.slide_on` for it: pawns whose colour is `own`, `partner` or "
         "`opponent` to the slide's colour (`[]`: nobody; left out: as `rules.slide_on` says). E.g. `[own, partner, "

@@ -1,0 +1,80 @@
+"""Jumps: slides that sweep their end circle alone (`board.slides.*.sweep: end`, Trouble's warp
+spaces, TR15-TR20) in every front end: the move says the pawn jumps, `--why` names the jump
+that is held, `explain` says what a jump does, the play screen draws its start as '~' and
+explains it, pictures draw it dashed across the board, and `validate` refuses a jump of a lap
+or more while it lets a jump end on another's start (the rule moves themselves are the
+scenarios of tests/scenarios/trouble/warp.yaml)."""
+
+from __future__ import annotations
+
+import re
+
+from click.testing import CliRunner
+
+from sorry_rules.cli.app import main
+from sorry_rules.cli import boardmap
+from sorry_rules.cli.screen import help_text
+from sorry_rules.compiler import load_game
+
+WARP = ["--variant", "trouble", "--rule", "trouble/warp.yaml"]
+
+
+def _moves(tmp_path, pawns: str) -> str:
+    position = tmp_path / "position.yaml"
+    position.write_text(f"players: [red, green]\nturn: red\ncard: \"3\"\npawns:\n{pawns}", encoding="utf-8")
+    result = CliRunner().invoke(main, ["moves", *WARP, "--state", str(position), "--why"])
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def test_a_move_says_its_pawn_jumps_and_why_names_a_held_jump(tmp_path):
+    """TR18: the landing sends the green peg on 4 home, then the jump; TR19: a red peg on the
+    far warp space holds the jump."""
+    out = _moves(tmp_path, "  red: [track:1, start, start, start]\n  green: [track:4]\n")
+    assert "Red pawn track:1 -> track:4, bumps Green (track:4), jumps to track:18" in out
+    out = _moves(tmp_path, "  red: [track:1, track:18, start, start]\n")
+    assert "red pawn track:1: forward 3: the jump from track:4 ends on track:18, held by a pawn the jump may not " \
+           "sweep" in out
+
+
+def test_explain_says_what_a_jump_does():
+    result = CliRunner().invoke(main, ["explain", *WARP])
+    text = " ".join(result.stdout.split())
+    assert "Jumps from offset 4 to 18 of every side (counted on from the first square's side): a pawn that ends its " \
+           "move on a jump's first square" in text
+    assert "jumps over the squares between to its last, bumping there only" in text
+    assert "The jump from 4 to 18 is taken by the side's own colour's, its partners' and its opponents' pawns" in text
+    assert "Slides from offset" not in text
+
+
+def test_the_screen_draws_a_jump_start_as_a_tilde_on_both_ends_and_explains_it():
+    game = load_game("trouble", ("trouble/warp.yaml",))
+    glyphs = {cell.square: cell.glyph for cell in boardmap.build(game.layout).cells.values() if cell.kind == "track"}
+    assert [sq for sq, glyph in sorted(glyphs.items()) if glyph == boardmap.JUMP] == [4, 11, 18, 25]
+    assert not set(glyphs.values()) & {">", "v", "<", "^", "="}
+    words = " ".join(help_text(game).split())
+    assert "'~' is a jump's start: land exactly on any colour's jump start and the pawn jumps over the squares " \
+           "between" in words
+    assert "a slide's start" not in words
+    words = " ".join(help_text(load_game("standard")).split())
+    assert "'~'" not in words and "a slide's start" in words
+
+
+def test_a_picture_draws_each_jump_dashed_from_start_to_end():
+    result = CliRunner().invoke(main, ["render", *WARP])
+    assert result.exit_code == 0, result.output
+    jumps = re.findall(r'<g class="slide jump" data-colour="(\w+)" data-from="(\d+)" data-to="(\d+)">\s*'
+                       r'<polyline points="[^"]*"[^>]*stroke-dasharray', result.stdout)
+    assert sorted((int(a), int(b)) for _, a, b in jumps) == [(4, 18), (11, 25), (18, 4), (25, 11)]
+    plain = CliRunner().invoke(main, ["render"]).stdout
+    assert 'class="slide jump"' not in plain and plain.count('class="slide"') == 8
+
+
+def test_validate_refuses_a_jump_of_a_lap_and_lets_one_end_on_a_start(tmp_path):
+    rule = tmp_path / "jumps.yaml"
+    rule.write_text("extends: standard\nboard:\n  slides:\n    - {from: 1, to: 4}\n    - {from: 9, to: 13}\n"
+                    "    - {from: 3, to: 61, sweep: end}\n    - {from: 6, to: 66, sweep: end}\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["validate", str(rule)])
+    assert "jumps.yaml:7:" in result.stdout and "jump from 6 to 66 is a lap or longer (the track has 60 squares) " \
+                                                "[SR505]" in result.stdout
+    assert result.stdout.count("[SR5") == 1  # the jump from 3 ends on the next side's 1, a slide start; no SR511
