@@ -71,10 +71,12 @@ def placement(pawns: dict) -> tuple:
     return tuple((colour, tuple(sorted(pawns[colour]))) for colour in sorted(pawns))
 
 
-def results(pawns: dict, turn: str, throw: int, blocks: bool = False, sixes: int = 0, board: LudoBoard = LUDO) -> set:
-    """The placements a throw of `throw` may lead to (LU5, LU7-LU12; LU17 when `blocks`);
-    empty when the throw is lost (no token can use it, or a third six, LU13)."""
-    return {result for result, _ in outcomes(pawns, turn, throw, blocks, sixes, board=board)}
+def results(pawns: dict, turn: str, throw: int, blocks: bool = False, sixes: int = 0, board: LudoBoard = LUDO,
+            closed: bool = False) -> set:
+    """The placements a throw of `throw` may lead to (LU5, LU7-LU12; LU17 when `blocks`; LU25
+    when `closed`: the mover has captured nothing, its home column is closed); empty when the
+    throw is lost (no token can use it, or a third six, LU13)."""
+    return {result for result, _ in outcomes(pawns, turn, throw, blocks, sixes, board=board, closed=closed)}
 
 
 def stuck_throw(pawns: dict, turn: str, throw: int, sixes: int = 0, redraws: int = 0, blocks: bool = False,
@@ -90,10 +92,11 @@ def stuck_throw(pawns: dict, turn: str, throw: int, sixes: int = 0, redraws: int
 
 
 def outcomes(pawns: dict, turn: str, throw: int, blocks: bool = False, sixes: int = 0, capture_throw: bool = False,
-             home_throw: bool = False, board: LudoBoard = LUDO) -> set:
+             home_throw: bool = False, board: LudoBoard = LUDO, closed: bool = False) -> set:
     """`results` with the extra throws each earns: a six (LU13, not the third), a capture
     (LU15 when `capture_throw`), a token reaching Home (LU16 when `home_throw`); they add up
-    (LU20); a move that wins earns none (LU14)."""
+    (LU20); a move that wins earns none (LU14). `closed` (LU25): a token on the track goes on
+    round it past the tip of its arm, never into the home column."""
     if throw == 6 and sixes >= 2:
         return set()
     c = board.colours.index(turn)
@@ -121,6 +124,12 @@ def outcomes(pawns: dict, turn: str, throw: int, blocks: bool = False, sixes: in
             if blocked(to):
                 continue
             target = where_of(c, 0)
+        elif closed and token.startswith("track:"):  # LU25: round the track again, whatever the steps
+            square = int(token.partition(":")[2])
+            passed = [(square + s) % board.track for s in range(1, throw + 1)]
+            if any(blocked(at) for at in passed):
+                continue
+            target = f"track:{passed[-1]}"
         else:
             end = here + throw
             if end > board.home:  # LU12

@@ -9,7 +9,8 @@ PA9), a third six lost (LU13), the extra throws of a six, a capture and a token 
 LU16, LU19, LU20), the finish line that holds one peg a space (TR11, TR13), two
 dice die by die using as many as can be used (PA5), the 20 and 10 space bonuses (PA11,
 PA14, PA16, PA17) and the third doubles (PA7, PA19); Ludo also on boards no rule file
-bundles (LU2's numbers as data); Trouble's warp spaces too (TR15, TR17-TR20)."""
+bundles (LU2's numbers as data); Ludo's home column closed until a capture (LU25) and
+Trouble's warp spaces (TR15, TR17-TR20) too."""
 
 from __future__ import annotations
 
@@ -143,6 +144,29 @@ def compare_ludo(game, blocks: bool, seed: int, positions: int, board: ref.LudoB
         sixes = position.get("counters", {}).get(position["turn"], {}).get("sixes", 0)
         want = ref.results(position["pawns"], position["turn"], int(position["card"]), blocks, sixes, board)
         assert engine_results(game, position) == want, (vars(board), position)
+        compared += len(want)
+    return compared
+
+
+def compare_ludo_closed_column(game, seed: int, positions: int) -> int:
+    """LU25 (`ludo/capture-to-enter.yaml`): the mover has captured or not (its counter
+    `captures`); tokens near the tip of their arm often."""
+    rng = random.Random(seed)
+    compared = 0
+    for _ in range(positions):
+        position = ludo_position(rng)
+        turn, tokens = position["turn"], position["pawns"][position["turn"]]
+        if any(all(t == "home" for t in mine) for mine in position["pawns"].values()):
+            continue  # a game already over
+        c = ref.COLOURS.index(turn)
+        near = ref.where_of(c, ref.LUDO.to_tip - rng.randint(0, 5))
+        if rng.random() < 0.6 and not any(near in mine for mine in position["pawns"].values()):
+            tokens[rng.randrange(4)] = near
+        captures = rng.choice((0, 1))
+        sixes = position.get("counters", {}).get(turn, {}).get("sixes", 0)
+        position["counters"] = {turn: {"sixes": sixes, "captures": captures}}
+        want = ref.results(position["pawns"], turn, int(position["card"]), sixes=sixes, closed=not captures)
+        assert engine_results(game, position) == want, position
         compared += len(want)
     return compared
 
@@ -315,6 +339,11 @@ def test_a_winning_move_earns_no_extra_throw(last, throw):
         (ref.placement({**position["pawns"], "red": ("home",) * 4}), 0)}
 
 
+def test_ludo_without_a_capture_goes_round_again_as_its_rule_book_says():
+    """LU25, LU11, LU12 (`ludo/capture-to-enter.yaml`)."""
+    assert compare_ludo_closed_column(load_game("ludo", ("ludo/capture-to-enter.yaml",)), seed=3, positions=300) > 400
+
+
 def test_trouble_moves_as_its_rule_book_says():
     assert compare_trouble(load_game("trouble"), seed=1, positions=100) > 130
 
@@ -335,6 +364,7 @@ def test_thousands_of_race_positions():
     assert compare_ludo(load_game("ludo", ("ludo/blocks.yaml",)), True, seed=11, positions=5000) > 10_000
     assert compare_trouble(load_game("trouble"), seed=12, positions=5000) > 8_000
     assert compare_trouble(load_game("trouble", ("trouble/warp.yaml",)), seed=15, positions=5000, warps=True) > 8_000
+    assert compare_ludo_closed_column(load_game("ludo", ("ludo/capture-to-enter.yaml",)), seed=16, positions=5000) > 8_000
     # a fifth of these positions are near the end, with a move or two each (9,537 compared)
     assert compare_ludo_throws(load_game("ludo", ("ludo/capture-throw.yaml", "ludo/home-throw.yaml")), seed=14,
                                positions=5000) > 9_000
