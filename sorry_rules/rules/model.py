@@ -225,8 +225,9 @@ class Rules(Strict):
         "Whose slides a pawn takes when it ends a move on their triangle (a slide belongs to the colour of its side); a "
         "slide's own `slide_on` (`board.slides`) says it for that slide."))
     slide_sweep: Literal["all", "bumpable"] = Field(default="all", description=(
-        "Which pawns on the slide's squares (triangle + 1 .. end circle) go back to Start: `all`, every one (own pawns "
-        "included); `bumpable`, only those the slider may bump (a spared pawn on the end circle makes the move illegal)."))
+        "Which pawns on the slide's squares (triangle + 1 .. end circle; a jump's end circle alone) go back to Start: "
+        "`all`, every one (own pawns included); `bumpable`, only those the slider may bump (a spared pawn on the end "
+        "circle makes the move illegal)."))
     slide_after_switch: Literal["both", "mover", "none"] = Field(default="both", description=(
         "After an 11 switch, which pawns are checked for a slide: `both` (the mover first, each against its own colour), "
         "the `mover`'s pawn only, or `none`."))
