@@ -8,6 +8,7 @@ parcheesi."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -248,3 +249,23 @@ def test_a_throw_lost_to_a_rule_names_the_rule():
         lost = [line for line in lines if "the throw is lost" in line]
         named = [line for line in lost if f"({label})" in line]
         assert named and len(named) < len(lost), (variant, lost)
+
+
+def test_a_bonus_no_pawn_can_move_is_said_as_not_played(tmp_path):
+    """PA11, PA23: the capture's 20 spaces that no pawn can move are lost, and the moves report
+    says so on the move ("unplayed"); the 10 of PA14 that is moved is listed under "after"."""
+    state = tmp_path / "position.yaml"
+    state.write_text("players: [yellow, blue, red, green]\nturn: yellow\ncard: \"2+3\"\npawns:\n"
+                     "  yellow: [safety:5, track:28, track:40, track:40]\n  blue: [track:30, track:52, track:52]\n",
+                     encoding="utf-8")
+    report = json.loads(CliRunner().invoke(main, ["moves", "-v", "parcheesi", "--state", str(state), "--format",
+                                                  "json"]).stdout)
+    lost = {move["text"]: (move["after"], move.get("unplayed", [])) for move in report["moves"]}
+    capture, home = "PA11: a capture earns 20 spaces", "PA14: a pawn reaching Home earns 10 spaces"
+    assert lost["Yellow pawn track:28 -> track:30, bumps Blue (track:30); then Yellow pawn safety:5 -> home; then "
+                "Yellow pawn track:40 -> track:50"] == ([home], [capture])
+    assert lost["Yellow pawn track:28 -> track:30, bumps Blue (track:30); then Yellow pawn track:40 -> track:43; then "
+                "Yellow pawn track:30 -> track:50"] == ([capture], [])
+    assert all(not unplayed for after, unplayed in lost.values() if capture not in after + unplayed)
+    text = CliRunner().invoke(main, ["moves", "-v", "parcheesi", "--state", str(state)]).stdout
+    assert "      not played (no way): PA11: a capture earns 20 spaces" in text

@@ -127,7 +127,8 @@ def _mark_turn(game, state, move, after, entry: dict) -> None:
 
 def _mark_consequences(game, state, move, after, entry: dict) -> None:
     """What follows the move under `after:`: the labels of the consequences it triggers
-    ("after"; after a winning or finishing move, not those that would only give an extra card), the
+    ("after"; after a winning or finishing move, not those that would only give an extra card), those
+    whose `then:` effect had no way to be played ("unplayed", when there are some), the
     extra cards the player takes next, the card's own included ("extra_cards"), and, when
     the variant declares counters, every seated colour's counters after it ("counters")."""
     fired = game.consequences(state, move)
@@ -135,6 +136,9 @@ def _mark_consequences(game, state, move, after, entry: dict) -> None:
         # an extra card alone gives nothing
         fired = [c for c in fired if c.adds or c.marks or c.then is not None or not c.draw_again]
     entry["after"] = [c.label for c in fired]
+    unplayed = game.unplayed(state, move)
+    if unplayed:
+        entry["unplayed"] = [c.label for c in unplayed]
     entry["extra_cards"] = _extra_cards(state, move, after)
     if game.counters:
         entry["counters"] = {game.colours[c]: {name: after.counters[c][i] for i, (name, _, _) in enumerate(game.counters)}
@@ -215,6 +219,7 @@ def format_report_text(report: dict, details=None) -> str:
         prefix = f"[{move['card']}] " if "card" in move else ""
         lines.append(f"  {i:2}. {prefix}{move['text']}{_end_words(report, move)}")
         lines.extend(f"      after: {label}" for label in move.get("after", []))
+        lines.extend(f"      not played (no way): {label}" for label in move.get("unplayed", []))
         if move.get("discards") or move.get("redraw"):  # a redraw discards its own card too
             own = [move["discard"]] if move.get("redraw") and move.get("discard") else []
             lost = "throw lost" if "throw" in report else "discards"

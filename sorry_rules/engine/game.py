@@ -388,6 +388,15 @@ class Game:
         return tuple(c for c in self.after if (c.then is None and c in fired) or (c.then is not None and (
             c.label in followed or (c in fired and (c.adds or c.marks or c.draw_again)))))
 
+    def unplayed(self, state: State, move: Move) -> tuple:
+        """The consequences with a `then:` effect that `move` triggers but whose effect had no
+        way to be played there (no pawn could move 20), in order: what the move lost."""
+        if not self.after_then or move.kind not in ("move", "pass", "forfeit", "redraw"):
+            return ()
+        fired = self.table(state).consequences(state.seats[state.turn], option_of(move))[2]
+        followed = set(move.label.split("; ")) if move.label else set()
+        return tuple(c for c in self.after if c.then is not None and c in fired and c.label not in followed)
+
     def marks_after(self, state: State, move: Move) -> tuple:
         """The marks once `move` is applied in `state` (its consequences and the next
         player's turn beginning included): `State.marks` of `apply(state, move)`."""
