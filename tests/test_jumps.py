@@ -15,6 +15,7 @@ from sorry_rules.cli.app import main
 from sorry_rules.cli import boardmap
 from sorry_rules.cli.screen import help_text
 from sorry_rules.compiler import load_game
+from sorry_rules.rules.yamlsafe import load_yaml
 
 WARP = ["--variant", "trouble", "--rule", "trouble/warp.yaml"]
 
@@ -78,3 +79,44 @@ def test_validate_refuses_a_jump_of_a_lap_and_lets_one_end_on_a_start(tmp_path):
     assert "jumps.yaml:7:" in result.stdout and "jump from 6 to 66 is a lap or longer (the track has 60 squares) " \
                                                 "[SR505]" in result.stdout
     assert result.stdout.count("[SR5") == 1  # the jump from 3 ends on the next side's 1, a slide start; no SR511
+
+
+def test_a_jump_back_onto_the_square_its_pawn_left_is_held_by_the_pawn_still_there(tmp_path):
+    """Two red pawns share track:18 (H33 blockade); a 3 takes one to 21, whose jump leads back
+    to 18 (a jump back by 3, `to: from + lap - 3`), held by the other one, which the jump may
+    not sweep (`rules.slide_sweep: bumpable`): no move, and `--why` says the jump is held."""
+    rule = tmp_path / "back.yaml"
+    rule.write_text("extends: standard\nboard:\n  slides:\n    - {from: 1, to: 4}\n    - {from: 9, to: 13}\n"
+                    "    - {from: 6, to: 63, sweep: end}\nrules: {slide_sweep: bumpable}\n", encoding="utf-8")
+    position = tmp_path / "position.yaml"
+    position.write_text("players: [red, blue]\nturn: red\ncard: \"3\"\npawns:\n  red: [track:18, track:18, start, start]\n",
+                        encoding="utf-8")
+    result = CliRunner().invoke(main, ["moves", "-v", str(rule), "-r", "house/blockade.yaml", "--state", str(position),
+                                       "--why"])
+    assert "no legal move" in result.stdout
+    assert "red pawns track:18: forward 3: the jump from track:21 ends on track:18, held by a pawn the jump may not " \
+           "sweep" in result.stdout
+
+
+def test_a_declined_jump_is_said_so(tmp_path):
+    """`rules.slide_optional`: a pawn that ends on a jump's start may stay there."""
+    position = tmp_path / "position.yaml"
+    position.write_text("players: [red, green]\nturn: red\ncard: \"3\"\npawns:\n  red: [track:1, start, start, start]\n",
+                        encoding="utf-8")
+    result = CliRunner().invoke(main, ["moves", *WARP, "--state", str(position)])
+    assert "Red pawn track:1 -> track:4, jumps to track:18" in result.stdout and "does not jump" not in result.stdout
+    optional = tmp_path / "optional.yaml"
+    optional.write_text("extends: trouble\nrules: {slide_optional: true}\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["moves", *WARP, "-r", str(optional), "--state", str(position)])
+    assert "Red pawn track:1 -> track:4, does not jump" in result.stdout
+    assert "Red pawn track:1 -> track:4, jumps to track:18" in result.stdout
+
+
+def test_a_jump_start_on_a_named_square_shows_the_jump():
+    """TR15 with TR16 and a jump from the Double Trouble spaces (offset 6) to offset 10: the
+    screen shows '~' on them, not the named square's 'X', and 'o' on the jump's end."""
+    layers = [load_yaml("board:\n  slides:\n    - {from: 4, to: 18, sweep: end, slide_on: [own, partner, opponent]}\n"
+                        "    - {from: 6, to: 10, sweep: end}\n", "jump.yaml")]
+    game = load_game("trouble", ("trouble/double-trouble.yaml",), layers=layers)
+    glyphs = {cell.square: cell.glyph for cell in boardmap.build(game.layout).cells.values() if cell.kind == "track"}
+    assert [glyphs[sq] for sq in (4, 6, 10, 13, 18)] == [boardmap.JUMP, boardmap.JUMP, "o", boardmap.JUMP, boardmap.JUMP]

@@ -746,19 +746,21 @@ def _slide_words(b, where) -> list[str]:
     if not b.slides:
         return []
     lines = []
-    takers = "rules.slide_on, or the slide's own slide_on below," if any(sl.slide_on is not None for sl in b.slides) \
-        else "rules.slide_on"
+    own = any(sl.slide_on is not None for sl in b.slides)
+
+    def takers(kind: str) -> str:
+        return f"rules.slide_on, or the {kind}'s own slide_on below," if own else "rules.slide_on"
     paths = [s for s in b.slides if s.sweep == "path"]
     jumps = [s for s in b.slides if s.sweep == "end"]
     if paths:
         spans = _listed([f"{s.from_} to {s.to}" for s in paths])
         lines.append(f"Slides from offset {spans} of every side: a pawn that ends its move on a slide's first "
-                     f"square (when {takers} lets it) goes to its last, bumping as rules.slide_sweep says - "
+                     f"square (when {takers('slide')} lets it) goes to its last, bumping as rules.slide_sweep says - "
                      f"{where(('board', 'slides'))}")
     if jumps:
         spans = _listed([f"{s.from_} to {s.to}" for s in jumps])
         lines.append(f"Jumps from offset {spans} of every side (counted on from the first square's side): a pawn "
-                     f"that ends its move on a jump's first square (when {takers} lets it) jumps over the squares "
+                     f"that ends its move on a jump's first square (when {takers('jump')} lets it) jumps over the squares "
                      f"between to its last, bumping there only, as rules.slide_sweep says - "
                      f"{where(('board', 'slides'))}")
     return lines + _slide_takers(b, where)

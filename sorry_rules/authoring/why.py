@@ -401,7 +401,8 @@ class _Diagnosis(dsl.EffectWalker):
             return f"no {obstacle.relation} pawn on the track to switch with"
         if code == "slides_block_all":
             what = "placement" if isinstance(node, dsl.Sorry) else "switch"
-            return f"every {what} ends in a blocked slide"
+            jumps = any(info is not None and info.jump for info in self.explainer.game.layout.slide_at)
+            return f"every {what} ends in a blocked slide{' or jump' if jumps else ''}"
         if code == "not_on_track":
             return "in its safety zone (a switch needs a track pawn)"
         if code == "not_alone":

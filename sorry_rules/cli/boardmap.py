@@ -55,19 +55,26 @@ JUMP = "~"
 
 def _track_glyphs(layout, arrow_of) -> dict:
     """{square: (glyph, slide colour)} for the track squares that belong to slides, and the
-    symbol of the named squares (`board.squares`: a star's `*`, in its side's colour)."""
+    symbol of the named squares (`board.squares`: a star's `*`, in its side's colour); a
+    jump's start shows '~' even on a named square, and a slide's end 'o' even inside another
+    slide's body."""
     out = {}
+    slides = [info for info in layout.slide_at if info is not None]
+    for info in slides:  # a jump's start before all: it leads across the board
+        if info.jump:
+            out[info.triangle] = (JUMP, info.colour)
     for name, squares in getattr(layout, "named", {}).items():
         symbol = layout.square_symbols.get(name)
         if symbol is not None:
             for sq, owner in squares:
                 out.setdefault(sq, (symbol, owner))
-    slides = [info for info in layout.slide_at if info is not None]
-    for info in slides:  # every start first: a jump may end on another jump's start
-        out.setdefault(info.triangle, (JUMP if info.jump else arrow_of(info.triangle), info.colour))
+    for info in slides:
+        out.setdefault(info.triangle, (arrow_of(info.triangle), info.colour))
+    for info in slides:  # the ends before the bodies: a jump may end inside a slide's body
+        out.setdefault(info.end, ("o", info.colour))
     for info in slides:
         for sq in info.swept:
-            out.setdefault(sq, ("o" if sq == info.end else "=", info.colour))
+            out.setdefault(sq, ("=", info.colour))
     return out
 
 

@@ -151,7 +151,7 @@ _SLIDE_WHOSE = {frozenset(("own", "partner", "opponent")): "any colour's", froze
                 frozenset(("own", "opponent")): "your own or an opponent's", frozenset(("partner",)): "a partner's",
                 frozenset(("own", "partner")): "your own or a partner's"}
 #: what the help adds where some slides say who takes them (`board.slides.*.slide_on`)
-HELP_TAKERS = " Some slides are taken by some pawns only: `sorry-play explain` says whose."
+HELP_TAKERS = " Some {kinds} are taken by some pawns only: `sorry-play explain` says whose."
 HELP_PLAIN = """The board: '.' a track square. Your Start is next to the square your pawns
 come out on."""
 HELP_DICE = """A move that 'throws again' gives you another throw; a throw with no move is
@@ -191,7 +191,8 @@ def help_text(game) -> str:
             "bumping a pawn there that it may bump (it may not take the jump onto one it may not bump)"
         words = HELP_SLIDES.format(whose=whose, sweep=sweep) if False in kinds else HELP_ONLY_JUMPS
         words += HELP_JUMPS.format(whose=whose, lands=lands) if True in kinds else ""
-        words += (HELP_TAKERS if own_takers else "") + HELP_YOUR_START
+        named = " and ".join(word for word, kind in (("slides", False), ("jumps", True)) if kind in kinds)
+        words += (HELP_TAKERS.format(kinds=named) if own_takers else "") + HELP_YOUR_START
         board = textwrap.fill(words + ("" if dice else " " + cards), 79) + ("\n" + HELP_DICE if dice else "")
     else:
         board = HELP_PLAIN + "\n" + (HELP_DICE if dice else textwrap.fill(cards, 79))

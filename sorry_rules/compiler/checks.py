@@ -137,7 +137,8 @@ def _check_slides(board, colours: int, out: ProblemCollector) -> None:
         jump = slide.sweep == "end"
         if slide.from_ >= side:
             out.at(("board", "slides", i, "from"), "SR505",
-                   f"slide triangle at offset {slide.from_} is off the side (offsets 0..{side - 1})",
+                   f"{'jump start' if jump else 'slide triangle'} at offset {slide.from_} is off the side (offsets 0.."
+                   f"{side - 1})",
                    also=(("board", "side_length"),))
         if slide.to <= slide.from_:
             back = f" (a jump back by n squares goes on round the track: `to: {slide.from_ + lap} - n`)" if jump else ""

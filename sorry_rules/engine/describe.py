@@ -83,7 +83,7 @@ class _Wording:
         self.segments.append([f"{self.names.pawn(c, frm)}{which} {self.square(frm)} -> {self.square(to)}", *self.waiting])
         self.since, self.waiting = 1 + len(self.waiting), []
         if i in self.stays:
-            self.closing[len(self.segments) - 1] = "does not slide"
+            self.closing[len(self.segments) - 1] = f"does not {self.verb(to)}"
 
     def switch(self, i: int, event) -> None:
         _, c, a, o, b = event
@@ -91,14 +91,19 @@ class _Wording:
         self.since = 1
         if i in self.stays:
             stays = self.stays[i]
-            self.closing[len(self.segments) - 1] = "neither slides" if len(stays) == 2 else \
-                f"{self.names.pawn(*stays[0])} does not slide"
+            verbs = {self.verb(sq) for _, sq in stays}
+            self.closing[len(self.segments) - 1] = f"neither {verbs.pop()}s" if len(stays) == 2 and len(verbs) == 1 else \
+                " and ".join(f"{self.names.pawn(*pawn)} does not {self.verb(pawn[1])}" for pawn in stays)
+
+    def verb(self, sq: int) -> str:
+        """"jump" for the start of a jump (`board.slides.*.sweep: end`), else "slide"."""
+        info = self.game.layout.slide_at[sq] if sq < self.game.layout.T else None
+        return "jump" if info is not None and info.jump else "slide"
 
     def slide(self, event) -> None:
         _, c, frm, to = event
         mover = self.names.slider(c, frm)
-        info = self.game.layout.slide_at[frm] if frm < self.game.layout.T else None
-        verb = "jumps" if info is not None and info.jump else "slides"
+        verb = self.verb(frm) + "s"
         part = _last(self.segments)
         if part and part[0].startswith(mover + " "):
             part.append(f"{verb} to {self.square(to)}")

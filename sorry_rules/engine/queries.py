@@ -166,11 +166,19 @@ class Obstacles:
         if to < layout.T and not m.slide_optional:  # a slide that may be declined blocks nothing
             info = m.slide_here[c][to]
             if info is not None:
-                o = occ[info.end]
-                k = self._mark_on(o, info.end, "untouchable") if o >= 0 and self.marks else None
-                if o >= 0 and info.end != frm and (m.spares[c][o] or k is not None):
-                    return Obstacle("slide_blocked", square=to, end=info.end, mark=None if m.spares[c][o] else k)
+                for o in self._left_on(c, frm, info.end):
+                    k = self._mark_on(o, info.end, "untouchable") if self.marks else None
+                    if m.spares[c][o] or k is not None:
+                        return Obstacle("slide_blocked", square=to, end=info.end, mark=None if m.spares[c][o] else k)
         return None
+
+    def _left_on(self, c: int, frm: int, sq: int) -> list:
+        """The colours of the pawns on `sq` once colour c's pawn has left `frm` (a jump may end
+        on the square its pawn left, where squares holding several pawns keep the others)."""
+        if not getattr(self.m, "stacked", False):
+            o = self.board.occ[sq]
+            return [] if o < 0 or sq == frm else [o]
+        return [o for o, n in self.board.pawns_on(sq) if n - (o == c and sq == frm) > 0]
 
     def arrival(self, c: int, frm: int, to: int, step: str) -> Obstacle | None:
         """What stops a landing on a board whose squares hold several pawns: `Track.arrive`'s

@@ -64,7 +64,7 @@ class Slide(Strict):
 
     from_: int = Field(alias="from", ge=0, le=MAX_SIDE,
                        description="The slide's triangle: a pawn that ends a move exactly here may slide.")
-    to: int = Field(ge=0, le=MAX_SIDE * MAX_COLOURS, description=(
+    to: int = Field(ge=0, le=MAX_SIDE * (MAX_COLOURS + 1), description=(
         "The end circle, more than `from` and less than a side further (with `sweep: end`, less than a lap further: "
         "`side_length` x colours); counted on from the triangle's side, so `from + side_length` is the same offset of "
         "the next side."))
