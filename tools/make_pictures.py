@@ -26,15 +26,16 @@ MINI_GRID = "variants/grid/mini-grid.yaml"
 GAMES = 100          # games per side of the plotted simulations (a small sample, quick to check)
 
 
-def _track_position(spec: str, seed: int, players: int, plies: int):
-    """A seeded game between random players, `plies` moves in: (game, state, pawn names)."""
+def _track_position(spec: str, seed: int, players: int, plies: int, rules: tuple = ()):
+    """A seeded game between random players, `plies` moves in, of `spec` with the overlays
+    `rules`: (game, state, pawn names)."""
     from sorry_rules.compiler.build import load_game
     from sorry_rules.pictures.trackboard import labels_of
     from sorry_rules.players.registry import make_player
     from sorry_rules.players.runner import play_game
     from sorry_rules.records.pawnnames import PawnNames
 
-    game = load_game(spec, ())
+    game = load_game(spec, rules)
     state = game.new_game(seed, players=players)
     names = [PawnNames.start(game, state.placement, labels_of(game.colours))]
     bots = [make_player("random", seed, seat) for seat in range(players)]
@@ -103,6 +104,9 @@ def pictures() -> dict:
     game, state, names = _track_position("parcheesi", 7, 4, 80)  # two blockades
     out["parcheesi-board.svg"] = trackboard.board_svg(game, state, title="parcheesi, seed 7, after 80 moves",
                                                       names=names)
+    game, state, names = _track_position("trouble", 3, 4, 60, ("trouble/warp.yaml", "trouble/double-trouble.yaml"))
+    out["trouble-warp-board.svg"] = trackboard.board_svg(game, state, title="trouble with warp and Double Trouble "
+                                                         "spaces, seed 3, after 60 moves", names=names)
     game, start, moves = _grid_game("sequence", 5, 2)
     out["sequence-board.svg"] = gridboard.board_svg(game, moves[-1][2], title="sequence, seed 5, the end of the game")
     game, start, moves = _grid_game(MINI_GRID, 2, 3)
