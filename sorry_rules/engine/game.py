@@ -379,12 +379,11 @@ class Game:
         ...) that playing `move` in `state` triggers, in order."""
         if not self.after or move.kind not in ("move", "pass", "forfeit", "redraw"):
             return ()
-        fired = self.table(state).consequences(state.seats[state.turn], option_of(move))[2]  # as play judges them
+        fired, followed = self._fired(state, move)
         if not self.after_then:
             return fired
         # a consequence with `then:` is judged on the move as listed, before its follow-ups: the move's label names those
         # played; one whose effect was not played counts only for its counters, marks and extra turn, where it has some
-        followed = set(move.label.split("; ")) if move.label else set()
         return tuple(c for c in self.after if (c.then is None and c in fired) or (c.then is not None and (
             c.label in followed or (c in fired and (c.adds or c.marks or c.draw_again)))))
 
@@ -393,9 +392,14 @@ class Game:
         way to be played there (no pawn could move 20), in order: what the move lost."""
         if not self.after_then or move.kind not in ("move", "pass", "forfeit", "redraw"):
             return ()
-        fired = self.table(state).consequences(state.seats[state.turn], option_of(move))[2]
-        followed = set(move.label.split("; ")) if move.label else set()
+        fired, followed = self._fired(state, move)
         return tuple(c for c in self.after if c.then is not None and c in fired and c.label not in followed)
+
+    def _fired(self, state: State, move: Move) -> tuple:
+        """(the consequences `move` triggers in `state`, as play judges them; the labels of the
+        `then:` follow-ups its label names)."""
+        fired = self.table(state).consequences(state.seats[state.turn], option_of(move))[2]
+        return fired, set(move.label.split("; ")) if move.label else set()
 
     def marks_after(self, state: State, move: Move) -> tuple:
         """The marks once `move` is applied in `state` (its consequences and the next
