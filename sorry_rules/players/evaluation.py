@@ -83,7 +83,7 @@ class Evaluator:
         # every pawn of every other colour reaching one square with every card of the deck,
         # the entries from Start of `entry_rows` included)
         self.packed_rows = [[None] * self.T for _ in range(C)]
-        self._threats: list = [{} for _ in range(C)]  # per colour: its squares -> `_facts_of`
+        self._threats: list = [{} for _ in range(C)]  # per colour: its squares -> `_threat_of`
         self._kept = 0
         self.bits = (max(1, len(game.deck)) * game.pawns * C).bit_length() + 1
         self.mask = (1 << self.bits) - 1
@@ -93,6 +93,9 @@ class Evaluator:
         # loss[c][sq], loss_to_move[c][sq]: the weight of a pawn's danger times its value (None: weight 0)
         self.loss = tuple(self._losses(DANGER, row) for row in self.value)
         self.loss_to_move = tuple(self._losses(DANGER_TO_MOVE, row) for row in self.value)
+        # losses[m][c]: colour c's loss row when colour m moves next
+        self.losses = tuple(tuple(self.loss_to_move[c] if c in self.team_of[m] else self.loss[c] for c in range(C))
+                            for m in range(C))
 
     @staticmethod
     def _losses(weight: float, values: tuple):
@@ -162,11 +165,10 @@ class Evaluator:
         return total
 
     # ---- scoring -----------------------------------------------------------------------
-    def facts(self, placement) -> list:
-        """Per colour o, what `evaluate` reads of o's squares: (packed reach, whether o has
-        pawns in Start, o's track pawns as (value, bit shift, loss, loss when o's team moves
-        next), the values of o's other pawns), in the order of o's squares; kept per o's
-        squares when `placement` is a tuple of tuples."""
+    def threat(self, placement) -> list:
+        """Per colour o: (per track square, packed `bits` bits a square, the card copies with
+        which o's track pawns reach it; whether o has pawns in Start), what the danger of
+        every other pawn reads; kept per o's squares when `placement` is a tuple of tuples."""
         known = self._threats
         if self._kept >= self.KEPT:
             for row in known:
@@ -177,30 +179,26 @@ class Evaluator:
             if type(squares) is tuple:
                 found = known[o].get(squares)
                 if found is None:
-                    found = known[o][squares] = self._facts_of(o, squares)
+                    found = known[o][squares] = self._threat_of(o, squares)
                     self._kept += 1
             else:
-                found = self._facts_of(o, squares)
+                found = self._threat_of(o, squares)
             out.append(found)
         return out
 
-    #: the most colours' facts kept (`facts`; cleared past it)
+    #: the most colours' threats kept (`threat`; cleared past it)
     KEPT = 16_384
 
-    def _facts_of(self, o: int, squares) -> tuple:
+    def _threat_of(self, o: int, squares) -> tuple:
         T, rows, reach = self.T, self.packed_rows[o], 0
-        value, loss, loss_to_move, shift = self.value[o], self.loss[o], self.loss_to_move[o], self.shift
-        track, rest = [], []
         for s in squares:  # sorted: the track squares first
             if s >= T:
-                rest.append(value[s])
-                continue
+                break
             row = rows[s]
             if row is None:
                 row = rows[s] = self._packed_row(o, s)
             reach += row
-            track.append((value[s], shift[s], loss and loss[s], loss_to_move and loss_to_move[s]))
-        return reach, bool(squares) and squares[-1] == self.start[o], tuple(track), tuple(rest)  # Start squares sort last
+        return reach, bool(squares) and squares[-1] == self.start[o]  # Start squares sort last
 
     #: boards of up to this many track squares make `entry_rows` whole (a probe a square);
     #: larger ones work out only the squares pawns stand on
@@ -227,31 +225,30 @@ class Evaluator:
         mover's team) times its value times the chance min(1, hits / deck size) that an
         opponent's next card bumps it (the copies of the cards reaching its square, from the
         track and from Start)."""
-        team_of, moving = self.team_of, self.team_of[mover]
-        facts = self.facts(placement)
-        mask, deck_size, chance = self.mask, self.deck_size, self.chance
-        threats, entry_rows, alone = self.threats, self.entry_rows, self.alone
+        team_of, losses = self.team_of, self.losses[mover]
+        threat = self.threat(placement)
+        T, shift, mask, deck_size, chance = self.T, self.shift, self.mask, self.deck_size, self.chance
+        threats, entry_rows, alone, values = self.threats, self.entry_rows, self.alone, self.value
         teams: dict = {}  # per team (per colour when every colour plays alone): its pawns' worth
         for c in seats:
-            _, _, track, rest = facts[c]
+            value, loss = values[c], losses[c]
             total = 0.0
-            if track:
+            if loss is None:
+                for sq in placement[c]:
+                    total += value[sq]
+            else:
                 reach = 0
                 for o in threats[c]:
-                    packed, from_start, _, _ = facts[o]
+                    packed, from_start = threat[o]
                     reach += packed
                     if from_start:
                         row = entry_rows[o][c]
                         reach += self._entry_row(o, c, placement[c]) if row is None else row
-                to_move = c in moving
-                for value, shift, loss, loss_to_move in track:
-                    total += value
-                    weight = loss_to_move if to_move else loss
-                    if weight is not None:
-                        hits = reach >> shift & mask
-                        total -= weight * (chance[hits] if hits < deck_size else 1.0)
-            for value in rest:
-                total += value
+                for sq in placement[c]:
+                    total += value[sq]
+                    if sq < T:
+                        hits = reach >> shift[sq] & mask
+                        total -= loss[sq] * (chance[hits] if hits < deck_size else 1.0)
             if alone:
                 teams[c] = total
             else:
