@@ -634,3 +634,29 @@ def test_a_forced_move_of_hand_play_never_shows_the_hand_to_the_next_person():
     [told] = session.tell_move(Turn(1, 0, one, move, 0, 1, tuple(game.card_index[c] for c in ("3", "4", "5", "7"))), state)
     seated = game.colours[state.seats[0]].capitalize()
     assert told.startswith(f"{seated}: only one move was possible, so it was played: ") and "(1, 3" not in told, told
+
+
+def test_a_move_that_loses_a_bonus_says_so_on_the_play_screen():
+    """PA11, PA23: the person's moves on the play screen say which of them leave a capture's 20
+    spaces that no pawn can move (as `moves` says "not played (no way)"); the others do not."""
+    from sorry_rules.cli.terminal import Session
+    from sorry_rules.players.protocol import view_of
+    from sorry_rules.records.savefile import new_save
+
+    game = load_game("parcheesi")
+    state = parse_position(game, {"players": ["yellow", "blue", "red", "green"], "turn": "yellow", "card": "2+3",
+                                  "pawns": {"yellow": ["safety:5", "track:28", "track:40", "track:40"],
+                                            "blue": ["track:30", "track:52", "track:52"]}}).state
+    saved = new_save(game, "parcheesi", (), 1, state, ["human", "bot:greedy", "bot:greedy", "bot:greedy"], 100)
+    out = io.StringIO()
+    session = Session(game, saved.kinds, saved, None, console=Console(file=out, width=200, height=80, force_terminal=True,
+                                                                      color_system=None))
+    session.clear = lambda: None
+    session.state = state
+    moves = game.legal_moves(state)
+    session.show(view_of(game, state), moves)
+    lines = [line for line in out.getvalue().splitlines() if re.match(r"\s*\d+\. ", line)]
+    assert len(lines) == len(moves)
+    lost = [line for line in lines if line.endswith("(PA11: a capture earns 20 spaces: no way to play it)")]
+    assert len(lost) == 2 and all("bumps B" in line for line in lost)
+    assert any("bumps B" in line and "no way" not in line for line in lines)

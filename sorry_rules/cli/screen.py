@@ -70,6 +70,7 @@ class Scene:
     redraws: int = 0              # extra cards the turn took by turn.redraw (shown under that policy)
     names: object = None          # records.pawnnames.PawnNames of `placement` (None: pawns show their colour only)
     finished: tuple = ()          # State.finished: the seats whose side finished, in order (played for places)
+    unplayed: dict = field(default_factory=dict)  # move index -> labels of the `after:` follow-ups it cannot play
 
 
 #: Single letters a pawn label must not be, as the board draws them (case ignored).
@@ -506,10 +507,15 @@ def render_turn(scene: Scene, moves, hand_play: bool, header: str, page: int = 0
     Each page holds as many moves a
     page as leave room for a one-line prompt in `height` lines (`PAGE_MIN` at least, for
     tiny terminals). Moves keep their numbers across pages; the moves of the player to move
-    (`scene.seats[scene.turn]`) do not repeat that player's colour."""
+    (`scene.seats[scene.turn]`) do not repeat that player's colour; a move whose `after:`
+    follow-up has no way to be played says so (`scene.unplayed`)."""
     notes = _notes(moves, scene.game, width)
     colour = scene.seats[scene.turn] if scene.turn is not None else None
-    label = (lambda move: move_label(scene.game, move, hand_play, colour, scene.names)) if scene.names is not None else None
+    words = {id(move): "".join(f" ({label}: no way to play it)" for label in scene.unplayed.get(i, ()))
+             for i, move in enumerate(moves)}
+
+    def label(move) -> str:
+        return move_label(scene.game, move, hand_play, colour, scene.names) + words[id(move)]
     groups = move_lines(scene.game, moves, hand_play, colour, width, label)
     widest = heading(header, message, len(moves) - 1, 1, len(moves), True, width)  # the longest the heading gets
     least = min(PAGE_MIN, sum(len(group) for group in groups))  # the fewest move lines a page shows
@@ -524,6 +530,14 @@ def render_turn(scene: Scene, moves, hand_play: bool, header: str, page: int = 0
     head = heading(header, message, first, count, len(moves), len(pages) > 1, width)
     body = [line for group in groups[first:first + count] for line in group]
     return TurnScreen(lines + head + body + notes, page, len(pages), first, count, tuple(p[0] for p in pages))
+
+
+def unplayed_of(game, state, moves) -> dict:
+    """{index of a move in `moves`: the labels of the `after:` consequences it triggers whose
+    `then:` effect no pawn can play there (`Game.unplayed`)}, for `Scene.unplayed`."""
+    if not getattr(game, "after_then", ()):
+        return {}
+    return {i: labels for i, move in enumerate(moves) if (labels := [c.label for c in game.unplayed(state, move)])}
 
 
 def shortened(text: str, width: int, lines: int) -> str:

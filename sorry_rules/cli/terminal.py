@@ -367,7 +367,9 @@ class Session:
             what = f"{game.source_noun} {game.card_names[view.card]}"
         width, height = self.console.size
         header = f"{who}{you} to play, {what}. Your moves"
-        turn = self.look.render_turn(self.view_scene(view), moves, view.hand is not None, header,
+        scene = self.view_scene(view)
+        scene.unplayed = screen.unplayed_of(game, self.state, moves)  # a bonus no pawn can move, said on its move
+        turn = self.look.render_turn(scene, moves, view.hand is not None, header,
                                      self.page, width, height, self.message or self.hint_line, first=self.first)
         self.page, self.pages, self.message = turn.page, turn.pages, ""
         self.first, self.starts = turn.first, turn.starts
