@@ -411,7 +411,7 @@ def simulate(variant, rules, games, players, bots, rotate, seed, max_plies, jobs
     the same command gives the same figures; only the timing differs.
 
     \b
-    Per game: bumps (pawns sent back to Start), slides, forfeits (cards
+    Per game: bumps (pawns sent back to Start), slides (jumps too), forfeits (cards
     with no legal move), discards (hand play: a stuck hand throws a card
     away) and passes (a card declined through its `pass` option, e.g. the
     standard 11 when a switch is the only other move). A grid game (Sequence):
