@@ -1,5 +1,5 @@
-"""Jumps: slides that sweep their end circle alone (`board.slides.*.sweep: end`, Trouble's warp
-spaces, TR15-TR20) in every front end: the move says the pawn jumps, `--why` names the jump
+"""Jumps: slides that pass over the squares between and land on their end as the move would
+(`board.slides.*.sweep: end`, Trouble's warp spaces, TR15-TR20), in every front end: the move says the pawn jumps, `--why` names the jump
 that is held, `explain` says what a jump does, the play screen draws its start as '~' and
 explains it, pictures draw it dashed across the board, and `validate` refuses a jump of a lap
 or more while it lets a jump end on another's start (the rule moves themselves are the
@@ -7,6 +7,7 @@ scenarios of tests/scenarios/trouble/warp.yaml)."""
 
 from __future__ import annotations
 
+import json
 import re
 
 from click.testing import CliRunner
@@ -34,8 +35,7 @@ def test_a_move_says_its_pawn_jumps_and_why_names_a_held_jump(tmp_path):
     out = _moves(tmp_path, "  red: [track:1, start, start, start]\n  green: [track:4]\n")
     assert "Red pawn track:1 -> track:4, bumps Green (track:4), jumps to track:18" in out
     out = _moves(tmp_path, "  red: [track:1, track:18, start, start]\n")
-    assert "red pawn track:1: forward 3: the jump from track:4 ends on track:18, held by a pawn the jump may not " \
-           "sweep" in out
+    assert "red pawn track:1: forward 3: the jump from track:4 leads to track:18: own pawn on track:18" in out
 
 
 def test_explain_says_what_a_jump_does():
@@ -81,21 +81,27 @@ def test_validate_refuses_a_jump_of_a_lap_and_lets_one_end_on_a_start(tmp_path):
     assert result.stdout.count("[SR5") == 1  # the jump from 3 ends on the next side's 1, a slide start; no SR511
 
 
-def test_a_jump_back_onto_the_square_its_pawn_left_is_held_by_the_pawn_still_there(tmp_path):
-    """Two red pawns share track:18 (H33 blockade); a 3 takes one to 21, whose jump leads back
-    to 18 (a jump back by 3, `to: from + lap - 3`), held by the other one, which the jump may
-    not sweep (`rules.slide_sweep: bumpable`): no move, and `--why` says the jump is held."""
+def test_a_jump_lands_as_the_move_would_where_squares_hold_two_pawns(tmp_path):
+    """H33 (two own pawns may share a square): a jump back by 3 (`to: from + lap - 3`) from 21
+    leads to 18. The pawn that left 18 may jump back beside the own pawn that stays there (a
+    move that changes nothing); a pawn from 19 may not, 18 then holding two already (`hold`),
+    and `--why` says it at the jump's end."""
     rule = tmp_path / "back.yaml"
     rule.write_text("extends: standard\nboard:\n  slides:\n    - {from: 1, to: 4}\n    - {from: 9, to: 13}\n"
-                    "    - {from: 6, to: 63, sweep: end}\nrules: {slide_sweep: bumpable}\n", encoding="utf-8")
-    position = tmp_path / "position.yaml"
-    position.write_text("players: [red, blue]\nturn: red\ncard: \"3\"\npawns:\n  red: [track:18, track:18, start, start]\n",
-                        encoding="utf-8")
-    result = CliRunner().invoke(main, ["moves", "-v", str(rule), "-r", "house/blockade.yaml", "--state", str(position),
-                                       "--why"])
-    assert "no legal move" in result.stdout
-    assert "red pawns track:18: forward 3: the jump from track:21 ends on track:18, held by a pawn the jump may not " \
-           "sweep" in result.stdout
+                    "    - {from: 6, to: 63, sweep: end}\n", encoding="utf-8")
+
+    def moves(card: str, red: str) -> str:
+        position = tmp_path / "position.yaml"
+        position.write_text(f"players: [red, blue]\nturn: red\ncard: \"{card}\"\npawns:\n  red: [{red}]\n", encoding="utf-8")
+        result = CliRunner().invoke(main, ["moves", "-v", str(rule), "-r", "house/blockade.yaml", "--state", str(position),
+                                           "--why"])
+        assert result.exit_code == 0, result.output
+        return result.stdout
+
+    assert "Red pawn track:18 -> track:21, jumps to track:18" in moves("3", "track:18, track:18, start, start")
+    out = moves("2", "track:19, track:18, track:18, start")
+    assert "track:19 -> track:21" not in out
+    assert "red pawn track:19: forward 2: the jump from track:21 leads to track:18: " in out
 
 
 def test_a_declined_jump_is_said_so(tmp_path):
@@ -120,3 +126,22 @@ def test_a_jump_start_on_a_named_square_shows_the_jump():
     game = load_game("trouble", ("trouble/double-trouble.yaml",), layers=layers)
     glyphs = {cell.square: cell.glyph for cell in boardmap.build(game.layout).cells.values() if cell.kind == "track"}
     assert [glyphs[sq] for sq in (4, 6, 10, 13, 18)] == [boardmap.JUMP, boardmap.JUMP, "o", boardmap.JUMP, boardmap.JUMP]
+
+
+def test_a_jump_ends_as_a_move_on_safe_and_plain_squares(tmp_path):
+    """Ludo with a jump from offset 1 of every side: its end lands as a move (LU8, LU10): on a
+    star (16, safe) the green token there stays beside the red one; on a plain square (31) it
+    goes back to the yard."""
+    position = tmp_path / "position.yaml"
+    rule = tmp_path / "jump.yaml"
+    for end, captured in ((16, False), (31, True)):
+        rule.write_text(f"extends: ludo\nboard:\n  slides:\n    - {{from: 1, to: {end}, sweep: end, slide_on: [own, partner, "
+                        "opponent]}\n", encoding="utf-8")
+        position.write_text(f"players: [red, green]\nturn: red\ncard: \"1\"\npawns:\n  red: [track:0, start, start, start]\n"
+                            f"  green: [track:{end}, track:30, start, start]\n", encoding="utf-8")
+        report = json.loads(CliRunner().invoke(main, ["moves", "-v", str(rule), "--state", str(position), "--format",
+                                                      "json"]).stdout)
+        [move] = report["moves"]
+        assert move["result"]["red"] == [f"track:{end}", "start", "start", "start"]
+        assert move["result"]["green"] == (["track:30", "start", "start", "start"] if captured else
+                                           [f"track:{end}", "track:30", "start", "start"])

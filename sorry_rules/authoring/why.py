@@ -339,8 +339,11 @@ class _Diagnosis(dsl.EffectWalker):
             yield effect, obstacle.code, f"{effect}: {self.words(node, obstacle)}{suffix}", {}
 
     def words(self, node, obstacle) -> str:
-        """What stops the pawn, in a few words (and the label of the blocker behind it)."""
+        """What stops the pawn, in a few words (and the label of the blocker behind it); at the
+        end of a jump, after the jump that leads there."""
         words = self._words(node, obstacle)
+        if obstacle.jump is not None:
+            words = f"the jump from {self.name(obstacle.jump)} leads to {self.name(obstacle.square)}: {words}"
         return f"{words} ({obstacle.label})" if obstacle.label else words
 
     def _words(self, node, obstacle) -> str:
@@ -356,14 +359,11 @@ class _Diagnosis(dsl.EffectWalker):
                 return f"the {colour} pawn on {name(obstacle.square)} is marked '{label}' and cannot be moved"
             return f"the {colour} pawn on {name(obstacle.square)} is marked '{label}': no move may land on it or take it"
         if code == "slide_blocked":
-            layout = self.explainer.game.layout
-            kind = "jump" if layout.slide_at[obstacle.square].jump else "slide"
             if obstacle.mark is not None:
                 label = self.explainer.game.marks[obstacle.mark].label
-                return (f"the {kind} from {name(obstacle.square)} ends on {name(obstacle.end)}, held by a pawn marked "
-                        f"'{label}', which the {kind} may not sweep")
-            return (f"the {kind} from {name(obstacle.square)} ends on {name(obstacle.end)}, "
-                    f"held by a pawn the {kind} may not sweep")
+                return (f"the slide from {name(obstacle.square)} ends on {name(obstacle.end)}, held by a pawn marked "
+                        f"'{label}', which the slide may not sweep")
+            return f"the slide from {name(obstacle.square)} ends on {name(obstacle.end)}, held by a pawn the slide may not sweep"
         if code in ("overshoot", "bounce_out"):
             verb = "overshoot Home" if code == "overshoot" else "bounce back out of the safety zone"
             if obstacle.steps is None:

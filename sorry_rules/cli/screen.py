@@ -188,8 +188,7 @@ def help_text(game) -> str:
         sweep = "bumping every pawn on the way" if rules.slide_sweep == "all" else \
             "bumping the pawns on the way that it may bump (the others stay)"
         kinds = {info.jump for info in layout.slide_at if info is not None}
-        lands = "bumping any pawn there" if rules.slide_sweep == "all" else \
-            "bumping a pawn there that it may bump (it may not take the jump onto one it may not bump)"
+        lands = "ending there as the move would (a pawn it may not land on there forbids the move)"
         words = HELP_SLIDES.format(whose=whose, sweep=sweep) if False in kinds else HELP_ONLY_JUMPS
         words += HELP_JUMPS.format(whose=whose, lands=lands) if True in kinds else ""
         named = " and ".join(word for word, kind in (("slides", False), ("jumps", True)) if kind in kinds)

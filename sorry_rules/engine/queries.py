@@ -23,7 +23,7 @@ Contracts:
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from sorry_rules.engine.marks import shared_kinds
@@ -85,6 +85,7 @@ class Obstacle:
     parts: tuple = ()
     mark: int | None = None     # index of the mark kind (Game.marks) behind a "marked" obstacle
     label: str = ""             # the label of the `geometry.blockers` entry behind it, when it has one
+    jump: int | None = None     # the start of the jump (`sweep: end`) whose landing on `square` it stops
 
 
 class Obstacles:
@@ -145,15 +146,15 @@ class Obstacles:
             return sq != layout.start[c] and sq != layout.home[c]
         return False
 
-    def landing(self, c: int, frm: int, to: int, step: str = "forward") -> Obstacle | None:
+    def landing(self, c: int, frm: int, to: int, step: str = "forward", slide: bool = True) -> Obstacle | None:
         """Why a colour-c pawn moving from `frm` cannot end on `to` by a move of kind `step`
-        (None: it can)."""
+        (None: it can); with `slide`, the slide or jump it takes there too."""
         layout, m, occ = self.layout, self.m, self.board.occ
         if getattr(m, "stacked", False):
             found = self.arrival(c, frm, to, step) if to < layout.counted else None
             if found is not None:
                 return found
-        elif to < layout.X:
+        elif to < layout.X and to != frm:
             o = occ[to]
             if o == c and not m.bumpable[c][c]:
                 return Obstacle("own_pawn", square=to)
@@ -163,8 +164,11 @@ class Obstacles:
             k = self._mark_on(o, to, "untouchable") if o >= 0 and self.marks else None
             if k is not None:
                 return Obstacle("marked", square=to, colour=o, mark=k)
-        if to < layout.T and not m.slide_optional:  # a slide that may be declined blocks nothing
+        if slide and to < layout.T and not m.slide_optional:  # a slide that may be declined blocks nothing
             info = m.slide_here[c][to]
+            if info is not None and info.jump:  # landed on its end as the move would
+                found = self.landing(c, frm, info.end, step, False)
+                return None if found is None else replace(found, jump=to)
             if info is not None:
                 for o in self._left_on(c, frm, info.end):
                     k = self._mark_on(o, info.end, "untouchable") if self.marks else None
@@ -246,7 +250,7 @@ class Obstacles:
         first = None
         for s in targets:
             obstacle = self.landing(c, start, s, "sorry")
-            if obstacle is None or obstacle.code == "slide_blocked":
+            if obstacle is None or obstacle.code == "slide_blocked" or obstacle.jump is not None:
                 return Obstacle("slides_block_all")
             first = first or obstacle
         return first

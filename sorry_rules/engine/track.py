@@ -99,13 +99,16 @@ class Track:
         return new_option(Option, (card, events, flags, MOVE, key_of(self.weights, self.start, events), (), ""))
 
     # ---- one landing -------------------------------------------------------------------------
-    def sweep(self, pos, c: int, at: int, left: int):
+    def sweep(self, pos, c: int, at: int, left: int, step: str = "move"):
         """The events of the slide colour c's pawn takes from `at`, its triangle, on `pos`
         where the pawn now stands on `at` and the square `left` is empty: [] when no slide
-        starts there (for c), None when the slide is illegal (a spared pawn on its end)."""
+        starts there (for c), None when the slide is illegal (a spared pawn on its end). A
+        jump (`sweep: end`) lands on its end as a move of kind `step` would (`jump`)."""
         info = self.slide_here[c][at]
         if info is None:
             return []
+        if info.jump:
+            return self.jump(pos, c, at, left, info.end, step)
         occ, spares, guard = pos.occ, self.spares[c], pos.guard
         if self.stacked:
             return self._sweep_counted(pos, c, at, left, info)
@@ -120,6 +123,27 @@ class Track:
                 continue
             events.append((BUMP, o, sq))
         events.append((SLIDE, c, at, info.end))
+        return events
+
+    def jump(self, pos, c: int, at: int, left: int, end: int, step: str):
+        """The events of colour c's jump from `at` to `end`: the landing on `end` that a move of
+        kind `step` from `left` would make there (a pawn it may bump goes back to Start, one it
+        may not forbids the jump; where squares hold several pawns, `arrive` judges the
+        square), then the jump itself; None when it may not land there."""
+        events = []
+        if self.stacked:
+            if end < self.counted and not self.arrive(pos, c, left, end, step, events):
+                return None
+        else:
+            o = -1 if end == left else pos.occ[end]
+            if o >= 0:
+                if not self.bumpable[c][o] or (pos.guard and (o, end) in pos.guard):
+                    return None
+                if o == c:
+                    events.insert(0, (BUMP, c, end))
+                else:
+                    events.append((BUMP, o, end))
+        events.append((SLIDE, c, at, end))
         return events
 
     def _sweep_counted(self, pos, c: int, at: int, left: int, info):
@@ -164,7 +188,7 @@ class Track:
                     events.append((BUMP, o, to))
         if not slide:
             return events
-        slid = self.sweep(pos, c, to, frm)
+        slid = self.sweep(pos, c, to, frm, step)
         if slid is None:
             return None
         events.extend(slid)
@@ -436,7 +460,7 @@ class Track:
                         events = (("sorry", c, home_start, sq), (BUMP, o, sq))
                     if slides is not None and slides[sq] is not None:
                         undo = pos.make(events)
-                        slid = sweep(pos, c, sq, -1)
+                        slid = sweep(pos, c, sq, -1, "sorry")
                         pos.unmake(events, undo)
                         if slid is not None:
                             out.append(option(events + tuple(slid), flags, card))
@@ -508,12 +532,12 @@ class Track:
         `take_mine`), then with "both" the other pawn's from `mine` if it is still there
         (unless not `take_other`); None when one is illegal."""
         undo = pos.make(events)
-        slid = self.sweep(pos, c, sq, -1) if take_mine else []
+        slid = self.sweep(pos, c, sq, -1, SWITCH) if take_mine else []
         if slid is not None and self.slide_after_switch == "both" and take_other:
             first = tuple(slid)
             made = pos.make(first)
             if pos.occ[mine] == o:
-                second = self.sweep(pos, o, mine, -1)
+                second = self.sweep(pos, o, mine, -1, SWITCH)
                 slid = None if second is None else slid + second
             pos.unmake(first, made)
         pos.unmake(events, undo)

@@ -69,9 +69,9 @@ class Slide(Strict):
         "`side_length` x colours); counted on from the triangle's side, so `from + side_length` is the same offset of "
         "the next side."))
     sweep: Literal["path", "end"] = Field(default="path", description=(
-        "Which squares the slide sweeps: `path`, `from + 1` .. `to` (R26); `end`, the end circle only: the pawn jumps "
-        "over the squares between (a warp, TR15), and the end may be another slide's triangle (a pawn that arrives "
-        "there does not slide again)."))
+        "Which squares the slide sweeps: `path`, `from + 1` .. `to` (R26); `end`, a jump: the pawn passes over the "
+        "squares between and lands on the end circle as the move would (a warp, TR15); the end may be another slide's "
+        "triangle (a pawn that arrives there does not slide again)."))
     slide_on: Annotated[list[Relation], ONCE_EACH] | None = Field(default=None, description=(
         "Whose pawns take this slide, in place of `rules.slide_on` for it: pawns whose colour is `own`, `partner` or "
         "`opponent` to the slide's colour (`[]`: nobody; left out: as `rules.slide_on` says). E.g. `[own, partner, "
@@ -225,9 +225,9 @@ class Rules(Strict):
         "Whose slides a pawn takes when it ends a move on their triangle (a slide belongs to the colour of its side); a "
         "slide's own `slide_on` (`board.slides`) says it for that slide."))
     slide_sweep: Literal["all", "bumpable"] = Field(default="all", description=(
-        "Which pawns on the slide's squares (triangle + 1 .. end circle; a jump's end circle alone) go back to Start: "
-        "`all`, every one (own pawns included); `bumpable`, only those the slider may bump (a spared pawn on the end "
-        "circle makes the move illegal)."))
+        "Which pawns on the slide's squares (triangle + 1 .. end circle; a jump lands instead, `board.slides`) go back "
+        "to Start: `all`, every one (own pawns included); `bumpable`, only those the slider may bump (a spared pawn on "
+        "the end circle makes the move illegal)."))
     slide_after_switch: Literal["both", "mover", "none"] = Field(default="both", description=(
         "After an 11 switch, which pawns are checked for a slide: `both` (the mover first, each against its own colour), "
         "the `mover`'s pawn only, or `none`."))
