@@ -1,9 +1,10 @@
 """Jumps: slides that pass over the squares between and land on their end as the move would
-(`board.slides.*.sweep: end`, Trouble's warp spaces, TR15-TR20), in every front end: the move says the pawn jumps, `--why` names the jump
-that is held, `explain` says what a jump does, the play screen draws its start as '~' and
-explains it, pictures draw it dashed across the board, and `validate` refuses a jump of a lap
-or more while it lets a jump end on another's start (the rule moves themselves are the
-scenarios of tests/scenarios/trouble/warp.yaml)."""
+(`board.slides.*.sweep: end`, Trouble's warp spaces, TR15-TR20), in every front end: the move
+says the pawn jumps, `--why` names the jump whose landing is stopped, `explain` says what a
+jump does, the play screen draws its start as '~' and explains it, pictures draw it dashed
+across the board, and `validate` refuses a jump of a lap or more while it lets a jump end on
+another's start (the rule moves themselves are the scenarios of
+tests/scenarios/trouble/warp.yaml)."""
 
 from __future__ import annotations
 
@@ -43,7 +44,8 @@ def test_explain_says_what_a_jump_does():
     text = " ".join(result.stdout.split())
     assert "Jumps from offset 4 to 18 of every side (counted on from the first square's side): a pawn that ends its " \
            "move on a jump's first square" in text
-    assert "jumps over the squares between to its last, bumping there only" in text
+    assert "jumps over the squares between to its last and ends its move there as it would have ended it by its " \
+           "count" in text
     assert "The jump from 4 to 18 is taken by the side's own colour's, its partners' and its opponents' pawns" in text
     assert "Slides from offset" not in text
 
