@@ -131,20 +131,28 @@ class Track:
         may not forbids the jump; where squares hold several pawns, `arrive` judges the
         square), then the jump itself; None when it may not land there."""
         events = []
-        if self.stacked:
-            if end < self.counted and not self.arrive(pos, c, left, end, step, events):
-                return None
-        else:
-            o = -1 if end == left else pos.occ[end]
-            if o >= 0:
-                if not self.bumpable[c][o] or (pos.guard and (o, end) in pos.guard):
-                    return None
-                if o == c:
-                    events.insert(0, (BUMP, c, end))
-                else:
-                    events.append((BUMP, o, end))
+        if not self.lands(pos, c, left, end, step, events):
+            return None
         events.append((SLIDE, c, at, end))
         return events
+
+    def lands(self, pos, c: int, frm: int, to: int, step: str, events: list) -> bool:
+        """Whether colour c's pawn moving from `frm` may end on `to` by a move of kind `step`
+        (not on an own or unbumpable pawn, nor an untouchable one; where squares hold several
+        pawns, as `arrive` judges), appending to `events` the bumps of the pawns it sends
+        back: one of another colour after, one of its own before (`rules.bump` own: the events
+        read in the order the squares empty and fill). `to == frm`: the square it left."""
+        if self.stacked:
+            return to >= self.counted or self.arrive(pos, c, frm, to, step, events)
+        o = -1 if to == frm else pos.occ[to]
+        if o >= 0:  # the one pawn there: `arrive` for a square that holds one pawn
+            if not self.bumpable[c][o] or (pos.guard and (o, to) in pos.guard):
+                return False
+            if o == c:
+                events.insert(0, (BUMP, c, to))
+            else:
+                events.append((BUMP, o, to))
+        return True
 
     def _sweep_counted(self, pos, c: int, at: int, left: int, info):
         """`sweep` where squares hold several pawns: every pawn on the slide's squares (the
@@ -166,26 +174,13 @@ class Track:
         return events
 
     def landing(self, pos, c: int, frm: int, to: int, step: str, slide: bool = True):
-        """The events of colour c's pawn stepping `frm` -> `to` on `pos` (kind `step`): a bump
-        of the pawn there, then its slide; None when illegal (an own or unbumpable pawn there,
-        an untouchable one, a blocked slide). A pawn of the mover's own colour that it bumps
-        (`rules.bump` own) is sent back before the step, so the events read in the order the
-        squares empty and fill. `to == frm` (a bounce back) lands on the square it left.
-        Where squares hold several pawns, `arrive` judges the square. `slide` False: the slide
-        there declined (`declined`). `pos` is not changed."""
+        """The events of colour c's pawn stepping `frm` -> `to` on `pos` (kind `step`): the step
+        and the bumps of `lands`, then its slide; None when illegal (`lands` refuses the square,
+        a blocked slide). `to == frm` (a bounce back) lands on the square it left. `slide`
+        False: the slide there declined (`declined`). `pos` is not changed."""
         events = [(step, c, frm, to)]
-        if self.stacked:
-            if to < self.counted and not self.arrive(pos, c, frm, to, step, events):
-                return None
-        else:
-            o = -1 if to == frm else pos.occ[to]
-            if o >= 0:  # the one pawn there: `arrive` for a square that holds one pawn
-                if not self.bumpable[c][o] or (pos.guard and (o, to) in pos.guard):
-                    return None
-                if o == c:
-                    events.insert(0, (BUMP, c, to))
-                else:
-                    events.append((BUMP, o, to))
+        if not self.lands(pos, c, frm, to, step, events):
+            return None
         if not slide:
             return events
         slid = self.sweep(pos, c, to, frm, step)
