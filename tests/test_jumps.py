@@ -44,8 +44,8 @@ def test_explain_says_what_a_jump_does():
     text = " ".join(result.stdout.split())
     assert "Jumps from offset 4 to 18 of every side (counted on from the first square's side): a pawn that ends its " \
            "move on a jump's first square" in text
-    assert "jumps over the squares between to its last and ends its move there as it would have ended it by its " \
-           "count" in text
+    assert "jumps over the squares between to its last, ending there as the move that took it to the first square " \
+           "would have" in text
     assert "The jump from 4 to 18 is taken by the side's own colour's, its partners' and its opponents' pawns" in text
     assert "Slides from offset" not in text
 
@@ -147,3 +147,16 @@ def test_a_jump_ends_as_a_move_on_safe_and_plain_squares(tmp_path):
         assert move["result"]["red"] == [f"track:{end}", "start", "start", "start"]
         assert move["result"]["green"] == (["track:30", "start", "start", "start"] if captured else
                                            [f"track:{end}", "track:30", "start", "start"])
+
+
+def test_an_enter_stopped_at_a_jump_end_names_the_jump_not_the_start_exit(tmp_path):
+    """A jump from red's start exit (offset 4) to offset 20: a pawn coming out of Start would
+    jump onto red's own pawn there; `--why` says so and does not call track:20 the start exit."""
+    rule = tmp_path / "exit.yaml"
+    rule.write_text("extends: standard\nboard:\n  slides:\n    - {from: 9, to: 13}\n"
+                    "    - {from: 4, to: 20, sweep: end, slide_on: [own, partner, opponent]}\n", encoding="utf-8")
+    position = tmp_path / "position.yaml"
+    position.write_text("players: [red, blue]\nturn: red\ncard: \"1\"\npawns:\n  red: [start, track:20, home, home]\n",
+                        encoding="utf-8")
+    out = CliRunner().invoke(main, ["moves", "-v", str(rule), "--state", str(position), "--why"]).stdout
+    assert "red pawn start: enter: the jump from track:4 leads to track:20: own pawn on track:20\n" in out

@@ -761,7 +761,7 @@ def _slide_words(b, where) -> list[str]:
         spans = _listed([f"{s.from_} to {s.to}" for s in jumps])
         lines.append(f"Jumps from offset {spans} of every side (counted on from the first square's side): a pawn "
                      f"that ends its move on a jump's first square (when {takers('jump')} lets it) jumps over the squares "
-                     f"between to its last and ends its move there as it would have ended it by its count - "
+                     f"between to its last, ending there as the move that took it to the first square would have - "
                      f"{where(('board', 'slides'))}")
     return lines + _slide_takers(b, where)
 

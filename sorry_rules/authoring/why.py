@@ -253,7 +253,8 @@ class _Diagnosis(dsl.EffectWalker):
             if not self._chosen(node):
                 yield self._unchosen(node)
                 return
-            yield from self._report(node, self.obstacles.enter(self.c), " (the start exit)")
+            obstacle = self.obstacles.enter(self.c)
+            yield from self._report(node, obstacle, " (the start exit)" if obstacle is None or obstacle.jump is None else "")
 
     def visit_Sorry(self, node):
         if self._concerns(node):
