@@ -353,3 +353,30 @@ def test_a_can_inside_b_keeps_b_reading_the_move_before_it():
     start = game.layout.start[0]
     # the started pawn (track:4) or the one on track:10 forward 2; the started one forward 1
     assert moves == {(6, 10, start, start), (4, 12, start, start), (5, 10, start, start)}
+
+
+def test_a_redraw_that_changes_nothing_keeps_the_turn_where_a_win_holds_from_the_start(tmp_path):
+    """LU6, LU24 (found by the soak fuzz): Ludo played for places under a win condition that
+    holds from the start. A throw thrown again changes nothing, so no win is judged after it
+    and the thrower throws again; the public move said the thrower's side finished (no extra
+    throw), so a game played through `Game.apply` passed the turn where the engine's own loop
+    kept it, and replaying the same choices ended elsewhere."""
+    from sorry_rules.players.runner import replay
+
+    (tmp_path / "ludo").mkdir()
+    rule = tmp_path / "ludo" / "play-on.yaml"
+    rule.write_text("extends: ludo\nplaces: 4\nwin: (not (start(player) >= home(players))) or (not (track(partners) > "
+                    "home(team)))\n", encoding="utf-8")
+    game = load_game(str(rule))
+    start = state = game.new_game(2130, players=2)
+    turns = []
+    for _ in range(5):
+        if game.needs_draw(state):
+            state = game.draw(state)
+        move = game.legal_moves(state)[0]
+        if move.kind == "redraw":
+            assert move.draw_again
+        turns.append(state.turn)
+        state = game.apply(state, move)
+    assert turns[:3] == [0, 0, 0]  # LU6: thrown again, twice, then lost
+    assert replay(game, start, [0] * 5) == state

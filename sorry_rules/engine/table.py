@@ -584,12 +584,19 @@ class Table:
             ends = self._consequences(option)
         elif events:
             self.pos.make(events)
-        # a forfeit moves pawns only by the then: of its consequences (after: forfeits: true), which may bring one Home;
-        # a pass or a forfeit may change the counters or marks a win condition reads
-        changed = events or self.counters is not counters or self.pos.marks is not marks
-        if (kind is MOVE or changed) and (self.judge_always or _reaches_home(events, game.layout.home)):
+        if self._judged(kind, events, self.counters != counters or self.pos.marks != marks):
             self._judge()
         return ends
+
+    def _judged(self, kind, events: tuple, changed: bool) -> bool:
+        """Whether a play of `kind` with `events` that `changed` the counters or marks (or not)
+        is judged for a winner by `_made`: a move; a pass, forfeit or redraw that changed the
+        pawns (a forfeit moves pawns only by the then: of its consequences, `after:
+        forfeits: true`, which may bring one Home), the counters or the marks a win condition
+        reads; and, unless a win held at setup, only where it may reach Home
+        (`judge_always`)."""
+        return (kind is MOVE or bool(events) or changed) and \
+            (self.judge_always or _reaches_home(events, self.game.layout.home))
 
     # ---- search: play and take back ----------------------------------------------------------
     def push(self, option: Option) -> None:
@@ -707,14 +714,19 @@ class Table:
         if move.draw_again and self.game.ends_turns and option[3] != REDRAW and \
                 any(c.ends_turn for c in self.consequences(self.seats[self.turn], option, move)[2]):
             return move._replace(draw_again=False)  # a consequence ends the turn: no card follows
-        if move.draw_again and self.game.places > 1 and \
-                (self.judge_always or _reaches_home(option[1], self.game.layout.home)) and self._finishes(option, move):
+        if move.draw_again and self.game.places > 1 and self._finishes(option, move):
             return move._replace(draw_again=False)  # the mover's side finishes: its turn ends
         return move
 
     def _finishes(self, option: Option, move) -> bool:
-        """Whether the mover's win condition holds once `option` (`move`) is played, its
-        consequences' counters and marks included (`places`: its side then finishes)."""
-        game, p = self.game, self.seats[self.turn]
+        """Whether playing `option` (`move`) finishes the mover's side (`places`): the play is
+        judged (`_judged`, as `play` judges it; always where a win held at setup) and the
+        mover's win condition then holds, its consequences' counters and marks included."""
+        game, p, kind = self.game, self.seats[self.turn], option[3]
         counters = self.consequences(p, option, move)[0] if game.after else self.counters
-        return bool(game.win(p, game.view(move.placement), game.env(counters, move.marks or self.pos.marks)))
+        marks = move.marks or self.pos.marks
+        judged = kind is MOVE or kind is PASS_KIND or ((kind is FORFEIT or kind == REDRAW) and game.after_forfeit)
+        if not self.won_at_setup and not (judged and self._judged(kind, option[1], counters != self.counters
+                                                                   or marks != self.pos.marks)):
+            return False
+        return bool(game.win(p, game.view(move.placement), game.env(counters, marks)))
