@@ -142,7 +142,8 @@ HELP_SLIDES = ("The board: '.' a track square; '>' 'v' '<' '^' a slide's start, 
                "exactly on {whose} slide start and the pawn slides to the end, {sweep}.")
 HELP_ONLY_JUMPS = "The board: '.' a track square."
 HELP_JUMPS = (" '~' is a jump's start: land exactly on {whose} jump start and the pawn jumps over the squares between "
-              "to the jump's end (an 'o', or another '~'; `sorry-play explain` names it), {lands}.")
+              "to the jump's end (an 'o', or another '~'; `sorry-play explain` names it), ending there as the move "
+              "would (a pawn it may not land on there forbids the move).")
 HELP_YOUR_START = " Your Start is next to the square your pawns come out on."
 HELP_CARDS = ("A move that '{again}' gives you another card. When no move is possible the card is forfeited (the "
               "board then shows it and waits for Enter); when no card in your hand can move you discard one.")
@@ -188,9 +189,8 @@ def help_text(game) -> str:
         sweep = "bumping every pawn on the way" if rules.slide_sweep == "all" else \
             "bumping the pawns on the way that it may bump (the others stay)"
         kinds = {info.jump for info in layout.slide_at if info is not None}
-        lands = "ending there as the move would (a pawn it may not land on there forbids the move)"
         words = HELP_SLIDES.format(whose=whose, sweep=sweep) if False in kinds else HELP_ONLY_JUMPS
-        words += HELP_JUMPS.format(whose=whose, lands=lands) if True in kinds else ""
+        words += HELP_JUMPS.format(whose=whose) if True in kinds else ""
         named = " and ".join(word for word, kind in (("slides", False), ("jumps", True)) if kind in kinds)
         words += (HELP_TAKERS.format(kinds=named) if own_takers else "") + HELP_YOUR_START
         board = textwrap.fill(words + ("" if dice else " " + cards), 79) + ("\n" + HELP_DICE if dice else "")
