@@ -269,3 +269,26 @@ def test_a_bonus_no_pawn_can_move_is_said_as_not_played(tmp_path):
     assert all(not unplayed for after, unplayed in lost.values() if capture not in after + unplayed)
     text = CliRunner().invoke(main, ["moves", "-v", "parcheesi", "--state", str(state)]).stdout
     assert "      not played (no way): PA11: a capture earns 20 spaces" in text
+
+
+def test_a_finishing_six_says_its_extra_throw_is_void(tmp_path):
+    """LU13, LU14, LU24: a six that takes the last token Home still counts toward the sixes in
+    a row (its consequence is listed for its counter), but no throw follows: the moves report
+    says the extra throw is void, because the game is won (LU14) or the player has finished
+    and sits out (LU24)."""
+    state = tmp_path / "position.yaml"
+    state.write_text("players: [red, green, yellow]\nturn: red\ncard: \"6\"\npawns:\n"
+                     "  red: [track:6, home, home, home]\n  green: [track:40]\n  yellow: [track:30]\n", encoding="utf-8")
+    six = "LU13: a six throws again"
+    for rules, ended in (([], "the game is won"), (["--rule", "ludo/play-on.yaml"], "red has finished")):
+        args = ["moves", "-v", "ludo", *rules, "--state", str(state)]
+        (move,) = json.loads(CliRunner().invoke(main, [*args, "--format", "json"]).stdout)["moves"]
+        assert move["after"] == [six] and move["no_extra"] == [six] and move["extra_cards"] == 0
+        assert f"      after: {six} (no extra throw: {ended})" in CliRunner().invoke(main, args).stdout
+    state.write_text("players: [red, green, yellow]\nturn: red\ncard: \"6\"\npawns:\n"
+                     "  red: [track:6, track:10, home, home]\n  green: [track:40]\n  yellow: [track:30]\n",
+                     encoding="utf-8")
+    report = json.loads(CliRunner().invoke(main, ["moves", "-v", "ludo", "--state", str(state), "--format",
+                                                  "json"]).stdout)
+    assert all(move["after"] == [six] and "no_extra" not in move and move["extra_cards"] == 1
+               for move in report["moves"])

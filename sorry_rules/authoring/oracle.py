@@ -127,14 +127,18 @@ def _mark_turn(game, state, move, after, entry: dict) -> None:
 
 def _mark_consequences(game, state, move, after, entry: dict) -> None:
     """What follows the move under `after:`: the labels of the consequences it triggers
-    ("after"; after a winning or finishing move, not those that would only give an extra card), those
+    ("after"; after a winning or finishing move, not those that would only give an extra card, and
+    those listed for their counters, marks or effect whose extra card is void, "no_extra"), those
     whose `then:` effect had no way to be played ("unplayed", when there are some), the
     extra cards the player takes next, the card's own included ("extra_cards"), and, when
     the variant declares counters, every seated colour's counters after it ("counters")."""
     fired = game.consequences(state, move)
     if after.winner is not None or state.turn in after.finished:  # the game (R35) or the mover's part ends at once:
-        # an extra card alone gives nothing
+        # an extra card alone gives nothing; one that also counts, marks or moves is listed, its extra card said void
         fired = [c for c in fired if c.adds or c.marks or c.then is not None or not c.draw_again]
+        void = [c.label for c in fired if c.draw_again]
+        if void:
+            entry["no_extra"] = void
     entry["after"] = [c.label for c in fired]
     unplayed = game.unplayed(state, move)
     if unplayed:
@@ -218,7 +222,9 @@ def format_report_text(report: dict, details=None) -> str:
     for i, move in enumerate(report["moves"], 1):
         prefix = f"[{move['card']}] " if "card" in move else ""
         lines.append(f"  {i:2}. {prefix}{move['text']}{_end_words(report, move)}")
-        lines.extend(f"      after: {label}" for label in move.get("after", []))
+        void, ended = move.get("no_extra", ()), "the game is won" if move.get("wins") else f"{report['turn']} has finished"
+        lines.extend(f"      after: {label}" + (f" (no extra {noun}: {ended})" if label in void else "")
+                     for label in move.get("after", []))
         lines.extend(f"      not played (no way): {label}" for label in move.get("unplayed", []))
         if move.get("discards") or move.get("redraw"):  # a redraw discards its own card too
             own = [move["discard"]] if move.get("redraw") and move.get("discard") else []

@@ -23,8 +23,8 @@ Counting: a *ply* is one card played, forfeited or discarded (one applied move,
 `State.plies`); a *turn* is one player's turn, including the extra plays a draw-again move
 gives, so the length in turns counts the changes of the player to move, plus one. A *bump*
 is any pawn sent back to its Start (by landing, a slide or a sorry-style move, any colour);
-a *slide* is one slide taken; a *redraw* and an *action* are moves of those kinds (turn
-policies). Grid games count *removals* (chips taken off), *exchanges*
+a *slide* is one slide or jump taken (`sweep: end`); a *redraw* and an *action* are moves
+of those kinds (turn policies). Grid games count *removals* (chips taken off), *exchanges*
 (dead cards exchanged) and *passes*. A game *ends* won, or *drawn* (no winner and no legal
 move left before `max_plies`: a grid game where everyone passed a round), or is *stopped* at
 `max_plies`. Per-game figures and lengths are over the games that ended (won or drawn); a
