@@ -155,6 +155,7 @@ def test_random_json_texts_read_as_the_loader_reads_them():
     {"players": ["red", "blue"], "card": "13", "counters": {"red": {"nope": 1}}, "marks": {"x": []}},
     {"players": ["red", "blue"], "card": 7.5, "pawns": {"red": [1]}, "extra": True},
     {"players": ["red", "red"], "turn": "green", "hand": ["7"], "redraws": 3},
+    {"players": ["red", "blue"], "card": "7", "cards_due": 2},
 ])
 def test_problems_are_located_as_the_loader_locates_them(tmp_path, data):
     """A plain file (no YAML read) and the same text read by the loader (a .yaml name)

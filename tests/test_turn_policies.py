@@ -187,6 +187,8 @@ def test_turn_policy_problems_are_located_and_coded(tmp_path, text, where, code)
     ({"card": ["5", "7", "8"]}, "SR604"),
     ({"card": ["5", "x"]}, "SR502"),
     ({"card": "5", "redraws": 3}, "SR606"),
+    ({"card": "5", "cards_due": 1}, "SR606"),
+    ({"card": "5", "cards_due": 101}, "SR204"),
     ({"card": {"a": 1}}, "SR203"),
 ])
 def test_turn_state_in_positions_is_checked(data, code):
@@ -196,6 +198,21 @@ def test_turn_state_in_positions_is_checked(data, code):
     with pytest.raises(PositionError) as error:
         parse_position(game, {"players": ["red", "blue"], **data})
     assert code in {p.code for p in error.value.problems}
+
+
+def test_cards_still_due_keep_the_turn_after_a_move_that_earns_none():
+    """H21: a bump earns another card; one still due from earlier in the turn (a position's
+    `cards_due`) is taken after a move that bumps nothing, so the same player plays next."""
+    from sorry_rules.authoring.oracle import moves_report
+
+    game = load_game("standard", ("house/bump-bonus.yaml",))
+    data = {"players": ["red", "blue"], "turn": "red", "card": "5",
+            "pawns": {"red": ["track:10", "track:30"], "blue": ["track:35"]}}
+    plain = {m["text"]: m["extra_cards"] for m in moves_report(game, parse_position(game, data))["moves"]}
+    due = {m["text"]: m["extra_cards"] for m in moves_report(game, parse_position(game, {**data, "cards_due": 1}))["moves"]}
+    bump = "Red pawn track:30 -> track:35, bumps Blue (track:35)"
+    assert plain == {"Red pawn track:10 -> track:15": 0, bump: 1}
+    assert due == {"Red pawn track:10 -> track:15": 1, bump: 2}
 
 
 def test_moves_names_who_plays_next_except_after_a_winning_move():

@@ -132,7 +132,7 @@ def _mark_consequences(game, state, move, after, entry: dict) -> None:
     whose `then:` effect had no way to be played ("unplayed", when there are some), the
     extra cards the player takes next, the card's own included ("extra_cards"), and, when
     the variant declares counters, every seated colour's counters after it ("counters")."""
-    fired = game.consequences(state, move)
+    fired, unplayed = game.followed_by(state, move)
     if after.winner is not None or state.turn in after.finished:  # the game (R35) or the mover's part ends at once:
         # an extra card alone gives nothing; one that also counts, marks or moves is listed, its extra card said void
         fired = [c for c in fired if c.adds or c.marks or c.then is not None or not c.draw_again]
@@ -140,7 +140,6 @@ def _mark_consequences(game, state, move, after, entry: dict) -> None:
         if void:
             entry["no_extra"] = void
     entry["after"] = [c.label for c in fired]
-    unplayed = game.unplayed(state, move)
     if unplayed:
         entry["unplayed"] = [c.label for c in unplayed]
     entry["extra_cards"] = _extra_cards(state, move, after)
@@ -150,12 +149,13 @@ def _mark_consequences(game, state, move, after, entry: dict) -> None:
 
 
 def _extra_cards(state, move, after) -> int:
-    """The cards the mover takes next because of `move`, as the game played it: its own
-    extra draw and its consequences' (none after a win; a redraw is one)."""
+    """The cards the mover takes next, as the game played it: the move's own extra draw, its
+    consequences' and those still due from earlier moves of the turn (`State.bonus`, a
+    position's `cards_due`); none after a win; a redraw is one."""
     if after.winner is not None or (len(state.seats) > 1 and after.turn != state.turn):
         return 0  # the game or the turn ended (`ends_turn` drops the extra cards still due)
     kept = int(move.draw_again) if len(state.seats) == 1 else 1
-    return after.bonus - state.bonus + kept
+    return after.bonus + kept
 
 
 def _mark_game_end(game, state, after, entry: dict) -> None:

@@ -42,6 +42,8 @@ MAX_GRID_SIDE = 26
 MAX_TAKE = 10
 #: Extra cards one turn may take by discarding a card that cannot move (`turn.redraw.at_most`).
 MAX_REDRAWS = 20
+#: Extra cards a position file may say are still due this turn (`cards_due`: `after:` draw_again).
+MAX_CARDS_DUE = 100
 #: Other cards a hand action plays with its card (`turn.actions.*.others.max`).
 MAX_ACTION_OTHERS = 4
 #: Dice thrown together (`turn.dice`).

@@ -248,17 +248,17 @@ class Game:
 
     def position(self, placement, seats, turn: int, card: int | None = None, hand: tuple | None = None,
                  counters: tuple | None = None, marks: tuple | None = None, drawn: tuple = (),
-                 redraws: int = 0, finished: tuple = ()) -> State:
+                 redraws: int = 0, finished: tuple = (), bonus: int = 0) -> State:
         """A state for asking about one position (the moves oracle): no pile, no discards;
         `counters` as `State.counters` (default: every counter at its start value), `marks`
-        as `State.marks` (default: none placed); `drawn`, `redraws` and `finished` as
-        `State.drawn`, `State.redraws` and `State.finished`."""
+        as `State.marks` (default: none placed); `drawn`, `redraws`, `finished` and `bonus` as
+        `State.drawn`, `State.redraws`, `State.finished` and `State.bonus`."""
         hands = None
         if hand is not None:
             hands = tuple(tuple(hand) if i == turn else () for i in range(len(seats)))
         counters = self.initial_counters() if counters is None else tuple(counters)
         marks = _marks.empty(self.marks) if marks is None else tuple(marks)
-        return State(tuple(placement), tuple(seats), turn, card, hands, (), (), 0, None, 0, counters, 0, marks,
+        return State(tuple(placement), tuple(seats), turn, card, hands, (), (), 0, None, 0, counters, bonus, marks,
                      tuple(drawn), redraws, tuple(finished))
 
     def dealt(self, state: State, pile, hands, discard, rng: int) -> Table:
@@ -377,23 +377,25 @@ class Game:
     def consequences(self, state: State, move: Move) -> tuple:
         """The consequences (`after:`, `engine.moverules.Consequence`s: `label`, `draw_again`,
         ...) that playing `move` in `state` triggers, in order."""
-        if not self.after or move.kind not in ("move", "pass", "forfeit", "redraw"):
-            return ()
-        fired, followed = self._fired(state, move)
-        if not self.after_then:
-            return fired
-        # a consequence with `then:` is judged on the move as listed, before its follow-ups: the move's label names those
-        # played; one whose effect was not played counts only for its counters, marks and extra turn, where it has some
-        return tuple(c for c in self.after if (c.then is None and c in fired) or (c.then is not None and (
-            c.label in followed or (c in fired and (c.adds or c.marks or c.draw_again)))))
+        return self.followed_by(state, move)[0]
 
     def unplayed(self, state: State, move: Move) -> tuple:
         """The consequences with a `then:` effect that `move` triggers but whose effect had no
         way to be played there (no pawn could move 20), in order: what the move lost."""
-        if not self.after_then or move.kind not in ("move", "pass", "forfeit", "redraw"):
-            return ()
+        return self.followed_by(state, move)[1]
+
+    def followed_by(self, state: State, move: Move) -> tuple:
+        """(`consequences(state, move)`, `unplayed(state, move)`), judged once."""
+        if not self.after or move.kind not in ("move", "pass", "forfeit", "redraw"):
+            return (), ()
         fired, followed = self._fired(state, move)
-        return tuple(c for c in self.after if c.then is not None and c in fired and c.label not in followed)
+        if not self.after_then:
+            return fired, ()
+        # a consequence with `then:` is judged on the move as listed, before its follow-ups: the move's label names those
+        # played; one whose effect was not played counts only for its counters, marks and extra turn, where it has some
+        return (tuple(c for c in self.after if (c.then is None and c in fired) or (c.then is not None and (
+                    c.label in followed or (c in fired and (c.adds or c.marks or c.draw_again))))),
+                tuple(c for c in self.after if c.then is not None and c in fired and c.label not in followed))
 
     def _fired(self, state: State, move: Move) -> tuple:
         """(the consequences `move` triggers in `state`, as play judges them; the labels of the

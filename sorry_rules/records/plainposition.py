@@ -32,7 +32,7 @@ PLAIN_BYTES = 65_536
 PLAIN_DEPTH = 16
 PLAIN_SCALAR = 4_096
 PLAIN_INT = 2**63
-FIELDS = frozenset(("players", "turn", "card", "hand", "pawns", "counters", "marks", "redraws", "finished"))
+FIELDS = frozenset(("players", "turn", "card", "hand", "pawns", "counters", "marks", "redraws", "cards_due", "finished"))
 MARK_FIELDS = frozenset(("colour", "square", "by"))
 
 _PLAIN_TEXT = re.compile(r"[\n\r\x20-\x5b\x5d-\x7e]*\Z")  # printable ASCII and line breaks, no backslash
@@ -66,6 +66,7 @@ class PlainPosition:
     marks: dict = field(default_factory=dict)
     redraws: int = 0
     finished: list = field(default_factory=list)
+    cards_due: int = 0
 
 
 def _pairs(pairs: list) -> dict:
@@ -179,7 +180,11 @@ def _position(data) -> PlainPosition:
     finished = _texts(data.get("finished", []))
     if len(finished) > limits.MAX_COLOURS:
         raise NotPlain("finished")
-    return PlainPosition(players, _optional_text(data.get("turn")), card, hand, pawns, counters, marks, redraws, finished)
+    due = data.get("cards_due", 0)
+    if not _is_int(due) or not 0 <= due <= limits.MAX_CARDS_DUE:
+        raise NotPlain("cards_due")
+    return PlainPosition(players, _optional_text(data.get("turn")), card, hand, pawns, counters, marks, redraws, finished,
+                         due)
 
 
 def plain_position(data) -> PlainPosition | None:

@@ -12,9 +12,11 @@ listing fewer pawns than the variant has its remaining pawns in Start. Hand play
 Home is listed once per marked pawn there). A variant that draws several cards at once
 (`turn.take`) may give them all, `"card": ["5", "12"]` (at most `take`, in the order drawn);
 a variant with `turn.redraw` may say how many extra cards the turn has already taken that
-way, `"redraws": 1`. The shape is the pydantic model `records.positionmodel.PositionModel`;
-plain JSON files of valid data are read and checked without YAML or pydantic
-(`records.plainposition`: the same data and values, the source map read only to locate a problem).
+way, `"redraws": 1`, and one whose `after:` consequences give extra cards how many the turn
+still has to come after the card being played, `"cards_due": 1`. The shape is the pydantic
+model `records.positionmodel.PositionModel`; plain JSON files of valid data are read and
+checked without YAML or pydantic (`records.plainposition`: the same data and values, the
+source map read only to locate a problem).
 
 Contract: `read_position_file(path)` returns a `PositionFile` (data and its source map) or
 raises `PositionError`; `parse_position(game, data, card_override, origins)` returns a
@@ -152,12 +154,12 @@ def parse_position(game, data, card_override: str | None = None, origins=None) -
         hand, card = checker.cards(card)
         if isinstance(card, tuple):
             card, drawn = card[0], card[1:]
-    redraws = checker.redraws()
+    redraws, due = checker.redraws(), checker.cards_due()
     if out.errors:
         raise PositionError.of(out.problems)
     # hand play: `cards` gave no card and nothing drawn with it; draw play: no hand
     state = game.position(placement, seats, turn, card, hand, counters, marks, drawn, redraws,
-                          tuple(seats.index(c) for c in finished))
+                          tuple(seats.index(c) for c in finished), due)
     return Position(state, card, hand, drawn)
 
 
@@ -549,6 +551,15 @@ class _Checker(PositionChecks):
             rule = f"turn.redraw allows {most} a turn" if policy is not None else "the variant has no turn.redraw"
             cards = "1 extra card" if value == 1 else f"{value} extra cards"
             self.out.at(("redraws",), "SR606", f"redraws: {cards} taken this turn, but {rule}")
+            return 0
+        return value
+
+    def cards_due(self) -> int:
+        """`State.bonus`: extra cards still due this turn, only where consequences give some."""
+        value = self.model.cards_due
+        if value and not any(c.draw_again for c in self.game.after):
+            self.out.at(("cards_due",), "SR606", f"cards_due: {value} extra card{'' if value == 1 else 's'} still due, "
+                        "but no after: consequence of this variant gives one (draw_again: true)")
             return 0
         return value
 

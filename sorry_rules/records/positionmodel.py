@@ -41,6 +41,9 @@ class PositionModel(BaseModel):
         "Mark name -> the marked pawns, for a variant with `marks:`; no other pawn carries a mark."))
     redraws: int = Field(default=0, ge=0, le=limits.MAX_REDRAWS, description=(
         "Extra cards this turn has already taken by `turn.redraw` (a stuck card discarded)."))
+    cards_due: int = Field(default=0, ge=0, le=limits.MAX_CARDS_DUE, description=(
+        "Extra cards this turn still gives after the one being played, earned by `after:` consequences of its "
+        "earlier moves (`draw_again: true`)."))
     finished: list[str] = Field(default_factory=list, max_length=limits.MAX_COLOURS, description=(
         "The seated colours whose side has finished, in the order they did (a variant played for `places`); "
         "they sit out."))

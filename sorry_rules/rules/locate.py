@@ -39,7 +39,7 @@ TOP_FIELDS = frozenset({
 #: The fields of position files (docs/REFERENCE.md section 5, SEQUENCE.md section 5); a test keeps
 #: them equal to the position models' fields (which this layer cannot import).
 POSITION_FIELDS = frozenset({"players", "turn", "card", "hand", "pawns", "counters", "marks", "redraws", "chips",
-                              "exchanged", "finished"})
+                              "exchanged", "finished", "cards_due"})
 _ALLOWED: list[Path] = []
 
 
