@@ -241,3 +241,19 @@ def test_a_forfeit_of_cards_drawn_together_names_them_all():
     assert describe_move(game, move) == "no legal move: the cards drawn (12, 10) are discarded"
     after = game.apply(position.state, move)
     assert [game.card_names[c] for c in after.discard[-2:]] == ["12", "10"]
+
+
+def test_printed_games_say_the_cards_discarded_and_the_extra_cards_still_due():
+    """H25: a card played from the two drawn names the other, discarded with it; H21: a bump
+    with a 2 earns two more cards, and the move after it, which earns none, says that its
+    extra card is the one still due rather than its own."""
+    from click.testing import CliRunner
+
+    from sorry_rules.cli.app import main
+
+    lines = CliRunner().invoke(main, ["--auto", "-r", "house/draw-two-keep-one.yaml", "-p", "2", "-s", "3"]).output
+    played = [line for line in lines.splitlines()[1:] if "->" in line]
+    assert played and all(line.endswith(" discarded") or "; draws again; " in line or "wins" in line for line in played)
+    lines = CliRunner().invoke(main, ["--auto", "-r", "house/bump-bonus.yaml", "-p", "2", "-s", "3"]).output.splitlines()
+    due = [i for i, line in enumerate(lines) if line.endswith("; draws again (still due this turn)")]
+    assert due and all(" 2  " in lines[i - 1] and "bumps" in lines[i - 1] or "(still due" in lines[i - 1] for i in due)

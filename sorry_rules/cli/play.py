@@ -68,8 +68,8 @@ def print_turn(game, turn, state) -> None:
         return
     player = colour_name(game, state.seats[turn.seat])
     card = "-" if turn.card is None else game.card_names[turn.card]
-    click.echo(f"{turn.ply:5}  {player:8} {card:>6}  {describe_move(game, turn.move)}"
-               f"{kept_turn_words(game, turn.move, turn.seat, state, turn.finishes, turn.lost_to)}")
+    kept = kept_turn_words(game, turn.move, turn.seat, state, turn.finishes, turn.lost_to, turn.due, turn.others)
+    click.echo(f"{turn.ply:5}  {player:8} {card:>6}  {describe_move(game, turn.move)}{kept}")
 
 
 def stopped_text(max_plies: int) -> str:
@@ -274,7 +274,8 @@ def replay_command(file, boards: bool = False, step: bool = False) -> None:
 
     for k, (turn, after) in enumerate(moves):
         log.append(look.turn_text(game, after.seats[turn.seat], turn.move, pawns) +
-                   kept_turn_words(game, turn.move, turn.seat, after, turn.finishes, turn.lost_to))
+                   kept_turn_words(game, turn.move, turn.seat, after, turn.finishes, turn.lost_to,
+                                   turn.due, turn.others))
         if pawns is not None:
             pawns = pawns.after(turn.move, after.placement, after.marks)
         print_turn(game, turn, after)

@@ -163,7 +163,8 @@ class Session:
         (when `logged`), the pawn names carried to `state`, the state after it."""
         if logged:
             self.log.append(self.look.turn_text(self.game, state.seats[turn.seat], turn.move, self.names) +
-                            kept_turn_words(self.game, turn.move, turn.seat, state, turn.finishes, turn.lost_to))
+                            kept_turn_words(self.game, turn.move, turn.seat, state, turn.finishes, turn.lost_to,
+                                            turn.due, turn.others))
         if self.names is not None:
             self.names = self.names.after(turn.move, state.placement, state.marks)
 

@@ -265,21 +265,29 @@ def again_words(game) -> str:
     return "; plays again" if game.hand_play else "; draws again"
 
 
-def kept_turn_words(game, move, seat: int, after, finishes: tuple = (), lost_to: str = "") -> str:
+def kept_turn_words(game, move, seat: int, after, finishes: tuple = (), lost_to: str = "", due: int = 0,
+                    others: tuple = ()) -> str:
     """`again_words` when the player at `seat` takes another card after `move` though the move
     itself does not say so (an `after:` consequence's extra card: H21's bump bonus, a six or
-    doubles thrown again), `after` being the state the move left; played for places, the
-    places of the seats whose side finished with it, `finishes` ('; Blue finishes 2nd', '; Red
-    and Yellow finish 1st'); else ''. A forfeit whose plays filters removed begins with their
-    labels, `lost_to` (' (LU13: a third six in a row is lost)')."""
+    doubles thrown again; ' (still due this turn)' after it when the card is one an earlier
+    move earned, `due` being the extra cards due before the move: `State.bonus`), `after`
+    being the state the move left; played for places, the places of the seats whose side
+    finished with it, `finishes` ('; Blue finishes 2nd', '; Red and Yellow finish 1st'); else
+    ''. A forfeit whose plays filters removed begins with their labels, `lost_to` (' (LU13: a
+    third six in a row is lost)'); a card played from several drawn together (`turn.take`)
+    with the cards discarded with it, `others` ('; 5 discarded')."""
     if lost_to:
-        return f" ({lost_to})" + kept_turn_words(game, move, seat, after, finishes)
+        return f" ({lost_to})" + kept_turn_words(game, move, seat, after, finishes, due=due)
+    discarded = ""
+    if others and move.kind == "move" and not game.hand_play:
+        discarded = f"; {', '.join(game.card_names[c] for c in others)} discarded"
     if finishes:
-        return "".join(finish_words(game, after, finishes))
+        return discarded + "".join(finish_words(game, after, finishes))
     if move.draw_again or move.kind == "redraw" or after.winner is not None or getattr(after, "over", False) \
             or len(after.seats) < 2 or after.turn != seat:
-        return ""
-    return again_words(game)
+        return discarded
+    earlier = due and getattr(after, "bonus", 0) < due  # no card earned: one still due was taken
+    return discarded + again_words(game) + (" (still due this turn)" if earlier else "")
 
 
 def finish_words(game, after, seats) -> list:

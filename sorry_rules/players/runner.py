@@ -40,6 +40,7 @@ class Turn:
     others: tuple = ()    # the cards it was chosen among besides `card`: the others drawn (turn.take), or the hand
     finishes: tuple = ()  # played for places: the seats whose side finished with this move, in order
     lost_to: str = ""     # a forfeit whose plays the filters all removed: their labels (`Table.emptied_by`)
+    due: int = 0          # extra cards still due this turn before the move (`State.bonus`)
 
 
 @dataclass
@@ -134,13 +135,13 @@ def play(game, state, picks, on_turn=None, max_plies: int = DEFAULT_MAX_PLIES, c
             held = list(table.hands[seat]) if table.hands is not None else [table.card, *table.drawn]
             if move.card in held:
                 held.remove(move.card)
-            finished = table.finished
+            finished, due = table.finished, getattr(table, "bonus", 0)
             table.play(option)
             finishes = table.finished[len(finished):]
             if table.over and move.draw_again:  # a winning move: the game ends at once, no card follows (R35)
                 move = move._replace(draw_again=False)  # (a move finishing its side is listed so: `Table.move`)
             watch(Turn(table.plies, seat, move.card, move, choice, n, tuple(c for c in held if c is not None), finishes,
-                       lost_to), table.state() if needs_state else None)
+                       lost_to, due), table.state() if needs_state else None)
         else:
             table.play(option)
     return table.state()
