@@ -161,8 +161,8 @@ def render_panel(scene: Scene, height: int, width: int | None = None) -> list:
         lines.append(line)
     if scene.hand is not None:
         lines.append(screen.hand_line(game, scene.hand))
-    when = f"move {scene.plies + 1}" if scene.turn is not None else f"{scene.plies} moves played"
-    lines.append(Text(f"Pile {scene.pile_size}, discards {scene.discard_size}, {when}", style="dim"))
+    when = f"game move {scene.plies + 1}" if scene.turn is not None else f"{scene.plies} moves played"
+    lines.append(Text(f"Pile {scene.pile_size}, discards {scene.discard_size}; {when}", style="dim"))
     lines.append(Text(f"[{labels[_sides(scene.seats)[0]]}] in a line, * free", style="dim"))
     return lines + screen.log_lines(scene.log, len(_sides(scene.seats)), height - len(lines), width, len(lines))
 

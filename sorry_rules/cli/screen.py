@@ -353,12 +353,13 @@ def render_panel(scene: Scene, height: int, width: int | None = None) -> list:
         lines.append(Text(f"Extra {game.source_noun}s this turn: {scene.redraws} of {game.redraw.at_most} ({game.redraw.label})",
                           style="dim"))
     lines += together_lines(scene)
-    when = f"move {scene.plies + 1}" if scene.turn is not None else f"{scene.plies} moves played"
+    when = f"game move {scene.plies + 1}" if scene.turn is not None else f"{scene.plies} moves played"
     if getattr(game, "dice", None) is not None:  # no pile: the dice
-        lines.append(Text(f"Dice: {game.dice.count} x ({faces_text(game.dice.faces, game.dice.weights)}), {when}",
+        dice = "1 die" if game.dice.count == 1 else f"{game.dice.count} dice"
+        lines.append(Text(f"Dice: {dice}, faces {faces_text(game.dice.faces, game.dice.weights)}; {when}",
                           style="dim"))
     else:
-        lines.append(Text(f"Pile {scene.pile_size}, discards {scene.discard_size}, {when}", style="dim"))
+        lines.append(Text(f"Pile {scene.pile_size}, discards {scene.discard_size}; {when}", style="dim"))
     return lines + log_lines(scene.log, len(scene.seats), height - len(lines), width, len(lines))
 
 
