@@ -43,10 +43,6 @@ OPTIONS = {"a4-mover-only": "A4 option: after a switch only the mover's pawn sli
                               "geometry.past_home start)",
            "bumped-start-exit": "of the pawns of a colour a move sends back to Start, one goes on to its start exit "
                                 "when no pawn stands there after the move (invented; REFERENCE selector bumped)"}
-#: H6: the cards that may also start a pawn
-STARTERS = ("1", "2", "3", "5", "7", "8", "10", "11", "12")
-
-
 class Board:
     """A Sorry! board as section 1 draws it, with the numbers a rule file may change: the
     colours clockwise (colour c owns side c), the squares of a side, the offsets of the start
@@ -663,7 +659,7 @@ class Sorry:
             if "sorry-forward-4" in house:
                 ways += [after for _, _, after in self.step(pawns, 4)]
                 forward = True
-        if card in ("1", "2") or ("start-on-any-forward" in house and card in STARTERS):
+        if card in ("1", "2") or ("start-on-any-forward" in house and forward):  # H6: every card with a forward move
             ways += self.enter(pawns)
         if "mercy-start" in house and (forward or card == "7"):  # H27: a marked pawn leaves Start with any forward card
             ways += self.enter(pawns, marked_only=True)
