@@ -27,8 +27,9 @@ from sorry_rules.engine.placement import PlacementView
 from sorry_rules.engine.position import Position
 from sorry_rules.engine.queries import Obstacles, TracedMove, chance
 from sorry_rules.engine.settings import MovementRules, TurnRules
-from sorry_rules.engine.option import DRAW_AGAIN, PASS, Option
+from sorry_rules.engine.option import DRAW_AGAIN, FORFEIT, MOVE, PASS, PASS_KIND, Option
 from sorry_rules.engine.table import Table
+from sorry_rules.engine.turnpolicy import REDRAW
 
 
 class State(NamedTuple):
@@ -134,6 +135,8 @@ class Game:
         self.after_on_events = bool(self.after) and all(c.on_events is not None for c in self.after)
         self.after_then = tuple(c for c in self.after if c.then is not None)     # consequences that move pawns
         self.after_forfeit = tuple(c for c in self.after if c.forfeits)          # consequences of a forfeit
+        # the kinds of play whose consequences are judged and that may then find a winner (`Table._made`)
+        self.made_kinds = frozenset((MOVE, PASS_KIND) + ((FORFEIT, REDRAW) if self.after_forfeit else ()))
         self.ends_turns = any(c.ends_turn for c in self.after)                     # some may end a turn
         # whether two ways of playing a card that lead to one placement may still differ by the counters or extra
         # cards their consequences give (a consequence of those that reads the move's events or the board after it)

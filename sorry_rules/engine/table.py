@@ -525,7 +525,7 @@ class Table:
         if game.hand_play:
             self._refill(option)
         ends = False
-        if kind is MOVE or kind is PASS_KIND or ((kind is FORFEIT or kind == REDRAW) and game.after_forfeit):
+        if kind in game.made_kinds:
             ends = self._made(option, kind, events)
         if self.won_at_setup and not self.over:  # judged after a play that changed nothing too
             self._judge()
@@ -725,8 +725,7 @@ class Table:
         game, p, kind = self.game, self.seats[self.turn], option[3]
         counters = self.consequences(p, option, move)[0] if game.after else self.counters
         marks = move.marks or self.pos.marks
-        judged = kind is MOVE or kind is PASS_KIND or ((kind is FORFEIT or kind == REDRAW) and game.after_forfeit)
-        if not self.won_at_setup and not (judged and self._judged(kind, option[1], counters != self.counters
-                                                                   or marks != self.pos.marks)):
+        if not self.won_at_setup and not (kind in game.made_kinds and self._judged(kind, option[1], counters != self.counters
+                                                                                   or marks != self.pos.marks)):
             return False
         return bool(game.win(p, game.view(move.placement), game.env(counters, marks)))
