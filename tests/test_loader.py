@@ -9,7 +9,10 @@ import pytest
 
 from sorry_rules.compiler import compile_variant, load_game
 from sorry_rules.base.errors import RuleFileError, UsageError
-from sorry_rules.rules.loader import load_variant
+from click.testing import CliRunner
+
+from sorry_rules.cli.app import main
+from sorry_rules.rules.loader import load_variant, overlay_conflicts
 
 
 def write(tmp_path, name, text):
@@ -66,6 +69,77 @@ def test_rule_overlays_stack_in_order_and_skip_bases_already_merged(tmp_path):
     assert v.pawns == 3  # standard (first's base) was not merged again over base.yaml
     assert v.rules.must_bump is True
     assert v.deck["sorry"] == 2  # the later overlay wins
+
+
+def _conflicts(rules):
+    return [(p.file.split("/")[-1], p.line, p.col, p.code, p.severity, p.message)
+            for p in overlay_conflicts("standard", [str(r) for r in rules])]
+
+
+def test_overlays_setting_one_field_differently_are_warned_about_at_the_later_one(tmp_path):
+    """REFERENCE section 3: the later overlay wins, and SR405 says so at its key, naming the
+    earlier one's place and both values; a field the other overlay writes inside, or replaces
+    whole, counts too. Equal values, different fields, descriptions and `also:` entries of
+    other names are no conflict."""
+    first = write(tmp_path, "first.yaml", """
+        extends: standard
+        description: first
+        rules: {must_bump: true}
+        deck: {sorry: 6}
+        also: {a: {cards: ["1"], effect: enter}}
+        geometry: {past_home: stop}
+    """)
+    second = write(tmp_path, "second.yaml", """
+        extends: standard
+        description: second
+        rules: {must_bump: true}
+        deck: {sorry: 2, "1": 5}
+        also: {b: {cards: ["2"], effect: enter}}
+        geometry: null
+    """)
+    assert _conflicts([first, second]) == [
+        ("second.yaml", 4, 8, "SR405", "warning", f'deck.sorry is 2 here, but {first}:4:8 sets deck.sorry to 6: the '
+                                                   "later --rule wins, so this one is played"),
+        ("second.yaml", 6, 1, "SR405", "warning", f"geometry is null (removed) here, but {first}:6:12 sets "
+                                                   'geometry.past_home to "stop": the later --rule wins, so this one is played')]
+    assert [c[:4] for c in _conflicts([second, first])] == [("first.yaml", 4, 8, "SR405"), ("first.yaml", 6, 12, "SR405")]
+    assert _conflicts([first, first]) == [] and _conflicts([first]) == []
+    v = load_variant("standard", [str(first), str(second)]).variant
+    assert v.deck["sorry"] == 2 and v.geometry.past_home != "stop"  # what the warnings say is played
+
+
+def test_an_overlay_built_on_another_changes_it_without_a_warning(tmp_path):
+    mine = write(tmp_path, "mine.yaml", """
+        extends: house/split-7-any.yaml
+        cards: {"7": forward 7 | backward 7}
+    """)
+    assert _conflicts(["house/split-7-any.yaml", mine]) == []
+    assert [c[:4] for c in _conflicts([mine, "house/split-7-any.yaml"])] == [("split-7-any.yaml", 7, 3, "SR405")]
+
+
+def test_every_command_that_loads_combined_overlays_says_their_conflicts_on_stderr(tmp_path):
+    mine = write(tmp_path, "mine.yaml", """
+        extends: standard
+        cards:
+          "7": forward 7
+    """)
+    position = write(tmp_path, "p.yaml", """
+        players: [red, blue]
+        card: "7"
+        pawns: {red: ["track:10", "track:30"]}
+    """)
+    warning = (f'{mine}:3:3: warning: cards.7 is "forward 7" here, but house/split-7-any.yaml:7:3 sets cards.7 to '
+               '"forward 7 | split 7 among any": the later --rule wins, so this one is played [SR405]\n')
+    rules = ["--rule", "house/split-7-any.yaml", "--rule", str(mine)]
+    for args in (["moves", *rules, "--state", str(position)], ["explain", *rules], [*rules, "--auto", "--seed", "1"]):
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code == 0, result.output
+        assert result.stderr == warning, args
+    listed = {tuple(r): CliRunner().invoke(main, ["moves", *r, "--state", str(position)]).stdout
+              for r in (rules, ["--rule", str(mine)], ["--rule", "house/split-7-any.yaml"])}
+    assert listed[tuple(rules)] == listed[("--rule", str(mine))] != listed[("--rule", "house/split-7-any.yaml")]
+    quiet = CliRunner().invoke(main, ["moves", "--rule", str(mine), "--rule", "house/must-bump.yaml", "--state", str(position)])
+    assert quiet.exit_code == 0 and quiet.stderr == ""
 
 
 def test_a_rule_overlay_brings_only_its_own_changes_onto_any_variant(tmp_path):

@@ -18,7 +18,7 @@ from sorry_rules.cli.app import main
 from sorry_rules.compiler import load_game
 from sorry_rules.records.position import parse_position, read_position_file
 from sorry_rules.rules import yamlsafe
-from sorry_rules.rules.loader import load_variant
+from sorry_rules.rules.loader import load_variant, overlay_conflicts
 
 ROOT = Path(__file__).resolve().parent.parent
 BROKEN = Path(__file__).parent / "broken"
@@ -116,7 +116,13 @@ def _made_sr609(tmp_path):
     raise AssertionError("a valid position")
 
 
-MADE = {"SR100": _made_sr100, "SR102": _made_sr102, "SR109": _made_sr109, "SR605": _made_sr605, "SR607": _made_sr607,
+def _made_sr405(tmp_path):
+    """Two overlays that set one field differently (REFERENCE section 3): the later one wins."""
+    (tmp_path / "mine.yaml").write_text('extends: standard\ncards:\n  "7": forward 7\n')
+    return overlay_conflicts("standard", ("house/split-7-any.yaml", str(tmp_path / "mine.yaml")))
+
+
+MADE = {"SR100": _made_sr100, "SR405": _made_sr405, "SR102": _made_sr102, "SR109": _made_sr109, "SR605": _made_sr605, "SR607": _made_sr607,
         "SR609": _made_sr609}
 
 

@@ -44,6 +44,7 @@ CODES: dict[str, str] = {
     "SR402": "extends cycle",
     "SR403": "rule file outside the folders rule files are read from",
     "SR404": "not a rule file",
+    "SR405": "two overlays set one field differently (the later one is played)",
     # Meaning (cross-field checks)
     "SR501": "unknown colour",
     "SR502": "unknown card",

@@ -54,7 +54,13 @@ def every_problem(variant, rules=()):
     """Load `variant` with the `rules` overlays inside: a `RuleFileError` raised there is
     raised again with every error `validate` finds in the same files (loading stops at the
     first stage that fails, the schema before the cross-field and DSL checks), and never
-    fewer than it had."""
+    fewer than it had. Before, overlays that set one field differently are said on stderr
+    (SR405 warnings: the later one is played)."""
+    if len(rules) > 1:
+        from sorry_rules.rules.loader import overlay_conflicts  # lazy: read only when overlays are combined
+
+        for problem in overlay_conflicts(variant, tuple(rules)):
+            click.echo(problem.format(), err=True)
     try:
         yield
     except RuleFileError as error:

@@ -578,6 +578,74 @@ def read_merged(spec: str | Path, rules: tuple[str | Path, ...] | list = (), lay
     return Merged(merged, origins, tuple(reader.files), problems.problems, tuple(reader.inputs), tuple(reader.lookups))
 
 
+#: top-level fields every overlay may write for itself (its own words), never a conflict
+_OWN_FIELDS = frozenset({"description"})
+
+
+def overlay_conflicts(spec: str | Path, rules: tuple[str | Path, ...] | list, name_of=None) -> list[Problem]:
+    """Warnings (SR405) for overlays among `rules` that set one field to different values:
+    the later one is played (`read_merged`), which an author combining overlays may not
+    expect. A field is a leaf of an overlay's own data (its non-game bases included): a
+    scalar, a list, or `null` (removed); an overlay that replaces a mapping the other writes
+    into conflicts with it too. Each is said at the later overlay's key, naming the earlier
+    one's. Never raises: a file that cannot be read is left out (loading reports it)."""
+    roots = rule_roots([spec, *rules])
+    written = []
+    for item in rules:
+        path = resolve(str(item))
+        if path is None:
+            continue
+        reader = _Reader(ProblemCollector(), name_of, roots)
+        data, origins = reader.read(path, (path.resolve(),), overlay=True)
+        if isinstance(data, dict):
+            own = _leaves({k: v for k, v in data.items() if k not in _OWN_FIELDS})
+            written.append((own, origins, path.resolve(), frozenset(reader.included)))
+    problems = ProblemCollector()
+    for later in range(1, len(written)):
+        leaves, origins, _, chain = written[later]
+        for earlier_leaves, earlier_origins, earlier_path, _ in written[:later]:
+            if earlier_path in chain:  # the later overlay builds on the earlier one: its changes are meant
+                continue
+            for path, value in leaves.items():
+                clash = _clash(path, value, earlier_leaves)
+                if clash is None:
+                    continue
+                other = earlier_origins.key_mark(clash)
+                field = ".".join(map(str, path))
+                problems.add_at(origins.key_mark(path), "SR405",
+                                f"{field} is {_shown(value)} here, but {other.file}:{other.line}:{other.col} sets "
+                                f"{'.'.join(map(str, clash))} to {_shown(earlier_leaves[clash])}: the later --rule "
+                                "wins, so this one is played", severity="warning")
+    return problems.problems
+
+
+def _leaves(data, path: tuple = ()) -> dict:
+    """{path: value} of every leaf of `data`: a value that is not a mapping (an empty mapping
+    is a leaf too)."""
+    if isinstance(data, dict) and data:
+        return {leaf: value for key, child in data.items() for leaf, value in _leaves(child, path + (key,)).items()}
+    return {path: data}
+
+
+def _clash(path: tuple, value, earlier: dict) -> tuple | None:
+    """The path of `earlier`'s leaves that `value` at `path` overrides with something else:
+    the same path with another value, a leaf above it, or one below it; None: none."""
+    if path in earlier:
+        return None if earlier[path] == value else path
+    for depth in range(len(path) - 1, 0, -1):
+        if path[:depth] in earlier:
+            return path[:depth]
+    return next((other for other in earlier if other[: len(path)] == path), None)
+
+
+def _shown(value) -> str:
+    """A leaf's value in a warning: a scalar as YAML would write it, else its kind."""
+    if value is None:
+        return "null (removed)"
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 60 else f"{text[:57]}..."
+
+
 def content_hash(data: dict) -> str:
     return hashlib.sha256(json.dumps(data, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
 
