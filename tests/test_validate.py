@@ -89,6 +89,39 @@ def test_cli_on_the_corpus_exits_1_and_prints_each_problem(monkeypatch):
     assert "1 error, 0 warnings in 1 rule file" in result.stderr
 
 
+# ---- --rule: a file checked as played with overlays on top ------------------------------------
+def test_rule_checks_each_file_with_the_overlays_on_top(tmp_path, monkeypatch):
+    """H19 with H32 is SR550 (RULES: the two cannot both hold), said in the later overlay;
+    H31's marks on H33's blockade board are SR571: errors no file alone has. Each file
+    named is checked with the overlays on top; a clean combination is valid."""
+    monkeypatch.chdir(tmp_path)
+    assert run("standard", "partnership").exit_code == 0
+    both = run("standard", "--rule", "house/bounce-back.yaml", "--rule", "house/overshoot-home.yaml")
+    assert both.exit_code == 1
+    assert [line.rsplit(" ", 1)[1] for line in both.stdout.splitlines()] == ["[SR550]"]
+    assert both.stdout.startswith("house/bounce-back.yaml:9:14: error: geometry.past_home: bounce contradicts")
+    frozen = run("standard", "partnership", "--rule", "house/freeze.yaml", "--rule", "house/blockade.yaml", "--format", "json")
+    assert frozen.exit_code == 1
+    assert [(p["file"], p["code"]) for p in json.loads(frozen.stdout)["problems"]] == [("house/blockade.yaml", "SR571")]
+    clean = run("standard", "partnership", "--rule", "house/must-bump.yaml", "--rule", "house/freeze.yaml")
+    assert clean.exit_code == 0 and clean.stdout == "" and "2 rule files valid" in clean.stderr
+
+
+def test_rule_says_overlays_that_set_one_field_differently_and_strict_fails_on_it(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    Path("mine.yaml").write_text('extends: standard\ncards:\n  "7": forward 7\n')
+    said = run("standard", "--rule", "house/split-7-any.yaml", "--rule", "mine.yaml")
+    assert said.exit_code == 0
+    assert said.stdout == ('mine.yaml:3:3: warning: cards.7 is "forward 7" here, but house/split-7-any.yaml:7:3 sets '
+                           'cards.7 to "forward 7 | split 7 among any": the later --rule wins, so this one is played [SR405]\n')
+    assert run("standard", "--strict", "--rule", "house/split-7-any.yaml", "--rule", "mine.yaml").exit_code == 1
+    Path("broken.yaml").write_text('extends: standard\ncards:\n  "7": foward 7\n')
+    located = run("standard", "--rule", "broken.yaml")
+    assert located.exit_code == 1 and located.stdout.startswith("broken.yaml:3:8: error: unexpected 'foward'")
+    missing = run("standard", "--rule", "no-such-rule.yaml")
+    assert missing.exit_code == 2 and "no-such-rule.yaml" in missing.stderr and "Traceback" not in missing.output
+
+
 # ---- a house overlay validates as merged over its base --------------------------------------
 HOUSE = """\
 extends: standard

@@ -29,7 +29,8 @@ from sorry_rules.authoring.validatereport import (  # noqa: F401 (the report and
 from sorry_rules.base.errors import Problem, ProblemCollector, RuleFileError
 from sorry_rules.authoring.validatechecks import safe_context, variant_problems
 from sorry_rules.compiler.build import compile_text, dsl_texts, texts_syntax
-from sorry_rules.rules.loader import content_hash, data_path, literal_words, read_merged, resolve, schema_problems
+from sorry_rules.rules.loader import (content_hash, data_path, literal_words, overlay_conflicts, read_merged, resolve,
+                                      schema_problems)
 from sorry_rules.rules.model import Variant
 from sorry_rules.rules.yamlsafe import load_yaml_file
 
@@ -37,6 +38,19 @@ def validate_paths(args) -> Report:
     """Validate every file `args` name (see `collect_paths`), every one checked afresh
     (`authoring.validatecache.validate_paths` gives the same report through the cache)."""
     return report_of(args, validate_file)
+
+
+def validate_combined(args, rules) -> Report:
+    """`validate_paths(args)` with the `rules` overlays on top of every file, as `--rule`
+    plays them: every problem of each combination, and the overlays' conflicts (SR405).
+    Checked afresh (no cache). UsageError when an overlay names no file or is a whole game."""
+    rules = tuple(rules)
+
+    def problems_of(path) -> list[Problem]:
+        merged = read_merged(Path(path), rules, name_of=shown_name)
+        found = validate_file_traced(path, merged)[0]
+        return sorted(set(found) | set(overlay_conflicts(Path(path), rules, name_of=shown_name)))
+    return report_of(args, problems_of)
 
 
 # ---- one file ----------------------------------------------------------------------------

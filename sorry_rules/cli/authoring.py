@@ -14,7 +14,7 @@ import click
 
 from sorry_rules.base.errors import SorryRulesError
 from sorry_rules.cli.errors import every_problem, friendly
-from sorry_rules.cli.options import rules_root_option, variant_options
+from sorry_rules.cli.options import rules_option, variant_options
 
 FORMATS = ["text", "json", "github", "auto"]
 
@@ -25,20 +25,27 @@ FORMATS = ["text", "json", "github", "auto"]
               help="Output: text (path:line:col: severity: message [code]), json, github "
                    "(GitHub Actions annotations); auto is github when GITHUB_ACTIONS=true, else text.")
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
-@rules_root_option
+@rules_option(help="Check every file with this house-rule overlay on top, as `--rule` plays it (the "
+                   "combination's problems, and SR405 where two overlays set one field differently); repeatable.")
 @friendly
-def validate(paths, fmt, strict):
+def validate(paths, fmt, strict, rules):
     """Check rule files: YAML, schema, DSL, cross-field rules and whole-game analyses.
 
     PATHS are files, folders (searched for *.yaml and *.yml) or glob patterns. A file with
-    `extends:` is checked as merged over its chain. Exit status: 0 valid, 1 problems found,
-    2 bad usage (a path that names nothing: the files the others name are still checked).
+    `extends:` is checked as merged over its chain; with --rule, as played with those
+    overlays on top. Exit status: 0 valid, 1 problems found, 2 bad usage (a path that names
+    nothing: the files the others name are still checked).
     """
     # lazy: validating only when asked (the checks themselves, on a cache miss only)
     from sorry_rules.authoring.validatecache import validate_paths
     from sorry_rules.authoring.validatereport import format_github, format_json, format_text, summary
 
-    report = validate_paths(paths)
+    if rules:
+        from sorry_rules.authoring.validate import validate_combined  # lazy: combinations are checked afresh
+
+        report = validate_combined(paths, rules)
+    else:
+        report = validate_paths(paths)
     if strict:
         report = report.strict()
     if fmt == "auto":
