@@ -206,7 +206,7 @@ def test_why_names_a_square_where_no_capture_is_allowed(tmp_path):
      "the opponent pawns (blue) standing together on track:20 may not be landed on (H33 blockade: two pawns of one colour on a "
      "square are not passed or landed on)"),
     (("house/freeze.yaml",), {"red": ["start"], "blue": ["track:30"]},
-     {"frozen": [{"colour": "blue", "square": "track:30", "by": "blue"}]},
+     {"frozen": [{"colour": "blue", "square": "track:30", "by": "red"}]},
      "the blue pawn on track:30 is marked 'frozen': no move may land on it or take it"),
 ])
 def test_why_names_what_stops_a_sorry(rules, pawns, marks, expected):

@@ -113,9 +113,9 @@ def test_position_marks_refused_with_located_codes():
     game = load_game("standard", ("house/freeze.yaml",))
     with pytest.raises(PositionError) as caught:
         _position(game, {"pawns": {"blue": ["track:20"]},
-                         "marks": {"frozen": [{"colour": "blue", "square": "track:21"},
+                         "marks": {"frozen": [{"colour": "blue", "square": "track:21", "by": "red"},
                                               {"colour": "purple", "square": "track:20"},
-                                              {"colour": "blue", "square": "track:99"}],
+                                              {"colour": "blue", "square": "track:99", "by": "red"}],
                                    "frosen": []}})
     codes = sorted(p.code for p in caught.value.problems)
     assert codes == ["SR501", "SR561", "SR601", "SR605"]

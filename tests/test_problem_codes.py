@@ -122,7 +122,32 @@ def _made_sr405(tmp_path):
     return overlay_conflicts("standard", ("house/split-7-any.yaml", str(tmp_path / "mine.yaml")))
 
 
-MADE = {"SR100": _made_sr100, "SR405": _made_sr405, "SR102": _made_sr102, "SR109": _made_sr109, "SR605": _made_sr605, "SR607": _made_sr607,
+def _made_sr610(tmp_path):
+    """H31: a frozen mark is put on an opponent's pawn (`mark frozen opponent ...`), so blue
+    never freezes its own pawn, and `by` left out (the pawn's colour) says so too; H27's
+    mercy mark goes on every pawn a move bumps, own pawns included (a slide's sweep)."""
+    game = load_game("standard", ("house/freeze.yaml",))
+    problems = []
+    for by in ("blue", None):
+        entry = {"colour": "blue", "square": "track:20"} | ({"by": by} if by else {})
+        try:
+            parse_position(game, {"players": ["red", "blue", "yellow"], "card": "5", "pawns": {"blue": ["track:20"]},
+                                  "marks": {"frozen": [entry]}})
+        except PositionError as error:
+            problems += error.problems
+    assert [p.message for p in problems] == [
+        "marks.frozen[0]: blue never puts a frozen mark on a blue pawn; red or yellow may",
+        "marks.frozen[0]: a frozen mark on a blue pawn is placed by red or yellow, not blue (`by`, the player who placed "
+        "it, left out, is the pawn's colour)"]
+    for by in ("red", "yellow"):
+        parse_position(game, {"players": ["red", "blue", "yellow"], "card": "5", "pawns": {"blue": ["track:20"]},
+                              "marks": {"frozen": [{"colour": "blue", "square": "track:20", "by": by}]}})
+    parse_position(load_game("standard", ("house/mercy-start.yaml",)),
+                   {"players": ["red", "blue"], "card": "5", "marks": {"mercy": [{"colour": "red", "square": "start"}]}})
+    return problems
+
+
+MADE = {"SR100": _made_sr100, "SR405": _made_sr405, "SR610": _made_sr610, "SR102": _made_sr102, "SR109": _made_sr109, "SR605": _made_sr605, "SR607": _made_sr607,
         "SR609": _made_sr609}
 
 

@@ -89,6 +89,7 @@ CODES: dict[str, str] = {
     "SR607": "mark placed more often than its kind allows",
     "SR608": "game already over in this position",
     "SR609": "pawn on a square its colour never reaches",
+    "SR610": "mark placed by a player no rule lets place it on that pawn",
 }
 
 

@@ -31,7 +31,7 @@ from sorry_rules.compiler.follows import card_costs, check_follow_costs
 from sorry_rules.compiler.geometry import bind_turn_conditions, check_geometry, engine_geometry, geometry_texts
 from sorry_rules.compiler.squares import check_squares, engine_squares
 from sorry_rules.compiler.marking import (also_texts, alternatives, check_marks, declining_without, draws_again_after,
-                                          mark_kinds, mark_warnings, with_alternatives)
+                                          mark_kinds, mark_placers, mark_warnings, with_alternatives)
 from sorry_rules.compiler.programs import CompileError, ProgramCompiler
 from sorry_rules.compiler.ranges import condition_warnings, variant_bounds
 from sorry_rules.compiler.turns import check_turn_policy, compile_turn_policy, turn_texts
@@ -234,6 +234,7 @@ def compile_variant(loaded: LoadedVariant) -> tuple[Game, list[Problem]]:
         card_options=card_options, filters=filters, after=after, counters=counters,
         counter_ranges=counter_ranges(v), marks=mark_kinds(v),
         redraw=redraw, actions=actions, places=v.places, forward_only=_forward_only(asts),
+        mark_placers=mark_placers(v, programs.marks_placed, after),
     )
     return game, out.problems
 

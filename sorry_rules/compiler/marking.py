@@ -7,6 +7,8 @@ Contract:
   `after: ... mark:` of a mark not declared (SR561), an unknown card in `also: ... cards:`
   (SR502).
 - `mark_kinds(v)` is the engine's `MarkKind` per declared mark, in order (() without marks).
+- `mark_placers(v, placed, after)` is `Game.mark_placers`: per mark kind, the (player colour,
+  pawn colour) pairs some `mark` effect or `after:` consequence may mark.
 - `also_texts(v)` lists the DSL texts of `also:` as `(path, text, "effect")`.
 - `alternatives(v, asts)` maps each card name to the names of the `also:` entries it gets,
   in file order: a card named in `cards`, or (with `having`) whose effect uses one of those
@@ -31,6 +33,7 @@ from sorry_rules import dsl
 from sorry_rules.base.errors import ProblemCollector
 from sorry_rules.base.suggest import did_you_mean
 from sorry_rules.compiler.checks import unknown_cards
+from sorry_rules.compiler.selectors import pairs_of
 from sorry_rules.compiler.vocab import RESERVED
 from sorry_rules.engine.marks import MarkKind
 
@@ -61,6 +64,18 @@ def check_marks(v, out: ProblemCollector) -> None:
 def mark_kinds(v) -> tuple:
     return tuple(MarkKind(name, m.label or name.replace("_", " "), m.until, m.one_per_player, m.immobile, m.untouchable,
                           m.symbol) for name, m in v.marks.items())
+
+
+def mark_placers(v, placed: dict, after: tuple) -> tuple:
+    """Per declared mark kind, the frozenset of (player colour, pawn colour) pairs some rule
+    may mark: `placed` (mark name -> pairs of the `mark` effects' selectors) and the `after:`
+    consequences' `mark:` entries (every pair where no relation narrows them)."""
+    C = len(v.colours)
+    pairs = [set(placed.get(name, ())) for name in v.marks]
+    for consequence in after:
+        for k, _, only in consequence.marks:
+            pairs[k] |= {(p, c) for p in range(C) for c in range(C)} if only is None else pairs_of(only)
+    return tuple(frozenset(found) for found in pairs)
 
 
 def also_texts(v) -> list[tuple[tuple, str, str]]:
@@ -162,7 +177,7 @@ def mark_warnings(v, placed: set, read: set, out: ProblemCollector, every_text: 
     text compiled (else a text that failed may place or read it: not said)."""
     if not every_text:
         return
-    placed = placed | {name for c in v.after.values() for name in c.mark}
+    placed = set(placed) | {name for c in v.after.values() for name in c.mark}
     read = read | {name for name, m in v.marks.items() if m.immobile or m.untouchable}
     for name in v.marks:
         if name not in placed:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from sorry_rules import dsl
 from sorry_rules.base import limits
-from sorry_rules.compiler.selectors import compile_selector, mark_index
+from sorry_rules.compiler.selectors import compile_selector, mark_index, pairs_of
 from sorry_rules.compiler.vocabulary import MOVE as FOLLOWED, CompileError, reads_the_move
 from sorry_rules.engine import pawns, splits
 from sorry_rules.engine.events import STEP_KINDS, bumped_to, moved_to, stood_before
@@ -140,10 +140,10 @@ class PlayBuilder(dsl.Visitor):
     def visit_Mark(self, node):
         """`mark` and `unmark`: a declared mark put on or taken off the selected pawn."""
         k = mark_index(self.compiler, node.name, node.name_pos, read=False)
-        if isinstance(node, dsl.Mark):
-            self.compiler.marks_placed.add(node.name)
         play = pawns.mark if isinstance(node, dsl.Mark) else pawns.unmark
         m, selector = self.m, self._selector(node.selector, every_ok=True)
+        if isinstance(node, dsl.Mark):
+            self.compiler.marks_placed.setdefault(node.name, set()).update(pairs_of(selector.owner))
         return lambda p, flags, card: play(m, selector, k, p, flags, card)
 
     visit_Unmark = visit_Mark

@@ -45,7 +45,7 @@ class ProgramCompiler:
         self.mark_names = tuple(mark_names)          # declared mark kinds, in order
         self.throws = tuple(throws)                  # per card: the faces of the throw it is (dice; () for cards)
         self.marks_read: set[str] = set()            # mark names read by a selector so far
-        self.marks_placed: set[str] = set()          # mark names placed by a `mark` primitive so far
+        self.marks_placed: dict = {}                 # mark name -> {(player, pawn colour)} a `mark` primitive may mark
         self.counters = tuple(counters)              # declared counter names, in order
         self.counter_starts = tuple(counter_starts)  # their start values
         self.counter_ranges = tuple(counter_ranges)  # their (lowest, highest) values (none given: any)

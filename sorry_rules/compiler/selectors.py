@@ -55,6 +55,11 @@ def _squares(compiler, items: tuple):
     return tuple(frozenset(found) for found in per_colour)
 
 
+def pairs_of(owner: tuple) -> set:
+    """{(p, c)} of an owner table (`owner[p][c]`): player colour p may choose colour c's pawns."""
+    return {(p, c) for p, row in enumerate(owner) for c, chosen in enumerate(row) if chosen}
+
+
 def compile_selector(compiler, selector, moved_ok: bool, every_ok: bool = False) -> Selector:
     owner = selector.owner or "controlled"
     if selector.every and not every_ok:

@@ -100,7 +100,7 @@ class Game:
                  deck, pawns, on_start_exit, turn: TurnRules, rules: MovementRules, team_of, seating,
                  players_min, players_max, win, scoring, content_hash, win_on_home_only=False,
                  card_options=(), filters=(), after=(), counters=(), counter_ranges=(), marks=(), redraw=None, actions=(),
-                 dice=None, places: int = 1, forward_only: bool = False):
+                 dice=None, places: int = 1, forward_only: bool = False, mark_placers=()):
         self.name = name
         #: no move of the game takes a pawn backward or puts it on a track square of its choosing
         #: (`compiler.build`): a pawn stands only on the squares of its colour's forward route
@@ -153,6 +153,9 @@ class Game:
         #: (lowest, highest) value per declared counter, in order: a move's changes are clamped to it
         self.counter_ranges = tuple(counter_ranges)
         self.marks = tuple(marks)           # engine.marks.MarkKind per declared mark kind
+        #: per declared mark kind, the (placing player colour, pawn colour) pairs some rule may mark: a `mark` effect's
+        #: selector, an `after:` consequence's `mark:` (what a position's marks are checked against)
+        self.mark_placers = tuple(mark_placers)
         #: whether a card's one option is judged beyond listing it (filters; marks tell results apart)
         self.judged = bool(self.filters) or bool(self.marks)
         self.team_of = team_of

@@ -8,8 +8,9 @@ listing fewer pawns than the variant has its remaining pawns in Start. Hand play
 `"hand": [...]` instead of `"card"`; a variant with `counters:` may give their values,
 `"counters": {"red": {"bumps_made": 3}}` (the rest keep their start values); a variant with
 `marks:` may place them, `"marks": {"frozen": [{"colour": "blue", "square": "track:20", "by":
-"red"}]}` (`by`, the player who placed it, defaults to the pawn's colour; a mark on Start or
-Home is listed once per marked pawn there). A variant that draws several cards at once
+"red"}]}` (`by`, the player who placed it, defaults to the pawn's colour, and must be one a
+rule of the game lets put that mark on that pawn, SR610, where some rule places it; a mark on Start or Home is listed
+once per marked pawn there). A variant that draws several cards at once
 (`turn.take`) may give them all, `"card": ["5", "12"]` (at most `take`, in the order drawn);
 a variant with `turn.redraw` may say how many extra cards the turn has already taken that
 way, `"redraws": 1`, and one whose `after:` consequences give extra cards how many the turn
@@ -425,6 +426,10 @@ class _Checker(PositionChecks):
             if who not in seats:
                 self.out.at(path + (field,), "SR603", f"marks.{name}[{j}]: {self.game.colours[who]!r} is not one of the players")
                 return None
+        placers = self.game.mark_placers[self.game.marks.index(kind)]
+        if placers and (by, c) not in placers:  # a mark nothing places (SR562) is taken as given
+            self._unplaceable(path, j, kind, c, by, seats, entry.by is None)
+            return None
         try:
             sq = self.game.layout.parse(c, entry.square)
         except PositionError as error:
@@ -441,6 +446,18 @@ class _Checker(PositionChecks):
                         f"to carry the mark")
             return None
         return (c, sq, by)
+
+    def _unplaceable(self, path: tuple, j: int, kind, c: int, by: int, seats: list[int], by_left_out: bool) -> None:
+        """SR610: no rule lets the player of colour `by` put a mark of `kind` on a colour-c pawn."""
+        colours, name = self.game.colours, kind.name
+        placers = [colours[p] for p in seats if (p, c) in self.game.mark_placers[self.game.marks.index(kind)]]
+        who = "no player seated here" if not placers else " or ".join(placers)
+        if by_left_out:
+            self.out.at(path, "SR610", f"marks.{name}[{j}]: a {name} mark on a {colours[c]} pawn is placed by {who}, "
+                        f"not {colours[c]} (`by`, the player who placed it, left out, is the pawn's colour)")
+        else:
+            self.out.at(path + ("by",), "SR610", f"marks.{name}[{j}]: {colours[by]} never puts a {name} mark on a "
+                        f"{colours[c]} pawn; {who} may")
 
     def placement(self, seats: list[int]) -> list[tuple]:
         """Every colour's squares: seated colours start in Start, then `pawns` places them."""
