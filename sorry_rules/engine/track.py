@@ -357,7 +357,7 @@ class Track:
                     o = occ[to]
                     if o < 0 and slides[to] is None:
                         out.append(plain[sq])
-                    elif o != c or onto_own:
+                    elif o != c or onto_own or to == sq:  # a count of whole laps ends on the square it left (A8)
                         events = landing(pos, c, sq, to, kind)
                         if events is not None:
                             out.append(option(tuple(events), flags, card))
