@@ -35,7 +35,7 @@ from sorry_rules.compiler.marking import (also_texts, alternatives, check_marks,
 from sorry_rules.compiler.programs import CompileError, ProgramCompiler
 from sorry_rules.compiler.ranges import condition_warnings, variant_bounds
 from sorry_rules.compiler.turns import check_turn_policy, compile_turn_policy, turn_texts
-from sorry_rules.compiler.vocabulary import more_unknown_names
+from sorry_rules.compiler.vocabulary import more_unknown_names, text_problem
 from sorry_rules.compiler.vocab import (
     check_vocab, compile_vocab, counter_ranges, counter_warnings, MOVE_VARIABLES, vocab_texts,
 )
@@ -119,7 +119,7 @@ def compile_text(programs: ProgramCompiler, out: ProblemCollector, path: tuple, 
         programs.cost_of(ast)
         return ast, _program(programs, ast, kind)
     except (dsl.DslError, CompileError) as error:
-        out.in_text(path, error.offset, error.code, error.message)
+        text_problem(out, path, text, error)
         if isinstance(error, CompileError) and error.code == "SR302":
             for more in more_unknown_names(ast, error, lambda tree: _program(programs, tree, kind)):
                 out.in_text(path, more.offset, more.code, more.message)
@@ -154,7 +154,7 @@ def texts_syntax(texts, out: ProblemCollector) -> None:
         try:
             dsl.parse_effect(text) if kind in ("effect", "following") else dsl.parse_expr(text)
         except dsl.DslError as error:
-            out.in_text(path, error.offset, error.code, error.message)
+            text_problem(out, path, text, error)
 
 
 def compile_variant(loaded: LoadedVariant) -> tuple[Game, list[Problem]]:

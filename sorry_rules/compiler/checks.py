@@ -158,20 +158,28 @@ def _check_slides(board, colours: int, out: ProblemCollector) -> None:
             out.at(("board", "slides", i, "from"), "SR505", f"two slides start at offset {slide.from_}")
 
 
+def _slips(name: str, unmatched: list, others) -> list:
+    """The names `name` may be a slip for: those of the other kind without a match (a deck card
+    without an effect for an effect without a card, and back), and any differing only in case;
+    '2' is no slip for '12', which an overlay took out of the deck."""
+    return unmatched + [n for n in others if n != name and n.casefold() == name.casefold()]
+
+
 def _check_cards(v, out: ProblemCollector) -> None:
     """Every card in the deck has an effect (SR503); every effect is for a card of the deck
     (SR504) unless `unused_effects` keeps it on purpose; `unused_effects` names effects (SR502)."""
     kept = set(v.unused_effects)
-    for name in v.deck:
-        if name not in v.cards:
-            listed = "is in the deck" if v.deck[name] else "is listed under deck: (0 copies)"
-            out.at(("deck", name), "SR503", f"card '{name}' {listed} but cards: gives it no effect"
-                   f"{did_you_mean(name, list(v.cards))}", key=True, also=(("cards", name),))
-    for name in v.cards:
-        if name not in v.deck and name not in kept:
+    effectless, cardless = [n for n in v.deck if n not in v.cards], [n for n in v.cards if n not in v.deck]
+    for name in effectless:
+        listed = "is in the deck" if v.deck[name] else "is listed under deck: (0 copies)"
+        out.at(("deck", name), "SR503", f"card '{name}' {listed} but cards: gives it no effect"
+               f"{did_you_mean(name, _slips(name, cardless, v.cards))}", key=True, also=(("cards", name),))
+    for name in cardless:
+        if name not in kept:
             out.at(("cards", name), "SR504", f"card '{name}' has an effect but no deck holds it"
-                   f"{did_you_mean(name, list(v.deck))} "
-                   f"(list it under unused_effects: to keep the effect without cards)", key=True, also=(("deck", name),))
+                   f"{did_you_mean(name, _slips(name, effectless, v.deck))} (remove the effect, in an overlay with "
+                   f"'{name}': null under cards:, or list it under unused_effects: to keep it without cards)", key=True,
+                   also=(("deck", name),))
     for i, name in enumerate(v.unused_effects):
         if name not in v.cards:
             out.at(("unused_effects", i), "SR502", f"unused_effects: cards: gives card '{name}' no effect"

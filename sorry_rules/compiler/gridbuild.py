@@ -19,7 +19,7 @@ from sorry_rules.compiler.checks import repeated_words
 from sorry_rules.compiler.costs import GridCosts
 from sorry_rules.compiler.grideffects import GridCompiler
 from sorry_rules.compiler.ranges import grid_win_warning
-from sorry_rules.compiler.vocabulary import CompileError, more_unknown_names
+from sorry_rules.compiler.vocabulary import CompileError, more_unknown_names, text_problem
 from sorry_rules.engine.grid import Grid
 from sorry_rules.engine.gridgame import GridGame
 from sorry_rules.engine.gridmechanics import SHAPE_CELLS, GridView
@@ -216,7 +216,7 @@ def _compile(out: ProblemCollector, path: tuple, text: str, build, expr: bool = 
         node = dsl.parse_expr(text) if expr else dsl.parse_effect(text)
         return build(node)
     except (dsl.DslError, CompileError) as error:
-        out.in_text(path, error.offset, error.code, error.message)
+        text_problem(out, path, text, error)
         if isinstance(error, CompileError) and error.code == "SR302":
             for more in more_unknown_names(node, error, build):
                 out.in_text(path, more.offset, more.code, more.message)

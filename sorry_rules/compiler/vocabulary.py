@@ -6,7 +6,9 @@ pass raises (the caller locates `offset` in the rule file; the default code SR30
 "unknown name in DSL"); `unknown(what, word, known)` is the one wording of an unknown-name
 message: it lists the known names and suggests the close ones (`base.suggest`);
 `more_unknown_names(tree, first, compile_tree)` finds the unknown names of a text after its
-first, so that every one is said at once.
+first, so that every one is said at once; `text_problem(out, path, text, error)` adds a DSL
+error of the text at `path` to a problem collector, located at its character (a syntax error
+where a comma of `{...}` or `[...]` cut the text says so).
 """
 
 from __future__ import annotations
@@ -84,3 +86,18 @@ def more_unknown_names(tree, first: CompileError, compile_tree: Callable) -> lis
         found.append(following)
         error = following
     return found
+
+
+#: said after a syntax error at the end of a DSL text that a comma of `{...}` or `[...]` cut
+CUT_AT_COMMA = ("; the text ends at a comma: inside {...} or [...] a comma ends a value, so put the whole text in quotes "
+                "(\"...\")")
+
+
+def text_problem(out, path: tuple, text: str, error) -> None:
+    """The problem of DSL `error` (a DslError or CompileError) in the text at `path`, located
+    at its character; a syntax error at the end of a text a comma cut (a plain text inside
+    `{...}` or `[...]`) says so."""
+    message = error.message
+    if error.code == "SR301" and error.offset >= len(text.rstrip()) and out.locator.cut_at_comma(path):
+        message += CUT_AT_COMMA
+    out.in_text(path, error.offset, error.code, message)

@@ -100,6 +100,11 @@ class Origins:
         smap = self._smap(tuple(path))
         return smap.position_in_scalar(tuple(path), offset) if smap else Mark(self.fallback, 1, 1)
 
+    def cut_at_comma(self, path) -> bool:
+        """Whether the DSL text at `path` was cut by a comma of `{...}` or `[...]` (`SourceMap.cut_at_comma`)."""
+        smap = self._smap(tuple(path))
+        return smap is not None and smap.cut_at_comma(tuple(path))
+
     def latest(self, paths) -> tuple:
         """The one of `paths` that the file merged last wrote (the first of them on a tie): where
         a problem between two fields is said, so that an overlay's change is said in the

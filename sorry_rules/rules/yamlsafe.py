@@ -264,6 +264,15 @@ class SourceMap:
         line, col = info.source.line_col(info.index_of(offset))
         return Mark(self._marks[path].file, line, col)
 
+    def cut_at_comma(self, path) -> bool:
+        """Whether the scalar at `path` is plain text that a comma ended: inside `{...}` or
+        `[...]` a comma ends a plain value, so a text that held one was cut there."""
+        info = self.scalar_info(tuple(path))
+        if info is None or info.style is not None:
+            return False
+        rest = info.source.text[info.end_index:]
+        return rest.lstrip(" \t").startswith(",")
+
     def paths(self):
         return self._marks.keys()
 
