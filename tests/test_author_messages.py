@@ -38,6 +38,12 @@ def validate(tmp_path, text: str) -> str:
      "error: a quoted value opened on line 2 is not closed: add the closing quote"),
     ("extends: standard\nrules\n  must_bump: true\n",
      "error: line 2 ('rules'): a key needs ':' after its name"),
+    ('extends: standard\ncards:\n  - "7"\n  "3": forward 3\n',
+     "house.yaml:4:3: error: line 4 is a key in a block whose lines above are list items ('- ...') (line 3): a block is a "
+     "list or a mapping, not both"),
+    ("extends: standard\nrules:\n  must_bump: true\n  # a comment\n\n  - x\n",
+     "house.yaml:6:3: error: line 6 is a list item ('- ...') in a block whose lines above are keys (line 3): a block is a "
+     "list or a mapping, not both"),
 ])
 def test_yaml_syntax_errors_name_the_cause(tmp_path, text, said):
     out = validate(tmp_path, text)

@@ -516,6 +516,17 @@ def test_explain_words_whose_pawns_a_named_square_spares(tmp_path):
     assert "The side's own colour's and its partners' pawns are never captured there" in text
 
 
+def test_a_slide_into_the_next_side_and_a_one_square_safety_zone_are_said_plainly(tmp_path):
+    """A slide's offsets past the side's last square are counted on into the next side (REFERENCE,
+    Slide); one safety square is 'a safety zone of 1 square'."""
+    rule = tmp_path / "cross.yaml"
+    rule.write_text("extends: standard\nboard:\n  side_length: 8\n  start_exit: 3\n  safety_entry: 1\n  safety_length: 1\n"
+                    "  slides:\n    - {from: 5, to: 10}\n", encoding="utf-8")
+    text = " ".join(explain_text(load_explained(str(rule))).split())
+    assert "Slides from offset 5 to 10 (offset 2 of the next side) of every side" in text
+    assert "a safety zone of 1 square, then Home" in text
+
+
 def test_a_slides_own_takers_are_said_and_a_word_listed_twice_is_refused(tmp_path):
     """`board.slides.*.slide_on` (REFERENCE, Slide) is said slide by slide, by relation to the
     side's colour, with where it is written; a word listed twice there is SR516 at it."""

@@ -99,3 +99,19 @@ def test_t8_team_wins_and_outcome_names_both_seats(game):
     outcome = game.outcome(final)
     assert outcome.winning_seats == (0, 2)
     assert outcome.scores == {seat: (0, ()) for seat in range(4)}  # partnership has no scoring
+
+
+def test_t8_a_team_of_three_is_named_as_a_list_when_it_wins(tmp_path):
+    """T8 with three partners (six colours, two teams of three): the printed game ends
+    'Red, Yellow and Purple win', not 'Red and Yellow and Purple'."""
+    from click.testing import CliRunner
+
+    from sorry_rules.cli.app import main
+
+    rule = tmp_path / "three-a-side.yaml"
+    rule.write_text("extends: six-colours\nname: three-a-side\nteams: [[red, yellow, purple], [blue, green, cyan]]\n"
+                    "rules: {control: team}\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["--variant", str(rule), "--auto", "--seed", "2"])
+    assert result.exit_code == 0, result.output
+    last = result.stdout.splitlines()[-1]
+    assert last.startswith("Red, Yellow and Purple win after ") or last.startswith("Blue, Green and Cyan win after "), last

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from sorry_rules import dsl
 from sorry_rules.base.errors import UsageError
 from sorry_rules.base.limits import MAX_COUNTER
+from sorry_rules.base.words import and_list, plural
 from sorry_rules.compiler.build import compile_variant
 from sorry_rules.compiler.marking import alternatives, declining_without, draws_again_after, with_alternatives
 from sorry_rules.engine.dice import faces_text
@@ -728,7 +729,7 @@ def switch_words(v, where) -> list[str]:
 
     lines = []
     if v.teams:
-        teams = "; ".join(_listed(list(team)) for team in v.teams)
+        teams = "; ".join(and_list(list(team)) for team in v.teams)
         lines.append(f"Teams (partners play together): {teams} - {where(('teams',))}")
     for section, model, values in (("rules", Rules, v.rules), ("setup", Setup, v.setup)):
         defaults = model()
@@ -753,12 +754,14 @@ def _slide_words(b, where) -> list[str]:
     paths = [s for s in b.slides if s.sweep == "path"]
     jumps = [s for s in b.slides if s.sweep == "end"]
     if paths:
-        spans = _listed([f"{s.from_} to {s.to}" for s in paths])
+        side = b.side_length
+        spans = and_list([f"{s.from_} to {s.to}" + (f" (offset {s.to % side} of the next side)" if s.to >= side else "")
+                          for s in paths])
         lines.append(f"Slides from offset {spans} of every side: a pawn that ends its move on a slide's first "
                      f"square (when {takers('slide')} lets it) goes to its last, bumping as rules.slide_sweep says - "
                      f"{where(('board', 'slides'))}")
     if jumps:
-        spans = _listed([f"{s.from_} to {s.to}" for s in jumps])
+        spans = and_list([f"{s.from_} to {s.to}" for s in jumps])
         lines.append(f"Jumps from offset {spans} of every side (counted on from the first square's side): a pawn "
                      f"that ends its move on a jump's first square (when {takers('jump')} lets it) jumps over the squares "
                      f"between to its last, ending there as the move that took it to the first square would have - "
@@ -769,14 +772,9 @@ def _slide_words(b, where) -> list[str]:
 def _slide_takers(b, where) -> list[str]:
     """A line for each slide that says who takes it (`board.slides.*.slide_on`)."""
     return [f"The {'jump' if s.sweep == 'end' else 'slide'} from {s.from_} to {s.to} is taken by "
-            f"{_listed([_SIDE_WORDS[r] for r in s.slide_on]) + ' pawns' if s.slide_on else 'no pawn'}, whatever "
+            f"{and_list([_SIDE_WORDS[r] for r in s.slide_on]) + ' pawns' if s.slide_on else 'no pawn'}, whatever "
             f"rules.slide_on says - "
             f"{where(('board', 'slides', i, 'slide_on'))}" for i, s in enumerate(b.slides) if s.slide_on is not None]
-
-
-def _listed(words: list) -> str:
-    """"a", "a and b", "a, b and c"."""
-    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
 def grid_words(v, where) -> list[str]:
@@ -784,7 +782,7 @@ def grid_words(v, where) -> list[str]:
     b, turn = v.board, v.turn
     ways = {"row": "rows", "column": "columns", "diagonal": "diagonals"}
     lines = [f"A grid of {len(b.columns)} x {len(b.rows)} cells; a line is {b.lines.length} cells in a row along "
-             f"{_listed([ways[d] for d in b.lines.directions])}; two lines counted together share at most "
+             f"{and_list([ways[d] for d in b.lines.directions])}; two lines counted together share at most "
              f"{b.lines.shared} cell{'s' if b.lines.shared != 1 else ''} - {where(('board', 'lines'))}"]
     if any(cell == b.free for row in b.cells for cell in row):
         lines.append(f"Cells marked {b.free} are free: they count for every colour and take no chip - "
@@ -806,7 +804,7 @@ def board_words(v, where) -> list[str]:
     b, lines = v.board, []
     if getattr(b, "kind", "track") == "grid":
         return grid_words(v, where)
-    zone = f"a safety zone of {b.safety_length} squares, then Home" if b.safety_length else "Home (no safety zone)"
+    zone = f"a safety zone of {plural(b.safety_length, 'square')}, then Home" if b.safety_length else "Home (no safety zone)"
     lines.append(f"Each side has {b.side_length} squares (offsets 0 to {b.side_length - 1}, clockwise): pawns leave Start "
                  f"onto offset {b.start_exit}; after offset {b.safety_entry} a pawn of the side's colour turns into "
                  f"{zone} - {where(('board', 'side_length'))}")
@@ -826,7 +824,7 @@ def board_words(v, where) -> list[str]:
         elif square.capture is not True:
             does.append(f"only a pawn that moves by {' or '.join(square.capture)} captures there")
         if square.safe:
-            spared = _listed([_SIDE_WORDS[relation] for relation in square.safe])
+            spared = and_list([_SIDE_WORDS[relation] for relation in square.safe])
             does.append(f"{spared} pawns are never captured there")
         if square.share:
             does.append("pawns of several colours share it")

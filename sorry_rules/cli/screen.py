@@ -27,7 +27,7 @@ from dataclasses import dataclass, field, replace
 from rich.color import Color, ColorParseError
 from rich.text import Text
 
-from sorry_rules.base.words import place_word, plural
+from sorry_rules.base.words import and_list, place_word, plural
 from sorry_rules.cli import boardmap
 from sorry_rules.cli.lines import wrap, wrap_all
 from sorry_rules.cli.paging import TurnScreen, fit, heading, paged
@@ -604,7 +604,7 @@ def render_outcome(game, state, width: int | None = None) -> list:
     if outcome is None:
         stopped = [Text(f"No winner after {plural(state.plies, 'move')} (stopped).", style="bold")]
         return stopped + ([finished_line(game, state)] if state.finished else [])
-    names = " and ".join(colour_name(game, state.seats[s]) for s in outcome.winning_seats)
+    names = and_list(colour_name(game, state.seats[s]) for s in outcome.winning_seats)
     verb = "wins" if len(outcome.winning_seats) == 1 else "win"
     when = f" after {plural(state.plies, 'move')}" if game.places == 1 else \
         f" (finished first); the game ended after {plural(state.plies, 'move')}"

@@ -10,7 +10,7 @@ Contract: `position_of(game, source)` reads a position file's data
 from __future__ import annotations
 
 from sorry_rules.base.errors import SaveFileError
-from sorry_rules.base.words import plural
+from sorry_rules.base.words import and_list, plural
 from sorry_rules.engine.describe import colour_name, places_words
 from sorry_rules.pictures import gridboard, trackboard
 from sorry_rules.pictures.paths import move_paths
@@ -81,7 +81,7 @@ def outcome_words(game, state) -> str:
     outcome = game.outcome(state)
     if outcome is None:
         return f"no winner after {plural(state.plies, 'move')}"
-    names = " and ".join(colour_name(game, state.seats[s]) for s in outcome.winning_seats)
+    names = and_list(colour_name(game, state.seats[s]) for s in outcome.winning_seats)
     words = f"{names} {'wins' if len(outcome.winning_seats) == 1 else 'win'} after {plural(state.plies, 'move')}"
     if game.places > 1:  # played on for places
         words += f" ({places_words(game, state.seats, outcome.places)})"

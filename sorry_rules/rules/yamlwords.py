@@ -67,7 +67,33 @@ def _mapping_value(lines, line0: int, col0: int) -> str:
     return "a value holds ': ', which YAML reads as a new key: put the value in quotes (\"...\")"
 
 
+def _item(text: str) -> bool:
+    """Whether a line is a list item (`- ...`)."""
+    body = text.lstrip(" ")
+    return body == "-" or body.startswith("- ")
+
+
+def _mixed(lines, line0: int) -> str | None:
+    """A key among list items of one block, or a list item among keys: a block is one or the
+    other."""
+    text = lines(line0)
+    here = _indent(text)
+    for i in range(line0 - 1, -1, -1):
+        above = lines(i)
+        if not above.strip() or above.lstrip().startswith("#") or _indent(above) > here:
+            continue
+        if _indent(above) < here or _item(above) == _item(text):
+            return None
+        kinds = ("a list item ('- ...')", "keys") if _item(text) else ("a key", "list items ('- ...')")
+        return (f"line {line0 + 1} is {kinds[0]} in a block whose lines above are {kinds[1]} (line {i + 1}): a block is "
+                "a list or a mapping, not both")
+    return None
+
+
 def _stray_indent(lines, line0: int, col0: int) -> str:
+    mixed = _mixed(lines, line0)
+    if mixed is not None:
+        return mixed
     text = lines(line0)
     here = _indent(text)
     columns = []
