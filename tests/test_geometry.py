@@ -275,3 +275,52 @@ def test_split_into_with_too_few_steps_is_a_located_error(tmp_path, effect):
     problems = validate_file(path)
     assert [p.code for p in problems if p.severity == "error"] == ["SR508"]
     assert problems[0].line == 3
+
+
+#: a 2-colour board of 6 track squares, a count N forward and backward (from 1 to 8, the most a pawn may count here: a whole lap
+#: among them), a slide and the split; the same file with a blocker that blocks nothing, so that
+#: moves are listed by the route generators instead of the plain tables
+TINY = """
+name: tiny
+colours: [red, blue]
+players: {min: 2, max: 2}
+pawns: 2
+board: {side_length: 3, start_exit: 1, safety_entry: 0, safety_length: 1, slides: [{from: 2, to: 4}]}
+deck: {f: 1, b: 1, s: 1}
+cards: {f: enter | forward N, b: backward N, s: split S among 2}
+win: home(player) == pawns(player)
+rules: {bump: [partner, opponent]}
+"""
+INERT = "geometry: {blockers: {inert: {pawns: any, group: 12, pass: false}}}\n"
+_TINY_GAMES: dict = {}
+
+
+def _tiny_games(folder_of, n: int) -> tuple:
+    """(plain, routed) games of TINY with count n, compiled once per test process."""
+    if n not in _TINY_GAMES:
+        folder = folder_of()
+        text = TINY.replace(" N", f" {n}").replace(" S", f" {max(n, 2)}")
+        (folder / "plain.yaml").write_text(text)
+        (folder / "routed.yaml").write_text(text + INERT)
+        _TINY_GAMES[n] = load_game(str(folder / "plain.yaml")), load_game(str(folder / "routed.yaml"))
+    return _TINY_GAMES[n]
+
+
+@settings(max_examples=80, deadline=None)
+@given(n=st.integers(1, 8), squares=st.lists(st.integers(0, 5), min_size=1, max_size=4, unique=True),
+       owners=st.lists(st.booleans(), min_size=4, max_size=4))
+def test_the_plain_tables_and_the_route_generators_list_the_same_moves(tmp_path_factory, n, squares, owners):
+    """A8, R12, R26: a count of whole laps ends on the square it left (a move); both ways of
+    listing moves (the plain tables of a board without geometry, the routes of one with a
+    blocker that blocks nothing) give the same results on every position and count."""
+    plain, routed = _tiny_games(lambda: tmp_path_factory.mktemp("tiny"), n)
+    assert plain.mechanics.routes is None and routed.mechanics.routes is not None
+    pawns: dict = {"red": [], "blue": []}
+    for sq, red in zip(squares, owners):
+        colour = "red" if red else "blue"
+        if len(pawns[colour]) < 2:
+            pawns[colour].append(f"track:{sq}")
+    for card in ("f", "b", "s"):
+        data = {"players": ["red", "blue"], "turn": "red", "card": card, "pawns": pawns}
+        listed = [{m.placement for m in game.legal_moves(parse_position(game, data).state)} for game in (plain, routed)]
+        assert listed[0] == listed[1], (card, n, pawns)
