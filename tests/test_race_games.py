@@ -251,6 +251,16 @@ def test_a_throw_lost_to_a_rule_names_the_rule():
         assert named and len(named) < len(lost), (variant, lost)
 
 
+def test_a_third_six_nothing_can_move_names_the_rule_that_ends_the_turn():
+    """LU13, LU19: a six nothing can move still throws again, but not the third in a row: the
+    printed game says why the turn ends there ('--seed 3', move 295: Yellow's third six)."""
+    lines = CliRunner().invoke(main, ["--auto", "-v", "ludo", "-s", "3"]).output.splitlines()
+    third = [line.split() for line in lines if line.strip().startswith("295 ")]
+    assert third and third[0][1:3] == ["Yellow", "6"]
+    assert " ".join(third[0][3:]) == "no legal move: the throw is lost (LU13: the third six ends the turn)"
+    assert all("(LU13: the third six ends the turn)" not in line for line in lines if " 6  " not in line)
+
+
 def test_a_bonus_no_pawn_can_move_is_said_as_not_played(tmp_path):
     """PA11, PA23: the capture's 20 spaces that no pawn can move are lost, and the moves report
     says so on the move ("unplayed"); the 10 of PA14 that is moved is listed under "after"."""

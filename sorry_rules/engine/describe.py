@@ -273,7 +273,7 @@ def kept_turn_words(game, move, seat: int, after, finishes: tuple = (), lost_to:
     move earned, `due` being the extra cards due before the move: `State.bonus`), `after`
     being the state the move left; played for places, the places of the seats whose side
     finished with it, `finishes` ('; Blue finishes 2nd', '; Red and Yellow finish 1st'); else
-    ''. A forfeit whose plays filters removed begins with their labels, `lost_to` (' (LU13: a
+    ''. A forfeit that ends the turn begins with why, `lost_to` (`Table.emptied_by`: ' (LU13: a
     third six in a row is lost)'); a card played from several drawn together (`turn.take`)
     with the cards discarded with it, `others` ('; 5 discarded')."""
     if lost_to:

@@ -252,16 +252,20 @@ class Table:
         return options or [self.game.forfeits[card][spare & DRAW_AGAIN]]
 
     def emptied_by(self, option: Option) -> str:
-        """For a card forfeited because filters removed every play it had (LU13's third six,
-        PA7's third doubles): the labels of those filters ('; ' between them); else ''."""
+        """Why a forfeited card ends the turn, in the rule file's labels ('; ' between them):
+        for a card whose plays filters all removed (LU13's third six, PA7's third doubles),
+        those filters; for one with no play at all, the consequences that end the turn with
+        it (LU13's third six that nothing could move); else ''."""
         game, card = self.game, option[0]
-        if option[3] is not FORFEIT or card is None or game.hand_play or self.drawn or not game.filters_of[card]:
+        if option[3] is not FORFEIT or card is None or game.hand_play or self.drawn:
             return ""
         p = self.seats[self.turn]
-        listed, _ = self.distinct(p, card)
-        if not listed:
-            return ""
-        return "; ".join(dict.fromkeys(f.label for _, f in self.filtered(p, listed, game.filters_of[card])[1]))
+        listed = self.distinct(p, card)[0] if game.filters_of[card] else []
+        if listed:
+            return "; ".join(dict.fromkeys(f.label for _, f in self.filtered(p, listed, game.filters_of[card])[1]))
+        if game.ends_turns:
+            return "; ".join(dict.fromkeys(c.label for c in self.consequences(p, option)[2] if c.ends_turn))
+        return ""
 
     def distinct(self, p: int, card: int, made: list | None = None) -> tuple[list, int]:
         """(options, spare flags): one option per distinct result of `card` for player

@@ -39,7 +39,7 @@ class Turn:
     options: int
     others: tuple = ()    # the cards it was chosen among besides `card`: the others drawn (turn.take), or the hand
     finishes: tuple = ()  # played for places: the seats whose side finished with this move, in order
-    lost_to: str = ""     # a forfeit whose plays the filters all removed: their labels (`Table.emptied_by`)
+    lost_to: str = ""     # a forfeit that ends the turn: the labels of the filters or consequences why (`Table.emptied_by`)
     due: int = 0          # extra cards still due this turn before the move (`State.bonus`)
 
 
