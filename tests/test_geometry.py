@@ -278,16 +278,18 @@ def test_split_into_with_too_few_steps_is_a_located_error(tmp_path, effect):
 
 
 #: a 2-colour board of 6 track squares, a count N forward and backward (from 1 to 8, the most a pawn may count here: a whole lap
-#: among them), a slide and the split; the same file with a blocker that blocks nothing, so that
-#: moves are listed by the route generators instead of the plain tables
+#: among them), a slide, the split, and splits into a forward and a backward part (N + 1, so that
+#: a part may be a whole lap); the same file with a blocker that blocks nothing, so that moves
+#: are listed by the route generators instead of the plain tables
 TINY = """
 name: tiny
 colours: [red, blue]
 players: {min: 2, max: 2}
 pawns: 2
 board: {side_length: 3, start_exit: 1, safety_entry: 0, safety_length: 1, slides: [{from: 2, to: 4}]}
-deck: {f: 1, b: 1, s: 1}
-cards: {f: enter | forward N, b: backward N, s: split S among 2}
+deck: {f: 1, b: 1, s: 1, i: 1, j: 1}
+cards: {f: enter | forward N, b: backward N, s: split S among 2, i: "split T into forward, backward",
+        j: "split T into backward, forward"}
 win: home(player) == pawns(player)
 rules: {bump: [partner, opponent]}
 """
@@ -299,7 +301,7 @@ def _tiny_games(folder_of, n: int) -> tuple:
     """(plain, routed) games of TINY with count n, compiled once per test process."""
     if n not in _TINY_GAMES:
         folder = folder_of()
-        text = TINY.replace(" N", f" {n}").replace(" S", f" {max(n, 2)}")
+        text = TINY.replace(" N", f" {n}").replace(" S", f" {max(n, 2)}").replace(" T", f" {min(max(n + 1, 2), 8)}")
         (folder / "plain.yaml").write_text(text)
         (folder / "routed.yaml").write_text(text + INERT)
         _TINY_GAMES[n] = load_game(str(folder / "plain.yaml")), load_game(str(folder / "routed.yaml"))
@@ -320,7 +322,7 @@ def test_the_plain_tables_and_the_route_generators_list_the_same_moves(tmp_path_
         colour = "red" if red else "blue"
         if len(pawns[colour]) < 2:
             pawns[colour].append(f"track:{sq}")
-    for card in ("f", "b", "s"):
+    for card in ("f", "b", "s", "i", "j"):
         data = {"players": ["red", "blue"], "turn": "red", "card": card, "pawns": pawns}
         listed = [{m.placement for m in game.legal_moves(parse_position(game, data).state)} for game in (plain, routed)]
         assert listed[0] == listed[1], (card, n, pawns)

@@ -295,7 +295,7 @@ class _Walk:
                     break
                 others = [pawn for pawn in seconds if pawn[2] != sq1 or pawn[1] != c1]
                 for n, ((to1, _, step1),) in by_square[sq1]:
-                    if n == steps or (occ[to1] == c1 and not onto_own[c1]):
+                    if n == steps or (occ[to1] == c1 and to1 != sq1 and not onto_own[c1]):  # a whole lap: a move (A8)
                         continue
                     if occ[to1] >= 0 or here1[to1] is not None:  # the first part bumps or slides
                         self.part(0, steps - n, 0, c1, sq1, (to1, (), step1), here1, row1)
@@ -304,7 +304,7 @@ class _Walk:
                     ways = second_ways[steps - n]
                     for ci, c, sq in others:
                         for to, step, free, delta in ways[c][sq]:
-                            o = -1 if to == sq1 else (c1 if to == to1 and to < X else occ[to])
+                            o = -1 if to == sq1 or to == sq else (c1 if to == to1 and to < X else occ[to])
                             if o == c and not onto_own[c]:
                                 continue
                             if o >= 0 or not free:
