@@ -148,7 +148,8 @@ class Alternative(Strict):
     having: list[Literal["enter", "forward", "backward", "split", "switch", "sorry"]] | None = Field(
         default=None, max_length=6, description=(
             "The cards whose effect has a top-level alternative using one of these primitives (e.g. `[forward, split]`: "
-            "every card with a forward move), worked out from the card effects, not their names."))
+            "every card with a forward move), worked out from the card effects, not their names. A split counts as "
+            "`split` whatever its parts (`split 7 into forward, backward` is not `forward`)."))
     effect: str = Field(description="The alternative, a DSL card effect (it may use pawn selectors and marks).")
     label: str = Field(default="", description="Words for `explain` (default: the effect; `moves --why` names the "
                        "effect and where it is written).")
