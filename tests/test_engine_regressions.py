@@ -208,10 +208,13 @@ def test_why_names_a_square_where_no_capture_is_allowed(tmp_path):
     (("house/freeze.yaml",), {"red": ["start"], "blue": ["track:30"]},
      {"frozen": [{"colour": "blue", "square": "track:30", "by": "red"}]},
      "the blue pawn on track:30 is marked 'frozen': no move may land on it or take it"),
+    (("house/slide-spares-own.yaml",), {"red": ["start", "track:19", "home", "home"], "blue": ["track:16"]}, None,
+     "the slide from track:16 ends on track:19, held by a pawn the slide may not sweep"),  # H12: the one target slides there
 ])
 def test_why_names_what_stops_a_sorry(rules, pawns, marks, expected):
-    """H33, H31: a Sorry! with no move names the blockade or the mark that stops it (it said
-    'every placement ends in a blocked slide')."""
+    """H33, H31: a Sorry! with no move names the blockade or the mark that stops it; H12: the
+    slide every placement ends in, by its squares (each said 'every placement ends in a
+    blocked slide')."""
     from sorry_rules.authoring.explain import load_explained
     from sorry_rules.authoring.why import stuck_reasons
     from sorry_rules.records.position import parse_position

@@ -241,19 +241,18 @@ class Obstacles:
     def sorry(self, relation: str | None, c: int) -> Obstacle | None:
         """`sorry [relation]` for a colour-c pawn in Start: no pawn to replace, else what stops
         the landing on the first one (`landing`: an unbumpable or marked pawn, a blockade, a
-        square where a Sorry! may not capture), else the slides that every placement ends in."""
+        square where a Sorry! may not capture), else the first blocked slide or jump a placement
+        ends in; `slides_block_all` where some placement is not stopped at its landing."""
         m, occ, start = self.m, self.board.occ, self.layout.start[c]
         targets = [s for s in range(self.layout.T) if occ[s] >= 0 and occ[s] != c
                    and (relation is None or m.matches(c, occ[s], relation))]
         if not targets:
             return Obstacle("no_target", relation=relation)
-        first = None
-        for s in targets:
-            obstacle = self.landing(c, start, s, "sorry")
-            if obstacle is None or obstacle.code == "slide_blocked" or obstacle.jump is not None:
-                return Obstacle("slides_block_all")
-            first = first or obstacle
-        return first
+        found = [self.landing(c, start, s, "sorry") for s in targets]
+        if any(obstacle is None for obstacle in found):  # a placement no landing stops: only what follows could
+            return Obstacle("slides_block_all")
+        # the first target's reason, one that is no slide or jump where there is one (a slide is said by its squares)
+        return next((o for o in found if o.code != "slide_blocked" and o.jump is None), found[0])
 
     def step(self, direction: str, steps: int, c: int, sq: int) -> Obstacle | None:
         """`forward steps` or `backward steps` (direction) for a colour-c pawn on `sq`."""
