@@ -131,7 +131,8 @@ def test_every_command_that_loads_combined_overlays_says_their_conflicts_on_stde
     warning = (f'{mine}:3:3: warning: cards.7 is "forward 7" here, but house/split-7-any.yaml:7:3 sets cards.7 to '
                '"forward 7 | split 7 among any": the later --rule wins, so this one is played [SR405]\n')
     rules = ["--rule", "house/split-7-any.yaml", "--rule", str(mine)]
-    for args in (["moves", *rules, "--state", str(position)], ["explain", *rules], [*rules, "--auto", "--seed", "1"]):
+    for args in (["moves", *rules, "--state", str(position)], ["explain", *rules], [*rules, "--auto", "--seed", "1"],
+                 ["compare", "standard", "standard", *rules, "--games", "2", "--jobs", "1"]):  # compare: once, not per side
         result = CliRunner().invoke(main, args)
         assert result.exit_code == 0, result.output
         assert result.stderr == warning, args

@@ -17,7 +17,7 @@ import sys
 
 import click
 
-from sorry_rules.base.errors import RuleFileError, SorryRulesError
+from sorry_rules.base.errors import Problem, RuleFileError, SorryRulesError
 
 
 def friendly(fn):
@@ -59,8 +59,12 @@ def every_problem(variant, rules=()):
     if len(rules) > 1:
         from sorry_rules.rules.loader import overlay_conflicts  # lazy: read only when overlays are combined
 
-        for problem in overlay_conflicts(variant, tuple(rules)):
-            click.echo(problem.format(), err=True)
+        ctx = click.get_current_context(silent=True)
+        said = ctx.meta.setdefault("said_overlay_conflicts", set()) if ctx is not None else set()
+        for line in map(Problem.format, overlay_conflicts(variant, tuple(rules))):
+            if line not in said:  # once a command (`compare` loads the rules of each side)
+                said.add(line)
+                click.echo(line, err=True)
     try:
         yield
     except RuleFileError as error:
