@@ -215,6 +215,27 @@ def test_cards_still_due_keep_the_turn_after_a_move_that_earns_none():
     assert due == {"Red pawn track:10 -> track:15": 1, bump: 2}
 
 
+def test_a_forfeit_with_cards_still_due_says_the_turn_goes_on():
+    """H21: a card with no move is forfeited, and the card still due from a bump earlier in the
+    turn comes all the same: the report says so (`cards_due`, and the forfeit's
+    `extra_cards`), in the words the printed game uses, and the game plays it."""
+    from sorry_rules.authoring.oracle import format_report_text, moves_report
+
+    game = load_game("standard", ("house/bump-bonus.yaml",))
+    data = {"players": ["red", "blue"], "turn": "red", "card": "sorry", "pawns": {"red": ["track:10"]}}
+    due = parse_position(game, {**data, "cards_due": 1})
+    report = moves_report(game, due)
+    assert (report["forfeit"], report["draw_again"], report["cards_due"], report["extra_cards"]) == (True, False, 1, 1)
+    assert format_report_text(report).splitlines() == [
+        "red to play, card sorry; 1 extra card still due this turn:",
+        "  no legal move: the card is forfeited (then draws again: still due this turn)"]
+    (forfeit,) = game.legal_moves(due.state)
+    assert game.apply(due.state, forfeit).turn == due.state.turn  # red draws again
+    plain = moves_report(game, parse_position(game, data))
+    assert "cards_due" not in plain and "extra_cards" not in plain
+    assert format_report_text(plain).splitlines()[1] == "  no legal move: the card is forfeited"
+
+
 def test_moves_names_who_plays_next_except_after_a_winning_move():
     """`moves` under a turn policy (H23 here) says who plays next; a move that wins (R35,
     P6) ends the game, so none is named."""

@@ -20,7 +20,8 @@ forfeited still does (a 2). Under `after:` consequences or
 `counters:` every move also carries `"after"` (the labels of the consequences it triggers),
 `"extra_cards"` (the cards its player takes next, the card's own extra draw included) and,
 with counters, `"counters": {colour: {name: value}}` after it (the report's `"counter_labels"`,
-{name: label}, name them in the text). Under `marks:` every move
+{name: label}, name them in the text). A position with cards still due (`cards_due`) reports
+`"cards_due"`, and a forfeit that lists no move, `"extra_cards"` (they come all the same). Under `marks:` every move
 carries `"marks": {mark: [{"colour", "square", "by"}]}`, the marks once it is played (its
 consequences and the next turn's beginning included), and the report carries the
 position's own `"marks"`.
@@ -52,12 +53,16 @@ def moves_report(game, position) -> dict:
         report["redraws"] = state.redraws
     if game.counters:
         report["counter_labels"] = {name: label for name, _, label in game.counters}
+    if state.bonus:
+        report["cards_due"] = state.bonus
     listed, forfeit, draw_again = [], False, False
     for move in moves:
         if move.kind == "forfeit":
             forfeit = True
             draw_again = move.draw_again
             if not move.events and not getattr(game, "after_forfeit", ()):
+                if state.bonus:  # the cards still due come all the same
+                    report["extra_cards"] = _extra_cards(state, move, game.apply(state, move))
                 continue  # listed only where consequences follow a forfeit (after: forfeits: true)
         entry = _entry(game, position, move, policy)
         draw_again = draw_again or entry.get("draw_again", False)
@@ -195,8 +200,9 @@ def marks_text(marks: dict) -> str:
                      for name, entries in marks.items())
 
 
-def format_report_text(report: dict, details=None) -> str:
-    """The report as text; `details(move)` may add indented lines under each move."""
+def _heading(report: dict, noun: str) -> str:
+    """What the player to move plays ('card 5', 'throw 3+5', 'hand ...'), and where the
+    position has them, its redraws and the cards still due."""
     if "throw" in report:
         what = f"throw {report['card']}"
     elif "card" in report:
@@ -205,20 +211,37 @@ def format_report_text(report: dict, details=None) -> str:
         what = f"cards {', '.join(report['cards'])} (play one, discard the rest)"
     else:
         what = f"hand {', '.join(report['hand'])}"
-    noun = "throw" if "throw" in report else "card"
     if "redraws" in report:
         taken = report["redraws"]  # redraws under turn.redraw (each takes as many cards as a draw)
         again = f"{taken} extra throw{'' if taken == 1 else 's'}" if "throw" in report else \
             f"{taken} redraw{'' if taken == 1 else 's'}"
         what += f"; {again} (turn.redraw) already this turn"
-    lines = [f"{report['turn']} to play, {what}:"]
+    if report.get("cards_due"):
+        due = report["cards_due"]
+        what += f"; {due} extra {noun}{'' if due == 1 else 's'} still due this turn"
+    return what
+
+
+def _forfeit_line(report: dict) -> str:
+    """A forfeit that lists no move, and whether a card follows it (its own, or one still due)."""
+    lost = "the cards are discarded" if "cards" in report else "the throw is lost" if "throw" in report else \
+        "the card is forfeited"
+    again = " (then throws again)" if "throw" in report else " (then draws again)"
+    if report["draw_again"]:
+        return f"  no legal move: {lost}{again}"
+    if report.get("extra_cards"):
+        return f"  no legal move: {lost}{again[:-1]}: still due this turn)"
+    return f"  no legal move: {lost}"
+
+
+def format_report_text(report: dict, details=None) -> str:
+    """The report as text; `details(move)` may add indented lines under each move."""
+    noun = "throw" if "throw" in report else "card"
+    lines = [f"{report['turn']} to play, {_heading(report, noun)}:"]
     if report.get("marks") is not None:
         lines.append(f"  marks: {marks_text(report['marks'])}")
     if report["forfeit"] and not report["moves"]:  # a forfeit that consequences follow is listed as its ways
-        lost = "the cards are discarded" if "cards" in report else "the throw is lost" if "throw" in report else \
-            "the card is forfeited"
-        again = " (then throws again)" if "throw" in report else " (then draws again)"
-        lines.append(f"  no legal move: {lost}" + (again if report["draw_again"] else ""))
+        lines.append(_forfeit_line(report))
     for i, move in enumerate(report["moves"], 1):
         prefix = f"[{move['card']}] " if "card" in move else ""
         lines.append(f"  {i:2}. {prefix}{move['text']}{_end_words(report, move)}")
