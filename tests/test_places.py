@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from sorry_rules.authoring.oracle import moves_report
+from sorry_rules.authoring.oracle import format_report_text, moves_report
 from sorry_rules.cli.app import main
 from sorry_rules.compiler import load_game
 from sorry_rules.players.protocol import RandomPlayer
@@ -120,6 +120,10 @@ def test_the_last_finish_ends_the_game_with_every_place():
     final = next(e for e in report["moves"] if e.get("wins"))
     assert final["winner"] == "red"
     assert final["places"] == {"red": 1, "blue": 2, "yellow": 3, "green": 4}
+    assert final["finishes"] == ["yellow"]
+    said = [line for line in format_report_text(report).splitlines() if "game ends" in line]
+    assert said == ["   1. Yellow pawn safety:5 -> home  (yellow finishes; the game ends; places: red 1, blue 2, yellow 3, "
+                    "green 4)"]
 
 
 def test_position_files_say_who_finished(tmp_path):

@@ -38,6 +38,7 @@ gives the position's `"redraws"`.
 
 from __future__ import annotations
 
+from sorry_rules.base.words import and_list
 from sorry_rules.engine.describe import describe_move, marks_data, placement_names
 
 
@@ -180,18 +181,19 @@ def _mark_game_end(game, state, after, entry: dict) -> None:
 
 
 def _end_words(report: dict, move: dict) -> str:
-    """'  (wins: red 12, blue 3)', '  (the game ends; places: red 1, ...)' or '  (blue
-    finishes)' after a move's text, or ''."""
+    """'  (wins: red 12, blue 3)', '  (blue finishes; the game ends; places: red 1, ...)' or
+    '  (blue finishes)' after a move's text, or ''."""
+    finishes = f"{and_list(move['finishes'])} finish{'es' if len(move['finishes']) == 1 else ''}" \
+        if move.get("finishes") else ""
     if move.get("wins"):
         if "places" in move:
             ranked = sorted(move["places"].items(), key=lambda item: item[1])
-            return "  (the game ends; places: " + ", ".join(f"{c} {p}" for c, p in ranked) + ")"
+            return f"  ({finishes + '; ' if finishes else ''}the game ends; places: " + \
+                ", ".join(f"{c} {p}" for c, p in ranked) + ")"
         scores = ": " + ", ".join(f"{c} {p}" for c, p in move["scores"].items()) if "scores" in move else ""
         who = "" if move["winner"] == report["turn"] else f"{move['winner']} "  # a rule may make another win
         return f"  ({who}wins{scores})"
-    if move.get("finishes"):
-        return f"  ({' and '.join(move['finishes'])} finish{'es' if len(move['finishes']) == 1 else ''})"
-    return ""
+    return f"  ({finishes})" if finishes else ""
 
 
 def marks_text(marks: dict) -> str:
