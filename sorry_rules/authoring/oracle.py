@@ -228,11 +228,11 @@ def _forfeit_line(report: dict) -> str:
     """A forfeit that lists no move, and whether a card follows it (its own, or one still due)."""
     lost = "the cards are discarded" if "cards" in report else "the throw is lost" if "throw" in report else \
         "the card is forfeited"
-    again = " (then throws again)" if "throw" in report else " (then draws again)"
+    verb = "throws" if "throw" in report else "draws"
     if report["draw_again"]:
-        return f"  no legal move: {lost}{again}"
+        return f"  no legal move: {lost} (then {verb} again)"
     if report.get("extra_cards"):
-        return f"  no legal move: {lost}{again[:-1]}: still due this turn)"
+        return f"  no legal move: {lost} (then {verb} again: still due this turn)"
     return f"  no legal move: {lost}"
 
 

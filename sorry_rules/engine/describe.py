@@ -5,7 +5,7 @@ Contract: pure functions of a compiled game and engine data; they never print.
 
 from __future__ import annotations
 
-from sorry_rules.base.words import place_word
+from sorry_rules.base.words import and_list, place_word
 from sorry_rules.engine.events import BUMP, SLIDE, STEP_KINDS, SWITCH
 
 
@@ -297,7 +297,7 @@ def finish_words(game, after, seats) -> list:
     by_place: dict = {}
     for seat in seats:
         by_place.setdefault(places[seat], []).append(colour_name(game, after.seats[seat]))
-    return [f"; {' and '.join(names)} finish{'es' if len(names) == 1 else ''} {place_word(place)}"
+    return [f"; {and_list(names)} finish{'es' if len(names) == 1 else ''} {place_word(place)}"
             for place, names in by_place.items()]
 
 

@@ -428,7 +428,7 @@ class _Checker(PositionChecks):
                 return None
         placers = self.game.mark_placers[self.game.marks.index(kind)]
         if placers and (by, c) not in placers:  # a mark nothing places (SR562) is taken as given
-            self._unplaceable(path, j, kind, c, by, seats, entry.by is None)
+            self._unplaceable(path, j, kind, c, by, [p for p in seats if (p, c) in placers], entry.by is None)
             return None
         try:
             sq = self.game.layout.parse(c, entry.square)
@@ -447,11 +447,11 @@ class _Checker(PositionChecks):
             return None
         return (c, sq, by)
 
-    def _unplaceable(self, path: tuple, j: int, kind, c: int, by: int, seats: list[int], by_left_out: bool) -> None:
-        """SR610: no rule lets the player of colour `by` put a mark of `kind` on a colour-c pawn."""
+    def _unplaceable(self, path: tuple, j: int, kind, c: int, by: int, placers: list[int], by_left_out: bool) -> None:
+        """SR610: no rule lets the player of colour `by` put a mark of `kind` on a colour-c pawn;
+        `placers`, the seated colours that may."""
         colours, name = self.game.colours, kind.name
-        placers = [colours[p] for p in seats if (p, c) in self.game.mark_placers[self.game.marks.index(kind)]]
-        who = "no player seated here" if not placers else " or ".join(placers)
+        who = "no player seated here" if not placers else " or ".join(colours[p] for p in placers)
         if by_left_out:
             self.out.at(path, "SR610", f"marks.{name}[{j}]: a {name} mark on a {colours[c]} pawn is placed by {who}, "
                         f"not {colours[c]} (`by`, the player who placed it, left out, is the pawn's colour)")

@@ -644,7 +644,7 @@ def _clash(path: tuple, value, earlier: dict) -> tuple | None:
 
 
 def _shown(value) -> str:
-    """A leaf's value in a warning: a scalar as YAML would write it, else its kind."""
+    """A leaf's value in a warning: its JSON text (cut after 57 characters), or 'null (removed)'."""
     if value is None:
         return "null (removed)"
     text = json.dumps(value, ensure_ascii=False)
