@@ -356,6 +356,21 @@ def test_slide_whose_end_is_held_by_a_pawn_it_may_not_sweep(tmp_path, monkeypatc
         "backward 4: the slide from track:16 ends on track:19, held by a pawn the slide may not sweep"]
 
 
+def test_a_switch_ending_in_a_blocked_slide_names_the_slide(tmp_path, monkeypatch):
+    """H12 with R24/R27: red's pawn on 5 may switch only with blue's on 16, a triangle whose
+    slide ends on 19 under red's own pawn, which the slide may not sweep, so the switch is
+    out; --why names that slide as for the 11's forward move (it said 'every switch ends in
+    a blocked slide'). Red's pawn on 19 switches: the slide then bumps blue's pawn traded
+    onto 19."""
+    monkeypatch.chdir(tmp_path)
+    Path("h12.yaml").write_text("extends: standard\nrules: {slide_sweep: bumpable}\n")
+    report = why(pos("11", ["track:5", "track:19", "home", "home"], {"blue": ["track:16"]}), rules=("h12.yaml",))
+    slide = "the slide from track:16 ends on track:19, held by a pawn the slide may not sweep"
+    assert blocked(report)[("red", "track:5")] == [f"forward 11: {slide}", f"switch opponent: {slide}"]
+    assert "Red pawn track:19 <-> Blue pawn track:16, bumps Blue (track:19), slides to track:19" in \
+        [m["text"] for m in report["moves"]]
+
+
 def test_must_bump_explains_the_pawns_it_rules_out(tmp_path, monkeypatch):
     """H17: when a move bumps an opponent, a bumping move must be taken."""
     monkeypatch.chdir(tmp_path)

@@ -343,7 +343,30 @@ class Obstacles:
         if self.marks and all(self._mark_on(occ[s], s, "untouchable") is not None for s in targets):
             s = targets[0]
             return Obstacle("marked", square=s, colour=occ[s], mark=self._mark_on(occ[s], s, "untouchable"))
-        return Obstacle("slides_block_all")
+        free = [s for s in targets if not self.marks or self._mark_on(occ[s], s, "untouchable") is None]
+        return next(filter(None, (self._switch_slide(c, sq, s) for s in free)), Obstacle("slides_block_all"))
+
+    def _switch_slide(self, c: int, sq: int, s: int) -> Obstacle | None:
+        """The blocked slide that a switch of colour c's pawn on `sq` with the pawn on `s`
+        ends in (`slide_blocked`: the mover's from `s`, else, where both pawns slide, the
+        other's from `sq`), judged with the two pawns traded; None: none found."""
+        m, occ = self.m, self.board.occ
+        if m.slide_optional or m.slide_after_switch == "none":
+            return None
+        o, swept = occ[s], ()
+        for mover, at in ((c, s), (o, sq)) if m.slide_after_switch == "both" else ((c, s),):
+            info = m.slide_here[mover][at]
+            if info is None or info.jump:
+                continue
+            end = info.end
+            held = o if end == sq else c if end == s else occ[end]  # the two pawns traded squares
+            if held >= 0 and end not in swept:  # (a pawn the mover's slide swept away blocks nothing)
+                came_from = s if end == sq else sq if end == s else end
+                k = self._mark_on(held, came_from, "untouchable") if self.marks else None
+                if m.spares[mover][held] or k is not None:
+                    return Obstacle("slide_blocked", square=at, end=end, mark=None if m.spares[mover][held] else k)
+            swept = info.swept
+        return None
 
 
 def chance(pile: tuple, discard: tuple) -> tuple:
