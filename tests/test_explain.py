@@ -371,6 +371,18 @@ def test_a_switch_ending_in_a_blocked_slide_names_the_slide(tmp_path, monkeypatc
         [m["text"] for m in report["moves"]]
 
 
+def test_a_landing_blocker_is_named_by_its_label(tmp_path, monkeypatch):
+    """REFERENCE `geometry.blockers.NAME.label`: --why quotes the label of the blocker that
+    stops a landing, also for a `land: false` blocker that may be passed (folded into who may
+    be bumped, with no routes behind it)."""
+    monkeypatch.chdir(tmp_path)
+    Path("walls.yaml").write_text("extends: standard\ngeometry:\n  blockers:\n"
+                                  "    walls: {colours: [blue], land: false, label: blue walls stand firm}\n")
+    report = why(pos("3", ["track:20", "home", "home", "home"], {"blue": ["track:23"]}), rules=("walls.yaml",))
+    assert blocked(report)[("red", "track:20")] == [
+        "forward 3: opponent pawn (blue) on track:23, which may not be bumped (blue walls stand firm)"]
+
+
 def test_must_bump_explains_the_pawns_it_rules_out(tmp_path, monkeypatch):
     """H17: when a move bumps an opponent, a bumping move must be taken."""
     monkeypatch.chdir(tmp_path)

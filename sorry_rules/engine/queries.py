@@ -104,11 +104,11 @@ class Obstacles:
     def _blocker_label(self, c: int, o: int, what: str, group: bool) -> str:
         """The label of the first blocker that keeps a colour-c pawn from `what` ("pass" or
         "land") a colour-o pawn (`group`: one counting pawns together); "" for none."""
-        routes = getattr(self.m, "routes", None)
-        if routes is None:
+        geometry = getattr(self.m, "geometry", None)  # (its landing blockers are folded into `bumpable` without routes)
+        if geometry is None:
             return ""
         relation = self.m.relation[c][o]
-        for b in routes.geometry.blockers:
+        for b in geometry.blockers:
             if b.applies(relation, o) and not (b.passable if what == "pass" else b.landable) and (b.group > 1) == group:
                 return b.label
         return ""
