@@ -160,3 +160,18 @@ def test_an_enter_stopped_at_a_jump_end_names_the_jump_not_the_start_exit(tmp_pa
                         encoding="utf-8")
     out = CliRunner().invoke(main, ["moves", "-v", str(rule), "--state", str(position), "--why"]).stdout
     assert "red pawn start: enter: the jump from track:4 leads to track:20: own pawn on track:20\n" in out
+
+
+def test_why_names_the_held_jump_a_switch_ends_in(tmp_path):
+    """R24 with a jump: red's pawn on 44 may switch only with blue's on 21, a jump's start
+    whose end, 25, red's own pawn holds (R16), so the switch is out; --why names that jump as
+    it does for a move (it said 'every switch ends in a blocked slide or jump')."""
+    rule = tmp_path / "jumps.yaml"
+    rule.write_text("extends: standard\nboard:\n  slides:\n    - {from: 1, to: 4}\n    - {from: 9, to: 13}\n"
+                    "    - {from: 6, to: 10, sweep: end}\n", encoding="utf-8")
+    position = tmp_path / "position.yaml"
+    position.write_text("players: [red, blue]\nturn: red\ncard: \"11\"\npawns:\n"
+                        "  red: [track:44, track:55, track:25, home]\n  blue: [track:21]\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["moves", "--variant", str(rule), "--state", str(position), "--why"])
+    assert result.exit_code == 0, result.output
+    assert "    switch opponent: the jump from track:21 leads to track:25: own pawn on track:25\n" in result.stdout

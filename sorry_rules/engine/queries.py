@@ -356,9 +356,14 @@ class Obstacles:
         o, swept = occ[s], ()
         for mover, at in ((c, s), (o, sq)) if m.slide_after_switch == "both" else ((c, s),):
             info = m.slide_here[mover][at]
-            if info is None or info.jump:
+            if info is None:
                 continue
             end = info.end
+            if info.jump:  # landed on its end as the switch would, where neither pawn of the switch stands
+                found = None if end in (s, sq) else self.landing(mover, at, end, "switch", False)
+                if found is not None:
+                    return replace(found, jump=at)
+                continue
             held = o if end == sq else c if end == s else occ[end]  # the two pawns traded squares
             if held >= 0 and end not in swept:  # (a pawn the mover's slide swept away blocks nothing)
                 came_from = s if end == sq else sq if end == s else end
