@@ -159,6 +159,22 @@ def test_usage_errors_exit_2():
     assert run("moves").exit_code == 2  # --state is required
 
 
+def test_options_of_play_before_a_command_are_refused_not_ignored(tmp_path):
+    """`sorry-play --rule R moves ...` read the command's own --rule (none), so H17's filter
+    was silently left out; such options before a command are a usage error that says where
+    they go. `--rules-root` before a command still acts (it is read at once)."""
+    state = position(tmp_path, {"players": ["red", "blue"], "turn": "red", "card": "10",
+                                "pawns": {"red": ["track:4", "safety:3", "track:10", "start"], "blue": ["track:20"]}})
+    refused = run("--rule", "house/must-bump.yaml", "moves", "--state", state)
+    assert refused.exit_code == 2 and refused.stdout == ""
+    assert "--rule given before the command `moves`" in refused.stderr and "sorry-play moves --rule ..." in refused.stderr
+    after = run("moves", "--rule", "house/must-bump.yaml", "--state", state)
+    assert after.exit_code == 0  # H17: only the bumping move
+    assert after.stdout == "red to play, card 10:\n   1. Red pawn track:10 -> track:20, bumps Blue (track:20)\n"
+    assert "--variant, --seed given before the command `explain`" in run("-v", "partnership", "-s", "3", "explain").stderr
+    assert run("--rules-root", str(tmp_path), "validate", "standard.yaml").exit_code in (0, 1)
+
+
 def _auto(seed, players=4):
     """The bytes `sorry-play --auto` writes (in-process; tests/test_golden_games.py runs the command itself)."""
     result = run("--variant", "standard", "--auto", "--seed", str(seed), "--players", str(players))

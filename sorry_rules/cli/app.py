@@ -58,6 +58,7 @@ def main(ctx, variant, rules, players, seed, auto, max_plies, seat_specs, humans
     (or, with --auto, computers play every seat and the game is printed turn by turn).
     """
     if ctx.invoked_subcommand is not None:
+        _refuse_play_options(ctx)
         return
     from sorry_rules.cli.play import play_command  # lazy: the play machinery (compiler, rich) only to play
 
@@ -67,6 +68,18 @@ def main(ctx, variant, rules, players, seed, auto, max_plies, seat_specs, humans
     play_command(variant, rules, seed=seed, players=players, auto=auto, max_plies=max_plies, seat_specs=seat_specs,
                  humans=humans, bot=bot, resume=resume, save=save, wait=not no_wait, think=think,
                  variant_given=variant_given)
+
+
+def _refuse_play_options(ctx) -> None:
+    """Options of playing a game given before a command's name (`sorry-play --rule R moves`)
+    would be ignored, the command reading its own: a usage error naming them instead."""
+    given = [param.opts[0] for param in ctx.command.params
+             if param.expose_value and ctx.get_parameter_source(param.name) not in (None, ParameterSource.DEFAULT)]
+    if given:
+        name = ctx.invoked_subcommand
+        raise UsageError(f"{', '.join(given)} given before the command `{name}`: options before a command are for "
+                         f"playing a game, and `{name}` would not read them; give them after its name "
+                         f"(`sorry-play {name} {given[0]} ...`; `sorry-play {name} --help` lists what it takes)")
 
 
 @main.command()
