@@ -165,6 +165,7 @@ def test_explain_lists_the_geometry():
     assert "Past Home - house/bounce-back.yaml:9" in text
     assert "Turn 'backward_into_safety' - house/backward-into-safety.yaml:10" in text
     assert "A pawn moving backward that stands on its own safety entry with steps still to go may turn" in text
+    assert "A pawn backing out of its safety zone goes on along the track: it never turns back in." in text  # H30
     assert "Blocker 'no_jumping_opponents' - house/no-passing-opponents.yaml:9" in text
     assert "An opponent's pawn on the track cannot be passed over." in text
     assert "Past Home" not in explain_text(load_explained("standard"))

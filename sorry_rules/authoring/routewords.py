@@ -45,6 +45,8 @@ def geometry_words(v, where, condition_words=str) -> list[str]:
         lines.append(f"Turn '{name}' - {where(('geometry', 'turns', name))}")
         lines.extend([f'  "{t.label}"'] if t.label else [])
         lines.append(f"  A pawn moving {t.moving} that stands on {at} with steps still to go {how} {onto}{tail}.")
+        if t.onto == "safety" and t.moving == "backward":
+            lines.append("  A pawn backing out of its safety zone goes on along the track: it never turns back in.")
         if getattr(t, "when", None) is not None:
             lines.append(f"  Only while {condition_words(t.when)} (judged before each move, for the player to move).")
     for name, b in g.blockers.items():

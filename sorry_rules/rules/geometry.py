@@ -32,7 +32,8 @@ class GeometryTurn(Strict):
                                                    "`backward` ones (a part of `split N` moves forward; a part of "
                                                    "`split N into ...` in the direction written for it).")
     onto: Literal["safety", "track"] = Field(description="Where the turn leads: `safety`, onto safety:1 of the pawn's "
-                                             "own zone, then up the zone towards Home (past Home as `past_home` says); "
+                                             "own zone, then up the zone towards Home (past Home as `past_home` says; "
+                                             "a backward move that starts in that zone never turns back into it); "
                                              "`track`, one square on along the track in the move's direction (passing "
                                              "the safety entry by when moving forward).")
     must: bool = Field(default=False, description="`false`: the turn is one more way (the plain route and the turn are "
