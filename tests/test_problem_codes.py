@@ -48,7 +48,7 @@ SHOWN_BY = {
     "SR601": "positions/squares.json", "SR602": "positions/squares.json", "SR603": "positions/squares.json",
     "SR604": "positions/hand-in-draw.json", "SR513": "turn-actions-in-draw-play.yaml",
     "SR514": "turn-action-never-offered.yaml", "SR515": "grid-card-on-no-cell.yaml",
-    "SR516": "word-listed-twice.yaml", "SR606": "positions/turn-state.json",
+    "SR516": "word-listed-twice.yaml", "SR517": "draw-again-twice.yaml", "SR606": "positions/turn-state.json",
     "SR608": "positions/already-won.json",
 }
 

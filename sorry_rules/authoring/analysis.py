@@ -12,7 +12,9 @@ questions no single field answers:
   * SR511: slides that overlap (a warning);
   * SR506: teams that leave nobody to play against, `control: team` without teams, and
     effects that name a relation no colour has (warnings), and empty teams (an error);
-  * SR563: `mark M every ...` of a `one_per_player` mark, which only one pawn keeps (a warning).
+  * SR563: `mark M every ...` of a `one_per_player` mark, which only one pawn keeps (a warning);
+  * SR517: `draw_again` more than once in one way of playing an effect, which gives one
+    extra card all the same (a warning).
 
 They are *optimistic*: other pawns are ignored (a blocked square is never assumed), and
 conditions (`if ...`) are assumed to hold sometimes. So a problem reported here is certain,
@@ -42,6 +44,30 @@ class _Primitives(dsl.EffectWalker):
 
     def visit_Node(self, node):
         yield node
+
+
+class _ExtraDraws(dsl.Visitor):
+    """The most `draw_again`s one way of playing an effect plays: summed along `then`, the
+    most of the alternatives of `|`."""
+
+    covers = dsl.EFFECT_NODES
+    #: the other primitives draw nothing
+    defaulted = tuple(n for n in dsl.PRIMITIVES if n is not dsl.DrawAgain)
+
+    def visit_DrawAgain(self, node) -> int:
+        return 1
+
+    def visit_Choice(self, node) -> int:
+        return max(self.visit(option) for option in node.options)
+
+    def visit_Then(self, node) -> int:
+        return self.visit(node.first) + self.visit(node.second)
+
+    def visit_Guard(self, node) -> int:
+        return self.visit(node.effect)
+
+    def visit_Node(self, node) -> int:
+        return 0
 
 
 class _Functions(dsl.Visitor):
@@ -159,6 +185,7 @@ def analyse(v, asts: dict, ctx, report) -> None:
     prims = {name: list(primitives(ast)) for name, ast in card_asts.items()}
     _relations_used(v, ctx, prims, where, report)
     _marks_kept_once(v, prims, where, report)
+    _draws_repeated(card_asts, where, report)
     if complete:  # the deck as a whole: every card's moves known
         can_leave = _progress(v, prims, report)
         _home(v, ctx, prims, asts.get(("win",)), can_leave, report, turn_masks(v, asts, len(v.colours)))
@@ -223,6 +250,19 @@ def _marks_kept_once(v, prims, where, report) -> None:
                        f"{_named(name)}: 'mark {node.name} every ...' marks every chosen pawn, but mark "
                        f"'{node.name}' is one_per_player: only one of them keeps it (drop `every`, or one_per_player)",
                        "warning", node.selector.pos)
+
+
+def _draws_repeated(card_asts: dict, where: dict, report) -> None:
+    """An effect that plays `draw_again` twice in one way: a move gives the turn one extra
+    card however often it says so (the draw-again flag of `engine.option`)."""
+    for name, ast in card_asts.items():
+        times = _ExtraDraws().visit(ast)
+        if times > 1:
+            last = [node for node in dsl.walk(ast) if isinstance(node, dsl.DrawAgain)][-1]
+            report(where[name], "SR517",
+                   f"{_named(name)}: one way of playing it says draw_again {times} times, but a move gives one extra "
+                   "card however often it says so; for more, add an after: consequence with draw_again: true for "
+                   "each further card", "warning", last.pos)
 
 
 def _named(name: str) -> str:

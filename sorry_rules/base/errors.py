@@ -62,6 +62,7 @@ CODES: dict[str, str] = {
     "SR514": "turn rule that can never apply",
     "SR515": "card that can never be played",
     "SR516": "word listed twice",
+    "SR517": "extra draw written twice in one way of playing an effect",
     # The open rule vocabulary (counters:, filters:, after:)
     "SR520": "counter named like a DSL word",
     "SR521": "unknown counter",
