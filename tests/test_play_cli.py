@@ -156,11 +156,12 @@ def test_interrupted_auto_game_resumes_to_the_same_end(tmp_path):
     assert again.returncode == 0 and "wins after" in again.stdout and not TURN_LINE.findall(again.stdout)
 
 
-def test_ctrl_c_in_an_auto_game_keeps_every_move_printed(tmp_path):
+@pytest.mark.parametrize("stopping", ["SIGINT", "SIGTERM"])
+def test_ctrl_c_in_an_auto_game_keeps_every_move_printed(tmp_path, stopping):
     """`--auto --save` writes its file now and then while the game runs (cli/autosave.py,
-    for track and grid games alike) and whole when stopped: after Ctrl-C the save holds at
-    least every move printed, resumes, and ends byte for byte as the game played straight
-    through (151 moves; Ctrl-C after the 8th)."""
+    for track and grid games alike) and whole when stopped: after Ctrl-C, or SIGTERM (`kill`,
+    `timeout`), the save holds at least every move printed, resumes, and ends byte for byte
+    as the game played straight through (151 moves; stopped after the 8th)."""
     import os
     import signal
     import sys
@@ -181,7 +182,7 @@ def test_ctrl_c_in_an_auto_game_keeps_every_move_printed(tmp_path):
             line = child.stdout.readline()
             assert line, child.communicate()
             printed += bool(TURN_LINE.match(line))
-        child.send_signal(signal.SIGINT)
+        child.send_signal(getattr(signal, stopping))
         rest, errors = child.stdout.read(), child.stderr.read()  # not communicate(): it skips what readline buffered
         child.wait(timeout=60)
     finally:

@@ -147,20 +147,27 @@ def test_batches_leave_out_the_games_done():
 # ---- SIGINT to a running command -----------------------------------------------------------
 
 
-@pytest.mark.parametrize("jobs", [1, 2])
-def test_sigint_prints_the_finished_games_and_exits_130(tmp_path, jobs):
+@pytest.mark.parametrize("jobs, stopping", [(1, "SIGINT"), (2, "SIGINT"), (2, "SIGTERM")])
+def test_sigint_prints_the_finished_games_and_exits_130(tmp_path, jobs, stopping):
+    """Ctrl-C to the command, and SIGTERM to its whole process group as `timeout` and a
+    cancelled CI job send it (the workers ignore it, the parent stops the run), end a run
+    alike: the finished games reported, the results file holding exactly them, exit 130."""
     out = tmp_path / "run.jsonl"
     command = [sys.executable, "-m", "sorry_rules", "simulate", "--games", "100000", "--players", "2",
                "--jobs", str(jobs), "--batch-size", "2", "--out", str(out), "--format", "json"]
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT,
+                               start_new_session=stopping == "SIGTERM")
     try:
         deadline = time.monotonic() + 60
         while not (out.exists() and len(_lines(out)) >= 4):   # the header and three games
             assert process.poll() is None and time.monotonic() < deadline, process.communicate()
             time.sleep(0.01)
         workers = _children(process.pid)
-        process.send_signal(signal.SIGINT)
+        if stopping == "SIGTERM":
+            os.killpg(process.pid, signal.SIGTERM)
+        else:
+            process.send_signal(signal.SIGINT)
         stdout, stderr = process.communicate(timeout=60)
     finally:
         if process.poll() is None:

@@ -33,11 +33,10 @@ the last batches are small, and no core waits long for another's.
 from __future__ import annotations
 
 import collections
-import signal
 import sys
 import threading
 
-from sorry_rules.simulation.simsignals import sigint_ignored
+from sorry_rules.simulation.simsignals import ignore_stopping, sigint_ignored
 from sorry_rules.simulation.simulate import WorkerError, play_results, warm
 
 #: Batches queued per worker process (one running, the rest waiting).
@@ -47,9 +46,10 @@ _WORKER_STOP = None   # in a pool worker: the run's stop Event, shared with the 
 
 
 def _worker_start(stop, *sources) -> None:
-    """Pool initializer: leave Ctrl-C to the parent (which sets `stop`), then compile."""
+    """Pool initializer: leave Ctrl-C, SIGTERM and SIGHUP to the parent (which sets `stop`),
+    then compile."""
     global _WORKER_STOP
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    ignore_stopping()
     _WORKER_STOP = stop
     warm(*sources)
 
