@@ -8,9 +8,10 @@ Contract: `plural(n, word)` is "1 move", "2 moves", "0 moves": the number, a spa
 from __future__ import annotations
 
 
-def plural(n: int, word: str) -> str:
-    """'1 sequence', '2 sequences'."""
-    return f"{n} {word}{'' if n == 1 else 's'}"
+def plural(n: int, word: str, many: str = "") -> str:
+    """'1 sequence', '2 sequences'; `many`: the plural where it is not `word` + 's' ('1 ply',
+    '2 plies')."""
+    return f"{n} {word if n == 1 else many or word + 's'}"
 
 
 def place_word(n: int) -> str:

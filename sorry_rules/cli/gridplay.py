@@ -130,6 +130,6 @@ def end_text(game, state, max_plies: int) -> str:
     """The end of a printed game, in the words of a track game's end ('Green wins after 406
     moves', `gridscreen.render_outcome`), or the move limit that stopped it."""
     if state.winner is None and not state.over:
-        return f"No winner: the game was stopped at the --max-plies limit of {max_plies:,} moves."
+        return f"No winner: the game was stopped at the --max-plies limit of {max_plies:,} move{'' if max_plies == 1 else 's'}."
     return gridscreen.render_outcome(game, state)[0].plain
 

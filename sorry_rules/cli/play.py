@@ -74,7 +74,7 @@ def print_turn(game, turn, state) -> None:
 
 def stopped_text(max_plies: int) -> str:
     """The end of a game stopped by the move limit."""
-    return f"No winner: the game was stopped at the --max-plies limit of {max_plies:,} moves."
+    return f"No winner: the game was stopped at the --max-plies limit of {max_plies:,} move{'' if max_plies == 1 else 's'}."
 
 
 def print_outcome(game, state, max_plies: int | None = None) -> None:
@@ -151,7 +151,8 @@ def play_command(variant="standard", rules=(), seed=None, players=None, auto=Fal
                                  "give a higher limit to play on")
             saved.max_plies = max_plies
         elif not game_over(state) and state.plies >= saved.max_plies:  # stopped at its limit: shown as it ended
-            click.echo(f"That game stopped at its limit of {saved.max_plies:,} moves; play on with: "
+            limit = f"{saved.max_plies:,} move{'' if saved.max_plies == 1 else 's'}"
+            click.echo(f"That game stopped at its limit of {limit}; play on with: "
                        f"{resume_command(saved, resume)} --max-plies N (N above {state.plies:,})")
             print_outcome(game, state, saved.max_plies)
             return

@@ -89,7 +89,7 @@ _results_files = _stacked(
 
 _common = _stacked(
     click.option("--games", "-n", type=click.IntRange(min=1, max=MAX_GAMES), default=1000, show_default=True,
-                 help="Number of games (per side)."),
+                 help="Number of games (compare: of each side)."),
     players_option,
     click.option("--bots", "-b", default="random", show_default=True, help=BOTS_HELP),
     click.option("--rotate", is_flag=True, help="Shift the bots one seat per game (game i: seat s gets bot s+i)."),

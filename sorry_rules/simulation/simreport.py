@@ -6,8 +6,8 @@ depends only on the command's variant, overlays, players, bots, seed, games and 
 (and, for a partial report, on which games finished: `mark_partial`).
 Seats, turn-order positions and rates are reported 1-based and as fractions in JSON
 (percentages in text). Confidence intervals are 95% Wilson score intervals over all games
-played (stopped games count as games nobody won); a mean's interval is the normal
-approximation mean +- 1.96 sd / sqrt(n). Lengths and per-game figures are over the games
+played (stopped games count as games nobody won); a mean's interval is Student's t,
+mean +- t(0.975, n - 1) sd / sqrt(n) (cut at 0 for counts and lengths). Lengths and per-game figures are over the games
 that ended (won or drawn); the per-game figures are those of the game's board kind
 (`simulate.metrics_of`). `draws`, `first_side` (the team of the seat that played first,
 the figure for comparing sides of grid games) and wins `by_side` (per team) are reported for
@@ -222,7 +222,8 @@ def format_text(report: dict) -> str:
     lines += [f"{_variant_label(report)}: {plural(report['games'], 'game')}, "
              f"{report['players']} players, bots {_bots_label(report)}, seed {report['seed']}"]
     if report["stopped"]:
-        lines.append(f"  {plural(report['stopped'], 'game')} stopped after {report['max_plies']} plies without a winner")
+        after = plural(report['max_plies'], 'ply', 'plies')
+        lines.append(f"  {plural(report['stopped'], 'game')} stopped after {after} without a winner")
     lines.append("")
     rates = []  # (who, row): one line each, the names in one column as wide as the longest
     for row in report["wins"]["by_seat"]:
@@ -250,7 +251,7 @@ def format_text(report: dict) -> str:
     lines.append("")
     lines.append(f"Length in turns: mean {_num(turns['mean'])}, median {_num(turns['median'], 0)}, "
                  f"90th percentile {_num(turns['p90'], 0)} (min {_num(turns['min'], 0)}, max {_num(turns['max'], 0)}); "
-                 f"plies: mean {_num(plies['mean'])} {_range(plies['ci95'])}")
+                 f"plies: mean {_num(plies['mean'])}" + (f" {_range(plies['ci95'])}" if plies['ci95'] else ""))
     bins = report["length"]["histogram"]
     if bins:
         top = max(b["games"] for b in bins) or 1
@@ -386,8 +387,13 @@ def format_compare_text(report: dict) -> str:
     lines.append(f"{'median / p90 turns':{width}}  {_num(ta['median'], 0) + ' / ' + _num(ta['p90'], 0):>11} "
                  f"{_num(tb['median'], 0) + ' / ' + _num(tb['p90'], 0):>11}   (no test)")
     lines.append("")
+    if a["stopped"] or b["stopped"]:  # the means are over the games that ended: say how many stand behind them
+        lines.append(f"means (lengths, events, counters) are of the games that ended: A {a['games'] - a['stopped']} of "
+                     f"{a['games']}, B {b['games'] - b['stopped']} of {b['games']}; games stopped at the move limit are "
+                     "left out, so a side that stops more of its long games reads shorter")
     lines.append(f"* significant at {report['alpha']:g} (two-sided; rates: two-proportion z-test, means: Welch t-test; "
-                 "not corrected for multiple comparisons)")
+                 "not corrected for multiple comparisons: at that level about 1 test in "
+                 f"{round(1 / report['alpha'])} is marked by chance alone)")
     if report.get("run"):
         lines.append(_run_line(report["run"]))
     return "\n".join(lines)
