@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from sorry_rules.base.errors import UsageError
 from sorry_rules.cli.app import main
 
 
@@ -194,6 +195,23 @@ def test_auto_game_is_byte_for_byte_reproducible():
 def test_too_many_players_is_an_error():
     result = run("--auto", "--players", "5", "--seed", "1")
     assert result.exit_code == 2 and "2-4 players" in result.output
+
+
+def test_seats_that_contradict_humans_are_a_usage_error():
+    """`--humans N` makes the first N seats people and the others computer players; a `--seat`
+    that says otherwise was silently taken over it (a computer-only game, unsaved)."""
+    from sorry_rules.cli.seats import seat_kinds
+
+    colours, seats = ("red", "blue", "yellow", "green"), (0, 1, 2, 3)
+    result = run("--humans", "1", "--seat", "red=bot", "--seed", "1")
+    assert result.exit_code == 2 and "--seat 'red=bot' contradicts --humans 1" in result.stderr
+    with pytest.raises(UsageError, match="contradicts --humans 2"):
+        seat_kinds(colours, seats, ("blue=bot:hard",), humans=2)
+    with pytest.raises(UsageError, match="contradicts --humans 1"):
+        seat_kinds(colours, seats, ("yellow=human",), humans=1)
+    assert seat_kinds(colours, seats, ("yellow=bot:hard", "red=human"), humans=1) == \
+        ["human", "bot:greedy", "bot:hard", "bot:greedy"]
+    assert "--humans -1: give 0 to 4" in run("--humans", "-1", "--seed", "1").stderr
 
 
 def test_human_seat_without_terminal_suggests_auto():

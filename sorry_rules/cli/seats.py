@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from sorry_rules.players.registry import BOTS, bot_names
 from sorry_rules.base.errors import IllegalMoveError, UsageError
+from sorry_rules.base.words import plural
 
 HUMAN = "human"
 
@@ -55,7 +56,7 @@ def seat_kinds(colours, seats, seat_specs=(), humans: int | None = None, auto: b
         raise UsageError(f"--bot {default_bot!r}: computer players are {', '.join(bot_names())}")
     n = len(seats)
     if humans is not None and not 0 <= humans <= n:
-        raise UsageError(f"--humans {humans}: this game has {n} seats")
+        raise UsageError(f"--humans {humans}: give 0 to {n} (this game has {n} seats)")
     if auto and humans:
         raise UsageError("--auto plays computer players only; leave out --humans, or leave out --auto to play")
     people = 0 if auto else (1 if humans is None else humans)
@@ -78,7 +79,11 @@ def seat_kinds(colours, seats, seat_specs=(), humans: int | None = None, auto: b
         if seen.count(c) >= len(places):
             raise UsageError(f"--seat {spec!r}: {colour} is given twice" if len(places) == 1 else
                              f"--seat {spec!r}: {colour} is given more often than its {len(places)} seats")
-        kinds[places[seen.count(c)]] = parse_kind(kind, default_bot)
+        seat, kinds_given = places[seen.count(c)], parse_kind(kind, default_bot)
+        if humans is not None and (kinds_given == HUMAN) != (seat < humans):
+            raise UsageError(f"--seat {spec!r} contradicts --humans {humans}, which makes the first {plural(humans, 'seat')} "
+                             f"people and the others computer players; leave out one of them")
+        kinds[seat] = kinds_given
         seen.append(c)
     if auto and HUMAN in kinds:
         raise UsageError("--auto plays computer players only; leave out --auto to play a seat yourself")
