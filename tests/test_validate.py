@@ -430,7 +430,7 @@ def test_json_format(monkeypatch):
     result = run("--format", "json", "slides-overlap.yaml", "wrong-type.yaml")
     assert result.exit_code == 1
     data = json.loads(result.stdout)
-    assert data["valid"] is False and data["errors"] == 1 and data["warnings"] == 1
+    assert data["valid"] is False and data["errors"] == 1 and data["warnings"] == 1 and data["usage_errors"] == []
     assert data["files"] == ["slides-overlap.yaml", "wrong-type.yaml"]
     assert data["problems"][0] == {"file": "slides-overlap.yaml", "line": 5, "col": 7, "severity": "warning",
                                    "code": "SR511", "message": "slide from 3 to 8 overlaps the slide from 1 to 6"}
@@ -511,6 +511,11 @@ def test_a_path_that_names_nothing_still_lets_the_other_files_be_checked(tmp_pat
     assert result.exit_code == 2
     assert "bad.yaml:3:3: warning:" in result.output and "[SR522]" in result.output
     assert f"error: {nothing}: no" in result.stderr and "1 rule file" in result.stderr
+    Path("bad.yaml").write_text("extends: standard\n")
+    as_json = run("--format", "json", "bad.yaml", nothing)  # a CI job reading the JSON is not told "valid"
+    data = json.loads(as_json.stdout)
+    assert as_json.exit_code == 2 and data["valid"] is False and data["errors"] == 0 and data["files"] == ["bad.yaml"]
+    assert len(data["usage_errors"]) == 1 and data["usage_errors"][0].startswith(f"{nothing}: no")
 
 # ---- which files ------------------------------------------------------------------------------
 def test_folders_are_searched_recursively_and_globs_expanded(tmp_path, monkeypatch):

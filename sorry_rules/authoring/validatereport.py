@@ -143,11 +143,14 @@ def summary(report: Report) -> str:
 
 
 def format_json(report: Report) -> str:
-
+    """The report as JSON: `valid` (no error, and every argument named a file), the files
+    checked, the counts, each problem, and `usage_errors`: the arguments that named nothing
+    (exit code 2), each as its message."""
     problems = [{"file": p.file, "line": p.line, "col": p.col, "severity": p.severity, "code": p.code,
                  "message": p.message} for p in report.problems]
-    return json.dumps({"valid": not report.errors, "files": report.files, "errors": len(report.errors),
-                       "warnings": len(report.warnings), "problems": problems}, indent=2, ensure_ascii=False)
+    return json.dumps({"valid": not report.errors and not report.unnamed, "files": report.files,
+                       "errors": len(report.errors), "warnings": len(report.warnings), "problems": problems,
+                       "usage_errors": list(report.unnamed)}, indent=2, ensure_ascii=False)
 
 
 def _escape_data(text: str) -> str:
