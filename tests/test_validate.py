@@ -962,6 +962,14 @@ def test_a_command_asked_for_json_fails_in_json(tmp_path):
     assert [(p["line"], p["col"], p["code"]) for p in data["problems"]] == [(1, 51, "SR203")]  # the 3 of "turn"
     usage = CliRunner().invoke(main, ["simulate", "--variant", "nosuch", "--format", "json", "--games", "2"])
     assert usage.exit_code == 2 and json.loads(usage.stdout)["problems"] == []
+    # refused by the option parser, before the command runs: in JSON all the same
+    for args, said in ((["moves", "--format", "json"], "Missing option '--state'"),
+                       (["simulate", "--format=json", "--games", "0"], "'--games'"),
+                       (["validate", "--format", "json"], "Missing argument 'PATHS...'")):
+        refused = CliRunner().invoke(main, args)
+        data = json.loads(refused.stdout)
+        assert refused.exit_code == 2 and data["ok"] is False and data["exit_code"] == 2 and said in data["error"]
+    assert CliRunner().invoke(main, ["moves"]).stdout == ""  # text: the message on stderr only
 
 
 def test_an_unknown_card_among_the_excepted_is_said_where_it_is_written(tmp_path, monkeypatch):

@@ -19,7 +19,7 @@ from sorry_rules import __version__
 from sorry_rules.cli import simulate as simcli
 from sorry_rules.cli.authoring import explain, schema, validate, variant_lines
 from sorry_rules.base.errors import UsageError
-from sorry_rules.cli.errors import every_problem, friendly
+from sorry_rules.cli.errors import JsonFailing, every_problem, friendly
 from sorry_rules.cli.games import games
 from sorry_rules.cli.options import max_plies_option, players_option, seed_option, think_option, variant_options
 from sorry_rules.cli.pictures import render
@@ -82,7 +82,7 @@ def _refuse_play_options(ctx) -> None:
                          f"(`sorry-play {name} {given[0]} ...`; `sorry-play {name} --help` lists what it takes)")
 
 
-@main.command()
+@main.command(cls=JsonFailing)
 @variant_options
 @click.option("--state", "state_file", required=True, type=click.Path(),
               help="Position file (JSON or YAML) in RULES.md notation.")

@@ -13,13 +13,13 @@ import os
 import click
 
 from sorry_rules.base.errors import SorryRulesError
-from sorry_rules.cli.errors import every_problem, friendly
+from sorry_rules.cli.errors import JsonFailing, every_problem, friendly
 from sorry_rules.cli.options import rules_option, variant_options
 
 FORMATS = ["text", "json", "github", "auto"]
 
 
-@click.command()
+@click.command(cls=JsonFailing)
 @click.argument("paths", nargs=-1, required=True)
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="auto", show_default=True,
               help="Output: text (path:line:col: severity: message [code]), json, github "

@@ -38,6 +38,23 @@ def friendly(fn):
     return wrapper
 
 
+class JsonFailing(click.Command):
+    """A command that takes `--format json`: an option the parser refuses (one missing, out of
+    range, a file that does not exist) is also written as a failure in JSON on stdout, as
+    `friendly` writes the command's own failures."""
+
+    def parse_args(self, ctx, args):
+        asks_json = any(arg == "--format=json" or (arg == "--format" and following == "json")
+                        for arg, following in zip(args, [*args[1:], None]))
+        try:
+            return super().parse_args(ctx, args)
+        except click.UsageError as error:
+            if asks_json:
+                click.echo(json.dumps({"ok": False, "exit_code": error.exit_code, "error": error.format_message(),
+                                       "problems": []}, indent=2, ensure_ascii=False))
+            raise
+
+
 def error_json(error: SorryRulesError) -> str:
     """A failure as JSON: `{"ok": false, "exit_code": n, "error": message, "problems": [...]}`,
     each problem as `validate --format json` gives it (file, line, col, severity, code,

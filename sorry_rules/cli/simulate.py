@@ -34,7 +34,7 @@ import click
 
 from sorry_rules.base.errors import UsageError
 from sorry_rules.base.limits import MAX_GAMES, MAX_JOBS
-from sorry_rules.cli.errors import every_problem, friendly
+from sorry_rules.cli.errors import JsonFailing, every_problem, friendly
 from sorry_rules.cli.options import max_plies_option, players_option, rules_option, seed_option, variant_options
 from sorry_rules.cli.pictures import check_output, write_output
 from sorry_rules.players.names import NAMES_HELP
@@ -397,7 +397,7 @@ def _emit(report: dict, fmt: str, text, plot: str | None, drawing: str) -> None:
         write_output(plot, getattr(plots, drawing)(report))
 
 
-@click.command()
+@click.command(cls=JsonFailing)
 @variant_options
 @_common
 @_results_files
@@ -489,7 +489,7 @@ def split_side(spec: str) -> tuple[str, tuple]:
     return parts[0], tuple(parts[1:])
 
 
-@click.command()
+@click.command(cls=JsonFailing)
 @click.argument("a", required=False)
 @click.argument("b", required=False)
 @rules_option("Overlay for both sides; repeatable.")
