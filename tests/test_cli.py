@@ -174,6 +174,8 @@ def test_options_of_play_before_a_command_are_refused_not_ignored(tmp_path):
     assert after.stdout == "red to play, card 10:\n   1. Red pawn track:10 -> track:20, bumps Blue (track:20)\n"
     assert "--variant, --seed given before the command `explain`" in run("-v", "partnership", "-s", "3", "explain").stderr
     assert run("--rules-root", str(tmp_path), "validate", "standard.yaml").exit_code in (0, 1)
+    gone = run("validate", "--rules-root", str(tmp_path / "gone"), "standard")  # a mistyped folder is said
+    assert gone.exit_code == 2 and "does not exist" in gone.stderr
 
 
 def _auto(seed, players=4):

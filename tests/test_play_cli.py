@@ -84,7 +84,7 @@ def test_a_person_without_a_terminal_is_told_to_use_auto():
     (["--seat", "red=human", "--seat", "red=bot"], "red is given twice"),
     (["--auto", "--seat", "red=human"], "--auto plays computer players only"),
     (["--auto", "--humans", "2"], "--auto plays computer players only"),
-    (["--humans", "5"], "--humans 5: this game has 4 seats"),
+    (["--humans", "5"], "--humans 5: give 0 to 4 (this game has 4 seats)"),
     (["--bot", "human"], "--bot 'human'"),
     (["--resume", "x.json", "--seed", "3"], "leave out --seed"),
     (["--resume", "x.json", "--variant", "ludo"], "leave out --variant"),

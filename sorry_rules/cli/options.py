@@ -41,7 +41,7 @@ def rules_root_option(fn=None, *, saves: bool = False):
     command. Usable bare (`@rules_root_option`) or called (`@rules_root_option(saves=True)`)."""
     read = "extends:, a save's variant" if saves else "extends:"
     def decorate(fn):
-        return click.option("--rules-root", multiple=True, type=click.Path(file_okay=False), expose_value=False,
+        return click.option("--rules-root", multiple=True, type=click.Path(file_okay=False, exists=True), expose_value=False,
                             is_eager=True, callback=_allow_roots, metavar="DIR",
                             help=f"Also read rule files ({read}) from this folder's tree; repeatable.")(fn)
     return decorate(fn) if fn is not None else decorate
