@@ -377,6 +377,16 @@ def test_compare_identical_sides_differ_in_nothing():
                for row in report["tests"])
 
 
+def test_compare_of_sides_seating_different_counts_blames_no_option_not_given():
+    """B plays with A's number of players; where A's default does not seat B, the error says
+    so and asks for --players (it said '--players 4: ...' though no --players was given)."""
+    result = CliRunner().invoke(main, ["compare", "standard", "three-colours", "--games", "2"])
+    assert result.exit_code == 2
+    assert "A (standard) plays 4 players by default, but B (three-colours) is for 2-3 players" in result.stderr
+    given = CliRunner().invoke(main, ["compare", "standard", "three-colours", "--games", "2", "--players", "4"])
+    assert given.exit_code == 2 and "--players 4: three-colours is for 2-3 players, not 4" in given.stderr
+
+
 def test_compare_finds_the_missing_slides(no_slides):
     """R26 slides exist in standard; an overlay with no slides has none, a significant drop."""
     report = _json("compare", "standard", f"standard+{no_slides}", "--games", 40, "--players", 2, "--jobs", 2)

@@ -472,7 +472,18 @@ def _compare_plan(a, b, rules, a_rules, b_rules, options: dict, continue_file) -
     variant_a, overlays_a = split_side(a)
     variant_b, overlays_b = split_side(b)
     setup_a, game_a = _setup(variant_a, (*overlays_a, *a_rules, *rules), options)
-    setup_b, game_b = _setup(variant_b, (*overlays_b, *b_rules, *rules), dict(options, players=setup_a.players))  # A's count
+    rules_b = (*overlays_b, *b_rules, *rules)
+    try:
+        setup_b, game_b = _setup(variant_b, rules_b, dict(options, players=setup_a.players))  # A's count
+    except UsageError:
+        if options["players"] is not None:
+            raise
+        # lazy: the simulation when a command runs (loaded already: kept)
+        from sorry_rules.simulation.simulate import load_source
+
+        counts = load_source(variant_b, rules_b)[1].player_counts()  # A's default count does not seat B: no option to blame
+        raise UsageError(f"A ({a}) plays {setup_a.players} players by default, but B ({b}) is for {counts} players: "
+                         "give --players with a count both sides seat") from None
     plan = {"a": (setup_a, options["games"]), "b": (setup_b, options["games"])}
     return plan, {"a": (setup_a, game_a), "b": (setup_b, game_b)}, found
 
