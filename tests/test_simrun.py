@@ -340,7 +340,11 @@ def test_continue_refuses_a_file_of_other_options(tmp_path):
     several = _invoke("simulate", "--continue", out, "--players", 3, "--seed", 4)  # every difference, not the first
     assert several.exit_code == 2 and "players: file 2, command 3; seed: file 3, command 4" in several.stderr, \
         several.stderr
+    rotated = _invoke("simulate", "--continue", out, "--rotate")  # the values as the command line writes them
+    assert rotated.exit_code == 2 and "rotate: file false, command true" in rotated.stderr, rotated.stderr
     assert out.read_bytes() == before
+    spelled = _invoke("simulate", "--continue", out, "--variant", "standard.yaml")  # the same rules, spelled otherwise
+    assert spelled.exit_code == 0, spelled.stderr
     cmp = tmp_path / "cmp.jsonl"
     assert _invoke("compare", "standard", "standard", "--games", 2, *BASE, "--out", cmp).exit_code == 0
     ruled = _invoke("compare", "--continue", cmp, "--rule", "house/freeze.yaml")

@@ -245,9 +245,11 @@ def _continued(continue_file, command: str, values: dict, rule_options: tuple) -
     found, given = _read(continue_file, command), _given()
     params = next(iter(found.header["sides"].values()))
     if "players" in given and "bots" not in given and values["players"] != params["players"]:
+        from sorry_rules.simulation.simfile import shown_parameter  # lazy: the results files when one is read
+
         file_value = {name: ",".join(params[name]) if name == "bots" else params[name] for name in _SIDE_OPTIONS}
-        differ = [f"{name}: file {file_value[name]!r}, command {values[name]!r}" for name in _SIDE_OPTIONS
-                  if name in given and values[name] != file_value[name]]
+        differ = [f"{name}: file {shown_parameter(file_value[name])}, command {shown_parameter(values[name])}"
+                  for name in _SIDE_OPTIONS if name in given and values[name] != file_value[name]]
         raise UsageError(f"{continue_file} was written with other options, so its games are not this command's: "
                          + "; ".join(differ))
     filled = dict(values)

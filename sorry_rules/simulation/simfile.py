@@ -69,10 +69,21 @@ def mismatch(found: dict, wanted: dict) -> list[str]:
     for name, params in wanted["sides"].items():
         theirs = found["sides"][name]
         prefix = f"{name}." if len(wanted["sides"]) > 1 else ""
+        same_rules = theirs.get("content_hash") == params["content_hash"]  # `standard` and `standard.yaml` alike
         for key, value in params.items():
-            if theirs.get(key) != value:
-                differences.append(f"{prefix}{key}: file {theirs.get(key)!r}, command {value!r}")
+            if theirs.get(key) != value and not (same_rules and key in ("variant", "rules")):
+                differences.append(f"{prefix}{key}: file {shown_parameter(theirs.get(key))}, command {shown_parameter(value)}")
     return differences
+
+
+def shown_parameter(value) -> str:
+    """A header value as the command line writes it: a list comma-separated, a flag as
+    true/false, nothing as "none"."""
+    if isinstance(value, list):
+        return ",".join(map(str, value)) or "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "none" if value is None else str(value)
 
 
 class Writer:
