@@ -377,3 +377,24 @@ def test_ctrl_c_while_the_command_line_is_imported_exits_130_without_a_traceback
     assert stopped.value.code == 130
     assert "Traceback" not in capsys.readouterr().err
 
+
+
+def test_replay_read_no_further_ends_quietly(tmp_path):
+    """`sorry-play replay FILE --boards | head`: the output closed early ends the command with
+    status 0 and nothing on stderr, as every command does (the board printer's own handling
+    exited 1)."""
+    import sys
+
+    saved = tmp_path / "game.json"
+    assert run("--auto", "--seed", "1", "--players", "2", "--max-plies", "60", "--save", str(saved)).returncode == 0
+    child = subprocess.Popen([sys.executable, "-m", "sorry_rules.cli", "replay", str(saved), "--boards"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert child.stdout.readline()
+    child.stdout.close()
+    errors = child.stderr.read()
+    assert child.wait(timeout=60) == 0 and errors == b"", errors
+
+
+def test_games_in_the_working_folder_says_it_once(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert run("games", "--folder", ".").stdout == "No saved games in .\n"

@@ -78,7 +78,7 @@ def test_render_game_draws_a_saved_game_at_any_move(tmp_path):
 def test_render_game_refuses_a_move_the_game_has_not_and_other_rules(tmp_path):
     path = _saved(tmp_path, "--seed", "7", "--players", "2", "--max-plies", "10")
     beyond = _render("--game", path, "--move", 11)
-    assert beyond.exit_code == 1 and "the game has 10 moves; --move takes 0 to 10" in beyond.output
+    assert beyond.exit_code == 2 and "the game has 10 moves; --move takes 0 to 10" in beyond.output  # usage, as --position
     clash = _render("--game", path, "--variant", "points")
     assert clash.exit_code == 2 and "leave out --variant" in clash.output
     alone = _render("--move", 3)

@@ -51,7 +51,7 @@ def games(folder):
         raise UsageError(f"--folder {folder}: no such folder")
     found = saved_games(where)
     if not found:
-        click.echo(f"No saved games in {where}.")
+        click.echo(f"No saved games in {where}{'' if str(where).endswith('.') else '.'}")
         return
     total = count_saves(where)
     shown = f"the newest {len(found):,} of {total:,}" if total > len(found) else "newest first"

@@ -248,6 +248,12 @@ def _show_finished(game, state, path, saved) -> None:
     click.echo(f"Watch it again with: {resume_command(saved, path, ('replay',))}")
 
 
+def _closed_pipe() -> None:
+    """Output read no further (`| head`): what is left is not written, and the command ends
+    with status 0 (`cli.errors.friendly`)."""
+    raise BrokenPipeError
+
+
 def replay_command(file, boards: bool = False, step: bool = False) -> None:
     """`sorry-play replay FILE`: the checked replay of a game record, turn by turn (see
     `cli.replay`)."""
@@ -256,6 +262,7 @@ def replay_command(file, boards: bool = False, step: bool = False) -> None:
     game, final = restore(saved, source=file, on_turn=lambda turn, after: moves.append((turn, after)))
     opening = start_state(game, saved, file)
     console = Console(highlight=False, emoji=False)
+    console.on_broken_pipe = _closed_pipe  # `| head`: end quietly, as every command does (rich's own exits 1)
     step = step and sys.stdin.isatty()
     kinds = saved.kinds or ["?"] * len(final.seats)
     names = tuple(bot_of(kind) or ("person" if kind == HUMAN else kind) for kind in kinds)

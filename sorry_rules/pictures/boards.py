@@ -9,7 +9,7 @@ Contract: `position_of(game, source)` reads a position file's data
 
 from __future__ import annotations
 
-from sorry_rules.base.errors import SaveFileError
+from sorry_rules.base.errors import UsageError
 from sorry_rules.base.words import and_list, plural
 from sorry_rules.engine.describe import colour_name, places_words
 from sorry_rules.pictures import gridboard, trackboard
@@ -48,13 +48,13 @@ def game_svg(record, move: int | None = None, source: str = "game record") -> st
     """The board of a recorded game (`records.files.read_record`) after move `move` (0: the
     start; None: the last move), checked and replayed as `sorry-play replay` does: a track
     board with its pawns named (`records.pawnnames`), the path of move `move` and, in the
-    legend, the move's number and words. Raises SaveFileError for a damaged record or a move
-    it does not have."""
+    legend, the move's number and words. Raises SaveFileError for a damaged record, and
+    UsageError for a move it does not have (as `replay --position` does)."""
     moves: list = []
     game, final = restore(record, source=source, on_turn=lambda turn, after: moves.append((turn, after)))
     n = len(moves) if move is None else move
     if n > len(moves):
-        raise SaveFileError(f"{source}: the game has {len(moves)} moves; --move takes 0 to {len(moves)}")
+        raise UsageError(f"{source}: the game has {len(moves)} moves; --move takes 0 to {len(moves)}")
     start = start_state(game, record, source)
     state = moves[n - 1][1] if n else start
     where = f"move {n} of {len(moves)}" if n else f"the start ({len(moves)} moves in all)"

@@ -229,8 +229,10 @@ def _setups(path: Path, head: dict) -> dict:
                           params["rotate"])
             setups[name] = (setup, params["games"])
         return setups
-    except (KeyError, TypeError, AttributeError) as error:
-        raise ResultsFileError(f"{path}:1: the header is incomplete or damaged ({type(error).__name__}: {error})") from None
+    except KeyError as error:
+        raise ResultsFileError(f"{path}:1: the header is incomplete or damaged (it lacks {error})") from None
+    except (TypeError, AttributeError):
+        raise ResultsFileError(f"{path}:1: the header is incomplete or damaged (a value of the wrong kind)") from None
 
 
 #: The type of each side parameter in a header.
