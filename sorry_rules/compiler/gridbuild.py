@@ -49,6 +49,25 @@ def check_grid(v, out: ProblemCollector) -> None:
                    f"(add one under seating:, or remove this key)", key=True)
     if not v.seating:
         out.at(("seating",), "SR510", "a grid board needs a seating table (the colour of every seat, by player count)")
+        return
+    _check_sides(v, out)
+
+
+def _check_sides(v, out: ProblemCollector) -> None:
+    """A grid game seats by its table: counts of `players` beyond the table's seat nobody
+    (SR510), and a seating of one colour only has one side, nobody to play against (SR506,
+    a warning, as for a race track's team)."""
+    listed = [int(key) for key in v.seating if key.isascii() and key.isdigit()]
+    if listed and v.players.max > max(listed):
+        out.at(("players", "max"), "SR510", f"players.max is {v.players.max}, but seating lists no count above "
+               f"{max(listed)}: add a seating for {v.players.max} players, or lower players.max", also=(("seating",),))
+    if listed and v.players.min < min(listed):
+        out.at(("players", "min"), "SR510", f"players.min is {v.players.min}, but seating lists no count below "
+               f"{min(listed)}: add a seating for {v.players.min} players, or raise players.min", also=(("seating",),))
+    for key, names in v.seating.items():
+        if len(names) > 1 and len(set(names)) == 1:
+            out.at(("seating", key), "SR506", f"seating {key}: every seat plays {names[0]}, one side, so nobody plays "
+                   "against anybody (S1: two or three sides)", severity="warning")
 
 
 def _check_cells(v, out: ProblemCollector) -> None:
