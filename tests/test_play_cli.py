@@ -398,3 +398,13 @@ def test_replay_read_no_further_ends_quietly(tmp_path):
 def test_games_in_the_working_folder_says_it_once(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     assert run("games", "--folder", ".").stdout == "No saved games in .\n"
+
+
+def test_think_without_a_thinking_player_is_said_to_change_nothing():
+    """`--think` is the thinking time of the searching players; a computer-only game of others
+    plays the same with it, and says so instead of taking it silently."""
+    plain = run("--auto", "--seed", "1", "--players", "2", "--max-plies", "20")
+    timed = run("--auto", "--seed", "1", "--players", "2", "--max-plies", "20", "--think", "0.05s")
+    assert timed.stdout == plain.stdout and "warning: --think changes nothing here" in timed.stderr
+    assert "--think" not in run("--auto", "--seed", "1", "--players", "2", "--max-plies", "2", "--bot", "expert",
+                                "--think", "0.05s").stderr

@@ -39,7 +39,7 @@ from sorry_rules.cli.terminal import LOG_LENGTH, Session
 from sorry_rules.compiler.build import load_game
 from sorry_rules.engine.board import GRID
 from sorry_rules.engine.describe import colour_name, describe_move, kept_turn_words, seated_teams
-from sorry_rules.players.registry import make_player
+from sorry_rules.players.registry import THINKING, make_player
 from sorry_rules.records.files import read_record
 from sorry_rules.records.restore import restore, start_state
 from sorry_rules.records.savefile import KeptSave, claim, claim_default, new_save, resume_command, rules_text
@@ -168,6 +168,9 @@ def play_command(variant="standard", rules=(), seed=None, players=None, auto=Fal
                              "(or --seat COLOUR=bot:NAME for every seat)")
         save_path = claim(save, saved) if save is not None else claim_default(saved, rules) if people else None
     if HUMAN not in saved.kinds:
+        if think is not None and not any(bot_of(kind) in THINKING for kind in saved.kinds):
+            click.echo(f"warning: --think changes nothing here: it is the thinking time of the {', '.join(sorted(THINKING))} "
+                       "players, and no seat has one", err=True)
         if resume is not None and game_over(state):
             _show_finished(game, state, resume, saved)
             return
