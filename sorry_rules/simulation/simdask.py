@@ -25,7 +25,7 @@ import sys
 import threading
 
 from sorry_rules.base.errors import SorryRulesError, UsageError
-from sorry_rules.simulation.simsignals import sigint_ignored
+from sorry_rules.simulation.simsignals import stopping_ignored
 from sorry_rules.simulation.simulate import play_results
 
 #: The `--scheduler` value that starts a LocalCluster for the run.
@@ -67,7 +67,7 @@ def _client(scheduler: str, jobs: int, connect_timeout: float):
         address = scheduler
         if scheduler == LOCAL:
             try:
-                with sigint_ignored():   # its worker processes leave Ctrl-C to this one (see simsignals)
+                with stopping_ignored():   # its worker processes leave Ctrl-C to this one (see simsignals)
                     cluster = local_cluster(distributed, jobs)
                 address = stack.enter_context(cluster).scheduler_address
             except (OSError, TimeoutError, RuntimeError) as error:

@@ -36,7 +36,7 @@ import collections
 import sys
 import threading
 
-from sorry_rules.simulation.simsignals import ignore_stopping, sigint_ignored
+from sorry_rules.simulation.simsignals import ignore_stopping, stopping_ignored
 from sorry_rules.simulation.simulate import WorkerError, play_results, warm
 
 #: Batches queued per worker process (one running, the rest waiting).
@@ -138,7 +138,7 @@ def run_pool(tasks, jobs: int, sources: tuple, collect, stop, poll: float = 0.1,
                              initargs=(worker_stop, *sources)) as pool:
         queue = _Queue(pool, collect)
         try:
-            with sigint_ignored():   # the pool starts a worker at each of its first `workers` submits
+            with stopping_ignored():   # the pool starts a worker at each of its first `workers` submits
                 queue.refill(batches, workers)
             _play_here(batches, queue, limit, collect, stop)
             queue.drain(stop, worker_stop, poll)

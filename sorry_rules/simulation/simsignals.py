@@ -10,7 +10,7 @@ Contract:
   which the previous handlers are back (so a second Ctrl-C acts as before the run; where
   SIGINT was ignored, it raises KeyboardInterrupt), and back after the run too; in another
   thread, an Event nothing sets.
-- `sigint_ignored()` ignores the stopping signals in this process while its block runs (main
+- `stopping_ignored()` ignores the stopping signals in this process while its block runs (main
   thread only; elsewhere it does nothing). Processes started meanwhile inherit the ignored
   signals through exec, and Python leaves an ignored signal ignored, so a terminal's Ctrl-C
   or `timeout`'s SIGTERM (which reach the whole process group) cannot kill a worker, even
@@ -75,7 +75,7 @@ def ignore_stopping() -> None:
 
 
 @contextlib.contextmanager
-def sigint_ignored():
+def stopping_ignored():
     """The stopping signals ignored in this process while the block runs (see the module
     docstring). Where the system can (POSIX), they are also blocked meanwhile, so one sent in
     this moment is held (Linux keeps a blocked signal pending even while it is ignored) and
