@@ -155,3 +155,24 @@ def test_then_on_a_grid_plays_its_second_part_where_the_first_has_no_outcome(tmp
     assert result.exit_code == 0, result.output
     assert sorted((m["kind"], m["card"], m["result"]["red"][0]) for m in json.loads(result.output)["moves"]) == [
         ("place", "a", "A1"), ("place", "zap", "A1"), ("place", "zap", "B1"), ("place", "zap", "C1")]
+
+
+def test_both_plays_a_grid_card_whole_or_not_at_all(tmp_path, monkeypatch):
+    """REFERENCE `both (A then B)` on a grid board: a card that places a chip and removes one
+    of the opponent's is played only where both happen (a lenient `then` places the chip alone
+    where nothing can be removed)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "strict.yaml").write_text('extends: sequence\ncards:\n  JD: "both (place on empty then remove opponent '
+                                          'unprotected)"\n', encoding="utf-8")
+    path = tmp_path / "pos.json"
+
+    def placed(chips) -> list:
+        position = {"players": ["blue", "green"], "turn": "blue", "hand": ["JD"], "chips": chips}
+        path.write_text(json.dumps(position), encoding="utf-8")
+        result = CliRunner().invoke(main, ["moves", "--variant", "strict.yaml", "--state", str(path), "--format", "json"])
+        assert result.exit_code == 0, result.output
+        return json.loads(result.output)["moves"]
+
+    assert [m["kind"] for m in placed({"blue": ["E5"]})] == ["exchange"]  # no green chip to remove: the card has no play
+    both = placed({"green": ["D4"]})
+    assert len(both) == 100 - 4 - 1 and all(m["result"]["green"] == [] and len(m["result"]["blue"]) == 1 for m in both)

@@ -253,6 +253,8 @@ class _EffectWords(dsl.Visitor):
 
     def visit_Then(self, node, nested):
         words = f"{self.visit(node.first, True)}, then {self.visit(node.second, True)}"
+        if node.both:
+            return f"{words} (both, or neither)"
         if isinstance(node.second, (dsl.DrawAgain, dsl.Pass)) or isinstance(node.first, (dsl.DrawAgain, dsl.Pass)):
             return words
         return f"{words} (either alone where the other cannot be played)"
@@ -508,8 +510,15 @@ class _Source(dsl.Visitor):
         return " | ".join(self.visit(o) for o in node.options)
 
     def visit_Then(self, node):
-        first = self.visit(node.first)
-        first = f"({first})" if isinstance(node.first, dsl.Choice) else first
+        return f"both ({self._sequence(node)})" if node.both else self._sequence(node)
+
+    def _sequence(self, node) -> str:
+        """`A then B` without the `both (...)` around a sequence of `both` (its `then`s inside)."""
+        if node.both and isinstance(node.first, dsl.Then) and node.first.both:
+            first = self._sequence(node.first)
+        else:
+            first = self.visit(node.first)
+            first = f"({first})" if isinstance(node.first, dsl.Choice) else first
         return f"{first} then {self._grouped(node.second, (dsl.Choice, dsl.Then))}"
 
     def visit_Guard(self, node):

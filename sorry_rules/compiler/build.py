@@ -11,6 +11,7 @@ The stages (`check_variant`, `Context`, `dsl_texts`, `compile_text`) are also us
 
 from __future__ import annotations
 
+from dataclasses import replace
 from itertools import count
 
 from sorry_rules import dsl
@@ -307,7 +308,7 @@ def _alone_alternative(card_ast, extra_ast):
     """One added alternative as the card plays it (with the card's trailing `then draw_again`,
     guarded or not)."""
     if draws_again_after(card_ast):
-        return dsl.Then(extra_ast.pos, extra_ast, card_ast.second)
+        return replace(card_ast, pos=extra_ast.pos, first=extra_ast)
     return extra_ast
 
 

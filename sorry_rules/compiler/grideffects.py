@@ -83,14 +83,16 @@ class GridEffectBuilder(dsl.Visitor):
     def visit_Then(self, node, card):
         first, second = self.visit(node.first, card), self.visit(node.second, card)
 
+        both = node.both
+
         def then(p, view):
             done = first(p, view)
-            if not done:  # A has no outcome: B's outcomes (REFERENCE section 2.1)
-                return second(p, view)
+            if not done:  # A has no outcome: B's outcomes (REFERENCE section 2.1), none of `both`
+                return [] if both else second(p, view)
             out = []
             for placement, events in done:
                 after = second(p, gm.GridView(placement, view.seated, view.grid))
-                if not after:
+                if not after and not both:
                     out.append((placement, events))
                 out.extend((result, events + more) for result, more in after)
             return out

@@ -28,6 +28,7 @@ Contract:
 
 from __future__ import annotations
 
+from dataclasses import replace
 
 from sorry_rules import dsl
 from sorry_rules.base.errors import ProblemCollector
@@ -119,7 +120,7 @@ def with_alternatives(ast, extra: list):
     """`ast | extra...` (inside a trailing `then draw_again`, guarded or not: a 2 played the new
     way draws again too), its conditional passes declining only where no `extra` can be played."""
     if draws_again_after(ast):
-        return dsl.Then(ast.pos, with_alternatives(ast.first, extra), ast.second)
+        return replace(ast, first=with_alternatives(ast.first, extra))
     ast = declining_without(ast, extra)
     options = ast.options if isinstance(ast, dsl.Choice) else (ast,)
     return dsl.Choice(ast.pos, tuple(options) + tuple(extra))
@@ -150,7 +151,7 @@ def declining_without(ast, extra: list):
         return ast
     if draws_again_after(ast):
         first = declining_without(ast.first, extra)
-        return ast if first is ast.first else dsl.Then(ast.pos, first, ast.second)
+        return ast if first is ast.first else replace(ast, first=first)
     if isinstance(ast, dsl.Choice):
         options = tuple(declining_without(option, extra) for option in ast.options)
         return ast if all(a is b for a, b in zip(options, ast.options)) else dsl.Choice(ast.pos, options)

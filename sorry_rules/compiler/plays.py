@@ -338,7 +338,8 @@ class PlayBuilder(dsl.Visitor):
     def visit_Then(self, node):
         """`A then B`: B on the position A left, its `moved` / `unmoved` selectors choosing
         among the pawns A moved (`events.moved_to`), its `bumped` ones among those A sent
-        back to Start (`events.bumped_to`)."""
+        back to Start (`events.bumped_to`); where B has no outcome, A's alone, and where A has
+        none, B's; of `both (A then B)`, neither alone."""
         first_maker = self.visit(node.first)
         outer, self.compiler.known_outcomes = self.compiler.known_outcomes, {}  # B runs on the position A left
         following, self.compiler.following = self.compiler.following, True
@@ -349,7 +350,7 @@ class PlayBuilder(dsl.Visitor):
         selectors = (getattr(found, "selector", None) for found in dsl.walk(node.second))
         reads_moved = any(s is not None and (s.moved or s.unmoved or s.bumped) for s in selectors)
         reads_facts = reads_the_move(node.second)  # B reads the facts of A (`Position.followed`)
-        start, stacked = self.m.layout.start, self.m.layout.stacked
+        start, stacked, both = self.m.layout.start, self.m.layout.stacked, node.both
         if isinstance(node.second, (dsl.DrawAgain, dsl.Pass)):
             flag = DRAW_AGAIN if isinstance(node.second, dsl.DrawAgain) else PASS
 
@@ -359,7 +360,7 @@ class PlayBuilder(dsl.Visitor):
                 def then_flag(pos, out):
                     n = len(out)
                     first(pos, out)
-                    if len(out) == n:
+                    if len(out) == n and not both:
                         alone(pos, out)
                 return then_flag
             return then_flag_maker
@@ -371,6 +372,8 @@ class PlayBuilder(dsl.Visitor):
                 firsts: list = []
                 first(pos, firsts)
                 if not firsts:
+                    if both:
+                        return
                     if reads_facts:  # B alone: no move before it
                         outer = pos.followed
                         pos.followed = {"@events": (), "@card": card}
@@ -397,7 +400,7 @@ class PlayBuilder(dsl.Visitor):
                     else:
                         second(pos, seconds)
                     pos.unmake(events, undo)
-                    if not seconds:
+                    if not seconds and not both:
                         out.append(option)
                     for more in seconds:
                         joined = events + more[1]

@@ -197,6 +197,7 @@ class Choice(Node):
 class Then(Node):
     first: Node
     second: Node
+    both: bool = False  # `both (A then B)`: an outcome of A followed by one of B, never either alone
 
 
 @node

@@ -10,6 +10,7 @@ limits, checked by the caller) or raises `DslError` with an offset, a message an
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from functools import lru_cache
 
 from lark import Lark, Token, v_args
@@ -92,6 +93,13 @@ def _aggregate(kind: str):
     return build
 
 
+def _both(node):
+    """`node`, a `then` sequence, with each `then` of it (not of its parts' own groups) needing
+    both its parts."""
+    first = _both(node.first) if isinstance(node.first, Then) else node.first
+    return replace(node, first=first, both=True)
+
+
 @v_args(meta=True)
 class _ToAst(Transformer_NonRecursive):
     # rules whose value is the text of their one token
@@ -128,6 +136,14 @@ class _ToAst(Transformer_NonRecursive):
 
     def effect(self, meta, children):
         return children[0]
+
+    def both(self, meta, children):
+        """`both (A then B ...)`: every `then` of the sequence needs both its parts."""
+        inner = children[0]
+        if not isinstance(inner, Then):
+            raise DslError(meta.start_pos, "both (...) holds a sequence whose parts must all be played: write "
+                           "both (A then B)", "SR304")
+        return replace(_both(inner), pos=meta.start_pos)  # the sequence starts at `both`
 
     def choice(self, meta, children):
         left, right = children
