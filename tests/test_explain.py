@@ -383,6 +383,19 @@ def test_a_landing_blocker_is_named_by_its_label(tmp_path, monkeypatch):
         "forward 3: opponent pawn (blue) on track:23, which may not be bumped (blue walls stand firm)"]
 
 
+def test_a_sequence_played_only_whole_says_so(tmp_path, monkeypatch):
+    """REFERENCE `both (A then B)`: every pawn in Start, so a start has no other pawn to move 6
+    after it; --why says the sequence is played only whole (it said the pawns' moves gave the
+    same result as a listed move, though none was listed), and names a part that stops it."""
+    monkeypatch.chdir(tmp_path)
+    Path("both.yaml").write_text('extends: standard\ncards:\n  "7": "forward 7 | split 7 | both (enter then forward 6 '
+                                 'unmoved)"\n')
+    whole = "both (enter then forward 6 unmoved): played only whole, and here its parts cannot all be played"
+    assert blocked(why(pos("7", ["start", "start", "start", "home"]), rules=("both.yaml",)))[("red", "start")] == [whole]
+    assert blocked(why(pos("7", ["track:4", "start", "start", "start"]), rules=("both.yaml",)))[("red", "start")] == [
+        "enter: own pawn on track:4 (the start exit)"]
+
+
 def test_must_bump_explains_the_pawns_it_rules_out(tmp_path, monkeypatch):
     """H17: when a move bumps an opponent, a bumping move must be taken."""
     monkeypatch.chdir(tmp_path)

@@ -234,6 +234,26 @@ class _Diagnosis(dsl.EffectWalker):
         self.c, self.sq, self.p, self.board = c, sq, p, board
         self.name = explainer.layout.name
 
+    def visit_Then(self, node):
+        """The parts' reasons; a `both (...)` sequence whose parts name nothing that stops this
+        pawn is played only whole, and here it cannot be: said as such."""
+        if not node.both:
+            yield from super().visit_Then(node)
+            return
+        parts, chain = [node.second], node.first
+        while isinstance(chain, dsl.Then) and chain.both:  # the parts of the whole sequence
+            parts.append(chain.second)
+            chain = chain.first
+        said = False
+        for part in [chain, *reversed(parts)]:
+            for reason in self.visit(part):
+                said = True
+                yield reason
+        if node.both and not said and any(self._concerns(n) for n in primitives(node)):
+            effect = source_text(node)
+            effect = effect if effect.startswith("both (") else f"both ({effect})"
+            yield effect, "incomplete", f"{effect}: played only whole, and here its parts cannot all be played", {}
+
     def visit_Guard(self, node):
         if reads_the_move(node.condition):  # judged on the move before it (B of A then B): not on this board
             yield from self.visit(node.effect)
