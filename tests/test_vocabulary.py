@@ -449,3 +449,22 @@ def test_a_filter_judges_every_way_before_one_result_is_kept(tmp_path, effect):
     moves = moves_report(game, parse_position(game, position))["moves"]
     starts = sorted(m["counters"]["red"]["outs"] for m in moves if m["result"]["red"][0] == "track:4")
     assert starts == [0, 1]
+
+
+def test_setup_squares_put_pawns_out_on_each_colours_side(tmp_path):
+    """`setup.squares` (REFERENCE): H5's quick start grown to any squares of a colour's own
+    side, its zone or Home; seeded games from there end with every invariant kept."""
+    path = tmp_path / "two-out.yaml"
+    path.write_text("extends: standard\nsetup:\n  squares: [start_exit, 5, safety:2]\n", encoding="utf-8")
+    game = load_game(str(path))
+    layout = game.layout
+    state = game.new_game(3, players=2)
+    for c in state.seats:
+        assert sorted(state.placement[c]) == sorted([layout.start_exit[c], (c * layout.side + 5) % layout.T,
+                                                     layout.parse(c, "safety:2"), layout.start[c]])
+    for seed in range(4):
+        played = play_random(game, seed, 4)
+        assert played.final.winner is not None
+        check_state(game, played.final)
+    assert load_game("standard").new_game(3, players=2).placement == \
+        tuple(tuple([layout.start[c]] * 4) if c in state.seats else () for c in range(layout.C))

@@ -303,9 +303,9 @@ def _progress(v, prims, report) -> bool:
     """SR507: can a pawn in Start ever leave it? Returns True when one can."""
     enters = any(_leaves_start(n) for nodes in prims.values() for n in nodes)
     sorries = any(isinstance(n, dsl.Sorry) for nodes in prims.values() for n in nodes)
-    on_exit = v.setup.on_start_exit
-    in_start = v.pawns - on_exit
-    if enters or (sorries and on_exit > 0):
+    on_track = v.setup.on_start_exit + sum(1 for s in v.setup.squares if s == "start_exit" or isinstance(s, int))
+    in_start = v.pawns - v.setup.on_start_exit - len(v.setup.squares)
+    if enters or (sorries and on_track > 0):
         return True
     if sorries:
         why = ("no card has 'enter', and 'sorry' needs a pawn on the track to replace, but every pawn begins in Start "
@@ -313,7 +313,7 @@ def _progress(v, prims, report) -> bool:
     else:
         why = "no card in the deck has 'enter' or 'sorry' (or moves or sends a pawn out of Start)"
     if in_start > 0:
-        so = "no pawn ever moves" if on_exit == 0 else f"the {in_start} pawn(s) that begin in Start never leave it"
+        so = "no pawn ever moves" if in_start == v.pawns else f"the {in_start} pawn(s) that begin in Start never leave it"
     else:
         so = "a pawn bumped back to Start never leaves it"
     report(("cards",), "SR507", f"no card can start a pawn: {why}, so {so}", "error" if in_start > 0 else "warning",
@@ -345,9 +345,9 @@ def _home(v, ctx, prims, win_ast, can_leave: bool, report, masks: tuple = (0,)) 
         return
     source = "dice's" if getattr(v.turn, "source", "draw") == "dice" else "deck's"
     starts = []
-    if v.setup.on_start_exit > 0:
+    if v.setup.on_start_exit > 0 or "start_exit" in v.setup.squares:
         starts.append("exit")
-    if can_leave and v.pawns > v.setup.on_start_exit:
+    if can_leave and v.pawns > v.setup.on_start_exit + len(v.setup.squares):
         starts.append("start")
     for c in range(layout.C):
         for origin in starts:

@@ -92,7 +92,7 @@ def _won_before_any_move(v, layout, win, out: ProblemCollector) -> None:
     begins with (every colour seated, pawns in Start or on the start exit as `setup` says):
     the game is over before it begins. Only for variants without counters or marks (the
     condition may read them)."""
-    view = PlacementView(layout.placement_at_start(v.pawns, v.setup.on_start_exit))
+    view = PlacementView(layout.placement_at_start(v.pawns, layout.setup_squares(v.setup.on_start_exit, v.setup.squares)))
     won = [layout.colours[c] for c in range(layout.C) if win(c, view, None)]
     if won:
         out.at(("win",), "SR529", f"win: this condition holds before any move ({', '.join(won)}), so the game is over "

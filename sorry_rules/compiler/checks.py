@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from sorry_rules.base.errors import ProblemCollector
 from sorry_rules.base.suggest import did_you_mean
+from sorry_rules.base.words import plural
 from sorry_rules.rules.deals import largest_deal
 
 
@@ -22,6 +23,7 @@ def check_variant(v, out: ProblemCollector) -> None:
         _check_board(v.board, out)
         _check_slides(v.board, len(v.colours), out)
         _check_track_turn(v.turn, out)
+        _check_setup(v, out)
     if getattr(getattr(v, "turn", None), "source", "draw") != "dice":  # a dice turn's faces are its cards (check_dice)
         _check_cards(v, out)
     _check_deck_size(v, out)
@@ -184,6 +186,32 @@ def _check_cards(v, out: ProblemCollector) -> None:
         if name not in v.cards:
             out.at(("unused_effects", i), "SR502", f"unused_effects: cards: gives card '{name}' no effect"
                    f"{did_you_mean(name, list(v.cards))} (cards: {', '.join(v.cards)})")
+
+
+def _check_setup(v, out: ProblemCollector) -> None:
+    """`setup.squares` on a race track: each on the colour's side or in its zone (SR505),
+    no more pawns than a colour has, nor on a square than it holds (SR508)."""
+    b, squares = v.board, v.setup.squares
+    if getattr(b, "kind", "track") != "track" or not squares:
+        return
+    held: dict = {}  # square (an offset, or a word) -> pawns begun there
+    if v.setup.on_start_exit:
+        held[b.start_exit] = v.setup.on_start_exit
+    for i, item in enumerate(squares):
+        key = b.start_exit if item == "start_exit" else item
+        if isinstance(item, int) and item >= b.side_length:
+            out.at(("setup", "squares", i), "SR505", f"setup.squares: offset {item} is off the side (offsets "
+                   f"0..{b.side_length - 1})", also=(("board", "side_length"),))
+        elif isinstance(item, str) and item.startswith("safety:") and int(item[7:]) > b.safety_length:
+            out.at(("setup", "squares", i), "SR505", f"setup.squares: {item} is beyond the safety zone of {b.safety_length} "
+                   "squares", also=(("board", "safety_length"),))
+        held[key] = held.get(key, 0) + 1
+        if item != "home" and held[key] > b.hold:
+            out.at(("setup", "squares", i), "SR508", f"setup.squares: {item} is given {held[key]} pawns, but a square holds "
+                   f"{plural(b.hold, 'pawn')} (board.hold)")
+    if v.setup.on_start_exit + len(squares) > v.pawns:
+        out.at(("setup", "squares"), "SR508", f"setup: {v.setup.on_start_exit + len(squares)} pawns begin outside Start, "
+               f"but a colour has {plural(v.pawns, 'pawn')}", also=(("pawns",),))
 
 
 def _check_deck_size(v, out: ProblemCollector) -> None:

@@ -129,8 +129,9 @@ def _track_rules(v, out: ProblemCollector) -> None:
     if v.places != 1:
         out.at(("places",), "SR512", "places: playing on for places is a race-track rule; a grid game ends at its first "
                                      "winner")
-    if v.setup.on_start_exit:
-        out.at(("setup", "on_start_exit"), "SR512", "setup.on_start_exit is a race-track rule; a grid board has no pawns")
+    for field in ("on_start_exit", "squares"):
+        if getattr(v.setup, field):
+            out.at(("setup", field), "SR512", f"setup.{field} is a race-track rule; a grid board has no pawns")
     if v.teams:
         out.at(("teams",), "SR512", "teams: a grid board's sides are its chip colours (the players seated with one "
                "colour are a team, seating:); teams of several colours are not played", key=True)

@@ -97,7 +97,7 @@ class Game:
     move_type = Move
 
     def __init__(self, *, name, layout, mechanics, card_names, card_makers, card_sources,
-                 deck, pawns, on_start_exit, turn: TurnRules, rules: MovementRules, team_of, seating,
+                 deck, pawns, placed, turn: TurnRules, rules: MovementRules, team_of, seating,
                  players_min, players_max, win, scoring, content_hash, win_on_home_only=False,
                  card_options=(), filters=(), after=(), counters=(), counter_ranges=(), marks=(), redraw=None, actions=(),
                  dice=None, places: int = 1, forward_only: bool = False, mark_placers=()):
@@ -120,7 +120,7 @@ class Game:
         #: what a turn takes, in words: a "card" (drawn or from a hand) or a "throw" of the dice
         self.source_noun = "card" if dice is None else "throw"
         self.pawns = pawns
-        self.on_start_exit = on_start_exit
+        self.placed = placed  # per colour, the squares its pawns begin on outside Start (`Layout.setup_squares`)
         self.turn = turn
         self.hand_play = turn.hand_play
         self.hand_size = turn.hand_size
@@ -234,7 +234,7 @@ class Game:
         return f"{self.players_min}-{self.players_max}"
 
     def initial_placement(self, seats) -> tuple:
-        return self.layout.placement_at_start(self.pawns, self.on_start_exit, seats)
+        return self.layout.placement_at_start(self.pawns, self.placed, seats)
 
     @property
     def default_players(self) -> int:

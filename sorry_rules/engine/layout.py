@@ -159,12 +159,23 @@ class Layout:
             row[T + c * L + k - 1] = T + c * L + k - 1 - steps if steps < k else (entry - (steps - k)) % T
         return tuple(row)
 
-    def placement_at_start(self, pawns: int, on_exit: int, seats=None) -> tuple:
-        """The placement a game begins with: `pawns` a colour, `on_exit` of them on the start
-        exit and the rest in Start, for the colours of `seats` (None: every colour; the others
-        have no pawns)."""
-        return tuple(tuple(sorted([self.start[c]] * (pawns - on_exit) + [self.start_exit[c]] * on_exit))
+    def placement_at_start(self, pawns: int, placed: tuple, seats=None) -> tuple:
+        """The placement a game begins with: `pawns` a colour, those of `placed[c]` (squares,
+        `setup_squares`) on them and the rest in Start, for the colours of `seats` (None:
+        every colour; the others have no pawns)."""
+        return tuple(tuple(sorted([self.start[c]] * (pawns - len(placed[c])) + list(placed[c])))
                      if seats is None or c in seats else () for c in range(self.C))
+
+    def setup_squares(self, on_exit: int, squares=()) -> tuple:
+        """Per colour, the squares its pawns begin on outside Start (`setup`): `on_exit` on
+        the start exit, one on each of `squares` (an offset of the colour's own side,
+        `start_exit`, `home` or `safety:K`)."""
+        def square(c: int, item) -> int:
+            if isinstance(item, int):
+                return (c * self.side + item) % self.T
+            return self.start_exit[c] if item == "start_exit" else self.parse(c, item)
+        return tuple(tuple(sorted([self.start_exit[c]] * on_exit + [square(c, item) for item in squares]))
+                     for c in range(self.C))
 
     def distance_home(self, c: int, sq: int) -> int:
         """Forward steps from `sq` to Home for colour c (Start counts as before the start exit)."""

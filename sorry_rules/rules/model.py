@@ -135,11 +135,22 @@ def _board_kind(data) -> str:
 AnyBoard = Annotated[Union[Annotated[Board, Tag("track")], Annotated[GridBoard, Tag("grid")]], Discriminator(_board_kind)]
 
 
+#: a square where a pawn begins (`setup.squares`), on the side of the pawn's own colour
+SetupSquare = Union[Annotated[int, Field(ge=0, le=limits.MAX_SIDE)],
+                    Annotated[str, Field(pattern=r"^(start_exit|home|safety:[1-9][0-9]?)$")]]
+
+
 class Setup(Strict):
-    """Where pawns begin: `on_start_exit` of each player's pawns begin on the start exit."""
+    """Where pawns begin: `on_start_exit` of each player's pawns begin on the start exit,
+    one more on each of `squares`, the others in Start."""
 
     on_start_exit: int = Field(default=0, ge=0, le=MAX_PAWNS, description="How many of each seated colour's pawns begin "
                                "on its start exit instead of in Start (0 or 1).")
+    squares: list[SetupSquare] = Field(default_factory=list, max_length=MAX_PAWNS, description=(
+        "Squares where one more of each seated colour's pawns begins, on the colour's own side: an offset "
+        "(0 .. side_length - 1), `start_exit`, `safety:K` or `home`; listed twice, two pawns (where a square holds "
+        "them, `board.hold`); e.g. `[start_exit, 5]`: two pawns out, on the exit and the square after it. The "
+        "others begin in Start."))
 
 
 class TurnPolicy(Strict):
