@@ -468,3 +468,7 @@ def test_setup_squares_put_pawns_out_on_each_colours_side(tmp_path):
         check_state(game, played.final)
     assert load_game("standard").new_game(3, players=2).placement == \
         tuple(tuple([layout.start[c]] * 4) if c in state.seats else () for c in range(layout.C))
+    grid = tmp_path / "grid.yaml"
+    grid.write_text("extends: grid/mini-grid.yaml\nsetup:\n  squares: [3]\n", encoding="utf-8")
+    with pytest.raises(RuleFileError, match=r"setup.squares is a race-track rule; a grid board has no pawns \[SR512\]"):
+        load_game(str(grid))
