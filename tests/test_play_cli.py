@@ -408,3 +408,19 @@ def test_think_without_a_thinking_player_is_said_to_change_nothing():
     assert timed.stdout == plain.stdout and "warning: --think changes nothing here" in timed.stderr
     assert "--think" not in run("--auto", "--seed", "1", "--players", "2", "--max-plies", "2", "--bot", "expert",
                                 "--think", "0.05s").stderr
+
+
+def test_an_overlay_played_as_the_variant_is_named_with_its_base(tmp_path):
+    """`--variant house/quick-game.yaml` keeps standard's `name:`; titles, saves and `games`
+    name the overlay too ('standard + quick-game'), as `--rule` does, where they said
+    'standard' alone; a file that names itself keeps its name."""
+    from sorry_rules.records.savefile import default_save_path, name_for_people
+
+    shown = run("--variant", "house/quick-game.yaml", "--auto", "--seed", "123", "--players", "2", "--max-plies", "1")
+    assert shown.stdout.startswith("standard + quick-game: 2 players")
+    assert run("--variant", "partnership", "--auto", "--seed", "1", "--max-plies", "1").stdout.startswith("partnership:")
+    assert name_for_people("standard", "house/quick-game.yaml") == "standard + quick-game"
+    assert name_for_people("partnership", "partnership") == "partnership"
+    (tmp_path / "mine.yaml").write_text("extends: standard\nname: mine\n", encoding="utf-8")
+    assert name_for_people("mine", str(tmp_path / "mine.yaml")) == "mine"
+    assert default_save_path("standard + quick-game", 5).name == "standard+quick-game-5.json"

@@ -23,7 +23,7 @@ import shlex
 from pathlib import Path
 
 from sorry_rules.base import limits
-from sorry_rules.base.errors import SaveFileError
+from sorry_rules.base.errors import SaveFileError, SorryRulesError
 from sorry_rules.base.safeio import create_file, kind_of
 from sorry_rules.base.resources import variants_dir
 from sorry_rules.records.files import FORMAT, VERSION, read_record, to_json, write_record
@@ -31,6 +31,7 @@ from sorry_rules.records.record import Record, VariantRef
 from sorry_rules.records.restore import restore
 from sorry_rules.records.storage import state_digest
 from sorry_rules.rules.loader import resolve
+from sorry_rules.rules.yamlsafe import load_yaml_file
 
 __all__ = ["FORMAT", "VERSION", "KeptSave", "SavedGame", "claim", "claim_default", "default_save_path", "new_save", "read_save",
            "restore", "rule_label", "rules_text", "save_folder", "spec_for_save", "state_digest", "to_json", "write_save"]
@@ -70,11 +71,27 @@ def variant_label(ref) -> str:
     return rule_label(ref.spec) if name in {rule_label(rule) for rule in ref.rules} else name
 
 
+def name_for_people(game_name: str, spec: str) -> str:
+    """The game's name in titles, `games` and default save names: its own, or, for a rule file
+    that keeps the name of the file it extends (an overlay given as the variant), both:
+    `standard + quick-game`."""
+    path = resolve(str(spec))
+    if path is None:
+        return game_name
+    try:
+        data, _ = load_yaml_file(path)
+    except SorryRulesError:
+        return game_name
+    if not isinstance(data, dict) or "extends" not in data or "name" in data:
+        return game_name
+    return f"{game_name} + {rule_label(spec)}"
+
+
 def default_save_path(name: str, seed, rules=()) -> Path:
     """Where a game is saved unless `--save` says otherwise: named by the variant, its house
     rules and the seed (`standard+quick-game-5.json`) in `save_folder()`. `claim_default`
     takes the first of these names that no other game has."""
-    label = "+".join([name, *(rule_label(rule) for rule in rules)])
+    label = "+".join([name.replace(" + ", "+"), *(rule_label(rule) for rule in rules)])
     safe = re.sub(r"[^A-Za-z0-9_.+-]+", "-", label).strip("-.") or "game"
     return save_folder() / f"{safe}-{seed}.json"
 
@@ -188,8 +205,8 @@ def new_save(game, variant: str, rules, seed, state, kinds, max_plies: int) -> R
     """The record of `game` (loaded as `load_game(variant, rules)`), started as `state` =
     `game.new_game(seed, ...)` with the seed choosing the first seat, played by `kinds`."""
     saved = Record(
-        variant=VariantRef(spec=spec_for_save(variant), rules=[spec_for_save(r) for r in rules], name=game.name,
-                           content_hash=game.content_hash),
+        variant=VariantRef(spec=spec_for_save(variant), rules=[spec_for_save(r) for r in rules],
+                           name=name_for_people(game.name, variant), content_hash=game.content_hash),
         seed=seed, seats=[game.colours[c] for c in state.seats], kinds=list(kinds), max_plies=max_plies,
     )
     saved.reached(state)
