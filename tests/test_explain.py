@@ -784,3 +784,17 @@ def test_a_count_of_pawns_reads_its_qualities_without_commas(tmp_path):
     text = " ".join(explain_text(load_explained(str(rule))).split())
     assert "the number of opponents' pawns alone on their squares marked 'frozen' is more than 0" in text
     assert "on an opponent's pawn on the track, alone on its square, not marked 'frozen'" in text
+
+
+def test_a_counter_is_named_by_its_label_wherever_it_is_read(tmp_path):
+    """A counter with a `label` is named by it in the filters, conditions and additions of
+    `explain`, as in its own heading (they named it by its key: 'lose turn')."""
+    overlay = tmp_path / "lose.yaml"
+    overlay.write_text("extends: standard\ncounters:\n  lose_turn: {max: 1, label: turns to lose}\nafter:\n"
+                       "  victim: {when: bumps(opponents) > 0, add: {lose_turn: 1}, to: bumped opponent}\n"
+                       "filters:\n  lost: {must: lose_turn(player) == 0}\n", encoding="utf-8")
+    text = " ".join(explain_text(load_explained("standard", (str(overlay),))).split())
+    assert "Counter 'turns to lose' (lose_turn)" in text
+    assert "Only moves for which your counter 'turns to lose' equals 0 are legal." in text
+    assert "add 1 to the counter 'turns to lose' of the owner of each opponent's pawn" in text
+    assert "'lose turn'" not in text

@@ -294,6 +294,11 @@ _COUNTER_OWNERS = {"every": "every player (you included)", "partner": "each part
                    "other": "every other player"}
 
 
+def counter_name(name: str, labels: dict | None) -> str:
+    """A counter as people read it: its label (`mark_labels`), else its key in words."""
+    return (labels or {}).get(("counter", name)) or name.replace("_", " ")
+
+
 def _counter_of(to: str, name: str) -> str:
     """Counter `name` of the players an `after:` entry's `add:` changes (`to:`), in words."""
     if to == "mover":
@@ -422,7 +427,7 @@ class _ExprWords(dsl.Visitor):
         if node.function in _FACT:
             return f"the number of {whose} {_FACT[node.function]}"
         if node.function not in _COUNT:
-            return f"{whose} counter '{node.function.replace('_', ' ')}'"
+            return f"{whose} counter '{counter_name(node.function, self.marks)}'"
         return f"the number of {whose} {_COUNT[node.function]}"
 
     def visit_Aggregate(self, node):
@@ -599,8 +604,11 @@ def expr_words(node, marks: dict | None = None) -> str:
 
 
 def mark_labels(v) -> dict:
-    """{mark name: label} of variant `v`'s marks that have a label."""
-    return {name: kind.label for name, kind in getattr(v, "marks", {}).items() if kind.label}
+    """{mark name: label} of variant `v`'s marks that have a label, and {("counter", name):
+    label} of its counters that have one (how `effect_words` and `expr_words` name them)."""
+    labels: dict = {name: kind.label for name, kind in getattr(v, "marks", {}).items() if kind.label}
+    labels.update({("counter", name): c.label for name, c in getattr(v, "counters", {}).items() if c.label})
+    return labels
 
 
 def _fill(text: str, width: int, **options) -> str:
@@ -932,7 +940,8 @@ def vocabulary_words(v, where, cards: tuple | None = None) -> list[str]:
         lines.append(f"After {scope} ('{i}') - {where(('after', i))}")
         lines.extend(_label_line(c.label))
         to = getattr(c, "to", "mover")
-        does = [f"add {expr_words(dsl.parse_expr(str(amount)), mark_labels(v))} to {_counter_of(to, name.replace('_', ' '))}"
+        does = [f"add {expr_words(dsl.parse_expr(str(amount)), mark_labels(v))} to "
+                f"{_counter_of(to, counter_name(name, mark_labels(v)))}"
                 for name, amount in c.add.items()]
         if c.draw_again:
             does.append(f"take one extra {extra}")
