@@ -424,3 +424,17 @@ def test_an_overlay_played_as_the_variant_is_named_with_its_base(tmp_path):
     (tmp_path / "mine.yaml").write_text("extends: standard\nname: mine\n", encoding="utf-8")
     assert name_for_people("mine", str(tmp_path / "mine.yaml")) == "mine"
     assert default_save_path("standard + quick-game", 5).name == "standard+quick-game-5.json"
+
+
+def test_long_colour_names_keep_the_card_column_and_an_empty_save_is_refused(tmp_path):
+    """`--auto` prints the card in one column whatever the colour names' lengths (the column
+    is as wide as the longest name); `--save ""` is a usage error naming what it needs (it
+    was refused as '.' being a folder)."""
+    rules = tmp_path / "odd.yaml"
+    rules.write_text("extends: standard\ncolours: [dark red, blue-green, ohara, xy]\n", encoding="utf-8")
+    played = run("--variant", str(rules), "--auto", "--seed", "1", "--players", "4", "--max-plies", "8")
+    turns = [line for line in played.stdout.splitlines() if TURN_LINE.match(line)]
+    end = 5 + 2 + len("Blue-green") + 1 + 6  # ply, gap, the longest name, space, the card right-aligned in 6
+    assert len(turns) == 8 and all(line[end - 6:end].strip() and line[end:end + 2] == "  " for line in turns), turns
+    refused = run("--auto", "--seed", "1", "--players", "2", "--save", "")
+    assert refused.returncode == 2 and "--save needs a file name" in refused.stderr

@@ -69,7 +69,8 @@ def print_turn(game, turn, state) -> None:
     player = colour_name(game, state.seats[turn.seat])
     card = "-" if turn.card is None else game.card_names[turn.card]
     kept = kept_turn_words(game, turn.move, turn.seat, state, turn.finishes, turn.lost_to, turn.due, turn.others)
-    click.echo(f"{turn.ply:5}  {player:8} {card:>6}  {describe_move(game, turn.move)}{kept}")
+    width = max(8, *(len(colour_name(game, c)) for c in range(len(game.colours))))  # long colour names keep the columns
+    click.echo(f"{turn.ply:5}  {player:{width}} {card:>6}  {describe_move(game, turn.move)}{kept}")
 
 
 def stopped_text(max_plies: int) -> str:
@@ -138,6 +139,8 @@ def play_command(variant="standard", rules=(), seed=None, players=None, auto=Fal
     """`sorry-play [options]`: a new game, or `--resume FILE`; see the module docstring. `think`:
     the seconds a searching computer player may take over a move (None: its playout budget);
     `variant_given`: --variant was given (a resumed game has its own)."""
+    if save is not None and not str(save).strip():
+        raise UsageError("--save needs a file name, e.g. --save game.json")
     if resume is not None:
         game, state, saved, earlier = _resumed(resume, {
             "--variant": variant_given, "--seed": seed is not None, "--players": players is not None,
