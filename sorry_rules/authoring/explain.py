@@ -909,10 +909,11 @@ def vocabulary_words(v, where, cards: tuple | None = None) -> list[str]:
     """Counters, filters on moves and consequences of moves (`counters:`, `filters:`,
     `after:`, `rules.must_bump`) in words, in the order the engine applies them; with
     `cards`, the filters and consequences that apply to one of those cards, each once."""
+    labels = mark_labels(v)  # the marks' and counters' labels, as the words name them
     lines = []
     for name, counter in ({} if cards is not None else v.counters).items():
         bounds = _counter_bounds(counter.min, counter.max)
-        lines.append(f"Counter '{counter.label or name.replace('_', ' ')}' ({name}), per player, starts at {counter.start}"
+        lines.append(f"Counter '{counter_name(name, labels)}' ({name}), per player, starts at {counter.start}"
                      f"{bounds} - {where(('counters', name))}")
     if v.rules.must_bump:
         lines.append(f"Filter on every card - {where(('rules', 'must_bump'))}")
@@ -925,9 +926,9 @@ def vocabulary_words(v, where, cards: tuple | None = None) -> list[str]:
         lines.append(f"Filter '{i}' on {scope} - {where(('filters', i))}")
         lines.extend(_label_line(f.label))
         if f.must is not None:
-            lines.append(f"  Only moves for which {expr_words(dsl.parse_expr(f.must), mark_labels(v))} are legal.")
+            lines.append(f"  Only moves for which {expr_words(dsl.parse_expr(f.must), labels)} are legal.")
         else:
-            prefer = expr_words(dsl.parse_expr(f.prefer), mark_labels(v))
+            prefer = expr_words(dsl.parse_expr(f.prefer), labels)
             lines.append(f"  When, for some move, {prefer}, only the moves for which it holds are legal.")
     if cards is None:
         lines.extend(marks_words(v, where))
@@ -940,17 +941,17 @@ def vocabulary_words(v, where, cards: tuple | None = None) -> list[str]:
         lines.append(f"After {scope} ('{i}') - {where(('after', i))}")
         lines.extend(_label_line(c.label))
         to = getattr(c, "to", "mover")
-        does = [f"add {expr_words(dsl.parse_expr(str(amount)), mark_labels(v))} to "
-                f"{_counter_of(to, counter_name(name, mark_labels(v)))}"
+        does = [f"add {expr_words(dsl.parse_expr(str(amount)), labels)} to "
+                f"{_counter_of(to, counter_name(name, labels))}"
                 for name, amount in c.add.items()]
         if c.draw_again:
             does.append(f"take one extra {extra}")
         does.extend(f"mark {_marked_words(which)} '{name.replace('_', ' ')}'" for name, which in c.mark.items())
         if c.then is not None:
-            does.append(f"then, as part of the move, {effect_words(dsl.parse_effect(c.then), True, marks=mark_labels(v))}")
+            does.append(f"then, as part of the move, {effect_words(dsl.parse_effect(c.then), True, marks=labels)}")
         if c.ends_turn:
             does.append(f"your turn ends (any extra {extra} still due this turn is not taken)")
-        when = expr_words(dsl.parse_expr(c.when), mark_labels(v))
+        when = expr_words(dsl.parse_expr(c.when), labels)
         lines.append(f"  {'Always' if when == 'always' else 'If ' + when}: {'; '.join(does) or 'nothing'}.")
     return lines
 

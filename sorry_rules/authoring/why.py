@@ -249,9 +249,8 @@ class _Diagnosis(dsl.EffectWalker):
             for reason in self.visit(part):
                 said = True
                 yield reason
-        if node.both and not said and any(self._concerns(n) for n in primitives(node)):
-            effect = source_text(node)
-            effect = effect if effect.startswith("both (") else f"both ({effect})"
+        if not said and any(self._concerns(n) for n in primitives(node)):
+            effect = source_text(node)  # `both (...)`, the whole sequence
             yield effect, "incomplete", f"{effect}: played only whole, and here its parts cannot all be played", {}
 
     def visit_Guard(self, node):
