@@ -403,8 +403,15 @@ def test_compare_finds_the_missing_slides(no_slides):
     # --b-rule is the same as B's "+" overlay
     again = _json("compare", "standard", "standard", "--b-rule", no_slides, "--games", 40, "--players", 2, "--jobs", 1)
     assert again["tests"] == report["tests"]
+    # Holm's correction over the tests shown: never below the raw p, a subset of the raw stars
+    shown = [row for row in report["tests"] if row["p"] is not None and row["p_holm"] is not None]
+    assert len(shown) >= 8 and report["tests_corrected"] == len(shown)
+    assert all(row["p_holm"] >= row["p"] and (row["significant"] or not row["significant_holm"]) for row in shown)
+    assert slides["significant_holm"] and slides["p_holm"] <= len(shown) * slides["p"]
     text = _invoke("compare", "standard", f"standard+{no_slides}", "--games", 10, "--players", 2, "--jobs", 1)
     assert text.exit_code == 0 and "common random numbers" in text.output and "slides per game" in text.output
+    holm_line = next(line for line in text.output.splitlines() if line.startswith("Holm's correction"))
+    assert "slides per game" in holm_line and "win rate seat 1" not in holm_line, holm_line
 
 
 def test_split_side(tmp_path, monkeypatch):

@@ -521,7 +521,9 @@ def compare(a, b, rules, a_rules, b_rules, alpha, games, players, bots, rotate, 
     A and B are VARIANT[+OVERLAY...], e.g. `standard standard+house/x.yaml`. Both sides play
     the same game seeds (common random numbers) with the same bots. Each difference gets a
     two-sided test: win rates a pooled two-proportion z-test, means (length, bumps, ...) a
-    Welch t-test; `*` marks p < --alpha. The figures are those of `simulate`;
+    Welch t-test; `*` marks p < --alpha, uncorrected; a line below the table names the
+    rows that stay significant after Holm's correction for all the rows shown.
+    The figures are those of `simulate`;
     `passes per game` counts cards declined through a `pass` option (shown
     when a side has any). Ctrl-C, --out, --continue and --from work as for
     `simulate` (one results file holds both sides' games).

@@ -12,7 +12,8 @@ that ended (won or drawn); the per-game figures are those of the game's board ki
 (`simulate.metrics_of`). `draws`, `first_side` (the team of the seat that played first,
 the figure for comparing sides of grid games) and wins `by_side` (per team) are reported for
 every board kind. The median and 90th percentile of the length in turns are exact
-(nearest-rank, from the exact count of games per length).
+(nearest-rank, from the exact count of games per length). A comparison gives each test's
+raw p and its Holm-adjusted p over the tests shown (`_shown`).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import math
 from decimal import ROUND_HALF_UP, Decimal
 
 from sorry_rules.base.words import place_word, plural
-from sorry_rules.simulation.simstats import Moments, histogram, quantile, t95, two_proportion_z, welch_t, wilson
+from sorry_rules.simulation.simstats import Moments, histogram, holm, quantile, t95, two_proportion_z, welch_t, wilson
 from sorry_rules.simulation.simulate import COUNTER, PLACE, SCORE, WINNER_SCORE, metrics_of
 
 TURN_NOTE = ("a turn is one player's turn including draw-again plays and exchanges; a ply is one card played, "
@@ -289,6 +290,17 @@ def _mean_test(label: str, a, b, alpha: float) -> dict:
             "test": "Welch t", "statistic": t, "df": df, "p": p, "significant": p is not None and p < alpha}
 
 
+#: Rows of the text comparison left out when both sides are zero.
+_OPTIONAL_ROWS = ("games stopped without a winner", "games drawn", "discards per game", "passes per game",
+                  "redraws per game", "actions per game")
+
+
+def _shown(row: dict) -> bool:
+    """Whether a comparison row is shown (and tested for Holm's correction): all but the
+    optional rows that are zero on both sides."""
+    return row["metric"] not in _OPTIONAL_ROWS or bool(row["a"]) or bool(row["b"])
+
+
 def comparison(setup_a, tally_a, game_a, setup_b, tally_b, game_b, alpha: float = 0.05, info: dict | None = None) -> dict:
     """Both reports and one significance test per difference (two-sided p-values)."""
     a = summary(setup_a, tally_a, game_a)
@@ -335,11 +347,18 @@ def comparison(setup_a, tally_a, game_a, setup_b, tally_b, game_b, alpha: float 
     tests += [per_player_test(f"{label} per player", COUNTER + name) for name, label in labels.items()]
     if getattr(game_a, "scoring", ()) or getattr(game_b, "scoring", ()):
         tests += [per_player_test("score per player", SCORE), mean_test("the winner's score", WINNER_SCORE)]
+    family = [row for row in tests if row["p"] is not None and _shown(row)]
+    for row in tests:
+        row["p_holm"], row["significant_holm"] = None, False
+    for row, adjusted in zip(family, holm([row["p"] for row in family])):
+        row["p_holm"], row["significant_holm"] = adjusted, adjusted < alpha
     report = {
         "a": a, "b": b, "alpha": alpha, "common_random_numbers": True,
         "method": ("both sides play the same game seeds (common random numbers); rates: pooled two-proportion "
-                   "z-test; means: Welch t-test; p-values two-sided, not corrected for multiple comparisons"),
-        "tests": tests,
+                   "z-test; means: Welch t-test; p-values two-sided; p: not corrected for multiple comparisons; "
+                   "p_holm: Holm's step-down adjustment over the tests_corrected tests shown (a row left out for "
+                   "being zero on both sides is not tested)"),
+        "tests": tests, "tests_corrected": len(family),
     }
     if info is not None:
         report["run"] = info
@@ -363,9 +382,6 @@ def _fmt_p(p) -> str:
     return "<0.0001" if p < 1e-4 else f"{p:.4f}"
 
 
-#: Rows of the text comparison left out when both sides are zero.
-_OPTIONAL_ROWS = ("games stopped without a winner", "games drawn", "discards per game", "passes per game",
-                  "redraws per game", "actions per game")
 
 
 def format_compare_text(report: dict) -> str:
@@ -376,7 +392,7 @@ def format_compare_text(report: dict) -> str:
     lines += [f"A: {_variant_label(a)}", f"B: {_variant_label(b)}",
              f"{plural(a['games'], 'game')} {each}, {a['players']} players, bots {_bots_label(a)}, seed {a['seed']}; "
              "both sides play the same seeds (common random numbers)", ""]
-    rows = [row for row in report["tests"] if row["metric"] not in _OPTIONAL_ROWS or row["a"] or row["b"]]
+    rows = [row for row in report["tests"] if _shown(row)]
     width = max(len(row["metric"]) for row in rows)
     lines.append(f"{'':{width}}  {'A':>11} {'B':>11} {'B - A':>10} {'p':>8}")
     for row in rows:
@@ -394,6 +410,19 @@ def format_compare_text(report: dict) -> str:
     lines.append(f"* significant at {report['alpha']:g} (two-sided; rates: two-proportion z-test, means: Welch t-test; "
                  "not corrected for multiple comparisons: at that level about 1 test in "
                  f"{round(1 / report['alpha'])} is marked by chance alone)")
+    lines.append(_holm_line(report))
     if report.get("run"):
         lines.append(_run_line(report["run"]))
     return "\n".join(lines)
+
+
+def _holm_line(report: dict) -> str:
+    """The tests that stay significant after Holm's correction (the family-wise error rate at
+    alpha over the tests shown), named in the order shown."""
+    kept = [row["metric"] for row in report["tests"] if row.get("significant_holm")]
+    tests = report.get("tests_corrected", 0)
+    head = f"Holm's correction for the {plural(tests, 'test')} shown"
+    if not kept:
+        return f"{head}: none stays significant at {report['alpha']:g}"
+    return f"{head}: {len(kept)} {'stays' if len(kept) == 1 else 'stay'} significant at {report['alpha']:g}: " \
+           + ", ".join(kept)

@@ -12,7 +12,9 @@ Contract: pure functions and plain data; no engine, no I/O, no third-party impor
   two-proportion z-test; `welch_t` is Welch's unequal-variances t-test with the
   Welch-Satterthwaite degrees of freedom, p-value from the Student t distribution (computed
   through the regularized incomplete beta function). All p-values are two-sided. `t95(df)`
-  is the t quantile of a mean's 95% interval.
+  is the t quantile of a mean's 95% interval. `holm` adjusts a family of p-values for
+  multiple comparisons (Holm's step-down method: the family-wise error rate is kept under any
+  dependence between the tests).
 """
 
 from __future__ import annotations
@@ -103,6 +105,19 @@ def two_proportion_z(x1: int, n1: int, x2: int, n2: int) -> tuple[float | None, 
         return 0.0, 1.0
     z = (x1 / n1 - x2 / n2) / se
     return z, math.erfc(abs(z) / math.sqrt(2))  # the two-sided p-value of a standard normal statistic
+
+
+def holm(ps: list) -> list:
+    """Holm's step-down adjustment of the p-values `ps` (None: no test, kept None): the k-th
+    smallest of the m p-values times m - k + 1, never below an earlier one's, at most 1. An
+    adjusted p below alpha rejects with a family-wise error rate of at most alpha."""
+    tested = sorted((p, i) for i, p in enumerate(ps) if p is not None)
+    out: list = [None] * len(ps)
+    running, m = 0.0, len(tested)
+    for rank, (p, i) in enumerate(tested):
+        running = max(running, min(1.0, (m - rank) * p))
+        out[i] = running
+    return out
 
 
 def welch_t(a: Moments, b: Moments) -> tuple[float | None, float | None, float | None]:
