@@ -140,6 +140,9 @@ def test_replay_step_prompts_and_q_stops(tmp_path):
     child.sendline("?")
     child.expect_exact("replay --step shows one move at a time")
     child.expect_exact("Enter: next move, q: stop, ?: help")
+    child.sendline("w")  # a typo is not taken for Enter: nothing is shown and the prompt comes again
+    child.expect_exact("'w': press Enter for the next move, q to stop or ? for help")
+    child.expect_exact("Enter: next move, q: stop, ?: help")
     child.sendline("q")
     child.expect_exact("Stopped after move 2;")
     child.expect(pexpect.EOF)

@@ -310,18 +310,23 @@ STEP_HELP = ("replay --step shows one move at a time: Enter shows the next one, 
 
 def _step_on() -> bool:
     """Ask whether to show the next move (`replay --step`): Enter goes on, q (or Ctrl-D)
-    stops, ? explains and asks again."""
+    stops, ? explains and asks again; any other text is said and asked again (a typo is no
+    Enter)."""
     while True:
         try:
-            answer = click.prompt(STEP_PROMPT, default="", show_default=False, prompt_suffix="").strip().lower()
+            typed = click.prompt(STEP_PROMPT, default="", show_default=False, prompt_suffix="").strip()
         except (click.exceptions.Abort, EOFError):
             click.echo("")
             return False
+        answer = typed.lower()
         if answer in ("q", "quit", "exit"):
             return False
-        if answer not in ("?", "help"):
+        if not answer:
             return True
-        click.echo(STEP_HELP)
+        if answer in ("?", "help"):
+            click.echo(STEP_HELP)
+        else:
+            click.echo(f"{typed!r}: press Enter for the next move, q to stop or ? for help")
 
 
 def _replay_end(game, final, saved, file) -> str:
