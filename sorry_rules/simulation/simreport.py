@@ -13,7 +13,7 @@ that ended (won or drawn); the per-game figures are those of the game's board ki
 the figure for comparing sides of grid games) and wins `by_side` (per team) are reported for
 every board kind. The median and 90th percentile of the length in turns are exact
 (nearest-rank, from the exact count of games per length). A comparison gives each test's
-raw p and its Holm-adjusted p over the tests shown (`_shown`).
+raw p and its Holm-adjusted p over the rows shown (`_shown`) that have a p-value.
 """
 
 from __future__ import annotations
@@ -356,7 +356,7 @@ def comparison(setup_a, tally_a, game_a, setup_b, tally_b, game_b, alpha: float 
         "a": a, "b": b, "alpha": alpha, "common_random_numbers": True,
         "method": ("both sides play the same game seeds (common random numbers); rates: pooled two-proportion "
                    "z-test; means: Welch t-test; p-values two-sided; p: not corrected for multiple comparisons; "
-                   "p_holm: Holm's step-down adjustment over the tests_corrected tests shown (a row left out for "
+                   "p_holm: Holm's step-down adjustment over the tests_corrected rows shown that have a p (a row left out for "
                    "being zero on both sides is not tested)"),
         "tests": tests, "tests_corrected": len(family),
     }
@@ -418,10 +418,10 @@ def format_compare_text(report: dict) -> str:
 
 def _holm_line(report: dict) -> str:
     """The tests that stay significant after Holm's correction (the family-wise error rate at
-    alpha over the tests shown), named in the order shown."""
+    alpha over the rows shown that have a p-value), named in the order shown."""
     kept = [row["metric"] for row in report["tests"] if row.get("significant_holm")]
     tests = report.get("tests_corrected", 0)
-    head = f"Holm's correction for the {plural(tests, 'test')} shown"
+    head = f"Holm's correction for the {plural(tests, 'test')} with a p-value"
     if not kept:
         return f"{head}: none stays significant at {report['alpha']:g}"
     return f"{head}: {len(kept)} {'stays' if len(kept) == 1 else 'stay'} significant at {report['alpha']:g}: " \
