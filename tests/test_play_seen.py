@@ -170,3 +170,26 @@ def test_text_typed_at_a_forced_move_chooses_nothing_and_is_said_so(tmp_path):
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+def test_ctrl_c_or_sigterm_at_a_persons_prompt_saves_and_exits_130_and_q_exits_0(tmp_path):
+    """README: q saves and quits (exit 0); Ctrl-C and SIGTERM save as q does, and the
+    program says it was stopped with status 130, as in a computer-only game."""
+    import signal
+
+    for stop, status in (("q", 0), ("ctrl-c", 130), ("sigterm", 130)):
+        save = tmp_path / f"{stop}.json"
+        child = spawn("--seed", "5", "--players", "2", "--save", str(save))
+        while child.expect([PROMPT, PAUSE]) == 1:
+            child.sendline("")
+        if stop == "q":
+            child.sendline("q")
+        elif stop == "ctrl-c":
+            child.sendintr()
+        else:
+            child.kill(signal.SIGTERM)
+        child.expect_exact("Game saved to")
+        child.expect(pexpect.EOF)
+        child.close()
+        assert (stop, child.exitstatus) == (stop, status), plain("".join(child.transcript))[-600:]
+        assert "Traceback" not in "".join(child.transcript) and not read_save(save).finished

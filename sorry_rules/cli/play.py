@@ -193,14 +193,25 @@ def play_command(variant="standard", rules=(), seed=None, players=None, auto=Fal
     if game_over(state):
         _show_finished(game, state, resume, saved)
         return
+    _people_game(game, state, saved, save_path, earlier, start_state(game, saved, resume) if earlier else state,
+                 wait, think)
+
+
+def _people_game(game, state, saved, save_path, earlier, first, wait, think) -> None:
+    """Play `state` on the terminal with people at the table, the moves `earlier` (a resumed
+    game's, from the state `first`) noted first; Ctrl-C or SIGTERM saves as q does (the
+    session says where) and exits 130."""
     session_of = gridplay.GridSession if game.board_kind == GRID else Session
     title = f"{rules_text(saved.variant)}, seed {saved.seed}"
     session = session_of(game, saved.kinds, saved, save_path, title=title, wait=wait, think=think)
     session.stuck_words = _stuck_words(game, saved)
-    session.start(start_state(game, saved, resume) if earlier else state)
+    session.start(first)
     for k, (turn, after) in enumerate(earlier):  # the pawn names, and the last moves on the screen
         session.note(turn, after, logged=k >= len(earlier) - LOG_LENGTH)
-    session.run(state)
+    try:
+        session.run(state)
+    except KeyboardInterrupt:
+        sys.exit(INTERRUPTED_EXIT)
 
 
 def _stuck_words(game, saved):

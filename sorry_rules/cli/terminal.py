@@ -75,7 +75,12 @@ def _readline_loaded() -> bool:
 
 
 class QuitGame(Exception):
-    """The person asked to stop (the game is saved)."""
+    """The person asked to stop (the game is saved): by q or Ctrl-D, or, `interrupted`, by
+    Ctrl-C or a signal taken as one (`cli.launch`), which ends the program with status 130."""
+
+    def __init__(self, interrupted: bool = False):
+        super().__init__()
+        self.interrupted = interrupted
 
 
 class HumanPlayer:
@@ -170,7 +175,8 @@ class Session:
 
     def run(self, state):
         """Play from `state` to the end or until the person quits (q, Ctrl-D, Ctrl-C; the
-        game is saved after every move); returns the last state."""
+        game is saved after every move); returns the last state. A Ctrl-C (or a signal taken
+        as one) is raised again as KeyboardInterrupt once the save is said."""
         table = ", ".join(f"{colour_name(self.game, c)} ({name})" for c, name in zip(state.seats, self.seat_names()))
         first = "" if state.plies else f" {colour_name(self.game, state.seats[state.turn])} plays first."
         self.echo(Text(f"{self.title}: {table}.{first} Type ? for help.", style="bold"))  # the title names the house rules
@@ -183,9 +189,11 @@ class Session:
             with self.full_screen():
                 state = play_game(self.game, state, self.players(), on_turn=self.on_turn,
                                   max_plies=self.saved.max_plies)
-        except (QuitGame, KeyboardInterrupt):
+        except (QuitGame, KeyboardInterrupt) as stop:
             self.echo(f"Game saved to {self.save_path}")
             self.echo(f"Continue it with: {resume_command(self.saved, self.save_path)}")
+            if isinstance(stop, KeyboardInterrupt) or stop.interrupted:
+                raise KeyboardInterrupt from None  # the command's status: stopped (130), not finished
             return self.state
         self.finish(state)
         return state
@@ -520,9 +528,12 @@ class Session:
                     self.echo(line)
                 return input(last.plain.rstrip() + prompt[len(prompt.rstrip()):])  # a wrapped prompt keeps its last space
             return self.console.input(Text(prompt))
-        except (EOFError, KeyboardInterrupt):
+        except EOFError:
             self.echo("")
             raise QuitGame from None
+        except KeyboardInterrupt:
+            self.echo("")
+            raise QuitGame(interrupted=True) from None
 
     def echo(self, line="") -> None:
         """Print a line. Plain strings are printed as they are: never read as rich markup (so
