@@ -516,6 +516,13 @@ def test_a_path_that_names_nothing_still_lets_the_other_files_be_checked(tmp_pat
     data = json.loads(as_json.stdout)
     assert as_json.exit_code == 2 and data["valid"] is False and data["errors"] == 0 and data["files"] == ["bad.yaml"]
     assert len(data["usage_errors"]) == 1 and data["usage_errors"][0].startswith(f"{nothing}: no")
+    alone = run("--format", "json", nothing)  # every path names nothing: the same shape, no file checked
+    data = json.loads(alone.stdout)
+    assert alone.exit_code == 2 and data["valid"] is False and data["files"] == [] and data["problems"] == []
+    assert len(data["usage_errors"]) == 1 and data["usage_errors"][0].startswith(f"{nothing}: no")
+    text = run(nothing)
+    assert text.exit_code == 2 and text.stdout == "" and text.stderr.startswith(f"error: {nothing}: no")
+    assert "rule file" not in text.stderr  # no "0 rule files valid"
 
 # ---- which files ------------------------------------------------------------------------------
 def test_folders_are_searched_recursively_and_globs_expanded(tmp_path, monkeypatch):

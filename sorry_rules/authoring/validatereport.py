@@ -8,8 +8,8 @@ Contract: `collect_paths(args)` lists the files to check (files as given, folder
 for *.yaml and *.yml, glob patterns, bundled names), raising `UsageError` for an argument
 that matches nothing (or, given a list `unnamed`, adding its message there and going on);
 `report_of(args, problems_of)` gathers the problems of every file named, with the messages
-of the arguments that name nothing in `Report.unnamed` (a UsageError when no argument names
-a file); `format_text`,
+of the arguments that name nothing in `Report.unnamed` (a UsageError only when there is no
+argument); `format_text`,
 `format_json`, `format_github` and `summary` write a `Report` (text: one
 `path:line:col: severity: message [code]` line per problem).
 """
@@ -108,17 +108,26 @@ def _named_files(arg: str) -> list[Path]:
     return [bundled]
 
 
+def _is_folder(arg: str) -> bool:
+    """Whether `arg` names a folder (a name the system refuses, too long say, names none)."""
+    try:
+        return Path(arg).is_dir()
+    except OSError:
+        return False
+
+
 def report_of(args, problems_of) -> Report:
     """The report on every file `args` name (`collect_paths`), `problems_of(path)` giving a
     file's problems; a problem is reported once, however many files share it (a base's).
-    Arguments that name nothing are in `unnamed`; UsageError when no argument names a file."""
+    Arguments that name nothing are in `unnamed` (every one of them, perhaps: a report of no
+    file); UsageError when there is no argument at all."""
     unnamed: list[str] = []
     files = collect_paths(args, unnamed)
-    if not files:
-        raise UsageError("; ".join(unnamed) or "no rule files to validate")
+    if not files and not unnamed:
+        raise UsageError("no rule files to validate")
     report = Report(unnamed=unnamed)
     seen: set[Problem] = set()
-    with allowed(arg for arg in args if Path(arg).is_dir()):  # a folder named is a tree rule files are read from
+    with allowed(arg for arg in args if _is_folder(arg)):  # a folder named is a tree rule files are read from
         for path in files:
             report.files.append(shown_name(path))
             for problem in problems_of(path):

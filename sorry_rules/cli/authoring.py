@@ -56,7 +56,8 @@ def validate(paths, fmt, strict, rules):
         text = format_github(report) if fmt == "github" else format_text(report)
         if text:
             click.echo(text)
-        click.echo(summary(report), err=True)
+        if report.files or not report.unnamed:  # not "0 rule files valid" when every path named nothing
+            click.echo(summary(report), err=True)
     for message in report.unnamed:
         click.echo(f"error: {message}", err=True)
     raise SystemExit(2 if report.unnamed else 1 if report.errors else 0)
