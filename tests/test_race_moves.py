@@ -153,3 +153,5 @@ def test_a_dice_game_is_worded_in_throws_and_dice(tmp_path):
     assert "card" not in text and "discards" not in text
     six = _moves(tmp_path, "ludo", dict(position, card="6"), "--why").stdout
     assert "from die 6, option 1: enter" in six
+    out = _moves(tmp_path, "ludo", dict(position, pawns={"red": ["track:5"]})).stdout  # no throw again can follow
+    assert "red to play, throw 3:" in out.lower() and "turn.redraw" not in out

@@ -204,7 +204,8 @@ def marks_text(marks: dict) -> str:
 
 def _heading(report: dict, noun: str) -> str:
     """What the player to move plays ('card 5', 'throw 3+5', 'hand ...'), and where the
-    position has them, its redraws and the cards still due."""
+    position has them, its redraws (where some were taken, or a move is one) and the cards
+    still due."""
     if "throw" in report:
         what = f"throw {report['card']}"
     elif "card" in report:
@@ -213,8 +214,8 @@ def _heading(report: dict, noun: str) -> str:
         what = f"cards {', '.join(report['cards'])} (play one, discard the rest)"
     else:
         what = f"hand {', '.join(report['hand'])}"
-    if "redraws" in report:
-        taken = report["redraws"]  # redraws under turn.redraw (each takes as many cards as a draw)
+    if "redraws" in report and (report["redraws"] or any("redraw" in move for move in report.get("moves", ()))):
+        taken = report["redraws"]  # redraws under turn.redraw (each takes as many cards as a draw): said where they count
         again = f"{taken} extra throw{'' if taken == 1 else 's'}" if "throw" in report else \
             f"{taken} redraw{'' if taken == 1 else 's'}"
         what += f"; {again} (turn.redraw) already this turn"
