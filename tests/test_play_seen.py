@@ -76,7 +76,10 @@ def test_no_wait_plays_them_at_once_and_says_them_whole(tmp_path):
     child.close()
     raw = "".join(child.transcript)
     said = [" ".join(text.split()) for text in screens(raw)]
-    assert any("turns were played for you since your last choice" in text for text in said)
+    summaries = [text for text in said if "turns were played for you" in text]
+    assert summaries and all("since your last choice" in text or "since the game began" in text for text in summaries)
+    # each summary ends with the last such turn whole: its card and what became of it, not a bare "Why:"
+    assert all(re.search(r"; the last: You (drew|threw) ", text) for text in summaries), summaries
     headings = [text.split("Your moves")[0].split("\n")[-6:] for text in screens(raw)]
     assert not any("…" in line for lines in headings for line in lines), "no message is cut"
     assert_screens_fit(raw, at_least=10, path=save)

@@ -217,7 +217,8 @@ def test_a_long_message_gives_up_lines_rather_than_push_the_board_off_80_by_24(s
     with "...", where the board (16 rows) leaves no room for it; a short one stays whole."""
     scene, state = _position_scene(standard, LONG_LISTS["standard"])
     moves = standard.legal_moves(state)
-    why = ("2 turns were played for you since your last choice (forfeits and forced moves, in Last moves). Why: red "
+    why = ("2 turns were played for you since your last choice (forfeits and forced moves, in Last moves); the last: "
+           "You drew 11: no move is allowed with it, so the card is forfeited. Why: red "
            "pawns start: card 11 cannot start a pawn; red pawn safety:3: forward 11: would overshoot Home (3 steps to "
            "Home); switch opponent: in its safety zone (a switch needs a track pawn); and more words to make it long.")
     for message, whole in ((why, False), ("Card 7 drawn.", True)):

@@ -247,6 +247,6 @@ def test_a_person_is_told_of_a_pass_and_of_a_forced_move(sequence):
             session.tell_move(Turn(2, 0, placed.card, placed, 0, 1), state),
             session.tell_move(Turn(3, 0, placed.card, placed, 0, 7), state)]
     assert said == [["You have no card that can be played, so the turn passes."],
-                    [f"Only one move was possible, so it was played: {gridscreen.move_label(sequence, placed, True, colour)}"],
+                    [f"Only one move was possible, so it was played: {gridscreen.move_label(sequence, placed, True, colour)}."],
                     []]
     assert out.getvalue() == ""  # saying is the session's on_turn: shown on a screen of its own (tests/test_interactive.py)

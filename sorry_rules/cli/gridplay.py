@@ -68,7 +68,7 @@ class GridSession(Session):
             return [f"{who} {'have' if you else 'has'} no card that can be played, so the turn passes."]
         if turn.options == 1:
             label = gridscreen.move_label(self.game, turn.move, True, state.seats[turn.seat])
-            return [f"Only one move was possible, so it was played: {label}"]
+            return [f"Only one move was possible, so it was played: {label}."]
         return []
 
 

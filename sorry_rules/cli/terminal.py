@@ -109,6 +109,9 @@ class Session:
     hint_line = ""   # the hint of the choice being asked, kept above its moves while they are paged
     prompt_note = ""  # said once before the next prompt
     notices: tuple = ()
+    turn_notices: frozenset = frozenset()
+    asked = 0
+    resumed = False
     names = None
     wait = True
     think = None
@@ -141,6 +144,9 @@ class Session:
         self.in_place = self.console.is_terminal
         self.line_editing = self.in_place and sys.stdin.isatty() and _readline_loaded()
         self.notices = []
+        self.turn_notices: set = set()  # the notices that tell a turn played for a person (`tell`)
+        self.asked = 0         # the choices asked of people so far in this session
+        self.resumed = False   # whether this session began from a saved game's later state
         self.names = None      # the pawn names of the current state (`start`, then `note` after every move)
 
     # ---- names -------------------------------------------------------------------------
@@ -183,6 +189,7 @@ class Session:
         self.echo(f"The game is saved after every move in {self.save_path}")
         self.save(state)
         self.state = state
+        self.resumed = state.plies > 0
         if self.in_place:
             self.notices.append("Type ? for help.")
         try:
@@ -229,9 +236,8 @@ class Session:
             told = self.tell_move(turn, state, before) + self.why_forfeit(turn, previous)
             if told and turn.options == 1 and self.wait:
                 self.pause(state, told)
-            else:
-                for text in told:
-                    self.tell(text, "bold")
+            elif told:
+                self.tell(" ".join(told), "bold", turn=True)  # one notice a turn: its card, its move or why, again
 
     def who(self, seat_colour: int) -> tuple[str, bool]:
         """('You', True) for the one person at the table, else (the colour's name, False)."""
@@ -245,6 +251,7 @@ class Session:
         who, you = self.who(state.seats[turn.seat])
         move = turn.move
         told = []
+        label = ""
         card = None if move.card is None else game.card_names[move.card]
         dice = getattr(game, "dice", None) is not None
         drew = "threw" if dice else "drew"
@@ -264,17 +271,17 @@ class Session:
             if game.hand_play and you:  # what it was chosen from: the hand, told to its one person only
                 held = ", ".join(([card] if card is not None else []) + others)
                 whose = f" with your hand ({held})" if held else ""
-                told.append(f"Only one move was possible{whose}, so it was played: {label}")
+                told.append(f"Only one move was possible{whose}, so it was played: {label}.")
             elif game.hand_play:  # several people at the keyboard: whose turn it was, never their hand
-                told.append(f"{who}: only one move was possible, so it was played: {label}")
+                told.append(f"{who}: only one move was possible, so it was played: {label}.")
             else:
                 drawn = f"{card} and {', '.join(others)}" if others else card
                 only = f"{who} {drew} {drawn}; only" if card is not None else "Only"
-                told.append(f"{only} one move was possible, so it was played: {label}")
+                told.append(f"{only} one move was possible, so it was played: {label}.")
                 if others:
                     told.append(f"The other card{'s' if len(others) > 1 else ''} drawn ({', '.join(others)}) "
                                 f"{'are' if len(others) > 1 else 'is'} discarded.")
-        if move.draw_again and not game_over(state):
+        if move.draw_again and not game_over(state) and "again" not in label:  # else the move's words say it
             verb = "throw" if dice else "play" if game.hand_play else "draw"
             told.append(f"{who} {verb if you else verb + 's'} again.")
         return told
@@ -317,21 +324,29 @@ class Session:
     def summary(self, notices: list) -> str:
         """The notices kept since the person's last choice, for the heading of their next
         screen: all of them when they fit `MESSAGE_LINES` lines, else how many turns were
-        played for them and the last notice (the moves themselves are in 'Last moves')."""
+        played for them and the last one's notice whole (its card, and why it was lost; the
+        moves themselves are in 'Last moves')."""
         text = " ".join(notices)
         if not notices or len(wrap(text, self.console.width)) <= MESSAGE_LINES:
             return text
-        people = ("You", *(colour_name(self.game, c) for c in range(len(self.game.colours))))
-        played = sum(1 for notice in notices if notice.startswith(people) and "again" not in notice)
-        whose = "since the last choice" if self.hot_seat else "for you since your last choice"  # several people: theirs
-        return (f"{plural(played, 'turn')} {'was' if played == 1 else 'were'} played {whose} (forfeits and forced moves, "
-                f"in Last moves). {notices[-1]}")
+        turns = [notice for notice in notices if notice in self.turn_notices]
+        if not turns:
+            return text
+        if self.asked:
+            since = "since the last choice" if self.hot_seat else "for you since your last choice"  # several people
+        else:
+            since = f"{'' if self.hot_seat else 'for you '}since the game {'resumed' if self.resumed else 'began'}"
+        return (f"{plural(len(turns), 'turn')} {'was' if len(turns) == 1 else 'were'} played {since} (forfeits and "
+                f"forced moves, in Last moves); the last: {turns[-1]}")
 
-    def tell(self, text: str, style: str = "") -> None:
+    def tell(self, text: str, style: str = "", turn: bool = False) -> None:
         """A notice between two screens: printed, or on a terminal kept for the header line
-        of the next screen (which would clear it at once)."""
+        of the next screen (which would clear it at once); `turn`: it tells a turn played
+        for a person (`summary` counts those)."""
         if self.in_place:
             self.notices.append(text)
+            if turn:
+                self.turn_notices.add(text)
         else:
             self.echo(Text(text, style=style))
 
@@ -409,6 +424,8 @@ class Session:
                 raise QuitGame
         self.last_asked = view.seat
         self.page, self.first, self.message, self.notices = 0, None, self.summary(self.notices), []
+        self.turn_notices = set()
+        self.asked += 1
         self.hint_line = ""
         self.show(view, moves)
         n = len(moves)

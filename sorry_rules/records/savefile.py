@@ -162,7 +162,7 @@ class KeptSave:
             return None
         left, self.path = self.path, _claim_first_free(self.path, record, 2)
         return (f"{left} holds moves this game did not make (was it resumed in another window too?): it is left "
-                f"as it is, and this game goes on in {self.path}")
+                f"as it is, and this game goes on in {self.path}.")
 
     def _holds_this_game(self, record: Record) -> bool:
         try:
