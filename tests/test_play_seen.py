@@ -51,6 +51,9 @@ def test_every_forced_move_and_forfeit_of_the_person_is_shown_and_waits(tmp_path
     assert pauses == len(forced) and asked == len(turns) - len(forced)
     shown = [text for text in screens(raw) if "Press Enter to go on" in text]
     assert len(shown) == len(forced)
+    for text in shown:  # the turn marker stays on the person whose move is told until Enter
+        marked = [line for line in text.splitlines() if re.search(r"> [A-Z] \w+ +(you|random)", line)]
+        assert len(marked) == 1 and " you " in marked[0] + " ", text
     game_cards = {"1", "2", "3", "4", "5", "7", "8", "10", "11", "12", "sorry"}
     for turn, text in zip(forced, shown):
         flat = " ".join(text.split())
@@ -196,3 +199,18 @@ def test_ctrl_c_or_sigterm_at_a_persons_prompt_saves_and_exits_130_and_q_exits_0
         child.close()
         assert (stop, child.exitstatus) == (stop, status), plain("".join(child.transcript))[-600:]
         assert "Traceback" not in "".join(child.transcript) and not read_save(save).finished
+
+
+def test_a_persons_game_stopped_at_its_limit_gives_the_points_so_far_and_how_to_play_on(tmp_path):
+    """P-rules scoring: a game the move limit stops shows, like `--auto` and `--resume`, the
+    points so far, and says how to play on (a higher --max-plies), not how to watch it."""
+    save = tmp_path / "points.json"
+    child = spawn("--variant", "points", "--seed", "3", "--players", "2", "--max-plies", "12", "--save", str(save))
+    while (seen := child.expect([PROMPT, PAUSE, pexpect.EOF])) < 2:
+        child.sendline("1" if seen == 0 else "")
+    child.close()
+    end = " ".join(plain("".join(child.transcript)).split(ALT_SCREEN_OFF)[-1].split())
+    assert child.exitstatus == 0 and "No winner after 12 moves (stopped)." in end, end
+    assert "Points so far (those only a winner scores are not given): Red " in end, end
+    assert f"Play on with: sorry-play --resume {save} --max-plies N (N above 12)" in end, end
+    assert "Watch it again" not in end and not read_save(save).finished

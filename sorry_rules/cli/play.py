@@ -85,10 +85,9 @@ def print_outcome(game, state, max_plies: int | None = None) -> None:
         click.echo(stopped_text(max_plies))
         if getattr(state, "finished", ()):  # played for places: who finished before the stop (no one won)
             click.echo(screen.finished_line(game, state).plain)
-        standing = game.standing(state)
+        standing = screen.standing_line(game, state)
         if standing:
-            click.echo("Points so far (those only a winner scores are not given): " +
-                       ", ".join(f"{colour_name(game, state.seats[seat])} {points}" for seat, points in standing.items()))
+            click.echo(standing)
         return
     for line in _look(game).render_outcome(game, state):
         click.echo(line.plain)

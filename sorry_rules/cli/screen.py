@@ -595,6 +595,16 @@ def counter_lines(game, state) -> list:
             for i, (_, _, label) in enumerate(game.counters)]
 
 
+def standing_line(game, state) -> str | None:
+    """The points so far of a game stopped unfinished, where the variant scores (None
+    otherwise)."""
+    standing = game.standing(state) if hasattr(game, "standing") else None
+    if not standing:
+        return None
+    return "Points so far (those only a winner scores are not given): " + \
+        ", ".join(f"{colour_name(game, state.seats[seat])} {points}" for seat, points in standing.items())
+
+
 def render_outcome(game, state, width: int | None = None) -> list:
     """Who won, with the score table where the variant scores. With `width` (a screen) the
     table has no 'Scores:' heading and a score line too long for `width` goes on in

@@ -223,6 +223,14 @@ class Session:
         scene = self.look.state_scene(self.game, state, self.title, self.seat_names(), self.log, self.names)
         for line in [*self.look.render_scene(scene, width), *self.look.render_outcome(self.game, state, width)]:
             self.echo(line)
+        if not game_over(state):  # stopped at the move limit: the points so far, and how to play on
+            standing = screen.standing_line(self.game, state)
+            if standing:
+                self.echo(standing)
+            self.echo(f"The game so far is saved in {self.save_path}")
+            self.echo(f"Play on with: {resume_command(self.saved, self.save_path)} --max-plies N (N above "
+                      f"{state.plies:,})")
+            return
         self.echo(f"The whole game is saved in {self.save_path}")
         self.echo(f"Watch it again with: {resume_command(self.saved, self.save_path, ('replay',))}")
 
@@ -235,7 +243,7 @@ class Session:
         if self.kinds[turn.seat] == HUMAN:
             told = self.tell_move(turn, state, before) + self.why_forfeit(turn, previous)
             if told and turn.options == 1 and self.wait:
-                self.pause(state, told)
+                self.pause(state, told, turn.seat)
             elif told:
                 self.tell(" ".join(told), "bold", turn=True)  # one notice a turn: its card, its move or why, again
 
@@ -295,12 +303,14 @@ class Session:
         lines = self.stuck_words(previous, (move.card, *move.cards))
         return [f"Why: {'; '.join(lines)}."] if lines else []
 
-    def pause(self, state, told: list) -> None:
+    def pause(self, state, told: list, seat: int | None = None) -> None:
         """Show a move made for a person (forced, or a forfeit) on the board after it, with
         `told`, and wait for Enter (q quits, ? shows the help first; anything else typed is
-        said to choose nothing here, and Enter is waited for again)."""
+        said to choose nothing here, and Enter is waited for again). The turn marker stays
+        on `seat`, whose move is told, until Enter (the next player's turn begins then)."""
         width = self.console.width
-        scene = self.look.state_scene(self.game, state, self.title, self.seat_names(), self.log, self.names)
+        shown = state if seat is None or state.winner is not None else state._replace(turn=seat)
+        scene = self.look.state_scene(self.game, shown, self.title, self.seat_names(), self.log, self.names)
         said = [line for text in told for line in wrap(Text(text, style="bold"), width)]
         note = ""
         while True:
