@@ -417,6 +417,8 @@ def test_a_race_game_on_the_play_screen(tmp_path, variant):
     assert "to play, card" not in transcript and "You drew" not in transcript and "forfeited" not in transcript
     assert re.search(r"Together: (track|safety):\d+ \w+ \w+", transcript)
     assert re.search(r"\b2[A-Z]\b", transcript), "a square with two pawns shows their count"
+    assert "To win: The number of your pawns in Home equals the number of your pawns." in \
+        " ".join(transcript.split(ALT_SCREEN_OFF)[-1].split()), "the end says how the game is won"
     assert_screens_fit(raw, at_least=5, path=save)
     game, final = restore(read_save(save))
     assert final.winner is not None

@@ -214,3 +214,24 @@ def test_a_persons_game_stopped_at_its_limit_gives_the_points_so_far_and_how_to_
     assert "Points so far (those only a winner scores are not given): Red " in end, end
     assert f"Play on with: sorry-play --resume {save} --max-plies N (N above 12)" in end, end
     assert "Watch it again" not in end and not read_save(save).finished
+
+
+def test_the_help_says_how_the_game_is_won_in_the_rule_files_words(tmp_path):
+    """TR12: Trouble is won with every peg in the finish line (the safety zone and Home), and
+    the quick game (house rule) with two pawns Home: `?` says so, as `explain` words it."""
+    for args, won in ((("--variant", "trouble"), "To win: (the number of your pawns in Home plus the number of your "
+                                                 "pawns in safety zones) equals the number of your pawns."),
+                      (("--rule", "house/quick-game.yaml"), "To win: The number of your team's pawns in Home is at "
+                                                           "least 2.")):
+        child = spawn(*args, "--seed", "6", "--players", "2", "--save", str(tmp_path / f"{len(won)}.json"))
+        while child.expect([PROMPT, PAUSE]) == 1:
+            child.sendline("")
+        child.sendline("?")
+        child.expect_exact("Press Enter")
+        help_screen = " ".join(plain(child.before).split())
+        assert won in help_screen, help_screen
+        child.sendline("")
+        child.expect([PROMPT, PAUSE])
+        child.sendline("q")
+        child.expect(pexpect.EOF)
+        child.close()

@@ -641,6 +641,13 @@ def load_explained(variant: str, rules=()) -> Explained:
     return Explained(loaded, game, cards, {**cards, **whole_rules(loaded)})
 
 
+def win_sentence(explained: Explained) -> str:
+    """The win condition in words, one sentence ("The number of your pawns in Home equals the
+    number of your pawns.")."""
+    v = explained.loaded.variant
+    return sentence(expr_words(dsl.parse_expr(v.win), mark_labels(v)))
+
+
 def explain_text(explained: Explained, only=()) -> str:
     """Every card (or the cards in `only`) in words, then the win condition and scoring."""
     cards = explained.cards
@@ -670,7 +677,7 @@ def explain_text(explained: Explained, only=()) -> str:
             for i, option in enumerate(rule.options, 1):
                 lines.append(f"    option {i}: {option.text}  ({option.where})")
     if not only:
-        lines += ["", f"To win - {where(('win',))}", f"  {sentence(expr_words(dsl.parse_expr(v.win), mark_labels(v)))}"]
+        lines += ["", f"To win - {where(('win',))}", f"  {win_sentence(explained)}"]
         if v.places > 1:
             lines.append(_fill(f"Played on for {v.places} places - {where(('places',))}: a side that has won so "
                                "finishes and sits out, the others play on until that many sides finished or one is "

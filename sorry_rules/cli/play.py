@@ -203,7 +203,9 @@ def _people_game(game, state, saved, save_path, earlier, first, wait, think) -> 
     session_of = gridplay.GridSession if game.board_kind == GRID else Session
     title = f"{rules_text(saved.variant)}, seed {saved.seed}"
     session = session_of(game, saved.kinds, saved, save_path, title=title, wait=wait, think=think)
-    session.stuck_words = _stuck_words(game, saved)
+    explained = _explained_of(game, saved)
+    session.stuck_words = _stuck_words(explained)
+    session.win_words = _win_words(explained)
     session.start(first)
     for k, (turn, after) in enumerate(earlier):  # the pawn names, and the last moves on the screen
         session.note(turn, after, logged=k >= len(earlier) - LOG_LENGTH)
@@ -213,24 +215,51 @@ def _people_game(game, state, saved, save_path, earlier, first, wait, think) -> 
         sys.exit(INTERRUPTED_EXIT)
 
 
-def _stuck_words(game, saved):
-    """`(state, cards) -> [line, ...]`: why no pawn can move (`authoring.why.stuck_reasons`),
-    the card rules read once, at the first forfeit, from the files the game was loaded from;
-    [] when they cannot be read (the game goes on without the reasons)."""
-    explained = []
+def _explained_of(game, saved):
+    """`() -> Explained | None`: the rules of `game` in words (`authoring.explain`), read once,
+    when first asked for, from the files the game was loaded from; None when they cannot be
+    read or are no longer the game's (the game goes on without the words)."""
+    kept: list = []
+
+    def explained():
+        from sorry_rules.authoring.explain import load_explained  # lazy: the rule-file model only when asked
+
+        if not kept:
+            try:
+                found = load_explained(saved.variant.spec, tuple(saved.variant.rules))
+            except SorryRulesError:
+                found = None
+            kept.append(found if found is not None and found.game.content_hash == game.content_hash else None)
+        return kept[0]
+    return explained
+
+
+def _stuck_words(explained):
+    """`(state, cards) -> [line, ...]`: why no pawn can move (`authoring.why.stuck_reasons`);
+    [] when the rules cannot be read (`_explained_of`)."""
 
     def words(state, cards) -> list:
-        from sorry_rules.authoring.explain import load_explained  # lazy: the rule-file model only at a forfeit
-        from sorry_rules.authoring.why import stuck_reasons  # lazy: as above
+        from sorry_rules.authoring.why import stuck_reasons  # lazy: only at a forfeit
 
+        rules = explained()
+        if rules is None:
+            return []
         try:
-            if not explained:
-                explained.append(load_explained(saved.variant.spec, tuple(saved.variant.rules)))
-            if explained[0].game.content_hash != game.content_hash:
-                return []
-            return stuck_reasons(explained[0].game, explained[0].rules, state, cards)
+            return stuck_reasons(rules.game, rules.rules, state, cards)
         except SorryRulesError:
             return []
+    return words
+
+
+def _win_words(explained):
+    """`() -> str`: how a game is won, in words (`authoring.explain.win_sentence`); '' when
+    the rules cannot be read."""
+
+    def words() -> str:
+        from sorry_rules.authoring.explain import win_sentence  # lazy: only when asked
+
+        rules = explained()
+        return "" if rules is None else win_sentence(rules)
     return words
 
 

@@ -118,6 +118,8 @@ class Session:
     #: `(state, cards) -> [line, ...]`: why no pawn can move with `cards` in `state` (a
     #: forfeit's words), or None when the session cannot say
     stuck_words = None
+    #: `() -> str`: how the game is won, in words ('' when the session cannot say)
+    win_words = None
     state = None  # the state after the last move followed (`run`, `on_turn`)
 
     #: what draws the screens: `cli.screen` (track boards) or a module with the same functions
@@ -222,6 +224,9 @@ class Session:
         width = self.console.width
         scene = self.look.state_scene(self.game, state, self.title, self.seat_names(), self.log, self.names)
         for line in [*self.look.render_scene(scene, width), *self.look.render_outcome(self.game, state, width)]:
+            self.echo(line)
+        won = self.win_words() if self.win_words is not None and state.winner is not None else ""
+        for line in wrap(f"To win: {won}", self.text_width(), 2) if won else ():
             self.echo(line)
         if not game_over(state):  # stopped at the move limit: the points so far, and how to play on
             standing = screen.standing_line(self.game, state)
@@ -525,6 +530,9 @@ class Session:
         """The help text of this game (`look.help_text`) and where it is saved; on a terminal
         on a screen of its own until Enter is pressed."""
         text = self.look.help_text(self.game)
+        won = self.win_words() if self.win_words is not None else ""
+        if won:
+            text = f"To win: {won}\n{text}"
         if self.in_place:
             self.clear()
         width = self.text_width()
