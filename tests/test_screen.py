@@ -661,3 +661,34 @@ def test_a_move_that_loses_a_bonus_says_so_on_the_play_screen():
     lost = [line for line in lines if line.endswith("(PA11: a capture earns 20 spaces: no way to play it)")]
     assert len(lost) == 2 and all("bumps B" in line for line in lost)
     assert any("bumps B" in line and "no way" not in line for line in lines)
+
+
+def test_the_moves_of_the_page_stand_on_the_board_where_they_end(standard):
+    """On a terminal each move of the page shows its number on the empty square it ends on
+    (R13: a 5 moves a pawn five squares): the player sees where a move goes without counting;
+    a square with a pawn (a bump) keeps showing the pawn; other pages' moves are not drawn."""
+    from sorry_rules.cli import boardmap
+
+    state = parse_position(standard, {"players": ["red", "blue"], "turn": "red", "card": "5",
+                                      "pawns": {"red": ["track:10", "track:30", "start", "start"], "blue": ["track:35"]}})
+    scene, _ = _position_scene(standard, {"players": ["red", "blue"], "turn": "red", "card": "5",
+                                          "pawns": {"red": ["track:10", "track:30", "start", "start"],
+                                                    "blue": ["track:35"]}})
+    moves = standard.legal_moves(state.state)
+    cells = {cell.square: (r, c) for (r, c), cell in boardmap.build(standard.layout).cells.items()
+             if cell.kind == "track"}
+
+    def shown(lines, square):
+        r, c = cells[square]
+        return _print(lines[r:r + 1], colour=False)[c * 2:c * 2 + 2]
+
+    plain = render_turn(scene, moves, False, "Red (you) to play. Your moves", 0, 80, 24)
+    scene.mark_targets = True
+    marked = render_turn(scene, moves, False, "Red (you) to play. Your moves", 0, 80, 24)
+    assert len(marked.lines) == len(plain.lines) and marked.count == plain.count
+    ends = {move.placement[0][0] if move.placement[0][0] != 10 else move.placement[0][1]: i + 1
+            for i, move in enumerate(moves)}
+    assert set(ends) == {15, 35}, ends          # track:10 -> 15 (empty), track:30 -> 35 (bumps blue)
+    assert shown(marked.lines, 15) == f"{ends[15]} " and shown(plain.lines, 15) == "15"
+    assert shown(marked.lines, 35) == shown(plain.lines, 35) == "B1"  # the pawn a move bumps stays in view
+    assert "bold reverse" in str([span.style for line in marked.lines for span in line.spans])

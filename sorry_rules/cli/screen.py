@@ -71,6 +71,8 @@ class Scene:
     names: object = None          # records.pawnnames.PawnNames of `placement` (None: pawns show their colour only)
     finished: tuple = ()          # State.finished: the seats whose side finished, in order (played for places)
     unplayed: dict = field(default_factory=dict)  # move index -> labels of the `after:` follow-ups it cannot play
+    targets: dict = field(default_factory=dict)   # square -> the number of the move shown ending there (`move_targets`)
+    mark_targets: bool = False    # `render_turn` marks where the moves of its page end (a terminal's screen)
 
 
 #: Single letters a pawn label must not be, as the board draws them (case ignored).
@@ -124,8 +126,9 @@ class _Look:
 
 
 HELP = """\
-On your turn the board shows {shows}, and the moves
-it allows are listed by number. Type a number and press Enter.
+On your turn the board shows {shows}, and the moves it
+allows are listed by number; each number also stands, highlighted, on the empty
+square its move ends on. Type a number and press Enter.
   ?  this help       h  a hint: what the strongest computer player would do
   n  next page       p  previous page: the numbers run on over the pages
   b  draw the board  q  save the game and quit (continue with --resume FILE)
@@ -231,6 +234,8 @@ def render_board(scene: Scene, bmap=None) -> list:
     bmap = bmap or boardmap.build(layout)
     look = _Look(game)
     occupant, crowd = _occupants(scene.placement, layout.X)
+    targets = scene.targets
+    taken = {**occupant, **dict.fromkeys(targets, -1)} if targets else occupant  # where a milepost may not run on
     named = scene.names.by_square() if scene.names is not None else {}
     symbols = {(c, sq): kind.symbol for kind, entries in zip(game.marks, scene.marks) for c, sq, _ in entries}
     playing = set(scene.seats)
@@ -265,8 +270,10 @@ def render_board(scene: Scene, bmap=None) -> list:
                 if symbol is not None:  # a marked pawn: its label's first letter and the mark's symbol
                     label = look.labels[owner][:CELL - 1] + symbol
                 line.append(f"{label:<{CELL}}", style=look.pawn(owner))
+            elif cell.square in targets and cell.kind in ("track", "safety"):  # where a move of the page ends
+                line.append(f"{targets[cell.square]:<{CELL}}", style="bold reverse")
             elif cell.kind == "track" and cell.square % MILEPOST == 0 and not line.plain[-1:].isalnum() and \
-                    (cells := _milepost_cells(bmap, r, c, str(cell.square), occupant)):  # "R2" "5": not "R25"
+                    (cells := _milepost_cells(bmap, r, c, str(cell.square), taken)):  # "R2" "5": not "R25"
                 line.append(f"{cell.square:<{CELL * cells}}", style=look.styles[cell.colour] if cell.colour is not None
                             else "dim")
                 c += cells - 1
@@ -529,7 +536,28 @@ def render_turn(scene: Scene, moves, hand_play: bool, header: str, page: int = 0
     first, count = pages[page]
     head = heading(header, message, first, count, len(moves), len(pages) > 1, width)
     body = [line for group in groups[first:first + count] for line in group]
+    if scene.mark_targets:  # the board again, with where the page's moves end (the same size: pages unchanged)
+        lines = render_scene(replace(scene, targets=move_targets(scene, moves, first, count)), width,
+                             height - len(notes) - len(widest) - 1 - least)
     return TurnScreen(lines + head + body + notes, page, len(pages), first, count, tuple(p[0] for p in pages))
+
+
+def move_targets(scene: Scene, moves, first: int, count: int) -> dict:
+    """{square: label}: the empty track and safety squares where moves `first` to
+    `first + count - 1` (numbered from 1) bring a pawn, each labelled with its move's number
+    (followed by '+' when a later move of the page ends there too, where it fits a cell).
+    Squares with a pawn now (a bump, a switch) keep showing the pawn."""
+    X = scene.game.layout.X
+    occupied = {sq for squares in scene.placement for sq in squares if sq < X}
+    found: dict = {}
+    for i in range(first, first + count):
+        after = moves[i].placement
+        for before, now in zip(scene.placement, after):
+            for sq in set(now) - set(before):
+                if sq < X and sq not in occupied:
+                    found.setdefault(sq, []).append(i + 1)
+    return {sq: str(numbers[0]) + ("+" if len(numbers) > 1 and numbers[0] < 10 else "")
+            for sq, numbers in found.items()}
 
 
 def unplayed_of(game, state, moves) -> dict:

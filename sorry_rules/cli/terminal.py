@@ -408,6 +408,8 @@ class Session:
         header = f"{who}{you} to play, {what}. Your moves"
         scene = self.view_scene(view)
         scene.unplayed = screen.unplayed_of(game, self.state, moves)  # a bonus no pawn can move, said on its move
+        if hasattr(scene, "mark_targets"):
+            scene.mark_targets = self.in_place  # where the page's moves end, highlighted (a terminal's styles)
         turn = self.look.render_turn(scene, moves, view.hand is not None, header,
                                      self.page, width, height, self.message or self.hint_line, first=self.first)
         self.page, self.pages, self.message = turn.page, turn.pages, ""
