@@ -303,12 +303,13 @@ def test_long_move_lists_are_paged_with_global_numbers(tmp_path):
     assert child.match.group(2, 3) == ("2", "2")
     page2 = plain(child.before)
     assert f"Your moves {shown + 1}-{n} of {n}:" in page2 and f"\n {shown + 1}. " in page2 and "\n 1. " not in page2
-    child.sendline("n")                      # round to the first page again
+    child.sendline("n")                      # round to the first page again, and said so
     prompt(child)
     assert child.match.group(2) == "1" and "\n 1. " in plain(child.before) and "\n 7. " not in plain(child.before)
+    assert plain(child.before).endswith("First page again. ")
     child.sendline("p")                      # and back to the last
     prompt(child)
-    assert child.match.group(2) == "2"
+    assert child.match.group(2) == "2" and plain(child.before).endswith("Last page. ")
     child.sendline("7")
     prompt(child)
     child.sendline("q")

@@ -107,6 +107,7 @@ class Session:
     starts = (0,)  # the first move of every page
     message = ""
     hint_line = ""   # the hint of the choice being asked, kept above its moves while they are paged
+    turn_message = ""  # what was played for the person since their last choice, kept while they page (`summary`)
     prompt_note = ""  # said once before the next prompt
     notices: tuple = ()
     turn_notices: frozenset = frozenset()
@@ -411,7 +412,8 @@ class Session:
         if hasattr(scene, "mark_targets"):
             scene.mark_targets = self.in_place  # where the page's moves end, highlighted (a terminal's styles)
         turn = self.look.render_turn(scene, moves, view.hand is not None, header,
-                                     self.page, width, height, self.message or self.hint_line, first=self.first)
+                                     self.page, width, height, self.message or self.hint_line or self.turn_message,
+                                     first=self.first)
         self.page, self.pages, self.message = turn.page, turn.pages, ""
         self.first, self.starts = turn.first, turn.starts
         self.clear()
@@ -423,6 +425,20 @@ class Session:
         if self.pages > 1:
             return f"{note}Move 1-{n}, page {self.page + 1}/{self.pages} (n/p page, ? help, h hint, q quit): "
         return f"{note}Move 1-{n} (? help, h hint, q quit): "
+
+    def turn_page(self, view, moves, forward: bool) -> None:
+        """The next page (`forward`) or the previous one, round from one end to the other
+        (said in the prompt); where every move is on one page, that said."""
+        if self.pages == 1 and self.in_place:  # in the prompt: a line above would take room from the moves
+            self.prompt_note = "All the moves are on this page. "
+            self.show(view, moves)
+        elif self.pages == 1:
+            self.echo("All the moves are on this page.")
+        else:
+            if self.page == (self.pages - 1 if forward else 0):
+                self.prompt_note = "First page again. " if forward else "Last page. "
+            self.first = self.starts[(self.page + (1 if forward else -1)) % self.pages]
+            self.show(view, moves)
 
     def mover_name(self, view) -> str:
         """The colour to move, and which person when several play it (a grid side): "Blue
@@ -440,7 +456,8 @@ class Session:
             if answer.strip().lower() in ("q", "quit", "exit"):
                 raise QuitGame
         self.last_asked = view.seat
-        self.page, self.first, self.message, self.notices = 0, None, self.summary(self.notices), []
+        self.turn_message = self.summary(self.notices)
+        self.page, self.first, self.message, self.notices = 0, None, "", []
         self.turn_notices = set()
         self.asked += 1
         self.hint_line = ""
@@ -456,14 +473,7 @@ class Session:
             if answer in ("?", "help"):
                 self.help(view, moves)
             elif answer in ("n", "next", "p", "prev", "previous"):
-                if self.pages == 1 and self.in_place:  # in the prompt: a line above would take room from the moves
-                    self.prompt_note = "All the moves are on this page. "
-                    self.show(view, moves)
-                elif self.pages == 1:
-                    self.echo("All the moves are on this page.")
-                else:
-                    self.first = self.starts[(self.page + (1 if answer.startswith("n") else -1)) % self.pages]
-                    self.show(view, moves)
+                self.turn_page(view, moves, answer.startswith("n"))
             elif answer in ("h", "hint"):
                 self.show_hint(view, moves)
             elif answer in ("b", "board"):
