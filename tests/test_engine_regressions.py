@@ -194,7 +194,7 @@ def test_why_names_a_square_where_no_capture_is_allowed(tmp_path):
     sorry = parse_position(game, {"players": ["red", "blue"], "turn": "red", "card": "sorry",
                                   "pawns": {"red": ["start", "start", "start", "start"], "blue": ["track:6"]}})
     assert stuck_reasons(game, explained.cards, sorry.state, [sorry.state.card]) == [
-        "red pawns start: sorry opponent: the blue pawn on track:6 may not be captured there (haven) nor share it"]
+        "red pawns in start: sorry opponent: the blue pawn on track:6 may not be captured there (haven) nor share it"]
     three = parse_position(game, {"players": ["red", "blue"], "turn": "red", "card": "3",
                                   "pawns": {"red": ["track:3"], "blue": ["track:6"]}})
     words = " ".join(stuck_reasons(game, explained.cards, three.state, [three.state.card]))

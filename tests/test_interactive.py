@@ -434,7 +434,7 @@ def test_a_forfeit_says_why_no_pawn_can_move(tmp_path):
     assert seen == 1, "the person moved before any forfeit: pick a seed whose first card forfeits"
     told = " ".join(plain(child.before).split())
     assert re.search(r"You drew (\d+): no move is allowed with it, so the card is forfeited\. "
-                     r"Why: red pawns start: card \1 cannot start a pawn\.", told), told
+                     r"Why: red pawns in start: card \1 cannot start a pawn\.", told), told
     child.sendline("q")
     child.expect(pexpect.EOF)
     child.close()

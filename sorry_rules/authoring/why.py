@@ -27,6 +27,7 @@ explains). Guards are judged on the position, so a guard inside the second half 
 
 from __future__ import annotations
 
+from sorry_rules.base.words import and_list
 from sorry_rules import dsl
 from sorry_rules.authoring.explain import selector_words, source_text
 from sorry_rules.authoring.analysis import primitives, rules_of
@@ -470,16 +471,29 @@ def add_why(game, rules: dict, position, report: dict) -> dict:
 
 def stuck_reasons(game, rules: dict, state, cards) -> list[str]:
     """Why no pawn of the player to move in `state` can move with `cards` (card indices: a
-    forfeited card and the others drawn with it), one short line per pawn or group of pawns
-    on one square: "red pawns Start: card 3 cannot start a pawn". `state` may be the state
-    before the card was drawn: the forfeited card is then taken as drawn (the filters that
-    removed its moves judge it)."""
+    forfeited card and the others drawn with it), one short line per reason and the pawns
+    it stops: "red pawns in start: card 3 cannot start a pawn", "yellow pawns on track:5 and
+    track:9: its moves are not allowed (LU13: ...)". `state` may be the state before the
+    card was drawn: the forfeited card is then taken as drawn (the filters that removed its
+    moves judge it)."""
     if not game.hand_play and state.card is None and cards:
         state = state._replace(card=cards[0], drawn=tuple(cards[1:]))
     blocked = Explainer(game, rules).blocked(state, [], sorted(set(cards)))
-    return [f"{pawn['colour']} pawn{'s' if pawn['pawns'] > 1 else ''} {pawn['at']}: "
-            + "; ".join(dict.fromkeys(reason["text"] for reason in pawn["reasons"]))
-            for pawn in blocked if any(reason["code"] != "home" for reason in pawn["reasons"])]
+    stopped: dict = {}  # (colour, the reasons) -> [(pawns, where), ...]: the pawns one reason stops, said once
+    for pawn in blocked:
+        if any(reason["code"] != "home" for reason in pawn["reasons"]):
+            reasons = "; ".join(dict.fromkeys(reason["text"] for reason in pawn["reasons"]))
+            stopped.setdefault((pawn["colour"], reasons), []).append((pawn["pawns"], pawn["at"]))
+    return [f"{colour} pawn{'s' if sum(n for n, _ in places) > 1 else ''} {_places_words(at for _, at in places)}: "
+            f"{reasons}" for (colour, reasons), places in stopped.items()]
+
+
+def _places_words(places) -> str:
+    """'in start', 'on track:5 and track:9', 'in start and on track:5': where pawns stand."""
+    zones = [at for at in places if ":" not in at]
+    squares = [at for at in places if ":" in at]
+    return " and ".join(words for words in (f"in {and_list(zones)}" if zones else "",
+                                            f"on {and_list(squares)}" if squares else "") if words)
 
 
 def _turn_rule(game, move) -> list[dict]:
