@@ -250,3 +250,20 @@ def test_a_person_is_told_of_a_pass_and_of_a_forced_move(sequence):
                     [f"Only one move was possible, so it was played: {gridscreen.move_label(sequence, placed, True, colour)}."],
                     []]
     assert out.getvalue() == ""  # saying is the session's on_turn: shown on a screen of its own (tests/test_interactive.py)
+
+
+def test_last_moves_say_which_player_of_a_shared_colour_played(sequence):
+    """S1: with six players two sit at each colour; the last moves say which of them played
+    ('Blue (player 4): ...'), as the prompt names the player to move."""
+    state = sequence.new_game(3, players=6)
+    assert len(set(state.seats)) == 3
+    saved = new_save(sequence, "sequence", (), 3, state, ["human"] + ["bot:random"] * 5, 100)
+    session = GridSession(sequence, saved.kinds, saved, None,
+                          console=Console(file=io.StringIO(), width=80, color_system=None))
+    session.start(state)
+    seat = state.turn
+    move = sequence.legal_moves(state)[0]
+    after = sequence.apply(state, move)
+    session.note(Turn(1, seat, move.card, move, 0, 2), after)
+    name = gridscreen.colour_name(sequence, state.seats[seat])
+    assert session.log[-1].startswith(f"{name} (player {seat + 1}): "), session.log[-1]

@@ -176,9 +176,13 @@ class Session:
         """Follow a move (also while a save is replayed): its words in the 'last moves' list
         (when `logged`), the pawn names carried to `state`, the state after it."""
         if logged:
-            self.log.append(self.look.turn_text(self.game, state.seats[turn.seat], turn.move, self.names) +
-                            kept_turn_words(self.game, turn.move, turn.seat, state, turn.finishes, turn.lost_to,
-                                            turn.due, turn.others))
+            colour = state.seats[turn.seat]
+            text = self.look.turn_text(self.game, colour, turn.move, self.names)
+            if state.seats.count(colour) > 1:  # a colour several players hold (a grid side): which of them
+                name = colour_name(self.game, colour)
+                text = text.replace(name, f"{name} (player {turn.seat + 1})", 1)
+            self.log.append(text + kept_turn_words(self.game, turn.move, turn.seat, state, turn.finishes, turn.lost_to,
+                                                   turn.due, turn.others))
         if self.names is not None:
             self.names = self.names.after(turn.move, state.placement, state.marks)
 
