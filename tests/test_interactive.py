@@ -200,6 +200,7 @@ def test_play_quit_and_resume_reaches_the_uninterrupted_end(tmp_path):
     assert all(len(line) <= 80 for line in end if str(save) not in line), "\n".join(end)  # paths stay whole
     assert "wins after" in "\n".join(end)
     final, record = _uninterrupted(seed)
+    assert ("You win!" if final.winner == 0 else "You lose.") in "\n".join(end), "the end tells the person"
     done = read_save(save)
     assert done.finished
     assert done.choices == record.choices

@@ -169,6 +169,9 @@ def test_text_typed_at_a_forced_move_chooses_nothing_and_is_said_so(tmp_path):
     child.expect_exact("'7': nothing to choose here. Press Enter to go on")
     child.sendline("h")
     child.expect_exact("'h': nothing to choose here. Press Enter to go on")
+    child.sendline("b")  # the help's "draw the board": the same screen again, nothing said against it
+    child.expect(PAUSE)
+    assert "nothing to choose here" not in plain(child.before).split("'h'")[-1]
     child.sendline("")
     assert child.expect([PROMPT, PAUSE]) in (0, 1)
     child.sendline("q")

@@ -183,7 +183,8 @@ def play_command(variant="standard", rules=(), seed=None, players=None, auto=Fal
         except KeyboardInterrupt:  # Ctrl-C: say what is kept, exit 130 (not click's "Aborted!")
             where = f"; every move shown is saved in {kept.path}: continue with {resume_command(saved, kept.path)}" \
                 if kept is not None else " (not saved: --save FILE keeps a game to continue it)"
-            click.echo(f"Stopped{where}", err=True)
+            start = "\n" if sys.stdout.isatty() else ""  # on a terminal the ^C may stand in a move's line
+            click.echo(f"{start}Stopped{where}", err=True)
             sys.exit(INTERRUPTED_EXIT)
         return
     if not sys.stdin.isatty():  # a new game with people is refused before its save is claimed

@@ -306,6 +306,9 @@ def _milepost_cells(bmap, r: int, c: int, number: str, occupant: dict) -> int:
         after = bmap.cells.get((r, c + k))
         if after is None or after.kind != "track" or after.glyph != "." or after.square in occupant:
             return 0
+    after = bmap.cells.get((r, c + need))
+    if len(number) == need * CELL and after is not None and (after.square in occupant or after.kind in ("start", "home")):
+        return 0  # a number that fills its cells runs into a pawn, a count or a Start after it: "352B", "50S4"
     return need
 
 

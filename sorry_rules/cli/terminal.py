@@ -230,6 +230,9 @@ class Session:
         scene = self.look.state_scene(self.game, state, self.title, self.seat_names(), self.log, self.names)
         for line in [*self.look.render_scene(scene, width), *self.look.render_outcome(self.game, state, width)]:
             self.echo(line)
+        if state.winner is not None and not self.hot_seat and self.humans:  # the one person: won, with a partner, or not
+            yours = state.seats[self.humans[0]] in self.game.team_of[state.seats[state.winner]]
+            self.echo(Text("You win!" if yours else "You lose.", style="bold"))
         won = self.win_words() if self.win_words is not None and state.winner is not None else ""
         for line in wrap(f"To win: {won}", self.text_width(), 2) if won else ():
             self.echo(line)
@@ -337,6 +340,8 @@ class Session:
                 return
             if answer in ("?", "help"):
                 self.help_screen()
+                note = ""
+            elif answer in ("b", "board"):  # as at a choice: the screen drawn again
                 note = ""
             else:
                 note = f"{_as_typed(typed)}: nothing to choose here. "
