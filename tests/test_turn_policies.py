@@ -156,6 +156,12 @@ def test_screen_shows_the_cards_drawn_and_the_redraws(games):
     panel = [line.plain for line in screen.render_panel(scene, 0)]
     assert "Cards: 5 12 (play one, discard the rest)" in panel
     assert any(line.startswith("Extra cards this turn: 1 of 2") for line in panel)
+    ludo = load_game("ludo")  # LU6: three tries at a six with no token out; none with a token out, none taken
+    for pawns, said in ((["start", "start", "start", "start"], True), (["track:5"], False)):
+        stuck = parse_position(ludo, {"players": ["red", "green"], "turn": "red", "card": "3",
+                                      "pawns": {"red": pawns}}).state
+        panel = [line.plain for line in screen.render_panel(screen.state_scene(ludo, stuck, "t", ("you", "bot")), 0)]
+        assert any(line.startswith("Extra throws this turn: 0 of 2") for line in panel) is said, panel
     moves = [line.plain for line in screen.render_moves(game, game.legal_moves(state), False, width=200)]
     assert moves[0] == " 1. discard the cards drawn (5, 12) (no pawn can move) and draw again (H26 no start, no cry: discard and draw again)"
 

@@ -72,6 +72,7 @@ class Scene:
     finished: tuple = ()          # State.finished: the seats whose side finished, in order (played for places)
     unplayed: dict = field(default_factory=dict)  # move index -> labels of the `after:` follow-ups it cannot play
     targets: dict = field(default_factory=dict)   # square -> the number of the move shown ending there (`move_targets`)
+    redraw_open: bool = True      # a stuck card would be taken again now (`Table.redraw_applies`): the panel says so
     mark_targets: bool = False    # `render_turn` marks where the moves of its page end (a terminal's screen)
 
 
@@ -85,7 +86,8 @@ def state_scene(game, state, title: str, seat_names, log=(), names=None) -> Scen
     return Scene(game, state.placement, state.seats, None if state.winner is not None else state.turn, state.plies,
                  title, tuple(seat_names), pile_size=len(state.pile), discard_size=len(state.discard), log=list(log),
                  scores=game.standing(state) if game.scoring else None, counters=state.counters, marks=state.marks,
-                 redraws=state.redraws, names=names, finished=state.finished)
+                 redraws=state.redraws, names=names, finished=state.finished,
+                 redraw_open=game.redraw is not None and game.table(state).redraw_applies())
 
 
 def colour_labels(colours) -> tuple:
@@ -359,7 +361,7 @@ def render_panel(scene: Scene, height: int, width: int | None = None) -> list:
             card.append(" (play one, discard the rest)", style="dim")
         lines.append(card)
     lines += mark_lines(game, scene.marks)
-    if game.redraw is not None and scene.turn is not None:
+    if game.redraw is not None and scene.turn is not None and (scene.redraws or scene.redraw_open):
         lines.append(Text(f"Extra {game.source_noun}s this turn: {scene.redraws} of {game.redraw.at_most} ({game.redraw.label})",
                           style="dim"))
     lines += together_lines(scene)

@@ -382,6 +382,15 @@ class Table:
             return options or [_option(card, (), 0, DISCARD) for card in sorted(set(hand))]
         return options
 
+    def redraw_applies(self) -> bool:
+        """Whether a stuck card (or throw) of the player to move would be taken again under
+        `turn.redraw`: its condition holds and the turn has redraws left (False without the
+        policy, or once the game is over)."""
+        policy = self.game.redraw
+        if policy is None or self.over or self.game.hand_play:
+            return False
+        return self.redraws < policy.at_most and policy.when(self.seats[self.turn], self.pos, policy_env(self.counters))
+
     def _redraws(self, p: int, cards, others: tuple = ()) -> list:
         """The redraw options replacing a stuck turn (`engine.turnpolicy.Redraw`); `others`:
         the other cards drawn with the stuck one (`turn.take`), discarded with it."""
