@@ -6,7 +6,8 @@ alternating the trees round by round so machine noise hits both alike, and print
 median of every figure and the ratio B/A (above 1: B is faster):
 
 * random-bot `simulate`, every bundled rule file (`simulate_rate.py`): games per CPU second;
-* `--bots greedy` `simulate` on the main rule files: games per CPU second;
+* `--bots greedy` `simulate` on the main rule files, as many games as the random ones: games
+  per CPU second;
 * a bot's decision (`decisions.py`): expert and greedy, standard, CPU ms (ratio A/B);
 * `engine_rate.py`: random 4- and 2-player games of standard per second, through
   `play_game`, and `../shared/bench/limit_sorry.py` measured in the same rounds when it is
@@ -53,7 +54,9 @@ def one_round(tree: Path, games: int) -> dict:
     out = {}
     random = _run(tree, "simulate_rate.py", "--rounds", "1", "--games", str(games))["cases"]
     out.update({f"random {name}": row["games_per_cpu_second"] for name, row in random.items()})
-    greedy = _run(tree, "simulate_rate.py", "--rounds", "1", "--games", str(max(4, games // 5)), "--bots", "greedy",
+    # as many greedy games as random ones: a greedy player's first decisions fill its tables (the evaluator's
+    # probes, tens of milliseconds a rule file), which a handful of games would mostly measure
+    greedy = _run(tree, "simulate_rate.py", "--rounds", "1", "--games", str(games), "--bots", "greedy",
                   *(arg for name in GREEDY for arg in ("--only", name)))["cases"]
     out.update({f"greedy {name}": row["games_per_cpu_second"] for name, row in greedy.items()})
     decisions = _run(tree, "decisions.py", "--rounds", "1", "--positions", "30")["bots"]
