@@ -27,12 +27,12 @@ explains). Guards are judged on the position, so a guard inside the second half 
 
 from __future__ import annotations
 
-from sorry_rules.base.words import and_list
 from sorry_rules import dsl
 from sorry_rules.authoring.explain import selector_words, source_text
 from sorry_rules.authoring.analysis import primitives, rules_of
 from sorry_rules.authoring.oracle import format_report_text
 from sorry_rules.authoring.routewords import route_notes
+from sorry_rules.base.words import and_list
 from sorry_rules.engine.describe import describe_move
 from sorry_rules.engine.events import SWITCH, moved_pawns
 from sorry_rules.engine.pawns import destination, owner_table, select
