@@ -199,6 +199,7 @@ def test_why_names_a_square_where_no_capture_is_allowed(tmp_path):
                                   "pawns": {"red": ["track:3"], "blue": ["track:6"]}})
     words = " ".join(stuck_reasons(game, explained.cards, three.state, [three.state.card]))
     assert "the blue pawn on track:6 may not be captured there (haven) nor share it" in words and "own pawn" not in words
+    assert words.startswith("red pawn on track:3: "), words  # where the pawn stands, said
 
 
 @pytest.mark.parametrize("rules, pawns, marks, expected", [

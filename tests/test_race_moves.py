@@ -141,7 +141,9 @@ def test_a_third_six_lost_is_said_as_the_rule_that_loses_it():
     before = position.state._replace(card=None)
     reasons = stuck_reasons(game, explained.rules, before, (game.card_index["6"],))
     assert reasons and all("LU13" in reason for reason in reasons), reasons
-    assert reasons == ["yellow pawns in start: its moves are not allowed (LU13: a third six in a row is lost)"]
+    # one reason for every pawn it stops, said once with where they stand
+    assert reasons == ["yellow pawns in start and on track:34: its moves are not allowed (LU13: a third six in a row is "
+                       "lost)"]
 
 
 def test_a_dice_game_is_worded_in_throws_and_dice(tmp_path):

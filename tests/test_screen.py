@@ -695,4 +695,12 @@ def test_the_moves_of_the_page_stand_on_the_board_where_they_end(standard):
     assert set(ends) == {15, 35}, ends          # track:10 -> 15 (empty), track:30 -> 35 (bumps blue)
     assert shown(marked.lines, 15) == f"{ends[15]} " and shown(plain.lines, 15) == "15"
     assert shown(marked.lines, 35) == shown(plain.lines, 35) == "B1"  # the pawn a move bumps stays in view
-    assert "bold reverse" in str([span.style for line in marked.lines for span in line.spans])
+    assert "bold underline" in str([span.style for line in marked.lines for span in line.spans])
+    # right after a pawn the number stands apart from its name: "R1 2", not "R12"
+    data = {"players": ["red", "blue"], "turn": "red", "card": "1", "pawns": {"red": ["track:9", "start", "start", "start"]}}
+    scene, state = _position_scene(standard, data)
+    moves = standard.legal_moves(state)
+    scene.mark_targets = True
+    lines = render_turn(scene, moves, False, "Red (you) to play. Your moves", 0, 80, 24).lines
+    step = next(i for i, move in enumerate(moves) if 10 in move.placement[0]) + 1
+    assert shown(lines, 9) + shown(lines, 10) == f"R1 {step}", _print(lines[:1], colour=False)

@@ -484,11 +484,11 @@ def stuck_reasons(game, rules: dict, state, cards) -> list[str]:
         if any(reason["code"] != "home" for reason in pawn["reasons"]):
             reasons = "; ".join(dict.fromkeys(reason["text"] for reason in pawn["reasons"]))
             stopped.setdefault((pawn["colour"], reasons), []).append((pawn["pawns"], pawn["at"]))
-    return [f"{colour} pawn{'s' if sum(n for n, _ in places) > 1 else ''} {_places_words(at for _, at in places)}: "
+    return [f"{colour} pawn{'s' if sum(n for n, _ in places) > 1 else ''} {_places_words([at for _, at in places])}: "
             f"{reasons}" for (colour, reasons), places in stopped.items()]
 
 
-def _places_words(places) -> str:
+def _places_words(places: list) -> str:
     """'in start', 'on track:5 and track:9', 'in start and on track:5': where pawns stand."""
     zones = [at for at in places if ":" not in at]
     squares = [at for at in places if ":" in at]

@@ -39,6 +39,7 @@ from sorry_rules.records.pawnnames import PawnNames
 PALETTE = ("red", "blue", "yellow", "green", "magenta", "cyan", "bright_red", "bright_blue",
            "bright_yellow", "bright_green", "bright_magenta", "bright_cyan")
 CELL = 2            # characters per board cell
+TARGET = "bold underline"  # a move's number on the square where it ends: unlike a pawn's name (reverse or colour)
 MILEPOST = 5        # every track square whose number is a multiple of this shows it when empty
 GAP = 2             # columns between the board and the panel
 PANEL_MIN = 20      # narrowest panel worth putting beside the board (its lines wrap)
@@ -273,7 +274,8 @@ def render_board(scene: Scene, bmap=None) -> list:
                     label = look.labels[owner][:CELL - 1] + symbol
                 line.append(f"{label:<{CELL}}", style=look.pawn(owner))
             elif cell.square in targets and cell.kind in ("track", "safety"):  # where a move of the page ends
-                line.append(f"{targets[cell.square]:<{CELL}}", style="bold reverse")
+                after_name = line.plain[-1:].isalnum()  # "R1 3", not "R13": apart from a pawn or a count before it
+                line.append(f"{targets[cell.square]:{'>' if after_name else '<'}{CELL}}", style=TARGET)
             elif cell.kind == "track" and cell.square % MILEPOST == 0 and not line.plain[-1:].isalnum() and \
                     (cells := _milepost_cells(bmap, r, c, str(cell.square), taken)):  # "R2" "5": not "R25"
                 line.append(f"{cell.square:<{CELL * cells}}", style=look.styles[cell.colour] if cell.colour is not None
@@ -549,9 +551,9 @@ def render_turn(scene: Scene, moves, hand_play: bool, header: str, page: int = 0
 
 def move_targets(scene: Scene, moves, first: int, count: int) -> dict:
     """{square: label}: the empty track and safety squares where moves `first` to
-    `first + count - 1` (numbered from 1) bring a pawn, each labelled with its move's number
-    (followed by '+' when a later move of the page ends there too, where it fits a cell).
-    Squares with a pawn now (a bump, a switch) keep showing the pawn."""
+    `first + count - 1` (numbered from 1) bring a pawn, each labelled with the number of
+    the first move of the page that ends there. Squares with a pawn now (a bump, a switch)
+    keep showing the pawn."""
     X = scene.game.layout.X
     occupied = {sq for squares in scene.placement for sq in squares if sq < X}
     found: dict = {}
@@ -561,8 +563,7 @@ def move_targets(scene: Scene, moves, first: int, count: int) -> dict:
             for sq in set(now) - set(before):
                 if sq < X and sq not in occupied:
                     found.setdefault(sq, []).append(i + 1)
-    return {sq: str(numbers[0]) + ("+" if len(numbers) > 1 and numbers[0] < 10 else "")
-            for sq, numbers in found.items()}
+    return {sq: str(numbers[0]) for sq, numbers in found.items()}
 
 
 def unplayed_of(game, state, moves) -> dict:

@@ -438,16 +438,17 @@ class Session:
     def turn_page(self, view, moves, forward: bool) -> None:
         """The next page (`forward`) or the previous one, round from one end to the other
         (said in the prompt); where every move is on one page, that said."""
-        if self.pages == 1 and self.in_place:  # in the prompt: a line above would take room from the moves
-            self.prompt_note = "All the moves are on this page. "
-            self.show(view, moves)
-        elif self.pages == 1:
+        if self.pages == 1 and not self.in_place:
             self.echo("All the moves are on this page.")
-        else:
-            if self.page == (self.pages - 1 if forward else 0):
-                self.prompt_note = "First page again. " if forward else "Last page. "
+            return
+        wrapped = self.pages > 1 and self.page == (self.pages - 1 if forward else 0)
+        if self.pages > 1:
             self.first = self.starts[(self.page + (1 if forward else -1)) % self.pages]
-            self.show(view, moves)
+        self.show(view, moves)  # the heading may have changed, and the pages with it: said as they are now
+        if self.pages == 1:  # in the prompt: a line above would take room from the moves
+            self.prompt_note = "All the moves are on this page. "
+        elif wrapped and self.page == (0 if forward else self.pages - 1):
+            self.prompt_note = "First page again. " if forward else "Last page. "
 
     def mover_name(self, view) -> str:
         """The colour to move, and which person when several play it (a grid side): "Blue
