@@ -218,6 +218,7 @@ def test_a_persons_game_stopped_at_its_limit_gives_the_points_so_far_and_how_to_
     child.close()
     end = " ".join(plain("".join(child.transcript)).split(ALT_SCREEN_OFF)[-1].split())
     assert child.exitstatus == 0 and "No winner after 12 moves (stopped)." in end, end
+    assert "12 moves played" in end and "game move 13" not in end, end  # the panel has no next move to name
     assert "Points so far (those only a winner scores are not given): Red " in end, end
     assert f"Play on with: sorry-play --resume {save} --max-plies N (N above 12)" in end, end
     assert "Watch it again" not in end and not read_save(save).finished

@@ -228,6 +228,8 @@ class Session:
             self.echo("")
         width = self.console.width
         scene = self.look.state_scene(self.game, state, self.title, self.seat_names(), self.log, self.names)
+        if not game_over(state):  # stopped at the move limit: no next move to mark ("40 moves played")
+            scene.turn = None
         for line in [*self.look.render_scene(scene, width), *self.look.render_outcome(self.game, state, width)]:
             self.echo(line)
         if state.winner is not None and not self.hot_seat and self.humans:  # the one person: won, with a partner, or not
