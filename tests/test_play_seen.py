@@ -243,3 +243,25 @@ def test_the_help_says_how_the_game_is_won_in_the_rule_files_words(tmp_path):
         child.sendline("q")
         child.expect(pexpect.EOF)
         child.close()
+
+
+def test_a_help_longer_than_the_screen_comes_in_screens_that_fit(tmp_path):
+    """README: every screen fits 80x24. Partnership's help (the partners' pawns, how to win)
+    is longer than 23 lines: it comes in two screens, Enter between them, then back."""
+    save = tmp_path / "partners.json"
+    child = spawn("--variant", "partnership", "--seed", "4", "--save", str(save))
+    while child.expect([PROMPT, PAUSE]) == 1:
+        child.sendline("")
+    child.sendline("?")
+    child.expect_exact("Press Enter for more of the help.")
+    first = plain(child.before)
+    assert "To win:" in first and "This game is saved" not in first
+    child.sendline("")
+    child.expect_exact("Press Enter to go back to the game.")
+    assert str(save) in " ".join(plain(child.before).split())
+    child.sendline("")
+    child.expect([PROMPT, PAUSE])
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert_screens_fit("".join(child.transcript), at_least=3, path=save)

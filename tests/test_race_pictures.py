@@ -166,3 +166,7 @@ def test_the_play_screen_counts_several_pawns_on_a_square_names_them_and_shows_n
     starts = {sq for sq, _ in game.layout.named["start_square"]}
     assert board.count("*") == len(stars - {3}) and board.count("o") == len(starts - {8})
     assert "'*' star" in screen.help_text(game) and "'2R'" in screen.help_text(game)
+    # LU10: what a star does, from the board's tables, in the help
+    assert "'*' star (no capture there; colours may share it)" in " ".join(screen.help_text(game).split())
+    parcheesi = " ".join(screen.help_text(load_game("parcheesi")).split())  # PA21: only a pawn coming out captures there
+    assert "'e' entry space (captures there only by enter; colours may share it)" in parcheesi

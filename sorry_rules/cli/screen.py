@@ -211,12 +211,28 @@ def help_text(game) -> str:
     if layout.several:
         parts.append(HELP_SEVERAL.format(count=2, first=labels[0], colour=colour_name(game, 0)))
     if layout.square_symbols:
-        names = ", ".join(f"'{symbol}' {layout.square_labels[name]}" for name, symbol in layout.square_symbols.items())
+        names = ", ".join(f"'{symbol}' {layout.square_labels[name]}{_square_words(layout, name)}"
+                          for name, symbol in layout.square_symbols.items())
         parts.append(HELP_NAMED.format(names=names))
     if game.marks:
         names = ", ".join(f"'{kind.symbol}' {kind.label}" for kind in game.marks)
         parts.append(HELP_MARKS.format(first=labels[0], symbol=game.marks[0].symbol, names=names))
     return "\n".join([text, *(textwrap.fill(part, 79) for part in parts)])
+
+
+def _square_words(layout, name: str) -> str:
+    """What a named square changes, in words, from the board's tables (its first square):
+    " (no capture there; colours may share it)"; '' where it changes nothing."""
+    sq = layout.named[name][0][0]
+    words = []
+    capture = layout.capture[sq]
+    if capture is not None:
+        words.append("no capture there" if not capture else f"captures there only by {' or '.join(sorted(capture))}")
+    if layout.safe[sq]:
+        words.append("some colours are safe there")
+    if layout.share[sq]:
+        words.append("colours may share it")
+    return f" ({'; '.join(words)})" if words else ""
 
 
 def start_names(game, state):

@@ -55,6 +55,7 @@ LOG_LENGTH = 12
 
 SAVED_IN = "This game is saved after every move in:"
 BACK = "Press Enter to go back to the game. "
+MORE = "Press Enter for more of the help. "
 PAUSE = "Press Enter to go on (? help, q save and quit): "
 MESSAGE_LINES = 3     # heading lines at most for the notices kept for a person's next screen
 ANSWER_SHOWN = 8      # characters of a wrong answer repeated back
@@ -551,22 +552,30 @@ class Session:
             self.show(view, moves)
 
     def help_screen(self) -> None:
-        """The help text of this game (`look.help_text`) and where it is saved; on a terminal
-        on a screen of its own until Enter is pressed."""
+        """The help text of this game (`look.help_text`), how it is won and where it is saved;
+        on a terminal on screens of its own, as many as it needs (Enter between them), until
+        Enter is pressed."""
         text = self.look.help_text(self.game)
         won = self.win_words() if self.win_words is not None else ""
         if won:
             text = f"To win: {won}\n{text}"
-        if self.in_place:
-            self.clear()
         width = self.text_width()
-        for line in text.split("\n"):
-            for part in wrap(line, width, len(line) - len(line.lstrip()) + 2):
-                self.echo(part)
-        self.echo(SAVED_IN)
-        self.echo(str(self.save_path))
-        if self.in_place:
-            self.read(BACK)
+        lines = [part for line in text.split("\n") for part in wrap(line, width, len(line) - len(line.lstrip()) + 2)]
+        lines += [SAVED_IN, str(self.save_path)]
+        if not self.in_place:
+            for line in lines:
+                self.echo(line)
+            return
+        room = max(2, self.console.size.height - 1)  # a screen less its prompt
+        while True:
+            self.clear()
+            shown, lines = lines[:room], lines[room:]
+            for line in shown:
+                self.echo(line)
+            if not lines:
+                break
+            self.read(MORE)
+        self.read(BACK)
 
     def text_width(self) -> int:
         """The width lines are wrapped to (at words, never mid-word), narrow terminals too."""
