@@ -265,3 +265,22 @@ def test_a_help_longer_than_the_screen_comes_in_screens_that_fit(tmp_path):
     child.expect(pexpect.EOF)
     child.close()
     assert_screens_fit("".join(child.transcript), at_least=3, path=save)
+
+
+def test_a_terminal_too_small_for_the_screen_is_told_so(tmp_path):
+    """README: the screen fits 80x24; in a smaller terminal the board's top scrolls away, so
+    the prompt says what size the screen needs (and 80x24 again says nothing)."""
+    child = spawn("--seed", "5", "--players", "2", "--save", str(tmp_path / "small.json"))
+    while child.expect([PROMPT, PAUSE]) == 1:
+        child.sendline("")
+    assert "The screen needs" not in plain(child.before)
+    child.setwinsize(12, 40)
+    child.sendline("b")
+    child.expect_exact("The screen needs 80x24 (40x12 now).")
+    child.setwinsize(24, 80)
+    child.sendline("b")
+    child.expect(PROMPT)
+    assert "The screen needs" not in plain(child.before).split("40x12 now).")[-1]
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    child.close()

@@ -56,6 +56,7 @@ LOG_LENGTH = 12
 SAVED_IN = "This game is saved after every move in:"
 BACK = "Press Enter to go back to the game. "
 MORE = "Press Enter for more of the help. "
+SCREEN = "80x24"  # the terminal every screen is made to fit (README)
 PAUSE = "Press Enter to go on (? help, q save and quit): "
 MESSAGE_LINES = 3     # heading lines at most for the notices kept for a person's next screen
 ANSWER_SHOWN = 8      # characters of a wrong answer repeated back
@@ -431,6 +432,8 @@ class Session:
         self.clear()
         for line in turn.lines:
             self.echo(line)
+        if self.in_place and (len(turn.lines) + 1 > height or max((line.cell_len for line in turn.lines), default=0) > width):
+            self.prompt_note = f"The screen needs {SCREEN} ({width}x{height} now). "  # the board's top is scrolled off
 
     def prompt(self, n: int) -> str:
         note, self.prompt_note = self.prompt_note, ""
