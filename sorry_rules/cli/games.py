@@ -18,6 +18,7 @@ import time
 import click
 
 from sorry_rules.base.errors import UsageError
+from sorry_rules.base.words import plural
 from sorry_rules.cli.errors import friendly
 
 
@@ -31,7 +32,7 @@ def entry_lines(entry, width: int = 80) -> list[str]:
     else:
         seats = ", ".join(f"{colour} ({who})" for colour, who in entry.seats)
         where = "finished" if entry.finished else "not finished"
-        text = f"{entry.variant}, seed {entry.seed}; {seats}; {entry.plies} move{'' if entry.plies == 1 else 's'} played, {where}"
+        text = f"{entry.variant}, seed {entry.seed}; {seats}; {plural(entry.plies, 'move')} played, {where}"
     return [head, *textwrap.wrap(text, max(20, width), initial_indent="    ", subsequent_indent="    ",
                                  break_on_hyphens=False)]
 

@@ -22,7 +22,7 @@ import click
 
 from sorry_rules.authoring.gridoracle import describe_grid_move
 from sorry_rules.base.words import plural
-from sorry_rules.cli import gridscreen
+from sorry_rules.cli import gridscreen, screen
 from sorry_rules.cli.autosave import play_saved
 from sorry_rules.cli.seats import bot_of
 from sorry_rules.cli.terminal import Session
@@ -130,6 +130,6 @@ def end_text(game, state, max_plies: int) -> str:
     """The end of a printed game, in the words of a track game's end ('Green wins after 406
     moves', `gridscreen.render_outcome`), or the move limit that stopped it."""
     if state.winner is None and not state.over:
-        return f"No winner: the game was stopped at the --max-plies limit of {max_plies:,} move{'' if max_plies == 1 else 's'}."
+        return screen.stopped_text(max_plies)
     return gridscreen.render_outcome(game, state)[0].plain
 

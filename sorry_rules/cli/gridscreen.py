@@ -262,5 +262,5 @@ def render_outcome(game, state, width: int | None = None) -> list:
     elif game_over(state):
         text = f"No winner: every player passed for a whole round (a draw) after {plural(state.plies, 'move')}."
     else:
-        text = f"No winner after {state.plies} moves (stopped)."
+        text = f"No winner after {plural(state.plies, 'move')} (stopped)."  # as `screen.render_outcome` says it
     return [Text(text, style="bold"), Text(f"Sequences: {sides}")]

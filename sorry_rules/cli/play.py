@@ -73,16 +73,11 @@ def print_turn(game, turn, state) -> None:
     click.echo(f"{turn.ply:5}  {player:{width}} {card:>6}  {describe_move(game, turn.move)}{kept}")
 
 
-def stopped_text(max_plies: int) -> str:
-    """The end of a game stopped by the move limit."""
-    return f"No winner: the game was stopped at the --max-plies limit of {max_plies:,} move{'' if max_plies == 1 else 's'}."
-
-
 def print_outcome(game, state, max_plies: int | None = None) -> None:
     """Who won (and the scores); for a game without a winner, that it was stopped at the
     move limit `max_plies` (and, where the variant scores, the points so far)."""
     if not game_over(state) and max_plies is not None:
-        click.echo(stopped_text(max_plies))
+        click.echo(screen.stopped_text(max_plies))
         if getattr(state, "finished", ()):  # played for places: who finished before the stop (no one won)
             click.echo(screen.finished_line(game, state).plain)
         standing = screen.standing_line(game, state)
@@ -153,8 +148,7 @@ def play_command(variant="standard", rules=(), seed=None, players=None, auto=Fal
                                  "give a higher limit to play on")
             saved.max_plies = max_plies
         elif not game_over(state) and state.plies >= saved.max_plies:  # stopped at its limit: shown as it ended
-            limit = f"{saved.max_plies:,} move{'' if saved.max_plies == 1 else 's'}"
-            click.echo(f"That game stopped at its limit of {limit}; play on with: "
+            click.echo(f"That game stopped at its limit of {screen.moves_words(saved.max_plies)}; play on with: "
                        f"{resume_command(saved, resume)} --max-plies N (N above {state.plies:,})")
             print_outcome(game, state, saved.max_plies)
             return
@@ -373,7 +367,7 @@ def _replay_end(game, final, saved, file) -> str:
     if game_over(final):
         return "\n".join(line.plain for line in _look(game).render_outcome(game, final))
     if saved.max_plies is not None and final.plies >= saved.max_plies:
-        return stopped_text(saved.max_plies)
+        return screen.stopped_text(saved.max_plies)
     if not_resumable(saved) is not None:
         return f"Recorded after {final.plies} moves; the game was not finished."
     return f"Saved after {final.plies} moves; the game goes on (continue it with {resume_command(saved, file)})."

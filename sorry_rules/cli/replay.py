@@ -15,6 +15,7 @@ import shlex
 import click
 
 from sorry_rules.base.errors import UsageError
+from sorry_rules.base.words import plural
 from sorry_rules.cli.errors import friendly
 from sorry_rules.cli.options import rules_root_option
 from sorry_rules.cli.pictures import write_output
@@ -71,9 +72,8 @@ def position_before(file, number: int) -> str:
     states = [start_state(game, saved, file), *before]
     last = len(before) if game_over(final) else len(before) + 1
     if number > last:
-        moves = f"{len(before)} move{'' if len(before) == 1 else 's'}"
         ended = "and is over" if game_over(final) else f"(--position {last}: the position it stopped in)"
-        raise UsageError(f"--position {number}: the game in {file} has {moves} {ended}; give 1 to {last}")
+        raise UsageError(f"--position {number}: the game in {file} has {plural(len(before), 'move')} {ended}; give 1 to {last}")
     state = states[number - 1]
     if game.needs_draw(state):
         state = game.draw(state)

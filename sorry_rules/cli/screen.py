@@ -645,6 +645,16 @@ def counter_lines(game, state) -> list:
             for i, (_, _, label) in enumerate(game.counters)]
 
 
+def moves_words(n: int) -> str:
+    """'1 move', '1,200 moves': a count of moves as the command line says it."""
+    return f"{n:,} move{'' if n == 1 else 's'}"
+
+
+def stopped_text(max_plies: int) -> str:
+    """The end of a game the move limit stopped (track and grid games alike)."""
+    return f"No winner: the game was stopped at the --max-plies limit of {moves_words(max_plies)}."
+
+
 def standing_line(game, state) -> str | None:
     """The points so far of a game stopped unfinished, where the variant scores (None
     otherwise)."""
