@@ -87,8 +87,13 @@ def state_scene(game, state, title: str, seat_names, log=(), names=None) -> Scen
     return Scene(game, state.placement, state.seats, None if state.winner is not None else state.turn, state.plies,
                  title, tuple(seat_names), pile_size=len(state.pile), discard_size=len(state.discard), log=list(log),
                  scores=game.standing(state) if game.scoring else None, counters=state.counters, marks=state.marks,
-                 redraws=state.redraws, names=names, finished=state.finished,
-                 redraw_open=game.redraw is not None and game.table(state).redraw_applies())
+                 redraws=state.redraws, names=names, finished=state.finished, redraw_open=redraw_open(game, state))
+
+
+def redraw_open(game, state) -> bool:
+    """Whether a stuck card of the player to move in `state` would be taken again now
+    (`Table.redraw_applies`; no table is set up for a game without `turn.redraw`)."""
+    return game.redraw is not None and game.table(state).redraw_applies()
 
 
 def colour_labels(colours) -> tuple:

@@ -401,7 +401,7 @@ class Session:
             pile_size=view.pile_size, discard_size=len(view.discard), log=list(self.log),
             scores=game.standing(self.state) if game.scoring else None, counters=self.state.counters,
             marks=self.state.marks, drawn=view.drawn, redraws=view.redraws, names=self.names,
-            finished=view.finished, redraw_open=game.redraw is not None and game.table(self.state).redraw_applies(),
+            finished=view.finished, redraw_open=screen.redraw_open(game, self.state),
         )
 
     def show(self, view, moves) -> None:
