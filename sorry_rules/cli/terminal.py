@@ -112,7 +112,7 @@ class Session:
     turn_message = ""  # what was played for the person since their last choice, kept while they page (`summary`)
     prompt_note = ""  # said once before the next prompt
     notices: tuple = ()
-    turn_notices: frozenset = frozenset()
+    turns_told: tuple = ()  # the notices of turns played for people since the last choice (`tell`: a list)
     asked = 0
     resumed = False
     names = None
@@ -149,7 +149,7 @@ class Session:
         self.in_place = self.console.is_terminal
         self.line_editing = self.in_place and sys.stdin.isatty() and _readline_loaded()
         self.notices = []
-        self.turn_notices: set = set()  # the notices that tell a turn played for a person (`tell`)
+        self.turns_told = []
         self.asked = 0         # the choices asked of people so far in this session
         self.resumed = False   # whether this session began from a saved game's later state
         self.names = None      # the pawn names of the current state (`start`, then `note` after every move)
@@ -358,7 +358,7 @@ class Session:
         text = " ".join(notices)
         if not notices or len(wrap(text, self.console.width)) <= MESSAGE_LINES:
             return text
-        turns = [notice for notice in notices if notice in self.turn_notices]
+        turns = self.turns_told
         if not turns:
             return text
         if self.asked:
@@ -375,7 +375,7 @@ class Session:
         if self.in_place:
             self.notices.append(text)
             if turn:
-                self.turn_notices.add(text)
+                self.turns_told.append(text)
         else:
             self.echo(Text(text, style=style))
 
@@ -474,7 +474,7 @@ class Session:
         self.last_asked = view.seat
         self.turn_message = self.summary(self.notices)
         self.page, self.first, self.message, self.notices = 0, None, "", []
-        self.turn_notices = set()
+        self.turns_told = []
         self.asked += 1
         self.hint_line = ""
         self.show(view, moves)
